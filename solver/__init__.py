@@ -1,0 +1,33 @@
+"""rummy-solver: provably optimal rummy hand splitting for six rule presets.
+
+>>> from solver import solve
+>>> solve("AS 2S 3S 7H 7D 7C KD QH 4C 9S".split(), variant="gin").deadwood_points
+33
+"""
+
+from solver.cards import JOKER, InvalidHandError, card_name, parse_card, parse_cards
+from solver.model import Meld, Problem, Solution, ValidationReport
+from solver.rules import PRESETS, Deal, InvalidRulesError, Rules, make_deal, make_rules
+from solver.solve import ENGINES, solve
+from solver.validate import validate
+
+__all__ = [
+    "ENGINES",
+    "JOKER",
+    "PRESETS",
+    "Deal",
+    "InvalidHandError",
+    "InvalidRulesError",
+    "Meld",
+    "Problem",
+    "Rules",
+    "Solution",
+    "ValidationReport",
+    "card_name",
+    "make_deal",
+    "make_rules",
+    "parse_card",
+    "parse_cards",
+    "solve",
+    "validate",
+]

@@ -1,0 +1,128 @@
+"""Card encoding: small ints, parsing and formatting that round-trip.
+
+A standard card is ``suit * 13 + rank`` with rank 0 = ace ... 12 = king and
+suit 0..3 = spades, hearts, diamonds, clubs; the printed joker is ``JOKER``
+(52).  ``parse_card("TH") == 22`` and ``card_name(22) == "TH"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+JOKER = 52
+NUM_CARD_TYPES = 53
+
+_SUIT_ALIASES = {
+    "S": 0, "H": 1, "D": 2, "C": 3,
+    "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+    "♤": 0, "♡": 1, "♢": 2, "♧": 3,
+}
+_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 9, "1": 0}
+
+
+class InvalidHandError(ValueError):
+    """A hand, card token or cut card that cannot be used.
+
+    ``code`` is a stable machine-readable reason (``invalid_card``,
+    ``too_many_copies`` ...), ``field`` the input it concerns (``hand``,
+    ``wild_rank`` ...) and ``index`` the 0-based position of the bad token.
+    """
+
+    def __init__(
+        self, message: str, *, code: str, field: str = "hand", index: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.field = field
+        self.index = index
+
+
+def make_card(rank: int, suit: int) -> int:
+    """The card of ``rank`` (0 = ace .. 12 = king) and ``suit`` (0..3)."""
+    return suit * 13 + rank
+
+
+def rank_of(card: int) -> int:
+    """Rank index 0 (ace) .. 12 (king) of a standard card."""
+    return card % 13
+
+
+def suit_of(card: int) -> int:
+    """Suit index 0..3 (S H D C) of a standard card."""
+    return card // 13
+
+
+def card_name(card: int) -> str:
+    """Canonical notation: ``"AS"``, ``"TH"``, ``"JK"``."""
+    if card == JOKER:
+        return "JK"
+    if not 0 <= card < JOKER:
+        raise ValueError(f"not a card id: {card!r}")
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def parse_card(token: object, index: int | None = None, field: str = "hand") -> int:
+    """Parse one card token (``"7H"``, ``"10h"``, ``"♥7"``, ``"7♥"``, ``"JK"``).
+
+    Raises ``InvalidHandError`` naming the token and its position.
+    """
+    where = f" at position {index}" if index is not None else ""
+    if not isinstance(token, str):
+        raise InvalidHandError(
+            f"card{where} must be a string like 'AS' or 'JK', got {token!r}",
+            code="invalid_card", field=field, index=index,
+        )
+    text = token.strip().upper()
+    if text in ("JK", "JOKER", "🃏", "*"):
+        return JOKER
+    rank_text: str | None = None
+    suit: int | None = None
+    if len(text) >= 2 and text[-1] in _SUIT_ALIASES:
+        rank_text, suit = text[:-1], _SUIT_ALIASES[text[-1]]
+    elif len(text) >= 2 and text[0] in _SUIT_ALIASES and text[1:] in _RANK_ALIASES:
+        rank_text, suit = text[1:], _SUIT_ALIASES[text[0]]
+    if rank_text is None or suit is None or rank_text not in _RANK_ALIASES or rank_text == "1":
+        raise InvalidHandError(
+            f"unknown card {token!r}{where}: use rank A 2-9 T (or 10) J Q K "
+            f"followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker",
+            code="invalid_card", field=field, index=index,
+        )
+    return make_card(_RANK_ALIASES[rank_text], suit)
+
+
+def parse_cards(tokens: str | Iterable[object], field: str = "hand") -> list[int]:
+    """Parse a list of tokens (or one space/comma separated string) into card ids."""
+    if isinstance(tokens, str):
+        tokens = tokens.replace(",", " ").split()
+    return [parse_card(token, i, field) for i, token in enumerate(tokens)]
+
+
+def parse_rank(text: object, field: str = "wild_rank") -> int:
+    """Parse a bare rank (``"7"``, ``"10"``, ``"T"``, ``"A"``) into 0..12."""
+    if isinstance(text, str) and text.strip().upper() in _RANK_ALIASES and text.strip() != "1":
+        return _RANK_ALIASES[text.strip().upper()]
+    raise InvalidHandError(
+        f"unknown rank {text!r}: use A 2-9 T (or 10) J Q K",
+        code="invalid_wild_rank", field=field,
+    )
+
+
+def format_cards(cards: Iterable[int]) -> list[str]:
+    """Canonical names of a sequence of card ids."""
+    return [card_name(c) for c in cards]
+
+
+def sort_key(card: int) -> tuple[int, int]:
+    """Display order: by suit, then rank; jokers last."""
+    return (4, 0) if card == JOKER else (card // 13, card % 13)
+
+
+def count_vector(cards: Sequence[int]) -> list[int]:
+    """Copies of each of the 53 card types in ``cards``."""
+    counts = [0] * NUM_CARD_TYPES
+    for c in cards:
+        counts[c] += 1
+    return counts
