@@ -1,0 +1,51 @@
+"""What every engine receives and returns (same signature for each engine)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.melds import Candidate
+from solver.model import Status
+from solver.rules import Deal
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """A prepared problem: the deal, the hand (sorted card ids), whether one
+    card must be discarded."""
+
+    deal: Deal
+    cards: tuple[int, ...]
+    discard: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedMeld:
+    """An engine's chosen meld: a candidate plus the physical wild cards that
+    fill its wild slots (in slot order)."""
+
+    candidate: Candidate
+    wild_cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EngineResult:
+    """An engine's answer: melds, unmelded kept cards, the discard and how sure
+    it is (``optimal`` only when proved).  ``cost`` is the pass cost (see
+    ``solver.objective``); ``pass_name`` the tier that won."""
+
+    melds: tuple[PlacedMeld, ...]
+    deadwood: tuple[int, ...]
+    discard: int | None
+    cost: int
+    pass_name: str
+    status: Status
+    optimal: bool
+    nodes: int = 0
+
+
+class BudgetExceeded(Exception):
+    """The search went past its node or time budget."""
+
+
+INFEASIBLE = 10**12
