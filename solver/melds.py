@@ -54,28 +54,73 @@ def _positions(rank: int, ace: str) -> tuple[int, ...]:
     return (rank,)
 
 
-def _run_windows(position: int, ace: str) -> list[tuple[int, ...]]:
-    """Every window of run positions (as ranks, in order) containing ``position``."""
-    windows: list[tuple[int, ...]] = []
+def _run_bounds(position: int, ace: str) -> tuple[int, int]:
+    """Lowest and highest linear run coordinate a run through ``position`` may use."""
     if ace == "wrap":
-        for length in range(3, 14):
-            for start in range(13):
-                ranks = tuple((start + i) % 13 for i in range(length))
-                if position in ranks:
-                    windows.append(ranks)
-        return windows
-    top = 13 if ace == "high_low" else 12
-    for start in range(0, position + 1):
-        for end in range(max(position, start + 2), min(top, start + 12) + 1):
-            windows.append(tuple(q % 13 for q in range(start, end + 1)))
-    return windows
+        return position - 12, position + 12
+    return 0, 13 if ace == "high_low" else 12
+
+
+def _runs_led_by(
+    lead: int, position: int, counts: Sequence[int], ace: str, cap: int, min_naturals: int
+) -> list[Candidate]:
+    """Runs through the lead card at linear ``position`` (rank = coordinate mod 13).
+
+    Windows grow outward from the lead and stop as soon as they would need
+    more than ``cap`` wild slots for ranks the hand cannot supply.
+    """
+    suit_base = lead - lead % 13
+    low, high = _run_bounds(position, ace)
+    out: list[Candidate] = []
+
+    def supplied(q: int) -> bool:
+        card = suit_base + q % 13
+        return card > lead and counts[card] > 0
+
+    left_forced = 0
+    left_optional: list[int] = []
+    for start in range(position, max(low, position - 12) - 1, -1):
+        if start < position:
+            if supplied(start):
+                left_optional.append(start)
+            else:
+                left_forced += 1
+                if left_forced > cap:
+                    break
+        forced = left_forced
+        optional = list(left_optional)
+        for end in range(position, min(high, start + 12) + 1):
+            if end > position:
+                if supplied(end):
+                    optional.append(end)
+                else:
+                    forced += 1
+                    if forced > cap:
+                        break
+            length = end - start + 1
+            if length < 3:
+                continue
+            represents = tuple(suit_base + q % 13 for q in range(start, end + 1))
+            for wild_choice in _subsets_up_to(optional, cap - forced):
+                wilds = forced + len(wild_choice)
+                if length - wilds < min_naturals:
+                    continue
+                natural_at = tuple(
+                    q == position or (q in optional and q not in wild_choice)
+                    for q in range(start, end + 1)
+                )
+                naturals = tuple(sorted(r for r, nat in zip(represents, natural_at, strict=True)
+                                        if nat))
+                low_ace = start == 0 and natural_at[0]
+                out.append(Candidate("run", naturals, wilds, represents, natural_at, low_ace))
+    return out
 
 
 def _subsets_up_to(items: Sequence[int], limit: int) -> list[tuple[int, ...]]:
     """All subsets of ``items`` with at most ``limit`` elements."""
     result: list[tuple[int, ...]] = [()]
     for item in items:
-        result += [s + (item,) for s in result if len(s) < limit]
+        result += [(*s, item) for s in result if len(s) < limit]
     return result
 
 
@@ -100,7 +145,7 @@ def melds_led_by(
         cap = min(cap, rules.max_wilds_per_meld)
     min_naturals = rules.min_naturals_per_meld
     out: list[Candidate] = []
-    rank, suit = lead % 13, lead // 13
+    rank = lead % 13
 
     if rules.tanala_enabled and counts[lead] >= 3 and min_naturals <= 3:
         out.append(Candidate("tanala", (lead, lead, lead), 0, (lead,) * 3, (True,) * 3, False))
@@ -109,32 +154,7 @@ def melds_led_by(
         out.extend(_sets_led_by(lead, counts, deal, cap))
 
     for position in _positions(rank, rules.ace):
-        for window in _run_windows(position, rules.ace):
-            optional: list[int] = []
-            forced_wild = 0
-            lead_index = -1
-            for i, r in enumerate(window):
-                card = make_card(r, suit)
-                if card == lead:
-                    lead_index = i  # every window holds each rank at most once
-                elif card > lead and counts[card] > 0:
-                    optional.append(i)
-                else:
-                    forced_wild += 1
-            if lead_index < 0 or forced_wild > cap:
-                continue
-            length = len(window)
-            for wild_choice in _subsets_up_to(optional, cap - forced_wild):
-                wilds = forced_wild + len(wild_choice)
-                if length - wilds < min_naturals:
-                    continue
-                natural_at = tuple(i not in wild_choice and (i == lead_index or i in optional)
-                                   for i in range(length))
-                naturals = tuple(sorted(make_card(window[i], suit)
-                                        for i in range(length) if natural_at[i]))
-                represents = tuple(make_card(r, suit) for r in window)
-                low_ace = window[0] == 0 and natural_at[0]
-                out.append(Candidate("run", naturals, wilds, represents, natural_at, low_ace))
+        out.extend(_runs_led_by(lead, position, counts, rules.ace, cap, min_naturals))
     return out
 
 

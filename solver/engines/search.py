@@ -66,6 +66,9 @@ class _PassSearch:
         self.weight = [1 << (4 * c) for c in range(NUM_CARD_TYPES)]
         self.max_melds = objective.max_melds if objective.max_melds is not None else 99
         self.need_discard = instance.discard
+        # Costs never go below zero without the max_net objective, so a state
+        # worth zero is solved: the search stops exploring it (exact pruning).
+        self.floor = -INFEASIBLE if objective.net else 0
         self.memo: dict[tuple[object, ...], tuple[int, object]] = {}
         self.option_cache: dict[tuple[object, ...], list[_OptionRow]] = {}
         self.nodes = 0
@@ -170,11 +173,11 @@ class _PassSearch:
                 value = self.best(index, code_after, debt, pool, True, sequences, pure, melds)
                 if value < best_value:
                     best_value, choice = value, ("discard",)
-        if melds < self.max_melds:
+        if melds < self.max_melds and best_value > self.floor:
             objective = self.objective
             weight = self.weight
             for row in self._options(lead):
-                cand, rest, wilds, is_sequence, is_pure, natural_cost, dual_used = row
+                _, rest, wilds, is_sequence, is_pure, natural_cost, dual_used = row
                 if wilds and debt + wilds > len(pool) + self.dual_left - dual_used:
                     continue
                 code_meld = code_after
@@ -193,6 +196,8 @@ class _PassSearch:
                     counts[card] += 1
                 if value < best_value:
                     best_value, choice = value, ("meld", row)
+                    if value <= self.floor:
+                        break  # nothing can beat melding every remaining card
         counts[lead] += 1
         if is_dual:
             self.dual_left += 1

@@ -1,0 +1,229 @@
+"""Check a declared arrangement (melds + deadwood) and score it.
+
+Engine-independent: meld validity comes from ``solver.classify`` and points
+from ``solver.scoring``.  Every problem is reported with a stable code, not
+only the first one.  Malformed input (unknown card tokens, more copies of a
+card than the deck holds) raises ``InvalidHandError`` instead.
+
+>>> report = validate([["7H", "8H", "9H"], ["KS", "KH", "KD"]], ["2C"], variant="gin")
+>>> report.valid, report.declarable, report.deadwood_points
+(True, True, 2)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.cards import JOKER, InvalidHandError, card_name, parse_card
+from solver.classify import best_reading, meld_problems
+from solver.model import Meld, Problem, ValidationReport
+from solver.rules import Deal, Rules, check_hand, make_deal, make_rules
+from solver.scoring import score_arrangement
+
+CardToken = str | int
+CardList = str | Sequence[CardToken]
+"""Card tokens (``"AS"``, ``"10h"``, ``"JK"``) or card ids, or one string of
+tokens separated by spaces or commas."""
+
+_INDIAN = ("cascade", "marriage")
+
+
+@dataclass(frozen=True, slots=True)
+class _Declared:
+    """The parsed declaration: card ids per meld, deadwood, optional hand."""
+
+    melds: list[list[int]]
+    deadwood: list[int]
+    hand: list[int] | None
+
+    @property
+    def cards(self) -> list[int]:
+        return [c for meld in self.melds for c in meld] + self.deadwood
+
+
+def validate(
+    melds: Sequence[CardList],
+    deadwood: CardList,
+    variant: str | Rules = "gin",
+    wild_rank: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    hand: CardList | None = None,
+) -> ValidationReport:
+    """Check declared ``melds`` and ``deadwood`` under ``variant`` and score them.
+
+    ``rules`` overrides knobs of the preset; ``wild_rank`` is the cut card as
+    in ``make_deal``; ``hand`` (optional) is the full kept hand, which melds +
+    deadwood must match card for card.  Raises ``InvalidHandError`` for bad
+    tokens or impossible copy counts and ``InvalidRulesError`` for bad knobs.
+    """
+    deal = make_deal(make_rules(variant, rules), wild_rank)
+    declared = _parse(melds, deadwood, hand, deal.rules)
+    readings = [best_reading(cards, deal) for cards in declared.melds]
+    problems = _meld_problems(declared.melds, readings, deal)
+    problems += _count_problems(declared, deal.rules)
+    valid = not problems
+    valid_melds = [m for m in readings if m is not None]
+    counted = [c for cards, m in zip(declared.melds, readings, strict=True) if m is None
+               for c in cards] + declared.deadwood
+    if not declared.deadwood:
+        problems += _declaration_problems(valid_melds, deal)
+    points = score_arrangement(valid_melds, counted, deal)
+    return ValidationReport(
+        variant=deal.rules.name,
+        valid=valid,
+        declarable=valid and points.declarable,
+        problems=tuple(problems),
+        melds=tuple(readings),
+        deadwood_points=points.deadwood_points,
+        meld_points=points.meld_points,
+        net_points=points.net_points,
+        penalty_points=points.penalty_points,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+
+
+def _parse_token(token: object, index: int, field: str) -> int:
+    if isinstance(token, int) and not isinstance(token, bool):
+        if 0 <= token <= JOKER:
+            return token
+        raise InvalidHandError(
+            f"card id {token} at position {index} of {field} is not a card (ids are 0-{JOKER})",
+            code="invalid_card", field=field, index=index,
+        )
+    return parse_card(token, index, field)
+
+
+def _parse_list(tokens: object, field: str) -> list[int]:
+    if isinstance(tokens, str):
+        tokens = tokens.replace(",", " ").split()
+    if not isinstance(tokens, Sequence):
+        raise InvalidHandError(
+            f"{field} must be a list of cards like ['AS', '2S', '3S'], got {tokens!r}",
+            code="invalid_card", field=field,
+        )
+    return [_parse_token(token, j, field) for j, token in enumerate(tokens)]
+
+
+def _parse(
+    melds: Sequence[CardList], deadwood: CardList, hand: CardList | None, rules: Rules
+) -> _Declared:
+    if isinstance(melds, str):
+        raise InvalidHandError(
+            "melds must be a list of melds, each a list of cards like ['AS', '2S', '3S']",
+            code="invalid_card", field="melds",
+        )
+    declared = _Declared(
+        melds=[_parse_list(meld, f"melds[{i}]") for i, meld in enumerate(melds)],
+        deadwood=_parse_list(deadwood, "deadwood"),
+        hand=None if hand is None else _parse_list(hand, "hand"),
+    )
+    _check_copies(declared, rules)
+    if declared.hand is not None:
+        check_hand(declared.hand, rules, "hand")
+    return declared
+
+
+def _check_copies(declared: _Declared, rules: Rules) -> None:
+    """More copies of a card than the deck holds, across melds and deadwood."""
+    places = [(f"melds[{i}]", j) for i, meld in enumerate(declared.melds)
+              for j in range(len(meld))]
+    places += [("deadwood", j) for j in range(len(declared.deadwood))]
+    try:
+        check_hand(declared.cards, rules, "melds+deadwood")
+    except InvalidHandError as error:
+        if error.index is None:
+            raise
+        field, index = places[error.index]
+        raise InvalidHandError(
+            f"{error.message} (counting melds then deadwood; the card is {field}[{index}])",
+            code=error.code, field=field, index=index,
+        ) from error
+
+
+# ---------------------------------------------------------------------------
+# Problems
+
+
+def _meld_problems(
+    melds: list[list[int]], readings: list[Meld | None], deal: Deal
+) -> list[Problem]:
+    problems: list[Problem] = []
+    for index, (cards, reading) in enumerate(zip(melds, readings, strict=True)):
+        if reading is not None:
+            continue
+        names = " ".join(card_name(c) for c in cards)
+        for code, message, card in meld_problems(cards, deal):
+            problems.append(Problem(
+                code=code,
+                message=f"meld {index} ({names}): {message}",
+                meld_index=index,
+                card=None if card is None else card_name(card),
+            ))
+    return problems
+
+
+def _count_problems(declared: _Declared, rules: Rules) -> list[Problem]:
+    if declared.hand is not None:
+        return _hand_mismatch(declared)
+    shown = len(declared.cards)
+    if rules.objective in _INDIAN and shown != rules.hand_size:
+        return [Problem(
+            code="card_count_mismatch",
+            message=f"a {rules.name} hand shows exactly {rules.hand_size} cards "
+                    f"(melds plus deadwood); got {shown}",
+        )]
+    return []
+
+
+def _hand_mismatch(declared: _Declared) -> list[Problem]:
+    """Melds + deadwood must be the kept hand, card for card."""
+    assert declared.hand is not None
+    shown = Counter(declared.cards)
+    held = Counter(declared.hand)
+    problems: list[Problem] = []
+    for card, extra in sorted((shown - held).items()):
+        meld_index = next((i for i, meld in enumerate(declared.melds) if card in meld), None)
+        problems.append(Problem(
+            code="card_not_in_hand",
+            message=f"{card_name(card)} is declared {extra} more time(s) than the hand holds it",
+            meld_index=meld_index,
+            card=card_name(card),
+        ))
+    for card, missing in sorted((held - shown).items()):
+        problems.append(Problem(
+            code="card_count_mismatch",
+            message=f"{card_name(card)} from the hand is missing from the melds and deadwood "
+                    f"({missing} copy/copies)",
+            card=card_name(card),
+        ))
+    return problems
+
+
+def _declaration_problems(melds: list[Meld], deal: Deal) -> list[Problem]:
+    """Indian show requirements, checked when nothing is left as deadwood."""
+    rules = deal.rules
+    if rules.objective not in _INDIAN:
+        return []
+    problems: list[Problem] = []
+    sequences = sum(1 for m in melds if m.is_sequence)
+    pure = sum(1 for m in melds if m.is_sequence and m.pure)
+    if pure < rules.min_pure_sequences:
+        tanala = " (a tanala counts as one)" if rules.tanala_enabled else ""
+        problems.append(Problem(
+            code="no_pure_sequence",
+            message=f"a {rules.name} declaration needs at least {rules.min_pure_sequences} "
+                    f"pure sequence(s){tanala}; it has {pure}",
+        ))
+    if sequences < rules.min_sequences:
+        problems.append(Problem(
+            code="too_few_sequences",
+            message=f"a {rules.name} declaration needs at least {rules.min_sequences} "
+                    f"sequences (runs or tanalas); it has {sequences}",
+        ))
+    return problems
