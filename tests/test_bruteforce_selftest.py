@@ -6,13 +6,17 @@ cases come from RULES.md worked by hand, not from solve().
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from solver.cards import JOKER, parse_card, parse_cards
+from solver.cards import JOKER, card_name, make_card, parse_cards, rank_of, suit_of
 from solver.model import Meld
-from solver.rules import Deal, make_deal, make_rules
+from solver.rules import Deal, make_deal, make_rules, melded_points
 from tests.bruteforce import brute_optimum, is_meld_brute, meld_reading_error
 
 
@@ -63,8 +67,8 @@ def test_ace_order() -> None:
 def test_run_holds_one_ace() -> None:
     deal = deal_of("rummy500")
     assert kinds("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS", deal) == {"run"}
-    whole = parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS") + [parse_card("AS")]
-    assert is_meld_brute(whole, deal_of("rummy500", decks=2)) == []
+    two_aces = parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS")
+    assert is_meld_brute(two_aces, deal_of("rummy500", decks=2)) == []
 
 
 def test_four_kings_and_joker_is_not_a_set() -> None:
@@ -208,3 +212,115 @@ def test_indian21_shows_two_pure_sequences() -> None:
     assert optimum("2S 3S 4S 2C 3C 4C 2D 3D 4D", "indian21", "7H") == 0
     # one pure sequence only: its cards are exempt, the rest count
     assert optimum("2S 3S 4S 5D 5C KD", "indian21", "7H") == 20
+
+
+# ---------------------------------------------------------------------------
+# The meld shortcut against the literal definition
+#
+# ``is_meld_brute`` draws represented cards from meld shapes and lays wild
+# cards by which of them stand for themselves.  Here every card instead stands
+# for each card it may (itself; any of the 52 when wild) and the represented
+# cards are checked with the rule text, on groups with at most two wilds.
+
+_NAIVE_DEALS: list[tuple[str, str | None, dict[str, Any]]] = [
+    ("gin", None, {}),
+    ("gin", None, {"ace": "wrap"}),
+    ("gin", None, {"decks": 2, "set_allow_same_suit": True}),
+    ("rummy500", None, {}),
+    ("rummy500", None, {"ace": "wrap"}),
+    ("rummy500", None, {"min_naturals_per_meld": 2}),
+    ("rommy", None, {}),
+    ("indian13", "5", {}),
+    ("indian13", "A", {"max_wilds_per_meld": 1}),
+    ("indian13", "K", {"decks": 3}),
+    ("indian13", "JK", {}),
+    ("indian21", "2S", {}),
+]
+
+
+def _run_readings(represented: Sequence[int], ace: str) -> list[bool]:
+    """For a same-suit group: one entry per way it reads as a run, True when
+    that reading has an ace at the bottom of A-2-3... (not wrapping)."""
+    ranks = sorted(rank_of(c) for c in represented)  # 0 = ace
+    size = len(ranks)
+    if len(set(ranks)) != size:
+        return []
+    readings = []
+    if ranks == list(range(ranks[0], ranks[0] + size)):  # ace (if any) low
+        readings.append(ranks[0] == 0)
+    high = sorted(13 if r == 0 else r for r in ranks)  # ace after the king
+    if ace in ("high_low", "wrap") and 0 in ranks and high == list(range(high[0], high[0] + size)):
+        readings.append(False)
+    if ace == "wrap" and size <= 13:
+        for start in range(1, 13):  # round the corner: K-A-2...
+            window = sorted((start + i) % 13 for i in range(size))
+            if window == ranks and start + size - 1 > 13:
+                readings.append(False)
+    return readings
+
+
+def _naive_signatures(cards: Sequence[int], deal: Deal) -> set[tuple[str, bool, int]]:
+    rules = deal.rules
+    choices = [
+        ([] if c == JOKER else [c]) + ([r for r in range(52) if r != c] if c in deal.wild else [])
+        for c in cards
+    ]
+    found: set[tuple[str, bool, int]] = set()
+    for represented in itertools.product(*choices):
+        naturals = sum(1 for c, r in zip(cards, represented, strict=True) if c == r)
+        substitutions = len(cards) - naturals
+        if naturals < rules.min_naturals_per_meld:
+            continue
+        if rules.max_wilds_per_meld is not None and substitutions > rules.max_wilds_per_meld:
+            continue
+        ranks = {rank_of(r) for r in represented}
+        suits = [suit_of(r) for r in represented]
+        readings: list[tuple[str, bool]] = []  # (kind, low ace)
+        if 3 <= len(cards) <= 4 and len(ranks) == 1 and (
+            rules.set_allow_same_suit or len(set(suits)) == len(suits)
+        ):
+            readings.append(("set", False))
+        if len(cards) >= 3 and len(set(suits)) == 1:
+            readings += [("run", low) for low in _run_readings(represented, rules.ace)]
+        if (rules.tanala_enabled and len(cards) == 3 and len(set(cards)) == 1
+                and substitutions == 0):
+            readings.append(("tanala", False))
+        for kind, low in readings:
+            points = sum(
+                melded_points(c, r, deal, low and rank_of(r) == 0)
+                for c, r in zip(cards, represented, strict=True)
+            )
+            found.add((kind, kind != "set" and substitutions == 0, points))
+    return found
+
+
+def _check_readings_against_literal_definition(data: st.DataObject) -> None:
+    variant, wild_rank, knobs = data.draw(st.sampled_from(_NAIVE_DEALS))
+    deal = deal_of(variant, wild_rank, **knobs)
+    wild_pool = sorted(deal.wild)
+    size = data.draw(st.integers(3, 5))
+    wild_count = data.draw(st.integers(0, min(2, size))) if wild_pool else 0
+    # natural cards from a narrow window so that melds actually occur
+    low = data.draw(st.integers(0, 12))
+    suits = data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
+    natural_pool = [make_card((low + i) % 13, s) for i in range(4) for s in suits]
+    cards = data.draw(st.lists(st.sampled_from(natural_pool), min_size=size - wild_count,
+                               max_size=size - wild_count))
+    cards += data.draw(st.lists(st.sampled_from(wild_pool), min_size=wild_count,
+                                max_size=wild_count)) if wild_count else []
+    expected = _naive_signatures(cards, deal)
+    got = {(m.kind, m.pure, m.points) for m in is_meld_brute(cards, deal)}
+    assert got == expected, [card_name(c) for c in cards]
+
+
+@settings(max_examples=100, derandomize=True, database=None, deadline=None)
+@given(data=st.data())
+def test_meld_readings_match_the_literal_definition(data: st.DataObject) -> None:
+    _check_readings_against_literal_definition(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, derandomize=True, database=None, deadline=None)
+@given(data=st.data())
+def test_meld_readings_match_the_literal_definition_long(data: st.DataObject) -> None:
+    _check_readings_against_literal_definition(data)

@@ -1,0 +1,131 @@
+"""Rules: presets, knob validation, cut cards and card points."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.cards import JOKER, InvalidHandError, parse_card
+from solver.rules import (
+    PRESETS,
+    InvalidRulesError,
+    Rules,
+    base_points,
+    check_hand,
+    make_deal,
+    make_rules,
+)
+
+
+def test_presets_match_the_rule_book_table() -> None:
+    table = {  # RULES.md §4: decks, jokers per deck, hand, ace
+        "basic": (1, 0, 10, "low"),
+        "gin": (1, 0, 10, "low"),
+        "rummy500": (1, 2, 13, "high_low"),
+        "rommy": (1, 2, 7, "high_low"),
+        "indian13": (2, 1, 13, "high_low"),
+        "indian21": (3, 1, 21, "high_low"),
+    }
+    for name, (decks, jokers, hand, ace) in table.items():
+        rules = PRESETS[name]
+        assert (rules.decks, rules.jokers_per_deck, rules.hand_size, rules.ace) == (decks, jokers, hand, ace)
+    assert PRESETS["gin"].knock_limit == 10
+    assert PRESETS["indian13"].points_cap == 80
+    assert PRESETS["indian21"].tanala_enabled and not PRESETS["indian13"].tanala_enabled
+
+
+def test_unknown_knob_is_named() -> None:
+    with pytest.raises(InvalidRulesError) as info:
+        make_rules("gin", {"knock_limt": 5})
+    assert info.value.knob == "knock_limt"
+    assert "knock_limit" in str(info.value)  # the allowed knobs are listed
+
+
+@pytest.mark.parametrize(
+    ("knob", "value", "allowed"),
+    [
+        ("ace", "sideways", "low, high_low, wrap"),
+        ("decks", 0, "from 1 to 8"),
+        ("penalty_tiers", 4, "from 2 to 3"),
+        ("printed_jokers_wild", "yes", "true or false"),
+        ("min_naturals_per_meld", 0, "from 1"),
+        ("decks", True, "integer"),
+    ],
+)
+def test_impossible_values_are_rejected(knob: str, value: object, allowed: str) -> None:
+    with pytest.raises(InvalidRulesError) as info:
+        make_rules("gin", {knob: value})
+    assert info.value.knob == knob
+    assert allowed in str(info.value)
+
+
+def test_unknown_variant() -> None:
+    with pytest.raises(InvalidRulesError, match="gin"):
+        make_rules("canasta")
+
+
+def test_rules_are_frozen() -> None:
+    with pytest.raises(AttributeError):
+        PRESETS["gin"].knock_limit = 5  # type: ignore[misc]
+    assert isinstance(make_rules("gin", {"knock_limit": 5}), Rules)
+    assert PRESETS["gin"].knock_limit == 10
+
+
+def test_cut_card_makes_rank_wild() -> None:
+    deal = make_deal(PRESETS["indian13"], "7")
+    assert deal.wild == {JOKER} | {parse_card(f"7{s}") for s in "SHDC"}
+
+
+def test_indian21_neighbour_jokers() -> None:
+    deal = make_deal(PRESETS["indian21"], "7H")
+    assert {parse_card("6H"), parse_card("8H")} <= deal.wild
+    assert parse_card("8S") not in deal.wild
+    ace = make_deal(PRESETS["indian21"], "AS")  # for a cut ace the neighbours are K and 2
+    assert {parse_card("KS"), parse_card("2S")} <= ace.wild
+
+
+def test_indian21_needs_full_cut_card() -> None:
+    with pytest.raises(InvalidHandError) as info:
+        make_deal(PRESETS["indian21"], "7")
+    assert info.value.field == "wild_rank"
+    assert info.value.code == "wild_rank_needs_suit"
+
+
+def test_joker_cut_leaves_only_printed_jokers() -> None:
+    assert make_deal(PRESETS["indian13"], "JK").wild == {JOKER}
+    aces = make_deal(make_rules("indian13", {"joker_cut_makes_aces_wild": True}), "JK")
+    assert parse_card("AD") in aces.wild
+
+
+def test_wild_rank_on_variant_without_wilds() -> None:
+    with pytest.raises(InvalidHandError) as info:
+        make_deal(PRESETS["gin"], "7")
+    assert info.value.code == "wild_rank_not_allowed"
+
+
+@pytest.mark.parametrize("token", ["X", "77", "11", "7X"])
+def test_bad_wild_rank(token: str) -> None:
+    with pytest.raises(InvalidHandError) as info:
+        make_deal(PRESETS["indian13"], token)
+    assert info.value.field == "wild_rank"
+
+
+def test_points_tables() -> None:
+    def points(variant: str, token: str, cut: str | None = None) -> int:
+        return base_points(parse_card(token), make_deal(PRESETS[variant], cut))
+
+    assert [points("gin", t) for t in ("AS", "7H", "TD", "KC")] == [1, 7, 10, 10]
+    assert [points("rummy500", t) for t in ("AS", "7H", "KC", "JK")] == [15, 7, 10, 15]
+    assert [points("rommy", t) for t in ("AS", "7H", "KC", "JK")] == [15, 5, 10, 25]
+    assert [points("indian13", t, "7") for t in ("AS", "7H", "KC", "JK", "6H")] == [10, 0, 10, 0, 6]
+
+
+def test_copy_limits() -> None:
+    cards = [parse_card(t) for t in ("9S", "9S")]
+    with pytest.raises(InvalidHandError) as info:
+        check_hand(cards, PRESETS["gin"])
+    assert info.value.code == "too_many_copies" and info.value.index == 1
+    check_hand(cards, PRESETS["indian13"])
+    with pytest.raises(InvalidHandError, match="too many jokers"):
+        check_hand([JOKER] * 3, PRESETS["indian13"])
+    with pytest.raises(InvalidHandError, match="at most 30"):
+        check_hand([parse_card("AS")] * 31, make_rules("gin", {"decks": 8}))
