@@ -9,7 +9,7 @@ from solver.cards import JOKER, InvalidHandError, card_name, parse_card, parse_c
 from solver.model import Meld, Problem, Solution, ValidationReport
 from solver.rules import PRESETS, Deal, InvalidRulesError, Rules, make_deal, make_rules
 from solver.solve import ENGINES, solve
-# validate import re-enabled once solver.validate lands
+from solver.validate import validate
 
 __all__ = [
     "ENGINES",
@@ -29,5 +29,5 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "solve",
-
+    "validate",
 ]

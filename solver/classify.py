@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from solver.cards import JOKER, card_name, make_card, rank_of, suit_of
 from solver.model import Meld, MeldKind
@@ -374,7 +374,7 @@ def _gap_problems(cards: tuple[int, ...], fixed: list[int], deal: Deal) -> list[
                  f"a run may not turn the corner K-A-2 under ace={ace_mode!r}", ace)]
     ordered = sorted(fixed, key=rank_of)
     gaps = [(rank_of(high) - rank_of(low), high)
-            for low, high in zip(ordered, ordered[1:], strict=False)]
+            for low, high in pairwise(ordered)]
     after_gap = max(gaps, key=lambda gap: gap[0])[1] if gaps else None
     return [("not_consecutive",
              f"{_names(ordered)} are not consecutive: {size} card(s) cannot cover "

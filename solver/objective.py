@@ -39,17 +39,28 @@ class Pass:
     min_pure: int
     net: bool  # melded cards cost minus their points (max_net)
     wilds_exempt: bool  # unmelded wild cards cost nothing (marriage, low tier)
+    zero_cost: bool = False  # every card costs nothing: a pure feasibility question
 
     def hand_cost(self, card: int, deal: Deal) -> int:
         """Cost of an unmelded kept card (points, scaled, plus the tie unit)."""
+        if self.zero_cost:
+            return 0
         points = 0 if self.wilds_exempt and card in deal.wild else base_points(card, deal)
         return points * TIE_SCALE + 1
 
     def meld_cost(self, card: int, represents: int, deal: Deal, low_ace: bool) -> int:
         """Cost of a melded card."""
-        if not self.net:
+        if not self.net or self.zero_cost:
             return 0
         return -melded_points(card, represents, deal, low_ace) * TIE_SCALE
+
+
+def pure_sequences_possible(objective: Pass) -> Pass | None:
+    """A cheap necessary condition for ``objective``: can the hand show its
+    required number of pure sequences at all?  None when nothing is required."""
+    if objective.min_pure == 0:
+        return None
+    return Pass("pure_feasibility", True, None, 0, objective.min_pure, False, False, True)
 
 
 def passes_for(deal: Deal) -> tuple[Pass, ...]:

@@ -47,7 +47,7 @@ def test_gin_eleven_cards_goes_gin() -> None:
 
 
 def test_discard_is_joint_optimum_of_every_single_discard() -> None:
-    hand = "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D".split()
+    hand = ["2S", "5S", "6S", "2C", "4C", "5C", "6C", "3D", "4D", "5D", "6D"]
     each = [solve(hand[:i] + hand[i + 1:], "gin").deadwood_points for i in range(len(hand))]
     assert solve(hand, "gin", discard=True).deadwood_points == min(each)
 
@@ -153,9 +153,12 @@ def test_indian13_declaration_with_wilds() -> None:
 
 
 def test_indian21_needs_three_pure_sequences() -> None:
-    hand = ("AS 2S 3S 4H 5H 6H 7C 8C 9C TD JD QD KS KH KD 5S 5D 5C 9S 9H 9D").split()
-    solution = solve(hand, "indian21", wild_rank="2C")  # 2C cut: AC, 3C, 2x wild
+    # A-2-3♠ 4-5-6♥ 7-8-9♣ T-J-Q♦ pure; sets of kings, fives, nines
+    hand = "AS 2S 3S 4H 5H 6H 7C 8C 9C TD JD QD KS KH KD 5S 5D 5C 9S 9H 9D"
+    solution = solve(hand, "indian21", wild_rank="2C")  # 2s, A♣ and 3♣ are wild
     assert solution.declarable and solution.deadwood_points == 0
+    broken = hand.replace("8C", "8S").replace("TD JD QD", "TD JH QD").replace("4H", "4D")
+    assert not solve(broken, "indian21", wild_rank="2C").declarable
 
 
 def test_tanala_counts_as_pure_sequence() -> None:
@@ -167,7 +170,7 @@ def test_tanala_counts_as_pure_sequence() -> None:
 # --- Invariances --------------------------------------------------------------
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.permutations("3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C".split()))
+@given(st.permutations(["3H", "4H", "5H", "9C", "JK", "JC", "QS", "QD", "7S", "4D", "5D", "6D", "7D", "2C"]))
 def test_shuffling_never_changes_the_optimum(order: list[str]) -> None:
     solution = solve(order, "indian13", wild_rank="7", discard=True)
     assert solution.deadwood_points == 0
@@ -175,11 +178,11 @@ def test_shuffling_never_changes_the_optimum(order: list[str]) -> None:
 
 
 def test_cards_are_conserved() -> None:
-    hand = "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D".split()
+    hand = ["2S", "5S", "6S", "2C", "4C", "5C", "6C", "3D", "4D", "5D", "6D"]
     solution = solve(hand, "gin", discard=True)
     used = [c for m in solution.melds for c in m.cards] + list(solution.deadwood)
     assert solution.discard is not None
-    assert Counter(names(tuple(used)) + [card_name(solution.discard)]) == Counter(hand)
+    assert Counter([*names(tuple(used)), card_name(solution.discard)]) == Counter(hand)
 
 
 # --- Bad input ---------------------------------------------------------------

@@ -27,14 +27,16 @@ from solver.engines.base import (
     PlacedMeld,
 )
 from solver.melds import Candidate, melds_led_by
-from solver.objective import Pass, passes_for
+from solver.objective import Pass, passes_for, pure_sequences_possible
 
 DEFAULT_NODE_BUDGET = 400_000
 
 # A pool entry is (hand cost, melded-as-wild cost); the pool is kept sorted by
 # how much melding saves, then by hand cost, most valuable first.
 PoolEntry = tuple[int, int]
-_OptionRow = tuple[Candidate, tuple[int, ...], int, bool, bool, int, int]
+# The pool: a count when every wild card of the hand is alike, else the sorted entries.
+Pool = int | tuple[PoolEntry, ...]
+_OptionRow = tuple[Candidate, tuple[int, ...], int, bool, bool, int, int, int]
 
 
 def _pool_key(entry: PoolEntry) -> tuple[int, int]:
@@ -42,7 +44,13 @@ def _pool_key(entry: PoolEntry) -> tuple[int, int]:
 
 
 class _PassSearch:
-    """The dynamic programme for one pass."""
+    """The dynamic programme for one pass (branch and bound over a memo).
+
+    ``best(state, bound)`` returns the exact optimal future cost when it is
+    below ``bound``; otherwise a lower bound that is at least ``bound``.  The
+    memo keeps exact values and lower bounds apart, like a transposition
+    table.
+    """
 
     def __init__(
         self,
@@ -60,28 +68,47 @@ class _PassSearch:
         self.types = sorted({c for c in instance.cards if not (c == JOKER and jokers_wild)})
         self.dual = {c for c in self.types if c in deal.wild}
         self.dual_left = sum(self.counts[c] for c in self.dual)
-        self.total_wilds = self.dual_left + (self.counts[JOKER] if jokers_wild else 0)
+        self.jokers = self.counts[JOKER] if jokers_wild else 0
+        self.total_wilds = self.dual_left + self.jokers
         self.hand_cost = [objective.hand_cost(c, deal) for c in range(NUM_CARD_TYPES)]
         self.wild_cost = [objective.meld_cost(c, -1, deal, False) for c in range(NUM_CARD_TYPES)]
         self.weight = [1 << (4 * c) for c in range(NUM_CARD_TYPES)]
         self.max_melds = objective.max_melds if objective.max_melds is not None else 99
         self.need_discard = instance.discard
-        # Costs never go below zero without the max_net objective, so a state
-        # worth zero is solved: the search stops exploring it (exact pruning).
-        self.floor = -INFEASIBLE if objective.net else 0
-        self.memo: dict[tuple[object, ...], tuple[int, object]] = {}
+        # With every wild card of the hand alike (the usual case) the pool is
+        # just a count and a wild's cost is paid when a meld takes it, so the
+        # state only needs the surplus (pool minus debt).
+        profiles = {self._entry(c) for c in self.dual} | ({self._entry(JOKER)} if self.jokers else set())
+        self.uniform = len(profiles) <= 1
+        self.uniform_entry: PoolEntry = next(iter(profiles)) if profiles else (0, 0)
+        # Lower bounds: a card can never cost less than its cheapest fate.
+        self.card_floor = [self._card_floor(c) for c in range(NUM_CARD_TYPES)]
+        self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
         self.option_cache: dict[tuple[object, ...], list[_OptionRow]] = {}
         self.nodes = 0
         self.node_budget = node_budget
         self.deadline = deadline
-        initial = (
-            tuple(self._entry(JOKER) for _ in range(self.counts[JOKER])) if jokers_wild else ()
-        )
-        self.initial_pool = tuple(sorted(initial, key=_pool_key))
         self.initial_code = sum(self.counts[c] * self.weight[c] for c in self.types)
+        self.initial_floor = sum(self.counts[c] * self.card_floor[c] for c in self.types)
+        if self.uniform:
+            self.initial_pool: Pool = self.jokers
+            self.initial_floor += self.jokers * min(0, self.uniform_entry[1])
+        else:
+            entries = tuple(self._entry(JOKER) for _ in range(self.jokers))
+            self.initial_pool = tuple(sorted(entries, key=_pool_key))
+            self.initial_floor += sum(min(0, e[1]) for e in entries)
 
     def _entry(self, card: int) -> PoolEntry:
         return (self.hand_cost[card], self.wild_cost[card])
+
+    def _card_floor(self, card: int) -> int:
+        if not self.objective.net:
+            return 0
+        fates = [0, self.objective.meld_cost(card, card, self.deal, False),
+                 self.objective.meld_cost(card, card, self.deal, True)]
+        if card in self.deal.wild:
+            fates.append(self.wild_cost[card])
+        return min(fates)
 
     # -- candidate options, cached by the counts that shape them ------------
     def _options(self, lead: int) -> list[_OptionRow]:
@@ -113,100 +140,155 @@ class _PassSearch:
                     natural_cost += self.objective.meld_cost(
                         rep, rep, self.deal, cand.low_ace and i == 0
                     )
+            if self.uniform:
+                natural_cost += cand.wilds * self.uniform_entry[1]
             dual_used = sum(1 for c in rest if c in self.dual)
+            floor_used = sum(self.card_floor[c] for c in rest)
             rows.append((cand, tuple(rest), cand.wilds, cand.is_sequence, cand.pure,
-                         natural_cost, dual_used))
+                         natural_cost, dual_used, floor_used))
+        # Bigger melds first: good incumbents early make the bounds bite.
+        rows.sort(key=lambda row: (-len(row[0].naturals), row[2]))
         self.option_cache[signature] = rows
         return rows
 
-    # -- the dynamic programme ---------------------------------------------
-    def _end(self, pool: tuple[PoolEntry, ...], debt: int, discarded: bool,
-             sequences: int, pure: int) -> int:
+    # -- the end of the search: the pool pays the debt ----------------------
+    def _end(self, pool: Pool, debt: int, discarded: bool, sequences: int, pure: int) -> int:
         if sequences < self.objective.min_sequences or pure < self.objective.min_pure:
             return INFEASIBLE
-        if debt > len(pool):
+        owed = 1 if self.need_discard and not discarded else 0
+        if isinstance(pool, int):
+            leftover = pool - debt - owed  # wild costs were paid at meld time
+            return INFEASIBLE if leftover < 0 else leftover * self.uniform_entry[0]
+        assert isinstance(pool, tuple)
+        if debt + owed > len(pool):
             return INFEASIBLE
         cost = sum(entry[1] for entry in pool[:debt])
-        rest = pool[debt:]
-        if self.need_discard and not discarded:
-            if not rest:
-                return INFEASIBLE
-            rest = rest[1:]
-        return cost + sum(entry[0] for entry in rest)
+        return cost + sum(entry[0] for entry in pool[debt + owed:])
 
-    def best(self, index: int, code: int, debt: int, pool: tuple[PoolEntry, ...],
-             discarded: bool, sequences: int, pure: int, melds: int) -> int:
-        counts, types = self.counts, self.types
-        n = len(types)
-        while index < n and counts[types[index]] == 0:
-            index += 1
-        if index == n:
-            return self._end(pool, debt, discarded, sequences, pure)
-        key = (code, debt, pool, discarded, sequences, pure, melds)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit[0]
+    def _add_to_pool(self, pool: Pool, card: int) -> Pool:
+        if isinstance(pool, int):
+            return pool + 1
+        assert isinstance(pool, tuple)
+        return tuple(sorted((*pool, self._entry(card)), key=_pool_key))
+
+    def _pool_floor(self, pool: Pool, debt: int) -> int:
+        if isinstance(pool, int):
+            return max(0, pool - debt) * min(0, self.uniform_entry[1])
+        assert isinstance(pool, tuple)
+        return sum(min(0, entry[1]) for entry in pool)
+
+    def _budget_check(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_budget or (
             self.deadline is not None and self.nodes & 255 == 0
             and time.perf_counter() > self.deadline
         ):
             raise BudgetExceeded
+
+    # -- the dynamic programme ---------------------------------------------
+    def best(self, index: int, code: int, floor: int, debt: int, pool: Pool,
+             discarded: bool, sequences: int, pure: int, melds: int, bound: int) -> int:
+        """Optimal future cost of the state if below ``bound``, else a lower
+        bound >= ``bound``.  ``floor`` is a lower bound on the future cost."""
+        counts, types = self.counts, self.types
+        n = len(types)
+        while index < n and counts[types[index]] == 0:
+            index += 1
+        if index == n:
+            return self._end(pool, debt, discarded, sequences, pure)
+        if isinstance(pool, int):
+            key: tuple[object, ...] = (code, pool - debt, discarded, sequences, pure, melds)
+            if pool - debt + self.dual_left < 0:
+                return INFEASIBLE
+        else:
+            key = (code, debt, pool, discarded, sequences, pure, melds)
+        hit = self.memo.get(key)
+        if hit is not None and (hit[1] or hit[0] >= bound):
+            return hit[0]
+        if floor >= bound:
+            return floor
+        self._budget_check()
         lead = types[index]
-        best_value = INFEASIBLE
+        best_value = INFEASIBLE  # best exact value found below the bound
+        lower = INFEASIBLE  # lower bound over the options explored or cut
         choice: object = None
         counts[lead] -= 1
         code_after = code - self.weight[lead]
+        floor_after = floor - self.card_floor[lead]
         is_dual = lead in self.dual
         if is_dual:
             self.dual_left -= 1
-            new_pool = tuple(sorted((*pool, self._entry(lead)), key=_pool_key))
-            value = self.best(index, code_after, debt, new_pool, discarded, sequences, pure, melds)
-            if value < best_value:
-                best_value, choice = value, ("pool",)
-        else:
-            value = self.hand_cost[lead] + self.best(
-                index, code_after, debt, pool, discarded, sequences, pure, melds)
-            if value < best_value:
-                best_value, choice = value, ("dead",)
-            if self.need_discard and not discarded:
-                value = self.best(index, code_after, debt, pool, True, sequences, pure, melds)
-                if value < best_value:
-                    best_value, choice = value, ("discard",)
-        if melds < self.max_melds and best_value > self.floor:
+
+        if melds < self.max_melds:
             objective = self.objective
             weight = self.weight
+            need_sequences, need_pure = objective.min_sequences, objective.min_pure
+            available = (pool if isinstance(pool, int) else len(pool)) + self.dual_left
             for row in self._options(lead):
-                _, rest, wilds, is_sequence, is_pure, natural_cost, dual_used = row
-                if wilds and debt + wilds > len(pool) + self.dual_left - dual_used:
+                _, rest, wilds, is_sequence, is_pure, cost, dual_used, floor_used = row
+                if wilds and debt + wilds > available - dual_used:
+                    continue  # the pool plus the wild cards still to come cannot pay
+                child_floor = floor_after - floor_used
+                limit = (bound if bound < best_value else best_value) - cost
+                if child_floor >= limit:
+                    if cost + child_floor < lower:
+                        lower = cost + child_floor
                     continue
                 code_meld = code_after
                 for card in rest:
                     counts[card] -= 1
                     code_meld -= weight[card]
                 self.dual_left -= dual_used
-                value = natural_cost + self.best(
-                    index, code_meld, debt + wilds, pool, discarded,
-                    min(sequences + is_sequence, objective.min_sequences),
-                    min(pure + is_pure, objective.min_pure),
-                    melds + 1,
+                value = self.best(
+                    index, code_meld, child_floor, debt + wilds, pool, discarded,
+                    need_sequences if sequences + is_sequence > need_sequences
+                    else sequences + is_sequence,
+                    need_pure if pure + is_pure > need_pure else pure + is_pure,
+                    melds + 1, limit,
                 )
                 self.dual_left += dual_used
                 for card in rest:
                     counts[card] += 1
-                if value < best_value:
-                    best_value, choice = value, ("meld", row)
-                    if value <= self.floor:
-                        break  # nothing can beat melding every remaining card
+                if value < limit:
+                    best_value, choice = cost + value, ("meld", row)
+                    if best_value <= floor:
+                        break  # nothing beats the floor
+                if cost + value < lower:
+                    lower = cost + value
+        if best_value > floor:
+            if is_dual:
+                new_pool = self._add_to_pool(pool, lead)
+                moves: list[tuple[int, int, Pool, bool, tuple[str]]] = [
+                    (0, floor_after + self._pool_floor(new_pool, debt)
+                     - self._pool_floor(pool, debt), new_pool, discarded, ("pool",))]
+            else:
+                moves = [(self.hand_cost[lead], floor_after, pool, discarded, ("dead",))]
+                if self.need_discard and not discarded:
+                    moves.append((0, floor_after, pool, True, ("discard",)))
+            for cost, child_floor, child_pool, child_discarded, label in moves:
+                limit = (bound if bound < best_value else best_value) - cost
+                if child_floor >= limit:
+                    lower = min(lower, cost + child_floor)
+                    continue
+                value = self.best(index, code_after, child_floor, debt, child_pool,
+                                  child_discarded, sequences, pure, melds, limit)
+                if value < limit:
+                    best_value, choice = cost + value, label
+                lower = min(lower, cost + value)
         counts[lead] += 1
         if is_dual:
             self.dual_left += 1
-        self.memo[key] = (best_value, choice)
-        return best_value
+        if best_value < bound:
+            self.memo[key] = (best_value, True, choice)
+            return best_value
+        result = max(lower, bound)
+        self.memo[key] = (result, False, None)
+        return result
 
     def solve(self) -> int:
         """The optimal pass cost (``INFEASIBLE`` when no arrangement fits)."""
-        return self.best(0, self.initial_code, 0, self.initial_pool, False, 0, 0, 0)
+        return self.best(0, self.initial_code, self.initial_floor, 0, self.initial_pool,
+                         False, 0, 0, 0, INFEASIBLE)
 
     # -- rebuild the arrangement from the memo -----------------------------
     def arrangement(self) -> tuple[tuple[PlacedMeld, ...], tuple[int, ...], int | None]:
@@ -214,7 +296,7 @@ class _PassSearch:
         counts, types = self.counts, self.types
         index, code, debt = 0, self.initial_code, 0
         pool = self.initial_pool
-        pool_cards = [JOKER] * len(self.initial_pool)
+        pool_cards = [JOKER] * self.jokers
         discarded, sequences, pure, melds = False, 0, 0, 0
         chosen: list[Candidate] = []
         deadwood: list[int] = []
@@ -226,20 +308,24 @@ class _PassSearch:
                 index += 1
             if index == len(types):
                 break
-            _, choice = self.memo[(code, debt, pool, discarded, sequences, pure, melds)]
-            assert isinstance(choice, tuple)
+            if isinstance(pool, int):
+                key: tuple[object, ...] = (code, pool - debt, discarded, sequences, pure, melds)
+            else:
+                key = (code, debt, pool, discarded, sequences, pure, melds)
+            _, exact, choice = self.memo[key]
+            assert exact and isinstance(choice, tuple)
             lead = types[index]
             counts[lead] -= 1
             code -= self.weight[lead]
             if choice[0] == "pool":
-                pool = tuple(sorted((*pool, self._entry(lead)), key=_pool_key))
+                pool = self._add_to_pool(pool, lead)
                 pool_cards.append(lead)
             elif choice[0] == "dead":
                 deadwood.append(lead)
             elif choice[0] == "discard":
                 discard, discarded = lead, True
             else:
-                cand, rest, wilds, is_sequence, is_pure, _, _ = choice[1]
+                cand, rest, wilds, is_sequence, is_pure = choice[1][:5]
                 for card in rest:
                     counts[card] -= 1
                     code -= self.weight[card]
@@ -272,6 +358,15 @@ def solve_search(
     best: EngineResult | None = None
     nodes = 0
     for objective in passes_for(instance.deal):
+        precheck = pure_sequences_possible(objective)
+        if precheck is not None:
+            feasibility = _PassSearch(instance, precheck, node_budget - nodes, deadline)
+            possible = feasibility.solve() < INFEASIBLE
+            nodes += feasibility.nodes
+            if not possible:
+                if on_pass is not None:
+                    on_pass(objective.name, INFEASIBLE)
+                continue
         search = _PassSearch(instance, objective, node_budget - nodes, deadline)
         cost = search.solve()
         nodes += search.nodes
