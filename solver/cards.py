@@ -69,6 +69,10 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
 
     Raises ``InvalidHandError`` naming the token and its position.
     """
+    if isinstance(token, str):
+        known = _CANONICAL.get(token)
+        if known is not None:
+            return known
     where = f" at position {index}" if index is not None else ""
     if not isinstance(token, str):
         raise InvalidHandError(
@@ -93,11 +97,23 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
     return make_card(_RANK_ALIASES[rank_text], suit)
 
 
+_CANONICAL: dict[str, int] = {}
+for _card in range(NUM_CARD_TYPES):
+    _name = card_name(_card)
+    _CANONICAL[_name] = _CANONICAL[_name.lower()] = _card
+    if _name[0] == "T":
+        _CANONICAL["10" + _name[1]] = _CANONICAL["10" + _name[1].lower()] = _card
+
+
 def parse_cards(tokens: str | Iterable[object], field: str = "hand") -> list[int]:
     """Parse a list of tokens (or one space/comma separated string) into card ids."""
     if isinstance(tokens, str):
         tokens = tokens.replace(",", " ").split()
-    return [parse_card(token, i, field) for i, token in enumerate(tokens)]
+    cards = []
+    for i, token in enumerate(tokens):
+        known = _CANONICAL.get(token) if isinstance(token, str) else None
+        cards.append(parse_card(token, i, field) if known is None else known)
+    return cards
 
 
 def parse_rank(text: object, field: str = "wild_rank") -> int:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 
 from solver.cards import JOKER, NUM_CARD_TYPES, count_vector
+from solver.engines import tables
 from solver.engines.base import (
     INFEASIBLE,
     BudgetExceeded,
@@ -352,8 +353,15 @@ def solve_search(
     node_budget: int = DEFAULT_NODE_BUDGET,
     time_limit_s: float | None = None,
     on_pass: Callable[[str, int], None] | None = None,
+    use_tables: bool = True,
 ) -> EngineResult:
-    """Solve ``instance`` exactly; raises ``BudgetExceeded`` past the budget."""
+    """Solve ``instance`` exactly; raises ``BudgetExceeded`` past the budget.
+
+    One-deck hands without wild cards take the table fast path
+    (``solver.engines.tables``) unless ``use_tables`` is false.
+    """
+    if use_tables and tables.applies(instance):
+        return tables.solve_tables(instance)
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     best: EngineResult | None = None
     nodes = 0
