@@ -145,10 +145,10 @@ def solve_tables(instance: Instance) -> EngineResult:
     for plan in plans:
         remaining = list(masks)
         set_cost = 0
-        for rank, *suits in plan:
-            for s in suits:
+        for rank, *set_suits in plan:
+            for s in set_suits:
                 remaining[s] &= ~(1 << rank)
-            set_cost += meld_cost[rank] * len(suits)
+            set_cost += meld_cost[rank] * len(set_suits)
         total = set_cost + sum(best[m][0] for m in remaining)
         discard_suit = -1
         if instance.discard:
