@@ -75,6 +75,8 @@ class _PassSearch:
         self.wild_cost = [objective.meld_cost(c, -1, deal, False) for c in range(NUM_CARD_TYPES)]
         self.weight = [1 << (4 * c) for c in range(NUM_CARD_TYPES)]
         self.max_melds = objective.max_melds if objective.max_melds is not None else 99
+        # Only count melds when the pass limits them: the count is part of the memo key.
+        self.meld_step = 0 if objective.max_melds is None else 1
         self.need_discard = instance.discard
         # With every wild card of the hand alike (the usual case) the pool is
         # just a count and a wild's cost is paid when a meld takes it, so the
@@ -245,7 +247,7 @@ class _PassSearch:
                     need_sequences if sequences + is_sequence > need_sequences
                     else sequences + is_sequence,
                     need_pure if pure + is_pure > need_pure else pure + is_pure,
-                    melds + 1, limit,
+                    melds + self.meld_step, limit,
                 )
                 self.dual_left += dual_used
                 for card in rest:
@@ -286,10 +288,11 @@ class _PassSearch:
         self.memo[key] = (result, False, None)
         return result
 
-    def solve(self) -> int:
-        """The optimal pass cost (``INFEASIBLE`` when no arrangement fits)."""
+    def solve(self, bound: int = INFEASIBLE) -> int:
+        """The optimal pass cost if below ``bound`` (else a value >= ``bound``;
+        ``INFEASIBLE`` when no arrangement fits)."""
         return self.best(0, self.initial_code, self.initial_floor, 0, self.initial_pool,
-                         False, 0, 0, 0, INFEASIBLE)
+                         False, 0, 0, 0, bound)
 
     # -- rebuild the arrangement from the memo -----------------------------
     def arrangement(self) -> tuple[tuple[PlacedMeld, ...], tuple[int, ...], int | None]:
@@ -333,7 +336,7 @@ class _PassSearch:
                 debt += wilds
                 sequences = min(sequences + is_sequence, objective.min_sequences)
                 pure = min(pure + is_pure, objective.min_pure)
-                melds += 1
+                melds += self.meld_step
                 chosen.append(cand)
         self.counts[:] = saved
         pool_cards.sort(key=lambda c: (*_pool_key(self._entry(c)), c))
@@ -365,7 +368,11 @@ def solve_search(
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     best: EngineResult | None = None
     nodes = 0
-    for objective in passes_for(instance.deal):
+    # The later passes (pure sequences only) are cheap: solving them first
+    # gives the earlier, harder passes a bound.  An earlier pass wins ties, so
+    # it only has to come in at or below the best cost so far.
+    for objective in reversed(passes_for(instance.deal)):
+        bound = INFEASIBLE if best is None else best.cost + 1
         precheck = pure_sequences_possible(objective)
         if precheck is not None:
             feasibility = _PassSearch(instance, precheck, node_budget - nodes, deadline)
@@ -376,11 +383,11 @@ def solve_search(
                     on_pass(objective.name, INFEASIBLE)
                 continue
         search = _PassSearch(instance, objective, node_budget - nodes, deadline)
-        cost = search.solve()
+        cost = search.solve(bound)
         nodes += search.nodes
         if on_pass is not None:
             on_pass(objective.name, cost)
-        if cost >= INFEASIBLE or (best is not None and cost >= best.cost):
+        if cost >= bound:
             continue
         melds, deadwood, discard = search.arrangement()
         best = EngineResult(melds, deadwood, discard, cost, objective.name, "optimal", True)
