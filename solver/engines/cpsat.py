@@ -1,0 +1,349 @@
+"""The CP-SAT engine: the same candidate melds as the search, solved as an
+integer programme by OR-Tools CP-SAT, so that the two exact engines check
+each other.
+
+One model is built per objective pass (``solver.objective.passes_for``):
+
+* ``x[m]`` -- how many copies of candidate ``m`` are melded (several decks
+  allow the same meld twice; bounded by the copies of its naturals);
+* per card type ``c`` of the hand: ``dead[c]`` (unmelded kept copies),
+  ``disc[c]`` (copies discarded; one in all exactly when a discard is asked
+  for) and, for wild-capable types, ``wild[c]`` (copies filling wild slots);
+* conservation: naturals melded + wild + dead + disc == copies held, and the
+  wild slots of the chosen melds == the wild cards spent on them (any wild
+  card can fill any slot, so a shared budget is exact);
+* the pass limits: pure sequences only, at most N melds, at least so many
+  (pure) sequences -- counts of the chosen melds;
+* objective: the pass cost (melded naturals, wild cards melded, unmelded
+  cards; all integers already scaled by ``TIE_SCALE``).
+
+The variant's answer is the cheapest pass, an earlier pass winning ties, as in
+the search engine.  Candidates that only differ in where their wild slots sit
+(5 6 * vs * 5 6) are merged first: every constraint and the objective only see
+a candidate's naturals, wild count, kind and natural cost.
+
+The result is an ``EngineResult`` whose status says what CP-SAT proved:
+``optimal`` only when every pass was solved to optimality (or proved unable
+to beat the winner), ``feasible`` when an answer was found but not proved,
+``timeout`` (everything left in hand) when no pass found anything in time.
+No solver object leaves this module.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from solver.cards import JOKER, count_vector
+from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld
+from solver.melds import Candidate, all_candidates
+from solver.model import Status
+from solver.objective import Pass, passes_for
+from solver.rules import Deal
+
+DEFAULT_TIME_LIMIT_S = 2.0
+FIRST_PASS_WEIGHT = 3  # the declared (unrestricted) pass is the hard one
+_MIN_PASS_TIME_S = 0.001
+
+# A merged candidate: its meaning for the model is this key.
+_CandidateKey = tuple[bool, bool, tuple[int, ...], int]
+
+
+@dataclass(frozen=True, slots=True)
+class CpSatConfig:
+    """How CP-SAT runs: wall-clock budget for all passes, workers, seed."""
+
+    time_limit_s: float = DEFAULT_TIME_LIMIT_S
+    num_workers: int = 1
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _PassOutcome:
+    """What one pass produced: a proof state and, when found, an arrangement."""
+
+    status: Status  # "optimal", "feasible", "timeout" or "infeasible"
+    cost: int
+    melds: tuple[PlacedMeld, ...] = ()
+    deadwood: tuple[int, ...] = ()
+    discard: int | None = None
+
+
+def wild_capable_count(instance: Instance) -> int:
+    """Cards of the hand that may fill a wild slot (the candidate wild cap)."""
+    return sum(1 for c in instance.cards if c in instance.deal.wild)
+
+
+def _natural_cost(candidate: Candidate, objective: Pass, deal: Deal) -> int:
+    """Pass cost of the candidate's natural positions (a low ace only at index 0)."""
+    return sum(
+        objective.meld_cost(rep, rep, deal, candidate.low_ace and i == 0)
+        for i, rep in enumerate(candidate.represents)
+        if candidate.natural_at[i]
+    )
+
+
+def _candidate_key(candidate: Candidate) -> _CandidateKey:
+    return (candidate.is_sequence, candidate.pure, candidate.naturals, candidate.wilds)
+
+
+class _PassModel:
+    """The CP-SAT model of one pass over one instance."""
+
+    def __init__(
+        self,
+        instance: Instance,
+        objective: Pass,
+        candidates: Sequence[Candidate],
+    ) -> None:
+        self.instance = instance
+        self.objective = objective
+        self.deal = instance.deal
+        self.counts = count_vector(instance.cards)
+        self.types = sorted(set(instance.cards))
+        self.wild_types = [c for c in self.types if c in self.deal.wild]
+        self.total_wilds = sum(self.counts[c] for c in self.wild_types)
+        self.candidates, self.natural_costs = self._select(candidates)
+        self.model = cp_model.CpModel()
+        self.x: list[Any] = []
+        self.dead: dict[int, Any] = {}
+        self.disc: dict[int, Any] = {}
+        self.wild: dict[int, Any] = {}
+        self.cost_expr: Any = 0
+        self._add_variables()
+        self._add_constraints()
+        self._add_objective()
+
+    # -- candidates ---------------------------------------------------------
+    def _select(self, candidates: Sequence[Candidate]) -> tuple[list[Candidate], list[int]]:
+        """The pass's usable candidates, one per key, keeping the cheapest reading."""
+        objective = self.objective
+        if objective.max_melds == 0:
+            return [], []
+        best: dict[_CandidateKey, tuple[int, Candidate]] = {}
+        for cand in candidates:
+            if objective.pure_only and not cand.pure:
+                continue
+            if cand.wilds > self.total_wilds:
+                continue
+            key = _candidate_key(cand)
+            cost = _natural_cost(cand, objective, self.deal)
+            kept = best.get(key)
+            if kept is None or cost < kept[0]:
+                best[key] = (cost, cand)
+        chosen = list(best.values())
+        return [cand for _, cand in chosen], [cost for cost, _ in chosen]
+
+    def _copies_bound(self, cand: Candidate) -> int:
+        """How many times the candidate can be melded at once."""
+        uses = Counter(cand.naturals)
+        bound = min(self.counts[c] // k for c, k in uses.items())
+        if cand.wilds:
+            bound = min(bound, self.total_wilds // cand.wilds)
+        if self.objective.max_melds is not None:
+            bound = min(bound, self.objective.max_melds)
+        return bound
+
+    # -- model ----------------------------------------------------------------
+    def _add_variables(self) -> None:
+        model = self.model
+        for m, cand in enumerate(self.candidates):
+            self.x.append(model.new_int_var(0, self._copies_bound(cand), f"x{m}"))
+        discard_cap = 1 if self.instance.discard else 0
+        for c in self.types:
+            held = self.counts[c]
+            self.dead[c] = model.new_int_var(0, held, f"dead{c}")
+            self.disc[c] = model.new_int_var(0, min(held, discard_cap), f"disc{c}")
+            if c in self.deal.wild:
+                self.wild[c] = model.new_int_var(0, held, f"wild{c}")
+
+    def _add_constraints(self) -> None:
+        model = self.model
+        objective = self.objective
+        melded: dict[int, list[tuple[int, Any]]] = {c: [] for c in self.types}
+        for var, cand in zip(self.x, self.candidates, strict=True):
+            for c, k in Counter(cand.naturals).items():
+                melded[c].append((k, var))
+        for c in self.types:
+            terms = [k * var for k, var in melded[c]]
+            terms += [self.dead[c], self.disc[c]]
+            if c in self.wild:
+                terms.append(self.wild[c])
+            model.add(sum(terms) == self.counts[c])
+        model.add(sum(self.disc.values()) == (1 if self.instance.discard else 0))
+        slots = [cand.wilds * var for var, cand in zip(self.x, self.candidates, strict=True)
+                 if cand.wilds]
+        model.add(sum(slots) == sum(self.wild.values()))
+        if objective.max_melds is not None and self.x:
+            model.add(sum(self.x) <= objective.max_melds)
+        if objective.min_sequences:
+            model.add(sum(var for var, cand in zip(self.x, self.candidates, strict=True)
+                          if cand.is_sequence) >= objective.min_sequences)
+        if objective.min_pure:
+            model.add(sum(var for var, cand in zip(self.x, self.candidates, strict=True)
+                          if cand.pure) >= objective.min_pure)
+
+    def _add_objective(self) -> None:
+        objective, deal = self.objective, self.deal
+        terms: list[Any] = [cost * var for cost, var in zip(self.natural_costs, self.x, strict=True)
+                            if cost]
+        for c in self.types:
+            terms.append(objective.hand_cost(c, deal) * self.dead[c])
+            if c in self.wild:
+                wild_cost = objective.meld_cost(c, -1, deal, False)
+                if wild_cost:
+                    terms.append(wild_cost * self.wild[c])
+        self.cost_expr = sum(terms)
+        self.model.minimize(self.cost_expr)
+
+    def add_upper_bound(self, bound: int) -> None:
+        """Only arrangements costing at most ``bound`` are wanted."""
+        self.model.add(self.cost_expr <= bound)
+
+    def add_hint(self, hint: EngineResult) -> None:
+        """Hint CP-SAT with another engine's arrangement (it may be partial)."""
+        index = {_candidate_key(c): m for m, c in enumerate(self.candidates)}
+        uses = [0] * len(self.candidates)
+        for placed in hint.melds:
+            m = index.get(_candidate_key(placed.candidate))
+            if m is not None:
+                uses[m] += 1
+        for var, value in zip(self.x, uses, strict=True):
+            self.model.add_hint(var, value)
+        wilds = Counter(c for placed in hint.melds for c in placed.wild_cards)
+        dead = Counter(hint.deadwood)
+        for c in self.types:
+            self.model.add_hint(self.dead[c], min(dead[c], self.counts[c]))
+            self.model.add_hint(self.disc[c], 1 if hint.discard == c else 0)
+            if c in self.wild:
+                self.model.add_hint(self.wild[c], min(wilds[c], self.counts[c]))
+
+    def size(self) -> dict[str, int]:
+        """Merged candidates, variables, constraints and their linear terms."""
+        proto = self.model.proto
+        return {
+            "candidates": len(self.candidates),
+            "variables": len(proto.variables),
+            "constraints": len(proto.constraints),
+            "linear_terms": sum(len(ct.linear.vars) for ct in proto.constraints),
+        }
+
+    # -- solve --------------------------------------------------------------
+    def solve(self, time_limit_s: float, config: CpSatConfig) -> _PassOutcome:
+        """Run CP-SAT within ``time_limit_s`` and read the arrangement back."""
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = max(time_limit_s, _MIN_PASS_TIME_S)
+        solver.parameters.num_workers = config.num_workers
+        solver.parameters.random_seed = config.seed
+        code = solver.solve(self.model)
+        if code == cp_model.INFEASIBLE:
+            return _PassOutcome("infeasible", INFEASIBLE)
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            # UNKNOWN (time out) and, defensively, MODEL_INVALID.
+            return _PassOutcome("timeout", INFEASIBLE)
+        status: Status = "optimal" if code == cp_model.OPTIMAL else "feasible"
+        return self._read(solver, status)
+
+    def _read(self, solver: Any, status: Status) -> _PassOutcome:
+        """The arrangement in the solver's incumbent (values are plain ints)."""
+        value = solver.value
+        wild_cards: list[int] = []
+        for c, var in self.wild.items():
+            wild_cards += [c] * int(value(var))
+        # Any wild card can fill any slot; printed jokers go first, for a stable answer.
+        wild_cards.sort(key=lambda c: (c != JOKER, c))
+        wild_iter = iter(wild_cards)
+        melds: list[PlacedMeld] = []
+        cost = 0
+        for var, cand, natural_cost in zip(self.x, self.candidates, self.natural_costs,
+                                           strict=True):
+            for _ in range(int(value(var))):
+                melds.append(PlacedMeld(cand, tuple(next(wild_iter) for _ in range(cand.wilds))))
+                cost += natural_cost
+        deadwood: list[int] = []
+        discard: int | None = None
+        for c in self.types:
+            dead = int(value(self.dead[c]))
+            deadwood += [c] * dead
+            cost += dead * self.objective.hand_cost(c, self.deal)
+            if int(value(self.disc[c])):
+                discard = c
+        for c in wild_cards:
+            cost += self.objective.meld_cost(c, -1, self.deal, False)
+        return _PassOutcome(status, cost, tuple(melds), tuple(sorted(deadwood)), discard)
+
+
+def _pass_time_limit(passes: Sequence[Pass], index: int, remaining_s: float) -> float:
+    """This pass's share of the remaining budget (unused time rolls over)."""
+    weights = [FIRST_PASS_WEIGHT if i == 0 else 1 for i in range(len(passes))]
+    return remaining_s * weights[index] / sum(weights[index:])
+
+
+def _fallback(instance: Instance, objective: Pass, status: Status) -> EngineResult:
+    """Nothing melded: every card in the deadwood, the costliest one discarded."""
+    cards = list(instance.cards)
+    discard = None
+    if instance.discard:
+        discard = max(cards, key=lambda c: (objective.hand_cost(c, instance.deal), c))
+        cards.remove(discard)
+    cost = sum(objective.hand_cost(c, instance.deal) for c in cards)
+    return EngineResult((), tuple(cards), discard, cost, objective.name, status, False)
+
+
+def _candidates_for(instance: Instance) -> list[Candidate]:
+    counts = count_vector(instance.cards)
+    return all_candidates(counts, instance.deal, wild_capable_count(instance))
+
+
+def solve_cpsat(
+    instance: Instance,
+    time_limit_s: float = DEFAULT_TIME_LIMIT_S,
+    num_workers: int = 1,
+    seed: int = 0,
+    hint: EngineResult | None = None,
+) -> EngineResult:
+    """Solve ``instance`` with CP-SAT, one model per objective pass.
+
+    ``time_limit_s`` bounds the whole call (split across the passes, the
+    first getting the largest share); ``hint`` (e.g. the search engine's
+    answer) is given to the pass it came from.  Never raises on a solver
+    status: see the module docstring for the mapping.
+    """
+    config = CpSatConfig(time_limit_s, num_workers, seed)
+    started = time.perf_counter()
+    passes = passes_for(instance.deal)
+    candidates = _candidates_for(instance)
+    best: _PassOutcome | None = None
+    best_name = ""
+    proved = True
+    for index, objective in enumerate(passes):
+        pass_model = _PassModel(instance, objective, candidates)
+        if best is not None:
+            pass_model.add_upper_bound(best.cost - 1)  # ties go to the earlier pass
+        if hint is not None and hint.pass_name == objective.name:
+            pass_model.add_hint(hint)
+        remaining = config.time_limit_s - (time.perf_counter() - started)
+        outcome = pass_model.solve(_pass_time_limit(passes, index, remaining), config)
+        if outcome.status in ("timeout", "feasible"):
+            proved = False
+        if outcome.status in ("optimal", "feasible") and (best is None or outcome.cost < best.cost):
+            best, best_name = outcome, objective.name
+    if best is None:
+        if proved:
+            return EngineResult((), tuple(instance.cards), None, INFEASIBLE, "none",
+                                "infeasible", True)
+        return _fallback(instance, passes[-1], "timeout")
+    final: Status = "optimal" if proved else "feasible"
+    return EngineResult(best.melds, best.deadwood, best.discard, best.cost, best_name,
+                        final, proved)
+
+
+def model_size(instance: Instance) -> dict[str, int]:
+    """Size of the CP-SAT model of the first (declared) pass of ``instance``."""
+    objective = passes_for(instance.deal)[0]
+    return _PassModel(instance, objective, _candidates_for(instance)).size()
