@@ -10,13 +10,13 @@ never 500.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
@@ -87,31 +87,41 @@ def solver_failure(exc: BaseException, what: str) -> SolverFailure:
     return SolverFailure(reference)
 
 
-def _error_items(exc: RequestValidationError) -> list[Any]:
-    """FastAPI's items, made JSON-safe even when the input was undecodable bytes."""
-    try:
-        return list(jsonable_encoder(exc.errors()))
-    except Exception:
-        # e.g. a non-UTF-8 body sent as text/plain: its bytes cannot be echoed.
-        return [
-            {"type": str(e.get("type")), "loc": list(e.get("loc", ())), "msg": str(e.get("msg"))}
-            for e in exc.errors()
-        ]
+def json_safe(value: Any) -> Any:
+    """``value`` with everything JSON (and UTF-8) can carry, for echoing bad input back.
+
+    Requests may hold NaN or infinities (Python's JSON parser accepts them),
+    lone surrogates (``"\\ud800"``) or undecodable bytes; rendering those
+    unchanged would fail and turn a 422 into a server error.
+    """
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return {str(json_safe(k)): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [json_safe(v) for v in value]
+    return json_safe(str(value))
 
 
 async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return JSONResponse(status_code=422, content={"detail": _error_items(exc)})
+    return JSONResponse(status_code=422, content={"detail": json_safe(exc.errors())})
 
 
 async def _on_request_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestError)
-    return JSONResponse(status_code=422, content={"detail": [exc.to_dict()]})
+    return JSONResponse(status_code=422, content={"detail": json_safe([exc.to_dict()])})
 
 
 async def _on_domain_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ValueError)
-    return JSONResponse(status_code=422, content={"detail": [domain_error(exc).to_dict()]})
+    return JSONResponse(status_code=422, content={"detail": json_safe([domain_error(exc).to_dict()])})
 
 
 async def _on_solver_failure(request: Request, exc: Exception) -> JSONResponse:

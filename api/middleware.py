@@ -46,9 +46,7 @@ class BodyLimitMiddleware:
             except ValueError:
                 declared_size = -1
             if declared_size < 0:
-                response = JSONResponse(
-                    status_code=400, content={"detail": "invalid Content-Length header"}
-                )
+                response = JSONResponse(status_code=400, content={"detail": "invalid Content-Length header"})
                 await response(scope, receive, send)
                 return
             if declared_size > self.max_body_bytes:
@@ -107,15 +105,15 @@ class CatchAllMiddleware:
             reference = uuid.uuid4().hex[:12]
             logger.error(
                 "unhandled error on %s %s (ref %s)",
-                scope.get("method"), scope.get("path"), reference, exc_info=exc,
+                scope.get("method"),
+                scope.get("path"),
+                reference,
+                exc_info=exc,
             )
             if response_started:
                 return  # too late for a status code; the server closes the response
             response = JSONResponse(
                 status_code=503,
-                content={
-                    "detail": f"the service failed on this request; the error is logged as "
-                    f"{reference}"
-                },
+                content={"detail": f"the service failed on this request; the error is logged as {reference}"},
             )
             await response(scope, receive, send)

@@ -26,11 +26,10 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from api.settings import Settings
 from solver import ENGINES, PRESETS, Rules
 from solver.model import MeldKind, Status
 from solver.rules import KNOB_DOCS
-
-from api.settings import Settings
 
 _DEFAULTS = Settings()
 """Documented limits are the defaults, so the OpenAPI document does not depend
@@ -67,8 +66,8 @@ def _check_variant(value: str) -> str:
     if value not in PRESETS:
         raise PydanticCustomError(
             "unknown_variant",
-            "unknown variant {variant!r}; choose one of {choices}",
-            {"variant": value, "choices": ", ".join(PRESETS)},
+            "unknown variant {variant}; choose one of {choices}",
+            {"variant": repr(value), "choices": ", ".join(PRESETS)},
         )
     return value
 
@@ -86,8 +85,8 @@ def _check_engine(value: str) -> str:
     if value not in ENGINES:
         raise PydanticCustomError(
             "unknown_engine",
-            "unknown engine {engine!r}; choose one of {choices}",
-            {"engine": value, "choices": ", ".join(ENGINES)},
+            "unknown engine {engine}; choose one of {choices}",
+            {"engine": repr(value), "choices": ", ".join(ENGINES)},
         )
     return value
 
@@ -242,9 +241,7 @@ class BatchRequest(BaseModel):
 
     # Items are validated one by one in the handler so that a bad item becomes
     # an error in its slot instead of failing the whole batch.
-    requests: list[
-        Annotated[Any, WithJsonSchema({"$ref": "#/components/schemas/SolveRequest"})]
-    ] = Field(
+    requests: list[Annotated[Any, WithJsonSchema({"$ref": "#/components/schemas/SolveRequest"})]] = Field(
         description=(
             f"at most {_DEFAULTS.max_batch} requests (RUMMY_SOLVER_MAX_BATCH); the batch as a "
             f"whole may spend {_DEFAULTS.batch_budget_ms} ms solving "
@@ -274,7 +271,7 @@ class ValidateRequest(BaseModel):
                 },
                 {
                     "variant": "gin",
-                    "melds": [["AS", "2S", "3S"], ["7H", "7D", "7S"]],
+                    "melds": [["AS", "2S", "4S"], ["7H", "7D", "7S"]],
                     "deadwood": ["KD", "QH", "4C", "9S"],
                 },
             ]
@@ -285,9 +282,7 @@ class ValidateRequest(BaseModel):
     wild_rank: WildRank | None = None
     rules: RulesOverride | None = Field(default=None, description="knob overrides")
     melds: list[list[CardToken]] = Field(description="the declared melds, each a list of cards")
-    deadwood: list[CardToken] = Field(
-        default_factory=list, description="the cards kept outside the melds"
-    )
+    deadwood: list[CardToken] = Field(default_factory=list, description="the cards kept outside the melds")
     hand: HandCards | None = Field(
         default=None,
         description="the hand the declaration was made from (optional): its cards must match",
@@ -297,7 +292,7 @@ class ValidateRequest(BaseModel):
 # ---------------------------------------------------------------------------
 # Responses
 
-_MELD_EXAMPLE = {
+_MELD_EXAMPLE: dict[str, Any] = {
     "kind": "run",
     "cards": ["AS", "2S", "3S"],
     "represents": ["AS", "2S", "3S"],
@@ -433,21 +428,19 @@ class BatchResponse(BaseModel):
     elapsed_ms: float = Field(description="wall time of the whole batch, milliseconds")
 
 
+_PROBLEM_EXAMPLE: dict[str, Any] = {
+    "code": "not_consecutive",
+    "message": "meld 0 (AS 2S 4S): AS 2S 4S are not consecutive: 3 card(s) cannot cover "
+    "the ranks between them",
+    "meld_index": 0,
+    "card": "4S",
+}
+
+
 class ProblemOut(BaseModel):
     """One thing wrong with a declared arrangement."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "code": "not_a_meld",
-                    "message": "meld 1 (7H 7D 7S) ...",
-                    "meld_index": 1,
-                    "card": None,
-                }
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [_PROBLEM_EXAMPLE]})
 
     code: str = Field(description="stable machine-readable code")
     message: str
@@ -500,7 +493,27 @@ class ValidateResponse(BaseModel):
                     "meld_points": 79,
                     "net_points": 79,
                     "penalty_points": 0,
-                }
+                },
+                {
+                    "variant": "gin",
+                    "valid": False,
+                    "declarable": False,
+                    "problems": [_PROBLEM_EXAMPLE],
+                    "melds": [
+                        None,
+                        {
+                            "kind": "set",
+                            "cards": ["7S", "7H", "7D"],
+                            "represents": ["7S", "7H", "7D"],
+                            "pure": False,
+                            "points": 21,
+                        },
+                    ],
+                    "deadwood_points": 40,
+                    "meld_points": 21,
+                    "net_points": -19,
+                    "penalty_points": 40,
+                },
             ]
         }
     )
@@ -558,9 +571,7 @@ class HealthResponse(BaseModel):
 class ReadyResponse(BaseModel):
     """Readiness: a small hand was solved correctly just now."""
 
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"status": "ready", "elapsed_ms": 0.9}]}
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ready", "elapsed_ms": 0.9}]})
 
     status: Literal["ready"] = "ready"
     elapsed_ms: float
@@ -570,9 +581,7 @@ class NotReadyResponse(BaseModel):
     """Readiness failed: the self-check solve raised or answered wrongly."""
 
     model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [{"status": "not_ready", "detail": "self-check solve failed"}]
-        }
+        json_schema_extra={"examples": [{"status": "not_ready", "detail": "self-check solve failed"}]}
     )
 
     status: Literal["not_ready"] = "not_ready"
@@ -583,9 +592,7 @@ class MessageResponse(BaseModel):
     """An error that concerns the request as a whole (404, 413, 503)."""
 
     model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [{"detail": "request body is 2000000 bytes; the limit is 1000000"}]
-        }
+        json_schema_extra={"examples": [{"detail": "request body is 2000000 bytes; the limit is 1000000"}]}
     )
 
     detail: str

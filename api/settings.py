@@ -3,16 +3,17 @@
 Settings are read once, when ``create_app()`` runs (for ``api.main:app`` that
 is when a uvicorn worker imports the module), so a restart picks up changes.
 
-=================================== ========== =====================================
-variable                            default    meaning
-=================================== ========== =====================================
-``RUMMY_SOLVER_MAX_HAND_CARDS``     30         cards in one hand (validate: all cards)
-``RUMMY_SOLVER_MAX_BATCH``          1000       requests in one ``/v1/solve/batch``
-``RUMMY_SOLVER_MAX_TIME_LIMIT_MS``  2000       largest ``time_limit_ms`` a request may ask
-``RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS`` 1000    ``time_limit_ms`` when a request gives none
-``RUMMY_SOLVER_BATCH_BUDGET_MS``    30000      wall time one batch may spend solving
-``RUMMY_SOLVER_MAX_BODY_BYTES``     1000000    request body size; larger bodies get 413
-=================================== ========== =====================================
+* ``RUMMY_SOLVER_MAX_HAND_CARDS`` (30): cards in one hand; for validate, all
+  cards of melds + deadwood.
+* ``RUMMY_SOLVER_MAX_BATCH`` (1000): requests in one ``/v1/solve/batch``.
+* ``RUMMY_SOLVER_MAX_TIME_LIMIT_MS`` (2000): the largest ``time_limit_ms`` a
+  request may ask for.
+* ``RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS`` (1000): ``time_limit_ms`` when a
+  request gives none.
+* ``RUMMY_SOLVER_BATCH_BUDGET_MS`` (30000): wall time one batch may spend
+  solving.
+* ``RUMMY_SOLVER_MAX_BODY_BYTES`` (1000000): request body size; larger bodies
+  get 413.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from solver.rules import MAX_HAND_CARDS
+from solver.solve import MAX_TIME_LIMIT_MS
 
 ENV_PREFIX = "RUMMY_SOLVER_"
 
@@ -51,6 +53,11 @@ class Settings:
             raise SettingsError(
                 f"setting max_hand_cards must be at most {MAX_HAND_CARDS} (the solver's limit); "
                 f"got {self.max_hand_cards}"
+            )
+        if self.max_time_limit_ms > MAX_TIME_LIMIT_MS:
+            raise SettingsError(
+                f"setting max_time_limit_ms must be at most {MAX_TIME_LIMIT_MS} (the solver's "
+                f"limit); got {self.max_time_limit_ms}"
             )
         if self.default_time_limit_ms > self.max_time_limit_ms:
             raise SettingsError(

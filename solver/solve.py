@@ -56,7 +56,9 @@ def build_meld(placed: PlacedMeld, deal: Deal) -> Meld:
 
 def build_solution(result: EngineResult, deal: Deal, engine: str) -> Solution:
     """Score an engine's arrangement with ``solver.scoring`` into a ``Solution``."""
-    melds = tuple(build_meld(p, deal) for p in result.melds)
+    # A stable meld order whatever the engine: by the cards the melds stand for.
+    melds = tuple(sorted((build_meld(p, deal) for p in result.melds),
+                         key=lambda m: [sort_key(c) for c in m.represents]))
     deadwood = tuple(sorted(result.deadwood, key=sort_key))
     points = score_arrangement(melds, deadwood, deal)
     return Solution(

@@ -1,0 +1,1 @@
+"""One router per resource: variants, solve (single and batch), validate, health."""

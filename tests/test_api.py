@@ -1,0 +1,868 @@
+"""The HTTP API through FastAPI's TestClient: every endpoint and error path.
+
+Error bodies are checked for FastAPI's shape ``{"detail": [{"loc", "msg",
+"type"}]}`` with ``loc`` pointing at the offending field and index.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.exceptions import StarletteDeprecationWarning
+
+with warnings.catch_warnings():
+    # Starlette 1.x prefers httpx2 for its TestClient; httpx works the same here.
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from fastapi.testclient import TestClient
+
+from api import API_VERSION, service
+from api.main import create_app
+from api.routes import health as health_routes
+from api.routes import solve as solve_routes
+from api.routes import validate as validate_routes
+from api.schemas import (
+    BatchItemError,
+    BatchRequest,
+    BatchResponse,
+    ErrorItem,
+    HealthResponse,
+    MeldOut,
+    MessageResponse,
+    NotReadyResponse,
+    ProblemOut,
+    ReadyResponse,
+    RulesOverride,
+    SolveRequest,
+    SolveResponse,
+    ValidateRequest,
+    ValidateResponse,
+    ValidationErrorResponse,
+    VariantInfo,
+    VariantList,
+)
+from api.settings import Settings, SettingsError
+from solver import PRESETS
+from solver.rules import KNOB_DOCS
+
+ROOT = Path(__file__).resolve().parent.parent
+GIN_HAND = ["AS", "2S", "3S", "7H", "7D", "7C", "KD", "QH", "4C", "9S"]
+
+
+def make_client(**limits: int) -> TestClient:
+    """A client for an app built with ``Settings(**limits)``; server errors surface as 5xx."""
+    return TestClient(create_app(Settings(**limits)), raise_server_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with make_client() as test_client:
+        yield test_client
+
+
+def solve(client: TestClient, **body: Any) -> Any:
+    return client.post("/v1/solve", json=body)
+
+
+def unordered_melds(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with its melds in a canonical order: the engine may list them in any."""
+    return {**body, "melds": sorted(body["melds"], key=lambda meld: json.dumps(meld))}
+
+
+def single_error(response: Any, status: int = 422) -> dict[str, Any]:
+    """The one error item of an error response, after checking the shape."""
+    assert response.status_code == status, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, list) and len(detail) >= 1, detail
+    item: dict[str, Any] = detail[0]
+    assert {"loc", "msg", "type"} <= set(item), item
+    return item
+
+
+# ---------------------------------------------------------------------------
+# Health
+
+
+def test_healthz(client: TestClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_readyz_solves_a_hand(client: TestClient) -> None:
+    response = client.get("/readyz")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["status"] == "ready"
+    assert body["elapsed_ms"] >= 0
+
+
+def test_readyz_is_503_when_the_solver_raises(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("engine exploded")
+
+    monkeypatch.setattr(service, "solve", broken)
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "not_ready",
+        "detail": "self-check solve raised RuntimeError",
+    }
+
+
+def test_readyz_is_503_when_the_solver_answers_wrongly(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = service.solve
+
+    def wrong(*args: Any, **kwargs: Any) -> Any:
+        return real(["KS", "KH"], "gin")
+
+    monkeypatch.setattr(service, "solve", wrong)
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert "expected 33" in response.json()["detail"]
+
+
+# ---------------------------------------------------------------------------
+# Variants
+
+
+def test_list_variants_has_every_preset_with_all_knobs(client: TestClient) -> None:
+    response = client.get("/v1/variants")
+    assert response.status_code == 200
+    body = response.json()
+    assert [v["name"] for v in body["variants"]] == list(PRESETS)
+    for variant in body["variants"]:
+        assert variant["knobs"] == PRESETS[variant["name"]].to_dict()
+    assert body["knob_docs"] == KNOB_DOCS
+
+
+def test_get_variant(client: TestClient) -> None:
+    response = client.get("/v1/variants/indian21")
+    assert response.status_code == 200
+    assert response.json() == {"name": "indian21", "knobs": PRESETS["indian21"].to_dict()}
+
+
+def test_get_unknown_variant_is_404(client: TestClient) -> None:
+    response = client.get("/v1/variants/canasta")
+    assert response.status_code == 404
+    assert "unknown variant 'canasta'" in response.json()["detail"]
+
+
+# ---------------------------------------------------------------------------
+# Solve
+
+
+def test_solve_gin_hand(client: TestClient) -> None:
+    response = solve(client, variant="gin", hand=GIN_HAND)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    elapsed = body.pop("elapsed_ms")
+    assert isinstance(elapsed, float) and elapsed >= 0
+    assert unordered_melds(body) == unordered_melds({
+        "variant": "gin",
+        "melds": [
+            {
+                "kind": "run",
+                "cards": ["AS", "2S", "3S"],
+                "represents": ["AS", "2S", "3S"],
+                "pure": True,
+                "points": 6,
+            },
+            {
+                "kind": "set",
+                "cards": ["7H", "7D", "7C"],
+                "represents": ["7H", "7D", "7C"],
+                "pure": False,
+                "points": 21,
+            },
+        ],
+        "deadwood": ["9S", "QH", "KD", "4C"],
+        "discard": None,
+        "deadwood_points": 33,
+        "meld_points": 27,
+        "net_points": -6,
+        "penalty_points": 33,
+        "declarable": False,
+        "optimal": True,
+        "engine": "search",
+        "status": "optimal",
+    })
+
+
+def test_solve_accepts_a_hand_string(client: TestClient) -> None:
+    as_list = solve(client, variant="gin", hand=GIN_HAND).json()
+    as_text = solve(client, variant="gin", hand="AS 2S,3S 7h 7♦ 7C KD QH 4C 9S").json()
+    as_list.pop("elapsed_ms")
+    as_text.pop("elapsed_ms")
+    assert as_list == as_text
+
+
+def test_solve_indian_with_wild_rank(client: TestClient) -> None:
+    response = solve(
+        client, variant="indian13", wild_rank="9", hand="AH 2H 3H 4S 5S 9D 7S KC KD KS 5D 6D 7D"
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["declarable"] is True
+    assert body["penalty_points"] == 0
+    wild_meld = next(m for m in body["melds"] if "9D" in m["cards"])
+    assert wild_meld["represents"] == ["4S", "5S", "6S", "7S"]
+    assert wild_meld["pure"] is False
+
+
+def test_solve_with_discard_rules_engine_and_time_limit(client: TestClient) -> None:
+    response = solve(
+        client,
+        variant="gin",
+        hand="AS 2S 3S 4S 7H 7D 7C KD QH 4C 9S",
+        discard=True,
+        rules={"knock_limit": 30},
+        engine="cpsat",
+        time_limit_ms=2000,
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["discard"] == "KD"
+    assert body["deadwood_points"] == 23
+    assert body["declarable"] is True  # 23 <= knock_limit 30
+    assert body["engine"] == "cpsat"
+
+
+def test_solve_null_knob_override(client: TestClient) -> None:
+    response = solve(client, variant="gin", hand=GIN_HAND, rules={"knock_limit": None})
+    assert response.status_code == 200, response.text
+    assert response.json()["declarable"] is False  # no knocking: must go out
+
+
+@pytest.mark.parametrize(
+    ("body", "loc", "type_"),
+    [
+        # domain errors from the library
+        ({"hand": ["AS", "2S", "3S", "ZZ"]}, ["body", "hand", 3], "invalid_card"),
+        ({"hand": "AS 2S 3S 1S"}, ["body", "hand", 3], "invalid_card"),
+        ({"hand": ["AS", "2S", "AS"]}, ["body", "hand", 2], "too_many_copies"),
+        (
+            {"variant": "rummy500", "hand": ["JK", "JK", "JK", "AS"]},
+            ["body", "hand", 2],
+            "too_many_jokers",
+        ),
+        ({"hand": GIN_HAND, "rules": {"decks": 0}}, ["body", "rules", "decks"], "invalid_rules"),
+        (
+            {"hand": GIN_HAND, "rules": {"knock_limit": 5000}},
+            ["body", "rules", "knock_limit"],
+            "invalid_rules",
+        ),
+        ({"hand": GIN_HAND, "wild_rank": "7"}, ["body", "wild_rank"], "wild_rank_not_allowed"),
+        (
+            {"variant": "indian13", "hand": GIN_HAND, "wild_rank": "Z"},
+            ["body", "wild_rank"],
+            "invalid_wild_rank",
+        ),
+        (
+            {"variant": "indian21", "hand": GIN_HAND, "wild_rank": "7"},
+            ["body", "wild_rank"],
+            "wild_rank_needs_suit",
+        ),
+        # the service's limits
+        ({"hand": GIN_HAND * 3 + ["AH"]}, ["body", "hand"], "hand_too_large"),
+        ({"hand": GIN_HAND, "time_limit_ms": 2001}, ["body", "time_limit_ms"], "time_limit_too_large"),
+        # schema errors
+        ({"hand": GIN_HAND, "rules": {"deckz": 2}}, ["body", "rules", "deckz"], "extra_forbidden"),
+        ({"hand": GIN_HAND, "rules": {"decks": "2"}}, ["body", "rules", "decks"], "int_type"),
+        ({"hand": GIN_HAND, "rules": {"ace": "sky"}}, ["body", "rules", "ace"], "literal_error"),
+        ({"hand": GIN_HAND, "rules": ["decks"]}, ["body", "rules"], "model_attributes_type"),
+        ({"variant": "canasta", "hand": GIN_HAND}, ["body", "variant"], "unknown_variant"),
+        ({"hand": GIN_HAND, "engine": "magic"}, ["body", "engine"], "unknown_engine"),
+        ({"hand": GIN_HAND, "time_limit_ms": 0}, ["body", "time_limit_ms"], "greater_than_equal"),
+        ({"hand": GIN_HAND, "time_limit_ms": "100"}, ["body", "time_limit_ms"], "int_type"),
+        ({"hand": GIN_HAND, "time_limit_ms": 1.5}, ["body", "time_limit_ms"], "int_type"),
+        ({"hand": GIN_HAND, "discard": "yes"}, ["body", "discard"], "bool_type"),
+        ({"hand": GIN_HAND, "discard": 1}, ["body", "discard"], "bool_type"),
+        ({"hand": ["AS", 2, "3S"]}, ["body", "hand", 1], "string_type"),
+        ({"hand": 7}, ["body", "hand"], "list_type"),
+        ({"hand": None}, ["body", "hand"], "list_type"),
+        ({"hand": ["AS" * 20]}, ["body", "hand", 0], "string_too_long"),
+        ({}, ["body", "hand"], "missing"),
+        ({"hand": GIN_HAND, "players": 2}, ["body", "players"], "extra_forbidden"),
+    ],
+)
+def test_solve_errors_are_422_with_loc_and_type(
+    client: TestClient, body: dict[str, Any], loc: list[Any], type_: str
+) -> None:
+    body = {"variant": "gin", **body}
+    item = single_error(solve(client, **body))
+    assert item["loc"] == loc
+    assert item["type"] == type_
+
+
+def test_solve_domain_error_message_names_the_card(client: TestClient) -> None:
+    item = single_error(solve(client, variant="gin", hand=["AS", "2S", "3S", "ZZ"]))
+    assert "'ZZ'" in item["msg"] and "position 3" in item["msg"]
+
+
+def test_missing_variant_is_422(client: TestClient) -> None:
+    item = single_error(client.post("/v1/solve", json={"hand": GIN_HAND}))
+    assert item["loc"] == ["body", "variant"]
+    assert item["type"] == "missing"
+
+
+@pytest.mark.parametrize(
+    ("content", "content_type", "type_"),
+    [
+        (b'{"variant": "gin", "hand": [', "application/json", "json_invalid"),
+        (b"[1, 2, 3]", "application/json", "model_attributes_type"),
+        (b'"gin"', "application/json", "model_attributes_type"),
+        (b"\xff\xfe\x00junk", "text/plain", "model_attributes_type"),
+        (b"variant=gin", "application/x-www-form-urlencoded", "model_attributes_type"),
+    ],
+)
+def test_malformed_bodies_are_422(
+    client: TestClient, content: bytes, content_type: str, type_: str
+) -> None:
+    response = client.post("/v1/solve", content=content, headers={"content-type": content_type})
+    item = single_error(response)
+    assert item["type"] == type_
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"variant": "gin", "hand": NaN}',
+        b'{"variant": "gin", "hand": ["AS"], "time_limit_ms": Infinity}',
+        b'{"variant": "gin", "hand": ["AS"], "rules": {"decks": -Infinity}}',
+        b'{"variant": "\\ud800", "hand": ["AS"]}',
+        b'{"variant": "gin", "hand": ["\\ud800"]}',
+        b'{"variant": "gin", "hand": ["AS"], "rules": {"\\ud800": 1}}',
+    ],
+)
+def test_unrenderable_input_is_echoed_safely(client: TestClient, body: bytes) -> None:
+    """NaN, infinities and lone surrogates in a bad request still get a JSON 422."""
+    response = client.post("/v1/solve", content=body, headers={"content-type": "application/json"})
+    single_error(response)
+    batch = b'{"requests": [' + body + b"]}"
+    response = client.post(
+        "/v1/solve/batch", content=batch, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 200, response.text
+    assert "error" in response.json()["results"][0]
+
+
+def test_undecodable_json_body_is_4xx(client: TestClient) -> None:
+    response = client.post(
+        "/v1/solve", content=b"\xff\xfe\x00junk", headers={"content-type": "application/json"}
+    )
+    assert 400 <= response.status_code < 500
+
+
+def test_empty_body_is_422(client: TestClient) -> None:
+    item = single_error(client.post("/v1/solve"))
+    assert item["loc"] == ["body"]
+    assert item["type"] == "missing"
+
+
+def test_hand_limit_follows_settings() -> None:
+    with make_client(max_hand_cards=5) as small:
+        item = single_error(solve(small, variant="gin", hand=GIN_HAND[:6]))
+        assert item["type"] == "hand_too_large"
+        assert "at most 5" in item["msg"]
+        assert solve(small, variant="gin", hand=GIN_HAND[:5]).status_code == 200
+
+
+def test_time_limit_cap_follows_settings() -> None:
+    with make_client(max_time_limit_ms=50, default_time_limit_ms=50) as small:
+        item = single_error(solve(small, variant="gin", hand=GIN_HAND, time_limit_ms=51))
+        assert item["type"] == "time_limit_too_large"
+        assert solve(small, variant="gin", hand=GIN_HAND, time_limit_ms=50).status_code == 200
+
+
+def test_default_time_limit_is_passed_to_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int | None] = []
+    real = service.solve
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs.get("time_limit_ms"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(service, "solve", spy)
+    with make_client(default_time_limit_ms=123) as small:
+        assert solve(small, variant="gin", hand=GIN_HAND).status_code == 200
+        assert solve(small, variant="gin", hand=GIN_HAND, time_limit_ms=77).status_code == 200
+    assert seen == [123, 77]
+
+
+# ---------------------------------------------------------------------------
+# Body size
+
+
+def test_oversized_body_by_content_length_is_413() -> None:
+    with make_client(max_body_bytes=1000) as small:
+        body = json.dumps({"variant": "gin", "hand": ["AS"] * 400}).encode()
+        response = small.post(
+            "/v1/solve", content=body, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 413
+        assert "limit is 1000" in response.json()["detail"]
+
+
+def test_oversized_chunked_body_is_413() -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"variant": "gin", "hand": ['
+        for _ in range(200):
+            yield b'"AS", '
+        yield b'"AS"]}'
+
+    with make_client(max_body_bytes=1000) as small:
+        # A generator body is sent chunked, without Content-Length.
+        response = small.post(
+            "/v1/solve", content=chunks(), headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 413
+
+
+def test_body_under_the_limit_is_served() -> None:
+    with make_client(max_body_bytes=1000) as small:
+        assert solve(small, variant="gin", hand=GIN_HAND).status_code == 200
+
+
+def test_default_body_limit_is_a_megabyte(client: TestClient) -> None:
+    response = client.post(
+        "/v1/solve",
+        content=b'{"variant": "gin", "hand": "' + b" " * 1_000_001 + b'"}',
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 413
+
+
+# ---------------------------------------------------------------------------
+# Batch
+
+
+def test_batch_results_in_order_with_errors_in_their_slots(client: TestClient) -> None:
+    response = client.post(
+        "/v1/solve/batch",
+        json={
+            "requests": [
+                {"variant": "gin", "hand": GIN_HAND},
+                {"variant": "gin", "hand": "AS 2S ZZ"},
+                42,
+                {"variant": "gin"},
+                {"variant": "gin", "hand": GIN_HAND, "time_limit_ms": 99_999},
+                {"variant": "rommy", "hand": "AS 2S 3S JK"},
+                {"variant": "gin", "hand": GIN_HAND, "rules": {"decks": 99}},
+            ]
+        },
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["elapsed_ms"] >= 0
+    results = body["results"]
+    assert len(results) == 7
+    assert results[0]["deadwood_points"] == 33
+    assert results[1] == {
+        "error": {
+            "type": "invalid_card",
+            "msg": results[1]["error"]["msg"],
+            "loc": ["body", "requests", 1, "hand", 2],
+        }
+    }
+    assert results[2]["error"]["loc"] == ["body", "requests", 2]
+    assert results[2]["error"]["type"] == "model_type"
+    assert results[3]["error"]["loc"] == ["body", "requests", 3, "hand"]
+    assert results[3]["error"]["type"] == "missing"
+    assert results[4]["error"]["type"] == "time_limit_too_large"
+    assert results[4]["error"]["loc"] == ["body", "requests", 4, "time_limit_ms"]
+    assert results[5]["variant"] == "rommy"
+    assert results[6]["error"]["loc"] == ["body", "requests", 6, "rules", "decks"]
+    assert results[6]["error"]["type"] == "invalid_rules"
+
+
+def test_empty_batch(client: TestClient) -> None:
+    response = client.post("/v1/solve/batch", json={"requests": []})
+    assert response.status_code == 200
+    assert response.json()["results"] == []
+
+
+def test_batch_of_the_maximum_size_is_served(client: TestClient) -> None:
+    hands = [{"variant": "gin", "hand": GIN_HAND}] * 1000
+    response = client.post("/v1/solve/batch", json={"requests": hands})
+    assert response.status_code == 200
+    assert len(response.json()["results"]) == 1000
+
+
+def test_oversized_batch_is_422(client: TestClient) -> None:
+    hands = [{"variant": "gin", "hand": ["AS"]}] * 1001
+    item = single_error(client.post("/v1/solve/batch", json={"requests": hands}))
+    assert item["loc"] == ["body", "requests"]
+    assert item["type"] == "batch_too_large"
+
+
+def test_batch_limit_follows_settings() -> None:
+    with make_client(max_batch=2) as small:
+        hands = [{"variant": "gin", "hand": ["AS"]}] * 3
+        item = single_error(small.post("/v1/solve/batch", json={"requests": hands}))
+        assert item["type"] == "batch_too_large"
+
+
+@pytest.mark.parametrize(
+    ("body", "loc", "type_"),
+    [
+        ({}, ["body", "requests"], "missing"),
+        ({"requests": {"variant": "gin"}}, ["body", "requests"], "list_type"),
+        ({"requests": [], "parallel": True}, ["body", "parallel"], "extra_forbidden"),
+    ],
+)
+def test_batch_shape_errors(
+    client: TestClient, body: dict[str, Any], loc: list[Any], type_: str
+) -> None:
+    item = single_error(client.post("/v1/solve/batch", json=body))
+    assert item["loc"] == loc
+    assert item["type"] == type_
+
+
+def test_batch_time_budget_caps_later_items(monkeypatch: pytest.MonkeyPatch) -> None:
+    limits: list[int] = []
+    real = service.solve
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        limits.append(kwargs["time_limit_ms"])
+        time.sleep(0.03)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(service, "solve", slow)
+    with make_client(batch_budget_ms=50) as small:
+        hands = [{"variant": "gin", "hand": GIN_HAND}] * 4
+        results = small.post("/v1/solve/batch", json={"requests": hands}).json()["results"]
+    assert "deadwood_points" in results[0] and "deadwood_points" in results[1]
+    assert limits[0] == 50 and limits[1] < 50  # the second item got what was left
+    assert results[2]["error"]["type"] == "batch_budget_exceeded"
+    assert results[3]["error"]["loc"] == ["body", "requests", 3]
+
+
+# ---------------------------------------------------------------------------
+# Validate
+
+
+def test_validate_a_declarable_indian_hand(client: TestClient) -> None:
+    response = client.post(
+        "/v1/validate",
+        json={
+            "variant": "indian13",
+            "wild_rank": "9",
+            "melds": [
+                ["AH", "2H", "3H"],
+                ["4S", "5S", "9D", "7S"],
+                ["KC", "KD", "KS"],
+                ["5D", "6D", "7D"],
+            ],
+            "deadwood": [],
+        },
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["valid"] is True and body["declarable"] is True
+    assert body["problems"] == []
+    assert body["melds"][1]["represents"] == ["4S", "5S", "6S", "7S"]
+    assert body["penalty_points"] == 0
+
+
+def test_validate_reports_problems(client: TestClient) -> None:
+    response = client.post(
+        "/v1/validate",
+        json={
+            "variant": "gin",
+            "melds": [["AS", "2S", "4S"], ["7H", "7D", "7S"]],
+            "deadwood": ["KD", "QH", "4C", "9S"],
+        },
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["valid"] is False
+    assert body["melds"][0] is None
+    assert body["problems"][0]["meld_index"] == 0
+    assert body["problems"][0]["code"]
+    assert body["deadwood_points"] == 40
+
+
+def test_validate_against_the_hand(client: TestClient) -> None:
+    response = client.post(
+        "/v1/validate",
+        json={
+            "variant": "gin",
+            "melds": [["AS", "2S", "3S"], ["7H", "7D", "7S"]],
+            "deadwood": ["KD", "QH", "4C", "9S"],
+            "hand": "AS 2S 3S 7H 7D 7S KD QH 4C 9C",
+        },
+    )
+    assert response.status_code == 200, response.text
+    codes = {p["code"] for p in response.json()["problems"]}
+    assert "card_not_in_hand" in codes
+
+
+@pytest.mark.parametrize(
+    ("body", "loc", "type_"),
+    [
+        ({"melds": [["AS", "2S", "3S"], ["7H", "QQ"]]}, ["body", "melds", 1, 1], "invalid_card"),
+        ({"melds": [["AS", "2S", "3S"]], "deadwood": ["4S", "XX"]}, ["body", "deadwood", 1],
+         "invalid_card"),
+        ({"melds": [["AS", "2S", "3S"], ["AS", "AH", "AD"]]}, ["body", "melds", 1, 0],
+         "too_many_copies"),
+        ({"melds": [], "rules": {"decks": 9}}, ["body", "rules", "decks"], "invalid_rules"),
+        ({"melds": [], "rules": {"colour": 1}}, ["body", "rules", "colour"], "extra_forbidden"),
+        ({"melds": [], "wild_rank": "7"}, ["body", "wild_rank"], "wild_rank_not_allowed"),
+        ({"melds": [GIN_HAND, GIN_HAND, GIN_HAND, ["AH"]]}, ["body", "melds"], "hand_too_large"),
+        ({"melds": [], "hand": GIN_HAND * 3 + ["AH"]}, ["body", "hand"], "hand_too_large"),
+        ({"melds": "AS 2S 3S"}, ["body", "melds"], "list_type"),
+        ({"melds": [["AS", 2]]}, ["body", "melds", 0, 1], "string_type"),
+        ({"melds": [], "deadwood": None}, ["body", "deadwood"], "list_type"),
+        ({}, ["body", "melds"], "missing"),
+        ({"melds": [], "discard": True}, ["body", "discard"], "extra_forbidden"),
+    ],
+)
+def test_validate_errors_are_422_with_loc_and_type(
+    client: TestClient, body: dict[str, Any], loc: list[Any], type_: str
+) -> None:
+    body = {"variant": "gin", **body}
+    item = single_error(client.post("/v1/validate", json=body))
+    assert item["loc"] == loc
+    assert item["type"] == type_
+
+
+# ---------------------------------------------------------------------------
+# Never a 500
+
+
+def test_solver_crash_is_503_not_500(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ZeroDivisionError("bug")
+
+    monkeypatch.setattr(service, "solve", broken)
+    monkeypatch.setattr(service, "validate", broken)
+    response = solve(client, variant="gin", hand=GIN_HAND)
+    assert response.status_code == 503
+    assert "logged as" in response.json()["detail"]
+    response = client.post("/v1/validate", json={"variant": "gin", "melds": []})
+    assert response.status_code == 503
+    results = client.post(
+        "/v1/solve/batch", json={"requests": [{"variant": "gin", "hand": GIN_HAND}]}
+    ).json()["results"]
+    assert results[0]["error"]["type"] == "solver_error"
+
+
+def test_unserialisable_solution_is_503(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Odd:
+        def to_dict(self) -> dict[str, Any]:
+            return {"variant": "gin", "status": "confused"}
+
+    monkeypatch.setattr(service, "solve", lambda *args, **kwargs: Odd())
+    assert solve(client, variant="gin", hand=GIN_HAND).status_code == 503
+
+
+def test_error_escaping_every_handler_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("outside the service's own guards")
+
+    monkeypatch.setattr(service, "solve_one", broken)
+    with make_client() as fresh:
+        response = solve(fresh, variant="gin", hand=GIN_HAND)
+    assert response.status_code == 503
+    assert "logged as" in response.json()["detail"]
+
+
+def test_unknown_route_and_method(client: TestClient) -> None:
+    assert client.get("/v1/nothing").status_code == 404
+    assert client.get("/v1/solve").status_code == 405
+
+
+# ---------------------------------------------------------------------------
+# The event loop stays free while solving
+
+
+def test_cpu_bound_handlers_run_in_the_threadpool() -> None:
+    """Plain ``def`` handlers run in FastAPI's threadpool, off the event loop."""
+    for handler in (
+        solve_routes.solve_hand,
+        solve_routes.solve_batch,
+        validate_routes.validate_hand,
+        health_routes.readyz,
+    ):
+        assert not inspect.iscoroutinefunction(handler), handler.__name__
+    assert inspect.iscoroutinefunction(health_routes.healthz)
+
+
+def test_healthz_answers_while_a_solve_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = service.solve
+    started = threading.Event()
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        time.sleep(1.0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(service, "solve", slow)
+    with make_client() as fresh:
+        worker = threading.Thread(target=lambda: solve(fresh, variant="gin", hand=GIN_HAND))
+        worker.start()
+        assert started.wait(5)
+        begin = time.perf_counter()
+        assert fresh.get("/healthz").status_code == 200
+        health_seconds = time.perf_counter() - begin
+        worker.join()
+    assert health_seconds < 0.5
+
+
+# ---------------------------------------------------------------------------
+# Settings
+
+
+def test_settings_from_env() -> None:
+    settings = Settings.from_env(
+        {"RUMMY_SOLVER_MAX_BATCH": "10", "RUMMY_SOLVER_MAX_BODY_BYTES": "2_000", "OTHER": "x"}
+    )
+    assert settings.max_batch == 10
+    assert settings.max_body_bytes == 2000
+    assert settings.max_hand_cards == 30
+    assert Settings.from_env({}) == Settings()
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"RUMMY_SOLVER_MAX_BATCH": "many"},
+        {"RUMMY_SOLVER_MAX_BATCH": "0"},
+        {"RUMMY_SOLVER_MAX_HAND_CARDS": "31"},
+        {"RUMMY_SOLVER_MAX_TIME_LIMIT_MS": "600000"},
+        {"RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS": "3000"},
+    ],
+)
+def test_bad_settings_are_rejected(environ: dict[str, str]) -> None:
+    with pytest.raises(SettingsError):
+        Settings.from_env(environ)
+
+
+def test_create_app_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUMMY_SOLVER_MAX_BATCH", "2")
+    with TestClient(create_app()) as env_client:
+        hands = [{"variant": "gin", "hand": ["AS"]}] * 3
+        item = single_error(env_client.post("/v1/solve/batch", json={"requests": hands}))
+    assert item["type"] == "batch_too_large"
+
+
+# ---------------------------------------------------------------------------
+# OpenAPI document
+
+
+def test_operation_ids_are_stable_and_unique() -> None:
+    document = create_app(Settings()).openapi()
+    ids = [op["operationId"] for path in document["paths"].values() for op in path.values()]
+    assert len(ids) == len(set(ids))
+    assert sorted(ids) == sorted(
+        [
+            "healthz",
+            "readyz",
+            "list_variants",
+            "get_variant",
+            "solve_hand",
+            "solve_batch",
+            "validate_hand",
+        ]
+    )
+
+
+def test_every_schema_has_an_example() -> None:
+    document = create_app(Settings()).openapi()
+    missing = [
+        name for name, schema in document["components"]["schemas"].items()
+        if not schema.get("examples")
+    ]
+    assert missing == []
+
+
+MODELS = [
+    BatchItemError, BatchRequest, BatchResponse, ErrorItem, HealthResponse, MeldOut,
+    MessageResponse, NotReadyResponse, ProblemOut, ReadyResponse, RulesOverride, SolveRequest,
+    SolveResponse, ValidateRequest, ValidateResponse, ValidationErrorResponse, VariantInfo,
+    VariantList,
+]
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
+def test_examples_are_valid_instances(model: Any) -> None:
+    examples = model.model_config["json_schema_extra"]["examples"]
+    assert examples
+    for example in examples:
+        model.model_validate(example)
+
+
+@pytest.mark.parametrize(
+    ("path", "model"),
+    [("/v1/solve", SolveRequest), ("/v1/validate", ValidateRequest),
+     ("/v1/solve/batch", BatchRequest)],
+)
+def test_request_examples_are_served(
+    client: TestClient, path: str, model: Any
+) -> None:
+    for example in model.model_config["json_schema_extra"]["examples"]:
+        response = client.post(path, json=example)
+        assert response.status_code == 200, response.text
+
+
+def test_solve_response_example_is_the_real_answer(client: TestClient) -> None:
+    request = SolveRequest.model_config["json_schema_extra"]["examples"][0]
+    example = dict(SolveResponse.model_config["json_schema_extra"]["examples"][0])
+    answer = client.post("/v1/solve", json=request).json()
+    answer.pop("elapsed_ms")
+    example.pop("elapsed_ms")
+    assert unordered_melds(answer) == unordered_melds(example)
+
+
+def test_validate_response_examples_are_the_real_answers(client: TestClient) -> None:
+    requests = ValidateRequest.model_config["json_schema_extra"]["examples"]
+    examples = ValidateResponse.model_config["json_schema_extra"]["examples"]
+    for request, example in zip(requests, examples, strict=True):
+        assert client.post("/v1/validate", json=request).json() == example
+
+
+def test_api_version_is_the_package_version() -> None:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        assert tomllib.load(f)["project"]["version"] == API_VERSION
+
+
+def test_docs_are_served(client: TestClient) -> None:
+    assert client.get("/docs").status_code == 200
+    assert client.get("/openapi.json").json()["info"]["title"] == "rummy-solver"
+
+
+# ---------------------------------------------------------------------------
+# Layering
+
+
+def test_solver_imports_no_web_stack() -> None:
+    """``solver`` and every module in it import without fastapi & co."""
+    code = (
+        "import importlib, pkgutil, sys, solver\n"
+        "for info in pkgutil.walk_packages(solver.__path__, 'solver.'):\n"
+        "    importlib.import_module(info.name)\n"
+        "web = {'fastapi', 'pydantic', 'pydantic_core', 'starlette', 'uvicorn', 'api'}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in web))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]", result.stdout

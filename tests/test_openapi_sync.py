@@ -1,0 +1,27 @@
+"""The checked-in ``openapi.json`` matches what the app generates."""
+
+from __future__ import annotations
+
+import difflib
+
+from api.export_openapi import OPENAPI_PATH, render_openapi
+
+
+def test_openapi_json_is_up_to_date() -> None:
+    expected = render_openapi()
+    actual = OPENAPI_PATH.read_text(encoding="utf-8") if OPENAPI_PATH.exists() else ""
+    if actual != expected:
+        diff = "".join(
+            list(
+                difflib.unified_diff(
+                    actual.splitlines(keepends=True),
+                    expected.splitlines(keepends=True),
+                    "openapi.json (checked in)",
+                    "openapi.json (generated)",
+                )
+            )[:40]
+        )
+        raise AssertionError(
+            "openapi.json is stale: run `python -m api.export_openapi` and commit the result\n"
+            + diff
+        )
