@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from solver.rules import MAX_HAND_CARDS
-from solver.solve import MAX_TIME_LIMIT_MS
+from solver.config import MAX_TIME_LIMIT_MS
 
 ENV_PREFIX = "RUMMY_SOLVER_"
 

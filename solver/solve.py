@@ -7,16 +7,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from solver.cards import InvalidHandError, parse_cards, sort_key
+from solver.config import CONFIG, MAX_TIME_LIMIT_MS
 from solver.engines.base import BudgetExceeded, EngineResult, Instance, PlacedMeld
-from solver.engines.search import DEFAULT_NODE_BUDGET, solve_search
+from solver.engines.search import solve_search
 from solver.model import Meld, Solution
 from solver.rules import Deal, check_hand, make_deal, make_rules, melded_points
 from solver.scoring import score_arrangement
 
 ENGINES: tuple[str, ...] = ("auto", "search", "cpsat")
-DEFAULT_TIME_LIMIT_MS = 2_000
-MAX_TIME_LIMIT_MS = 60_000
-AUTO_SEARCH_MS = 300  # engine="auto": the search's share before CP-SAT takes over
+DEFAULT_TIME_LIMIT_MS = CONFIG.default_time_limit_ms
 
 
 def prepare(
@@ -78,22 +77,25 @@ def build_solution(result: EngineResult, deal: Deal, engine: str) -> Solution:
 
 
 def run_engine(
-    instance: Instance, engine: str, time_limit_ms: int, node_budget: int = DEFAULT_NODE_BUDGET
+    instance: Instance, engine: str, time_limit_ms: int, node_budget: int | None = None
 ) -> tuple[EngineResult, str]:
     """Run ``engine`` on ``instance``; returns the result and the engine that answered."""
     started = time.perf_counter()
     if engine in ("auto", "search"):
         # auto: the search gets a slice of the time; CP-SAT gets the rest.
-        search_ms = time_limit_ms if engine == "search" else min(time_limit_ms / 2, AUTO_SEARCH_MS)
+        search_ms = (time_limit_ms if engine == "search"
+                     else min(time_limit_ms / 2, CONFIG.auto_search_ms))
+        budget = CONFIG.node_budget if node_budget is None else node_budget
         try:
-            return solve_search(instance, node_budget, search_ms / 1000), "search"
+            return solve_search(instance, budget, search_ms / 1000), "search"
         except BudgetExceeded:
             if engine == "search":
                 return _give_up(instance, "timeout"), "search"
     from solver.engines.cpsat import solve_cpsat
 
     remaining_ms = max(1, time_limit_ms - int((time.perf_counter() - started) * 1000))
-    return solve_cpsat(instance, time_limit_s=remaining_ms / 1000), "cpsat"
+    return solve_cpsat(instance, time_limit_s=remaining_ms / 1000,
+                       num_workers=CONFIG.cpsat_workers), "cpsat"
 
 
 def _give_up(instance: Instance, status: str) -> EngineResult:

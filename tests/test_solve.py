@@ -226,3 +226,29 @@ def test_empty_hand() -> None:
     assert solve([], "gin").deadwood_points == 0
     with pytest.raises(InvalidHandError):
         solve([], "gin", discard=True)
+
+
+# --- Bounded time ------------------------------------------------------------
+
+def test_twenty_two_cards_with_ten_wilds_returns_within_its_limit() -> None:
+    # cut 7H: every 7, 6H, 8H and the jokers are wild; ten of them here
+    wilds = "7S 7S 7H 7D 7C 7C 6H 8H JK JK"
+    naturals = "AS 3S 5S 9S 2H TH KH 4D JD QD 3C 9C"
+    solution = solve(f"{wilds} {naturals}", "indian21", wild_rank="7H", discard=True,
+                     time_limit_ms=2000)
+    assert solution.status in ("optimal", "feasible", "timeout")
+    assert solution.optimal == (solution.status == "optimal")
+    kept = sorted([c for m in solution.melds for c in m.cards] + list(solution.deadwood))
+    assert len(kept) == 21 and solution.discard is not None
+
+
+def test_search_budget_exhaustion_is_reported_not_raised() -> None:
+    from solver.engines.base import Instance
+    from solver.solve import prepare, run_engine
+
+    instance: Instance = prepare("7S 7H 7D 7C 6H 8H JK JK AS 3S 5S 9S 2H TH KH 4D JD QD 3C 9C 5C 8C",
+                                 "indian21", "7H", True, None)
+    result, engine = run_engine(instance, "search", 2000, node_budget=5)
+    assert engine == "search" and result.status == "timeout" and not result.optimal
+    result, engine = run_engine(instance, "auto", 2000, node_budget=5)
+    assert engine == "cpsat"
