@@ -11,11 +11,15 @@ non-wild card stands for itself, and the natural/substitution limits hold.
 Every arrangement (discard x partition into melds + deadwood x reading of each
 meld) is then scored with ``score_arrangement`` and the best one kept.
 
-Only two shortcuts are taken, both plainly safe:
+Three shortcuts are taken, all plainly safe (and ``test_bruteforce_selftest``
+checks the first two against the literal 52-way definition):
 
 * the represented cards of a meld are drawn from the shapes a meld can have
   (a rank with 3-4 suits, a window of consecutive ranks in one suit, three
   identical cards) instead of from all 52**n products;
+* wild cards are laid on a shape once per choice of which of them stand for
+  themselves: which stand-in fills which gap changes neither purity nor
+  points;
 * ``brute_optimum`` keeps one reading per (kind, pure, points) for each group
   of cards, because ``score_arrangement`` looks at nothing else of a meld.
 """
@@ -165,13 +169,16 @@ def _fillings(slots: tuple[int, ...], wilds: tuple[int, ...]) -> Iterator[tuple[
     for size in range(len(own_able) + 1):
         for own in itertools.combinations(own_able, size):
             left = list(wilds)
-            if not all(slots[i] in left and left.remove(slots[i]) is None for i in own):
-                continue
+            try:
+                for i in own:
+                    left.remove(slots[i])  # that slot holds its own card
+            except ValueError:
+                continue  # not enough copies for every chosen slot
             others = [i for i in range(len(slots)) if i not in own]
             stand_ins = _stand_ins(tuple(slots[i] for i in others), tuple(sorted(left)))
             if stand_ins is None:
                 continue
-            filling = list(slots)  # slots in ``own`` hold their own card
+            filling = list(slots)
             for i, card in zip(others, stand_ins, strict=True):
                 filling[i] = card
             yield tuple(filling)

@@ -2,8 +2,9 @@
 
 Small random hands (4-8 cards; with ``discard=True`` one of them is thrown)
 are drawn from each preset's shoe (copies and jokers as its decks allow) and
-from a few knob variations; about half are "dense" (a narrow rank window in
-one or two suits, sometimes with wild cards) so that melds really occur.  For
+from a few knob variations.  Two thirds are dense so that melds really occur:
+cards from narrow rank windows, or ready melds with some cards swapped for
+wilds (see ``deal_and_hand``).  For
 every hand the optimum of ``tests.bruteforce.brute_optimum`` must equal the
 solution's objective field, the solution must conserve the hand, and every
 meld it shows must be a valid reading.
@@ -69,6 +70,17 @@ CASES: tuple[Case, ...] = (
     Case("indian13/min_naturals=2", "indian13", {"min_naturals_per_meld": 2}, INDIAN13_CUTS),
     Case("indian13/penalty_tiers=2", "indian13", {"penalty_tiers": 2}, INDIAN13_CUTS),
     Case("indian13/tanala", "indian13", {"decks": 3, "tanala": True}, INDIAN13_CUTS),
+)
+
+# more knob corners, checked by the slow run only
+EXTRA_CASES: tuple[Case, ...] = (
+    Case("indian13/joker_cut_aces_wild", "indian13", {"joker_cut_makes_aces_wild": True},
+         ("JK", "JK", "5")),
+    Case("indian13/ace=wrap", "indian13", {"ace": "wrap"}, INDIAN13_CUTS),
+    Case("indian13/same_suit_sets", "indian13", {"set_allow_same_suit": True}, INDIAN13_CUTS),
+    Case("indian13/max_wilds=0", "indian13", {"max_wilds_per_meld": 0}, INDIAN13_CUTS),
+    Case("indian21/no_tanala", "indian21", {"tanala": False}, INDIAN21_CUTS),
+    Case("rommy/ace=wrap", "rommy", {"ace": "wrap"}),
 )
 
 HAND_SIZES = (4, 8)  # smallest and largest hand drawn
@@ -226,16 +238,25 @@ def test_search_matches_brute_force(case: Case, discard: bool) -> None:
     assert run_case(case, discard, examples) >= examples
 
 
-@pytest.mark.slow
-def test_search_matches_brute_force_long() -> None:
+def run_cases_long(cases: tuple[Case, ...], label: str) -> None:
     started = time.perf_counter()
     counts = {
         case.name: sum(run_case(case, discard, SLOW_EXAMPLES // 2) for discard in (False, True))
-        for case in CASES
+        for case in cases
     }
     elapsed = time.perf_counter() - started
     print(
-        f"\nbrute-force cross-check (slow): {sum(counts.values())} hands in {elapsed:.0f} s: "
+        f"\nbrute-force cross-check ({label}): {sum(counts.values())} hands in {elapsed:.0f} s: "
         + ", ".join(f"{name}={n}" for name, n in counts.items())
     )
     assert all(n >= SLOW_EXAMPLES for n in counts.values()), counts
+
+
+@pytest.mark.slow
+def test_search_matches_brute_force_long() -> None:
+    run_cases_long(CASES, "presets and knobs")
+
+
+@pytest.mark.slow
+def test_search_matches_brute_force_more_knobs_long() -> None:
+    run_cases_long(EXTRA_CASES, "more knobs")
