@@ -1,0 +1,66 @@
+"""Command line: ``python -m benchmarks [--suite NAME ...] [--n N] [--engine ...]
+[--anchors] [--load] [--json PATH] [--smoke]``.
+
+Prints Markdown tables on stdout (progress on stderr) and optionally writes
+JSON.  The exit code is 1 when any answer is invalid or two engines (or an
+anchor) disagree, never because of time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from benchmarks import SMOKE_HANDS, correctness_problems, run
+from benchmarks.report import render, write_json
+from benchmarks.runner import SEARCH_ENGINES
+from benchmarks.suites import DEFAULT_SEED, SUITES
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--suite", action="extend", nargs="+", choices=list(SUITES), metavar="NAME",
+                        help=f"suites to run (default: all): {', '.join(SUITES)}")
+    parser.add_argument("--n", type=int, default=300, help="hands per suite (default 300)")
+    parser.add_argument("--engine", choices=["search", "cpsat", "all"], default="all",
+                        help="engine(s) to time; 'all' also compares their optima (default)")
+    parser.add_argument("--anchors", action="store_true",
+                        help="time OpenSpiel and RLCard side by side on gin hands (extra 'bench')")
+    parser.add_argument("--load", action="store_true",
+                        help="start the API server (1 and 2 workers) and load-test /v1/solve")
+    parser.add_argument("--load-seconds", type=float, default=20.0,
+                        help="seconds per load phase (default 20)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
+    parser.add_argument("--time-limit-ms", type=int, default=None,
+                        help="time_limit_ms passed to solve() (default: the library's)")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--smoke", action="store_true",
+                        help=f"correctness smoke run: {SMOKE_HANDS} hands per suite, no anchors, no load")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    if args.n < 1:
+        print("error: --n must be at least 1", file=sys.stderr)
+        return 2
+    engines = list(SEARCH_ENGINES) if args.engine == "all" else [args.engine]
+    if args.smoke:
+        args.n, args.anchors, args.load = SMOKE_HANDS, False, False
+    results = run(args.suite, args.n, engines, anchors=args.anchors, load=args.load,
+                  load_seconds=args.load_seconds, seed=args.seed, time_limit_ms=args.time_limit_ms)
+    print(render(results))
+    if args.json:
+        write_json(results, args.json)
+    problems = correctness_problems(results)
+    for problem in problems:
+        print(f"CORRECTNESS: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
