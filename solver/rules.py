@@ -296,12 +296,31 @@ class Deal:
         return None
 
 
+# Deals are reused per (rules object, cut card): the hot paths key their own
+# caches on the deal's identity instead of hashing forty knobs per call.
+_DEAL_CACHE: dict[tuple[int, str | None], tuple[Rules, Deal]] = {}
+
+
 def make_deal(rules: Rules, wild_rank: str | None = None) -> Deal:
     """Resolve ``wild_rank`` (a rank, a full cut card or ``"JK"``) under ``rules``.
 
     Raises ``InvalidHandError`` (field ``wild_rank``) when the variant has no
     cut joker, the token is unknown, or ``indian21`` needs a suit.
     """
+    if wild_rank is not None and not isinstance(wild_rank, str):
+        return _make_deal(rules, wild_rank)  # raises the clear error
+    key = (id(rules), wild_rank)
+    hit = _DEAL_CACHE.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    deal = _make_deal(rules, wild_rank)
+    if len(_DEAL_CACHE) >= 1024:
+        _DEAL_CACHE.clear()
+    _DEAL_CACHE[key] = (rules, deal)
+    return deal
+
+
+def _make_deal(rules: Rules, wild_rank: str | None) -> Deal:
     wild: set[int] = set()
     if rules.printed_jokers_wild and rules.jokers_per_deck > 0:
         wild.add(JOKER)

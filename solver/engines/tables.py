@@ -27,7 +27,6 @@ _FULL = 1 << 13
 _Split = tuple[int, tuple[tuple[int, int, bool], ...], int]
 
 
-@lru_cache(maxsize=256)
 def _rules_allow(deal: Deal) -> bool:
     rules = deal.rules
     passes = passes_for(deal)
@@ -42,18 +41,40 @@ def _rules_allow(deal: Deal) -> bool:
     )
 
 
+_BY_DEAL: dict[int, tuple[Deal, bool]] = {}
+
+
 def applies(instance: Instance) -> bool:
     """Whether the table method is exact for this instance."""
     deal = instance.deal
-    if not _rules_allow(deal):
+    hit = _BY_DEAL.get(id(deal))
+    if hit is None or hit[0] is not deal:
+        if len(_BY_DEAL) >= 1024:
+            _BY_DEAL.clear()
+        hit = _BY_DEAL[id(deal)] = (deal, _rules_allow(deal))
+    if not hit[1]:
         return False
     wild = deal.wild
     return not any(c in wild or c == JOKER for c in instance.cards)
 
 
-@lru_cache(maxsize=256)
-def _model(deal: Deal) -> tuple[Pass, list[_Split], list[tuple[int, int]], tuple[int, ...]]:
+_Model = tuple[Pass, list[_Split], list[tuple[int, int]], tuple[int, ...]]
+_MODELS: dict[int, tuple[Deal, _Model]] = {}
+
+
+def _model(deal: Deal) -> _Model:
     """The pass, the suit tables and per-rank melded costs for this deal."""
+    hit = _MODELS.get(id(deal))
+    if hit is not None and hit[0] is deal:
+        return hit[1]
+    if len(_MODELS) >= 256:
+        _MODELS.clear()
+    model = _build_model(deal)
+    _MODELS[id(deal)] = (deal, model)
+    return model
+
+
+def _build_model(deal: Deal) -> _Model:
     objective = passes_for(deal)[0]
     hand_cost = tuple(objective.hand_cost(r, deal) for r in range(13))
     meld_cost = tuple(objective.meld_cost(r, r, deal, False) for r in range(13))
@@ -164,6 +185,31 @@ def solve_tables(instance: Instance) -> EngineResult:
     return _arrangement(instance, masks, best_plan, best, minus_one, best_total, objective.name)
 
 
+_PLACED: dict[tuple[int, ...], PlacedMeld] = {}
+
+
+def _set_meld(rank: int, suits: tuple[int, ...] | list[int]) -> PlacedMeld:
+    key = (rank, *suits)
+    placed = _PLACED.get(key)
+    if placed is None:
+        cards = tuple(s * 13 + rank for s in suits)
+        placed = PlacedMeld(Candidate("set", cards, 0, cards, (True,) * len(cards), False), ())
+        _PLACED[key] = placed
+    return placed
+
+
+def _run_meld(suit: int, low: int, top: int, ace_high: bool) -> PlacedMeld:
+    key = (-1 - suit, low, top, ace_high)  # negative first item: never a set key
+    placed = _PLACED.get(key)
+    if placed is None:
+        ranks = [*range(low, top + 1), 0] if ace_high else list(range(low, top + 1))
+        cards = tuple(suit * 13 + r for r in ranks)
+        placed = PlacedMeld(Candidate("run", tuple(sorted(cards)), 0, cards, (True,) * len(cards),
+                                      not ace_high and low == 0), ())
+        _PLACED[key] = placed
+    return placed
+
+
 def _arrangement(
     instance: Instance,
     masks: list[int],
@@ -177,10 +223,9 @@ def _arrangement(
     remaining = list(masks)
     melds: list[PlacedMeld] = []
     for rank, *suits in plan:
-        cards = tuple(s * 13 + rank for s in suits)
         for s in suits:
             remaining[s] &= ~(1 << rank)
-        melds.append(PlacedMeld(Candidate("set", cards, 0, cards, (True,) * len(cards), False), ()))
+        melds.append(_set_meld(rank, suits))
     discard: int | None = None
     deadwood: list[int] = []
     for suit, mask in enumerate(remaining):
@@ -190,11 +235,9 @@ def _arrangement(
             mask &= ~(1 << bit)
         _, runs, dead = best[mask]
         for low, top, ace_high in runs:
-            ranks = [*range(low, top + 1), 0] if ace_high else list(range(low, top + 1))
-            cards = tuple(suit * 13 + r for r in ranks)
-            melds.append(PlacedMeld(Candidate(
-                "run", tuple(sorted(cards)), 0, cards, (True,) * len(cards),
-                not ace_high and low == 0), ()))
-        deadwood.extend(suit * 13 + r for r in range(13) if dead >> r & 1)
-    return EngineResult(tuple(melds), tuple(sorted(deadwood)), discard, cost, pass_name,
-                        "optimal", True)
+            melds.append(_run_meld(suit, low, top, ace_high))
+        while dead:
+            low_bit = dead & -dead
+            deadwood.append(suit * 13 + low_bit.bit_length() - 1)
+            dead ^= low_bit
+    return EngineResult(tuple(melds), tuple(deadwood), discard, cost, pass_name, "optimal", True)
