@@ -26,7 +26,7 @@ logger = logging.getLogger("api")
 
 Loc = list[str | int]
 
-_FIELD_PART = re.compile(r"\[(\d+)\]")
+_FIELD_PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
 
 
 class RequestError(Exception):
@@ -57,12 +57,10 @@ class SolverFailure(Exception):
 
 
 def field_loc(field: str) -> Loc:
-    """``"melds[2]"`` -> ``["melds", 2]``; ``"hand"`` -> ``["hand"]``."""
-    head, _, rest = field.partition("[")
-    loc: Loc = [head]
-    if rest:
-        loc.extend(int(index) for index in _FIELD_PART.findall("[" + rest))
-    return loc
+    """``"melds[2]"`` -> ``["melds", 2]``; ``"players[1].melded[0]"`` ->
+    ``["players", 1, "melded", 0]``; ``"hand"`` -> ``["hand"]``."""
+    loc: Loc = [name if name else int(index) for name, index in _FIELD_PART.findall(field)]
+    return loc or [field]
 
 
 def domain_error(exc: ValueError, prefix: Sequence[str | int] = ("body",)) -> RequestError:

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from api import API_VERSION
 from api.errors import install_exception_handlers
 from api.middleware import BodyLimitMiddleware, CatchAllMiddleware
-from api.routes import health, solve, validate, variants
+from api.routes import gin, health, hints, scoring, solve, validate, variants
 from api.settings import Settings
 
 DESCRIPTION = """\
@@ -42,10 +42,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             {"name": "validate", "description": "check a declared arrangement"},
             {"name": "variants", "description": "rule presets and their knobs"},
             {"name": "health", "description": "liveness and readiness probes"},
+            {"name": "gin", "description": "gin knock eligibility and knock/undercut/gin scoring"},
+            {"name": "hints", "description": "discard, draw, layoff and pile-pickup hints"},
+            {"name": "scoring", "description": "points per player at the end of a round"},
         ],
     )
     app.state.settings = settings
-    for router in (variants.router, solve.router, validate.router, health.router):
+    for router in (variants.router, solve.router, validate.router, health.router,
+                   gin.router, hints.router, scoring.router):
         app.include_router(router)
     install_exception_handlers(app)
     # Starlette wraps the last-added middleware outermost: the catch-all sees

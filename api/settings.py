@@ -23,8 +23,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from solver.rules import MAX_HAND_CARDS
 from solver.config import MAX_TIME_LIMIT_MS
+from solver.rules import MAX_HAND_CARDS
 
 ENV_PREFIX = "RUMMY_SOLVER_"
 

@@ -6,7 +6,10 @@
 """
 
 from solver.cards import JOKER, InvalidHandError, card_name, parse_card, parse_cards
+from solver.gin import gin_score, knock_check
+from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.model import Meld, Problem, Solution, ValidationReport
+from solver.round_scoring import score_round
 from solver.rules import PRESETS, Deal, InvalidRulesError, Rules, make_deal, make_rules
 from solver.solve import ENGINES, solve
 from solver.validate import validate
@@ -24,10 +27,17 @@ __all__ = [
     "Solution",
     "ValidationReport",
     "card_name",
+    "discard_hint",
+    "draw_hint",
+    "gin_score",
+    "knock_check",
+    "layoffs_hint",
     "make_deal",
     "make_rules",
     "parse_card",
     "parse_cards",
+    "pile_hint",
+    "score_round",
     "solve",
     "validate",
 ]

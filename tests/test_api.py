@@ -780,6 +780,13 @@ def test_operation_ids_are_stable_and_unique() -> None:
             "solve_hand",
             "solve_batch",
             "validate_hand",
+            "gin_knock",
+            "gin_score",
+            "hint_discard",
+            "hint_draw",
+            "hint_layoffs",
+            "hint_pile",
+            "score_round",
         ]
     )
 

@@ -1,0 +1,575 @@
+"""Request and response models of the play endpoints: gin, hints, round scoring.
+
+Same conventions as ``api.schemas``: requests are strict and reject unknown
+fields; responses mirror the ``to_dict()`` of the library's results
+(``solver.gin``, ``solver.hints``, ``solver.layoffs``, ``solver.round_scoring``)
+plus ``elapsed_ms``.  Every model carries an example (real answers, see
+``api.examples_play``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from api.examples_play import (
+    DISCARD_RESPONSE,
+    DRAW_RESPONSE,
+    KNOCK_RESPONSE,
+    LAYOFFS_RESPONSE,
+    PILE_RESPONSE,
+    ROUND_RESPONSE,
+    SCORE_RESPONSE,
+)
+from api.schemas import CardToken, HandCards, MeldOut, RulesOverride, VariantName, WildRank
+from solver.hints import MAX_PILE_CARDS, MAX_SEEN_CARDS
+from solver.layoffs import MAX_MELD_CARDS, MAX_TABLE_MELDS
+from solver.model import Status
+from solver.round_scoring import MAX_MELDED_GROUPS, MAX_PLAYERS
+
+
+def _request(*examples: dict[str, Any]) -> ConfigDict:
+    return ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": list(examples)})
+
+
+def _response(*examples: dict[str, Any]) -> ConfigDict:
+    return ConfigDict(json_schema_extra={"examples": list(examples)})
+
+
+def _timed(example: dict[str, Any], elapsed_ms: float = 1.5) -> dict[str, Any]:
+    return {**example, "elapsed_ms": elapsed_ms}
+
+
+ELAPSED = Field(description="wall time spent in the solver, milliseconds")
+RULES = Field(default=None, description="knob overrides (GET /v1/variants lists them)")
+TableMeldCards = Annotated[list[CardToken], Field(max_length=MAX_MELD_CARDS)]
+TABLE_DESCRIPTION = (
+    "melds already on the table (any player's), each a list of cards in meld order; a run's "
+    "wild card keeps the meaning its position gives it (['5H','6H','JK'] is 5-6-7), a set's "
+    f"wild card stands for any missing suit; at most {MAX_TABLE_MELDS} melds"
+)
+Better = Literal["lower", "higher"]
+
+
+# ---------------------------------------------------------------------------
+# Shared pieces
+
+
+class LayoffOut(BaseModel):
+    """Cards laid off onto one table meld; ``extended`` is that meld afterwards."""
+
+    model_config = _response(LAYOFFS_RESPONSE["best"]["layoffs"][0])
+
+    table_index: int = Field(description="index of the table meld (or knocker meld) extended")
+    cards: list[str] = Field(description="the laid-off cards, outward from the meld")
+    represents: list[str] = Field(description="the card each laid-off card stands for")
+    points: int = Field(description="what the laid-off cards score melded")
+    extended: MeldOut
+
+
+class PlayOut(BaseModel):
+    """The best play of a hand: new melds, layoffs, cards kept."""
+
+    model_config = _response(LAYOFFS_RESPONSE["best"])
+
+    melds: list[MeldOut] = Field(description="new melds made from the hand")
+    layoffs: list[LayoffOut]
+    deadwood: list[str] = Field(description="cards left in hand")
+    deadwood_points: int
+    meld_points: int
+    layoff_points: int
+    net_points: int = Field(description="meld_points + layoff_points - deadwood_points")
+    optimal: bool = Field(description="every engine call proved its answer")
+
+
+class SolutionOut(BaseModel):
+    """An optimal arrangement (``solver.Solution``), as in ``/v1/solve``."""
+
+    model_config = _response(DISCARD_RESPONSE["options"][0]["solution"])
+
+    variant: str
+    melds: list[MeldOut]
+    deadwood: list[str]
+    discard: str | None
+    deadwood_points: int = Field(description="Indian: the uncapped cascade count")
+    meld_points: int
+    net_points: int
+    penalty_points: int
+    declarable: bool
+    optimal: bool
+    engine: str
+    status: Status
+
+
+# ---------------------------------------------------------------------------
+# Gin
+
+
+class KnockRequest(BaseModel):
+    """A gin hand: 10 cards (after the discard) or 11 (every discard is tried)."""
+
+    model_config = _request(
+        {"hand": "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D"},
+        {"hand": ["AS", "2S", "3S", "7H", "7D", "7C", "8C", "9C", "TC", "4H"], "upcard": "4D"},
+        {"hand": "AS 2S 3S 7H 7D 7C 8C 9C TC 4H", "knock_limit": 5, "rules": {"gin_bonus": 20}},
+    )
+
+    hand: HandCards = Field(description="hand_size (10) or hand_size + 1 cards")
+    knock_limit: int | None = Field(
+        default=None, ge=0, le=200,
+        description="knock when deadwood <= this (default: the knob knock_limit, 10)",
+    )
+    upcard: CardToken | None = Field(
+        default=None,
+        description="Oklahoma: the first upcard sets the knock limit (an ace: oklahoma_ace_knock)",
+    )
+    rules: RulesOverride | None = RULES
+
+
+class KnockOptionOut(BaseModel):
+    """One knocking discard with the deadwood and melds it leaves."""
+
+    model_config = _response(KNOCK_RESPONSE["options"][0])
+
+    discard: str | None = Field(description="the card to discard (null for a 10-card hand)")
+    deadwood_points: int
+    gin: bool
+    melds: list[MeldOut]
+    deadwood: list[str]
+
+
+class KnockResponse(BaseModel):
+    """Knock eligibility: every discard that allows a knock, least deadwood first."""
+
+    model_config = _response(_timed(KNOCK_RESPONSE))
+
+    knock_limit: int
+    limit_source: str = Field(description="where the knock limit comes from")
+    can_knock: bool
+    gin: bool = Field(description="some discard leaves deadwood 0")
+    big_gin: bool = Field(description="all 11 cards meld (no discard)")
+    min_deadwood: int = Field(description="the least deadwood over every discard")
+    options: list[KnockOptionOut] = Field(description="every distinct discard that allows a knock")
+    big_gin_melds: list[MeldOut]
+    optimal: bool
+    elapsed_ms: float = ELAPSED
+
+
+class GinScoreRequest(BaseModel):
+    """The knocker's and the defender's hands at the knock."""
+
+    model_config = _request(
+        {"knocker": "5H 4H 4D 3H 6H 3C 4C 6C 2C 5C", "defender": "6D 3S 7S TD 9D 4S 9H 8D 7H TS"},
+        {"knocker": "5H 6H 7H 8H 9S 9D 9C 2C 3C 4C 5C", "defender": "4H TH 2S 3S KD KC QS JD 6C 6D",
+         "rules": {"big_gin_bonus": 50}},
+    )
+
+    knocker: HandCards = Field(
+        description="hand_size cards after the discard, or hand_size + 1 (the discard is chosen too)"
+    )
+    defender: HandCards = Field(description="hand_size cards")
+    knock_limit: int | None = Field(default=None, ge=0, le=200,
+                                    description="default: the knob knock_limit (10)")
+    upcard: CardToken | None = Field(default=None, description="Oklahoma: the first upcard")
+    rules: RulesOverride | None = RULES
+
+
+class KnockerHandOut(BaseModel):
+    """The knocker's chosen arrangement."""
+
+    model_config = _response(SCORE_RESPONSE["knocker"])
+
+    discard: str | None
+    melds: list[MeldOut]
+    deadwood: list[str]
+    deadwood_points: int
+
+
+class DefenderHandOut(BaseModel):
+    """The defender's best reply: its melds and its layoffs onto the knocker's melds."""
+
+    model_config = _response(SCORE_RESPONSE["defender"])
+
+    melds: list[MeldOut]
+    layoffs: list[LayoffOut] = Field(description="table_index is the knocker meld extended")
+    deadwood: list[str]
+    deadwood_points: int
+
+
+Outcome = Literal["knock", "undercut", "gin", "big_gin"]
+Winner = Literal["knocker", "defender"]
+
+
+class KnockerChoiceOut(BaseModel):
+    """One knocker arrangement and how it fares against the defender's best reply."""
+
+    model_config = _response(SCORE_RESPONSE["baseline"])
+
+    discard: str | None
+    melds: list[MeldOut]
+    deadwood: list[str]
+    deadwood_points: int
+    defender_deadwood_points: int
+    defender_laid_off: int = Field(description="cards the defender lays off")
+    outcome: Outcome
+    winner: Winner
+    points: int = Field(description="points to the winner")
+    knocker_points: int = Field(description="the knocker's score (negative: the defender scores)")
+
+
+class GinScoreResponse(BaseModel):
+    """Outcome and points of a knock with both sides playing best (minimax)."""
+
+    model_config = _response(_timed(SCORE_RESPONSE))
+
+    knock_limit: int
+    limit_source: str
+    outcome: Outcome
+    winner: Winner
+    points: int = Field(description="points to the winner")
+    knocker_points: int = Field(description="the knocker's score (negative: the defender scores)")
+    knocker: KnockerHandOut
+    defender: DefenderHandOut
+    explanation: str = Field(description="which knocker arrangement was chosen and why")
+    considered: int = Field(description="knocker arrangements within the knock limit")
+    baseline: KnockerChoiceOut = Field(
+        description="the least-deadwood arrangement /v1/solve reports, scored the same way"
+    )
+    alternatives: list[KnockerChoiceOut] = Field(description="the next best arrangements (10 at most)")
+    optimal: bool
+    elapsed_ms: float = ELAPSED
+
+
+# ---------------------------------------------------------------------------
+# Hints
+
+
+class DiscardHintRequest(BaseModel):
+    """A hand holding one card more than it keeps."""
+
+    model_config = _request(
+        {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C 8C 9C TC KH QD"},
+        {"variant": "indian13", "wild_rank": "7", "hand": "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C"},
+    )
+
+    variant: VariantName
+    hand: HandCards
+    wild_rank: WildRank | None = None
+    rules: RulesOverride | None = RULES
+
+
+class DiscardOptionOut(BaseModel):
+    """One discard: the optimum of the cards kept; equal rank means a tie."""
+
+    model_config = _response(DISCARD_RESPONSE["options"][0])
+
+    discard: str
+    rank: int = Field(description="1 = best; tied discards share a rank")
+    value: int = Field(description="deadwood (min_deadwood), net (max_net) or count (Indian)")
+    solution: SolutionOut
+
+
+class DiscardHintResponse(BaseModel):
+    """Every distinct discard, best first, ties grouped."""
+
+    model_config = _response(_timed(DISCARD_RESPONSE))
+
+    variant: str
+    better: Better = Field(description="whether a lower or a higher value is better")
+    options: list[DiscardOptionOut]
+    groups: list[list[str]] = Field(description="discards of equal rank, best group first")
+    optimal: bool
+    elapsed_ms: float = ELAPSED
+
+
+class DrawHintRequest(BaseModel):
+    """A hand before drawing, the discard-pile top and cards known to be out of the stock."""
+
+    model_config = _request(
+        {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S", "discard_top": "4S",
+         "seen": ["9H"]},
+        {"variant": "rummy500", "hand": "AH 2H 5S 6S 9D 9C KC", "discard_top": "3H"},
+    )
+
+    variant: VariantName
+    hand: HandCards = Field(description="the kept hand, before drawing")
+    discard_top: CardToken
+    seen: list[CardToken] | None = Field(
+        default=None, max_length=MAX_SEEN_CARDS,
+        description="other cards known not to be in the stock (the rest of the pile, melds ...)",
+    )
+    wild_rank: WildRank | None = None
+    rules: RulesOverride | None = RULES
+
+
+class DrawTakeOut(BaseModel):
+    """Taking the pile top: the optimum with its best discard."""
+
+    model_config = _response(DRAW_RESPONSE["take"])
+
+    value: int
+    solution: SolutionOut
+
+
+class DrawOutcomeOut(BaseModel):
+    """Drawing one unseen card type: the optimum after the best discard."""
+
+    model_config = _response(DRAW_RESPONSE["blind"]["outcomes"][0])
+
+    card: str
+    copies: int = Field(description="copies of the card unseen (its weight)")
+    value: int
+    discard: str | None
+
+
+class DrawBlindOut(BaseModel):
+    """Drawing blind: the exact expected optimum over the unseen cards."""
+
+    model_config = _response(DRAW_RESPONSE["blind"])
+
+    expected_value: float
+    expected_exact: str = Field(description="the expectation as an exact fraction p/q")
+    unseen: int = Field(description="unseen cards (physical copies)")
+    outcomes: list[DrawOutcomeOut]
+
+
+class DrawHintResponse(BaseModel):
+    """Take the discard or draw blind, and why."""
+
+    model_config = _response(_timed(DRAW_RESPONSE))
+
+    variant: str
+    better: Better
+    current_value: int = Field(description="the optimum of the hand as it is")
+    discard_top: str
+    take: DrawTakeOut
+    blind: DrawBlindOut
+    recommendation: Literal["take_discard", "draw_blind", "either"]
+    reason: str
+    optimal: bool
+    elapsed_ms: float = ELAPSED
+
+
+class LayoffsRequest(BaseModel):
+    """A hand and the melds on the table."""
+
+    model_config = _request(
+        {"variant": "rummy500", "hand": "8H 9H 4H JK 8C QC 2D",
+         "table": [["5H", "6H", "7H"], ["7S", "7D", "7C"], ["JK", "9C", "TC"]]},
+        {"variant": "gin", "hand": "8H 9H KS 3C 4C 5C", "table": [["5H", "6H", "7H"]]},
+    )
+
+    variant: VariantName
+    hand: HandCards
+    table: list[TableMeldCards] = Field(max_length=MAX_TABLE_MELDS, description=TABLE_DESCRIPTION)
+    wild_rank: WildRank | None = None
+    rules: RulesOverride | None = RULES
+
+
+class FitOut(BaseModel):
+    """A table meld end a hand card can reach, once the ``via`` cards fill the gap."""
+
+    model_config = _response(LAYOFFS_RESPONSE["fits"][2]["extends"][0])
+
+    table_index: int
+    end: Literal["low", "high", "set"]
+    represents: str = Field(description="the card it stands for (a wild card's meaning)")
+    via: list[str] = Field(description="other hand cards laid off before it")
+
+
+class CardFitsOut(BaseModel):
+    """Every table meld end one hand card can reach."""
+
+    model_config = _response(LAYOFFS_RESPONSE["fits"][2])
+
+    card: str
+    extends: list[FitOut]
+
+
+class LayoffsResponse(BaseModel):
+    """Which cards extend which table melds, and the best mix of melds and layoffs."""
+
+    model_config = _response(_timed(LAYOFFS_RESPONSE))
+
+    variant: str
+    table: list[MeldOut] = Field(description="the table melds as read")
+    fits: list[CardFitsOut]
+    best: PlayOut
+    better: Better
+    value: int = Field(description="the best play's deadwood (min_deadwood) or net (max_net)")
+    elapsed_ms: float = ELAPSED
+
+
+class PileHintRequest(BaseModel):
+    """A hand, the table and the discard pile (bottom to top)."""
+
+    model_config = _request(
+        {"variant": "rummy500", "hand": "8H 9H 4H 2D 8C", "table": [["5H", "6H", "7H"]],
+         "discard_pile": ["KS", "3C", "8D", "8S", "QD"]},
+        {"variant": "rommy", "hand": "8H 9H 4H 2D 8C", "discard_pile": "KS 3C 8D 8S QD"},
+    )
+
+    variant: Literal["rummy500", "rommy"]
+    hand: HandCards
+    table: list[TableMeldCards] = Field(default_factory=list, max_length=MAX_TABLE_MELDS,
+                                        description=TABLE_DESCRIPTION)
+    discard_pile: HandCards = Field(description=f"bottom to top; at most {MAX_PILE_CARDS} cards")
+    wild_rank: WildRank | None = None
+    rules: RulesOverride | None = RULES
+
+
+class PileUseOut(BaseModel):
+    """A way to use the deepest card taken, with the best net of the turn around it."""
+
+    model_config = _response(PILE_RESPONSE["depths"][1]["uses"][0])
+
+    kind: Literal["meld", "layoff"]
+    meld: MeldOut = Field(description="the new meld, or the table meld after the layoff")
+    table_index: int | None
+    cards: list[str] = Field(description="the hand cards it uses")
+    net: int
+
+
+class PileDepthOut(BaseModel):
+    """Taking the top ``depth`` cards of the pile."""
+
+    model_config = _response(PILE_RESPONSE["depths"][1])
+
+    depth: int
+    taken: list[str] = Field(description="the cards taken, top first")
+    deepest: str
+    must_use: bool = Field(description="the deepest card must be melded or laid off at once")
+    evaluated: bool = Field(description="false when the hand would pass the card limit")
+    legal: bool
+    penalty: int = Field(description="rommy: pile_penalty when the card cannot be used")
+    uses: list[PileUseOut]
+    best: PlayOut | None
+    net: int | None = Field(description="best net of the turn, penalty included")
+
+
+class PileHintResponse(BaseModel):
+    """Every depth of the discard pile, top first."""
+
+    model_config = _response(_timed(PILE_RESPONSE))
+
+    variant: str
+    table: list[MeldOut]
+    current: PlayOut = Field(description="the best play without taking anything")
+    depths: list[PileDepthOut]
+    best_depth: int | None = Field(description="the depth with the best net")
+    elapsed_ms: float = ELAPSED
+
+
+# ---------------------------------------------------------------------------
+# Round scoring
+
+
+class PlayerIn(BaseModel):
+    """One player at the end of a round."""
+
+    model_config = _request(
+        {"hand": "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C", "went_out": True},
+        {"hand": ["KS"], "melded": [["AH", "2H", "3H"]], "pile_penalties": 1},
+        {"dropped": "middle"},
+    )
+
+    hand: HandCards = Field(default_factory=list, description="the cards still held")
+    melded: list[list[CardToken]] | None = Field(
+        default=None, max_length=MAX_MELDED_GROUPS,
+        description="groups put on the table (rummy500/rommy: scored; Indian: the groups shown; "
+                    "omitted: arranged optimally)",
+    )
+    went_out: bool = Field(default=False, description="went out / declared")
+    dropped: Literal["first", "middle"] | None = Field(default=None, description="Indian: dropped")
+    had_turn: bool = Field(default=True, description="Indian: false pays half")
+    rummy: bool = Field(
+        default=False,
+        description="the player who went out went rummy (basic: all down in one turn; Indian: "
+                    "hand rummy, complete at the deal)",
+    )
+    pile_penalties: int = Field(default=0, ge=0, le=100,
+                                description="rommy: times charged the pile penalty")
+
+
+class RoundScoreRequest(BaseModel):
+    """Every player's end of round."""
+
+    model_config = _request(
+        {"variant": "indian13", "wild_rank": "7", "players": [
+            {"hand": "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C", "went_out": True},
+            {"hand": "2S 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KD"},
+            {"dropped": "first"},
+        ]},
+        {"variant": "basic", "players": [{"went_out": True, "rummy": True}, {"hand": "KS 2H 3D"}]},
+    )
+
+    variant: VariantName
+    rules: RulesOverride | None = RULES
+    wild_rank: WildRank | None = None
+    players: list[PlayerIn] = Field(min_length=2, max_length=MAX_PLAYERS)
+
+
+class PlayerScoreOut(BaseModel):
+    """What one player scores this round."""
+
+    model_config = _response(ROUND_RESPONSE["players"][1])
+
+    index: int
+    role: Literal["winner", "loser", "dropped", "wrong_declaration", "player"]
+    points: int = Field(description="+ gains, - pays")
+    hand_points: int
+    melded_points: int | None
+    count: int | None = Field(description="Indian: the uncapped cascade count")
+    pays: int | None
+    value_points: int | None = Field(description="indian21: value cards held")
+    melds: list[MeldOut]
+    explanation: str
+
+
+class RoundScoreResponse(BaseModel):
+    """Points of every player, in request order, and why."""
+
+    model_config = _response(_timed(ROUND_RESPONSE))
+
+    variant: str
+    winner: int | None
+    points: list[int]
+    players: list[PlayerScoreOut]
+    explanation: str
+    elapsed_ms: float = ELAPSED
+
+
+__all__ = [
+    "CardFitsOut",
+    "DefenderHandOut",
+    "DiscardHintRequest",
+    "DiscardHintResponse",
+    "DiscardOptionOut",
+    "DrawBlindOut",
+    "DrawHintRequest",
+    "DrawHintResponse",
+    "DrawOutcomeOut",
+    "DrawTakeOut",
+    "FitOut",
+    "GinScoreRequest",
+    "GinScoreResponse",
+    "KnockOptionOut",
+    "KnockRequest",
+    "KnockResponse",
+    "KnockerChoiceOut",
+    "KnockerHandOut",
+    "LayoffOut",
+    "LayoffsRequest",
+    "LayoffsResponse",
+    "PileDepthOut",
+    "PileHintRequest",
+    "PileHintResponse",
+    "PileUseOut",
+    "PlayOut",
+    "PlayerIn",
+    "PlayerScoreOut",
+    "RoundScoreRequest",
+    "RoundScoreResponse",
+    "SolutionOut",
+]

@@ -1,0 +1,664 @@
+"""Play hints for games that show a player what to do (RULES.md section 7).
+
+* ``discard_hint`` -- every distinct discard of a hand holding one card more
+  than it keeps, ranked by the optimum of the cards kept (ties grouped).
+* ``draw_hint`` -- take the discard-pile top (and its best discard) or draw
+  blind: the **exact** expected optimum over the unseen cards (the deck minus
+  the hand, the seen cards and the pile top), as a fraction.
+* ``layoffs_hint`` -- which hand cards extend which table melds (runs by
+  several cards at once; wild cards with their meaning) and the best mix of
+  new melds and layoffs under the variant's objective.
+* ``pile_hint`` (``rummy500``, ``rommy``) -- for each depth of the discard
+  pile, whether taking down to that card is legal (below the top, the deepest
+  card taken must be melded or laid off at once), the ways to use it and the
+  resulting net; ``rommy`` charges ``pile_penalty`` when no way exists.
+
+The *optimum* of a hand is what ``solve`` optimises: the deadwood
+(``min_deadwood``), the net (``max_net``, higher is better) or the uncapped
+cascade count (Indian).  Each hint reuses ``solve``'s engines.
+
+>>> hint = discard_hint("2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D", "gin")
+>>> [(card_name(o.discard), o.value, o.rank) for o in hint.options[:2]]
+[('6S', 9, 1), ('5S', 10, 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from solver.cards import NUM_CARD_TYPES, InvalidHandError, card_name, parse_card, parse_cards, sort_key
+from solver.layoffs import (
+    Layoff,
+    LayoffSearch,
+    Play,
+    TableMeld,
+    TimeBudget,
+    check_copies,
+    combine,
+    count_cards,
+    deck_copies,
+    extensions,
+    objective_of,
+    optimum,
+    place,
+    read_table,
+    wild_fillings,
+)
+from solver.melds import all_candidates
+from solver.model import Meld, Solution
+from solver.rules import MAX_HAND_CARDS, Deal, InvalidRulesError, check_hand, make_deal, make_rules
+from solver.solve import DEFAULT_TIME_LIMIT_MS
+
+Better = Literal["lower", "higher"]
+Recommendation = Literal["take_discard", "draw_blind", "either"]
+
+MAX_SEEN_CARDS = 8 * 54
+MAX_PILE_CARDS = 8 * 54
+MAX_FITS_PER_CARD = 24
+MAX_USES = 24
+
+
+# ---------------------------------------------------------------------------
+# Shared
+
+
+def _deal(variant: str, wild_rank: str | None, rules: Mapping[str, Any] | None) -> Deal:
+    return make_deal(make_rules(variant, rules), wild_rank)
+
+
+def _hand(tokens: str | Iterable[object], deal: Deal, field: str = "hand", minimum: int = 0) -> list[int]:
+    cards = parse_cards(tokens, field)
+    check_hand(cards, deal.rules, field)
+    if len(cards) < minimum:
+        raise InvalidHandError(f"{field} needs at least {minimum} card(s); got {len(cards)}",
+                               code="hand_too_small", field=field)
+    return cards
+
+
+def better_of(deal: Deal) -> Better:
+    """Whether a higher or a lower optimum is better under the variant."""
+    return "higher" if deal.rules.objective == "max_net" else "lower"
+
+
+def value_of(solution: Solution, deal: Deal) -> int:
+    """The optimum ``solve`` reached: net (``max_net``), else deadwood or the
+    uncapped cascade count."""
+    if deal.rules.objective == "max_net":
+        return solution.net_points
+    return solution.deadwood_points
+
+
+def _order_key(value: int | Fraction, declarable: bool, better: Better) -> tuple[int | Fraction, bool]:
+    return (value if better == "lower" else -value, not declarable)
+
+
+def _without(cards: Sequence[int], card: int) -> list[int]:
+    left = list(cards)
+    left.remove(card)
+    return left
+
+
+# ---------------------------------------------------------------------------
+# Discard hint
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """One discard: the optimum of the cards kept; equal ``rank`` = a tie."""
+
+    discard: int
+    rank: int
+    value: int
+    solution: Solution
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names."""
+        return {"discard": card_name(self.discard), "rank": self.rank, "value": self.value,
+                "solution": self.solution.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardHint:
+    """Every distinct discard, best first; ``groups`` lists tied discards."""
+
+    variant: str
+    better: Better
+    options: tuple[DiscardOption, ...]
+    optimal: bool
+
+    @property
+    def groups(self) -> list[list[int]]:
+        """Discards grouped by rank (ties together), best group first."""
+        out: list[list[int]] = []
+        previous_rank = None
+        for option in self.options:
+            if option.rank == previous_rank:
+                out[-1].append(option.discard)
+            else:
+                out.append([option.discard])
+            previous_rank = option.rank
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names."""
+        return {
+            "variant": self.variant,
+            "better": self.better,
+            "options": [o.to_dict() for o in self.options],
+            "groups": [[card_name(c) for c in g] for g in self.groups],
+            "optimal": self.optimal,
+        }
+
+
+def discard_hint(
+    hand: str | Iterable[object],
+    variant: str,
+    *,
+    wild_rank: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    budget_ms: int | None = None,
+) -> DiscardHint:
+    """Rank every distinct discard of ``hand`` (one card more than is kept) by
+    the optimum of the cards kept; tied discards share a rank.
+
+    Each solve may take ``time_limit_ms``; all of them together ``budget_ms``
+    (past it the answers are marked ``optimal=False``).  The same holds for
+    every hint below.
+    """
+    budget = TimeBudget(time_limit_ms, budget_ms)
+    deal = _deal(variant, wild_rank, rules)
+    cards = _hand(hand, deal, minimum=1)
+    better = better_of(deal)
+    rows = []
+    for discard in sorted(set(cards), key=sort_key):
+        solution = optimum(deal, _without(cards, discard), False, budget)
+        value = value_of(solution, deal)
+        rows.append((_order_key(value, solution.declarable, better), discard, value, solution))
+    rows.sort(key=lambda row: (row[0], sort_key(row[1])))
+    options: list[DiscardOption] = []
+    rank = 0
+    for position, (key, discard, value, solution) in enumerate(rows):
+        if position == 0 or key != rows[position - 1][0]:
+            rank = position + 1
+        options.append(DiscardOption(discard, rank, value, solution))
+    return DiscardHint(deal.rules.name, better, tuple(options),
+                       all(o.solution.optimal for o in options))
+
+
+# ---------------------------------------------------------------------------
+# Draw hint
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOutcome:
+    """Drawing ``card`` (``copies`` of it unseen): the optimum after the best discard."""
+
+    card: int
+    copies: int
+    value: int
+    discard: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names."""
+        return {"card": card_name(self.card), "copies": self.copies, "value": self.value,
+                "discard": None if self.discard is None else card_name(self.discard)}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawHint:
+    """Take the pile top or draw blind.
+
+    ``take`` is the optimum (with its best discard) after taking
+    ``discard_top``; ``expected`` the exact mean optimum of a blind draw over
+    the ``unseen`` cards, each physical card equally likely.
+    """
+
+    variant: str
+    better: Better
+    current_value: int
+    discard_top: int
+    take: Solution
+    take_value: int
+    expected: Fraction
+    unseen: int
+    outcomes: tuple[DrawOutcome, ...]
+    recommendation: Recommendation
+    reason: str
+    optimal: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names; the expectation as a float and exactly."""
+        return {
+            "variant": self.variant,
+            "better": self.better,
+            "current_value": self.current_value,
+            "discard_top": card_name(self.discard_top),
+            "take": {"value": self.take_value, "solution": self.take.to_dict()},
+            "blind": {
+                "expected_value": float(self.expected),
+                "expected_exact": f"{self.expected.numerator}/{self.expected.denominator}",
+                "unseen": self.unseen,
+                "outcomes": [o.to_dict() for o in self.outcomes],
+            },
+            "recommendation": self.recommendation,
+            "reason": self.reason,
+            "optimal": self.optimal,
+        }
+
+
+def unseen_counts(deal: Deal, known: Iterable[int]) -> list[int]:
+    """Copies of each card type not among ``known`` (the full deck minus them)."""
+    left = deck_copies(deal.rules)
+    for card in known:
+        left[card] -= 1
+    return left
+
+
+def draw_hint(
+    hand: str | Iterable[object],
+    discard_top: str,
+    variant: str,
+    *,
+    seen: str | Iterable[object] | None = None,
+    wild_rank: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    budget_ms: int | None = None,
+) -> DrawHint:
+    """Compare taking ``discard_top`` with the exact expected optimum of a
+    blind draw; ``seen`` are other cards known not to be in the stock."""
+    budget = TimeBudget(time_limit_ms, budget_ms)
+    deal = _deal(variant, wild_rank, rules)
+    cards = _hand(hand, deal)
+    if len(cards) + 1 > MAX_HAND_CARDS:
+        raise InvalidHandError(
+            f"hand has {len(cards)} cards; with the drawn card at most {MAX_HAND_CARDS} are allowed",
+            code="hand_too_large", field="hand",
+        )
+    top = parse_card(discard_top, field="discard_top")
+    seen_cards = [] if seen is None else parse_cards(seen, "seen")
+    if len(seen_cards) > MAX_SEEN_CARDS:
+        raise InvalidHandError(f"seen has {len(seen_cards)} cards; at most {MAX_SEEN_CARDS}",
+                               code="too_many_cards", field="seen")
+    check_copies([("hand", cards), ("discard_top", [top]), ("seen", seen_cards)], deal.rules)
+    better = better_of(deal)
+    current = optimum(deal, cards, False, budget)
+    take = optimum(deal, [*cards, top], True, budget)
+    take_value = value_of(take, deal)
+    left = unseen_counts(deal, [*cards, top, *seen_cards])
+    unseen = sum(left)
+    if unseen == 0:
+        raise InvalidHandError("no card is left unseen: a blind draw is impossible",
+                               code="no_unseen_cards", field="seen")
+    outcomes: list[DrawOutcome] = []
+    total = 0
+    optimal = current.optimal and take.optimal
+    for card in range(NUM_CARD_TYPES):
+        if left[card] <= 0:
+            continue
+        solution = optimum(deal, [*cards, card], True, budget)
+        optimal = optimal and solution.optimal
+        value = value_of(solution, deal)
+        total += left[card] * value
+        outcomes.append(DrawOutcome(card, left[card], value, solution.discard))
+    expected = Fraction(total, unseen)
+    take_key = take_value if better == "lower" else -take_value
+    blind_key = expected if better == "lower" else -expected
+    words = "deadwood" if deal.rules.objective == "min_deadwood" else (
+        "net" if better == "higher" else "count")
+    if take_key < blind_key:
+        recommendation: Recommendation = "take_discard"
+        reason = (f"taking {card_name(top)} gives {words} {take_value}; a blind draw gives "
+                  f"{float(expected):.3f} on average over {unseen} unseen cards")
+    elif take_key > blind_key:
+        recommendation = "draw_blind"
+        reason = (f"a blind draw gives {words} {float(expected):.3f} on average over {unseen} "
+                  f"unseen cards; taking {card_name(top)} gives {take_value}")
+    else:
+        recommendation = "either"
+        reason = f"both give {words} {take_value} (blind: on average over {unseen} unseen cards)"
+    return DrawHint(
+        variant=deal.rules.name, better=better, current_value=value_of(current, deal),
+        discard_top=top, take=take, take_value=take_value, expected=expected, unseen=unseen,
+        outcomes=tuple(outcomes), recommendation=recommendation, reason=reason, optimal=optimal,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Layoffs hint
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """A hand card can extend table meld ``table_index`` at ``end`` (``low``,
+    ``high`` or ``set``), standing for ``represents``, once the ``via`` hand
+    cards fill the gap between it and the meld."""
+
+    table_index: int
+    end: Literal["low", "high", "set"]
+    represents: int
+    via: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names."""
+        return {"table_index": self.table_index, "end": self.end,
+                "represents": card_name(self.represents), "via": [card_name(c) for c in self.via]}
+
+
+@dataclass(frozen=True, slots=True)
+class LayoffHint:
+    """Per hand card the table melds it can extend, and the best play."""
+
+    variant: str
+    table: tuple[Meld, ...]
+    fits: tuple[tuple[int, tuple[Fit, ...]], ...]
+    best: Play
+    better: Better
+    value: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names."""
+        return {
+            "variant": self.variant,
+            "table": [m.to_dict() for m in self.table],
+            "fits": [{"card": card_name(card), "extends": [f.to_dict() for f in fits]}
+                     for card, fits in self.fits],
+            "best": self.best.to_dict(),
+            "better": self.better,
+            "value": self.value,
+        }
+
+
+def _parse_table(table: Sequence[object]) -> list[list[int]]:
+    if isinstance(table, str) or not isinstance(table, Sequence):
+        raise InvalidHandError("table must be a list of melds, each a list of cards",
+                               code="invalid_table", field="table")
+    melds = []
+    for i, meld in enumerate(table):
+        if not isinstance(meld, str | Sequence):
+            raise InvalidHandError(f"table[{i}] must be a list of cards",
+                                   code="invalid_table", field=f"table[{i}]")
+        melds.append(parse_cards(meld, f"table[{i}]"))
+    return melds
+
+
+def fits_of(
+    cards: Sequence[int], table: Sequence[TableMeld], deal: Deal
+) -> list[tuple[int, tuple[Fit, ...]]]:
+    """For each distinct hand card, every table meld end it can reach."""
+    counts = count_cards(cards)
+    found: dict[int, dict[tuple[object, ...], Fit]] = {c: {} for c in set(cards)}
+    for tm in table:
+        for layoff in extensions(tm, counts, deal):
+            for fit_card, fit in _outermost(layoff, tm):
+                key = (fit.table_index, fit.end, fit.represents, tuple(sorted(fit.via)))
+                found[fit_card].setdefault(key, fit)
+    out = []
+    for card in sorted(set(cards), key=sort_key):
+        fits = sorted(found[card].values(), key=lambda f: (len(f.via), f.table_index, f.end,
+                                                           sort_key(f.represents)))
+        out.append((card, tuple(fits[:MAX_FITS_PER_CARD])))
+    return out
+
+
+def _outermost(layoff: Layoff, tm: TableMeld) -> list[tuple[int, Fit]]:
+    """The card at the far end of a one-sided layoff, with the cards before it."""
+    if tm.kind == "set":
+        return [(layoff.cards[0], Fit(tm.index, "set", layoff.represents[0], ()))]
+    low, cards, reps = layoff.low, layoff.cards, layoff.represents
+    if low and low == len(cards):
+        return [(cards[-1], Fit(tm.index, "low", reps[-1], cards[:-1]))]
+    if not low:
+        return [(cards[-1], Fit(tm.index, "high", reps[-1], cards[:-1]))]
+    return []
+
+
+def layoffs_hint(
+    hand: str | Iterable[object],
+    table: Sequence[object],
+    variant: str,
+    *,
+    wild_rank: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    budget_ms: int | None = None,
+) -> LayoffHint:
+    """Which hand cards extend which ``table`` melds (each a list of cards in
+    meld order), and the best mix of new melds and layoffs."""
+    budget = TimeBudget(time_limit_ms, budget_ms)
+    deal = _deal(variant, wild_rank, rules)
+    objective_of(deal.rules)
+    cards = _hand(hand, deal)
+    table_cards = _parse_table(table)
+    check_copies([("hand", cards), *((f"table[{i}]", m) for i, m in enumerate(table_cards))],
+                 deal.rules)
+    table_melds = read_table(table_cards, deal)
+    search = LayoffSearch(deal, table_melds, limit=budget)
+    _, best = search.best(cards)
+    value = best.deadwood_points if deal.rules.objective == "min_deadwood" else best.net_points
+    return LayoffHint(
+        variant=deal.rules.name,
+        table=tuple(tm.meld for tm in table_melds),
+        fits=tuple(fits_of(cards, table_melds, deal)),
+        best=best,
+        better=better_of(deal),
+        value=value,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Pile pickup hint
+
+
+@dataclass(frozen=True, slots=True)
+class PileUse:
+    """A way to use the deepest card taken: a new meld holding it, or a
+    layoff of it (with any cards chained before it) onto table meld
+    ``table_index``; ``net`` is the best net of the turn when it is used so."""
+
+    kind: Literal["meld", "layoff"]
+    meld: Meld
+    table_index: int | None
+    cards: tuple[int, ...]
+    net: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names."""
+        return {"kind": self.kind, "meld": self.meld.to_dict(), "table_index": self.table_index,
+                "cards": [card_name(c) for c in self.cards], "net": self.net}
+
+
+@dataclass(frozen=True, slots=True)
+class PileDepth:
+    """Taking the top ``depth`` cards of the discard pile.
+
+    ``must_use``: the deepest card taken must be melded or laid off at once
+    (every depth below the top).  ``legal`` false: it cannot be (rummy500).
+    ``penalty``: rommy's charge when it cannot be.  ``net`` is the best net
+    after melding and laying off (penalty included), ``best`` that play.
+    ``evaluated`` false when the hand would exceed the card limit.
+    """
+
+    depth: int
+    taken: tuple[int, ...]
+    deepest: int
+    must_use: bool
+    evaluated: bool
+    legal: bool
+    penalty: int
+    uses: tuple[PileUse, ...]
+    best: Play | None
+    net: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names."""
+        return {
+            "depth": self.depth,
+            "taken": [card_name(c) for c in self.taken],
+            "deepest": card_name(self.deepest),
+            "must_use": self.must_use,
+            "evaluated": self.evaluated,
+            "legal": self.legal,
+            "penalty": self.penalty,
+            "uses": [u.to_dict() for u in self.uses],
+            "best": None if self.best is None else self.best.to_dict(),
+            "net": self.net,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PileHint:
+    """Every depth of the pile, top first; ``current`` is the hand's best play
+    without taking anything."""
+
+    variant: str
+    table: tuple[Meld, ...]
+    current: Play
+    depths: tuple[PileDepth, ...]
+    best_depth: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names."""
+        return {
+            "variant": self.variant,
+            "table": [m.to_dict() for m in self.table],
+            "current": self.current.to_dict(),
+            "depths": [d.to_dict() for d in self.depths],
+            "best_depth": self.best_depth,
+        }
+
+
+def _forced_uses(
+    search: LayoffSearch, cards: tuple[int, ...], card: int, deal: Deal
+) -> list[tuple[PileUse, Play]]:
+    """Every way to use ``card`` from ``cards`` at once, with the best play around it."""
+    counts = count_cards(cards)
+    ways: list[tuple[PileUse, Play]] = []
+    for tm in search.table:
+        for layoff in extensions(tm, counts, deal):
+            if card not in layoff.cards:
+                continue
+            _, rest = search.best(_minus(cards, layoff.used), skip=(tm.index,))
+            play = _merge(deal, rest, layoff=layoff)
+            ways.append((PileUse("layoff", layoff.extended, tm.index, layoff.cards,
+                                 play.net_points), play))
+    wild_cap = sum(counts[w] for w in deal.wild)
+    for candidate in all_candidates(counts, deal, wild_cap):
+        natural = card in candidate.naturals
+        if not natural and not (card in deal.wild and candidate.wilds):
+            continue
+        left = list(counts)
+        for c in candidate.naturals:
+            left[c] -= 1
+        for filling in wild_fillings(candidate.wilds, left, deal):
+            if not natural and card not in filling:
+                continue
+            meld = place(candidate, filling, deal)
+            used = [*candidate.naturals, *filling]
+            _, rest = search.best(_minus(cards, used))
+            play = _merge(deal, rest, meld=meld)
+            ways.append((PileUse("meld", meld, None, tuple(meld.cards), play.net_points), play))
+    ways.sort(key=lambda way: (-way[0].net, way[0].kind, way[0].meld.represents))
+    return ways
+
+
+def _minus(cards: tuple[int, ...], used: Iterable[int]) -> tuple[int, ...]:
+    left = list(cards)
+    for c in used:
+        left.remove(c)
+    return tuple(left)
+
+
+def _merge(deal: Deal, rest: Play, *, layoff: Layoff | None = None, meld: Meld | None = None) -> Play:
+    melds = (*rest.melds, meld) if meld is not None else rest.melds
+    layoffs = (*rest.layoffs, layoff) if layoff is not None else rest.layoffs
+    return combine(deal, melds, layoffs, rest.deadwood, rest.optimal)
+
+
+def pile_hint(
+    hand: str | Iterable[object],
+    table: Sequence[object],
+    discard_pile: str | Iterable[object],
+    variant: str,
+    *,
+    wild_rank: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    budget_ms: int | None = None,
+) -> PileHint:
+    """Evaluate taking the discard pile (given bottom to top) down to each depth."""
+    if variant not in ("rummy500", "rommy"):
+        raise InvalidRulesError(
+            "variant", f"the pile pickup hint is for rummy500 and rommy; got {variant!r}"
+        )
+    budget = TimeBudget(time_limit_ms, budget_ms)
+    deal = _deal(variant, wild_rank, rules)
+    objective_of(deal.rules, "pile pickup")
+    cards = _hand(hand, deal)
+    table_cards = _parse_table(table)
+    pile = parse_cards(discard_pile, "discard_pile")
+    if not pile:
+        raise InvalidHandError("discard_pile is empty: nothing to take",
+                               code="empty_pile", field="discard_pile")
+    if len(pile) > MAX_PILE_CARDS:
+        raise InvalidHandError(f"discard_pile has {len(pile)} cards; at most {MAX_PILE_CARDS}",
+                               code="too_many_cards", field="discard_pile")
+    check_copies([("hand", cards), *((f"table[{i}]", m) for i, m in enumerate(table_cards)),
+                  ("discard_pile", pile)], deal.rules)
+    table_melds = read_table(table_cards, deal)
+    search = LayoffSearch(deal, table_melds, limit=budget)
+    _, current = search.best(cards)
+    penalty_points = deal.rules.pile_penalty
+    depths: list[PileDepth] = []
+    for depth in range(1, len(pile) + 1):
+        taken = tuple(reversed(pile[len(pile) - depth:]))  # top first
+        deepest = taken[-1]
+        must_use = depth > 1
+        held = tuple(sorted([*cards, *taken]))
+        if len(held) > MAX_HAND_CARDS:
+            depths.append(PileDepth(depth, taken, deepest, must_use, False, False, 0, (), None, None))
+            continue
+        if not must_use:
+            _, play = search.best(held)
+            depths.append(PileDepth(depth, taken, deepest, False, True, True, 0, (), play,
+                                    play.net_points))
+            continue
+        ways = _forced_uses(search, held, deepest, deal)
+        uses = tuple(use for use, _ in ways[:MAX_USES])
+        if ways:
+            play = ways[0][1]
+            depths.append(PileDepth(depth, taken, deepest, True, True, True, 0, uses, play,
+                                    play.net_points))
+        elif variant == "rommy":
+            _, play = search.best(held)
+            depths.append(PileDepth(depth, taken, deepest, True, True, True, penalty_points, (),
+                                    play, play.net_points - penalty_points))
+        else:
+            depths.append(PileDepth(depth, taken, deepest, True, True, False, 0, (), None, None))
+    scored = [d for d in depths if d.net is not None]
+    best_depth = max(scored, key=lambda d: (d.net or 0, -d.depth)).depth if scored else None
+    return PileHint(deal.rules.name, tuple(tm.meld for tm in table_melds), current,
+                    tuple(depths), best_depth)
+
+
+__all__ = [
+    "DiscardHint",
+    "DiscardOption",
+    "DrawHint",
+    "DrawOutcome",
+    "Fit",
+    "LayoffHint",
+    "PileDepth",
+    "PileHint",
+    "PileUse",
+    "discard_hint",
+    "draw_hint",
+    "layoffs_hint",
+    "pile_hint",
+    "unseen_counts",
+    "value_of",
+]

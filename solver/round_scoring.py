@@ -1,0 +1,498 @@
+"""Points of a finished round for every player (RULES.md section 6).
+
+* ``basic`` -- the player who went out collects the points of every other
+  player's whole remaining hand (matched or not, as in 004); going rummy (all
+  cards down in one turn, nothing melded before: ``rummy``) doubles when the
+  knob ``rummy_doubles`` is on.  The others score 0.
+* ``rummy500`` / ``rommy`` -- each player scores melded points minus hand
+  points; ``rommy`` also charges ``pile_penalty`` for each time the player
+  took from the pile without melding at once (``pile_penalties``).
+* ``indian13`` -- the declarer's show is checked; if valid every loser pays
+  the winner its cascade count (capped at ``points_cap``), or ``drop_first``
+  / ``drop_middle`` when it dropped; a loser that had no turn yet pays half
+  (rounded down); a hand-rummy winner (complete at the deal: ``rummy``)
+  doubles what the counted losers pay.  A show that is not valid costs the
+  declarer ``wrong_declaration`` and nobody else pays.
+* ``indian21`` -- as ``indian13`` (no cap by default), plus value cards: each
+  copy of the cut card and of its upper and lower neighbours (same suit) held
+  is worth ``value_card_points``, and each complete triple of them (a
+  marriage) ``marriage_points`` instead of its three cards.  Value points are
+  settled between all players: each receives its value from every other
+  player (``n * V_i - sum V``).
+
+Gin has its own scoring (``solver.gin.gin_score``).
+
+A player's ``hand`` is the cards it still holds; ``melded`` the groups it put
+on the table (rummy500/rommy: a group that is not a meld by itself, such as
+cards laid off onto another meld, scores each card's points; Indian: the
+groups shown).  An Indian player without ``melded`` is arranged optimally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from solver.cards import InvalidHandError, card_name, make_card, parse_cards, rank_of, suit_of
+from solver.classify import best_reading
+from solver.layoffs import TimeBudget, check_copies, optimum
+from solver.model import Meld
+from solver.rules import (
+    MAX_HAND_CARDS,
+    Deal,
+    InvalidRulesError,
+    base_points,
+    make_deal,
+    make_rules,
+)
+from solver.scoring import meets_declaration, score_arrangement
+from solver.solve import DEFAULT_TIME_LIMIT_MS
+
+Drop = Literal["first", "middle"]
+Role = Literal["winner", "loser", "dropped", "wrong_declaration", "player"]
+
+MAX_PLAYERS = 12
+MAX_MELDED_GROUPS = 30
+SCORED_VARIANTS = ("basic", "rummy500", "rommy", "indian13", "indian21")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerHand:
+    """One player's end of round (card tokens as given on the wire)."""
+
+    hand: str | Sequence[object] = ()
+    melded: Sequence[str | Sequence[object]] | None = None
+    went_out: bool = False
+    dropped: Drop | None = None
+    had_turn: bool = True
+    rummy: bool = False
+    pile_penalties: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    """What one player scores this round (``points``: + gains, - pays)."""
+
+    index: int
+    role: Role
+    points: int
+    hand_points: int
+    melded_points: int | None = None
+    count: int | None = None
+    pays: int | None = None
+    value_points: int | None = None
+    melds: tuple[Meld, ...] = ()
+    explanation: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form."""
+        return {
+            "index": self.index,
+            "role": self.role,
+            "points": self.points,
+            "hand_points": self.hand_points,
+            "melded_points": self.melded_points,
+            "count": self.count,
+            "pays": self.pays,
+            "value_points": self.value_points,
+            "melds": [m.to_dict() for m in self.melds],
+            "explanation": self.explanation,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """Points of every player, in input order, and why."""
+
+    variant: str
+    winner: int | None
+    players: tuple[PlayerScore, ...]
+    explanation: str
+    points: tuple[int, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form."""
+        return {
+            "variant": self.variant,
+            "winner": self.winner,
+            "points": list(self.points),
+            "players": [p.to_dict() for p in self.players],
+            "explanation": self.explanation,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    hand: list[int]
+    melded: list[list[int]] | None
+    info: PlayerHand
+
+    @property
+    def cards(self) -> list[int]:
+        return [*self.hand, *(c for g in self.melded or [] for c in g)]
+
+
+def _names(cards: Iterable[int]) -> str:
+    return " ".join(card_name(c) for c in cards) or "nothing"
+
+
+def _parse_players(players: Sequence[PlayerHand], deal: Deal) -> list[_Parsed]:
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise InvalidHandError(f"a round has 2 to {MAX_PLAYERS} players; got {len(players)}",
+                               code="wrong_player_count", field="players")
+    parsed: list[_Parsed] = []
+    groups: list[tuple[str, Sequence[int]]] = []
+    for i, player in enumerate(players):
+        where = f"players[{i}]"
+        hand = parse_cards(player.hand, f"{where}.hand")
+        if len(hand) > MAX_HAND_CARDS:
+            raise InvalidHandError(f"{where}.hand has {len(hand)} cards; at most {MAX_HAND_CARDS}",
+                                   code="hand_too_large", field=f"{where}.hand")
+        groups.append((f"{where}.hand", hand))
+        melded: list[list[int]] | None = None
+        if player.melded is not None:
+            if isinstance(player.melded, str) or len(player.melded) > MAX_MELDED_GROUPS:
+                raise InvalidHandError(
+                    f"{where}.melded must be a list of at most {MAX_MELDED_GROUPS} groups of cards",
+                    code="invalid_melded", field=f"{where}.melded",
+                )
+            melded = []
+            for j, group in enumerate(player.melded):
+                cards = parse_cards(group, f"{where}.melded[{j}]")
+                if not cards:
+                    raise InvalidHandError(f"{where}.melded[{j}] is empty",
+                                           code="invalid_melded", field=f"{where}.melded[{j}]")
+                melded.append(cards)
+                groups.append((f"{where}.melded[{j}]", cards))
+        if player.dropped not in (None, "first", "middle"):
+            raise InvalidHandError(f"{where}.dropped must be 'first' or 'middle'",
+                                   code="invalid_drop", field=f"{where}.dropped")
+        if isinstance(player.pile_penalties, bool) or not isinstance(player.pile_penalties, int) or not (
+            0 <= player.pile_penalties <= 100
+        ):
+            raise InvalidHandError(f"{where}.pile_penalties must be an integer from 0 to 100",
+                                   code="invalid_pile_penalties", field=f"{where}.pile_penalties")
+        parsed.append(_Parsed(hand, melded, player))
+    check_copies(groups, deal.rules)
+    return parsed
+
+
+def _flag_error(index: int, flag: str, message: str) -> InvalidHandError:
+    return InvalidHandError(f"players[{index}].{flag}: {message}", code="invalid_flag",
+                            field=f"players[{index}].{flag}")
+
+
+def _check_flags(players: list[_Parsed], game: str) -> None:
+    for i, p in enumerate(players):
+        info = p.info
+        if game != "indian":
+            if info.dropped is not None:
+                raise _flag_error(i, "dropped", "dropping exists only in indian13/indian21")
+            if not info.had_turn:
+                raise _flag_error(i, "had_turn", "the half payment exists only in indian13/indian21")
+        if game != "rommy" and info.pile_penalties:
+            raise _flag_error(i, "pile_penalties", "the pile penalty exists only in rommy")
+        if game == "net" and info.rummy:
+            raise _flag_error(i, "rummy", "rummy500/rommy have no rummy bonus")
+        if info.rummy and not info.went_out:
+            raise _flag_error(i, "rummy", "only the player who went out can go rummy")
+        if info.dropped is not None and info.went_out:
+            raise _flag_error(i, "dropped", "a player who dropped cannot also go out")
+    out = [i for i, p in enumerate(players) if p.info.went_out]
+    if len(out) > 1:
+        raise InvalidHandError(
+            f"players {out} all went out; at most one player goes out in a round",
+            code="several_winners", field=f"players[{out[1]}].went_out",
+        )
+
+
+def score_round(
+    players: Sequence[PlayerHand],
+    variant: str,
+    *,
+    wild_rank: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    budget_ms: int | None = None,
+) -> RoundScore:
+    """Score a finished round of ``variant`` (see the module docstring).
+
+    Raises ``InvalidHandError`` naming the player field at fault
+    (``players[1].hand`` ...) or ``InvalidRulesError``.
+    """
+    if variant not in SCORED_VARIANTS:
+        hint = " (gin: use gin_score / POST /v1/gin/score)" if variant == "gin" else ""
+        raise InvalidRulesError(
+            "variant",
+            f"round scoring covers {', '.join(SCORED_VARIANTS)}; got {variant!r}{hint}",
+        )
+    budget = TimeBudget(time_limit_ms, budget_ms)
+    deal = make_deal(make_rules(variant, rules), wild_rank)
+    parsed = _parse_players(players, deal)
+    if variant == "basic":
+        _check_flags(parsed, "basic")
+        return _score_basic(parsed, deal, budget)
+    if variant in ("rummy500", "rommy"):
+        _check_flags(parsed, "rommy" if variant == "rommy" else "net")
+        return _score_net(parsed, deal)
+    _check_flags(parsed, "indian")
+    return _score_indian(parsed, deal, variant, budget)
+
+
+def _hand_points(cards: Iterable[int], deal: Deal) -> int:
+    return sum(base_points(c, deal) for c in cards)
+
+
+# ---------------------------------------------------------------------------
+# basic
+
+
+def _score_basic(players: list[_Parsed], deal: Deal, budget: TimeBudget) -> RoundScore:
+    winner = next((i for i, p in enumerate(players) if p.info.went_out), None)
+    if winner is None:
+        raise InvalidHandError("basic: say which player went out (went_out: true)",
+                               code="no_winner", field="players")
+    going = players[winner]
+    if going.hand:
+        ways = [optimum(deal, going.hand, discard, budget) for discard in (False, True)]
+        if not any(s.declarable for s in ways):
+            raise InvalidHandError(
+                f"players[{winner}] went out but its hand {_names(going.hand)} cannot all be "
+                "melded (with at most one discard); give the cards it still holds as "
+                "another player's, or leave its hand empty",
+                code="cannot_go_out", field=f"players[{winner}].hand",
+            )
+    total = 0
+    scores: list[PlayerScore | None] = [None] * len(players)
+    for i, p in enumerate(players):
+        if i == winner:
+            continue
+        points = _hand_points(p.hand, deal)
+        total += points
+        scores[i] = PlayerScore(i, "loser", 0, points, pays=points,
+                                explanation=f"holds {_names(p.hand)}: {points} to the winner")
+    doubled = going.info.rummy and deal.rules.rummy_doubles
+    gain = total * 2 if doubled else total
+    why = f"collects {total} from the other hands" + (", doubled for going rummy" if doubled else "")
+    scores[winner] = PlayerScore(winner, "winner", gain, _hand_points(going.hand, deal),
+                                 explanation=why)
+    final = tuple(s for s in scores if s is not None)
+    return RoundScore(deal.rules.name, winner, final,
+                      f"player {winner} went out and {why}", tuple(s.points for s in final))
+
+
+# ---------------------------------------------------------------------------
+# rummy500 / rommy
+
+
+def _group_points(group: list[int], deal: Deal) -> tuple[int, Meld | None]:
+    meld = best_reading(group, deal)
+    if meld is not None:
+        return meld.points, meld
+    return _hand_points(group, deal), None
+
+
+def _score_net(players: list[_Parsed], deal: Deal) -> RoundScore:
+    rules = deal.rules
+    scores = []
+    for i, p in enumerate(players):
+        melded = 0
+        melds: list[Meld] = []
+        loose: list[int] = []
+        for group in p.melded or []:
+            points, meld = _group_points(group, deal)
+            melded += points
+            if meld is None:
+                loose.extend(group)
+            else:
+                melds.append(meld)
+        in_hand = _hand_points(p.hand, deal)
+        penalty = p.info.pile_penalties * rules.pile_penalty
+        net = melded - in_hand - penalty
+        why = f"melded {melded} - hand {in_hand}"
+        if loose:
+            why += f" (laid off {_names(loose)} counted card by card)"
+        if penalty:
+            why += f" - pile penalty {p.info.pile_penalties} x {rules.pile_penalty}"
+        scores.append(PlayerScore(i, "winner" if p.info.went_out else "player", net, in_hand,
+                                  melded_points=melded, melds=tuple(melds),
+                                  explanation=f"{why} = {net}"))
+    winner = next((i for i, p in enumerate(players) if p.info.went_out), None)
+    return RoundScore(rules.name, winner, tuple(scores),
+                      "each player scores melded points minus the points left in hand",
+                      tuple(s.points for s in scores))
+
+
+# ---------------------------------------------------------------------------
+# indian13 / indian21
+
+
+def _shown(p: _Parsed, deal: Deal) -> tuple[list[Meld], list[int]]:
+    """The valid melds of a player's shown groups and every card that counts loose."""
+    melds: list[Meld] = []
+    loose = list(p.hand)
+    for group in p.melded or []:
+        meld = best_reading(group, deal)
+        if meld is None:
+            loose.extend(group)
+        else:
+            melds.append(meld)
+    return melds, loose
+
+
+def _declaration_ok(
+    index: int, p: _Parsed, deal: Deal, variant: str, budget: TimeBudget
+) -> tuple[bool, tuple[Meld, ...], str]:
+    size = deal.rules.hand_size
+    total = len(p.cards)
+    if total not in (size, size + 1):
+        raise InvalidHandError(
+            f"players[{index}] declared with {total} cards; {variant} shows {size} "
+            f"(or {size + 1} with the discard)",
+            code="wrong_hand_size", field=f"players[{index}].hand",
+        )
+    if p.melded is None:
+        solution = optimum(deal, p.hand, total == size + 1, budget)
+        why = "valid show" if solution.declarable else (
+            f"no valid show: the best arrangement still counts {solution.deadwood_points}")
+        return solution.declarable, solution.melds, why
+    melds, loose = _shown(p, deal)
+    invalid = [g for g in p.melded if best_reading(g, deal) is None]
+    allowed_loose = 1 if total == size + 1 else 0
+    if invalid:
+        return False, tuple(melds), f"group {_names(invalid[0])} is not a meld"
+    if len(loose) > allowed_loose:
+        return False, tuple(melds), f"cards {_names(loose)} are not melded"
+    if not meets_declaration(melds, deal):
+        return False, tuple(melds), (
+            f"the melds lack the required sequences ({deal.rules.min_pure_sequences} pure, "
+            f"{deal.rules.min_sequences} in all)")
+    return True, tuple(melds), "valid show"
+
+
+def _count(p: _Parsed, deal: Deal, budget: TimeBudget) -> tuple[int, tuple[Meld, ...]]:
+    """A loser's uncapped count: of its shown groups, else its best arrangement."""
+    if p.melded is None:
+        solution = optimum(deal, p.hand, False, budget)
+        return solution.deadwood_points, solution.melds
+    melds, loose = _shown(p, deal)
+    return score_arrangement(melds, loose, deal).deadwood_points, tuple(melds)
+
+
+def value_cards(deal: Deal) -> tuple[int, ...]:
+    """indian21 value cards: the cut card and its upper and lower neighbours
+    in its suit (none when the cut card has no suit)."""
+    if deal.cut_card is None:
+        return ()
+    rank, suit = rank_of(deal.cut_card), suit_of(deal.cut_card)
+    return (make_card((rank - 1) % 13, suit), deal.cut_card, make_card((rank + 1) % 13, suit))
+
+
+def value_points(cards: Iterable[int], deal: Deal) -> tuple[int, int, int]:
+    """(points, marriages, loose value cards) of a player's cards."""
+    valued = value_cards(deal)
+    if not valued:
+        return 0, 0, 0
+    held = list(cards)
+    copies = [held.count(c) for c in valued]
+    marriages = min(copies)
+    loose = sum(copies) - 3 * marriages
+    rules = deal.rules
+    return marriages * rules.marriage_points + loose * rules.value_card_points, marriages, loose
+
+
+def _score_indian(players: list[_Parsed], deal: Deal, variant: str, budget: TimeBudget) -> RoundScore:
+    ruleset = deal.rules
+    winner = next((i for i, p in enumerate(players) if p.info.went_out), None)
+    winner_melds: tuple[Meld, ...] = ()
+    if winner is None:
+        standing = [i for i, p in enumerate(players) if p.info.dropped is None]
+        if len(standing) != 1:
+            raise InvalidHandError(
+                f"{variant}: say which player declared (went_out: true), or mark every other "
+                "player dropped",
+                code="no_winner", field="players",
+            )
+        winner = standing[0]
+        why_winner = "every other player dropped"
+    else:
+        valid, winner_melds, why = _declaration_ok(winner, players[winner], deal, variant,
+                                                   budget)
+        if not valid:
+            return _wrong_declaration(players, deal, winner, why)
+        why_winner = f"declared: {why}"
+    doubled = players[winner].info.rummy
+    scores: list[PlayerScore | None] = [None] * len(players)
+    collected = 0
+    for i, p in enumerate(players):
+        if i == winner:
+            continue
+        hand_points = _hand_points(p.cards, deal)
+        if p.info.dropped is not None:
+            pays = ruleset.drop_first if p.info.dropped == "first" else ruleset.drop_middle
+            collected += pays
+            scores[i] = PlayerScore(i, "dropped", -pays, hand_points, pays=pays,
+                                    explanation=f"dropped ({p.info.dropped}): pays {pays}")
+            continue
+        count, melds = _count(p, deal, budget)
+        pays = count
+        steps = [f"count {count}"]
+        if ruleset.points_cap is not None and pays > ruleset.points_cap:
+            pays = ruleset.points_cap
+            steps.append(f"capped at {pays}")
+        if not p.info.had_turn:
+            pays //= 2
+            steps.append(f"halved (no turn yet) to {pays}")
+        if doubled:
+            pays *= 2
+            steps.append(f"doubled (hand rummy) to {pays}")
+        collected += pays
+        scores[i] = PlayerScore(i, "loser", -pays, hand_points, count=count, pays=pays, melds=melds,
+                                explanation=", ".join(steps) + f": pays {pays}")
+    scores[winner] = PlayerScore(winner, "winner", collected, _hand_points(players[winner].cards, deal),
+                                 melds=winner_melds,
+                                 explanation=f"{why_winner}; collects {collected}")
+    final = [s for s in scores if s is not None]
+    text = f"player {winner} wins ({why_winner}) and collects {collected}"
+    if variant == "indian21":
+        final, value_text = _settle_values(players, final, deal)
+        text += value_text
+    return RoundScore(ruleset.name, winner, tuple(final), text, tuple(s.points for s in final))
+
+
+def _wrong_declaration(players: list[_Parsed], deal: Deal, declarer: int, why: str) -> RoundScore:
+    penalty = deal.rules.wrong_declaration
+    scores = []
+    for i, p in enumerate(players):
+        hand_points = _hand_points(p.cards, deal)
+        if i == declarer:
+            scores.append(PlayerScore(i, "wrong_declaration", -penalty, hand_points, pays=penalty,
+                                      explanation=f"wrong declaration ({why}): pays {penalty}"))
+        else:
+            scores.append(PlayerScore(i, "player", 0, hand_points,
+                                      explanation="pays nothing: the declaration was wrong"))
+    return RoundScore(deal.rules.name, None, tuple(scores),
+                      f"player {declarer} declared wrongly ({why}) and pays {penalty}; "
+                      "nobody else pays", tuple(s.points for s in scores))
+
+
+def _settle_values(
+    players: list[_Parsed], scores: list[PlayerScore], deal: Deal
+) -> tuple[list[PlayerScore], str]:
+    values = [value_points(p.cards, deal) for p in players]
+    total = sum(v[0] for v in values)
+    n = len(players)
+    if not value_cards(deal):
+        return scores, "; no value cards (the cut card has no suit)"
+    out = []
+    for score, (value, marriages, loose) in zip(scores, values, strict=True):
+        settled = n * value - total
+        note = f"; value cards {value} ({marriages} marriage(s), {loose} single) settle {settled:+d}"
+        out.append(PlayerScore(
+            score.index, score.role, score.points + settled, score.hand_points,
+            score.melded_points, score.count, score.pays, value, score.melds,
+            score.explanation + note,
+        ))
+    cut = _names(value_cards(deal))
+    return out, f"; value cards {cut} settled between all players (n x own - total {total})"

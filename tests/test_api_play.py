@@ -1,0 +1,283 @@
+"""The play endpoints through FastAPI's TestClient: gin, hints, layoffs, round scoring.
+
+Every endpoint: the happy path (the documented examples are served and the
+response examples are the real answers), bad input answered 422 with ``loc``
+naming the field, and never a 500 (a crash inside the library is a 503).
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.exceptions import StarletteDeprecationWarning
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from fastapi.testclient import TestClient
+
+from api import errors, play_service, schemas_play
+from api.main import create_app
+from api.routes import gin as gin_routes
+from api.routes import hints as hint_routes
+from api.routes import scoring as scoring_routes
+from api.settings import Settings
+
+ENDPOINTS = {
+    "/v1/gin/knock": schemas_play.KnockRequest,
+    "/v1/gin/score": schemas_play.GinScoreRequest,
+    "/v1/hints/discard": schemas_play.DiscardHintRequest,
+    "/v1/hints/draw": schemas_play.DrawHintRequest,
+    "/v1/layoffs": schemas_play.LayoffsRequest,
+    "/v1/hints/pile": schemas_play.PileHintRequest,
+    "/v1/score/round": schemas_play.RoundScoreRequest,
+}
+RESPONSES = {
+    "/v1/gin/knock": schemas_play.KnockResponse,
+    "/v1/gin/score": schemas_play.GinScoreResponse,
+    "/v1/hints/discard": schemas_play.DiscardHintResponse,
+    "/v1/hints/draw": schemas_play.DrawHintResponse,
+    "/v1/layoffs": schemas_play.LayoffsResponse,
+    "/v1/hints/pile": schemas_play.PileHintResponse,
+    "/v1/score/round": schemas_play.RoundScoreResponse,
+}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings()), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def examples(model: Any) -> list[dict[str, Any]]:
+    return list(model.model_config["json_schema_extra"]["examples"])
+
+
+def error(response: Any) -> dict[str, Any]:
+    assert response.status_code == 422, response.text
+    (item,) = response.json()["detail"]
+    return dict(item)
+
+
+# --- happy paths ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", list(ENDPOINTS))
+def test_request_examples_are_served(client: TestClient, path: str) -> None:
+    for example in examples(ENDPOINTS[path]):
+        response = client.post(path, json=example)
+        assert response.status_code == 200, (example, response.text)
+        RESPONSES[path].model_validate(response.json())
+
+
+def _same_prefix(answer: Any, example: Any) -> None:
+    """``example`` is ``answer`` with some lists cut short."""
+    if isinstance(example, dict):
+        assert set(example) == set(answer) - {"elapsed_ms"} | (set(example) & {"elapsed_ms"})
+        for key, value in example.items():
+            if key != "elapsed_ms":
+                _same_prefix(answer[key], value)
+    elif isinstance(example, list):
+        assert len(example) <= len(answer)
+        for got, want in zip(answer, example, strict=False):
+            _same_prefix(got, want)
+    else:
+        assert answer == example
+
+
+@pytest.mark.parametrize("path", list(ENDPOINTS))
+def test_response_examples_are_real_answers(client: TestClient, path: str) -> None:
+    request = examples(ENDPOINTS[path])[0]
+    answer = client.post(path, json=request).json()
+    _same_prefix(answer, examples(RESPONSES[path])[0])
+
+
+@pytest.mark.parametrize("name", schemas_play.__all__)
+def test_every_model_example_is_valid(name: str) -> None:
+    model = getattr(schemas_play, name)
+    assert examples(model)
+    for example in examples(model):
+        model.model_validate(example)
+
+
+def test_knock_lists_both_tied_discards(client: TestClient) -> None:
+    body = client.post("/v1/gin/knock", json={"hand": "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D"}).json()
+    assert body["can_knock"] and body["min_deadwood"] == 9
+    assert [(o["discard"], o["deadwood_points"]) for o in body["options"]] == [("6S", 9), ("5S", 10)]
+
+
+def test_gin_score_says_why(client: TestClient) -> None:
+    body = client.post("/v1/gin/score", json={
+        "knocker": "5H 4H 4D 3H 6H 3C 4C 6C 2C 5C", "defender": "6D 3S 7S TD 9D 4S 9H 8D 7H TS",
+    }).json()
+    assert body["outcome"] == "knock" and body["points"] == 36 and body["winner"] == "knocker"
+    assert body["knocker"]["deadwood"] == ["6H", "4D"]
+    assert body["baseline"]["knocker_points"] == 35
+    assert "beats the least-deadwood arrangement" in body["explanation"]
+
+
+def test_layoffs_and_round_answers(client: TestClient) -> None:
+    body = client.post("/v1/layoffs", json={
+        "variant": "gin", "hand": "8H 9H KS 3C 4C 5C", "table": [["5H", "6H", "7H"]]}).json()
+    assert body["value"] == 10 and body["best"]["layoffs"][0]["cards"] == ["8H", "9H"]
+    round_body = client.post("/v1/score/round", json={
+        "variant": "basic", "players": [{"went_out": True, "rummy": True}, {"hand": "KS 2H 3D"}],
+    }).json()
+    assert round_body["points"] == [30, 0]
+
+
+def test_draw_hint_exact_fraction(client: TestClient) -> None:
+    body = client.post("/v1/hints/draw", json={
+        "variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S", "discard_top": "4S"}).json()
+    numerator, denominator = map(int, body["blind"]["expected_exact"].split("/"))
+    assert body["blind"]["unseen"] == 41
+    assert sum(o["copies"] * o["value"] for o in body["blind"]["outcomes"]) * denominator == \
+        numerator * 41
+    assert body["recommendation"] == "take_discard"
+
+
+# --- bad input: 422 naming the field --------------------------------------------------
+
+BAD = [
+    ("/v1/gin/knock", {"hand": "AS 2S ZZ"}, ["body", "hand", 2], "invalid_card"),
+    ("/v1/gin/knock", {"hand": "AS 2S 3S"}, ["body", "hand"], "wrong_hand_size"),
+    ("/v1/gin/knock", {"hand": "AS 2S 3S 7H 7D 7C 8C 9C TC 4H", "upcard": "ZZ"},
+     ["body", "upcard"], "invalid_card"),
+    ("/v1/gin/knock", {"hand": "AS 2S 3S 7H 7D 7C 8C 9C TC 4H", "upcard": "4D", "knock_limit": 3},
+     ["body", "upcard"], "conflicting_knock_limit"),
+    ("/v1/gin/knock", {"hand": "AS 2S 3S 7H 7D 7C 8C 9C TC 4H", "knock_limit": 300},
+     ["body", "knock_limit"], "less_than_equal"),
+    ("/v1/gin/knock", {"hand": "AS", "rules": {"bogus": 1}}, ["body", "rules", "bogus"],
+     "extra_forbidden"),
+    ("/v1/gin/knock", {"hand": "AS", "extra": 1}, ["body", "extra"], "extra_forbidden"),
+    ("/v1/gin/score", {"knocker": "AS 2S 3S 7H 7D 7C KD QH 4C 9S",
+                       "defender": "4H TH 2D 3D KS KC QS JD 5C 6D"},
+     ["body", "knocker"], "cannot_knock"),
+    ("/v1/gin/score", {"knocker": "5H 6H 7H 8H 9S 9D 9C 2C 3D AS",
+                       "defender": "AS AD 2D 3H 3S 2H KD KC KS 4H"},
+     ["body", "defender", 0], "too_many_copies"),
+    ("/v1/gin/score", {"knocker": "5H 6H 7H 8H 9S 9D 9C 2C 3D AS"}, ["body", "defender"], "missing"),
+    ("/v1/hints/discard", {"variant": "poker", "hand": "AS 2S"}, ["body", "variant"],
+     "unknown_variant"),
+    ("/v1/hints/discard", {"variant": "gin", "hand": []}, ["body", "hand"], "hand_too_small"),
+    ("/v1/hints/discard", {"variant": "gin", "hand": "AS 2S", "wild_rank": "7"},
+     ["body", "wild_rank"], "wild_rank_not_allowed"),
+    ("/v1/hints/draw", {"variant": "gin", "hand": "AS 2S 3S", "discard_top": "AS"},
+     ["body", "discard_top", 0], "too_many_copies"),
+    ("/v1/hints/draw", {"variant": "gin", "hand": "AS 2S 3S", "discard_top": "4S",
+                        "seen": ["5S", "5S"]}, ["body", "seen", 1], "too_many_copies"),
+    ("/v1/layoffs", {"variant": "gin", "hand": "8H", "table": [["5H", "6H", "7H"], ["2C", "9D", "KS"]]},
+     ["body", "table", 1], "invalid_table_meld"),
+    ("/v1/layoffs", {"variant": "indian13", "hand": "8H", "table": [["5H", "6H", "7H"]]},
+     ["body", "variant"], "invalid_rules"),
+    ("/v1/layoffs", {"variant": "gin", "hand": "8H", "table": [["5H", "6H", "7H"]] * 51},
+     ["body", "table"], "too_long"),
+    ("/v1/hints/pile", {"variant": "gin", "hand": "8H", "discard_pile": "4H"}, ["body", "variant"],
+     "literal_error"),
+    ("/v1/hints/pile", {"variant": "rummy500", "hand": "8H", "discard_pile": []},
+     ["body", "discard_pile"], "empty_pile"),
+    ("/v1/score/round", {"variant": "basic", "players": [{"went_out": True}, {"hand": "KS ZZ"}]},
+     ["body", "players", 1, "hand", 1], "invalid_card"),
+    ("/v1/score/round", {"variant": "rummy500",
+                         "players": [{"melded": [["AH", "2H", "3H"]]}, {"melded": [["4H", "AH"]]}]},
+     ["body", "players", 1, "melded", 0, 1], "too_many_copies"),
+    ("/v1/score/round", {"variant": "basic", "players": [{"went_out": True}, {"went_out": True}]},
+     ["body", "players", 1, "went_out"], "several_winners"),
+    ("/v1/score/round", {"variant": "basic", "players": [{"went_out": True}, {"dropped": "first"}]},
+     ["body", "players", 1, "dropped"], "invalid_flag"),
+    ("/v1/score/round", {"variant": "gin", "players": [{"went_out": True}, {}]},
+     ["body", "variant"], "invalid_rules"),
+    ("/v1/score/round", {"variant": "basic", "players": [{"went_out": True}]},
+     ["body", "players"], "too_short"),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "loc", "code"), BAD)
+def test_bad_input_is_422_naming_the_field(
+    client: TestClient, path: str, body: dict[str, Any], loc: list[Any], code: str
+) -> None:
+    item = error(client.post(path, json=body))
+    assert item["loc"] == loc and item["type"] == code, item
+
+
+def test_hand_limit_follows_settings() -> None:
+    with TestClient(create_app(Settings(max_hand_cards=5))) as small:
+        item = error(small.post("/v1/hints/discard", json={"variant": "gin", "hand": "AS 2S 3S 4S 5S 6S"}))
+        assert item["loc"] == ["body", "hand"] and item["type"] == "hand_too_large"
+        item = error(small.post("/v1/score/round", json={
+            "variant": "basic", "players": [{"went_out": True}, {"hand": "AS 2S 3S 4S 5S 6S"}]}))
+        assert item["loc"] == ["body", "players", 1, "hand"]
+
+
+def test_field_loc_parses_nested_fields() -> None:
+    assert errors.field_loc("players[1].melded[0]") == ["players", 1, "melded", 0]
+    assert errors.field_loc("table[2]") == ["table", 2]
+    assert errors.field_loc("hand") == ["hand"]
+
+
+# --- never 500 -------------------------------------------------------------------------
+
+
+def test_library_crash_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(play_service, "knock_check", boom)
+    with TestClient(create_app(Settings()), raise_server_exceptions=False) as fresh:
+        response = fresh.post("/v1/gin/knock", json={"hand": "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D"})
+    assert response.status_code == 503 and "logged" in response.json()["detail"]
+
+
+TOKENS = ["AS", "KH", "JK", "7C", "10d", "ZZ", "", "7", 7, None, True, [], {}, "♠5", "TS"]
+
+
+def _junk(rng: random.Random, depth: int = 0) -> Any:
+    roll = rng.random()
+    if depth > 2 or roll < 0.4:
+        return rng.choice(TOKENS)
+    if roll < 0.75:
+        return [_junk(rng, depth + 1) for _ in range(rng.randint(0, 5))]
+    keys = ["hand", "variant", "table", "discard_pile", "players", "knocker", "defender", "seen",
+            "discard_top", "upcard", "knock_limit", "rules", "melded", "went_out", "wild_rank"]
+    return {rng.choice(keys): _junk(rng, depth + 1) for _ in range(rng.randint(0, 4))}
+
+
+@pytest.mark.parametrize("path", list(ENDPOINTS))
+def test_random_bodies_never_500(client: TestClient, path: str) -> None:
+    rng = random.Random(path)
+    base = examples(ENDPOINTS[path])[0]
+    for _ in range(60):
+        body = dict(base)
+        for _ in range(rng.randint(1, 3)):
+            body[rng.choice([*base, "variant", "hand"])] = _junk(rng)
+        response = client.post(path, json=body)
+        assert response.status_code in (200, 422), (body, response.text)
+
+
+# --- conventions -----------------------------------------------------------------------
+
+
+def test_handlers_run_in_the_threadpool() -> None:
+    for handler in (gin_routes.gin_knock, gin_routes.gin_score, hint_routes.hint_discard,
+                    hint_routes.hint_draw, hint_routes.hint_layoffs, hint_routes.hint_pile,
+                    scoring_routes.score_round):
+        assert not inspect.iscoroutinefunction(handler), handler.__name__
+
+
+def test_operation_ids() -> None:
+    document = create_app(Settings()).openapi()
+    ids = {path: op["operationId"] for path, item in document["paths"].items()
+           for op in item.values()}
+    assert {path: ids[path] for path in ENDPOINTS} == {
+        "/v1/gin/knock": "gin_knock",
+        "/v1/gin/score": "gin_score",
+        "/v1/hints/discard": "hint_discard",
+        "/v1/hints/draw": "hint_draw",
+        "/v1/layoffs": "hint_layoffs",
+        "/v1/hints/pile": "hint_pile",
+        "/v1/score/round": "score_round",
+    }

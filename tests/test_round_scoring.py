@@ -1,0 +1,186 @@
+"""solver.round_scoring: RULES.md section 6, one hand-made round per rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import solve
+from solver.cards import InvalidHandError, card_name
+from solver.round_scoring import PlayerHand, score_round, value_cards, value_points
+from solver.rules import PRESETS, InvalidRulesError, make_deal
+
+# --- basic ---------------------------------------------------------------------------
+
+
+def test_basic_winner_collects_the_whole_remaining_hands() -> None:
+    result = score_round([
+        PlayerHand(went_out=True),
+        PlayerHand(hand="KS 2H 3D"),
+        # the 7-8-9H on the table do not count; the ace in hand does (matched or not in 004)
+        PlayerHand(hand="AS 2S 3S", melded=[["7H", "8H", "9H"]]),
+    ], "basic")
+    assert result.winner == 0 and result.points == (15 + 6, 0, 0)
+    assert [p.pays for p in result.players] == [None, 15, 6]
+
+
+def test_basic_going_rummy_doubles() -> None:
+    players = [PlayerHand(went_out=True, rummy=True), PlayerHand(hand="KS 2H 3D")]
+    assert score_round(players, "basic").points == (30, 0)
+    assert score_round(players, "basic", rules={"rummy_doubles": False}).points == (15, 0)
+
+
+def test_basic_winner_hand_must_go_out() -> None:
+    ok = score_round([PlayerHand(hand="7H 8H 9H 2C", went_out=True), PlayerHand(hand="KS")],
+                     "basic")  # meld 7-8-9H, discard 2C
+    assert ok.points == (10, 0)
+    with pytest.raises(InvalidHandError) as info:
+        score_round([PlayerHand(hand="7H 8H 2C 3D", went_out=True), PlayerHand(hand="KS")], "basic")
+    assert info.value.field == "players[0].hand" and info.value.code == "cannot_go_out"
+
+
+def test_basic_bad_rounds() -> None:
+    with pytest.raises(InvalidHandError) as info:
+        score_round([PlayerHand(hand="KS"), PlayerHand(hand="2S")], "basic")
+    assert info.value.code == "no_winner"
+    with pytest.raises(InvalidHandError) as info:
+        score_round([PlayerHand(went_out=True), PlayerHand(went_out=True)], "basic")
+    assert info.value.field == "players[1].went_out"
+    with pytest.raises(InvalidHandError) as info:
+        score_round([PlayerHand(went_out=True), PlayerHand(hand="KS", dropped="first")], "basic")
+    assert info.value.field == "players[1].dropped"
+    with pytest.raises(InvalidHandError) as info:
+        score_round([PlayerHand(went_out=True), PlayerHand(hand="KS", rummy=True)], "basic")
+    assert info.value.field == "players[1].rummy"
+    with pytest.raises(InvalidHandError) as info:
+        score_round([PlayerHand(went_out=True), PlayerHand(hand="KS KS")], "basic")
+    assert info.value.field == "players[1].hand" and info.value.index == 1
+    with pytest.raises(InvalidHandError) as info:
+        score_round([PlayerHand(went_out=True, melded=[["KS", "KH", "KD"]]),
+                     PlayerHand(hand="2S KH")], "basic")
+    assert info.value.field == "players[1].hand" and info.value.code == "too_many_copies"
+    with pytest.raises(InvalidHandError) as info:
+        score_round([PlayerHand(went_out=True)], "basic")
+    assert info.value.field == "players"
+    with pytest.raises(InvalidRulesError, match="gin_score"):
+        score_round([PlayerHand(went_out=True), PlayerHand()], "gin")
+
+
+# --- rummy500 / rommy ---------------------------------------------------------------
+
+
+def test_rummy500_melded_minus_hand() -> None:
+    result = score_round([
+        PlayerHand(melded=[["AH", "2H", "3H"], ["QS", "KS", "AS"]], hand="JK", went_out=False),
+        PlayerHand(melded=[["6H", "7H", "8H"], ["4H"]], hand="AD 9C", went_out=True),
+    ], "rummy500")
+    first, second = result.players
+    assert first.melded_points == 1 + 2 + 3 + 10 + 10 + 15 and first.hand_points == 15
+    assert first.points == 41 - 15
+    # the 4H laid off on a meld scores its own points
+    assert second.melded_points == 21 + 4 and second.points == 25 - 15 - 9
+    assert result.winner == 1
+
+
+def test_rommy_points_and_pile_penalty() -> None:
+    result = score_round([
+        PlayerHand(melded=[["5D", "6D", "7D"]], hand="AS JK", pile_penalties=1),
+        PlayerHand(melded=[["KS", "KH", "KD"]], hand="", went_out=True),
+    ], "rommy")
+    assert result.points == (15 - 15 - 25 - 50, 30)
+    with pytest.raises(InvalidHandError) as info:
+        score_round([PlayerHand(pile_penalties=1), PlayerHand()], "rummy500")
+    assert info.value.field == "players[0].pile_penalties"
+
+
+# --- indian13 -----------------------------------------------------------------------
+
+DECLARATION = "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C"  # valid with 7s wild, discard 2C
+NO_PURE = "2S 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KD"  # count 90, pays 80
+TWO_TIERS = "3S 4S 5S 9H TH JH KD KC KH 2D 4C 6C 8D"  # count 20
+
+
+def test_indian13_losers_pay_the_count_capped() -> None:
+    result = score_round([
+        PlayerHand(hand=DECLARATION, went_out=True),
+        PlayerHand(hand=NO_PURE),
+        PlayerHand(dropped="first"),
+        PlayerHand(dropped="middle"),
+        PlayerHand(hand=TWO_TIERS, had_turn=False),
+    ], "indian13", wild_rank="7")
+    assert result.winner == 0
+    assert [p.pays for p in result.players[1:]] == [80, 10, 40, 10]
+    assert result.points == (140, -80, -10, -40, -10)
+    assert result.players[1].count == 90
+    assert sum(result.points) == 0
+
+
+def test_indian13_knobs_and_hand_rummy() -> None:
+    players = [PlayerHand(hand=DECLARATION, went_out=True, rummy=True), PlayerHand(hand=TWO_TIERS),
+               PlayerHand(dropped="first")]
+    result = score_round(players, "indian13", wild_rank="7", rules={"drop_first": 20})
+    assert result.points == (40 + 20, -40, -20)  # the count doubles, the drop does not
+    uncapped = score_round([PlayerHand(hand=DECLARATION, went_out=True), PlayerHand(hand=NO_PURE)],
+                           "indian13", wild_rank="7", rules={"points_cap": None})
+    assert uncapped.points == (90, -90)
+
+
+def test_indian13_wrong_declaration() -> None:
+    result = score_round([PlayerHand(hand=NO_PURE + " 3C", went_out=True), PlayerHand(hand=TWO_TIERS)],
+                         "indian13", wild_rank="7")
+    assert result.winner is None and result.points == (-80, 0)
+    assert result.players[0].role == "wrong_declaration"
+
+
+def test_indian13_shown_groups() -> None:
+    shown = [["3H", "4H", "5H"], ["9C", "JK", "JC"], ["QS", "QD", "7S"], ["4D", "5D", "6D", "7D"]]
+    ok = score_round([PlayerHand(melded=shown, hand="2C", went_out=True), PlayerHand(hand=TWO_TIERS)],
+                     "indian13", wild_rank="7")
+    assert ok.winner == 0 and ok.points == (20, -20)
+    broken = [["3H", "4H", "5H"], ["9C", "JK", "JC"], ["QS", "QD", "2C"], ["4D", "5D", "6D", "7D"]]
+    wrong = score_round([PlayerHand(melded=broken, hand="7S", went_out=True), PlayerHand(hand=TWO_TIERS)],
+                        "indian13", wild_rank="7")
+    assert wrong.winner is None and "QS QD 2C" in wrong.explanation
+    # a loser is counted as it shows its groups, not as it could have
+    poor = score_round([PlayerHand(hand=DECLARATION, went_out=True),
+                        PlayerHand(hand=TWO_TIERS.replace("3S 4S 5S ", ""),
+                                   melded=[["3S", "4S", "5S"]])],
+                       "indian13", wild_rank="7")
+    # 3-4-5S pure sequence but no second sequence shown: everything else counts
+    assert poor.players[1].count == 9 + 10 + 10 + 10 + 10 + 10 + 2 + 4 + 6 + 8
+
+
+def test_indian13_everyone_else_dropped() -> None:
+    result = score_round([PlayerHand(dropped="first"), PlayerHand(hand=TWO_TIERS),
+                          PlayerHand(dropped="middle")], "indian13", wild_rank="7")
+    assert result.winner == 1 and result.points == (-10, 50, -40)
+
+
+# --- indian21 -----------------------------------------------------------------------
+
+DECLARE21 = "AS 2S 3S 4H 5H 6H 7C 8C 9C TD JD QD KS KH KD 5S 5D 5C 9S 9H 9D"
+
+
+def test_value_cards_and_marriage() -> None:
+    deal = make_deal(PRESETS["indian21"], "2C")
+    assert [card_name(c) for c in value_cards(deal)] == ["AC", "2C", "3C"]
+    from solver.cards import parse_cards
+
+    assert value_points(parse_cards("AC 2C 3C 2C"), deal) == (110, 1, 1)
+    assert value_points(parse_cards("KS"), deal) == (0, 0, 0)
+
+
+def test_indian21_round_with_value_cards() -> None:
+    loser = "AC 2C 3C 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KD 7D 9D JC 5H 6C 7H"
+    result = score_round([PlayerHand(hand=DECLARE21, went_out=True), PlayerHand(hand=loser)],
+                         "indian21", wild_rank="2C")
+    count = solve(loser, "indian21", wild_rank="2C").deadwood_points
+    assert result.players[1].count == count  # no cap in indian21
+    # value points: winner 0, loser a marriage (100): settled 2 * V - total
+    assert result.players[1].value_points == 100
+    assert result.points == (count - 100, -count + 100)
+
+
+def test_indian21_without_a_suit_has_no_value_cards() -> None:
+    result = score_round([PlayerHand(hand=DECLARE21, went_out=True), PlayerHand(hand="KC")],
+                         "indian21", wild_rank="JK")
+    assert "no value cards" in result.explanation
