@@ -131,6 +131,18 @@ def format_cards(cards: Iterable[int]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
+def without(cards: Sequence[int], card: int) -> list[int]:
+    """``cards`` with one copy of ``card`` removed (``ValueError`` if absent)."""
+    left = list(cards)
+    left.remove(card)
+    return left
+
+
+def names(cards: Iterable[int]) -> str:
+    """Card names joined by spaces: ``"AS 2S 3S"``."""
+    return " ".join(card_name(c) for c in cards)
+
+
 def sort_key(card: int) -> tuple[int, int]:
     """Display order: by suit, then rank; jokers last."""
     return (4, 0) if card == JOKER else (card // 13, card % 13)

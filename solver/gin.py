@@ -29,13 +29,21 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from solver.cards import JOKER, InvalidHandError, card_name, parse_card, parse_cards, sort_key
+from solver.cards import (
+    JOKER,
+    InvalidHandError,
+    card_name,
+    names,
+    parse_card,
+    parse_cards,
+    sort_key,
+    without,
+)
 from solver.layoffs import (
     LayoffSearch,
     Play,
     TableMeld,
     TimeBudget,
-    check_copies,
     count_cards,
     optimum,
     place,
@@ -43,7 +51,15 @@ from solver.layoffs import (
 )
 from solver.melds import melds_led_by
 from solver.model import Meld
-from solver.rules import Deal, InvalidRulesError, base_points, check_hand, make_deal, make_rules
+from solver.rules import (
+    Deal,
+    InvalidRulesError,
+    base_points,
+    check_copies,
+    check_hand,
+    make_deal,
+    make_rules,
+)
 from solver.solve import DEFAULT_TIME_LIMIT_MS
 
 Outcome = Literal["knock", "undercut", "gin", "big_gin"]
@@ -116,10 +132,6 @@ def _parse_hand(tokens: str | Iterable[object], field: str, deal: Deal, sizes: t
     return cards
 
 
-def _without(cards: Sequence[int], card: int) -> list[int]:
-    left = list(cards)
-    left.remove(card)
-    return left
 
 
 # ---------------------------------------------------------------------------
@@ -203,7 +215,7 @@ def knock_check(
     limit, source = resolve_knock_limit(deal, knock_limit, upcard)
     choices: list[tuple[int | None, list[int]]]
     if len(cards) == size + 1:
-        choices = [(d, _without(cards, d)) for d in sorted(set(cards), key=sort_key)]
+        choices = [(d, without(cards, d)) for d in sorted(set(cards), key=sort_key)]
     else:
         choices = [(None, cards)]
     options: list[KnockOption] = []
@@ -483,7 +495,7 @@ def gin_score(
             choices.append(_choice(deal, reply, None, whole.melds, (), big_gin=True))
             considered += 1
         kept_options: list[tuple[int | None, list[int]]] = [
-            (d, _without(knocker_cards, d)) for d in sorted(set(knocker_cards), key=sort_key)
+            (d, without(knocker_cards, d)) for d in sorted(set(knocker_cards), key=sort_key)
         ]
     else:
         kept_options = [(None, knocker_cards)]
@@ -534,13 +546,11 @@ def _baseline(deal: Deal, reply: _Defender, cards: list[int], size: int,
     return _choice(deal, reply, solution.discard, solution.melds, solution.deadwood, big_gin=False)
 
 
-def _names(cards: Iterable[int]) -> str:
-    return " ".join(card_name(c) for c in cards)
 
 
 def _describe(choice: KnockerChoice) -> str:
-    melds = ", ".join(_names(m.cards) for m in choice.melds) or "no melds"
-    dead = _names(choice.deadwood) or "nothing"
+    melds = ", ".join(names(m.cards) for m in choice.melds) or "no melds"
+    dead = names(choice.deadwood) or "nothing"
     discard = "" if choice.discard is None else f"discard {card_name(choice.discard)}, "
     return f"{discard}melds [{melds}], deadwood {dead} ({choice.deadwood_points})"
 

@@ -29,17 +29,23 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from solver.cards import NUM_CARD_TYPES, InvalidHandError, card_name, parse_card, parse_cards, sort_key
+from solver.cards import (
+    NUM_CARD_TYPES,
+    InvalidHandError,
+    card_name,
+    parse_card,
+    parse_cards,
+    sort_key,
+    without,
+)
 from solver.layoffs import (
     Layoff,
     LayoffSearch,
     Play,
     TableMeld,
     TimeBudget,
-    check_copies,
     combine,
     count_cards,
-    deck_copies,
     extensions,
     objective_of,
     optimum,
@@ -49,7 +55,16 @@ from solver.layoffs import (
 )
 from solver.melds import all_candidates
 from solver.model import Meld, Solution
-from solver.rules import MAX_HAND_CARDS, Deal, InvalidRulesError, check_hand, make_deal, make_rules
+from solver.rules import (
+    MAX_HAND_CARDS,
+    Deal,
+    InvalidRulesError,
+    check_copies,
+    check_hand,
+    deck_copies,
+    make_deal,
+    make_rules,
+)
 from solver.solve import DEFAULT_TIME_LIMIT_MS
 
 Better = Literal["lower", "higher"]
@@ -95,10 +110,6 @@ def _order_key(value: int | Fraction, declarable: bool, better: Better) -> tuple
     return (value if better == "lower" else -value, not declarable)
 
 
-def _without(cards: Sequence[int], card: int) -> list[int]:
-    left = list(cards)
-    left.remove(card)
-    return left
 
 
 # ---------------------------------------------------------------------------
@@ -175,7 +186,7 @@ def discard_hint(
     better = better_of(deal)
     rows = []
     for discard in sorted(set(cards), key=sort_key):
-        solution = optimum(deal, _without(cards, discard), False, budget)
+        solution = optimum(deal, without(cards, discard), False, budget)
         value = value_of(solution, deal)
         rows.append((_order_key(value, solution.declarable, better), discard, value, solution))
     rows.sort(key=lambda row: (row[0], sort_key(row[1])))

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
-from solver.cards import JOKER, NUM_CARD_TYPES, InvalidHandError, card_name, rank_of, sort_key, suit_of
+from solver.cards import NUM_CARD_TYPES, InvalidHandError, card_name, rank_of, sort_key, suit_of
 from solver.classify import meld_problems, readings
 from solver.engines.base import Instance, PlacedMeld
 from solver.melds import Candidate
@@ -55,34 +55,6 @@ points, fewer cards left in hand wins."""
 
 # ---------------------------------------------------------------------------
 # Input helpers shared by the play functions
-
-
-def deck_copies(rules: Rules) -> list[int]:
-    """Copies of each of the 53 card types in the full deck of ``rules``."""
-    copies = [rules.decks] * NUM_CARD_TYPES
-    copies[JOKER] = rules.decks * rules.jokers_per_deck
-    return copies
-
-
-def check_copies(groups: Sequence[tuple[str, Sequence[int]]], rules: Rules) -> None:
-    """Raise ``InvalidHandError`` when the cards of all ``groups`` together hold
-    more copies of a card than the deck has; the error names the group field
-    (``"table[2]"``, ``"discard_pile"`` ...) and the position of the extra copy."""
-    copies = deck_copies(rules)
-    seen = [0] * NUM_CARD_TYPES
-    for field, cards in groups:
-        for index, card in enumerate(cards):
-            seen[card] += 1
-            if seen[card] > copies[card]:
-                what = "jokers" if card == JOKER else f"copies of {card_name(card)}"
-                raise InvalidHandError(
-                    f"too many {what}: {field} position {index} is number {seen[card]}, but "
-                    f"variant {rules.name!r} has {copies[card]} ({rules.decks} deck(s)"
-                    + (f" x {rules.jokers_per_deck} jokers)" if card == JOKER else ")")
-                    + " counting every card given in the request",
-                    code="too_many_jokers" if card == JOKER else "too_many_copies",
-                    field=field, index=index,
-                )
 
 
 def objective_of(rules: Rules, what: str = "laying off") -> str:

@@ -34,15 +34,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from solver.cards import InvalidHandError, card_name, make_card, parse_cards, rank_of, suit_of
+from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
 from solver.classify import best_reading
-from solver.layoffs import TimeBudget, check_copies, optimum
+from solver.layoffs import TimeBudget, optimum
 from solver.model import Meld
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,
     InvalidRulesError,
     base_points,
+    check_copies,
     make_deal,
     make_rules,
 )
@@ -133,8 +134,10 @@ class _Parsed:
         return [*self.hand, *(c for g in self.melded or [] for c in g)]
 
 
-def _names(cards: Iterable[int]) -> str:
-    return " ".join(card_name(c) for c in cards) or "nothing"
+
+
+def _listed(cards: Iterable[int]) -> str:
+    return names(cards) or "nothing"
 
 
 def _parse_players(players: Sequence[PlayerHand], deal: Deal) -> list[_Parsed]:
@@ -258,7 +261,7 @@ def _score_basic(players: list[_Parsed], deal: Deal, budget: TimeBudget) -> Roun
         ways = [optimum(deal, going.hand, discard, budget) for discard in (False, True)]
         if not any(s.declarable for s in ways):
             raise InvalidHandError(
-                f"players[{winner}] went out but its hand {_names(going.hand)} cannot all be "
+                f"players[{winner}] went out but its hand {_listed(going.hand)} cannot all be "
                 "melded (with at most one discard); give the cards it still holds as "
                 "another player's, or leave its hand empty",
                 code="cannot_go_out", field=f"players[{winner}].hand",
@@ -271,7 +274,7 @@ def _score_basic(players: list[_Parsed], deal: Deal, budget: TimeBudget) -> Roun
         points = _hand_points(p.hand, deal)
         total += points
         scores[i] = PlayerScore(i, "loser", 0, points, pays=points,
-                                explanation=f"holds {_names(p.hand)}: {points} to the winner")
+                                explanation=f"holds {_listed(p.hand)}: {points} to the winner")
     doubled = going.info.rummy and deal.rules.rummy_doubles
     gain = total * 2 if doubled else total
     why = f"collects {total} from the other hands" + (", doubled for going rummy" if doubled else "")
@@ -312,7 +315,7 @@ def _score_net(players: list[_Parsed], deal: Deal) -> RoundScore:
         net = melded - in_hand - penalty
         why = f"melded {melded} - hand {in_hand}"
         if loose:
-            why += f" (laid off {_names(loose)} counted card by card)"
+            why += f" (laid off {_listed(loose)} counted card by card)"
         if penalty:
             why += f" - pile penalty {p.info.pile_penalties} x {rules.pile_penalty}"
         scores.append(PlayerScore(i, "winner" if p.info.went_out else "player", net, in_hand,
@@ -361,9 +364,9 @@ def _declaration_ok(
     invalid = [g for g in p.melded if best_reading(g, deal) is None]
     allowed_loose = 1 if total == size + 1 else 0
     if invalid:
-        return False, tuple(melds), f"group {_names(invalid[0])} is not a meld"
+        return False, tuple(melds), f"group {_listed(invalid[0])} is not a meld"
     if len(loose) > allowed_loose:
-        return False, tuple(melds), f"cards {_names(loose)} are not melded"
+        return False, tuple(melds), f"cards {_listed(loose)} are not melded"
     if not meets_declaration(melds, deal):
         return False, tuple(melds), (
             f"the melds lack the required sequences ({deal.rules.min_pure_sequences} pure, "
@@ -494,5 +497,5 @@ def _settle_values(
             score.melded_points, score.count, score.pays, value, score.melds,
             score.explanation + note,
         ))
-    cut = _names(value_cards(deal))
+    cut = _listed(value_cards(deal))
     return out, f"; value cards {cut} settled between all players (n x own - total {total})"

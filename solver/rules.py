@@ -382,31 +382,48 @@ def _make_deal(rules: Rules, wild_rank: str | None) -> Deal:
 RANK_LETTERS = "A23456789TJQK"
 
 
+def deck_copies(rules: Rules) -> list[int]:
+    """Copies of each of the 53 card types in the full deck of ``rules``."""
+    copies = [rules.decks] * NUM_CARD_TYPES
+    copies[JOKER] = rules.decks * rules.jokers_per_deck
+    return copies
+
+
+def check_copies(groups: Sequence[tuple[str, Sequence[int]]], rules: Rules) -> None:
+    """Raise ``InvalidHandError`` when the cards of all ``groups`` together hold
+    more copies of a card than the deck has; the error names the group's field
+    (``"hand"``, ``"table[2]"``, ``"discard_pile"`` ...) and the position of the
+    extra copy."""
+    copies = deck_copies(rules)
+    seen = [0] * NUM_CARD_TYPES
+    for field_name, cards in groups:
+        for index, card in enumerate(cards):
+            seen[card] += 1
+            if seen[card] <= copies[card]:
+                continue
+            where = f"{field_name} position {index}"
+            if card == JOKER:
+                raise InvalidHandError(
+                    f"too many jokers: 'JK' at {where} is joker number {seen[card]}, but "
+                    f"variant {rules.name!r} has {copies[card]} "
+                    f"({rules.decks} deck(s) x {rules.jokers_per_deck})",
+                    code="too_many_jokers", field=field_name, index=index,
+                )
+            raise InvalidHandError(
+                f"too many copies of {card_name(card)}: {where} is copy {seen[card]}, "
+                f"but variant {rules.name!r} plays with {rules.decks} deck(s)",
+                code="too_many_copies", field=field_name, index=index,
+            )
+
+
 def check_hand(cards: Sequence[int], rules: Rules, field_name: str = "hand") -> None:
-    """Reject hands the deck cannot produce (copies, jokers, size)."""
+    """Reject hands the deck cannot produce (size, copies, jokers)."""
     if len(cards) > MAX_HAND_CARDS:
         raise InvalidHandError(
             f"{field_name} has {len(cards)} cards; at most {MAX_HAND_CARDS} are allowed",
             code="hand_too_large", field=field_name,
         )
-    counts = [0] * NUM_CARD_TYPES
-    for index, card in enumerate(cards):
-        counts[card] += 1
-        if card == JOKER:
-            limit = rules.decks * rules.jokers_per_deck
-            if counts[card] > limit:
-                raise InvalidHandError(
-                    f"too many jokers: 'JK' at position {index} is joker number {counts[card]}, "
-                    f"but variant {rules.name!r} has {limit} "
-                    f"({rules.decks} deck(s) x {rules.jokers_per_deck})",
-                    code="too_many_jokers", field=field_name, index=index,
-                )
-        elif counts[card] > rules.decks:
-            raise InvalidHandError(
-                f"too many copies of {card_name(card)}: position {index} is copy "
-                f"{counts[card]}, but variant {rules.name!r} plays with {rules.decks} deck(s)",
-                code="too_many_copies", field=field_name, index=index,
-            )
+    check_copies([(field_name, cards)], rules)
 
 
 def base_points(card: int, deal: Deal) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 from solver.cards import JOKER, InvalidHandError, card_name, parse_card
 from solver.classify import best_reading, meld_problems
 from solver.model import Meld, Problem, ValidationReport
-from solver.rules import Deal, Rules, check_hand, make_deal, make_rules
+from solver.rules import MAX_HAND_CARDS, Deal, Rules, check_copies, check_hand, make_deal, make_rules
 from solver.scoring import score_arrangement
 
 CardToken = str | int
@@ -130,20 +130,15 @@ def _parse(
 
 
 def _check_copies(declared: _Declared, rules: Rules) -> None:
-    """More copies of a card than the deck holds, across melds and deadwood."""
-    places = [(f"melds[{i}]", j) for i, meld in enumerate(declared.melds)
-              for j in range(len(meld))]
-    places += [("deadwood", j) for j in range(len(declared.deadwood))]
-    try:
-        check_hand(declared.cards, rules, "melds+deadwood")
-    except InvalidHandError as error:
-        if error.index is None:
-            raise
-        field, index = places[error.index]
+    """Too many cards, or more copies of a card than the deck holds, across
+    melds and deadwood (the error names the meld or deadwood and position)."""
+    if len(declared.cards) > MAX_HAND_CARDS:
         raise InvalidHandError(
-            f"{error.message} (counting melds then deadwood; the card is {field}[{index}])",
-            code=error.code, field=field, index=index,
-        ) from error
+            f"melds and deadwood hold {len(declared.cards)} cards; at most {MAX_HAND_CARDS} "
+            "are allowed", code="hand_too_large", field="melds",
+        )
+    check_copies([*((f"melds[{i}]", meld) for i, meld in enumerate(declared.melds)),
+                  ("deadwood", declared.deadwood)], rules)
 
 
 # ---------------------------------------------------------------------------

@@ -16,13 +16,12 @@ from solver.layoffs import (
     MAX_TABLE_MELDS,
     LayoffSearch,
     TimeBudget,
-    check_copies,
     count_cards,
     extensions,
     read_table,
     read_table_meld,
 )
-from solver.rules import PRESETS, InvalidRulesError, make_deal, make_rules
+from solver.rules import PRESETS, InvalidRulesError, check_copies, make_deal, make_rules
 from tests.bruteforce import CHECKED
 from tests.play_brute import brute_play
 
