@@ -170,7 +170,7 @@ def _count_problems(declared: _Declared, rules: Rules) -> list[Problem]:
     if rules.objective in _INDIAN and shown != rules.hand_size:
         return [Problem(
             code="card_count_mismatch",
-            message=f"a {rules.name} hand shows exactly {rules.hand_size} cards "
+            message=f"a declared {rules.name} hand shows exactly {rules.hand_size} cards "
                     f"(melds plus deadwood); got {shown}",
         )]
     return []
