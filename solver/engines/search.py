@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 
 from solver.cards import JOKER, NUM_CARD_TYPES, count_vector
+from solver.config import CONFIG
 from solver.engines import tables
 from solver.engines.base import (
     INFEASIBLE,
@@ -29,8 +30,6 @@ from solver.engines.base import (
 )
 from solver.melds import Candidate, melds_led_by
 from solver.objective import Pass, passes_for, pure_sequences_possible
-
-DEFAULT_NODE_BUDGET = 400_000
 
 # A pool entry is (hand cost, melded-as-wild cost); the pool is kept sorted by
 # how much melding saves, then by hand cost, most valuable first.
@@ -353,7 +352,7 @@ class _PassSearch:
 
 def solve_search(
     instance: Instance,
-    node_budget: int = DEFAULT_NODE_BUDGET,
+    node_budget: int = CONFIG.node_budget,
     time_limit_s: float | None = None,
     on_pass: Callable[[str, int], None] | None = None,
     use_tables: bool = True,
