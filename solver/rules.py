@@ -246,7 +246,7 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
     if isinstance(variant, Rules):
         base = variant
     else:
-        if variant not in PRESETS:
+        if not isinstance(variant, str) or variant not in PRESETS:
             raise InvalidRulesError(
                 "variant", f"unknown variant {variant!r}; choose one of {', '.join(PRESETS)}"
             )
