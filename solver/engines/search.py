@@ -30,6 +30,7 @@ from solver.engines.base import (
 )
 from solver.melds import Candidate, melds_led_by
 from solver.objective import Pass, passes_for, pure_sequences_possible
+from solver.rules import Deal
 
 # A pool entry is (hand cost, melded-as-wild cost); the pool is kept sorted by
 # how much melding saves, then by hand cost, most valuable first.
@@ -41,6 +42,32 @@ _OptionRow = tuple[Candidate, tuple[int, ...], int, bool, bool, int, int, int]
 
 def _pool_key(entry: PoolEntry) -> tuple[int, int]:
     return (entry[1] - entry[0], -entry[0])
+
+
+# Candidate rows depend only on the deal, the pass, the wild cap and the wild
+# profile, never on the rest of the hand, so searches of the same deal (the
+# leaves of a layoff search, hints, repeated requests) share them.
+_OptionCache = dict[tuple[object, ...], list[_OptionRow]]
+_SHARED_ROWS: dict[tuple[object, ...], tuple[Deal, _OptionCache]] = {}
+# Bounds on what the shared caches hold (a few tens of MB at most); past them
+# everything is dropped and rebuilt on demand.
+_SHARED_CACHES_LIMIT = 256
+_SHARED_ENTRIES_LIMIT = 20_000
+_shared_entries = [0]
+
+
+def _shared_option_cache(
+    deal: Deal, objective: Pass, wild_cap: int, uniform_entry: PoolEntry | None
+) -> _OptionCache:
+    key = (id(deal), objective, wild_cap, uniform_entry)
+    hit = _SHARED_ROWS.get(key)
+    if hit is not None and hit[0] is deal:
+        return hit[1]
+    if len(_SHARED_ROWS) >= _SHARED_CACHES_LIMIT:
+        _SHARED_ROWS.clear()
+    cache: _OptionCache = {}
+    _SHARED_ROWS[key] = (deal, cache)
+    return cache
 
 
 class _PassSearch:
@@ -86,7 +113,8 @@ class _PassSearch:
         # Lower bounds: a card can never cost less than its cheapest fate.
         self.card_floor = [self._card_floor(c) for c in range(NUM_CARD_TYPES)]
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
-        self.option_cache: dict[tuple[object, ...], list[_OptionRow]] = {}
+        self.option_cache = _shared_option_cache(
+            deal, objective, self.total_wilds, self.uniform_entry if self.uniform else None)
         self.nodes = 0
         self.node_budget = node_budget
         self.deadline = deadline
@@ -150,6 +178,10 @@ class _PassSearch:
                          natural_cost, dual_used, floor_used))
         # Bigger melds first: good incumbents early make the bounds bite.
         rows.sort(key=lambda row: (-len(row[0].naturals), row[2]))
+        _shared_entries[0] += 1
+        if _shared_entries[0] > _SHARED_ENTRIES_LIMIT:
+            _SHARED_ROWS.clear()
+            _shared_entries[0] = 0
         self.option_cache[signature] = rows
         return rows
 
