@@ -425,7 +425,6 @@ class _Defender:
         self.deal = deal
         self.cards = tuple(sorted(cards))
         self.budget = budget
-        self.leaf_cache: dict[tuple[int, ...], tuple[tuple[int, int], Play]] = {}
         self.replies: dict[object, Play] = {}
 
     def reply(self, knocker_melds: Sequence[Meld], layoffs_allowed: bool) -> Play:
@@ -434,8 +433,7 @@ class _Defender:
         if hit is not None:
             return hit
         table = [TableMeld.from_meld(i, m) for i, m in enumerate(knocker_melds)]
-        search = LayoffSearch(self.deal, table if layoffs_allowed else [],
-                              limit=self.budget, leaf_cache=self.leaf_cache)
+        search = LayoffSearch(self.deal, table if layoffs_allowed else [], limit=self.budget)
         _, play = search.best(self.cards)
         self.replies[key] = play
         return play

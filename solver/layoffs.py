@@ -20,11 +20,13 @@ melded; a set's wild card stands for whichever missing suit keeps the set
 valid.  A group that reads both as a run in the given order and as a set is
 taken as the run.
 
-The search is a dynamic programme over the table melds in order, memoised on
-(meld index, cards still in hand): every feasible extension of the meld
-(none included) is tried, and once every table meld is decided the engine
-finds the best new melds among the cards left (cached by those cards).  The
-value of a state depends only on the cards left, so the programme is exact.
+The search is the exact search engine itself: a layoff is one more kind of
+candidate (``solver.melds.layoffs_led_by``: the cards added to one table meld,
+led by the lowest natural hand card among them), each table meld takes at most
+one such extension (a bit mask in the engine's state), and wild cards left
+over at the end are laid off alone onto table melds not yet extended.  So the
+whole play is one dynamic programme over the hand's cards, exact, with no
+enumeration of layoff combinations.
 """
 
 from __future__ import annotations
@@ -37,8 +39,9 @@ from typing import Any
 
 from solver.cards import NUM_CARD_TYPES, InvalidHandError, card_name, rank_of, sort_key, suit_of
 from solver.classify import meld_problems, readings
-from solver.engines.base import Instance, PlacedMeld
-from solver.melds import Candidate
+from solver.engines.base import BudgetExceeded, Instance, PlacedMeld
+from solver.engines.search import solve_with_table
+from solver.melds import Candidate, Extension, TableSpot
 from solver.model import Meld, Solution
 from solver.rules import Deal, InvalidRulesError, Rules, base_points, melded_points
 from solver.solve import DEFAULT_TIME_LIMIT_MS, build_meld, build_solution, run_engine
@@ -461,23 +464,14 @@ def combine(deal: Deal, melds: Iterable[Meld], layoffs: Iterable[Layoff],
                 meld_points + layoff_points - dead, optimal)
 
 
-def _remove(cards: tuple[int, ...], used: Iterable[int]) -> tuple[int, ...]:
-    left = list(cards)
-    for card in used:
-        left.remove(card)
-    return tuple(left)
-
-
-def _add(a: Cost, b: Cost) -> Cost:
-    return (a[0] + b[0], a[1] + b[1])
-
-
 class LayoffSearch:
     """The exact best play of hands against one table (see the module docstring).
 
-    One search can answer many hands (``best``); engine answers for the cards
-    left after the layoffs are cached across them (``leaf_cache`` may also be
-    shared between searches of one deal).
+    Layoffs are candidates of the search engine itself (``layoffs_led_by``):
+    the engine decides, card by card, between new melds, layoffs onto table
+    melds not yet extended, the deadwood and (for wild cards left over) a
+    layoff of the wild alone.  One search answers many hands (``best``),
+    each cached by (cards, table melds skipped).
     """
 
     def __init__(
@@ -486,90 +480,115 @@ class LayoffSearch:
         table: Sequence[TableMeld],
         *,
         limit: Limit = DEFAULT_TIME_LIMIT_MS,
-        leaf_cache: dict[tuple[int, ...], tuple[Cost, Play]] | None = None,
         state_budget: int = DEFAULT_STATE_BUDGET,
     ) -> None:
         self.deal = deal
         self.objective = objective_of(deal.rules)
         self.table = list(table)
         self.limit = limit
-        self.leaf_cache = {} if leaf_cache is None else leaf_cache
-        self.memo: dict[tuple[int, tuple[int, ...], frozenset[int]], tuple[Cost, Layoff | None]] = {}
         self.state_budget = state_budget
-
-    # -- leaves: the engine on the cards no layoff took ---------------------
-    def leaf(self, cards: tuple[int, ...]) -> tuple[Cost, Play]:
-        """Best new melds of ``cards`` (sorted) with nothing laid off."""
-        hit = self.leaf_cache.get(cards)
-        if hit is not None:
-            return hit
-        solution = optimum(self.deal, cards, False, self.limit)
-        play = combine(self.deal, solution.melds, (), solution.deadwood, solution.optimal)
-        answer = (play.cost(self.objective), play)
-        self.leaf_cache[cards] = answer
-        return answer
-
-    def layoff_cost(self, layoff: Layoff) -> Cost:
-        """What laying ``layoff`` off adds to the cost (its points, for max_net)."""
-        return (0 if self.objective == "min_deadwood" else -layoff.points, 0)
-
-    # -- the programme over table melds --------------------------------------
-    def _value(self, index: int, cards: tuple[int, ...], skip: frozenset[int]) -> Cost:
-        while index < len(self.table) and index in skip:
-            index += 1
-        if index == len(self.table):
-            return self.leaf(cards)[0]
-        key = (index, cards, skip)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit[0]
-        out_of_states = len(self.memo) >= self.state_budget
-        if out_of_states or (isinstance(self.limit, TimeBudget) and self.limit.expired()):
-            raise InvalidHandError(
-                f"the exact layoff search ran out of {'states' if out_of_states else 'time'} "
-                f"({len(self.memo)} states, {len(self.leaf_cache)} hands solved): give fewer table "
-                "melds, fewer wild cards or a smaller hand",
-                code="search_too_large", field="table",
-            )
-        best = self._value(index + 1, cards, skip)
-        choice: Layoff | None = None
-        counts = [0] * NUM_CARD_TYPES
-        for card in cards:
-            counts[card] += 1
-        for layoff in extensions(self.table[index], counts, self.deal):
-            value = _add(self.layoff_cost(layoff),
-                         self._value(index + 1, _remove(cards, layoff.used), skip))
-            if value < best:
-                best, choice = value, layoff
-        self.memo[key] = (best, choice)
-        return best
+        self.cache: dict[tuple[tuple[int, ...], frozenset[int]], tuple[Cost, Play]] = {}
 
     def best(self, cards: Iterable[int], skip: Iterable[int] = ()) -> tuple[Cost, Play]:
         """The best play of ``cards`` (the table melds in ``skip`` take nothing)."""
         hand = tuple(sorted(cards))
         skipped = frozenset(skip)
-        cost = self._value(0, hand, skipped)
-        layoffs: list[Layoff] = []
-        index = 0
-        while True:
-            while index < len(self.table) and index in skipped:
-                index += 1
-            if index == len(self.table):
-                break
-            _, choice = self.memo[(index, hand, skipped)]
-            if choice is not None:
-                layoffs.append(choice)
-                hand = _remove(hand, choice.used)
-            index += 1
-        _, rest = self.leaf(hand)
-        play = combine(self.deal, rest.melds, layoffs, rest.deadwood, rest.optimal)
-        assert play.cost(self.objective) == cost, (play, cost)
-        return cost, play
+        hit = self.cache.get((hand, skipped))
+        if hit is not None:
+            return hit
+        table = [tm for tm in self.table if tm.index not in skipped]
+        by_index = {tm.index: tm for tm in table}
+        started = time.perf_counter()
+        time_limit_ms = limit_ms(self.limit)
+        try:
+            if isinstance(self.limit, TimeBudget) and self.limit.expired():
+                raise BudgetExceeded
+            found = solve_with_table(
+                Instance(self.deal, hand, False), [table_spot(tm, self.deal) for tm in table],
+                self.state_budget, time_limit_ms / 1000,
+            )
+        except BudgetExceeded:
+            out_of_time = (time.perf_counter() - started) * 1000 >= time_limit_ms or (
+                isinstance(self.limit, TimeBudget) and self.limit.expired())
+            raise InvalidHandError(
+                f"the exact layoff search ran out of {'time' if out_of_time else 'states'} "
+                f"({len(hand)} cards, {len(table)} table melds): give fewer table melds, "
+                "fewer wild cards or a smaller hand", code="search_too_large", field="table",
+            ) from None
+        layoffs = [_layoff_of(by_index[ext.table_index], ext, wilds, self.deal)
+                   for ext, wilds in found.layoffs]
+        lone: dict[int, list[int]] = {}
+        for index, card in found.lone_wilds:
+            lone.setdefault(index, []).append(card)
+        layoffs += [_lone_wild_layoff(by_index[index], wilds, self.deal)
+                    for index, wilds in lone.items()]
+        melds = [build_meld(placed, self.deal) for placed in found.melds]
+        play = combine(self.deal, melds, layoffs, found.deadwood, True)
+        answer = (play.cost(self.objective), play)
+        self.cache[(hand, skipped)] = answer
+        return answer
 
 
-def table_to_dicts(table: Sequence[TableMeld]) -> list[dict[str, Any]]:
-    """Wire form of the table melds as read."""
-    return [tm.meld.to_dict() for tm in table]
+def table_spot(tm: TableMeld, deal: Deal) -> TableSpot:
+    """What the candidate generator needs to know of table meld ``tm``."""
+    meld = tm.meld
+    room = _wild_room(meld, deal.rules)
+    if tm.kind == "run":
+        return TableSpot(tm.index, "run", len(meld.cards), room, suit_base=tm.suit_base,
+                         low=tm.low, high=tm.high)
+    if tm.kind == "set":
+        suits = frozenset(suit_of(c) for c, r in zip(meld.cards, meld.represents, strict=True)
+                          if c == r)
+        return TableSpot(tm.index, "set", len(meld.cards), room,
+                         rank=rank_of(meld.represents[0]), natural_suits=suits)
+    return TableSpot(tm.index, meld.kind, len(meld.cards), 0)
+
+
+def _layoff_of(tm: TableMeld, ext: Extension, wilds: tuple[int, ...], deal: Deal) -> Layoff:
+    """The ``Layoff`` of an engine extension with its wild slots filled."""
+    if tm.kind == "set":
+        (card,) = ext.naturals
+        natural = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c == r]
+        substitutes = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c != r]
+        extended = _set_meld([*natural, card], substitutes, deal)
+        assert extended is not None
+        return Layoff(tm.index, (card,), (card,), 0, melded_points(card, card, deal, False),
+                      extended)
+    fill = iter(wilds)
+    placed = [(rep if natural else next(fill), q)
+              for q, rep, natural in zip(ext.coords, ext.represents, ext.natural_at, strict=True)]
+    low_placed = [pair for pair in reversed(placed) if pair[1] < tm.low]
+    high_placed = [pair for pair in placed if pair[1] > tm.high]
+    return _run_layoff(tm, low_placed, high_placed, deal)
+
+
+def _lone_wild_layoff(tm: TableMeld, wilds: list[int], deal: Deal) -> Layoff:
+    """Wild cards laid off alone: a set's missing suit, or a run's ends (high end first)."""
+    if tm.kind == "set":
+        natural = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c == r]
+        substitutes = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c != r]
+        extended = _set_meld(natural, [*substitutes, *wilds], deal)
+        assert extended is not None
+        taken = list(substitutes)
+        meanings = []
+        for c, r in zip(extended.cards, extended.represents, strict=True):
+            if c in wilds and c != r:
+                if c in taken:
+                    taken.remove(c)
+                else:
+                    meanings.append((c, r))
+        points = sum(melded_points(c, r, deal, False) for c, r in meanings)
+        return Layoff(tm.index, tuple(c for c, _ in meanings), tuple(r for _, r in meanings), 0,
+                      points, extended)
+    lowest, highest = _run_bounds(deal.rules)
+    if deal.rules.ace == "wrap":
+        lowest, highest = tm.high - 12, tm.low + 12
+    free_high = list(range(tm.high + 1, highest + 1))
+    free_low = list(range(tm.low - 1, lowest - 1, -1))
+    slots = [*free_high, *free_low][: len(wilds)]
+    high_placed = [(w, q) for w, q in zip(wilds, slots, strict=False) if q > tm.high]
+    low_placed = [(w, q) for w, q in zip(wilds, slots, strict=False) if q < tm.low]
+    return _run_layoff(tm, low_placed, high_placed, deal)
 
 
 def count_cards(cards: Iterable[int]) -> list[int]:

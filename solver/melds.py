@@ -210,3 +210,163 @@ def all_candidates(counts: Sequence[int], deal: Deal, wild_cap: int) -> list[Can
         if counts[card]:
             out.extend(melds_led_by(card, counts, deal, wild_cap))
     return out
+
+
+# ---------------------------------------------------------------------------
+# Layoffs: hand cards extending melds already on the table
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpot:
+    """What the generator needs of one table meld.
+
+    Runs: ``suit_base`` (card id of the suit's ace) and the linear coordinates
+    ``low``..``high`` of their ends (rank = coordinate mod 13; 13 is a high
+    ace).  Sets: ``rank`` and the suits of their natural cards.  ``size`` is
+    the meld's card count and ``wild_room`` how many more wild cards it may
+    take (``max_wilds_per_meld``).
+    """
+
+    index: int
+    kind: MeldKind
+    size: int
+    wild_room: int
+    suit_base: int = 0
+    low: int = 0
+    high: int = 0
+    rank: int = 0
+    natural_suits: frozenset[int] = frozenset()
+
+    def coordinate_range(self, ace: str) -> tuple[int, int]:
+        """Lowest and highest coordinate the extended run may reach."""
+        if ace == "low":
+            return 0, 12
+        if ace == "high_low":
+            return 0, 13
+        return self.high - 12, self.low + 12
+
+    def absorb_room(self, ace: str) -> int:
+        """Wild cards alone that this meld can still take (at its ends)."""
+        if self.kind == "set":
+            return min(4 - self.size, self.wild_room)
+        if self.kind != "run":
+            return 0
+        lowest, highest = self.coordinate_range(ace)
+        ends = (self.low - lowest) + (highest - self.high)
+        return max(0, min(13 - self.size, ends, self.wild_room))
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """Hand cards laid off onto table meld ``table_index``, led by its lowest
+    natural card.  ``coords`` lists the added run positions (low block then
+    high block; empty for a set), ``represents`` what each added card stands
+    for and ``natural_at`` which of them are natural hand cards (the rest are
+    wild slots).  Same shape as ``Candidate`` so the engine treats both alike.
+    """
+
+    table_index: int
+    naturals: tuple[int, ...]
+    wilds: int
+    coords: tuple[int, ...]
+    represents: tuple[int, ...]
+    natural_at: tuple[bool, ...]
+    low_ace: bool
+    kind: MeldKind = "run"
+
+    @property
+    def pure(self) -> bool:
+        """Layoffs never count towards Indian sequence requirements."""
+        return False
+
+    @property
+    def is_sequence(self) -> bool:
+        """Layoffs never count towards Indian sequence requirements."""
+        return False
+
+
+def layoffs_led_by(
+    lead: int, counts: Sequence[int], deal: Deal, spots: Sequence[TableSpot], wild_cap: int
+) -> list[Extension]:
+    """Layoffs whose lowest natural hand card is ``lead`` (``counts`` include
+    the lead copy; only types above ``lead`` may join it), at most
+    ``wild_cap`` wild slots each.  Layoffs of wild cards alone are not listed:
+    the engine lays leftover wild cards off at the end (``absorb_room``)."""
+    if lead == JOKER:
+        return []
+    rules = deal.rules
+    out: list[Extension] = []
+    for spot in spots:
+        if spot.kind == "set":
+            if (lead % 13 == spot.rank and spot.size < 4
+                    and (rules.set_allow_same_suit or lead // 13 not in spot.natural_suits)):
+                out.append(Extension(spot.index, (lead,), 0, (), (lead,), (True,), False, "set"))
+        elif spot.kind == "run" and lead - lead % 13 == spot.suit_base:
+            out.extend(_run_layoffs(lead, spot, counts, rules.ace,
+                                    min(wild_cap, spot.wild_room)))
+    return out
+
+
+def _run_layoffs(
+    lead: int, spot: TableSpot, counts: Sequence[int], ace: str, cap: int
+) -> list[Extension]:
+    lo, hi, base = spot.low, spot.high, spot.suit_base
+    room = 13 - spot.size
+    if room <= 0:
+        return []
+    lowest, highest = spot.coordinate_range(ace)
+    lowest, highest = max(lowest, lo - room), min(highest, hi + room)
+    out: list[Extension] = []
+    for position in range(lowest, highest + 1):
+        if lo <= position <= hi or position % 13 != lead % 13:
+            continue
+
+        def supplied(q: int, at: int = position) -> bool | None:
+            """None for the lead's own slot; else whether a hand natural can fill it."""
+            if q == at:
+                return None
+            card = base + q % 13
+            return card > lead and counts[card] > 0
+
+        # low blocks [a, lo - 1] and high blocks [hi + 1, b], as (end, forced, optional)
+        lows: list[tuple[int, int, list[int]]] = [] if position < lo else [(lo, 0, [])]
+        forced, optional = 0, []
+        for a in range(lo - 1, lowest - 1, -1):
+            fill = supplied(a)
+            if fill is False:
+                forced += 1
+                if forced > cap:
+                    break
+            elif fill:
+                optional.append(a)
+            if a <= position or position > hi:
+                lows.append((a, forced, list(optional)))
+        highs: list[tuple[int, int, list[int]]] = [] if position > hi else [(hi, 0, [])]
+        forced, optional = 0, []
+        for b in range(hi + 1, highest + 1):
+            fill = supplied(b)
+            if fill is False:
+                forced += 1
+                if forced > cap:
+                    break
+            elif fill:
+                optional.append(b)
+            if b >= position or position < lo:
+                highs.append((b, forced, list(optional)))
+        for a, low_forced, low_optional in lows:
+            for b, high_forced, high_optional in highs:
+                forced_total = low_forced + high_forced
+                if b - a + 1 > 13 or forced_total > cap:
+                    continue
+                coords = (*range(a, lo), *range(hi + 1, b + 1))
+                either = low_optional + high_optional
+                represents = tuple(base + q % 13 for q in coords)
+                for wild_choice in _subsets_up_to(either, cap - forced_total):
+                    natural_at = tuple(q == position or (q in either and q not in wild_choice)
+                                       for q in coords)
+                    naturals = tuple(sorted(r for r, nat in zip(represents, natural_at, strict=True)
+                                            if nat))
+                    low_ace = a < lo and a % 13 == 0 and natural_at[0]
+                    out.append(Extension(spot.index, naturals, forced_total + len(wild_choice),
+                                         coords, represents, natural_at, low_ace))
+    return out

@@ -16,7 +16,8 @@ the search is a dynamic programme over sub-multisets and exact.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from solver.cards import JOKER, NUM_CARD_TYPES, count_vector
 from solver.config import CONFIG
@@ -28,7 +29,7 @@ from solver.engines.base import (
     Instance,
     PlacedMeld,
 )
-from solver.melds import Candidate, melds_led_by
+from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, melds_led_by
 from solver.objective import Pass, passes_for, pure_sequences_possible
 from solver.rules import Deal
 
@@ -37,7 +38,9 @@ from solver.rules import Deal
 PoolEntry = tuple[int, int]
 # The pool: a count when every wild card of the hand is alike, else the sorted entries.
 Pool = int | tuple[PoolEntry, ...]
-_OptionRow = tuple[Candidate, tuple[int, ...], int, bool, bool, int, int, int]
+# (candidate or layoff, other naturals, wild slots, is sequence, is pure, cost,
+#  wild-capable naturals used, their floor, table-meld bit of a layoff or 0)
+_OptionRow = tuple[Candidate | Extension, tuple[int, ...], int, bool, bool, int, int, int, int]
 
 
 def _pool_key(entry: PoolEntry) -> tuple[int, int]:
@@ -85,8 +88,14 @@ class _PassSearch:
         objective: Pass,
         node_budget: int,
         deadline: float | None,
+        table: Sequence[TableSpot] = (),
     ) -> None:
         deal = instance.deal
+        # Table melds the hand may lay cards off onto; the memo key's meld
+        # slot then carries the bit mask of the table melds already extended.
+        self.table = tuple(table)
+        self.absorb_rooms = [spot.absorb_room(deal.rules.ace) for spot in self.table]
+        self.absorb_memo: dict[int, int] = {}
         self.instance = instance
         self.objective = objective
         self.deal = deal
@@ -100,7 +109,7 @@ class _PassSearch:
         self.hand_cost = [objective.hand_cost(c, deal) for c in range(NUM_CARD_TYPES)]
         self.wild_cost = [objective.meld_cost(c, -1, deal, False) for c in range(NUM_CARD_TYPES)]
         self.weight = [1 << (4 * c) for c in range(NUM_CARD_TYPES)]
-        self.max_melds = objective.max_melds if objective.max_melds is not None else 99
+        self.max_melds = objective.max_melds if objective.max_melds is not None else 1 << 62
         # Only count melds when the pass limits them: the count is part of the memo key.
         self.meld_step = 0 if objective.max_melds is None else 1
         self.need_discard = instance.discard
@@ -113,8 +122,9 @@ class _PassSearch:
         # Lower bounds: a card can never cost less than its cheapest fate.
         self.card_floor = [self._card_floor(c) for c in range(NUM_CARD_TYPES)]
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
-        self.option_cache = _shared_option_cache(
-            deal, objective, self.total_wilds, self.uniform_entry if self.uniform else None)
+        self.option_cache = (
+            {} if self.table else _shared_option_cache(
+                deal, objective, self.total_wilds, self.uniform_entry if self.uniform else None))
         self.nodes = 0
         self.node_budget = node_budget
         self.deadline = deadline
@@ -153,15 +163,16 @@ class _PassSearch:
         rows = self.option_cache.get(signature)
         if rows is not None:
             return rows
-        counts[lead] += 1  # the generator counts the lead copy
-        try:
-            candidates = melds_led_by(
-                lead, counts, self.deal, self.total_wilds, self.objective.pure_only
-            )
-        finally:
-            counts[lead] -= 1
+        counts[lead] += 1  # the generators count the lead copy
+        candidates = melds_led_by(
+            lead, counts, self.deal, self.total_wilds, self.objective.pure_only
+        )
+        layoffs = layoffs_led_by(lead, counts, self.deal, self.table, self.total_wilds) \
+            if self.table else []
+        counts[lead] -= 1
         rows = []
-        for cand in candidates:
+        options: list[Candidate | Extension] = [*candidates, *layoffs]
+        for cand in options:
             rest = list(cand.naturals)
             rest.remove(lead)
             natural_cost = 0
@@ -174,8 +185,9 @@ class _PassSearch:
                 natural_cost += cand.wilds * self.uniform_entry[1]
             dual_used = sum(1 for c in rest if c in self.dual)
             floor_used = sum(self.card_floor[c] for c in rest)
+            slot = 1 << cand.table_index if isinstance(cand, Extension) else 0
             rows.append((cand, tuple(rest), cand.wilds, cand.is_sequence, cand.pure,
-                         natural_cost, dual_used, floor_used))
+                         natural_cost, dual_used, floor_used, slot))
         # Bigger melds first: good incumbents early make the bounds bite.
         rows.sort(key=lambda row: (-len(row[0].naturals), row[2]))
         _shared_entries[0] += 1
@@ -186,18 +198,36 @@ class _PassSearch:
         return rows
 
     # -- the end of the search: the pool pays the debt ----------------------
-    def _end(self, pool: Pool, debt: int, discarded: bool, sequences: int, pure: int) -> int:
+    def _absorb_room(self, used: int) -> int:
+        """Wild cards the table melds not yet extended can still take."""
+        room = self.absorb_memo.get(used)
+        if room is None:
+            room = sum(r for spot, r in zip(self.table, self.absorb_rooms, strict=True)
+                       if not used >> spot.index & 1)
+            self.absorb_memo[used] = room
+        return room
+
+    def _end(self, pool: Pool, debt: int, discarded: bool, sequences: int, pure: int,
+             used: int) -> int:
+        """The pool pays the melds' wild slots; leftover wild cards are laid
+        off onto table melds not yet extended (if any), one is the discard if
+        still owed, the rest stay in hand."""
         if sequences < self.objective.min_sequences or pure < self.objective.min_pure:
             return INFEASIBLE
         owed = 1 if self.need_discard and not discarded else 0
         if isinstance(pool, int):
             leftover = pool - debt - owed  # wild costs were paid at meld time
-            return INFEASIBLE if leftover < 0 else leftover * self.uniform_entry[0]
+            if leftover < 0:
+                return INFEASIBLE
+            hand_cost, wild_cost = self.uniform_entry
+            absorbed = min(leftover, self._absorb_room(used)) if self.table else 0
+            return absorbed * wild_cost + (leftover - absorbed) * hand_cost
         assert isinstance(pool, tuple)
         if debt + owed > len(pool):
             return INFEASIBLE
-        cost = sum(entry[1] for entry in pool[:debt])
-        return cost + sum(entry[0] for entry in pool[debt + owed:])
+        absorbed = min(len(pool) - debt - owed, self._absorb_room(used)) if self.table else 0
+        cost = sum(entry[1] for entry in pool[:debt + absorbed])
+        return cost + sum(entry[0] for entry in pool[debt + absorbed + owed:])
 
     def _add_to_pool(self, pool: Pool, card: int) -> Pool:
         if isinstance(pool, int):
@@ -229,7 +259,7 @@ class _PassSearch:
         while index < n and counts[types[index]] == 0:
             index += 1
         if index == n:
-            return self._end(pool, debt, discarded, sequences, pure)
+            return self._end(pool, debt, discarded, sequences, pure, melds)
         if isinstance(pool, int):
             key: tuple[object, ...] = (code, pool - debt, discarded, sequences, pure, melds)
             if pool - debt + self.dual_left < 0:
@@ -259,7 +289,9 @@ class _PassSearch:
             need_sequences, need_pure = objective.min_sequences, objective.min_pure
             available = (pool if isinstance(pool, int) else len(pool)) + self.dual_left
             for row in self._options(lead):
-                _, rest, wilds, is_sequence, is_pure, cost, dual_used, floor_used = row
+                _, rest, wilds, is_sequence, is_pure, cost, dual_used, floor_used, slot = row
+                if slot & melds:
+                    continue  # that table meld was extended already
                 if wilds and debt + wilds > available - dual_used:
                     continue  # the pool plus the wild cards still to come cannot pay
                 child_floor = floor_after - floor_used
@@ -278,7 +310,7 @@ class _PassSearch:
                     need_sequences if sequences + is_sequence > need_sequences
                     else sequences + is_sequence,
                     need_pure if pure + is_pure > need_pure else pure + is_pure,
-                    melds + self.meld_step, limit,
+                    melds + (slot or self.meld_step), limit,
                 )
                 self.dual_left += dual_used
                 for card in rest:
@@ -328,12 +360,26 @@ class _PassSearch:
     # -- rebuild the arrangement from the memo -----------------------------
     def arrangement(self) -> tuple[tuple[PlacedMeld, ...], tuple[int, ...], int | None]:
         """Melds, deadwood and discard of the optimum found by ``solve``."""
+        placed, laid, absorbed, deadwood, discard = self.arrangement_with_layoffs()
+        assert not laid and not absorbed
+        return placed, deadwood, discard
+
+    def arrangement_with_layoffs(self) -> tuple[
+        tuple[PlacedMeld, ...],
+        tuple[tuple[Extension, tuple[int, ...]], ...],
+        tuple[tuple[int, int], ...],
+        tuple[int, ...],
+        int | None,
+    ]:
+        """The optimum found by ``solve``: new melds, layoffs (each with the wild
+        cards filling its wild slots), wild cards laid off alone as
+        (table index, card), deadwood and discard."""
         counts, types = self.counts, self.types
         index, code, debt = 0, self.initial_code, 0
         pool = self.initial_pool
         pool_cards = [JOKER] * self.jokers
         discarded, sequences, pure, melds = False, 0, 0, 0
-        chosen: list[Candidate] = []
+        chosen: list[Candidate | Extension] = []
         deadwood: list[int] = []
         discard: int | None = None
         saved = list(counts)
@@ -367,19 +413,27 @@ class _PassSearch:
                 debt += wilds
                 sequences = min(sequences + is_sequence, objective.min_sequences)
                 pure = min(pure + is_pure, objective.min_pure)
-                melds += self.meld_step
+                melds += choice[1][8] or self.meld_step
                 chosen.append(cand)
         self.counts[:] = saved
         pool_cards.sort(key=lambda c: (*_pool_key(self._entry(c)), c))
         wild_iter = iter(pool_cards[:debt])
-        placed = tuple(
-            PlacedMeld(cand, tuple(next(wild_iter) for _ in range(cand.wilds))) for cand in chosen
-        )
+        filled = [(cand, tuple(next(wild_iter) for _ in range(cand.wilds))) for cand in chosen]
+        placed = tuple(PlacedMeld(c, w) for c, w in filled if isinstance(c, Candidate))
+        laid = tuple((c, w) for c, w in filled if isinstance(c, Extension))
         leftover = pool_cards[debt:]
-        if self.need_discard and not discarded:
+        owed = 1 if self.need_discard and not discarded else 0
+        absorbed: list[tuple[int, int]] = []
+        if self.table:
+            room = min(len(leftover) - owed, self._absorb_room(melds))
+            spots = iter((spot.index, r) for spot, r in zip(self.table, self.absorb_rooms, strict=True)
+                         if not melds >> spot.index & 1 for _ in range(r))
+            absorbed = [(next(spots)[0], card) for card in leftover[:room]]
+            leftover = leftover[room:]
+        if owed:
             discard = leftover.pop(0)
         deadwood.extend(leftover)
-        return placed, tuple(sorted(deadwood)), discard
+        return placed, laid, tuple(absorbed), tuple(sorted(deadwood)), discard
 
 
 def solve_search(
@@ -427,3 +481,35 @@ def solve_search(
                             "infeasible", True, nodes)
     return EngineResult(best.melds, best.deadwood, best.discard, best.cost, best.pass_name,
                         best.status, True, nodes)
+
+
+@dataclass(frozen=True, slots=True)
+class LayoffArrangement:
+    """The optimum of a hand that may also lay cards off onto table melds:
+    new melds, layoffs (each with the wild cards filling its wild slots), wild
+    cards laid off alone as (table index, card), deadwood, discard, cost."""
+
+    melds: tuple[PlacedMeld, ...]
+    layoffs: tuple[tuple[Extension, tuple[int, ...]], ...]
+    lone_wilds: tuple[tuple[int, int], ...]
+    deadwood: tuple[int, ...]
+    discard: int | None
+    cost: int
+
+
+def solve_with_table(
+    instance: Instance,
+    table: Sequence[TableSpot],
+    node_budget: int = CONFIG.node_budget,
+    time_limit_s: float | None = None,
+) -> LayoffArrangement:
+    """Exact best melds plus layoffs onto ``table`` (single-pass objectives:
+    ``min_deadwood`` and ``max_net``); raises ``BudgetExceeded`` past the budget."""
+    (objective,) = passes_for(instance.deal)
+    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
+    search = _PassSearch(instance, objective, node_budget, deadline, table)
+    cost = search.solve()
+    if cost >= INFEASIBLE:
+        raise ValueError("no arrangement: a discard was asked of an empty hand")
+    melds, laid, lone, deadwood, discard = search.arrangement_with_layoffs()
+    return LayoffArrangement(melds, laid, lone, deadwood, discard, cost)
