@@ -20,7 +20,9 @@ from solver.layoffs import (
     extensions,
     read_table,
     read_table_meld,
+    table_spot,
 )
+from solver.melds import layoffs_led_by
 from solver.rules import PRESETS, InvalidRulesError, check_copies, make_deal, make_rules
 from tests.bruteforce import CHECKED
 from tests.play_brute import brute_play
@@ -238,3 +240,47 @@ def test_search_limits_raise_a_clear_error() -> None:
     with pytest.raises(InvalidHandError, match="ran out of time"):
         LayoffSearch(deal, table, limit=spent).best(parse_cards("8H 4H QS 8S JK"))
     assert TimeBudget(700).limit_ms() == 700 and not TimeBudget(700).expired()
+
+
+def test_engine_layoff_candidates_match_the_listed_extensions() -> None:
+    """The engine's layoff candidates (led by their lowest natural card) are
+    exactly the listed extensions that lay off at least one natural card."""
+    rng = random.Random(11)
+    checked = nonempty = 0
+    for variant, rules in (("rummy500", None), ("gin", None), ("rummy500", {"ace": "wrap"}),
+                           ("gin", {"ace": "high_low"}), ("rummy500", {"max_wilds_per_meld": 1})):
+        deal = make_deal(make_rules(variant, rules), None)
+        for _ in range(60):
+            low = rng.randint(0, 7)
+            ranks = [r % 13 for r in range(low, low + 6)]
+            pool = [make_card(r, s) for r in ranks for s in range(4)]
+            table_cards: list[list[int]] = []
+            for _ in range(rng.randrange(1, 4)):
+                meld = _random_meld(rng, pool, ranks)
+                if meld is not None:
+                    table_cards.append(meld)
+                    pool = [c for c in pool if c not in meld]
+            table = read_table(table_cards, deal)
+            jokers = rng.randrange(0, 3) if variant == "rummy500" else 0
+            hand = rng.sample(pool, min(len(pool), rng.randrange(3, 10))) + [JOKER] * jokers
+            counts = count_cards(hand)
+            listed = set()
+            for tm in table:
+                for lay in extensions(tm, counts, deal):
+                    naturals = tuple(sorted(c for c, r in zip(lay.cards, lay.represents, strict=True)
+                                            if c == r))
+                    if naturals:
+                        wilds = len(lay.cards) - len(naturals)
+                        listed.add((tm.index, naturals, wilds, tuple(sorted(lay.represents))))
+            spots = [table_spot(tm, deal) for tm in table]
+            generated = set()
+            for lead in set(hand) - {JOKER}:
+                cap = counts[JOKER]
+                for ext in layoffs_led_by(lead, counts, deal, spots, cap):
+                    generated.add((ext.table_index, ext.naturals, ext.wilds,
+                                   tuple(sorted(ext.represents))))
+            assert generated == listed, (variant, rules, names(tuple(hand)), table_cards)
+            checked += 1
+            nonempty += bool(listed)
+    assert checked == 300
+    assert nonempty > 100, nonempty  # many cases lay something off: the comparison has teeth
