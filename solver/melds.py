@@ -12,7 +12,7 @@ card type of the hand is the full candidate list (``all_candidates``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER, make_card
@@ -307,6 +307,32 @@ def layoffs_led_by(
     return out
 
 
+def _blocks(
+    coords: Iterable[int],
+    supplied: Callable[[int], bool | None],
+    cap: int,
+    reach: int | None,
+) -> list[tuple[int, int, list[int]]]:
+    """Blocks growing outward through ``coords``: (far end, wild slots forced,
+    positions a hand natural could fill), stopping past ``cap`` forced wilds;
+    with ``reach`` only the blocks that include that coordinate."""
+    started = reach is None
+    out: list[tuple[int, int, list[int]]] = []
+    forced, optional = 0, []
+    for q in coords:
+        fill = supplied(q)
+        if fill is False:
+            forced += 1
+            if forced > cap:
+                break
+        elif fill:
+            optional.append(q)
+        started = started or q == reach
+        if started:
+            out.append((q, forced, list(optional)))
+    return out
+
+
 def _run_layoffs(
     lead: int, spot: TableSpot, counts: Sequence[int], ace: str, cap: int
 ) -> list[Extension]:
@@ -328,31 +354,13 @@ def _run_layoffs(
             card = base + q % 13
             return card > lead and counts[card] > 0
 
-        # low blocks [a, lo - 1] and high blocks [hi + 1, b], as (end, forced, optional)
-        lows: list[tuple[int, int, list[int]]] = [] if position < lo else [(lo, 0, [])]
-        forced, optional = 0, []
-        for a in range(lo - 1, lowest - 1, -1):
-            fill = supplied(a)
-            if fill is False:
-                forced += 1
-                if forced > cap:
-                    break
-            elif fill:
-                optional.append(a)
-            if a <= position or position > hi:
-                lows.append((a, forced, list(optional)))
-        highs: list[tuple[int, int, list[int]]] = [] if position > hi else [(hi, 0, [])]
-        forced, optional = 0, []
-        for b in range(hi + 1, highest + 1):
-            fill = supplied(b)
-            if fill is False:
-                forced += 1
-                if forced > cap:
-                    break
-            elif fill:
-                optional.append(b)
-            if b >= position or position < lo:
-                highs.append((b, forced, list(optional)))
+        # low blocks [a, lo - 1] and high blocks [hi + 1, b], as (end, forced, optional);
+        # the block on the lead's side must reach the lead
+        no_block: list[tuple[int, int, list[int]]] = []
+        lows = ([(lo, 0, [])] if position > hi else no_block) + _blocks(
+            range(lo - 1, lowest - 1, -1), supplied, cap, reach=position if position < lo else None)
+        highs = ([(hi, 0, [])] if position < lo else no_block) + _blocks(
+            range(hi + 1, highest + 1), supplied, cap, reach=position if position > hi else None)
         for a, low_forced, low_optional in lows:
             for b, high_forced, high_optional in highs:
                 forced_total = low_forced + high_forced
