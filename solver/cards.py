@@ -148,6 +148,10 @@ def sort_key(card: int) -> tuple[int, int]:
     return (4, 0) if card == JOKER else (card // 13, card % 13)
 
 
+SORT_KEYS: tuple[tuple[int, int], ...] = tuple(sort_key(c) for c in range(NUM_CARD_TYPES))
+"""``sort_key`` of every card id, for ``sorted(cards, key=SORT_KEYS.__getitem__)``."""
+
+
 def count_vector(cards: Sequence[int]) -> list[int]:
     """Copies of each of the 53 card types in ``cards``."""
     counts = [0] * NUM_CARD_TYPES

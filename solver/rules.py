@@ -280,6 +280,12 @@ class Deal:
     cut_card: int | None = None
     joker_cut: bool = False
     wild: frozenset[int] = field(default_factory=frozenset)
+    points: tuple[int, ...] = ()  # per card type, filled in from the rules and wild cards
+
+    def __post_init__(self) -> None:
+        if not self.points:
+            table = tuple(_card_points(c, self.rules, self.wild) for c in range(NUM_CARD_TYPES))
+            object.__setattr__(self, "points", table)
 
     def is_wild(self, card: int) -> bool:
         """True when ``card`` may stand in for another card."""
@@ -428,8 +434,11 @@ def check_hand(cards: Sequence[int], rules: Rules, field_name: str = "hand") -> 
 
 def base_points(card: int, deal: Deal) -> int:
     """Points of ``card`` wherever it lies (the rummy500 low-ace bonus aside)."""
-    rules = deal.rules
-    if rules.wild_cards_score_zero and card in deal.wild:
+    return deal.points[card]
+
+
+def _card_points(card: int, rules: Rules, wild: frozenset[int]) -> int:
+    if rules.wild_cards_score_zero and card in wild:
         return 0
     if card == JOKER:
         return rules.joker_points

@@ -6,7 +6,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from solver.cards import InvalidHandError, parse_cards, sort_key
+from solver.cards import SORT_KEYS, InvalidHandError, parse_cards
 from solver.config import CONFIG, MAX_TIME_LIMIT_MS
 from solver.engines.base import BudgetExceeded, EngineResult, Instance, PlacedMeld
 from solver.engines.search import solve_search
@@ -57,8 +57,8 @@ def build_solution(result: EngineResult, deal: Deal, engine: str) -> Solution:
     """Score an engine's arrangement with ``solver.scoring`` into a ``Solution``."""
     # A stable meld order whatever the engine: by the cards the melds stand for.
     melds = tuple(sorted((build_meld(p, deal) for p in result.melds),
-                         key=lambda m: [sort_key(c) for c in m.represents]))
-    deadwood = tuple(sorted(result.deadwood, key=sort_key))
+                         key=lambda m: [SORT_KEYS[c] for c in m.represents]))
+    deadwood = tuple(sorted(result.deadwood, key=SORT_KEYS.__getitem__))
     points = score_arrangement(melds, deadwood, deal)
     return Solution(
         variant=deal.rules.name,
