@@ -126,11 +126,6 @@ def parse_rank(text: object, field: str = "wild_rank") -> int:
     )
 
 
-def format_cards(cards: Iterable[int]) -> list[str]:
-    """Canonical names of a sequence of card ids."""
-    return [card_name(c) for c in cards]
-
-
 def without(cards: Sequence[int], card: int) -> list[int]:
     """``cards`` with one copy of ``card`` removed (``ValueError`` if absent)."""
     left = list(cards)

@@ -98,11 +98,6 @@ class Rules:
         """Tanala melds are allowed (explicit knob, else ``decks >= 3``)."""
         return self.decks >= 3 if self.tanala is None else self.tanala
 
-    @property
-    def uses_wilds(self) -> bool:
-        """Whether any card can be wild under these rules."""
-        return (self.printed_jokers_wild and self.jokers_per_deck > 0) or self.cut_joker
-
     def to_dict(self) -> dict[str, Any]:
         """All knobs as plain data."""
         return dataclasses.asdict(self)
@@ -290,16 +285,6 @@ class Deal:
     def is_wild(self, card: int) -> bool:
         """True when ``card`` may stand in for another card."""
         return card in self.wild
-
-    def describe_cut(self) -> str | None:
-        """The cut card as given on the wire (``"7"``, ``"7H"``, ``"JK"``) or None."""
-        if self.joker_cut:
-            return "JK"
-        if self.cut_card is not None:
-            return card_name(self.cut_card)
-        if self.wild_rank is not None:
-            return card_name(self.wild_rank)[0]
-        return None
 
 
 # Deals are reused per (rules object, cut card): the hot paths key their own

@@ -45,10 +45,6 @@ def cascade_count(melds: Sequence[Meld], deadwood: Sequence[int], deal: Deal) ->
     if meets_declaration(melds, deal):
         return deadwood_total
     all_cards = [c for m in melds for c in m.cards] + list(deadwood)
-    pure_points = sorted(
-        (sum(base_points(c, deal) for c in m.cards) for m in melds if m.is_sequence and m.pure),
-        reverse=True,
-    )
     if rules.objective == "marriage":
         # Every wild card and the cards of at most two shown pure sequences are exempt.
         def counted(cards: Sequence[int]) -> int:
@@ -59,8 +55,10 @@ def cascade_count(melds: Sequence[Meld], deadwood: Sequence[int], deal: Deal) ->
         )
         return counted(all_cards) - sum(pure_counted[:2])
     total = sum(base_points(c, deal) for c in all_cards)
+    pure_points = [sum(base_points(c, deal) for c in m.cards)
+                   for m in melds if m.is_sequence and m.pure]
     if pure_points and rules.penalty_tiers == 3:
-        return total - pure_points[0]
+        return total - max(pure_points)
     return total
 
 
