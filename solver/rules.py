@@ -1,13 +1,22 @@
 """Variant rules as validated frozen data, the preset registry, card points.
 
-Every knob of ``RULES.md`` is a field of ``Rules``.  A preset is an instance in
-``PRESETS``; per-call overrides go through ``make_rules(variant, overrides)``
-which rejects unknown knobs and impossible values with ``InvalidRulesError``.
+Every knob of the rule book (``docs/RULES.md``) is a field of ``Rules``.  A
+preset is an instance in ``PRESETS``; per-call overrides go through
+``make_rules(variant, overrides)``, which rejects unknown knobs and impossible
+values with ``InvalidRulesError`` and *interns* the result: equal rules are
+one object, so caches keyed by rules (or by a ``Deal``) hit however a request
+spells its overrides.
+
+>>> make_rules("indian13", {"penalty_tiers": 3}) is PRESETS["indian13"]
+True
+>>> [r.to_dict() for r in make_rules("contract", {"contract_round": 2}).requirements]
+[{'kind': 'set', 'count': 1, 'exact': True}, {'kind': 'run', 'count': 1, 'exact': True}]
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
@@ -15,6 +24,7 @@ from typing import Any, Literal, get_args
 from solver.cards import (
     JOKER,
     NUM_CARD_TYPES,
+    RANKS,
     InvalidHandError,
     card_name,
     make_card,
@@ -23,13 +33,43 @@ from solver.cards import (
     rank_of,
     suit_of,
 )
+from solver.geometry import ACE_MODES, AceMode
 
-AceMode = Literal["low", "high_low", "wrap"]
 Objective = Literal["min_deadwood", "max_net", "cascade", "marriage"]
+Declaration = Literal["go_out", "knock", "lay_down"]
+WildMeldValue = Literal["own", "represented"]
+PilePickup = Literal["none", "must_meld", "meld_or_penalty"]
+RoundScoring = Literal["collect", "net", "indian", "hand_penalty", "knock"]
+RequirementKind = Literal["set", "run", "sequence", "pure_sequence"]
 
-ACE_MODES: tuple[str, ...] = get_args(AceMode)
 OBJECTIVES: tuple[str, ...] = get_args(Objective)
+DECLARATIONS: tuple[str, ...] = get_args(Declaration)
+WILD_MELD_VALUES: tuple[str, ...] = get_args(WildMeldValue)
+PILE_PICKUPS: tuple[str, ...] = get_args(PilePickup)
+ROUND_SCORINGS: tuple[str, ...] = get_args(RoundScoring)
+REQUIREMENT_KINDS: tuple[str, ...] = get_args(RequirementKind)
 MAX_HAND_CARDS = 30
+MAX_REQUIREMENTS = 4
+MAX_POINTS = 1000
+
+__all__ = [
+    "ACE_MODES",
+    "MAX_HAND_CARDS",
+    "PRESETS",
+    "AceMode",
+    "CardPoints",
+    "Deal",
+    "InvalidRulesError",
+    "Requirement",
+    "Rules",
+    "base_points",
+    "check_copies",
+    "check_hand",
+    "deck_copies",
+    "make_deal",
+    "make_rules",
+    "melded_points",
+]
 
 
 class InvalidRulesError(ValueError):
@@ -42,9 +82,73 @@ class InvalidRulesError(ValueError):
         self.code = "invalid_rules"
 
 
+# ---------------------------------------------------------------------------
+# Requirements and card points: the two knobs that are small records
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """What the melds laid down must contain: ``count`` melds of ``kind`` --
+    at least that many, or exactly (``exact``).
+
+    ``set`` and ``run`` count melds of that kind; ``sequence`` counts runs and
+    tanalas; ``pure_sequence`` the sequences with no wild card standing in.
+    """
+
+    kind: RequirementKind
+    count: int
+    exact: bool = False
+
+    def counts(self, kind: str, pure: bool) -> bool:
+        """Whether a meld of ``kind`` (``set``, ``run``, ``tanala``) counts here."""
+        if self.kind == "set":
+            return kind == "set"
+        if self.kind == "run":
+            return kind == "run"
+        if self.kind == "sequence":
+            return kind != "set"
+        return kind != "set" and pure
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form."""
+        return {"kind": self.kind, "count": self.count, "exact": self.exact}
+
+    def describe(self) -> str:
+        """``"exactly 2 set(s)"``, ``"at least 1 pure sequence(s)"``."""
+        how = "exactly" if self.exact else "at least"
+        return f"{how} {self.count} {self.kind.replace('_', ' ')}(s)"
+
+
+_POINT_KEYS = (*RANKS, "JK")  # index 0..12 = rank, 13 = printed joker
+
+
+@dataclass(frozen=True, slots=True)
+class CardPoints:
+    """Overrides of card points: ``hand`` / ``meld`` map a rank index (0 = ace
+    .. 12 = king; 13 = printed joker) to its points left in hand / melded;
+    ``ace_low`` is an ace melded low (A-2-3...).  Entries not given keep the
+    value the other point knobs give."""
+
+    hand: tuple[tuple[int, int], ...] = ()
+    meld: tuple[tuple[int, int], ...] = ()
+    ace_low: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form: ``{"hand": {"A": 15, "JK": 25}, "meld": {...}, "ace_low": 1}``."""
+        return {
+            "hand": {_POINT_KEYS[k]: v for k, v in self.hand},
+            "meld": {_POINT_KEYS[k]: v for k, v in self.meld},
+            "ace_low": self.ace_low,
+        }
+
+
+# ---------------------------------------------------------------------------
+# Rules
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One ruleset.  Field docs are the knob docs served by the API."""
+    """One ruleset.  ``KNOB_DOCS`` documents every field (served by the API)."""
 
     name: str = "custom"
     # deck
@@ -58,6 +162,8 @@ class Rules:
     neighbour_jokers: bool = False
     joker_cut_makes_aces_wild: bool = False
     set_allow_same_suit: bool = False
+    max_set_size: int | None = 4
+    min_run_length: int = 3
     tanala: bool | None = None
     min_naturals_per_meld: int = 1
     max_wilds_per_meld: int | None = None
@@ -68,13 +174,21 @@ class Rules:
     court_points: int = 10
     joker_points: int = 0
     wild_cards_score_zero: bool = False
+    wild_meld_value: WildMeldValue = "own"
+    card_points: CardPoints | None = None
     # objective and declaration
     objective: Objective = "min_deadwood"
+    declaration: Declaration = "go_out"
+    requirements: tuple[Requirement, ...] = ()
+    min_meld_points: int | None = None
+    lay_down_all: bool = False
+    contract_round: int | None = None
     knock_limit: int | None = None
     penalty_tiers: int = 3
     points_cap: int | None = None
-    min_sequences: int = 2
-    min_pure_sequences: int = 1
+    # play
+    new_melds_after_opening: bool = True
+    pile_pickup: PilePickup = "none"
     # gin scoring
     gin_bonus: int = 25
     big_gin_bonus: int = 31
@@ -82,39 +196,83 @@ class Rules:
     undercut_on_tie: bool = True
     oklahoma_ace_knock: int = 0
     # round scoring
+    round_scoring: RoundScoring = "collect"
     rummy_doubles: bool = True
     pile_penalty: int = 50
     drop_first: int = 10
     drop_middle: int = 40
     wrong_declaration: int = 80
+    value_cards: bool = False
     value_card_points: int = 10
     marriage_points: int = 100
+    # derived once (not knobs): the hash, and the points table of the knobs above
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+    _points: tuple[tuple[int, ...], tuple[int, ...], int] = field(
+        default=((), (), 0), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_rules(self)
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, k) for k in KNOB_NAMES)))
+        object.__setattr__(self, "_points", _points_table(self))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def tanala_enabled(self) -> bool:
         """Tanala melds are allowed (explicit knob, else ``decks >= 3``)."""
         return self.decks >= 3 if self.tanala is None else self.tanala
 
+    @property
+    def set_size_limit(self) -> int:
+        """Most cards a set may hold (distinct suits: 4)."""
+        if not self.set_allow_same_suit:
+            return 4 if self.max_set_size is None else min(4, self.max_set_size)
+        return 64 if self.max_set_size is None else self.max_set_size
+
+    @property
+    def has_opening(self) -> bool:
+        """The melds laid down must meet requirements or a points threshold,
+        under an objective where a hand that cannot lays nothing down."""
+        return self.objective in ("min_deadwood", "max_net") and bool(
+            self.requirements or self.min_meld_points or self.lay_down_all)
+
     def to_dict(self) -> dict[str, Any]:
-        """All knobs as plain data."""
-        return dataclasses.asdict(self)
+        """All knobs as plain (JSON-ready) data."""
+        out: dict[str, Any] = {}
+        for knob in KNOB_NAMES:
+            value = getattr(self, knob)
+            if knob == "requirements":
+                value = [r.to_dict() for r in value]
+            elif knob == "card_points" and value is not None:
+                value = value.to_dict()
+            out[knob] = value
+        return out
 
 
-KNOB_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+KNOB_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.init)
+LEGACY_KNOBS: dict[str, str] = {
+    "min_sequences": "requirements: a 'sequence' item, at least (indian13: 2)",
+    "min_pure_sequences": "requirements: a 'pure_sequence' item, at least (indian13: 1, indian21: 3)",
+    "opening_points": "min_meld_points (Kalooki's name for the opening threshold)",
+}
+"""Knobs accepted as shorthands for a current knob (kept for existing clients)."""
+
 KNOB_DOCS: dict[str, str] = {
     "name": "preset name (informational)",
     "decks": "standard 52-card decks in play (1-8); limits copies of each card",
     "jokers_per_deck": "printed jokers per deck (0-4)",
     "hand_size": "cards kept in a hand (the deal size; validate checks declarations against it)",
-    "ace": "ace order in runs: low (A-2-3 only), high_low (A-2-3 and Q-K-A), wrap (K-A-2 too)",
+    "ace": "ace order in runs: low (A-2-3 only), high_low (A-2-3 and Q-K-A), high (Q-K-A only), "
+           "wrap (K-A-2 too)",
     "printed_jokers_wild": "printed jokers are wild cards",
     "cut_joker": "a cut card (wild_rank) makes every card of its rank wild",
     "neighbour_jokers": "the cards one rank above and below the cut card, in its suit, are wild",
     "joker_cut_makes_aces_wild": "when the cut card is a printed joker, aces become wild",
-    "set_allow_same_suit": "a set may repeat a suit (house rule with 2+ decks)",
+    "set_allow_same_suit": "a set may repeat a suit (house rule with 2+ decks; contract rummy)",
+    "max_set_size": "most cards in a set, wild cards included (null: no limit beyond the deck; "
+                    "without set_allow_same_suit a set is at most 4)",
+    "min_run_length": "fewest cards in a run (3; contract rummy: 4)",
     "tanala": "three identical cards form a meld counting as a pure sequence (null: decks >= 3)",
     "min_naturals_per_meld": "cards in a meld that stand for themselves, at least",
     "max_wilds_per_meld": "wild cards standing in for another card in one meld, at most (null: no limit)",
@@ -124,42 +282,64 @@ KNOB_DOCS: dict[str, str] = {
     "court_points": "points of T J Q K",
     "joker_points": "points of a printed joker",
     "wild_cards_score_zero": "every wild card (printed, cut rank, neighbour) is worth 0 wherever it lies",
+    "wild_meld_value": "a wild card in a meld is worth its own points (own) or those of the card it "
+                       "stands for (represented: Kalooki)",
+    "card_points": "per-rank overrides of the point knobs: {hand: {A: 15, JK: 25, ...}, "
+                   "meld: {...}, ace_low: 1}; ranks A 2-9 T J Q K and JK",
     "objective": "min_deadwood | max_net (melded minus in hand) | cascade (Indian 13) | marriage (Indian 21)",
+    "declaration": "what makes a hand declarable: go_out (every kept card melded, requirements met), "
+                   "knock (deadwood at most knock_limit: gin), lay_down (the requirements can be "
+                   "laid down: contract rummy)",
+    "requirements": "what the melds laid down must contain: [{kind: set | run | sequence | "
+                    "pure_sequence, count, exact}] (at least count, or exactly)",
+    "min_meld_points": "the melds laid down must be worth at least this (an opening threshold; "
+                       "null: none)",
+    "lay_down_all": "the lay-down must hold every kept card (contract rummy round 7)",
+    "contract_round": "contract rummy round 1-7: sets requirements, hand_size and lay_down_all to "
+                      "that round's contract unless given too",
     "knock_limit": "gin: a knock is allowed with deadwood at most this (null: no knocking)",
     "penalty_tiers": "cascade: 3 (pure sequence alone exempts its cards) or 2 (it does not)",
     "points_cap": "maximum count a losing hand pays (null: no cap)",
-    "min_sequences": "cascade: sequences needed to declare",
-    "min_pure_sequences": "pure sequences needed to declare",
+    "new_melds_after_opening": "after laying down, a player may still put down new melds (false: "
+                               "only lay off, as in contract rummy)",
+    "pile_pickup": "taking below the discard-pile top: none (not allowed), must_meld (the deepest "
+                   "card must be used at once: rummy500), meld_or_penalty (else pile_penalty: rommy)",
     "gin_bonus": "gin: bonus for going gin",
     "big_gin_bonus": "gin: bonus for big gin (11 cards melded)",
     "undercut_bonus": "gin: bonus to the defender for an undercut",
     "undercut_on_tie": "gin: equal deadwood is an undercut",
     "oklahoma_ace_knock": "gin (Oklahoma): knock limit when the upcard is an ace (0: gin only)",
+    "round_scoring": "how a round is scored: collect (basic), net (rummy500, rommy), indian "
+                     "(cascade counts paid to the winner), hand_penalty (cards left in hand count "
+                     "against each player: contract, kalooki), knock (gin: use /v1/gin/score)",
     "rummy_doubles": "basic: going rummy (all down in one turn) doubles the score",
     "pile_penalty": "rommy: penalty for taking the pile without melding at once",
     "drop_first": "indian: points for dropping on the first turn",
     "drop_middle": "indian: points for dropping later",
     "wrong_declaration": "indian: points for a wrong declaration",
+    "value_cards": "indian21: the cut card and its neighbours are value cards settled between players",
     "value_card_points": "indian21: points for each cut/upper/lower joker held",
     "marriage_points": "indian21: points for cut + upper + lower joker of one suit",
 }
 
-_INT_BOUNDS: dict[str, tuple[int, int]] = {
+INT_BOUNDS: dict[str, tuple[int, int]] = {
     "decks": (1, 8),
     "jokers_per_deck": (0, 4),
     "hand_size": (1, MAX_HAND_CARDS),
+    "max_set_size": (3, 64),
+    "min_run_length": (3, 13),
     "min_naturals_per_meld": (1, 14),
     "max_wilds_per_meld": (0, 13),
-    "ace_points": (0, 100),
-    "ace_low_run_points": (0, 100),
-    "pip_points": (0, 100),
-    "court_points": (0, 100),
-    "joker_points": (0, 100),
+    "ace_points": (0, MAX_POINTS),
+    "ace_low_run_points": (0, MAX_POINTS),
+    "pip_points": (0, MAX_POINTS),
+    "court_points": (0, MAX_POINTS),
+    "joker_points": (0, MAX_POINTS),
+    "min_meld_points": (0, MAX_POINTS),
+    "contract_round": (1, 7),
     "knock_limit": (0, 200),
     "penalty_tiers": (2, 3),
     "points_cap": (0, 10_000),
-    "min_sequences": (0, 10),
-    "min_pure_sequences": (0, 10),
     "gin_bonus": (0, 1000),
     "big_gin_bonus": (0, 1000),
     "undercut_bonus": (0, 1000),
@@ -171,72 +351,199 @@ _INT_BOUNDS: dict[str, tuple[int, int]] = {
     "value_card_points": (0, 1000),
     "marriage_points": (0, 10_000),
 }
-_NULLABLE = {"tanala", "max_wilds_per_meld", "ace_low_run_points", "pip_points",
-             "knock_limit", "points_cap"}
+"""Integer knob ranges (inclusive); the API states them as JSON-schema bounds."""
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "ace": ACE_MODES,
+    "objective": OBJECTIVES,
+    "declaration": DECLARATIONS,
+    "wild_meld_value": WILD_MELD_VALUES,
+    "pile_pickup": PILE_PICKUPS,
+    "round_scoring": ROUND_SCORINGS,
+}
+NULLABLE = frozenset({"tanala", "max_wilds_per_meld", "ace_low_run_points", "pip_points",
+                      "knock_limit", "points_cap", "max_set_size", "min_meld_points",
+                      "contract_round", "card_points"})
 
 
 def _check_rules(rules: Rules) -> None:
-    for f in dataclasses.fields(rules):
-        value = getattr(rules, f.name)
+    for knob in KNOB_NAMES:
+        value = getattr(rules, knob)
         if value is None:
-            if f.name not in _NULLABLE:
-                raise InvalidRulesError(f.name, f"knob {f.name!r} may not be null")
+            if knob not in NULLABLE:
+                raise InvalidRulesError(knob, f"knob {knob!r} may not be null")
             continue
-        if f.name == "name":
+        if knob == "name":
             if not isinstance(value, str) or not value:
                 raise InvalidRulesError("name", "knob 'name' must be a non-empty string")
-        elif f.name == "ace":
-            if value not in ACE_MODES:
+        elif knob in CHOICES:
+            if value not in CHOICES[knob]:
                 raise InvalidRulesError(
-                    "ace", f"knob 'ace' must be one of {', '.join(ACE_MODES)}; got {value!r}"
-                )
-        elif f.name == "objective":
-            if value not in OBJECTIVES:
-                raise InvalidRulesError(
-                    "objective",
-                    f"knob 'objective' must be one of {', '.join(OBJECTIVES)}; got {value!r}",
-                )
-        elif f.name in _INT_BOUNDS:
-            low, high = _INT_BOUNDS[f.name]
+                    knob, f"knob {knob!r} must be one of {', '.join(CHOICES[knob])}; got {value!r}")
+        elif knob in INT_BOUNDS:
+            low, high = INT_BOUNDS[knob]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise InvalidRulesError(
-                    f.name, f"knob {f.name!r} must be an integer from {low} to {high}; got {value!r}"
-                )
+                    knob, f"knob {knob!r} must be an integer from {low} to {high}; got {value!r}")
+        elif knob == "requirements":
+            _check_requirements(value)
+        elif knob == "card_points":
+            if not isinstance(value, CardPoints):
+                raise InvalidRulesError(knob, "knob 'card_points' must be a CardPoints table")
         elif not isinstance(value, bool):
-            raise InvalidRulesError(f.name, f"knob {f.name!r} must be true or false; got {value!r}")
+            raise InvalidRulesError(knob, f"knob {knob!r} must be true or false; got {value!r}")
 
+
+def _check_requirements(value: object) -> None:
+    if not isinstance(value, tuple) or not all(isinstance(r, Requirement) for r in value):
+        raise InvalidRulesError("requirements", "knob 'requirements' must be a tuple of Requirement")
+    if len(value) > MAX_REQUIREMENTS:
+        raise InvalidRulesError(
+            "requirements", f"at most {MAX_REQUIREMENTS} requirement items; got {len(value)}")
+    seen: set[str] = set()
+    for item in value:
+        if item.kind not in REQUIREMENT_KINDS:
+            raise InvalidRulesError(
+                "requirements", f"requirement kind must be one of {', '.join(REQUIREMENT_KINDS)}; "
+                f"got {item.kind!r}")
+        if isinstance(item.count, bool) or not isinstance(item.count, int) or not 0 <= item.count <= 10:
+            raise InvalidRulesError(
+                "requirements", f"requirement count must be an integer from 0 to 10; got {item.count!r}")
+        if not isinstance(item.exact, bool):
+            raise InvalidRulesError("requirements", "requirement exact must be true or false")
+        if item.kind in seen:
+            raise InvalidRulesError(
+                "requirements", f"requirement kind {item.kind!r} is listed twice; give it once")
+        seen.add(item.kind)
+
+
+# ---------------------------------------------------------------------------
+# Card points, computed once per Rules
+
+
+def _points_table(rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """(points in hand, points melded, points of an ace melded low) per card
+    type, from the point knobs and then the ``card_points`` overrides."""
+    per_rank = [rules.ace_points]
+    per_rank += [r + 1 if rules.pip_points is None else rules.pip_points for r in range(1, 9)]
+    per_rank += [rules.court_points] * 4
+    hand = [*per_rank, rules.joker_points]
+    meld = list(hand)
+    overrides = rules.card_points
+    ace_low = rules.ace_low_run_points
+    if overrides is not None:
+        for key, value in overrides.hand:
+            hand[key] = value
+        for key, value in overrides.meld:
+            meld[key] = value
+        if overrides.ace_low is not None:
+            ace_low = overrides.ace_low
+    if ace_low is None:
+        ace_low = meld[0]
+
+    def per_card(table: list[int]) -> tuple[int, ...]:
+        return tuple(table[13] if c == JOKER else table[c % 13] for c in range(NUM_CARD_TYPES))
+
+    return per_card(hand), per_card(meld), ace_low
+
+
+# ---------------------------------------------------------------------------
+# Presets
+
+
+CONTRACTS: dict[int, tuple[int, tuple[Requirement, ...], bool]] = {
+    1: (10, (Requirement("set", 2, True), Requirement("run", 0, True)), False),
+    2: (10, (Requirement("set", 1, True), Requirement("run", 1, True)), False),
+    3: (10, (Requirement("set", 0, True), Requirement("run", 2, True)), False),
+    4: (10, (Requirement("set", 3, True), Requirement("run", 0, True)), False),
+    5: (12, (Requirement("set", 2, True), Requirement("run", 1, True)), False),
+    6: (12, (Requirement("set", 1, True), Requirement("run", 2, True)), False),
+    7: (12, (Requirement("set", 0, True), Requirement("run", 3, True)), True),
+}
+"""Contract rummy: round -> (hand size, the contract, it must hold every card)."""
 
 PRESETS: dict[str, Rules] = {
     "basic": Rules(name="basic", hand_size=10),
-    "gin": Rules(name="gin", hand_size=10, knock_limit=10),
+    "gin": Rules(name="gin", hand_size=10, knock_limit=10, declaration="knock",
+                 round_scoring="knock"),
     "rummy500": Rules(
         name="rummy500", jokers_per_deck=2, hand_size=13, ace="high_low",
         printed_jokers_wild=True, ace_points=15, ace_low_run_points=1, joker_points=15,
-        objective="max_net",
+        objective="max_net", pile_pickup="must_meld", round_scoring="net",
     ),
     "rommy": Rules(
         name="rommy", jokers_per_deck=2, hand_size=7, ace="high_low",
         printed_jokers_wild=True, ace_points=15, pip_points=5, joker_points=25,
-        objective="max_net",
+        objective="max_net", pile_pickup="meld_or_penalty", round_scoring="net",
     ),
     "indian13": Rules(
         name="indian13", decks=2, jokers_per_deck=1, hand_size=13, ace="high_low",
         printed_jokers_wild=True, cut_joker=True, ace_points=10, wild_cards_score_zero=True,
-        objective="cascade", points_cap=80, min_sequences=2, min_pure_sequences=1,
+        objective="cascade", points_cap=80, round_scoring="indian",
+        requirements=(Requirement("sequence", 2), Requirement("pure_sequence", 1)),
     ),
     "indian21": Rules(
         name="indian21", decks=3, jokers_per_deck=1, hand_size=21, ace="high_low",
         printed_jokers_wild=True, cut_joker=True, neighbour_jokers=True, ace_points=10,
-        wild_cards_score_zero=True, objective="marriage", min_sequences=0,
-        min_pure_sequences=3,
+        wild_cards_score_zero=True, objective="marriage", round_scoring="indian",
+        requirements=(Requirement("pure_sequence", 3),), value_cards=True,
+    ),
+    "contract": Rules(
+        name="contract", decks=2, jokers_per_deck=1, hand_size=10, ace="high_low",
+        printed_jokers_wild=True, set_allow_same_suit=True, max_set_size=None, min_run_length=4,
+        ace_points=15, joker_points=15, declaration="lay_down", contract_round=1,
+        requirements=CONTRACTS[1][1], new_melds_after_opening=False,
+        round_scoring="hand_penalty",
+    ),
+    "kalooki": Rules(
+        name="kalooki", decks=2, jokers_per_deck=2, hand_size=13, ace="high_low",
+        printed_jokers_wild=True, ace_points=11, ace_low_run_points=1, joker_points=25,
+        wild_meld_value="represented", min_meld_points=51, round_scoring="hand_penalty",
     ),
 }
+
+
+# ---------------------------------------------------------------------------
+# Overrides
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable stand-in for an override value (for the interning key)."""
+    if isinstance(value, Mapping):
+        return ("{}", tuple(sorted((str(k), _freeze(v)) for k, v in value.items())))
+    if isinstance(value, list | tuple):
+        return ("[]", tuple(_freeze(v) for v in value))
+    hash(value)
+    return (type(value).__name__, value)
+
+
+_INTERNED: OrderedDict[object, Rules] = OrderedDict()
+_INTERNED_LIMIT = 4096
+
+
+def _intern(rules: Rules) -> Rules:
+    """The one object equal to ``rules`` (bounded: least recently used first out)."""
+    hit = _INTERNED.get(rules)
+    if hit is not None:
+        _INTERNED.move_to_end(rules)
+        return hit
+    _INTERNED[rules] = rules
+    if len(_INTERNED) > _INTERNED_LIMIT:
+        _INTERNED.popitem(last=False)
+    return rules
+
+
+for _preset in PRESETS.values():
+    _intern(_preset)
+
+_BY_REQUEST: OrderedDict[object, Rules] = OrderedDict()
 
 
 def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None) -> Rules:
     """The preset ``variant`` (or a ``Rules``) with knob ``overrides`` applied.
 
-    Raises ``InvalidRulesError`` for an unknown preset, unknown knob or bad value.
+    Raises ``InvalidRulesError`` for an unknown preset, unknown knob or bad
+    value.  Equal results are the same object (interned by value).
     """
     if isinstance(variant, Rules):
         base = variant
@@ -247,15 +554,138 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
             )
         base = PRESETS[variant]
     if not overrides:
-        return base
+        return _intern(base)
     if not isinstance(overrides, Mapping):
         raise InvalidRulesError("rules", "rules must be an object mapping knob names to values")
-    for knob in overrides:
+    try:
+        key: object = (base, _freeze(overrides))
+    except TypeError:
+        key = None
+    if key is not None:
+        hit = _BY_REQUEST.get(key)
+        if hit is not None:
+            _BY_REQUEST.move_to_end(key)
+            return hit
+    rules = _intern(_apply(base, overrides))
+    if key is not None:
+        _BY_REQUEST[key] = rules
+        if len(_BY_REQUEST) > _INTERNED_LIMIT:
+            _BY_REQUEST.popitem(last=False)
+    return rules
+
+
+def _apply(base: Rules, overrides: Mapping[str, Any]) -> Rules:
+    changes: dict[str, Any] = {}
+    for knob, value in overrides.items():
+        if knob in LEGACY_KNOBS:
+            continue
         if knob not in KNOB_NAMES or knob == "name":
             raise InvalidRulesError(
                 str(knob), f"unknown knob {knob!r}; knobs are: {', '.join(KNOB_NAMES[1:])}"
             )
-    return dataclasses.replace(base, **dict(overrides))
+        if knob == "requirements":
+            value = parse_requirements(value)
+        elif knob == "card_points":
+            value = None if value is None else parse_card_points(value)
+        changes[knob] = value
+    if "opening_points" in overrides:
+        if "min_meld_points" in overrides:
+            raise InvalidRulesError(
+                "opening_points", "give min_meld_points or its alias opening_points, not both")
+        changes["min_meld_points"] = overrides["opening_points"]
+    round_number = changes.get("contract_round")
+    if round_number is not None and round_number in CONTRACTS:
+        hand_size, contract, lay_down_all = CONTRACTS[round_number]
+        changes.setdefault("hand_size", hand_size)
+        changes.setdefault("requirements", contract)
+        changes.setdefault("lay_down_all", lay_down_all)
+    if "min_sequences" in overrides or "min_pure_sequences" in overrides:
+        if "requirements" in overrides:
+            raise InvalidRulesError(
+                "min_sequences", "give requirements or the legacy min_sequences / "
+                "min_pure_sequences knobs, not both")
+        items = {r.kind: r for r in changes.get("requirements", base.requirements)}
+        for knob, kind in (("min_sequences", "sequence"), ("min_pure_sequences", "pure_sequence")):
+            if knob not in overrides:
+                continue
+            count = overrides[knob]
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 10:
+                raise InvalidRulesError(knob, f"knob {knob!r} must be an integer from 0 to 10; "
+                                              f"got {count!r}")
+            items.pop(kind, None)
+            if count:
+                items[kind] = Requirement(kind, count)  # type: ignore[arg-type]
+        changes["requirements"] = tuple(items.values())
+    try:
+        return dataclasses.replace(base, **changes)
+    except TypeError as error:  # an unhashable value slipped into a knob
+        raise InvalidRulesError("rules", f"bad knob value: {error}") from None
+
+
+def parse_requirements(value: object) -> tuple[Requirement, ...]:
+    """Requirement items from their wire form ``[{"kind", "count", "exact"}]``."""
+    if isinstance(value, tuple) and all(isinstance(r, Requirement) for r in value):
+        return value
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise InvalidRulesError(
+            "requirements", "requirements must be a list of {kind, count, exact} items")
+    items: list[Requirement] = []
+    for i, item in enumerate(value):
+        if isinstance(item, Requirement):
+            items.append(item)
+            continue
+        if not isinstance(item, Mapping) or set(item) - {"kind", "count", "exact"} or not {
+                "kind", "count"} <= set(item):
+            raise InvalidRulesError(
+                "requirements", f"requirements[{i}] must be an object with kind, count and "
+                "optionally exact")
+        kind = item["kind"]
+        if kind not in REQUIREMENT_KINDS:
+            raise InvalidRulesError(
+                "requirements", f"requirements[{i}].kind must be one of "
+                f"{', '.join(REQUIREMENT_KINDS)}; got {kind!r}")
+        items.append(Requirement(kind, item["count"], item.get("exact", False)))
+    return tuple(items)
+
+
+def parse_card_points(value: object) -> CardPoints:
+    """A ``CardPoints`` from its wire form (see ``CardPoints.to_dict``)."""
+    if isinstance(value, CardPoints):
+        return value
+    if not isinstance(value, Mapping) or set(value) - {"hand", "meld", "ace_low"}:
+        raise InvalidRulesError(
+            "card_points", "card_points must be an object with hand, meld and/or ace_low")
+
+    def table(part: str) -> tuple[tuple[int, int], ...]:
+        entries = value.get(part) or {}
+        if not isinstance(entries, Mapping):
+            raise InvalidRulesError("card_points", f"card_points.{part} must map ranks to points")
+        out: dict[int, int] = {}
+        for key, points in entries.items():
+            token = str(key).strip().upper()
+            index = 13 if token in ("JK", "JOKER") else (
+                parse_rank(token, field="card_points") if token in _RANK_TOKENS else None)
+            if index is None:
+                raise InvalidRulesError(
+                    "card_points", f"card_points.{part} key {key!r} is not a rank "
+                    "(A 2-9 T/10 J Q K) or JK")
+            _check_points(points, f"card_points.{part}.{key}")
+            out[index] = points
+        return tuple(sorted(out.items()))
+
+    ace_low = value.get("ace_low")
+    if ace_low is not None:
+        _check_points(ace_low, "card_points.ace_low")
+    return CardPoints(table("hand"), table("meld"), ace_low)
+
+
+_RANK_TOKENS = frozenset([*RANKS, "10"])
+
+
+def _check_points(points: object, where: str) -> None:
+    if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_POINTS:
+        raise InvalidRulesError("card_points", f"{where} must be an integer from 0 to {MAX_POINTS}; "
+                                               f"got {points!r}")
 
 
 # ---------------------------------------------------------------------------
@@ -264,10 +694,13 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Rules plus the cut card of one deal: which card types are wild.
+    """Rules plus the cut card of one deal: which card types are wild, and
+    what each card type is worth.
 
     ``wild`` holds every wild card type; ``JOKER`` is in it when printed jokers
     are wild.  Every wild type except ``JOKER`` can also stand for itself.
+    ``points[c]`` is card ``c``'s points in hand, ``meld_points[c]`` melded
+    as itself (or, under ``wild_meld_value="own"``, as a stand-in).
     """
 
     rules: Rules
@@ -275,39 +708,52 @@ class Deal:
     cut_card: int | None = None
     joker_cut: bool = False
     wild: frozenset[int] = field(default_factory=frozenset)
-    points: tuple[int, ...] = ()  # per card type, filled in from the rules and wild cards
+    points: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+    meld_points: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+    ace_low_points: int = field(default=0, init=False, repr=False, compare=False)
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not self.points:
-            table = tuple(_card_points(c, self.rules, self.wild) for c in range(NUM_CARD_TYPES))
-            object.__setattr__(self, "points", table)
+        hand, meld, ace_low = self.rules._points
+        if self.rules.wild_cards_score_zero:
+            hand = tuple(0 if c in self.wild else p for c, p in enumerate(hand))
+            meld = tuple(0 if c in self.wild else p for c, p in enumerate(meld))
+        object.__setattr__(self, "points", hand)
+        object.__setattr__(self, "meld_points", meld)
+        object.__setattr__(self, "ace_low_points", ace_low)
+        object.__setattr__(self, "_hash", hash((self.rules, self.wild_rank, self.cut_card,
+                                                self.joker_cut, self.wild)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def is_wild(self, card: int) -> bool:
         """True when ``card`` may stand in for another card."""
         return card in self.wild
 
 
-# Deals are reused per (rules object, cut card): the hot paths key their own
-# caches on the deal's identity instead of hashing forty knobs per call.
-_DEAL_CACHE: dict[tuple[int, str | None], tuple[Rules, Deal]] = {}
+_DEALS: OrderedDict[tuple[Rules, str | None], Deal] = OrderedDict()
+_DEALS_LIMIT = 4096
 
 
 def make_deal(rules: Rules, wild_rank: str | None = None) -> Deal:
     """Resolve ``wild_rank`` (a rank, a full cut card or ``"JK"``) under ``rules``.
 
-    Raises ``InvalidHandError`` (field ``wild_rank``) when the variant has no
-    cut joker, the token is unknown, or ``indian21`` needs a suit.
+    Equal arguments give the same ``Deal`` object (a bounded cache keyed by
+    value).  Raises ``InvalidHandError`` (field ``wild_rank``) when the variant
+    has no cut joker, the token is unknown, or ``indian21`` needs a suit.
     """
     if wild_rank is not None and not isinstance(wild_rank, str):
         return _make_deal(rules, wild_rank)  # raises the clear error
-    key = (id(rules), wild_rank)
-    hit = _DEAL_CACHE.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
+    key = (rules, wild_rank)
+    hit = _DEALS.get(key)
+    if hit is not None:
+        _DEALS.move_to_end(key)
+        return hit
     deal = _make_deal(rules, wild_rank)
-    if len(_DEAL_CACHE) >= 1024:
-        _DEAL_CACHE.clear()
-    _DEAL_CACHE[key] = (rules, deal)
+    _DEALS[key] = deal
+    if len(_DEALS) > _DEALS_LIMIT:
+        _DEALS.popitem(last=False)
     return deal
 
 
@@ -359,7 +805,7 @@ def _make_deal(rules: Rules, wild_rank: str | None) -> Deal:
     if rules.neighbour_jokers and cut_card is None:
         raise InvalidHandError(
             f"variant {rules.name!r} uses upper/lower jokers, so wild_rank must be the full "
-            f"cut card with its suit (e.g. '{RANK_LETTERS[rank]}H'), not {wild_rank!r}",
+            f"cut card with its suit (e.g. '{RANKS[rank]}H'), not {wild_rank!r}",
             code="wild_rank_needs_suit", field="wild_rank",
         )
     wild.update(make_card(rank, s) for s in range(4))
@@ -368,9 +814,6 @@ def _make_deal(rules: Rules, wild_rank: str | None) -> Deal:
         wild.add(make_card((rank + 1) % 13, suit))
         wild.add(make_card((rank - 1) % 13, suit))
     return Deal(rules=rules, wild_rank=rank, cut_card=cut_card, wild=frozenset(wild))
-
-
-RANK_LETTERS = "A23456789TJQK"
 
 
 def deck_copies(rules: Rules) -> list[int]:
@@ -418,32 +861,17 @@ def check_hand(cards: Sequence[int], rules: Rules, field_name: str = "hand") -> 
 
 
 def base_points(card: int, deal: Deal) -> int:
-    """Points of ``card`` wherever it lies (the rummy500 low-ace bonus aside)."""
+    """Points of ``card`` left in hand."""
     return deal.points[card]
 
 
-def _card_points(card: int, rules: Rules, wild: frozenset[int]) -> int:
-    if rules.wild_cards_score_zero and card in wild:
-        return 0
-    if card == JOKER:
-        return rules.joker_points
-    rank = card % 13
-    if rank == 0:
-        return rules.ace_points
-    if rank >= 9:
-        return rules.court_points
-    return rank + 1 if rules.pip_points is None else rules.pip_points
-
-
 def melded_points(card: int, represents: int, deal: Deal, low_ace: bool) -> int:
-    """Points of ``card`` melded as ``represents``; ``low_ace`` when it is an
-    ace standing for itself at the bottom of A-2-3..."""
-    rules = deal.rules
-    if (
-        low_ace
-        and card == represents
-        and rules.ace_low_run_points is not None
-        and not (rules.wild_cards_score_zero and card in deal.wild)
-    ):
-        return rules.ace_low_run_points
-    return base_points(card, deal)
+    """Points of ``card`` melded as ``represents``; ``low_ace`` when that
+    position is the bottom ace of a run (A-2-3...)."""
+    if card != represents and deal.rules.wild_meld_value == "own":
+        return deal.meld_points[card]  # a stand-in worth its own points
+    if deal.rules.wild_cards_score_zero and card in deal.wild:
+        return 0
+    if low_ace:
+        return deal.ace_low_points
+    return deal.meld_points[represents]
