@@ -8,6 +8,13 @@ engine (any wild card can fill any slot).
 ``melds_led_by(lead, counts, ...)`` lists the candidates whose lowest natural
 card type is ``lead`` given the remaining card counts; the union over every
 card type of the hand is the full candidate list (``all_candidates``).
+``melds_through(card, counts, ...)`` lists every candidate holding ``card``
+as a natural with any other cards of ``counts`` (the draw hint's question:
+what can a drawn card join?).  Run shapes come from ``solver.geometry``; set
+sizes and run lengths from the rules.
+
+Layoffs onto melds already on the table are candidates of the same kind
+(``layoffs_led_by``), so the engine treats both alike.
 """
 
 from __future__ import annotations
@@ -16,18 +23,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER, make_card
+from solver.deadline import Deadline, Ticker
+from solver.geometry import GEOMETRY, MAX_RUN_CARDS, RunGeometry
 from solver.model import MeldKind
-from solver.rules import Deal
-
-# Ace positions in runs: 0 is the ace low; 13 (high_low only) the ace high.
+from solver.rules import Deal, Rules
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A meld shape: ``naturals`` (sorted card types, lead first) stand for
-    themselves; ``represents`` lists every position in meld order with
-    ``natural_at[i]`` telling whether position i is filled by a natural card.
-    ``low_ace`` marks a natural ace at the bottom of A-2-3...
+    """A meld shape: ``naturals`` (sorted card types) stand for themselves;
+    ``represents`` lists every position in meld order with ``natural_at[i]``
+    telling whether position i is filled by a natural card.  ``low_ace``
+    marks a run whose bottom position is an ace ranking low (A-2-3...).
     """
 
     kind: MeldKind
@@ -48,38 +55,91 @@ class Candidate:
         return self.kind != "set"
 
 
-def _positions(rank: int, ace: str) -> tuple[int, ...]:
-    if ace == "high_low" and rank == 0:
-        return (0, 13)
-    return (rank,)
+def wild_cap_for(rules: Rules, wild_cap: int, pure_only: bool) -> int:
+    """Most wild slots one candidate may have."""
+    if pure_only:
+        return 0
+    if rules.max_wilds_per_meld is not None:
+        return min(wild_cap, rules.max_wilds_per_meld)
+    return wild_cap
 
 
-def _run_bounds(position: int, ace: str) -> tuple[int, int]:
-    """Lowest and highest linear run coordinate a run through ``position`` may use."""
-    if ace == "wrap":
-        return position - 12, position + 12
-    return 0, 13 if ace == "high_low" else 12
-
-
-def _runs_led_by(
-    lead: int, position: int, counts: Sequence[int], ace: str, cap: int, min_naturals: int
+def melds_led_by(
+    lead: int,
+    counts: Sequence[int],
+    deal: Deal,
+    wild_cap: int,
+    pure_only: bool = False,
+    deadline: Deadline | None = None,
 ) -> list[Candidate]:
-    """Runs through the lead card at linear ``position`` (rank = coordinate mod 13).
+    """Candidates whose lowest natural card type is ``lead``.
 
-    Windows grow outward from the lead and stop as soon as they would need
-    more than ``cap`` wild slots for ranks the hand cannot supply.
+    ``counts`` are the remaining copies of each card type *including* the lead
+    copy being placed; only types above ``lead`` (and further copies of it)
+    may join it.  At most ``wild_cap`` wild slots are used.
     """
-    suit_base = lead - lead % 13
-    low, high = _run_bounds(position, ace)
+    if lead == JOKER:
+        return []
+    others = [0] * len(counts)
+    for card in range(lead, len(counts)):
+        others[card] = counts[card]
+    others[lead] -= 1
+    return _melds_holding(lead, others, deal, wild_cap, pure_only, deadline)
+
+
+def melds_through(
+    card: int,
+    counts: Sequence[int],
+    deal: Deal,
+    wild_cap: int,
+    pure_only: bool = False,
+    deadline: Deadline | None = None,
+) -> list[Candidate]:
+    """Every candidate holding ``card`` as a natural; the other naturals come
+    from ``counts`` (which do *not* include ``card`` itself), of any type."""
+    if card == JOKER:
+        return []
+    return _melds_holding(card, counts, deal, wild_cap, pure_only, deadline)
+
+
+def _melds_holding(
+    anchor: int, others: Sequence[int], deal: Deal, wild_cap: int, pure_only: bool,
+    deadline: Deadline | None,
+) -> list[Candidate]:
+    rules = deal.rules
+    cap = wild_cap_for(rules, wild_cap, pure_only)
+    min_naturals = rules.min_naturals_per_meld
+    ticker = Ticker(deadline, 64)
     out: list[Candidate] = []
+    if rules.tanala_enabled and others[anchor] >= 2 and min_naturals <= 3:
+        out.append(Candidate("tanala", (anchor,) * 3, 0, (anchor,) * 3, (True,) * 3, False))
+    if not pure_only:
+        out.extend(_sets_holding(anchor, others, rules, cap))
+    geometry = GEOMETRY[rules.ace]
+    for position in geometry.coordinates(anchor % 13):
+        _runs_through(anchor, position, others, geometry, rules, cap, ticker, out)
+    return out
+
+
+def _runs_through(
+    anchor: int, position: int, others: Sequence[int], geometry: RunGeometry, rules: Rules,
+    cap: int, ticker: Ticker, out: list[Candidate],
+) -> None:
+    """Runs through ``anchor`` at coordinate ``position``.
+
+    Windows grow outward from the anchor and stop as soon as they would need
+    more than ``cap`` wild slots for ranks the other cards cannot supply.
+    """
+    suit_base = anchor - anchor % 13
+    lowest, highest = geometry.span(position, position)
+    min_length, min_naturals = rules.min_run_length, rules.min_naturals_per_meld
 
     def supplied(q: int) -> bool:
-        card = suit_base + q % 13
-        return card > lead and counts[card] > 0
+        return others[suit_base + q % 13] > 0
 
     left_forced = 0
     left_optional: list[int] = []
-    for start in range(position, max(low, position - 12) - 1, -1):
+    for start in range(position, lowest - 1, -1):
         if start < position:
             if supplied(start):
                 left_optional.append(start)
@@ -89,7 +149,7 @@ def _runs_led_by(
                     break
         forced = left_forced
         optional = list(left_optional)
-        for end in range(position, min(high, start + 12) + 1):
+        for end in range(position, min(highest, start + MAX_RUN_CARDS - 1) + 1):
             if end > position:
                 if supplied(end):
                     optional.append(end)
@@ -98,10 +158,12 @@ def _runs_led_by(
                     if forced > cap:
                         break
             length = end - start + 1
-            if length < 3:
+            if length < min_length:
                 continue
             represents = tuple(suit_base + q % 13 for q in range(start, end + 1))
+            low_ace = geometry.low_ace_at_bottom(start)
             for wild_choice in _subsets_up_to(optional, cap - forced):
+                ticker.tick()
                 wilds = forced + len(wild_choice)
                 if length - wilds < min_naturals:
                     continue
@@ -111,9 +173,7 @@ def _runs_led_by(
                 )
                 naturals = tuple(sorted(r for r, nat in zip(represents, natural_at, strict=True)
                                         if nat))
-                low_ace = start == 0 and natural_at[0]
                 out.append(Candidate("run", naturals, wilds, represents, natural_at, low_ace))
-    return out
 
 
 def _subsets_up_to(items: Sequence[int], limit: int) -> list[tuple[int, ...]]:
@@ -124,76 +184,40 @@ def _subsets_up_to(items: Sequence[int], limit: int) -> list[tuple[int, ...]]:
     return result
 
 
-def melds_led_by(
-    lead: int,
-    counts: Sequence[int],
-    deal: Deal,
-    wild_cap: int,
-    pure_only: bool = False,
-) -> list[Candidate]:
-    """Candidates whose lowest natural card type is ``lead``.
-
-    ``counts`` are the remaining copies of each card type *including* the lead
-    copy being placed; only types above ``lead`` may join it (lower types are
-    already decided).  At most ``wild_cap`` wild slots are used.
-    """
-    if lead == JOKER:
-        return []
-    rules = deal.rules
-    cap = 0 if pure_only else wild_cap
-    if rules.max_wilds_per_meld is not None:
-        cap = min(cap, rules.max_wilds_per_meld)
-    min_naturals = rules.min_naturals_per_meld
-    out: list[Candidate] = []
-    rank = lead % 13
-
-    if rules.tanala_enabled and counts[lead] >= 3 and min_naturals <= 3:
-        out.append(Candidate("tanala", (lead, lead, lead), 0, (lead,) * 3, (True,) * 3, False))
-
-    if not pure_only:
-        out.extend(_sets_led_by(lead, counts, deal, cap))
-
-    for position in _positions(rank, rules.ace):
-        out.extend(_runs_led_by(lead, position, counts, rules.ace, cap, min_naturals))
-    return out
+def set_wild_suits(natural_suits: Sequence[int], wilds: int) -> list[int]:
+    """The suits wild cards stand for in a set: the missing suits first, then
+    (sets that may repeat a suit) every suit again in order."""
+    missing = [s for s in range(4) if s not in natural_suits]
+    return (missing + [s for _ in range(wilds) for s in range(4)])[:wilds]
 
 
-def _sets_led_by(lead: int, counts: Sequence[int], deal: Deal, cap: int) -> list[Candidate]:
-    rules = deal.rules
-    rank, lead_suit = lead % 13, lead // 13
-    out: list[Candidate] = []
-    # Natural copies available per suit beyond the lead copy (types below lead are gone).
+def _sets_holding(anchor: int, others: Sequence[int], rules: Rules, cap: int) -> list[Candidate]:
+    rank, anchor_suit = anchor % 13, anchor // 13
+    limit = rules.set_size_limit
+    same_suit = rules.set_allow_same_suit
     available = []
     for s in range(4):
-        card = make_card(rank, s)
-        if card < lead:
-            available.append(0)
-        elif card == lead:
-            available.append(counts[card] - 1 if rules.set_allow_same_suit else 0)
-        else:
-            available.append(min(counts[card], 4 if rules.set_allow_same_suit else 1))
+        copies = others[make_card(rank, s)]
+        if not same_suit:
+            copies = 0 if s == anchor_suit else min(copies, 1)
+        available.append(copies)
     choices: list[list[int]] = [[]]
     for s in range(4):
-        choices = [c + [s] * k for c in choices for k in range(available[s] + 1) if len(c) + k <= 3]
+        choices = [c + [s] * k for c in choices for k in range(available[s] + 1)
+                   if len(c) + k <= limit - 1]
+    out: list[Candidate] = []
     for extra in choices:
-        naturals_suits = [lead_suit, *extra]
-        n = len(naturals_suits)
+        natural_suits = sorted([anchor_suit, *extra])
+        n = len(natural_suits)
         if n < rules.min_naturals_per_meld:
             continue
-        for wilds in range(0, cap + 1):
-            size = n + wilds
-            if size < 3:
-                continue
-            if size > 4:
-                break
-            missing = [s for s in range(4) if s not in naturals_suits]
-            if len(missing) < wilds and not rules.set_allow_same_suit:
-                break
-            wild_suits = (missing + [lead_suit] * 4)[:wilds]
-            slots = sorted([(s, True) for s in naturals_suits] + [(s, False) for s in wild_suits])
+        room = limit - n if same_suit else min(limit, 4) - n
+        for wilds in range(max(0, 3 - n), min(cap, room) + 1):
+            wild_suits = set_wild_suits(natural_suits, wilds)
+            slots = sorted([(s, True) for s in natural_suits] + [(s, False) for s in wild_suits])
             out.append(Candidate(
                 "set",
-                tuple(sorted(make_card(rank, s) for s in naturals_suits)),
+                tuple(make_card(rank, s) for s in natural_suits),
                 wilds,
                 tuple(make_card(rank, s) for s, _ in slots),
                 tuple(nat for _, nat in slots),
@@ -202,13 +226,16 @@ def _sets_led_by(lead: int, counts: Sequence[int], deal: Deal, cap: int) -> list
     return out
 
 
-def all_candidates(counts: Sequence[int], deal: Deal, wild_cap: int) -> list[Candidate]:
+def all_candidates(counts: Sequence[int], deal: Deal, wild_cap: int,
+                   deadline: Deadline | None = None) -> list[Candidate]:
     """Every candidate meld of a hand with card ``counts`` using at most
     ``wild_cap`` wild slots, each listed once (under its lowest natural card)."""
     out: list[Candidate] = []
     for card in range(JOKER):
         if counts[card]:
-            out.extend(melds_led_by(card, counts, deal, wild_cap))
+            out.extend(melds_led_by(card, counts, deal, wild_cap, deadline=deadline))
+            if deadline is not None:
+                deadline.check()
     return out
 
 
@@ -237,28 +264,21 @@ class TableSpot:
     rank: int = 0
     natural_suits: frozenset[int] = frozenset()
 
-    def coordinate_range(self, ace: str) -> tuple[int, int]:
-        """Lowest and highest coordinate the extended run may reach."""
-        if ace == "low":
-            return 0, 12
-        if ace == "high_low":
-            return 0, 13
-        return self.high - 12, self.low + 12
-
-    def absorb_room(self, ace: str) -> int:
-        """Wild cards alone that this meld can still take (at its ends)."""
+    def absorb_room(self, rules: Rules) -> int:
+        """Wild cards alone that this meld can still take (at its ends, or
+        standing for more suits of a set)."""
         if self.kind == "set":
-            return min(4 - self.size, self.wild_room)
+            return max(0, min(rules.set_size_limit - self.size, self.wild_room))
         if self.kind != "run":
             return 0
-        lowest, highest = self.coordinate_range(ace)
+        lowest, highest = GEOMETRY[rules.ace].span(self.low, self.high)
         ends = (self.low - lowest) + (highest - self.high)
-        return max(0, min(13 - self.size, ends, self.wild_room))
+        return max(0, min(MAX_RUN_CARDS - self.size, ends, self.wild_room))
 
 
 @dataclass(frozen=True, slots=True)
 class Extension:
-    """Hand cards laid off onto table meld ``table_index``, led by its lowest
+    """Hand cards laid off onto table meld ``table_index``, led by their lowest
     natural card.  ``coords`` lists the added run positions (low block then
     high block; empty for a set), ``represents`` what each added card stands
     for and ``natural_at`` which of them are natural hand cards (the rest are
@@ -276,12 +296,12 @@ class Extension:
 
     @property
     def pure(self) -> bool:
-        """Layoffs never count towards Indian sequence requirements."""
+        """Layoffs never count towards requirements."""
         return False
 
     @property
     def is_sequence(self) -> bool:
-        """Layoffs never count towards Indian sequence requirements."""
+        """Layoffs never count towards requirements."""
         return False
 
 
@@ -298,12 +318,42 @@ def layoffs_led_by(
     out: list[Extension] = []
     for spot in spots:
         if spot.kind == "set":
-            if (lead % 13 == spot.rank and spot.size < 4
-                    and (rules.set_allow_same_suit or lead // 13 not in spot.natural_suits)):
-                out.append(Extension(spot.index, (lead,), 0, (), (lead,), (True,), False, "set"))
+            if lead % 13 == spot.rank:
+                out.extend(_set_layoffs(lead, spot, counts, rules, min(wild_cap, spot.wild_room)))
         elif spot.kind == "run" and lead - lead % 13 == spot.suit_base:
-            out.extend(_run_layoffs(lead, spot, counts, rules.ace,
+            out.extend(_run_layoffs(lead, spot, counts, GEOMETRY[rules.ace],
                                     min(wild_cap, spot.wild_room)))
+    return out
+
+
+def _set_layoffs(lead: int, spot: TableSpot, counts: Sequence[int], rules: Rules,
+                 cap: int) -> list[Extension]:
+    """The lead card (and, for sets that may repeat suits, more copies of its
+    rank and wild cards) added to a table set."""
+    room = rules.set_size_limit - spot.size
+    if room <= 0:
+        return []
+    rank = spot.rank
+    taken = set(spot.natural_suits)
+    if not rules.set_allow_same_suit and lead // 13 in taken:
+        return []
+    out: list[Extension] = []
+    if not rules.set_allow_same_suit:
+        return [Extension(spot.index, (lead,), 0, (), (lead,), (True,), False, "set")]
+    available = [0 if make_card(rank, s) < lead else counts[make_card(rank, s)] for s in range(4)]
+    available[lead // 13] -= 1
+    choices: list[list[int]] = [[]]
+    for s in range(4):
+        choices = [c + [s] * k for c in choices for k in range(available[s] + 1)
+                   if len(c) + k <= room - 1]
+    for extra in choices:
+        natural_suits = sorted([lead // 13, *extra])
+        for wilds in range(0, min(cap, room - len(natural_suits)) + 1):
+            wild_suits = set_wild_suits([*taken, *natural_suits], wilds)
+            naturals = tuple(make_card(rank, s) for s in natural_suits)
+            represents = naturals + tuple(make_card(rank, s) for s in wild_suits)
+            out.append(Extension(spot.index, naturals, wilds, (), represents,
+                                 (True,) * len(naturals) + (False,) * wilds, False, "set"))
     return out
 
 
@@ -334,14 +384,12 @@ def _blocks(
 
 
 def _run_layoffs(
-    lead: int, spot: TableSpot, counts: Sequence[int], ace: str, cap: int
+    lead: int, spot: TableSpot, counts: Sequence[int], geometry: RunGeometry, cap: int
 ) -> list[Extension]:
     lo, hi, base = spot.low, spot.high, spot.suit_base
-    room = 13 - spot.size
-    if room <= 0:
+    if spot.size >= MAX_RUN_CARDS:
         return []
-    lowest, highest = spot.coordinate_range(ace)
-    lowest, highest = max(lowest, lo - room), min(highest, hi + room)
+    lowest, highest = geometry.span(lo, hi)
     out: list[Extension] = []
     for position in range(lowest, highest + 1):
         if lo <= position <= hi or position % 13 != lead % 13:
@@ -364,17 +412,61 @@ def _run_layoffs(
         for a, low_forced, low_optional in lows:
             for b, high_forced, high_optional in highs:
                 forced_total = low_forced + high_forced
-                if b - a + 1 > 13 or forced_total > cap:
+                if b - a + 1 > MAX_RUN_CARDS or forced_total > cap:
                     continue
                 coords = (*range(a, lo), *range(hi + 1, b + 1))
                 either = low_optional + high_optional
                 represents = tuple(base + q % 13 for q in coords)
+                low_ace = a < lo and geometry.low_ace_at_bottom(a)
                 for wild_choice in _subsets_up_to(either, cap - forced_total):
                     natural_at = tuple(q == position or (q in either and q not in wild_choice)
                                        for q in coords)
                     naturals = tuple(sorted(r for r, nat in zip(represents, natural_at, strict=True)
                                             if nat))
-                    low_ace = a < lo and a % 13 == 0 and natural_at[0]
                     out.append(Extension(spot.index, naturals, forced_total + len(wild_choice),
                                          coords, represents, natural_at, low_ace))
     return out
+
+
+def some_card_unmeldable(cards: Sequence[int], deal: Deal) -> bool:
+    """A quick necessary condition for melding every card: True when some
+    card of ``cards`` fits no meld at all with the others (so no arrangement
+    melds them all).  False does not promise that one does."""
+    rules = deal.rules
+    wilds = sum(1 for c in cards if c in deal.wild)
+    copies = [0] * (JOKER + 1)
+    for card in cards:
+        copies[card] += 1
+    geometry = GEOMETRY[rules.ace]
+    min_length = max(3, rules.min_run_length)
+    for card in set(cards):
+        if card in deal.wild:
+            continue
+        if card == JOKER:
+            return True  # a printed joker that is not wild melds nowhere
+        rank, suit = card % 13, card // 13
+        if rules.tanala_enabled and copies[card] >= 3:
+            continue
+        partners = sum(min(copies[make_card(rank, s)], 1) for s in range(4) if s != suit)
+        if rules.set_allow_same_suit:
+            partners += copies[card] - 1
+        if partners + wilds >= 2 and rules.min_naturals_per_meld <= partners + 1:
+            continue
+        base = suit * 13
+        fits = False
+        for position in geometry.coordinates(rank):
+            lowest, highest = geometry.span(position, position)
+            for start in range(max(lowest, position - min_length + 1), position + 1):
+                end = start + min_length - 1
+                if end > highest:
+                    break
+                present = sum(1 for q in range(start, end + 1)
+                              if q != position and copies[base + q % 13])
+                if present + wilds >= min_length - 1 and present + 1 >= rules.min_naturals_per_meld:
+                    fits = True
+                    break
+            if fits:
+                break
+        if not fits:
+            return True
+    return False

@@ -49,6 +49,27 @@ class Meld:
 
 
 @dataclass(frozen=True, slots=True)
+class GoOut:
+    """The best arrangement that melds every kept card (``discard`` aside)."""
+
+    melds: tuple[Meld, ...]
+    discard: int | None
+    meld_points: int
+    net_points: int
+    optimal: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form with card names."""
+        return {
+            "melds": [m.to_dict() for m in self.melds],
+            "discard": None if self.discard is None else card_name(self.discard),
+            "meld_points": self.meld_points,
+            "net_points": self.net_points,
+            "optimal": self.optimal,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Solution:
     """The optimal arrangement of a hand under one variant.
 
@@ -58,7 +79,13 @@ class Solution:
       deadwood points);
     * ``meld_points`` / ``net_points`` -- melded points and melded minus
       deadwood (the ``max_net`` objective);
-    * ``declarable`` -- per RULES.md section 3;
+    * ``declarable`` -- per RULES.md section 3: a property of the hand (it
+      could declare / knock / go out / lay its contract down);
+    * ``can_open`` -- under a variant with an opening (contract, Kalooki,
+      requirements or a threshold): the melds can be laid down; else None;
+    * ``go_out`` -- when the best arrangement keeps cards back but another
+      melds every kept card (basic, rummy500, rommy, contract, Kalooki): that
+      arrangement; else None;
     * ``optimal`` -- the engine proved optimality.
     """
 
@@ -74,6 +101,8 @@ class Solution:
     optimal: bool
     engine: str
     status: Status
+    can_open: bool | None = None
+    go_out: GoOut | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form with card names."""
@@ -87,6 +116,8 @@ class Solution:
             "net_points": self.net_points,
             "penalty_points": self.penalty_points,
             "declarable": self.declarable,
+            "can_open": self.can_open,
+            "go_out": None if self.go_out is None else self.go_out.to_dict(),
             "optimal": self.optimal,
             "engine": self.engine,
             "status": self.status,

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from solver.cards import SORT_KEYS, InvalidHandError, parse_cards
 from solver.config import CONFIG, MAX_TIME_LIMIT_MS
-from solver.engines.base import BudgetExceeded, EngineResult, Instance, PlacedMeld
-from solver.engines.search import solve_search
-from solver.model import Meld, Solution
+from solver.deadline import Deadline, DeadlineExceeded
+from solver.engines.base import INFEASIBLE, BudgetExceeded, EngineResult, Instance, PlacedMeld
+from solver.engines.search import SearchSession, solve_search
+from solver.melds import some_card_unmeldable
+from solver.model import GoOut, Meld, Solution
+from solver.objective import Pass, go_out_pass
 from solver.rules import Deal, check_hand, make_deal, make_rules, melded_points
 from solver.scoring import score_arrangement
 
@@ -53,11 +55,16 @@ def build_meld(placed: PlacedMeld, deal: Deal) -> Meld:
     return Meld(cand.kind, cards, cand.represents, cand.pure, points)
 
 
-def build_solution(result: EngineResult, deal: Deal, engine: str) -> Solution:
-    """Score an engine's arrangement with ``solver.scoring`` into a ``Solution``."""
+def _melds(result: EngineResult, deal: Deal) -> tuple[Meld, ...]:
     # A stable meld order whatever the engine: by the cards the melds stand for.
-    melds = tuple(sorted((build_meld(p, deal) for p in result.melds),
-                         key=lambda m: [SORT_KEYS[c] for c in m.represents]))
+    return tuple(sorted((build_meld(p, deal) for p in result.melds),
+                        key=lambda m: [SORT_KEYS[c] for c in m.represents]))
+
+
+def build_solution(result: EngineResult, deal: Deal, engine: str,
+                   go_out: GoOut | None = None) -> Solution:
+    """Score an engine's arrangement with ``solver.scoring`` into a ``Solution``."""
+    melds = _melds(result, deal)
     deadwood = tuple(sorted(result.deadwood, key=SORT_KEYS.__getitem__))
     points = score_arrangement(melds, deadwood, deal)
     return Solution(
@@ -69,42 +76,141 @@ def build_solution(result: EngineResult, deal: Deal, engine: str) -> Solution:
         meld_points=points.meld_points,
         net_points=points.net_points,
         penalty_points=points.penalty_points,
-        declarable=points.declarable,
+        declarable=points.declarable or go_out is not None,
         optimal=result.optimal,
         engine=engine,
         status=result.status,
+        can_open=points.opened,
+        go_out=go_out,
     )
 
 
 def run_engine(
-    instance: Instance, engine: str, time_limit_ms: int, node_budget: int | None = None
+    instance: Instance,
+    engine: str,
+    deadline: Deadline,
+    node_budget: int | None = None,
+    passes: Sequence[Pass] | None = None,
 ) -> tuple[EngineResult, str]:
-    """Run ``engine`` on ``instance``; returns the result and the engine that answered."""
-    started = time.perf_counter()
+    """Run ``engine`` on ``instance`` until ``deadline``; returns the result and
+    the engine that answered.  Never raises on running out of time: the
+    answer is then the best arrangement seen (``optimal=False``)."""
+    ceiling = CONFIG.node_budget if node_budget is None else node_budget
+    hint: EngineResult | None = None
     if engine in ("auto", "search"):
         # auto: the search gets a slice of the time; CP-SAT gets the rest.
-        search_ms = (time_limit_ms if engine == "search"
-                     else min(time_limit_ms / 2, CONFIG.auto_search_ms))
-        budget = CONFIG.node_budget if node_budget is None else node_budget
+        share = deadline if engine == "search" else deadline.within_ms(
+            min(deadline.remaining_ms() / 2, CONFIG.auto_search_ms))
         try:
-            return solve_search(instance, budget, search_ms / 1000), "search"
-        except BudgetExceeded:
-            if engine == "search":
-                return _give_up(instance, "timeout"), "search"
+            result = solve_search(instance, ceiling, share, passes=passes)
+        except (BudgetExceeded, DeadlineExceeded):
+            result = None
+        if result is not None and (result.optimal or engine == "search"):
+            return result, "search"
+        if engine == "search":
+            return give_up(instance, passes), "search"
+        hint = result
+    if deadline.expired():
+        return (hint or give_up(instance, passes)), "search"
     from solver.engines.cpsat import solve_cpsat
 
-    remaining_ms = max(1, time_limit_ms - int((time.perf_counter() - started) * 1000))
-    return solve_cpsat(instance, time_limit_s=remaining_ms / 1000,
-                       num_workers=CONFIG.cpsat_workers), "cpsat"
+    try:
+        result = solve_cpsat(instance, time_limit_s=max(0.001, deadline.remaining_s()),
+                             num_workers=CONFIG.cpsat_workers, hint=hint, deadline=deadline,
+                             passes=passes)
+    except DeadlineExceeded:
+        return (hint or give_up(instance, passes)), "search"
+    if hint is not None and result is not None and result.cost == hint.cost and not result.optimal:
+        return hint, "search"
+    return result, "cpsat"
 
 
-def _give_up(instance: Instance, status: str) -> EngineResult:
-    """No arrangement proved: everything stays in hand (always valid)."""
+def give_up(instance: Instance, passes: Sequence[Pass] | None = None) -> EngineResult:
+    """No arrangement found in time: everything stays in hand (always valid,
+    except where every card must be melded: then ``infeasible``)."""
+    if passes is not None and any(p.meld_all for p in passes):
+        return EngineResult((), tuple(instance.cards), None, INFEASIBLE, "none", "timeout", False)
     cards = list(instance.cards)
     discard = None
     if instance.discard:
-        discard = cards.pop()
-    return EngineResult((), tuple(cards), discard, 0, "none", "timeout", False)
+        discard = max(cards, key=lambda c: (instance.deal.points[c], c))
+        cards.remove(discard)
+    return EngineResult((), tuple(cards), discard, INFEASIBLE, "none", "timeout", False)
+
+
+def find_go_out(instance: Instance, best: EngineResult, engine: str,
+                deadline: Deadline, session: SearchSession | None = None) -> GoOut | None:
+    """The best arrangement melding every kept card, when ``best`` keeps
+    cards back and the variant can go out (RULES.md section 3).  ``session``
+    (a ``SearchSession`` over the go-out pass) shares work across hands."""
+    rules = instance.deal.rules
+    if (rules.objective not in ("min_deadwood", "max_net") or rules.declaration == "knock"
+            or not best.deadwood):
+        return None
+    if rules.objective == "min_deadwood" and best.optimal:
+        # Melding every kept card costs nothing: it would have been the optimum.
+        return None
+    cards = instance.cards
+    if some_card_unmeldable(cards, instance.deal) and (
+            not instance.discard or all(some_card_unmeldable(_without_one(cards, d), instance.deal)
+                                        for d in set(cards))):
+        return None
+    if session is not None:
+        try:
+            result = session.solve(instance.cards, instance.discard)
+        except BudgetExceeded:
+            return None
+    else:
+        result, _ = run_engine(instance, engine, deadline, passes=(go_out_pass(instance.deal),))
+    if result.cost >= INFEASIBLE:
+        return None
+    melds = _melds(result, instance.deal)
+    points = score_arrangement(melds, result.deadwood, instance.deal)
+    if result.deadwood or not points.declarable:
+        return None
+    return GoOut(melds, result.discard, points.meld_points, points.net_points, result.optimal)
+
+
+def _without_one(cards: Sequence[int], card: int) -> list[int]:
+    left = list(cards)
+    left.remove(card)
+    return left
+
+
+REQUEST_BUDGET_MS = CONFIG.request_budget_ms
+MAX_REQUEST_BUDGET_MS = 600_000
+
+
+def check_time_limit(time_limit_ms: object, default_ms: int = DEFAULT_TIME_LIMIT_MS,
+                     most_ms: int = MAX_TIME_LIMIT_MS) -> int:
+    """The time limit to use (``default_ms`` when None); ``InvalidHandError`` when bad."""
+    if time_limit_ms is None:
+        return default_ms
+    if (isinstance(time_limit_ms, bool) or not isinstance(time_limit_ms, int)
+            or not 1 <= time_limit_ms <= most_ms):
+        raise InvalidHandError(
+            f"time_limit_ms must be an integer from 1 to {most_ms}; got {time_limit_ms!r}",
+            code="invalid_time_limit", field="time_limit_ms",
+        )
+    return time_limit_ms
+
+
+def resolve_deadline(time_limit_ms: object, deadline: Deadline | None,
+                     default_ms: int = DEFAULT_TIME_LIMIT_MS,
+                     most_ms: int = MAX_TIME_LIMIT_MS) -> Deadline:
+    """The call's deadline: ``deadline`` if given (cut to ``time_limit_ms`` when
+    both are), else ``time_limit_ms`` (or ``default_ms``) from now."""
+    if deadline is None:
+        return Deadline.after_ms(check_time_limit(time_limit_ms, default_ms, most_ms))
+    if time_limit_ms is None:
+        return deadline
+    return deadline.within_ms(check_time_limit(time_limit_ms, default_ms, most_ms))
+
+
+def play_deadline(time_limit_ms: object, deadline: Deadline | None) -> Deadline:
+    """The deadline of a call that runs many solves (hints, gin and round
+    scoring): ``REQUEST_BUDGET_MS`` unless the call gives a limit."""
+    return resolve_deadline(time_limit_ms, deadline, REQUEST_BUDGET_MS, MAX_REQUEST_BUDGET_MS)
 
 
 def solve(
@@ -116,6 +222,7 @@ def solve(
     rules: Mapping[str, Any] | None = None,
     engine: str = "auto",
     time_limit_ms: int | None = None,
+    deadline: Deadline | None = None,
 ) -> Solution:
     """The provably optimal arrangement of ``hand`` under ``variant``.
 
@@ -124,7 +231,8 @@ def solve(
     ``"JK"``); ``discard=True`` means the hand holds one card more than is kept
     and the discard is chosen jointly with the melds; ``rules`` overrides
     knobs; ``engine`` is ``auto`` (search, CP-SAT past its budget), ``search``
-    or ``cpsat``.
+    or ``cpsat``.  The call returns by ``time_limit_ms`` (or ``deadline``);
+    out of time it answers the best arrangement found (``optimal=False``).
 
     >>> solve("AS 2S 3S 7H 7D 7C KD QH 4C 9S", variant="gin").deadwood_points
     33
@@ -134,14 +242,8 @@ def solve(
             f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}",
             code="invalid_engine", field="engine",
         )
-    if time_limit_ms is None:
-        time_limit_ms = DEFAULT_TIME_LIMIT_MS
-    elif (isinstance(time_limit_ms, bool) or not isinstance(time_limit_ms, int)
-          or not 1 <= time_limit_ms <= MAX_TIME_LIMIT_MS):
-        raise InvalidHandError(
-            f"time_limit_ms must be an integer from 1 to {MAX_TIME_LIMIT_MS}; got {time_limit_ms!r}",
-            code="invalid_time_limit", field="time_limit_ms",
-        )
+    until = resolve_deadline(time_limit_ms, deadline)
     instance = prepare(hand, variant, wild_rank, discard, rules)
-    result, answered_by = run_engine(instance, engine, time_limit_ms)
-    return build_solution(result, instance.deal, answered_by)
+    result, answered_by = run_engine(instance, engine, until)
+    go_out = find_go_out(instance, result, engine, until)
+    return build_solution(result, instance.deal, answered_by, go_out)

@@ -12,15 +12,21 @@ One model is built per objective pass (``solver.objective.passes_for``):
 * conservation: naturals melded + wild + dead + disc == copies held, and the
   wild slots of the chosen melds == the wild cards spent on them (any wild
   card can fill any slot, so a shared budget is exact);
-* the pass limits: pure sequences only, at most N melds, at least so many
-  (pure) sequences -- counts of the chosen melds;
+* the pass limits (``Pass.limits``: at least / exactly / at most so many
+  melds of a class) as linear constraints over the chosen melds, pure
+  sequences only where the pass says so, a meld-points threshold, and no
+  unmelded card when every card must be melded;
 * objective: the pass cost (melded naturals, wild cards melded, unmelded
   cards; all integers already scaled by ``TIE_SCALE``).
 
 The variant's answer is the cheapest pass, an earlier pass winning ties, as in
 the search engine.  Candidates that only differ in where their wild slots sit
 (5 6 * vs * 5 6) are merged first: every constraint and the objective only see
-a candidate's naturals, wild count, kind and natural cost.
+a candidate's naturals, wild count, class, cost and points.
+
+The deadline is checked while candidates are generated and the model is
+built; CP-SAT gets what is left as its time limit (and a matching
+deterministic limit), and a cancelled request stops its search.
 
 The result is an ``EngineResult`` whose status says what CP-SAT proved:
 ``optimal`` only when every pass was solved to optimality (or proved unable
@@ -31,6 +37,7 @@ No solver object leaves this module.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -40,18 +47,22 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from solver.cards import JOKER, count_vector
+from solver.deadline import Deadline
 from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld
 from solver.melds import Candidate, all_candidates
 from solver.model import Status
-from solver.objective import Pass, passes_for
-from solver.rules import Deal
+from solver.objective import Pass, class_of, passes_for
+from solver.rules import Deal, melded_points
 
 DEFAULT_TIME_LIMIT_S = 2.0
 FIRST_PASS_WEIGHT = 3  # the declared (unrestricted) pass is the hard one
 _MIN_PASS_TIME_S = 0.001
 
 # A merged candidate: its meaning for the model is this key.
-_CandidateKey = tuple[bool, bool, tuple[int, ...], int]
+_CandidateKey = tuple[int, tuple[int, ...], int]
+DETERMINISTIC_PER_SECOND = 0.5
+"""CP-SAT deterministic time granted per second of wall time (the wall clock is
+the backstop; on a quiet machine the deterministic limit ends first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,17 +90,30 @@ def wild_capable_count(instance: Instance) -> int:
     return sum(1 for c in instance.cards if c in instance.deal.wild)
 
 
-def _natural_cost(candidate: Candidate, objective: Pass, deal: Deal) -> int:
-    """Pass cost of the candidate's natural positions (a low ace only at index 0)."""
-    return sum(
-        objective.meld_cost(rep, rep, deal, candidate.low_ace and i == 0)
-        for i, rep in enumerate(candidate.represents)
-        if candidate.natural_at[i]
-    )
+def _stand_in(deal: Deal) -> int | None:
+    """Any wild card, when a wild slot is worth the card it stands for."""
+    if deal.rules.wild_meld_value == "own" or not deal.wild:
+        return None
+    return min(deal.wild)
+
+
+def _cost_and_points(candidate: Candidate, objective: Pass, deal: Deal) -> tuple[int, int]:
+    """Pass cost and meld points of the candidate's positions that do not
+    depend on which wild card fills a slot (naturals; represented slots)."""
+    stand_in = _stand_in(deal)
+    cost = points = 0
+    for i, rep in enumerate(candidate.represents):
+        low = candidate.low_ace and i == 0
+        card = rep if candidate.natural_at[i] else stand_in
+        if card is None:
+            continue
+        cost += objective.meld_cost(card, rep, deal, low)
+        points += melded_points(card, rep, deal, low)
+    return cost, points
 
 
 def _candidate_key(candidate: Candidate) -> _CandidateKey:
-    return (candidate.is_sequence, candidate.pure, candidate.naturals, candidate.wilds)
+    return (class_of(candidate.kind, candidate.pure), candidate.naturals, candidate.wilds)
 
 
 class _PassModel:
@@ -100,7 +124,9 @@ class _PassModel:
         instance: Instance,
         objective: Pass,
         candidates: Sequence[Candidate],
+        deadline: Deadline | None = None,
     ) -> None:
+        self.deadline = deadline
         self.instance = instance
         self.objective = objective
         self.deal = instance.deal
@@ -108,7 +134,7 @@ class _PassModel:
         self.types = sorted(set(instance.cards))
         self.wild_types = [c for c in self.types if c in self.deal.wild]
         self.total_wilds = sum(self.counts[c] for c in self.wild_types)
-        self.candidates, self.natural_costs = self._select(candidates)
+        self.candidates, self.natural_costs, self.points = self._select(candidates)
         self.model = cp_model.CpModel()
         self.x: list[Any] = []
         self.dead: dict[int, Any] = {}
@@ -120,24 +146,32 @@ class _PassModel:
         self._add_objective()
 
     # -- candidates ---------------------------------------------------------
-    def _select(self, candidates: Sequence[Candidate]) -> tuple[list[Candidate], list[int]]:
-        """The pass's usable candidates, one per key, keeping the cheapest reading."""
+    def _select(self, candidates: Sequence[Candidate]) -> tuple[list[Candidate], list[int], list[int]]:
+        """The pass's usable candidates, one per key, keeping the cheapest
+        reading (and, under a points threshold, every reading no other beats
+        on both cost and points)."""
         objective = self.objective
         if objective.max_melds == 0:
-            return [], []
-        best: dict[_CandidateKey, tuple[int, Candidate]] = {}
+            return [], [], []
+        threshold = objective.min_points > 0
+        best: dict[_CandidateKey, list[tuple[int, int, Candidate]]] = {}
         for cand in candidates:
             if objective.pure_only and not cand.pure:
                 continue
             if cand.wilds > self.total_wilds:
                 continue
             key = _candidate_key(cand)
-            cost = _natural_cost(cand, objective, self.deal)
-            kept = best.get(key)
-            if kept is None or cost < kept[0]:
-                best[key] = (cost, cand)
-        chosen = list(best.values())
-        return [cand for _, cand in chosen], [cost for cost, _ in chosen]
+            cost, points = _cost_and_points(cand, objective, self.deal)
+            if not threshold:
+                points = 0
+            kept = best.setdefault(key, [])
+            if any(c <= cost and p >= points for c, p, _ in kept):
+                continue
+            kept[:] = [(c, p, k) for c, p, k in kept if not (cost <= c and points >= p)]
+            kept.append((cost, points, cand))
+        chosen = [entry for entries in best.values() for entry in entries]
+        return ([cand for _, _, cand in chosen], [cost for cost, _, _ in chosen],
+                [points for _, points, _ in chosen])
 
     def _copies_bound(self, cand: Candidate) -> int:
         """How many times the candidate can be melded at once."""
@@ -166,7 +200,9 @@ class _PassModel:
         model = self.model
         objective = self.objective
         melded: dict[int, list[tuple[int, Any]]] = {c: [] for c in self.types}
-        for var, cand in zip(self.x, self.candidates, strict=True):
+        for m, (var, cand) in enumerate(zip(self.x, self.candidates, strict=True)):
+            if m & 1023 == 1023 and self.deadline is not None:
+                self.deadline.check()
             for c, k in Counter(cand.naturals).items():
                 melded[c].append((k, var))
         for c in self.types:
@@ -179,14 +215,23 @@ class _PassModel:
         slots = [cand.wilds * var for var, cand in zip(self.x, self.candidates, strict=True)
                  if cand.wilds]
         model.add(sum(slots) == sum(self.wild.values()))
-        if objective.max_melds is not None and self.x:
-            model.add(sum(self.x) <= objective.max_melds)
-        if objective.min_sequences:
-            model.add(sum(var for var, cand in zip(self.x, self.candidates, strict=True)
-                          if cand.is_sequence) >= objective.min_sequences)
-        if objective.min_pure:
-            model.add(sum(var for var, cand in zip(self.x, self.candidates, strict=True)
-                          if cand.pure) >= objective.min_pure)
+        for limit in objective.limits:
+            counted = sum(var for var, cand in zip(self.x, self.candidates, strict=True)
+                          if limit.counts(cand.kind, cand.pure))
+            if limit.op == "at_least":
+                model.add(counted >= limit.count)
+            elif limit.op == "exactly":
+                model.add(counted == limit.count)
+            else:
+                model.add(counted <= limit.count)
+        if objective.min_points:
+            own = [self.deal.meld_points[c] * var for c, var in self.wild.items()] \
+                if self.deal.rules.wild_meld_value == "own" else []
+            model.add(sum(p * var for p, var in zip(self.points, self.x, strict=True) if p)
+                      + sum(own) >= objective.min_points)
+        if objective.meld_all:
+            for var in self.dead.values():
+                model.add(var == 0)
 
     def _add_objective(self) -> None:
         objective, deal = self.objective, self.deal
@@ -234,13 +279,22 @@ class _PassModel:
         }
 
     # -- solve --------------------------------------------------------------
-    def solve(self, time_limit_s: float, config: CpSatConfig) -> _PassOutcome:
+    def solve(self, time_limit_s: float, config: CpSatConfig,
+              deadline: Deadline | None = None) -> _PassOutcome:
         """Run CP-SAT within ``time_limit_s`` and read the arrangement back."""
         solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = max(time_limit_s, _MIN_PASS_TIME_S)
+        limit = max(time_limit_s, _MIN_PASS_TIME_S)
+        solver.parameters.max_time_in_seconds = limit
+        solver.parameters.max_deterministic_time = max(limit * DETERMINISTIC_PER_SECOND, 0.001)
         solver.parameters.num_workers = config.num_workers
         solver.parameters.random_seed = config.seed
-        code = solver.solve(self.model)
+        watcher = _CancelWatcher(solver, deadline) if deadline is not None and \
+            deadline.cancel is not None else None
+        try:
+            code = solver.solve(self.model)
+        finally:
+            if watcher is not None:
+                watcher.stop()
         if code == cp_model.INFEASIBLE:
             return _PassOutcome("infeasible", INFEASIBLE)
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -278,6 +332,27 @@ class _PassModel:
         return _PassOutcome(status, cost, tuple(melds), tuple(sorted(deadwood)), discard)
 
 
+class _CancelWatcher:
+    """Stops a CP-SAT search within ~20 ms of its request being cancelled."""
+
+    def __init__(self, solver: Any, deadline: Deadline) -> None:
+        self.solver = solver
+        self.deadline = deadline
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        while not self.done.wait(0.02):
+            if self.deadline.cancelled():
+                self.solver.stop_search()
+                return
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join()
+
+
 def _pass_time_limit(passes: Sequence[Pass], index: int, remaining_s: float) -> float:
     """This pass's share of the remaining budget (unused time rolls over)."""
     weights = [FIRST_PASS_WEIGHT if i == 0 else 1 for i in range(len(passes))]
@@ -295,9 +370,9 @@ def _fallback(instance: Instance, objective: Pass, status: Status) -> EngineResu
     return EngineResult((), tuple(cards), discard, cost, objective.name, status, False)
 
 
-def _candidates_for(instance: Instance) -> list[Candidate]:
+def _candidates_for(instance: Instance, deadline: Deadline | None = None) -> list[Candidate]:
     counts = count_vector(instance.cards)
-    return all_candidates(counts, instance.deal, wild_capable_count(instance))
+    return all_candidates(counts, instance.deal, wild_capable_count(instance), deadline)
 
 
 def solve_cpsat(
@@ -306,33 +381,42 @@ def solve_cpsat(
     num_workers: int = 1,
     seed: int = 0,
     hint: EngineResult | None = None,
+    deadline: Deadline | None = None,
+    passes: Sequence[Pass] | None = None,
 ) -> EngineResult:
     """Solve ``instance`` with CP-SAT, one model per objective pass.
 
     ``time_limit_s`` bounds the whole call (split across the passes, the
-    first getting the largest share); ``hint`` (e.g. the search engine's
-    answer) is given to the pass it came from.  Never raises on a solver
-    status: see the module docstring for the mapping.
+    first getting the largest share) and so does ``deadline``; ``hint`` (e.g.
+    the search engine's best arrangement) is given to the pass it came from
+    and the answer is never worse than it.  Never raises on a solver status:
+    see the module docstring for the mapping.  Raises ``DeadlineExceeded``
+    when the deadline passes while the model is still being built.
     """
     config = CpSatConfig(time_limit_s, num_workers, seed)
     started = time.perf_counter()
-    passes = passes_for(instance.deal)
-    candidates = _candidates_for(instance)
+    if deadline is not None:
+        config = CpSatConfig(min(time_limit_s, max(0.0, deadline.remaining_s())), num_workers, seed)
+    passes = passes_for(instance.deal) if passes is None else tuple(passes)
+    candidates = _candidates_for(instance, deadline)
     best: _PassOutcome | None = None
     best_name = ""
     proved = True
     for index, objective in enumerate(passes):
-        pass_model = _PassModel(instance, objective, candidates)
+        pass_model = _PassModel(instance, objective, candidates, deadline)
         if best is not None:
             pass_model.add_upper_bound(best.cost - 1)  # ties go to the earlier pass
         if hint is not None and hint.pass_name == objective.name:
             pass_model.add_hint(hint)
         remaining = config.time_limit_s - (time.perf_counter() - started)
-        outcome = pass_model.solve(_pass_time_limit(passes, index, remaining), config)
+        outcome = pass_model.solve(_pass_time_limit(passes, index, remaining), config, deadline)
         if outcome.status in ("timeout", "feasible"):
             proved = False
         if outcome.status in ("optimal", "feasible") and (best is None or outcome.cost < best.cost):
             best, best_name = outcome, objective.name
+    if hint is not None and hint.cost < INFEASIBLE and (best is None or hint.cost < best.cost):
+        return EngineResult(hint.melds, hint.deadwood, hint.discard, hint.cost, hint.pass_name,
+                            "feasible", False)
     if best is None:
         if proved:
             return EngineResult((), tuple(instance.cards), None, INFEASIBLE, "none",

@@ -1,26 +1,36 @@
 """Our exact engine: a memoised depth-first search over card types.
 
-The hand is a count vector.  The search always decides the lowest card type
-still held: it goes to the deadwood, is the discard, joins the wild *pool*
-(wild-rank and neighbour cards may also be used as themselves), or leads a
-meld drawn from ``melds_led_by``.  Melds only record how many wild slots they
-need (a *debt*); at the end the pool pays the debt with its most valuable
-cards (any wild card can fill any slot, so this greedy choice is exact), one
-more pays for the discard if still owed, and the rest is deadwood.
+The hand is a count vector packed into one integer (5 bits per card type).
+The search always decides the lowest card type still held: it goes to the
+deadwood, is the discard, joins the wild *pool* (wild-rank and neighbour
+cards may also be used as themselves), or leads a meld drawn from
+``melds_led_by`` (or a layoff onto a table meld).  Melds only record how many
+wild slots they need (a *debt*); at the end the pool pays the debt with its
+most valuable cards (any wild card can fill any slot, so this greedy choice
+is exact), one more pays for the discard if still owed, and the rest is
+deadwood.
 
-The value of a state (remaining counts, debt, pool profile, discard done,
-sequence counters) does not depend on how it was reached, so it is memoised:
-the search is a dynamic programme over sub-multisets and exact.
+The value of a state (remaining counts, debt, pool, discard owed, the
+counters of the pass's limits, the meld points towards a threshold, the table
+melds already extended) does not depend on how it was reached, so it is
+memoised: the search is a dynamic programme over sub-multisets and exact.  A
+``PassSearch`` keeps its memo across *roots*, so the hints ask it about many
+related hands (every draw, every discard) and share the work.
+
+The search is *anytime*: it records the best complete arrangement it has
+seen (its incumbent), so a search stopped by its deadline or work budget
+still answers with a valid arrangement (``optimal=False``).
 """
 
 from __future__ import annotations
 
-import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from solver.cards import JOKER, NUM_CARD_TYPES, count_vector
+from solver.cards import JOKER, NUM_CARD_TYPES
 from solver.config import CONFIG
+from solver.deadline import Deadline
 from solver.engines import tables
 from solver.engines.base import (
     INFEASIBLE,
@@ -30,116 +40,196 @@ from solver.engines.base import (
     PlacedMeld,
 )
 from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, melds_led_by
-from solver.objective import Pass, passes_for, pure_sequences_possible
-from solver.rules import Deal
+from solver.model import Status
+from solver.objective import Pass, class_of, passes_for, pure_sequences_possible
+from solver.rules import Deal, melded_points
 
-# A pool entry is (hand cost, melded-as-wild cost); the pool is kept sorted by
-# how much melding saves, then by hand cost, most valuable first.
-PoolEntry = tuple[int, int]
-# The pool: a count when every wild card of the hand is alike, else the sorted entries.
+_HALF = INFEASIBLE // 2  # any value above it means "no arrangement"
+BITS = 5  # per card type: up to 31 copies (a hand holds at most 30 cards)
+FIELD = (1 << BITS) - 1
+WEIGHT = tuple(1 << (BITS * c) for c in range(NUM_CARD_TYPES))
+
+# A pool entry is (hand cost, melded-as-wild cost, own meld points); the pool
+# is kept sorted by how much melding saves, then by hand cost, most valuable
+# first.
+PoolEntry = tuple[int, int, int]
 Pool = int | tuple[PoolEntry, ...]
-# (candidate or layoff, other naturals, wild slots, is sequence, is pure, cost,
-#  wild-capable naturals used, their floor, table-meld bit of a layoff or 0)
-_OptionRow = tuple[Candidate | Extension, tuple[int, ...], int, bool, bool, int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One option for a lead card: a candidate meld or a layoff.
+
+    ``delta`` is the packed code of the other naturals it takes; ``cls`` its
+    meld class for the pass's counters (-1 for a layoff, which counts for no
+    requirement); ``cost`` the pass cost of its naturals (and of its wild
+    slots when every wild card costs the same); ``points`` what it adds
+    towards a points threshold; ``dual_used`` / ``floor_used`` the
+    wild-capable naturals it takes and their floor; ``slot`` the table-meld
+    bit of a layoff."""
+
+    option: Candidate | Extension
+    rest: tuple[int, ...]
+    delta: int
+    wilds: int
+    cls: int
+    cost: int
+    points: int
+    dual_used: int
+    floor_used: int
+    slot: int
 
 
 def _pool_key(entry: PoolEntry) -> tuple[int, int]:
     return (entry[1] - entry[0], -entry[0])
 
 
-# Candidate rows depend only on the deal, the pass, the wild cap and the wild
-# profile, never on the rest of the hand, so searches of the same deal (the
-# leaves of a layoff search, hints, repeated requests) share them.
-_OptionCache = dict[tuple[object, ...], list[_OptionRow]]
-_SHARED_ROWS: dict[tuple[object, ...], tuple[Deal, _OptionCache]] = {}
-# Bounds on what the shared caches hold (a few tens of MB at most); past them
-# everything is dropped and rebuilt on demand.
-_SHARED_CACHES_LIMIT = 256
-_SHARED_ENTRIES_LIMIT = 20_000
-_shared_entries = [0]
+def pack(cards: Sequence[int]) -> int:
+    """The packed count code of ``cards``."""
+    code = 0
+    for card in cards:
+        code += WEIGHT[card]
+    return code
 
 
-def _shared_option_cache(
-    deal: Deal, objective: Pass, wild_cap: int, uniform_entry: PoolEntry | None
-) -> _OptionCache:
-    key = (id(deal), objective, wild_cap, uniform_entry)
+def unpack(code: int) -> list[int]:
+    """Copies of each card type in a packed code."""
+    return [(code >> (BITS * c)) & FIELD for c in range(NUM_CARD_TYPES)]
+
+
+def _signature_masks() -> tuple[int, ...]:
+    """Per lead type: the bits of the counts that shape its options (its suit
+    for runs and layoffs, its rank across suits for sets)."""
+    masks = []
+    for card in range(NUM_CARD_TYPES):
+        if card == JOKER:
+            masks.append(FIELD << (BITS * card))
+            continue
+        suit, rank = divmod(card, 13)
+        mask = ((1 << (BITS * 13)) - 1) << (BITS * 13 * suit)
+        for s in range(4):
+            mask |= FIELD << (BITS * (13 * s + rank))
+        masks.append(mask)
+    return tuple(masks)
+
+
+SIGNATURE = _signature_masks()
+_LEAD_SHIFT = BITS * NUM_CARD_TYPES + 8
+
+
+# Option rows depend only on the deal, the pass, the wild cap and the pool
+# profile, never on the rest of the hand, so every search of the same deal
+# shares them (bounded: least recently used spaces are dropped).
+_RowCache = dict[object, list[Row]]
+_SHARED_ROWS: OrderedDict[tuple[object, ...], _RowCache] = OrderedDict()
+_SHARED_CACHES_LIMIT = 1024
+_SHARED_ROWS_LIMIT = 20_000
+
+
+def _shared_rows(key: tuple[object, ...]) -> _RowCache:
     hit = _SHARED_ROWS.get(key)
-    if hit is not None and hit[0] is deal:
-        return hit[1]
-    if len(_SHARED_ROWS) >= _SHARED_CACHES_LIMIT:
-        _SHARED_ROWS.clear()
-    cache: _OptionCache = {}
-    _SHARED_ROWS[key] = (deal, cache)
+    if hit is not None:
+        _SHARED_ROWS.move_to_end(key)
+        return hit
+    cache: _RowCache = {}
+    _SHARED_ROWS[key] = cache
+    if len(_SHARED_ROWS) > _SHARED_CACHES_LIMIT:
+        _SHARED_ROWS.popitem(last=False)
     return cache
 
 
-class _PassSearch:
-    """The dynamic programme for one pass (branch and bound over a memo).
+@dataclass(frozen=True, slots=True)
+class Root:
+    """Where a search starts: a hand, and whether one card must be discarded."""
 
-    ``best(state, bound)`` returns the exact optimal future cost when it is
+    code: int
+    jokers: int
+    owed: bool
+    dual: int
+    floor: int
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """An arrangement found by the search: new melds, layoffs (each with the
+    wild cards filling its wild slots), wild cards laid off alone as (table
+    index, card), deadwood, discard and its pass cost."""
+
+    melds: tuple[PlacedMeld, ...]
+    layoffs: tuple[tuple[Extension, tuple[int, ...]], ...]
+    lone_wilds: tuple[tuple[int, int], ...]
+    deadwood: tuple[int, ...]
+    discard: int | None
+    cost: int
+
+
+Choice = Row | str
+"""One decision of the search: a meld or layoff row, or ``pool`` / ``dead`` / ``discard``."""
+
+
+class PassSearch:
+    """The dynamic programme of one pass (branch and bound over a memo).
+
+    ``best(...)`` returns the exact optimal future cost of a state when it is
     below ``bound``; otherwise a lower bound that is at least ``bound``.  The
     memo keeps exact values and lower bounds apart, like a transposition
-    table.
+    table, and is shared by every root asked about (``solve``).
     """
 
     def __init__(
         self,
-        instance: Instance,
+        deal: Deal,
         objective: Pass,
-        node_budget: int,
-        deadline: float | None,
+        wild_cap: int,
+        *,
         table: Sequence[TableSpot] = (),
+        melds_allowed: bool = True,
+        node_budget: int = CONFIG.node_budget,
+        deadline: Deadline | None = None,
     ) -> None:
-        deal = instance.deal
-        # Table melds the hand may lay cards off onto; the memo key's meld
-        # slot then carries the bit mask of the table melds already extended.
-        self.table = tuple(table)
-        self.absorb_rooms = [spot.absorb_room(deal.rules.ace) for spot in self.table]
-        self.absorb_memo: dict[int, int] = {}
-        self.instance = instance
-        self.objective = objective
         self.deal = deal
-        self.counts = count_vector(instance.cards)
-        jokers_wild = JOKER in deal.wild
-        self.types = sorted({c for c in instance.cards if not (c == JOKER and jokers_wild)})
-        self.dual = {c for c in self.types if c in deal.wild}
-        self.dual_left = sum(self.counts[c] for c in self.dual)
-        self.jokers = self.counts[JOKER] if jokers_wild else 0
-        self.total_wilds = self.dual_left + self.jokers
+        self.objective = objective
+        self.wild_cap = wild_cap
+        self.table = tuple(table)
+        self.melds_allowed = melds_allowed
+        self.absorb_rooms = [spot.absorb_room(deal.rules) for spot in self.table]
+        self.absorb_memo: dict[int, int] = {}
+        counters = objective.counters
+        self.step = counters.step
+        self.accept = counters.accept
+        self.min_points = objective.min_points
+        self.meld_all = objective.meld_all
+        self.jokers_wild = JOKER in deal.wild
+        self.dual_types = frozenset(c for c in deal.wild if c != JOKER)
         self.hand_cost = [objective.hand_cost(c, deal) for c in range(NUM_CARD_TYPES)]
         self.wild_cost = [objective.meld_cost(c, -1, deal, False) for c in range(NUM_CARD_TYPES)]
-        self.weight = [1 << (4 * c) for c in range(NUM_CARD_TYPES)]
-        self.max_melds = objective.max_melds if objective.max_melds is not None else 1 << 62
-        # Only count melds when the pass limits them: the count is part of the memo key.
-        self.meld_step = 0 if objective.max_melds is None else 1
-        self.need_discard = instance.discard
-        # With every wild card of the hand alike (the usual case) the pool is
-        # just a count and a wild's cost is paid when a meld takes it, so the
-        # state only needs the surplus (pool minus debt).
-        profiles = {self._entry(c) for c in self.dual} | ({self._entry(JOKER)} if self.jokers else set())
+        own = deal.rules.wild_meld_value == "own"
+        # Under wild_meld_value="represented" a wild slot is worth the card it
+        # stands for whatever fills it: any wild card computes it.
+        self.stand_in = None if own or not deal.wild else min(deal.wild)
+        self.wild_points = [deal.meld_points[c] if own else 0 for c in range(NUM_CARD_TYPES)]
+        profiles = {self._entry(c) for c in deal.wild}
+        # With every wild card alike (the usual case) the pool is just a count
+        # and a wild's cost is paid when a meld takes it, so the state only
+        # needs the surplus (pool minus debt).
         self.uniform = len(profiles) <= 1
-        self.uniform_entry: PoolEntry = next(iter(profiles)) if profiles else (0, 0)
-        # Lower bounds: a card can never cost less than its cheapest fate.
+        self.uniform_entry: PoolEntry = next(iter(profiles)) if profiles else (0, 0, 0)
         self.card_floor = [self._card_floor(c) for c in range(NUM_CARD_TYPES)]
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
-        self.option_cache = (
-            {} if self.table else _shared_option_cache(
-                deal, objective, self.total_wilds, self.uniform_entry if self.uniform else None))
+        # Rows depend on the pass only through its cost model (and pure_only).
+        self.rows: _RowCache = {} if self.table else _shared_rows(
+            (deal, objective.net, objective.zero_cost, objective.pure_only, wild_cap,
+             self.uniform, melds_allowed))
         self.nodes = 0
         self.node_budget = node_budget
         self.deadline = deadline
-        self.initial_code = sum(self.counts[c] * self.weight[c] for c in self.types)
-        self.initial_floor = sum(self.counts[c] * self.card_floor[c] for c in self.types)
-        if self.uniform:
-            self.initial_pool: Pool = self.jokers
-            self.initial_floor += self.jokers * min(0, self.uniform_entry[1])
-        else:
-            entries = tuple(self._entry(JOKER) for _ in range(self.jokers))
-            self.initial_pool = tuple(sorted(entries, key=_pool_key))
-            self.initial_floor += sum(min(0, e[1]) for e in entries)
+        self.dual_left = 0
+        self.path: list[Choice] = []
+        self.incumbent_cost = INFEASIBLE
+        self.incumbent: tuple[Choice, ...] | None = None
 
     def _entry(self, card: int) -> PoolEntry:
-        return (self.hand_cost[card], self.wild_cost[card])
+        return (self.hand_cost[card], self.wild_cost[card], self.wild_points[card])
 
     def _card_floor(self, card: int) -> int:
         if not self.objective.net:
@@ -150,54 +240,139 @@ class _PassSearch:
             fates.append(self.wild_cost[card])
         return min(fates)
 
-    # -- candidate options, cached by the counts that shape them ------------
-    def _options(self, lead: int) -> list[_OptionRow]:
-        counts = self.counts
-        suit_base = (lead // 13) * 13
-        rank = lead % 13
-        signature = (
-            lead,
-            tuple(counts[suit_base: suit_base + 13]),
-            tuple(counts[rank + 13 * s] for s in range(4)),
-        )
-        rows = self.option_cache.get(signature)
+    # -- roots ----------------------------------------------------------------
+    def root(self, cards: Sequence[int], discard: bool) -> Root:
+        """The start state of ``cards`` (``discard``: one card must go)."""
+        code = jokers = dual = floor = 0
+        for card in cards:
+            if card == JOKER and self.jokers_wild:
+                jokers += 1
+                floor += min(0, self.wild_cost[JOKER])
+                continue
+            code += WEIGHT[card]
+            floor += self.card_floor[card]
+            dual += card in self.dual_types
+        return Root(code, jokers, discard, dual, floor)
+
+    def _initial_pool(self, root: Root) -> Pool:
+        if self.uniform:
+            return root.jokers
+        return tuple(self._entry(JOKER) for _ in range(root.jokers))
+
+    def solve(self, root: Root, bound: int = INFEASIBLE) -> int:
+        """The optimal cost of ``root`` if below ``bound`` (else a value >= ``bound``;
+        ``INFEASIBLE`` when no arrangement fits).  Raises ``BudgetExceeded``
+        past the node budget or the deadline (see ``incumbent``); the states
+        visited are charged to the deadline's work budget."""
+        self.path = []
+        self.incumbent_cost = INFEASIBLE
+        self.incumbent = None
+        self.dual_left = root.dual
+        before = self.nodes
+        if self.deadline is not None:
+            self.node_budget = before + self.deadline.nodes(self.node_budget - before)
+        try:
+            return self.best(root.code, root.floor, self._initial_pool(root), 0, root.owed, 0, 0,
+                             0, 0, bound)
+        finally:
+            if self.deadline is not None:
+                self.deadline.work.spend(self.nodes - before)
+
+    # -- options, cached by the counts that shape them ------------------------
+    def _options(self, lead: int, code: int) -> list[Row]:
+        signature = (code & SIGNATURE[lead]) | (lead << _LEAD_SHIFT)
+        rows = self.rows.get(signature)
         if rows is not None:
             return rows
-        counts[lead] += 1  # the generators count the lead copy
-        candidates = melds_led_by(
-            lead, counts, self.deal, self.total_wilds, self.objective.pure_only
-        )
-        layoffs = layoffs_led_by(lead, counts, self.deal, self.table, self.total_wilds) \
-            if self.table else []
-        counts[lead] -= 1
-        rows = []
-        options: list[Candidate | Extension] = [*candidates, *layoffs]
-        for cand in options:
-            rest = list(cand.naturals)
-            rest.remove(lead)
-            natural_cost = 0
-            for i, rep in enumerate(cand.represents):
-                if cand.natural_at[i]:
-                    natural_cost += self.objective.meld_cost(
-                        rep, rep, self.deal, cand.low_ace and i == 0
-                    )
-            if self.uniform:
-                natural_cost += cand.wilds * self.uniform_entry[1]
-            dual_used = sum(1 for c in rest if c in self.dual)
-            floor_used = sum(self.card_floor[c] for c in rest)
-            slot = 1 << cand.table_index if isinstance(cand, Extension) else 0
-            rows.append((cand, tuple(rest), cand.wilds, cand.is_sequence, cand.pure,
-                         natural_cost, dual_used, floor_used, slot))
-        # Bigger melds first: good incumbents early make the bounds bite.
-        rows.sort(key=lambda row: (-len(row[0].naturals), row[2]))
-        _shared_entries[0] += 1
-        if _shared_entries[0] > _SHARED_ENTRIES_LIMIT:
-            _SHARED_ROWS.clear()
-            _shared_entries[0] = 0
-        self.option_cache[signature] = rows
+        if self.deadline is not None:
+            self.deadline.check()
+        # Options only see which ranks of the lead's suit are held and how many
+        # copies of its rank: hands that agree on those share the rows.
+        counts = self._shape_counts(lead, code)
+        shape = (lead, tuple(counts[lead - lead % 13: lead - lead % 13 + 13]),
+                 tuple(counts[lead % 13 + 13 * s] for s in range(4)))
+        rows = self.rows.get(shape)
+        if rows is None:
+            rows = self._build_rows(lead, counts)
+            self.rows[shape] = rows
+        if len(self.rows) >= _SHARED_ROWS_LIMIT:
+            self.rows.clear()
+        self.rows[signature] = rows
         return rows
 
-    # -- the end of the search: the pool pays the debt ----------------------
+    def _shape_counts(self, lead: int, code: int) -> list[int]:
+        """The counts the options of ``lead`` depend on (the lead copy
+        included; presence only for a run, capped copies for a set)."""
+        counts = [0] * NUM_CARD_TYPES
+        suit_base = lead - lead % 13
+        run_only = 1 if not self.table else FIELD
+        for card in range(lead + 1, suit_base + 13):
+            held = (code >> (BITS * card)) & FIELD
+            if held:
+                counts[card] = min(held, run_only)
+        cap = self.deal.rules.set_size_limit if self.deal.rules.set_allow_same_suit else 1
+        for suit in range(4):
+            card = lead % 13 + 13 * suit
+            if card > lead:
+                held = (code >> (BITS * card)) & FIELD
+                counts[card] = min(held, max(cap, counts[card]))
+        held = (code >> (BITS * lead)) & FIELD
+        counts[lead] = min(held, max(cap, 2)) + 1  # the generators count the lead copy
+        return counts
+
+    def _build_rows(self, lead: int, counts: list[int]) -> list[Row]:
+        deal, objective = self.deal, self.objective
+        options: list[Candidate | Extension] = []
+        if self.melds_allowed:
+            options += melds_led_by(lead, counts, deal, self.wild_cap, objective.pure_only,
+                                    self.deadline)
+        if self.table:
+            options += layoffs_led_by(lead, counts, deal, self.table, self.wild_cap)
+        best: dict[tuple[int, ...], list[Row]] = {}
+        order: list[tuple[int, ...]] = []
+        for option in options:
+            row = self._row(lead, option)
+            key = (row.delta, row.wilds, row.cls, row.slot)
+            kept = best.get(key)
+            if kept is None:
+                best[key] = [row]
+                order.append(key)
+            elif not any(k.cost <= row.cost and k.points >= row.points for k in kept):
+                kept[:] = [k for k in kept if not (row.cost <= k.cost and row.points >= k.points)]
+                kept.append(row)
+        rows = [row for key in order for row in best[key]]
+        # Bigger melds first: good incumbents early make the bounds bite.
+        rows.sort(key=lambda row: (-len(row.option.naturals), row.wilds))
+        return rows
+
+    def _row(self, lead: int, option: Candidate | Extension) -> Row:
+        deal, objective = self.deal, self.objective
+        rest = list(option.naturals)
+        rest.remove(lead)
+        cost = points = 0
+        stand_in = self.stand_in
+        for i, rep in enumerate(option.represents):
+            low = option.low_ace and i == 0
+            if option.natural_at[i]:
+                cost += objective.meld_cost(rep, rep, deal, low)
+                points += melded_points(rep, rep, deal, low)
+            elif stand_in is not None:
+                cost += objective.meld_cost(stand_in, rep, deal, low)
+                points += melded_points(stand_in, rep, deal, low)
+        if self.uniform:
+            cost += option.wilds * self.uniform_entry[1]
+            points += option.wilds * self.uniform_entry[2]
+        if isinstance(option, Extension):
+            cls, slot, points = -1, 1 << option.table_index, 0
+        else:
+            cls, slot = class_of(option.kind, option.pure), 0
+        return Row(
+            option, tuple(rest), pack(rest), option.wilds, cls, cost, points,
+            sum(1 for c in rest if c in self.dual_types),
+            sum(self.card_floor[c] for c in rest), slot,
+        )
+
+    # -- the end of the search: the pool pays the debt --------------------------
     def _absorb_room(self, used: int) -> int:
         """Wild cards the table melds not yet extended can still take."""
         room = self.absorb_memo.get(used)
@@ -207,309 +382,377 @@ class _PassSearch:
             self.absorb_memo[used] = room
         return room
 
-    def _end(self, pool: Pool, debt: int, discarded: bool, sequences: int, pure: int,
-             used: int) -> int:
+    def _end(self, pool: Pool, debt: int, owed: bool, cstate: int, points: int, used: int) -> int:
         """The pool pays the melds' wild slots; leftover wild cards are laid
         off onto table melds not yet extended (if any), one is the discard if
         still owed, the rest stay in hand."""
-        if sequences < self.objective.min_sequences or pure < self.objective.min_pure:
+        if not self.accept[cstate]:
             return INFEASIBLE
-        owed = 1 if self.need_discard and not discarded else 0
         if isinstance(pool, int):
             leftover = pool - debt - owed  # wild costs were paid at meld time
-            if leftover < 0:
+            if leftover < 0 or points < self.min_points:
                 return INFEASIBLE
-            hand_cost, wild_cost = self.uniform_entry
+            hand_cost, wild_cost, _ = self.uniform_entry
             absorbed = min(leftover, self._absorb_room(used)) if self.table else 0
+            if self.meld_all and leftover > absorbed:
+                return INFEASIBLE
             return absorbed * wild_cost + (leftover - absorbed) * hand_cost
-        assert isinstance(pool, tuple)
         if debt + owed > len(pool):
             return INFEASIBLE
-        absorbed = min(len(pool) - debt - owed, self._absorb_room(used)) if self.table else 0
+        if self.min_points and points + sum(e[2] for e in pool[:debt]) < self.min_points:
+            return INFEASIBLE
+        leftover = len(pool) - debt - owed
+        absorbed = min(leftover, self._absorb_room(used)) if self.table else 0
+        if self.meld_all and leftover > absorbed:
+            return INFEASIBLE
         cost = sum(entry[1] for entry in pool[:debt + absorbed])
         return cost + sum(entry[0] for entry in pool[debt + absorbed + owed:])
 
     def _add_to_pool(self, pool: Pool, card: int) -> Pool:
         if isinstance(pool, int):
             return pool + 1
-        assert isinstance(pool, tuple)
         return tuple(sorted((*pool, self._entry(card)), key=_pool_key))
 
     def _pool_floor(self, pool: Pool, debt: int) -> int:
         if isinstance(pool, int):
             return max(0, pool - debt) * min(0, self.uniform_entry[1])
-        assert isinstance(pool, tuple)
         return sum(min(0, entry[1]) for entry in pool)
 
     def _budget_check(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_budget or (
-            self.deadline is not None and self.nodes & 255 == 0
-            and time.perf_counter() > self.deadline
+            self.nodes & 127 == 0 and self.deadline is not None and self.deadline.expired()
         ):
             raise BudgetExceeded
 
-    # -- the dynamic programme ---------------------------------------------
-    def best(self, index: int, code: int, floor: int, debt: int, pool: Pool,
-             discarded: bool, sequences: int, pure: int, melds: int, bound: int) -> int:
+    def _improve(self, total: int) -> None:
+        if total < self.incumbent_cost:
+            self.incumbent_cost = total
+            self.incumbent = tuple(self.path)
+
+    # -- the dynamic programme ---------------------------------------------------
+    def best(self, code: int, floor: int, pool: Pool, debt: int, owed: bool, cstate: int,
+             points: int, used: int, g: int, bound: int) -> int:
         """Optimal future cost of the state if below ``bound``, else a lower
-        bound >= ``bound``.  ``floor`` is a lower bound on the future cost."""
-        counts, types = self.counts, self.types
-        n = len(types)
-        while index < n and counts[types[index]] == 0:
-            index += 1
-        if index == n:
-            return self._end(pool, debt, discarded, sequences, pure, melds)
+        bound >= ``bound``.  ``floor`` is a lower bound on the future cost;
+        ``g`` the cost of the path so far (for the incumbent)."""
+        if code == 0:
+            value = self._end(pool, debt, owed, cstate, points, used)
+            if value < INFEASIBLE:
+                self._improve(g + value)
+            return value
         if isinstance(pool, int):
-            key: tuple[object, ...] = (code, pool - debt, discarded, sequences, pure, melds)
             if pool - debt + self.dual_left < 0:
                 return INFEASIBLE
+            key: tuple[object, ...] = (code, pool - debt, owed, cstate, points, used)
         else:
-            key = (code, debt, pool, discarded, sequences, pure, melds)
+            key = (code, debt, pool, owed, cstate, points, used)
         hit = self.memo.get(key)
-        if hit is not None and (hit[1] or hit[0] >= bound):
-            return hit[0]
+        if hit is not None:
+            if hit[1]:
+                if hit[0] < INFEASIBLE:
+                    self._improve(g + hit[0])
+                return hit[0]
+            if hit[0] >= bound:
+                return hit[0]
         if floor >= bound:
             return floor
         self._budget_check()
-        lead = types[index]
+        lead = ((code & -code).bit_length() - 1) // BITS
         best_value = INFEASIBLE  # best exact value found below the bound
         lower = INFEASIBLE  # lower bound over the options explored or cut
         choice: object = None
-        counts[lead] -= 1
-        code_after = code - self.weight[lead]
+        code_after = code - WEIGHT[lead]
         floor_after = floor - self.card_floor[lead]
-        is_dual = lead in self.dual
+        is_dual = lead in self.dual_types
         if is_dual:
             self.dual_left -= 1
-
-        if melds < self.max_melds:
-            objective = self.objective
-            weight = self.weight
-            need_sequences, need_pure = objective.min_sequences, objective.min_pure
-            available = (pool if isinstance(pool, int) else len(pool)) + self.dual_left
-            for row in self._options(lead):
-                _, rest, wilds, is_sequence, is_pure, cost, dual_used, floor_used, slot = row
-                if slot & melds:
-                    continue  # that table meld was extended already
-                if wilds and debt + wilds > available - dual_used:
-                    continue  # the pool plus the wild cards still to come cannot pay
-                child_floor = floor_after - floor_used
-                limit = (bound if bound < best_value else best_value) - cost
-                if child_floor >= limit:
-                    if cost + child_floor < lower:
-                        lower = cost + child_floor
-                    continue
-                code_meld = code_after
-                for card in rest:
-                    counts[card] -= 1
-                    code_meld -= weight[card]
-                self.dual_left -= dual_used
-                value = self.best(
-                    index, code_meld, child_floor, debt + wilds, pool, discarded,
-                    need_sequences if sequences + is_sequence > need_sequences
-                    else sequences + is_sequence,
-                    need_pure if pure + is_pure > need_pure else pure + is_pure,
-                    melds + (slot or self.meld_step), limit,
-                )
-                self.dual_left += dual_used
-                for card in rest:
-                    counts[card] += 1
-                if value < limit:
-                    best_value, choice = cost + value, ("meld", row)
-                    if best_value <= floor:
-                        break  # nothing beats the floor
-                if cost + value < lower:
-                    lower = cost + value
+        path = self.path
+        step = self.step[cstate]
+        min_points = self.min_points
+        available = (pool if isinstance(pool, int) else len(pool)) + self.dual_left
+        rows = self._options(lead, code_after)
+        self.nodes += len(rows)  # work is states plus the options they weigh
+        for row in rows:
+            if row.slot & used:
+                continue  # that table meld was extended already
+            wilds = row.wilds
+            if wilds and debt + wilds > available - row.dual_used:
+                continue  # the pool plus the wild cards still to come cannot pay
+            child_state = step[row.cls] if row.cls >= 0 else cstate
+            if child_state < 0:
+                continue  # would break an exact or at-most limit
+            cost = row.cost
+            child_floor = floor_after - row.floor_used
+            limit = (bound if bound < best_value else best_value) - cost
+            if limit > INFEASIBLE:
+                limit = INFEASIBLE  # negative costs (max_net) must not make "infeasible" look exact
+            if child_floor >= limit:
+                if cost + child_floor < lower:
+                    lower = cost + child_floor
+                continue
+            child_points = points + row.points
+            if child_points > min_points:
+                child_points = min_points
+            self.dual_left -= row.dual_used
+            path.append(row)
+            value = self.best(
+                code_after - row.delta, child_floor, pool, debt + wilds, owed, child_state,
+                child_points, used | row.slot, g + cost, limit,
+            )
+            path.pop()
+            self.dual_left += row.dual_used
+            if value < limit:
+                best_value, choice = cost + value, row
+                if best_value <= floor:
+                    break  # nothing beats the floor
+            if cost + value < lower:
+                lower = cost + value
         if best_value > floor:
+            moves: list[tuple[int, int, Pool, bool, str]]
             if is_dual:
                 new_pool = self._add_to_pool(pool, lead)
-                moves: list[tuple[int, int, Pool, bool, tuple[str]]] = [
-                    (0, floor_after + self._pool_floor(new_pool, debt)
-                     - self._pool_floor(pool, debt), new_pool, discarded, ("pool",))]
+                moves = [(0, floor_after + self._pool_floor(new_pool, debt)
+                          - self._pool_floor(pool, debt), new_pool, owed, "pool")]
             else:
-                moves = [(self.hand_cost[lead], floor_after, pool, discarded, ("dead",))]
-                if self.need_discard and not discarded:
-                    moves.append((0, floor_after, pool, True, ("discard",)))
-            for cost, child_floor, child_pool, child_discarded, label in moves:
+                moves = [] if self.meld_all else [
+                    (self.hand_cost[lead], floor_after, pool, owed, "dead")]
+                if owed:
+                    moves.append((0, floor_after, pool, False, "discard"))
+            for cost, child_floor, child_pool, child_owed, label in moves:
                 limit = (bound if bound < best_value else best_value) - cost
+                if limit > INFEASIBLE:
+                    limit = INFEASIBLE
                 if child_floor >= limit:
                     lower = min(lower, cost + child_floor)
                     continue
-                value = self.best(index, code_after, child_floor, debt, child_pool,
-                                  child_discarded, sequences, pure, melds, limit)
+                path.append(label)
+                value = self.best(code_after, child_floor, child_pool, debt, child_owed, cstate,
+                                  points, used, g + cost, limit)
+                path.pop()
                 if value < limit:
                     best_value, choice = cost + value, label
                 lower = min(lower, cost + value)
-        counts[lead] += 1
         if is_dual:
             self.dual_left += 1
         if best_value < bound:
             self.memo[key] = (best_value, True, choice)
             return best_value
         result = max(lower, bound)
+        if result >= _HALF:
+            result = INFEASIBLE  # every option infeasible (sums of costs stay far below)
         self.memo[key] = (result, False, None)
         return result
 
-    def solve(self, bound: int = INFEASIBLE) -> int:
-        """The optimal pass cost if below ``bound`` (else a value >= ``bound``;
-        ``INFEASIBLE`` when no arrangement fits)."""
-        return self.best(0, self.initial_code, self.initial_floor, 0, self.initial_pool,
-                         False, 0, 0, 0, bound)
-
-    # -- rebuild the arrangement from the memo -----------------------------
-    def arrangement(self) -> tuple[tuple[PlacedMeld, ...], tuple[int, ...], int | None]:
-        """Melds, deadwood and discard of the optimum found by ``solve``."""
-        placed, laid, absorbed, deadwood, discard = self.arrangement_with_layoffs()
-        assert not laid and not absorbed
-        return placed, deadwood, discard
-
-    def arrangement_with_layoffs(self) -> tuple[
-        tuple[PlacedMeld, ...],
-        tuple[tuple[Extension, tuple[int, ...]], ...],
-        tuple[tuple[int, int], ...],
-        tuple[int, ...],
-        int | None,
-    ]:
-        """The optimum found by ``solve``: new melds, layoffs (each with the wild
-        cards filling its wild slots), wild cards laid off alone as
-        (table index, card), deadwood and discard."""
-        counts, types = self.counts, self.types
-        index, code, debt = 0, self.initial_code, 0
-        pool = self.initial_pool
-        pool_cards = [JOKER] * self.jokers
-        discarded, sequences, pure, melds = False, 0, 0, 0
+    # -- rebuild an arrangement ------------------------------------------------
+    def arrangement(self, root: Root, path: Sequence[Choice] = ()) -> Arrangement:
+        """The arrangement of ``root`` that follows ``path`` (the choices from
+        the root, e.g. the incumbent's) and then the memo's exact choices."""
+        code, pool, debt, owed = root.code, self._initial_pool(root), 0, root.owed
+        cstate = points = used = 0
+        pool_cards = [JOKER] * root.jokers
         chosen: list[Candidate | Extension] = []
         deadwood: list[int] = []
         discard: int | None = None
-        saved = list(counts)
-        objective = self.objective
-        while True:
-            while index < len(types) and counts[types[index]] == 0:
-                index += 1
-            if index == len(types):
-                break
-            if isinstance(pool, int):
-                key: tuple[object, ...] = (code, pool - debt, discarded, sequences, pure, melds)
-            else:
-                key = (code, debt, pool, discarded, sequences, pure, melds)
-            _, exact, choice = self.memo[key]
-            assert exact and isinstance(choice, tuple)
-            lead = types[index]
-            counts[lead] -= 1
-            code -= self.weight[lead]
-            if choice[0] == "pool":
+        steps = iter(path)
+        cost = 0
+        while code:
+            choice: Choice | None = next(steps, None)
+            if choice is None:
+                if isinstance(pool, int):
+                    key: tuple[object, ...] = (code, pool - debt, owed, cstate, points, used)
+                else:
+                    key = (code, debt, pool, owed, cstate, points, used)
+                _, exact, remembered = self.memo[key]
+                assert exact and isinstance(remembered, Row | str)
+                choice = remembered
+            lead = ((code & -code).bit_length() - 1) // BITS
+            code -= WEIGHT[lead]
+            if choice == "pool":
                 pool = self._add_to_pool(pool, lead)
                 pool_cards.append(lead)
-            elif choice[0] == "dead":
+            elif choice == "dead":
                 deadwood.append(lead)
-            elif choice[0] == "discard":
-                discard, discarded = lead, True
+                cost += self.hand_cost[lead]
+            elif choice == "discard":
+                discard, owed = lead, False
             else:
-                cand, rest, wilds, is_sequence, is_pure = choice[1][:5]
-                for card in rest:
-                    counts[card] -= 1
-                    code -= self.weight[card]
-                debt += wilds
-                sequences = min(sequences + is_sequence, objective.min_sequences)
-                pure = min(pure + is_pure, objective.min_pure)
-                melds += choice[1][8] or self.meld_step
-                chosen.append(cand)
-        self.counts[:] = saved
+                assert isinstance(choice, Row)
+                code -= choice.delta
+                debt += choice.wilds
+                if choice.cls >= 0:
+                    cstate = self.step[cstate][choice.cls]
+                points = min(points + choice.points, self.min_points)
+                used |= choice.slot
+                cost += choice.cost
+                chosen.append(choice.option)
+        end = self._end(pool, debt, owed, cstate, points, used)
+        assert end < INFEASIBLE
+        cost += end
         pool_cards.sort(key=lambda c: (*_pool_key(self._entry(c)), c))
         wild_iter = iter(pool_cards[:debt])
         filled = [(cand, tuple(next(wild_iter) for _ in range(cand.wilds))) for cand in chosen]
         placed = tuple(PlacedMeld(c, w) for c, w in filled if isinstance(c, Candidate))
         laid = tuple((c, w) for c, w in filled if isinstance(c, Extension))
         leftover = pool_cards[debt:]
-        owed = 1 if self.need_discard and not discarded else 0
         absorbed: list[tuple[int, int]] = []
         if self.table:
-            room = min(len(leftover) - owed, self._absorb_room(melds))
+            room = min(len(leftover) - owed, self._absorb_room(used))
             spots = iter((spot.index, r) for spot, r in zip(self.table, self.absorb_rooms, strict=True)
-                         if not melds >> spot.index & 1 for _ in range(r))
+                         if not used >> spot.index & 1 for _ in range(r))
             absorbed = [(next(spots)[0], card) for card in leftover[:room]]
             leftover = leftover[room:]
         if owed:
             discard = leftover.pop(0)
         deadwood.extend(leftover)
-        return placed, laid, tuple(absorbed), tuple(sorted(deadwood)), discard
+        return Arrangement(placed, laid, tuple(absorbed), tuple(sorted(deadwood)), discard, cost)
+
+    def incumbent_arrangement(self, root: Root) -> Arrangement | None:
+        """The best arrangement seen by the last ``solve`` (None if none)."""
+        if self.incumbent is None:
+            return None
+        return self.arrangement(root, self.incumbent)
+
+
+# ---------------------------------------------------------------------------
+# Solving a hand: every pass, cheap ones first
+
+
+def wild_count(cards: Sequence[int], deal: Deal) -> int:
+    """Cards of ``cards`` that may fill a wild slot (the candidate wild cap)."""
+    return sum(1 for c in cards if c in deal.wild)
+
+
+class SearchSession:
+    """Many related hands of one deal (every discard, every draw of a hint),
+    solved with shared work: one ``PassSearch`` per pass whose memo every
+    root reuses, and the shared option rows.  ``wild_cap`` must cover the
+    most wild cards any of the hands holds.  Every solve stops at
+    ``deadline`` (its work budget is shared by the whole session)."""
+
+    def __init__(self, deal: Deal, wild_cap: int, deadline: Deadline | None = None,
+                 node_budget: int = CONFIG.node_budget,
+                 passes: Sequence[Pass] | None = None) -> None:
+        self.deal = deal
+        self.wild_cap = wild_cap
+        self.deadline = deadline
+        self.node_budget = node_budget
+        self.passes = tuple(passes_for(deal) if passes is None else passes)
+        self.searches: dict[Pass, PassSearch] = {}
+        self.nodes = 0
+
+    def _search(self, objective: Pass) -> PassSearch:
+        search = self.searches.get(objective)
+        if search is None:
+            search = self.searches[objective] = PassSearch(
+                self.deal, objective, self.wild_cap, node_budget=self.node_budget,
+                deadline=self.deadline)
+        return search
+
+    def solve(self, cards: Sequence[int], discard: bool,
+              on_pass: Callable[[str, int], None] | None = None) -> EngineResult:
+        """The optimum of ``cards`` over every pass, cheap ones first.
+
+        Past the budget or deadline it answers the best arrangement seen
+        (``optimal=False``, status ``feasible``), or raises ``BudgetExceeded``
+        when it saw none."""
+        best: EngineResult | None = None
+        proved = True
+        # The later passes (pure sequences only) are cheap: solving them first
+        # gives the earlier, harder passes a bound.  An earlier pass wins ties,
+        # so it only has to come in at or below the best cost so far.
+        for objective in reversed(self.passes):
+            bound = INFEASIBLE if best is None else best.cost + 1
+            precheck = pure_sequences_possible(objective)
+            if precheck is not None:
+                feasibility = self._search(precheck)
+                try:
+                    possible = feasibility.solve(feasibility.root(cards, discard)) < INFEASIBLE
+                except BudgetExceeded:
+                    proved = False
+                    break
+                if not possible:
+                    if on_pass is not None:
+                        on_pass(objective.name, INFEASIBLE)
+                    continue
+            search = self._search(objective)
+            root = search.root(cards, discard)
+            try:
+                cost = search.solve(root, bound)
+            except BudgetExceeded:
+                proved = False
+                found = search.incumbent_arrangement(root)
+                if found is not None and found.cost < bound:
+                    best = _result(found, objective.name, "feasible", False)
+                break
+            if on_pass is not None:
+                on_pass(objective.name, cost)
+            if cost < bound:
+                best = _result(search.arrangement(root), objective.name, "optimal", True)
+        nodes = sum(search.nodes for search in self.searches.values())
+        spent, self.nodes = nodes - self.nodes, nodes
+        if best is None:
+            if not proved:
+                raise BudgetExceeded
+            return EngineResult((), tuple(sorted(cards)), None, INFEASIBLE, "none", "infeasible",
+                                True, spent)
+        status: Status = "optimal" if proved else "feasible"
+        return EngineResult(best.melds, best.deadwood, best.discard, best.cost, best.pass_name,
+                            status, proved, spent)
 
 
 def solve_search(
     instance: Instance,
     node_budget: int = CONFIG.node_budget,
-    time_limit_s: float | None = None,
+    deadline: Deadline | None = None,
     on_pass: Callable[[str, int], None] | None = None,
     use_tables: bool = True,
+    passes: Sequence[Pass] | None = None,
 ) -> EngineResult:
-    """Solve ``instance`` exactly; raises ``BudgetExceeded`` past the budget.
+    """Solve ``instance`` exactly (a one-hand ``SearchSession``).
 
     One-deck hands without wild cards take the table fast path
-    (``solver.engines.tables``) unless ``use_tables`` is false.
+    (``solver.engines.tables``) unless ``use_tables`` is false.  Past the node
+    budget or the deadline it answers the best arrangement seen, with
+    ``optimal=False`` and status ``feasible`` (or raises ``BudgetExceeded``
+    when it saw none).  ``passes`` replaces the variant's passes (e.g. the
+    go-out pass).
     """
-    if use_tables and tables.applies(instance):
+    if passes is None and use_tables and tables.applies(instance):
         return tables.solve_tables(instance)
-    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
-    best: EngineResult | None = None
-    nodes = 0
-    # The later passes (pure sequences only) are cheap: solving them first
-    # gives the earlier, harder passes a bound.  An earlier pass wins ties, so
-    # it only has to come in at or below the best cost so far.
-    for objective in reversed(passes_for(instance.deal)):
-        bound = INFEASIBLE if best is None else best.cost + 1
-        precheck = pure_sequences_possible(objective)
-        if precheck is not None:
-            feasibility = _PassSearch(instance, precheck, node_budget - nodes, deadline)
-            possible = feasibility.solve() < INFEASIBLE
-            nodes += feasibility.nodes
-            if not possible:
-                if on_pass is not None:
-                    on_pass(objective.name, INFEASIBLE)
-                continue
-        search = _PassSearch(instance, objective, node_budget - nodes, deadline)
-        cost = search.solve(bound)
-        nodes += search.nodes
-        if on_pass is not None:
-            on_pass(objective.name, cost)
-        if cost >= bound:
-            continue
-        melds, deadwood, discard = search.arrangement()
-        best = EngineResult(melds, deadwood, discard, cost, objective.name, "optimal", True)
-    if best is None:
-        return EngineResult((), tuple(sorted(instance.cards)), None, INFEASIBLE, "none",
-                            "infeasible", True, nodes)
-    return EngineResult(best.melds, best.deadwood, best.discard, best.cost, best.pass_name,
-                        best.status, True, nodes)
+    session = SearchSession(instance.deal, wild_count(instance.cards, instance.deal), deadline,
+                            node_budget, passes)
+    return session.solve(instance.cards, instance.discard, on_pass)
 
 
-@dataclass(frozen=True, slots=True)
-class LayoffArrangement:
-    """The optimum of a hand that may also lay cards off onto table melds:
-    new melds, layoffs (each with the wild cards filling its wild slots), wild
-    cards laid off alone as (table index, card), deadwood, discard, cost."""
-
-    melds: tuple[PlacedMeld, ...]
-    layoffs: tuple[tuple[Extension, tuple[int, ...]], ...]
-    lone_wilds: tuple[tuple[int, int], ...]
-    deadwood: tuple[int, ...]
-    discard: int | None
-    cost: int
+def _result(found: Arrangement, name: str, status: Status, optimal: bool) -> EngineResult:
+    assert not found.layoffs and not found.lone_wilds
+    return EngineResult(found.melds, found.deadwood, found.discard, found.cost, name,
+                        status, optimal)
 
 
 def solve_with_table(
     instance: Instance,
     table: Sequence[TableSpot],
+    objective: Pass,
     node_budget: int = CONFIG.node_budget,
-    time_limit_s: float | None = None,
-) -> LayoffArrangement:
-    """Exact best melds plus layoffs onto ``table`` (single-pass objectives:
-    ``min_deadwood`` and ``max_net``); raises ``BudgetExceeded`` past the budget."""
-    (objective,) = passes_for(instance.deal)
-    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
-    search = _PassSearch(instance, objective, node_budget, deadline, table)
-    cost = search.solve()
+    deadline: Deadline | None = None,
+    melds_allowed: bool = True,
+) -> tuple[Arrangement, bool]:
+    """Exact best melds plus layoffs onto ``table`` under a single pass;
+    returns the arrangement and whether it is proved optimal (past the budget
+    or deadline: the best seen).  Raises ``BudgetExceeded`` when none was seen."""
+    search = PassSearch(instance.deal, objective, wild_count(instance.cards, instance.deal),
+                        table=table, melds_allowed=melds_allowed, node_budget=node_budget,
+                        deadline=deadline)
+    root = search.root(instance.cards, instance.discard)
+    try:
+        cost = search.solve(root)
+    except BudgetExceeded:
+        found = search.incumbent_arrangement(root)
+        if found is None:
+            raise
+        return found, False
     if cost >= INFEASIBLE:
         raise ValueError("no arrangement: a discard was asked of an empty hand")
-    melds, laid, lone, deadwood, discard = search.arrangement_with_layoffs()
-    return LayoffArrangement(melds, laid, lone, deadwood, discard, cost)
+    return search.arrangement(root), True

@@ -27,54 +27,41 @@ _FULL = 1 << 13
 _Split = tuple[int, tuple[tuple[int, int, bool], ...], int]
 
 
+@lru_cache(maxsize=1024)
 def _rules_allow(deal: Deal) -> bool:
+    """The deal's rules keep the problem a plain min-cost split of one deck."""
     rules = deal.rules
     passes = passes_for(deal)
+    plain = passes[0]
     return (
         rules.decks == 1
         and rules.ace in ("low", "high_low")
         and rules.min_naturals_per_meld <= 3
+        and rules.min_run_length == 3
+        and rules.set_size_limit == 4
         and len(passes) == 1
-        and passes[0].max_melds is None
-        and passes[0].min_sequences == 0
-        and passes[0].min_pure == 0
+        and not plain.limits
+        and not plain.min_points
+        and not plain.meld_all
+        and not plain.pure_only
     )
-
-
-_BY_DEAL: dict[int, tuple[Deal, bool]] = {}
 
 
 def applies(instance: Instance) -> bool:
     """Whether the table method is exact for this instance."""
     deal = instance.deal
-    hit = _BY_DEAL.get(id(deal))
-    if hit is None or hit[0] is not deal:
-        if len(_BY_DEAL) >= 1024:
-            _BY_DEAL.clear()
-        hit = _BY_DEAL[id(deal)] = (deal, _rules_allow(deal))
-    if not hit[1]:
+    if not _rules_allow(deal):
         return False
     wild = deal.wild
     return not any(c in wild or c == JOKER for c in instance.cards)
 
 
 _Model = tuple[Pass, list[_Split], list[tuple[int, int]], tuple[int, ...]]
-_MODELS: dict[int, tuple[Deal, _Model]] = {}
 
 
+@lru_cache(maxsize=256)
 def _model(deal: Deal) -> _Model:
     """The pass, the suit tables and per-rank melded costs for this deal."""
-    hit = _MODELS.get(id(deal))
-    if hit is not None and hit[0] is deal:
-        return hit[1]
-    if len(_MODELS) >= 256:
-        _MODELS.clear()
-    model = _build_model(deal)
-    _MODELS[id(deal)] = (deal, model)
-    return model
-
-
-def _build_model(deal: Deal) -> _Model:
     objective = passes_for(deal)[0]
     hand_cost = tuple(objective.hand_cost(r, deal) for r in range(13))
     meld_cost = tuple(objective.meld_cost(r, r, deal, False) for r in range(13))
