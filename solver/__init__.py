@@ -1,9 +1,11 @@
-"""rummy-solver: provably optimal rummy hand splitting for six rule presets.
+"""rummy-solver: provably optimal rummy hand splitting under any variant's rules.
 
 >>> from solver import solve
 >>> solve("AS 2S 3S 7H 7D 7C KD QH 4C 9S".split(), variant="gin").deadwood_points
 33
 """
+
+__version__ = "0.2.0"
 
 from solver.cards import JOKER, InvalidHandError, card_name, parse_card, parse_cards
 from solver.gin import gin_score, knock_check
@@ -26,6 +28,7 @@ __all__ = [
     "Rules",
     "Solution",
     "ValidationReport",
+    "__version__",
     "card_name",
     "discard_hint",
     "draw_hint",

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, pairwise
 
 from solver.cards import JOKER, card_name, make_card, rank_of, suit_of
+from solver.geometry import GEOMETRY
 from solver.model import Meld, MeldKind
 from solver.rules import AceMode, Deal, melded_points
 
@@ -96,7 +97,7 @@ def _assignments(cards: tuple[int, ...], deal: Deal) -> Iterator[tuple[MeldKind,
         for pairs in _set_assignments(cards, rank, deal):
             yield "set", pairs
     for suit in range(4):
-        for window in run_windows(len(cards), deal.rules.ace):
+        for window in run_windows(len(cards), deal.rules.ace, deal.rules.min_run_length):
             for pairs in _run_assignments(cards, window, suit, deal):
                 yield "run", pairs
 
@@ -142,7 +143,7 @@ def _tanala_assignments(cards: tuple[int, ...], deal: Deal) -> Iterator[_Pairs]:
 
 def _set_assignments(cards: tuple[int, ...], rank: int, deal: Deal) -> Iterator[_Pairs]:
     """Sets of ``rank``: naturals keep their suit, wilds fill the missing suits."""
-    if not 3 <= len(cards) <= 4:
+    if not 3 <= len(cards) <= deal.rules.set_size_limit:
         return
     fixed = [c for c in cards if not deal.is_wild(c)]
     if any(c == JOKER or rank_of(c) != rank for c in fixed):
@@ -164,28 +165,19 @@ def _substitute_suits(natural_suits: list[int], wanted: int, deal: Deal) -> list
     """Suits the wild cards of a set stand for, or None when the set is impossible."""
     missing = [s for s in range(4) if s not in natural_suits]
     if deal.rules.set_allow_same_suit:
-        return (missing + list(range(4)))[:wanted]
+        return (missing + [s for _ in range(wanted) for s in range(4)])[:wanted]
     if len(set(natural_suits)) < len(natural_suits) or wanted > len(missing):
         return None
     return missing[:wanted]
 
 
-def run_windows(length: int, ace: AceMode) -> list[tuple[int, ...]]:
-    """Rank sequences (low to high) a run of ``length`` cards may cover.
-
-    ``low``: A-2-3 .. J-Q-K; ``high_low`` adds the window ending in a high
-    ace (Q-K-A); ``wrap`` adds every window around the corner (K-A-2).  A run
-    is 3 to 13 cards, so it never holds two aces.
-    """
-    if not 3 <= length <= 13:
+def run_windows(length: int, ace: AceMode, min_length: int = 3) -> list[tuple[int, ...]]:
+    """Rank sequences (low to high) a run of ``length`` cards may cover
+    (``solver.geometry``: A-2-3 under ``low``/``high_low``/``wrap``, Q-K-A under
+    ``high_low``/``high``, K-A-2 under ``wrap``); none below ``min_length``."""
+    if length < max(3, min_length):
         return []
-    windows = [tuple(range(start, start + length)) for start in range(14 - length)]
-    if ace == "high_low":
-        windows.append(tuple(r % 13 for r in range(14 - length, 14)))
-    elif ace == "wrap":
-        windows += [tuple((start + i) % 13 for i in range(length))
-                    for start in range(14 - length, 13)]
-    return windows
+    return GEOMETRY[ace].windows(length)
 
 
 def _run_assignments(
@@ -321,11 +313,13 @@ def _mixed_problem(anchors: list[int]) -> MeldProblem:
 
 def _set_problems(cards: tuple[int, ...], fixed: list[int], deal: Deal) -> list[MeldProblem]:
     problems: list[MeldProblem] = []
-    if len(cards) > 4:
+    limit = deal.rules.set_size_limit
+    if len(cards) > limit:
         extra = next((c for c in cards if deal.is_wild(c)), cards[-1])
+        per_suit = "" if deal.rules.set_allow_same_suit else ", one per suit"
         problems.append((
             "set_too_large",
-            f"a set has at most 4 cards, one per suit (wild cards included); got {len(cards)}",
+            f"a set has at most {limit} cards{per_suit} (wild cards included); got {len(cards)}",
             extra,
         ))
     if not deal.rules.set_allow_same_suit:
@@ -343,6 +337,10 @@ def _set_problems(cards: tuple[int, ...], fixed: list[int], deal: Deal) -> list[
 
 
 def _run_problems(cards: tuple[int, ...], fixed: list[int], deal: Deal) -> list[MeldProblem]:
+    if len(cards) < deal.rules.min_run_length:
+        return [("run_too_short",
+                 f"a run needs at least {deal.rules.min_run_length} cards under "
+                 f"{deal.rules.name!r}; got {len(cards)}", None)]
     if len(cards) > 13:
         return [("run_too_long",
                  f"a run covers at most 13 ranks (one ace); got {len(cards)} cards", None)]
@@ -369,6 +367,9 @@ def _gap_problems(cards: tuple[int, ...], fixed: list[int], deal: Deal) -> list[
     if ace_mode == "low" and _fits(ranks, size, "high_low"):
         return [("ace_high_not_allowed",
                  "the ace ranks low only under ace='low': Q-K-A is not a run", ace)]
+    if ace_mode == "high" and _fits(ranks, size, "high_low"):
+        return [("ace_low_not_allowed",
+                 "the ace ranks high only under ace='high': A-2-3 is not a run", ace)]
     if _fits(ranks, size, "wrap"):
         return [("run_wraps_around",
                  f"a run may not turn the corner K-A-2 under ace={ace_mode!r}", ace)]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sys
 from collections.abc import Sequence
 
@@ -57,29 +56,9 @@ def _solve_command(args: argparse.Namespace) -> int:
 
 def _serve_command(args: argparse.Namespace) -> int:
     # Imported here so the library never needs the web stack.
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
+    from api.serve import serve
 
-    if args.workers <= 1:
-        uvicorn.run("api.main:app", host=args.host, port=args.port, log_level=args.log_level)
-        return 0
-    # With several workers uvicorn binds a socket without naming TCP, and
-    # asyncio then leaves Nagle's algorithm on for every accepted connection
-    # (about 40 ms added per response).  Bind the listening socket ourselves.
-    config = uvicorn.Config("api.main:app", host=args.host, port=args.port,
-                            workers=args.workers, log_level=args.log_level)
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((args.host, args.port))
-    except OSError as error:
-        print(f"error: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
-        return 1
-    print(f"rummy-solver: serving on http://{args.host}:{args.port} with {args.workers} workers",
-          file=sys.stderr)
-    Multiprocess(config, sockets=[listener]).run()
-    return 0
+    return serve(args.host, args.port, args.workers, args.log_level)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -39,11 +39,11 @@ from solver.cards import (
     sort_key,
     without,
 )
+from solver.deadline import Deadline, DeadlineExceeded, Ticker
 from solver.layoffs import (
     LayoffSearch,
     Play,
     TableMeld,
-    TimeBudget,
     count_cards,
     optimum,
     place,
@@ -60,7 +60,7 @@ from solver.rules import (
     make_deal,
     make_rules,
 )
-from solver.solve import DEFAULT_TIME_LIMIT_MS
+from solver.solve import play_deadline
 
 Outcome = Literal["knock", "undercut", "gin", "big_gin"]
 Winner = Literal["knocker", "defender"]
@@ -200,15 +200,15 @@ def knock_check(
     rules: Mapping[str, Any] | None = None,
     knock_limit: int | None = None,
     upcard: str | None = None,
-    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
-    budget_ms: int | None = None,
+    time_limit_ms: int | None = None,
+    deadline: Deadline | None = None,
 ) -> KnockReport:
     """Knock eligibility of a gin ``hand`` of ``hand_size`` cards (after the
     discard) or ``hand_size + 1`` (every distinct discard is tried).
 
     Raises ``InvalidHandError`` / ``InvalidRulesError`` naming the bad field.
     """
-    budget = TimeBudget(time_limit_ms, budget_ms)
+    budget = play_deadline(time_limit_ms, deadline)
     deal = gin_deal(rules)
     size = deal.rules.hand_size
     cards = _parse_hand(hand, "hand", deal, (size, size + 1))
@@ -254,11 +254,13 @@ def knock_check(
 
 
 def arrangements(
-    cards: Sequence[int], deal: Deal, max_deadwood: int
+    cards: Sequence[int], deal: Deal, max_deadwood: int, deadline: Deadline | None = None
 ) -> Iterator[tuple[tuple[Meld, ...], tuple[int, ...]]]:
     """Every distinct split of ``cards`` into melds + deadwood whose deadwood
     is worth at most ``max_deadwood`` (wild cards state their meaning; a
-    different meaning is a different arrangement)."""
+    different meaning is a different arrangement).  Raises
+    ``DeadlineExceeded`` once ``deadline`` passes."""
+    ticker = Ticker(deadline, 64)
     counts = count_cards(cards)
     wild_joker = JOKER in deal.wild
     types = sorted({c for c in cards if not (c == JOKER and wild_joker)})
@@ -270,6 +272,7 @@ def arrangements(
         return sum(counts[w] for w in deal.wild)
 
     def rec(index: int, dead_points: int) -> Iterator[tuple[tuple[Meld, ...], tuple[int, ...]]]:
+        ticker.tick()
         while index < len(types) and counts[types[index]] == 0:
             index += 1
         if index == len(types):
@@ -421,7 +424,7 @@ def _meld_key(melds: Sequence[Meld]) -> tuple[tuple[tuple[int, ...], tuple[int, 
 class _Defender:
     """The defender's best reply to each knocker arrangement, cached."""
 
-    def __init__(self, deal: Deal, cards: Sequence[int], budget: TimeBudget) -> None:
+    def __init__(self, deal: Deal, cards: Sequence[int], budget: Deadline) -> None:
         self.deal = deal
         self.cards = tuple(sorted(cards))
         self.budget = budget
@@ -433,7 +436,7 @@ class _Defender:
         if hit is not None:
             return hit
         table = [TableMeld.from_meld(i, m) for i, m in enumerate(knocker_melds)]
-        search = LayoffSearch(self.deal, table if layoffs_allowed else [], limit=self.budget)
+        search = LayoffSearch(self.deal, table if layoffs_allowed else [], self.budget)
         _, play = search.best(self.cards)
         self.replies[key] = play
         return play
@@ -466,8 +469,8 @@ def gin_score(
     rules: Mapping[str, Any] | None = None,
     knock_limit: int | None = None,
     upcard: str | None = None,
-    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
-    budget_ms: int | None = None,
+    time_limit_ms: int | None = None,
+    deadline: Deadline | None = None,
 ) -> GinScore:
     """Score a knock: ``knocker`` holds ``hand_size`` cards after its discard
     (or ``hand_size + 1``: the discard is chosen too, and big gin is possible),
@@ -476,7 +479,7 @@ def gin_score(
     Raises ``InvalidHandError`` (e.g. code ``cannot_knock`` on field
     ``knocker`` when no arrangement is within the knock limit).
     """
-    budget = TimeBudget(time_limit_ms, budget_ms)
+    budget = play_deadline(time_limit_ms, deadline)
     deal = gin_deal(rules)
     size = deal.rules.hand_size
     knocker_cards = _parse_hand(knocker, "knocker", deal, (size, size + 1))
@@ -485,8 +488,10 @@ def gin_score(
     limit, source = resolve_knock_limit(deal, knock_limit, upcard)
     reply = _Defender(deal, defender_cards, budget)
 
+    baseline = _baseline(deal, reply, knocker_cards, size, budget)
     choices: list[KnockerChoice] = []
     considered = 0
+    complete = True
     if len(knocker_cards) == size + 1:
         whole = optimum(deal, knocker_cards, False, budget)
         if not whole.deadwood:
@@ -497,16 +502,19 @@ def gin_score(
         ]
     else:
         kept_options = [(None, knocker_cards)]
-    for discard, kept in kept_options:
-        for melds, deadwood in arrangements(kept, deal, limit):
-            considered += 1
-            if considered > MAX_ARRANGEMENTS:
-                raise InvalidHandError(
-                    f"the knocker has more than {MAX_ARRANGEMENTS} arrangements within the "
-                    "knock limit; lower the knock limit",
-                    code="search_too_large", field="knocker",
-                )
-            choices.append(_choice(deal, reply, discard, melds, deadwood, big_gin=False))
+    try:
+        for discard, kept in kept_options:
+            for melds, deadwood in arrangements(kept, deal, limit, budget):
+                considered += 1
+                if considered > MAX_ARRANGEMENTS:
+                    raise DeadlineExceeded
+                choices.append(_choice(deal, reply, discard, melds, deadwood, big_gin=False))
+    except DeadlineExceeded:
+        # Out of time (or past MAX_ARRANGEMENTS): the best of those seen so far,
+        # and the least-deadwood arrangement, answer; the result says so.
+        complete = False
+        if baseline.deadwood_points <= limit or baseline.outcome == "big_gin":
+            choices.append(baseline)
     if not choices:
         least = min(optimum(deal, kept, False, budget).deadwood_points for _, kept in kept_options)
         raise InvalidHandError(
@@ -516,9 +524,8 @@ def gin_score(
         )
     choices.sort(key=_rank_key)
     chosen = choices[0]
-    baseline = _baseline(deal, reply, knocker_cards, size, budget)
     alternatives = tuple(choices[1: 1 + MAX_ALTERNATIVES])
-    optimal = all(c.defender.optimal for c in choices) and baseline.defender.optimal
+    optimal = complete and all(c.defender.optimal for c in choices) and baseline.defender.optimal
     return GinScore(
         knock_limit=limit,
         limit_source=source,
@@ -532,7 +539,7 @@ def gin_score(
 
 
 def _baseline(deal: Deal, reply: _Defender, cards: list[int], size: int,
-              budget: TimeBudget) -> KnockerChoice:
+              budget: Deadline) -> KnockerChoice:
     """The least-deadwood arrangement ``solve`` reports, scored the same way."""
     if len(cards) == size + 1:
         whole = optimum(deal, cards, False, budget)

@@ -38,23 +38,28 @@ from solver.cards import (
     sort_key,
     without,
 )
+from solver.deadline import Deadline, DeadlineExceeded, Ticker
+from solver.engines import tables
+from solver.engines.base import INFEASIBLE, BudgetExceeded, EngineResult, Instance
+from solver.engines.search import SearchSession, wild_count
+from solver.geometry import GEOMETRY
 from solver.layoffs import (
     Layoff,
     LayoffSearch,
     Play,
     TableMeld,
-    TimeBudget,
     combine,
     count_cards,
     extensions,
     objective_of,
-    optimum,
     place,
     read_table,
+    table_spot,
     wild_fillings,
 )
-from solver.melds import all_candidates
+from solver.melds import Extension, TableSpot, all_candidates, layoffs_led_by
 from solver.model import Meld, Solution
+from solver.objective import TIE_SCALE, go_out_pass
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,
@@ -65,7 +70,7 @@ from solver.rules import (
     make_deal,
     make_rules,
 )
-from solver.solve import DEFAULT_TIME_LIMIT_MS
+from solver.solve import build_solution, find_go_out, give_up, play_deadline
 
 Better = Literal["lower", "higher"]
 Recommendation = Literal["take_discard", "draw_blind", "either"]
@@ -110,6 +115,43 @@ def _order_key(value: int | Fraction, declarable: bool, better: Better) -> tuple
     return (value if better == "lower" else -value, not declarable)
 
 
+class _Hands:
+    """Solves the many related hands of one hint with shared work (one
+    ``SearchSession`` per hint, the table fast path where it applies), all
+    under the hint's deadline; a solve that runs out answers its best
+    arrangement seen, or every card in hand, with ``optimal=False``."""
+
+    def __init__(self, deal: Deal, wild_cap: int, deadline: Deadline) -> None:
+        self.deal = deal
+        self.deadline = deadline
+        self.session = SearchSession(deal, wild_cap, deadline)
+        self.go_out = SearchSession(deal, wild_cap, deadline, passes=(go_out_pass(deal),))
+
+    def result(self, cards: Sequence[int], discard: bool) -> EngineResult:
+        instance = Instance(self.deal, tuple(sorted(cards)), discard)
+        if tables.applies(instance):
+            return tables.solve_tables(instance)
+        try:
+            return self.session.solve(instance.cards, discard)
+        except BudgetExceeded:
+            return give_up(instance)
+
+    def solution(self, cards: Sequence[int], discard: bool) -> Solution:
+        """``solve``'s answer for ``cards`` (go-out arrangement included)."""
+        result = self.result(cards, discard)
+        instance = Instance(self.deal, tuple(sorted(cards)), discard)
+        go_out = find_go_out(instance, result, "search", self.deadline, self.go_out)
+        return build_solution(result, self.deal, "search", go_out)
+
+    def value(self, cards: Sequence[int], discard: bool) -> tuple[int, int | None, bool]:
+        """(value, discard, proved) of ``cards`` without building a ``Solution``."""
+        result = self.result(cards, discard)
+        if result.cost >= INFEASIBLE or not result.optimal:
+            solution = build_solution(result, self.deal, "search")
+            return value_of(solution, self.deal), solution.discard, False
+        # Pass costs are points * TIE_SCALE plus one per unmelded card (< TIE_SCALE).
+        points = result.cost // TIE_SCALE
+        return (-points if self.deal.rules.objective == "max_net" else points), result.discard, True
 
 
 # ---------------------------------------------------------------------------
@@ -170,23 +212,26 @@ def discard_hint(
     *,
     wild_rank: str | None = None,
     rules: Mapping[str, Any] | None = None,
-    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
-    budget_ms: int | None = None,
+    time_limit_ms: int | None = None,
+    deadline: Deadline | None = None,
 ) -> DiscardHint:
     """Rank every distinct discard of ``hand`` (one card more than is kept) by
     the optimum of the cards kept; tied discards share a rank.
 
-    Each solve may take ``time_limit_ms``; all of them together ``budget_ms``
-    (past it the answers are marked ``optimal=False``).  The same holds for
-    every hint below.
+    The whole hint runs by ``time_limit_ms`` (default: the request budget,
+    ``RUMMY_SOLVER_REQUEST_BUDGET_MS``) or ``deadline``; an option solved
+    past it is the best found and says ``optimal=False``.  The same holds
+    for every hint below.  The discards share one search: what one discard
+    learns about the rest of the hand, the others reuse.
     """
-    budget = TimeBudget(time_limit_ms, budget_ms)
+    until = play_deadline(time_limit_ms, deadline)
     deal = _deal(variant, wild_rank, rules)
     cards = _hand(hand, deal, minimum=1)
     better = better_of(deal)
+    hands = _Hands(deal, wild_count(cards, deal), until)
     rows = []
     for discard in sorted(set(cards), key=sort_key):
-        solution = optimum(deal, without(cards, discard), False, budget)
+        solution = hands.solution(without(cards, discard), False)
         value = value_of(solution, deal)
         rows.append((_order_key(value, solution.declarable, better), discard, value, solution))
     rows.sort(key=lambda row: (row[0], sort_key(row[1])))
@@ -277,12 +322,15 @@ def draw_hint(
     seen: str | Iterable[object] | None = None,
     wild_rank: str | None = None,
     rules: Mapping[str, Any] | None = None,
-    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
-    budget_ms: int | None = None,
+    time_limit_ms: int | None = None,
+    deadline: Deadline | None = None,
 ) -> DrawHint:
     """Compare taking ``discard_top`` with the exact expected optimum of a
-    blind draw; ``seen`` are other cards known not to be in the stock."""
-    budget = TimeBudget(time_limit_ms, budget_ms)
+    blind draw; ``seen`` are other cards known not to be in the stock.
+
+    Every possible draw (each distinct unseen card type, weighted by its
+    copies) is solved in one shared search."""
+    until = play_deadline(time_limit_ms, deadline)
     deal = _deal(variant, wild_rank, rules)
     cards = _hand(hand, deal)
     if len(cards) + 1 > MAX_HAND_CARDS:
@@ -296,26 +344,26 @@ def draw_hint(
         raise InvalidHandError(f"seen has {len(seen_cards)} cards; at most {MAX_SEEN_CARDS}",
                                code="too_many_cards", field="seen")
     check_copies([("hand", cards), ("discard_top", [top]), ("seen", seen_cards)], deal.rules)
-    better = better_of(deal)
-    current = optimum(deal, cards, False, budget)
-    take = optimum(deal, [*cards, top], True, budget)
-    take_value = value_of(take, deal)
     left = unseen_counts(deal, [*cards, top, *seen_cards])
     unseen = sum(left)
     if unseen == 0:
         raise InvalidHandError("no card is left unseen: a blind draw is impossible",
                                code="no_unseen_cards", field="seen")
+    better = better_of(deal)
+    hands = _Hands(deal, wild_count(cards, deal) + 1, until)
+    current = hands.solution(cards, False)
+    take = hands.solution([*cards, top], True)
+    take_value = value_of(take, deal)
     outcomes: list[DrawOutcome] = []
     total = 0
     optimal = current.optimal and take.optimal
     for card in range(NUM_CARD_TYPES):
         if left[card] <= 0:
             continue
-        solution = optimum(deal, [*cards, card], True, budget)
-        optimal = optimal and solution.optimal
-        value = value_of(solution, deal)
+        value, thrown, proved = hands.value([*cards, card], True)
+        optimal = optimal and proved
         total += left[card] * value
-        outcomes.append(DrawOutcome(card, left[card], value, solution.discard))
+        outcomes.append(DrawOutcome(card, left[card], value, thrown))
     expected = Fraction(total, unseen)
     take_key = take_value if better == "lower" else -take_value
     blind_key = expected if better == "lower" else -expected
@@ -362,11 +410,15 @@ class Fit:
 
 @dataclass(frozen=True, slots=True)
 class LayoffHint:
-    """Per hand card the table melds it can extend, and the best play."""
+    """Per hand card the table melds it can extend, and the best play.
+
+    ``fits_complete`` is false when the deadline cut the listing short;
+    ``best.optimal`` says whether the best play was proved."""
 
     variant: str
     table: tuple[Meld, ...]
     fits: tuple[tuple[int, tuple[Fit, ...]], ...]
+    fits_complete: bool
     best: Play
     better: Better
     value: int
@@ -378,9 +430,11 @@ class LayoffHint:
             "table": [m.to_dict() for m in self.table],
             "fits": [{"card": card_name(card), "extends": [f.to_dict() for f in fits]}
                      for card, fits in self.fits],
+            "fits_complete": self.fits_complete,
             "best": self.best.to_dict(),
             "better": self.better,
             "value": self.value,
+            "optimal": self.fits_complete and self.best.optimal,
         }
 
 
@@ -398,34 +452,90 @@ def _parse_table(table: Sequence[object]) -> list[list[int]]:
 
 
 def fits_of(
-    cards: Sequence[int], table: Sequence[TableMeld], deal: Deal
-) -> list[tuple[int, tuple[Fit, ...]]]:
-    """For each distinct hand card, every table meld end it can reach."""
+    cards: Sequence[int], table: Sequence[TableMeld], deal: Deal,
+    deadline: Deadline | None = None,
+) -> tuple[list[tuple[int, tuple[Fit, ...]]], bool]:
+    """For each distinct hand card, every table meld end it can reach, and
+    whether the listing is complete (the deadline may cut it short).
+
+    Derived from the engine's layoff generator (``layoffs_led_by``): an
+    extension on one side of a run reaches its far end with the cards before
+    it as ``via``; a set takes one more card; a wild card also reaches each
+    end alone."""
     counts = count_cards(cards)
+    wild_types = [c for c in sorted(set(cards)) if c in deal.wild]
+    wild_cap = sum(counts[w] for w in deal.wild)
     found: dict[int, dict[tuple[object, ...], Fit]] = {c: {} for c in set(cards)}
-    for tm in table:
-        for layoff in extensions(tm, counts, deal):
-            for fit_card, fit in _outermost(layoff, tm):
-                key = (fit.table_index, fit.end, fit.represents, tuple(sorted(fit.via)))
-                found[fit_card].setdefault(key, fit)
+    ticker = Ticker(deadline, 16)
+    complete = True
+    try:
+        for tm in table:
+            spot = table_spot(tm, deal)
+            for lead in sorted(set(cards)):
+                for ext in layoffs_led_by(lead, counts, deal, [spot], wild_cap):
+                    ticker.tick()
+                    for fit_card, fit in _outermost(ext, tm, counts, wild_types, deal):
+                        key = (fit.table_index, fit.end, fit.represents, tuple(sorted(fit.via)))
+                        found[fit_card].setdefault(key, fit)
+            for wild in wild_types:
+                for fit in _lone_wild_fits(tm, spot, deal):
+                    key = (fit.table_index, fit.end, fit.represents, ())
+                    found[wild].setdefault(key, fit)
+    except DeadlineExceeded:
+        complete = False
     out = []
     for card in sorted(set(cards), key=sort_key):
         fits = sorted(found[card].values(), key=lambda f: (len(f.via), f.table_index, f.end,
                                                            sort_key(f.represents)))
         out.append((card, tuple(fits[:MAX_FITS_PER_CARD])))
+    return out, complete
+
+
+def _outermost(ext: Extension, tm: TableMeld, counts: Sequence[int], wild_types: Sequence[int],
+               deal: Deal) -> list[tuple[int, Fit]]:
+    """The card at the far end of a one-sided extension, with the cards laid
+    before it (outward from the meld) as ``via``."""
+    if tm.kind == "set":
+        if len(ext.naturals) == 1 and not ext.wilds:
+            return [(ext.naturals[0], Fit(tm.index, "set", ext.naturals[0], ()))]
+        return []
+    if all(q < tm.low for q in ext.coords):
+        end: Literal["low", "high"] = "low"
+        order = list(range(len(ext.coords)))[::-1]  # outward: from the meld down
+    elif all(q > tm.high for q in ext.coords):
+        end, order = "high", list(range(len(ext.coords)))
+    else:
+        return []
+    left = list(counts)
+    for card in ext.naturals:
+        left[card] -= 1
+    far = order[-1]
+    # A wild card at the far end: each kind of wild card held reaches it.
+    fillings = wild_fillings(ext.wilds, left, deal,
+                             limit=1 if ext.natural_at[far] else len(wild_types))
+    out: list[tuple[int, Fit]] = []
+    for filling in fillings:
+        wilds = list(filling)
+        placed = [ext.represents[i] if ext.natural_at[i] else wilds.pop() for i in order]
+        out.append((placed[-1], Fit(tm.index, end, ext.represents[far], tuple(placed[:-1]))))
     return out
 
 
-def _outermost(layoff: Layoff, tm: TableMeld) -> list[tuple[int, Fit]]:
-    """The card at the far end of a one-sided layoff, with the cards before it."""
+def _lone_wild_fits(tm: TableMeld, spot: TableSpot, deal: Deal) -> list[Fit]:
+    """Where one wild card alone extends table meld ``tm``."""
+    if spot.absorb_room(deal.rules) < 1:
+        return []
     if tm.kind == "set":
-        return [(layoff.cards[0], Fit(tm.index, "set", layoff.represents[0], ()))]
-    low, cards, reps = layoff.low, layoff.cards, layoff.represents
-    if low and low == len(cards):
-        return [(cards[-1], Fit(tm.index, "low", reps[-1], cards[:-1]))]
-    if not low:
-        return [(cards[-1], Fit(tm.index, "high", reps[-1], cards[:-1]))]
-    return []
+        suits = [c // 13 for c in tm.meld.represents]
+        missing = next((s for s in range(4) if s not in suits), suits[0])
+        return [Fit(tm.index, "set", tm.meld.represents[0] % 13 + 13 * missing, ())]
+    lowest, highest = GEOMETRY[deal.rules.ace].span(tm.low, tm.high)
+    fits = []
+    if tm.low - 1 >= lowest:
+        fits.append(Fit(tm.index, "low", tm.suit_base + (tm.low - 1) % 13, ()))
+    if tm.high + 1 <= highest:
+        fits.append(Fit(tm.index, "high", tm.suit_base + (tm.high + 1) % 13, ()))
+    return fits
 
 
 def layoffs_hint(
@@ -435,12 +545,16 @@ def layoffs_hint(
     *,
     wild_rank: str | None = None,
     rules: Mapping[str, Any] | None = None,
-    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
-    budget_ms: int | None = None,
+    time_limit_ms: int | None = None,
+    deadline: Deadline | None = None,
 ) -> LayoffHint:
     """Which hand cards extend which ``table`` melds (each a list of cards in
-    meld order), and the best mix of new melds and layoffs."""
-    budget = TimeBudget(time_limit_ms, budget_ms)
+    meld order), and the best mix of new melds and layoffs (only layoffs
+    under ``new_melds_after_opening=false``).
+
+    The best play gets three quarters of the time left, the listing the rest;
+    each part says whether the deadline cut it short."""
+    until = play_deadline(time_limit_ms, deadline)
     deal = _deal(variant, wild_rank, rules)
     objective_of(deal.rules)
     cards = _hand(hand, deal)
@@ -448,13 +562,15 @@ def layoffs_hint(
     check_copies([("hand", cards), *((f"table[{i}]", m) for i, m in enumerate(table_cards))],
                  deal.rules)
     table_melds = read_table(table_cards, deal)
-    search = LayoffSearch(deal, table_melds, limit=budget)
+    search = LayoffSearch(deal, table_melds, until.within_ms(until.remaining_ms() * 0.75))
     _, best = search.best(cards)
     value = best.deadwood_points if deal.rules.objective == "min_deadwood" else best.net_points
+    fits, complete = fits_of(cards, table_melds, deal, until)
     return LayoffHint(
         variant=deal.rules.name,
         table=tuple(tm.meld for tm in table_melds),
-        fits=tuple(fits_of(cards, table_melds, deal)),
+        fits=tuple(fits),
+        fits_complete=complete,
         best=best,
         better=better_of(deal),
         value=value,
@@ -488,10 +604,13 @@ class PileDepth:
     """Taking the top ``depth`` cards of the discard pile.
 
     ``must_use``: the deepest card taken must be melded or laid off at once
-    (every depth below the top).  ``legal`` false: it cannot be (rummy500).
-    ``penalty``: rommy's charge when it cannot be.  ``net`` is the best net
+    (every depth below the top).  ``legal`` false: it cannot be
+    (``pile_pickup="must_meld"``: rummy500).  ``penalty``: the charge when
+    it cannot be (``meld_or_penalty``: rommy).  ``net`` is the best net
     after melding and laying off (penalty included), ``best`` that play.
-    ``evaluated`` false when the hand would exceed the card limit.
+    ``evaluated`` false when the hand would exceed the card limit or the
+    deadline came first; ``complete`` false when the deadline cut the
+    depth short (its uses and net are then the best found).
     """
 
     depth: int
@@ -504,6 +623,7 @@ class PileDepth:
     uses: tuple[PileUse, ...]
     best: Play | None
     net: int | None
+    complete: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form with card names."""
@@ -518,19 +638,22 @@ class PileDepth:
             "uses": [u.to_dict() for u in self.uses],
             "best": None if self.best is None else self.best.to_dict(),
             "net": self.net,
+            "complete": self.complete,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class PileHint:
     """Every depth of the pile, top first; ``current`` is the hand's best play
-    without taking anything."""
+    without taking anything; ``optimal`` false when the deadline cut
+    anything short."""
 
     variant: str
     table: tuple[Meld, ...]
     current: Play
     depths: tuple[PileDepth, ...]
     best_depth: int | None
+    optimal: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form with card names."""
@@ -540,25 +663,29 @@ class PileHint:
             "current": self.current.to_dict(),
             "depths": [d.to_dict() for d in self.depths],
             "best_depth": self.best_depth,
+            "optimal": self.optimal,
         }
 
 
 def _forced_uses(
-    search: LayoffSearch, cards: tuple[int, ...], card: int, deal: Deal
-) -> list[tuple[PileUse, Play]]:
-    """Every way to use ``card`` from ``cards`` at once, with the best play around it."""
+    search: LayoffSearch, cards: tuple[int, ...], card: int, deal: Deal, ticker: Ticker,
+    found: list[tuple[PileUse, Play]],
+) -> None:
+    """Every way to use ``card`` from ``cards`` at once, with the best play
+    around it, appended to ``found`` (``ticker`` raises ``DeadlineExceeded``
+    past the deadline, leaving the ways found so far)."""
     counts = count_cards(cards)
-    ways: list[tuple[PileUse, Play]] = []
     for tm in search.table:
         for layoff in extensions(tm, counts, deal):
+            ticker.tick()
             if card not in layoff.cards:
                 continue
             _, rest = search.best(_minus(cards, layoff.used), skip=(tm.index,))
             play = _merge(deal, rest, layoff=layoff)
-            ways.append((PileUse("layoff", layoff.extended, tm.index, layoff.cards,
-                                 play.net_points), play))
+            found.append((PileUse("layoff", layoff.extended, tm.index, layoff.cards,
+                                  play.net_points), play))
     wild_cap = sum(counts[w] for w in deal.wild)
-    for candidate in all_candidates(counts, deal, wild_cap):
+    for candidate in all_candidates(counts, deal, wild_cap, search.deadline):
         natural = card in candidate.naturals
         if not natural and not (card in deal.wild and candidate.wilds):
             continue
@@ -566,15 +693,14 @@ def _forced_uses(
         for c in candidate.naturals:
             left[c] -= 1
         for filling in wild_fillings(candidate.wilds, left, deal):
+            ticker.tick()
             if not natural and card not in filling:
                 continue
             meld = place(candidate, filling, deal)
             used = [*candidate.naturals, *filling]
             _, rest = search.best(_minus(cards, used))
             play = _merge(deal, rest, meld=meld)
-            ways.append((PileUse("meld", meld, None, tuple(meld.cards), play.net_points), play))
-    ways.sort(key=lambda way: (-way[0].net, way[0].kind, way[0].meld.represents))
-    return ways
+            found.append((PileUse("meld", meld, None, tuple(meld.cards), play.net_points), play))
 
 
 def _minus(cards: tuple[int, ...], used: Iterable[int]) -> tuple[int, ...]:
@@ -598,16 +724,18 @@ def pile_hint(
     *,
     wild_rank: str | None = None,
     rules: Mapping[str, Any] | None = None,
-    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
-    budget_ms: int | None = None,
+    time_limit_ms: int | None = None,
+    deadline: Deadline | None = None,
 ) -> PileHint:
-    """Evaluate taking the discard pile (given bottom to top) down to each depth."""
-    if variant not in ("rummy500", "rommy"):
-        raise InvalidRulesError(
-            "variant", f"the pile pickup hint is for rummy500 and rommy; got {variant!r}"
-        )
-    budget = TimeBudget(time_limit_ms, budget_ms)
+    """Evaluate taking the discard pile (given bottom to top) down to each
+    depth, under the variant's ``pile_pickup`` rule."""
+    until = play_deadline(time_limit_ms, deadline)
     deal = _deal(variant, wild_rank, rules)
+    rule = deal.rules.pile_pickup
+    if rule == "none":
+        raise InvalidRulesError(
+            "variant", f"variant {deal.rules.name!r} does not take from the discard pile below "
+            "its top (knob pile_pickup is none; rummy500 and rommy do)")
     objective_of(deal.rules, "pile pickup")
     cards = _hand(hand, deal)
     table_cards = _parse_table(table)
@@ -621,7 +749,8 @@ def pile_hint(
     check_copies([("hand", cards), *((f"table[{i}]", m) for i, m in enumerate(table_cards)),
                   ("discard_pile", pile)], deal.rules)
     table_melds = read_table(table_cards, deal)
-    search = LayoffSearch(deal, table_melds, limit=budget)
+    search = LayoffSearch(deal, table_melds, until)
+    ticker = Ticker(until, 8)
     _, current = search.best(cards)
     penalty_points = deal.rules.pile_penalty
     depths: list[PileDepth] = []
@@ -630,30 +759,42 @@ def pile_hint(
         deepest = taken[-1]
         must_use = depth > 1
         held = tuple(sorted([*cards, *taken]))
-        if len(held) > MAX_HAND_CARDS:
-            depths.append(PileDepth(depth, taken, deepest, must_use, False, False, 0, (), None, None))
+        if len(held) > MAX_HAND_CARDS or until.expired():
+            depths.append(PileDepth(depth, taken, deepest, must_use, False, False, 0, (), None, None,
+                                    complete=len(held) > MAX_HAND_CARDS))
             continue
         if not must_use:
             _, play = search.best(held)
             depths.append(PileDepth(depth, taken, deepest, False, True, True, 0, (), play,
-                                    play.net_points))
+                                    play.net_points, play.optimal))
             continue
-        ways = _forced_uses(search, held, deepest, deal)
+        ways: list[tuple[PileUse, Play]] = []
+        complete = True
+        try:
+            _forced_uses(search, held, deepest, deal, ticker, ways)
+        except DeadlineExceeded:
+            complete = False
+        ways.sort(key=lambda way: (-way[0].net, way[0].kind, way[0].meld.represents))
+        complete = complete and all(play.optimal for _, play in ways)
         uses = tuple(use for use, _ in ways[:MAX_USES])
         if ways:
             play = ways[0][1]
             depths.append(PileDepth(depth, taken, deepest, True, True, True, 0, uses, play,
-                                    play.net_points))
-        elif variant == "rommy":
+                                    play.net_points, complete))
+        elif not complete:
+            depths.append(PileDepth(depth, taken, deepest, True, False, False, 0, (), None, None,
+                                    complete=False))
+        elif rule == "meld_or_penalty":
             _, play = search.best(held)
             depths.append(PileDepth(depth, taken, deepest, True, True, True, penalty_points, (),
-                                    play, play.net_points - penalty_points))
+                                    play, play.net_points - penalty_points, play.optimal))
         else:
             depths.append(PileDepth(depth, taken, deepest, True, True, False, 0, (), None, None))
     scored = [d for d in depths if d.net is not None]
     best_depth = max(scored, key=lambda d: (d.net or 0, -d.depth)).depth if scored else None
+    optimal = current.optimal and all(d.complete for d in depths)
     return PileHint(deal.rules.name, tuple(tm.meld for tm in table_melds), current,
-                    tuple(depths), best_depth)
+                    tuple(depths), best_depth, optimal)
 
 
 __all__ = [

@@ -26,29 +26,36 @@ led by the lowest natural hand card among them), each table meld takes at most
 one such extension (a bit mask in the engine's state), and wild cards left
 over at the end are laid off alone onto table melds not yet extended.  So the
 whole play is one dynamic programme over the hand's cards, exact, with no
-enumeration of layoff combinations.
+enumeration of layoff combinations.  The listing of every extension
+(``extensions``) is derived from the same generator.
+
+A player who has laid down plays on without the opening rules (requirements,
+threshold); under ``new_melds_after_opening=false`` (contract rummy) it may
+only lay off.  Every search runs until the request's deadline: past it, the
+best play found so far is answered with ``optimal=False``.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, islice
 from typing import Any
 
-from solver.cards import NUM_CARD_TYPES, InvalidHandError, card_name, rank_of, sort_key, suit_of
+from solver.cards import JOKER, NUM_CARD_TYPES, InvalidHandError, card_name, rank_of, sort_key, suit_of
 from solver.classify import meld_problems, readings
+from solver.deadline import Deadline
 from solver.engines.base import BudgetExceeded, Instance, PlacedMeld
 from solver.engines.search import solve_with_table
-from solver.melds import Candidate, Extension, TableSpot
+from solver.geometry import GEOMETRY
+from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, set_wild_suits
 from solver.model import Meld, Solution
+from solver.objective import plain_pass
 from solver.rules import Deal, InvalidRulesError, Rules, base_points, melded_points
-from solver.solve import DEFAULT_TIME_LIMIT_MS, build_meld, build_solution, run_engine
+from solver.solve import build_meld, build_solution, run_engine
 
 MAX_TABLE_MELDS = 50
 MAX_MELD_CARDS = 14
-DEFAULT_STATE_BUDGET = 100_000
 
 Cost = tuple[int, int]
 """What the search minimises: (primary points, unmelded cards).  The primary
@@ -67,45 +74,14 @@ def objective_of(rules: Rules, what: str = "laying off") -> str:
     raise InvalidRulesError(
         "variant",
         f"variant {rules.name!r} has no {what}: an Indian hand is shown complete "
-        "(use basic, gin, rummy500 or rommy)",
+        "(use basic, gin, rummy500, rommy, contract or kalooki)",
     )
 
 
-class TimeBudget:
-    """Time limits for a function that runs many solves: each solve gets
-    ``per_solve_ms``, cut down to what is left of ``total_ms`` (at least 1 ms;
-    a solve that runs out answers ``optimal=False`` rather than failing)."""
-
-    def __init__(self, per_solve_ms: int = DEFAULT_TIME_LIMIT_MS, total_ms: int | None = None) -> None:
-        self.per_solve_ms = per_solve_ms
-        self.deadline = None if total_ms is None else time.perf_counter() + total_ms / 1000
-
-    def expired(self) -> bool:
-        """The total budget is spent."""
-        return self.deadline is not None and time.perf_counter() > self.deadline
-
-    def limit_ms(self) -> int:
-        """The time limit for the next solve."""
-        if self.deadline is None:
-            return self.per_solve_ms
-        left = int((self.deadline - time.perf_counter()) * 1000)
-        return max(1, min(self.per_solve_ms, left))
-
-
-Limit = int | TimeBudget
-"""A per-solve time limit in milliseconds, or a ``TimeBudget``."""
-
-
-def limit_ms(limit: Limit) -> int:
-    """The time limit for the next solve under ``limit``."""
-    return limit.limit_ms() if isinstance(limit, TimeBudget) else limit
-
-
-def optimum(deal: Deal, cards: Iterable[int], discard: bool = False,
-            limit: Limit = DEFAULT_TIME_LIMIT_MS) -> Solution:
-    """``solve``'s optimum of already parsed ``cards`` (engine ``auto``)."""
+def optimum(deal: Deal, cards: Iterable[int], discard: bool, deadline: Deadline) -> Solution:
+    """``solve``'s optimum of already parsed ``cards`` (engine ``auto``) by ``deadline``."""
     instance = Instance(deal, tuple(sorted(cards)), discard)
-    result, engine = run_engine(instance, "auto", limit_ms(limit))
+    result, engine = run_engine(instance, "auto", deadline)
     return build_solution(result, deal, engine)
 
 
@@ -233,44 +209,76 @@ def _wild_room(meld: Meld, rules: Rules) -> int:
 
 def extensions(table_meld: TableMeld, counts: Sequence[int], deal: Deal) -> list[Layoff]:
     """Every non-empty way to lay cards from ``counts`` (copies per card type)
-    onto ``table_meld``."""
-    if table_meld.kind == "set":
-        return _set_extensions(table_meld, counts, deal)
-    if table_meld.kind == "run":
-        return _run_extensions(table_meld, counts, deal)
-    return []  # a tanala is exactly three identical cards
+    onto ``table_meld``, wild cards filled in every distinct way.
 
-
-def _set_extensions(tm: TableMeld, counts: Sequence[int], deal: Deal) -> list[Layoff]:
-    rules = deal.rules
-    meld = tm.meld
-    if len(meld.cards) >= 4:
-        return []
-    rank = rank_of(meld.represents[0])
-    natural = [c for c, r in zip(meld.cards, meld.represents, strict=True) if c == r]
-    substitutes = [c for c, r in zip(meld.cards, meld.represents, strict=True) if c != r]
-    natural_suits = {suit_of(c) for c in natural}
+    Derived from the engine's own generator (``layoffs_led_by``, one entry per
+    lowest natural card) plus wild cards laid off alone, so the listing and
+    the search never disagree about what fits."""
+    spot = table_spot(table_meld, deal)
     out: list[Layoff] = []
-    for suit in range(4):
-        card = rank + 13 * suit
-        if counts[card] > 0 and (rules.set_allow_same_suit or suit not in natural_suits):
-            extended = _set_meld([*natural, card], substitutes, deal)
-            if extended is not None:
-                out.append(Layoff(tm.index, (card,), (card,), 0,
-                                  melded_points(card, card, deal, False), extended))
-    if _wild_room(meld, rules) >= 1:
-        for wild in _wild_types(counts, deal):
-            extended = _set_meld(natural, [*substitutes, wild], deal)
-            meanings = [] if extended is None else [
-                r for c, r in zip(extended.cards, extended.represents, strict=True)
-                if c == wild and c != r
-            ]
-            if extended is None or not meanings:
-                continue  # a wild-rank card completing its own set is the natural case
-            stands_for = meanings[0]
-            out.append(Layoff(tm.index, (wild,), (stands_for,), 0,
-                              melded_points(wild, stands_for, deal, False), extended))
+    wild_cap = sum(counts[w] for w in deal.wild)
+    for lead in range(JOKER):
+        if not counts[lead]:
+            continue
+        for ext in layoffs_led_by(lead, counts, deal, [spot], wild_cap):
+            left = list(counts)
+            for card in ext.naturals:
+                left[card] -= 1
+            for filling in wild_fillings(ext.wilds, left, deal):
+                out.append(_layoff_of(table_meld, ext, filling, deal))
+    out.extend(_lone_wild_layoffs(table_meld, spot, counts, deal))
     return out
+
+
+def _lone_wild_layoffs(tm: TableMeld, spot: TableSpot, counts: Sequence[int],
+                       deal: Deal) -> list[Layoff]:
+    """Wild cards laid off with no natural card: a set's missing suits, or a
+    run's ends (``low`` below and ``high`` above), every distinct filling."""
+    room = spot.absorb_room(deal.rules)
+    out: list[Layoff] = []
+    if tm.kind == "set":
+        for size in range(1, room + 1):
+            for filling in wild_fillings(size, counts, deal):
+                layoff = _wilds_onto_set(tm, list(filling), deal)
+                if layoff is not None:
+                    out.append(layoff)
+        return out
+    if tm.kind != "run":
+        return out
+    lowest, highest = GEOMETRY[deal.rules.ace].span(tm.low, tm.high)
+    for low in range(0, tm.low - lowest + 1):
+        for high in range(0, highest - tm.high + 1):
+            size = low + high
+            if not 1 <= size <= room:
+                continue
+            for filling in wild_fillings(size, counts, deal):
+                wilds = list(filling)
+                low_placed = [(w, tm.low - 1 - i) for i, w in enumerate(wilds[:low])]
+                high_placed = [(w, tm.high + 1 + i) for i, w in enumerate(wilds[low:])]
+                out.append(_run_layoff(tm, low_placed, high_placed, deal))
+    return out
+
+
+def _wilds_onto_set(tm: TableMeld, wilds: list[int], deal: Deal) -> Layoff | None:
+    """Wild cards standing for more suits of table set ``tm``."""
+    natural = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c == r]
+    substitutes = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c != r]
+    extended = _set_meld(natural, [*substitutes, *wilds], deal)
+    if extended is None:
+        return None
+    taken = list(substitutes)
+    meanings = []
+    for c, r in zip(extended.cards, extended.represents, strict=True):
+        if c in deal.wild and c != r:
+            if c in taken:
+                taken.remove(c)
+            else:
+                meanings.append((c, r))
+    if len(meanings) != len(wilds):
+        return None  # a wild-rank card completing its own set is the natural case
+    points = sum(melded_points(c, r, deal, False) for c, r in meanings)
+    return Layoff(tm.index, tuple(c for c, _ in meanings), tuple(r for _, r in meanings), 0,
+                  points, extended)
 
 
 def _set_meld(natural: list[int], substitutes: list[int], deal: Deal) -> Meld | None:
@@ -281,12 +289,9 @@ def _set_meld(natural: list[int], substitutes: list[int], deal: Deal) -> Meld | 
     suits = [suit_of(c) for c in natural]
     if not rules.set_allow_same_suit and len(set(suits)) < len(suits):
         return None
-    missing = [s for s in range(4) if s not in suits]
-    if len(natural) + len(substitutes) > 4:
+    if len(natural) + len(substitutes) > rules.set_size_limit:
         return None
-    if not rules.set_allow_same_suit and len(substitutes) > len(missing):
-        return None
-    wild_suits = (missing + list(range(4)))[: len(substitutes)]
+    wild_suits = set_wild_suits(suits, len(substitutes))
     pairs = [(c, c) for c in natural]
     pairs += [(w, rank + 13 * s) for w, s in zip(sorted(substitutes), wild_suits, strict=True)]
     pairs.sort(key=lambda pair: (suit_of(pair[1]), pair[0]))
@@ -294,71 +299,6 @@ def _set_meld(natural: list[int], substitutes: list[int], deal: Deal) -> Meld | 
     represents = tuple(r for _, r in pairs)
     points = sum(melded_points(c, r, deal, False) for c, r in pairs)
     return Meld("set", cards, represents, False, points)
-
-
-def _run_bounds(rules: Rules) -> tuple[int, int]:
-    if rules.ace == "low":
-        return 0, 12
-    if rules.ace == "high_low":
-        return 0, 13
-    return -1000, 1000
-
-
-def _run_extensions(tm: TableMeld, counts: Sequence[int], deal: Deal) -> list[Layoff]:
-    rules = deal.rules
-    meld = tm.meld
-    lowest, highest = _run_bounds(rules)
-    room = 13 - len(meld.cards)
-    if room <= 0:
-        return []
-    low_slots = [q for q in range(tm.low - 1, tm.low - 1 - room, -1) if q >= lowest]
-    high_slots = [q for q in range(tm.high + 1, tm.high + 1 + room) if q <= highest]
-    wild_room = _wild_room(meld, rules)
-    work = list(counts)
-    wild_types = _wild_types(counts, deal)
-    out: list[Layoff] = []
-    low_placed: list[tuple[int, int]] = []  # (card, coordinate), outward from the meld
-    high_placed: list[tuple[int, int]] = []
-
-    def fill_choices(q: int, wilds_used: int) -> list[tuple[int, bool]]:
-        natural = tm.suit_base + q % 13
-        choices: list[tuple[int, bool]] = []
-        if work[natural] > 0:
-            choices.append((natural, False))
-        if wilds_used < wild_room:
-            choices += [(w, True) for w in wild_types if work[w] > 0 and w != natural]
-        return choices
-
-    def emit() -> None:
-        if low_placed or high_placed:
-            out.append(_run_layoff(tm, low_placed, high_placed, deal))
-
-    def extend_high(k: int, wilds_used: int) -> None:
-        emit()
-        if k == len(high_slots) or len(low_placed) + len(high_placed) >= room:
-            return
-        q = high_slots[k]
-        for card, is_wild in fill_choices(q, wilds_used):
-            work[card] -= 1
-            high_placed.append((card, q))
-            extend_high(k + 1, wilds_used + is_wild)
-            high_placed.pop()
-            work[card] += 1
-
-    def extend_low(k: int, wilds_used: int) -> None:
-        extend_high(0, wilds_used)
-        if k == len(low_slots) or len(low_placed) >= room:
-            return
-        q = low_slots[k]
-        for card, is_wild in fill_choices(q, wilds_used):
-            work[card] -= 1
-            low_placed.append((card, q))
-            extend_low(k + 1, wilds_used + is_wild)
-            low_placed.pop()
-            work[card] += 1
-
-    extend_low(0, 0)
-    return out
 
 
 def _run_layoff(
@@ -369,17 +309,18 @@ def _run_layoff(
 ) -> Layoff:
     meld = tm.meld
     new_low = low_placed[-1][1] if low_placed else tm.low
+    geometry = GEOMETRY[deal.rules.ace]
 
     def stands_for(q: int) -> int:
         return tm.suit_base + q % 13
 
-    def is_low_ace(card: int, q: int) -> bool:
-        return q == new_low and q % 13 == 0 and card == stands_for(q)
+    def is_low_ace(q: int) -> bool:
+        return q == new_low and geometry.low_ace_at_bottom(q)
 
     laid = [*low_placed, *high_placed]
     cards = tuple(c for c, _ in laid)
     represents = tuple(stands_for(q) for _, q in laid)
-    points = sum(melded_points(c, stands_for(q), deal, is_low_ace(c, q)) for c, q in laid)
+    points = sum(melded_points(c, stands_for(q), deal, is_low_ace(q)) for c, q in laid)
     ordered = [*reversed(low_placed),
                *((c, tm.low + i) for i, c in enumerate(meld.cards)),
                *high_placed]
@@ -388,7 +329,7 @@ def _run_layoff(
         tuple(c for c, _ in ordered),
         tuple(stands_for(q) for _, q in ordered),
         meld.pure and all(c == stands_for(q) for c, q in laid),
-        sum(melded_points(c, stands_for(q), deal, is_low_ace(c, q)) for c, q in ordered),
+        sum(melded_points(c, stands_for(q), deal, is_low_ace(q)) for c, q in ordered),
     )
     return Layoff(tm.index, cards, represents, len(low_placed), points, extended)
 
@@ -397,14 +338,14 @@ def _run_layoff(
 # New melds placed by hand (with a chosen filling of their wild slots)
 
 
-def wild_fillings(wilds: int, counts: Sequence[int], deal: Deal) -> list[tuple[int, ...]]:
-    """Distinct multisets of ``wilds`` wild cards available in ``counts``."""
+def wild_fillings(wilds: int, counts: Sequence[int], deal: Deal,
+                  limit: int | None = None) -> list[tuple[int, ...]]:
+    """Distinct multisets of ``wilds`` wild cards available in ``counts``
+    (the first ``limit`` of them, in card order, when given)."""
     types = _wild_types(counts, deal)
-    out = []
-    for combo in combinations_with_replacement(types, wilds):
-        if all(combo.count(t) <= counts[t] for t in set(combo)):
-            out.append(combo)
-    return out
+    combos = (combo for combo in combinations_with_replacement(types, wilds)
+              if all(combo.count(t) <= counts[t] for t in set(combo)))
+    return list(islice(combos, limit))
 
 
 def place(candidate: Candidate, filling: tuple[int, ...], deal: Deal) -> Meld:
@@ -471,22 +412,17 @@ class LayoffSearch:
     the engine decides, card by card, between new melds, layoffs onto table
     melds not yet extended, the deadwood and (for wild cards left over) a
     layoff of the wild alone.  One search answers many hands (``best``),
-    each cached by (cards, table melds skipped).
+    each cached by (cards, table melds skipped).  Every search stops at
+    ``deadline``: past it the best play found is answered, ``optimal=False``.
     """
 
-    def __init__(
-        self,
-        deal: Deal,
-        table: Sequence[TableMeld],
-        *,
-        limit: Limit = DEFAULT_TIME_LIMIT_MS,
-        state_budget: int = DEFAULT_STATE_BUDGET,
-    ) -> None:
+    def __init__(self, deal: Deal, table: Sequence[TableMeld], deadline: Deadline) -> None:
         self.deal = deal
         self.objective = objective_of(deal.rules)
+        self.pass_ = plain_pass(deal)
+        self.melds_allowed = deal.rules.new_melds_after_opening
         self.table = list(table)
-        self.limit = limit
-        self.state_budget = state_budget
+        self.deadline = deadline
         self.cache: dict[tuple[tuple[int, ...], frozenset[int]], tuple[Cost, Play]] = {}
 
     def best(self, cards: Iterable[int], skip: Iterable[int] = ()) -> tuple[Cost, Play]:
@@ -498,23 +434,15 @@ class LayoffSearch:
             return hit
         table = [tm for tm in self.table if tm.index not in skipped]
         by_index = {tm.index: tm for tm in table}
-        started = time.perf_counter()
-        time_limit_ms = limit_ms(self.limit)
         try:
-            if isinstance(self.limit, TimeBudget) and self.limit.expired():
-                raise BudgetExceeded
-            found = solve_with_table(
+            found, proved = solve_with_table(
                 Instance(self.deal, hand, False), [table_spot(tm, self.deal) for tm in table],
-                self.state_budget, time_limit_ms / 1000,
+                self.pass_, deadline=self.deadline, melds_allowed=self.melds_allowed,
             )
         except BudgetExceeded:
-            out_of_time = (time.perf_counter() - started) * 1000 >= time_limit_ms or (
-                isinstance(self.limit, TimeBudget) and self.limit.expired())
-            raise InvalidHandError(
-                f"the exact layoff search ran out of {'time' if out_of_time else 'states'} "
-                f"({len(hand)} cards, {len(table)} table melds): give fewer table melds, "
-                "fewer wild cards or a smaller hand", code="search_too_large", field="table",
-            ) from None
+            # Out of time before any arrangement was seen: keep every card.
+            play = combine(self.deal, (), (), hand, False)
+            return (play.cost(self.objective), play)
         layoffs = [_layoff_of(by_index[ext.table_index], ext, wilds, self.deal)
                    for ext, wilds in found.layoffs]
         lone: dict[int, list[int]] = {}
@@ -523,9 +451,10 @@ class LayoffSearch:
         layoffs += [_lone_wild_layoff(by_index[index], wilds, self.deal)
                     for index, wilds in lone.items()]
         melds = [build_meld(placed, self.deal) for placed in found.melds]
-        play = combine(self.deal, melds, layoffs, found.deadwood, True)
+        play = combine(self.deal, melds, layoffs, found.deadwood, proved)
         answer = (play.cost(self.objective), play)
-        self.cache[(hand, skipped)] = answer
+        if proved:
+            self.cache[(hand, skipped)] = answer
         return answer
 
 
@@ -544,17 +473,19 @@ def table_spot(tm: TableMeld, deal: Deal) -> TableSpot:
     return TableSpot(tm.index, meld.kind, len(meld.cards), 0)
 
 
-def _layoff_of(tm: TableMeld, ext: Extension, wilds: tuple[int, ...], deal: Deal) -> Layoff:
+def _layoff_of(tm: TableMeld, ext: Extension, wilds: Sequence[int], deal: Deal) -> Layoff:
     """The ``Layoff`` of an engine extension with its wild slots filled."""
+    fill = iter(wilds)
     if tm.kind == "set":
-        (card,) = ext.naturals
         natural = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c == r]
         substitutes = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c != r]
-        extended = _set_meld([*natural, card], substitutes, deal)
+        added = list(ext.naturals)
+        extended = _set_meld([*natural, *added], [*substitutes, *wilds], deal)
         assert extended is not None
-        return Layoff(tm.index, (card,), (card,), 0, melded_points(card, card, deal, False),
-                      extended)
-    fill = iter(wilds)
+        laid = [(c, c) for c in added] + [(w, r) for w, r in zip(
+            wilds, ext.represents[len(added):], strict=True)]
+        return Layoff(tm.index, tuple(c for c, _ in laid), tuple(r for _, r in laid), 0,
+                      sum(melded_points(c, r, deal, False) for c, r in laid), extended)
     placed = [(rep if natural else next(fill), q)
               for q, rep, natural in zip(ext.coords, ext.represents, ext.natural_at, strict=True)]
     low_placed = [pair for pair in reversed(placed) if pair[1] < tm.low]
@@ -563,26 +494,12 @@ def _layoff_of(tm: TableMeld, ext: Extension, wilds: tuple[int, ...], deal: Deal
 
 
 def _lone_wild_layoff(tm: TableMeld, wilds: list[int], deal: Deal) -> Layoff:
-    """Wild cards laid off alone: a set's missing suit, or a run's ends (high end first)."""
+    """Wild cards laid off alone: a set's missing suits, or a run's ends (high end first)."""
     if tm.kind == "set":
-        natural = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c == r]
-        substitutes = [c for c, r in zip(tm.meld.cards, tm.meld.represents, strict=True) if c != r]
-        extended = _set_meld(natural, [*substitutes, *wilds], deal)
-        assert extended is not None
-        taken = list(substitutes)
-        meanings = []
-        for c, r in zip(extended.cards, extended.represents, strict=True):
-            if c in wilds and c != r:
-                if c in taken:
-                    taken.remove(c)
-                else:
-                    meanings.append((c, r))
-        points = sum(melded_points(c, r, deal, False) for c, r in meanings)
-        return Layoff(tm.index, tuple(c for c, _ in meanings), tuple(r for _, r in meanings), 0,
-                      points, extended)
-    lowest, highest = _run_bounds(deal.rules)
-    if deal.rules.ace == "wrap":
-        lowest, highest = tm.high - 12, tm.low + 12
+        layoff = _wilds_onto_set(tm, wilds, deal)
+        assert layoff is not None
+        return layoff
+    lowest, highest = GEOMETRY[deal.rules.ace].span(tm.low, tm.high)
     free_high = list(range(tm.high + 1, highest + 1))
     free_low = list(range(tm.low - 1, lowest - 1, -1))
     slots = [*free_high, *free_low][: len(wilds)]

@@ -1,26 +1,33 @@
 """Points of a finished round for every player (RULES.md section 6).
 
-* ``basic`` -- the player who went out collects the points of every other
+The method is the variant's ``round_scoring`` knob, never its name:
+
+* ``collect`` (``basic``) -- the player who went out collects the points of every other
   player's whole remaining hand (matched or not, as in 004); going rummy (all
   cards down in one turn, nothing melded before: ``rummy``) doubles when the
   knob ``rummy_doubles`` is on.  The others score 0.
-* ``rummy500`` / ``rommy`` -- each player scores melded points minus hand
-  points; ``rommy`` also charges ``pile_penalty`` for each time the player
-  took from the pile without melding at once (``pile_penalties``).
-* ``indian13`` -- the declarer's show is checked; if valid every loser pays
+* ``net`` (``rummy500`` / ``rommy``) -- each player scores melded points minus
+  hand points; under ``pile_pickup="meld_or_penalty"`` (``rommy``) also
+  ``pile_penalty`` for each time the player took from the pile without
+  melding at once (``pile_penalties``).
+* ``hand_penalty`` (``contract``, ``kalooki``) -- each player pays the points
+  of the cards still in its hand (scored negative); the player who went out
+  pays nothing.
+* ``indian`` (``indian13``) -- the declarer's show is checked; if valid every loser pays
   the winner its cascade count (capped at ``points_cap``), or ``drop_first``
   / ``drop_middle`` when it dropped; a loser that had no turn yet pays half
   (rounded down); a hand-rummy winner (complete at the deal: ``rummy``)
   doubles what the counted losers pay.  A show that is not valid costs the
   declarer ``wrong_declaration`` and nobody else pays.
-* ``indian21`` -- as ``indian13`` (no cap by default), plus value cards: each
+* ``indian`` with ``value_cards`` (``indian21``) -- as ``indian13`` (no cap by
+  default), plus value cards: each
   copy of the cut card and of its upper and lower neighbours (same suit) held
   is worth ``value_card_points``, and each complete triple of them (a
   marriage) ``marriage_points`` instead of its three cards.  Value points are
   settled between all players: each receives its value from every other
   player (``n * V_i - sum V``).
 
-Gin has its own scoring (``solver.gin.gin_score``).
+Gin (``knock``) has its own scoring (``solver.gin.gin_score``).
 
 A player's ``hand`` is the cards it still holds; ``melded`` the groups it put
 on the table (rummy500/rommy: a group that is not a meld by itself, such as
@@ -36,26 +43,27 @@ from typing import Any, Literal
 
 from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
 from solver.classify import best_reading
-from solver.layoffs import TimeBudget, optimum
+from solver.deadline import Deadline
+from solver.layoffs import optimum
 from solver.model import Meld
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,
     InvalidRulesError,
+    Rules,
     base_points,
     check_copies,
     make_deal,
     make_rules,
 )
-from solver.scoring import meets_declaration, score_arrangement
-from solver.solve import DEFAULT_TIME_LIMIT_MS
+from solver.scoring import meets_declaration, score_arrangement, unmet_requirements
+from solver.solve import play_deadline
 
 Drop = Literal["first", "middle"]
 Role = Literal["winner", "loser", "dropped", "wrong_declaration", "player"]
 
 MAX_PLAYERS = 12
 MAX_MELDED_GROUPS = 30
-SCORED_VARIANTS = ("basic", "rummy500", "rommy", "indian13", "indian21")
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,18 +194,23 @@ def _flag_error(index: int, flag: str, message: str) -> InvalidHandError:
                             field=f"players[{index}].{flag}")
 
 
-def _check_flags(players: list[_Parsed], game: str) -> None:
+def _check_flags(players: list[_Parsed], rules: Rules) -> None:
+    method = rules.round_scoring
     for i, p in enumerate(players):
         info = p.info
-        if game != "indian":
+        if method != "indian":
             if info.dropped is not None:
-                raise _flag_error(i, "dropped", "dropping exists only in indian13/indian21")
+                raise _flag_error(i, "dropped", "dropping exists only under round_scoring "
+                                                "'indian' (indian13, indian21)")
             if not info.had_turn:
-                raise _flag_error(i, "had_turn", "the half payment exists only in indian13/indian21")
-        if game != "rommy" and info.pile_penalties:
-            raise _flag_error(i, "pile_penalties", "the pile penalty exists only in rommy")
-        if game == "net" and info.rummy:
-            raise _flag_error(i, "rummy", "rummy500/rommy have no rummy bonus")
+                raise _flag_error(i, "had_turn", "the half payment exists only under "
+                                                 "round_scoring 'indian' (indian13, indian21)")
+        if rules.pile_pickup != "meld_or_penalty" and info.pile_penalties:
+            raise _flag_error(i, "pile_penalties", "the pile penalty exists only under "
+                                                   "pile_pickup 'meld_or_penalty' (rommy)")
+        if method not in ("collect", "indian") and info.rummy:
+            raise _flag_error(i, "rummy", f"round_scoring {method!r} ({rules.name}) has no "
+                                          "rummy bonus")
         if info.rummy and not info.went_out:
             raise _flag_error(i, "rummy", "only the player who went out can go rummy")
         if info.dropped is not None and info.went_out:
@@ -216,31 +229,30 @@ def score_round(
     *,
     wild_rank: str | None = None,
     rules: Mapping[str, Any] | None = None,
-    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
-    budget_ms: int | None = None,
+    time_limit_ms: int | None = None,
+    deadline: Deadline | None = None,
 ) -> RoundScore:
     """Score a finished round of ``variant`` (see the module docstring).
 
     Raises ``InvalidHandError`` naming the player field at fault
     (``players[1].hand`` ...) or ``InvalidRulesError``.
     """
-    if variant not in SCORED_VARIANTS:
-        hint = " (gin: use gin_score / POST /v1/gin/score)" if variant == "gin" else ""
-        raise InvalidRulesError(
-            "variant",
-            f"round scoring covers {', '.join(SCORED_VARIANTS)}; got {variant!r}{hint}",
-        )
-    budget = TimeBudget(time_limit_ms, budget_ms)
+    budget = play_deadline(time_limit_ms, deadline)
     deal = make_deal(make_rules(variant, rules), wild_rank)
+    method = deal.rules.round_scoring
+    if method == "knock":
+        raise InvalidRulesError(
+            "variant", f"variant {deal.rules.name!r} is scored knock by knock (round_scoring "
+            "'knock'): use gin_score / POST /v1/gin/score")
     parsed = _parse_players(players, deal)
-    if variant == "basic":
-        _check_flags(parsed, "basic")
+    _check_flags(parsed, deal.rules)
+    if method == "collect":
         return _score_basic(parsed, deal, budget)
-    if variant in ("rummy500", "rommy"):
-        _check_flags(parsed, "rommy" if variant == "rommy" else "net")
+    if method == "net":
         return _score_net(parsed, deal)
-    _check_flags(parsed, "indian")
-    return _score_indian(parsed, deal, variant, budget)
+    if method == "hand_penalty":
+        return _score_penalty(parsed, deal)
+    return _score_indian(parsed, deal, deal.rules.name, budget)
 
 
 def _hand_points(cards: Iterable[int], deal: Deal) -> int:
@@ -251,21 +263,29 @@ def _hand_points(cards: Iterable[int], deal: Deal) -> int:
 # basic
 
 
-def _score_basic(players: list[_Parsed], deal: Deal, budget: TimeBudget) -> RoundScore:
+def _check_went_out(players: list[_Parsed], deal: Deal, budget: Deadline) -> int:
+    """The player who went out; its cards still held must all meld (with at
+    most one discard)."""
     winner = next((i for i, p in enumerate(players) if p.info.went_out), None)
     if winner is None:
-        raise InvalidHandError("basic: say which player went out (went_out: true)",
+        raise InvalidHandError(f"{deal.rules.name}: say which player went out (went_out: true)",
                                code="no_winner", field="players")
     going = players[winner]
     if going.hand:
         ways = [optimum(deal, going.hand, discard, budget) for discard in (False, True)]
-        if not any(s.declarable for s in ways):
+        if not any(s.declarable and not s.deadwood for s in ways):
             raise InvalidHandError(
                 f"players[{winner}] went out but its hand {_listed(going.hand)} cannot all be "
                 "melded (with at most one discard); give the cards it still holds as "
                 "another player's, or leave its hand empty",
                 code="cannot_go_out", field=f"players[{winner}].hand",
             )
+    return winner
+
+
+def _score_basic(players: list[_Parsed], deal: Deal, budget: Deadline) -> RoundScore:
+    winner = _check_went_out(players, deal, budget)
+    going = players[winner]
     total = 0
     scores: list[PlayerScore | None] = [None] * len(players)
     for i, p in enumerate(players):
@@ -283,6 +303,31 @@ def _score_basic(players: list[_Parsed], deal: Deal, budget: TimeBudget) -> Roun
     final = tuple(s for s in scores if s is not None)
     return RoundScore(deal.rules.name, winner, final,
                       f"player {winner} went out and {why}", tuple(s.points for s in final))
+
+
+def _score_penalty(players: list[_Parsed], deal: Deal) -> RoundScore:
+    winner = next((i for i, p in enumerate(players) if p.info.went_out), None)
+    if winner is None:
+        raise InvalidHandError(f"{deal.rules.name}: say which player went out (went_out: true)",
+                               code="no_winner", field="players")
+    if players[winner].hand:
+        raise InvalidHandError(
+            f"players[{winner}] went out, so its hand is empty under {deal.rules.name!r} "
+            f"(cards left in hand count against a player); got {_listed(players[winner].hand)}",
+            code="cannot_go_out", field=f"players[{winner}].hand",
+        )
+    scores = []
+    for i, p in enumerate(players):
+        if i == winner:
+            scores.append(PlayerScore(i, "winner", 0, 0, pays=0,
+                                      explanation="went out: pays nothing"))
+            continue
+        points = _hand_points(p.hand, deal)
+        scores.append(PlayerScore(i, "loser", -points, points, pays=points,
+                                  explanation=f"holds {_listed(p.hand)}: pays {points}"))
+    return RoundScore(deal.rules.name, winner, tuple(scores),
+                      f"player {winner} went out; every other player pays the points of the "
+                      "cards left in its hand", tuple(s.points for s in scores))
 
 
 # ---------------------------------------------------------------------------
@@ -345,7 +390,7 @@ def _shown(p: _Parsed, deal: Deal) -> tuple[list[Meld], list[int]]:
 
 
 def _declaration_ok(
-    index: int, p: _Parsed, deal: Deal, variant: str, budget: TimeBudget
+    index: int, p: _Parsed, deal: Deal, variant: str, budget: Deadline
 ) -> tuple[bool, tuple[Meld, ...], str]:
     size = deal.rules.hand_size
     total = len(p.cards)
@@ -369,12 +414,13 @@ def _declaration_ok(
         return False, tuple(melds), f"cards {_listed(loose)} are not melded"
     if not meets_declaration(melds, deal):
         return False, tuple(melds), (
-            f"the melds lack the required sequences ({deal.rules.min_pure_sequences} pure, "
-            f"{deal.rules.min_sequences} in all)")
+            "the melds miss the declaration: "
+            + "; ".join(f"{item.describe()} needed, {have} shown"
+                        for item, have in unmet_requirements(melds, deal.rules)))
     return True, tuple(melds), "valid show"
 
 
-def _count(p: _Parsed, deal: Deal, budget: TimeBudget) -> tuple[int, tuple[Meld, ...]]:
+def _count(p: _Parsed, deal: Deal, budget: Deadline) -> tuple[int, tuple[Meld, ...]]:
     """A loser's uncapped count: of its shown groups, else its best arrangement."""
     if p.melded is None:
         solution = optimum(deal, p.hand, False, budget)
@@ -405,7 +451,7 @@ def value_points(cards: Iterable[int], deal: Deal) -> tuple[int, int, int]:
     return marriages * rules.marriage_points + loose * rules.value_card_points, marriages, loose
 
 
-def _score_indian(players: list[_Parsed], deal: Deal, variant: str, budget: TimeBudget) -> RoundScore:
+def _score_indian(players: list[_Parsed], deal: Deal, variant: str, budget: Deadline) -> RoundScore:
     ruleset = deal.rules
     winner = next((i for i, p in enumerate(players) if p.info.went_out), None)
     winner_melds: tuple[Meld, ...] = ()
@@ -458,7 +504,7 @@ def _score_indian(players: list[_Parsed], deal: Deal, variant: str, budget: Time
                                  explanation=f"{why_winner}; collects {collected}")
     final = [s for s in scores if s is not None]
     text = f"player {winner} wins ({why_winner}) and collects {collected}"
-    if variant == "indian21":
+    if ruleset.value_cards:
         final, value_text = _settle_values(players, final, deal)
         text += value_text
     return RoundScore(ruleset.name, winner, tuple(final), text, tuple(s.points for s in final))

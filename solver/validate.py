@@ -21,7 +21,7 @@ from solver.cards import JOKER, InvalidHandError, card_name, parse_card
 from solver.classify import best_reading, meld_problems
 from solver.model import Meld, Problem, ValidationReport
 from solver.rules import MAX_HAND_CARDS, Deal, Rules, check_copies, check_hand, make_deal, make_rules
-from solver.scoring import score_arrangement
+from solver.scoring import score_arrangement, unmet_requirements
 
 CardToken = str | int
 CardList = str | Sequence[CardToken]
@@ -68,8 +68,7 @@ def validate(
     valid_melds = [m for m in readings if m is not None]
     counted = [c for cards, m in zip(declared.melds, readings, strict=True) if m is None
                for c in cards] + declared.deadwood
-    if not declared.deadwood:
-        problems += _declaration_problems(valid_melds, deal)
+    problems += _declaration_problems(valid_melds, declared.deadwood, deal)
     points = score_arrangement(valid_melds, counted, deal)
     return ValidationReport(
         variant=deal.rules.name,
@@ -200,25 +199,44 @@ def _hand_mismatch(declared: _Declared) -> list[Problem]:
     return problems
 
 
-def _declaration_problems(melds: list[Meld], deal: Deal) -> list[Problem]:
-    """Indian show requirements, checked when nothing is left as deadwood."""
+_SHORT_CODES = {"sequence": "too_few_sequences", "pure_sequence": "no_pure_sequence"}
+
+
+def _requirement_code(kind: str, too_many: bool) -> str:
+    if too_many:
+        return f"too_many_{kind}s"
+    return _SHORT_CODES.get(kind, f"too_few_{kind}s")
+
+
+def _declaration_problems(melds: list[Meld], deadwood: list[int], deal: Deal) -> list[Problem]:
+    """The requirements and the opening threshold, checked when the melds are a
+    declaration: nothing left as deadwood, or (``declaration="lay_down"``,
+    contract rummy) whenever melds are laid down."""
     rules = deal.rules
-    if rules.objective not in _INDIAN:
+    laying_down = rules.declaration == "lay_down" and bool(melds)
+    if deadwood and not laying_down:
         return []
+    what = "lay-down" if rules.declaration == "lay_down" else "declaration"
     problems: list[Problem] = []
-    sequences = sum(1 for m in melds if m.is_sequence)
-    pure = sum(1 for m in melds if m.is_sequence and m.pure)
-    if pure < rules.min_pure_sequences:
-        tanala = " (a tanala counts as one)" if rules.tanala_enabled else ""
+    for item, have in unmet_requirements(melds, rules):
+        tanala = " (a tanala counts as one)" if rules.tanala_enabled and item.kind in (
+            "sequence", "pure_sequence") else ""
         problems.append(Problem(
-            code="no_pure_sequence",
-            message=f"a {rules.name} declaration needs at least {rules.min_pure_sequences} "
-                    f"pure sequence(s){tanala}; it has {pure}",
+            code=_requirement_code(item.kind, have > item.count),
+            message=f"a {rules.name} {what} needs {item.describe()}{tanala}; it has {have}",
         ))
-    if sequences < rules.min_sequences:
+    if rules.min_meld_points:
+        worth = sum(m.points for m in melds)
+        if worth < rules.min_meld_points:
+            problems.append(Problem(
+                code="too_few_meld_points",
+                message=f"a {rules.name} {what} needs melds worth at least "
+                        f"{rules.min_meld_points} points; these are worth {worth}",
+            ))
+    if laying_down and rules.lay_down_all and deadwood:
         problems.append(Problem(
-            code="too_few_sequences",
-            message=f"a {rules.name} declaration needs at least {rules.min_sequences} "
-                    f"sequences (runs or tanalas); it has {sequences}",
+            code="cards_left_over",
+            message=f"this {rules.name} lay-down must hold every card; "
+                    f"{len(deadwood)} card(s) are left over",
         ))
     return problems
