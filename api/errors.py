@@ -5,10 +5,15 @@ and the service's own limits become 422 with ``loc`` pointing at the
 offending field and index and ``type`` a stable code.  A failure inside the
 solver that is not the request's fault becomes 503 (logged with a reference),
 never 500.
+
+Error bodies stay small and cheap whatever the request held: at most
+``MAX_ERRORS`` items, each input echoed only as a short, shallow preview
+(``bounded``), and never more than ``MAX_ERROR_BYTES`` in all.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -18,13 +23,20 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from solver import InvalidHandError, InvalidRulesError
 
 logger = logging.getLogger("api")
 
 Loc = list[str | int]
+
+MAX_ERRORS = 20
+MAX_ERROR_BYTES = 64 * 1024
+_PREVIEW_ITEMS = 8
+_PREVIEW_DEPTH = 3
+_PREVIEW_CHARS = 120
 
 _FIELD_PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
 
@@ -75,7 +87,7 @@ def domain_error(exc: ValueError, prefix: Sequence[str | int] = ("body",)) -> Re
             return RequestError([*prefix, exc.knob], exc.message, exc.code)
         return RequestError([*prefix, "rules", exc.knob], exc.message, exc.code)
     # The library raises ValueError (or a subclass) only for unusable input.
-    return RequestError(list(prefix), str(exc) or type(exc).__name__, "invalid_request")
+    return RequestError(list(prefix), bounded(str(exc)) or type(exc).__name__, "invalid_request")
 
 
 def solver_failure(exc: BaseException, what: str) -> SolverFailure:
@@ -85,50 +97,113 @@ def solver_failure(exc: BaseException, what: str) -> SolverFailure:
     return SolverFailure(reference)
 
 
-def json_safe(value: Any) -> Any:
-    """``value`` with everything JSON (and UTF-8) can carry, for echoing bad input back.
+def bounded(value: Any, depth: int = 0) -> Any:
+    """A short, JSON-safe preview of ``value`` for echoing bad input back.
 
-    Requests may hold NaN or infinities (Python's JSON parser accepts them),
-    lone surrogates (``"\\ud800"``) or undecodable bytes; rendering those
-    unchanged would fail and turn a 422 into a server error.
-    """
+    Strings are cut to ``_PREVIEW_CHARS`` characters (lone surrogates and
+    undecodable bytes replaced), lists and objects to ``_PREVIEW_ITEMS``
+    entries and ``_PREVIEW_DEPTH`` levels (deeper parts become ``"..."``),
+    NaN and infinities become strings.  Never recurses past the depth limit,
+    whatever the input."""
     if value is None or isinstance(value, bool | int):
-        return value
+        return value if not isinstance(value, int) or abs(value) < 10**15 else str(value)[:40]
     if isinstance(value, float):
         return value if math.isfinite(value) else repr(value)
-    if isinstance(value, str):
-        return value.encode("utf-8", "replace").decode("utf-8")
     if isinstance(value, bytes | bytearray):
-        return bytes(value).decode("utf-8", "replace")
+        value = bytes(value[: _PREVIEW_CHARS * 4]).decode("utf-8", "replace")
+    if isinstance(value, str):
+        text = value[:_PREVIEW_CHARS].encode("utf-8", "replace").decode("utf-8")
+        return text + ("..." if len(value) > _PREVIEW_CHARS else "")
+    if depth >= _PREVIEW_DEPTH:
+        return "..."
     if isinstance(value, dict):
-        return {str(json_safe(k)): json_safe(v) for k, v in value.items()}
+        items = list(value.items())
+        out = {str(bounded(k, depth + 1)): bounded(v, depth + 1) for k, v in items[:_PREVIEW_ITEMS]}
+        if len(items) > _PREVIEW_ITEMS:
+            out["..."] = f"{len(items) - _PREVIEW_ITEMS} more"
+        return out
     if isinstance(value, list | tuple | set | frozenset):
-        return [json_safe(v) for v in value]
-    return json_safe(str(value))
+        seq = list(value)[: _PREVIEW_ITEMS + 1]
+        out_list = [bounded(v, depth + 1) for v in seq[:_PREVIEW_ITEMS]]
+        if len(seq) > _PREVIEW_ITEMS:
+            out_list.append(f"... ({len(value)} items)")
+        return out_list
+    return bounded(str(value), depth)
 
 
-async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
+def _error_items(errors: Sequence[Any]) -> list[dict[str, Any]]:
+    items = []
+    for error in errors[:MAX_ERRORS]:
+        item: dict[str, Any] = {
+            "type": bounded(str(error.get("type", "invalid_request"))),
+            "loc": bounded(list(error.get("loc", ())), depth=1),
+            "msg": bounded(str(error.get("msg", ""))),
+        }
+        if "input" in error:
+            item["input"] = bounded(error["input"], depth=1)
+        items.append(item)
+    return items
+
+
+def error_response(status_code: int, type_: str, msg: str,
+                   loc: Sequence[str | int] = ("body",),
+                   headers: dict[str, str] | None = None) -> Response:
+    """An error answer in the one error shape: ``{"detail": [{"type", "loc", "msg"}]}``."""
+    body = json.dumps({"detail": [{"type": type_, "loc": list(loc), "msg": bounded(msg)}]},
+                      ensure_ascii=False, separators=(",", ":")).encode()
+    return Response(body, status_code=status_code, media_type="application/json", headers=headers)
+
+
+def error_bytes(type_: str, msg: str) -> bytes:
+    """The body of ``error_response`` (for answers built as bytes)."""
+    return json.dumps({"detail": [{"type": type_, "loc": ["body"], "msg": msg}]},
+                      ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def validation_response(errors: Sequence[Any], status_code: int = 422) -> Response:
+    """The 422 body for ``errors`` (FastAPI's shape), bounded in count and size."""
+    items = _error_items(errors)
+    if len(errors) > MAX_ERRORS:
+        items.append({"type": "too_many_errors", "loc": ["body"],
+                      "msg": f"{len(errors) - MAX_ERRORS} more error(s) not shown"})
+    body = json.dumps({"detail": items}, ensure_ascii=False, separators=(",", ":")).encode()
+    while len(body) > MAX_ERROR_BYTES and items:
+        items.pop()
+        body = json.dumps({"detail": items}, ensure_ascii=False, separators=(",", ":")).encode()
+    return Response(body, status_code=status_code, media_type="application/json")
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    return JSONResponse(status_code=422, content={"detail": json_safe(exc.errors())})
+    return validation_response(exc.errors())
 
 
-async def _on_request_error(request: Request, exc: Exception) -> JSONResponse:
+async def _on_request_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestError)
-    return JSONResponse(status_code=422, content={"detail": json_safe([exc.to_dict()])})
+    return validation_response([exc.to_dict()])
 
 
-async def _on_domain_error(request: Request, exc: Exception) -> JSONResponse:
+async def _on_domain_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ValueError)
-    return JSONResponse(status_code=422, content={"detail": json_safe([domain_error(exc).to_dict()])})
+    return validation_response([domain_error(exc).to_dict()])
 
 
-async def _on_solver_failure(request: Request, exc: Exception) -> JSONResponse:
+async def _on_solver_failure(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, SolverFailure)
-    return JSONResponse(status_code=503, content={"detail": exc.message})
+    return error_response(503, "solver_error", exc.message)
+
+
+async def _on_http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    headers = dict(exc.headers) if exc.headers else None
+    return error_response(exc.status_code, code, str(exc.detail), ("path",) if code == "not_found"
+                          else ("method",), headers)
 
 
 def install_exception_handlers(app: FastAPI) -> None:
-    """Register the 422/503 mappings on ``app``."""
+    """Register the error mappings on ``app`` (every one in the one error shape)."""
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(RequestError, _on_request_error)
     app.add_exception_handler(InvalidHandError, _on_domain_error)

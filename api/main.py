@@ -1,47 +1,80 @@
 """The FastAPI application: ``create_app()`` and the module-level ``app``.
 
-``rummy-solver serve`` runs ``uvicorn.run("api.main:app", ...)``; each uvicorn
-worker process imports this module and so reads the ``RUMMY_SOLVER_*``
-settings once.  Interactive documentation is served at ``/docs`` (Swagger UI)
-and ``/redoc``; the schema at ``/openapi.json``.
+``rummy-solver serve`` runs ``api.main:app`` under uvicorn; each uvicorn
+worker process imports this module, reads the ``RUMMY_SOLVER_*`` settings
+once and, on startup, starts its solver processes (``api.pool``).
+Interactive documentation is served at ``/docs`` (Swagger UI) and ``/redoc``
+from packaged assets (no CDN), the schema at ``/openapi.json``.
 """
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
-from api import API_VERSION
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
+
+from api import API_VERSION, metrics
 from api.errors import install_exception_handlers
-from api.middleware import BodyLimitMiddleware, CatchAllMiddleware
+from api.jobs import run_job
+from api.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
+from api.pool import SolverPool
 from api.routes import gin, health, hints, scoring, solve, validate, variants
 from api.settings import Settings
 
 DESCRIPTION = """\
 Exact rummy hand solver: splits a hand into melds and deadwood optimally
-under six rule presets (basic, gin, rummy500, rommy, indian13, indian21),
-every house-rule knob settable per request.
+under eight rule presets (basic, gin, rummy500, rommy, indian13, indian21,
+contract, kalooki), every house-rule knob settable per request -- including
+meld requirements, opening thresholds and card points, so a house variant
+needs no code change.
 
 * Cards: rank `A 2-9 T (or 10) J Q K` + suit `S H D C` (or `♠ ♥ ♦ ♣`), `JK` for a
   printed joker.
-* Errors: 422 in FastAPI's shape `{"detail": [{"loc", "msg", "type"}]}` for
-  malformed requests and domain errors alike (`type` is a stable code such as
-  `invalid_card`, `too_many_copies`, `invalid_rules`); 413 for an oversized
-  body; 503 if the solver itself fails.  Never 500.
+* Deadlines: every request has one, counted from its arrival (`time_limit_ms`,
+  else the defaults); the answer comes by then -- the best found, marked not
+  optimal, if the search had to stop.
+* Errors: one shape everywhere, `{"detail": [{"type", "loc", "msg"}]}` with
+  `type` a stable code (`invalid_card`, `too_many_copies`, `invalid_rules`,
+  ...): 422 for a request the service cannot use, 413 for an oversized body,
+  503 with `Retry-After` when the solvers cannot start it in time. Never 500.
+* Every answer carries `X-Request-ID` (yours, echoed, or a new one).
 """
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application; ``settings`` default to the environment's."""
     settings = Settings.from_env() if settings is None else settings
+
+    def report(pool: SolverPool) -> None:
+        metrics.QUEUE_DEPTH.set(pool.queue_depth)
+        metrics.BUSY.set(pool.busy)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = SolverPool(settings, run_job, "api.jobs:run_job", on_change=report)
+        await pool.start()
+        app.state.pool = pool
+        try:
+            yield
+        finally:
+            await pool.stop()
+            metrics.worker_exited(os.getpid())
+
     app = FastAPI(
         title="rummy-solver",
         version=API_VERSION,
         description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
         openapi_tags=[
             {"name": "solve", "description": "optimal melds for a hand"},
             {"name": "validate", "description": "check a declared arrangement"},
             {"name": "variants", "description": "rule presets and their knobs"},
-            {"name": "health", "description": "liveness and readiness probes"},
+            {"name": "health", "description": "liveness, readiness, version and metrics"},
             {"name": "gin", "description": "gin knock eligibility and knock/undercut/gin scoring"},
             {"name": "hints", "description": "discard, draw, layoff and pile-pickup hints"},
             {"name": "scoring", "description": "points per player at the end of a round"},
@@ -51,11 +84,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (variants.router, solve.router, validate.router, health.router,
                    gin.router, hints.router, scoring.router):
         app.include_router(router)
+    from api import docs
+
+    docs.install(app)
     install_exception_handlers(app)
-    # Starlette wraps the last-added middleware outermost: the catch-all sees
-    # everything the body limit and the app let through.
-    app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.max_body_bytes)
+    # Starlette wraps the last-added middleware outermost: the request context
+    # sees everything (503s of the catch-all included), CORS headers reach the
+    # body guard's 413/422 too.
+    app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes)
+    if settings.origins:
+        app.add_middleware(
+            CORSMiddleware, allow_origins=settings.origins,
+            allow_methods=["GET", "POST", "OPTIONS"], allow_headers=["*"],
+            expose_headers=["X-Request-ID", "Retry-After"], max_age=600,
+        )
     app.add_middleware(CatchAllMiddleware)
+    app.add_middleware(RequestContextMiddleware)
     return app
 
 

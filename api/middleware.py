@@ -1,53 +1,145 @@
-"""Pure ASGI middleware: the request body size limit and the last-resort catch-all.
+"""Pure ASGI middleware: request context, body guard, last-resort catch-all.
 
-``BodyLimitMiddleware`` answers 413 when ``Content-Length`` announces too
-many bytes, and otherwise reads the body itself (at most the limit, however
-it is chunked) before the app sees it, so no handler ever receives an
-oversized body.  ``CatchAllMiddleware`` turns an exception that escaped every
-handler into a logged 503: the service never answers 500.
+* ``RequestContextMiddleware`` (outermost) stamps each request with its
+  arrival time (deadlines count from it) and an id (``X-Request-ID`` echoed,
+  or generated), sets that id for every log line, writes one JSON access-log
+  line per request and records the Prometheus series.
+* ``BodyGuardMiddleware`` answers 413 when a body is over the limit (by
+  ``Content-Length`` or as it arrives), and 422 when a JSON body is not UTF-8,
+  not JSON, or nested deeper than ``MAX_JSON_DEPTH`` -- cheaply, before any
+  handler or validator sees it.
+* ``CatchAllMiddleware`` turns an exception that escaped every handler into a
+  logged 503: the service never answers 500.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import re
+import time
 import uuid
+from typing import Any
 
-from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api import metrics
+from api.errors import error_response, validation_response
+from api.logs import REQUEST_ID
+
 logger = logging.getLogger("api")
+access_logger = logging.getLogger("api.access")
+
+MAX_JSON_DEPTH = 32
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
 
-class BodyLimitMiddleware:
-    """Reject request bodies larger than ``max_body_bytes`` with 413."""
+def json_depth_exceeds(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the (valid) JSON text ``body`` nests arrays/objects deeper than
+    ``limit`` (strings removed by a C-speed regex first; only brackets are
+    scanned, stopping at the first level past the limit)."""
+    brackets = _STRING.sub(b"", body).translate(None, _NOT_BRACKET)
+    if len(brackets) <= limit:
+        return False
+    depth = 0
+    for byte in brackets:
+        if byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+
+class RequestContextMiddleware:
+    """Arrival time, request id, access log and metrics for every request."""
+
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.max_body_bytes = max_body_bytes
-
-    def _too_large(self, size: str) -> JSONResponse:
-        return JSONResponse(
-            status_code=413,
-            content={
-                "detail": f"request body is {size} bytes; the limit is {self.max_body_bytes} "
-                "(RUMMY_SOLVER_MAX_BODY_BYTES)"
-            },
-        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = Headers(scope=scope).get("content-length")
+        arrival = time.monotonic()
+        given = Headers(scope=scope).get("x-request-id", "")
+        request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+        state = scope.setdefault("state", {})
+        state["arrival"] = arrival
+        state["request_id"] = request_id
+        token = REQUEST_ID.set(request_id)
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = MutableHeaders(scope=message)
+                headers["x-request-id"] = request_id
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            self._record(scope, state, status, time.monotonic() - arrival)
+            REQUEST_ID.reset(token)
+
+    @staticmethod
+    def _record(scope: Scope, state: dict[str, Any], status: int, seconds: float) -> None:
+        route = getattr(scope.get("route"), "path", None) or "unmatched"
+        method = scope.get("method", "")
+        fields: dict[str, Any] = state.get("log_fields") or {}
+        metrics.REQUESTS.labels(route, method, str(status)).inc()
+        metrics.LATENCY.labels(route).observe(seconds)
+        if "engine" in fields and "variant" in fields:
+            metrics.SOLVES.labels(fields["variant"], fields["engine"],
+                                  fields.get("status", "")).inc()
+        if fields.get("deadline_hit") or fields.get("optimal") is False:
+            metrics.DEADLINE_HITS.labels(route).inc()
+        if route in ("/healthz", "/metrics"):
+            return  # probes would drown the access log
+        access_logger.info(
+            "%s %s %s", method, scope.get("path", ""), status,
+            extra={"route": route, "method": method, "status": status,
+                   "ms": round(seconds * 1000.0, 3),
+                   **{k: v for k, v in fields.items() if k in ("variant", "engine", "optimal")}},
+        )
+
+
+class BodyGuardMiddleware:
+    """Reject oversized (413) and unparseable or too deeply nested JSON (422) bodies."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    def _too_large(self, size: str) -> Response:
+        return error_response(
+            413, "body_too_large",
+            f"request body is {size} bytes; the limit is {self.max_body_bytes} "
+            "(RUMMY_SOLVER_MAX_BODY_BYTES)")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        declared = headers.get("content-length")
         if declared is not None:
             try:
                 declared_size = int(declared)
             except ValueError:
                 declared_size = -1
             if declared_size < 0:
-                response = JSONResponse(status_code=400, content={"detail": "invalid Content-Length header"})
-                await response(scope, receive, send)
+                await validation_response([{
+                    "type": "invalid_content_length", "loc": ["header", "content-length"],
+                    "msg": "the Content-Length header is not a number of bytes"}])(
+                    scope, receive, send)
                 return
             if declared_size > self.max_body_bytes:
                 await self._too_large(str(declared_size))(scope, receive, send)
@@ -69,6 +161,10 @@ class BodyLimitMiddleware:
                 break
 
         body = b"".join(chunks)
+        problem = self._json_problem(body, headers.get("content-type", ""))
+        if problem is not None:
+            await problem(scope, receive, send)
+            return
         replayed = False
 
         async def replay() -> Message:
@@ -79,6 +175,39 @@ class BodyLimitMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    @staticmethod
+    def _json_problem(body: bytes, content_type: str) -> Response | None:
+        """A 422 for a body FastAPI would parse as JSON and cannot, else None."""
+        if not body or (content_type and "json" not in content_type.lower()):
+            return None
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return validation_response([{
+                "type": "body_not_utf8", "loc": ["body", exc.start],
+                "msg": f"the body is not UTF-8: byte {exc.start} cannot be decoded"}])
+        try:
+            json.loads(body)
+        except json.JSONDecodeError as exc:
+            return validation_response([{
+                "type": "json_invalid", "loc": ["body", exc.pos],
+                "msg": f"JSON decode error: {exc.msg}", "ctx": {"error": exc.msg}}])
+        except RecursionError:
+            return _too_deep()
+        except ValueError:
+            return validation_response([{
+                "type": "json_invalid", "loc": ["body"], "msg": "the body is not valid JSON"}])
+        # Only on valid JSON: there every quote the scan meets opens a string that ends.
+        if json_depth_exceeds(body):
+            return _too_deep()
+        return None
+
+
+def _too_deep() -> Response:
+    return validation_response([{
+        "type": "body_too_deep", "loc": ["body"],
+        "msg": f"the JSON body nests arrays/objects more than {MAX_JSON_DEPTH} deep"}])
 
 
 class CatchAllMiddleware:
@@ -112,8 +241,7 @@ class CatchAllMiddleware:
             )
             if response_started:
                 return  # too late for a status code; the server closes the response
-            response = JSONResponse(
-                status_code=503,
-                content={"detail": f"the service failed on this request; the error is logged as {reference}"},
-            )
+            response = error_response(
+                503, "service_error",
+                f"the service failed on this request; the error is logged as {reference}")
             await response(scope, receive, send)

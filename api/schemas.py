@@ -2,137 +2,235 @@
 
 Requests are strict (``"1"`` is not an integer, ``1`` is not a boolean) and
 reject unknown fields, so a typo in a field or knob name is a 422 rather than
-silently ignored.  Responses mirror ``Solution.to_dict()`` and
-``ValidationReport.to_dict()`` of the library.
+silently ignored.  Every list and string has a size bound, so validating any
+body is cheap.  Responses describe the library's ``to_dict()`` wire forms
+(the solver processes send those bytes as they are); examples are real
+answers (``api.examples``).
 
-Nothing here knows a game rule: the variant names, engines and knobs are read
-from ``solver`` so the schema follows the library.
+Nothing here knows a game rule: the variant names, engines and knobs (with
+their ranges and choices) are read from ``solver`` so the schema follows the
+library.
 """
 
 from __future__ import annotations
 
+import enum
 import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
+    Strict,
     StringConstraints,
-    WithJsonSchema,
     create_model,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from api.settings import Settings
-from solver import ENGINES, PRESETS, Rules
+from api.examples import REQUESTS, example
+from api.settings import MAX_REQUEST_BUDGET_MS, Settings
+from solver import ENGINES, PRESETS
+from solver.config import MAX_TIME_LIMIT_MS
 from solver.model import MeldKind, Status
-from solver.rules import KNOB_DOCS
+from solver.rules import (
+    CHOICES,
+    INT_BOUNDS,
+    KNOB_DOCS,
+    KNOB_NAMES,
+    LEGACY_KNOBS,
+    MAX_POINTS,
+    MAX_REQUIREMENTS,
+    NULLABLE,
+    REQUIREMENT_KINDS,
+)
 
 _DEFAULTS = Settings()
 """Documented limits are the defaults, so the OpenAPI document does not depend
 on the environment of the process that generates it."""
 
+MAX_TOKEN = 16
+MAX_HAND_STRING = 400
+MAX_LIST = 64  # cards in any one list of a request (the card limits are lower)
+
+# ---------------------------------------------------------------------------
+# Shared enums: one named schema each
+
+Variant = enum.Enum("Variant", {name: name for name in PRESETS}, type=str)  # type: ignore[misc]
+Variant.__doc__ = "A rule preset (GET /v1/variants lists each one's knobs)."
+LAYOFF_PRESETS = tuple(n for n, r in PRESETS.items() if r.objective in ("min_deadwood", "max_net"))
+LayoffVariant = enum.Enum("LayoffVariant", {n: n for n in LAYOFF_PRESETS}, type=str)  # type: ignore[misc]
+LayoffVariant.__doc__ = ("A preset that lays off onto table melds (every one but the Indian ones, "
+                         "whose hands are shown complete).")
+ROUND_PRESETS = tuple(n for n, r in PRESETS.items() if r.round_scoring != "knock")
+RoundVariant = enum.Enum("RoundVariant", {n: n for n in ROUND_PRESETS}, type=str)  # type: ignore[misc]
+RoundVariant.__doc__ = "A preset scored round by round (gin is scored knock by knock: /v1/gin/score)."
+Engine = enum.Enum("Engine", {name: name for name in ENGINES}, type=str)  # type: ignore[misc]
+Engine.__doc__ = ("auto: the exact search, CP-SAT past its budget; search: the exact search; "
+                  "cpsat: OR-Tools CP-SAT.")
+AnsweredBy = Literal["search", "cpsat"]
+
+
+def _choice(enum_class: Any, what: str, code: str) -> Any:
+    """``enum_class`` on the wire: its value as a string (strict mode takes the
+    member for it), an unknown value a 422 of type ``code`` listing the choices."""
+    choices = [member.value for member in enum_class]
+
+    def check(value: object) -> object:
+        if isinstance(value, enum_class) or (isinstance(value, str) and value in choices):
+            return value
+        raise PydanticCustomError(code, "unknown {what} {value}; choose one of {choices}",
+                                  {"what": what, "value": repr(value)[:40],
+                                   "choices": ", ".join(choices)})
+
+    return Annotated[enum_class, Strict(False), BeforeValidator(check)]
+
+
+def _enum_of(name: str, values: tuple[str, ...], doc: str) -> Any:
+    kind = enum.Enum(name, {v: v for v in values}, type=str)  # type: ignore[misc]
+    kind.__doc__ = doc
+    return kind
+
+
+_KNOB_ENUMS: dict[str, Any] = {
+    knob: _choice(_enum_of("".join(p.title() for p in knob.split("_")), values, KNOB_DOCS[knob]),
+                  f"{knob} value", "invalid_rules")
+    for knob, values in CHOICES.items()
+}
+RequirementKind = _enum_of("RequirementKind", REQUIREMENT_KINDS,
+                           "Which melds a requirement counts: set, run, sequence (runs and "
+                           "tanalas) or pure_sequence (sequences with no wild card standing in).")
+
 # ---------------------------------------------------------------------------
 # Field types
 
-
 CardToken = Annotated[
     str,
-    StringConstraints(max_length=16),
-    Field(description="a card: rank A 2-9 T (or 10) J Q K + suit S H D C (or ♠♥♦♣), or JK"),
+    StringConstraints(max_length=MAX_TOKEN),
+    Field(description="a card: rank A 2-9 T (or 10) J Q K + suit S H D C (or ♠♥♦♣), or JK",
+          examples=["AS", "10h", "JK"]),
 ]
 
 
 def _split_hand(value: object) -> object:
     """Accept ``"AS 2S,3S"`` as well as ``["AS", "2S", "3S"]``."""
     if isinstance(value, str):
+        if len(value) > MAX_HAND_STRING:
+            return [value]  # one over-long token: a clear "too long" error, not a split
         return value.replace(",", " ").split()
     return value
 
 
 HandCards = Annotated[
     list[CardToken],
+    Field(max_length=MAX_LIST),
     BeforeValidator(
         _split_hand,
-        json_schema_input_type=list[CardToken] | Annotated[str, StringConstraints(max_length=400)],
+        json_schema_input_type=Annotated[list[CardToken], Field(max_length=MAX_LIST)]
+        | Annotated[str, StringConstraints(max_length=MAX_HAND_STRING)],
     ),
 ]
+"""Cards as a list of tokens or one space/comma separated string."""
+
+WILD_RANK_DOC = (
+    "the cut card of an Indian deal: a rank ('7'), a full card ('7H': needed by indian21 for "
+    "the upper/lower jokers) or 'JK' when a printed joker was cut; only for variants with a cut "
+    "joker (null or absent: none)"
+)
+WildRank = Annotated[str, StringConstraints(max_length=MAX_TOKEN)]
 
 
-def _check_variant(value: str) -> str:
-    if value not in PRESETS:
-        raise PydanticCustomError(
-            "unknown_variant",
-            "unknown variant {variant}; choose one of {choices}",
-            {"variant": repr(value), "choices": ", ".join(PRESETS)},
-        )
-    return value
+def _request_config(*examples: dict[str, Any]) -> ConfigDict:
+    return ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": list(examples)})
 
 
-VariantName = Annotated[
-    str,
-    AfterValidator(_check_variant),
-    WithJsonSchema(
-        {"type": "string", "enum": list(PRESETS), "description": "rule preset (see /v1/variants)"}
-    ),
-]
-
-
-def _check_engine(value: str) -> str:
-    if value not in ENGINES:
-        raise PydanticCustomError(
-            "unknown_engine",
-            "unknown engine {engine}; choose one of {choices}",
-            {"engine": repr(value), "choices": ", ".join(ENGINES)},
-        )
-    return value
-
-
-EngineName = Annotated[
-    str,
-    AfterValidator(_check_engine),
-    WithJsonSchema(
-        {
-            "type": "string",
-            "enum": list(ENGINES),
-            "default": "auto",
-            "description": "auto picks the engine; search = exact search, cpsat = OR-Tools CP-SAT",
-        }
-    ),
-]
-
-WildRank = Annotated[
-    str,
-    StringConstraints(max_length=16),
-    Field(
-        description=(
-            "the cut card of an Indian deal: a rank ('7'), a full card ('7H': needed by "
-            "indian21 for the upper/lower jokers) or 'JK' when a printed joker was cut; "
-            "only for variants with a cut joker"
-        ),
-    ),
-]
-
-_REQUEST_CONFIG = ConfigDict(extra="forbid", strict=True)
+def _response_config(*examples: Any) -> ConfigDict:
+    return ConfigDict(json_schema_extra={"examples": [e for e in examples if e]})
 
 
 # ---------------------------------------------------------------------------
 # Rules overrides: one optional field per knob of ``solver.Rules``
 
 
+class RequirementIn(BaseModel):
+    """What the melds laid down must contain: at least (or exactly) ``count``
+    melds of ``kind``."""
+
+    model_config = _request_config({"kind": "pure_sequence", "count": 1},
+                                   {"kind": "run", "count": 2, "exact": True})
+
+    kind: _choice(RequirementKind, "requirement kind", "invalid_rules")  # type: ignore[valid-type]
+    count: int = Field(ge=0, le=10, description="how many melds of that kind")
+    exact: bool = Field(default=False, description="exactly count (else at least count)")
+
+
+RankKey = Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "10", "J", "Q", "K", "JK"]
+Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
+
+
+class CardPointsIn(BaseModel):
+    """Per-rank point overrides; ranks not listed keep the values of the point
+    knobs (ace_points, pip_points, court_points, joker_points)."""
+
+    model_config = _request_config({"hand": {"JK": 20}},
+                                   {"hand": {"2": 5, "3": 5, "4": 5, "5": 5, "6": 5, "7": 5,
+                                             "8": 5, "9": 5, "T": 5}, "meld": {"A": 15},
+                                    "ace_low": 1})
+
+    hand: dict[RankKey, Points] | None = Field(
+        default=None, description="points of a card left in hand, per rank (JK: printed joker)")
+    meld: dict[RankKey, Points] | None = Field(
+        default=None, description="points of a card melded (as itself; a wild card under "
+                                  "wild_meld_value 'own'), per rank")
+    ace_low: Points | None = Field(default=None,
+                                   description="points of an ace melded low (A-2-3...)")
+
+
+def _knob_type(knob: str, hint: Any) -> Any:
+    """The wire type of a knob: its enum, integer range, list or table."""
+    if knob == "requirements":
+        base: Any = Annotated[list[RequirementIn], Field(max_length=MAX_REQUIREMENTS)]
+    elif knob == "card_points":
+        base = CardPointsIn
+    elif knob in _KNOB_ENUMS:
+        base = _KNOB_ENUMS[knob]
+    elif knob in INT_BOUNDS:
+        low, high = INT_BOUNDS[knob]
+        base = Annotated[int, Field(ge=low, le=high)]
+    else:
+        base = bool
+    return base | None if knob in NULLABLE else base
+
+
 def _rules_override_fields() -> dict[str, Any]:
-    hints = typing.get_type_hints(Rules)
+    hints = typing.get_type_hints(type(PRESETS["basic"]))
     fields: dict[str, Any] = {}
-    for knob, hint in hints.items():
+    for knob in KNOB_NAMES:
         if knob == "name":
             continue
         # default_factory keeps "default" out of the schema: an absent knob
         # means "the preset's value", not null.
-        fields[knob] = (hint, Field(default_factory=lambda: None, description=KNOB_DOCS.get(knob)))
+        fields[knob] = (_knob_type(knob, hints[knob]),
+                        Field(default_factory=lambda: None, description=KNOB_DOCS.get(knob)))
+    for knob, doc in LEGACY_KNOBS.items():
+        bounds = (0, MAX_POINTS) if knob == "opening_points" else (0, 10)
+        fields[knob] = (Annotated[int, Field(ge=bounds[0], le=bounds[1])],
+                        Field(default_factory=lambda: None, deprecated=True,
+                              description=f"shorthand, kept for older clients: {doc}"))
     return fields
+
+
+class _RulesBase(BaseModel):
+    @model_validator(mode="before")
+    @classmethod
+    def _few_keys(cls, data: Any) -> Any:
+        """Refuse a huge object before looking at each key (cheap, bounded errors)."""
+        if isinstance(data, dict) and len(data) > len(KNOB_NAMES) + len(LEGACY_KNOBS):
+            raise ValueError(f"rules has {len(data)} keys; there are only "
+                             f"{len(KNOB_NAMES) - 1} knobs (GET /v1/variants)")
+        return data
 
 
 if TYPE_CHECKING:
@@ -145,11 +243,8 @@ if TYPE_CHECKING:
 else:
     RulesOverride = create_model(
         "RulesOverride",
-        __config__=ConfigDict(
-            extra="forbid",
-            strict=True,
-            json_schema_extra={"examples": [{"knock_limit": 0}, {"ace": "wrap", "decks": 2}]},
-        ),
+        __base__=_RulesBase,
+        __config__=None,
         __doc__=(
             "Knob overrides applied on top of the variant's preset; every knob is optional "
             "and an absent knob keeps the preset's value (GET /v1/variants lists them all). "
@@ -157,132 +252,118 @@ else:
         ),
         **_rules_override_fields(),
     )
+    RulesOverride.model_config.update(ConfigDict(
+        extra="forbid", strict=True,
+        json_schema_extra={"examples": [
+            {"knock_limit": 0}, {"ace": "wrap", "decks": 2},
+            {"requirements": [{"kind": "run", "count": 2, "exact": True},
+                              {"kind": "set", "count": 0, "exact": True}],
+             "min_run_length": 4, "min_meld_points": 30}]}))
+    RulesOverride.model_rebuild(force=True)
 
 
 def rules_overrides(rules: RulesOverride | None) -> dict[str, Any] | None:
-    """The knobs a request set explicitly (``None`` when it set none)."""
+    """The knobs a request set explicitly (``None`` when it set none), as the
+    library takes them (enum members as their values)."""
     if rules is None:
         return None
-    return rules.model_dump(exclude_unset=True) or None
+    data = rules.model_dump(exclude_unset=True, mode="json")
+    if isinstance(data.get("card_points"), dict):
+        data["card_points"] = {k: v for k, v in data["card_points"].items() if v is not None}
+    return data or None
+
+
+RULES_FIELD = Field(default=None, description="knob overrides (GET /v1/variants lists them)")
+TIME_LIMIT_DOC = (
+    f"the request's deadline in ms, counted from its arrival (queueing included); default and "
+    f"most: {_DEFAULTS.request_budget_ms} (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer "
+    "is the best found, and says which parts are not proved"
+)
 
 
 # ---------------------------------------------------------------------------
 # Requests
 
 
+if TYPE_CHECKING:  # the enums are built from the presets at run time
+    VariantIn = Any
+    LayoffVariantIn = Any
+    RoundVariantIn = Any
+    EngineIn = Any
+    RequirementKindOut = Any
+else:
+    VariantIn = _choice(Variant, "variant", "unknown_variant")
+    LayoffVariantIn = _choice(LayoffVariant, "variant for this endpoint", "unknown_variant")
+    RoundVariantIn = _choice(RoundVariant, "variant for round scoring", "unknown_variant")
+    EngineIn = _choice(Engine, "engine", "unknown_engine")
+    RequirementKindOut = RequirementKind
+
+
 class SolveRequest(BaseModel):
     """One hand to split into melds and deadwood under a variant's rules."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        json_schema_extra={
-            "examples": [
-                {"variant": "gin", "hand": ["AS", "2S", "3S", "7H", "7D", "7C", "KD", "QH", "4C", "9S"]},
-                {
-                    "variant": "indian13",
-                    "wild_rank": "9",
-                    "hand": "AH 2H 3H 4S 5S 9D 7S KC KD KS 5D 6D 7D",
-                },
-                {
-                    "variant": "gin",
-                    "hand": "AS 2S 3S 4S 7H 7D 7C KD QH 4C 9S",
-                    "discard": True,
-                    "rules": {"knock_limit": 10},
-                    "engine": "auto",
-                    "time_limit_ms": 500,
-                },
-            ]
-        },
-    )
+    model_config = _request_config(*REQUESTS["solve"])
 
-    variant: VariantName
+    variant: VariantIn
     hand: HandCards = Field(
         description=(
             "the cards, as a list of tokens or one space/comma separated string; "
             f"at most {_DEFAULTS.max_hand_cards} cards (RUMMY_SOLVER_MAX_HAND_CARDS)"
         ),
     )
-    wild_rank: WildRank | None = None
+    wild_rank: WildRank | None = Field(default=None, description=WILD_RANK_DOC)
     discard: bool = Field(
         default=False,
         description="the hand holds one card more than it keeps: also choose the best discard",
     )
-    rules: RulesOverride | None = Field(default=None, description="knob overrides")
-    engine: EngineName = "auto"
+    rules: RulesOverride | None = RULES_FIELD
+    engine: EngineIn = Field(default=Engine("auto"), description=Engine.__doc__)
     time_limit_ms: int | None = Field(
         default=None,
         ge=1,
+        le=MAX_TIME_LIMIT_MS,
         description=(
-            "solver time limit; at most "
+            "the solve's deadline in ms, counted from the request's arrival; at most "
             f"{_DEFAULTS.max_time_limit_ms} (RUMMY_SOLVER_MAX_TIME_LIMIT_MS), default "
-            f"{_DEFAULTS.default_time_limit_ms} (RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS)"
+            f"{_DEFAULTS.default_time_limit_ms} (RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS); past it the "
+            "answer is the best arrangement found (optimal false, status feasible)"
         ),
     )
+
+
+BatchItem = Annotated[Any, Field(json_schema_extra={"$ref": "#/components/schemas/SolveRequest"})]
 
 
 class BatchRequest(BaseModel):
     """Several solve requests answered in one response, in order."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        json_schema_extra={
-            "examples": [
-                {
-                    "requests": [
-                        {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"},
-                        {"variant": "gin", "hand": "AS 2S ZZ"},
-                    ]
-                }
-            ]
-        },
-    )
+    model_config = _request_config(*REQUESTS["batch"])
 
-    # Items are validated one by one in the handler so that a bad item becomes
-    # an error in its slot instead of failing the whole batch.
-    requests: list[Annotated[Any, WithJsonSchema({"$ref": "#/components/schemas/SolveRequest"})]] = Field(
+    # Items are validated one by one in the solver process so that a bad item
+    # becomes an error in its slot instead of failing the whole batch.
+    requests: list[BatchItem] = Field(
         description=(
-            f"at most {_DEFAULTS.max_batch} requests (RUMMY_SOLVER_MAX_BATCH); the batch as a "
-            f"whole may spend {_DEFAULTS.batch_budget_ms} ms solving "
-            "(RUMMY_SOLVER_BATCH_BUDGET_MS), later items get a batch_budget_exceeded error"
+            f"at most {_DEFAULTS.max_batch} requests (RUMMY_SOLVER_MAX_BATCH); each item's "
+            "time_limit_ms caps its own solve, and the batch as a whole has one deadline "
+            "(time_limit_ms); items reached after it get a batch_budget_exceeded error"
         ),
     )
+    time_limit_ms: int | None = Field(default=None, ge=1, le=MAX_REQUEST_BUDGET_MS,
+                                      description=TIME_LIMIT_DOC)
 
 
 class ValidateRequest(BaseModel):
     """A declared arrangement (melds + deadwood) to check and score."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        json_schema_extra={
-            "examples": [
-                {
-                    "variant": "indian13",
-                    "wild_rank": "9",
-                    "melds": [
-                        ["AH", "2H", "3H"],
-                        ["4S", "5S", "9D", "7S"],
-                        ["KC", "KD", "KS"],
-                        ["5D", "6D", "7D"],
-                    ],
-                    "deadwood": [],
-                },
-                {
-                    "variant": "gin",
-                    "melds": [["AS", "2S", "4S"], ["7H", "7D", "7S"]],
-                    "deadwood": ["KD", "QH", "4C", "9S"],
-                },
-            ]
-        },
-    )
+    model_config = _request_config(*REQUESTS["validate"])
 
-    variant: VariantName
-    wild_rank: WildRank | None = None
-    rules: RulesOverride | None = Field(default=None, description="knob overrides")
-    melds: list[list[CardToken]] = Field(description="the declared melds, each a list of cards")
-    deadwood: list[CardToken] = Field(default_factory=list, description="the cards kept outside the melds")
+    variant: VariantIn
+    wild_rank: WildRank | None = Field(default=None, description=WILD_RANK_DOC)
+    rules: RulesOverride | None = RULES_FIELD
+    melds: list[Annotated[list[CardToken], Field(max_length=MAX_LIST)]] = Field(
+        max_length=MAX_LIST, description="the declared melds, each a list of cards")
+    deadwood: list[CardToken] = Field(default_factory=list, max_length=MAX_LIST,
+                                      description="the cards kept outside the melds")
     hand: HandCards | None = Field(
         default=None,
         description="the hand the declaration was made from (optional): its cards must match",
@@ -292,19 +373,11 @@ class ValidateRequest(BaseModel):
 # ---------------------------------------------------------------------------
 # Responses
 
-_MELD_EXAMPLE: dict[str, Any] = {
-    "kind": "run",
-    "cards": ["AS", "2S", "3S"],
-    "represents": ["AS", "2S", "3S"],
-    "pure": True,
-    "points": 6,
-}
-
 
 class MeldOut(BaseModel):
     """A meld: ``cards[i]`` is the physical card standing for ``represents[i]``."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [_MELD_EXAMPLE]})
+    model_config = _response_config(example("solve", 0, "melds", 0))
 
     kind: MeldKind
     cards: list[str]
@@ -313,38 +386,25 @@ class MeldOut(BaseModel):
     points: int = Field(description="points of the melded cards under the variant")
 
 
-_SOLUTION_EXAMPLE: dict[str, Any] = {
-    "variant": "gin",
-    "melds": [
-        _MELD_EXAMPLE,
-        {
-            "kind": "set",
-            "cards": ["7H", "7D", "7C"],
-            "represents": ["7H", "7D", "7C"],
-            "pure": False,
-            "points": 21,
-        },
-    ],
-    "deadwood": ["9S", "QH", "KD", "4C"],
-    "discard": None,
-    "deadwood_points": 33,
-    "meld_points": 27,
-    "net_points": -6,
-    "penalty_points": 33,
-    "declarable": False,
-    "optimal": True,
-    "engine": "search",
-    "status": "optimal",
-    "elapsed_ms": 0.84,
-}
+class GoOutOut(BaseModel):
+    """The best arrangement melding every kept card (when the best-scoring one
+    keeps cards back)."""
+
+    model_config = _response_config(example("solve", 2, "go_out"))
+
+    melds: list[MeldOut]
+    discard: str | None = Field(description="the card discarded with it (requests with discard)")
+    meld_points: int
+    net_points: int
+    optimal: bool = Field(description="proved best among the arrangements that go out")
 
 
 class SolveResponse(BaseModel):
     """The optimal arrangement of one hand (``solver.Solution``) plus timing."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [_SOLUTION_EXAMPLE]})
+    model_config = _response_config(*example("solve") or [])
 
-    variant: str
+    variant: VariantIn
     melds: list[MeldOut]
     deadwood: list[str] = Field(description="kept cards outside every meld")
     discard: str | None = Field(description="the card to discard (requests with discard: true)")
@@ -354,15 +414,25 @@ class SolveResponse(BaseModel):
     meld_points: int
     net_points: int = Field(description="meld_points - deadwood_points")
     penalty_points: int = Field(description="what the hand pays (Indian: capped count)")
-    declarable: bool = Field(description="the hand may knock / go out / declare")
+    declarable: bool = Field(
+        description="a property of the hand: it may knock (gin), go out (basic, rummy500, rommy, "
+                    "kalooki), show (Indian) or lay its contract down (contract)")
+    can_open: bool | None = Field(
+        description="under an opening (contract, kalooki, requirements or a threshold): the "
+                    "melds can be laid down; null where the variant has none")
+    go_out: GoOutOut | None = Field(
+        description="when the best arrangement keeps cards back but another melds every kept "
+                    "card: that one, with its points; else null")
     optimal: bool = Field(description="the engine proved optimality")
-    engine: str = Field(description="the engine that produced the answer")
-    status: Status
+    engine: AnsweredBy = Field(description="the engine that produced the answer")
+    status: Status = Field(
+        description="optimal (proved); feasible (the deadline came first: the best arrangement "
+                    "found); timeout (nothing found in time: every card kept); infeasible")
     elapsed_ms: float = Field(description="wall time spent in the solver, milliseconds")
 
 
 class ErrorItem(BaseModel):
-    """One error, in the shape of FastAPI's validation errors."""
+    """One error: what is wrong (``type``, a stable code), where (``loc``) and why."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -379,24 +449,14 @@ class ErrorItem(BaseModel):
     type: str = Field(description="stable machine-readable code, e.g. invalid_card")
     msg: str
     loc: list[str | int] = Field(description="path to the offending field and index")
+    input: Any | None = Field(default=None, description="a short preview of the offending input")
+    ctx: dict[str, Any] | None = Field(default=None, description="details, by error type")
 
 
 class BatchItemError(BaseModel):
     """The slot of a batch item that could not be solved."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "error": {
-                        "type": "invalid_card",
-                        "msg": "unknown card 'ZZ' at position 2: use rank A 2-9 T ...",
-                        "loc": ["body", "requests", 1, "hand", 2],
-                    }
-                }
-            ]
-        }
-    )
+    model_config = _response_config(example("batch", 0, "results", 1))
 
     error: ErrorItem
 
@@ -404,43 +464,16 @@ class BatchItemError(BaseModel):
 class BatchResponse(BaseModel):
     """One result per request, in request order: a solution or an error."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "results": [
-                        _SOLUTION_EXAMPLE,
-                        {
-                            "error": {
-                                "type": "invalid_card",
-                                "msg": "unknown card 'ZZ' at position 2: use rank A 2-9 T ...",
-                                "loc": ["body", "requests", 1, "hand", 2],
-                            }
-                        },
-                    ],
-                    "elapsed_ms": 1.7,
-                }
-            ]
-        }
-    )
+    model_config = _response_config(*example("batch") or [])
 
     results: list[SolveResponse | BatchItemError]
     elapsed_ms: float = Field(description="wall time of the whole batch, milliseconds")
 
 
-_PROBLEM_EXAMPLE: dict[str, Any] = {
-    "code": "not_consecutive",
-    "message": "meld 0 (AS 2S 4S): AS 2S 4S are not consecutive: 3 card(s) cannot cover "
-    "the ranks between them",
-    "meld_index": 0,
-    "card": "4S",
-}
-
-
 class ProblemOut(BaseModel):
     """One thing wrong with a declared arrangement."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [_PROBLEM_EXAMPLE]})
+    model_config = _response_config(example("validate", 1, "problems", 0))
 
     code: str = Field(description="stable machine-readable code")
     message: str
@@ -451,76 +484,12 @@ class ProblemOut(BaseModel):
 class ValidateResponse(BaseModel):
     """Whether a declared arrangement is legal, why not, and what it scores."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "variant": "indian13",
-                    "valid": True,
-                    "declarable": True,
-                    "problems": [],
-                    "melds": [
-                        {
-                            "kind": "run",
-                            "cards": ["AH", "2H", "3H"],
-                            "represents": ["AH", "2H", "3H"],
-                            "pure": True,
-                            "points": 15,
-                        },
-                        {
-                            "kind": "run",
-                            "cards": ["4S", "5S", "9D", "7S"],
-                            "represents": ["4S", "5S", "6S", "7S"],
-                            "pure": False,
-                            "points": 16,
-                        },
-                        {
-                            "kind": "set",
-                            "cards": ["KS", "KD", "KC"],
-                            "represents": ["KS", "KD", "KC"],
-                            "pure": False,
-                            "points": 30,
-                        },
-                        {
-                            "kind": "run",
-                            "cards": ["5D", "6D", "7D"],
-                            "represents": ["5D", "6D", "7D"],
-                            "pure": True,
-                            "points": 18,
-                        },
-                    ],
-                    "deadwood_points": 0,
-                    "meld_points": 79,
-                    "net_points": 79,
-                    "penalty_points": 0,
-                },
-                {
-                    "variant": "gin",
-                    "valid": False,
-                    "declarable": False,
-                    "problems": [_PROBLEM_EXAMPLE],
-                    "melds": [
-                        None,
-                        {
-                            "kind": "set",
-                            "cards": ["7S", "7H", "7D"],
-                            "represents": ["7S", "7H", "7D"],
-                            "pure": False,
-                            "points": 21,
-                        },
-                    ],
-                    "deadwood_points": 40,
-                    "meld_points": 21,
-                    "net_points": -19,
-                    "penalty_points": 40,
-                },
-            ]
-        }
-    )
+    model_config = _response_config(*example("validate") or [])
 
-    variant: str
+    variant: VariantIn
     valid: bool = Field(description="every declared meld is a legal meld of the hand")
-    declarable: bool = Field(description="the arrangement may be shown / knocked / gone out")
+    declarable: bool = Field(description="the arrangement may be shown / knocked / gone out / "
+                                         "laid down")
     problems: list[ProblemOut]
     melds: list[MeldOut | None] = Field(
         description="the reading of each declared meld (null where it is not a meld)"
@@ -529,32 +498,36 @@ class ValidateResponse(BaseModel):
     meld_points: int
     net_points: int
     penalty_points: int
+    elapsed_ms: float = Field(description="wall time spent checking, milliseconds")
+
+
+class RequirementOut(BaseModel):
+    """A requirement item of a preset."""
+
+    kind: RequirementKindOut
+    count: int
+    exact: bool
 
 
 class VariantInfo(BaseModel):
     """A rule preset: every knob with its value in the preset."""
 
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"name": "gin", "knobs": PRESETS["gin"].to_dict()}]}
-    )
+    model_config = _response_config({"name": "gin", "knobs": PRESETS["gin"].to_dict()})
 
-    name: str
-    knobs: dict[str, Any] = Field(description="knob -> value in this preset")
+    name: VariantIn
+    knobs: dict[str, Any] = Field(description="knob -> value in this preset (requirements as "
+                                              "a list of {kind, count, exact})")
+    requirements: list[RequirementOut] = Field(
+        description="what the melds laid down must contain (empty: nothing)")
 
 
 class VariantList(BaseModel):
     """Every preset, plus what each knob means."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "variants": [{"name": "gin", "knobs": PRESETS["gin"].to_dict()}],
-                    "knob_docs": {"knock_limit": KNOB_DOCS["knock_limit"]},
-                }
-            ]
-        }
-    )
+    model_config = _response_config({
+        "variants": [{"name": "gin", "knobs": PRESETS["gin"].to_dict(), "requirements": []}],
+        "knob_docs": {"knock_limit": KNOB_DOCS["knock_limit"]},
+    })
 
     variants: list[VariantInfo]
     knob_docs: dict[str, str] = Field(description="knob -> description")
@@ -563,58 +536,37 @@ class VariantList(BaseModel):
 class HealthResponse(BaseModel):
     """Liveness: the process answers HTTP."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ok"}]})
+    model_config = _response_config({"status": "ok"})
 
     status: Literal["ok"] = "ok"
 
 
 class ReadyResponse(BaseModel):
-    """Readiness: a small hand was solved correctly just now."""
+    """Readiness: a small hand was solved correctly just now, by a solver process."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ready", "elapsed_ms": 0.9}]})
+    model_config = _response_config({"status": "ready", "elapsed_ms": 0.9})
 
     status: Literal["ready"] = "ready"
     elapsed_ms: float
 
 
-class NotReadyResponse(BaseModel):
-    """Readiness failed: the self-check solve raised or answered wrongly."""
+class VersionResponse(BaseModel):
+    """What is running."""
 
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"status": "not_ready", "detail": "self-check solve failed"}]}
-    )
+    model_config = _response_config({"package": "rummy-solver", "version": "0.2.0",
+                                     "ortools": "9.15.6755", "python": "3.11.7"})
 
-    status: Literal["not_ready"] = "not_ready"
-    detail: str
-
-
-class MessageResponse(BaseModel):
-    """An error that concerns the request as a whole (404, 413, 503)."""
-
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"detail": "request body is 2000000 bytes; the limit is 1000000"}]}
-    )
-
-    detail: str
+    package: str
+    version: str = Field(description="the rummy-solver package version")
+    ortools: str
+    python: str
 
 
-class ValidationErrorResponse(BaseModel):
-    """422: FastAPI's validation error shape, also used for domain errors."""
+class ErrorResponse(BaseModel):
+    """Every error answer: a list of error items (the shape of FastAPI's 422)."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "detail": [
-                        {
-                            "loc": ["body", "hand", 3],
-                            "msg": "unknown card 'ZZ' at position 3: use rank A 2-9 T ...",
-                            "type": "invalid_card",
-                        }
-                    ]
-                }
-            ]
-        }
-    )
+    model_config = _response_config(
+        {"detail": [{"type": "invalid_card", "loc": ["body", "hand", 3],
+                     "msg": "unknown card 'ZZ' at position 3: use rank A 2-9 T ..."}]})
 
     detail: list[ErrorItem]

@@ -13,16 +13,23 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.examples_play import (
-    DISCARD_RESPONSE,
-    DRAW_RESPONSE,
-    KNOCK_RESPONSE,
-    LAYOFFS_RESPONSE,
-    PILE_RESPONSE,
-    ROUND_RESPONSE,
-    SCORE_RESPONSE,
+from api.examples import REQUESTS, example
+from api.schemas import (
+    RULES_FIELD,
+    TIME_LIMIT_DOC,
+    WILD_RANK_DOC,
+    AnsweredBy,
+    CardToken,
+    GoOutOut,
+    HandCards,
+    LayoffVariantIn,
+    MeldOut,
+    RoundVariantIn,
+    RulesOverride,
+    VariantIn,
+    WildRank,
 )
-from api.schemas import CardToken, HandCards, MeldOut, RulesOverride, VariantName, WildRank
+from api.settings import MAX_REQUEST_BUDGET_MS
 from solver.hints import MAX_PILE_CARDS, MAX_SEEN_CARDS
 from solver.layoffs import MAX_MELD_CARDS, MAX_TABLE_MELDS
 from solver.model import Status
@@ -33,16 +40,12 @@ def _request(*examples: dict[str, Any]) -> ConfigDict:
     return ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": list(examples)})
 
 
-def _response(*examples: dict[str, Any]) -> ConfigDict:
-    return ConfigDict(json_schema_extra={"examples": list(examples)})
-
-
-def _timed(example: dict[str, Any], elapsed_ms: float = 1.5) -> dict[str, Any]:
-    return {**example, "elapsed_ms": elapsed_ms}
+def _response(*examples: Any) -> ConfigDict:
+    return ConfigDict(json_schema_extra={"examples": [e for e in examples if e]})
 
 
 ELAPSED = Field(description="wall time spent in the solver, milliseconds")
-RULES = Field(default=None, description="knob overrides (GET /v1/variants lists them)")
+RULES = RULES_FIELD
 TableMeldCards = Annotated[list[CardToken], Field(max_length=MAX_MELD_CARDS)]
 TABLE_DESCRIPTION = (
     "melds already on the table (any player's), each a list of cards in meld order; a run's "
@@ -52,6 +55,14 @@ TABLE_DESCRIPTION = (
 Better = Literal["lower", "higher"]
 
 
+def _time_limit() -> Any:
+    return Field(default=None, ge=1, le=MAX_REQUEST_BUDGET_MS, description=TIME_LIMIT_DOC)
+
+
+def _wild_rank() -> Any:
+    return Field(default=None, description=WILD_RANK_DOC)
+
+
 # ---------------------------------------------------------------------------
 # Shared pieces
 
@@ -59,7 +70,7 @@ Better = Literal["lower", "higher"]
 class LayoffOut(BaseModel):
     """Cards laid off onto one table meld; ``extended`` is that meld afterwards."""
 
-    model_config = _response(LAYOFFS_RESPONSE["best"]["layoffs"][0])
+    model_config = _response(example("layoffs", 0, "best", "layoffs", 0))
 
     table_index: int = Field(description="index of the table meld (or knocker meld) extended")
     cards: list[str] = Field(description="the laid-off cards, outward from the meld")
@@ -71,7 +82,7 @@ class LayoffOut(BaseModel):
 class PlayOut(BaseModel):
     """The best play of a hand: new melds, layoffs, cards kept."""
 
-    model_config = _response(LAYOFFS_RESPONSE["best"])
+    model_config = _response(example("layoffs", 0, "best"))
 
     melds: list[MeldOut] = Field(description="new melds made from the hand")
     layoffs: list[LayoffOut]
@@ -86,9 +97,9 @@ class PlayOut(BaseModel):
 class SolutionOut(BaseModel):
     """An optimal arrangement (``solver.Solution``), as in ``/v1/solve``."""
 
-    model_config = _response(DISCARD_RESPONSE["options"][0]["solution"])
+    model_config = _response(example("hint_discard", 0, "options", 0, "solution"))
 
-    variant: str
+    variant: VariantIn
     melds: list[MeldOut]
     deadwood: list[str]
     discard: str | None
@@ -97,8 +108,10 @@ class SolutionOut(BaseModel):
     net_points: int
     penalty_points: int
     declarable: bool
+    can_open: bool | None = Field(description="as in /v1/solve")
+    go_out: GoOutOut | None = Field(description="as in /v1/solve")
     optimal: bool
-    engine: str
+    engine: AnsweredBy
     status: Status
 
 
@@ -109,11 +122,7 @@ class SolutionOut(BaseModel):
 class KnockRequest(BaseModel):
     """A gin hand: 10 cards (after the discard) or 11 (every discard is tried)."""
 
-    model_config = _request(
-        {"hand": "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D"},
-        {"hand": ["AS", "2S", "3S", "7H", "7D", "7C", "8C", "9C", "TC", "4H"], "upcard": "4D"},
-        {"hand": "AS 2S 3S 7H 7D 7C 8C 9C TC 4H", "knock_limit": 5, "rules": {"gin_bonus": 20}},
-    )
+    model_config = _request(*REQUESTS["knock"])
 
     hand: HandCards = Field(description="hand_size (10) or hand_size + 1 cards")
     knock_limit: int | None = Field(
@@ -125,12 +134,13 @@ class KnockRequest(BaseModel):
         description="Oklahoma: the first upcard sets the knock limit (an ace: oklahoma_ace_knock)",
     )
     rules: RulesOverride | None = RULES
+    time_limit_ms: int | None = _time_limit()
 
 
 class KnockOptionOut(BaseModel):
     """One knocking discard with the deadwood and melds it leaves."""
 
-    model_config = _response(KNOCK_RESPONSE["options"][0])
+    model_config = _response(example("knock", 0, "options", 0))
 
     discard: str | None = Field(description="the card to discard (null for a 10-card hand)")
     deadwood_points: int
@@ -142,7 +152,7 @@ class KnockOptionOut(BaseModel):
 class KnockResponse(BaseModel):
     """Knock eligibility: every discard that allows a knock, least deadwood first."""
 
-    model_config = _response(_timed(KNOCK_RESPONSE))
+    model_config = _response(*example("knock") or [])
 
     knock_limit: int
     limit_source: str = Field(description="where the knock limit comes from")
@@ -159,11 +169,7 @@ class KnockResponse(BaseModel):
 class GinScoreRequest(BaseModel):
     """The knocker's and the defender's hands at the knock."""
 
-    model_config = _request(
-        {"knocker": "5H 4H 4D 3H 6H 3C 4C 6C 2C 5C", "defender": "6D 3S 7S TD 9D 4S 9H 8D 7H TS"},
-        {"knocker": "5H 6H 7H 8H 9S 9D 9C 2C 3C 4C 5C", "defender": "4H TH 2S 3S KD KC QS JD 6C 6D",
-         "rules": {"big_gin_bonus": 50}},
-    )
+    model_config = _request(*REQUESTS["gin_score"])
 
     knocker: HandCards = Field(
         description="hand_size cards after the discard, or hand_size + 1 (the discard is chosen too)"
@@ -173,12 +179,13 @@ class GinScoreRequest(BaseModel):
                                     description="default: the knob knock_limit (10)")
     upcard: CardToken | None = Field(default=None, description="Oklahoma: the first upcard")
     rules: RulesOverride | None = RULES
+    time_limit_ms: int | None = _time_limit()
 
 
 class KnockerHandOut(BaseModel):
     """The knocker's chosen arrangement."""
 
-    model_config = _response(SCORE_RESPONSE["knocker"])
+    model_config = _response(example("gin_score", 0, "knocker"))
 
     discard: str | None
     melds: list[MeldOut]
@@ -189,7 +196,7 @@ class KnockerHandOut(BaseModel):
 class DefenderHandOut(BaseModel):
     """The defender's best reply: its melds and its layoffs onto the knocker's melds."""
 
-    model_config = _response(SCORE_RESPONSE["defender"])
+    model_config = _response(example("gin_score", 0, "defender"))
 
     melds: list[MeldOut]
     layoffs: list[LayoffOut] = Field(description="table_index is the knocker meld extended")
@@ -204,7 +211,7 @@ Winner = Literal["knocker", "defender"]
 class KnockerChoiceOut(BaseModel):
     """One knocker arrangement and how it fares against the defender's best reply."""
 
-    model_config = _response(SCORE_RESPONSE["baseline"])
+    model_config = _response(example("gin_score", 0, "baseline"))
 
     discard: str | None
     melds: list[MeldOut]
@@ -221,7 +228,7 @@ class KnockerChoiceOut(BaseModel):
 class GinScoreResponse(BaseModel):
     """Outcome and points of a knock with both sides playing best (minimax)."""
 
-    model_config = _response(_timed(SCORE_RESPONSE))
+    model_config = _response(*example("gin_score") or [])
 
     knock_limit: int
     limit_source: str
@@ -248,21 +255,19 @@ class GinScoreResponse(BaseModel):
 class DiscardHintRequest(BaseModel):
     """A hand holding one card more than it keeps."""
 
-    model_config = _request(
-        {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C 8C 9C TC KH QD"},
-        {"variant": "indian13", "wild_rank": "7", "hand": "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C"},
-    )
+    model_config = _request(*REQUESTS["hint_discard"])
 
-    variant: VariantName
+    variant: VariantIn
     hand: HandCards
-    wild_rank: WildRank | None = None
+    wild_rank: WildRank | None = _wild_rank()
     rules: RulesOverride | None = RULES
+    time_limit_ms: int | None = _time_limit()
 
 
 class DiscardOptionOut(BaseModel):
     """One discard: the optimum of the cards kept; equal rank means a tie."""
 
-    model_config = _response(DISCARD_RESPONSE["options"][0])
+    model_config = _response(example("hint_discard", 0, "options", 0))
 
     discard: str
     rank: int = Field(description="1 = best; tied discards share a rank")
@@ -273,9 +278,9 @@ class DiscardOptionOut(BaseModel):
 class DiscardHintResponse(BaseModel):
     """Every distinct discard, best first, ties grouped."""
 
-    model_config = _response(_timed(DISCARD_RESPONSE))
+    model_config = _response(*example("hint_discard") or [])
 
-    variant: str
+    variant: VariantIn
     better: Better = Field(description="whether a lower or a higher value is better")
     options: list[DiscardOptionOut]
     groups: list[list[str]] = Field(description="discards of equal rank, best group first")
@@ -286,27 +291,24 @@ class DiscardHintResponse(BaseModel):
 class DrawHintRequest(BaseModel):
     """A hand before drawing, the discard-pile top and cards known to be out of the stock."""
 
-    model_config = _request(
-        {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S", "discard_top": "4S",
-         "seen": ["9H"]},
-        {"variant": "rummy500", "hand": "AH 2H 5S 6S 9D 9C KC", "discard_top": "3H"},
-    )
+    model_config = _request(*REQUESTS["hint_draw"])
 
-    variant: VariantName
+    variant: VariantIn
     hand: HandCards = Field(description="the kept hand, before drawing")
     discard_top: CardToken
     seen: list[CardToken] | None = Field(
         default=None, max_length=MAX_SEEN_CARDS,
         description="other cards known not to be in the stock (the rest of the pile, melds ...)",
     )
-    wild_rank: WildRank | None = None
+    wild_rank: WildRank | None = _wild_rank()
     rules: RulesOverride | None = RULES
+    time_limit_ms: int | None = _time_limit()
 
 
 class DrawTakeOut(BaseModel):
     """Taking the pile top: the optimum with its best discard."""
 
-    model_config = _response(DRAW_RESPONSE["take"])
+    model_config = _response(example("hint_draw", 0, "take"))
 
     value: int
     solution: SolutionOut
@@ -315,7 +317,7 @@ class DrawTakeOut(BaseModel):
 class DrawOutcomeOut(BaseModel):
     """Drawing one unseen card type: the optimum after the best discard."""
 
-    model_config = _response(DRAW_RESPONSE["blind"]["outcomes"][0])
+    model_config = _response(example("hint_draw", 0, "blind", "outcomes", 0))
 
     card: str
     copies: int = Field(description="copies of the card unseen (its weight)")
@@ -326,7 +328,7 @@ class DrawOutcomeOut(BaseModel):
 class DrawBlindOut(BaseModel):
     """Drawing blind: the exact expected optimum over the unseen cards."""
 
-    model_config = _response(DRAW_RESPONSE["blind"])
+    model_config = _response(example("hint_draw", 0, "blind"))
 
     expected_value: float
     expected_exact: str = Field(description="the expectation as an exact fraction p/q")
@@ -337,9 +339,9 @@ class DrawBlindOut(BaseModel):
 class DrawHintResponse(BaseModel):
     """Take the discard or draw blind, and why."""
 
-    model_config = _response(_timed(DRAW_RESPONSE))
+    model_config = _response(*example("hint_draw") or [])
 
-    variant: str
+    variant: VariantIn
     better: Better
     current_value: int = Field(description="the optimum of the hand as it is")
     discard_top: str
@@ -354,23 +356,20 @@ class DrawHintResponse(BaseModel):
 class LayoffsRequest(BaseModel):
     """A hand and the melds on the table."""
 
-    model_config = _request(
-        {"variant": "rummy500", "hand": "8H 9H 4H JK 8C QC 2D",
-         "table": [["5H", "6H", "7H"], ["7S", "7D", "7C"], ["JK", "9C", "TC"]]},
-        {"variant": "gin", "hand": "8H 9H KS 3C 4C 5C", "table": [["5H", "6H", "7H"]]},
-    )
+    model_config = _request(*REQUESTS["layoffs"])
 
-    variant: VariantName
+    variant: LayoffVariantIn
     hand: HandCards
     table: list[TableMeldCards] = Field(max_length=MAX_TABLE_MELDS, description=TABLE_DESCRIPTION)
-    wild_rank: WildRank | None = None
+    wild_rank: WildRank | None = _wild_rank()
     rules: RulesOverride | None = RULES
+    time_limit_ms: int | None = _time_limit()
 
 
 class FitOut(BaseModel):
     """A table meld end a hand card can reach, once the ``via`` cards fill the gap."""
 
-    model_config = _response(LAYOFFS_RESPONSE["fits"][2]["extends"][0])
+    model_config = _response(example("layoffs", 0, "fits", 2, "extends", 0))
 
     table_index: int
     end: Literal["low", "high", "set"]
@@ -381,7 +380,7 @@ class FitOut(BaseModel):
 class CardFitsOut(BaseModel):
     """Every table meld end one hand card can reach."""
 
-    model_config = _response(LAYOFFS_RESPONSE["fits"][2])
+    model_config = _response(example("layoffs", 0, "fits", 2))
 
     card: str
     extends: list[FitOut]
@@ -390,39 +389,38 @@ class CardFitsOut(BaseModel):
 class LayoffsResponse(BaseModel):
     """Which cards extend which table melds, and the best mix of melds and layoffs."""
 
-    model_config = _response(_timed(LAYOFFS_RESPONSE))
+    model_config = _response(*example("layoffs") or [])
 
-    variant: str
+    variant: VariantIn
     table: list[MeldOut] = Field(description="the table melds as read")
     fits: list[CardFitsOut]
+    fits_complete: bool = Field(description="false when the deadline cut the listing short")
     best: PlayOut
     better: Better
     value: int = Field(description="the best play's deadwood (min_deadwood) or net (max_net)")
+    optimal: bool = Field(description="the listing is complete and the best play proved")
     elapsed_ms: float = ELAPSED
 
 
 class PileHintRequest(BaseModel):
     """A hand, the table and the discard pile (bottom to top)."""
 
-    model_config = _request(
-        {"variant": "rummy500", "hand": "8H 9H 4H 2D 8C", "table": [["5H", "6H", "7H"]],
-         "discard_pile": ["KS", "3C", "8D", "8S", "QD"]},
-        {"variant": "rommy", "hand": "8H 9H 4H 2D 8C", "discard_pile": "KS 3C 8D 8S QD"},
-    )
+    model_config = _request(*REQUESTS["pile"])
 
-    variant: Literal["rummy500", "rommy"]
+    variant: LayoffVariantIn
     hand: HandCards
     table: list[TableMeldCards] = Field(default_factory=list, max_length=MAX_TABLE_MELDS,
                                         description=TABLE_DESCRIPTION)
     discard_pile: HandCards = Field(description=f"bottom to top; at most {MAX_PILE_CARDS} cards")
-    wild_rank: WildRank | None = None
+    wild_rank: WildRank | None = _wild_rank()
     rules: RulesOverride | None = RULES
+    time_limit_ms: int | None = _time_limit()
 
 
 class PileUseOut(BaseModel):
     """A way to use the deepest card taken, with the best net of the turn around it."""
 
-    model_config = _response(PILE_RESPONSE["depths"][1]["uses"][0])
+    model_config = _response(example("pile", 0, "depths", 1, "uses", 0))
 
     kind: Literal["meld", "layoff"]
     meld: MeldOut = Field(description="the new meld, or the table meld after the layoff")
@@ -434,30 +432,34 @@ class PileUseOut(BaseModel):
 class PileDepthOut(BaseModel):
     """Taking the top ``depth`` cards of the pile."""
 
-    model_config = _response(PILE_RESPONSE["depths"][1])
+    model_config = _response(example("pile", 0, "depths", 1))
 
     depth: int
     taken: list[str] = Field(description="the cards taken, top first")
     deepest: str
     must_use: bool = Field(description="the deepest card must be melded or laid off at once")
-    evaluated: bool = Field(description="false when the hand would pass the card limit")
+    evaluated: bool = Field(description="false when the hand would pass the card limit or the "
+                                        "deadline came first")
     legal: bool
     penalty: int = Field(description="rommy: pile_penalty when the card cannot be used")
     uses: list[PileUseOut]
     best: PlayOut | None
     net: int | None = Field(description="best net of the turn, penalty included")
+    complete: bool = Field(description="false when the deadline cut this depth short (its uses "
+                                       "and net are then the best found)")
 
 
 class PileHintResponse(BaseModel):
     """Every depth of the discard pile, top first."""
 
-    model_config = _response(_timed(PILE_RESPONSE))
+    model_config = _response(*example("pile") or [])
 
-    variant: str
+    variant: VariantIn
     table: list[MeldOut]
     current: PlayOut = Field(description="the best play without taking anything")
     depths: list[PileDepthOut]
     best_depth: int | None = Field(description="the depth with the best net")
+    optimal: bool = Field(description="no part was cut short by the deadline")
     elapsed_ms: float = ELAPSED
 
 
@@ -495,25 +497,19 @@ class PlayerIn(BaseModel):
 class RoundScoreRequest(BaseModel):
     """Every player's end of round."""
 
-    model_config = _request(
-        {"variant": "indian13", "wild_rank": "7", "players": [
-            {"hand": "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C", "went_out": True},
-            {"hand": "2S 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KD"},
-            {"dropped": "first"},
-        ]},
-        {"variant": "basic", "players": [{"went_out": True, "rummy": True}, {"hand": "KS 2H 3D"}]},
-    )
+    model_config = _request(*REQUESTS["round"])
 
-    variant: VariantName
+    variant: RoundVariantIn
     rules: RulesOverride | None = RULES
-    wild_rank: WildRank | None = None
+    wild_rank: WildRank | None = _wild_rank()
+    time_limit_ms: int | None = _time_limit()
     players: list[PlayerIn] = Field(min_length=2, max_length=MAX_PLAYERS)
 
 
 class PlayerScoreOut(BaseModel):
     """What one player scores this round."""
 
-    model_config = _response(ROUND_RESPONSE["players"][1])
+    model_config = _response(example("round", 0, "players", 1))
 
     index: int
     role: Literal["winner", "loser", "dropped", "wrong_declaration", "player"]
@@ -530,9 +526,9 @@ class PlayerScoreOut(BaseModel):
 class RoundScoreResponse(BaseModel):
     """Points of every player, in request order, and why."""
 
-    model_config = _response(_timed(ROUND_RESPONSE))
+    model_config = _response(*example("round") or [])
 
-    variant: str
+    variant: VariantIn
     winner: int | None
     points: list[int]
     players: list[PlayerScoreOut]

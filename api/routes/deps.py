@@ -1,31 +1,35 @@
-"""Dependencies shared by the routers."""
+"""What the routers share: the documented error answers."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import Depends, Request
-
-from api.schemas import MessageResponse, ValidationErrorResponse
-from api.settings import Settings
+from api.schemas import ErrorResponse
 
 
-async def get_settings(request: Request) -> Settings:
-    """The settings ``create_app`` was built with (async: no threadpool hop)."""
-    settings = request.app.state.settings
-    assert isinstance(settings, Settings)
-    return settings
+def _error(description: str, type_: str, msg: str, loc: list[Any] | None = None) -> dict[str, Any]:
+    return {
+        "model": ErrorResponse,
+        "description": description,
+        "content": {"application/json": {"example": {
+            "detail": [{"type": type_, "loc": loc or ["body"], "msg": msg}]}}},
+    }
 
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
-
-# Error responses documented on every POST route.
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    413: {"model": MessageResponse, "description": "request body over the size limit"},
-    422: {
-        "model": ValidationErrorResponse,
-        "description": "malformed request, wrong types, or a domain error (unknown card, "
-        "too many copies, bad knob, limits); type is a stable code",
-    },
-    503: {"model": MessageResponse, "description": "the solver failed (logged); not your input"},
+    413: _error("request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES)",
+                "body_too_large", "request body is 2000000 bytes; the limit is 1000000 "
+                "(RUMMY_SOLVER_MAX_BODY_BYTES)"),
+    422: _error("malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a "
+                "domain error (unknown card, too many copies, bad knob, limits); type is a "
+                "stable code and loc points at the field and index",
+                "invalid_card", "unknown card 'ZZ' at position 3: use rank A 2-9 T (or 10) J Q K "
+                "followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker", ["body", "hand", 3]),
+    503: {**_error("the request could not be served in time (the solvers are busy: see the "
+                   "Retry-After header) or the solver failed (logged; not your input)",
+                   "overloaded", "the solvers are busy: this request would wait about 2400 ms, "
+                   "past its deadline; retry in 3 s"),
+          "headers": {"Retry-After": {"description": "seconds to wait before retrying",
+                                      "schema": {"type": "integer"}}}},
 }
+"""Error responses documented on every POST route, each with an example."""

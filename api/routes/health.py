@@ -1,20 +1,25 @@
-"""``GET /healthz`` (liveness) and ``GET /readyz`` (a small solve succeeds)."""
+"""``GET /healthz`` (liveness), ``/readyz`` (a solver process answers a known
+hand), ``/version`` and ``/metrics`` (Prometheus)."""
 
 from __future__ import annotations
 
+import json
+import platform
 import time
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
 
-from api import service
-from api.errors import logger
-from api.schemas import HealthResponse, NotReadyResponse, ReadyResponse
+from api import metrics
+from api.dispatch import answer
+from api.errors import error_response
+from api.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
+from solver import __version__
 
 router = APIRouter(tags=["health"])
 
 # The library's own doctest hand: known answer, solved in well under a millisecond.
-_SELF_CHECK_HAND = ("AS", "2S", "3S", "7H", "7D", "7C", "KD", "QH", "4C", "9S")
+_SELF_CHECK_HAND = ["AS", "2S", "3S", "7H", "7D", "7C", "KD", "QH", "4C", "9S"]
 _SELF_CHECK_DEADWOOD = 33
 _SELF_CHECK_TIME_LIMIT_MS = 1000
 
@@ -29,22 +34,57 @@ async def healthz() -> HealthResponse:
     "/readyz",
     operation_id="readyz",
     response_model=ReadyResponse,
-    responses={503: {"model": NotReadyResponse, "description": "the self-check failed"}},
+    responses={503: {"model": ErrorResponse, "description": "the self-check failed",
+                     "content": {"application/json": {"example": {"detail": [{
+                         "type": "not_ready", "loc": ["readyz"],
+                         "msg": "self-check solve answered deadwood 40, expected 33"}]}}}}},
 )
-def readyz() -> ReadyResponse | JSONResponse:
-    """Readiness: solve a small gin hand (in the threadpool) and check the answer."""
+async def readyz(request: Request) -> Response:
+    """Readiness: a solver process solves a small gin hand and the answer is checked."""
     start = time.perf_counter()
-    try:
-        solution = service.solve(list(_SELF_CHECK_HAND), "gin", time_limit_ms=_SELF_CHECK_TIME_LIMIT_MS)
-        problem = (
-            None
-            if solution.deadwood_points == _SELF_CHECK_DEADWOOD
-            else f"self-check solve answered deadwood {solution.deadwood_points}, "
-            f"expected {_SELF_CHECK_DEADWOOD}"
-        )
-    except Exception as exc:
-        logger.error("readiness self-check raised", exc_info=exc)
-        problem = f"self-check solve raised {type(exc).__name__}"
+    reply = await answer(request, "solve", {
+        "hand": _SELF_CHECK_HAND, "variant": "gin", "wild_rank": None, "discard": False,
+        "rules": None, "engine": "auto"}, _SELF_CHECK_TIME_LIMIT_MS)
+    problem = None
+    if reply.status_code != 200:
+        problem = f"self-check solve answered HTTP {reply.status_code}"
+    else:
+        deadwood = json.loads(bytes(reply.body))["deadwood_points"]
+        if deadwood != _SELF_CHECK_DEADWOOD:
+            problem = f"self-check solve answered deadwood {deadwood}, expected {_SELF_CHECK_DEADWOOD}"
     if problem is not None:
-        return JSONResponse(status_code=503, content=NotReadyResponse(detail=problem).model_dump())
-    return ReadyResponse(elapsed_ms=round((time.perf_counter() - start) * 1000.0, 3))
+        return error_response(503, "not_ready", problem, ("readyz",))
+    elapsed = round((time.perf_counter() - start) * 1000.0, 3)
+    return Response(ReadyResponse(elapsed_ms=elapsed).model_dump_json(),
+                    media_type="application/json")
+
+
+@router.get("/version", operation_id="version", response_model=VersionResponse)
+async def version() -> VersionResponse:
+    """The package, OR-Tools and Python versions (``rummy-solver --version`` prints the same)."""
+    return VersionResponse(**version_info())
+
+
+def version_info() -> dict[str, str]:
+    """What ``/version`` and ``rummy-solver --version`` report."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        ortools = installed("ortools")
+    except PackageNotFoundError:  # pragma: no cover - ortools is a dependency
+        ortools = "unknown"
+    return {"package": "rummy-solver", "version": __version__, "ortools": ortools,
+            "python": platform.python_version()}
+
+
+@router.get("/metrics", operation_id="metrics", response_class=Response,
+            responses={200: {"description": "Prometheus text exposition format",
+                             "content": {"text/plain": {"example": "rummy_solver_requests_total"
+                                                        "{method=\"POST\",route=\"/v1/solve\","
+                                                        "status=\"200\"} 42.0\n"}}}})
+async def prometheus_metrics() -> Response:
+    """Prometheus series (every worker's, summed): requests, latency, solves, deadline hits,
+    queue depth."""
+    body, content_type = metrics.render()
+    return Response(body, media_type=content_type)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
-from api.schemas import MessageResponse, ValidationErrorResponse, VariantInfo, VariantList
+from api.errors import error_response
+from api.routes.deps import _error
+from api.schemas import VariantInfo, VariantList
 from solver import PRESETS
 from solver.rules import KNOB_DOCS
 
@@ -12,12 +14,15 @@ router = APIRouter(prefix="/v1/variants", tags=["variants"])
 
 
 def _info(name: str) -> VariantInfo:
-    return VariantInfo(name=name, knobs=PRESETS[name].to_dict())
+    rules = PRESETS[name]
+    return VariantInfo.model_validate({"name": name, "knobs": rules.to_dict(),
+                                       "requirements": [r.to_dict() for r in rules.requirements]})
 
 
 @router.get("", operation_id="list_variants", response_model=VariantList)
 async def list_variants() -> VariantList:
-    """Every rule preset with the value of each knob, plus what each knob means."""
+    """Every rule preset with the value of each knob (its requirements too), plus what each
+    knob means."""
     return VariantList(variants=[_info(name) for name in PRESETS], knob_docs=dict(KNOB_DOCS))
 
 
@@ -25,16 +30,13 @@ async def list_variants() -> VariantList:
     "/{name}",
     operation_id="get_variant",
     response_model=VariantInfo,
-    responses={
-        404: {"model": MessageResponse, "description": "no preset of that name"},
-        422: {"model": ValidationErrorResponse, "description": "malformed request"},
-    },
+    responses={404: _error("no preset of that name", "not_found",
+                           "unknown variant 'poker'; choose one of basic, gin, ...", ["path", "name"])},
 )
 async def get_variant(name: str) -> VariantInfo:
     """One rule preset with the value of each knob."""
     if name not in PRESETS:
-        raise HTTPException(
-            status_code=404,
-            detail=f"unknown variant {name!r}; choose one of {', '.join(PRESETS)}",
-        )
+        return error_response(  # type: ignore[return-value]
+            404, "not_found", f"unknown variant {name!r}; choose one of {', '.join(PRESETS)}",
+            ("path", "name"))
     return _info(name)
