@@ -36,6 +36,7 @@ import pytest
 from solver.cards import JOKER, RANKS, card_name
 from solver.engines.base import EngineResult
 from solver.engines.cpsat import model_size, solve_cpsat
+from solver.deadline import Deadline
 from solver.engines.search import solve_search
 from solver.model import Solution
 from solver.rules import Rules, make_deal, make_rules
@@ -199,7 +200,7 @@ def check_hand(hand: Hand, tally: Tally | None = None, check_validate: bool = Tr
     instance = prepare(list(hand.cards), preset.variant, hand.wild_rank, preset.discard,
                        preset.knobs or None)
     started = time.perf_counter()
-    searched = solve_search(instance, SEARCH_NODE_BUDGET, SEARCH_TIME_LIMIT_S)
+    searched = solve_search(instance, SEARCH_NODE_BUDGET, Deadline.after_ms(SEARCH_TIME_LIMIT_S * 1000))
     search_time = time.perf_counter() - started
     started = time.perf_counter()
     solved = solve_cpsat(instance, time_limit_s=CPSAT_TIME_LIMIT_S, num_workers=1, seed=0)

@@ -12,19 +12,17 @@ import random
 import pytest
 
 from solver.cards import JOKER, InvalidHandError, card_name, make_card, parse_cards
+from solver.deadline import Deadline
 from solver.layoffs import (
     MAX_TABLE_MELDS,
     LayoffSearch,
-    TimeBudget,
     count_cards,
     extensions,
     read_table,
     read_table_meld,
-    table_spot,
 )
-from solver.melds import layoffs_led_by
 from solver.rules import PRESETS, InvalidRulesError, check_copies, make_deal, make_rules
-from tests.bruteforce import CHECKED
+from tests.bruteforce import CHECKED, _sub_multisets, is_meld_brute
 from tests.play_brute import brute_play
 
 
@@ -110,7 +108,7 @@ def test_rummy500_low_ace_laid_off_scores_one() -> None:
 def best(hand: str, table: list[list[str]], variant: str = "gin"):  # type: ignore[no-untyped-def]
     deal = deal_of(variant)
     tms = read_table([parse_cards(m) for m in table], deal)
-    return LayoffSearch(deal, tms).best(parse_cards(hand))[1]
+    return LayoffSearch(deal, tms, Deadline.never()).best(parse_cards(hand))[1]
 
 
 def test_best_play_gin_defender_style() -> None:
@@ -134,7 +132,7 @@ def test_rummy500_laid_off_cards_score() -> None:
 def test_indian_has_no_layoffs() -> None:
     deal = make_deal(PRESETS["indian13"])
     with pytest.raises(InvalidRulesError, match="no laying off"):
-        LayoffSearch(deal, [])
+        LayoffSearch(deal, [], Deadline.never())
 
 
 # --- bad input ----------------------------------------------------------------------
@@ -215,7 +213,7 @@ def test_best_play_matches_brute_force(variant: str, request: pytest.FixtureRequ
             table = read_table(table_cards, deal)
         except InvalidHandError:
             continue  # a joker that made the meld ambiguous or invalid: skip
-        play = LayoffSearch(deal, table).best(hand)[1]
+        play = LayoffSearch(deal, table, Deadline.never()).best(hand)[1]
         reference = brute_play(hand, [tm.meld for tm in table], deal)
         assert reference is not None
         got = (play.deadwood_points, play.net_points)
@@ -229,58 +227,62 @@ def test_best_play_matches_brute_force(variant: str, request: pytest.FixtureRequ
     CHECKED[f"layoffs_{variant}"] += checked
 
 
-def test_search_limits_raise_a_clear_error() -> None:
+def test_out_of_time_answers_the_best_play_found() -> None:
+    """Past its deadline the search answers (never raises): the best play it
+    saw, or every card kept, marked not optimal; a cached proved answer stays."""
     deal = deal_of("rummy500")
     table = read_table([parse_cards("5H 6H 7H"), parse_cards("9S TS JS")], deal)
-    with pytest.raises(InvalidHandError) as info:
-        LayoffSearch(deal, table, state_budget=1).best(parse_cards("8H 4H QS 8S JK"))
-    assert info.value.code == "search_too_large" and info.value.field == "table"
-    spent = TimeBudget(1000, total_ms=0)
-    assert spent.expired() and spent.limit_ms() == 1
-    with pytest.raises(InvalidHandError, match="ran out of time"):
-        LayoffSearch(deal, table, limit=spent).best(parse_cards("8H 4H QS 8S JK"))
-    assert TimeBudget(700).limit_ms() == 700 and not TimeBudget(700).expired()
+    hand = parse_cards("8H 4H QS 8S JK")
+    spent = Deadline.after_ms(0)
+    play = LayoffSearch(deal, table, spent).best(hand)[1]
+    assert not play.optimal
+    assert sorted([*play.deadwood, *(c for m in play.melds for c in m.cards),
+                   *(c for lay in play.layoffs for c in lay.cards)]) == sorted(hand)
+    proved = LayoffSearch(deal, table, Deadline.never()).best(hand)[1]
+    assert proved.optimal and proved.net_points >= play.net_points
 
 
-def test_engine_layoff_candidates_match_the_listed_extensions() -> None:
-    """The engine's layoff candidates (led by their lowest natural card) are
-    exactly the listed extensions that lay off at least one natural card."""
+def _brute_layoffs(tm_cards: list[int], kind: str, hand: list[int], deal) -> set[tuple[int, ...]]:  # type: ignore[no-untyped-def]
+    """Every sub-multiset of ``hand`` whose cards, added to the (joker-free)
+    table meld, still read as a meld of the same kind (by brute force)."""
+    out = set()
+    for extra in _sub_multisets(tuple(sorted(hand))):
+        if not extra:
+            continue
+        readings = is_meld_brute([*tm_cards, *extra], deal)
+        if any(m.kind == kind and all(m.represents[m.cards.index(c)] == c for c in tm_cards)
+               for m in readings):
+            out.add(extra)
+    return out
+
+
+def test_listed_extensions_match_brute_force() -> None:
+    """``extensions`` (derived from the engine's generator) lists exactly the
+    sub-multisets of the hand that a brute force can lay on a table meld."""
     rng = random.Random(11)
     checked = nonempty = 0
     for variant, rules in (("rummy500", None), ("gin", None), ("rummy500", {"ace": "wrap"}),
-                           ("gin", {"ace": "high_low"}), ("rummy500", {"max_wilds_per_meld": 1})):
+                           ("gin", {"ace": "high_low"}), ("rummy500", {"max_wilds_per_meld": 1}),
+                           ("rummy500", {"ace": "high"}), ("rummy500", {"min_run_length": 4})):
         deal = make_deal(make_rules(variant, rules), None)
-        for _ in range(60):
-            low = rng.randint(0, 7)
-            ranks = [r % 13 for r in range(low, low + 6)]
+        for _ in range(30):
+            low = rng.randint(0, 8)
+            ranks = [r % 13 for r in range(low, low + 5)]
             pool = [make_card(r, s) for r in ranks for s in range(4)]
-            table_cards: list[list[int]] = []
-            for _ in range(rng.randrange(1, 4)):
-                meld = _random_meld(rng, pool, ranks)
-                if meld is not None:
-                    table_cards.append(meld)
-                    pool = [c for c in pool if c not in meld]
-            table = read_table(table_cards, deal)
+            meld = _random_meld(rng, pool, ranks)
+            if meld is None:
+                continue
+            try:
+                (tm,) = read_table([meld], deal)
+            except InvalidHandError:
+                continue
+            pool = [c for c in pool if c not in meld]
             jokers = rng.randrange(0, 3) if variant == "rummy500" else 0
-            hand = rng.sample(pool, min(len(pool), rng.randrange(3, 10))) + [JOKER] * jokers
-            counts = count_cards(hand)
-            listed = set()
-            for tm in table:
-                for lay in extensions(tm, counts, deal):
-                    naturals = tuple(sorted(c for c, r in zip(lay.cards, lay.represents, strict=True)
-                                            if c == r))
-                    if naturals:
-                        wilds = len(lay.cards) - len(naturals)
-                        listed.add((tm.index, naturals, wilds, tuple(sorted(lay.represents))))
-            spots = [table_spot(tm, deal) for tm in table]
-            generated = set()
-            for lead in set(hand) - {JOKER}:
-                cap = counts[JOKER]
-                for ext in layoffs_led_by(lead, counts, deal, spots, cap):
-                    generated.add((ext.table_index, ext.naturals, ext.wilds,
-                                   tuple(sorted(ext.represents))))
-            assert generated == listed, (variant, rules, names(tuple(hand)), table_cards)
+            hand = rng.sample(pool, min(len(pool), rng.randrange(2, 6))) + [JOKER] * jokers
+            listed = {tuple(sorted(lay.cards)) for lay in extensions(tm, count_cards(hand), deal)}
+            assert listed == _brute_layoffs(meld, tm.kind, hand, deal), (
+                variant, rules, names(tuple(hand)), names(tuple(meld)))
             checked += 1
             nonempty += bool(listed)
-    assert checked == 300
-    assert nonempty > 100, nonempty  # many cases lay something off: the comparison has teeth
+    assert checked >= 150
+    assert nonempty > 60, nonempty  # many cases lay something off: the comparison has teeth

@@ -43,7 +43,7 @@ def test_unknown_knob_is_named() -> None:
 @pytest.mark.parametrize(
     ("knob", "value", "allowed"),
     [
-        ("ace", "sideways", "low, high_low, wrap"),
+        ("ace", "sideways", "low, high_low, high, wrap"),
         ("decks", 0, "from 1 to 8"),
         ("penalty_tiers", 4, "from 2 to 3"),
         ("printed_jokers_wild", "yes", "true or false"),

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver.deadline import Deadline
 from solver import InvalidHandError, InvalidRulesError, Solution, solve
 from solver.cards import card_name
 
@@ -252,7 +253,7 @@ def test_search_budget_exhaustion_is_reported_not_raised() -> None:
 
     instance: Instance = prepare("7S 7H 7D 7C 6H 8H JK JK AS 3S 5S 9S 2H TH KH 4D JD QD 3C 9C 5C 8C",
                                  "indian21", "7H", True, None)
-    result, engine = run_engine(instance, "search", 2000, node_budget=5)
+    result, engine = run_engine(instance, "search", Deadline.after_ms(2000), node_budget=5)
     assert engine == "search" and result.status == "timeout" and not result.optimal
-    result, engine = run_engine(instance, "auto", 2000, node_budget=5)
+    result, engine = run_engine(instance, "auto", Deadline.after_ms(2000), node_budget=5)
     assert engine == "cpsat"
