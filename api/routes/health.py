@@ -4,7 +4,6 @@ hand), ``/version`` and ``/metrics`` (Prometheus)."""
 from __future__ import annotations
 
 import json
-import platform
 import time
 
 from fastapi import APIRouter, Request
@@ -14,7 +13,7 @@ from api import metrics
 from api.dispatch import answer
 from api.errors import error_response
 from api.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
-from solver import __version__
+from solver.version import version_info
 
 router = APIRouter(tags=["health"])
 
@@ -63,19 +62,6 @@ async def readyz(request: Request) -> Response:
 async def version() -> VersionResponse:
     """The package, OR-Tools and Python versions (``rummy-solver --version`` prints the same)."""
     return VersionResponse(**version_info())
-
-
-def version_info() -> dict[str, str]:
-    """What ``/version`` and ``rummy-solver --version`` report."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
-    try:
-        ortools = installed("ortools")
-    except PackageNotFoundError:  # pragma: no cover - ortools is a dependency
-        ortools = "unknown"
-    return {"package": "rummy-solver", "version": __version__, "ortools": ortools,
-            "python": platform.python_version()}
 
 
 @router.get("/metrics", operation_id="metrics", response_class=Response,
