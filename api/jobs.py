@@ -23,6 +23,7 @@ from api.errors import RequestError, domain_error, error_bytes, solver_failure
 from api.logs import REQUEST_ID
 from api.settings import Settings
 from solver.deadline import NODES_PER_MS, Deadline, Work
+from solver.engines import cpsat as _cpsat  # noqa: F401  loaded up front: no deadline pays for it
 from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.round_scoring import PlayerHand, score_round

@@ -40,7 +40,7 @@ from solver.cards import (
 )
 from solver.deadline import Deadline, DeadlineExceeded, Ticker
 from solver.engines import tables
-from solver.engines.base import INFEASIBLE, BudgetExceeded, EngineResult, Instance
+from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.search import SearchSession, wild_count
 from solver.geometry import GEOMETRY
 from solver.layoffs import (
@@ -133,7 +133,7 @@ class _Hands:
             return tables.solve_tables(instance)
         try:
             return self.session.solve(instance.cards, discard)
-        except BudgetExceeded:
+        except DeadlineExceeded:
             return give_up(instance)
 
     def solution(self, cards: Sequence[int], discard: bool) -> Solution:

@@ -44,8 +44,8 @@ from typing import Any
 
 from solver.cards import JOKER, NUM_CARD_TYPES, InvalidHandError, card_name, rank_of, sort_key, suit_of
 from solver.classify import meld_problems, readings
-from solver.deadline import Deadline
-from solver.engines.base import BudgetExceeded, Instance, PlacedMeld
+from solver.deadline import Deadline, DeadlineExceeded
+from solver.engines.base import Instance, PlacedMeld
 from solver.engines.search import solve_with_table
 from solver.geometry import GEOMETRY
 from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, set_wild_suits
@@ -439,7 +439,7 @@ class LayoffSearch:
                 Instance(self.deal, hand, False), [table_spot(tm, self.deal) for tm in table],
                 self.pass_, deadline=self.deadline, melds_allowed=self.melds_allowed,
             )
-        except BudgetExceeded:
+        except DeadlineExceeded:
             # Out of time before any arrangement was seen: keep every card.
             play = combine(self.deal, (), (), hand, False)
             return (play.cost(self.objective), play)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from solver.cards import SORT_KEYS, InvalidHandError, parse_cards
 from solver.config import CONFIG, MAX_TIME_LIMIT_MS
 from solver.deadline import Deadline, DeadlineExceeded
-from solver.engines.base import INFEASIBLE, BudgetExceeded, EngineResult, Instance, PlacedMeld
+from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld
 from solver.engines.search import SearchSession, solve_search
 from solver.melds import some_card_unmeldable
 from solver.model import GoOut, Meld, Solution
@@ -103,14 +104,15 @@ def run_engine(
             min(deadline.remaining_ms() / 2, CONFIG.auto_search_ms))
         try:
             result = solve_search(instance, ceiling, share, passes=passes)
-        except (BudgetExceeded, DeadlineExceeded):
+        except DeadlineExceeded:
             result = None
         if result is not None and (result.optimal or engine == "search"):
             return result, "search"
         if engine == "search":
             return give_up(instance, passes), "search"
         hint = result
-    if deadline.expired():
+    if deadline.expired() or (not cpsat_loaded() and deadline.remaining_ms() < CPSAT_IMPORT_MS):
+        # No time left -- or not enough to load OR-Tools first: answer what we have.
         return (hint or give_up(instance, passes)), "search"
     from solver.engines.cpsat import solve_cpsat
 
@@ -123,6 +125,17 @@ def run_engine(
     if hint is not None and result is not None and result.cost == hint.cost and not result.optimal:
         return hint, "search"
     return result, "cpsat"
+
+
+CPSAT_IMPORT_MS = 1000
+"""Time loading OR-Tools may take on a busy machine (about 0.4 s on a quiet
+one): a solve with less time left than this does not start CP-SAT cold.
+Long-running processes (the API's solver processes) load it up front."""
+
+
+def cpsat_loaded() -> bool:
+    """Whether the CP-SAT engine (and OR-Tools) is already imported."""
+    return "solver.engines.cpsat" in sys.modules
 
 
 def give_up(instance: Instance, passes: Sequence[Pass] | None = None) -> EngineResult:
@@ -158,7 +171,7 @@ def find_go_out(instance: Instance, best: EngineResult, engine: str,
     if session is not None:
         try:
             result = session.solve(instance.cards, instance.discard)
-        except BudgetExceeded:
+        except DeadlineExceeded:
             return None
     else:
         result, _ = run_engine(instance, engine, deadline, passes=(go_out_pass(instance.deal),))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solver.deadline import DeadlineExceeded
 from solver.melds import Candidate
 from solver.model import Status
 from solver.rules import Deal
@@ -44,8 +45,12 @@ class EngineResult:
     nodes: int = 0
 
 
-class BudgetExceeded(Exception):
-    """The search went past its node or time budget."""
+class BudgetExceeded(DeadlineExceeded):
+    """The search went past its work budget (or its deadline).
+
+    A ``DeadlineExceeded``: code that stops on one stops on the other, so a
+    deadline raised anywhere below a search (the candidate generator, say)
+    ends it the same way."""
 
 
 INFEASIBLE = 10**12

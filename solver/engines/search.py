@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from solver.cards import JOKER, NUM_CARD_TYPES
 from solver.config import CONFIG
-from solver.deadline import Deadline
+from solver.deadline import Deadline, DeadlineExceeded
 from solver.engines import tables
 from solver.engines.base import (
     INFEASIBLE,
@@ -668,7 +668,7 @@ class SearchSession:
                 feasibility = self._search(precheck)
                 try:
                     possible = feasibility.solve(feasibility.root(cards, discard)) < INFEASIBLE
-                except BudgetExceeded:
+                except DeadlineExceeded:
                     proved = False
                     break
                 if not possible:
@@ -679,7 +679,7 @@ class SearchSession:
             root = search.root(cards, discard)
             try:
                 cost = search.solve(root, bound)
-            except BudgetExceeded:
+            except DeadlineExceeded:
                 proved = False
                 found = search.incumbent_arrangement(root)
                 if found is not None and found.cost < bound:
@@ -748,7 +748,7 @@ def solve_with_table(
     root = search.root(instance.cards, instance.discard)
     try:
         cost = search.solve(root)
-    except BudgetExceeded:
+    except DeadlineExceeded:
         found = search.incumbent_arrangement(root)
         if found is None:
             raise
