@@ -4,12 +4,13 @@ its slot."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
-from api.errors import RequestError, bounded, domain_error, solver_failure
+from api.errors import RequestError, bounded, domain_error, solver_failure, stable_type
 from api.jobs import item_error
 from api.schemas import SolveRequest, rules_overrides
 from api.settings import Settings
@@ -43,13 +44,14 @@ def solve_items(items: Sequence[Any], deadline: Deadline, settings: Settings) ->
     solved (``batch_budget_exceeded``)."""
     results: list[dict[str, Any]] = []
     for index, item in enumerate(items):
+        started = time.perf_counter()
         prefix: list[str | int] = ["body", "requests", index]
         try:
             request = SolveRequest.model_validate(item)
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
             results.append(item_error([*prefix, *bounded(list(first["loc"]))],
-                                      bounded(first["msg"]), first["type"]))
+                                      bounded(first["msg"]), stable_type(first)))
             continue
         if deadline.expired():
             results.append(item_error(
@@ -73,5 +75,7 @@ def solve_items(items: Sequence[Any], deadline: Deadline, settings: Settings) ->
             results.append(item_error(prefix, solver_failure(exc, "batch item").message,
                                       "solver_error"))
             continue
-        results.append(solution.to_dict())
+        answer = solution.to_dict()
+        answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000.0, 3)
+        results.append(answer)
     return results

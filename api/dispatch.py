@@ -47,6 +47,12 @@ def check_cards(cards: list[Any] | None, loc: list[str | int], settings: Setting
             "hand_too_large")
 
 
+async def _disconnect(request: Request) -> None:
+    """Return once the client has gone away (any unread body is skipped)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
 async def answer(request: Request, op: str, payload: dict[str, Any], limit_ms: int) -> Response:
     """Run ``op`` with ``payload`` on the solver pool within ``limit_ms`` of the
     request's arrival; 503 with ``Retry-After`` when it cannot start in time."""
@@ -56,7 +62,7 @@ async def answer(request: Request, op: str, payload: dict[str, Any], limit_ms: i
     payload = {**payload}
     try:
         outcome = await pool.submit(op, payload, arrival + limit_ms / 1000.0, limit_ms,
-                                    request.receive, state.get("request_id", "-"))
+                                    lambda: _disconnect(request), state.get("request_id", "-"))
     except Overloaded as exc:
         state["log_fields"] = {"deadline_hit": True}
         return error_response(503, "overloaded", f"{exc.reason}; retry in {exc.retry_after_s} s",

@@ -131,11 +131,29 @@ def bounded(value: Any, depth: int = 0) -> Any:
     return bounded(str(value), depth)
 
 
+_RANGE_TYPES = frozenset({"greater_than_equal", "less_than_equal", "enum", "literal_error",
+                          "too_long"})
+
+
+def stable_type(error: Any) -> str:
+    """The error's code, keeping the service's stable codes where the schema
+    now checks what the library used to: a knob out of range (or not one of
+    its choices) is ``invalid_rules``, a time limit past the most allowed is
+    ``time_limit_too_large``."""
+    type_ = str(error.get("type", "invalid_request"))
+    loc = list(error.get("loc", ()))
+    if type_ in _RANGE_TYPES and "rules" in loc:
+        return "invalid_rules"
+    if type_ == "less_than_equal" and loc and loc[-1] == "time_limit_ms":
+        return "time_limit_too_large"
+    return type_
+
+
 def _error_items(errors: Sequence[Any]) -> list[dict[str, Any]]:
     items = []
     for error in errors[:MAX_ERRORS]:
         item: dict[str, Any] = {
-            "type": bounded(str(error.get("type", "invalid_request"))),
+            "type": bounded(stable_type(error)),
             "loc": bounded(list(error.get("loc", ())), depth=1),
             "msg": bounded(str(error.get("msg", ""))),
         }

@@ -504,6 +504,8 @@ class ValidateResponse(BaseModel):
 class RequirementOut(BaseModel):
     """A requirement item of a preset."""
 
+    model_config = _response_config({"kind": "set", "count": 2, "exact": True})
+
     kind: RequirementKindOut
     count: int
     exact: bool
@@ -512,7 +514,10 @@ class RequirementOut(BaseModel):
 class VariantInfo(BaseModel):
     """A rule preset: every knob with its value in the preset."""
 
-    model_config = _response_config({"name": "gin", "knobs": PRESETS["gin"].to_dict()})
+    model_config = _response_config({"name": "contract",
+                                     "knobs": PRESETS["contract"].to_dict(),
+                                     "requirements": [r.to_dict() for r in
+                                                      PRESETS["contract"].requirements]})
 
     name: VariantIn
     knobs: dict[str, Any] = Field(description="knob -> value in this preset (requirements as "

@@ -31,7 +31,8 @@ from solver.rules import KNOB_NAMES
 EXAMPLES = 400
 ENDPOINTS = ("/v1/solve", "/v1/validate", "/v1/solve/batch")
 FUZZ_SETTINGS = Settings(
-    max_batch=5, max_time_limit_ms=200, default_time_limit_ms=100, batch_budget_ms=300
+    max_batch=5, max_time_limit_ms=200, default_time_limit_ms=100, request_budget_ms=300,
+    processes=0,
 )
 
 RANKS = "A23456789TJQK"

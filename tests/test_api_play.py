@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from fastapi.testclient import TestClient
 
-from api import errors, play_service, schemas_play
+from api import errors, jobs, schemas_play
 from api.main import create_app
 from api.routes import gin as gin_routes
 from api.routes import hints as hint_routes
@@ -49,7 +49,7 @@ RESPONSES = {
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings()), raise_server_exceptions=False) as test_client:
+    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as test_client:
         yield test_client
 
 
@@ -59,7 +59,7 @@ def examples(model: Any) -> list[dict[str, Any]]:
 
 def error(response: Any) -> dict[str, Any]:
     assert response.status_code == 422, response.text
-    (item,) = response.json()["detail"]
+    item, *_ = response.json()["detail"]
     return dict(item)
 
 
@@ -151,6 +151,8 @@ BAD = [
      ["body", "upcard"], "conflicting_knock_limit"),
     ("/v1/gin/knock", {"hand": "AS 2S 3S 7H 7D 7C 8C 9C TC 4H", "knock_limit": 300},
      ["body", "knock_limit"], "less_than_equal"),
+    ("/v1/gin/knock", {"hand": "AS 2S 3S 7H 7D 7C 8C 9C TC 4H", "time_limit_ms": 9_000},
+     ["body", "time_limit_ms"], "time_limit_too_large"),
     ("/v1/gin/knock", {"hand": "AS", "rules": {"bogus": 1}}, ["body", "rules", "bogus"],
      "extra_forbidden"),
     ("/v1/gin/knock", {"hand": "AS", "extra": 1}, ["body", "extra"], "extra_forbidden"),
@@ -173,11 +175,13 @@ BAD = [
     ("/v1/layoffs", {"variant": "gin", "hand": "8H", "table": [["5H", "6H", "7H"], ["2C", "9D", "KS"]]},
      ["body", "table", 1], "invalid_table_meld"),
     ("/v1/layoffs", {"variant": "indian13", "hand": "8H", "table": [["5H", "6H", "7H"]]},
-     ["body", "variant"], "invalid_rules"),
+     ["body", "variant"], "unknown_variant"),
     ("/v1/layoffs", {"variant": "gin", "hand": "8H", "table": [["5H", "6H", "7H"]] * 51},
      ["body", "table"], "too_long"),
     ("/v1/hints/pile", {"variant": "gin", "hand": "8H", "discard_pile": "4H"}, ["body", "variant"],
-     "literal_error"),
+     "invalid_rules"),
+    ("/v1/hints/pile", {"variant": "indian13", "hand": "8H", "discard_pile": "4H"},
+     ["body", "variant"], "unknown_variant"),
     ("/v1/hints/pile", {"variant": "rummy500", "hand": "8H", "discard_pile": []},
      ["body", "discard_pile"], "empty_pile"),
     ("/v1/score/round", {"variant": "basic", "players": [{"went_out": True}, {"hand": "KS ZZ"}]},
@@ -190,7 +194,9 @@ BAD = [
     ("/v1/score/round", {"variant": "basic", "players": [{"went_out": True}, {"dropped": "first"}]},
      ["body", "players", 1, "dropped"], "invalid_flag"),
     ("/v1/score/round", {"variant": "gin", "players": [{"went_out": True}, {}]},
-     ["body", "variant"], "invalid_rules"),
+     ["body", "variant"], "unknown_variant"),
+    ("/v1/score/round", {"variant": "kalooki", "players": [{"went_out": True, "hand": "AS"}, {}]},
+     ["body", "players", 0, "hand"], "cannot_go_out"),
     ("/v1/score/round", {"variant": "basic", "players": [{"went_out": True}]},
      ["body", "players"], "too_short"),
 ]
@@ -205,7 +211,7 @@ def test_bad_input_is_422_naming_the_field(
 
 
 def test_hand_limit_follows_settings() -> None:
-    with TestClient(create_app(Settings(max_hand_cards=5))) as small:
+    with TestClient(create_app(Settings(processes=0, max_hand_cards=5))) as small:
         item = error(small.post("/v1/hints/discard", json={"variant": "gin", "hand": "AS 2S 3S 4S 5S 6S"}))
         assert item["loc"] == ["body", "hand"] and item["type"] == "hand_too_large"
         item = error(small.post("/v1/score/round", json={
@@ -226,10 +232,10 @@ def test_library_crash_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(play_service, "knock_check", boom)
-    with TestClient(create_app(Settings()), raise_server_exceptions=False) as fresh:
+    monkeypatch.setattr(jobs, "knock_check", boom)
+    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as fresh:
         response = fresh.post("/v1/gin/knock", json={"hand": "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D"})
-    assert response.status_code == 503 and "logged" in response.json()["detail"]
+    assert response.status_code == 503 and "logged" in response.json()["detail"][0]["msg"]
 
 
 TOKENS = ["AS", "KH", "JK", "7C", "10d", "ZZ", "", "7", 7, None, True, [], {}, "♠5", "TS"]
@@ -261,11 +267,12 @@ def test_random_bodies_never_500(client: TestClient, path: str) -> None:
 # --- conventions -----------------------------------------------------------------------
 
 
-def test_handlers_run_in_the_threadpool() -> None:
+def test_handlers_hand_their_work_to_the_solver_pool() -> None:
     for handler in (gin_routes.gin_knock, gin_routes.gin_score, hint_routes.hint_discard,
                     hint_routes.hint_draw, hint_routes.hint_layoffs, hint_routes.hint_pile,
                     scoring_routes.score_round):
-        assert not inspect.iscoroutinefunction(handler), handler.__name__
+        assert inspect.iscoroutinefunction(handler), handler.__name__
+        assert "await answer(" in inspect.getsource(handler), handler.__name__
 
 
 def test_operation_ids() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from api.errors import error_response
-from api.routes.deps import _error
+from api.routes.deps import ERROR_RESPONSES, _error
 from api.schemas import VariantInfo, VariantList
 from solver import PRESETS
 from solver.rules import KNOB_DOCS
@@ -31,7 +31,8 @@ async def list_variants() -> VariantList:
     operation_id="get_variant",
     response_model=VariantInfo,
     responses={404: _error("no preset of that name", "not_found",
-                           "unknown variant 'poker'; choose one of basic, gin, ...", ["path", "name"])},
+                           "unknown variant 'poker'; choose one of basic, gin, ...", ["path", "name"]),
+               422: ERROR_RESPONSES[422]},
 )
 async def get_variant(name: str) -> VariantInfo:
     """One rule preset with the value of each knob."""

@@ -1,0 +1,36 @@
+"""Job runner used by ``tests/test_pool.py``: jobs that behave well or badly."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from api.settings import Settings
+
+
+def run(op: str, payload: dict[str, Any], deadline_at: float, budget_ms: float,
+        cancelled: Callable[[], bool], settings: Settings,
+        request_id: str = "-") -> tuple[int, bytes, dict[str, Any]]:
+    """``echo``, ``pid``, ``spin`` (stops at its deadline or when cancelled),
+    ``sleep`` (ignores both), ``crash`` (the process dies)."""
+    if op == "crash":
+        os._exit(3)
+    if op == "sleep":
+        time.sleep(payload["s"])
+    stopped = "done"
+    if op == "spin":
+        until = time.monotonic() + payload["s"]
+        while time.monotonic() < until:
+            if cancelled():
+                stopped = "cancelled"
+                break
+            if time.monotonic() >= deadline_at:
+                stopped = "deadline"
+                break
+            time.sleep(0.001)
+    body = {"op": op, "pid": os.getpid(), "stopped": stopped, "request_id": request_id,
+            "payload": payload}
+    return 200, json.dumps(body).encode(), {"optimal": True}

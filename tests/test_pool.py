@@ -1,0 +1,190 @@
+"""api.pool: solver processes that can be cut short, and admission control.
+
+Runs real solver processes (forkserver) with the small job runner in
+``tests/pool_jobs.py``: a crashed or overrunning process is replaced and its
+request answered 503; a client that goes away cancels its job; a full queue,
+or a wait past the deadline, is refused at once; processes are recycled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from api.pool import BACKSTOP_S, Outcome, Overloaded, SolverPool
+from api.settings import Settings
+from tests import pool_jobs
+
+RUNNER = "tests.pool_jobs:run"
+
+
+async def _never() -> None:
+    await asyncio.Event().wait()
+
+
+def _after(seconds: float) -> Callable[[], Awaitable[None]]:
+    async def gone() -> None:
+        await asyncio.sleep(seconds)
+    return gone
+
+
+async def _submit(pool: SolverPool, op: str, payload: dict[str, Any], limit_s: float,
+                  disconnected: Callable[[], Awaitable[None]] = _never) -> Outcome:
+    return await pool.submit(op, payload, time.monotonic() + limit_s, limit_s * 1000,
+                             disconnected, "req-1")
+
+
+def run(settings: Settings, scenario: Callable[[SolverPool], Awaitable[Any]]) -> Any:
+    async def main() -> Any:
+        pool = SolverPool(settings, pool_jobs.run, RUNNER)
+        await pool.start()
+        try:
+            return await scenario(pool)
+        finally:
+            await pool.stop()
+
+    return asyncio.run(main())
+
+
+def body(outcome: Outcome) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(outcome.body)
+    return data
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+def test_jobs_are_answered_with_their_request_id(processes: int) -> None:
+    async def scenario(pool: SolverPool) -> None:
+        outcome = await _submit(pool, "echo", {"x": 1}, 5)
+        assert outcome.status == 200
+        assert body(outcome)["payload"] == {"x": 1} and body(outcome)["request_id"] == "req-1"
+
+    run(Settings(processes=processes), scenario)
+
+
+def test_a_crashed_process_is_replaced() -> None:
+    async def scenario(pool: SolverPool) -> None:
+        first = body(await _submit(pool, "pid", {}, 5))["pid"]
+        crashed = await _submit(pool, "crash", {}, 5)
+        assert crashed.status == 503 and crashed.log["retry_after"] >= 1
+        after = await _submit(pool, "pid", {}, 10)
+        assert after.status == 200 and body(after)["pid"] != first
+
+    run(Settings(processes=1), scenario)
+
+
+def test_a_process_overrunning_its_deadline_is_killed_and_replaced() -> None:
+    async def scenario(pool: SolverPool) -> None:
+        first = body(await _submit(pool, "pid", {}, 5))["pid"]
+        started = time.monotonic()
+        outcome = await _submit(pool, "sleep", {"s": 5}, 0.2)
+        took = time.monotonic() - started
+        assert outcome.status == 503
+        assert 0.2 <= took < 0.2 + BACKSTOP_S + 0.15, took
+        after = await _submit(pool, "pid", {}, 10)
+        assert after.status == 200 and body(after)["pid"] != first
+
+    run(Settings(processes=1), scenario)
+
+
+def test_a_cooperative_job_stops_at_its_deadline() -> None:
+    async def scenario(pool: SolverPool) -> None:
+        started = time.monotonic()
+        outcome = await _submit(pool, "spin", {"s": 5}, 0.15)
+        assert outcome.status == 200 and body(outcome)["stopped"] == "deadline"
+        assert time.monotonic() - started < 0.15 + 0.05
+
+    run(Settings(processes=1), scenario)
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+def test_a_disconnect_cancels_the_running_job_within_100_ms(processes: int) -> None:
+    async def scenario(pool: SolverPool) -> None:
+        started = time.monotonic()
+        outcome = await _submit(pool, "spin", {"s": 10}, 20, _after(0.1))
+        assert outcome.status == 499
+        assert time.monotonic() - started < 0.2
+        # The slot is free again as soon as the job has stopped.
+        freed = time.monotonic()
+        after = await _submit(pool, "echo", {}, 5)
+        assert after.status == 200 and time.monotonic() - freed < 0.15
+
+    run(Settings(processes=processes), scenario)
+
+
+def test_a_disconnect_while_queued_drops_the_job() -> None:
+    async def scenario(pool: SolverPool) -> None:
+        running = asyncio.ensure_future(_submit(pool, "spin", {"s": 0.4}, 5))
+        await asyncio.sleep(0.05)
+        queued = await _submit(pool, "echo", {}, 5, _after(0.05))
+        assert queued.status == 499 and pool.queue_depth == 0
+        assert (await running).status == 200
+
+    run(Settings(processes=1), scenario)
+
+
+def test_a_full_queue_is_refused_at_once() -> None:
+    async def scenario(pool: SolverPool) -> None:
+        busy = asyncio.ensure_future(_submit(pool, "spin", {"s": 0.5}, 5))
+        await asyncio.sleep(0.05)
+        waiting = asyncio.ensure_future(_submit(pool, "echo", {}, 5))
+        await asyncio.sleep(0.01)
+        started = time.monotonic()
+        with pytest.raises(Overloaded) as refused:
+            await _submit(pool, "echo", {}, 5)
+        assert time.monotonic() - started < 0.01
+        assert refused.value.retry_after_s >= 1 and "waiting" in refused.value.reason
+        assert (await busy).status == 200 and (await waiting).status == 200
+
+    run(Settings(processes=1, queue_size=1), scenario)
+
+
+def test_a_wait_past_the_deadline_is_refused() -> None:
+    async def scenario(pool: SolverPool) -> None:
+        for _ in range(3):  # teach the pool that jobs take about 0.3 s
+            await _submit(pool, "spin", {"s": 0.3}, 5)
+        busy = asyncio.ensure_future(_submit(pool, "spin", {"s": 0.3}, 5))
+        await asyncio.sleep(0.02)
+        with pytest.raises(Overloaded) as refused:
+            await _submit(pool, "echo", {}, 0.05)
+        assert "past its deadline" in refused.value.reason
+        # Queued with room to start, but its deadline comes first: 503 then.
+        pool.service_s = 0.0
+        started = time.monotonic()
+        late = await _submit(pool, "echo", {}, 0.1)
+        assert late.status == 503 and 0.09 < time.monotonic() - started < 0.2
+        await busy
+
+    run(Settings(processes=1), scenario)
+
+
+def test_processes_are_recycled_after_so_many_jobs() -> None:
+    async def scenario(pool: SolverPool) -> list[int]:
+        pids = []
+        for _ in range(5):
+            outcome = await _submit(pool, "pid", {}, 10)
+            assert outcome.status == 200
+            pids.append(body(outcome)["pid"])
+        return pids
+
+    pids = run(Settings(processes=1, recycle_tasks=2), scenario)
+    assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
+
+
+def test_stop_refuses_what_waits() -> None:
+    async def scenario(pool: SolverPool) -> None:
+        busy = asyncio.ensure_future(_submit(pool, "spin", {"s": 0.3}, 5))
+        await asyncio.sleep(0.02)
+        waiting = asyncio.ensure_future(_submit(pool, "echo", {}, 5))
+        await asyncio.sleep(0.02)
+        await pool.stop()
+        assert (await waiting).status == 503
+        await busy
+        with pytest.raises(Overloaded):
+            await _submit(pool, "echo", {}, 5)
+
+    run(Settings(processes=1), scenario)
