@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import itertools
 import logging
 import math
@@ -151,6 +152,7 @@ def _child_main(conn: Connection, cancel: Any, settings: dict[str, Any], runner_
             return
         if recycle:
             return
+        gc.collect()  # between jobs, when no deadline is running (searches pause it)
 
 
 class _ProcessSlot:

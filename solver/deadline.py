@@ -15,9 +15,11 @@ gives the same answer.
 
 from __future__ import annotations
 
+import gc
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 NODES_PER_MS = 500
 """Search work units (states visited plus the options they weigh) a deadline's
@@ -112,6 +114,23 @@ class Deadline:
         """Search states the work budget still allows, at most ``ceiling``."""
         left = self.work.left
         return ceiling if left >= ceiling else max(0, int(left))
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a search runs.
+
+    A search allocates hundreds of thousands of small tuples; the collector's
+    full passes over them stall for tens of milliseconds at arbitrary moments,
+    past any deadline.  Searches create no reference cycles (reference counting
+    frees everything), so pausing is safe; the collector resumes afterwards."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class Ticker:

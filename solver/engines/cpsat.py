@@ -47,7 +47,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from solver.cards import JOKER, count_vector
-from solver.deadline import Deadline
+from solver.deadline import Deadline, gc_paused
 from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld
 from solver.melds import Candidate, all_candidates
 from solver.model import Status
@@ -155,7 +155,8 @@ class _PassModel:
             return [], [], []
         threshold = objective.min_points > 0
         best: dict[_CandidateKey, list[tuple[int, int, Candidate]]] = {}
-        for cand in candidates:
+        for step, cand in enumerate(candidates):
+            self._tick(step)
             if objective.pure_only and not cand.pure:
                 continue
             if cand.wilds > self.total_wilds:
@@ -184,9 +185,15 @@ class _PassModel:
         return bound
 
     # -- model ----------------------------------------------------------------
+    def _tick(self, step: int) -> None:
+        """Check the deadline every 256 steps of a loop that grows with the model."""
+        if step & 255 == 255 and self.deadline is not None:
+            self.deadline.check()
+
     def _add_variables(self) -> None:
         model = self.model
         for m, cand in enumerate(self.candidates):
+            self._tick(m)
             self.x.append(model.new_int_var(0, self._copies_bound(cand), f"x{m}"))
         discard_cap = 1 if self.instance.discard else 0
         for c in self.types:
@@ -201,8 +208,7 @@ class _PassModel:
         objective = self.objective
         melded: dict[int, list[tuple[int, Any]]] = {c: [] for c in self.types}
         for m, (var, cand) in enumerate(zip(self.x, self.candidates, strict=True)):
-            if m & 1023 == 1023 and self.deadline is not None:
-                self.deadline.check()
+            self._tick(m)
             for c, k in Counter(cand.naturals).items():
                 melded[c].append((k, var))
         for c in self.types:
@@ -398,11 +404,20 @@ def solve_cpsat(
     if deadline is not None:
         config = CpSatConfig(min(time_limit_s, max(0.0, deadline.remaining_s())), num_workers, seed)
     passes = passes_for(instance.deal) if passes is None else tuple(passes)
+    with gc_paused():
+        return _solve_passes(instance, passes, config, started, hint, deadline)
+
+
+def _solve_passes(instance: Instance, passes: Sequence[Pass], config: CpSatConfig,
+                  started: float, hint: EngineResult | None,
+                  deadline: Deadline | None) -> EngineResult:
     candidates = _candidates_for(instance, deadline)
     best: _PassOutcome | None = None
     best_name = ""
     proved = True
     for index, objective in enumerate(passes):
+        if deadline is not None:
+            deadline.check()
         pass_model = _PassModel(instance, objective, candidates, deadline)
         if best is not None:
             pass_model.add_upper_bound(best.cost - 1)  # ties go to the earlier pass

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from solver.cards import JOKER, NUM_CARD_TYPES
 from solver.config import CONFIG
-from solver.deadline import Deadline, DeadlineExceeded
+from solver.deadline import Deadline, DeadlineExceeded, gc_paused
 from solver.engines import tables
 from solver.engines.base import (
     INFEASIBLE,
@@ -656,6 +656,11 @@ class SearchSession:
         Past the budget or deadline it answers the best arrangement seen
         (``optimal=False``, status ``feasible``), or raises ``BudgetExceeded``
         when it saw none."""
+        with gc_paused():
+            return self._solve(cards, discard, on_pass)
+
+    def _solve(self, cards: Sequence[int], discard: bool,
+               on_pass: Callable[[str, int], None] | None) -> EngineResult:
         best: EngineResult | None = None
         proved = True
         # The later passes (pure sequences only) are cheap: solving them first
@@ -747,7 +752,8 @@ def solve_with_table(
                         deadline=deadline)
     root = search.root(instance.cards, instance.discard)
     try:
-        cost = search.solve(root)
+        with gc_paused():
+            cost = search.solve(root)
     except DeadlineExceeded:
         found = search.incumbent_arrangement(root)
         if found is None:
