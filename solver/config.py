@@ -17,19 +17,27 @@
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 
 
 def _env_int(name: str, default: int, low: int, high: int) -> int:
+    """The variable's value, or ``default`` with a warning when it is unusable
+    (a bad setting must not make ``import solver`` fail: the command line and
+    the service report their own settings errors)."""
     raw = os.environ.get(name)
-    if raw is None:
+    if raw is None or not raw.strip():
         return default
     try:
-        value = int(raw)
+        value = int(raw.strip().replace("_", ""))
     except ValueError:
-        raise ValueError(f"environment variable {name} must be an integer; got {raw!r}") from None
+        warnings.warn(f"environment variable {name} must be an integer; got {raw!r}: "
+                      f"using {default}", stacklevel=2)
+        return default
     if not low <= value <= high:
-        raise ValueError(f"environment variable {name} must be from {low} to {high}; got {value}")
+        warnings.warn(f"environment variable {name} must be from {low} to {high}; got {value}: "
+                      f"using {default}", stacklevel=2)
+        return default
     return value
 
 

@@ -249,6 +249,7 @@ def score_round(
     if method == "collect":
         return _score_basic(parsed, deal, budget)
     if method == "net":
+        _check_empty_hand_went_out(parsed, deal, "list its last melds under melded")
         return _score_net(parsed, deal)
     if method == "hand_penalty":
         return _score_penalty(parsed, deal)
@@ -305,17 +306,24 @@ def _score_basic(players: list[_Parsed], deal: Deal, budget: Deadline) -> RoundS
                       f"player {winner} went out and {why}", tuple(s.points for s in final))
 
 
+def _check_empty_hand_went_out(players: list[_Parsed], deal: Deal, hint: str) -> None:
+    """A player who went out holds no cards (those it held count against it)."""
+    for index, player in enumerate(players):
+        if player.info.went_out and player.hand:
+            raise InvalidHandError(
+                f"players[{index}] went out, so its hand is empty under {deal.rules.name!r} "
+                f"(cards left in hand count against a player; {hint}); got "
+                f"{_listed(player.hand)}",
+                code="cannot_go_out", field=f"players[{index}].hand",
+            )
+
+
 def _score_penalty(players: list[_Parsed], deal: Deal) -> RoundScore:
     winner = next((i for i, p in enumerate(players) if p.info.went_out), None)
     if winner is None:
         raise InvalidHandError(f"{deal.rules.name}: say which player went out (went_out: true)",
                                code="no_winner", field="players")
-    if players[winner].hand:
-        raise InvalidHandError(
-            f"players[{winner}] went out, so its hand is empty under {deal.rules.name!r} "
-            f"(cards left in hand count against a player); got {_listed(players[winner].hand)}",
-            code="cannot_go_out", field=f"players[{winner}].hand",
-        )
+    _check_empty_hand_went_out(players, deal, "its melds are already down")
     scores = []
     for i, p in enumerate(players):
         if i == winner:

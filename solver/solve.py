@@ -111,8 +111,12 @@ def run_engine(
         if engine == "search":
             return give_up(instance, passes), "search"
         hint = result
-    if deadline.expired() or (not cpsat_loaded() and deadline.remaining_ms() < CPSAT_IMPORT_MS):
-        # No time left -- or not enough to load OR-Tools first: answer what we have.
+    if deadline.remaining_ms() < CPSAT_MIN_MS or (
+            not cpsat_loaded() and deadline.remaining_ms() < CPSAT_IMPORT_MS):
+        # No time left -- or not enough to load OR-Tools first: answer what we
+        # have, or (CP-SAT asked for by name) what the search finds in the time.
+        if hint is None and engine == "cpsat":
+            return run_engine(instance, "search", deadline, node_budget, passes)
         return (hint or give_up(instance, passes)), "search"
     from solver.engines.cpsat import solve_cpsat
 
@@ -127,6 +131,9 @@ def run_engine(
     return result, "cpsat"
 
 
+CPSAT_MIN_MS = 20
+"""CP-SAT is not started with less time than this left: building its model
+alone takes milliseconds (tens of them for a 30-card hand)."""
 CPSAT_IMPORT_MS = 1000
 """Time loading OR-Tools may take on a busy machine (about 0.4 s on a quiet
 one): a solve with less time left than this does not start CP-SAT cold.

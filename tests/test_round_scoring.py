@@ -71,14 +71,22 @@ def test_basic_bad_rounds() -> None:
 def test_rummy500_melded_minus_hand() -> None:
     result = score_round([
         PlayerHand(melded=[["AH", "2H", "3H"], ["QS", "KS", "AS"]], hand="JK", went_out=False),
-        PlayerHand(melded=[["6H", "7H", "8H"], ["4H"]], hand="AD 9C", went_out=True),
+        PlayerHand(melded=[["6H", "7H", "8H"], ["4H"], ["AD", "9C"]], hand="", went_out=True),
     ], "rummy500")
     first, second = result.players
     assert first.melded_points == 1 + 2 + 3 + 10 + 10 + 15 and first.hand_points == 15
     assert first.points == 41 - 15
-    # the 4H laid off on a meld scores its own points
-    assert second.melded_points == 21 + 4 and second.points == 25 - 15 - 9
+    # the 4H laid off on a meld, and the loose AD 9C, score their own points
+    assert second.melded_points == 21 + 4 + 15 + 9 and second.points == 49
     assert result.winner == 1
+
+
+def test_a_player_who_went_out_holds_no_cards() -> None:
+    for variant in ("rummy500", "kalooki", "contract"):
+        with pytest.raises(InvalidHandError) as info:
+            score_round([PlayerHand(hand="AS 2S 3S", went_out=True), PlayerHand(hand="KD")],
+                        variant)
+        assert info.value.code == "cannot_go_out" and info.value.field == "players[0].hand"
 
 
 def test_rommy_points_and_pile_penalty() -> None:
