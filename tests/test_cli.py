@@ -1,0 +1,571 @@
+"""The command line (``solver.cli``, ``solver.cli_format``, ``python -m solver``).
+
+Most tests run ``main([...])`` in-process and read stdout / stderr with
+``capsys``; a few start ``python -m solver`` and the console script's entry
+point as subprocesses.  Expected values are worked out by hand in comments
+(card points: A=1, 2-10 pips, J Q K = 10; rummy500: a low ace 1, a joker 15).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solver import cli
+from solver.cli import main
+from solver.cli_format import format_card, format_played
+from solver.version import version_info
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GIN = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
+INDIAN = "AH 2H 3H 4S 5S 9D 7S KC KD KS 5D 6D 7D"
+KNOCK11 = "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D"
+KNOCKER = "5H 4H 4D 3H 6H 3C 4C 6C 2C 5C"
+DEFENDER = "6D 3S 7S TD 9D 4S 9H 8D 7H TS"
+VARIANTS = ("basic", "gin", "rummy500", "rommy", "indian13", "indian21", "contract", "kalooki")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``main(argv)``: exit code, stdout, stderr."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
+    """``main([*argv, "--json"])``: exit code and the parsed stdout."""
+    code, out, _ = run(capsys, *argv, "--json")
+    return code, json.loads(out)
+
+
+def error_of(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    """The ``{"type", "msg", "loc"}`` of a command that must fail with exit 2."""
+    code, body = run_json(capsys, *argv)
+    assert code == 2, body
+    assert set(body) == {"error"} and set(body["error"]) == {"type", "msg", "loc"}
+    error: dict[str, Any] = body["error"]
+    return error
+
+
+# ---------------------------------------------------------------------------
+# solve
+
+
+def test_solve_gin_human(capsys: pytest.CaptureFixture[str]) -> None:
+    # A-2-3 spades (6) and three 7s (21); deadwood 9 + 10 + 10 + 4 = 33
+    code, out, err = run(capsys, "solve", "--variant", "gin", GIN)
+    assert (code, err) == (0, "")
+    assert out == (
+        "variant         gin\n"
+        "melds           run  A♠ 2♠ 3♠  6 pts, pure\n"
+        "                set  7♥ 7♦ 7♣  21 pts\n"
+        "deadwood        9♠ Q♥ K♦ 4♣\n"
+        "points          deadwood 33, melded 27, net -6, penalty 33\n"
+        "declarable      no\n"
+        "status          optimal (search)\n"
+    )
+
+
+def test_quoted_hand_is_the_unquoted_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    quoted = run(capsys, "solve", "--variant", "gin", GIN)
+    tokens = run(capsys, "solve", "--variant", "gin", *GIN.split())
+    commas = run(capsys, "solve", "--variant", "gin", GIN.replace(" ", ","))
+    assert quoted == tokens == commas
+    assert run_json(capsys, "solve", GIN) == run_json(capsys, "solve", *GIN.split())
+
+
+def test_solve_json_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    code, body = run_json(capsys, "solve", "--variant", "gin", GIN)
+    assert code == 0
+    assert body["deadwood_points"] == 33
+    assert sorted(body["deadwood"]) == sorted(["9S", "QH", "KD", "4C"])
+    assert (body["can_open"], body["go_out"], body["optimal"], body["status"]) == (
+        None, None, True, "optimal")
+
+
+def test_json_before_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--json", "solve", GIN)
+    assert code == 0 and json.loads(out)["deadwood_points"] == 33
+
+
+def test_solve_indian13_wild_card_marked(capsys: pytest.CaptureFixture[str]) -> None:
+    # 9s wild: 4S 5S 9D 7S is 4-5-6-7 spades; every card melds, count 0
+    argv = ("solve", "--variant", "indian13", "--wild-rank", "9", INDIAN)
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "9♦=6♠" in out and "declarable      yes" in out
+    assert "points          deadwood 0," in out and "deadwood        -" in out
+    code, body = run_json(capsys, *argv)
+    assert (body["deadwood_points"], body["penalty_points"], body["declarable"]) == (0, 0, True)
+    assert len(body["melds"]) == 4 and body["deadwood"] == []
+
+
+def test_solve_go_out_and_can_open(capsys: pytest.CaptureFixture[str]) -> None:
+    # rummy500: four aces (60) minus 2H 3H (5) = 55 beats going out with
+    # A-2-3 hearts (1 + 2 + 3) and three aces (45) = 51
+    code, out, _ = run(capsys, "solve", "--variant", "rummy500", "AH 2H 3H AS AD AC")
+    assert code == 0
+    assert "points          deadwood 5, melded 60, net 55, penalty 5" in out
+    assert "go out          melded 51, net 51" in out
+    # kalooki: two sets of 30 open (>= 51); 2C stays in hand
+    code, out, _ = run(capsys, "solve", "--variant", "kalooki", "KH KS KD QH QS QD 2C")
+    assert "can open        yes" in out and "deadwood        2♣" in out
+    assert "can open" not in run(capsys, "solve", GIN)[1]
+
+
+def test_solve_discard_and_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    # 11 cards: 8S joins nothing useful, throwing QH (10) leaves 9 + 8 + 10 + 4 = 31
+    code, out, _ = run(capsys, "solve", "--variant", "basic", "--discard", GIN + " 8S")
+    assert code == 0 and "discard         Q♥" in out and "deadwood 31," in out
+    code, body = run_json(capsys, "solve", "--engine", "cpsat", "--time-limit-ms", "500", GIN)
+    assert (body["deadwood_points"], body["engine"], body["optimal"]) == (33, "cpsat", True)
+
+
+def test_solve_rules_override(capsys: pytest.CaptureFixture[str]) -> None:
+    # knock_limit 40: deadwood 33 may knock
+    code, body = run_json(capsys, "solve", GIN, "--rules", '{"knock_limit": 40}')
+    assert code == 0 and body["declarable"] is True
+
+
+# ---------------------------------------------------------------------------
+# Input errors
+
+
+@pytest.mark.parametrize("argv", [("solve", "--variant", "gin"), ("solve", ""), ("solve", " , ")])
+def test_empty_hand_rejected(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert "no cards given" in err and "declarable" not in err
+    error = error_of(capsys, *argv)
+    assert (error["type"], error["loc"]) == ("empty_hand", ["hand"])
+
+
+def test_bad_card(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solve", "AS 2S ZZ")
+    assert (code, out) == (2, "")
+    assert "unknown card 'ZZ' at position 2" in err and "invalid_card at hand[2]" in err
+    error = error_of(capsys, "solve", "AS", "2S", "ZZ")
+    assert (error["type"], error["loc"]) == ("invalid_card", ["hand", 2])
+
+
+@pytest.mark.parametrize(("argv", "option", "choices"), [
+    (("solve", "--variant", "gin500", "AS"), "variant", VARIANTS),
+    (("solve", "--engine", "fast", "AS"), "engine", ("auto", "search", "cpsat")),
+    (("serve", "--log-level", "loud"), "log_level", cli.LOG_LEVELS),
+])
+def test_bad_choice_lists_the_choices(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+                                      option: str, choices: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert "invalid choice" in err and all(repr(c) in err for c in choices)
+    assert "Traceback" not in err
+    error = error_of(capsys, *argv)
+    assert (error["type"], error["loc"]) == ("invalid_choice", [option])
+    assert all(repr(c) in error["msg"] for c in choices)
+
+
+def test_bad_rules_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solve", GIN, "--rules", "{knock_limit: 5}")
+    assert (code, out) == (2, "")
+    assert "--rules is not valid JSON" in err
+    error = error_of(capsys, "solve", GIN, "--rules", "{knock_limit: 5}")
+    assert (error["type"], error["loc"]) == ("invalid_json", ["rules"])
+
+
+@pytest.mark.parametrize(("argv", "kind", "loc"), [
+    (("solve", GIN, "--rules", '{"decks": 9}'), "invalid_rules", ["rules", "decks"]),
+    (("solve", GIN, "--rules", '{"no_such_knob": 1}'), "invalid_rules", ["rules", "no_such_knob"]),
+    (("solve", GIN, "--rules", "[1]"), "invalid_rules", ["rules"]),
+    (("solve", GIN, "--wild-rank", "7"), "wild_rank_not_allowed", ["wild_rank"]),
+    (("solve", GIN, "--time-limit-ms", "0"), "invalid_time_limit", ["time_limit_ms"]),
+    (("solve", GIN, "--time-limit-ms", "soon"), "invalid_value", ["time_limit_ms"]),
+    (("solve", "AS AS"), "too_many_copies", ["hand", 1]),
+    (("solve", GIN, "--colour"), "unrecognized_arguments", []),
+])
+def test_error_json_type_and_loc(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+                                 kind: str, loc: list[object]) -> None:
+    error = error_of(capsys, *argv)
+    assert (error["type"], error["loc"]) == (kind, loc), error
+
+
+def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys)
+    assert (code, out) == (2, "") and "choose a command" in err
+    assert error_of(capsys)["type"] == "usage_error"
+
+
+def test_internal_failure(capsys: pytest.CaptureFixture[str],
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("engine exploded")
+
+    monkeypatch.setattr(cli, "solve", broken)
+    code, body = run_json(capsys, "solve", GIN)
+    assert code == 1
+    assert body == {"error": {"type": "internal_error", "msg": "RuntimeError: engine exploded",
+                              "loc": []}}
+    with pytest.raises(RuntimeError):  # without --json: the traceback
+        main(["solve", GIN])
+
+
+# ---------------------------------------------------------------------------
+# --version
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    info = version_info()
+    code, out, _ = run(capsys, "--version")
+    assert code == 0
+    assert out == (f"rummy-solver {info['version']} (OR-Tools {info['ortools']}, "
+                   f"Python {info['python']})\n")
+    assert run_json(capsys, "--version") == (0, info)
+
+
+# ---------------------------------------------------------------------------
+# validate
+
+
+def test_validate(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("validate", "--variant", "gin", "--meld", "AS 2S 3S", "--meld", "7H", "7D", "7C",
+            "--deadwood", "KD QH 4C 9S", "--hand", GIN)
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "valid           yes" in out and "problems        -" in out
+    assert "0  run  A♠ 2♠ 3♠  6 pts, pure" in out
+    code, body = run_json(capsys, *argv)
+    assert (body["valid"], body["declarable"], body["deadwood_points"]) == (True, False, 33)
+
+
+def test_validate_problems(capsys: pytest.CaptureFixture[str]) -> None:
+    # A-2-4 is no run: its 7 points join the deadwood 33 = 40
+    argv = ("validate", "--meld", "AS 2S 4S", "--meld", "7H 7D 7S", "--deadwood", "KD QH 4C 9S")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and "not_consecutive" in out and "0  not a meld" in out
+    code, body = run_json(capsys, *argv)
+    assert (body["valid"], body["deadwood_points"]) == (False, 40)
+    assert [p["code"] for p in body["problems"]] == ["not_consecutive"]
+
+
+def test_validate_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    error = error_of(capsys, "validate", "--meld", "AS 2S 3S", "--meld", "7H 7D XX")
+    assert (error["type"], error["loc"]) == ("invalid_card", ["melds", 1, 2])
+    error = error_of(capsys, "validate", "--variant", "gin")
+    assert error["type"] == "empty_hand"
+
+
+# ---------------------------------------------------------------------------
+# gin: knock and score
+
+
+def test_knock(capsys: pytest.CaptureFixture[str]) -> None:
+    # discard 6S: 3D-6D and 4C-6C meld, 2S 5S 2C = 9; discard 5S: 2 + 6 + 2 = 10
+    code, out, _ = run(capsys, "knock", KNOCK11)
+    assert code == 0
+    assert "can knock       yes" in out and "min deadwood    9" in out
+    assert "discard 6♠: deadwood 9" in out and "discard 5♠: deadwood 10" in out
+    code, body = run_json(capsys, "knock", *KNOCK11.split())
+    assert [(o["discard"], o["deadwood_points"]) for o in body["options"]] == [("6S", 9), ("5S", 10)]
+
+
+def test_knock_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    # Oklahoma upcard 4D: the limit is 4, the least deadwood 9
+    code, body = run_json(capsys, "knock", KNOCK11, "--upcard", "4D")
+    assert (code, body["knock_limit"], body["can_knock"]) == (0, 4, False)
+    assert "none: the least deadwood is 9" in run(capsys, "knock", KNOCK11, "--upcard", "4D")[1]
+    code, body = run_json(capsys, "knock", KNOCK11, "--knock-limit", "9")
+    assert [o["discard"] for o in body["options"]] == ["6S"]
+    error = error_of(capsys, "knock", KNOCK11, "--upcard", "4D", "--knock-limit", "5")
+    assert error["type"] == "conflicting_arguments"
+    error = error_of(capsys, "knock", "AS 2S")
+    assert (error["type"], error["loc"]) == ("wrong_hand_size", ["hand"])
+
+
+def test_score(capsys: pytest.CaptureFixture[str]) -> None:
+    # knocker keeps 6H back (3H-5H, 2C-6C; deadwood 6H 4D = 10) so the defender
+    # cannot lay 7H off; defender: 8D-10D, deadwood 3+4+7+10+7+9+6 = 46; 46 - 10 = 36
+    argv = ("score", "--knocker", KNOCKER, "--defender", *DEFENDER.split())
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "outcome         knock: the knocker scores 36" in out
+    assert "deadwood 6♥ 4♦ (10)" in out and "(46)" in out
+    code, body = run_json(capsys, *argv)
+    assert (body["outcome"], body["winner"], body["points"]) == ("knock", "knocker", 36)
+    assert body["knocker"]["deadwood"] == ["6H", "4D"]
+    error = error_of(capsys, "score", "--knocker", "", "--defender", DEFENDER)
+    assert (error["type"], error["loc"]) == ("empty_hand", ["knocker"])
+    assert error_of(capsys, "score", "--knocker", KNOCKER)["type"] == "missing_argument"
+
+
+# ---------------------------------------------------------------------------
+# hints
+
+
+def test_hint_discard(capsys: pytest.CaptureFixture[str]) -> None:
+    # throwing KH or QD keeps A-3S, three 7s, 8-10C with 10 in hand
+    hand = "AS 2S 3S 7H 7D 7C 8C 9C TC KH QD"
+    code, out, _ = run(capsys, "hint", "discard", hand)
+    assert code == 0
+    assert "1     K♥ Q♦   10  declarable" in out and "best: K♥" in out
+    code, body = run_json(capsys, "hint", "discard", hand)
+    assert body["groups"][0] == ["KH", "QD"] and body["options"][0]["value"] == 10
+
+
+def test_hint_draw(capsys: pytest.CaptureFixture[str]) -> None:
+    # taking 4S: A-4S and the 7s, throw QH, keep 9 + 10 + 4 = 23; 52 - 10 - 1 - 1 = 40 unseen
+    argv = ("hint", "draw", GIN, "--top", "4S", "--seen", "9H")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "take 4♠         23" in out and "recommendation  take the discard" in out
+    assert "29.500 on average (59/2) over 40 unseen card(s)" in out
+    code, body = run_json(capsys, *argv)
+    assert (body["take"]["value"], body["blind"]["expected_exact"], body["blind"]["unseen"]) == (
+        23, "59/2", 40)
+    assert body["recommendation"] == "take_discard"
+
+
+def test_hint_needs_a_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "hint")
+    assert (code, out) == (2, "") and "choose a hint: discard or draw" in err
+    assert error_of(capsys, "hint", "draw", GIN)["loc"] == ["discard_top"]
+    error = error_of(capsys, "hint", "guess", GIN)
+    assert error["type"] == "invalid_choice" and "'discard', 'draw'" in error["msg"]
+
+
+# ---------------------------------------------------------------------------
+# layoffs and pile
+
+
+def test_layoffs(capsys: pytest.CaptureFixture[str]) -> None:
+    # lay off 4H 8H 9H (21) and JK=JC QC (15 + 10) = 46, keep 2D 8C (10): net 36
+    argv = ("layoffs", "--variant", "rummy500", "8H 9H 4H JK 8C QC 2D", "--table", "5H 6H 7H",
+            "--table", "7S", "7D", "7C", "--table", "JK 9C TC")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "#2  run  JK=8♣ 9♣ 10♣  34 pts" in out
+    assert "lay off JK=J♣ Q♣ onto #2" in out and "9♥ -> #0 high via 8♥" in out
+    assert "net 36 = melded 0 + laid off 46 - deadwood 10" in out
+    code, body = run_json(capsys, *argv)
+    assert (body["value"], body["better"], body["optimal"]) == (36, "higher", True)
+    error = error_of(capsys, "layoffs", "AS 2S", "--table", "5H 6H ZZ")
+    assert (error["type"], error["loc"]) == ("invalid_card", ["table", 0, 2])
+
+
+def test_pile(capsys: pytest.CaptureFixture[str]) -> None:
+    # depth 3 takes 8D: 8S 8D 8C (24) + layoff 4H 8H 9H (21) - 2D QD (12) = 33;
+    # depth 4 must use 3C, which melds with nothing
+    argv = ("pile", "8H 9H 4H 2D 8C", "--table", "5H 6H 7H", "--pile", "KS 3C 8D 8S QD")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert " 3  take Q♦ 8♠ 8♦: net 33, melds or lays off 8♦  <- best" in out
+    assert " 4  take Q♦ 8♠ 8♦ 3♣: illegal" in out
+    code, body = run_json(capsys, *argv)
+    assert body["best_depth"] == 3
+    assert [d["legal"] for d in body["depths"]] == [True, True, True, False, False]
+    error = error_of(capsys, "pile", "8H 9H", "--pile", "KS", "--variant", "gin")
+    assert (error["type"], error["loc"]) == ("invalid_rules", ["variant"])
+    assert error_of(capsys, "pile", "8H 9H")["loc"] == ["discard_pile"]
+
+
+# ---------------------------------------------------------------------------
+# round
+
+
+def test_round_indian13(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("round", "--variant", "indian13", "--wild-rank", "7",
+            "--player", "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C",
+            "--player", "2S 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KD", "--player", "",
+            "--went-out", "0", "--dropped", "2=first")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "points          +90 -80 -10" in out and "JK=10♣" in out
+    assert "count 90, capped at 80: pays 80" in out
+    code, body = run_json(capsys, *argv)
+    assert (body["winner"], body["points"]) == (0, [90, -80, -10])
+
+
+def test_round_basic_and_json_players(capsys: pytest.CaptureFixture[str]) -> None:
+    # basic: the winner collects KD QH 4C = 24
+    code, body = run_json(capsys, "round", "--variant", "basic", "--player", "",
+                          "--player", "KD QH 4C", "--went-out", "0")
+    assert (code, body["points"]) == (0, [24, 0])
+    # rummy500: A-2-3 (1 + 2 + 3) = 6; 21 melded - 20 in hand = 1
+    flags = run_json(capsys, "round", "--variant", "rummy500", "--player", "", "--player", "KD QH",
+                     "--melded", "0=AS 2S 3S", "--melded", "1=7H 7D 7C", "--went-out", "0")
+    players = json.dumps([{"hand": "", "melded": ["AS 2S 3S"], "went_out": True},
+                          {"hand": "KD QH", "melded": ["7H 7D 7C"]}])
+    from_json = run_json(capsys, "round", "--variant", "rummy500", "--players", players)
+    assert flags == from_json and flags[1]["points"] == [6, 1]
+
+
+@pytest.mark.parametrize(("argv", "kind", "loc"), [
+    (("--player", "AS", "--player", "KD", "--went-out", "5"), "invalid_player_option", ["went_out"]),
+    (("--player", "AS", "--player", "KD", "--dropped", "1"), "invalid_player_option", ["dropped"]),
+    (("--player", "AS", "--player", "KD", "--rummy"), "missing_argument", ["rummy"]),
+    (("--players", "[{}]", "--player", "KD"), "conflicting_arguments", ["players"]),
+    (("--players", '[{"hand": "AS", "went_out": 1}]'), "invalid_players", ["players", 0, "went_out"]),
+    (("--players", '[{"cards": "AS"}]'), "invalid_players", ["players", 0, "cards"]),
+    (("--players", "{"), "invalid_json", ["players"]),
+    ((), "missing_argument", ["player"]),
+    (("--player", "AS ZZ", "--player", "KD", "--went-out", "0"), "invalid_card",
+     ["players", 0, "hand", 1]),
+    (("--player", "AS", "--player", "KD", "--went-out", "0", "--melded", "1=7H XX"), "invalid_card",
+     ["players", 1, "melded", 0, 1]),
+])
+def test_round_errors(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], kind: str,
+                      loc: list[object]) -> None:
+    error = error_of(capsys, "round", "--variant", "basic", *argv)
+    assert (error["type"], error["loc"]) == (kind, loc), error
+
+
+def test_round_gin_points_to_score(capsys: pytest.CaptureFixture[str]) -> None:
+    error = error_of(capsys, "round", "--variant", "gin", "--player", "AS", "--player", "KD")
+    assert error["loc"] == ["variant"] and "gin_score" in error["msg"]
+
+
+# ---------------------------------------------------------------------------
+# serve and bulk
+
+
+def test_log_levels_match_the_service() -> None:
+    logs = importlib.import_module("api.logs")
+    assert logs.LOG_LEVELS == cli.LOG_LEVELS
+
+
+@pytest.mark.parametrize(("argv", "loc"), [
+    (("--workers", "0"), "workers"), (("--workers", "many"), "workers"),
+    (("--port", "70000"), "port"), (("--port", "-1"), "port"),
+])
+def test_serve_rejects_bad_numbers(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+                                   loc: str) -> None:
+    code, out, err = run(capsys, "serve", *argv)
+    assert (code, out) == (2, "") and f"argument --{loc}" in err
+    assert error_of(capsys, "serve", *argv)["loc"] == [loc]
+
+
+def test_serve_delegates(capsys: pytest.CaptureFixture[str],
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def fake_serve(host: str, port: int, workers: int, log_level: str) -> int:
+        calls.append((host, port, workers, log_level))
+        return 0
+
+    monkeypatch.setattr(importlib.import_module("api.serve"), "serve", fake_serve)
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--workers", "3",
+                 "--log-level", "debug"]) == 0
+    assert main(["serve"]) == 0
+    assert calls == [("0.0.0.0", 0, 3, "debug"), ("127.0.0.1", 8000, os.cpu_count() or 1, "info")]
+
+
+def test_bulk(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    if importlib.util.find_spec("solver.bulk_cli") is None:
+        code, out, err = run(capsys, "bulk", "x")
+        assert (code, out) == (1, "") and "bulk is not available" in err
+        return
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
+    target = tmp_path / "out.jsonl"
+    code, _, _ = run(capsys, "bulk", str(source), "-o", str(target), "--processes", "1", "--quiet")
+    assert code == 0
+    (line,) = target.read_text().splitlines()
+    assert json.loads(line)["result"]["deadwood_points"] == 33
+
+
+def test_bulk_missing_module(capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.import_module
+
+    def no_bulk(name: str, package: str | None = None) -> Any:
+        if name == "solver.bulk_cli":
+            raise ImportError("No module named 'solver.bulk_cli'")
+        return real(name, package)
+
+    monkeypatch.setattr(cli.importlib, "import_module", no_bulk)
+    code, out, err = run(capsys, "bulk", "in.jsonl", "--op", "solve")
+    assert (code, out) == (1, "") and "bulk is not available" in err
+    code, body = run_json(capsys, "bulk", "in.jsonl")
+    assert (code, body["error"]["type"]) == (1, "not_available")
+    assert run(capsys, "solve", GIN)[0] == 0  # the other commands are unaffected
+
+
+# ---------------------------------------------------------------------------
+# Rendering
+
+
+def test_card_rendering_round_trips() -> None:
+    from solver.cards import parse_card
+
+    for card in range(53):
+        assert parse_card(format_card(card)) == card
+    assert format_played([52, 22], [20, 22]) == "JK=8♥ 10♥"  # 8H = 13 + 7
+
+
+def test_ascii_terminal_gets_suit_letters() -> None:
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="ascii")
+    cli.write("9♦=6♠ 10♥", stream)
+    stream.flush()
+    assert raw.getvalue() == b"9D=6S 10H\n"
+
+
+def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["solve"], ["validate"], ["knock"], ["score"], ["hint"], ["hint", "discard"],
+                    ["hint", "draw"], ["layoffs"], ["pile"], ["round"], ["serve"], ["bulk"], []):
+        with pytest.raises(SystemExit) as exit_info:
+            main([*command, "--help"])
+        assert exit_info.value.code == 0
+        assert "usage: rummy-solver" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------
+# Processes: python -m solver and the console script's entry point
+
+
+def _process(*argv: str) -> subprocess.CompletedProcess[str]:
+    # The worktree first: an installed copy of the package may live elsewhere.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run([sys.executable, *argv], cwd=ROOT, env=env, capture_output=True,
+                          text=True, check=False, timeout=60)
+
+
+def test_python_dash_m_solver() -> None:
+    done = _process("-m", "solver", "solve", "--variant", "gin", GIN, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["deadwood_points"] == 33
+    done = _process("-m", "solver", "solve", "AS", "ZZ", "--json")
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["error"]["loc"] == ["hand", 1]
+
+
+def test_console_script_entry_point() -> None:
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["rummy-solver"] == "solver.cli:main"
+    # what the generated rummy-solver script runs
+    done = _process("-c", "import sys; from solver.cli import main; sys.exit(main())",
+                    "solve", "--variant", "gin", "--log-level", "x")
+    assert done.returncode == 2 and "unrecognized arguments" in done.stderr
+    done = _process("-c", "import sys; from solver.cli import main; sys.exit(main())",
+                    "solve", "--variant", "indian13", "--wild-rank", "9", INDIAN)
+    assert done.returncode == 0 and "declarable      yes" in done.stdout
+
+
+def test_card_option_locs_use_the_library_field_names(capsys: pytest.CaptureFixture[str]) -> None:
+    # --top / --pile are the library's discard_top / discard_pile, in errors from either side
+    error = error_of(capsys, "hint", "draw", GIN, "--top", "ZZ")
+    assert (error["type"], error["loc"]) == ("invalid_card", ["discard_top"])
+    error = error_of(capsys, "pile", "8H 9H", "--pile", "KS ZZ")
+    assert (error["type"], error["loc"]) == ("invalid_card", ["discard_pile", 1])
+    error = error_of(capsys, "pile", "8H 9H", "--pile", "")
+    assert (error["type"], error["loc"]) == ("empty_hand", ["discard_pile"])
+    assert run_json(capsys, "hint", "draw", GIN, "--discard-top", "4S")[1]["take"]["value"] == 23
