@@ -21,7 +21,7 @@ from api.errors import install_exception_handlers
 from api.jobs import run_job
 from api.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
 from api.pool import SolverPool
-from api.routes import gin, health, hints, scoring, solve, validate, variants
+from api.routes import gin, health, hints, play, scoring, solve, validate, variants
 from api.settings import Settings
 
 DESCRIPTION = """\
@@ -82,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     for router in (variants.router, solve.router, validate.router, health.router,
-                   gin.router, hints.router, scoring.router):
+                   gin.router, hints.router, scoring.router, play.router):
         app.include_router(router)
     from api import docs
 

@@ -195,6 +195,9 @@
       parts.push("needs " + info.requirements.map((r) => `${r.count} ${String(r.kind).replace(/_/g, " ")}${r.count > 1 ? "s" : ""}`).join(" + "));
     }
     note.textContent = parts.join(" · ");
+    $("wild-help").textContent = knobs().cut_joker
+      ? "The cut card: a rank (7), a card (7H; indian21 needs the suit for its upper and lower jokers) or JK."
+      : `${info.name} has no cut joker: leave this empty (or set the knob cut_joker in the house rules).`;
     $("knobs-variant").textContent = info.name;
     const body = $("knobs").tBodies[0];
     body.replaceChildren();
@@ -526,6 +529,7 @@
       setState("result", "error", "Fix the house rules above.");
       return;
     }
+    $("result").dataset.hand = handTokens().join(" ");
     setState("result", "loading", "Solving…");
     try {
       const body = { ...baseRequest(), discard: fields.discard.checked };
@@ -636,6 +640,7 @@
       setState("discard-hint", "error", "Fix the house rules above.");
       return;
     }
+    $("discard-hint").dataset.hand = handTokens().join(" ");
     setState("discard-hint", "loading", "Ranking every discard…");
     try {
       const hint = await api("discard-hint", "v1/hints/discard", baseRequest());
@@ -659,7 +664,7 @@
       item.dataset.rank = String(rank);
       item.dataset.discards = options.map((o) => o.discard).join(" ");
       const head = element("div", "option-head");
-      head.append(element("span", "rank", rank === 1 ? "Best" : `#${rank}`));
+      head.append(element("span", "option-rank", rank === 1 ? "Best" : `#${rank}`));
       const cards = element("div", "cards small");
       for (const option of options) {
         const button = cardElement(option.discard, { tag: "button", small: true });
@@ -728,6 +733,7 @@
     const body = { ...baseRequest(), discard_top: top };
     const seen = tokenize(fields.seen.value);
     if (seen.length) body.seen = seen;
+    $("draw-hint").dataset.hand = handTokens().join(" ");
     setState("draw-hint", "loading", "Weighing every unseen card…");
     try {
       const hint = await api("draw-hint", "v1/hints/draw", body);
