@@ -24,7 +24,7 @@ cascade count (Indian).  Each hint reuses ``solve``'s engines.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -38,7 +38,7 @@ from solver.cards import (
     sort_key,
     without,
 )
-from solver.deadline import Deadline, DeadlineExceeded, Ticker
+from solver.deadline import Deadline, DeadlineExceeded, Ticker, gc_paused
 from solver.engines import tables
 from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.search import SearchSession, wild_count
@@ -59,7 +59,7 @@ from solver.layoffs import (
 )
 from solver.melds import Extension, TableSpot, all_candidates, layoffs_led_by
 from solver.model import Meld, Solution
-from solver.objective import TIE_SCALE, go_out_pass
+from solver.objective import TIE_SCALE, Pass, go_out_pass
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,
@@ -143,15 +143,47 @@ class _Hands:
         go_out = find_go_out(instance, result, "search", self.deadline, self.go_out)
         return build_solution(result, self.deal, "search", go_out)
 
-    def value(self, cards: Sequence[int], discard: bool) -> tuple[int, int | None, bool]:
-        """(value, discard, proved) of ``cards`` without building a ``Solution``."""
-        result = self.result(cards, discard)
-        if result.cost >= INFEASIBLE or not result.optimal:
-            solution = build_solution(result, self.deal, "search")
+    def draw_caps(self, hand: Sequence[int]) -> Callable[[int], dict[Pass, int]] | None:
+        """For the draws to ``hand``: per pass, a cost each draw can surely
+        reach -- discard the drawn card (the hand's own optimum), or keep it
+        unmelded beside the hand's best discard -- to bound its searches."""
+        try:
+            kept = self.session.pass_costs(sorted(hand), False)
+            thrown = self.session.pass_costs(sorted(hand), True)
+        except DeadlineExceeded:
+            return None
+
+        def caps(card: int) -> dict[Pass, int]:
+            out = {}
+            for objective, cost in kept.items():
+                cap = cost
+                if not objective.meld_all and thrown[objective] < INFEASIBLE:
+                    cap = min(cap, thrown[objective] + objective.hand_cost(card, self.deal))
+                out[objective] = cap
+            return out
+
+        return caps
+
+    def draw_value(self, hand: Sequence[int], card: int,
+                   caps: dict[Pass, int] | None = None) -> tuple[int, int | None, bool]:
+        """(value, discard, proved) of ``hand`` plus a drawn ``card`` with the
+        best discard, without building a ``Solution``."""
+        cards = [*hand, card]
+        instance = Instance(self.deal, tuple(sorted(cards)), True)
+        if tables.applies(instance):
+            result = tables.solve_tables(instance)
+            cost, thrown, proved = result.cost, result.discard, True
+        else:
+            try:
+                cost, thrown, proved = self.session.draw_value(sorted(hand), card, caps)
+            except DeadlineExceeded:
+                cost, thrown, proved = INFEASIBLE, None, False
+        if cost >= INFEASIBLE or not proved:
+            solution = build_solution(self.result(cards, True), self.deal, "search")
             return value_of(solution, self.deal), solution.discard, False
         # Pass costs are points * TIE_SCALE plus one per unmelded card (< TIE_SCALE).
-        points = result.cost // TIE_SCALE
-        return (-points if self.deal.rules.objective == "max_net" else points), result.discard, True
+        points = cost // TIE_SCALE
+        return (-points if self.deal.rules.objective == "max_net" else points), thrown, True
 
 
 # ---------------------------------------------------------------------------
@@ -230,10 +262,11 @@ def discard_hint(
     better = better_of(deal)
     hands = _Hands(deal, wild_count(cards, deal), until)
     rows = []
-    for discard in sorted(set(cards), key=sort_key):
-        solution = hands.solution(without(cards, discard), False)
-        value = value_of(solution, deal)
-        rows.append((_order_key(value, solution.declarable, better), discard, value, solution))
+    with gc_paused():  # once for the whole hint: many small searches
+        for discard in sorted(set(cards), key=sort_key):
+            solution = hands.solution(without(cards, discard), False)
+            value = value_of(solution, deal)
+            rows.append((_order_key(value, solution.declarable, better), discard, value, solution))
     rows.sort(key=lambda row: (row[0], sort_key(row[1])))
     options: list[DiscardOption] = []
     rank = 0
@@ -351,19 +384,22 @@ def draw_hint(
                                code="no_unseen_cards", field="seen")
     better = better_of(deal)
     hands = _Hands(deal, wild_count(cards, deal) + 1, until)
-    current = hands.solution(cards, False)
-    take = hands.solution([*cards, top], True)
-    take_value = value_of(take, deal)
     outcomes: list[DrawOutcome] = []
     total = 0
-    optimal = current.optimal and take.optimal
-    for card in range(NUM_CARD_TYPES):
-        if left[card] <= 0:
-            continue
-        value, thrown, proved = hands.value([*cards, card], True)
-        optimal = optimal and proved
-        total += left[card] * value
-        outcomes.append(DrawOutcome(card, left[card], value, thrown))
+    with gc_paused():  # once for the whole hint: many small searches
+        current = hands.solution(cards, False)
+        take = hands.solution([*cards, top], True)
+        optimal = current.optimal and take.optimal
+        caps = hands.draw_caps(cards)
+        for card in range(NUM_CARD_TYPES):
+            if left[card] <= 0:
+                continue
+            value, thrown, proved = hands.draw_value(cards, card,
+                                                     None if caps is None else caps(card))
+            optimal = optimal and proved
+            total += left[card] * value
+            outcomes.append(DrawOutcome(card, left[card], value, thrown))
+    take_value = value_of(take, deal)
     expected = Fraction(total, unseen)
     take_key = take_value if better == "lower" else -take_value
     blind_key = expected if better == "lower" else -expected

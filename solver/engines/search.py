@@ -25,7 +25,7 @@ still answers with a valid arrangement (``optimal=False``).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER, NUM_CARD_TYPES
@@ -39,7 +39,14 @@ from solver.engines.base import (
     Instance,
     PlacedMeld,
 )
-from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, melds_led_by
+from solver.melds import (
+    Candidate,
+    Extension,
+    TableSpot,
+    layoffs_led_by,
+    melds_led_by,
+    melds_through,
+)
 from solver.model import Status
 from solver.objective import Pass, class_of, passes_for, pure_sequences_possible
 from solver.rules import Deal, melded_points
@@ -138,6 +145,29 @@ def _shared_rows(key: tuple[object, ...]) -> _RowCache:
     return cache
 
 
+_CANDIDATES: OrderedDict[tuple[object, ...], list[Candidate]] = OrderedDict()
+_CANDIDATES_LIMIT = 50_000
+
+
+def _candidates(lead: int, counts: list[int], deal: Deal, wild_cap: int, pure_only: bool,
+                deadline: Deadline | None) -> list[Candidate]:
+    """``melds_led_by``, cached across deals: candidates depend on the meld
+    rules and the counts around the lead, not on which cards are wild."""
+    rules = deal.rules
+    key = (rules.ace, rules.tanala_enabled, rules.set_allow_same_suit, rules.set_size_limit,
+           rules.min_run_length, rules.min_naturals_per_meld, rules.max_wilds_per_meld,
+           lead, wild_cap, pure_only, tuple(counts[lead - lead % 13: lead - lead % 13 + 13]),
+           tuple(counts[lead % 13 + 13 * s] for s in range(4)))
+    hit = _CANDIDATES.get(key)
+    if hit is not None:
+        return hit
+    found = melds_led_by(lead, counts, deal, wild_cap, pure_only, deadline)
+    _CANDIDATES[key] = found
+    if len(_CANDIDATES) > _CANDIDATES_LIMIT:
+        _CANDIDATES.popitem(last=False)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Root:
     """Where a search starts: a hand, and whether one card must be discarded."""
@@ -215,6 +245,13 @@ class PassSearch:
         self.uniform = len(profiles) <= 1
         self.uniform_entry: PoolEntry = next(iter(profiles)) if profiles else (0, 0, 0)
         self.card_floor = [self._card_floor(c) for c in range(NUM_CARD_TYPES)]
+        # Meld costs and points only matter under max_net or a points threshold.
+        self.priced = objective.net or objective.min_points > 0
+        rules = deal.rules
+        self.run_cap = 0 if objective.pure_only else (
+            wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
+                                                                 rules.max_wilds_per_meld))
+        self.truncate = rules.ace in ("low", "high_low", "high") and not table
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
         # Rows depend on the pass only through its cost model (and pure_only).
         self.rows: _RowCache = {} if self.table else _shared_rows(
@@ -302,20 +339,30 @@ class PassSearch:
 
     def _shape_counts(self, lead: int, code: int) -> list[int]:
         """The counts the options of ``lead`` depend on (the lead copy
-        included; presence only for a run, capped copies for a set)."""
+        included; presence only for a run, capped copies for a set).  A run
+        from a lead that ranks low cannot cross more gaps than it has wild
+        slots, so ranks past that point are left out: hands that differ only
+        there share the rows."""
         counts = [0] * NUM_CARD_TYPES
         suit_base = lead - lead % 13
         run_only = 1 if not self.table else FIELD
+        gaps, reach_end = 0, suit_base + 13
+        truncate = self.truncate and lead % 13 != 0
         for card in range(lead + 1, suit_base + 13):
             held = (code >> (BITS * card)) & FIELD
             if held:
                 counts[card] = min(held, run_only)
+            elif truncate:
+                gaps += 1
+                if gaps > self.run_cap:
+                    reach_end = card
+                    break
         cap = self.deal.rules.set_size_limit if self.deal.rules.set_allow_same_suit else 1
         for suit in range(4):
             card = lead % 13 + 13 * suit
             if card > lead:
                 held = (code >> (BITS * card)) & FIELD
-                counts[card] = min(held, max(cap, counts[card]))
+                counts[card] = min(held, max(cap, counts[card] if card < reach_end else 0))
         held = (code >> (BITS * lead)) & FIELD
         counts[lead] = min(held, max(cap, 2)) + 1  # the generators count the lead copy
         return counts
@@ -324,8 +371,8 @@ class PassSearch:
         deal, objective = self.deal, self.objective
         options: list[Candidate | Extension] = []
         if self.melds_allowed:
-            options += melds_led_by(lead, counts, deal, self.wild_cap, objective.pure_only,
-                                    self.deadline)
+            options += _candidates(lead, counts, deal, self.wild_cap, objective.pure_only,
+                                   self.deadline)
         if self.table:
             options += layoffs_led_by(lead, counts, deal, self.table, self.wild_cap)
         best: dict[tuple[int, ...], list[Row]] = {}
@@ -351,7 +398,7 @@ class PassSearch:
         rest.remove(lead)
         cost = points = 0
         stand_in = self.stand_in
-        for i, rep in enumerate(option.represents):
+        for i, rep in enumerate(option.represents if self.priced else ()):
             low = option.low_ace and i == 0
             if option.natural_at[i]:
                 cost += objective.meld_cost(rep, rep, deal, low)
@@ -548,14 +595,16 @@ class PassSearch:
     def arrangement(self, root: Root, path: Sequence[Choice] = ()) -> Arrangement:
         """The arrangement of ``root`` that follows ``path`` (the choices from
         the root, e.g. the incumbent's) and then the memo's exact choices."""
-        code, pool, debt, owed = root.code, self._initial_pool(root), 0, root.owed
-        cstate = points = used = 0
-        pool_cards = [JOKER] * root.jokers
-        chosen: list[Candidate | Extension] = []
-        deadwood: list[int] = []
-        discard: int | None = None
+        return self._replay((root.code, self._initial_pool(root), 0, root.owed, 0, 0, 0),
+                            [JOKER] * root.jokers, [], [], None, 0, path)
+
+    def _replay(self, state: tuple[int, Pool, int, bool, int, int, int], pool_cards: list[int],
+                chosen: list[Candidate | Extension], deadwood: list[int], discard: int | None,
+                cost: int, path: Sequence[Choice] = ()) -> Arrangement:
+        """Follow ``path``, then the memo's exact choices, from ``state``
+        (code, pool, debt, owed, counters, points, used table melds) to the end."""
+        code, pool, debt, owed, cstate, points, used = state
         steps = iter(path)
-        cost = 0
         while code:
             choice: Choice | None = next(steps, None)
             if choice is None:
@@ -606,6 +655,84 @@ class PassSearch:
             discard = leftover.pop(0)
         deadwood.extend(leftover)
         return Arrangement(placed, laid, tuple(absorbed), tuple(sorted(deadwood)), discard, cost)
+
+    # -- one more card, decided first: the draws of a hint ----------------------
+    def draw(self, hand: Root, card: int, bound: int = INFEASIBLE) -> tuple[int, Arrangement | None]:
+        """The optimal cost of ``hand`` plus ``card`` if below ``bound`` (else a
+        value >= ``bound``), and its arrangement.
+
+        The drawn card's fate is decided first -- discarded (when ``hand``
+        owes a discard), kept unmelded, pooled (a wild card), or in a meld with
+        cards of the hand -- so every state searched afterwards belongs to the
+        hand alone and the memo serves every draw of it.  Exact, like
+        ``solve``; among arrangements of equal cost the one named may differ."""
+        base_pool = self._initial_pool(hand)
+        fates: list[tuple[int, tuple[int, int, Pool, int, bool, int, int, int], int, str | Row]] = []
+        if hand.owed:
+            fates.append((0, (hand.code, hand.floor, base_pool, 0, False, 0, 0, 0), hand.dual,
+                          "discard"))
+        if card in self.deal.wild:
+            pooled = self._add_to_pool(base_pool, card)
+            floor = hand.floor + self._pool_floor(pooled, 0) - self._pool_floor(base_pool, 0)
+            fates.append((0, (hand.code, floor, pooled, 0, hand.owed, 0, 0, 0), hand.dual, "pool"))
+        elif not self.meld_all:
+            fates.append((self.hand_cost[card], (hand.code, hand.floor, base_pool, 0, hand.owed,
+                                                 0, 0, 0), hand.dual, "dead"))
+        if card != JOKER and self.melds_allowed:
+            for row in self._through_rows(card, hand.code):
+                cstate = self.step[0][row.cls]
+                if cstate < 0:
+                    continue
+                fates.append((row.cost, (hand.code - row.delta, hand.floor - row.floor_used,
+                                         base_pool, row.wilds, hand.owed, cstate,
+                                         min(row.points, self.min_points), 0),
+                              hand.dual - row.dual_used, row))
+        best_value, best_fate = INFEASIBLE, None
+        for cost, state, dual, fate in fates:
+            limit = (bound if bound < best_value else best_value) - cost
+            if limit > INFEASIBLE:
+                limit = INFEASIBLE
+            if state[1] >= limit:
+                continue
+            self.dual_left = dual
+            self.path = []
+            code, floor, pool, debt, owed, cstate, points, used = state
+            value = self.best(code, floor, pool, debt, owed, cstate, points, used, 0, limit)
+            if value < limit:
+                best_value, best_fate = cost + value, (state, fate)
+        if best_fate is None:
+            return max(best_value, bound), None
+        (code, _, pool, debt, owed, cstate, points, used), fate = best_fate
+        pool_cards = [JOKER] * hand.jokers
+        chosen: list[Candidate | Extension] = []
+        deadwood: list[int] = []
+        discard = None
+        if fate == "discard":
+            discard = card
+        elif fate == "pool":
+            pool_cards.append(card)
+        elif fate == "dead":
+            deadwood.append(card)
+        else:
+            assert isinstance(fate, Row)
+            chosen.append(fate.option)
+        head = fate.cost if isinstance(fate, Row) else (
+            self.hand_cost[card] if fate == "dead" else 0)
+        found = self._replay((code, pool, debt, owed, cstate, points, used), pool_cards,
+                             chosen, deadwood, discard, head)
+        return best_value, found
+
+    def _through_rows(self, card: int, code: int) -> list[Row]:
+        """Rows of the melds holding ``card`` with cards of the hand ``code``."""
+        key = ("through", card, code & SIGNATURE[card])
+        rows = self.rows.get(key)
+        if rows is None:
+            counts = unpack(code)
+            options = melds_through(card, counts, self.deal, self.wild_cap,
+                                    self.objective.pure_only, self.deadline)
+            rows = [self._row(card, option) for option in options]
+            self.rows[key] = rows
+        return rows
 
     def incumbent_arrangement(self, root: Root) -> Arrangement | None:
         """The best arrangement seen by the last ``solve`` (None if none)."""
@@ -661,13 +788,83 @@ class SearchSession:
 
     def _solve(self, cards: Sequence[int], discard: bool,
                on_pass: Callable[[str, int], None] | None) -> EngineResult:
-        best: EngineResult | None = None
+        winner = self._winner(cards, discard, on_pass)
+        nodes = sum(search.nodes for search in self.searches.values())
+        spent, self.nodes = nodes - self.nodes, nodes
+        if winner is None:
+            return EngineResult((), tuple(sorted(cards)), None, INFEASIBLE, "none", "infeasible",
+                                True, spent)
+        objective, found, proved = winner
+        status: Status = "optimal" if proved else "feasible"
+        return EngineResult(found.melds, found.deadwood, found.discard, found.cost,
+                            objective.name, status, proved, spent)
+
+    def value(self, cards: Sequence[int], discard: bool,
+              caps: Mapping[Pass, int] | None = None) -> tuple[int, int | None, bool]:
+        """(cost, discarded card, proved) of the optimum of ``cards`` -- what a
+        draw hint needs, without building the arrangement.  ``caps`` are
+        costs known to be reachable in a pass (they bound its search without
+        changing its answer).  Raises ``BudgetExceeded`` when out of time with
+        nothing seen; cost is ``INFEASIBLE`` when no arrangement fits."""
+        with gc_paused():
+            winner = self._winner(cards, discard, None, caps)
+        if winner is None:
+            return INFEASIBLE, None, True
+        _, found, proved = winner
+        return found.cost, found.discard, proved
+
+    def draw_value(self, hand: Sequence[int], card: int,
+                   caps: Mapping[Pass, int] | None = None) -> tuple[int, int | None, bool]:
+        """Like ``value`` for ``hand`` plus ``card`` with one card discarded, the
+        drawn card decided first (``PassSearch.draw``): every draw of one hand
+        shares the search of the hand."""
+        with gc_paused():
+            best: tuple[Pass, int, Arrangement] | None = None
+            for objective in reversed(self.passes):
+                bound = INFEASIBLE if best is None else best[1] + 1
+                if caps is not None and caps.get(objective, INFEASIBLE) < bound:
+                    bound = caps[objective] + 1
+                precheck = pure_sequences_possible(objective)
+                if precheck is not None:
+                    feasibility = self._search(precheck)
+                    if feasibility.draw(feasibility.root(hand, True), card)[0] >= INFEASIBLE:
+                        continue
+                search = self._search(objective)
+                cost, found = search.draw(search.root(hand, True), card, bound)
+                if found is not None and cost < bound:
+                    best = (objective, cost, found)
+        if best is None:
+            return INFEASIBLE, None, True
+        return best[1], best[2].discard, True
+
+    def pass_costs(self, cards: Sequence[int], discard: bool) -> dict[Pass, int]:
+        """The optimal cost of ``cards`` in every pass on its own (``INFEASIBLE``
+        where it does not fit); raises ``BudgetExceeded`` out of time."""
+        costs = {}
+        with gc_paused():
+            for objective in self.passes:
+                search = self._search(objective)
+                costs[objective] = search.solve(search.root(cards, discard))
+        return costs
+
+    def _winner(self, cards: Sequence[int], discard: bool,
+                on_pass: Callable[[str, int], None] | None,
+                caps: Mapping[Pass, int] | None = None,
+                ) -> tuple[Pass, Arrangement, bool] | None:
+        """The best pass, its arrangement and whether it is proved (None when
+        no pass fits); raises ``BudgetExceeded`` out of time with nothing seen.
+        A pass's search is bounded by its ``caps`` entry too: a reachable cost
+        leaves its exact answer (and the arrangement chosen) unchanged."""
+        best: tuple[Pass, PassSearch, Root, int] | None = None
+        seen: tuple[Pass, Arrangement] | None = None
         proved = True
         # The later passes (pure sequences only) are cheap: solving them first
         # gives the earlier, harder passes a bound.  An earlier pass wins ties,
         # so it only has to come in at or below the best cost so far.
         for objective in reversed(self.passes):
-            bound = INFEASIBLE if best is None else best.cost + 1
+            bound = INFEASIBLE if best is None else best[3] + 1
+            if caps is not None and caps.get(objective, INFEASIBLE) < bound:
+                bound = caps[objective] + 1
             precheck = pure_sequences_possible(objective)
             if precheck is not None:
                 feasibility = self._search(precheck)
@@ -688,22 +885,20 @@ class SearchSession:
                 proved = False
                 found = search.incumbent_arrangement(root)
                 if found is not None and found.cost < bound:
-                    best = _result(found, objective.name, "feasible", False)
+                    seen = (objective, found)
                 break
             if on_pass is not None:
                 on_pass(objective.name, cost)
             if cost < bound:
-                best = _result(search.arrangement(root), objective.name, "optimal", True)
-        nodes = sum(search.nodes for search in self.searches.values())
-        spent, self.nodes = nodes - self.nodes, nodes
+                best = (objective, search, root, cost)
+        if seen is not None:
+            return seen[0], seen[1], False
         if best is None:
             if not proved:
                 raise BudgetExceeded
-            return EngineResult((), tuple(sorted(cards)), None, INFEASIBLE, "none", "infeasible",
-                                True, spent)
-        status: Status = "optimal" if proved else "feasible"
-        return EngineResult(best.melds, best.deadwood, best.discard, best.cost, best.pass_name,
-                            status, proved, spent)
+            return None
+        objective, search, root, _ = best
+        return objective, search.arrangement(root), proved
 
 
 def solve_search(
