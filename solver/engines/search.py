@@ -168,6 +168,24 @@ def _candidates(lead: int, counts: list[int], deal: Deal, wild_cap: int, pure_on
     return found
 
 
+def _through_candidates(card: int, code: int, deal: Deal, wild_cap: int,
+                        deadline: Deadline | None) -> list[Candidate]:
+    """``melds_through`` ``card`` with the hand ``code``, cached across deals
+    and passes (pure-only passes keep the pure ones)."""
+    rules = deal.rules
+    key = ("through", rules.ace, rules.tanala_enabled, rules.set_allow_same_suit,
+           rules.set_size_limit, rules.min_run_length, rules.min_naturals_per_meld,
+           rules.max_wilds_per_meld, card, wild_cap, code & SIGNATURE[card])
+    hit = _CANDIDATES.get(key)
+    if hit is not None:
+        return hit
+    found = melds_through(card, unpack(code), deal, wild_cap, False, deadline)
+    _CANDIDATES[key] = found
+    if len(_CANDIDATES) > _CANDIDATES_LIMIT:
+        _CANDIDATES.popitem(last=False)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Root:
     """Where a search starts: a hand, and whether one card must be discarded."""
@@ -727,10 +745,12 @@ class PassSearch:
         key = ("through", card, code & SIGNATURE[card])
         rows = self.rows.get(key)
         if rows is None:
-            counts = unpack(code)
-            options = melds_through(card, counts, self.deal, self.wild_cap,
-                                    self.objective.pure_only, self.deadline)
+            options = _through_candidates(card, code, self.deal, self.wild_cap, self.deadline)
+            if self.objective.pure_only:
+                options = [option for option in options if option.pure]
             rows = [self._row(card, option) for option in options]
+            # Bigger melds first: a good answer early bounds the rest.
+            rows.sort(key=lambda row: (-len(row.option.naturals), row.wilds))
             self.rows[key] = rows
         return rows
 
@@ -825,7 +845,8 @@ class SearchSession:
                 if caps is not None and caps.get(objective, INFEASIBLE) < bound:
                     bound = caps[objective] + 1
                 precheck = pure_sequences_possible(objective)
-                if precheck is not None:
+                if precheck is not None and not (best is not None and _pure_shown(best[2]) >= (
+                        precheck.limits[0].count)):
                     feasibility = self._search(precheck)
                     if feasibility.draw(feasibility.root(hand, True), card)[0] >= INFEASIBLE:
                         continue
@@ -899,6 +920,12 @@ class SearchSession:
             return None
         objective, search, root, _ = best
         return objective, search.arrangement(root), proved
+
+
+def _pure_shown(found: Arrangement) -> int:
+    """Pure sequences among an arrangement's melds (a later pass showing enough
+    of them settles an earlier pass's pure-sequence precheck)."""
+    return sum(1 for placed in found.melds if placed.candidate.pure)
 
 
 def solve_search(
