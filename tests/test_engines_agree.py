@@ -70,6 +70,7 @@ class Preset:
     discard: bool
     cut: str | None = None
     knobs: dict[str, Any] = field(default_factory=dict, hash=False)
+    dense: bool = False  # every other hand from a narrow rank window, so melds form
 
     @property
     def rules(self) -> Rules:
@@ -103,7 +104,25 @@ KNOB_PRESETS: tuple[Preset, ...] = (
            knobs={"joker_cut_makes_aces_wild": True}),
     Preset("indian21-22/no neighbours", "indian21", 22, True, "rank",
            knobs={"neighbour_jokers": False}),
+    Preset("rummy500-13/ace=high", "rummy500", 13, False, knobs={"ace": "high"}, dense=True),
+    Preset("rummy500-13/jokers worth what they stand for", "rummy500", 13, False,
+           knobs={"wild_meld_value": "represented"}, dense=True),
+    Preset("rommy-8/card_points", "rommy", 8, True, dense=True,
+           knobs={"card_points": {"hand": {"JK": 40, "K": 20}, "meld": {"A": 5}}}),
+    Preset("basic-10/two runs of 4+ worth 30", "basic", 10, False, dense=True,
+           knobs={"requirements": [{"kind": "run", "count": 2, "exact": True},
+                                   {"kind": "set", "count": 0, "exact": True}],
+                  "min_run_length": 4, "min_meld_points": 30}),
 )
+
+VARIANT_PRESETS: tuple[Preset, ...] = (
+    *(Preset(f"contract-{r}{'-discard' if d else ''}", "contract", (10 if r <= 4 else 12) + d, bool(d),
+             knobs={"contract_round": r}, dense=True) for r in range(1, 8) for d in (0, 1)),
+    Preset("kalooki-13", "kalooki", 13, False, dense=True),
+    Preset("kalooki-14-discard", "kalooki", 14, True, dense=True),
+    Preset("kalooki40-14-discard", "kalooki", 14, True, knobs={"opening_points": 40}, dense=True),
+)
+"""Contract (every round, with and without discard) and Kalooki (51 and 40)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +152,9 @@ def draw_hand(preset: Preset, rng: random.Random, index: int) -> Hand:
         wild_rank = "JK"
     deal = make_deal(rules, wild_rank)
     shoe = [c for c in range(52) for _ in range(rules.decks)]
+    if preset.dense and index % 2 == 1:
+        low = rng.randrange(13)
+        shoe = [c for c in shoe if (c % 13 - low) % 13 < 5]
     shoe += [JOKER] * (rules.decks * rules.jokers_per_deck)
     rng.shuffle(shoe)
     hand: list[int] = []
@@ -287,6 +309,11 @@ def test_engines_agree_with_knobs(preset: Preset) -> None:
     run_preset(preset, CI_KNOB_HANDS)
 
 
+@pytest.mark.parametrize("preset", VARIANT_PRESETS, ids=[p.name for p in VARIANT_PRESETS])
+def test_engines_agree_on_contract_and_kalooki(preset: Preset) -> None:
+    run_preset(preset, CI_KNOB_HANDS)
+
+
 def _ms(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -299,7 +326,7 @@ def test_engines_agree_slow() -> None:
     rows: list[dict[str, Any]] = []
     sizes: list[dict[str, int]] = []
     started = time.perf_counter()
-    for preset in PRESETS:
+    for preset in (*PRESETS, *VARIANT_PRESETS):
         tally = Tally()
         run_preset(preset, SLOW_HANDS, tally)
         rows.append({
@@ -321,12 +348,12 @@ def test_engines_agree_slow() -> None:
         sizes.append(model_size(prepare(list(hand.cards), "indian21", hand.wild_rank, True,
                                         None)))
     elapsed = time.perf_counter() - started
-    header = (f"{'preset':<22}{'hands':>7}{'2+wild':>8}{'search med':>12}{'p99':>10}"
+    header = (f"{'preset':<24}{'hands':>7}{'2+wild':>8}{'search med':>12}{'p99':>10}"
               f"{'max':>10}{'cpsat med':>11}{'p99':>10}{'max':>10}  (ms)")
     print(f"\nengine cross-check: {sum(r['hands'] for r in rows)} hands in {elapsed:.0f} s")
     print(header)
     for r in rows:
-        print(f"{r['preset']:<22}{r['hands']:>7}{r['two_plus_wilds']:>8}"
+        print(f"{r['preset']:<24}{r['hands']:>7}{r['two_plus_wilds']:>8}"
               f"{r['search_median_ms']:>12.3f}{r['search_p99_ms']:>10.3f}"
               f"{r['search_max_ms']:>10.1f}{r['cpsat_median_ms']:>11.3f}"
               f"{r['cpsat_p99_ms']:>10.3f}{r['cpsat_max_ms']:>10.1f}")

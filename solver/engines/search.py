@@ -262,6 +262,14 @@ class PassSearch:
         # needs the surplus (pool minus debt).
         self.uniform = len(profiles) <= 1
         self.uniform_entry: PoolEntry = next(iter(profiles)) if profiles else (0, 0, 0)
+        # The least a wild card can cost: melded as itself, or (worth the card
+        # it stands for) as the most valuable card -- so the floors stay
+        # lower bounds however the wild cards end up used.
+        self.wild_floor = min([0, *(self.wild_cost[c] for c in deal.wild)])
+        if self.stand_in is not None and objective.net:
+            self.wild_floor = min([self.wild_floor, *(
+                objective.meld_cost(self.stand_in, rep, deal, low)
+                for rep in range(JOKER) for low in (False, True))])
         self.card_floor = [self._card_floor(c) for c in range(NUM_CARD_TYPES)]
         # Meld costs and points only matter under max_net or a points threshold.
         self.priced = objective.net or objective.min_points > 0
@@ -273,8 +281,8 @@ class PassSearch:
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
         # Rows depend on the pass only through its cost model (and pure_only).
         self.rows: _RowCache = {} if self.table else _shared_rows(
-            (deal, objective.net, objective.zero_cost, objective.pure_only, wild_cap,
-             self.uniform, melds_allowed))
+            (deal, objective.net, objective.zero_cost, objective.pure_only, self.priced,
+             wild_cap, self.uniform, melds_allowed))
         self.nodes = 0
         self.node_budget = node_budget
         self.deadline = deadline
@@ -292,7 +300,7 @@ class PassSearch:
         fates = [0, self.objective.meld_cost(card, card, self.deal, False),
                  self.objective.meld_cost(card, card, self.deal, True)]
         if card in self.deal.wild:
-            fates.append(self.wild_cost[card])
+            fates.append(self.wild_floor)
         return min(fates)
 
     # -- roots ----------------------------------------------------------------
@@ -302,7 +310,7 @@ class PassSearch:
         for card in cards:
             if card == JOKER and self.jokers_wild:
                 jokers += 1
-                floor += min(0, self.wild_cost[JOKER])
+                floor += self.wild_floor
                 continue
             code += WEIGHT[card]
             floor += self.card_floor[card]
@@ -480,8 +488,8 @@ class PassSearch:
 
     def _pool_floor(self, pool: Pool, debt: int) -> int:
         if isinstance(pool, int):
-            return max(0, pool - debt) * min(0, self.uniform_entry[1])
-        return sum(min(0, entry[1]) for entry in pool)
+            return max(0, pool - debt) * self.wild_floor
+        return len(pool) * self.wild_floor
 
     def _budget_check(self) -> None:
         self.nodes += 1
