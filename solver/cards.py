@@ -70,7 +70,7 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
     Raises ``InvalidHandError`` naming the token and its position.
     """
     if isinstance(token, str):
-        known = _CANONICAL.get(token)
+        known = CANONICAL.get(token)
         if known is not None:
             return known
     where = f" at position {index}" if index is not None else ""
@@ -97,12 +97,13 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
     return make_card(_RANK_ALIASES[rank_text], suit)
 
 
-_CANONICAL: dict[str, int] = {}
+CANONICAL: dict[str, int] = {}
+"""Card id of every canonical token (``"AS"``, ``"as"``, ``"10h"``...): the fast parse."""
 for _card in range(NUM_CARD_TYPES):
     _name = card_name(_card)
-    _CANONICAL[_name] = _CANONICAL[_name.lower()] = _card
+    CANONICAL[_name] = CANONICAL[_name.lower()] = _card
     if _name[0] == "T":
-        _CANONICAL["10" + _name[1]] = _CANONICAL["10" + _name[1].lower()] = _card
+        CANONICAL["10" + _name[1]] = CANONICAL["10" + _name[1].lower()] = _card
 
 
 def parse_cards(tokens: str | Iterable[object], field: str = "hand") -> list[int]:
@@ -111,7 +112,7 @@ def parse_cards(tokens: str | Iterable[object], field: str = "hand") -> list[int
         tokens = tokens.replace(",", " ").split()
     cards = []
     for i, token in enumerate(tokens):
-        known = _CANONICAL.get(token) if isinstance(token, str) else None
+        known = CANONICAL.get(token) if isinstance(token, str) else None
         cards.append(parse_card(token, i, field) if known is None else known)
     return cards
 

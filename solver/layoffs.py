@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement, islice
 from typing import Any
 
+from solver.assemble import build_meld
 from solver.cards import JOKER, NUM_CARD_TYPES, InvalidHandError, card_name, rank_of, sort_key, suit_of
 from solver.classify import meld_problems, readings
 from solver.deadline import Deadline, DeadlineExceeded
@@ -52,7 +53,7 @@ from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, set_wi
 from solver.model import Meld, Solution
 from solver.objective import plain_pass
 from solver.rules import Deal, InvalidRulesError, Rules, base_points, melded_points
-from solver.solve import build_meld, build_solution, run_engine
+from solver.solve import build_solution, run_engine
 
 MAX_TABLE_MELDS = 50
 MAX_MELD_CARDS = 14

@@ -103,11 +103,19 @@ def score_arrangement(melds: Sequence[Meld], deadwood: Sequence[int], deal: Deal
             melds = ()
     meld_points = sum(m.points for m in melds)
     deadwood_points = sum(points[c] for c in deadwood)
-    if rules.declaration == "knock" and rules.knock_limit is not None:
-        declarable = deadwood_points <= rules.knock_limit
-    elif rules.declaration == "lay_down":
-        declarable = bool(opened) if opened is not None else bool(melds)
-    else:
-        declarable = not deadwood and (opened is not False) and meets_declaration(melds, deal)
+    declarable = plain_declarable(melds, deadwood, deadwood_points, opened, deal)
     return Points(deadwood_points, meld_points, meld_points - deadwood_points, deadwood_points,
                   declarable, opened)
+
+
+def plain_declarable(melds: Sequence[Meld], deadwood: Sequence[int], deadwood_points: int,
+                     opened: bool | None, deal: Deal) -> bool:
+    """RULES.md section 3 outside the Indian variants: the hand could knock
+    (deadwood within the knock limit), lay its melds down (``lay_down``) or
+    go out (nothing left over, the requirements met)."""
+    rules = deal.rules
+    if rules.declaration == "knock" and rules.knock_limit is not None:
+        return deadwood_points <= rules.knock_limit
+    if rules.declaration == "lay_down":
+        return bool(opened) if opened is not None else bool(melds)
+    return not deadwood and (opened is not False) and meets_declaration(melds, deal)

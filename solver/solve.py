@@ -6,15 +6,17 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from solver.assemble import sorted_melds
 from solver.cards import SORT_KEYS, InvalidHandError, parse_cards
 from solver.config import CONFIG, MAX_TIME_LIMIT_MS
 from solver.deadline import Deadline, DeadlineExceeded
-from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld
+from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.search import SearchSession, solve_search
 from solver.melds import some_card_unmeldable
-from solver.model import GoOut, Meld, Solution
+from solver.model import GoOut, Solution
 from solver.objective import Pass, go_out_pass
-from solver.rules import Deal, check_hand, make_deal, make_rules, melded_points
+from solver.quick import quick_path
+from solver.rules import Deal, check_hand, make_deal, make_rules
 from solver.scoring import score_arrangement
 
 ENGINES: tuple[str, ...] = ("auto", "search", "cpsat")
@@ -43,29 +45,10 @@ def prepare(
     return Instance(deal, tuple(sorted(cards)), discard)
 
 
-def build_meld(placed: PlacedMeld, deal: Deal) -> Meld:
-    """Turn an engine's placed candidate into a ``Meld`` with physical cards."""
-    cand = placed.candidate
-    wilds = iter(placed.wild_cards)
-    cards = tuple(rep if natural else next(wilds)
-                  for rep, natural in zip(cand.represents, cand.natural_at, strict=True))
-    points = sum(
-        melded_points(card, rep, deal, cand.low_ace and i == 0)
-        for i, (card, rep) in enumerate(zip(cards, cand.represents, strict=True))
-    )
-    return Meld(cand.kind, cards, cand.represents, cand.pure, points)
-
-
-def _melds(result: EngineResult, deal: Deal) -> tuple[Meld, ...]:
-    # A stable meld order whatever the engine: by the cards the melds stand for.
-    return tuple(sorted((build_meld(p, deal) for p in result.melds),
-                        key=lambda m: [SORT_KEYS[c] for c in m.represents]))
-
-
 def build_solution(result: EngineResult, deal: Deal, engine: str,
                    go_out: GoOut | None = None) -> Solution:
     """Score an engine's arrangement with ``solver.scoring`` into a ``Solution``."""
-    melds = _melds(result, deal)
+    melds = sorted_melds(result.melds, deal)
     deadwood = tuple(sorted(result.deadwood, key=SORT_KEYS.__getitem__))
     points = score_arrangement(melds, deadwood, deal)
     return Solution(
@@ -184,7 +167,7 @@ def find_go_out(instance: Instance, best: EngineResult, engine: str,
         result, _ = run_engine(instance, engine, deadline, passes=(go_out_pass(instance.deal),))
     if result.cost >= INFEASIBLE:
         return None
-    melds = _melds(result, instance.deal)
+    melds = sorted_melds(result.melds, instance.deal)
     points = score_arrangement(melds, result.deadwood, instance.deal)
     if result.deadwood or not points.declarable:
         return None
@@ -257,6 +240,15 @@ def solve(
     >>> solve("AS 2S 3S 7H 7D 7C KD QH 4C 9S", variant="gin").deadwood_points
     33
     """
+    quick = quick_path(variant) if rules is None and wild_rank is None else None
+    if (quick is not None and (discard is False or discard is True)
+            and (engine == "auto" or engine == "search")
+            and (time_limit_ms is None or (type(time_limit_ms) is int
+                 and 0 < time_limit_ms <= MAX_TIME_LIMIT_MS))):
+        answer = quick.solve(hand.replace(",", " ").split() if isinstance(hand, str) else hand,
+                             discard)
+        if answer is not None:
+            return answer
     if engine not in ENGINES:
         raise InvalidHandError(
             f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}",

@@ -34,9 +34,9 @@ from typing import Any
 import pytest
 
 from solver.cards import JOKER, RANKS, card_name
+from solver.deadline import Deadline
 from solver.engines.base import EngineResult
 from solver.engines.cpsat import model_size, solve_cpsat
-from solver.deadline import Deadline
 from solver.engines.search import solve_search
 from solver.model import Solution
 from solver.rules import Rules, make_deal, make_rules

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.deadline import Deadline
 from solver import InvalidHandError, InvalidRulesError, Solution, solve
 from solver.cards import card_name
+from solver.deadline import Deadline
 
 
 def names(cards: tuple[int, ...]) -> list[str]:

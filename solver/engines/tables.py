@@ -13,6 +13,8 @@ applies when ``applies(instance)`` says so.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
@@ -28,7 +30,7 @@ _Split = tuple[int, tuple[tuple[int, int, bool], ...], int]
 
 
 @lru_cache(maxsize=1024)
-def _rules_allow(deal: Deal) -> bool:
+def rules_allow(deal: Deal) -> bool:
     """The deal's rules keep the problem a plain min-cost split of one deck."""
     rules = deal.rules
     passes = passes_for(deal)
@@ -50,27 +52,61 @@ def _rules_allow(deal: Deal) -> bool:
 def applies(instance: Instance) -> bool:
     """Whether the table method is exact for this instance."""
     deal = instance.deal
-    if not _rules_allow(deal):
+    if not rules_allow(deal):
         return False
     wild = deal.wild
-    return not any(c in wild or c == JOKER for c in instance.cards)
+    if any(c in wild or c == JOKER for c in instance.cards):
+        return False
+    return set_options(masks_of(instance.cards)) is not None
 
 
-_Model = tuple[Pass, list[_Split], list[tuple[int, int]], tuple[int, ...]]
+@dataclass(frozen=True, slots=True, eq=False)
+class SuitTables:
+    """Everything the table method needs for one deal's cost model.
+
+    ``best[mask]`` is the best run split of a suit's rank mask (cost, runs,
+    dead bits); ``minus_one[mask]`` the best (cost, bit) with one card of the
+    mask discarded; ``discard_gain[mask]`` what that discard adds to the cost
+    (``INFEASIBLE`` for the empty mask); ``meld_cost[r]`` a melded card's cost.
+    """
+
+    objective: Pass
+    best: list[_Split]
+    minus_one: list[tuple[int, int]]
+    discard_gain: list[int]
+    meld_cost: tuple[int, ...]
+
+    def cheapest_discard(self, spades: int, hearts: int, diamonds: int, clubs: int,
+                         ) -> tuple[int, int]:
+        """(added cost, suit) of the best single discard from these suit
+        masks: the least added cost, the first suit on ties; (INFEASIBLE, -1)
+        when every mask is empty."""
+        gain = self.discard_gain
+        suit, least = -1, INFEASIBLE
+        if gain[spades] < least:
+            suit, least = 0, gain[spades]
+        if gain[hearts] < least:
+            suit, least = 1, gain[hearts]
+        if gain[diamonds] < least:
+            suit, least = 2, gain[diamonds]
+        if gain[clubs] < least:
+            suit, least = 3, gain[clubs]
+        return least, suit
 
 
 @lru_cache(maxsize=256)
-def _model(deal: Deal) -> _Model:
+def model(deal: Deal) -> SuitTables:
     """The pass, the suit tables and per-rank melded costs for this deal."""
     objective = passes_for(deal)[0]
     hand_cost = tuple(objective.hand_cost(r, deal) for r in range(13))
     meld_cost = tuple(objective.meld_cost(r, r, deal, False) for r in range(13))
     low_ace_cost = objective.meld_cost(0, 0, deal, True)
     best, minus_one = _suit_tables(deal.rules.ace, hand_cost, meld_cost, low_ace_cost)
-    return objective, best, minus_one, meld_cost
+    gain = [INFEASIBLE if not mask else cost - best[mask][0]
+            for mask, (cost, _) in enumerate(minus_one)]
+    return SuitTables(objective, best, minus_one, gain, meld_cost)
 
 
-@lru_cache(maxsize=64)
 def _suit_tables(
     ace: str, hand_cost: tuple[int, ...], meld_cost: tuple[int, ...], low_ace_cost: int
 ) -> tuple[list[_Split], list[tuple[int, int]]]:
@@ -121,61 +157,117 @@ def _suit_tables(
     return best, minus_one
 
 
-def solve_tables(instance: Instance) -> EngineResult:
-    """Exact optimum by set enumeration plus per-suit run tables."""
-    objective, best, minus_one, meld_cost = _model(instance.deal)
-    masks = [0, 0, 0, 0]
-    for card in instance.cards:
-        masks[card // 13] |= 1 << (card % 13)
+Split = tuple[int, tuple[tuple[int, ...], ...], tuple[int, int, int, int], int]
+"""A hand's best split: its cost, the sets as (rank, suit, ...) tuples, the
+suit masks the sets leave (runs and deadwood come from ``best``), and the suit
+of the discard (-1: none)."""
+
+
+MAX_SET_PLANS = 1024
+"""Most set choices the table method enumerates (each costs a few µs); a hand
+with more (30 cards holding many ranks three or four times) goes to the
+general search, which keeps to the deadline."""
+
+
+# A set choice for one rank: (rank, suit, ...) -- ``()`` for no set --, the
+# masks that keep each suit's other cards, and the number of cards it melds.
+SetChoice = tuple[tuple[int, ...], tuple[int, int, int, int], int]
+
+
+def _set_choices(rank: int, pattern: int) -> list[SetChoice]:
+    suits = [s for s in range(4) if pattern >> s & 1]
+    choices: list[SetChoice] = [((), (-1, -1, -1, -1), 0)]
+    subsets = list(combinations(suits, 3)) + ([tuple(suits)] if len(suits) == 4 else [])
+    for subset in subsets:
+        keep = tuple(~(1 << rank) if s in subset else -1 for s in range(4))
+        choices.append(((rank, *subset), keep, len(subset)))  # type: ignore[arg-type]
+    return choices
+
+
+_SET_CHOICES: list[list[list[SetChoice]]] = [
+    [_set_choices(rank, pattern) for pattern in range(16)] for rank in range(13)]
+
+
+def set_options(masks: Sequence[int]) -> list[list[SetChoice]] | None:
+    """Per rank held three or four times: its set choices (none, every
+    3-subset, all four); None when their product exceeds ``MAX_SET_PLANS``."""
     spades, hearts, diamonds, clubs = masks
     set_ranks = ((spades & hearts & (diamonds | clubs)) | (diamonds & clubs & (spades | hearts)))
-    if not set_ranks and not instance.discard:
-        total = sum(best[m][0] for m in masks)
-        return _arrangement(instance, masks, ((), -1), best, minus_one, total, objective.name)
-    # set options per rank held 3+ times: none, every 3-subset, all four
-    rank_options: list[list[tuple[int, ...]]] = []
-    for rank in range(13):
-        if not set_ranks >> rank & 1:
-            continue
-        suits = tuple(s for s in range(4) if masks[s] >> rank & 1)
-        if len(suits) >= 3:
-            options: list[tuple[int, ...]] = [()]
-            options += list(combinations(suits, 3))
-            if len(suits) == 4:
-                options.append(suits)
-            rank_options.append([(rank, *o) if o else () for o in options])
+    rank_options: list[list[SetChoice]] = []
+    plans = 1
+    while set_ranks:
+        bit = set_ranks & -set_ranks
+        set_ranks ^= bit
+        rank = bit.bit_length() - 1
+        choices = _SET_CHOICES[rank][(spades >> rank & 1) | (hearts >> rank & 1) << 1
+                                     | (diamonds >> rank & 1) << 2 | (clubs >> rank & 1) << 3]
+        rank_options.append(choices)
+        plans *= len(choices)
+        if plans > MAX_SET_PLANS:
+            return None
+    return rank_options
 
-    best_total = INFEASIBLE
-    best_plan: tuple[tuple[tuple[int, ...], ...], int] = ((), -1)
-    plans: list[tuple[tuple[int, ...], ...]] = [()]
+
+def best_split(suit_tables: SuitTables, masks: Sequence[int], discard: bool,
+               rank_options: list[list[SetChoice]] | None = None) -> Split:
+    """The best split of a hand given as per-suit rank masks (cost
+    ``INFEASIBLE`` when a discard is asked of an empty hand).  The hand must
+    pass ``set_options`` (at most ``MAX_SET_PLANS`` set choices); pass its
+    answer as ``rank_options`` when already known."""
+    best, meld_cost = suit_tables.best, suit_tables.meld_cost
+    if rank_options is None:
+        rank_options = set_options(masks)
+        if rank_options is None:
+            raise ValueError("too many set choices for the table method")
+    # every choice of sets: (sets chosen, what remains of each suit, the sets' cost)
+    spades, hearts, diamonds, clubs = masks
+    plans: list[tuple[tuple[tuple[int, ...], ...], tuple[int, int, int, int], int]] = [
+        ((), (spades, hearts, diamonds, clubs), 0)]
     for options in rank_options:
-        plans = [(*p, o) if o else p for p in plans for o in options]
-    for plan in plans:
-        remaining = list(masks)
-        set_cost = 0
-        for rank, *set_suits in plan:
-            for s in set_suits:
-                remaining[s] &= ~(1 << rank)
-            set_cost += meld_cost[rank] * len(set_suits)
-        total = set_cost + sum(best[m][0] for m in remaining)
+        grown = []
+        for chosen, (s, h, d, c), set_cost in plans:
+            grown.append((chosen, (s, h, d, c), set_cost))
+            for option, (keep_s, keep_h, keep_d, keep_c), size in options[1:]:
+                grown.append(((*chosen, option), (s & keep_s, h & keep_h, d & keep_d, c & keep_c),
+                              set_cost + meld_cost[option[0]] * size))
+        plans = grown
+    found: Split = (INFEASIBLE, (), (spades, hearts, diamonds, clubs), -1)
+    for chosen, remaining, set_cost in plans:
+        spades, hearts, diamonds, clubs = remaining
+        total = set_cost + best[spades][0] + best[hearts][0] + best[diamonds][0] + best[clubs][0]
         discard_suit = -1
-        if instance.discard:
-            gains = [(minus_one[m][0] - best[m][0], s) for s, m in enumerate(remaining) if m]
-            if not gains:
-                continue
-            gain, discard_suit = min(gains)
+        if discard:
+            gain, discard_suit = suit_tables.cheapest_discard(spades, hearts, diamonds, clubs)
             total += gain
-        if total < best_total:
-            best_total, best_plan = total, (plan, discard_suit)
-    if best_total >= INFEASIBLE:
-        return EngineResult((), instance.cards, None, INFEASIBLE, objective.name, "infeasible", True)
-    return _arrangement(instance, masks, best_plan, best, minus_one, best_total, objective.name)
+        if total < found[0]:
+            found = (total, chosen, remaining, discard_suit)
+    return found
+
+
+def masks_of(cards: Iterable[int]) -> list[int]:
+    """Per-suit rank masks of (joker-free) cards."""
+    masks = [0, 0, 0, 0]
+    for card in cards:
+        masks[card // 13] |= 1 << (card % 13)
+    return masks
+
+
+def solve_tables(instance: Instance) -> EngineResult:
+    """Exact optimum by set enumeration plus per-suit run tables."""
+    split = best_split(model(instance.deal), masks_of(instance.cards), instance.discard)
+    total = split[0]
+    name = passes_for(instance.deal)[0].name
+    if total >= INFEASIBLE:
+        return EngineResult((), instance.cards, None, INFEASIBLE, name, "infeasible", True)
+    melds, deadwood, discard = arrangement(instance.deal, split)
+    return EngineResult(melds, deadwood, discard, total, name, "optimal", True)
 
 
 _PLACED: dict[tuple[int, ...], PlacedMeld] = {}
 
 
-def _set_meld(rank: int, suits: tuple[int, ...] | list[int]) -> PlacedMeld:
+def set_meld(rank: int, suits: tuple[int, ...] | list[int]) -> PlacedMeld:
+    """The (shared) placed set of ``rank`` in ``suits``."""
     key = (rank, *suits)
     placed = _PLACED.get(key)
     if placed is None:
@@ -185,7 +277,9 @@ def _set_meld(rank: int, suits: tuple[int, ...] | list[int]) -> PlacedMeld:
     return placed
 
 
-def _run_meld(suit: int, low: int, top: int, ace_high: bool) -> PlacedMeld:
+def run_meld(suit: int, low: int, top: int, ace_high: bool) -> PlacedMeld:
+    """The (shared) placed run of ``suit`` from rank ``low`` to ``top`` (then
+    the ace on top when ``ace_high``)."""
     key = (-1 - suit, low, top, ace_high)  # negative first item: never a set key
     placed = _PLACED.get(key)
     if placed is None:
@@ -197,22 +291,13 @@ def _run_meld(suit: int, low: int, top: int, ace_high: bool) -> PlacedMeld:
     return placed
 
 
-def _arrangement(
-    instance: Instance,
-    masks: list[int],
-    best_plan: tuple[tuple[tuple[int, ...], ...], int],
-    best: list[_Split],
-    minus_one: list[tuple[int, int]],
-    cost: int,
-    pass_name: str,
-) -> EngineResult:
-    plan, discard_suit = best_plan
-    remaining = list(masks)
-    melds: list[PlacedMeld] = []
-    for rank, *suits in plan:
-        for s in suits:
-            remaining[s] &= ~(1 << rank)
-        melds.append(_set_meld(rank, suits))
+def arrangement(deal: Deal, split: Split,
+                ) -> tuple[tuple[PlacedMeld, ...], tuple[int, ...], int | None]:
+    """The melds, deadwood (in display order) and discard of a split."""
+    suit_tables = model(deal)
+    best, minus_one = suit_tables.best, suit_tables.minus_one
+    _, sets, remaining, discard_suit = split
+    melds = [set_meld(rank, suits) for rank, *suits in sets]
     discard: int | None = None
     deadwood: list[int] = []
     for suit, mask in enumerate(remaining):
@@ -222,9 +307,9 @@ def _arrangement(
             mask &= ~(1 << bit)
         _, runs, dead = best[mask]
         for low, top, ace_high in runs:
-            melds.append(_run_meld(suit, low, top, ace_high))
+            melds.append(run_meld(suit, low, top, ace_high))
         while dead:
             low_bit = dead & -dead
             deadwood.append(suit * 13 + low_bit.bit_length() - 1)
             dead ^= low_bit
-    return EngineResult(tuple(melds), tuple(deadwood), discard, cost, pass_name, "optimal", True)
+    return tuple(melds), tuple(deadwood), discard
