@@ -10,8 +10,10 @@ misbehaves can be cut short without losing the worker.
 * **Deadlines** are ``time.monotonic()`` instants, the same clock in every
   process of the machine; they count from the request's arrival, so time
   spent queued counts.  The solver honours them itself (its answer is then
-  the best found); a process still busy ``BACKSTOP_S`` past a job's deadline
-  is killed and replaced, and the job answered 503.
+  the best found); a job whose process is still busy
+  is answered 503 ``LATE_S`` past its deadline (so the client hears by the
+  deadline + 100 ms even when the machine is starved), and killed and
+  replaced if still busy ``BACKSTOP_S`` past it.
 * **Admission**: at most ``settings.queue_size`` jobs wait per worker.  A job
   is refused at once (``Overloaded``: 503 with ``Retry-After``) when the queue
   is full or when, by the recent service times, it could not start before
@@ -52,7 +54,9 @@ from api.settings import Settings
 
 logger = logging.getLogger("api.pool")
 
-BACKSTOP_S = 0.08
+LATE_S = 0.05
+"""How far past its deadline a job waits for its process before it is answered 503."""
+BACKSTOP_S = 0.3
 """How far past its deadline a solver process may run before it is killed."""
 CANCEL_GRACE_S = 0.1
 """How long a cancelled job may take to stop before its process is killed."""
@@ -411,7 +415,7 @@ class SolverPool:
                 self.pending.appendleft(job)
                 self._replace(index, slot)
                 continue
-            job.timer = self.loop.call_at(job.deadline_at + BACKSTOP_S, self._overdue, slot, job)
+            job.timer = self.loop.call_at(job.deadline_at + LATE_S, self._late, slot, job)
         if self.on_change is not None:
             self.on_change(self)
 
@@ -439,6 +443,16 @@ class SolverPool:
         if slot in self.slots:
             self._replace(self.slots.index(slot), slot)
         self._dispatch()
+
+    def _late(self, slot: _Slot, job: _Job) -> None:
+        """A job still running past its deadline: answer 503 now; its process
+        may still finish (and take the next job) until the backstop."""
+        if slot.job is not job:
+            return
+        logger.warning("solver process late on %s by %.0f ms; answering 503",
+                       job.op, (self.loop.time() - job.deadline_at) * 1000)
+        self._finish(job, _unavailable("the solver overran the request's deadline", 1))
+        job.timer = self.loop.call_at(job.deadline_at + BACKSTOP_S, self._overdue, slot, job)
 
     def _overdue(self, slot: _Slot, job: _Job) -> None:
         """The backstop: a job still running well past its deadline (or its

@@ -80,8 +80,11 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
                 signal.signal(sig, self._stop_accepting)
 
         def _stop_accepting(self, sig: int, frame: FrameType | None) -> None:
+            # At once, not at the supervisor's next 0.5 s poll: until every
+            # worker has closed its copy of the socket, new connections land.
             for sock in self.sockets:
                 sock.close()
+            self.terminate_all()
             self.signal_queue.append(sig)
 
     Supervisor(config, sockets=[listener]).run()

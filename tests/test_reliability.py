@@ -1,0 +1,290 @@
+"""The real server under hostile load: every request answered by its deadline.
+
+Starts ``rummy-solver serve`` (2 workers, each with its solver process) on a
+free port and checks, over real HTTP:
+
+* hostile bodies (the layoff listing with 16 wild cards and 20 table melds,
+  29- and 30-card hints, a 50-meld pile hint, 30-card 8-deck solves, a large
+  batch) answer within their ``time_limit_ms`` + 100 ms;
+* 40 concurrent heavy solves: every one gets an HTTP answer (200, or 503 with
+  ``Retry-After``) by its deadline + 100 ms, ``/healthz`` keeps answering,
+  no connection error, and no worker is replaced;
+* a client that disconnects stops its work: the server's CPU goes idle;
+* bad input costs little: bounded 422s for a megabyte of integers and deep
+  nesting;
+* SIGTERM drains the request in flight, refuses new connections, exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from benchmarks.hostile import deck as _deck
+from benchmarks.hostile import hostile_bodies
+from tests.test_api_server import ROOT, free_port, serve_command
+
+MARGIN_S = 0.1  # the API answers within the deadline + 100 ms
+READY_TIMEOUT_S = 40.0
+
+
+class Server:
+    """A running ``rummy-solver serve`` and its log."""
+
+    def __init__(self, process: subprocess.Popen[bytes], url: str, log: Path) -> None:
+        self.process = process
+        self.url = url
+        self.log = log
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+def start_server(tmp: Path, workers: int = 2, **env_settings: str) -> Server:
+    port = free_port()
+    log = tmp / f"server-{port}.log"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.update({f"RUMMY_SOLVER_{k.upper()}": v for k, v in env_settings.items()})
+    command = [*serve_command(port), "--workers", str(workers), "--log-level", "info"]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink,
+                                   stderr=subprocess.STDOUT)
+    server = Server(process, f"http://127.0.0.1:{port}", log)
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    ready = 0
+    while ready < 4:  # a few answers: both workers are likely up
+        if process.poll() is not None:
+            pytest.fail(f"server exited with {process.returncode}:\n{server.output()}")
+        with contextlib.suppress(httpx.TransportError):
+            ready += httpx.get(f"{server.url}/readyz", timeout=2.0).status_code == 200
+        if time.monotonic() > deadline:
+            server.stop()
+            pytest.fail(f"server not ready after {READY_TIMEOUT_S} s:\n{server.output()}")
+        time.sleep(0.05)
+    return server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = start_server(tmp_path_factory.mktemp("reliability"))
+    try:
+        yield running
+    finally:
+        running.stop()
+    log = running.output()
+    # uvicorn's supervisor logs "Child process [pid] died" when it replaces a worker
+    assert not re.search(r"Child process \[\d+\] died", log), (
+        "a worker was replaced during the tests:\n" + log[-3000:])
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[httpx.Client]:
+    """One keep-alive client, as a game server would hold: a fresh ``httpx.post``
+    builds an SSL context per call (tens of ms on this machine), which is the
+    client's cost, not the server's."""
+    with httpx.Client(timeout=30.0) as held:
+        yield held
+
+
+def post(url: str, path: str, body: Any, timeout: float = 30.0,
+         client: httpx.Client | None = None) -> tuple[httpx.Response, float]:
+    started = time.monotonic()
+    if client is None:
+        response = httpx.post(url + path, json=body, timeout=timeout)
+    else:
+        response = client.post(url + path, json=body, timeout=timeout)
+    return response, time.monotonic() - started
+
+
+@pytest.mark.parametrize("limit_ms", [1, 300])
+def test_hostile_bodies_answer_by_their_deadline(server: Server, client: httpx.Client,
+                                                 limit_ms: int) -> None:
+    for name, path, body in hostile_bodies():
+        response, took = post(server.url, path, {**body, "time_limit_ms": limit_ms},
+                              client=client)
+        assert response.status_code in (200, 503), (name, response.text[:300])
+        assert took <= limit_ms / 1000 + MARGIN_S, (name, limit_ms, took)
+        if response.status_code == 503:
+            assert int(response.headers["retry-after"]) >= 1
+        assert len(response.content) < 4_000_000
+
+
+def test_bad_input_is_cheap_and_bounded(server: Server, client: httpx.Client) -> None:
+    megabyte = b'{"variant": "gin", "hand": [' + b",".join([b"12345"] * 166_000) + b"]}"
+    assert len(megabyte) < 1_000_000
+    deep = b"[" * 900 + b"]" * 900
+    deeper = b'{"variant": "gin", "hand": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    for content in (megabyte, deep, deeper, b"\xff" * 1000):
+        started = time.monotonic()
+        response = client.post(server.url + "/v1/solve", content=content, timeout=10,
+                              headers={"content-type": "application/json"})
+        assert response.status_code == 422, response.text[:200]
+        assert len(response.content) <= 64 * 1024
+        assert time.monotonic() - started < 0.5
+    oversized = httpx.post(server.url + "/v1/solve", content=b" " * 1_000_001, timeout=10,
+                           headers={"content-type": "application/json"})
+    assert oversized.status_code == 413
+
+
+def server_ms(server: Server) -> dict[str, float]:
+    """Milliseconds from arrival to answer, per request id, from the access log."""
+    times = {}
+    for line in server.output().splitlines():
+        if '"api.access"' in line:
+            entry = json.loads(line)
+            times[entry["request_id"]] = entry["ms"]
+    return times
+
+
+def test_forty_concurrent_heavy_solves(server: Server) -> None:
+    """Deadlines are judged by the server's clock (from each request's arrival,
+    as the access log records it): the 40 client threads share the two cores
+    with the solvers, so they send and read late."""
+    rng = random.Random(40)
+    deck = _deck(8, 8)
+    limit_ms = 1500
+    bodies = [{"variant": "indian21", "rules": {"decks": 8, "ace": "wrap"}, "wild_rank": "7H",
+               "hand": rng.sample(deck, 30), "time_limit_ms": limit_ms} for _ in range(40)]
+    results: dict[str, tuple[int, float, str]] = {}
+    errors: list[str] = []
+    probes: list[float] = []
+    done = threading.Event()
+
+    def heavy(index: int, body: dict[str, Any]) -> None:
+        request_id = f"heavy-{index}"
+        started = time.monotonic()
+        try:
+            response = httpx.post(server.url + "/v1/solve", json=body, timeout=30,
+                                  headers={"X-Request-ID": request_id})
+            results[request_id] = (response.status_code, time.monotonic() - started,
+                                   response.headers.get("retry-after", ""))
+        except httpx.HTTPError as error:
+            errors.append(repr(error))
+
+    def probe() -> None:
+        while not done.is_set():
+            started = time.monotonic()
+            try:
+                assert httpx.get(server.url + "/healthz", timeout=5).status_code == 200
+                probes.append(time.monotonic() - started)
+            except (httpx.HTTPError, AssertionError) as error:
+                errors.append(f"healthz: {error!r}")
+            time.sleep(0.05)
+
+    prober = threading.Thread(target=probe)
+    prober.start()
+    threads = [threading.Thread(target=heavy, args=item) for item in enumerate(bodies)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    done.set()
+    prober.join(10)
+    time.sleep(0.2)  # the last access-log lines
+    assert not errors, errors[:5]
+    assert len(results) == 40
+    on_server = server_ms(server)
+    for request_id, (status, took, retry_after) in results.items():
+        assert status in (200, 503), status
+        assert on_server[request_id] <= limit_ms + MARGIN_S * 1000, (request_id, on_server)
+        assert took <= limit_ms / 1000 + 1.5, took
+        if status == 503:
+            assert int(retry_after) >= 1
+    assert sum(1 for status, _, _ in results.values() if status == 200) >= 2
+    assert probes and max(probes) < 1.0, max(probes)
+
+
+def _tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds used by ``pid`` and its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(stat[1]), []).append(int(entry))
+    total, todo = 0.0, [pid]
+    ticks = os.sysconf("SC_CLK_TCK")
+    while todo:
+        current = todo.pop()
+        try:
+            stat = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(stat[11]) + int(stat[12])) / ticks
+        except OSError:
+            pass
+        todo.extend(children.get(current, []))
+    return total
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_disconnect_stops_the_work(server: Server) -> None:
+    rng = random.Random(7)
+    body = json.dumps({"variant": "indian21", "rules": {"decks": 8, "ace": "wrap"},
+                       "wild_rank": "7H", "hand": rng.sample(_deck(8, 8), 30),
+                       "time_limit_ms": 2000, "engine": "search"}).encode()
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port))) as sock:
+        sock.sendall(b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        time.sleep(0.3)  # the solve is running
+    time.sleep(0.15)  # within 100 ms of the disconnect the job stops
+    before = _tree_cpu_seconds(server.process.pid)
+    time.sleep(0.5)
+    used = _tree_cpu_seconds(server.process.pid) - before
+    assert used < 0.1, f"the server kept {used:.2f} s of CPU busy after the client left"
+
+
+def test_sigterm_drains_in_flight_requests_and_refuses_new_ones(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    drain = start_server(tmp_path_factory.mktemp("drain"), workers=2, drain_s="3")
+    # 300 dense hands: work for the whole time limit, so it is in flight at SIGTERM
+    path, body = next((path, body) for name, path, body in hostile_bodies() if "batch" in name)
+    body = {**body, "time_limit_ms": 1500}
+    outcome: list[int] = []
+    in_flight = threading.Thread(
+        target=lambda: outcome.append(post(drain.url, path, body)[0].status_code))
+    in_flight.start()
+    time.sleep(0.3)
+    started = time.monotonic()
+    drain.process.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    host, port = drain.url.removeprefix("http://").split(":")
+    refused = False
+    try:
+        with socket.create_connection((host, int(port)), timeout=1) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            refused = sock.recv(100) == b""  # closed without an answer: not accepted for good
+    except OSError:
+        refused = True
+    in_flight.join(10)
+    drain.process.wait(20)
+    assert refused, "a connection made during the drain was accepted and left hanging"
+    assert outcome == [200], outcome
+    assert time.monotonic() - started < 3 + 5
+    assert drain.process.returncode == 0, drain.output()[-2000:]
