@@ -34,7 +34,6 @@ from api.examples import REQUESTS, example
 from api.settings import MAX_REQUEST_BUDGET_MS, Settings
 from solver import ENGINES, PRESETS
 from solver.config import MAX_TIME_LIMIT_MS
-from solver.model import MeldKind, Status
 from solver.rules import (
     CHOICES,
     INT_BOUNDS,
@@ -70,7 +69,6 @@ RoundVariant.__doc__ = "A preset scored round by round (gin is scored knock by k
 Engine = enum.Enum("Engine", {name: name for name in ENGINES}, type=str)  # type: ignore[misc]
 Engine.__doc__ = ("auto: the exact search, CP-SAT past its budget; search: the exact search; "
                   "cpsat: OR-Tools CP-SAT.")
-AnsweredBy = Literal["search", "cpsat"]
 
 
 def _choice(enum_class: Any, what: str, code: str) -> Any:
@@ -102,6 +100,33 @@ _KNOB_ENUMS: dict[str, Any] = {
 RequirementKind = _enum_of("RequirementKind", REQUIREMENT_KINDS,
                            "Which melds a requirement counts: set, run, sequence (runs and "
                            "tanalas) or pure_sequence (sequences with no wild card standing in).")
+
+
+class AnsweredBy(enum.StrEnum):
+    """The engine that produced an answer (auto answers as one of these)."""
+
+    SEARCH = "search"
+    CPSAT = "cpsat"
+
+
+class SolveStatus(enum.StrEnum):
+    """optimal: proved; feasible: the deadline came first, the best arrangement
+    found; timeout: nothing found in time (every card kept); infeasible: no
+    arrangement meets the rules."""
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    TIMEOUT = "timeout"
+    INFEASIBLE = "infeasible"
+
+
+class MeldKind(enum.StrEnum):
+    """set: one rank; run: one suit in sequence; tanala: three identical cards (indian21)."""
+
+    SET = "set"
+    RUN = "run"
+    TANALA = "tanala"
+
 
 # ---------------------------------------------------------------------------
 # Field types
@@ -425,7 +450,7 @@ class SolveResponse(BaseModel):
                     "card: that one, with its points; else null")
     optimal: bool = Field(description="the engine proved optimality")
     engine: AnsweredBy = Field(description="the engine that produced the answer")
-    status: Status = Field(
+    status: SolveStatus = Field(
         description="optimal (proved); feasible (the deadline came first: the best arrangement "
                     "found); timeout (nothing found in time: every card kept); infeasible")
     elapsed_ms: float = Field(description="wall time spent in the solver, milliseconds")

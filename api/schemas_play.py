@@ -9,7 +9,8 @@ plus ``elapsed_ms``.  Every model carries an example (real answers, see
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import enum
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,13 +27,14 @@ from api.schemas import (
     MeldOut,
     RoundVariantIn,
     RulesOverride,
+    SolveStatus,
     VariantIn,
     WildRank,
+    _choice,
 )
 from api.settings import MAX_REQUEST_BUDGET_MS
 from solver.hints import MAX_PILE_CARDS, MAX_SEEN_CARDS
 from solver.layoffs import MAX_MELD_CARDS, MAX_TABLE_MELDS
-from solver.model import Status
 from solver.round_scoring import MAX_MELDED_GROUPS, MAX_PLAYERS
 
 
@@ -52,7 +54,13 @@ TABLE_DESCRIPTION = (
     "wild card keeps the meaning its position gives it (['5H','6H','JK'] is 5-6-7), a set's "
     f"wild card stands for any missing suit; at most {MAX_TABLE_MELDS} melds"
 )
-Better = Literal["lower", "higher"]
+
+
+class Better(enum.StrEnum):
+    """Whether a lower or a higher value is the better option."""
+
+    LOWER = "lower"
+    HIGHER = "higher"
 
 
 def _time_limit() -> Any:
@@ -112,7 +120,7 @@ class SolutionOut(BaseModel):
     go_out: GoOutOut | None = Field(description="as in /v1/solve")
     optimal: bool
     engine: AnsweredBy
-    status: Status
+    status: SolveStatus
 
 
 # ---------------------------------------------------------------------------
@@ -204,8 +212,67 @@ class DefenderHandOut(BaseModel):
     deadwood_points: int
 
 
-Outcome = Literal["knock", "undercut", "gin", "big_gin"]
-Winner = Literal["knocker", "defender"]
+class GinOutcome(enum.StrEnum):
+    """How a gin hand ended: knock, undercut (the defender had as little or
+    less), gin (no deadwood) or big_gin (all 11 cards melded)."""
+
+    KNOCK = "knock"
+    UNDERCUT = "undercut"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+
+
+class GinSide(enum.StrEnum):
+    """One side of a knock."""
+
+    KNOCKER = "knocker"
+    DEFENDER = "defender"
+
+
+class DrawRecommendation(enum.StrEnum):
+    """Take the discard, draw blind, or either (equal)."""
+
+    TAKE_DISCARD = "take_discard"
+    DRAW_BLIND = "draw_blind"
+    EITHER = "either"
+
+
+class LayoffEnd(enum.StrEnum):
+    """Where the card goes: the low or high end of a run, or onto a set."""
+
+    LOW = "low"
+    HIGH = "high"
+    SET = "set"
+
+
+class PileUseKind(enum.StrEnum):
+    """The picked card goes into a new meld or onto a table meld."""
+
+    MELD = "meld"
+    LAYOFF = "layoff"
+
+
+class DropStage(enum.StrEnum):
+    """Indian rummy: a player who dropped before drawing (first) or later (middle)."""
+
+    FIRST = "first"
+    MIDDLE = "middle"
+
+
+if TYPE_CHECKING:
+    DropStageIn = DropStage
+else:
+    DropStageIn = _choice(DropStage, "dropped value", "invalid_flag")
+
+
+class PlayerRole(enum.StrEnum):
+    """The player's part in the round."""
+
+    WINNER = "winner"
+    LOSER = "loser"
+    DROPPED = "dropped"
+    WRONG_DECLARATION = "wrong_declaration"
+    PLAYER = "player"
 
 
 class KnockerChoiceOut(BaseModel):
@@ -219,8 +286,8 @@ class KnockerChoiceOut(BaseModel):
     deadwood_points: int
     defender_deadwood_points: int
     defender_laid_off: int = Field(description="cards the defender lays off")
-    outcome: Outcome
-    winner: Winner
+    outcome: GinOutcome
+    winner: GinSide
     points: int = Field(description="points to the winner")
     knocker_points: int = Field(description="the knocker's score (negative: the defender scores)")
 
@@ -232,8 +299,8 @@ class GinScoreResponse(BaseModel):
 
     knock_limit: int
     limit_source: str
-    outcome: Outcome
-    winner: Winner
+    outcome: GinOutcome
+    winner: GinSide
     points: int = Field(description="points to the winner")
     knocker_points: int = Field(description="the knocker's score (negative: the defender scores)")
     knocker: KnockerHandOut
@@ -347,7 +414,7 @@ class DrawHintResponse(BaseModel):
     discard_top: str
     take: DrawTakeOut
     blind: DrawBlindOut
-    recommendation: Literal["take_discard", "draw_blind", "either"]
+    recommendation: DrawRecommendation
     reason: str
     optimal: bool
     elapsed_ms: float = ELAPSED
@@ -372,7 +439,7 @@ class FitOut(BaseModel):
     model_config = _response(example("layoffs", 0, "fits", 2, "extends", 0))
 
     table_index: int
-    end: Literal["low", "high", "set"]
+    end: LayoffEnd
     represents: str = Field(description="the card it stands for (a wild card's meaning)")
     via: list[str] = Field(description="other hand cards laid off before it")
 
@@ -422,7 +489,7 @@ class PileUseOut(BaseModel):
 
     model_config = _response(example("pile", 0, "depths", 1, "uses", 0))
 
-    kind: Literal["meld", "layoff"]
+    kind: PileUseKind
     meld: MeldOut = Field(description="the new meld, or the table meld after the layoff")
     table_index: int | None
     cards: list[str] = Field(description="the hand cards it uses")
@@ -483,7 +550,7 @@ class PlayerIn(BaseModel):
                     "omitted: arranged optimally)",
     )
     went_out: bool = Field(default=False, description="went out / declared")
-    dropped: Literal["first", "middle"] | None = Field(default=None, description="Indian: dropped")
+    dropped: DropStageIn | None = Field(default=None, description="Indian: dropped")
     had_turn: bool = Field(default=True, description="Indian: false pays half")
     rummy: bool = Field(
         default=False,
@@ -512,7 +579,7 @@ class PlayerScoreOut(BaseModel):
     model_config = _response(example("round", 0, "players", 1))
 
     index: int
-    role: Literal["winner", "loser", "dropped", "wrong_declaration", "player"]
+    role: PlayerRole
     points: int = Field(description="+ gains, - pays")
     hand_points: int
     melded_points: int | None

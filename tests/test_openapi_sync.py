@@ -25,3 +25,16 @@ def test_openapi_json_is_up_to_date() -> None:
             "openapi.json is stale: run `python -m api.export_openapi` and commit the result\n"
             + diff
         )
+
+
+def test_response_enums_name_exactly_what_the_library_answers() -> None:
+    from typing import get_args
+
+    from api.schemas import AnsweredBy, MeldKind, SolveStatus
+    from solver.model import MeldKind as LibraryMeldKind
+    from solver.model import Status
+    from solver.solve import ENGINES
+
+    assert {m.value for m in SolveStatus} == set(get_args(Status))
+    assert {m.value for m in MeldKind} == set(get_args(LibraryMeldKind))
+    assert {m.value for m in AnsweredBy} == set(ENGINES) - {"auto"}

@@ -25,7 +25,9 @@ async def score_round(payload: RoundScoreRequest, request: Request) -> Response:
         players.append({
             "hand": list(player.hand),
             "melded": None if player.melded is None else [list(g) for g in player.melded],
-            "went_out": player.went_out, "dropped": player.dropped, "had_turn": player.had_turn,
+            "went_out": player.went_out,
+            "dropped": None if player.dropped is None else player.dropped.value,
+            "had_turn": player.had_turn,
             "rummy": player.rummy, "pile_penalties": player.pile_penalties,
         })
     return await answer(request, "round", {
