@@ -129,6 +129,10 @@ class _Hands:
 
     def result(self, cards: Sequence[int], discard: bool) -> EngineResult:
         instance = Instance(self.deal, tuple(sorted(cards)), discard)
+        if self.deadline.expired() or self.deadline.work.left <= 0:
+            # Out of time or work: every remaining hand of the hint answers at
+            # once (building its search alone would cost milliseconds each).
+            return give_up(instance)
         if tables.applies(instance):
             return tables.solve_tables(instance)
         try:

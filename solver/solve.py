@@ -148,7 +148,7 @@ def find_go_out(instance: Instance, best: EngineResult, engine: str,
     (a ``SearchSession`` over the go-out pass) shares work across hands."""
     rules = instance.deal.rules
     if (rules.objective not in ("min_deadwood", "max_net") or rules.declaration == "knock"
-            or not best.deadwood):
+            or not best.deadwood or deadline.expired()):
         return None
     if rules.objective == "min_deadwood" and best.optimal:
         # Melding every kept card costs nothing: it would have been the optimum.

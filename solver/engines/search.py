@@ -494,7 +494,7 @@ class PassSearch:
     def _budget_check(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_budget or (
-            self.nodes & 127 == 0 and self.deadline is not None and self.deadline.expired()
+            self.nodes & 15 == 0 and self.deadline is not None and self.deadline.expired()
         ):
             raise BudgetExceeded
 
