@@ -156,7 +156,10 @@ def _child_main(conn: Connection, cancel: Any, settings: dict[str, Any], runner_
             return
         if recycle:
             return
-        gc.collect()  # between jobs, when no deadline is running (searches pause it)
+        # Between jobs, when no deadline runs: searches pause the collector and
+        # freeze what they allocated (solver.deadline.gc_paused); look at it now.
+        gc.unfreeze()
+        gc.collect()
 
 
 class _ProcessSlot:

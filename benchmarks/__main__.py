@@ -1,5 +1,6 @@
 """Command line: ``python -m benchmarks [--suite NAME ...] [--n N] [--engine ...]
-[--anchors] [--load] [--json PATH] [--smoke]``.
+[--anchors] [--hints] [--overrides] [--load] [--deadline] [--bulk] [--json PATH]
+[--smoke]``.
 
 Prints Markdown tables on stdout (progress on stderr) and optionally writes
 JSON.  The exit code is 1 when any answer is invalid or two engines (or an
@@ -13,22 +14,40 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks import SMOKE_HANDS, correctness_problems, run
+from benchmarks.hints import HINT_SUITES, MIN_DEALS
 from benchmarks.report import render, write_json
 from benchmarks.runner import SEARCH_ENGINES
 from benchmarks.suites import DEFAULT_SEED, SUITES
+
+SMOKE_DISTINCT_OVERRIDES = 20
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--suite", action="extend", nargs="+", choices=list(SUITES), metavar="NAME",
-                        help=f"suites to run (default: all): {', '.join(SUITES)}")
+    parser.add_argument("--suite", action="extend", nargs="+", choices=[*SUITES, *HINT_SUITES],
+                        metavar="NAME",
+                        help=f"suites to run (default: every solve suite): {', '.join(SUITES)}; "
+                             f"hint suites: {', '.join(HINT_SUITES)}")
     parser.add_argument("--n", type=int, default=300, help="hands per suite (default 300)")
     parser.add_argument("--engine", choices=["search", "cpsat", "all"], default="all",
                         help="engine(s) to time; 'all' also compares their optima (default)")
     parser.add_argument("--anchors", action="store_true",
                         help="time OpenSpiel and RLCard side by side on gin hands (extra 'bench')")
+    parser.add_argument("--hints", action="store_true",
+                        help=f"every hint suite (draw_hint / discard_hint), max(N, {MIN_DEALS}) deals each")
+    parser.add_argument("--overrides", action="store_true",
+                        help="indian13 solve() with and without rules overrides, and memory "
+                             "after 6,000 distinct overrides")
+    parser.add_argument("--deadline", action="store_true",
+                        help="start the API server (2 workers): hostile bodies and 40 concurrent "
+                             "heavy solves against their deadlines")
+    parser.add_argument("--bulk", action="store_true",
+                        help="rummy-solver bulk throughput, 1 and 2 processes and Ray (benchmarks.bulk)")
+    parser.add_argument("--bulk-n", type=int, default=None,
+                        help="lines of the bulk file (default: benchmarks.bulk's, 10000)")
+    parser.add_argument("--bulk-no-ray", action="store_true", help="skip the Ray runner of --bulk")
     parser.add_argument("--load", action="store_true",
                         help="start the API server (1 and 2 workers) and load-test /v1/solve")
     parser.add_argument("--load-seconds", type=float, default=20.0,
@@ -38,21 +57,28 @@ def build_parser() -> argparse.ArgumentParser:
                         help="time_limit_ms passed to solve() (default: the library's)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--smoke", action="store_true",
-                        help=f"correctness smoke run: {SMOKE_HANDS} hands per suite, no anchors, no load")
+                        help=f"correctness smoke run: {SMOKE_HANDS} hands per suite (hint suites "
+                             f"too), {SMOKE_DISTINCT_OVERRIDES} distinct overrides; no anchors, "
+                             "load, deadline or bulk")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; returns the exit code."""
     args = build_parser().parse_args(argv)
-    if args.n < 1:
-        print("error: --n must be at least 1", file=sys.stderr)
+    if args.n < 1 or (args.bulk_n is not None and args.bulk_n < 1):
+        print("error: --n and --bulk-n must be at least 1", file=sys.stderr)
         return 2
     engines = list(SEARCH_ENGINES) if args.engine == "all" else [args.engine]
+    hint_min, distinct = MIN_DEALS, None
     if args.smoke:
-        args.n, args.anchors, args.load = SMOKE_HANDS, False, False
+        args.n, args.anchors, args.load, args.deadline, args.bulk = SMOKE_HANDS, False, False, False, False
+        hint_min, distinct = SMOKE_HANDS, SMOKE_DISTINCT_OVERRIDES
     results = run(args.suite, args.n, engines, anchors=args.anchors, load=args.load,
-                  load_seconds=args.load_seconds, seed=args.seed, time_limit_ms=args.time_limit_ms)
+                  load_seconds=args.load_seconds, hints=args.hints, hint_min=hint_min,
+                  overrides=args.overrides, overrides_distinct=distinct, deadline=args.deadline,
+                  bulk=args.bulk, bulk_n=args.bulk_n, bulk_ray=not args.bulk_no_ray,
+                  seed=args.seed, time_limit_ms=args.time_limit_ms)
     print(render(results))
     if args.json:
         write_json(results, args.json)

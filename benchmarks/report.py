@@ -17,7 +17,7 @@ import os
 import platform
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +112,109 @@ def anchors_table(anchors: dict[str, Any]) -> str:
                            "disagreements", "note"], rows)
 
 
+def by_rules_table(suites: Sequence[dict[str, Any]]) -> str:
+    """Per rule override (contract rounds), per engine: n, median, p99, max."""
+    rows = []
+    for suite in suites:
+        for engine, summary in suite["engines"].items():
+            for label, stats in summary.get("by_rules", {}).items():
+                rows.append([suite["suite"], engine, label, stats["n"],
+                             format_time_us(stats["median_us"]), format_time_us(stats["p99_us"]),
+                             format_time_us(stats["max_us"])])
+    if not rows:
+        return ""
+    return markdown_table(["suite", "engine", "rules", "n", "median", "p99", "max"], rows)
+
+
+def hints_table(hints: dict[str, Any]) -> str:
+    """One row per hint suite."""
+    rows = []
+    for run in hints.get("runs", []):
+        call = "draw_hint" if run["kind"] == "draw" else "discard_hint"
+        rows.append([run["suite"], f"{call}, {run['cards']} cards", run["n"],
+                     _ms(run["median_ms"]), _ms(run["p90_ms"]), _ms(run["p99_ms"]),
+                     _ms(run["max_ms"]), f"{run['optimal']}/{run['n']}", run["invalid"]])
+    return markdown_table(["suite", "call", "n", "median ms", "p90 ms", "p99 ms", "max ms",
+                           "exact", "wrong"], rows)
+
+
+def overrides_tables(overrides: dict[str, Any]) -> str:
+    """Timing per mode, then RSS and cache sizes around the distinct overrides."""
+    rules = {"plain": "-", "same": json.dumps(overrides["same"]),
+             "different": json.dumps(overrides["different"])}
+    plain = overrides["modes"]["plain"]["median_us"]
+    rows = [[mode, rules.get(mode, "?"), overrides["n"], format_time_us(st["median_us"]),
+             format_time_us(st["p90_us"]), format_time_us(st["p99_us"]), format_time_us(st["max_us"]),
+             f"{st['median_us'] / plain:.2f}x"] for mode, st in overrides["modes"].items()]
+    timing = markdown_table(["mode", "rules", "n", "median", "p90", "p99", "max", "median / plain"],
+                            rows)
+    growth = overrides.get("cache_growth", {})
+    short = {"solver.rules._INTERNED": "rules", "solver.rules._BY_REQUEST": "by request",
+             "solver.rules._DEALS": "deals", "solver.engines.search._SHARED_ROWS": "search rows",
+             "solver.engines.search._CANDIDATES": "candidates",
+             "solver.objective.passes_for": "passes"}
+    memory_rows = []
+    for snap in growth.get("snapshots", []):
+        caches = snap["caches"]
+        memory_rows.append([snap["after"], _mib(snap["rss_kib"]), _mib(snap["max_rss_kib"]),
+                            *(caches.get(k, "-") for k in short)])
+    memory = markdown_table(["after", "RSS MiB", "peak RSS MiB", *short.values()], memory_rows)
+    return "\n".join([timing, "", f"Memory with distinct overrides ({growth.get('knob')} values never "
+                       f"seen before, {growth.get('seconds', 0):.1f} s in all):", "", memory])
+
+
+def _mib(kib: int | None) -> str:
+    return "-" if kib is None else f"{kib / 1024:.1f}"
+
+
+def deadline_tables(deadline: dict[str, Any]) -> str:
+    """Hostile bodies one by one, then the heavy concurrent solves."""
+    if "skipped" in deadline:
+        return f"deadline suite skipped: {deadline['skipped']}"
+    parts = []
+    if "error" in deadline:
+        parts.append(f"server error: {deadline['error']}")
+    rows = []
+    for r in deadline.get("hostile", []):
+        limit = r["time_limit_ms"] if r["time_limit_ms"] is not None else f"default ({r['limit_ms']})"
+        within = "yes" if r["client_within"] and r["server_within"] is not False else "NO"
+        rows.append([r["name"], r["path"], limit, r["status"] if r["status"] is not None else "error",
+                     f"{r['client_ms']:.1f}", "-" if r["server_ms"] is None else f"{r['server_ms']:.1f}",
+                     f"{r['bytes']:,}", within])
+    if rows:
+        parts.append(markdown_table(["body", "path", "time_limit_ms", "status", "client ms",
+                                     "server ms", "bytes", "within limit + 100 ms"], rows))
+    heavy = deadline.get("heavy")
+    if heavy:
+        statuses = heavy["statuses"]
+        other = sum(v for k, v in statuses.items() if k not in ("200", "503"))
+        probe = heavy["healthz"]
+        parts += ["", f"{heavy['requests']} concurrent heavy solves (time_limit_ms {heavy['limit_ms']}) "
+                      f"with /healthz every 50 ms:", "", markdown_table(
+            ["200", "503", "other", "connection errors", "server ms max", "server ms median",
+             "client ms max", "over limit + 100 (server)", "healthz probes", "healthz p50 ms",
+             "healthz p99 ms", "healthz max ms", "workers replaced"],
+            [[statuses.get("200", 0), statuses.get("503", 0), other, heavy["connection_errors"],
+              _ms(heavy["server_ms_max"]), _ms(heavy["server_ms_median"]), _ms(heavy["client_ms_max"]),
+              heavy["server_over_limit"], probe["probes"], _ms(probe["p50_ms"]), _ms(probe["p99_ms"]),
+              _ms(probe["max_ms"]), len(deadline.get("replaced_workers", []))]])]
+    if deadline.get("clean_shutdown") is False:
+        parts.append("the server did not shut down cleanly")
+    return "\n".join(parts)
+
+
+def bulk_section(bulk: dict[str, Any]) -> str:
+    """``benchmarks.bulk.render`` of the bulk run (or why it was skipped)."""
+    if "skipped" in bulk:
+        return f"bulk skipped: {bulk['skipped']}"
+    try:
+        from benchmarks.bulk import render as render_bulk
+    except ImportError as error:
+        return f"bulk results present but benchmarks.bulk.render is unavailable: {error}"
+    text: str = render_bulk(bulk)
+    return text
+
+
 def load_table(load: dict[str, Any]) -> str:
     """One row per worker count and payload suite."""
     if "skipped" in load:
@@ -139,52 +242,97 @@ def _find(rows: Sequence[dict[str, Any]], **match: object) -> dict[str, Any] | N
 
 
 def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
-    """The performance issue's targets with the measured value and met / missed."""
+    """This round's targets (issues 9.5, 9.6, 10.8 and the reliability work)
+    with the measured value and met / missed; ``limit`` ``None`` is shown as
+    information only."""
     found: list[dict[str, Any]] = []
 
-    def add(name: str, measured: float | None, limit: float, unit: str, lower: bool = True) -> None:
+    def add(name: str, measured: float | None, limit: float | None, unit: str,
+            lower: bool = True) -> None:
         if measured is None or math.isnan(measured):
             return
-        met = measured <= limit if lower else measured >= limit
+        met = None if limit is None else (measured <= limit if lower else measured >= limit)
         found.append({"target": name, "measured": measured, "goal": "<=" if lower else ">=",
                       "limit": limit, "unit": unit, "met": met})
 
     engine_rows = [{"suite": s["suite"], **e} for s in results.get("suites", [])
                    for e in s["engines"].values()]
     anchor_runs = results.get("anchors", {}).get("runs", [])
-    for anchor, limit, label in (("openspiel", 1.5, "gin10 vs OpenSpiel"),
-                                 ("rlcard", 0.2, "gin10 vs RLCard (5x faster)")):
-        run = _find(anchor_runs, suite="gin10", anchor=anchor)
-        if run:
-            add(f"{label}: ours / theirs", run["ratio_ours_over_theirs"], limit, "x")
+    run = _find(anchor_runs, suite="gin10", anchor="rlcard")
+    if run:
+        add("gin10 vs RLCard: ours / theirs", run["ratio_ours_over_theirs"], 0.5, "x")
     run = _find(anchor_runs, suite="gin11", anchor="openspiel")
     if run:
-        add("gin11 vs OpenSpiel 11-discard loop: ours / theirs", run["ratio_ours_over_theirs"], 0.5, "x")
+        add("gin11 vs OpenSpiel 11-call loop: ours / theirs", run["ratio_ours_over_theirs"], 0.5, "x")
+    run = _find(anchor_runs, suite="gin10", anchor="openspiel")
+    if run:
+        add("gin10 vs OpenSpiel (information, no goal)", run["ratio_ours_over_theirs"], None, "x")
     for suite, stat, limit in (("indian13_14", "median_us", 1000), ("indian13_14", "p99_us", 5000),
-                               ("indian21_22", "median_us", 10_000), ("indian21_22", "max_us", 250_000)):
+                               ("indian21_22", "median_us", 10_000), ("indian21_22", "max_us", 250_000),
+                               ("contract12", "median_us", 2000), ("contract12", "p99_us", 20_000),
+                               ("kalooki14", "median_us", 2000), ("kalooki14", "p99_us", 20_000)):
         row = _find(engine_rows, suite=suite, engine="search")
         if row:
             add(f"{suite} search {stat.removesuffix('_us')}", row[stat], limit, "µs")
-    cpsat = [r for r in engine_rows if r["engine"] == "cpsat"]
-    if cpsat:
-        add("CP-SAT proves optimality on every hand", min(r["optimal_share"] for r in cpsat), 1.0,
-            "share", lower=False)
-    load_run = _find(results.get("load", {}).get("runs", []), suite="gin10", workers=2)
-    if load_run:
-        add("API gin10 solves/s, 2 workers", load_run["max"]["requests_per_s"], 2000, "req/s",
-            lower=False)
-        if load_run["half"]:
-            add("API gin10 p99 at half that rate, 2 workers", load_run["half"]["p99_ms"], 10, "ms")
+    hint_runs = results.get("hints", {}).get("runs", [])
+    for suite, stat, limit_ms in (("hints_indian13_draw", "median_ms", 5),
+                                  ("hints_indian13_draw", "p99_ms", 25),
+                                  ("hints_indian21_draw", "median_ms", 30),
+                                  ("hints_indian21_draw", "p99_ms", 150),
+                                  ("hints_indian13_discard", "p99_ms", 5)):
+        row = _find(hint_runs, suite=suite)
+        if row and row[stat] is not None:
+            add(f"{suite} {stat.removesuffix('_ms')}", row[stat] * 1000, limit_ms * 1000, "µs")
+    overrides = results.get("overrides", {})
+    if "ratio_same_over_plain" in overrides:
+        add("overrides: solve(rules={penalty_tiers: 3}) / solve() medians",
+            overrides["ratio_same_over_plain"], 1.2, "x")
+    _deadline_targets(results.get("deadline", {}), add)
+    bulk_runs = results.get("bulk", {}).get("runs", [])
+    two = _find(bulk_runs, processes=2)
+    if two and two.get("speedup") is not None:
+        add("bulk: 2 processes / 1 process, hands/s", two["speedup"], 1.7, "x", lower=False)
     return found
+
+
+def _deadline_targets(deadline: dict[str, Any], add: Callable[..., None]) -> None:
+    if not deadline.get("hostile") and not deadline.get("heavy"):
+        return
+    hostile = deadline.get("hostile", [])
+    if hostile:
+        add("deadline: hostile bodies, max time past the limit (client-side)",
+            max(max(0.0, r["client_ms"] - r["limit_ms"]) for r in hostile), 100, "ms")
+        add("deadline: hostile bodies, max time past the limit (server-side)",
+            max(max(0.0, (r["server_ms"] or 0.0) - r["limit_ms"]) for r in hostile), 100, "ms")
+    heavy = deadline.get("heavy")
+    if heavy and heavy.get("server_ms_max") is not None:
+        add(f"deadline: {heavy['requests']} heavy solves, max time past "
+            f"{heavy['limit_ms']} ms (server-side)",
+            max(0.0, heavy["server_ms_max"] - heavy["limit_ms"]), 100, "ms")
+    errors = sum(1 for r in hostile if r["status"] is None)
+    if heavy:
+        errors += heavy["connection_errors"] + heavy["healthz"]["errors"]
+    add("deadline: connection errors (hostile, heavy, /healthz)", errors, 0, "")
+    add("deadline: workers replaced", len(deadline.get("replaced_workers", [])), 0, "")
+    if heavy and heavy["healthz"]["max_ms"] is not None:
+        add("deadline: /healthz max during the heavy solves", heavy["healthz"]["max_ms"], 1000, "ms")
 
 
 def targets_table(found: Sequence[dict[str, Any]]) -> str:
     """Targets as a table."""
     rows = []
     for t in found:
-        measured = (format_time_us(t["measured"]) if t["unit"] == "µs"
-                    else f"{t['measured']:,.2f} {t['unit']}")
-        limit = format_time_us(t["limit"]) if t["unit"] == "µs" else f"{t['limit']:,g} {t['unit']}"
+        if t["unit"] == "µs":
+            measured = format_time_us(t["measured"])
+        elif t["unit"]:
+            measured = f"{t['measured']:,.2f} {t['unit']}"
+        else:
+            measured = f"{t['measured']:,g}"
+        if t["limit"] is None:
+            rows.append([t["target"], measured, "-", "info"])
+            continue
+        limit = (format_time_us(t["limit"]) if t["unit"] == "µs"
+                 else f"{t['limit']:,g} {t['unit']}".rstrip())
         rows.append([t["target"], measured, f"{t['goal']} {limit}", "met" if t["met"] else "MISSED"])
     return markdown_table(["target", "measured", "goal", "status"], rows)
 
@@ -222,7 +370,8 @@ def environment() -> dict[str, Any]:
         "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
         "commit": commit,
         "versions": {name: version(name) for name in
-                     ("rummy-solver", "ortools", "open_spiel", "rlcard", "fastapi", "uvicorn")},
+                     ("rummy-solver", "ortools", "open_spiel", "rlcard", "fastapi", "uvicorn",
+                      "httpx", "ray")},
     }
 
 
@@ -236,19 +385,35 @@ def render(results: dict[str, Any]) -> str:
         "",
         "Time per hand is one full solve() call (parse, engine, Solution).",
         "",
-        suites_table(results["suites"]) if results.get("suites") else "no suites run",
+        suites_table(results["suites"]) if results.get("suites") else "no solve suites run",
     ]
+    per_rules = by_rules_table(results.get("suites", []))
+    if per_rules:
+        parts += ["", "Per rule override (contract rounds; 13 cards dealt in every round):", "",
+                  per_rules]
     if "anchors" in results:
         parts += ["", "Anchors (same hands, timed side by side in this run):", "",
                   anchors_table(results["anchors"])]
+    if "hints" in results:
+        parts += ["", "Hints (one library call per deal, wall time; exact = the hint says optimal):",
+                  "", hints_table(results["hints"])]
+    if "overrides" in results:
+        parts += ["", "Rule overrides (indian13, 14 cards + discard, the same hands, calls "
+                      "interleaved):", "", overrides_tables(results["overrides"])]
     if "load" in results:
         parts += ["", "API load (POST /v1/solve, 127.0.0.1, "
                       f"{results['load'].get('concurrency', '?')} connections, "
                       f"{results['load'].get('seconds', '?')} s per phase):", "",
                   load_table(results["load"])]
+    if "deadline" in results:
+        parts += ["", f"Deadlines (the API server, {results['deadline'].get('workers', '?')} workers, "
+                      "127.0.0.1; server ms from the access log):", "",
+                  deadline_tables(results["deadline"])]
+    if "bulk" in results:
+        parts += ["", bulk_section(results["bulk"])]
     found = results.get("targets") or []
     if found:
-        parts += ["", "Targets of the performance issue:", "", targets_table(found)]
+        parts += ["", "Targets of this round:", "", targets_table(found)]
     return "\n".join(parts)
 
 

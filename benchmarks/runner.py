@@ -3,8 +3,10 @@ compare the engines' optima.
 
 Timing covers the full public call (``solve(hand, variant, ...)``: parsing,
 the engine, building the ``Solution``); validation and comparison happen
-outside the timed region.  Nothing here asserts on time: the smoke test and
-the command line both read ``problems`` / ``disagreements`` for correctness.
+outside the timed region.  A hand's rule overrides (``Case.rules``, e.g. the
+contract round) go to ``solve()`` and to ``validate()`` alike.  Nothing here
+asserts on time: the smoke test and the command line both read ``problems`` /
+``disagreements`` for correctness.
 """
 
 from __future__ import annotations
@@ -70,7 +72,13 @@ def timing_stats(seconds: Sequence[float]) -> dict[str, float]:
 
 
 def objective_value(solution: Solution, suite: Suite) -> int:
-    """The value the engines must agree on for ``suite`` (see ``Suite.objective``)."""
+    """The value the engines must agree on for ``suite`` (see ``Suite.objective``).
+
+    Under ``min_deadwood`` variants with an opening (contract, Kalooki) the
+    engines minimise ``deadwood_points`` over a lay-down pass (the contract or
+    the 51 points met) and a nothing pass (every kept card counts), so that
+    field is compared there too (``solver.objective``).
+    """
     value: int = getattr(solution, suite.objective)
     return value
 
@@ -98,7 +106,7 @@ def check_solution(solution: Solution, case: Case, suite: Suite,
     deadwood = [card_name(c) for c in solution.deadwood]
     try:
         report = validator(melds, deadwood, suite.variant, wild_rank=case.wild_rank,
-                           hand=kept_cards(case, solution))
+                           rules=case.overrides(), hand=kept_cards(case, solution))
     except ValueError as error:
         return [*problems, f"validate raised {type(error).__name__}: {error}"]
     if not report.valid:
@@ -162,8 +170,17 @@ class SuiteRun:
     def slowest(self, run: EngineRun, count: int = 5) -> list[dict[str, Any]]:
         """The ``count`` slowest hands of ``run`` (to reproduce and profile them)."""
         order = sorted(range(run.n), key=run.seconds.__getitem__, reverse=True)[:count]
-        return [{"index": i, "us": run.seconds[i] * 1e6, "hand": " ".join(self.cases[i].hand),
-                 "wild_rank": self.cases[i].wild_rank} for i in order]
+        return [{"index": i, "us": run.seconds[i] * 1e6, **case_fields(self.cases[i])}
+                for i in order]
+
+    def by_rules(self, run: EngineRun) -> dict[str, dict[str, float]]:
+        """Timing per rule override (e.g. per contract round); empty for preset-only suites."""
+        groups: dict[str, list[float]] = {}
+        for case, seconds in zip(self.cases, run.seconds, strict=False):
+            if case.rules:
+                label = ", ".join(f"{k}={v}" for k, v in case.rules)
+                groups.setdefault(label, []).append(seconds)
+        return {label: {"n": len(times), **timing_stats(times)} for label, times in groups.items()}
 
     def summary(self) -> dict[str, Any]:
         """Plain-data summary for the JSON file."""
@@ -174,13 +191,19 @@ class SuiteRun:
             "cards": self.suite.cards,
             "discard": self.suite.discard,
             "objective": self.suite.objective,
-            "engines": {name: {**run.summary(), "slowest": self.slowest(run)}
+            "engines": {name: {**run.summary(), "slowest": self.slowest(run),
+                               "by_rules": self.by_rules(run)}
                         for name, run in self.runs.items()},
             "skipped_engines": dict(self.skipped),
             "compared": self.compared,
             "disagreements": len(self.disagreements),
             "disagreement_list": self.disagreements[:50],
         }
+
+
+def case_fields(case: Case) -> dict[str, Any]:
+    """How a hand is shown in the JSON: cards, cut card and rule overrides."""
+    return {"hand": " ".join(case.hand), "wild_rank": case.wild_rank, "rules": case.overrides()}
 
 
 def run_engine(suite: Suite, cases: Sequence[Case], engine: str,
@@ -195,22 +218,21 @@ def run_engine(suite: Suite, cases: Sequence[Case], engine: str,
     run = EngineRun(suite.name, engine, validated=validator is not None)
     for case in warmup:
         solve(case.hand, suite.variant, wild_rank=case.wild_rank, discard=suite.discard,
-              engine=engine, time_limit_ms=time_limit_ms)
+              rules=case.overrides(), engine=engine, time_limit_ms=time_limit_ms)
     gc.collect()
     clock = time.perf_counter
     for index, case in enumerate(cases):
-        hand = list(case.hand)
+        hand, overrides = list(case.hand), case.overrides()
         started = clock()
         solution = solve(hand, suite.variant, wild_rank=case.wild_rank, discard=suite.discard,
-                         engine=engine, time_limit_ms=time_limit_ms)
+                         rules=overrides, engine=engine, time_limit_ms=time_limit_ms)
         run.seconds.append(clock() - started)
         run.values.append(objective_value(solution, suite))
         run.optimal.append(solution.optimal)
         run.answered_by[solution.engine] = run.answered_by.get(solution.engine, 0) + 1
         problems = check_solution(solution, case, suite, validator)
         if problems:
-            run.problems.append({"index": index, "hand": " ".join(case.hand),
-                                 "wild_rank": case.wild_rank, "problems": problems})
+            run.problems.append({"index": index, **case_fields(case), "problems": problems})
     return run
 
 
@@ -225,7 +247,7 @@ def compare_engines(result: SuiteRun) -> None:
         result.compared += 1
         if search.values[index] != cpsat.values[index]:
             result.disagreements.append({
-                "index": index, "hand": " ".join(case.hand), "wild_rank": case.wild_rank,
+                "index": index, **case_fields(case),
                 "objective": result.suite.objective,
                 "search": search.values[index], "cpsat": cpsat.values[index],
             })

@@ -4,7 +4,9 @@ A deck is ``decks x 52`` standard cards plus ``decks x jokers_per_deck``
 printed jokers (``solver.rules.PRESETS``), so multi-deck suites hold
 duplicates exactly as often as a real deal does.  Indian suites also turn up
 a cut card from the rest of the deck (a printed joker cut is passed as
-``"JK"``, as in a real game).  Generators are pure functions of
+``"JK"``, as in a real game).  Suites with a ``rule_cycle`` (contract rummy's
+seven rounds) give hand ``i`` the overrides ``rule_cycle[i % len]``.
+Generators are pure functions of
 ``(suite, n, seed)``: the same arguments always give the same hands, which
 lets two engines (and the anchors) be timed on identical input.
 
@@ -16,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,10 +31,16 @@ DEFAULT_SEED = 20_240_601
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """One benchmark hand: card tokens plus the cut card (``wild_rank``) if any."""
+    """One benchmark hand: card tokens, the cut card (``wild_rank``) if any,
+    and rule overrides (``rules``, knob/value pairs; empty: the preset)."""
 
     hand: tuple[str, ...]
     wild_rank: str | None = None
+    rules: tuple[tuple[str, int], ...] = ()
+
+    def overrides(self) -> dict[str, int] | None:
+        """The ``rules=`` argument of ``solve()`` / ``validate()`` (``None``: the preset)."""
+        return dict(self.rules) if self.rules else None
 
     def payload(self, suite: Suite) -> dict[str, object]:
         """The ``POST /v1/solve`` body for this hand."""
@@ -39,6 +48,8 @@ class Case:
                                    "discard": suite.discard}
         if self.wild_rank is not None:
             body["wild_rank"] = self.wild_rank
+        if self.rules:
+            body["rules"] = dict(self.rules)
         return body
 
 
@@ -52,7 +63,8 @@ class Suite:
     ``cards`` is the number of cards in each hand as given to ``solve()``
     (with ``discard=True`` one more than is kept).  ``objective`` names the
     ``Solution`` field the two engines must agree on and ``sense`` whether
-    lower (``"min"``) or higher (``"max"``) is better.
+    lower (``"min"``) or higher (``"max"``) is better.  ``rule_cycle`` holds
+    rule overrides handed to the hands in turn (empty: the preset for all).
     """
 
     name: str
@@ -63,6 +75,7 @@ class Suite:
     description: str
     objective: str = "deadwood_points"
     sense: str = "min"
+    rule_cycle: tuple[tuple[tuple[str, int], ...], ...] = ()
 
     @property
     def rules(self) -> Rules:
@@ -97,10 +110,12 @@ def deal_with_cut(suite: Suite, rng: random.Random) -> Case:
     deck = preset_deck(suite.rules)
     rng.shuffle(deck)
     hand, cut = deck[: suite.cards], deck[suite.cards]
-    return Case(_names(hand), _cut_token(suite.rules, cut))
+    return Case(_names(hand), cut_token(suite.rules, cut))
 
 
-def _cut_token(rules: Rules, cut: int) -> str:
+def cut_token(rules: Rules, cut: int) -> str:
+    """How the cut card ``cut`` is passed as ``wild_rank``: ``"JK"``, a full card
+    (neighbour jokers) or a bare rank."""
     if cut == JOKER:
         return "JK"
     name = card_name(cut)
@@ -143,7 +158,7 @@ def deal_dense_wilds(suite: Suite, rng: random.Random, low: int = 4, high: int =
     natural_pool = [c for c in deck if c not in wild]
     count = rng.randint(low, high)
     hand = rng.sample(wild_pool, count) + rng.sample(natural_pool, suite.cards - count)
-    return Case(_names(hand), _cut_token(rules, cut))
+    return Case(_names(hand), cut_token(rules, cut))
 
 
 def _dense_low(suite: Suite, rng: random.Random) -> Case:
@@ -155,6 +170,10 @@ def _dense_low(suite: Suite, rng: random.Random) -> Case:
 def _dense21(suite: Suite, rng: random.Random) -> Case:
     return deal_dense_wilds(suite, rng, low=5, high=8)
 
+
+CONTRACT_ROUNDS: tuple[tuple[tuple[str, int], ...], ...] = tuple(
+    (("contract_round", r),) for r in range(1, 8))
+"""Contract rummy's seven rounds as ``rules`` overrides (the contract of each)."""
 
 SUITES: dict[str, Suite] = {
     suite.name: suite
@@ -170,6 +189,11 @@ SUITES: dict[str, Suite] = {
               "indian 13, 14 cards + discard, 2 decks + 2 jokers, cut rank"),
         Suite("indian21_22", "indian21", 22, True, deal_with_cut,
               "indian 21, 22 cards + discard, 3 decks + 3 jokers, cut card (neighbour jokers)"),
+        Suite("contract12", "contract", 13, True, deal_plain,
+              "contract rummy, 12 kept of 13 + discard, rounds 1-7 in turn, 2 decks + 2 jokers",
+              rule_cycle=CONTRACT_ROUNDS),
+        Suite("kalooki14", "kalooki", 14, True, deal_plain,
+              "kalooki, 13 kept of 14 + discard, 2 decks + 4 jokers, 51 to open"),
         Suite("gin_dense", "gin", 10, False, deal_narrow_window,
               "gin, 10 cards from 5 consecutive ranks"),
         Suite("gin11_dense", "gin", 11, True, _dense_low,
@@ -187,4 +211,8 @@ def generate(name: str, n: int, seed: int = DEFAULT_SEED) -> list[Case]:
     """``n`` hands of suite ``name``; deterministic in ``(name, n, seed)``."""
     suite = SUITES[name]
     rng = random.Random(f"{name}:{seed}")
-    return [suite.dealer(suite, rng) for _ in range(n)]
+    cases = [suite.dealer(suite, rng) for _ in range(n)]
+    if suite.rule_cycle:
+        cycle = suite.rule_cycle
+        cases = [dataclasses.replace(case, rules=cycle[i % len(cycle)]) for i, case in enumerate(cases)]
+    return cases

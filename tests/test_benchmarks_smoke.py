@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -115,4 +116,72 @@ def test_command_line_smoke_run(tmp_path: Path) -> None:
                  "--json", str(path)]) == 0
     data = json.loads(path.read_text())
     assert [s["suite"] for s in data["suites"]] == ["gin10", "rommy7"]
+    assert data["correct"] is True
+
+
+def test_contract_suite_cycles_the_seven_rounds() -> None:
+    cases = generate("contract12", 14)
+    assert [case.overrides() for case in cases[:7]] == [{"contract_round": r} for r in range(1, 8)]
+    assert cases[7].overrides() == {"contract_round": 1}
+    body = cases[2].payload(SUITES["contract12"])
+    assert body["rules"] == {"contract_round": 3} and body["discard"] is True
+    assert generate("kalooki14", 1)[0].overrides() is None
+
+
+def test_check_solution_validates_with_the_hands_rules() -> None:
+    validator = load_validator()
+    if validator is None:
+        pytest.skip("solver.validate not available yet")
+    suite = SUITES["contract12"]
+    for case in generate("contract12", 7):
+        solution = solve(list(case.hand), "contract", discard=True, rules=case.overrides())
+        assert check_solution(solution, case, suite, validator) == []
+
+
+def test_hint_suites_answer_correctly() -> None:
+    from benchmarks.hints import HINT_SUITES, run_hints
+
+    hints = run_hints(n=2, min_n=0, time_limit_ms=GENEROUS_LIMIT_MS)
+    assert [r["suite"] for r in hints["runs"]] == list(HINT_SUITES)
+    for run_ in hints["runs"]:
+        assert run_["n"] == 2 and run_["optimal"] == 2, run_["suite"]
+        assert run_["invalid"] == 0, run_["problems"]
+
+
+def test_hint_checks_flag_a_wrong_hint() -> None:
+    from benchmarks.hints import HINT_SUITES, call_hint, check_discard, check_draw, generate_hints
+
+    rng = random.Random(1)
+    for name, checker in (("hints_gin_draw", check_draw), ("hints_indian13_draw", check_draw),
+                          ("hints_gin_discard", check_discard)):
+        suite = HINT_SUITES[name]
+        case = generate_hints(name, 1)[0]
+        hint = call_hint(suite, case, GENEROUS_LIMIT_MS)
+        assert checker(suite, case, hint, rng) == []
+        if suite.kind == "draw":
+            wrong = dataclasses.replace(hint, take_value=hint.take_value + 1)
+        else:
+            first = dataclasses.replace(hint.options[0], value=hint.options[0].value + 1)
+            wrong = dataclasses.replace(hint, options=(first, *hint.options[1:]))
+        assert checker(suite, case, wrong, rng), name
+
+
+def test_overrides_suite_keeps_the_presets_answers() -> None:
+    from benchmarks.overrides import run_overrides
+
+    found = run_overrides(n=3, distinct=4)
+    assert found["invalid"] == 0, found["problems"]
+    assert set(found["modes"]) == {"plain", "same", "different"}
+    assert len(found["cache_growth"]["snapshots"]) == 4
+
+
+def test_command_line_smoke_run_with_hints_and_overrides(tmp_path: Path) -> None:
+    path = tmp_path / "bench.json"
+    assert main(["--smoke", "--suite", "contract12", "kalooki14", "hints_gin_discard",
+                 "--engine", "search", "--overrides", "--json", str(path)]) == 0
+    data = json.loads(path.read_text())
+    assert [s["suite"] for s in data["suites"]] == ["contract12", "kalooki14"]
+    assert [r["suite"] for r in data["hints"]["runs"]] == ["hints_gin_discard"]
+    assert data["hints"]["runs"][0]["n"] == SMOKE_HANDS
+    assert data["overrides"]["invalid"] == 0
     assert data["correct"] is True
