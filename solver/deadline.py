@@ -129,7 +129,9 @@ def gc_paused() -> Iterator[None]:
     permanent generation (``gc.freeze``, constant time) first: otherwise the
     next collection scans all of it at once -- 80 ms after a one-second hint,
     270 ms after a three-second one, past the deadline.  Reference counting
-    still frees those objects as usual."""
+    still frees those objects as usual; a long-running process that also makes
+    reference cycles can call ``gc.unfreeze()`` when idle (the API's solver
+    processes do, between jobs)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
