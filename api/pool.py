@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import dataclasses
 import gc
+import heapq
 import itertools
 import logging
 import math
@@ -58,6 +59,8 @@ LATE_S = 0.05
 """How far past its deadline a job waits for its process before it is answered 503."""
 BACKSTOP_S = 0.3
 """How far past its deadline a solver process may run before it is killed."""
+IDLE_COLLECT_S = 0.25
+"""A solver process idle this long runs the garbage collector."""
 CANCEL_GRACE_S = 0.1
 """How long a cancelled job may take to stop before its process is killed."""
 _EWMA = 0.2
@@ -138,8 +141,17 @@ def _child_main(conn: Connection, cancel: Any, settings: dict[str, Any], runner_
     runner: JobRunner = getattr(importlib.import_module(module_name), function_name)
     config = Settings(**settings)
     done = 0
+    untidy = False
     while True:
         try:
+            if untidy and not conn.poll(IDLE_COLLECT_S):
+                # Idle: searches pause the collector and freeze what they
+                # allocated (solver.deadline.gc_paused); look at it now, when no
+                # job waits, rather than after every job (a full collection
+                # over the caches costs tens of milliseconds).
+                gc.unfreeze()
+                gc.collect()
+                untidy = False
             message = conn.recv()
         except (EOFError, OSError):
             return
@@ -156,10 +168,7 @@ def _child_main(conn: Connection, cancel: Any, settings: dict[str, Any], runner_
             return
         if recycle:
             return
-        # Between jobs, when no deadline runs: searches pause the collector and
-        # freeze what they allocated (solver.deadline.gc_paused); look at it now.
-        gc.unfreeze()
-        gc.collect()
+        untidy = True
 
 
 class _ProcessSlot:
@@ -299,6 +308,7 @@ class SolverPool:
         self.slots: list[_Slot] = []
         self.ids = itertools.count(1)
         self.service_s = 0.005  # moving average of how long a job holds a slot
+        self.start_s = 0.5  # how long starting a solver process takes (measured)
         self.running = False
         self.context: Any = None
         self.loop: asyncio.AbstractEventLoop  # set by start()
@@ -332,7 +342,10 @@ class SolverPool:
         self.running = True
 
     def _new_slot(self) -> _Slot:
-        return _ProcessSlot(self) if self.settings.processes else _ThreadSlot(self)
+        started = time.monotonic()
+        slot = _ProcessSlot(self) if self.settings.processes else _ThreadSlot(self)
+        self.start_s = time.monotonic() - started
+        return slot
 
     async def stop(self) -> None:
         """Refuse what waits, stop every slot."""
@@ -347,12 +360,28 @@ class SolverPool:
 
     # -- submitting -------------------------------------------------------------
     def expected_start_s(self) -> float:
-        """Seconds until a new job would start, by recent service times."""
-        free = sum(1 for slot in self.slots if slot.job is None and not slot.broken)
-        ahead = len(self.pending) - free
-        if ahead < 0:
-            return 0.0
-        return (ahead + 1) / self.size * self.service_s
+        """Seconds until a new job would start: each slot frees when its job
+        is expected to end (by the recent service time, and at the latest at
+        its deadline), a restarting slot after a process start; the jobs
+        already waiting go first."""
+        now = self.loop.time()
+        free_at = []
+        for slot in self.slots:
+            job = slot.job
+            if job is None:
+                free_at.append(now + (self.start_s if slot.broken else 0.0))
+            elif job.future.done():  # answered late: its process may run to the backstop
+                free_at.append(max(now, job.deadline_at + BACKSTOP_S))
+            else:
+                free_at.append(max(now, min(job.started_at + self.service_s,
+                                            job.deadline_at + LATE_S)))
+        if not free_at:
+            return self.start_s
+        heapq.heapify(free_at)
+        for job in self.pending:
+            start = heapq.heappop(free_at)
+            heapq.heappush(free_at, start + max(0.0, min(self.service_s, job.deadline_at - start)))
+        return max(0.0, free_at[0] - now)
 
     async def submit(self, op: str, payload: Payload, deadline_at: float, budget_ms: float,
                      disconnected: Callable[[], Awaitable[Any]], request_id: str = "-") -> Outcome:
