@@ -24,6 +24,7 @@ cascade count (Indian).  Each hint reuses ``solve``'s engines.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -392,7 +393,7 @@ def draw_hint(
     total = 0
     with gc_paused():  # once for the whole hint: many small searches
         current = hands.solution(cards, False)
-        take = hands.solution([*cards, top], True)
+        take = _take(hands, cards, top, better)
         optimal = current.optimal and take.optimal
         caps = hands.draw_caps(cards)
         for card in range(NUM_CARD_TYPES):
@@ -425,6 +426,24 @@ def draw_hint(
         discard_top=top, take=take, take_value=take_value, expected=expected, unseen=unseen,
         outcomes=tuple(outcomes), recommendation=recommendation, reason=reason, optimal=optimal,
     )
+
+
+def _take(hands: _Hands, cards: list[int], top: int, better: Better) -> Solution:
+    """The optimum after taking ``top`` from the discard pile: the best
+    discard of the cards held then, except ``top`` itself (the published rules
+    forbid throwing back the card just taken; with several decks, any copy of
+    it)."""
+    take = hands.solution([*cards, top], True)
+    if take.discard != top or not any(c != top for c in cards):
+        return take
+    held = [*cards, top]
+    options = []
+    for thrown in sorted(set(cards) - {top}, key=sort_key):
+        kept = hands.solution(without(held, thrown), False)
+        value = value_of(kept, hands.deal)
+        options.append((_order_key(value, kept.declarable, better), sort_key(thrown), thrown, kept))
+    _, _, thrown, kept = min(options, key=lambda option: option[:2])
+    return dataclasses.replace(kept, discard=thrown)
 
 
 # ---------------------------------------------------------------------------

@@ -102,9 +102,13 @@ def test_draw_expectation_matches_enumeration(
     rules = PRESETS[variant]
     assert hint.unseen == 52 * rules.decks + rules.decks * rules.jokers_per_deck - len(
         hand.split()) - 1 - len(seen.split())
-    take = solve([*hand.split(), top], variant, discard=True)
-    assert hint.take_value == (take.net_points if rules.objective == "max_net"
-                               else take.deadwood_points)
+    # taking the top card: the best of every discard but the card taken
+    held = [*hand.split(), top]
+    takes = [solve([c for i, c in enumerate(held) if i != drop], variant)
+             for drop in range(len(held)) if held[drop] != top]
+    values = [t.net_points if rules.objective == "max_net" else t.deadwood_points for t in takes]
+    assert hint.take_value == (max(values) if rules.objective == "max_net" else min(values))
+    assert card_name(hint.take.discard) != top
     lower_is_better = rules.objective != "max_net"
     if hint.take_value == hint.expected:
         assert hint.recommendation == "either"
