@@ -149,6 +149,8 @@ def overrides_tables(overrides: dict[str, Any]) -> str:
     timing = markdown_table(["mode", "rules", "n", "median", "p90", "p99", "max", "median / plain"],
                             rows)
     growth = overrides.get("cache_growth", {})
+    if "error" in growth:
+        return "\n".join([timing, "", f"cache growth not measured: {growth['error']}"])
     short = {"solver.rules._INTERNED": "rules", "solver.rules._BY_REQUEST": "by request",
              "solver.rules._DEALS": "deals", "solver.engines.search._SHARED_ROWS": "search rows",
              "solver.engines.search._CANDIDATES": "candidates",
@@ -159,8 +161,15 @@ def overrides_tables(overrides: dict[str, Any]) -> str:
         memory_rows.append([snap["after"], _mib(snap["rss_kib"]), _mib(snap["max_rss_kib"]),
                             *(caches.get(k, "-") for k in short)])
     memory = markdown_table(["after", "RSS MiB", "peak RSS MiB", *short.values()], memory_rows)
+    own = overrides.get("benchmark_process_at_start", {}).get("rss_kib")
+    where = (f"in a fresh process after {overrides['n']} preset solves"
+             if growth.get("fresh_process") else "in the benchmark process")
+    note = ("" if own is None else
+            f"\n\n(The benchmark process itself held {_mib(own)} MiB RSS when this suite started: "
+            "the solver's bounded caches after every suite before it.)")
     return "\n".join([timing, "", f"Memory with distinct overrides ({growth.get('knob')} values never "
-                       f"seen before, {growth.get('seconds', 0):.1f} s in all):", "", memory])
+                       f"seen before, {where}; {growth.get('seconds', 0):.1f} s in all):", "",
+                       memory + note])
 
 
 def _mib(kib: int | None) -> str:

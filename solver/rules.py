@@ -262,7 +262,7 @@ KNOB_DOCS: dict[str, str] = {
     "name": "preset name (informational)",
     "decks": "standard 52-card decks in play (1-8); limits copies of each card",
     "jokers_per_deck": "printed jokers per deck (0-4)",
-    "hand_size": "cards kept in a hand (the deal size; validate checks declarations against it)",
+    "hand_size": "cards kept in a hand (the deal size; Indian validate checks declarations against it)",
     "ace": "ace order in runs: low (A-2-3 only), high_low (A-2-3 and Q-K-A), high (Q-K-A only), "
            "wrap (K-A-2 too)",
     "printed_jokers_wild": "printed jokers are wild cards",
@@ -299,7 +299,7 @@ KNOB_DOCS: dict[str, str] = {
                       "that round's contract unless given too",
     "knock_limit": "gin: a knock is allowed with deadwood at most this (null: no knocking)",
     "penalty_tiers": "cascade: 3 (pure sequence alone exempts its cards) or 2 (it does not)",
-    "points_cap": "maximum count a losing hand pays (null: no cap)",
+    "points_cap": "maximum count a losing hand pays, before any hand-rummy doubling (null: no cap)",
     "new_melds_after_opening": "after laying down, a player may still put down new melds (false: "
                                "only lay off, as in contract rummy)",
     "pile_pickup": "taking below the discard-pile top: none (not allowed), must_meld (the deepest "
