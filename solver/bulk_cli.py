@@ -1,0 +1,230 @@
+"""``rummy-solver bulk IN [-o OUT] [--op OP] [--processes N] [--ray [ADDRESS]] [--quiet]``.
+
+Answers a game log of JSON lines (``solver.bulk``): one answer line per
+input line, in input order.  ``IN`` may be ``-`` (standard input) and
+``OUT`` defaults to standard output; a ``.gz`` name is read or written
+gzip-compressed.  The exit code is 1 when any line got an error answer,
+2 when the run could not start (unreadable input, bad option), else 0.
+
+``solver.cli`` registers the subcommand with ``add_arguments`` and ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import os
+import sys
+import time
+import typing
+from collections.abc import Generator, Iterator
+from typing import IO, TextIO
+
+from solver.bulk import (
+    MAX_LINE_BYTES,
+    OPS,
+    Answered,
+    Limits,
+    WorkersFailed,
+    default_processes,
+    run_lines,
+)
+
+PROGRESS_EVERY_S = 0.2
+FLUSH_EVERY_S = 0.5
+_READ_BLOCK = 1 << 20
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``bulk`` options to ``parser``."""
+    parser.add_argument("input", metavar="IN",
+                        help="JSON lines, one request body per line ('-': standard input; "
+                             "*.gz: gzip)")
+    parser.add_argument("-o", "--output", metavar="OUT", default=None,
+                        help="where the answers go (default: standard output; *.gz: gzip)")
+    parser.add_argument("--op", choices=OPS, default="solve",
+                        help="operation of lines without an \"op\" field (default: solve)")
+    parser.add_argument("--processes", type=int, default=None, metavar="N",
+                        help=f"worker processes (default: one per core, here "
+                             f"{default_processes()}; 1: in this process; not with --ray)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="run on Ray: a local instance, or 'auto' / 'ray://host:port' for a "
+                             "cluster (put IN before --ray, or write --ray=ADDRESS); needs "
+                             "pip install -e '.[ray]'")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (it shows only when stderr is a terminal)")
+
+
+def read_lines(stream: IO[bytes], limit: int = MAX_LINE_BYTES) -> Iterator[bytes]:
+    """The lines of ``stream`` without their line endings, never holding more
+    than ``limit + 1`` bytes of one: a longer line comes out cut to that
+    (and is answered ``line_too_large``), the rest of it skipped."""
+    while line := stream.readline(limit + 1):
+        if len(line) > limit and not line.endswith(b"\n"):
+            while rest := stream.readline(_READ_BLOCK):
+                if rest.endswith(b"\n"):
+                    break
+        yield line.rstrip(b"\r\n")
+
+
+def count_lines(path: str) -> int:
+    """Lines in an uncompressed file (a last line without a newline counts)."""
+    count = 0
+    last = b"\n"
+    with open(path, "rb") as stream:
+        while block := stream.read(_READ_BLOCK):
+            count += block.count(b"\n")
+            last = block[-1:]
+    return count + (last != b"\n")
+
+
+class Progress:
+    """A one-line progress bar on a terminal: lines, rate, and (given a
+    total) percent and ETA."""
+
+    def __init__(self, stream: TextIO, total: int | None) -> None:
+        self.stream = stream
+        self.total = total
+        self.started = time.monotonic()
+        self.drawn = 0.0
+        self.width = 0
+
+    def update(self, done: int, failed: int, force: bool = False) -> None:
+        """Redraw (at most every ``PROGRESS_EVERY_S`` unless ``force``)."""
+        now = time.monotonic()
+        if not force and now - self.drawn < PROGRESS_EVERY_S:
+            return
+        self.drawn = now
+        elapsed = max(now - self.started, 1e-9)
+        rate = done / elapsed
+        parts = [f"{done:,} lines"]
+        if self.total:
+            parts[0] = f"{done:,}/{self.total:,} lines ({100 * done / self.total:.0f}%)"
+        parts.append(f"{rate:,.1f} lines/s")
+        if self.total and rate > 0:
+            parts.append(f"ETA {_clock(max(0, self.total - done) / rate)}")
+        parts.append(f"elapsed {_clock(elapsed)}")
+        if failed:
+            parts.append(f"{failed:,} errors")
+        text = " | ".join(parts)
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+        self.width = len(text)
+
+    def close(self, done: int, failed: int) -> None:
+        """The final line."""
+        self.update(done, failed, force=True)
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
+def _open_input(name: str) -> IO[bytes]:
+    if name == "-":
+        return sys.stdin.buffer
+    if name.endswith(".gz"):
+        return typing.cast(IO[bytes], gzip.open(name, "rb"))
+    return open(name, "rb")
+
+
+def _open_output(name: str | None) -> IO[bytes]:
+    if name is None or name == "-":
+        return sys.stdout.buffer
+    if name.endswith(".gz"):
+        return typing.cast(IO[bytes], gzip.open(name, "wb"))
+    return open(name, "wb")
+
+
+def _total(name: str) -> int | None:
+    """The input's line count when it can be had cheaply (a regular,
+    uncompressed file), for the ETA."""
+    if name == "-" or name.endswith(".gz") or not os.path.isfile(name):
+        return None
+    return count_lines(name)
+
+
+def _answers(args: argparse.Namespace, lines: Iterator[bytes],
+             limits: Limits) -> Generator[Answered, None, None]:
+    if args.ray is not None:
+        from solver.bulk_ray import run_lines_ray
+
+        return run_lines_ray(lines, args.op, args.ray or None, limits=limits)
+    return run_lines(lines, args.op, args.processes, limits=limits)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``bulk`` with parsed ``args``; returns the exit code."""
+    if args.processes is not None and args.processes < 1:
+        print("error: --processes must be at least 1", file=sys.stderr)
+        return 2
+    opened: list[IO[bytes]] = []
+    try:
+        limits = Limits.from_env()
+        source = _open_input(args.input)
+        if args.input != "-":
+            opened.append(source)
+        try:
+            answers = _answers(args, read_lines(source), limits)
+        except (ImportError, ConnectionError, ValueError) as exc:  # Ray could not start
+            raise ValueError(f"--ray: {exc}") from None
+        try:
+            sink = _open_output(args.output)
+        except OSError:
+            answers.close()
+            raise
+        if args.output not in (None, "-"):
+            opened.append(sink)
+        progress = None
+        if not args.quiet and sys.stderr.isatty():
+            progress = Progress(sys.stderr, _total(args.input))
+        return _write(answers, sink, progress)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        _close_files(opened)
+
+
+def _close_files(streams: list[IO[bytes]]) -> None:
+    for stream in streams:
+        stream.close()
+
+
+def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: Progress | None) -> int:
+    done = failed = 0
+    flushed = time.monotonic()
+    try:
+        for answered in answers:
+            sink.write(answered.text.encode("utf-8") + b"\n")
+            done += 1
+            failed += not answered.ok
+            if progress is not None:
+                progress.update(done, failed)
+            if time.monotonic() - flushed > FLUSH_EVERY_S:
+                sink.flush()
+                flushed = time.monotonic()
+        sink.flush()
+    except WorkersFailed as exc:
+        answers.close()
+        print(f"\nerror: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        answers.close()
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        answers.close()
+        # Whoever read the output left; keep Python from complaining at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(devnull, sink.fileno())
+        return 1
+    if progress is not None:
+        progress.close(done, failed)
+    return 1 if failed else 0
+
