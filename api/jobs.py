@@ -22,6 +22,7 @@ from typing import Any
 from api.errors import RequestError, domain_error, error_bytes, solver_failure
 from api.logs import REQUEST_ID
 from api.settings import Settings
+from solver.bulk import Limits, answer_line, encode
 from solver.deadline import NODES_PER_MS, Deadline, Work
 from solver.engines import cpsat as _cpsat  # noqa: F401  loaded up front: no deadline pays for it
 from solver.gin import gin_score, knock_check
@@ -111,10 +112,27 @@ def run_job(op: str, payload: Payload, deadline_at: float, budget_ms: float,
     """Run one job (see the module docstring): ``(status, JSON body, log fields)``."""
     token = REQUEST_ID.set(request_id)
     try:
-        return _run(op, payload, Deadline(deadline_at, cancelled, Work(budget_ms * NODES_PER_MS)),
-                    settings)
+        deadline = Deadline(deadline_at, cancelled, Work(budget_ms * NODES_PER_MS))
+        if op == "stream_line":
+            return _stream_line(payload, deadline, settings)
+        return _run(op, payload, deadline, settings)
     finally:
         REQUEST_ID.reset(token)
+
+
+def _stream_line(payload: Payload, deadline: Deadline, settings: Settings) -> Answer:
+    """One line of ``/v1/solve/stream``: exactly the ``rummy-solver bulk`` output
+    line (``solver.bulk``; the line's own deadline, cut to the job's)."""
+    limits = Limits(max_hand_cards=settings.max_hand_cards,
+                    default_time_limit_ms=settings.default_time_limit_ms,
+                    max_time_limit_ms=settings.max_time_limit_ms,
+                    request_budget_ms=settings.request_budget_ms)
+    try:
+        data = answer_line(payload["line"], deadline, limits=limits)
+        return 200, encode(data).encode(), {"ok": "result" in data}
+    except Exception as exc:
+        failure = solver_failure(exc, "a stream line")
+        return 503, error_bytes("solver_error", failure.message), {}
 
 
 def _run(op: str, payload: Payload, deadline: Deadline, settings: Settings) -> Answer:

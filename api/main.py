@@ -91,7 +91,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Starlette wraps the last-added middleware outermost: the request context
     # sees everything (503s of the catch-all included), CORS headers reach the
     # body guard's 413/422 too.
-    app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes,
+                       streaming_paths=frozenset({"/v1/solve/stream"}))
     if settings.origins:
         app.add_middleware(
             CORSMiddleware, allow_origins=settings.origins,

@@ -114,9 +114,11 @@ class RequestContextMiddleware:
 class BodyGuardMiddleware:
     """Reject oversized (413) and unparseable or too deeply nested JSON (422) bodies."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_body_bytes: int,
+                 streaming_paths: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.streaming_paths = streaming_paths  # read line by line by their route
 
     def _too_large(self, size: str) -> Response:
         return error_response(
@@ -125,7 +127,7 @@ class BodyGuardMiddleware:
             "(RUMMY_SOLVER_MAX_BODY_BYTES)")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope.get("path") in self.streaming_paths:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)

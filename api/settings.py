@@ -16,6 +16,8 @@ is when a uvicorn worker imports the module), so a restart picks up changes.
   scoring, validate), and the largest ``time_limit_ms`` such a request may ask for.
 * ``RUMMY_SOLVER_MAX_BODY_BYTES`` (1000000): request body size; larger bodies
   get 413.
+* ``RUMMY_SOLVER_MAX_STREAM_BYTES`` (67108864): bytes one ``/v1/solve/stream``
+  request may send (each of its lines is held to ``MAX_BODY_BYTES``).
 * ``RUMMY_SOLVER_PROCESSES`` (1): solver processes per uvicorn worker (0: solve
   in a thread of the worker, for embedding and tests).
 * ``RUMMY_SOLVER_QUEUE_SIZE`` (64): requests waiting for a solver process per
@@ -60,6 +62,7 @@ class Settings:
     default_time_limit_ms: int = 1000
     request_budget_ms: int = 5000
     max_body_bytes: int = 1_000_000
+    max_stream_bytes: int = 64 * 1024 * 1024
     processes: int = 1
     queue_size: int = 64
     drain_s: int = 10

@@ -56,6 +56,7 @@ from api.schemas import (
     VersionResponse,
 )
 from api.settings import Settings, SettingsError
+from api.stream import NdjsonStream
 from solver import PRESETS
 from solver.deadline import NODES_PER_MS
 from solver.rules import KNOB_DOCS
@@ -767,7 +768,9 @@ def test_handlers_only_await_the_solver_pool() -> None:
             if callable(handler) and getattr(handler, "__module__", "") == module.__name__ \
                     and not name.startswith("_"):
                 assert inspect.iscoroutinefunction(handler), name
-                assert "answer(" in inspect.getsource(handler), name
+                source = inspect.getsource(handler)
+                assert "answer(" in source or "NdjsonStream(" in source, name
+    assert "self.pool.submit(" in inspect.getsource(NdjsonStream._answer)
     assert inspect.iscoroutinefunction(health_routes.healthz)
 
 
@@ -856,6 +859,7 @@ def test_operation_ids_are_stable_and_unique() -> None:
             "get_variant",
             "solve_hand",
             "solve_batch",
+            "solve_stream",
             "validate_hand",
             "gin_knock",
             "gin_score",

@@ -1,0 +1,202 @@
+"""``POST /v1/solve/stream``: NDJSON in, NDJSON out, one answer line per input line.
+
+Each input line is what a ``rummy-solver bulk`` line is (a ``/v1/solve`` body,
+or another operation's body with ``"op"``, plus an optional ``"id"``); each
+output line is exactly what the CLI writes for it (``solver.bulk``), in input
+order, sent as soon as it is ready.
+
+* **Work** runs on the worker's solver pool, one job per line (as many at
+  once as the pool has processes), each under the line's own deadline: its
+  ``time_limit_ms`` or the default, as ``solver.bulk`` applies it, counted from
+  when the line's job starts.  A line that cannot start in time is answered
+  with an ``overloaded`` error line; the stream goes on.
+* **Limits**: a line over ``RUMMY_SOLVER_MAX_BODY_BYTES`` is answered
+  ``line_too_large`` (and never held whole); the stream reads at most
+  ``RUMMY_SOLVER_MAX_STREAM_BYTES``, then answers one ``stream_too_large``
+  line and stops.
+* **Reading** runs ahead of the answers (into memory, within that limit): a
+  client that sends its whole body before reading the response, as most
+  HTTP/1.1 clients do, never deadlocks against our output.
+* **Disconnect**: a client that goes away cancels the line in progress and
+  everything after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from api.pool import Overloaded, SolverPool
+from api.settings import Settings
+from solver.bulk import LineError, encode
+
+MEDIA_TYPE = "application/x-ndjson"
+
+
+class _Lines:
+    """The request body as lines, read eagerly by a background task."""
+
+    def __init__(self, receive: Receive, settings: Settings) -> None:
+        self.receive = receive
+        self.max_line = settings.max_body_bytes
+        self.max_total = settings.max_stream_bytes
+        self.ready: deque[bytes | dict[str, Any]] = deque()
+        self.changed = asyncio.Event()
+        self.finished = False
+        self.disconnected = asyncio.Event()
+
+    def _put(self, item: bytes | dict[str, Any]) -> None:
+        self.ready.append(item)
+        self.changed.set()
+
+    async def read(self) -> None:
+        """Read the body to its end, then wait for the client's disconnect."""
+        try:
+            await self._read_body()
+        finally:
+            self.finished = True
+            self.changed.set()
+        while (await self.receive())["type"] != "http.disconnect":
+            pass
+        self.disconnected.set()
+        self.changed.set()
+
+    async def _read_body(self) -> None:
+        partial = bytearray()
+        skipping = False  # inside a line already answered line_too_large
+        total = 0
+        while True:
+            message = await self.receive()
+            if message["type"] == "http.disconnect":
+                self.disconnected.set()
+                return
+            chunk: bytes = message.get("body", b"")
+            over = total + len(chunk) > self.max_total
+            if over:  # the whole lines within the limit are answered, then one error
+                chunk = chunk[:self.max_total - total]
+                chunk = chunk[:chunk.rfind(b"\n") + 1]
+            total += len(chunk)
+            start = 0
+            while True:
+                end = chunk.find(b"\n", start)
+                piece = chunk[start:] if end < 0 else chunk[start:end]
+                if not skipping:
+                    partial += piece
+                    if len(partial) > self.max_line:
+                        self._put(LineError(
+                            "line_too_large",
+                            f"line is over {self.max_line} bytes (RUMMY_SOLVER_MAX_BODY_BYTES)",
+                            ["line"]).to_dict())
+                        partial.clear()
+                        skipping = True
+                if end < 0:
+                    break
+                if not skipping:
+                    self._put(bytes(partial).rstrip(b"\r"))
+                partial.clear()
+                skipping = False
+                start = end + 1
+            if over:
+                self._put(LineError(
+                    "stream_too_large",
+                    f"the stream is over {self.max_total} bytes "
+                    "(RUMMY_SOLVER_MAX_STREAM_BYTES); later lines were not read",
+                    ["body"]).to_dict())
+                return
+            if not message.get("more_body", False):
+                if partial and not skipping:
+                    self._put(bytes(partial).rstrip(b"\r"))
+                return
+
+    async def __aiter__(self) -> AsyncIterator[bytes | dict[str, Any]]:
+        while not self.disconnected.is_set():
+            while self.ready and not self.disconnected.is_set():
+                yield self.ready.popleft()
+            if self.finished:
+                return
+            self.changed.clear()
+            await self.changed.wait()
+
+
+class NdjsonStream:
+    """The ASGI response of one stream (see the module docstring)."""
+
+    def __init__(self, pool: SolverPool, settings: Settings, request_id: str) -> None:
+        self.pool = pool
+        self.settings = settings
+        self.request_id = request_id
+        self.lines = 0
+        self.failed = 0
+
+    def _line_limit_ms(self) -> int:
+        # The longest deadline solver.bulk may give a line: the job's backstop.
+        return max(self.settings.max_time_limit_ms, self.settings.request_budget_ms)
+
+    async def _answer(self, line: bytes | dict[str, Any], lines: _Lines) -> tuple[bytes, bool]:
+        if isinstance(line, dict):  # answered while reading
+            return encode({"id": None, "error": line}).encode(), False
+        limit_ms = self._line_limit_ms()
+        try:
+            outcome = await self.pool.submit(
+                "stream_line", {"line": line}, time.monotonic() + limit_ms / 1000.0, limit_ms,
+                lines.disconnected.wait, self.request_id)
+        except Overloaded as exc:
+            return encode({"id": None, "error": {
+                "type": "overloaded", "msg": f"{exc.reason}; retry in {exc.retry_after_s} s",
+                "loc": ["line"]}}).encode(), False
+        if outcome.status != 200:  # the solver process failed or overran: the line's error
+            return encode({"id": None, "error": {
+                "type": "unavailable", "msg": "the solver could not answer this line in time",
+                "loc": ["line"]}}).encode(), False
+        return outcome.body, bool(outcome.log.get("ok"))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        lines = _Lines(receive, self.settings)
+        reader = asyncio.ensure_future(lines.read())
+        window: deque[asyncio.Future[tuple[bytes, bool]]] = deque()
+        size = max(1, self.pool.size)
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", MEDIA_TYPE.encode()),
+                                (b"cache-control", b"no-store")]})
+        try:
+            async for line in lines:
+                window.append(asyncio.ensure_future(self._answer(line, lines)))
+                if len(window) >= size:
+                    await self._send_one(window.popleft(), send)
+            while window and not lines.disconnected.is_set():
+                await self._send_one(window.popleft(), send)
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass  # the client went away while we wrote
+        finally:
+            for pending in window:
+                pending.cancel()
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            scope.setdefault("state", {})["log_fields"] = {
+                "lines": self.lines, "failed_lines": self.failed}
+
+    async def _send_one(self, answer: asyncio.Future[tuple[bytes, bool]], send: Send) -> None:
+        body, ok = await answer
+        self.lines += 1
+        self.failed += not ok
+        await send({"type": "http.response.body", "body": body + b"\n", "more_body": True})
+
+
+class StreamResponse(Response):
+    """A ``Response`` whose body is an ``NdjsonStream`` (it reads the request itself)."""
+
+    def __init__(self, stream: NdjsonStream) -> None:
+        super().__init__(media_type=MEDIA_TYPE)
+        self.stream = stream
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.stream(scope, receive, send)

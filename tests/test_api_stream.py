@@ -1,0 +1,140 @@
+"""``POST /v1/solve/stream``: every line answered as ``rummy-solver bulk`` answers it."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import warnings
+from collections.abc import Iterator
+
+import pytest
+from starlette.exceptions import StarletteDeprecationWarning
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from fastapi.testclient import TestClient
+
+from api.main import create_app
+from api.settings import Settings
+from solver.bulk import answer_line
+from solver.cards import card_name
+
+NDJSON = {"content-type": "application/x-ndjson"}
+
+
+def make_client(**settings: int) -> TestClient:
+    return TestClient(create_app(Settings(**{"processes": 0, **settings})),
+                      raise_server_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with make_client() as test_client:
+        yield test_client
+
+
+def _mixed_lines(count: int, seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    deck2 = [card_name(c) for c in range(52) for _ in range(2)] + ["JK"] * 4
+    lines = []
+    for i in range(count):
+        kind = i % 6
+        if kind == 0:
+            body = {"variant": "gin", "hand": [card_name(c) for c in rng.sample(range(52), 10)]}
+        elif kind == 1:
+            body = {"variant": "indian13", "wild_rank": "7", "discard": True,
+                    "hand": rng.sample(deck2, 14)}
+        elif kind == 2:
+            body = {"op": "discard_hint", "variant": "gin",
+                    "hand": [card_name(c) for c in rng.sample(range(52), 11)]}
+        elif kind == 3:
+            body = {"op": "validate", "variant": "gin", "melds": [["AS", "2S", "3S"]],
+                    "deadwood": ["KD"]}
+        elif kind == 4:
+            body = {"variant": "gin", "hand": ["AS", "ZZ"]}  # a bad card
+        else:
+            body = {"op": "knock", "hand": [card_name(c) for c in rng.sample(range(52), 11)]}
+        lines.append(json.dumps({"id": i, **body}))
+    return lines
+
+
+def _answers(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _bulk(lines: list[str]) -> list[dict[str, object]]:
+    return [answer_line(line) for line in lines]
+
+
+def test_every_line_is_answered_in_order_as_bulk_answers_it(client: TestClient) -> None:
+    lines = _mixed_lines(60)
+    response = client.post("/v1/solve/stream", content="\n".join(lines) + "\n", headers=NDJSON)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/x-ndjson")
+    answers = _answers(response.text)
+    assert [a["id"] for a in answers] == list(range(60))
+    assert answers == _bulk(lines)
+    assert sum(1 for a in answers if "error" in a) == 10  # the bad cards, and nothing else
+
+
+def test_blank_bad_and_crlf_lines_each_get_an_answer(client: TestClient) -> None:
+    body = ('{"id": "a", "variant": "gin", "hand": "AS 2S 3S"}\r\n'
+            "\n"
+            "not json\n"
+            '{"id": "b", "variant": "nope", "hand": "AS"}\n'
+            '{"id": "c", "variant": "gin", "hand": "KS QS JS"}')  # no final newline
+    answers = _answers(client.post("/v1/solve/stream", content=body, headers=NDJSON).text)
+    assert [a["id"] for a in answers] == ["a", None, None, "b", "c"]
+    assert [a["error"]["type"] for a in answers if "error" in a] == [  # type: ignore[index]
+        "json_invalid", "json_invalid", "unknown_variant"]
+
+
+def test_an_empty_stream_gets_an_empty_answer(client: TestClient) -> None:
+    response = client.post("/v1/solve/stream", content=b"", headers=NDJSON)
+    assert response.status_code == 200 and response.text == ""
+
+
+def test_a_line_over_the_body_limit_is_answered_and_the_stream_goes_on() -> None:
+    with make_client(max_body_bytes=2_000) as small:
+        long_line = json.dumps({"id": 1, "variant": "gin", "hand": ["AS"] * 500})
+        body = f'{{"id": 0, "variant": "gin", "hand": "AS 2S 3S"}}\n{long_line}\n' \
+               '{"id": 2, "variant": "gin", "hand": "KS QS JS"}\n'
+        answers = _answers(small.post("/v1/solve/stream", content=body, headers=NDJSON).text)
+    assert len(answers) == 3
+    assert answers[1] == {"id": None, "error": {
+        "type": "line_too_large", "msg": "line is over 2000 bytes (RUMMY_SOLVER_MAX_BODY_BYTES)",
+        "loc": ["line"]}}
+    assert answers[2]["id"] == 2 and "result" in answers[2]
+
+
+def test_a_stream_over_its_limit_ends_with_one_error_line() -> None:
+    with make_client(max_stream_bytes=10_000) as small:
+        lines = [json.dumps({"id": i, "variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"})
+                 for i in range(400)]
+        answers = _answers(small.post("/v1/solve/stream", content="\n".join(lines),
+                                      headers=NDJSON).text)
+    assert 50 < len(answers) < 400
+    assert answers[-1]["error"]["type"] == "stream_too_large"  # type: ignore[index]
+    assert all("result" in a for a in answers[:-1])
+
+
+def test_each_line_keeps_its_own_deadline(client: TestClient) -> None:
+    rng = random.Random(8)
+    deck8 = [card_name(c) for c in range(52) for _ in range(8)] + ["JK"] * 8
+    heavy = {"variant": "indian21", "rules": {"decks": 8, "ace": "wrap"}, "wild_rank": "7H",
+             "time_limit_ms": 100}
+    lines = [json.dumps({"id": i, **heavy, "hand": rng.sample(deck8, 30)}) for i in range(5)]
+    started = time.monotonic()
+    answers = _answers(client.post("/v1/solve/stream", content="\n".join(lines),
+                                   headers=NDJSON).text)
+    took = time.monotonic() - started
+    assert [a["id"] for a in answers] == list(range(5))
+    assert all("result" in a for a in answers)
+    assert took < 5 * (0.1 + 0.1) + 1.0, took  # each line within its 100 ms, plus margin
+
+
+def test_the_stream_is_in_the_schema(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()["paths"]["/v1/solve/stream"]["post"]
+    assert "application/x-ndjson" in schema["requestBody"]["content"]
+    assert "application/x-ndjson" in schema["responses"]["200"]["content"]
