@@ -431,19 +431,30 @@ def draw_hint(
 def _take(hands: _Hands, cards: list[int], top: int, better: Better) -> Solution:
     """The optimum after taking ``top`` from the discard pile: the best
     discard of the cards held then, except ``top`` itself (the published rules
-    forbid throwing back the card just taken; with several decks, any copy of
-    it)."""
+    forbid throwing back the card just taken; another copy of it held in the
+    hand may go)."""
     take = hands.solution([*cards, top], True)
-    if take.discard != top or not any(c != top for c in cards):
-        return take
+    if take.discard != top or not cards or top in cards:
+        return take  # a copy of top in the hand may be the one discarded
     held = [*cards, top]
-    options = []
-    for thrown in sorted(set(cards) - {top}, key=sort_key):
-        kept = hands.solution(without(held, thrown), False)
-        value = value_of(kept, hands.deal)
-        options.append((_order_key(value, kept.declarable, better), sort_key(thrown), thrown, kept))
-    _, _, thrown, kept = min(options, key=lambda option: option[:2])
-    return dataclasses.replace(kept, discard=thrown)
+    thrown: int | None = None
+    if not tables.applies(Instance(hands.deal, tuple(sorted(held)), True)):
+        # the search of the hand with the top card decided first, never discarded
+        try:
+            _, thrown, proved = hands.session.draw_value(sorted(cards), top, keep=True)
+        except DeadlineExceeded:
+            proved = False
+        if not proved:
+            thrown = None
+    if thrown is None:  # one deck without wild cards: tables are cheap
+        options = []
+        for discard in sorted(set(cards), key=sort_key):
+            kept = hands.solution(without(held, discard), False)
+            value = value_of(kept, hands.deal)
+            options.append((_order_key(value, kept.declarable, better), sort_key(discard),
+                            discard))
+        thrown = min(options)[2]
+    return dataclasses.replace(hands.solution(without(held, thrown), False), discard=thrown)
 
 
 # ---------------------------------------------------------------------------

@@ -105,7 +105,7 @@ def test_draw_expectation_matches_enumeration(
     # taking the top card: the best of every discard but the card taken
     held = [*hand.split(), top]
     takes = [solve([c for i, c in enumerate(held) if i != drop], variant)
-             for drop in range(len(held)) if held[drop] != top]
+             for drop in range(len(held) - 1)]
     values = [t.net_points if rules.objective == "max_net" else t.deadwood_points for t in takes]
     assert hint.take_value == (max(values) if rules.objective == "max_net" else min(values))
     assert card_name(hint.take.discard) != top
@@ -273,3 +273,24 @@ def test_pile_hint_matches_brute_force(variant: str, request: pytest.FixtureRequ
                 assert not depth.legal and depth.net is None
             checked += 1
     CHECKED[f"pile_{variant}_depths"] += checked
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_taking_the_top_never_throws_it_back_with_wilds_and_two_decks(seed: int) -> None:
+    """The search path of the take (PassSearch.draw with keep): its value is
+    the best over every discard of a hand card, each solved on its own."""
+    rng = random.Random(seed)
+    deck = [card_name(c) for c in range(52) for _ in range(2)] + ["JK", "JK"]
+    cards = rng.sample(deck, 40)
+    hand = cards[:13]
+    # a top the plain solve would throw straight back (the case the rule changes)
+    top = next((t for t in cards[13:] if t not in hand and card_name(
+        solve([*hand, t], "indian13", wild_rank="9", discard=True).discard or 0) == t), None)
+    if top is None:
+        pytest.skip("every card of this deal would be kept")
+    hint = draw_hint(hand, top, "indian13", wild_rank="9")
+    held = [*hand, top]
+    values = [solve([c for i, c in enumerate(held) if i != drop], "indian13",
+                    wild_rank="9").deadwood_points for drop in range(len(hand))]
+    assert hint.take_value == min(values)
+    assert hint.take.discard is not None and hint.take.discard in parse_cards(hand)

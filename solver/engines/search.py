@@ -683,18 +683,21 @@ class PassSearch:
         return Arrangement(placed, laid, tuple(absorbed), tuple(sorted(deadwood)), discard, cost)
 
     # -- one more card, decided first: the draws of a hint ----------------------
-    def draw(self, hand: Root, card: int, bound: int = INFEASIBLE) -> tuple[int, Arrangement | None]:
+    def draw(self, hand: Root, card: int, bound: int = INFEASIBLE,
+             keep: bool = False) -> tuple[int, Arrangement | None]:
         """The optimal cost of ``hand`` plus ``card`` if below ``bound`` (else a
         value >= ``bound``), and its arrangement.
 
         The drawn card's fate is decided first -- discarded (when ``hand``
-        owes a discard), kept unmelded, pooled (a wild card), or in a meld with
-        cards of the hand -- so every state searched afterwards belongs to the
-        hand alone and the memo serves every draw of it.  Exact, like
-        ``solve``; among arrangements of equal cost the one named may differ."""
+        owes a discard and not ``keep``: a card taken from the discard pile
+        may not go straight back), kept unmelded, pooled (a wild card), or in
+        a meld with cards of the hand -- so every state searched afterwards
+        belongs to the hand alone and the memo serves every draw of it.
+        Exact, like ``solve``; among arrangements of equal cost the one named
+        may differ."""
         base_pool = self._initial_pool(hand)
         fates: list[tuple[int, tuple[int, int, Pool, int, bool, int, int, int], int, str | Row]] = []
-        if hand.owed:
+        if hand.owed and not keep:
             fates.append((0, (hand.code, hand.floor, base_pool, 0, False, 0, 0, 0), hand.dual,
                           "discard"))
         if card in self.deal.wild:
@@ -842,10 +845,11 @@ class SearchSession:
         return found.cost, found.discard, proved
 
     def draw_value(self, hand: Sequence[int], card: int,
-                   caps: Mapping[Pass, int] | None = None) -> tuple[int, int | None, bool]:
+                   caps: Mapping[Pass, int] | None = None,
+                   keep: bool = False) -> tuple[int, int | None, bool]:
         """Like ``value`` for ``hand`` plus ``card`` with one card discarded, the
-        drawn card decided first (``PassSearch.draw``): every draw of one hand
-        shares the search of the hand."""
+        drawn card decided first (``PassSearch.draw``; ``keep``: not that
+        card): every draw of one hand shares the search of the hand."""
         with gc_paused():
             best: tuple[Pass, int, Arrangement] | None = None
             for objective in reversed(self.passes):
@@ -856,10 +860,11 @@ class SearchSession:
                 if precheck is not None and not (best is not None and _pure_shown(best[2]) >= (
                         precheck.limits[0].count)):
                     feasibility = self._search(precheck)
-                    if feasibility.draw(feasibility.root(hand, True), card)[0] >= INFEASIBLE:
+                    if feasibility.draw(feasibility.root(hand, True), card,
+                                        keep=keep)[0] >= INFEASIBLE:
                         continue
                 search = self._search(objective)
-                cost, found = search.draw(search.root(hand, True), card, bound)
+                cost, found = search.draw(search.root(hand, True), card, bound, keep)
                 if found is not None and cost < bound:
                     best = (objective, cost, found)
         if best is None:
