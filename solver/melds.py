@@ -447,9 +447,10 @@ def some_card_unmeldable(cards: Sequence[int], deal: Deal) -> bool:
         rank, suit = card % 13, card // 13
         if rules.tanala_enabled and copies[card] >= 3:
             continue
-        partners = sum(min(copies[make_card(rank, s)], 1) for s in range(4) if s != suit)
-        if rules.set_allow_same_suit:
-            partners += copies[card] - 1
+        if rules.set_allow_same_suit:  # any other card of the rank, copies included
+            partners = sum(copies[make_card(rank, s)] for s in range(4)) - 1
+        else:
+            partners = sum(min(copies[make_card(rank, s)], 1) for s in range(4) if s != suit)
         if partners + wilds >= 2 and rules.min_naturals_per_meld <= partners + 1:
             continue
         base = suit * 13

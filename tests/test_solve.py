@@ -257,3 +257,13 @@ def test_search_budget_exhaustion_is_reported_not_raised() -> None:
     assert engine == "search" and result.status == "timeout" and not result.optimal
     result, engine = run_engine(instance, "auto", Deadline.after_ms(2000), node_budget=5)
     assert engine == "cpsat"
+
+
+def test_go_out_sees_same_suit_sets_built_from_copies() -> None:
+    # 4H 4D 4D is a set only with same-suit sets: the quick "some card cannot
+    # meld" check once counted one 4D, missed it, and declared the hand stuck.
+    rules = {"decks": 2, "set_allow_same_suit": True, "max_set_size": 5}
+    solution = solve("AS 2S 3S AH AD AC 4H 4D 4D", "rummy500", rules=rules)
+    assert solution.net_points == 67 and solution.deadwood
+    assert solution.declarable and solution.go_out is not None
+    assert solution.go_out.net_points == 63
