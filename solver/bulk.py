@@ -51,6 +51,7 @@ from typing import Any, Literal, NamedTuple
 
 from solver.cards import InvalidHandError
 from solver.deadline import Deadline
+from solver.engines import cpsat as _cpsat  # noqa: F401  loaded up front: no line pays for it
 from solver.gin import knock_check
 from solver.hints import MAX_SEEN_CARDS, discard_hint, draw_hint
 from solver.rules import KNOB_NAMES, LEGACY_KNOBS, MAX_HAND_CARDS, PRESETS, InvalidRulesError

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from solver.assemble import sorted_melds
 from solver.cards import SORT_KEYS, InvalidHandError, parse_cards
 from solver.config import CONFIG, MAX_TIME_LIMIT_MS
-from solver.deadline import Deadline, DeadlineExceeded
+from solver.deadline import NODES_PER_MS, Deadline, DeadlineExceeded
 from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.search import SearchSession, solve_search
 from solver.melds import some_card_unmeldable
@@ -81,6 +82,8 @@ def run_engine(
     answer is then the best arrangement seen (``optimal=False``)."""
     ceiling = CONFIG.node_budget if node_budget is None else node_budget
     hint: EngineResult | None = None
+    if engine == "auto" and not cpsat_loaded() and deadline.remaining_ms() < CPSAT_IMPORT_MS:
+        engine = "search"  # CP-SAT could not start in time: the search gets it all
     if engine in ("auto", "search"):
         # auto: the search gets a slice of the time; CP-SAT gets the rest.
         share = deadline if engine == "search" else deadline.within_ms(
@@ -104,9 +107,13 @@ def run_engine(
     from solver.engines.cpsat import solve_cpsat
 
     try:
+        # Its deterministic budget is the request's work budget left (the
+        # search's share spent is counted in work, not in wall time).
+        work_s = None if math.isinf(deadline.work.left) else max(
+            0.001, deadline.work.left / NODES_PER_MS / 1000.0)
         result = solve_cpsat(instance, time_limit_s=max(0.001, deadline.remaining_s()),
                              num_workers=CONFIG.cpsat_workers, hint=hint, deadline=deadline,
-                             passes=passes)
+                             passes=passes, work_s=work_s)
     except DeadlineExceeded:
         return (hint or give_up(instance, passes)), "search"
     if hint is not None and result is not None and result.cost == hint.cost and not result.optimal:

@@ -37,6 +37,7 @@ No solver object leaves this module.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections import Counter
@@ -67,11 +68,14 @@ the backstop; on a quiet machine the deterministic limit ends first)."""
 
 @dataclass(frozen=True, slots=True)
 class CpSatConfig:
-    """How CP-SAT runs: wall-clock budget for all passes, workers, seed."""
+    """How CP-SAT runs: wall-clock budget for all passes, workers, seed, and
+    the deterministic budget (seconds of work: ``None`` follows the wall
+    clock) that ends it first on a quiet machine."""
 
     time_limit_s: float = DEFAULT_TIME_LIMIT_S
     num_workers: int = 1
     seed: int = 0
+    work_s: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,7 @@ class _PassOutcome:
     melds: tuple[PlacedMeld, ...] = ()
     deadwood: tuple[int, ...] = ()
     discard: int | None = None
+    work_s: float = 0.0  # the deterministic time it used
 
 
 def wild_capable_count(instance: Instance) -> int:
@@ -286,12 +291,14 @@ class _PassModel:
 
     # -- solve --------------------------------------------------------------
     def solve(self, time_limit_s: float, config: CpSatConfig,
-              deadline: Deadline | None = None) -> _PassOutcome:
-        """Run CP-SAT within ``time_limit_s`` and read the arrangement back."""
+              deadline: Deadline | None = None, work_s: float | None = None) -> _PassOutcome:
+        """Run CP-SAT within ``time_limit_s`` (and ``work_s`` of deterministic
+        work, by default what the wall time buys) and read the arrangement back."""
         solver = cp_model.CpSolver()
         limit = max(time_limit_s, _MIN_PASS_TIME_S)
         solver.parameters.max_time_in_seconds = limit
-        solver.parameters.max_deterministic_time = max(limit * DETERMINISTIC_PER_SECOND, 0.001)
+        solver.parameters.max_deterministic_time = max(
+            (limit if work_s is None else work_s) * DETERMINISTIC_PER_SECOND, 0.001)
         solver.parameters.num_workers = config.num_workers
         solver.parameters.random_seed = config.seed
         watcher = _CancelWatcher(solver, deadline) if deadline is not None and \
@@ -301,13 +308,14 @@ class _PassModel:
         finally:
             if watcher is not None:
                 watcher.stop()
+        used = solver.response_proto.deterministic_time / DETERMINISTIC_PER_SECOND
         if code == cp_model.INFEASIBLE:
-            return _PassOutcome("infeasible", INFEASIBLE)
+            return _PassOutcome("infeasible", INFEASIBLE, work_s=used)
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             # UNKNOWN (time out) and, defensively, MODEL_INVALID.
-            return _PassOutcome("timeout", INFEASIBLE)
+            return _PassOutcome("timeout", INFEASIBLE, work_s=used)
         status: Status = "optimal" if code == cp_model.OPTIMAL else "feasible"
-        return self._read(solver, status)
+        return dataclasses.replace(self._read(solver, status), work_s=used)
 
     def _read(self, solver: Any, status: Status) -> _PassOutcome:
         """The arrangement in the solver's incumbent (values are plain ints)."""
@@ -389,20 +397,24 @@ def solve_cpsat(
     hint: EngineResult | None = None,
     deadline: Deadline | None = None,
     passes: Sequence[Pass] | None = None,
+    work_s: float | None = None,
 ) -> EngineResult:
     """Solve ``instance`` with CP-SAT, one model per objective pass.
 
     ``time_limit_s`` bounds the whole call (split across the passes, the
-    first getting the largest share) and so does ``deadline``; ``hint`` (e.g.
+    first getting the largest share) and so does ``deadline``; ``work_s``
+    is a deterministic budget split the same way (so the same request gives
+    the same answer on a quiet machine; by default the wall time); ``hint`` (e.g.
     the search engine's best arrangement) is given to the pass it came from
     and the answer is never worse than it.  Never raises on a solver status:
     see the module docstring for the mapping.  Raises ``DeadlineExceeded``
     when the deadline passes while the model is still being built.
     """
-    config = CpSatConfig(time_limit_s, num_workers, seed)
+    config = CpSatConfig(time_limit_s, num_workers, seed, work_s)
     started = time.perf_counter()
     if deadline is not None:
-        config = CpSatConfig(min(time_limit_s, max(0.0, deadline.remaining_s())), num_workers, seed)
+        config = CpSatConfig(min(time_limit_s, max(0.0, deadline.remaining_s())), num_workers,
+                             seed, work_s)
     passes = passes_for(instance.deal) if passes is None else tuple(passes)
     with gc_paused():
         return _solve_passes(instance, passes, config, started, hint, deadline)
@@ -415,6 +427,7 @@ def _solve_passes(instance: Instance, passes: Sequence[Pass], config: CpSatConfi
     best: _PassOutcome | None = None
     best_name = ""
     proved = True
+    work_left = config.work_s
     for index, objective in enumerate(passes):
         if deadline is not None:
             deadline.check()
@@ -424,7 +437,11 @@ def _solve_passes(instance: Instance, passes: Sequence[Pass], config: CpSatConfi
         if hint is not None and hint.pass_name == objective.name:
             pass_model.add_hint(hint)
         remaining = config.time_limit_s - (time.perf_counter() - started)
-        outcome = pass_model.solve(_pass_time_limit(passes, index, remaining), config, deadline)
+        work = None if work_left is None else _pass_time_limit(passes, index, work_left)
+        outcome = pass_model.solve(_pass_time_limit(passes, index, remaining), config, deadline,
+                                   work)
+        if work_left is not None:
+            work_left = max(0.0, work_left - outcome.work_s)
         if outcome.status in ("timeout", "feasible"):
             proved = False
         if outcome.status in ("optimal", "feasible") and (best is None or outcome.cost < best.cost):
