@@ -3,8 +3,10 @@
 [--smoke]``.
 
 Prints Markdown tables on stdout (progress on stderr) and optionally writes
-JSON.  The exit code is 1 when any answer is invalid or two engines (or an
-anchor) disagree, never because of time.
+JSON.  The exit code is 1 when any answer is invalid, two engines (or an
+anchor) disagree, a hint disagrees with ``solve()``, an override changes a
+preset's answer, the server answers the deadline suite with a status other
+than 200/503, or a bulk runner errs or differs; never because of time.
 """
 
 from __future__ import annotations
