@@ -267,3 +267,26 @@ def test_go_out_sees_same_suit_sets_built_from_copies() -> None:
     assert solution.net_points == 67 and solution.deadwood
     assert solution.declarable and solution.go_out is not None
     assert solution.go_out.net_points == 63
+
+
+def test_shared_caches_stay_within_their_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from solver.engines import search
+
+    rng = random.Random(4)
+    deck = [card_name(c) for c in range(52) for _ in range(3)] + ["JK"] * 6
+    hands = [(rng.sample(deck, 22), card_name(rng.randrange(52))) for _ in range(12)]
+    expected = [solve(h, "indian21", wild_rank=w, discard=True).deadwood_points for h, w in hands]
+    monkeypatch.setattr(search, "ROWS_HELD_LIMIT", 3_000)
+    monkeypatch.setattr(search, "CANDIDATES_HELD_LIMIT", 3_000)
+    search._SHARED_ROWS.clear()
+    search._CANDIDATES.clear()
+    monkeypatch.setattr(search, "_rows_held", 0)
+    monkeypatch.setattr(search, "_candidates_held", 0)
+    small = [solve(h, "indian21", wild_rank=w, discard=True).deadwood_points for h, w in hands]
+    assert small == expected  # the limits cost time, never the answer
+    assert search._rows_held <= 3_000
+    assert search._candidates_held <= 3_000
+    assert sum(cache.held for cache in search._SHARED_ROWS.values()) == search._rows_held
+    assert sum(len(found) for found in search._CANDIDATES.values()) == search._candidates_held

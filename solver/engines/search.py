@@ -126,11 +126,28 @@ _LEAD_SHIFT = BITS * NUM_CARD_TYPES + 8
 
 # Option rows depend only on the deal, the pass, the wild cap and the pool
 # profile, never on the rest of the hand, so every search of the same deal
-# shares them (bounded: least recently used spaces are dropped).
-_RowCache = dict[object, list[Row]]
+# shares them.  The caches are bounded by what they hold (rows and candidates,
+# about 200 bytes each), least recently used spaces dropped first: a process
+# solving any stream of deals stays near a hundred megabytes.
+ROWS_HELD_LIMIT = 250_000
+"""Option rows kept across searches (all spaces together)."""
+CANDIDATES_HELD_LIMIT = 250_000
+"""Meld candidates kept across searches."""
+
+
+class _RowCache(dict[object, list["Row"]]):
+    """The option rows of one space (deal, pass, wild cap, pricing), counted."""
+
+    __slots__ = ("held", "registered")
+
+    def __init__(self, registered: bool = True) -> None:
+        super().__init__()
+        self.held = 0
+        self.registered = registered  # counted in the shared limit
+
+
 _SHARED_ROWS: OrderedDict[tuple[object, ...], _RowCache] = OrderedDict()
-_SHARED_CACHES_LIMIT = 1024
-_SHARED_ROWS_LIMIT = 20_000
+_rows_held = 0
 
 
 def _shared_rows(key: tuple[object, ...]) -> _RowCache:
@@ -138,15 +155,47 @@ def _shared_rows(key: tuple[object, ...]) -> _RowCache:
     if hit is not None:
         _SHARED_ROWS.move_to_end(key)
         return hit
-    cache: _RowCache = {}
+    cache = _RowCache()
     _SHARED_ROWS[key] = cache
-    if len(_SHARED_ROWS) > _SHARED_CACHES_LIMIT:
-        _SHARED_ROWS.popitem(last=False)
     return cache
 
 
+def _hold_rows(cache: _RowCache, count: int) -> None:
+    """Count ``count`` more rows held by ``cache``; past ``ROWS_HELD_LIMIT``
+    drop the least recently used spaces (a space over it alone is emptied)."""
+    global _rows_held
+    if not cache.registered:  # private to one search, or dropped while it runs
+        cache.held += count
+        if cache.held > ROWS_HELD_LIMIT:
+            cache.clear()
+            cache.held = 0
+        return
+    cache.held += count
+    _rows_held += count
+    while _rows_held > ROWS_HELD_LIMIT and _SHARED_ROWS:
+        key, oldest = next(iter(_SHARED_ROWS.items()))
+        if oldest is cache:
+            break
+        del _SHARED_ROWS[key]
+        _rows_held -= oldest.held
+        oldest.registered = False
+        oldest.held = 0
+    if _rows_held > ROWS_HELD_LIMIT:
+        _rows_held -= cache.held
+        cache.clear()
+        cache.held = 0
+
+
 _CANDIDATES: OrderedDict[tuple[object, ...], list[Candidate]] = OrderedDict()
-_CANDIDATES_LIMIT = 50_000
+_candidates_held = 0
+
+
+def _keep_candidates(key: tuple[object, ...], found: list[Candidate]) -> None:
+    global _candidates_held
+    _CANDIDATES[key] = found
+    _candidates_held += len(found)
+    while _candidates_held > CANDIDATES_HELD_LIMIT and len(_CANDIDATES) > 1:
+        _candidates_held -= len(_CANDIDATES.popitem(last=False)[1])
 
 
 def _candidates(lead: int, counts: list[int], deal: Deal, wild_cap: int, pure_only: bool,
@@ -162,9 +211,7 @@ def _candidates(lead: int, counts: list[int], deal: Deal, wild_cap: int, pure_on
     if hit is not None:
         return hit
     found = melds_led_by(lead, counts, deal, wild_cap, pure_only, deadline)
-    _CANDIDATES[key] = found
-    if len(_CANDIDATES) > _CANDIDATES_LIMIT:
-        _CANDIDATES.popitem(last=False)
+    _keep_candidates(key, found)
     return found
 
 
@@ -180,9 +227,7 @@ def _through_candidates(card: int, code: int, deal: Deal, wild_cap: int,
     if hit is not None:
         return hit
     found = melds_through(card, unpack(code), deal, wild_cap, False, deadline)
-    _CANDIDATES[key] = found
-    if len(_CANDIDATES) > _CANDIDATES_LIMIT:
-        _CANDIDATES.popitem(last=False)
+    _keep_candidates(key, found)
     return found
 
 
@@ -280,7 +325,7 @@ class PassSearch:
         self.truncate = rules.ace in ("low", "high_low", "high") and not table
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
         # Rows depend on the pass only through its cost model (and pure_only).
-        self.rows: _RowCache = {} if self.table else _shared_rows(
+        self.rows: _RowCache = _RowCache(registered=False) if self.table else _shared_rows(
             (deal, objective.net, objective.zero_cost, objective.pure_only, self.priced,
              wild_cap, self.uniform, melds_allowed))
         self.nodes = 0
@@ -355,12 +400,13 @@ class PassSearch:
         shape = (lead, tuple(counts[lead - lead % 13: lead - lead % 13 + 13]),
                  tuple(counts[lead % 13 + 13 * s] for s in range(4)))
         rows = self.rows.get(shape)
+        added = 1
         if rows is None:
             rows = self._build_rows(lead, counts)
             self.rows[shape] = rows
-        if len(self.rows) >= _SHARED_ROWS_LIMIT:
-            self.rows.clear()
+            added += 1 + len(rows)
         self.rows[signature] = rows
+        _hold_rows(self.rows, added)
         return rows
 
     def _shape_counts(self, lead: int, code: int) -> list[int]:
@@ -763,6 +809,7 @@ class PassSearch:
             # Bigger melds first: a good answer early bounds the rest.
             rows.sort(key=lambda row: (-len(row.option.naturals), row.wilds))
             self.rows[key] = rows
+            _hold_rows(self.rows, 1 + len(rows))
         return rows
 
     def incumbent_arrangement(self, root: Root) -> Arrangement | None:
