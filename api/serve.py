@@ -82,10 +82,12 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
         def _stop_accepting(self, sig: int, frame: FrameType | None) -> None:
             # At once, not at the supervisor's next 0.5 s poll: until every
             # worker has closed its copy of the socket, new connections land.
+            # Exiting first, so the supervisor never restarts a worker on
+            # the closed socket.
+            self.should_exit.set()
             for sock in self.sockets:
                 sock.close()
             self.terminate_all()
-            self.signal_queue.append(sig)
 
     Supervisor(config, sockets=[listener]).run()
     return 0

@@ -293,6 +293,7 @@ def test_sigterm_drains_in_flight_requests_and_refuses_new_ones(
     assert outcome == [200], outcome
     assert time.monotonic() - started < 3 + 5
     assert drain.process.returncode == 0, drain.output()[-2000:]
+    assert "Traceback" not in drain.output(), drain.output()[-3000:]
 
 
 def test_a_stream_over_the_real_server_answers_as_bulk(server: Server,
