@@ -38,33 +38,25 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import re
-import signal
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from benchmarks.hostile import deck, hostile_bodies
-from benchmarks.load import HOST, api_unavailable, free_port
+from benchmarks.load import Server, api_unavailable
 from benchmarks.runner import percentile
 
-ROOT = Path(__file__).resolve().parent.parent
 MARGIN_MS = 100.0
 LIMITS_MS: tuple[int | None, ...] = (1, 300, None)
 HEAVY_REQUESTS = 40
 HEAVY_LIMIT_MS = 1500
 PROBE_EVERY_S = 0.05
-READY_TIMEOUT_S = 60.0
 WORKERS = 2
 REPLACED = re.compile(r"Child process \[\d+\] died")  # uvicorn replacing a dead worker
 
@@ -80,40 +72,12 @@ def default_limits_ms() -> dict[str, int]:
         return {"solve": 1000, "other": 5000}
 
 
-class LoggedServer:
-    """``rummy-solver serve`` with ``--log-level info``, its output in a file."""
+class LoggedServer(Server):
+    """``rummy-solver serve`` with ``--log-level info``: its access log gives
+    each request's time on the server's clock."""
 
     def __init__(self, workers: int = WORKERS) -> None:
-        self.port = free_port()
-        self.url = f"http://{HOST}:{self.port}"
-        self.log_path = Path(tempfile.mkstemp(prefix="deadline-server-", suffix=".log")[1])
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-        command = [sys.executable, "-m", "solver.cli", "serve", "--host", HOST, "--port",
-                   str(self.port), "--workers", str(workers), "--log-level", "info"]
-        with self.log_path.open("wb") as sink:
-            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                                            stdout=sink, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
-
-    def output(self) -> str:
-        """Everything the server printed so far."""
-        return self.log_path.read_text(errors="replace")
-
-    def wait_ready(self, answers: int = 4, timeout_s: float = READY_TIMEOUT_S) -> None:
-        """Until ``/readyz`` answered 200 ``answers`` times (both workers likely up)."""
-        deadline = time.monotonic() + timeout_s
-        ready = 0
-        while ready < answers:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited with {self.process.returncode}:\n"
-                                   f"{self.output()[-2000:]}")
-            with contextlib.suppress(httpx.TransportError):
-                ready += httpx.get(f"{self.url}/readyz", timeout=2.0).status_code == 200
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"server not ready after {timeout_s:.0f} s:\n"
-                                   f"{self.output()[-2000:]}")
-            time.sleep(0.05)
+        super().__init__(workers, log_level="info")
 
     def server_ms(self) -> dict[str, float]:
         """Milliseconds from arrival to answer per request id (the access log)."""
@@ -130,19 +94,6 @@ class LoggedServer:
         """Log lines saying a worker died and was replaced."""
         return [line[:300] for line in self.output().splitlines() if REPLACED.search(line)]
 
-    def stop(self, timeout_s: float = 30.0) -> bool:
-        """SIGTERM, then SIGKILL to the server's own process group; whether it exited cleanly."""
-        killed = False
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout_s)
-            except subprocess.TimeoutExpired:
-                killed = True
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(10)
-        return not killed and self.process.returncode in (0, -signal.SIGTERM)
 
 
 def _limit_for(path: str, limit_ms: int | None, defaults: dict[str, int]) -> int:
@@ -295,7 +246,7 @@ def run_deadline(progress: Callable[[str], None] | None = None,
     server = LoggedServer()
     result: dict[str, Any] = {"workers": WORKERS, "margin_ms": MARGIN_MS}
     try:
-        server.wait_ready()
+        server.wait_ready(answers=4)  # both workers likely up
         hostile = run_hostile(server, limits, progress)
         if progress is not None:
             progress(f"deadline: {heavy_requests} concurrent heavy solves + /healthz prober")
@@ -311,8 +262,7 @@ def run_deadline(progress: Callable[[str], None] | None = None,
     except RuntimeError as error:
         result["error"] = str(error)
     finally:
-        result["clean_shutdown"] = server.stop()
+        result["clean_shutdown"] = server.stop(timeout_s=30.0)
         result["log_tail"] = server.output()[-1500:]
-        with contextlib.suppress(OSError):
-            server.log_path.unlink()
+        server.close()
     return result

@@ -70,53 +70,60 @@ def free_port() -> int:
         return port
 
 
-def serve_command(port: int, workers: int) -> list[str]:
+def serve_command(port: int, workers: int, log_level: str = "warning") -> list[str]:
     """``rummy-solver serve`` on loopback (the module form if the script is not on PATH)."""
     script = shutil.which("rummy-solver")
     head = [script] if script else [sys.executable, "-m", "solver.cli"]
     return [*head, "serve", "--host", HOST, "--port", str(port), "--workers", str(workers),
-            "--log-level", "warning"]
+            "--log-level", log_level]
 
 
 class Server:
-    """The API server as a subprocess in its own process group."""
+    """The API server as a subprocess in its own process group, its output
+    kept in a temporary file."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, log_level: str = "warning") -> None:
         self.workers = workers
         self.port = free_port()
+        self.url = f"http://{HOST}:{self.port}"
         # Lives as long as the server; closed in stop().
         self.log = tempfile.TemporaryFile()  # noqa: SIM115
         self.process = subprocess.Popen(
-            serve_command(self.port, workers), cwd=ROOT, stdin=subprocess.DEVNULL,
+            serve_command(self.port, workers, log_level), cwd=ROOT, stdin=subprocess.DEVNULL,
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
         )
 
     def output(self) -> str:
-        """What the server printed so far (for error messages)."""
+        """Everything the server printed so far."""
         self.log.seek(0)
-        return self.log.read().decode(errors="replace")[-2000:]
+        return self.log.read().decode(errors="replace")
 
-    def wait_ready(self, timeout_s: float = READY_TIMEOUT_S) -> None:
-        """Poll ``GET /readyz`` until it answers 200; raise with the server log if not."""
+    def wait_ready(self, answers: int = 1, timeout_s: float = READY_TIMEOUT_S) -> None:
+        """Poll ``GET /readyz`` until it answered 200 ``answers`` times (several:
+        every worker is likely up); raise with the server log if not."""
         deadline = time.monotonic() + timeout_s
-        url = f"http://{HOST}:{self.port}/readyz"
-        while time.monotonic() < deadline:
+        url = f"{self.url}/readyz"
+        ready = 0
+        while ready < answers:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.output()}")
+                raise RuntimeError(f"server exited with {self.process.returncode}:\n"
+                                   f"{self.output()[-2000:]}")
             try:
                 with urllib.request.urlopen(url, timeout=2) as response:
-                    if response.status == 200:
-                        return
+                    ready += response.status == 200
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
-            time.sleep(0.2)
-        raise RuntimeError(f"server not ready after {timeout_s:.0f} s:\n{self.output()}")
+            if ready < answers and time.monotonic() > deadline:
+                raise RuntimeError(f"server not ready after {timeout_s:.0f} s:\n"
+                                   f"{self.output()[-2000:]}")
+            time.sleep(0.05)
 
     def stop(self, timeout_s: float = 15.0) -> bool:
         """SIGTERM (uvicorn shuts its workers down), then SIGKILL to its own group.
 
         Returns whether the shutdown was clean: exit code 0, or -SIGTERM, which
-        a single-process uvicorn re-raises after its graceful shutdown.
+        a single-process uvicorn re-raises after its graceful shutdown.  The
+        output stays readable until ``close()``.
         """
         killed = False
         if self.process.poll() is None:
@@ -128,14 +135,18 @@ class Server:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(5)
-        self.log.close()
         return not killed and self.process.returncode in (0, -signal.SIGTERM)
+
+    def close(self) -> None:
+        """Stop the server if it runs and drop its output."""
+        self.stop()
+        self.log.close()
 
     def __enter__(self) -> Server:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.stop()
+        self.close()
 
 
 def build_requests(suite: str, port: int, n: int = 200, seed: int = DEFAULT_SEED) -> list[bytes]:
@@ -311,5 +322,6 @@ def run_load(seconds: float = 20.0, suites: Sequence[str] = LOAD_SUITES,
             errors.append({"workers": workers, "error": str(error)})
         finally:
             clean[workers] = server.stop()
+            server.close()
     return {"cpu_count": os.cpu_count(), "seconds": seconds, "concurrency": CONCURRENCY,
             "runs": results, "errors": errors, "clean_shutdown": clean}
