@@ -34,7 +34,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,27 +70,39 @@ def free_port() -> int:
         return port
 
 
-def serve_command(port: int, workers: int, log_level: str = "warning") -> list[str]:
-    """``rummy-solver serve`` on loopback (the module form if the script is not on PATH)."""
+def serve_command(port: int, workers: int | None, log_level: str | None = "warning") -> list[str]:
+    """``rummy-solver serve`` on loopback (the module form if the script is not on
+    PATH); ``None`` leaves an option at the command's default."""
     script = shutil.which("rummy-solver")
     head = [script] if script else [sys.executable, "-m", "solver.cli"]
-    return [*head, "serve", "--host", HOST, "--port", str(port), "--workers", str(workers),
-            "--log-level", log_level]
+    command = [*head, "serve", "--host", HOST, "--port", str(port)]
+    if workers is not None:
+        command += ["--workers", str(workers)]
+    if log_level is not None:
+        command += ["--log-level", log_level]
+    return command
 
 
 class Server:
-    """The API server as a subprocess in its own process group, its output
-    kept in a temporary file."""
+    """The API server (``rummy-solver serve``) as a subprocess in its own
+    process group, its output kept in a temporary file; ``settings`` are
+    ``RUMMY_SOLVER_*`` variables for it (``{"drain_s": "3"}``).  The benchmarks'
+    and the tests' one way to run the real server."""
 
-    def __init__(self, workers: int, log_level: str = "warning") -> None:
+    def __init__(self, workers: int | None, log_level: str | None = "warning",
+                 settings: Mapping[str, str] | None = None) -> None:
         self.workers = workers
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
-        # Lives as long as the server; closed in stop().
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        env.update({f"RUMMY_SOLVER_{k.upper()}": v for k, v in (settings or {}).items()})
+        # Lives as long as the server; closed in close().
         self.log = tempfile.TemporaryFile()  # noqa: SIM115
         self.process = subprocess.Popen(
-            serve_command(self.port, workers, log_level), cwd=ROOT, stdin=subprocess.DEVNULL,
-            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+            serve_command(self.port, workers, log_level), cwd=ROOT, env=env,
+            stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
     def output(self) -> str:

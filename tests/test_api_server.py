@@ -8,82 +8,31 @@ a clean exit.
 
 from __future__ import annotations
 
-import os
-import shutil
 import signal
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmarks.load import Server
+
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 15.0
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def serve_command(port: int) -> list[str]:
-    script = shutil.which("rummy-solver")
-    base = [script] if script else [sys.executable, "-m", "solver.cli"]
-    return [*base, "serve", "--host", "127.0.0.1", "--port", str(port)]
-
-
-class Server:
-    """A running server process and its base URL."""
-
-    def __init__(self, process: subprocess.Popen[bytes], url: str, log: Path) -> None:
-        self.process = process
-        self.url = url
-        self.log = log
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    port = free_port()
-    log = tmp_path_factory.mktemp("server") / "server.log"
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            serve_command(port), cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT
-        )
-    running = Server(process, f"http://127.0.0.1:{port}", log)
+def server() -> Iterator[Server]:
+    running = Server(workers=None, log_level=None)  # the command's own defaults
     try:
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"server exited with {process.returncode}:\n{running.output()}")
-            try:
-                if httpx.get(f"{running.url}/readyz", timeout=2.0).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"server not ready after {READY_TIMEOUT_S} s:\n{running.output()}")
-            time.sleep(0.1)
+        running.wait_ready(timeout_s=READY_TIMEOUT_S)
+    except RuntimeError as error:
+        running.close()
+        pytest.fail(str(error))
+    try:
         yield running
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        running.close()
 
 
 def test_solve_over_http(server: Server) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_api_server import free_port
+from benchmarks.load import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIMES = [r for r in ("docker", "podman") if shutil.which(r)]

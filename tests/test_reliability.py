@@ -17,14 +17,12 @@ free port and checks, over real HTTP:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
 import re
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -38,7 +36,7 @@ import pytest
 from api.pool import IDLE_COLLECT_S
 from benchmarks.hostile import deck as _deck
 from benchmarks.hostile import hostile_bodies
-from tests.test_api_server import ROOT, free_port, serve_command
+from benchmarks.load import Server
 
 MARGIN_S = 0.1  # the API answers within the deadline + 100 ms
 # After a disconnect: the job stops within 100 ms, then the solver process,
@@ -48,60 +46,26 @@ IDLE_SETTLE_S = 0.1 + IDLE_COLLECT_S + 0.3
 READY_TIMEOUT_S = 40.0
 
 
-class Server:
-    """A running ``rummy-solver serve`` and its log."""
-
-    def __init__(self, process: subprocess.Popen[bytes], url: str, log: Path) -> None:
-        self.process = process
-        self.url = url
-        self.log = log
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-
-
-def start_server(tmp: Path, workers: int = 2, **env_settings: str) -> Server:
-    port = free_port()
-    log = tmp / f"server-{port}.log"
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env.update({f"RUMMY_SOLVER_{k.upper()}": v for k, v in env_settings.items()})
-    command = [*serve_command(port), "--workers", str(workers), "--log-level", "info"]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink,
-                                   stderr=subprocess.STDOUT)
-    server = Server(process, f"http://127.0.0.1:{port}", log)
-    deadline = time.monotonic() + READY_TIMEOUT_S
-    ready = 0
-    while ready < 4:  # a few answers: both workers are likely up
-        if process.poll() is not None:
-            pytest.fail(f"server exited with {process.returncode}:\n{server.output()}")
-        with contextlib.suppress(httpx.TransportError):
-            ready += httpx.get(f"{server.url}/readyz", timeout=2.0).status_code == 200
-        if time.monotonic() > deadline:
-            server.stop()
-            pytest.fail(f"server not ready after {READY_TIMEOUT_S} s:\n{server.output()}")
-        time.sleep(0.05)
+def start_server(workers: int = 2, **settings: str) -> Server:
+    """``rummy-solver serve`` with its access log, once every worker is likely up."""
+    server = Server(workers, log_level="info", settings=settings)
+    try:
+        server.wait_ready(answers=4, timeout_s=READY_TIMEOUT_S)
+    except RuntimeError as error:
+        server.close()
+        pytest.fail(str(error))
     return server
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = start_server(tmp_path_factory.mktemp("reliability"))
+def server() -> Iterator[Server]:
+    running = start_server()
     try:
         yield running
     finally:
         running.stop()
     log = running.output()
+    running.close()
     # uvicorn's supervisor logs "Child process [pid] died" when it replaces a worker
     assert not re.search(r"Child process \[\d+\] died", log), (
         "a worker was replaced during the tests:\n" + log[-3000:])
@@ -265,9 +229,8 @@ def test_a_disconnect_stops_the_work(server: Server) -> None:
     assert used < 0.1, f"the server kept {used:.2f} s of CPU busy after the client left"
 
 
-def test_sigterm_drains_in_flight_requests_and_refuses_new_ones(
-        tmp_path_factory: pytest.TempPathFactory) -> None:
-    drain = start_server(tmp_path_factory.mktemp("drain"), workers=2, drain_s="3")
+def test_sigterm_drains_in_flight_requests_and_refuses_new_ones() -> None:
+    drain = start_server(workers=2, drain_s="3")
     # 300 dense hands: work for the whole time limit, so it is in flight at SIGTERM
     path, body = next((path, body) for name, path, body in hostile_bodies() if "batch" in name)
     body = {**body, "time_limit_ms": 1500}
@@ -294,6 +257,7 @@ def test_sigterm_drains_in_flight_requests_and_refuses_new_ones(
     assert time.monotonic() - started < 3 + 5
     assert drain.process.returncode == 0, drain.output()[-2000:]
     assert "Traceback" not in drain.output(), drain.output()[-3000:]
+    drain.close()
 
 
 def test_a_stream_over_the_real_server_answers_as_bulk(server: Server,
