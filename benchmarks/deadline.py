@@ -36,8 +36,6 @@ asserts; ``report.targets`` compares against the limits.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import random
 import re
 import statistics
@@ -78,17 +76,6 @@ class LoggedServer(Server):
 
     def __init__(self, workers: int = WORKERS) -> None:
         super().__init__(workers, log_level="info")
-
-    def server_ms(self) -> dict[str, float]:
-        """Milliseconds from arrival to answer per request id (the access log)."""
-        times: dict[str, float] = {}
-        for line in self.output().splitlines():
-            if '"api.access"' not in line:
-                continue
-            with contextlib.suppress(ValueError, KeyError, TypeError):
-                entry = json.loads(line)
-                times[str(entry["request_id"])] = float(entry["ms"])
-        return times
 
     def replaced_workers(self) -> list[str]:
         """Log lines saying a worker died and was replaced."""

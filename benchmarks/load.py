@@ -110,6 +110,18 @@ class Server:
         self.log.seek(0)
         return self.log.read().decode(errors="replace")
 
+    def server_ms(self) -> dict[str, float]:
+        """Milliseconds from arrival to answer per request id, from the access
+        log (``log_level="info"``; empty at other levels)."""
+        times: dict[str, float] = {}
+        for line in self.output().splitlines():
+            if '"api.access"' not in line:
+                continue
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                entry = json.loads(line)
+                times[str(entry["request_id"])] = float(entry["ms"])
+        return times
+
     def wait_ready(self, answers: int = 1, timeout_s: float = READY_TIMEOUT_S) -> None:
         """Poll ``GET /readyz`` until it answered 200 ``answers`` times (several:
         every worker is likely up); raise with the server log if not."""

@@ -120,16 +120,6 @@ def test_bad_input_is_cheap_and_bounded(server: Server, client: httpx.Client) ->
     assert oversized.status_code == 413
 
 
-def server_ms(server: Server) -> dict[str, float]:
-    """Milliseconds from arrival to answer, per request id, from the access log."""
-    times = {}
-    for line in server.output().splitlines():
-        if '"api.access"' in line:
-            entry = json.loads(line)
-            times[entry["request_id"]] = entry["ms"]
-    return times
-
-
 def test_forty_concurrent_heavy_solves(server: Server) -> None:
     """Deadlines are judged by the server's clock (from each request's arrival,
     as the access log records it): the 40 client threads share the two cores
@@ -178,7 +168,7 @@ def test_forty_concurrent_heavy_solves(server: Server) -> None:
     time.sleep(0.2)  # the last access-log lines
     assert not errors, errors[:5]
     assert len(results) == 40
-    on_server = server_ms(server)
+    on_server = server.server_ms()
     for request_id, (status, took, retry_after) in results.items():
         assert status in (200, 503), status
         assert on_server[request_id] <= limit_ms + MARGIN_S * 1000, (request_id, on_server)
