@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -42,9 +41,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import solve
-from solver.cards import JOKER, RANKS, card_name, make_card, parse_card
-from solver.model import Solution
-from solver.rules import Deal, Rules, make_deal, make_rules
+from solver.cards import RANKS, card_name, make_card, parse_card
+from solver.rules import Deal, Rules, make_deal
 from tests.bruteforce import (
     CHECKED,
     BruteReport,
@@ -55,23 +53,10 @@ from tests.bruteforce import (
     objective_value,
     opening_rules,
 )
+from tests.test_against_bruteforce import Case, deck_of, objective_field
 
 # How often the interesting answers came up, per case (printed by the slow run).
 SEEN: Counter[tuple[str, str]] = Counter()
-
-
-@dataclass(frozen=True)
-class Case:
-    """A preset, knob overrides and the cut cards to draw from."""
-
-    name: str
-    variant: str
-    knobs: dict[str, Any] = field(default_factory=dict, hash=False)
-    wild_ranks: tuple[str | None, ...] = (None,)
-
-    @property
-    def rules(self) -> Rules:
-        return make_rules(self.variant, self.knobs or None)
 
 
 TWO_RUNS_30: dict[str, Any] = {
@@ -116,12 +101,6 @@ KEPT_SIZES = (7, 12)  # kept cards; the hand holds one more with discard=True
 DEFAULT_EXAMPLES = 40  # per case and discard setting
 SLOW_EXAMPLES = 2000  # per contract round and Kalooki threshold, half with discard=True
 SLOW_EXAMPLES_OTHER = 1000  # per other case
-
-
-def deck_of(rules: Rules) -> list[int]:
-    """Every physical card of the variant's shoe (copies included)."""
-    return [c for c in range(52) for _ in range(rules.decks)] + [JOKER] * (
-        rules.decks * rules.jokers_per_deck)
 
 
 def _meld_plan(rules: Rules) -> tuple[int, int]:
@@ -241,11 +220,6 @@ def dealt_hand(draw: st.DrawFn, case: Case, discard: bool) -> tuple[str | None, 
 
 # ---------------------------------------------------------------------------
 # The check
-
-
-def objective_field(solution: Solution, rules: Rules) -> int:
-    """The Solution field the objective optimises."""
-    return solution.net_points if rules.objective == "max_net" else solution.deadwood_points
 
 
 def _describe(report: BruteReport) -> str:
