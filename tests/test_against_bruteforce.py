@@ -190,7 +190,19 @@ def check_hand_against_brute_force(
         f"discard={None if witness.discard is None else card_name(witness.discard)}"
     )
 
-    # the hand is conserved: melds + deadwood + discard
+    assert_cards_and_melds(solution, hand, discard, deal, where)
+
+    # the reported points are those of the arrangement shown
+    points = score_arrangement(solution.melds, solution.deadwood, deal)
+    assert (points.deadwood_points, points.net_points, points.meld_points) == (
+        solution.deadwood_points, solution.net_points, solution.meld_points
+    ), where
+
+
+def assert_cards_and_melds(solution: Solution, hand: list[int], discard: bool, deal: Deal,
+                           where: str) -> None:
+    """The hand is conserved (melds + deadwood + discard) and every meld is a
+    valid reading with the right purity and points."""
     laid = [c for m in solution.melds for c in m.cards] + list(solution.deadwood)
     if discard:
         assert solution.discard is not None, where
@@ -198,17 +210,9 @@ def check_hand_against_brute_force(
     else:
         assert solution.discard is None, where
     assert Counter(laid) == Counter(hand), where
-
-    # every meld is a valid reading with the right purity and points
     for meld in solution.melds:
         error = meld_reading_error(meld, deal)
         assert error is None, f"{where}: meld {meld.to_dict()}: {error}"
-
-    # the reported points are those of the arrangement shown
-    points = score_arrangement(solution.melds, solution.deadwood, deal)
-    assert (points.deadwood_points, points.net_points, points.meld_points) == (
-        solution.deadwood_points, solution.net_points, solution.meld_points
-    ), where
 
 
 def run_case(case: Case, discard: bool, max_examples: int) -> int:

@@ -53,7 +53,7 @@ from tests.bruteforce import (
     objective_value,
     opening_rules,
 )
-from tests.test_against_bruteforce import Case, deck_of, objective_field
+from tests.test_against_bruteforce import Case, assert_cards_and_melds, deck_of, objective_field
 
 # How often the interesting answers came up, per case (printed by the slow run).
 SEEN: Counter[tuple[str, str]] = Counter()
@@ -259,16 +259,7 @@ def check_hand(case: Case, wild_rank: str | None, deal: Deal, hand: list[int],
         f"{solution.to_dict()}; brute force {expected} with {_describe(report)}")
 
     # the arrangement shown: cards conserved, valid melds, the points it states
-    laid = [c for m in solution.melds for c in m.cards] + list(solution.deadwood)
-    if discard:
-        assert solution.discard is not None, where
-        laid.append(solution.discard)
-    else:
-        assert solution.discard is None, where
-    assert Counter(laid) == Counter(hand), where
-    for meld in solution.melds:
-        error = meld_reading_error(meld, deal)
-        assert error is None, f"{where}: meld {meld.to_dict()}: {error}"
+    assert_cards_and_melds(solution, hand, discard, deal, where)
     points = brute_score(solution.melds, solution.deadwood, deal)
     assert (points.deadwood_points, points.meld_points, points.net_points,
             points.penalty_points, points.opened) == (
