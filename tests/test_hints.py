@@ -277,7 +277,7 @@ def test_pile_hint_matches_brute_force(variant: str, request: pytest.FixtureRequ
 
 @pytest.mark.parametrize("seed", range(10))
 def test_taking_the_top_never_throws_it_back_with_wilds_and_two_decks(seed: int) -> None:
-    """The search path of the take (PassSearch.draw with keep): its value is
+    """The search path of the take (PassSearch.draw_cost with keep): its value is
     the best over every discard of a hand card, each solved on its own."""
     rng = random.Random(seed)
     deck = [card_name(c) for c in range(52) for _ in range(2)] + ["JK", "JK"]

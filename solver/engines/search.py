@@ -39,6 +39,9 @@ from solver.engines.base import (
     Instance,
     PlacedMeld,
 )
+from solver.engines.bounds import meld_reach
+from solver.engines.packed import BITS, FIELD, WEIGHT, pack, unpack
+from solver.engines.through import through_effects
 from solver.melds import (
     Candidate,
     Extension,
@@ -52,9 +55,6 @@ from solver.objective import Pass, class_of, passes_for, pure_sequences_possible
 from solver.rules import Deal, melded_points
 
 _HALF = INFEASIBLE // 2  # any value above it means "no arrangement"
-BITS = 5  # per card type: up to 31 copies (a hand holds at most 30 cards)
-FIELD = (1 << BITS) - 1
-WEIGHT = tuple(1 << (BITS * c) for c in range(NUM_CARD_TYPES))
 
 # A pool entry is (hand cost, melded-as-wild cost, own meld points); the pool
 # is kept sorted by how much melding saves, then by hand cost, most valuable
@@ -89,19 +89,6 @@ class Row:
 
 def _pool_key(entry: PoolEntry) -> tuple[int, int]:
     return (entry[1] - entry[0], -entry[0])
-
-
-def pack(cards: Sequence[int]) -> int:
-    """The packed count code of ``cards``."""
-    code = 0
-    for card in cards:
-        code += WEIGHT[card]
-    return code
-
-
-def unpack(code: int) -> list[int]:
-    """Copies of each card type in a packed code."""
-    return [(code >> (BITS * c)) & FIELD for c in range(NUM_CARD_TYPES)]
 
 
 def _signature_masks() -> tuple[int, ...]:
@@ -215,18 +202,18 @@ def _candidates(lead: int, counts: list[int], deal: Deal, wild_cap: int, pure_on
     return found
 
 
-def _through_candidates(card: int, code: int, deal: Deal, wild_cap: int,
+def _through_candidates(card: int, code: int, deal: Deal, wild_cap: int, pure_only: bool,
                         deadline: Deadline | None) -> list[Candidate]:
     """``melds_through`` ``card`` with the hand ``code``, cached across deals
-    and passes (pure-only passes keep the pure ones)."""
+    and passes."""
     rules = deal.rules
     key = ("through", rules.ace, rules.tanala_enabled, rules.set_allow_same_suit,
            rules.set_size_limit, rules.min_run_length, rules.min_naturals_per_meld,
-           rules.max_wilds_per_meld, card, wild_cap, code & SIGNATURE[card])
+           rules.max_wilds_per_meld, card, wild_cap, pure_only, code & SIGNATURE[card])
     hit = _CANDIDATES.get(key)
     if hit is not None:
         return hit
-    found = melds_through(card, unpack(code), deal, wild_cap, False, deadline)
+    found = melds_through(card, unpack(code), deal, wild_cap, pure_only, deadline)
     _keep_candidates(key, found)
     return found
 
@@ -255,6 +242,9 @@ class Arrangement:
     discard: int | None
     cost: int
 
+
+ThroughOption = tuple[int, int, int, int, int, int, int]
+"""(cost, delta, wilds, class, dual_used, floor_used, points) of a meld holding a drawn card."""
 
 Choice = Row | str
 """One decision of the search: a meld or layoff row, or ``pool`` / ``dead`` / ``discard``."""
@@ -322,6 +312,13 @@ class PassSearch:
         self.run_cap = 0 if objective.pure_only else (
             wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
                                                                  rules.max_wilds_per_meld))
+        # Isolated cards bound the deadwood when every cost is a hand cost
+        # (no meld pays back, no table takes a lone card).
+        self.reach = None if objective.net or objective.zero_cost or table else meld_reach(
+            rules, objective.pure_only)
+        self.isolated_memo: dict[int, tuple[int, int]] = {}
+        self.through_options: dict[tuple[object, ...], list[ThroughOption]] = {}
+        self.dual_fields = sum(1 << (BITS * c) for c in self.dual_types)
         self.truncate = rules.ace in ("low", "high_low", "high") and not table
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
         # Rows depend on the pass only through its cost model (and pure_only).
@@ -447,6 +444,13 @@ class PassSearch:
                                    self.deadline)
         if self.table:
             options += layoffs_led_by(lead, counts, deal, self.table, self.wild_cap)
+        return self._distinct_rows(lead, options)
+
+    def _distinct_rows(self, lead: int, options: Sequence[Candidate | Extension]) -> list[Row]:
+        """The rows of ``options`` led by (or holding) ``lead``, one per effect
+        on the state (the naturals taken, wild slots, class, table meld) unless
+        a cost/points trade-off keeps several; bigger melds first, so good
+        incumbents come early and the bounds bite."""
         best: dict[tuple[int, ...], list[Row]] = {}
         order: list[tuple[int, ...]] = []
         for option in options:
@@ -460,7 +464,6 @@ class PassSearch:
                 kept[:] = [k for k in kept if not (row.cost <= k.cost and row.points >= k.points)]
                 kept.append(row)
         rows = [row for key in order for row in best[key]]
-        # Bigger melds first: good incumbents early make the bounds bite.
         rows.sort(key=lambda row: (-len(row.option.naturals), row.wilds))
         return rows
 
@@ -537,6 +540,21 @@ class PassSearch:
             return max(0, pool - debt) * self.wild_floor
         return len(pool) * self.wild_floor
 
+    def _isolated_cost(self, code: int, gaps: int, owed: bool) -> int:
+        """What the cards no meld can hold cost at least (one may be the discard)."""
+        key = code << 4 | gaps
+        known = self.isolated_memo.get(key)
+        if known is None:
+            assert self.reach is not None
+            total = most = 0
+            for card in self.reach.isolated_types(code, gaps, self.dual_fields):
+                cost = self.hand_cost[card]
+                total += cost * ((code >> (BITS * card)) & FIELD)
+                if cost > most:
+                    most = cost
+            known = self.isolated_memo[key] = (total, most)
+        return known[0] - known[1] if owed else known[0]
+
     def _budget_check(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_budget or (
@@ -576,6 +594,16 @@ class PassSearch:
                 return hit[0]
         if floor >= bound:
             return floor
+        reach = self.reach
+        if reach is not None:
+            gaps = (pool if isinstance(pool, int) else len(pool)) - debt + self.dual_left
+            if gaps > self.run_cap:
+                gaps = self.run_cap
+            if gaps < reach.alone_gaps and bound < _HALF:
+                lonely = self._isolated_cost(code, gaps, owed)
+                if lonely >= bound:
+                    self.memo[key] = (lonely, False, None)
+                    return lonely
         self._budget_check()
         lead = ((code & -code).bit_length() - 1) // BITS
         best_value = INFEASIBLE  # best exact value found below the bound
@@ -675,6 +703,31 @@ class PassSearch:
                 cost: int, path: Sequence[Choice] = ()) -> Arrangement:
         """Follow ``path``, then the memo's exact choices, from ``state``
         (code, pool, debt, owed, counters, points, used table melds) to the end."""
+        debt, owed, used, discard, cost = self._follow(state, pool_cards, chosen, deadwood,
+                                                       discard, cost, path)
+        wild_iter = iter(pool_cards[:debt])
+        filled = [(cand, tuple(next(wild_iter) for _ in range(cand.wilds))) for cand in chosen]
+        placed = tuple(PlacedMeld(c, w) for c, w in filled if isinstance(c, Candidate))
+        laid = tuple((c, w) for c, w in filled if isinstance(c, Extension))
+        absorbed, leftover, thrown = self._leftover(pool_cards, debt, owed, used)
+        deadwood.extend(leftover)
+        return Arrangement(placed, laid, tuple(absorbed), tuple(sorted(deadwood)),
+                           discard if thrown is None else thrown, cost)
+
+    def _discard_after(self, state: tuple[int, Pool, int, bool, int, int, int],
+                       pool_cards: list[int]) -> int | None:
+        """The discard of the arrangement ``_replay`` would build from ``state``
+        (None when none is owed), without building it."""
+        debt, owed, used, discard, _ = self._follow(state, pool_cards, [], [], None, 0)
+        thrown = self._leftover(pool_cards, debt, owed, used)[2]
+        return discard if thrown is None else thrown
+
+    def _follow(self, state: tuple[int, Pool, int, bool, int, int, int], pool_cards: list[int],
+                chosen: list[Candidate | Extension], deadwood: list[int], discard: int | None,
+                cost: int, path: Sequence[Choice] = ()) -> tuple[int, bool, int, int | None, int]:
+        """Walk ``path``, then the memo's exact choices, to the end; collects the
+        pooled cards (sorted, most valuable first), melds and deadwood and
+        returns (debt, discard still owed, used table melds, discard, cost)."""
         code, pool, debt, owed, cstate, points, used = state
         steps = iter(path)
         while code:
@@ -709,12 +762,14 @@ class PassSearch:
                 chosen.append(choice.option)
         end = self._end(pool, debt, owed, cstate, points, used)
         assert end < INFEASIBLE
-        cost += end
         pool_cards.sort(key=lambda c: (*_pool_key(self._entry(c)), c))
-        wild_iter = iter(pool_cards[:debt])
-        filled = [(cand, tuple(next(wild_iter) for _ in range(cand.wilds))) for cand in chosen]
-        placed = tuple(PlacedMeld(c, w) for c, w in filled if isinstance(c, Candidate))
-        laid = tuple((c, w) for c, w in filled if isinstance(c, Extension))
+        return debt, owed, used, discard, cost + end
+
+    def _leftover(self, pool_cards: list[int], debt: int, owed: bool, used: int,
+                  ) -> tuple[list[tuple[int, int]], list[int], int | None]:
+        """The pooled cards left after the wild slots (``debt``) are paid:
+        those laid off alone onto table melds as (table index, card), those
+        kept, and the discard when one is still owed."""
         leftover = pool_cards[debt:]
         absorbed: list[tuple[int, int]] = []
         if self.table:
@@ -723,26 +778,23 @@ class PassSearch:
                          if not used >> spot.index & 1 for _ in range(r))
             absorbed = [(next(spots)[0], card) for card in leftover[:room]]
             leftover = leftover[room:]
-        if owed:
-            discard = leftover.pop(0)
-        deadwood.extend(leftover)
-        return Arrangement(placed, laid, tuple(absorbed), tuple(sorted(deadwood)), discard, cost)
+        return absorbed, leftover, leftover.pop(0) if owed else None
 
     # -- one more card, decided first: the draws of a hint ----------------------
-    def draw(self, hand: Root, card: int, bound: int = INFEASIBLE,
-             keep: bool = False) -> tuple[int, Arrangement | None]:
-        """The optimal cost of ``hand`` plus ``card`` if below ``bound`` (else a
-        value >= ``bound``), and its arrangement.
+    def _draw_fate(self, hand: Root, card: int, bound: int, keep: bool,
+                   ) -> tuple[int, tuple[tuple[int, int, Pool, int, bool, int, int, int],
+                                         str | ThroughOption] | None]:
+        """The best fate of the drawn ``card`` below ``bound``: its total cost
+        and (the state after it, the fate), or a value >= ``bound`` and None.
 
         The drawn card's fate is decided first -- discarded (when ``hand``
         owes a discard and not ``keep``: a card taken from the discard pile
         may not go straight back), kept unmelded, pooled (a wild card), or in
         a meld with cards of the hand -- so every state searched afterwards
-        belongs to the hand alone and the memo serves every draw of it.
-        Exact, like ``solve``; among arrangements of equal cost the one named
-        may differ."""
+        belongs to the hand alone and the memo serves every draw of it."""
         base_pool = self._initial_pool(hand)
-        fates: list[tuple[int, tuple[int, int, Pool, int, bool, int, int, int], int, str | Row]] = []
+        fates: list[tuple[int, tuple[int, int, Pool, int, bool, int, int, int], int,
+                          str | ThroughOption]] = []
         if hand.owed and not keep:
             fates.append((0, (hand.code, hand.floor, base_pool, 0, False, 0, 0, 0), hand.dual,
                           "discard"))
@@ -754,14 +806,14 @@ class PassSearch:
             fates.append((self.hand_cost[card], (hand.code, hand.floor, base_pool, 0, hand.owed,
                                                  0, 0, 0), hand.dual, "dead"))
         if card != JOKER and self.melds_allowed:
-            for row in self._through_rows(card, hand.code):
-                cstate = self.step[0][row.cls]
+            for option in self._through_options(card, hand.code):
+                cost, delta, wilds, cls, dual_used, floor_used, points = option
+                cstate = self.step[0][cls]
                 if cstate < 0:
                     continue
-                fates.append((row.cost, (hand.code - row.delta, hand.floor - row.floor_used,
-                                         base_pool, row.wilds, hand.owed, cstate,
-                                         min(row.points, self.min_points), 0),
-                              hand.dual - row.dual_used, row))
+                fates.append((cost, (hand.code - delta, hand.floor - floor_used, base_pool, wilds,
+                                     hand.owed, cstate, min(points, self.min_points), 0),
+                              hand.dual - dual_used, option))
         best_value, best_fate = INFEASIBLE, None
         for cost, state, dual, fate in fates:
             limit = (bound if bound < best_value else best_value) - cost
@@ -775,39 +827,61 @@ class PassSearch:
             value = self.best(code, floor, pool, debt, owed, cstate, points, used, 0, limit)
             if value < limit:
                 best_value, best_fate = cost + value, (state, fate)
+        return best_value, best_fate
+
+    def draw_cost(self, hand: Root, card: int, bound: int = INFEASIBLE,
+                  keep: bool = False) -> tuple[int, int | None, bool]:
+        """The optimal cost of ``hand`` plus ``card`` if below ``bound`` (else a
+        value >= ``bound``), the discard of an optimal arrangement, and
+        whether the cost is exact (below ``bound``).  Exact, like ``solve``;
+        among discards of equal cost the one named may differ."""
+        best_value, best_fate = self._draw_fate(hand, card, bound, keep)
         if best_fate is None:
-            return max(best_value, bound), None
+            return max(best_value, bound), None, False
         (code, _, pool, debt, owed, cstate, points, used), fate = best_fate
-        pool_cards = [JOKER] * hand.jokers
-        chosen: list[Candidate | Extension] = []
-        deadwood: list[int] = []
-        discard = None
         if fate == "discard":
-            discard = card
-        elif fate == "pool":
+            return best_value, card, True
+        pool_cards = [JOKER] * hand.jokers
+        if fate == "pool":
             pool_cards.append(card)
-        elif fate == "dead":
-            deadwood.append(card)
+        return best_value, self._discard_after((code, pool, debt, owed, cstate, points, used),
+                                               pool_cards), True
+
+    def _through_options(self, card: int, code: int) -> list[ThroughOption]:
+        """What each meld holding ``card`` with cards of the hand ``code`` does
+        to the state: (cost, other naturals, wild slots, class, wild-capable
+        naturals taken, their floor, points).  When no meld cost depends on
+        what its wild slots stand for, from the shared effect tables
+        (``solver.engines.through``); else from the candidates."""
+        key = ("through options", card, code & SIGNATURE[card])
+        found = self.through_options.get(key)
+        if found is not None:
+            return found
+        if self.priced or not self.uniform or self.table:
+            found = [(row.cost, row.delta, row.wilds, row.cls, row.dual_used, row.floor_used,
+                      row.points) for row in self._through_rows(card, code)]
         else:
-            assert isinstance(fate, Row)
-            chosen.append(fate.option)
-        head = fate.cost if isinstance(fate, Row) else (
-            self.hand_cost[card] if fate == "dead" else 0)
-        found = self._replay((code, pool, debt, owed, cstate, points, used), pool_cards,
-                             chosen, deadwood, discard, head)
-        return best_value, found
+            wild_cost, wild_points = self.uniform_entry[1], self.uniform_entry[2]
+            dual_fields = self.dual_fields
+            found = []
+            for delta, wilds, cls in through_effects(card, code, self.deal.rules, self.wild_cap,
+                                                     self.objective.pure_only, self.deadline):
+                dual_used = 0
+                if delta & dual_fields:
+                    dual_used = sum((delta >> (BITS * c)) & FIELD for c in self.dual_types)
+                found.append((wilds * wild_cost, delta, wilds, cls, dual_used, 0,
+                              wilds * wild_points))
+        self.through_options[key] = found
+        return found
 
     def _through_rows(self, card: int, code: int) -> list[Row]:
         """Rows of the melds holding ``card`` with cards of the hand ``code``."""
         key = ("through", card, code & SIGNATURE[card])
         rows = self.rows.get(key)
         if rows is None:
-            options = _through_candidates(card, code, self.deal, self.wild_cap, self.deadline)
-            if self.objective.pure_only:
-                options = [option for option in options if option.pure]
-            rows = [self._row(card, option) for option in options]
-            # Bigger melds first: a good answer early bounds the rest.
-            rows.sort(key=lambda row: (-len(row.option.naturals), row.wilds))
+            options = _through_candidates(card, code, self.deal, self.wild_cap,
+                                          self.objective.pure_only, self.deadline)
+            rows = self._distinct_rows(card, options)
             self.rows[key] = rows
             _hold_rows(self.rows, 1 + len(rows))
         return rows
@@ -895,28 +969,27 @@ class SearchSession:
                    caps: Mapping[Pass, int] | None = None,
                    keep: bool = False) -> tuple[int, int | None, bool]:
         """Like ``value`` for ``hand`` plus ``card`` with one card discarded, the
-        drawn card decided first (``PassSearch.draw``; ``keep``: not that
+        drawn card decided first (``PassSearch.draw_cost``; ``keep``: not that
         card): every draw of one hand shares the search of the hand."""
         with gc_paused():
-            best: tuple[Pass, int, Arrangement] | None = None
+            best: tuple[int, int | None] | None = None
             for objective in reversed(self.passes):
-                bound = INFEASIBLE if best is None else best[1] + 1
+                bound = INFEASIBLE if best is None else best[0] + 1
                 if caps is not None and caps.get(objective, INFEASIBLE) < bound:
                     bound = caps[objective] + 1
                 precheck = pure_sequences_possible(objective)
-                if precheck is not None and not (best is not None and _pure_shown(best[2]) >= (
-                        precheck.limits[0].count)):
+                if precheck is not None:
                     feasibility = self._search(precheck)
-                    if feasibility.draw(feasibility.root(hand, True), card,
-                                        keep=keep)[0] >= INFEASIBLE:
+                    if not feasibility.draw_cost(feasibility.root(hand, True), card,
+                                                 keep=keep)[2]:
                         continue
                 search = self._search(objective)
-                cost, found = search.draw(search.root(hand, True), card, bound, keep)
-                if found is not None and cost < bound:
-                    best = (objective, cost, found)
+                cost, thrown, found = search.draw_cost(search.root(hand, True), card, bound, keep)
+                if found:
+                    best = (cost, thrown)
         if best is None:
             return INFEASIBLE, None, True
-        return best[1], best[2].discard, True
+        return best[0], best[1], True
 
     def pass_costs(self, cards: Sequence[int], discard: bool) -> dict[Pass, int]:
         """The optimal cost of ``cards`` in every pass on its own (``INFEASIBLE``
@@ -980,12 +1053,6 @@ class SearchSession:
             return None
         objective, search, root, _ = best
         return objective, search.arrangement(root), proved
-
-
-def _pure_shown(found: Arrangement) -> int:
-    """Pure sequences among an arrangement's melds (a later pass showing enough
-    of them settles an earlier pass's pure-sequence precheck)."""
-    return sum(1 for placed in found.melds if placed.candidate.pure)
 
 
 def solve_search(

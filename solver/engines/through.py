@@ -1,0 +1,165 @@
+"""What one more card can join: the *effects* of the melds holding it.
+
+The draw hint asks, for every card it might draw, which melds that card could
+form with the hand.  When a meld's cost does not depend on what its wild
+slots stand for (no meld points counted, every wild card alike), the search
+only needs each meld's effect on its state: the other naturals it takes (a
+packed code), its wild slots and its meld class.  Those effects depend on
+little -- for runs, which ranks of the card's suit the hand holds; for sets,
+which suits hold its rank -- so they are computed once per such pattern and
+kept, across hands and deals: a hint's fifty draws cost a few lookups each.
+
+``through_effects`` equals the projection of ``melds_through`` (the candidate
+generator, ``solver.melds``) onto effects; ``tests/test_through.py`` checks
+that on random hands under every ace mode and meld rule.
+
+>>> from solver.rules import PRESETS
+>>> from solver.cards import parse_card
+>>> from solver.engines.packed import pack, unpack
+>>> hand = pack([parse_card(t) for t in "4H 6H 6S".split()])
+>>> effects = through_effects(parse_card("5H"), hand, PRESETS["rummy500"], 1, False)
+>>> sorted((sorted(c for c, n in enumerate(unpack(d)) for _ in range(n)), w) for d, w, _ in effects)
+[([16], 1), ([16, 18], 0), ([16, 18], 1), ([18], 1)]
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from solver.cards import JOKER
+from solver.deadline import Deadline, Ticker
+from solver.engines.packed import BITS, FIELD, WEIGHT, presence, rank_pattern, spread
+from solver.geometry import GEOMETRY, MAX_RUN_CARDS
+from solver.melds import wild_cap_for
+from solver.objective import class_of
+from solver.rules import Rules
+
+Effect = tuple[int, int, int]
+"""(packed other naturals, wild slots, meld class) of one meld holding the card."""
+
+_SET = class_of("set", False)
+_PURE_RUN = class_of("run", True)
+_RUN = class_of("run", False)
+_TANALA = class_of("tanala", True)
+
+RUN_PATTERNS_LIMIT = 50_000
+"""Run patterns (rules, suit ranks held, rank, wild slots) whose effects are kept."""
+
+_WINDOWS: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
+_RUNS: OrderedDict[tuple[object, ...], tuple[tuple[int, int], ...]] = OrderedDict()
+
+
+def _windows(ace: str, min_length: int) -> tuple[tuple[int, int], ...]:
+    """(rank mask, length) of every run window of the ace mode, each once."""
+    key = (ace, min_length)
+    hit = _WINDOWS.get(key)
+    if hit is None:
+        found: set[tuple[int, int]] = set()
+        for length in range(max(1, min_length), MAX_RUN_CARDS + 1):
+            for ranks in GEOMETRY[ace].windows(length):
+                found.add((sum(1 << r for r in ranks), length))
+        hit = _WINDOWS[key] = tuple(sorted(found))
+    return hit
+
+
+def _subsets_dropping(held: int, most: int) -> list[int]:
+    """Sub-masks of ``held`` missing at most ``most`` of its bits."""
+    out = [held]
+    bits = []
+    rest = held
+    while rest:
+        low = rest & -rest
+        bits.append(low)
+        rest ^= low
+    frontier = [(held, 0)]
+    for _ in range(min(most, len(bits))):
+        grown = []
+        for mask, start in frontier:
+            for i in range(start, len(bits)):
+                if mask & bits[i]:
+                    grown.append((mask ^ bits[i], i + 1))
+        out.extend(mask for mask, _ in grown)
+        frontier = grown
+    return out
+
+
+def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
+                 ticker: Ticker) -> tuple[tuple[int, int], ...]:
+    """(rank mask of the other naturals, wild slots) of every run holding
+    ``rank`` when the suit holds the ranks of ``pattern``."""
+    key = (rules.ace, rules.min_run_length, rules.min_naturals_per_meld, pattern, rank, cap)
+    hit = _RUNS.get(key)
+    if hit is not None:
+        return hit
+    others = pattern & ~(1 << rank)
+    found: dict[tuple[int, int], None] = {}
+    for mask, length in _windows(rules.ace, rules.min_run_length):
+        if not mask >> rank & 1:
+            continue
+        held = mask & others
+        forced = length - 1 - held.bit_count()
+        if forced > cap:
+            continue
+        for kept in _subsets_dropping(held, cap - forced):
+            ticker.tick()
+            naturals = kept.bit_count() + 1
+            if naturals >= rules.min_naturals_per_meld:
+                found[(kept, length - naturals)] = None
+    effects = tuple(found)
+    _RUNS[key] = effects
+    if len(_RUNS) > RUN_PATTERNS_LIMIT:
+        _RUNS.popitem(last=False)
+    return effects
+
+
+def _set_effects(card: int, code: int, rules: Rules,
+                 cap: int) -> list[tuple[int, int, int, int]]:
+    """Effects of the sets holding ``card`` (as ``solver.melds`` builds them)."""
+    rank, anchor_suit = card % 13, card // 13
+    limit = rules.set_size_limit
+    same_suit = rules.set_allow_same_suit
+    available = []
+    for suit in range(4):
+        copies = (code >> (BITS * (13 * suit + rank))) & FIELD
+        if not same_suit:
+            copies = 0 if suit == anchor_suit else min(copies, 1)
+        available.append(copies)
+    choices: list[tuple[int, int]] = [(0, 0)]  # (packed naturals, count)
+    for suit in range(4):
+        weight = WEIGHT[13 * suit + rank]
+        choices = [(delta + k * weight, n + k) for delta, n in choices
+                   for k in range(available[suit] + 1) if n + k <= limit - 1]
+    out = []
+    for delta, extra in choices:
+        naturals = extra + 1
+        if naturals < rules.min_naturals_per_meld:
+            continue
+        room = limit - naturals if same_suit else min(limit, 4) - naturals
+        for wilds in range(max(0, 3 - naturals), min(cap, room) + 1):
+            out.append((naturals, delta, wilds, _SET))
+    return out
+
+
+def through_effects(card: int, code: int, rules: Rules, wild_cap: int, pure_only: bool,
+                    deadline: Deadline | None = None) -> list[Effect]:
+    """The distinct effects of the melds holding ``card`` with other naturals
+    of the packed hand ``code`` (which does not include ``card``) and at most
+    ``wild_cap`` wild slots; ``pure_only``: pure sequences only.  Bigger
+    melds come first."""
+    if card == JOKER:
+        return []
+    cap = wild_cap_for(rules, wild_cap, pure_only)
+    ticker = Ticker(deadline, 64)
+    sized: list[tuple[int, int, int, int]] = []  # (naturals, delta, wilds, class)
+    if rules.tanala_enabled and (code >> (BITS * card)) & FIELD >= 2 and \
+            rules.min_naturals_per_meld <= 3:
+        sized.append((3, 2 * WEIGHT[card], 0, _TANALA))
+    if not pure_only:
+        sized.extend(_set_effects(card, code, rules, cap))
+    suit = card // 13
+    pattern = rank_pattern(presence(code), suit)
+    for kept, wilds in _run_effects(rules, pattern, card % 13, cap, ticker):
+        sized.append((kept.bit_count() + 1, spread(kept, suit), wilds,
+                      _RUN if wilds else _PURE_RUN))
+    sized.sort(key=lambda entry: (-entry[0], entry[2]))
+    return [(delta, wilds, cls) for _, delta, wilds, cls in sized]
