@@ -73,10 +73,11 @@ class Row:
     slots when every wild card costs the same); ``points`` what it adds
     towards a points threshold; ``dual_used`` / ``floor_used`` the
     wild-capable naturals it takes and their floor; ``slot`` the table-meld
-    bit of a layoff."""
+    bit of a layoff.  ``option`` is None for a row read from the effect tables
+    (``solver.engines.through``): an arrangement that uses it finds its meld
+    among the candidates then (``PassSearch._option_of``)."""
 
-    option: Candidate | Extension
-    rest: tuple[int, ...]
+    option: Candidate | Extension | None
     delta: int
     wilds: int
     cls: int
@@ -243,9 +244,6 @@ class Arrangement:
     cost: int
 
 
-ThroughOption = tuple[int, int, int, int, int, int, int]
-"""(cost, delta, wilds, class, dual_used, floor_used, points) of a meld holding a drawn card."""
-
 Choice = Row | str
 """One decision of the search: a meld or layoff row, or ``pool`` / ``dead`` / ``discard``."""
 
@@ -317,7 +315,6 @@ class PassSearch:
         self.reach = None if objective.net or objective.zero_cost or table else meld_reach(
             rules, objective.pure_only)
         self.isolated_memo: dict[int, tuple[int, int]] = {}
-        self.through_options: dict[tuple[object, ...], list[ThroughOption]] = {}
         self.dual_fields = sum(1 << (BITS * c) for c in self.dual_types)
         self.truncate = rules.ace in ("low", "high_low", "high") and not table
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
@@ -391,6 +388,12 @@ class PassSearch:
             return rows
         if self.deadline is not None:
             self.deadline.check()
+        if self.melds_allowed:
+            rows = self._effect_rows(lead, code)
+            if rows is not None:
+                self.rows[signature] = rows
+                _hold_rows(self.rows, 1 + len(rows))
+                return rows
         # Options only see which ranks of the lead's suit are held and how many
         # copies of its rank: hands that agree on those share the rows.
         counts = self._shape_counts(lead, code)
@@ -464,8 +467,42 @@ class PassSearch:
                 kept[:] = [k for k in kept if not (row.cost <= k.cost and row.points >= k.points)]
                 kept.append(row)
         rows = [row for key in order for row in best[key]]
-        rows.sort(key=lambda row: (-len(row.option.naturals), row.wilds))
+        rows.sort(key=lambda row: (-len(row.option.naturals) if row.option else 0, row.wilds))
         return rows
+
+    def _effect_rows(self, card: int, others: int) -> list[Row] | None:
+        """Rows of the melds holding ``card`` with other naturals from the
+        packed ``others``, from the shared effect tables -- or None when some
+        meld's cost depends on what its wild slots stand for (or a table meld
+        can be extended), which only the candidates tell."""
+        if self.priced or not self.uniform or self.table:
+            return None
+        wild_cost, wild_points = self.uniform_entry[1], self.uniform_entry[2]
+        dual_fields = self.dual_fields
+        rows = []
+        for delta, wilds, cls in through_effects(card, others, self.deal.rules, self.wild_cap,
+                                                 self.objective.pure_only, self.deadline):
+            dual_used = 0
+            if delta & dual_fields:
+                dual_used = sum((delta >> (BITS * c)) & FIELD for c in self.dual_types)
+            rows.append(Row(None, delta, wilds, cls, wilds * wild_cost, wilds * wild_points,
+                            dual_used, 0, 0))
+        return rows
+
+    def _option_of(self, row: Row, lead: int, others: int) -> Candidate | Extension:
+        """The meld of ``row`` (led by ``lead``, the other cards ``others``)."""
+        if row.option is not None:
+            return row.option
+        counts = unpack(others)
+        counts[lead] += 1
+        for candidate in _candidates(lead, counts, self.deal, self.wild_cap,
+                                     self.objective.pure_only, None):
+            rest = list(candidate.naturals)
+            rest.remove(lead)
+            if (pack(rest), candidate.wilds, class_of(candidate.kind, candidate.pure)) == (
+                    row.delta, row.wilds, row.cls):
+                return candidate
+        raise AssertionError("an effect row without its meld")
 
     def _row(self, lead: int, option: Candidate | Extension) -> Row:
         deal, objective = self.deal, self.objective
@@ -489,7 +526,7 @@ class PassSearch:
         else:
             cls, slot = class_of(option.kind, option.pure), 0
         return Row(
-            option, tuple(rest), pack(rest), option.wilds, cls, cost, points,
+            option, pack(rest), option.wilds, cls, cost, points,
             sum(1 for c in rest if c in self.dual_types),
             sum(self.card_floor[c] for c in rest), slot,
         )
@@ -718,16 +755,16 @@ class PassSearch:
                        pool_cards: list[int]) -> int | None:
         """The discard of the arrangement ``_replay`` would build from ``state``
         (None when none is owed), without building it."""
-        debt, owed, used, discard, _ = self._follow(state, pool_cards, [], [], None, 0)
+        debt, owed, used, discard, _ = self._follow(state, pool_cards, None, [], None, 0)
         thrown = self._leftover(pool_cards, debt, owed, used)[2]
         return discard if thrown is None else thrown
 
     def _follow(self, state: tuple[int, Pool, int, bool, int, int, int], pool_cards: list[int],
-                chosen: list[Candidate | Extension], deadwood: list[int], discard: int | None,
+                chosen: list[Candidate | Extension] | None, deadwood: list[int], discard: int | None,
                 cost: int, path: Sequence[Choice] = ()) -> tuple[int, bool, int, int | None, int]:
         """Walk ``path``, then the memo's exact choices, to the end; collects the
-        pooled cards (sorted, most valuable first), melds and deadwood and
-        returns (debt, discard still owed, used table melds, discard, cost)."""
+        pooled cards (sorted, most valuable first), melds (unless ``chosen``
+        is None) and deadwood and returns (debt, discard still owed, used table melds, discard, cost)."""
         code, pool, debt, owed, cstate, points, used = state
         steps = iter(path)
         while code:
@@ -752,6 +789,8 @@ class PassSearch:
                 discard, owed = lead, False
             else:
                 assert isinstance(choice, Row)
+                if chosen is not None:
+                    chosen.append(self._option_of(choice, lead, code))
                 code -= choice.delta
                 debt += choice.wilds
                 if choice.cls >= 0:
@@ -759,7 +798,6 @@ class PassSearch:
                 points = min(points + choice.points, self.min_points)
                 used |= choice.slot
                 cost += choice.cost
-                chosen.append(choice.option)
         end = self._end(pool, debt, owed, cstate, points, used)
         assert end < INFEASIBLE
         pool_cards.sort(key=lambda c: (*_pool_key(self._entry(c)), c))
@@ -783,7 +821,7 @@ class PassSearch:
     # -- one more card, decided first: the draws of a hint ----------------------
     def _draw_fate(self, hand: Root, card: int, bound: int, keep: bool,
                    ) -> tuple[int, tuple[tuple[int, int, Pool, int, bool, int, int, int],
-                                         str | ThroughOption] | None]:
+                                         str | Row] | None]:
         """The best fate of the drawn ``card`` below ``bound``: its total cost
         and (the state after it, the fate), or a value >= ``bound`` and None.
 
@@ -794,7 +832,7 @@ class PassSearch:
         belongs to the hand alone and the memo serves every draw of it."""
         base_pool = self._initial_pool(hand)
         fates: list[tuple[int, tuple[int, int, Pool, int, bool, int, int, int], int,
-                          str | ThroughOption]] = []
+                          str | Row]] = []
         if hand.owed and not keep:
             fates.append((0, (hand.code, hand.floor, base_pool, 0, False, 0, 0, 0), hand.dual,
                           "discard"))
@@ -806,14 +844,14 @@ class PassSearch:
             fates.append((self.hand_cost[card], (hand.code, hand.floor, base_pool, 0, hand.owed,
                                                  0, 0, 0), hand.dual, "dead"))
         if card != JOKER and self.melds_allowed:
-            for option in self._through_options(card, hand.code):
-                cost, delta, wilds, cls, dual_used, floor_used, points = option
-                cstate = self.step[0][cls]
+            for row in self._through_rows(card, hand.code):
+                cstate = self.step[0][row.cls]
                 if cstate < 0:
                     continue
-                fates.append((cost, (hand.code - delta, hand.floor - floor_used, base_pool, wilds,
-                                     hand.owed, cstate, min(points, self.min_points), 0),
-                              hand.dual - dual_used, option))
+                fates.append((row.cost, (hand.code - row.delta, hand.floor - row.floor_used,
+                                         base_pool, row.wilds, hand.owed, cstate,
+                                         min(row.points, self.min_points), 0),
+                              hand.dual - row.dual_used, row))
         best_value, best_fate = INFEASIBLE, None
         for cost, state, dual, fate in fates:
             limit = (bound if bound < best_value else best_value) - cost
@@ -847,41 +885,16 @@ class PassSearch:
         return best_value, self._discard_after((code, pool, debt, owed, cstate, points, used),
                                                pool_cards), True
 
-    def _through_options(self, card: int, code: int) -> list[ThroughOption]:
-        """What each meld holding ``card`` with cards of the hand ``code`` does
-        to the state: (cost, other naturals, wild slots, class, wild-capable
-        naturals taken, their floor, points).  When no meld cost depends on
-        what its wild slots stand for, from the shared effect tables
-        (``solver.engines.through``); else from the candidates."""
-        key = ("through options", card, code & SIGNATURE[card])
-        found = self.through_options.get(key)
-        if found is not None:
-            return found
-        if self.priced or not self.uniform or self.table:
-            found = [(row.cost, row.delta, row.wilds, row.cls, row.dual_used, row.floor_used,
-                      row.points) for row in self._through_rows(card, code)]
-        else:
-            wild_cost, wild_points = self.uniform_entry[1], self.uniform_entry[2]
-            dual_fields = self.dual_fields
-            found = []
-            for delta, wilds, cls in through_effects(card, code, self.deal.rules, self.wild_cap,
-                                                     self.objective.pure_only, self.deadline):
-                dual_used = 0
-                if delta & dual_fields:
-                    dual_used = sum((delta >> (BITS * c)) & FIELD for c in self.dual_types)
-                found.append((wilds * wild_cost, delta, wilds, cls, dual_used, 0,
-                              wilds * wild_points))
-        self.through_options[key] = found
-        return found
-
     def _through_rows(self, card: int, code: int) -> list[Row]:
         """Rows of the melds holding ``card`` with cards of the hand ``code``."""
         key = ("through", card, code & SIGNATURE[card])
         rows = self.rows.get(key)
         if rows is None:
-            options = _through_candidates(card, code, self.deal, self.wild_cap,
-                                          self.objective.pure_only, self.deadline)
-            rows = self._distinct_rows(card, options)
+            rows = self._effect_rows(card, code)
+            if rows is None:
+                rows = self._distinct_rows(card, _through_candidates(
+                    card, code, self.deal, self.wild_cap, self.objective.pure_only,
+                    self.deadline))
             self.rows[key] = rows
             _hold_rows(self.rows, 1 + len(rows))
         return rows

@@ -45,21 +45,7 @@ _TANALA = class_of("tanala", True)
 RUN_PATTERNS_LIMIT = 50_000
 """Run patterns (rules, suit ranks held, rank, wild slots) whose effects are kept."""
 
-_WINDOWS: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
 _RUNS: OrderedDict[tuple[object, ...], tuple[tuple[int, int], ...]] = OrderedDict()
-
-
-def _windows(ace: str, min_length: int) -> tuple[tuple[int, int], ...]:
-    """(rank mask, length) of every run window of the ace mode, each once."""
-    key = (ace, min_length)
-    hit = _WINDOWS.get(key)
-    if hit is None:
-        found: set[tuple[int, int]] = set()
-        for length in range(max(1, min_length), MAX_RUN_CARDS + 1):
-            for ranks in GEOMETRY[ace].windows(length):
-                found.add((sum(1 << r for r in ranks), length))
-        hit = _WINDOWS[key] = tuple(sorted(found))
-    return hit
 
 
 def _subsets_dropping(held: int, most: int) -> list[int]:
@@ -86,25 +72,48 @@ def _subsets_dropping(held: int, most: int) -> list[int]:
 def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
                  ticker: Ticker) -> tuple[tuple[int, int], ...]:
     """(rank mask of the other naturals, wild slots) of every run holding
-    ``rank`` when the suit holds the ranks of ``pattern``."""
+    ``rank`` when the suit holds the ranks of ``pattern``.  Windows grow
+    outward from the card and stop once their gaps need more than ``cap``
+    wild slots, as in the candidate generator."""
     key = (rules.ace, rules.min_run_length, rules.min_naturals_per_meld, pattern, rank, cap)
     hit = _RUNS.get(key)
     if hit is not None:
+        _RUNS.move_to_end(key)
         return hit
+    geometry = GEOMETRY[rules.ace]
     others = pattern & ~(1 << rank)
+    min_length, min_naturals = rules.min_run_length, rules.min_naturals_per_meld
     found: dict[tuple[int, int], None] = {}
-    for mask, length in _windows(rules.ace, rules.min_run_length):
-        if not mask >> rank & 1:
-            continue
-        held = mask & others
-        forced = length - 1 - held.bit_count()
-        if forced > cap:
-            continue
-        for kept in _subsets_dropping(held, cap - forced):
-            ticker.tick()
-            naturals = kept.bit_count() + 1
-            if naturals >= rules.min_naturals_per_meld:
-                found[(kept, length - naturals)] = None
+    for position in geometry.coordinates(rank):
+        lowest, highest = geometry.span(position, position)
+        left_forced = left_held = 0
+        for start in range(position, lowest - 1, -1):
+            if start < position:
+                bit = 1 << (start % 13)
+                if others & bit:
+                    left_held |= bit
+                else:
+                    left_forced += 1
+                    if left_forced > cap:
+                        break
+            forced, held = left_forced, left_held
+            for end in range(position, min(highest, start + MAX_RUN_CARDS - 1) + 1):
+                if end > position:
+                    bit = 1 << (end % 13)
+                    if others & bit:
+                        held |= bit
+                    else:
+                        forced += 1
+                        if forced > cap:
+                            break
+                length = end - start + 1
+                if length < min_length:
+                    continue
+                for kept in _subsets_dropping(held, cap - forced):
+                    ticker.tick()
+                    naturals = kept.bit_count() + 1
+                    if naturals >= min_naturals:
+                        found[(kept, length - naturals)] = None
     effects = tuple(found)
     _RUNS[key] = effects
     if len(_RUNS) > RUN_PATTERNS_LIMIT:
