@@ -60,7 +60,7 @@ from solver.layoffs import (
 )
 from solver.melds import Extension, TableSpot, all_candidates, layoffs_led_by
 from solver.model import Meld, Solution
-from solver.objective import TIE_SCALE, Pass, go_out_pass
+from solver.objective import TIE_SCALE, Pass, go_out_pass, passes_for, untied
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,
@@ -127,6 +127,11 @@ class _Hands:
         self.deadline = deadline
         self.session = SearchSession(deal, wild_cap, deadline)
         self.go_out = SearchSession(deal, wild_cap, deadline, passes=(go_out_pass(deal),))
+        # The draws of a draw hint only need each draw's optimal points (and a
+        # discard reaching them): their passes drop the tie unit, so the
+        # search stops ranking arrangements that tie on points.
+        self.draws = SearchSession(deal, wild_cap, deadline,
+                                   passes=tuple(untied(p) for p in passes_for(deal)))
 
     def result(self, cards: Sequence[int], discard: bool) -> EngineResult:
         instance = Instance(self.deal, tuple(sorted(cards)), discard)
@@ -153,8 +158,8 @@ class _Hands:
         reach -- discard the drawn card (the hand's own optimum), or keep it
         unmelded beside the hand's best discard -- to bound its searches."""
         try:
-            kept = self.session.pass_costs(sorted(hand), False)
-            thrown = self.session.pass_costs(sorted(hand), True)
+            kept = self.draws.pass_costs(sorted(hand), False)
+            thrown = self.draws.pass_costs(sorted(hand), True)
         except DeadlineExceeded:
             return None
 
@@ -171,8 +176,8 @@ class _Hands:
 
     def draw_value(self, hand: Sequence[int], card: int,
                    caps: dict[Pass, int] | None = None) -> tuple[int, int | None, bool]:
-        """(value, discard, proved) of ``hand`` plus a drawn ``card`` with the
-        best discard, without building a ``Solution``."""
+        """(value, discard, proved) of ``hand`` plus a drawn ``card`` with a
+        discard reaching the optimum, without building a ``Solution``."""
         cards = [*hand, card]
         instance = Instance(self.deal, tuple(sorted(cards)), True)
         if tables.applies(instance):
@@ -180,13 +185,14 @@ class _Hands:
             cost, thrown, proved = result.cost, result.discard, True
         else:
             try:
-                cost, thrown, proved = self.session.draw_value(sorted(hand), card, caps)
+                cost, thrown, proved = self.draws.draw_value(sorted(hand), card, caps)
             except DeadlineExceeded:
                 cost, thrown, proved = INFEASIBLE, None, False
         if cost >= INFEASIBLE or not proved:
             solution = build_solution(self.result(cards, True), self.deal, "search")
             return value_of(solution, self.deal), solution.discard, False
-        # Pass costs are points * TIE_SCALE plus one per unmelded card (< TIE_SCALE).
+        # Pass costs are points * TIE_SCALE (plus one per unmelded card, < TIE_SCALE,
+        # on the tables' path).
         points = cost // TIE_SCALE
         return (-points if self.deal.rules.objective == "max_net" else points), thrown, True
 
@@ -396,14 +402,16 @@ def draw_hint(
         take = _take(hands, cards, top, better)
         optimal = current.optimal and take.optimal
         caps = hands.draw_caps(cards)
-        for card in range(NUM_CARD_TYPES):
-            if left[card] <= 0:
-                continue
+        # Costliest draws first: their searches have the loosest bounds, and
+        # what they prove about the hand's sub-hands settles the later ones.
+        for card in sorted((c for c in range(NUM_CARD_TYPES) if left[c] > 0),
+                           key=lambda c: (-deal.points[c], c)):
             value, thrown, proved = hands.draw_value(cards, card,
                                                      None if caps is None else caps(card))
             optimal = optimal and proved
             total += left[card] * value
             outcomes.append(DrawOutcome(card, left[card], value, thrown))
+        outcomes.sort(key=lambda outcome: outcome.card)
     take_value = value_of(take, deal)
     expected = Fraction(total, unseen)
     take_key = take_value if better == "lower" else -take_value

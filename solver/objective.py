@@ -23,7 +23,10 @@ Engines never name a requirement: they iterate ``Pass.limits`` through the
 
 Costs are scaled by ``TIE_SCALE`` and increased by one per unmelded card so
 that, among equal points, arrangements melding more cards win (a declarable
-Indian hand beats an equally cheap one that leaves a joker loose).
+Indian hand beats an equally cheap one that leaves a joker loose).  An
+``untied`` pass drops that unit: its optimum is the same number of points,
+found without ranking the arrangements that tie on points (what a draw
+hint's expectation needs).
 """
 
 from __future__ import annotations
@@ -90,13 +93,14 @@ class Pass:
     net: bool = False  # melded cards cost minus their points (max_net)
     wilds_exempt: bool = False  # unmelded wild cards cost nothing (marriage, low tier)
     zero_cost: bool = False  # every card costs nothing: a pure feasibility question
+    tie_break: bool = True  # an unmelded card costs one unit more (see the module docstring)
 
     def hand_cost(self, card: int, deal: Deal) -> int:
         """Cost of an unmelded kept card (points, scaled, plus the tie unit)."""
         if self.zero_cost:
             return 0
         points = 0 if self.wilds_exempt and card in deal.wild else deal.points[card]
-        return points * TIE_SCALE + 1
+        return points * TIE_SCALE + self.tie_break
 
     def meld_cost(self, card: int, represents: int, deal: Deal, low_ace: bool) -> int:
         """Cost of a melded card (``represents`` -1: a wild card in some slot)."""
@@ -147,6 +151,10 @@ class Counters:
                 row.append(-1 if broken else index[after])
             self.step.append(row)
         self.counts = states
+        # Pure sequences still missing for an "at least" limit, per state.
+        self.pure_short = [max([0, *(lim.count - v for lim, v in zip(limits, s, strict=True)
+                                     if lim.kind == "pure_sequence" and lim.op == "at_least")])
+                           for s in states]
 
 
 @lru_cache(maxsize=256)
@@ -184,6 +192,12 @@ def passes_for(deal: Deal) -> tuple[Pass, ...]:
         return (declared, Pass("all_cards", _NO_MELDS, pure_only=True))
     return (declared, Pass("two_pure_sequences", (Limit("meld", 2, "at_most"),), pure_only=True,
                            wilds_exempt=True))
+
+
+def untied(objective: Pass) -> Pass:
+    """``objective`` without the tie unit: the same optimal points, every
+    arrangement reaching them equally good."""
+    return dataclasses.replace(objective, tie_break=False)
 
 
 def go_out_pass(deal: Deal) -> Pass:

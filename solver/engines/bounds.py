@@ -73,6 +73,7 @@ class MeldReach:
         if self.sets and self.min_naturals <= 1:
             alone.append(2)
         self.alone_gaps = min(alone, default=1_000)
+        self.min_run_length = max(1, rules.min_run_length)
         self.runs: dict[tuple[int, int], int] = {}
 
     def _run_reach(self, spaced: int, gaps: int) -> int:
@@ -123,6 +124,31 @@ class MeldReach:
         if self.tanala:
             reach |= (code >> 2 | code >> 3 | code >> 4 | (code >> 1 & code)) & _FIELD_LOW
         return reach
+
+    def pure_sequences_at_most(self, code: int) -> int:
+        """An upper bound on how many disjoint pure sequences the held cards
+        can form: per suit, the copies some pure run can hold over the
+        shortest run length, plus the tanalas their copies allow."""
+        present = presence(code)
+        total = 0
+        for s in range(4):
+            spaced = (present >> (_SUIT_BITS * s)) & _SUIT_MASK
+            if not spaced:
+                continue
+            reach = self._run_reach(spaced, 0) << (_SUIT_BITS * s)
+            copies = 0
+            while reach:
+                low = reach & -reach
+                copies += (code >> (low.bit_length() - 1)) & 31
+                reach ^= low
+            total += copies // self.min_run_length
+        if self.tanala:
+            triples = (code >> 2 | code >> 3 | code >> 4 | (code >> 1 & code)) & _FIELD_LOW
+            while triples:
+                low = triples & -triples
+                total += ((code >> (low.bit_length() - 1)) & 31) // 3
+                triples ^= low
+        return total
 
     def isolated_types(self, code: int, gaps: int, exclude: int = 0) -> list[int]:
         """Held card types no meld can hold (every copy of them), leaving out

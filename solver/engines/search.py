@@ -41,7 +41,7 @@ from solver.engines.base import (
 )
 from solver.engines.bounds import meld_reach
 from solver.engines.packed import BITS, FIELD, WEIGHT, pack, unpack
-from solver.engines.through import through_effects
+from solver.engines.through import Effect, through_effects
 from solver.melds import (
     Candidate,
     Extension,
@@ -54,6 +54,8 @@ from solver.model import Status
 from solver.objective import Pass, class_of, passes_for, pure_sequences_possible
 from solver.rules import Deal, melded_points
 
+_PURE_RUN = class_of("run", True)
+_RUN = class_of("run", False)
 _HALF = INFEASIBLE // 2  # any value above it means "no arrangement"
 
 # A pool entry is (hand cost, melded-as-wild cost, own meld points); the pool
@@ -63,7 +65,7 @@ PoolEntry = tuple[int, int, int]
 Pool = int | tuple[PoolEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Row:
     """One option for a lead card: a candidate meld or a layoff.
 
@@ -75,7 +77,9 @@ class Row:
     wild-capable naturals it takes and their floor; ``slot`` the table-meld
     bit of a layoff.  ``option`` is None for a row read from the effect tables
     (``solver.engines.through``): an arrangement that uses it finds its meld
-    among the candidates then (``PassSearch._option_of``)."""
+    among the candidates then (``PassSearch._option_of``).  Rows are built by
+    the thousand and never changed: a plain slotted class, compared by
+    identity."""
 
     option: Candidate | Extension | None
     delta: int
@@ -186,6 +190,24 @@ def _keep_candidates(key: tuple[object, ...], found: list[Candidate]) -> None:
         _candidates_held -= len(_CANDIDATES.popitem(last=False)[1])
 
 
+def _fewest_wilds(effects: Sequence[Effect], pure_beats_impure: bool) -> list[Effect]:
+    """``effects`` without those another one beats outright when spare wild
+    cards cost nothing: the same naturals and class with fewer wild slots
+    (or, ``pure_beats_impure``, a pure run beside an impure one)."""
+    fewest: dict[tuple[int, int], int] = {}
+    for delta, wilds, cls in effects:
+        key = (delta, _PURE_RUN if pure_beats_impure and cls == _RUN else cls)
+        if wilds < fewest.get(key, 1 << 30):
+            fewest[key] = wilds
+    kept = []
+    for delta, wilds, cls in effects:
+        if pure_beats_impure and cls == _RUN and fewest[(delta, _PURE_RUN)] == 0:
+            continue
+        if fewest[(delta, _PURE_RUN if pure_beats_impure and cls == _RUN else cls)] == wilds:
+            kept.append((delta, wilds, cls))
+    return kept
+
+
 def _candidates(lead: int, counts: list[int], deal: Deal, wild_cap: int, pure_only: bool,
                 deadline: Deadline | None) -> list[Candidate]:
     """``melds_led_by``, cached across deals: candidates depend on the meld
@@ -278,6 +300,8 @@ class PassSearch:
         counters = objective.counters
         self.step = counters.step
         self.accept = counters.accept
+        self.pure_short = counters.pure_short
+        self.pure_reach = meld_reach(deal.rules, True)
         self.min_points = objective.min_points
         self.meld_all = objective.meld_all
         self.jokers_wild = JOKER in deal.wild
@@ -316,6 +340,13 @@ class PassSearch:
             rules, objective.pure_only)
         self.isolated_memo: dict[int, tuple[int, int]] = {}
         self.dual_fields = sum(1 << (BITS * c) for c in self.dual_types)
+        # When a wild card left over costs no more than one melded, a meld
+        # never needs more wild slots than another with the same naturals
+        # (nor an impure run beside the pure one when every limit is an
+        # "at least"): such rows are dropped.
+        self.spare_wilds_free = (self.uniform and not self.priced and not self.meld_all
+                                 and not table and self.uniform_entry[0] <= self.uniform_entry[1])
+        self.pure_beats_impure = all(limit.op == "at_least" for limit in objective.limits)
         self.truncate = rules.ace in ("low", "high_low", "high") and not table
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
         # Rows depend on the pass only through its cost model (and pure_only).
@@ -480,8 +511,11 @@ class PassSearch:
         wild_cost, wild_points = self.uniform_entry[1], self.uniform_entry[2]
         dual_fields = self.dual_fields
         rows = []
-        for delta, wilds, cls in through_effects(card, others, self.deal.rules, self.wild_cap,
-                                                 self.objective.pure_only, self.deadline):
+        effects = through_effects(card, others, self.deal.rules, self.wild_cap,
+                                  self.objective.pure_only, self.deadline)
+        if self.spare_wilds_free:
+            effects = _fewest_wilds(effects, self.pure_beats_impure)
+        for delta, wilds, cls in effects:
             dual_used = 0
             if delta & dual_fields:
                 dual_used = sum((delta >> (BITS * c)) & FIELD for c in self.dual_types)
@@ -631,6 +665,10 @@ class PassSearch:
                 return hit[0]
         if floor >= bound:
             return floor
+        short = self.pure_short[cstate]
+        if short and self.pure_reach.pure_sequences_at_most(code) < short:
+            self.memo[key] = (INFEASIBLE, False, None)
+            return INFEASIBLE
         reach = self.reach
         if reach is not None:
             gaps = (pool if isinstance(pool, int) else len(pool)) - debt + self.dual_left

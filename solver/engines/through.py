@@ -28,7 +28,7 @@ from collections import OrderedDict
 
 from solver.cards import JOKER
 from solver.deadline import Deadline, Ticker
-from solver.engines.packed import BITS, FIELD, WEIGHT, presence, rank_pattern, spread
+from solver.engines.packed import BITS, FIELD, SUIT_BITS, WEIGHT, presence, rank_pattern, spread
 from solver.geometry import GEOMETRY, MAX_RUN_CARDS
 from solver.melds import wild_cap_for
 from solver.objective import class_of
@@ -46,6 +46,9 @@ RUN_PATTERNS_LIMIT = 50_000
 """Run patterns (rules, suit ranks held, rank, wild slots) whose effects are kept."""
 
 _RUNS: OrderedDict[tuple[object, ...], tuple[tuple[int, int], ...]] = OrderedDict()
+EFFECT_LISTS_LIMIT = 50_000
+"""Effect lists (rules, card, wild slots, suit ranks held, rank copies) kept."""
+_EFFECTS: dict[tuple[object, ...], list[Effect]] = {}
 
 
 def _subsets_dropping(held: int, most: int) -> list[int]:
@@ -145,7 +148,7 @@ def _set_effects(card: int, code: int, rules: Rules,
             continue
         room = limit - naturals if same_suit else min(limit, 4) - naturals
         for wilds in range(max(0, 3 - naturals), min(cap, room) + 1):
-            out.append((naturals, delta, wilds, _SET))
+            out.append((_order(naturals, wilds), delta, wilds, _SET))
     return out
 
 
@@ -154,21 +157,36 @@ def through_effects(card: int, code: int, rules: Rules, wild_cap: int, pure_only
     """The distinct effects of the melds holding ``card`` with other naturals
     of the packed hand ``code`` (which does not include ``card``) and at most
     ``wild_cap`` wild slots; ``pure_only``: pure sequences only.  Bigger
-    melds come first."""
+    melds come first.  The lists are shared: do not change them."""
     if card == JOKER:
         return []
     cap = wild_cap_for(rules, wild_cap, pure_only)
+    rank, suit = card % 13, card // 13
+    shift = BITS * rank
+    copies = (code >> shift & FIELD, code >> (shift + SUIT_BITS) & FIELD,
+              code >> (shift + 2 * SUIT_BITS) & FIELD, code >> (shift + 3 * SUIT_BITS) & FIELD)
+    pattern = rank_pattern(presence(code), suit)
+    key = (rules, card, cap, pure_only, pattern, copies)
+    hit = _EFFECTS.get(key)
+    if hit is not None:
+        return hit
     ticker = Ticker(deadline, 64)
-    sized: list[tuple[int, int, int, int]] = []  # (naturals, delta, wilds, class)
-    if rules.tanala_enabled and (code >> (BITS * card)) & FIELD >= 2 and \
-            rules.min_naturals_per_meld <= 3:
-        sized.append((3, 2 * WEIGHT[card], 0, _TANALA))
+    sized: list[tuple[int, int, int, int]] = []  # (order, delta, wilds, class)
+    if rules.tanala_enabled and copies[suit] >= 2 and rules.min_naturals_per_meld <= 3:
+        sized.append((_order(3, 0), 2 * WEIGHT[card], 0, _TANALA))
     if not pure_only:
         sized.extend(_set_effects(card, code, rules, cap))
-    suit = card // 13
-    pattern = rank_pattern(presence(code), suit)
-    for kept, wilds in _run_effects(rules, pattern, card % 13, cap, ticker):
-        sized.append((kept.bit_count() + 1, spread(kept, suit), wilds,
+    for kept, wilds in _run_effects(rules, pattern, rank, cap, ticker):
+        sized.append((_order(kept.bit_count() + 1, wilds), spread(kept, suit), wilds,
                       _RUN if wilds else _PURE_RUN))
-    sized.sort(key=lambda entry: (-entry[0], entry[2]))
-    return [(delta, wilds, cls) for _, delta, wilds, cls in sized]
+    sized.sort()
+    effects = [(delta, wilds, cls) for _, delta, wilds, cls in sized]
+    _EFFECTS[key] = effects
+    if len(_EFFECTS) > EFFECT_LISTS_LIMIT:
+        del _EFFECTS[next(iter(_EFFECTS))]
+    return effects
+
+
+def _order(naturals: int, wilds: int) -> int:
+    """Sort key: more naturals first, then fewer wild slots."""
+    return (MAX_RUN_CARDS * 8 - naturals) * 64 + wilds
