@@ -527,10 +527,11 @@ class PassSearch:
         """The meld of ``row`` (led by ``lead``, the other cards ``others``)."""
         if row.option is not None:
             return row.option
-        counts = unpack(others)
+        # Only the row's own naturals: a handful of candidates to look through.
+        counts = unpack(row.delta)
         counts[lead] += 1
-        for candidate in _candidates(lead, counts, self.deal, self.wild_cap,
-                                     self.objective.pure_only, None):
+        for candidate in melds_led_by(lead, counts, self.deal, row.wilds,
+                                      self.objective.pure_only):
             rest = list(candidate.naturals)
             rest.remove(lead)
             if (pack(rest), candidate.wilds, class_of(candidate.kind, candidate.pure)) == (
