@@ -627,13 +627,6 @@ class PassSearch:
             known = self.isolated_memo[key] = (total, most)
         return known[0] - known[1] if owed else known[0]
 
-    def _budget_check(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.node_budget or (
-            self.nodes & 15 == 0 and self.deadline is not None and self.deadline.expired()
-        ):
-            raise BudgetExceeded
-
     def _improve(self, total: int) -> None:
         if total < self.incumbent_cost:
             self.incumbent_cost = total
@@ -680,7 +673,10 @@ class PassSearch:
                 if lonely >= bound:
                     self.memo[key] = (lonely, False, None)
                     return lonely
-        self._budget_check()
+        self.nodes += 1
+        if self.nodes > self.node_budget or (
+                self.nodes & 15 == 0 and self.deadline is not None and self.deadline.expired()):
+            raise BudgetExceeded
         lead = ((code & -code).bit_length() - 1) // BITS
         best_value = INFEASIBLE  # best exact value found below the bound
         lower = INFEASIBLE  # lower bound over the options explored or cut
@@ -694,8 +690,12 @@ class PassSearch:
         step = self.step[cstate]
         min_points = self.min_points
         available = (pool if isinstance(pool, int) else len(pool)) + self.dual_left
-        rows = self._options(lead, code_after)
+        rows = self.rows.get((code_after & SIGNATURE[lead]) | (lead << _LEAD_SHIFT))
+        if rows is None:
+            rows = self._options(lead, code_after)
         self.nodes += len(rows)  # work is states plus the options they weigh
+        memo = self.memo
+        surplus = pool - debt if isinstance(pool, int) else None
         for row in rows:
             if row.slot & used:
                 continue  # that table meld was extended already
@@ -717,14 +717,29 @@ class PassSearch:
             child_points = points + row.points
             if child_points > min_points:
                 child_points = min_points
-            self.dual_left -= row.dual_used
-            path.append(row)
-            value = self.best(
-                code_after - row.delta, child_floor, pool, debt + wilds, owed, child_state,
-                child_points, used | row.slot, g + cost, limit,
-            )
-            path.pop()
-            self.dual_left += row.dual_used
+            child_code = code_after - row.delta
+            hit = None
+            if surplus is not None and child_code:
+                # The child's memo entry, read here: most children are known.
+                hit = memo.get((child_code, surplus - wilds, owed, child_state, child_points,
+                                used | row.slot))
+                if hit is not None and not hit[1] and hit[0] < limit:
+                    hit = None
+            if hit is not None:
+                value = hit[0]
+                if hit[1] and value < INFEASIBLE and g + cost + value < self.incumbent_cost:
+                    path.append(row)
+                    self._improve(g + cost + value)
+                    path.pop()
+            else:
+                self.dual_left -= row.dual_used
+                path.append(row)
+                value = self.best(
+                    child_code, child_floor, pool, debt + wilds, owed, child_state,
+                    child_points, used | row.slot, g + cost, limit,
+                )
+                path.pop()
+                self.dual_left += row.dual_used
             if value < limit:
                 best_value, choice = cost + value, row
                 if best_value <= floor:
