@@ -1,40 +1,31 @@
-"""A lower bound on the deadwood of a search state: its *isolated* cards.
+"""A bound the search prunes with: how many pure sequences a state can still show.
 
-A card that no meld can hold -- given the other cards still to be placed and
-the wild cards that could still fill slots -- ends unmelded (or is the
-discard), whatever the search decides.  The search (``solver.engines.search``)
-adds their hand cost as a floor and cuts a state whose floor already reaches
-its bound.  The test works on the search's packed count code (``BITS`` per
-card type) with whole-hand bit operations: presence per card type, sets from
-the number of suits (or copies) holding a rank, runs from a per-suit table of
-the ranks some window of the geometry can hold with at most ``w`` gaps,
-built lazily per (rules, suit pattern, gaps).
+A pass that requires pure sequences (Indian rummy's first life, the
+marriage variant's three) cannot be satisfied by a state whose remaining
+cards could not form the ones still missing.  The count is an upper bound
+read off the search's packed count code (``solver.engines.packed``): per
+suit, the copies of the ranks some pure run can hold, over the shortest run
+length, plus the tanalas (three copies of one card) the copies allow.  The
+ranks a pure run can hold come from a per-suit table over the geometry's
+windows, built lazily per (rules, suit pattern).
 
 >>> from solver.rules import PRESETS
->>> from solver.cards import card_name, parse_card
->>> melds = MeldReach(PRESETS["gin"], pure_only=False)
->>> hand = [parse_card(t) for t in "5H 6H 7H KS 2C".split()]
->>> code = sum(1 << (BITS * c) for c in hand)
->>> sorted(card_name(c) for c in melds.isolated_types(code, 0))
-['2C', 'KS']
->>> sorted(card_name(c) for c in melds.isolated_types(code, 1))
-['2C', 'KS']
->>> hand = [parse_card(t) for t in "5H 7H KS KD".split()]
->>> code = sum(1 << (BITS * c) for c in hand)
->>> sorted(card_name(c) for c in melds.isolated_types(code, 1))
-[]
+>>> from solver.cards import parse_card
+>>> from solver.engines.packed import pack
+>>> reach = meld_reach(PRESETS["indian13"])
+>>> reach.pure_sequences_at_most(pack([parse_card(t) for t in "5H 6H 7H 8H KS 2C".split()]))
+1
+>>> reach.pure_sequences_at_most(pack([parse_card(t) for t in "5H 6H 8H 9H KS".split()]))
+0
+>>> reach.pure_sequences_at_most(pack([parse_card(t) for t in "QH KH AH".split()]))
+1
 """
 
 from __future__ import annotations
 
-from solver.engines.packed import BITS, FIELD_LOW, RANK_LOW, SUIT_BITS, SUIT_MASK, presence
+from solver.engines.packed import BITS, FIELD, FIELD_LOW, SUIT_BITS, SUIT_MASK, presence
 from solver.geometry import GEOMETRY, MAX_RUN_CARDS
 from solver.rules import Rules
-
-_SUIT_BITS = SUIT_BITS
-_FIELD_LOW = FIELD_LOW
-_RANK_LOW = RANK_LOW
-_SUIT_MASK = SUIT_MASK
 
 
 def _spread(pattern: int) -> int:
@@ -46,41 +37,25 @@ def _spread(pattern: int) -> int:
     return out
 
 
-class MeldReach:
-    """Which held card types some meld could still hold (see the module
-    docstring), for one meld rule set; ``pure_only``: no wild slot and no
-    set (the pure-sequence passes)."""
+class PureReach:
+    """Which held cards a pure sequence could still hold, for one meld rule
+    set (see the module docstring)."""
 
-    def __init__(self, rules: Rules, pure_only: bool) -> None:
-        self.pure_only = pure_only
+    def __init__(self, rules: Rules) -> None:
         self.min_naturals = max(1, rules.min_naturals_per_meld)
-        self.sets = not pure_only and rules.set_size_limit >= 3
-        self.same_suit_sets = rules.set_allow_same_suit
-        self.set_limit = rules.set_size_limit
-        self.tanala = rules.tanala_enabled and self.min_naturals <= 3
-        geometry = GEOMETRY[rules.ace]
-        windows: set[tuple[int, int]] = set()
-        for length in range(max(1, rules.min_run_length), MAX_RUN_CARDS + 1):
-            for ranks in geometry.windows(length):
-                mask = 0
-                for rank in ranks:
-                    mask |= 1 << rank
-                windows.add((mask, length))
-        self.windows = tuple(sorted(windows))
-        # The fewest wild slots that let a card meld alone: from there on
-        # every card is reachable and the bound is zero.
-        alone = [rules.min_run_length - 1] if self.min_naturals <= 1 and not pure_only else []
-        if self.sets and self.min_naturals <= 1:
-            alone.append(2)
-        self.alone_gaps = min(alone, default=1_000)
         self.min_run_length = max(1, rules.min_run_length)
-        self.runs: dict[tuple[int, int], int] = {}
+        self.tanala = rules.tanala_enabled and self.min_naturals <= 3
+        windows: set[int] = set()
+        for length in range(self.min_run_length, MAX_RUN_CARDS + 1):
+            for ranks in GEOMETRY[rules.ace].windows(length):
+                windows.add(sum(1 << rank for rank in ranks))
+        self.windows = tuple(sorted(windows))
+        self.runs: dict[int, int] = {}
 
-    def _run_reach(self, spaced: int, gaps: int) -> int:
-        """Field bits of the ranks of one suit some run can hold, ``spaced``
-        being the suit's presence bits and ``gaps`` the wild slots at most."""
-        key = (spaced, gaps)
-        hit = self.runs.get(key)
+    def _run_reach(self, spaced: int) -> int:
+        """Field bits of the ranks of one suit some pure run can hold,
+        ``spaced`` being the suit's presence bits."""
+        hit = self.runs.get(spaced)
         if hit is not None:
             return hit
         pattern = 0
@@ -88,89 +63,46 @@ class MeldReach:
             if spaced >> (BITS * rank) & 1:
                 pattern |= 1 << rank
         reach = 0
-        for mask, length in self.windows:
-            held = mask & pattern
-            naturals = held.bit_count()
-            if naturals >= self.min_naturals and length - naturals <= gaps:
-                reach |= held
+        for mask in self.windows:
+            if mask & pattern == mask and mask.bit_count() >= self.min_naturals:
+                reach |= mask
         spread = _spread(reach)
-        self.runs[key] = spread
+        self.runs[spaced] = spread
         return spread
-
-    def reachable(self, code: int, gaps: int) -> int:
-        """Field bits (bit 0 of each card type's field) of the held types that
-        some meld of the held cards can hold with at most ``gaps`` wild slots."""
-        present = presence(code)
-        if self.pure_only:
-            gaps = 0
-        reach = 0
-        suits = [(present >> (_SUIT_BITS * s)) & _SUIT_MASK for s in range(4)]
-        for s in range(4):
-            if suits[s]:
-                reach |= self._run_reach(suits[s], gaps) << (_SUIT_BITS * s)
-        if self.sets:
-            needed = max(3 - gaps, self.min_naturals)
-            if self.same_suit_sets:
-                counts = [0] * 13
-                for s in range(4):
-                    for rank in range(13):
-                        counts[rank] += (code >> (BITS * (13 * s + rank))) & 31
-                ranks = sum(1 << (BITS * r) for r in range(13) if counts[r] >= needed)
-            else:
-                suits_holding = suits[0] + suits[1] + suits[2] + suits[3]  # per field 0..4
-                ranks = ((suits_holding + (16 - needed) * _RANK_LOW) >> 4) & _RANK_LOW
-            for s in range(4):
-                reach |= (suits[s] & ranks) << (_SUIT_BITS * s)
-        if self.tanala:
-            reach |= (code >> 2 | code >> 3 | code >> 4 | (code >> 1 & code)) & _FIELD_LOW
-        return reach
 
     def pure_sequences_at_most(self, code: int) -> int:
         """An upper bound on how many disjoint pure sequences the held cards
-        can form: per suit, the copies some pure run can hold over the
-        shortest run length, plus the tanalas their copies allow."""
+        can form (see the module docstring)."""
         present = presence(code)
         total = 0
-        for s in range(4):
-            spaced = (present >> (_SUIT_BITS * s)) & _SUIT_MASK
+        for suit in range(4):
+            spaced = (present >> (SUIT_BITS * suit)) & SUIT_MASK
             if not spaced:
                 continue
-            reach = self._run_reach(spaced, 0) << (_SUIT_BITS * s)
+            reach = self._run_reach(spaced) << (SUIT_BITS * suit)
             copies = 0
             while reach:
                 low = reach & -reach
-                copies += (code >> (low.bit_length() - 1)) & 31
+                copies += (code >> (low.bit_length() - 1)) & FIELD
                 reach ^= low
             total += copies // self.min_run_length
         if self.tanala:
-            triples = (code >> 2 | code >> 3 | code >> 4 | (code >> 1 & code)) & _FIELD_LOW
+            triples = (code >> 2 | code >> 3 | code >> 4 | (code >> 1 & code)) & FIELD_LOW
             while triples:
                 low = triples & -triples
-                total += ((code >> (low.bit_length() - 1)) & 31) // 3
+                total += ((code >> (low.bit_length() - 1)) & FIELD) // 3
                 triples ^= low
         return total
 
-    def isolated_types(self, code: int, gaps: int, exclude: int = 0) -> list[int]:
-        """Held card types no meld can hold (every copy of them), leaving out
-        the types whose field bits are in ``exclude``."""
-        lonely = presence(code) & ~self.reachable(code, gaps) & ~exclude
-        out = []
-        while lonely:
-            low = lonely & -lonely
-            out.append((low.bit_length() - 1) // BITS)
-            lonely ^= low
-        return out
+
+_REACH: dict[tuple[object, ...], PureReach] = {}
 
 
-_REACH: dict[tuple[object, ...], MeldReach] = {}
-
-
-def meld_reach(rules: Rules, pure_only: bool) -> MeldReach:
-    """The shared ``MeldReach`` of the meld rules of ``rules`` (its run tables
+def meld_reach(rules: Rules) -> PureReach:
+    """The shared ``PureReach`` of the meld rules of ``rules`` (its tables
     fill once per rule set)."""
-    key = (rules.ace, rules.tanala_enabled, rules.set_allow_same_suit, rules.set_size_limit,
-           rules.min_run_length, rules.min_naturals_per_meld, pure_only)
+    key = (rules.ace, rules.tanala_enabled, rules.min_run_length, rules.min_naturals_per_meld)
     hit = _REACH.get(key)
     if hit is None:
-        hit = _REACH[key] = MeldReach(rules, pure_only)
+        hit = _REACH[key] = PureReach(rules)
     return hit

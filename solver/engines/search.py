@@ -301,7 +301,7 @@ class PassSearch:
         self.step = counters.step
         self.accept = counters.accept
         self.pure_short = counters.pure_short
-        self.pure_reach = meld_reach(deal.rules, True)
+        self.pure_reach = meld_reach(deal.rules)
         self.min_points = objective.min_points
         self.meld_all = objective.meld_all
         self.jokers_wild = JOKER in deal.wild
@@ -334,11 +334,6 @@ class PassSearch:
         self.run_cap = 0 if objective.pure_only else (
             wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
                                                                  rules.max_wilds_per_meld))
-        # Isolated cards bound the deadwood when every cost is a hand cost
-        # (no meld pays back, no table takes a lone card).
-        self.reach = None if objective.net or objective.zero_cost or table else meld_reach(
-            rules, objective.pure_only)
-        self.isolated_memo: dict[int, tuple[int, int]] = {}
         self.dual_fields = sum(1 << (BITS * c) for c in self.dual_types)
         # When a wild card left over costs no more than one melded, a meld
         # never needs more wild slots than another with the same naturals
@@ -612,21 +607,6 @@ class PassSearch:
             return max(0, pool - debt) * self.wild_floor
         return len(pool) * self.wild_floor
 
-    def _isolated_cost(self, code: int, gaps: int, owed: bool) -> int:
-        """What the cards no meld can hold cost at least (one may be the discard)."""
-        key = code << 4 | gaps
-        known = self.isolated_memo.get(key)
-        if known is None:
-            assert self.reach is not None
-            total = most = 0
-            for card in self.reach.isolated_types(code, gaps, self.dual_fields):
-                cost = self.hand_cost[card]
-                total += cost * ((code >> (BITS * card)) & FIELD)
-                if cost > most:
-                    most = cost
-            known = self.isolated_memo[key] = (total, most)
-        return known[0] - known[1] if owed else known[0]
-
     def _improve(self, total: int) -> None:
         if total < self.incumbent_cost:
             self.incumbent_cost = total
@@ -663,16 +643,6 @@ class PassSearch:
         if short and self.pure_reach.pure_sequences_at_most(code) < short:
             self.memo[key] = (INFEASIBLE, False, None)
             return INFEASIBLE
-        reach = self.reach
-        if reach is not None:
-            gaps = (pool if isinstance(pool, int) else len(pool)) - debt + self.dual_left
-            if gaps > self.run_cap:
-                gaps = self.run_cap
-            if gaps < reach.alone_gaps and bound < _HALF:
-                lonely = self._isolated_cost(code, gaps, owed)
-                if lonely >= bound:
-                    self.memo[key] = (lonely, False, None)
-                    return lonely
         self.nodes += 1
         if self.nodes > self.node_budget or (
                 self.nodes & 15 == 0 and self.deadline is not None and self.deadline.expired()):
