@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -94,6 +94,16 @@ class Pass:
     wilds_exempt: bool = False  # unmelded wild cards cost nothing (marriage, low tier)
     zero_cost: bool = False  # every card costs nothing: a pure feasibility question
     tie_break: bool = True  # an unmelded card costs one unit more (see the module docstring)
+    # Passes key the engines' caches, many times per search: hashed once.
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((
+            self.name, self.limits, self.pure_only, self.min_points, self.meld_all, self.net,
+            self.wilds_exempt, self.zero_cost, self.tie_break)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def hand_cost(self, card: int, deal: Deal) -> int:
         """Cost of an unmelded kept card (points, scaled, plus the tie unit)."""
@@ -212,6 +222,7 @@ def plain_pass(deal: Deal) -> Pass:
     return Pass("max_net" if net else "min_deadwood", net=net)
 
 
+@lru_cache(maxsize=1024)
 def pure_sequences_possible(objective: Pass) -> Pass | None:
     """A cheap necessary condition for ``objective``: can the hand show its
     required number of pure sequences at all?  None when nothing is required."""

@@ -334,6 +334,7 @@ class PassSearch:
         self.run_cap = 0 if objective.pure_only else (
             wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
                                                                  rules.max_wilds_per_meld))
+        self.last_root: tuple[tuple[tuple[int, ...], bool], Root] | None = None
         self.dual_fields = sum(1 << (BITS * c) for c in self.dual_types)
         # When a wild card left over costs no more than one melded, a meld
         # never needs more wild slots than another with the same naturals
@@ -370,7 +371,12 @@ class PassSearch:
 
     # -- roots ----------------------------------------------------------------
     def root(self, cards: Sequence[int], discard: bool) -> Root:
-        """The start state of ``cards`` (``discard``: one card must go)."""
+        """The start state of ``cards`` (``discard``: one card must go); the
+        last one asked is kept (a hint asks about one hand many times)."""
+        key = (tuple(cards), discard)
+        last = self.last_root
+        if last is not None and last[0] == key:
+            return last[1]
         code = jokers = dual = floor = 0
         for card in cards:
             if card == JOKER and self.jokers_wild:
@@ -380,7 +386,9 @@ class PassSearch:
             code += WEIGHT[card]
             floor += self.card_floor[card]
             dual += card in self.dual_types
-        return Root(code, jokers, discard, dual, floor)
+        root = Root(code, jokers, discard, dual, floor)
+        self.last_root = (key, root)
+        return root
 
     def _initial_pool(self, root: Root) -> Pool:
         if self.uniform:
