@@ -77,9 +77,8 @@ class Row:
     wild-capable naturals it takes and their floor; ``slot`` the table-meld
     bit of a layoff.  ``option`` is None for a row read from the effect tables
     (``solver.engines.through``): an arrangement that uses it finds its meld
-    among the candidates then (``PassSearch._option_of``).  Rows are built by
-    the thousand and never changed: a plain slotted class, compared by
-    identity."""
+    among the candidates then (``PassSearch._option_of``), and kept.  Rows are
+    built by the thousand: a plain slotted class, compared by identity."""
 
     option: Candidate | Extension | None
     delta: int
@@ -539,6 +538,7 @@ class PassSearch:
             rest.remove(lead)
             if (pack(rest), candidate.wilds, class_of(candidate.kind, candidate.pure)) == (
                     row.delta, row.wilds, row.cls):
+                row.option = candidate  # a row belongs to one search space: found once
                 return candidate
         raise AssertionError("an effect row without its meld")
 
