@@ -15,8 +15,10 @@ import pytest
 
 from solver import solve
 from solver.cards import JOKER, InvalidHandError, card_name, make_card, parse_cards
+from solver.engines import search
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.layoffs import read_table
+from solver.objective import passes_for, untied
 from solver.rules import PRESETS, InvalidRulesError, make_deal
 from tests.bruteforce import CHECKED
 from tests.play_brute import brute_play
@@ -294,3 +296,19 @@ def test_taking_the_top_never_throws_it_back_with_wilds_and_two_decks(seed: int)
                     wild_rank="9").deadwood_points for drop in range(len(hand))]
     assert hint.take_value == min(values)
     assert hint.take.discard is not None and hint.take.discard in parse_cards(hand)
+
+
+def test_untied_draw_searches_do_not_leak_rows_into_exact_solves() -> None:
+    """The draws' untied passes drop melds with spare wild slots; an exact
+    solve of the same deal afterwards must still find the joker's place (a
+    shared row space once lost it: cost one tie unit more, the joker left
+    unmelded)."""
+    deal = make_deal(PRESETS["indian13"], "4S")
+    hand = parse_cards("5H 6H 7H 9S TS JS 2C 2D 2S 8C KD QH JK")
+    fresh = search.SearchSession(deal, 1).solve(hand, False)
+    search._SHARED_ROWS.clear()
+    search.SearchSession(deal, 1, passes=tuple(untied(p) for p in passes_for(deal))).solve(
+        hand, False)
+    again = search.SearchSession(deal, 1).solve(hand, False)
+    assert (again.cost, again.deadwood) == (fresh.cost, fresh.deadwood)
+    assert parse_cards("JK")[0] not in again.deadwood

@@ -333,7 +333,7 @@ class PassSearch:
         self.run_cap = 0 if objective.pure_only else (
             wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
                                                                  rules.max_wilds_per_meld))
-        self.last_root: tuple[tuple[tuple[int, ...], bool], Root] | None = None
+        self.roots: dict[tuple[tuple[int, ...], bool], Root] = {}
         self.dual_fields = sum(1 << (BITS * c) for c in self.dual_types)
         # When a wild card left over costs no more than one melded, a meld
         # never needs more wild slots than another with the same naturals
@@ -344,10 +344,12 @@ class PassSearch:
         self.pure_beats_impure = all(limit.op == "at_least" for limit in objective.limits)
         self.truncate = rules.ace in ("low", "high_low", "high") and not table
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
-        # Rows depend on the pass only through its cost model (and pure_only).
+        # Rows depend on the pass only through its cost model, pure_only and
+        # which rows the spare-wild rule drops.
         self.rows: _RowCache = _RowCache(registered=False) if self.table else _shared_rows(
             (deal, objective.net, objective.zero_cost, objective.pure_only, self.priced,
-             wild_cap, self.uniform, melds_allowed))
+             wild_cap, self.uniform, melds_allowed,
+             self.spare_wilds_free and (True, self.pure_beats_impure)))
         self.nodes = 0
         self.node_budget = node_budget
         self.deadline = deadline
@@ -371,11 +373,11 @@ class PassSearch:
     # -- roots ----------------------------------------------------------------
     def root(self, cards: Sequence[int], discard: bool) -> Root:
         """The start state of ``cards`` (``discard``: one card must go); the
-        last one asked is kept (a hint asks about one hand many times)."""
+        last few asked are kept (a hint asks about one hand many times)."""
         key = (tuple(cards), discard)
-        last = self.last_root
-        if last is not None and last[0] == key:
-            return last[1]
+        known = self.roots.get(key)
+        if known is not None:
+            return known
         code = jokers = dual = floor = 0
         for card in cards:
             if card == JOKER and self.jokers_wild:
@@ -386,7 +388,9 @@ class PassSearch:
             floor += self.card_floor[card]
             dual += card in self.dual_types
         root = Root(code, jokers, discard, dual, floor)
-        self.last_root = (key, root)
+        if len(self.roots) >= 4:
+            self.roots.clear()
+        self.roots[key] = root
         return root
 
     def _initial_pool(self, root: Root) -> Pool:
@@ -1025,8 +1029,11 @@ class SearchSession:
                 precheck = pure_sequences_possible(objective)
                 if precheck is not None:
                     feasibility = self._search(precheck)
-                    if not feasibility.draw_cost(feasibility.root(hand, True), card,
-                                                 keep=keep)[2]:
+                    # The hand alone shows them: so does every draw (thrown back).
+                    alone = not keep and feasibility.solve(
+                        feasibility.root(hand, False)) < INFEASIBLE
+                    if not alone and not feasibility.draw_cost(
+                            feasibility.root(hand, True), card, keep=keep)[2]:
                         continue
                 search = self._search(objective)
                 cost, thrown, found = search.draw_cost(search.root(hand, True), card, bound, keep)
