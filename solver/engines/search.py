@@ -20,6 +20,15 @@ related hands (every draw, every discard) and share the work.
 The search is *anytime*: it records the best complete arrangement it has
 seen (its incumbent), so a search stopped by its deadline or work budget
 still answers with a valid arrangement (``optimal=False``).
+
+Three things keep it fast.  When no meld's cost depends on what its wild
+slots stand for, the options of a lead card are read as *effects* from
+shared per-pattern tables (``solver.engines.through``), the meld itself
+found only when an arrangement is built.  A state still short of the pure
+sequences its pass requires, whose cards cannot form them, is cut
+(``solver.engines.bounds``).  And a pass in which a spare wild card costs
+nothing (an *untied* pass, ``solver.objective.untied``) keeps, per set of
+naturals, only the meld with the fewest wild slots.
 """
 
 from __future__ import annotations

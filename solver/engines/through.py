@@ -179,7 +179,7 @@ def through_effects(card: int, code: int, rules: Rules, wild_cap: int, pure_only
     for kept, wilds in _run_effects(rules, pattern, rank, cap, ticker):
         sized.append((_order(kept.bit_count() + 1, wilds), spread(kept, suit), wilds,
                       _RUN if wilds else _PURE_RUN))
-    sized.sort()
+    sized.sort(key=_first)  # stable: the generator's order among equals
     effects = [(delta, wilds, cls) for _, delta, wilds, cls in sized]
     _EFFECTS[key] = effects
     if len(_EFFECTS) > EFFECT_LISTS_LIMIT:
@@ -190,3 +190,7 @@ def through_effects(card: int, code: int, rules: Rules, wild_cap: int, pure_only
 def _order(naturals: int, wilds: int) -> int:
     """Sort key: more naturals first, then fewer wild slots."""
     return (MAX_RUN_CARDS * 8 - naturals) * 64 + wilds
+
+
+def _first(entry: tuple[int, int, int, int]) -> int:
+    return entry[0]
