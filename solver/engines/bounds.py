@@ -37,10 +37,6 @@ def _spread(pattern: int) -> int:
     return out
 
 
-_PLANES = tuple(sum(1 << (BITS * rank + bit) for rank in range(13)) for bit in range(BITS))
-"""Bit ``b`` of every field of one suit, for b = 0 .. BITS-1."""
-
-
 class PureReach:
     """Which held cards a pure sequence could still hold, for one meld rule
     set (see the module docstring)."""
@@ -57,8 +53,8 @@ class PureReach:
         self.runs: dict[int, int] = {}
 
     def _run_reach(self, spaced: int) -> int:
-        """The fields (all their bits) of the ranks of one suit some pure run
-        can hold, ``spaced`` being the suit's presence bits."""
+        """Field bits of the ranks of one suit some pure run can hold,
+        ``spaced`` being the suit's presence bits."""
         hit = self.runs.get(spaced)
         if hit is not None:
             return hit
@@ -70,9 +66,9 @@ class PureReach:
         for mask in self.windows:
             if mask & pattern == mask and mask.bit_count() >= self.min_naturals:
                 reach |= mask
-        fields = _spread(reach) * FIELD  # every bit of the reachable ranks' fields
-        self.runs[spaced] = fields
-        return fields
+        spread = _spread(reach)
+        self.runs[spaced] = spread
+        return spread
 
     def pure_sequences_at_most(self, code: int) -> int:
         """An upper bound on how many disjoint pure sequences the held cards
@@ -83,11 +79,12 @@ class PureReach:
             spaced = (present >> (SUIT_BITS * suit)) & SUIT_MASK
             if not spaced:
                 continue
-            held = (code >> (SUIT_BITS * suit)) & self._run_reach(spaced)
-            # The copies held, summed bit plane by bit plane.
-            copies = (held & _PLANES[0]).bit_count() + 2 * (held & _PLANES[1]).bit_count() + 4 * (
-                held & _PLANES[2]).bit_count() + 8 * (held & _PLANES[3]).bit_count() + 16 * (
-                held & _PLANES[4]).bit_count()
+            reach = self._run_reach(spaced) << (SUIT_BITS * suit)
+            copies = 0
+            while reach:
+                low = reach & -reach
+                copies += (code >> (low.bit_length() - 1)) & FIELD
+                reach ^= low
             total += copies // self.min_run_length
         if self.tanala:
             triples = (code >> 2 | code >> 3 | code >> 4 | (code >> 1 & code)) & FIELD_LOW

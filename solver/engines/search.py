@@ -84,7 +84,9 @@ class Row:
     slots when every wild card costs the same); ``points`` what it adds
     towards a points threshold; ``dual_used`` / ``floor_used`` the
     wild-capable naturals it takes and their floor; ``slot`` the table-meld
-    bit of a layoff.  ``option`` is None for a row read from the effect tables
+    bit of a layoff; ``room`` how many more wild slots the meld could take
+    (when spare wild cards are absorbed at the end, see ``PassSearch``).
+    ``option`` is None for a row read from the effect tables
     (``solver.engines.through``): an arrangement that uses it finds its meld
     among the candidates then (``PassSearch._option_of``), and kept.  Rows are
     built by the thousand: a plain slotted class, compared by identity."""
@@ -98,6 +100,7 @@ class Row:
     dual_used: int
     floor_used: int
     slot: int
+    room: int = 0
 
 
 def _pool_key(entry: PoolEntry) -> tuple[int, int]:
@@ -216,6 +219,16 @@ def _fewest_wilds(effects: Sequence[Effect], pure_beats_impure: bool) -> list[Ef
     return kept
 
 
+def _spare_rooms(effects: Sequence[Effect]) -> dict[tuple[int, int], int]:
+    """The most wild slots listed per (naturals, class): a meld with fewer
+    can take more up to there (the generator lists every count between)."""
+    most: dict[tuple[int, int], int] = {}
+    for delta, wilds, cls in effects:
+        if wilds > most.get((delta, cls), -1):
+            most[(delta, cls)] = wilds
+    return most
+
+
 def _candidates(lead: int, counts: list[int], deal: Deal, wild_cap: int, pure_only: bool,
                 deadline: Deadline | None) -> list[Candidate]:
     """``melds_led_by``, cached across deals: candidates depend on the meld
@@ -273,6 +286,9 @@ class Arrangement:
     discard: int | None
     cost: int
 
+
+State = tuple[int, Pool, int, bool, int, int, int, int]
+"""(code, pool, debt, discard owed, counters, points, used table melds, room) of a replay."""
 
 Choice = Row | str
 """One decision of the search: a meld or layoff row, or ``pool`` / ``dead`` / ``discard``."""
@@ -343,7 +359,7 @@ class PassSearch:
             wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
                                                                  rules.max_wilds_per_meld))
         self.roots: dict[tuple[tuple[int, ...], bool], Root] = {}
-        self.dual_fields = sum(1 << (BITS * c) for c in self.dual_types)
+        self.dual_fields = sum(FIELD << (BITS * c) for c in self.dual_types)  # every bit
         # When a wild card left over costs no more than one melded, a meld
         # never needs more wild slots than another with the same naturals
         # (nor an impure run beside the pure one when every limit is an
@@ -351,6 +367,12 @@ class PassSearch:
         self.spare_wilds_free = (self.uniform and not self.priced and not self.meld_all
                                  and not table and self.uniform_entry[0] <= self.uniform_entry[1])
         self.pure_beats_impure = all(limit.op == "at_least" for limit in objective.limits)
+        # When a spare wild card costs more left over than melded (the tie
+        # unit), each meld keeps only its fewest wild slots plus its *room*
+        # for more, and the wild cards left at the end fill that room: the
+        # same optimum as trying every wild count per meld, with fewer rows.
+        self.absorb_spare = (self.uniform and not self.priced and not self.meld_all
+                             and not table and self.uniform_entry[0] > self.uniform_entry[1])
         self.truncate = rules.ace in ("low", "high_low", "high") and not table
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
         # Rows depend on the pass only through its cost model, pure_only and
@@ -358,7 +380,7 @@ class PassSearch:
         self.rows: _RowCache = _RowCache(registered=False) if self.table else _shared_rows(
             (deal, objective.net, objective.zero_cost, objective.pure_only, self.priced,
              wild_cap, self.uniform, melds_allowed,
-             self.spare_wilds_free and (True, self.pure_beats_impure)))
+             self.spare_wilds_free and (True, self.pure_beats_impure), self.absorb_spare))
         self.nodes = 0
         self.node_budget = node_budget
         self.deadline = deadline
@@ -421,7 +443,7 @@ class PassSearch:
             self.node_budget = before + self.deadline.nodes(self.node_budget - before)
         try:
             return self.best(root.code, root.floor, self._initial_pool(root), 0, root.owed, 0, 0,
-                             0, 0, bound)
+                             0, 0, 0, bound)
         finally:
             if self.deadline is not None:
                 self.deadline.work.spend(self.nodes - before)
@@ -528,30 +550,35 @@ class PassSearch:
         rows = []
         effects = through_effects(card, others, self.deal.rules, self.wild_cap,
                                   self.objective.pure_only, self.deadline)
+        rooms: dict[tuple[int, int], int] = {}
         if self.spare_wilds_free:
             effects = _fewest_wilds(effects, self.pure_beats_impure)
+        elif self.absorb_spare:
+            rooms = _spare_rooms(effects)
+            effects = _fewest_wilds(effects, False)
         for delta, wilds, cls in effects:
             dual_used = 0
             if delta & dual_fields:
                 dual_used = sum((delta >> (BITS * c)) & FIELD for c in self.dual_types)
             rows.append(Row(None, delta, wilds, cls, wilds * wild_cost, wilds * wild_points,
-                            dual_used, 0, 0))
+                            dual_used, 0, 0, rooms.get((delta, cls), wilds) - wilds))
         return rows
 
-    def _option_of(self, row: Row, lead: int, others: int) -> Candidate | Extension:
-        """The meld of ``row`` (led by ``lead``, the other cards ``others``)."""
-        if row.option is not None:
+    def _option_of(self, row: Row, lead: int, extra: int = 0) -> Candidate | Extension:
+        """The meld of ``row`` (led by ``lead``), with ``extra`` more wild slots."""
+        if row.option is not None and not extra:
             return row.option
         # Only the row's own naturals: a handful of candidates to look through.
         counts = unpack(row.delta)
         counts[lead] += 1
-        for candidate in melds_led_by(lead, counts, self.deal, row.wilds,
-                                      self.objective.pure_only):
+        wilds = row.wilds + extra
+        for candidate in melds_led_by(lead, counts, self.deal, wilds, self.objective.pure_only):
             rest = list(candidate.naturals)
             rest.remove(lead)
             if (pack(rest), candidate.wilds, class_of(candidate.kind, candidate.pure)) == (
-                    row.delta, row.wilds, row.cls):
-                row.option = candidate  # a row belongs to one search space: found once
+                    row.delta, wilds, row.cls):
+                if not extra:
+                    row.option = candidate  # a row belongs to one search space: found once
                 return candidate
         raise AssertionError("an effect row without its meld")
 
@@ -592,10 +619,12 @@ class PassSearch:
             self.absorb_memo[used] = room
         return room
 
-    def _end(self, pool: Pool, debt: int, owed: bool, cstate: int, points: int, used: int) -> int:
+    def _end(self, pool: Pool, debt: int, owed: bool, cstate: int, points: int, used: int,
+             room: int = 0) -> int:
         """The pool pays the melds' wild slots; leftover wild cards are laid
-        off onto table melds not yet extended (if any), one is the discard if
-        still owed, the rest stay in hand."""
+        off onto table melds not yet extended (if any) or fill the ``room``
+        of the melds made, one is the discard if still owed, the rest stay in
+        hand."""
         if not self.accept[cstate]:
             return INFEASIBLE
         if isinstance(pool, int):
@@ -603,7 +632,7 @@ class PassSearch:
             if leftover < 0 or points < self.min_points:
                 return INFEASIBLE
             hand_cost, wild_cost, _ = self.uniform_entry
-            absorbed = min(leftover, self._absorb_room(used)) if self.table else 0
+            absorbed = min(leftover, self._absorb_room(used) if self.table else room)
             if self.meld_all and leftover > absorbed:
                 return INFEASIBLE
             return absorbed * wild_cost + (leftover - absorbed) * hand_cost
@@ -635,19 +664,24 @@ class PassSearch:
 
     # -- the dynamic programme ---------------------------------------------------
     def best(self, code: int, floor: int, pool: Pool, debt: int, owed: bool, cstate: int,
-             points: int, used: int, g: int, bound: int) -> int:
+             points: int, used: int, room: int, g: int, bound: int) -> int:
         """Optimal future cost of the state if below ``bound``, else a lower
         bound >= ``bound``.  ``floor`` is a lower bound on the future cost;
-        ``g`` the cost of the path so far (for the incumbent)."""
+        ``room`` the wild slots the melds made could still take (only under
+        ``absorb_spare``); ``g`` the cost of the path so far (for the
+        incumbent)."""
         if code == 0:
-            value = self._end(pool, debt, owed, cstate, points, used)
+            value = self._end(pool, debt, owed, cstate, points, used, room)
             if value < INFEASIBLE:
                 self._improve(g + value)
             return value
         if isinstance(pool, int):
-            if pool - debt + self.dual_left < 0:
+            spare = pool - debt + self.dual_left
+            if spare < 0:
                 return INFEASIBLE
-            key: tuple[object, ...] = (code, pool - debt, owed, cstate, points, used)
+            if room > spare:
+                room = spare  # no more wild cards can be left over than that
+            key: tuple[object, ...] = (code, pool - debt, owed, cstate, points, used, room)
         else:
             key = (code, debt, pool, owed, cstate, points, used)
         hit = self.memo.get(key)
@@ -709,11 +743,15 @@ class PassSearch:
             if child_points > min_points:
                 child_points = min_points
             child_code = code_after - row.delta
+            child_room = room + row.room
             hit = None
             if surplus is not None and child_code:
                 # The child's memo entry, read here: most children are known.
+                spare = surplus - wilds + self.dual_left - row.dual_used
+                if child_room > spare:
+                    child_room = spare
                 hit = memo.get((child_code, surplus - wilds, owed, child_state, child_points,
-                                used | row.slot))
+                                used | row.slot, child_room))
                 if hit is not None and not hit[1] and hit[0] < limit:
                     hit = None
             if hit is not None:
@@ -727,7 +765,7 @@ class PassSearch:
                 path.append(row)
                 value = self.best(
                     child_code, child_floor, pool, debt + wilds, owed, child_state,
-                    child_points, used | row.slot, g + cost, limit,
+                    child_points, used | row.slot, child_room, g + cost, limit,
                 )
                 path.pop()
                 self.dual_left += row.dual_used
@@ -757,7 +795,7 @@ class PassSearch:
                     continue
                 path.append(label)
                 value = self.best(code_after, child_floor, child_pool, debt, child_owed, cstate,
-                                  points, used, g + cost, limit)
+                                  points, used, room, g + cost, limit)
                 path.pop()
                 if value < limit:
                     best_value, choice = cost + value, label
@@ -777,14 +815,13 @@ class PassSearch:
     def arrangement(self, root: Root, path: Sequence[Choice] = ()) -> Arrangement:
         """The arrangement of ``root`` that follows ``path`` (the choices from
         the root, e.g. the incumbent's) and then the memo's exact choices."""
-        return self._replay((root.code, self._initial_pool(root), 0, root.owed, 0, 0, 0),
+        return self._replay((root.code, self._initial_pool(root), 0, root.owed, 0, 0, 0, 0),
                             [JOKER] * root.jokers, [], [], None, 0, path)
 
-    def _replay(self, state: tuple[int, Pool, int, bool, int, int, int], pool_cards: list[int],
-                chosen: list[Candidate | Extension], deadwood: list[int], discard: int | None,
-                cost: int, path: Sequence[Choice] = ()) -> Arrangement:
-        """Follow ``path``, then the memo's exact choices, from ``state``
-        (code, pool, debt, owed, counters, points, used table melds) to the end."""
+    def _replay(self, state: State, pool_cards: list[int], chosen: list[Candidate | Extension],
+                deadwood: list[int], discard: int | None, cost: int,
+                path: Sequence[Choice] = ()) -> Arrangement:
+        """Follow ``path``, then the memo's exact choices, from ``state`` to the end."""
         debt, owed, used, discard, cost = self._follow(state, pool_cards, chosen, deadwood,
                                                        discard, cost, path)
         wild_iter = iter(pool_cards[:debt])
@@ -796,27 +833,36 @@ class PassSearch:
         return Arrangement(placed, laid, tuple(absorbed), tuple(sorted(deadwood)),
                            discard if thrown is None else thrown, cost)
 
-    def _discard_after(self, state: tuple[int, Pool, int, bool, int, int, int],
-                       pool_cards: list[int]) -> int | None:
+    def _discard_after(self, state: State, pool_cards: list[int]) -> int | None:
         """The discard of the arrangement ``_replay`` would build from ``state``
         (None when none is owed), without building it."""
         debt, owed, used, discard, _ = self._follow(state, pool_cards, None, [], None, 0)
         thrown = self._leftover(pool_cards, debt, owed, used)[2]
         return discard if thrown is None else thrown
 
-    def _follow(self, state: tuple[int, Pool, int, bool, int, int, int], pool_cards: list[int],
-                chosen: list[Candidate | Extension] | None, deadwood: list[int], discard: int | None,
-                cost: int, path: Sequence[Choice] = ()) -> tuple[int, bool, int, int | None, int]:
+    def _dual_in(self, code: int) -> int:
+        """Wild-capable naturals (copies) in ``code``."""
+        return sum((code >> (BITS * c)) & FIELD for c in self.dual_types)
+
+    def _follow(self, state: State, pool_cards: list[int],
+                chosen: list[Candidate | Extension] | None, deadwood: list[int],
+                discard: int | None, cost: int, path: Sequence[Choice] = (),
+                ) -> tuple[int, bool, int, int | None, int]:
         """Walk ``path``, then the memo's exact choices, to the end; collects the
         pooled cards (sorted, most valuable first), melds (unless ``chosen``
-        is None) and deadwood and returns (debt, discard still owed, used table melds, discard, cost)."""
-        code, pool, debt, owed, cstate, points, used = state
+        is None; spare wild cards filling their room) and deadwood, and
+        returns (wild cards melded, discard still owed, used table melds,
+        discard, cost)."""
+        code, pool, debt, owed, cstate, points, used, room = state
         steps = iter(path)
+        made: list[tuple[Row, int]] = []
         while code:
+            if room and isinstance(pool, int):
+                room = min(room, pool - debt + self._dual_in(code))
             choice: Choice | None = next(steps, None)
             if choice is None:
                 if isinstance(pool, int):
-                    key: tuple[object, ...] = (code, pool - debt, owed, cstate, points, used)
+                    key: tuple[object, ...] = (code, pool - debt, owed, cstate, points, used, room)
                 else:
                     key = (code, debt, pool, owed, cstate, points, used)
                 _, exact, remembered = self.memo[key]
@@ -834,17 +880,25 @@ class PassSearch:
                 discard, owed = lead, False
             else:
                 assert isinstance(choice, Row)
-                if chosen is not None:
-                    chosen.append(self._option_of(choice, lead, code))
+                made.append((choice, lead))
                 code -= choice.delta
                 debt += choice.wilds
                 if choice.cls >= 0:
                     cstate = self.step[cstate][choice.cls]
                 points = min(points + choice.points, self.min_points)
                 used |= choice.slot
+                room += choice.room
                 cost += choice.cost
-        end = self._end(pool, debt, owed, cstate, points, used)
+        end = self._end(pool, debt, owed, cstate, points, used, room)
         assert end < INFEASIBLE
+        # The wild cards the melds' room takes (the table's are laid off later).
+        spare = 0 if self.table or not isinstance(pool, int) else min(pool - debt - owed, room)
+        debt += spare
+        if chosen is not None:
+            for row, lead in made:
+                extra = min(spare, row.room)
+                spare -= extra
+                chosen.append(self._option_of(row, lead, extra))
         pool_cards.sort(key=lambda c: (*_pool_key(self._entry(c)), c))
         return debt, owed, used, discard, cost + end
 
@@ -865,8 +919,7 @@ class PassSearch:
 
     # -- one more card, decided first: the draws of a hint ----------------------
     def _draw_fate(self, hand: Root, card: int, bound: int, keep: bool,
-                   ) -> tuple[int, tuple[tuple[int, int, Pool, int, bool, int, int, int],
-                                         str | Row] | None]:
+                   ) -> tuple[int, tuple[State, str | Row] | None]:
         """The best fate of the drawn ``card`` below ``bound``: its total cost
         and (the state after it, the fate), or a value >= ``bound`` and None.
 
@@ -876,38 +929,39 @@ class PassSearch:
         a meld with cards of the hand -- so every state searched afterwards
         belongs to the hand alone and the memo serves every draw of it."""
         base_pool = self._initial_pool(hand)
-        fates: list[tuple[int, tuple[int, int, Pool, int, bool, int, int, int], int,
-                          str | Row]] = []
-        if hand.owed and not keep:
-            fates.append((0, (hand.code, hand.floor, base_pool, 0, False, 0, 0, 0), hand.dual,
+        code, owed = hand.code, hand.owed
+        # (cost, floor, state after the fate, wild-capable naturals left, fate)
+        fates: list[tuple[int, int, State, int, str | Row]] = []
+        if owed and not keep:
+            fates.append((0, hand.floor, (code, base_pool, 0, False, 0, 0, 0, 0), hand.dual,
                           "discard"))
         if card in self.deal.wild:
             pooled = self._add_to_pool(base_pool, card)
             floor = hand.floor + self._pool_floor(pooled, 0) - self._pool_floor(base_pool, 0)
-            fates.append((0, (hand.code, floor, pooled, 0, hand.owed, 0, 0, 0), hand.dual, "pool"))
+            fates.append((0, floor, (code, pooled, 0, owed, 0, 0, 0, 0), hand.dual, "pool"))
         elif not self.meld_all:
-            fates.append((self.hand_cost[card], (hand.code, hand.floor, base_pool, 0, hand.owed,
-                                                 0, 0, 0), hand.dual, "dead"))
+            fates.append((self.hand_cost[card], hand.floor, (code, base_pool, 0, owed, 0, 0, 0, 0),
+                          hand.dual, "dead"))
         if card != JOKER and self.melds_allowed:
-            for row in self._through_rows(card, hand.code):
+            for row in self._through_rows(card, code):
                 cstate = self.step[0][row.cls]
                 if cstate < 0:
                     continue
-                fates.append((row.cost, (hand.code - row.delta, hand.floor - row.floor_used,
-                                         base_pool, row.wilds, hand.owed, cstate,
-                                         min(row.points, self.min_points), 0),
+                fates.append((row.cost, hand.floor - row.floor_used,
+                              (code - row.delta, base_pool, row.wilds, owed, cstate,
+                               min(row.points, self.min_points), 0, row.room),
                               hand.dual - row.dual_used, row))
         best_value, best_fate = INFEASIBLE, None
-        for cost, state, dual, fate in fates:
+        for cost, floor, state, dual, fate in fates:
             limit = (bound if bound < best_value else best_value) - cost
             if limit > INFEASIBLE:
                 limit = INFEASIBLE
-            if state[1] >= limit:
+            if floor >= limit:
                 continue
             self.dual_left = dual
             self.path = []
-            code, floor, pool, debt, owed, cstate, points, used = state
-            value = self.best(code, floor, pool, debt, owed, cstate, points, used, 0, limit)
+            code, pool, debt, owed, cstate, points, used, room = state
+            value = self.best(code, floor, pool, debt, owed, cstate, points, used, room, 0, limit)
             if value < limit:
                 best_value, best_fate = cost + value, (state, fate)
         return best_value, best_fate
@@ -921,14 +975,13 @@ class PassSearch:
         best_value, best_fate = self._draw_fate(hand, card, bound, keep)
         if best_fate is None:
             return max(best_value, bound), None, False
-        (code, _, pool, debt, owed, cstate, points, used), fate = best_fate
+        state, fate = best_fate
         if fate == "discard":
             return best_value, card, True
         pool_cards = [JOKER] * hand.jokers
         if fate == "pool":
             pool_cards.append(card)
-        return best_value, self._discard_after((code, pool, debt, owed, cstate, points, used),
-                                               pool_cards), True
+        return best_value, self._discard_after(state, pool_cards), True
 
     def _through_rows(self, card: int, code: int) -> list[Row]:
         """Rows of the melds holding ``card`` with cards of the hand ``code``."""
