@@ -70,9 +70,9 @@ class PureReach:
         self.runs[spaced] = spread
         return spread
 
-    def pure_sequences_at_most(self, code: int) -> int:
+    def pure_sequences_at_most(self, code: int, enough: int = 1 << 30) -> int:
         """An upper bound on how many disjoint pure sequences the held cards
-        can form (see the module docstring)."""
+        can form (see the module docstring); counting stops at ``enough``."""
         present = presence(code)
         total = 0
         for suit in range(4):
@@ -80,6 +80,10 @@ class PureReach:
             if not spaced:
                 continue
             reach = self._run_reach(spaced) << (SUIT_BITS * suit)
+            if not reach:
+                continue
+            if total + 1 >= enough:
+                return enough  # a reachable rank: some window is held whole
             copies = 0
             while reach:
                 low = reach & -reach

@@ -359,7 +359,6 @@ class PassSearch:
             wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
                                                                  rules.max_wilds_per_meld))
         self.roots: dict[tuple[tuple[int, ...], bool], Root] = {}
-        self.dual_fields = sum(FIELD << (BITS * c) for c in self.dual_types)  # every bit
         # When a wild card left over costs no more than one melded, a meld
         # never needs more wild slots than another with the same naturals
         # (nor an impure run beside the pure one when every limit is an
@@ -373,6 +372,7 @@ class PassSearch:
         # same optimum as trying every wild count per meld, with fewer rows.
         self.absorb_spare = (self.uniform and not self.priced and not self.meld_all
                              and not table and self.uniform_entry[0] > self.uniform_entry[1])
+        self.dual_fields = sum(FIELD << (BITS * c) for c in self.dual_types)  # every bit
         self.truncate = rules.ace in ("low", "high_low", "high") and not table
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
         # Rows depend on the pass only through its cost model, pure_only and
@@ -695,7 +695,7 @@ class PassSearch:
         if floor >= bound:
             return floor
         short = self.pure_short[cstate]
-        if short and self.pure_reach.pure_sequences_at_most(code) < short:
+        if short and self.pure_reach.pure_sequences_at_most(code, short) < short:
             self.memo[key] = (INFEASIBLE, False, None)
             return INFEASIBLE
         self.nodes += 1

@@ -124,18 +124,19 @@ def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
     return effects
 
 
-def _set_effects(card: int, code: int, rules: Rules,
+def _set_effects(card: int, copies: tuple[int, ...], rules: Rules,
                  cap: int) -> list[tuple[int, int, int, int]]:
-    """Effects of the sets holding ``card`` (as ``solver.melds`` builds them)."""
+    """Effects of the sets holding ``card`` (as ``solver.melds`` builds them),
+    ``copies`` being the other copies of its rank per suit."""
     rank, anchor_suit = card % 13, card // 13
     limit = rules.set_size_limit
     same_suit = rules.set_allow_same_suit
     available = []
     for suit in range(4):
-        copies = (code >> (BITS * (13 * suit + rank))) & FIELD
+        held = copies[suit]
         if not same_suit:
-            copies = 0 if suit == anchor_suit else min(copies, 1)
-        available.append(copies)
+            held = 0 if suit == anchor_suit else min(held, 1)
+        available.append(held)
     choices: list[tuple[int, int]] = [(0, 0)]  # (packed naturals, count)
     for suit in range(4):
         weight = WEIGHT[13 * suit + rank]
@@ -152,30 +153,48 @@ def _set_effects(card: int, code: int, rules: Rules,
     return out
 
 
+EffectKey = tuple[Rules, int, int, bool, int, tuple[int, int, int, int]]
+"""What a card's effects depend on: (rules, card, wild slots at most, pure only,
+ranks its suit holds, copies of its rank per suit)."""
+
+
+def effect_key(card: int, code: int, rules: Rules, wild_cap: int,
+               pure_only: bool) -> EffectKey | None:
+    """The ``EffectKey`` of ``card`` with the packed hand ``code`` (None for a joker,
+    which joins no meld as itself)."""
+    if card == JOKER:
+        return None
+    rank, suit = card % 13, card // 13
+    shift = BITS * rank
+    copies = (code >> shift & FIELD, code >> (shift + SUIT_BITS) & FIELD,
+              code >> (shift + 2 * SUIT_BITS) & FIELD, code >> (shift + 3 * SUIT_BITS) & FIELD)
+    return (rules, card, wild_cap_for(rules, wild_cap, pure_only), pure_only,
+            rank_pattern(presence(code), suit), copies)
+
+
 def through_effects(card: int, code: int, rules: Rules, wild_cap: int, pure_only: bool,
                     deadline: Deadline | None = None) -> list[Effect]:
     """The distinct effects of the melds holding ``card`` with other naturals
     of the packed hand ``code`` (which does not include ``card``) and at most
     ``wild_cap`` wild slots; ``pure_only``: pure sequences only.  Bigger
     melds come first.  The lists are shared: do not change them."""
-    if card == JOKER:
-        return []
-    cap = wild_cap_for(rules, wild_cap, pure_only)
-    rank, suit = card % 13, card // 13
-    shift = BITS * rank
-    copies = (code >> shift & FIELD, code >> (shift + SUIT_BITS) & FIELD,
-              code >> (shift + 2 * SUIT_BITS) & FIELD, code >> (shift + 3 * SUIT_BITS) & FIELD)
-    pattern = rank_pattern(presence(code), suit)
-    key = (rules, card, cap, pure_only, pattern, copies)
+    key = effect_key(card, code, rules, wild_cap, pure_only)
+    return [] if key is None else effects_of(key, deadline)
+
+
+def effects_of(key: EffectKey, deadline: Deadline | None = None) -> list[Effect]:
+    """The effects an ``EffectKey`` names (see ``through_effects``), computed once."""
     hit = _EFFECTS.get(key)
     if hit is not None:
         return hit
+    rules, card, cap, pure_only, pattern, copies = key
+    rank, suit = card % 13, card // 13
     ticker = Ticker(deadline, 64)
     sized: list[tuple[int, int, int, int]] = []  # (order, delta, wilds, class)
     if rules.tanala_enabled and copies[suit] >= 2 and rules.min_naturals_per_meld <= 3:
         sized.append((_order(3, 0), 2 * WEIGHT[card], 0, _TANALA))
     if not pure_only:
-        sized.extend(_set_effects(card, code, rules, cap))
+        sized.extend(_set_effects(card, copies, rules, cap))
     for kept, wilds in _run_effects(rules, pattern, rank, cap, ticker):
         sized.append((_order(kept.bit_count() + 1, wilds), spread(kept, suit), wilds,
                       _RUN if wilds else _PURE_RUN))
