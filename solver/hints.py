@@ -153,15 +153,40 @@ class _Hands:
         go_out = find_go_out(instance, result, "search", self.deadline, self.go_out)
         return build_solution(result, self.deal, "search", go_out)
 
-    def draw_caps(self, hand: Sequence[int]) -> Callable[[int], dict[Pass, int]] | None:
-        """For the draws to ``hand``: per pass, a cost each draw can surely
-        reach -- discard the drawn card (the hand's own optimum), or keep it
-        unmelded beside the hand's best discard -- to bound its searches."""
+    def hand_costs(self, hand: Sequence[int]) -> tuple[dict[Pass, int], dict[Pass, int]] | None:
+        """The optimal cost of ``hand`` in every pass of the draws (points
+        only), kept whole and with one card discarded; None out of time."""
         try:
-            kept = self.draws.pass_costs(sorted(hand), False)
-            thrown = self.draws.pass_costs(sorted(hand), True)
+            return (self.draws.pass_costs(sorted(hand), False),
+                    self.draws.pass_costs(sorted(hand), True))
         except DeadlineExceeded:
             return None
+
+    def current_value(self, hand: Sequence[int],
+                      costs: tuple[dict[Pass, int], dict[Pass, int]] | None) -> tuple[int, bool]:
+        """(value, proved) of ``hand`` as it is: from the draws' pass costs
+        when known, else from ``solve``'s answer."""
+        if costs is None or tables.applies(Instance(self.deal, tuple(sorted(hand)), False)):
+            solution = self.solution(hand, False)
+            return value_of(solution, self.deal), solution.optimal
+        return self.points(min(costs[0].values())), True
+
+    def points(self, cost: int) -> int:
+        """The value a pass cost stands for (see ``value_of``)."""
+        # Pass costs are points * TIE_SCALE (plus one per unmelded card, < TIE_SCALE,
+        # in a tie-broken pass).
+        points = cost // TIE_SCALE
+        return -points if self.deal.rules.objective == "max_net" else points
+
+    def draw_caps(self, costs: tuple[dict[Pass, int], dict[Pass, int]] | None,
+                  ) -> Callable[[int], dict[Pass, int]] | None:
+        """For the draws to a hand of pass ``costs`` (``hand_costs``): per
+        pass, a cost each draw can surely reach -- discard the drawn card (the
+        hand's own optimum), or keep it unmelded beside the hand's best
+        discard -- to bound its searches."""
+        if costs is None:
+            return None
+        kept, thrown = costs
 
         def caps(card: int) -> dict[Pass, int]:
             out = {}
@@ -191,10 +216,7 @@ class _Hands:
         if cost >= INFEASIBLE or not proved:
             solution = build_solution(self.result(cards, True), self.deal, "search")
             return value_of(solution, self.deal), solution.discard, False
-        # Pass costs are points * TIE_SCALE (plus one per unmelded card, < TIE_SCALE,
-        # on the tables' path).
-        points = cost // TIE_SCALE
-        return (-points if self.deal.rules.objective == "max_net" else points), thrown, True
+        return self.points(cost), thrown, True
 
 
 # ---------------------------------------------------------------------------
@@ -398,10 +420,11 @@ def draw_hint(
     outcomes: list[DrawOutcome] = []
     total = 0
     with gc_paused():  # once for the whole hint: many small searches
-        current = hands.solution(cards, False)
+        costs = hands.hand_costs(cards)
+        current_value, optimal = hands.current_value(cards, costs)
         take = _take(hands, cards, top, better)
-        optimal = current.optimal and take.optimal
-        caps = hands.draw_caps(cards)
+        optimal = optimal and take.optimal
+        caps = hands.draw_caps(costs)
         # Costliest draws first: their searches have the loosest bounds, and
         # what they prove about the hand's sub-hands settles the later ones.
         for card in sorted((c for c in range(NUM_CARD_TYPES) if left[c] > 0),
@@ -430,7 +453,7 @@ def draw_hint(
         recommendation = "either"
         reason = f"both give {words} {take_value} (blind: on average over {unseen} unseen cards)"
     return DrawHint(
-        variant=deal.rules.name, better=better, current_value=value_of(current, deal),
+        variant=deal.rules.name, better=better, current_value=current_value,
         discard_top=top, take=take, take_value=take_value, expected=expected, unseen=unseen,
         outcomes=tuple(outcomes), recommendation=recommendation, reason=reason, optimal=optimal,
     )
