@@ -52,14 +52,14 @@ def test_effects_match_the_candidate_generator(variant: str, overrides: dict[str
     rng = random.Random(f"through:{variant}:{sorted(overrides.items())}")
     copies = rules.decks
     deck = [c for c in range(JOKER) for _ in range(copies)]
-    for _ in range(150):
+    for _ in range(300):
         size = rng.randint(0, 21)
         hand = rng.sample(deck, size)
         counts = [0] * NUM_CARD_TYPES
         for card in hand:
             counts[card] += 1
         card = rng.randrange(JOKER)
-        wild_cap = rng.randint(0, 4)
+        wild_cap = rng.randint(0, 5)
         pure_only = rng.random() < 0.25
         effects = through_effects(card, pack(hand), rules, wild_cap, pure_only)
         assert len(effects) == len(set(effects)), "an effect is listed twice"

@@ -51,33 +51,15 @@ EFFECT_LISTS_LIMIT = 50_000
 _EFFECTS: dict[tuple[object, ...], list[Effect]] = {}
 
 
-def _subsets_dropping(held: int, most: int) -> list[int]:
-    """Sub-masks of ``held`` missing at most ``most`` of its bits."""
-    out = [held]
-    bits = []
-    rest = held
-    while rest:
-        low = rest & -rest
-        bits.append(low)
-        rest ^= low
-    frontier = [(held, 0)]
-    for _ in range(min(most, len(bits))):
-        grown = []
-        for mask, start in frontier:
-            for i in range(start, len(bits)):
-                if mask & bits[i]:
-                    grown.append((mask ^ bits[i], i + 1))
-        out.extend(mask for mask, _ in grown)
-        frontier = grown
-    return out
-
-
 def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
                  ticker: Ticker) -> tuple[tuple[int, int], ...]:
     """(rank mask of the other naturals, wild slots) of every run holding
-    ``rank`` when the suit holds the ranks of ``pattern``.  Windows grow
-    outward from the card and stop once their gaps need more than ``cap``
-    wild slots, as in the candidate generator."""
+    ``rank`` when the suit holds the ranks of ``pattern``.
+
+    Each set of naturals is found once, from the span it covers with the
+    card (its ends held, the held ranks inside either natural or dropped for
+    a wild slot); its wild slots then range from the gaps of that span up to
+    as far as the run can grow (``cap``, 13 cards, the geometry's ends)."""
     key = (rules.ace, rules.min_run_length, rules.min_naturals_per_meld, pattern, rank, cap)
     hit = _RUNS.get(key)
     if hit is not None:
@@ -89,39 +71,62 @@ def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
     found: dict[tuple[int, int], None] = {}
     for position in geometry.coordinates(rank):
         lowest, highest = geometry.span(position, position)
-        left_forced = left_held = 0
-        for start in range(position, lowest - 1, -1):
-            if start < position:
-                bit = 1 << (start % 13)
-                if others & bit:
-                    left_held |= bit
-                else:
-                    left_forced += 1
-                    if left_forced > cap:
-                        break
-            forced, held = left_forced, left_held
-            for end in range(position, min(highest, start + MAX_RUN_CARDS - 1) + 1):
-                if end > position:
-                    bit = 1 << (end % 13)
-                    if others & bit:
-                        held |= bit
-                    else:
-                        forced += 1
-                        if forced > cap:
-                            break
-                length = end - start + 1
-                if length < min_length:
-                    continue
-                for kept in _subsets_dropping(held, cap - forced):
+        lefts = [position] + [q for q in range(position - 1, lowest - 1, -1)
+                              if others >> (q % 13) & 1]
+        rights = [position] + [q for q in range(position + 1, highest + 1)
+                               if others >> (q % 13) & 1]
+        left_held = 0
+        for i, a in enumerate(lefts):
+            if (position - a) - i > cap:
+                break  # gaps only grow further left
+            if i:
+                left_held |= 1 << (a % 13)
+            a_bit = 1 << (a % 13) if i else 0
+            held = left_held
+            for j, b in enumerate(rights):
+                length = b - a + 1
+                gaps = length - 1 - i - j
+                if gaps > cap or length > MAX_RUN_CARDS:
+                    break  # both only grow further right
+                b_bit = 1 << (b % 13) if j else 0
+                held |= b_bit
+                # How far a run over a..b can grow.
+                room = min(MAX_RUN_CARDS, min(geometry.highest, a + MAX_RUN_CARDS - 1)
+                           - max(geometry.lowest, b - MAX_RUN_CARDS + 1) + 1)
+                for kept in _drops(held, held & ~a_bit & ~b_bit, cap - gaps):
                     ticker.tick()
                     naturals = kept.bit_count() + 1
-                    if naturals >= min_naturals:
-                        found[(kept, length - naturals)] = None
+                    if naturals < min_naturals:
+                        continue
+                    least = max(length - naturals, min_length - naturals)
+                    for wilds in range(least, min(cap, room - naturals) + 1):
+                        found[(kept, wilds)] = None
     effects = tuple(found)
     _RUNS[key] = effects
     if len(_RUNS) > RUN_PATTERNS_LIMIT:
         _RUNS.popitem(last=False)
     return effects
+
+
+def _drops(held: int, inside: int, most: int) -> list[int]:
+    """``held`` without up to ``most`` of the ``inside`` bits (each subset once)."""
+    out = [held]
+    if most <= 0 or not inside:
+        return out
+    bits = []
+    while inside:
+        low = inside & -inside
+        bits.append(low)
+        inside ^= low
+    frontier = [(held, 0)]
+    for _ in range(min(most, len(bits))):
+        grown = []
+        for mask, start in frontier:
+            for i in range(start, len(bits)):
+                grown.append((mask ^ bits[i], i + 1))
+        out.extend(mask for mask, _ in grown)
+        frontier = grown
+    return out
 
 
 def _set_effects(card: int, copies: tuple[int, ...], rules: Rules,
