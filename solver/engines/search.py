@@ -359,6 +359,7 @@ class PassSearch:
             wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
                                                                  rules.max_wilds_per_meld))
         self.roots: dict[tuple[tuple[int, ...], bool], Root] = {}
+        self.discards: dict[tuple[State, int], int | None] = {}
         # When a wild card left over costs no more than one melded, a meld
         # never needs more wild slots than another with the same naturals
         # (nor an impure run beside the pure one when every limit is an
@@ -978,10 +979,15 @@ class PassSearch:
         state, fate = best_fate
         if fate == "discard":
             return best_value, card, True
-        pool_cards = [JOKER] * hand.jokers
         if fate == "pool":
-            pool_cards.append(card)
-        return best_value, self._discard_after(state, pool_cards), True
+            return best_value, self._discard_after(state, [JOKER] * hand.jokers + [card]), True
+        # Many draws end in the same state (every card kept unmelded, say):
+        # its discard is walked out of the memo once.
+        key = (state, hand.jokers)
+        thrown = self.discards.get(key, -1)
+        if thrown == -1:
+            thrown = self.discards[key] = self._discard_after(state, [JOKER] * hand.jokers)
+        return best_value, thrown, True
 
     def _through_rows(self, card: int, code: int) -> list[Row]:
         """Rows of the melds holding ``card`` with cards of the hand ``code``."""
