@@ -171,10 +171,17 @@ def effect_key(card: int, code: int, rules: Rules, wild_cap: int,
         return None
     rank, suit = card % 13, card // 13
     shift = BITS * rank
-    copies = (code >> shift & FIELD, code >> (shift + SUIT_BITS) & FIELD,
-              code >> (shift + 2 * SUIT_BITS) & FIELD, code >> (shift + 3 * SUIT_BITS) & FIELD)
+    copies = [code >> shift & FIELD, code >> (shift + SUIT_BITS) & FIELD,
+              code >> (shift + 2 * SUIT_BITS) & FIELD, code >> (shift + 3 * SUIT_BITS) & FIELD]
+    if not rules.set_allow_same_suit:
+        # Only whether another suit holds the rank matters (for a set), and
+        # for the card's own suit whether a tanala is possible.
+        for other in range(4):
+            copies[other] = 0 if pure_only else min(copies[other], 1)
+        copies[suit] = min(code >> (shift + SUIT_BITS * suit) & FIELD, 2) \
+            if rules.tanala_enabled else 0
     return (rules, card, wild_cap_for(rules, wild_cap, pure_only), pure_only,
-            rank_pattern(presence(code), suit), copies)
+            rank_pattern(presence(code), suit), (copies[0], copies[1], copies[2], copies[3]))
 
 
 def through_effects(card: int, code: int, rules: Rules, wild_cap: int, pure_only: bool,
