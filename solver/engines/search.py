@@ -1014,6 +1014,19 @@ class PassSearch:
 # Solving a hand: every pass, cheap ones first
 
 
+def _precheck(objective: Pass) -> Pass | None:
+    """The feasibility pass worth solving before ``objective`` on one hand:
+    only when it requires two or more pure sequences -- whether one can be
+    shown, the pure-sequence reach at the root of the pass's own search
+    settles exactly (``solver.engines.bounds``).  (The draws keep every
+    precheck: one settles a draw before the pass's wild melds through the
+    drawn card are even listed.)"""
+    precheck = pure_sequences_possible(objective)
+    if precheck is None or precheck.limits[0].count <= 1:
+        return None
+    return precheck
+
+
 def wild_count(cards: Sequence[int], deal: Deal) -> int:
     """Cards of ``cards`` that may fill a wild slot (the candidate wild cap)."""
     return sum(1 for c in cards if c in deal.wild)
@@ -1139,7 +1152,7 @@ class SearchSession:
             bound = INFEASIBLE if best is None else best[3] + 1
             if caps is not None and caps.get(objective, INFEASIBLE) < bound:
                 bound = caps[objective] + 1
-            precheck = pure_sequences_possible(objective)
+            precheck = _precheck(objective)
             if precheck is not None:
                 feasibility = self._search(precheck)
                 try:
