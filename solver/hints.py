@@ -132,6 +132,7 @@ class _Hands:
         # search stops ranking arrangements that tie on points.
         self.draws = SearchSession(deal, wild_cap, deadline,
                                    passes=tuple(untied(p) for p in passes_for(deal)))
+        self.tables_allowed = tables.rules_allow(deal)  # else no hand of the deal takes them
 
     def result(self, cards: Sequence[int], discard: bool) -> EngineResult:
         instance = Instance(self.deal, tuple(sorted(cards)), discard)
@@ -201,16 +202,16 @@ class _Hands:
 
     def draw_value(self, hand: Sequence[int], card: int,
                    caps: dict[Pass, int] | None = None) -> tuple[int, int | None, bool]:
-        """(value, discard, proved) of ``hand`` plus a drawn ``card`` with a
-        discard reaching the optimum, without building a ``Solution``."""
+        """(value, discard, proved) of ``hand`` (sorted) plus a drawn ``card``
+        with a discard reaching the optimum, without building a ``Solution``."""
         cards = [*hand, card]
-        instance = Instance(self.deal, tuple(sorted(cards)), True)
-        if tables.applies(instance):
+        instance = Instance(self.deal, tuple(sorted(cards)), True) if self.tables_allowed else None
+        if instance is not None and tables.applies(instance):
             result = tables.solve_tables(instance)
             cost, thrown, proved = result.cost, result.discard, True
         else:
             try:
-                cost, thrown, proved = self.draws.draw_value(sorted(hand), card, caps)
+                cost, thrown, proved = self.draws.draw_value(hand, card, caps)
             except DeadlineExceeded:
                 cost, thrown, proved = INFEASIBLE, None, False
         if cost >= INFEASIBLE or not proved:
@@ -427,9 +428,10 @@ def draw_hint(
         caps = hands.draw_caps(costs)
         # Costliest draws first: their searches have the loosest bounds, and
         # what they prove about the hand's sub-hands settles the later ones.
+        held = sorted(cards)
         for card in sorted((c for c in range(NUM_CARD_TYPES) if left[c] > 0),
                            key=lambda c: (-deal.points[c], c)):
-            value, thrown, proved = hands.draw_value(cards, card,
+            value, thrown, proved = hands.draw_value(held, card,
                                                      None if caps is None else caps(card))
             optimal = optimal and proved
             total += left[card] * value
