@@ -180,8 +180,32 @@ def effect_key(card: int, code: int, rules: Rules, wild_cap: int,
             copies[other] = 0 if pure_only else min(copies[other], 1)
         copies[suit] = min(code >> (shift + SUIT_BITS * suit) & FIELD, 2) \
             if rules.tanala_enabled else 0
-    return (rules, card, wild_cap_for(rules, wild_cap, pure_only), pure_only,
-            rank_pattern(presence(code), suit), (copies[0], copies[1], copies[2], copies[3]))
+    cap = wild_cap_for(rules, wild_cap, pure_only)
+    pattern = _within_reach(rules.ace, rank_pattern(presence(code), suit), rank, cap)
+    return (rules, card, cap, pure_only, pattern, (copies[0], copies[1], copies[2], copies[3]))
+
+
+def _within_reach(ace: str, pattern: int, rank: int, cap: int) -> int:
+    """The ranks of ``pattern`` some run through ``rank`` with at most ``cap``
+    gaps can reach (the others shape none of its runs: hands that differ
+    only there share their effects)."""
+    geometry = GEOMETRY[ace]
+    reach = 0
+    for position in geometry.coordinates(rank):
+        lowest, highest = geometry.span(position, position)
+        for direction, end in ((-1, lowest), (1, highest)):
+            gaps = 0
+            q = position + direction
+            while (q >= end) if direction < 0 else (q <= end):
+                bit = 1 << (q % 13)
+                if pattern & bit:
+                    reach |= bit
+                else:
+                    gaps += 1
+                    if gaps > cap:
+                        break
+                q += direction
+    return pattern & reach
 
 
 def through_effects(card: int, code: int, rules: Rules, wild_cap: int, pure_only: bool,
