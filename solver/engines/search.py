@@ -50,7 +50,7 @@ from solver.engines.base import (
 )
 from solver.engines.bounds import meld_reach
 from solver.engines.packed import BITS, FIELD, WEIGHT, pack, unpack
-from solver.engines.through import Effect, through_effects
+from solver.engines.through import Effect, effect_key, effects_of
 from solver.melds import (
     Candidate,
     Extension,
@@ -546,11 +546,16 @@ class PassSearch:
         can be extended), which only the candidates tell."""
         if self.priced or not self.uniform or self.table:
             return None
+        key = effect_key(card, others, self.deal.rules, self.wild_cap, self.objective.pure_only)
+        if key is None:
+            return []
+        known = self.rows.get(key)  # hands alike around the card share the rows
+        if known is not None:
+            return known
         wild_cost, wild_points = self.uniform_entry[1], self.uniform_entry[2]
         dual_fields = self.dual_fields
-        rows = []
-        effects = through_effects(card, others, self.deal.rules, self.wild_cap,
-                                  self.objective.pure_only, self.deadline)
+        rows: list[Row] = []
+        effects = effects_of(key, self.deadline)
         rooms: dict[tuple[int, int], int] = {}
         if self.spare_wilds_free:
             effects = _fewest_wilds(effects, self.pure_beats_impure)
@@ -563,6 +568,8 @@ class PassSearch:
                 dual_used = sum((delta >> (BITS * c)) & FIELD for c in self.dual_types)
             rows.append(Row(None, delta, wilds, cls, wilds * wild_cost, wilds * wild_points,
                             dual_used, 0, 0, rooms.get((delta, cls), wilds) - wilds))
+        self.rows[key] = rows
+        _hold_rows(self.rows, 1 + len(rows))
         return rows
 
     def _option_of(self, row: Row, lead: int, extra: int = 0) -> Candidate | Extension:
