@@ -25,6 +25,8 @@ that on random hands under every ace mode and meld rule.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sized
+from typing import Any
 
 from solver.cards import JOKER
 from solver.deadline import Deadline, Ticker
@@ -42,13 +44,28 @@ _PURE_RUN = class_of("run", True)
 _RUN = class_of("run", False)
 _TANALA = class_of("tanala", True)
 
-RUN_PATTERNS_LIMIT = 50_000
-"""Run patterns (rules, suit ranks held, rank, wild slots) whose effects are kept."""
+EFFECTS_HELD_LIMIT = 400_000
+"""Effects kept across hands, run tables and effect lists together (about
+100 bytes each); past it the least recently made go first, so a stream of
+hostile hands (dozens of wild cards: thousands of effects per card) stays
+bounded."""
+
 
 _RUNS: OrderedDict[tuple[object, ...], tuple[tuple[int, int], ...]] = OrderedDict()
-EFFECT_LISTS_LIMIT = 50_000
-"""Effect lists (rules, card, wild slots, suit ranks held, rank copies) kept."""
-_EFFECTS: dict[tuple[object, ...], list[Effect]] = {}
+_EFFECTS: OrderedDict[tuple[object, ...], list[Effect]] = OrderedDict()
+_held = [0]  # effects held by both caches
+
+
+def _keep(cache: OrderedDict[tuple[object, ...], Any], key: tuple[object, ...],
+          value: Sized) -> None:
+    """Store ``value`` in ``cache``, dropping the oldest entries of both
+    caches past ``EFFECTS_HELD_LIMIT``."""
+    cache[key] = value
+    _held[0] += 1 + len(value)
+    while _held[0] > EFFECTS_HELD_LIMIT and (_RUNS or _EFFECTS):
+        oldest = _RUNS if len(_RUNS) >= len(_EFFECTS) else _EFFECTS
+        _, dropped = oldest.popitem(last=False)
+        _held[0] -= 1 + len(dropped)
 
 
 def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
@@ -102,9 +119,7 @@ def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
                     for wilds in range(least, min(cap, room - naturals) + 1):
                         found[(kept, wilds)] = None
     effects = tuple(found)
-    _RUNS[key] = effects
-    if len(_RUNS) > RUN_PATTERNS_LIMIT:
-        _RUNS.popitem(last=False)
+    _keep(_RUNS, key, effects)
     return effects
 
 
@@ -222,6 +237,7 @@ def effects_of(key: EffectKey, deadline: Deadline | None = None) -> list[Effect]
     """The effects an ``EffectKey`` names (see ``through_effects``), computed once."""
     hit = _EFFECTS.get(key)
     if hit is not None:
+        _EFFECTS.move_to_end(key)
         return hit
     rules, card, cap, pure_only, pattern, copies = key
     rank, suit = card % 13, card // 13
@@ -236,9 +252,7 @@ def effects_of(key: EffectKey, deadline: Deadline | None = None) -> list[Effect]
                       _RUN if wilds else _PURE_RUN))
     sized.sort(key=_first)  # stable: the generator's order among equals
     effects = [(delta, wilds, cls) for _, delta, wilds, cls in sized]
-    _EFFECTS[key] = effects
-    if len(_EFFECTS) > EFFECT_LISTS_LIMIT:
-        del _EFFECTS[next(iter(_EFFECTS))]
+    _keep(_EFFECTS, key, effects)
     return effects
 
 
