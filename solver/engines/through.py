@@ -1,13 +1,15 @@
 """What one more card can join: the *effects* of the melds holding it.
 
-The draw hint asks, for every card it might draw, which melds that card could
-form with the hand.  When a meld's cost does not depend on what its wild
-slots stand for (no meld points counted, every wild card alike), the search
-only needs each meld's effect on its state: the other naturals it takes (a
-packed code), its wild slots and its meld class.  Those effects depend on
-little -- for runs, which ranks of the card's suit the hand holds; for sets,
-which suits hold its rank -- so they are computed once per such pattern and
-kept, across hands and deals: a hint's fifty draws cost a few lookups each.
+The search asks, for the card it decides next (the other cards being the
+ones still held above it) and for every card a draw hint might draw, which
+melds that card could form.  When a meld's cost does not depend on what its
+wild slots stand for (no meld points counted, every wild card alike), the
+search only needs each meld's effect on its state: the other naturals it
+takes (a packed code), its wild slots and its meld class.  Those effects
+depend on little -- for runs, which ranks of the card's suit within reach the
+hand holds; for sets, which suits hold its rank -- so they are computed once
+per such pattern and kept, across hands and deals: a hint's fifty draws cost
+a few lookups each.
 
 ``through_effects`` equals the projection of ``melds_through`` (the candidate
 generator, ``solver.melds``) onto effects; ``tests/test_through.py`` checks
