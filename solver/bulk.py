@@ -41,6 +41,8 @@ import multiprocessing
 import os
 import re
 import signal
+import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -601,8 +603,9 @@ def run_lines(lines: Iterable[Line], op: str = "solve", processes: int | None = 
     one at a time; a line that kills a worker alone is answered
     ``worker_crashed``; when workers die on ``MAX_CRASH_STREAK`` lines in a
     row the run stops with ``WorkersFailed``.  Closing the iterator early
-    stops the workers.  Workers start by the ``forkserver`` method (safe in
-    threaded programs), so a script calling this needs the usual
+    stops the workers.  Workers start by ``fork`` from a single-threaded
+    process on Linux, else by the ``forkserver`` method (safe in threaded
+    programs), so a script calling this needs the usual
     ``if __name__ == "__main__":`` guard.
 
     >>> [a.ok for a in run_lines(['{"variant": "gin", "hand": "AS"}', "[]"], processes=1)]
@@ -643,10 +646,9 @@ class _Workers:
     """A process pool that can be replaced when one of its processes dies."""
 
     def __init__(self, processes: int) -> None:
-        # forkserver: safe to start from a threaded process (the API, Ray's
-        # driver); the server imports this module once and forks workers.
-        self.context = multiprocessing.get_context("forkserver")
-        self.context.set_forkserver_preload([__name__])
+        self.context = multiprocessing.get_context(_start_method())
+        if self.context.get_start_method() == "forkserver":
+            self.context.set_forkserver_preload([__name__])
         self.processes = processes
         self.executor = self._new()
 
@@ -676,6 +678,16 @@ class _Workers:
 
     def close(self) -> None:
         self.executor.shutdown(wait=True)
+
+
+def _start_method() -> str:
+    """How worker processes start: by ``fork`` from a single-threaded process
+    on Linux (at once, with everything this process loaded), else by
+    ``forkserver`` (safe in a threaded process -- the API, Ray's driver; the
+    server imports this module once, about half a second, and forks workers)."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "forkserver"
 
 
 def _pooled(chunked: Iterator[list[Line]], task: ChunkTask,
