@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from solver.assemble import sorted_melds
-from solver.cards import SORT_KEYS, InvalidHandError, parse_cards
+from solver.cards import SORT_KEYS, InvalidHandError, parse_cards, without
 from solver.config import CONFIG, MAX_TIME_LIMIT_MS
 from solver.deadline import NODES_PER_MS, Deadline, DeadlineExceeded
 from solver.engines.base import INFEASIBLE, EngineResult, Instance
@@ -162,7 +162,7 @@ def find_go_out(instance: Instance, best: EngineResult, engine: str,
         return None
     cards = instance.cards
     if some_card_unmeldable(cards, instance.deal) and (
-            not instance.discard or all(some_card_unmeldable(_without_one(cards, d), instance.deal)
+            not instance.discard or all(some_card_unmeldable(without(cards, d), instance.deal)
                                         for d in set(cards))):
         return None
     if session is not None:
@@ -179,12 +179,6 @@ def find_go_out(instance: Instance, best: EngineResult, engine: str,
     if result.deadwood or not points.declarable:
         return None
     return GoOut(melds, result.discard, points.meld_points, points.net_points, result.optimal)
-
-
-def _without_one(cards: Sequence[int], card: int) -> list[int]:
-    left = list(cards)
-    left.remove(card)
-    return left
 
 
 REQUEST_BUDGET_MS = CONFIG.request_budget_ms

@@ -37,7 +37,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from solver.cards import JOKER, NUM_CARD_TYPES
+from solver.cards import JOKER, NUM_CARD_TYPES, without
 from solver.config import CONFIG
 from solver.deadline import Deadline, DeadlineExceeded, gc_paused
 from solver.engines import tables
@@ -576,19 +576,24 @@ class PassSearch:
         """The meld of ``row`` (led by ``lead``), with ``extra`` more wild slots."""
         if row.option is not None and not extra:
             return row.option
-        # Only the row's own naturals: a handful of candidates to look through.
-        counts = unpack(row.delta)
-        counts[lead] += 1
         wilds = row.wilds + extra
-        for candidate in melds_led_by(lead, counts, self.deal, wilds, self.objective.pure_only):
-            rest = list(candidate.naturals)
-            rest.remove(lead)
-            if (pack(rest), candidate.wilds, class_of(candidate.kind, candidate.pure)) == (
-                    row.delta, wilds, row.cls):
-                if not extra:
-                    row.option = candidate  # a row belongs to one search space: found once
-                return candidate
-        raise AssertionError("an effect row without its meld")
+        key = ("meld of", self.deal.rules, lead, row.delta, wilds, row.cls,
+               self.objective.pure_only)
+        known = _CANDIDATES.get(key)  # the same meld recurs across hands
+        if known is None:
+            # Only the row's own naturals: a handful of candidates to look through.
+            counts = unpack(row.delta)
+            counts[lead] += 1
+            known = [candidate for candidate in melds_led_by(
+                lead, counts, self.deal, wilds, self.objective.pure_only)
+                if (pack(without(candidate.naturals, lead)), candidate.wilds,
+                    class_of(candidate.kind, candidate.pure)) == (row.delta, wilds, row.cls)][:1]
+            if not known:
+                raise AssertionError("an effect row without its meld")
+            _keep_candidates(key, known)
+        if not extra:
+            row.option = known[0]  # a row belongs to one search space: found once
+        return known[0]
 
     def _row(self, lead: int, option: Candidate | Extension) -> Row:
         deal, objective = self.deal, self.objective
