@@ -1026,6 +1026,16 @@ class PassSearch:
 # Solving a hand: every pass, cheap ones first
 
 
+def _pass_bound(best: int | None, caps: Mapping[Pass, int] | None, objective: Pass) -> int:
+    """The bound a pass is searched with: at or below the best cost of the
+    later passes solved so far (an earlier pass wins ties) and at its cap (a
+    cost known to be reachable)."""
+    bound = INFEASIBLE if best is None else best + 1
+    if caps is not None and caps.get(objective, INFEASIBLE) < bound:
+        bound = caps[objective] + 1
+    return bound
+
+
 def _precheck(objective: Pass) -> Pass | None:
     """The feasibility pass worth solving before ``objective`` on one hand:
     only when it requires two or more pure sequences -- whether one can be
@@ -1116,9 +1126,7 @@ class SearchSession:
         with gc_paused():
             best: tuple[int, int | None] | None = None
             for objective in reversed(self.passes):
-                bound = INFEASIBLE if best is None else best[0] + 1
-                if caps is not None and caps.get(objective, INFEASIBLE) < bound:
-                    bound = caps[objective] + 1
+                bound = _pass_bound(None if best is None else best[0], caps, objective)
                 precheck = pure_sequences_possible(objective)
                 if precheck is not None:
                     feasibility = self._search(precheck)
@@ -1161,9 +1169,7 @@ class SearchSession:
         # gives the earlier, harder passes a bound.  An earlier pass wins ties,
         # so it only has to come in at or below the best cost so far.
         for objective in reversed(self.passes):
-            bound = INFEASIBLE if best is None else best[3] + 1
-            if caps is not None and caps.get(objective, INFEASIBLE) < bound:
-                bound = caps[objective] + 1
+            bound = _pass_bound(None if best is None else best[3], caps, objective)
             precheck = _precheck(objective)
             if precheck is not None:
                 feasibility = self._search(precheck)
