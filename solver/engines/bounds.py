@@ -23,18 +23,9 @@ windows, built lazily per (rules, suit pattern).
 
 from __future__ import annotations
 
-from solver.engines.packed import BITS, FIELD, FIELD_LOW, SUIT_BITS, SUIT_MASK, presence
+from solver.engines.packed import FIELD, FIELD_LOW, presence, rank_pattern, spread
 from solver.geometry import GEOMETRY, MAX_RUN_CARDS
 from solver.rules import Rules
-
-
-def _spread(pattern: int) -> int:
-    """A 13-bit rank pattern as field bits of one suit."""
-    out = 0
-    for rank in range(13):
-        if pattern >> rank & 1:
-            out |= 1 << (BITS * rank)
-    return out
 
 
 class PureReach:
@@ -52,23 +43,18 @@ class PureReach:
         self.windows = tuple(sorted(windows))
         self.runs: dict[int, int] = {}
 
-    def _run_reach(self, spaced: int) -> int:
-        """Field bits of the ranks of one suit some pure run can hold,
-        ``spaced`` being the suit's presence bits."""
-        hit = self.runs.get(spaced)
+    def _run_reach(self, pattern: int) -> int:
+        """The ranks (a 13-bit mask) some pure run can hold when a suit holds
+        the ranks of ``pattern``."""
+        hit = self.runs.get(pattern)
         if hit is not None:
             return hit
-        pattern = 0
-        for rank in range(13):
-            if spaced >> (BITS * rank) & 1:
-                pattern |= 1 << rank
         reach = 0
         for mask in self.windows:
             if mask & pattern == mask and mask.bit_count() >= self.min_naturals:
                 reach |= mask
-        spread = _spread(reach)
-        self.runs[spaced] = spread
-        return spread
+        self.runs[pattern] = reach
+        return reach
 
     def pure_sequences_at_most(self, code: int, enough: int = 1 << 30) -> int:
         """An upper bound on how many disjoint pure sequences the held cards
@@ -76,14 +62,15 @@ class PureReach:
         present = presence(code)
         total = 0
         for suit in range(4):
-            spaced = (present >> (SUIT_BITS * suit)) & SUIT_MASK
-            if not spaced:
+            pattern = rank_pattern(present, suit)
+            if not pattern:
                 continue
-            reach = self._run_reach(spaced) << (SUIT_BITS * suit)
-            if not reach:
+            ranks = self._run_reach(pattern)
+            if not ranks:
                 continue
             if total + 1 >= enough:
                 return enough  # a reachable rank: some window is held whole
+            reach = spread(ranks, suit)
             copies = 0
             while reach:
                 low = reach & -reach

@@ -461,7 +461,7 @@ class PassSearch:
             rows = self._effect_rows(lead, code)
             if rows is not None:
                 self.rows[signature] = rows
-                _hold_rows(self.rows, 1 + len(rows))
+                _hold_rows(self.rows, 1)  # the rows themselves are counted under their effect
                 return rows
         # Options only see which ranks of the lead's suit are held and how many
         # copies of its rank: hands that agree on those share the rows.
@@ -563,9 +563,7 @@ class PassSearch:
             rooms = _spare_rooms(effects)
             effects = _fewest_wilds(effects, False)
         for delta, wilds, cls in effects:
-            dual_used = 0
-            if delta & dual_fields:
-                dual_used = sum((delta >> (BITS * c)) & FIELD for c in self.dual_types)
+            dual_used = self._dual_in(delta) if delta & dual_fields else 0
             rows.append(Row(None, delta, wilds, cls, wilds * wild_cost, wilds * wild_points,
                             dual_used, 0, 0, rooms.get((delta, cls), wilds) - wilds))
         self.rows[key] = rows
@@ -1007,12 +1005,14 @@ class PassSearch:
         rows = self.rows.get(key)
         if rows is None:
             rows = self._effect_rows(card, code)
+            held = 1  # rows from the effect tables are counted under their effect
             if rows is None:
                 rows = self._distinct_rows(card, _through_candidates(
                     card, code, self.deal, self.wild_cap, self.objective.pure_only,
                     self.deadline))
+                held += len(rows)
             self.rows[key] = rows
-            _hold_rows(self.rows, 1 + len(rows))
+            _hold_rows(self.rows, held)
         return rows
 
     def incumbent_arrangement(self, root: Root) -> Arrangement | None:
