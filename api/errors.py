@@ -26,7 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from solver import InvalidHandError, InvalidRulesError
+from solver import InvalidHandError, InvalidOptionError, InvalidRulesError, SolverInputError
 
 logger = logging.getLogger("api")
 
@@ -77,15 +77,8 @@ def field_loc(field: str) -> Loc:
 
 def domain_error(exc: ValueError, prefix: Sequence[str | int] = ("body",)) -> RequestError:
     """The 422 item for a library error raised on a request whose body is at ``prefix``."""
-    if isinstance(exc, InvalidHandError):
-        loc = [*prefix, *field_loc(exc.field)]
-        if exc.index is not None:
-            loc.append(exc.index)
-        return RequestError(loc, exc.message, exc.code)
-    if isinstance(exc, InvalidRulesError):
-        if exc.knob in ("variant", "rules"):
-            return RequestError([*prefix, exc.knob], exc.message, exc.code)
-        return RequestError([*prefix, "rules", exc.knob], exc.message, exc.code)
+    if isinstance(exc, SolverInputError):
+        return RequestError([*prefix, *exc.loc], exc.message, exc.code)
     # The library raises ValueError (or a subclass) only for unusable input.
     return RequestError(list(prefix), bounded(str(exc)) or type(exc).__name__, "invalid_request")
 
@@ -226,4 +219,5 @@ def install_exception_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestError, _on_request_error)
     app.add_exception_handler(InvalidHandError, _on_domain_error)
     app.add_exception_handler(InvalidRulesError, _on_domain_error)
+    app.add_exception_handler(InvalidOptionError, _on_domain_error)
     app.add_exception_handler(SolverFailure, _on_solver_failure)

@@ -7,12 +7,13 @@
 
 __version__ = "0.2.0"
 
-from solver.cards import JOKER, InvalidHandError, card_name, parse_card, parse_cards
+from solver.cards import JOKER, card_name, parse_card, parse_cards
+from solver.errors import InvalidHandError, InvalidOptionError, InvalidRulesError, SolverInputError
 from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.model import Meld, Problem, Solution, ValidationReport
 from solver.round_scoring import score_round
-from solver.rules import PRESETS, Deal, InvalidRulesError, Rules, make_deal, make_rules
+from solver.rules import PRESETS, Deal, Rules, make_deal, make_rules
 from solver.solve import ENGINES, solve
 from solver.validate import validate
 
@@ -22,11 +23,13 @@ __all__ = [
     "PRESETS",
     "Deal",
     "InvalidHandError",
+    "InvalidOptionError",
     "InvalidRulesError",
     "Meld",
     "Problem",
     "Rules",
     "Solution",
+    "SolverInputError",
     "ValidationReport",
     "__version__",
     "card_name",

@@ -51,12 +51,12 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Literal, NamedTuple
 
-from solver.cards import InvalidHandError
 from solver.deadline import Deadline
 from solver.engines import cpsat as _cpsat  # noqa: F401  loaded up front: no line pays for it
+from solver.errors import SolverInputError
 from solver.gin import knock_check
 from solver.hints import MAX_SEEN_CARDS, discard_hint, draw_hint
-from solver.rules import KNOB_NAMES, LEGACY_KNOBS, MAX_HAND_CARDS, PRESETS, InvalidRulesError
+from solver.rules import KNOB_NAMES, LEGACY_KNOBS, MAX_HAND_CARDS, PRESETS
 from solver.solve import ENGINES, REQUEST_BUDGET_MS, solve
 from solver.validate import validate
 
@@ -414,16 +414,8 @@ def library_error(exc: ValueError, prefix: Sequence[str | int] = LOC_PREFIX) -> 
     """The error item of a library error, ``loc`` as the API gives it:
     ``InvalidHandError(field="melds[2]", index=1)`` -> ``[*prefix, "melds", 2, 1]``;
     ``InvalidRulesError(knob="decks")`` -> ``[*prefix, "rules", "decks"]``."""
-    if isinstance(exc, InvalidHandError):
-        loc: Loc = [*prefix]
-        parts = _FIELD_PART.findall(exc.field)
-        loc += [name if name else int(index) for name, index in parts] if parts else [exc.field]
-        if exc.index is not None:
-            loc.append(exc.index)
-        return LineError(exc.code, exc.message, loc)
-    if isinstance(exc, InvalidRulesError):
-        where = [exc.knob] if exc.knob in ("variant", "rules") else ["rules", exc.knob]
-        return LineError(exc.code, exc.message, [*prefix, *where])
+    if isinstance(exc, SolverInputError):
+        return LineError(exc.code, exc.message, [*prefix, *exc.loc])
     return LineError("invalid_request", str(exc)[:200] or type(exc).__name__, list(prefix))
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from solver.errors import InvalidHandError as InvalidHandError  # raised here, defined there
+
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 JOKER = 52
@@ -20,24 +22,6 @@ _SUIT_ALIASES = {
     "♤": 0, "♡": 1, "♢": 2, "♧": 3,
 }
 _RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 9, "1": 0}
-
-
-class InvalidHandError(ValueError):
-    """A hand, card token or cut card that cannot be used.
-
-    ``code`` is a stable machine-readable reason (``invalid_card``,
-    ``too_many_copies`` ...), ``field`` the input it concerns (``hand``,
-    ``wild_rank`` ...) and ``index`` the 0-based position of the bad token.
-    """
-
-    def __init__(
-        self, message: str, *, code: str, field: str = "hand", index: int | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.field = field
-        self.index = index
 
 
 def make_card(rank: int, suit: int) -> int:

@@ -29,11 +29,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol, TextIO, TypeAlias, TypeVar
 
 from solver import cli_format
-from solver.cards import InvalidHandError
+from solver.errors import SolverInputError
 from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.round_scoring import PlayerHand, score_round
-from solver.rules import PRESETS, InvalidRulesError
+from solver.rules import PRESETS
 from solver.solve import ENGINES, solve
 from solver.validate import validate
 from solver.version import version_info
@@ -98,14 +98,8 @@ def field_loc(field: str) -> Loc:
 def error_item(error: ValueError) -> dict[str, Any]:
     """``{"type", "msg", "loc"}`` for an input error (as the REST API's items,
     without the ``body`` prefix)."""
-    if isinstance(error, InvalidHandError):
-        loc = field_loc(error.field)
-        if error.index is not None:
-            loc.append(error.index)
-        return {"type": error.code, "msg": error.message, "loc": loc}
-    if isinstance(error, InvalidRulesError):
-        loc = [error.knob] if error.knob in ("variant", "rules") else ["rules", error.knob]
-        return {"type": error.code, "msg": error.message, "loc": loc}
+    if isinstance(error, SolverInputError):
+        return {"type": error.code, "msg": error.message, "loc": list(error.loc)}
     if isinstance(error, CliError):
         return {"type": error.code, "msg": error.message, "loc": error.loc}
     return {"type": "invalid_request", "msg": str(error) or type(error).__name__, "loc": []}
@@ -721,7 +715,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         error.parser.print_usage(sys.stderr)
         write(f"{error.parser.prog}: error: {error.message}", sys.stderr)
         return EXIT_BAD_INPUT
-    except (InvalidHandError, InvalidRulesError) as error:
+    except SolverInputError as error:
         return _report_error(error_item(error), as_json, EXIT_BAD_INPUT)
     except CliError as error:
         return _report_error(error_item(error), as_json, error.exit_code)

@@ -33,6 +33,7 @@ from solver.cards import (
     rank_of,
     suit_of,
 )
+from solver.errors import InvalidRulesError
 from solver.geometry import ACE_MODES, AceMode
 
 Objective = Literal["min_deadwood", "max_net", "cascade", "marriage"]
@@ -70,16 +71,6 @@ __all__ = [
     "make_rules",
     "melded_points",
 ]
-
-
-class InvalidRulesError(ValueError):
-    """An unknown knob or an impossible knob value; ``knob`` names it."""
-
-    def __init__(self, knob: str, message: str) -> None:
-        super().__init__(message)
-        self.knob = knob
-        self.message = message
-        self.code = "invalid_rules"
 
 
 # ---------------------------------------------------------------------------
@@ -550,8 +541,8 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
     else:
         if not isinstance(variant, str) or variant not in PRESETS:
             raise InvalidRulesError(
-                "variant", f"unknown variant {variant!r}; choose one of {', '.join(PRESETS)}"
-            )
+                "variant", f"unknown variant {variant!r}; choose one of {', '.join(PRESETS)}",
+                code="unknown_variant")
         base = PRESETS[variant]
     if not overrides:
         return _intern(base)

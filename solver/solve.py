@@ -13,6 +13,7 @@ from solver.config import CONFIG, MAX_TIME_LIMIT_MS
 from solver.deadline import NODES_PER_MS, Deadline, DeadlineExceeded
 from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.search import SearchSession, solve_search
+from solver.errors import InvalidOptionError
 from solver.melds import some_card_unmeldable
 from solver.model import GoOut, Solution
 from solver.objective import Pass, go_out_pass
@@ -187,15 +188,15 @@ MAX_REQUEST_BUDGET_MS = 600_000
 
 def check_time_limit(time_limit_ms: object, default_ms: int = DEFAULT_TIME_LIMIT_MS,
                      most_ms: int = MAX_TIME_LIMIT_MS) -> int:
-    """The time limit to use (``default_ms`` when None); ``InvalidHandError`` when bad."""
+    """The time limit to use (``default_ms`` when None); ``InvalidOptionError`` when bad."""
     if time_limit_ms is None:
         return default_ms
     if (isinstance(time_limit_ms, bool) or not isinstance(time_limit_ms, int)
             or not 1 <= time_limit_ms <= most_ms):
-        raise InvalidHandError(
+        raise InvalidOptionError(
+            "time_limit_ms",
             f"time_limit_ms must be an integer from 1 to {most_ms}; got {time_limit_ms!r}",
-            code="invalid_time_limit", field="time_limit_ms",
-        )
+            code="invalid_time_limit")
     return time_limit_ms
 
 
@@ -251,10 +252,9 @@ def solve(
         if answer is not None:
             return answer
     if engine not in ENGINES:
-        raise InvalidHandError(
-            f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}",
-            code="invalid_engine", field="engine",
-        )
+        raise InvalidOptionError(
+            "engine", f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}",
+            code="invalid_engine")
     until = resolve_deadline(time_limit_ms, deadline)
     instance = prepare(hand, variant, wild_rank, discard, rules)
     result, answered_by = run_engine(instance, engine, until)

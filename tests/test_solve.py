@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import InvalidHandError, InvalidRulesError, Solution, solve
+from solver import InvalidHandError, InvalidOptionError, InvalidRulesError, Solution, solve
 from solver.cards import card_name
 from solver.deadline import Deadline
 
@@ -221,10 +221,14 @@ def test_hand_over_thirty_cards() -> None:
 def test_bad_knob_and_engine() -> None:
     with pytest.raises(InvalidRulesError):
         solve("AS", "gin", rules={"ace": "sideways"})
-    with pytest.raises(InvalidHandError, match="engine"):
+    # How the call runs is not the hand's fault: its own error, its own code and loc.
+    with pytest.raises(InvalidOptionError, match="engine") as engine_error:
         solve("AS", "gin", engine="magic")
-    with pytest.raises(InvalidHandError, match="time_limit_ms"):
+    assert (engine_error.value.code, engine_error.value.loc) == ("invalid_engine", ("engine",))
+    assert not isinstance(engine_error.value, InvalidHandError)
+    with pytest.raises(InvalidOptionError, match="time_limit_ms") as limit_error:
         solve("AS", "gin", time_limit_ms=0)
+    assert limit_error.value.loc == ("time_limit_ms",)
 
 
 def test_empty_hand() -> None:

@@ -1,0 +1,82 @@
+"""What the library raises for input it cannot use: errors that carry their own meaning.
+
+Every input error is a ``SolverInputError`` (a ``ValueError``) with three parts,
+so a front end turns it into its wire form without knowing the library:
+
+* ``code``: a stable, machine-readable type (``invalid_card``, ``invalid_rules``,
+  ``invalid_engine`` ...);
+* ``loc``: where the input is wrong, as a path from the top of the call's
+  arguments (``("hand", 3)``, ``("rules", "decks")``, ``("players", 1, "melded", 0)``);
+* ``message``: what is wrong and what is allowed, for a person.
+
+The subclasses say which kind of input is at fault, as python-chess splits
+invalid, illegal and ambiguous moves: ``InvalidHandError`` (cards and the
+arrangements made of them), ``InvalidRulesError`` (a variant or knob) and
+``InvalidOptionError`` (how the call should run: engine, time limit, worker
+count).
+
+>>> error = InvalidHandError("unknown card 'ZZ'", code="invalid_card", index=3)
+>>> error.loc, error.code
+(('hand', 3), 'invalid_card')
+>>> InvalidRulesError("decks", "decks must be 1 to 4").loc
+('rules', 'decks')
+>>> field_loc("players[1].melded[0]")
+('players', 1, 'melded', 0)
+"""
+
+from __future__ import annotations
+
+import re
+
+Loc = tuple[str | int, ...]
+
+_FIELD_PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
+
+
+def field_loc(field: str) -> Loc:
+    """A field path written as text, as a ``loc``: ``"melds[2]"`` -> ``("melds", 2)``."""
+    loc: Loc = tuple(name if name else int(index) for name, index in _FIELD_PART.findall(field))
+    return loc or (field,)
+
+
+class SolverInputError(ValueError):
+    """Input the library cannot use (see the module docstring): ``code``, ``loc``, ``message``."""
+
+    def __init__(self, message: str, *, code: str, loc: Loc) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.loc: Loc = tuple(loc)
+
+
+class InvalidHandError(SolverInputError):
+    """A hand, card token, cut card or declared arrangement that cannot be used.
+
+    ``field`` names the input (``hand``, ``wild_rank``, ``melds[2]`` ...) and
+    ``index`` the 0-based position of the bad token in it, if any."""
+
+    def __init__(self, message: str, *, code: str, field: str = "hand",
+                 index: int | None = None) -> None:
+        loc = field_loc(field) + (() if index is None else (index,))
+        super().__init__(message, code=code, loc=loc)
+        self.field = field
+        self.index = index
+
+
+class InvalidRulesError(SolverInputError):
+    """An unknown variant or knob, or an impossible knob value; ``knob`` names it
+    (``variant`` and ``rules`` stand for themselves, any other is under ``rules``)."""
+
+    def __init__(self, knob: str, message: str, *, code: str = "invalid_rules") -> None:
+        loc: Loc = (knob,) if knob in ("variant", "rules") else ("rules", knob)
+        super().__init__(message, code=code, loc=loc)
+        self.knob = knob
+
+
+class InvalidOptionError(SolverInputError):
+    """An option of the call itself (not of the game) that cannot be used:
+    an unknown engine, a time limit out of range, a bad worker count."""
+
+    def __init__(self, option: str, message: str, *, code: str) -> None:
+        super().__init__(message, code=code, loc=field_loc(option))
+        self.option = option
