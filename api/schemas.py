@@ -84,7 +84,7 @@ Engine.__doc__ = ("auto: the exact search, CP-SAT past its budget; search: the e
                   "cpsat: OR-Tools CP-SAT.")
 
 
-def _choice(enum_class: Any, what: str, code: str) -> Any:
+def choice_type(enum_class: Any, what: str, code: str) -> Any:
     """``enum_class`` on the wire: its value as a string (strict mode takes the
     member for it), an unknown value a 422 of type ``code`` listing the choices."""
     choices = [member.value for member in enum_class]
@@ -106,7 +106,7 @@ def _enum_of(name: str, values: tuple[str, ...], doc: str) -> Any:
 
 
 _KNOB_ENUMS: dict[str, Any] = {
-    knob: _choice(_enum_of("".join(p.title() for p in knob.split("_")), values, KNOB_DOCS[knob]),
+    knob: choice_type(_enum_of("".join(p.title() for p in knob.split("_")), values, KNOB_DOCS[knob]),
                   f"{knob} value", "invalid_rules")
     for knob, values in CHOICES.items()
 }
@@ -267,7 +267,7 @@ class RequirementIn(BaseModel):
     model_config = _request_config({"kind": "pure_sequence", "count": 1},
                                    {"kind": "run", "count": 2, "exact": True})
 
-    kind: _choice(RequirementKind, "requirement kind", "invalid_rules")  # type: ignore[valid-type]
+    kind: choice_type(RequirementKind, "requirement kind", "invalid_rules")  # type: ignore[valid-type]
     count: int = Field(ge=0, le=10, description="how many melds of that kind")
     exact: bool = Field(default=False, description="exactly count (else at least count)")
 
@@ -399,11 +399,11 @@ if TYPE_CHECKING:  # the enums are built from the presets at run time
     EngineIn = Any
     RequirementKindOut = Any
 else:
-    VariantIn = _choice(Variant, "variant", "unknown_variant")
-    LayoffVariantIn = _choice(LayoffVariant, "variant for this endpoint", "unknown_variant")
-    RoundVariantIn = _choice(RoundVariant, "variant for round scoring (gin is scored knock by "
+    VariantIn = choice_type(Variant, "variant", "unknown_variant")
+    LayoffVariantIn = choice_type(LayoffVariant, "variant for this endpoint", "unknown_variant")
+    RoundVariantIn = choice_type(RoundVariant, "variant for round scoring (gin is scored knock by "
                              "knock: gin_score, POST /v1/gin/score)", "unknown_variant")
-    EngineIn = _choice(Engine, "engine", "unknown_engine")
+    EngineIn = choice_type(Engine, "engine", "unknown_engine")
     RequirementKindOut = RequirementKind
 
 

@@ -4,7 +4,7 @@ Same conventions as ``api.schemas``: requests are strict and reject unknown
 fields; responses mirror the ``to_dict()`` of the library's results
 (``solver.gin``, ``solver.hints``, ``solver.layoffs``, ``solver.round_scoring``)
 plus ``elapsed_ms``.  Every model carries an example (real answers, see
-``api.examples_play``).
+``api.examples``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from api.schemas import (
     SolveStatus,
     VariantIn,
     WildRank,
-    _choice,
+    choice_type,
 )
 from solver.hints import MAX_PILE_CARDS, MAX_SEEN_CARDS
 from solver.layoffs import MAX_MELD_CARDS, MAX_TABLE_MELDS
@@ -263,7 +263,7 @@ class DropStage(enum.StrEnum):
 if TYPE_CHECKING:
     DropStageIn = DropStage
 else:
-    DropStageIn = _choice(DropStage, "dropped value", "invalid_flag")
+    DropStageIn = choice_type(DropStage, "dropped value", "invalid_flag")
 
 
 class PlayerRole(enum.StrEnum):
