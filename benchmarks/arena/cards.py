@@ -65,14 +65,20 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+_SUIT_BITS = (1 << RANK_COUNT) - 1
+# The cards of every 13-bit suit pattern, per suit: cards_of reads four of
+# them instead of walking bit by bit (it runs at every decision).
+_SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(suit * RANK_COUNT + r for r in range(RANK_COUNT) if pattern >> r & 1)
+          for pattern in range(1 << RANK_COUNT))
+    for suit in range(SUIT_COUNT)
+)
+
+
 def cards_of(mask: int) -> tuple[int, ...]:
     """The cards of a bit mask, lowest id first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+    return (_SUIT_CARDS[0][mask & _SUIT_BITS] + _SUIT_CARDS[1][mask >> 13 & _SUIT_BITS]
+            + _SUIT_CARDS[2][mask >> 26 & _SUIT_BITS] + _SUIT_CARDS[3][mask >> 39 & _SUIT_BITS])
 
 
 def points_of(mask: int) -> int:
