@@ -118,6 +118,17 @@ def melded_cards(mask: int) -> int:
     return out
 
 
+def meld_completers(mask: int) -> int:
+    """The cards (as a mask) that would make a new meld with ``mask``: each
+    is the one card a meld lacks there."""
+    out = 0
+    for meld in ALL_MELDS:
+        missing = meld & ~mask
+        if missing and not missing & (missing - 1):
+            out |= missing
+    return out
+
+
 def arrangements(mask: int, max_deadwood: int) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every split of ``mask`` into melds + deadwood worth at most
     ``max_deadwood``: ``(melds, deadwood_mask)``.  A run longer than five
@@ -229,6 +240,7 @@ __all__ = [
     "best_melds",
     "is_meld",
     "layoff_targets",
+    "meld_completers",
     "melded_cards",
     "melds_in",
     "min_deadwood",
