@@ -12,16 +12,18 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from benchmarks.arena.cards import DECK_SIZE, mask_of, parse_cards  # noqa: E402
 from benchmarks.arena.game import play_hand  # noqa: E402
-from benchmarks.arena.melds import ALL_MELDS, min_deadwood_after_discard  # noqa: E402
+from benchmarks.arena.melds import ALL_MELDS, min_deadwood, min_deadwood_after_discard  # noqa: E402
 from benchmarks.arena.openspiel_shadow import (  # noqa: E402
     OpenSpielShadow,
     from_openspiel_card,
     to_openspiel_card,
 )
 from benchmarks.arena.players.eaai_simple import EaaiSimplePlayer  # noqa: E402
+from benchmarks.arena.players.greedy_hint import GreedyHintPlayer  # noqa: E402
 from benchmarks.arena.players.openspiel_bot import OpenSpielBotPlayer  # noqa: E402
 from benchmarks.arena.players.random_player import RandomPlayer  # noqa: E402
 from benchmarks.arena.protocol import Action, Phase, Player, PlayerView, meld  # noqa: E402
+from tests.test_arena_referee import deal  # noqa: E402
 
 
 def shuffled(seed: int) -> list[int]:
@@ -120,3 +122,21 @@ def test_openspiel_bot_reads_no_more_than_its_view() -> None:
         assert record.violation is None, record.violation
     assert bot.checked > 500
     assert shadow.tally.disagreements == []
+
+
+def test_openspiel_bot_defends_when_openspiel_cannot_follow_a_knock() -> None:
+    # Seat 0 draws 6C from the stock: the 11 cards of the tie above, which
+    # knock by throwing 6C.  OpenSpiel's 11-card call refuses the knock, so
+    # the shadow stops and the bot defends with its own policy, written out.
+    defender = "7C 8C 9C 2H 8H TH QH 3S JS TS"
+    deck = deal("AS 4S 5S 6S 4H 5H 6H 2D 4D 3C", defender, "KD", stock="6C")
+    shadow = OpenSpielShadow()
+    bot = OpenSpielBotPlayer(shadow)
+    record = play_hand(deck, (GreedyHintPlayer(), bot), (0, 0), watchers=[shadow])
+    assert record.violation is None, record.violation
+    assert shadow.tally.openspiel_knock_misses == 1 and shadow.tally.desynced_hands == 1
+    assert shadow.tally.disagreements == []
+    assert bot.fallback_decisions >= 2  # finish the layoffs, lay 7C 8C 9C, finish
+    result = record.result
+    assert result is not None and result.knocker == 0
+    assert result.deadwood == (10, min_deadwood(mask_of(parse_cards(defender))))
