@@ -136,7 +136,7 @@ def test_openspiel_bot_defends_when_openspiel_cannot_follow_a_knock() -> None:
     assert record.violation is None, record.violation
     assert shadow.tally.openspiel_knock_misses == 1 and shadow.tally.desynced_hands == 1
     assert shadow.tally.disagreements == []
-    assert bot.fallback_decisions >= 2  # finish the layoffs, lay 7C 8C 9C, finish
+    assert shadow.tally.bot_fallback_decisions >= 2  # finish the layoffs, lay 7C 8C 9C, finish
     result = record.result
     assert result is not None and result.knocker == 0
     assert result.deadwood == (10, min_deadwood(mask_of(parse_cards(defender))))

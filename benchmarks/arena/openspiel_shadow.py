@@ -128,6 +128,7 @@ class CrossCheckTally:
     disagreements: list[str] = field(default_factory=list)
     openspiel_knock_misses: int = 0
     desynced_hands: int = 0
+    bot_fallback_decisions: int = 0  # OpenSpiel's bot defending on its own after a desync
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the report."""
@@ -139,6 +140,7 @@ class CrossCheckTally:
             "disagreement_examples": self.disagreements[:5],
             "openspiel_11_card_knock_misses": self.openspiel_knock_misses,
             "desynced_hands": self.desynced_hands,
+            "openspiel_bot_fallback_decisions": self.bot_fallback_decisions,
         }
 
 

@@ -178,10 +178,6 @@ def run_arena(a: str, b: str, *, hands: int = 200, matches: int = 0, seed: int =
                        for m in pair for _, r in m.hands if r.violation is not None]
     results["violations"] = violations
     results["cross_check"] = None if arena.shadow is None else arena.shadow.tally.to_dict()
-    fallback = getattr(arena.players["a"], "fallback_decisions", 0) + getattr(
-        arena.players["b"], "fallback_decisions", 0)
-    if arena.shadow is not None:
-        results["cross_check"]["openspiel_bot_fallback_decisions"] = fallback
     return results
 
 

@@ -41,7 +41,6 @@ class OpenSpielBotPlayer:
                                        pyspiel.make_simple_gin_rummy_bot(params, 1))
         self._seat = 0
         self._fallback_melds: list[tuple[int, ...]] | None = None
-        self.fallback_decisions = 0
 
     def start_hand(self, seat: int, seed: int) -> None:
         """Sit in ``seat``; the bot forgets its last hand's plan."""
@@ -52,7 +51,7 @@ class OpenSpielBotPlayer:
     def act(self, view: PlayerView) -> Action:
         """The bot's choice on the shadow state."""
         if not self.shadow.synced:
-            self.fallback_decisions += 1
+            self.shadow.tally.bot_fallback_decisions += 1
             return self._defend(view)
         chosen = int(self._bots[self._seat].step(self.shadow.state))
         return self.shadow.actions.from_openspiel(chosen, view.phase)
