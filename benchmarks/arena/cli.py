@@ -43,14 +43,19 @@ def arena_problems(results: dict[str, Any]) -> list[str]:
 
 def run_arena_command(args: argparse.Namespace) -> int:
     """Run the arena as the options say; print the report; the exit code."""
+    from benchmarks.arena.openspiel_shadow import OpenSpielMissingError
     from benchmarks.arena.report import render, write_json
     from benchmarks.arena.runner import run_arena
 
     if args.hands < 0 or args.matches < 0 or args.hands + args.matches == 0:
         print("error: --hands and --matches must be >= 0, and one of them > 0", file=sys.stderr)
         return 2
-    results = run_arena(args.a, args.b, hands=args.hands, matches=args.matches, seed=args.seed,
-                        cross_check=not args.no_cross_check)
+    try:
+        results = run_arena(args.a, args.b, hands=args.hands, matches=args.matches, seed=args.seed,
+                            cross_check=not args.no_cross_check)
+    except OpenSpielMissingError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     print(render(results))
     if args.json:
         write_json(results, args.json)

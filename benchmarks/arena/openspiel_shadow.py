@@ -24,7 +24,6 @@ OpenSpiel's suits are s c d h; ours S H D C: hearts and clubs swap.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,9 +57,20 @@ _SUIT_SWAP = (0, 3, 2, 1)  # S H D C -> s c d h (an involution: the same map bac
 _CARD_PHASES = (Phase.DISCARD, Phase.KNOCK_DISCARD)
 
 
+class OpenSpielMissingError(RuntimeError):
+    """A player or check needs ``pyspiel``, which is not installed."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what} needs pyspiel: pip install -e '.[bench]'")
+
+
 def openspiel_available() -> bool:
     """Whether ``pyspiel`` (the ``bench`` extra) can be imported."""
-    return importlib.util.find_spec("pyspiel") is not None
+    try:
+        import pyspiel  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def to_openspiel_card(card: int) -> int:
@@ -148,7 +158,7 @@ class OpenSpielShadow:
     """A pyspiel state following the referee's hand (see the module doc)."""
 
     def __init__(self) -> None:
-        import pyspiel  # type: ignore[import-not-found]  # no stubs
+        import pyspiel
 
         self._pyspiel = pyspiel
         self.game = pyspiel.load_game("gin_rummy")

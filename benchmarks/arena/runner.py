@@ -25,7 +25,7 @@ from typing import Any
 
 from benchmarks.arena.cards import DECK_SIZE
 from benchmarks.arena.game import HandRecord, Watcher, play_hand
-from benchmarks.arena.openspiel_shadow import OpenSpielShadow, openspiel_available
+from benchmarks.arena.openspiel_shadow import OpenSpielMissingError, OpenSpielShadow, openspiel_available
 from benchmarks.arena.players.registry import ENTRANTS, ArenaContext, make_player
 from benchmarks.arena.protocol import Player
 from benchmarks.arena.rules import ARENA_RULES, MATCH_TARGET, GinRules
@@ -84,7 +84,7 @@ class Arena:
                 raise KeyError(f"unknown player {name!r}; known: {', '.join(ENTRANTS)}")
         needs = any(ENTRANTS[name].needs_openspiel for name in (a, b))
         if needs and not openspiel_available():
-            raise RuntimeError("the OpenSpiel bot needs pyspiel: pip install -e '.[bench]'")
+            raise OpenSpielMissingError("the OpenSpiel bot")
         self.shadow = OpenSpielShadow() if openspiel_available() and (cross_check or needs) else None
         context = ArenaContext(self.shadow)
         self.names = {"a": a, "b": b}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchmarks.arena.openspiel_shadow import OpenSpielShadow
+from benchmarks.arena.openspiel_shadow import OpenSpielMissingError, OpenSpielShadow
 from benchmarks.arena.protocol import Player
 
 
@@ -36,7 +36,7 @@ def _openspiel(context: ArenaContext) -> Player:
     from benchmarks.arena.players.openspiel_bot import OpenSpielBotPlayer
 
     if context.shadow is None:
-        raise ValueError("the OpenSpiel bot needs pyspiel (pip install -e '.[bench]')")
+        raise OpenSpielMissingError("the OpenSpiel bot")
     return OpenSpielBotPlayer(context.shadow)
 
 
