@@ -78,6 +78,21 @@ LIBRARY: dict[str, str] = {
     "invalid_request": "input the library refused without a more precise code",
 }
 
+GAME_STATES: dict[str, str] = {
+    "invalid_state": "a state field of the wrong kind (a seat, a score ...)",
+    "invalid_event": "a history event that is not an object of player, action and cards",
+    "card_in_two_places": "a card in two places (the hand, the pile, the opponent's known cards)",
+    "pile_mismatch": "the discard pile is not what the history leaves on it",
+    "stock_mismatch": "stock_count does not fit the history (or the history draws too many)",
+    "history_out_of_turn": "a history event out of turn, or a move the phase does not allow",
+    "invalid_knock": "a knock that does not show the knocker's cards once each",
+    "not_your_turn": "the state is the opponent's turn to act",
+    "hand_over": "the hand is over: no decision is left",
+    "match_over": "a score already reached the match target",
+    "invalid_level": "not an advisor level: novice, standard or expert",
+    "invalid_seed": "a seed that is not an integer",
+}
+
 STREAMS: dict[str, str] = {
     "line_not_utf8": "a bulk or stream line that is not UTF-8",
     "line_too_large": "a line over RUMMY_SOLVER_MAX_BODY_BYTES",
@@ -113,12 +128,14 @@ COMMAND_LINE: dict[str, str] = {
     "internal_error": "exit 1: the solver failed (not the input's fault)",
 }
 
-ERROR_CODES: dict[str, str] = {**REQUEST_SHAPE, **LIBRARY, **STREAMS, **SERVICE, **COMMAND_LINE}
+ERROR_CODES: dict[str, str] = {**REQUEST_SHAPE, **LIBRARY, **GAME_STATES, **STREAMS, **SERVICE,
+                                **COMMAND_LINE}
 """Every stable error ``type``, with its meaning."""
 
 GROUPS: tuple[tuple[str, dict[str, str]], ...] = (
     ("the request's shape and limits", REQUEST_SHAPE),
     ("cards, hands and rules (from the library)", LIBRARY),
+    ("game states (the advisor)", GAME_STATES),
     ("streams, bulk files and batches", STREAMS),
     ("the service", SERVICE),
     ("the command line only", COMMAND_LINE),

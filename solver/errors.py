@@ -11,9 +11,10 @@ so a front end turns it into its wire form without knowing the library:
 
 The subclasses say which kind of input is at fault, as python-chess splits
 invalid, illegal and ambiguous moves: ``InvalidHandError`` (cards and the
-arrangements made of them), ``InvalidRulesError`` (a variant or knob) and
+arrangements made of them), ``InvalidRulesError`` (a variant or knob),
 ``InvalidOptionError`` (how the call should run: engine, time limit, worker
-count).
+count) and ``InvalidStateError`` (a game state that cannot arise: a card in two
+places, a history out of turn, a pile that does not match its history).
 
 >>> error = InvalidHandError("unknown card 'ZZ'", code="invalid_card", index=3)
 >>> error.loc, error.code
@@ -80,3 +81,11 @@ class InvalidOptionError(SolverInputError):
     def __init__(self, option: str, message: str, *, code: str) -> None:
         super().__init__(message, code=code, loc=field_loc(option))
         self.option = option
+
+
+class InvalidStateError(SolverInputError):
+    """A game state that cannot arise under the rules (``solver.play``): the
+    message says why, ``loc`` points at the first part that does not fit."""
+
+    def __init__(self, message: str, *, code: str, loc: Loc) -> None:
+        super().__init__(message, code=code, loc=loc)

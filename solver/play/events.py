@@ -8,7 +8,7 @@ Each game (``solver.play.gin`` ...) says which actions exist and checks that
 its history could have happened.
 
 >>> parse_event({"player": 1, "action": "discard", "card": "KD"}, 0, {"discard"})
-Event(player=1, action='discard', card=51, melds=(), deadwood=())
+Event(player=1, action='discard', card=38, melds=(), deadwood=None)
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ class Event:
     action: str
     card: int | None = None
     melds: tuple[tuple[int, ...], ...] = ()
-    deadwood: tuple[int, ...] = ()
+    deadwood: tuple[int, ...] | None = None
+    """The cards a player showed unmelded (None: not shown)."""
 
 
 def parse_event(data: object, index: int, actions: Collection[str],
@@ -56,10 +57,18 @@ def parse_event(data: object, index: int, actions: Collection[str],
                                 code="invalid_event", loc=(*where, "action"))
     card_token = data.get("card")
     card = None if card_token is None else parse_card(card_token, None, f"history[{index}].card")
-    melds = tuple(tuple(parse_cards(group, f"history[{index}].melds[{i}]"))
+    melds = tuple(tuple(parse_cards(_cards(group), f"history[{index}].melds[{i}]"))
                   for i, group in enumerate(_groups(data.get("melds"), index)))
-    deadwood = tuple(parse_cards(data.get("deadwood") or (), f"history[{index}].deadwood"))
+    shown = data.get("deadwood")
+    deadwood = None
+    if shown is not None:
+        deadwood = tuple(parse_cards(_cards(shown), f"history[{index}].deadwood"))
     return Event(player, str(action), card, melds, deadwood)
+
+
+def _cards(value: object) -> str | Sequence[object]:
+    """Card tokens as given (one bad value is one bad token)."""
+    return value if isinstance(value, str | list | tuple) else [value]
 
 
 def _groups(value: object, index: int) -> Sequence[object]:

@@ -66,7 +66,18 @@ def _random(context: ArenaContext) -> Player:
     return RandomPlayer()
 
 
+def _advisor(level: str) -> Callable[[ArenaContext], Player]:
+    def make(context: ArenaContext) -> Player:
+        from benchmarks.arena.players.advisor import AdvisorPlayer
+
+        return AdvisorPlayer(level)
+    return make
+
+
 ENTRANTS: dict[str, Entrant] = {e.name: e for e in (
+    Entrant("advisor", "the move advisor, level standard (solver.play.advise)", _advisor("standard")),
+    Entrant("advisor_novice", "the move advisor, level novice", _advisor("novice")),
+    Entrant("advisor_expert", "the move advisor, level expert", _advisor("expert")),
     Entrant("greedy", "today's hints: draw_hint, knock_check, discard_hint, layoffs_hint", _greedy(True)),
     Entrant("greedy_no_layoff", "the greedy hint player, never laying off", _greedy(False)),
     Entrant("eaai_simple", "port of the EAAI-2021 SimpleGinRummyPlayer", _eaai),

@@ -1,0 +1,129 @@
+"""What the advisor answers, for every game: the moves of a decision, valued and ranked.
+
+* ``Move`` -- one legal move of the phase: an ``action`` (``take_discard``,
+  ``draw_stock``, ``pass``, ``discard``, ``knock``, ``lay_off`` ...) with the
+  card it plays and the melds it shows or lays off, as the game needs;
+* ``MoveValue`` -- a move with its expected points for this hand (the
+  advisor's side; negative: it expects to pay), the probability of winning
+  the hand (and the match, when a score is given), whether the figures are
+  exact or estimated from ``samples`` simulated deals (with the standard
+  error of the expected points), and short reasons a person can read;
+* ``Advice`` -- every legal move ranked, best first, the recommendation
+  first of all; ``complete`` is false when the deadline stopped the
+  estimates early (the ranking is then the best found so far).
+
+>>> move = Move("discard", card=38)
+>>> MoveValue(move, 2.5, 0.5, None, False, 40, 1.2, ("keeps 8 outs",)).to_dict()["move"]
+{'action': 'discard', 'card': 'KD'}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.cards import card_name
+
+
+def _names(cards: tuple[int, ...]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Layoff:
+    """Cards laid off onto one table meld (``target``: its index)."""
+
+    target: int
+    cards: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form."""
+        return {"target": self.target, "cards": _names(self.cards)}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """One legal move (see the module docstring)."""
+
+    action: str
+    card: int | None = None
+    melds: tuple[tuple[int, ...], ...] = ()
+    deadwood: tuple[int, ...] = ()
+    layoffs: tuple[Layoff, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form: only the parts the move has."""
+        data: dict[str, Any] = {"action": self.action}
+        if self.card is not None:
+            data["card"] = card_name(self.card)
+        if self.melds or self.action in ("knock", "lay_off"):
+            data["melds"] = [_names(m) for m in self.melds]
+        if self.deadwood or self.action in ("knock", "lay_off"):
+            data["deadwood"] = _names(self.deadwood)
+        if self.layoffs or self.action == "lay_off":
+            data["layoffs"] = [layoff.to_dict() for layoff in self.layoffs]
+        return data
+
+    def __str__(self) -> str:
+        text = self.action.replace("_", " ")
+        if self.card is not None:
+            text += f" {card_name(self.card)}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue:
+    """A move and what it is worth (see the module docstring)."""
+
+    move: Move
+    expected_points: float
+    win_probability: float
+    match_win_probability: float | None
+    exact: bool
+    samples: int
+    standard_error: float | None
+    reasons: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form."""
+        return {
+            "move": self.move.to_dict(),
+            "expected_points": round(self.expected_points, 3),
+            "win_probability": round(self.win_probability, 4),
+            "match_win_probability": None if self.match_win_probability is None
+            else round(self.match_win_probability, 4),
+            "exact": self.exact,
+            "samples": self.samples,
+            "standard_error": None if self.standard_error is None
+            else round(self.standard_error, 3),
+            "reasons": list(self.reasons),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Every legal move of the decision, best first (see the module docstring)."""
+
+    game: str
+    phase: str
+    moves: tuple[MoveValue, ...]
+    level: str
+    seed: int
+    complete: bool
+
+    @property
+    def recommended(self) -> MoveValue:
+        """The best move."""
+        return self.moves[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form."""
+        return {
+            "game": self.game,
+            "phase": self.phase,
+            "recommended": self.recommended.to_dict(),
+            "moves": [m.to_dict() for m in self.moves],
+            "level": self.level,
+            "seed": self.seed,
+            "complete": self.complete,
+        }

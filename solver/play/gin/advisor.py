@@ -1,0 +1,486 @@
+"""The gin advisor: every legal move of a decision, valued by playing the hand out.
+
+For the player to act, the advisor lists the legal moves of the phase (take
+or pass the first upcard; take the pile top or draw; each discard, and each
+knock the deadwood allows; the defender's reply to a knock), then values them
+by information-set search: it deals the cards it cannot see many times
+(``worlds``: weighted by what the opponent's throws and passes say about its
+hand), plays every move in each deal and the rest of the hand with fast
+players (``simulate``), and compares the moves on the same deals.  Moves
+that are clearly worse stop being simulated early (racing), so the time goes
+to the close calls.  A knock is scored exactly in each deal; the defender's
+reply to a knock is exact outright (``solver.layoffs``).
+
+It is anytime: the answer at the deadline is the best found, ``complete``
+false when the estimates were cut short.  The same ``seed`` gives the same
+deals; on a quiet machine the same answer (the time budget, not the deals,
+can differ under load).
+
+Levels, for a hint button or a computer opponent of several strengths:
+``novice`` (no search: the fast player's own move, valued on a few deals),
+``standard`` (the default: about 150 ms of search), ``expert`` (about 1.5 s).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from solver.cards import card_name, rank_of, suit_of
+from solver.deadline import Deadline
+from solver.gin import arrangements
+from solver.layoffs import LayoffSearch, read_table
+from solver.objective import TIE_SCALE
+from solver.play.advice import Advice, Layoff, Move, MoveValue
+from solver.play.gin.hands import GinHands, cards_of, mask_of
+from solver.play.gin.policy import HandJudge, stock_odds
+from solver.play.gin.scoring import defender_deadwood, knock_points
+from solver.play.gin.simulate import AT_ONCE, FOR_GIN, KnockStyle, Simulator, World
+from solver.play.gin.state import GinState
+from solver.play.gin.worlds import melds_with, sample_worlds
+from solver.rules import Deal
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How hard the advisor thinks: the deals it may simulate, the time it
+    may take, and how many of the moves its judgement ranks first it plays
+    out in full (``shortlist``; 0: the judgement alone chooses)."""
+
+    name: str
+    worlds: int
+    budget_ms: float
+    shortlist: int
+
+
+LEVELS: dict[str, Level] = {level.name: level for level in (
+    Level("novice", 40, 15.0, 0),
+    Level("standard", 600, 150.0, 4),
+    Level("expert", 4000, 1500.0, 6),
+)}
+DEFAULT_LEVEL = "standard"
+
+MY_STYLE = AT_ONCE
+"""How the advisor's side knocks in the simulated rest of a hand."""
+OPPONENT_STYLES: tuple[KnockStyle, ...] = (AT_ONCE, FOR_GIN)
+"""How the opponent may knock; each simulated deal draws one (an opponent
+that knocks at once and one that plays for gin are both common)."""
+BATCH = 8
+"""Deals simulated per move before the racing check."""
+JUDGE_WORLDS = 60
+"""Deals the judgement reads the opponent's hand from (odds, danger, knocks)."""
+KNOCK_RISK = 0.25
+"""The judgement knocks when it expects to gain and risks an undercut in at
+most this share of deals."""
+TAKE_EDGE = 2.0
+"""Deadwood points the judgement credits a pile card that goes into a meld
+(and charges one that does not: taking shows the opponent a card)."""
+DROP_Z = 2.5
+"""A move stops being simulated when it is this many standard errors behind."""
+
+
+@functools.lru_cache(maxsize=16)
+def hands_for(deal: Deal) -> GinHands:
+    """The (cached) fast hand valuer of a deal."""
+    return GinHands(deal)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """Simulated outcomes of one move."""
+
+    move: Move
+    prior: float
+    points: list[int]
+    alive: bool = True
+
+    def mean(self) -> float:
+        return sum(self.points) / len(self.points) if self.points else -math.inf
+
+
+class GinAdvisor:
+    """Values the moves of one decision (see the module docstring)."""
+
+    def __init__(self, state: GinState, deal: Deal, knock_limit: int | None, level: Level,
+                 seed: int, deadline: Deadline) -> None:
+        self.state = state
+        self.deal = deal
+        self.rules = deal.rules
+        self.limit = -1 if knock_limit is None else knock_limit
+        self.level = level
+        self.seed = seed
+        self.deadline = deadline
+        self.hands = hands_for(deal)
+        self.simulator = Simulator(self.hands, self.rules, self.limit)
+        self.mask = mask_of(state.hand)
+        self.rng = random.Random(seed)
+
+    # -- the moves --------------------------------------------------------------
+    def moves(self) -> list[Move]:
+        """Every legal move of the phase (the defender's reply is one exact move)."""
+        state = self.state
+        if state.phase == "first_upcard":
+            return [Move("take_discard", card=state.pile_top), Move("pass")]
+        if state.phase == "wall":
+            moves = [Move("pass")]
+            if state.pile_top is not None and self._wall_knock() is not None:
+                moves.insert(0, Move("take_discard", card=state.pile_top))
+            return moves
+        if state.phase == "draw":
+            if state.stock_only or state.pile_top is None:
+                return [Move("draw_stock")]
+            return [Move("take_discard", card=state.pile_top), Move("draw_stock")]
+        moves = []
+        keep = state.taken_this_turn
+        for card in sorted(cards_of(self.mask), key=lambda c: -self.hands.points[c]):
+            if card == keep:
+                continue
+            kept = self.mask & ~(1 << card)
+            if self.hands.deadwood(kept) <= self.limit:
+                moves.append(Move("knock", card=card))
+            if not state.must_knock:
+                moves.append(Move("discard", card=card))
+        return moves
+
+    def _wall_knock(self) -> int | None:
+        """The discard that knocks after taking the pile top at the wall, if any."""
+        top = self.state.pile_top
+        assert top is not None
+        cost, card = self.simulator.discard(self.mask | 1 << top, top)
+        return card if cost // TIE_SCALE <= self.limit else None
+
+    # -- one move in one deal ---------------------------------------------------
+    def play(self, move: Move, world: World, styles: tuple[KnockStyle, KnockStyle]) -> int:
+        """Seat 0's points when it plays ``move`` in ``world`` and the hand goes on."""
+        simulator = self.simulator
+        hands = world.hands
+        action = move.action
+        if action == "knock":
+            assert move.card is not None
+            return simulator.knock_score(hands[0] & ~(1 << move.card), hands[1])
+        if action == "discard":
+            assert move.card is not None
+            hands[0] &= ~(1 << move.card)
+            world.pile.append(move.card)
+            world.turns[0] += 1
+            world.to_act, world.taken, world.drawn = 1, None, False
+        elif action == "take_discard":
+            top = world.pile.pop()
+            if self.state.phase == "wall":
+                hand = hands[0] | 1 << top
+                _, card = simulator.discard(hand, top)
+                return simulator.knock_score(hand & ~(1 << card), hands[1])
+            hands[0] |= 1 << top
+            world.taken, world.drawn = top, True
+        elif action == "draw_stock":
+            hands[0] |= 1 << world.stock.pop()
+            world.taken, world.drawn = None, True
+        elif action == "pass":
+            if self.state.phase == "wall":
+                return 0
+            return self._after_pass(world, styles)
+        return simulator.play_out(world, styles)
+
+    def _after_pass(self, world: World, styles: tuple[KnockStyle, KnockStyle]) -> int:
+        """Passing the first upcard: a non-dealer hands the choice to the
+        dealer (who takes it only into a meld, else the non-dealer draws); a
+        dealer passing after the non-dealer leaves the non-dealer to draw."""
+        hands, simulator = world.hands, self.simulator
+        top = world.pile[-1]
+        if self.state.me != self.state.dealer and simulator.takes(hands[1], top):
+            world.pile.pop()
+            hands[1] |= 1 << top
+            world.to_act, world.taken, world.drawn = 1, top, True
+        elif self.state.me != self.state.dealer:
+            hands[0] |= 1 << world.stock.pop()
+            world.to_act, world.taken, world.drawn = 0, None, True
+        else:
+            hands[1] |= 1 << world.stock.pop()
+            world.to_act, world.taken, world.drawn = 1, None, True
+        return simulator.play_out(world, styles)
+
+    # -- racing ------------------------------------------------------------------
+    def _race(self, tallies: list[_Tally], worlds: Sequence[World],
+              styles: Sequence[tuple[KnockStyle, KnockStyle]], until: float) -> bool:
+        """Simulate the moves deal by deal until the deals or the time run
+        out; True when every deal was used."""
+        done = 0
+        while done < len(worlds):
+            if time.monotonic() >= until or self.deadline.expired():
+                return False
+            chunk = range(done, min(done + BATCH, len(worlds)))
+            for tally in tallies:
+                if tally.alive:
+                    tally.points.extend(self.play(tally.move, worlds[i].copy(), styles[i])
+                                        for i in chunk)
+            done = chunk.stop
+            self._drop_the_clearly_worse(tallies)
+            if sum(t.alive for t in tallies) == 1 and done >= 4 * BATCH:
+                return True
+        return True
+
+    @staticmethod
+    def _drop_the_clearly_worse(tallies: list[_Tally]) -> None:
+        alive = [t for t in tallies if t.alive]
+        if len(alive) < 2 or len(alive[0].points) < 2 * BATCH:
+            return
+        best = max(alive, key=_Tally.mean)
+        for tally in alive:
+            if tally is best:
+                continue
+            diffs = [a - b for a, b in zip(tally.points, best.points, strict=True)]
+            mean = sum(diffs) / len(diffs)
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
+            if mean + DROP_Z * max(spread, 0.5) < 0:
+                tally.alive = False
+
+    # -- the answer ------------------------------------------------------------
+    def advise(self) -> Advice:
+        """Every legal move valued and ranked (see the module docstring)."""
+        if self.state.phase == "layoff":
+            return self._defend()
+        moves = self.moves()
+        budget = min(self.level.budget_ms, max(1.0, self.deadline.remaining_ms() - 5.0))
+        until = time.monotonic() + budget / 1000.0
+        worlds = sample_worlds(self.state, self.hands, self.rng, self.level.worlds)
+        self.judge = HandJudge(self.hands, stock_odds(self.state.knowledge.unseen, worlds[:100]),
+                               worlds[:JUDGE_WORLDS])
+        priors = {move: self._prior(move, worlds) for move in moves}
+        moves.sort(key=lambda m: priors[m])
+        styles = [(MY_STYLE, self.rng.choice(OPPONENT_STYLES)) for _ in worlds]
+        tallies = [_Tally(move, priors[move], []) for move in moves]
+        shortlist = self.level.shortlist
+        for index, tally in enumerate(tallies):
+            tally.alive = index < max(shortlist, 1) if shortlist else True
+        complete = self._race(tallies, worlds, styles, until)
+        for tally in tallies:  # figures for every move, from a few deals at least
+            if not tally.points:
+                tally.points.extend(self.play(tally.move, worlds[i].copy(), styles[i])
+                                    for i in range(min(BATCH // 2, len(worlds))))
+        if shortlist:
+            searched = [t for t in tallies[:shortlist]]
+            rest = tallies[shortlist:]
+            ranked = sorted(searched, key=lambda t: (-t.mean(), t.prior)) + rest
+        else:
+            ranked = tallies
+        values = [self._value(t, worlds) for t in ranked]
+        return Advice("gin", self.state.phase, tuple(values), self.level.name, self.seed,
+                      complete)
+
+    def _prior(self, move: Move, worlds: Sequence[World]) -> float:
+        """The judgement's order of the moves, lower first (deadwood points a
+        move is expected to keep; a knock the judgement favours goes first)."""
+        judge, hands, mask = self.judge, self.hands, self.mask
+        action = move.action
+        if action == "discard":
+            assert move.card is not None
+            return judge.discard_score(mask, move.card) / TIE_SCALE
+        if action == "knock":
+            assert move.card is not None
+            kept = mask & ~(1 << move.card)
+            points = [self.simulator.knock_score(kept, w.hands[1]) for w in worlds[:JUDGE_WORLDS]]
+            expected = sum(points) / max(1, len(points))
+            undercut = sum(p < 0 for p in points) / max(1, len(points))
+            favoured = hands.deadwood(kept) == 0 or (expected > 0 and undercut <= KNOCK_RISK)
+            return (-1000.0 if favoured else 1000.0) - expected
+        if action == "take_discard":
+            top = move.card
+            assert top is not None
+            if self.state.phase == "wall":
+                return -1.0
+            best = min(hands.cost((mask | 1 << top) & ~(1 << c)) for c in cards_of(mask))
+            melds = melds_with(hands, mask, top)
+            return best / TIE_SCALE - (TAKE_EDGE if melds else -TAKE_EDGE)
+        if action == "draw_stock" or (action == "pass" and self.state.phase == "first_upcard"):
+            return judge.expected_cost(mask) / TIE_SCALE
+        return 0.0
+
+    def _value(self, tally: _Tally, worlds: Sequence[World]) -> MoveValue:
+        points = tally.points
+        n = len(points)
+        mean = sum(points) / n
+        error = math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1) / n) if n > 1 else None
+        wins = sum(p > 0 for p in points) / n
+        move = self._shown(tally.move, worlds) if tally.move.action == "knock" else tally.move
+        return MoveValue(move, mean, wins, self._match(points), False, n, error,
+                         tuple(self._reasons(tally, worlds)))
+
+    def _match(self, points: Sequence[int]) -> float | None:
+        state = self.state
+        if state.target is None:
+            return None
+        return sum(match_win_probability(state.my_score + max(p, 0),
+                                         state.opponent_score + max(-p, 0), state.target)
+                   for p in points) / len(points)
+
+    # -- the melds a knock shows ---------------------------------------------------
+    def _shown(self, move: Move, worlds: Sequence[World]) -> Move:
+        """The knock's melds: of every arrangement within the knock limit,
+        the one that scores most against the deals' defenders (fewest layoffs)."""
+        assert move.card is not None
+        kept = sorted(cards_of(self.mask & ~(1 << move.card)))
+        sample = worlds[: min(len(worlds), 60)]
+        best: tuple[float, tuple[tuple[int, ...], ...], tuple[int, ...]] | None = None
+        for count, (melds, deadwood) in enumerate(arrangements(kept, self.deal, self.limit)):
+            if count >= 64:
+                break
+            meld_masks = [mask_of(m.cards) for m in melds]
+            dead = sum(self.hands.points[c] for c in deadwood)
+            total = 0
+            for world in sample:
+                defender = world.hands[1]
+                reply = self.hands.deadwood(defender) if dead == 0 else \
+                    defender_deadwood(self.hands, meld_masks, defender)
+                total += knock_points(self.rules, dead, reply)
+            score = total / len(sample)
+            shown = tuple(tuple(sorted(m.cards)) for m in melds)
+            if best is None or score > best[0]:
+                best = (score, shown, tuple(deadwood))
+        if best is None:
+            return move
+        return Move("knock", card=move.card, melds=best[1], deadwood=best[2])
+
+    # -- the defender's reply --------------------------------------------------------
+    def _defend(self) -> Advice:
+        """After the opponent knocked: the exact best melds and layoffs (the
+        points are exact when the knocker's deadwood was shown, else
+        estimated over the deadwood it could hold)."""
+        knock = self.state.knock
+        assert knock is not None
+        melded = sum(len(m) for m in knock.melds)
+        gin = knock.deadwood == () or melded == len(self.state.hand)
+        if gin:  # no layoffs onto gin
+            arrangement_melds, dead = _best_melds(self.hands, self.mask)
+            reply = sum(self.hands.points[c] for c in dead)
+            move = Move("lay_off", melds=arrangement_melds, deadwood=dead)
+        else:
+            table = read_table([list(m) for m in knock.melds], self.deal)
+            search = LayoffSearch(self.deal, table, self.deadline)
+            _, play = search.best(list(self.state.hand))
+            reply = play.deadwood_points
+            layoffs = tuple(sorted(Layoff(lay.table_index, tuple(lay.cards))
+                                   for lay in play.layoffs))
+            move = Move("lay_off", melds=tuple(tuple(sorted(m.cards)) for m in play.melds),
+                        deadwood=tuple(sorted(play.deadwood)), layoffs=layoffs)
+        knocker = [0] if gin else self._knocker_deadwood(knock.deadwood, 10 - melded)
+        points = [-knock_points(self.rules, k, reply) for k in knocker]
+        mean = sum(points) / len(points)
+        exact = len(points) == 1
+        reasons = [f"your deadwood {reply}"
+                   + (f" against the knocker's {knocker[0]}" if exact else "")]
+        if move.layoffs:
+            laid = " ".join(card_name(c) for lay in move.layoffs for c in lay.cards)
+            reasons.append(f"lay off {laid}")
+        undercut = sum(p > 0 for p in points) / len(points)
+        if undercut:
+            reasons.append("undercut" if exact else f"undercut in {undercut:.0%} of deals")
+        error = None if exact else math.sqrt(
+            sum((p - mean) ** 2 for p in points) / max(1, len(points) - 1) / len(points))
+        value = MoveValue(move, mean, undercut, self._match(points), exact, len(points),
+                          0.0 if exact else error, tuple(reasons))
+        return Advice("gin", "layoff", (value,), self.level.name, self.seed, True)
+
+    def _knocker_deadwood(self, shown: tuple[int, ...] | None, count: int) -> list[int]:
+        """The knocker's deadwood points: shown, or guessed from the unseen
+        cards (``count`` of them, worth at most the knock limit together)."""
+        if shown is not None:
+            return [sum(self.hands.points[c] for c in shown)]
+        pool = sorted(self.state.knowledge.unseen)
+        guesses: list[int] = []
+        for _ in range(400):
+            total = sum(self.hands.points[c] for c in self.rng.sample(pool, count))
+            if total <= self.limit:
+                guesses.append(total)
+            if len(guesses) >= 100:
+                break
+        return guesses or [self.limit]
+
+    # -- reasons ---------------------------------------------------------------------
+    def _reasons(self, tally: _Tally, worlds: Sequence[World]) -> list[str]:
+        move = tally.move
+        reasons: list[str] = []
+        n = len(tally.points)
+        if move.action == "knock":
+            dead = self.hands.deadwood(self.mask & ~(1 << move.card))  # type: ignore[operator]
+            undercut = sum(p < 0 for p in tally.points) / n
+            reasons.append("gin" if dead == 0 else f"knocking now: {undercut:.0%} undercut risk")
+        elif move.action == "discard":
+            assert move.card is not None
+            kept = self.mask & ~(1 << move.card)
+            reasons.append(f"deadwood {self.hands.deadwood(kept)} after it")
+            outs = self._outs(kept)
+            reasons.append(f"{outs} out{'s' if outs != 1 else ''}")
+            feeds = self._feeds(move.card)
+            if feeds:
+                reasons.append(feeds)
+            elif worlds:
+                used = sum(melds_with(self.hands, w.hands[1], move.card)
+                           for w in worlds[:n]) / min(n, len(worlds))
+                if used >= 0.25:
+                    reasons.append(f"the opponent could meld it in {used:.0%} of deals")
+        elif move.action == "take_discard":
+            top = move.card
+            assert top is not None
+            reasons.append("goes into a meld" if melds_with(self.hands, self.mask, top)
+                           else "makes no meld")
+        elif move.action == "draw_stock":
+            reasons.append(f"{self._outs(self.mask)} unseen cards would improve the hand")
+        reasons.append(f"expected {tally.mean():+.1f} points over {n} deals")
+        return reasons
+
+    def _outs(self, kept: int) -> int:
+        """Unseen cards that, drawn next, would lower ``kept``'s deadwood."""
+        now = self.hands.cost(kept)
+        return sum(1 for card in self.state.knowledge.unseen
+                   if self.simulator.discard(kept | 1 << card, None)[0] < now)
+
+    def _feeds(self, card: int) -> str | None:
+        """Why throwing ``card`` feeds the opponent: a card it took shares
+        its rank, or sits next to it in the suit."""
+        for taken in sorted(self.state.knowledge.opponent_known):
+            same_rank = rank_of(taken) == rank_of(card)
+            neighbour = suit_of(taken) == suit_of(card) and abs(rank_of(taken) - rank_of(card)) <= 2
+            if same_rank or neighbour:
+                return f"the opponent took {card_name(taken)}: {card_name(card)} feeds it"
+        return None
+
+
+def _best_melds(hands: GinHands, mask: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    from solver.play.gin.hands import arrangement
+
+    melds = arrangement(hands, mask).melds
+    melded = 0
+    for meld in melds:
+        melded |= meld
+    return tuple(tuple(cards_of(m)) for m in melds), tuple(cards_of(mask & ~melded))
+
+
+@functools.lru_cache(maxsize=8)
+def _match_table(target: int) -> Callable[[int, int], float]:
+    """P(win the match) from a score, with every hand won by either side
+    alike and worth the points of a typical gin hand (a knock 12, an
+    undercut 30, gin 40; weights from simulated hands)."""
+    outcomes = ((12, 0.34), (22, 0.08), (30, 0.04), (40, 0.04))  # per side: points, chance
+    void = 1.0 - 2 * sum(p for _, p in outcomes)
+
+    @functools.cache
+    def win(mine: int, theirs: int) -> float:
+        if mine >= target:
+            return 1.0
+        if theirs >= target:
+            return 0.0
+        total = 0.0
+        for points, chance in outcomes:
+            total += chance * (win(mine + points, theirs) + win(mine, theirs + points))
+        return total / (1.0 - void)
+
+    return win
+
+
+def match_win_probability(mine: int, theirs: int, target: int) -> float:
+    """The chance to win a match to ``target`` from ``mine`` against ``theirs``."""
+    return _match_table(target)(min(mine, target), min(theirs, target))

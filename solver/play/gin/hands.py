@@ -1,0 +1,153 @@
+"""Gin hands as 52-bit masks, valued in microseconds: the advisor's inner loop.
+
+A hand is an int with bit ``card`` set for each card it holds (``card`` =
+``suit * 13 + rank``, as everywhere in the library).  Its least deadwood
+comes from the exact table method of the engines (sets chosen by
+enumeration, runs from per-suit 13-bit tables: ``solver.engines.tables``),
+so every value here is exact, for the deal's rules (ace low, no wild card,
+the gin point values).
+
+>>> from solver.rules import make_deal, make_rules
+>>> hands = GinHands(make_deal(make_rules("gin")))
+>>> hand = mask_of([0, 1, 2, 19, 32, 45, 38, 24, 42, 8])  # AS 2S 3S 7H 7D 7C KD QH 4C 9S
+>>> hands.deadwood(hand)
+33
+>>> hands.best_discard(hand | 1 << 3)  # and 4S: A-4S and the 7s; KD (or QH) goes
+(23, 38)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from solver.engines import tables
+from solver.objective import TIE_SCALE
+from solver.rules import Deal
+
+SUIT = (1 << 13) - 1
+FULL = (1 << 52) - 1
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The mask of ``cards``."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_of(mask: int) -> Iterator[int]:
+    """The cards of ``mask``, lowest id first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def suits(mask: int) -> tuple[int, int, int, int]:
+    """The four 13-bit rank masks of a hand (spades, hearts, diamonds, clubs)."""
+    return mask & SUIT, mask >> 13 & SUIT, mask >> 26 & SUIT, mask >> 39 & SUIT
+
+
+class GinHands:
+    """Exact least deadwood of masks under one deal (cached per hand)."""
+
+    def __init__(self, deal: Deal) -> None:
+        if not tables.rules_allow(deal) or deal.rules.objective != "min_deadwood":
+            raise ValueError(f"variant {deal.rules.name!r} is not a one-deck deadwood game "
+                             "without wild cards")
+        self.deal = deal
+        self.tables = tables.model(deal)
+        if any(self.tables.meld_cost):
+            raise ValueError("melded cards must cost nothing (least deadwood)")
+        self.points = tuple(deal.points[c] for c in range(52))
+        self._runs = [split[0] for split in self.tables.best]
+        self._cost: dict[int, int] = {}
+
+    def cost(self, mask: int) -> int:
+        """The table cost of keeping ``mask`` (deadwood points scaled, plus one
+        per unmelded card, so fewer loose cards win ties): the best choice of
+        sets, each suit's rest split into runs by its table."""
+        cost = self._cost.get(mask)
+        if cost is None:
+            if len(self._cost) > 300_000:
+                self._cost.clear()
+            s, h, d, c = mask & SUIT, mask >> 13 & SUIT, mask >> 26 & SUIT, mask >> 39 & SUIT
+            set_ranks = (s & h & (d | c)) | (d & c & (s | h))
+            runs = self._runs
+            if not set_ranks:
+                cost = runs[s] + runs[h] + runs[d] + runs[c]
+            else:
+                cost = self._with_sets(s, h, d, c, set_ranks)
+            self._cost[mask] = cost
+        return cost
+
+    def _with_sets(self, s: int, h: int, d: int, c: int, set_ranks: int) -> int:
+        """The least cost over every choice of sets at the ranks of ``set_ranks``."""
+        bit = set_ranks & -set_ranks
+        rest = set_ranks ^ bit
+        runs = self._runs
+        best = runs[s] + runs[h] + runs[d] + runs[c] if not rest else \
+            self._with_sets(s, h, d, c, rest)
+        held = [m for m in (s, h, d, c)]
+        present = [i for i in range(4) if held[i] & bit]
+        options = [present] if len(present) == 3 else \
+            [present, *([p for p in present if p != skip] for skip in present)]
+        for option in options:
+            left = [m & ~bit if i in option else m for i, m in enumerate(held)]
+            cost = runs[left[0]] + runs[left[1]] + runs[left[2]] + runs[left[3]] if not rest \
+                else self._with_sets(left[0], left[1], left[2], left[3], rest)
+            if cost < best:
+                best = cost
+        return best
+
+    def deadwood(self, mask: int) -> int:
+        """The least deadwood points of ``mask``."""
+        return self.cost(mask) // TIE_SCALE
+
+    def loose(self, mask: int) -> int:
+        """Cards left unmelded by ``mask``'s best arrangement."""
+        return self.cost(mask) % TIE_SCALE
+
+    def discard_costs(self, mask: int, keep: int = 0) -> list[tuple[int, int]]:
+        """``(cost, card)`` of keeping ``mask`` less each card, every card but
+        those in ``keep`` (a card taken this turn may not go back)."""
+        return [(self.cost(mask & ~(1 << card)), card) for card in cards_of(mask & ~keep)]
+
+    def best_discard(self, mask: int, keep: int = 0) -> tuple[int, int]:
+        """``(deadwood, card)``: the least deadwood after one discard (the
+        highest card among equal costs: it would cost most if kept)."""
+        cost, card = min(self.discard_costs(mask, keep),
+                         key=lambda item: (item[0], -self.points[item[1]], -item[1]))
+        return cost // TIE_SCALE, card
+
+
+class Arrangement(tuple[int, tuple[int, ...]]):
+    """``(deadwood points, meld masks)`` of a hand's best arrangement."""
+
+    __slots__ = ()
+
+    @property
+    def deadwood(self) -> int:
+        """Deadwood points."""
+        return self[0]
+
+    @property
+    def melds(self) -> tuple[int, ...]:
+        """Each meld as a mask."""
+        return self[1]
+
+
+def arrangement(hands: GinHands, mask: int) -> Arrangement:
+    """The best arrangement of ``mask`` (no discard): its deadwood and melds."""
+    split = tables.best_split(hands.tables, suits(mask), False)
+    cost, sets, remaining, _ = split
+    melds: list[int] = []
+    for rank, *set_suits in sets:
+        melds.append(mask_of(s * 13 + rank for s in set_suits))
+    best = hands.tables.best
+    for suit, suit_mask in enumerate(remaining):
+        for low, top, ace_high in best[suit_mask][1]:
+            ranks = [*range(low, top + 1), 0] if ace_high else range(low, top + 1)
+            melds.append(mask_of(suit * 13 + r for r in ranks))
+    return Arrangement((cost // TIE_SCALE, tuple(melds)))

@@ -1,0 +1,113 @@
+"""The advisor's judgement without search: how a hand stands, and the moves it suggests.
+
+``HandJudge`` values the cards a player keeps by what they will be worth
+after its next draw, not only now: ``expected_cost`` averages, over the
+cards it could draw next (each weighted by the chance that it is still in
+the stock: ``stock_odds``), the best the hand can then keep.  So a discard
+that leaves cards serving two melds, or waiting on many live cards, ranks
+above one that only lowers today's deadwood; a card the opponent has shown it
+collects (it took its neighbour or its rank) carries a ``danger`` cost, as
+feeding it brings its knock closer.
+
+These judgements order the moves the search tries first and are the whole
+of the advice at the ``novice`` level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from solver.objective import TIE_SCALE
+from solver.play.gin.hands import GinHands, cards_of
+from solver.play.gin.simulate import World
+from solver.play.gin.worlds import melds_with
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """How much a judge weighs what is to come against what is now."""
+
+    lookahead: float = 1.0
+    """Weight of the next draw's expected improvement (0: today's deadwood only)."""
+    danger: float = 4.0
+    """Points a discard costs per unit of chance that the opponent melds it."""
+
+
+DEFAULT = Judgement()
+
+
+def stock_odds(unseen: Iterable[int], worlds: Sequence[World]) -> dict[int, float]:
+    """Per unseen card, the chance it is still in the stock (not in the
+    opponent's hand), from the sampled worlds (even odds without them)."""
+    cards = list(unseen)
+    if not worlds:
+        return dict.fromkeys(cards, 1.0)
+    held = dict.fromkeys(cards, 0)
+    for world in worlds:
+        for card in cards_of(world.hands[1]):
+            if card in held:
+                held[card] += 1
+    return {card: 1.0 - held[card] / len(worlds) for card in cards}
+
+
+class HandJudge:
+    """Values 10-card hands and discards for one decision (see the module docstring)."""
+
+    def __init__(self, hands: GinHands, odds: dict[int, float], worlds: Sequence[World],
+                 judgement: Judgement = DEFAULT) -> None:
+        self.hands = hands
+        self.odds = odds
+        self.total = sum(odds.values()) or 1.0
+        self.worlds = worlds
+        self.judgement = judgement
+        self._expected: dict[int, float] = {}
+
+    def expected_cost(self, kept: int) -> float:
+        """The cost ``kept`` can expect to keep after its next stock draw."""
+        found = self._expected.get(kept)
+        if found is not None:
+            return found
+        cost = self.hands.cost
+        now = cost(kept)
+        total = 0.0
+        for card, odds in self.odds.items():
+            if not odds:
+                continue
+            hand = kept | 1 << card
+            best: int = now
+            for out in cards_of(kept):
+                after = cost(hand & ~(1 << out))
+                if after < best:
+                    best = after
+            total += odds * best
+        expected = total / self.total
+        self._expected[kept] = expected
+        return expected
+
+    def danger(self, card: int) -> float:
+        """The chance the opponent melds ``card`` if thrown (from the worlds)."""
+        if not self.worlds:
+            return 0.0
+        return sum(melds_with(self.hands, w.hands[1], card) for w in self.worlds) / len(self.worlds)
+
+    def discard_score(self, hand: int, card: int) -> float:
+        """Lower is better: what throwing ``card`` from ``hand`` leaves, in
+        cost units (deadwood points x ``TIE_SCALE``)."""
+        kept = hand & ~(1 << card)
+        now = self.hands.cost(kept)
+        ahead = self.expected_cost(kept) if self.judgement.lookahead else now
+        score = now + self.judgement.lookahead * (ahead - now)
+        return score + self.judgement.danger * TIE_SCALE * self.danger(card)
+
+    def ranked_discards(self, hand: int, keep: int | None, shortlist: int = 6) -> list[tuple[float, int]]:
+        """``(score, card)`` best first: the ``shortlist`` discards that keep
+        least now are judged in full, the rest by today's cost (the higher
+        card first on ties)."""
+        points = self.hands.points
+        plain = sorted((self.hands.cost(hand & ~(1 << c)), -points[c], c)
+                       for c in cards_of(hand) if c != keep)
+        judged = [(self.discard_score(hand, c), c) for _, _, c in plain[:shortlist]]
+        judged.sort(key=lambda item: (item[0], -points[item[1]]))
+        worst = judged[-1][0] if judged else 0.0
+        return judged + [(worst + cost, c) for cost, _, c in plain[shortlist:]]

@@ -1,0 +1,153 @@
+"""The rest of a gin hand played out fast, in one world where every card is placed.
+
+A ``World`` is one guess at what a player cannot see (the opponent's hand,
+the stock's order) together with what it can (its hand, the pile, whose turn
+it is).  ``play_out`` plays the hand to its end with two fast players and
+returns the points of seat 0 (the advisor's side): both draw the pile top
+only when it goes into a meld, discard the card whose loss costs least (the
+higher card on ties, never the card just taken) and knock by their
+``KnockStyle``.  A knock is scored exactly (``scoring``); a hand that reaches
+the wall without a knock scores 0.
+
+The players see only their own hand and the pile: they are the advisor's
+model of how a hand goes on, not a referee.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.objective import TIE_SCALE
+from solver.play.gin.hands import GinHands, arrangement, cards_of
+from solver.play.gin.scoring import defender_deadwood, knock_points
+from solver.rules import Rules
+
+WALL = 2
+
+
+@dataclass(frozen=True, slots=True)
+class KnockStyle:
+    """When a simulated player knocks: with deadwood at most the limit, in its
+    first ``early_turns`` turns; later only with deadwood at most
+    ``late_deadwood`` (0: play for gin) unless the stock is down to
+    ``stuck_stock`` cards."""
+
+    early_turns: int = 99
+    late_deadwood: int = 99
+    stuck_stock: int = 99
+
+    def knocks(self, deadwood: int, limit: int, turn: int, stock: int) -> bool:
+        """Whether to knock with ``deadwood`` on this player's ``turn`` (from 1)."""
+        if deadwood > limit:
+            return False
+        return deadwood == 0 or turn <= self.early_turns or deadwood <= self.late_deadwood \
+            or stock <= self.stuck_stock
+
+
+AT_ONCE = KnockStyle()
+"""Knock as soon as the deadwood allows (the simple bots)."""
+FOR_GIN = KnockStyle(early_turns=3, late_deadwood=0, stuck_stock=10)
+"""Knock early if at all, then play for gin until the stock runs low."""
+
+
+@dataclass(slots=True)
+class World:
+    """One full deal state (see the module docstring); seat 0 is the advisor."""
+
+    hands: list[int]
+    stock: list[int]
+    """The stock, the next card drawn last."""
+    pile: list[int]
+    to_act: int
+    turns: list[int]
+    """Turns each seat has completed."""
+    taken: int | None = None
+    """The card the seat to act took from the pile this turn (it must discard)."""
+    drawn: bool = False
+    """The seat to act has drawn this turn (it must discard)."""
+
+    def copy(self) -> World:
+        """An independent copy."""
+        return World(list(self.hands), list(self.stock), list(self.pile), self.to_act,
+                     list(self.turns), self.taken, self.drawn)
+
+
+class Simulator:
+    """Plays worlds out under one deal's rules and knock limit."""
+
+    def __init__(self, hands: GinHands, rules: Rules, knock_limit: int) -> None:
+        self.hands = hands
+        self.rules = rules
+        self.limit = knock_limit
+
+    def takes(self, hand: int, top: int) -> bool:
+        """Whether a fast player takes ``top``: only when it goes into a meld
+        (the hand with it costs less than the hand with it loose)."""
+        points = self.hands.points[top]
+        return self.hands.cost(hand | 1 << top) < self.hands.cost(hand) + points * TIE_SCALE + 1
+
+    def discard(self, hand: int, taken: int | None) -> tuple[int, int]:
+        """``(cost, card)``: the discard that keeps the least cost, the higher
+        card on ties, never ``taken``."""
+        keep = 0 if taken is None else 1 << taken
+        cost = self.hands.cost
+        points = self.hands.points
+        best: tuple[int, int, int] | None = None
+        for card in cards_of(hand & ~keep):
+            key = (cost(hand & ~(1 << card)), -points[card], -card)
+            if best is None or key < best:
+                best = key
+        assert best is not None
+        return best[0], -best[2]
+
+    def knock_score(self, knocker: int, defender: int) -> int:
+        """The knocker's points when it knocks with ``knocker`` (its 10 cards)."""
+        deadwood, melds = arrangement(self.hands, knocker)
+        if deadwood == 0:
+            return knock_points(self.rules, 0, self.hands.deadwood(defender))
+        return knock_points(self.rules, deadwood,
+                            defender_deadwood(self.hands, melds, defender))
+
+    def play_out(self, world: World, styles: tuple[KnockStyle, KnockStyle]) -> int:
+        """Seat 0's points at the end of the hand (0 at the wall); ``world`` is used up."""
+        hands, stock, pile, turns = world.hands, world.stock, world.pile, world.turns
+        seat = world.to_act
+        taken = world.taken
+        must_discard = world.drawn
+        while True:
+            hand = hands[seat]
+            if not must_discard:
+                if len(stock) <= WALL:
+                    return self._at_wall(world, seat)
+                top = pile[-1] if pile else None
+                if top is not None and self.takes(hand, top):
+                    pile.pop()
+                    hand |= 1 << top
+                    taken = top
+                else:
+                    hand |= 1 << stock.pop()
+                    taken = None
+            must_discard = False
+            cost, card = self.discard(hand, taken)
+            hand &= ~(1 << card)
+            hands[seat] = hand
+            pile.append(card)
+            turns[seat] += 1
+            if styles[seat].knocks(cost // TIE_SCALE, self.limit, turns[seat], len(stock)):
+                points = self.knock_score(hand, hands[1 - seat])
+                return points if seat == 0 else -points
+            seat = 1 - seat
+            taken = None
+
+    def _at_wall(self, world: World, seat: int) -> int:
+        """At the wall a player may knock with the pile top, else the hand is void."""
+        hands, pile = world.hands, world.pile
+        if not pile:
+            return 0
+        hand = hands[seat] | 1 << pile[-1]
+        cost, card = self.discard(hand, pile[-1])
+        if cost // TIE_SCALE > self.limit:
+            return 0
+        hand &= ~(1 << card)
+        points = self.knock_score(hand, hands[1 - seat])
+        return points if seat == 0 else -points
