@@ -578,8 +578,10 @@ def chunks(lines: Iterable[Line], size: int = CHUNK_LINES) -> Iterator[list[Line
 
 
 def default_processes() -> int:
-    """One worker process per core."""
-    return os.cpu_count() or 1
+    """One worker process per CPU this process may use (its container's quota included)."""
+    from api.resources import available_cpus  # imported when asked: the library never needs api
+
+    return available_cpus()
 
 
 def run_lines(lines: Iterable[Line], op: str = "solve", processes: int | None = None, *,

@@ -611,8 +611,10 @@ def _add_serve(commands: Commands) -> None:
     parser = _command(commands, "serve", "start the REST API (uvicorn)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=whole_number(0, 65535), default=8000, help="TCP port, 0-65535 (8000)")
-    parser.add_argument("--workers", type=whole_number(1), default=os.cpu_count() or 1,
-                        help="worker processes, at least 1 (default: one per core)")
+    from api.resources import available_cpus  # the container's CPU quota, not the node's cores
+
+    parser.add_argument("--workers", type=whole_number(1), default=available_cpus(),
+                        help="worker processes, at least 1 (default: one per CPU this container may use)")
     parser.add_argument("--log-level", default="info", choices=LOG_LEVELS, help="(info)")
     _add_json(parser)
     parser.set_defaults(handler=_serve)

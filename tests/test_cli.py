@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from api.resources import available_cpus
 from solver import cli
 from solver.cli import main
 from solver.cli_format import format_card, format_played
@@ -465,7 +466,7 @@ def test_serve_delegates(capsys: pytest.CaptureFixture[str],
     assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--workers", "3",
                  "--log-level", "debug"]) == 0
     assert main(["serve"]) == 0
-    assert calls == [("0.0.0.0", 0, 3, "debug"), ("127.0.0.1", 8000, os.cpu_count() or 1, "info")]
+    assert calls == [("0.0.0.0", 0, 3, "debug"), ("127.0.0.1", 8000, available_cpus(), "info")]
 
 
 def test_bulk(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
