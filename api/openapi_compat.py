@@ -181,7 +181,7 @@ class _Comparison:
                 and old["default"] != new["default"]:
             self._add(where, f"default changed from {old['default']!r} to {new['default']!r} "
                              "(a request that leaves it out now asks something else)")
-        old_branches, new_branches = _branches(old), _branches(new)
+        old_branches, new_branches = _branches(old, self.old), _branches(new, self.new)
         if direction == "request":
             for old_branch in old_branches:
                 match = self._match(old_branch, new_branches, self.old, self.new)
@@ -317,15 +317,17 @@ def _resolve(schema: Schema, spec: Spec) -> Schema:
     return schema
 
 
-def _branches(schema: Schema) -> list[Schema]:
-    """The alternatives a schema takes: ``anyOf``/``oneOf`` flattened, a list ``type``
-    split, a lone ``allOf`` unwrapped, ``nullable`` (OpenAPI 3.0) as a null branch."""
+def _branches(schema: Schema, spec: Spec) -> list[Schema]:
+    """The alternatives a schema takes: ``anyOf``/``oneOf`` flattened (also behind a
+    ``$ref``), a list ``type`` split, a lone ``allOf`` unwrapped, ``nullable``
+    (OpenAPI 3.0) as a null branch."""
+    resolved = _resolve(schema, spec)
     for keyword in ("anyOf", "oneOf"):
-        if keyword in schema:
-            return [branch for part in schema[keyword] for branch in _branches(part)]
+        if keyword in resolved:
+            return [branch for part in resolved[keyword] for branch in _branches(part, spec)]
     if isinstance(schema.get("allOf"), list) and len(schema["allOf"]) == 1:
         rest = {k: v for k, v in schema.items() if k != "allOf"}
-        return _branches({**schema["allOf"][0], **rest})
+        return _branches({**schema["allOf"][0], **rest}, spec)
     if isinstance(schema.get("type"), list):
         return [{**schema, "type": kind} for kind in schema["type"]]
     if schema.get("nullable") is True:

@@ -175,6 +175,16 @@ def _add_required_seed(spec: dict[str, Any]) -> None:
     _schemas(spec)["SolveRequest"]["required"].append("seed")
 
 
+def _union_to_component(spec: dict[str, Any]) -> None:
+    _schemas(spec)["Hand"] = _request(spec)["hand"]
+    _request(spec)["hand"] = _ref("Hand")
+
+
+def _narrow_component_union(spec: dict[str, Any]) -> None:
+    _union_to_component(spec)
+    _schemas(spec)["Hand"]["anyOf"].pop()
+
+
 def _rename_property(spec: dict[str, Any]) -> None:
     _request(spec)["deadline_ms"] = _request(spec).pop("time_limit_ms")
 
@@ -223,6 +233,9 @@ BREAKING: dict[str, tuple[Change, str]] = {
     "request array item narrowed": (
         lambda s: _request(s)["hand"]["anyOf"][0]["items"].__setitem__("maxLength", 3),
         "request schema SolveRequest.hand[]: maxLength lowered to 3 (was 16)"),
+    "a component union narrowed": (
+        _narrow_component_union,
+        "request schema SolveRequest.hand: no longer accepts string (type narrowed)"),
     "request pattern added": (lambda s: _request(s)["hand"]["anyOf"][1].__setitem__("pattern", "^[A-Z]"),
                               "request schema SolveRequest.hand: pattern changed to '^[A-Z]' (was None)"),
     "request enum added": (
@@ -322,6 +335,7 @@ ADDITIVE: dict[str, Change] = {
         "components/schemas/SolveRequest/examples": [{"hand": "AS 2S 3S", "variant": "gin"}],
         "info/version": "0.3.0",
     }),
+    "an inline union moved to a component": _union_to_component,
     "a lone allOf wrapper": lambda s: _response(s)["properties"].__setitem__(
         "status", {"allOf": [_ref("SolveStatus")], "description": "how sure the answer is"}),
 }
