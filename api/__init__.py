@@ -1,10 +1,20 @@
-"""HTTP face of the rummy solver: a thin FastAPI layer over ``solver``.
+"""Every interface to the rummy solver library: HTTP, the command line and bulk.
 
-``api.main.create_app()`` builds the application; ``api.main:app`` is what
-``rummy-solver serve`` hands to uvicorn.  No game logic lives here: requests
-are checked, handed to a solver process (``api.pool``) that calls the library
-(``api.jobs``), and the answer's bytes returned; domain errors become 422
-responses in FastAPI's error shape.
+The library (``solver``) knows no front end; this package holds them all,
+around one description of each operation (``api.operations``: the request
+model, the library call, the response), one error mapper (``api.errors``) and
+one settings object (``api.settings``):
+
+* HTTP: ``api.main.create_app()`` builds the FastAPI application (``api.main:app``
+  is what ``rummy-solver serve`` hands to uvicorn); routes are made from the
+  registry (``api.routes.operations``), work runs on solver processes
+  (``api.pool``, ``api.jobs``);
+* the command line: ``api.cli`` (``rummy-solver``, ``python -m api``), its readable
+  reports ``api.reports``;
+* bulk: ``api.bulk`` answers game logs of JSON lines on the same solver pool
+  (``rummy-solver bulk``, ``/v1/solve/stream``) or on Ray.
+
+No game logic lives here.
 """
 
 from solver import __version__

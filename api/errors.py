@@ -1,97 +1,135 @@
-"""Mapping of errors to HTTP responses, in FastAPI's ``{"detail": [...]}`` shape.
+"""Errors of every front end (HTTP, stream, bulk, the command line): one shape, one mapper.
 
-Domain errors of the library (``InvalidHandError``, ``InvalidRulesError``)
-and the service's own limits become 422 with ``loc`` pointing at the
-offending field and index and ``type`` a stable code.  A failure inside the
-solver that is not the request's fault becomes 503 (logged with a reference),
-never 500.
+An error item is ``{"type", "loc", "msg"}``: ``type`` a stable code
+(README lists them all), ``loc`` the path to the input at fault, ``msg`` what
+is wrong and what is allowed.  Items are made here and only here, from
 
-Error bodies stay small and cheap whatever the request held: at most
-``MAX_ERRORS`` items, each input echoed only as a short, shallow preview
-(``bounded``), and never more than ``MAX_ERROR_BYTES`` in all.
+* the library's input errors (``solver.errors.SolverInputError``: they carry
+  their code and loc), and
+* the request models' validation errors (pydantic), with the few codes the
+  service keeps stable rewritten: anything wrong inside ``rules`` is
+  ``invalid_rules`` and says what the knob takes.
+
+An item's ``loc`` starts at the top of the request; each front end puts its
+own prefix in front (``"body"`` over HTTP, ``"line"`` in a stream or a bulk
+file, nothing on the command line), so the same bad request gives the same
+item everywhere.  Items stay small whatever the input held (``bounded``).
+
+>>> from solver.errors import InvalidHandError
+>>> from_exception(InvalidHandError("unknown card 'ZZ'", code="invalid_card", index=2))
+{'type': 'invalid_card', 'loc': ['hand', 2], 'msg': "unknown card 'ZZ'"}
+>>> rejected = RequestRejected.one("missing", ("variant",), "Field required")
+>>> rejected.prefixed(("line",))
+[{'type': 'missing', 'loc': ['line', 'variant'], 'msg': 'Field required'}]
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
-import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import Response
-from starlette.exceptions import HTTPException as StarletteHTTPException
-
-from solver import InvalidHandError, InvalidOptionError, InvalidRulesError, SolverInputError
+from solver.errors import SolverInputError
+from solver.rules import KNOB_NAMES, LEGACY_KNOBS, knob_expectation, unknown_knob_message
 
 logger = logging.getLogger("api")
 
-Loc = list[str | int]
+ErrorItem = dict[str, Any]
+Loc = Sequence[str | int]
 
 MAX_ERRORS = 20
+"""Items listed at most (a ``too_many_errors`` item says how many more)."""
 MAX_ERROR_BYTES = 64 * 1024
 _PREVIEW_ITEMS = 8
 _PREVIEW_DEPTH = 3
 _PREVIEW_CHARS = 120
 
-_FIELD_PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
+
+def item(type_: str, loc: Loc, msg: str) -> ErrorItem:
+    """An error item (``loc`` from the top of the request)."""
+    return {"type": type_, "loc": list(loc), "msg": msg}
 
 
-class RequestError(Exception):
-    """A request the service rejects (422): one FastAPI-shaped error item."""
+class RequestRejected(ValueError):
+    """A request a front end refuses: its error items (``loc`` without prefix)."""
 
-    def __init__(self, loc: Sequence[str | int], msg: str, type_: str) -> None:
-        super().__init__(msg)
-        self.loc: Loc = list(loc)
-        self.msg = msg
-        self.type = type_
+    def __init__(self, items: Sequence[ErrorItem]) -> None:
+        super().__init__("; ".join(str(i["msg"]) for i in items[:3]))
+        self.items = list(items)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The error item: ``{"loc", "msg", "type"}``."""
-        return {"loc": self.loc, "msg": self.msg, "type": self.type}
+    @classmethod
+    def one(cls, type_: str, loc: Loc, msg: str) -> RequestRejected:
+        """A rejection with a single item."""
+        return cls([item(type_, loc, msg)])
 
-
-class SolverFailure(Exception):
-    """The solver failed on a request in a way that is not the request's fault."""
-
-    def __init__(self, reference: str) -> None:
-        super().__init__(reference)
-        self.reference = reference
-
-    @property
-    def message(self) -> str:
-        """What the client is told (the traceback is only in the log)."""
-        return f"the solver failed on this request; the error is logged as {self.reference}"
+    def prefixed(self, prefix: Loc) -> list[ErrorItem]:
+        """The items with ``prefix`` in front of each ``loc``, at most
+        ``MAX_ERRORS`` of them plus one ``too_many_errors`` item."""
+        shown = [{**i, "loc": [*prefix, *i["loc"]]} for i in self.items[:MAX_ERRORS]]
+        if len(self.items) > MAX_ERRORS:
+            shown.append(item("too_many_errors", prefix,
+                              f"{len(self.items) - MAX_ERRORS} more error(s) not shown"))
+        return shown
 
 
-def field_loc(field: str) -> Loc:
-    """``"melds[2]"`` -> ``["melds", 2]``; ``"players[1].melded[0]"`` ->
-    ``["players", 1, "melded", 0]``; ``"hand"`` -> ``["hand"]``."""
-    loc: Loc = [name if name else int(index) for name, index in _FIELD_PART.findall(field)]
-    return loc or [field]
-
-
-def domain_error(exc: ValueError, prefix: Sequence[str | int] = ("body",)) -> RequestError:
-    """The 422 item for a library error raised on a request whose body is at ``prefix``."""
+def from_exception(exc: ValueError) -> ErrorItem:
+    """The item of an input error the library raised."""
     if isinstance(exc, SolverInputError):
-        return RequestError([*prefix, *exc.loc], exc.message, exc.code)
-    # The library raises ValueError (or a subclass) only for unusable input.
-    return RequestError(list(prefix), bounded(str(exc)) or type(exc).__name__, "invalid_request")
+        return item(exc.code, exc.loc, str(bounded(exc.message)))
+    # The library raises a plain ValueError only for unusable input it has no code for.
+    return item("invalid_request", (), str(bounded(str(exc))) or type(exc).__name__)
 
 
-def solver_failure(exc: BaseException, what: str) -> SolverFailure:
-    """Log an unexpected exception with a fresh reference and wrap it."""
+def from_validation(errors: Iterable[Mapping[str, Any]], prefix: Loc = ()) -> RequestRejected:
+    """The rejection for a request model's validation errors (pydantic's
+    ``errors()``), ``loc`` relative to the model plus ``prefix``."""
+    items = []
+    for error in errors:
+        loc = [*prefix, *bounded(list(error.get("loc", ())), depth=1)]
+        type_ = str(error.get("type", "invalid_request"))
+        msg = str(error.get("msg", ""))
+        if "rules" in loc:
+            type_, msg = "invalid_rules", _rules_message(loc[loc.index("rules") + 1:], type_, msg,
+                                                         error.get("input"))
+        items.append(item(str(bounded(type_)), loc, str(bounded(msg))))
+    return RequestRejected(items)
+
+
+def _rules_message(path: Sequence[Any], type_: str, msg: str, given: object) -> str:
+    """What is wrong inside ``rules``, in the library's words (the knob and
+    what it takes)."""
+    if not path:
+        if type_ == "invalid_rules":  # the model's own check (too many keys) says it best
+            return msg
+        return "rules must be an object mapping knob names to values (GET /v1/variants)"
+    knob = path[0]
+    if type_ == "extra_forbidden" and len(path) == 1:
+        return unknown_knob_message(knob)
+    if not isinstance(knob, str) or (knob not in KNOB_NAMES and knob not in LEGACY_KNOBS):
+        return msg
+    if len(path) == 1:
+        return f"knob {knob!r} must be {knob_expectation(knob)}; got {_shown(given)}"
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path[1:])
+    return f"knob {knob!r}{where}: {msg}"
+
+
+def _shown(value: object) -> str:
+    text = repr(bounded(value))
+    return text if len(text) <= _PREVIEW_CHARS else text[:_PREVIEW_CHARS] + "..."
+
+
+def solver_failure(exc: BaseException, what: str) -> str:
+    """Log a failure that is not the request's fault with a fresh reference;
+    the message the client gets."""
     reference = uuid.uuid4().hex[:12]
     logger.error("%s failed (ref %s)", what, reference, exc_info=exc)
-    return SolverFailure(reference)
+    return f"the solver failed on this request; the error is logged as {reference}"
 
 
 def bounded(value: Any, depth: int = 0) -> Any:
-    """A short, JSON-safe preview of ``value`` for echoing bad input back.
+    """A short, JSON-safe preview of ``value`` for echoing input back.
 
     Strings are cut to ``_PREVIEW_CHARS`` characters (lone surrogates and
     undecodable bytes replaced), lists and objects to ``_PREVIEW_ITEMS``
@@ -122,102 +160,3 @@ def bounded(value: Any, depth: int = 0) -> Any:
             out_list.append(f"... ({len(value)} items)")
         return out_list
     return bounded(str(value), depth)
-
-
-_RANGE_TYPES = frozenset({"greater_than_equal", "less_than_equal", "enum", "literal_error",
-                          "too_long"})
-
-
-def stable_type(error: Any) -> str:
-    """The error's code, keeping the service's stable codes where the schema
-    now checks what the library used to: a knob out of range (or not one of
-    its choices) is ``invalid_rules``, a time limit past the most allowed is
-    ``time_limit_too_large``."""
-    type_ = str(error.get("type", "invalid_request"))
-    loc = list(error.get("loc", ()))
-    if type_ in _RANGE_TYPES and "rules" in loc:
-        return "invalid_rules"
-    if type_ == "less_than_equal" and loc and loc[-1] == "time_limit_ms":
-        return "time_limit_too_large"
-    return type_
-
-
-def _error_items(errors: Sequence[Any]) -> list[dict[str, Any]]:
-    items = []
-    for error in errors[:MAX_ERRORS]:
-        item: dict[str, Any] = {
-            "type": bounded(stable_type(error)),
-            "loc": bounded(list(error.get("loc", ())), depth=1),
-            "msg": bounded(str(error.get("msg", ""))),
-        }
-        if "input" in error:
-            item["input"] = bounded(error["input"], depth=1)
-        items.append(item)
-    return items
-
-
-def error_response(status_code: int, type_: str, msg: str,
-                   loc: Sequence[str | int] = ("body",),
-                   headers: dict[str, str] | None = None) -> Response:
-    """An error answer in the one error shape: ``{"detail": [{"type", "loc", "msg"}]}``."""
-    body = json.dumps({"detail": [{"type": type_, "loc": list(loc), "msg": bounded(msg)}]},
-                      ensure_ascii=False, separators=(",", ":")).encode()
-    return Response(body, status_code=status_code, media_type="application/json", headers=headers)
-
-
-def error_bytes(type_: str, msg: str) -> bytes:
-    """The body of ``error_response`` (for answers built as bytes)."""
-    return json.dumps({"detail": [{"type": type_, "loc": ["body"], "msg": msg}]},
-                      ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def validation_response(errors: Sequence[Any], status_code: int = 422) -> Response:
-    """The 422 body for ``errors`` (FastAPI's shape), bounded in count and size."""
-    items = _error_items(errors)
-    if len(errors) > MAX_ERRORS:
-        items.append({"type": "too_many_errors", "loc": ["body"],
-                      "msg": f"{len(errors) - MAX_ERRORS} more error(s) not shown"})
-    body = json.dumps({"detail": items}, ensure_ascii=False, separators=(",", ":")).encode()
-    while len(body) > MAX_ERROR_BYTES and items:
-        items.pop()
-        body = json.dumps({"detail": items}, ensure_ascii=False, separators=(",", ":")).encode()
-    return Response(body, status_code=status_code, media_type="application/json")
-
-
-async def _on_validation_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, RequestValidationError)
-    return validation_response(exc.errors())
-
-
-async def _on_request_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, RequestError)
-    return validation_response([exc.to_dict()])
-
-
-async def _on_domain_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ValueError)
-    return validation_response([domain_error(exc).to_dict()])
-
-
-async def _on_solver_failure(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, SolverFailure)
-    return error_response(503, "solver_error", exc.message)
-
-
-async def _on_http_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, StarletteHTTPException)
-    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-    headers = dict(exc.headers) if exc.headers else None
-    return error_response(exc.status_code, code, str(exc.detail), ("path",) if code == "not_found"
-                          else ("method",), headers)
-
-
-def install_exception_handlers(app: FastAPI) -> None:
-    """Register the error mappings on ``app`` (every one in the one error shape)."""
-    app.add_exception_handler(StarletteHTTPException, _on_http_error)
-    app.add_exception_handler(RequestValidationError, _on_validation_error)
-    app.add_exception_handler(RequestError, _on_request_error)
-    app.add_exception_handler(InvalidHandError, _on_domain_error)
-    app.add_exception_handler(InvalidRulesError, _on_domain_error)
-    app.add_exception_handler(InvalidOptionError, _on_domain_error)
-    app.add_exception_handler(SolverFailure, _on_solver_failure)

@@ -1,9 +1,10 @@
 """Example requests of every endpoint, and the real answers to them.
 
 ``REQUESTS`` are the request examples the OpenAPI document shows (and Swagger
-UI's "Try it out" sends); ``EXAMPLES`` are the service's own answers to them,
-stored in ``examples.json`` next to this module.  Regenerate that file after
-changing an answer's format or a rule with ``python -m api.examples``; a test
+UI's "Try it out" sends), keyed by operation name (``api.operations``);
+``EXAMPLES`` are the service's own answers to them, stored in
+``examples.json`` next to this module.  Regenerate that file after changing
+an answer's format or a rule with ``python -m api.export_examples``; a test
 fails while it is stale (timings aside).
 """
 
@@ -25,7 +26,7 @@ CUSTOM_RULES: dict[str, Any] = {
 exactly two runs of four or more cards, worth at least 30 points."""
 
 REQUESTS: dict[str, list[dict[str, Any]]] = {
-    "solve": [
+    "solve_hand": [
         {"variant": "gin", "hand": ["AS", "2S", "3S", "7H", "7D", "7C", "KD", "QH", "4C", "9S"]},
         {"variant": "indian13", "wild_rank": "9", "hand": "AH 2H 3H 4S 5S 9D 7S KC KD KS 5D 6D 7D"},
         {"variant": "rummy500", "hand": "5C 5H 4S 3D 2S 3S 3C JK 2C AD 5D JK AC"},
@@ -36,11 +37,11 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
         {"variant": "kalooki", "hand": "QS KS AS 9H 9D 9C JK 4D 5D 6D 2C 3H TS", "discard": True},
         {"variant": "basic", "rules": CUSTOM_RULES, "hand": "4H 5H 6H 7H 9C TC JC QC 2S KD"},
     ],
-    "batch": [
+    "solve_batch": [
         {"requests": [{"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"},
                       {"variant": "gin", "hand": "AS 2S ZZ"}]},
     ],
-    "validate": [
+    "validate_hand": [
         {"variant": "indian13", "wild_rank": "9",
          "melds": [["AH", "2H", "3H"], ["4S", "5S", "9D", "7S"], ["KC", "KD", "KS"],
                    ["5D", "6D", "7D"]],
@@ -51,7 +52,7 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
          "melds": [["7S", "7H", "7D"], ["KS", "KH", "KC"], ["4C", "5C", "6C", "7C"]],
          "deadwood": ["2H", "9S"]},
     ],
-    "knock": [
+    "gin_knock": [
         {"hand": "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D"},
         {"hand": ["AS", "2S", "3S", "7H", "7D", "7C", "8C", "9C", "TC", "4H"], "upcard": "4D"},
         {"hand": "AS 2S 3S 7H 7D 7C 8C 9C TC 4H", "knock_limit": 5, "rules": {"gin_bonus": 20}},
@@ -71,19 +72,19 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
          "seen": ["9H"]},
         {"variant": "rummy500", "hand": "AH 2H 5S 6S 9D 9C KC", "discard_top": "3H"},
     ],
-    "layoffs": [
+    "hint_layoffs": [
         {"variant": "rummy500", "hand": "8H 9H 4H JK 8C QC 2D",
          "table": [["5H", "6H", "7H"], ["7S", "7D", "7C"], ["JK", "9C", "TC"]]},
         {"variant": "gin", "hand": "8H 9H KS 3C 4C 5C", "table": [["5H", "6H", "7H"]]},
         {"variant": "contract", "hand": "8H 9H KS KS 3C", "table": [["5H", "6H", "7H", "JK"],
                                                                    ["KD", "KH", "KC"]]},
     ],
-    "pile": [
+    "hint_pile": [
         {"variant": "rummy500", "hand": "8H 9H 4H 2D 8C", "table": [["5H", "6H", "7H"]],
          "discard_pile": ["KS", "3C", "8D", "8S", "QD"]},
         {"variant": "rommy", "hand": "8H 9H 4H 2D 8C", "discard_pile": "KS 3C 8D 8S QD"},
     ],
-    "round": [
+    "score_round": [
         {"variant": "indian13", "wild_rank": "7", "players": [
             {"hand": "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C", "went_out": True},
             {"hand": "2S 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KD"},
@@ -94,20 +95,6 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
                                            {"hand": "AH KC"}]},
     ],
 }
-
-ROUTES: dict[str, str] = {
-    "solve": "/v1/solve",
-    "batch": "/v1/solve/batch",
-    "validate": "/v1/validate",
-    "knock": "/v1/gin/knock",
-    "gin_score": "/v1/gin/score",
-    "hint_discard": "/v1/hints/discard",
-    "hint_draw": "/v1/hints/draw",
-    "layoffs": "/v1/layoffs",
-    "pile": "/v1/hints/pile",
-    "round": "/v1/score/round",
-}
-"""The endpoint each group of examples belongs to."""
 
 EXAMPLE_ELAPSED_MS = 1.5
 
@@ -132,54 +119,3 @@ def example(*path: str | int) -> Any:
         except (KeyError, IndexError, TypeError):
             return None
     return value
-
-
-def build() -> dict[str, list[dict[str, Any]]]:
-    """Answer every request example through the real app (solver threads, no
-    deadline pressure); timings are replaced by a fixed value."""
-    import warnings
-
-    from api.main import create_app
-    from api.settings import Settings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
-
-    answers: dict[str, list[dict[str, Any]]] = {}
-    settings = Settings(processes=0, request_budget_ms=60_000, max_time_limit_ms=60_000,
-                        default_time_limit_ms=60_000)
-    with TestClient(create_app(settings)) as client:
-        for key, requests in REQUESTS.items():
-            answers[key] = []
-            for body in requests:
-                response = client.post(ROUTES[key], json=body)
-                if response.status_code != 200:
-                    raise RuntimeError(f"example {key} {body} answered {response.status_code}: "
-                                       f"{response.text}")
-                answers[key].append(_fix_timings(response.json()))
-    return answers
-
-
-def _fix_timings(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: EXAMPLE_ELAPSED_MS if k == "elapsed_ms" else _fix_timings(v)
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [_fix_timings(v) for v in value]
-    return value
-
-
-def render(answers: dict[str, list[dict[str, Any]]]) -> str:
-    """The examples file's text (stable: sorted keys, indent 1, final newline)."""
-    return json.dumps(answers, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def main() -> None:
-    """Regenerate ``examples.json``."""
-    EXAMPLES_PATH.write_text(render(build()), encoding="utf-8")
-    print(f"wrote {EXAMPLES_PATH}")
-
-
-if __name__ == "__main__":
-    main()

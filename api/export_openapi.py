@@ -18,7 +18,7 @@ OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.json"
 
 def render_openapi() -> str:
     """The OpenAPI document as stable text (sorted keys, indent 2, final newline)."""
-    document = create_app(Settings()).openapi()
+    document = create_app(Settings.model_construct()).openapi()
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 

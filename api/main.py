@@ -17,12 +17,12 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from api import API_VERSION, metrics
-from api.errors import install_exception_handlers
-from api.jobs import run_job
+from api.http_errors import install_exception_handlers
 from api.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
+from api.openapi import install_openapi
 from api.pool import SolverPool
-from api.routes import gin, health, hints, play, scoring, solve, validate, variants
-from api.settings import Settings
+from api.routes import health, operations, play, stream, variants
+from api.settings import Settings, load_settings
 
 DESCRIPTION = """\
 Exact rummy hand solver: splits a hand into melds and deadwood optimally
@@ -45,8 +45,9 @@ needs no code change.
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the application; ``settings`` default to the environment's."""
-    settings = Settings.from_env() if settings is None else settings
+    """Build the application; ``settings`` default to the environment's (read now)."""
+    settings = load_settings() if settings is None else settings
+    settings.apply_to_engines()
 
     def report(pool: SolverPool) -> None:
         metrics.QUEUE_DEPTH.set(pool.queue_depth)
@@ -54,7 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = SolverPool(settings, run_job, "api.jobs:run_job", on_change=report)
+        pool = SolverPool(settings, "api.jobs:run_job", on_change=report)
         await pool.start()
         app.state.pool = pool
         try:
@@ -81,9 +82,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ],
     )
     app.state.settings = settings
-    for router in (variants.router, solve.router, validate.router, health.router,
-                   gin.router, hints.router, scoring.router, play.router):
+    for router in (variants.router, operations.router, stream.router, health.router,
+                   play.router):
         app.include_router(router)
+    install_openapi(app)
     from api import docs
 
     docs.install(app)

@@ -5,16 +5,14 @@
   or generated), sets that id for every log line, writes one JSON access-log
   line per request and records the Prometheus series.
 * ``BodyGuardMiddleware`` answers 413 when a body is over the limit (by
-  ``Content-Length`` or as it arrives), and 422 when a JSON body is not UTF-8,
-  not JSON, or nested deeper than ``MAX_JSON_DEPTH`` -- cheaply, before any
-  handler or validator sees it.
+  ``Content-Length`` or as it arrives), before any handler reads it (the
+  operations decode and check what they read: ``api.decode``).
 * ``CatchAllMiddleware`` turns an exception that escaped every handler into a
   logged 503: the service never answers 500.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
@@ -26,34 +24,13 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import metrics
-from api.errors import error_response, validation_response
+from api.http_errors import error_response
 from api.logs import REQUEST_ID
 
 logger = logging.getLogger("api")
 access_logger = logging.getLogger("api.access")
 
-MAX_JSON_DEPTH = 32
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
-_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
-
-
-def json_depth_exceeds(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
-    """Whether the (valid) JSON text ``body`` nests arrays/objects deeper than
-    ``limit`` (strings removed by a C-speed regex first; only brackets are
-    scanned, stopping at the first level past the limit)."""
-    brackets = _STRING.sub(b"", body).translate(None, _NOT_BRACKET)
-    if len(brackets) <= limit:
-        return False
-    depth = 0
-    for byte in brackets:
-        if byte in (0x5B, 0x7B):  # [ {
-            depth += 1
-            if depth > limit:
-                return True
-        else:
-            depth -= 1
-    return False
 
 
 class RequestContextMiddleware:
@@ -138,10 +115,10 @@ class BodyGuardMiddleware:
             except ValueError:
                 declared_size = -1
             if declared_size < 0:
-                await validation_response([{
-                    "type": "invalid_content_length", "loc": ["header", "content-length"],
-                    "msg": "the Content-Length header is not a number of bytes"}])(
-                    scope, receive, send)
+                await error_response(
+                    422, "invalid_content_length",
+                    "the Content-Length header is not a number of bytes",
+                    ("header", "content-length"))(scope, receive, send)
                 return
             if declared_size > self.max_body_bytes:
                 await self._too_large(str(declared_size))(scope, receive, send)
@@ -163,10 +140,6 @@ class BodyGuardMiddleware:
                 break
 
         body = b"".join(chunks)
-        problem = self._json_problem(body, headers.get("content-type", ""))
-        if problem is not None:
-            await problem(scope, receive, send)
-            return
         replayed = False
 
         async def replay() -> Message:
@@ -177,39 +150,6 @@ class BodyGuardMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
-
-    @staticmethod
-    def _json_problem(body: bytes, content_type: str) -> Response | None:
-        """A 422 for a body FastAPI would parse as JSON and cannot, else None."""
-        if not body or (content_type and "json" not in content_type.lower()):
-            return None
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return validation_response([{
-                "type": "body_not_utf8", "loc": ["body", exc.start],
-                "msg": f"the body is not UTF-8: byte {exc.start} cannot be decoded"}])
-        try:
-            json.loads(body)
-        except json.JSONDecodeError as exc:
-            return validation_response([{
-                "type": "json_invalid", "loc": ["body", exc.pos],
-                "msg": f"JSON decode error: {exc.msg}", "ctx": {"error": exc.msg}}])
-        except RecursionError:
-            return _too_deep()
-        except ValueError:
-            return validation_response([{
-                "type": "json_invalid", "loc": ["body"], "msg": "the body is not valid JSON"}])
-        # Only on valid JSON: there every quote the scan meets opens a string that ends.
-        if json_depth_exceeds(body):
-            return _too_deep()
-        return None
-
-
-def _too_deep() -> Response:
-    return validation_response([{
-        "type": "body_too_deep", "loc": ["body"],
-        "msg": f"the JSON body nests arrays/objects more than {MAX_JSON_DEPTH} deep"}])
 
 
 class CatchAllMiddleware:

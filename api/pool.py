@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import gc
 import heapq
 import itertools
@@ -126,7 +125,16 @@ def _rss_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _child_main(conn: Connection, cancel: Any, settings: dict[str, Any], runner_path: str) -> None:
+def load_runner(path: str) -> JobRunner:
+    """The job runner ``"module:function"`` names."""
+    import importlib
+
+    module_name, _, function_name = path.partition(":")
+    runner: JobRunner = getattr(importlib.import_module(module_name), function_name)
+    return runner
+
+
+def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: str) -> None:
     """A solver process: run jobs one at a time until told to stop or recycled."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the worker's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -134,12 +142,10 @@ def _child_main(conn: Connection, cancel: Any, settings: dict[str, Any], runner_
 
     from api.logs import log_config
 
-    logging.config.dictConfig(log_config(os.environ.get("RUMMY_SOLVER_LOG_LEVEL", "info")))
-    module_name, _, function_name = runner_path.partition(":")
-    import importlib
-
-    runner: JobRunner = getattr(importlib.import_module(module_name), function_name)
-    config = Settings(**settings)
+    logging.config.dictConfig(log_config(os.environ.get("RUMMY_SOLVER_LOG_LEVEL",
+                                                        config.log_level)))
+    runner = load_runner(runner_path)
+    config.apply_to_engines()
     done = 0
     untidy = False
     while True:
@@ -181,7 +187,7 @@ class _ProcessSlot:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
             target=_child_main,
-            args=(child, self.cancel_flag, dataclasses.asdict(pool.settings), pool.runner_path),
+            args=(child, self.cancel_flag, pool.settings, pool.runner_path),
             daemon=True, name="rummy-solver-child")
         self.process.start()
         child.close()
@@ -248,6 +254,7 @@ class _ThreadSlot:
 
     def __init__(self, pool: SolverPool) -> None:
         self.pool = pool
+        self.runner = load_runner(pool.runner_path)
         self.flag = _Flag()
         self.inbox: queue.Queue[_Job | None] = queue.Queue()
         self.job: _Job | None = None
@@ -261,7 +268,7 @@ class _ThreadSlot:
             if job is None:
                 return
             try:
-                status, body, log = self.pool.runner(
+                status, body, log = self.runner(
                     job.op, job.payload, job.deadline_at, job.budget_ms,
                     lambda: self.flag.value != 0, self.pool.settings, job.request_id)
             except BaseException as exc:  # the runner maps errors itself; never lose a job
@@ -298,10 +305,9 @@ class _ThreadSlot:
 class SolverPool:
     """The solver processes (or threads) of one worker; see the module docstring."""
 
-    def __init__(self, settings: Settings, runner: JobRunner, runner_path: str,
+    def __init__(self, settings: Settings, runner_path: str,
                  on_change: Callable[[SolverPool], None] | None = None) -> None:
         self.settings = settings
-        self.runner = runner
         self.runner_path = runner_path
         self.on_change = on_change
         self.pending: deque[_Job] = deque()
@@ -559,7 +565,7 @@ class _Starting:
 
 def _unavailable(detail: str, retry_after_s: float = 1) -> Outcome:
     """A 503 answer with ``Retry-After`` (the pool could not answer in time)."""
-    from api.errors import error_bytes
+    from api.http_errors import error_bytes
 
     return Outcome(503, error_bytes("unavailable", detail),
                    {"retry_after": max(1, math.ceil(retry_after_s)), "deadline_hit": True})

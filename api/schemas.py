@@ -19,21 +19,22 @@ import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     Strict,
     StringConstraints,
+    ValidationInfo,
     create_model,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
 from api.examples import REQUESTS, example
-from api.settings import MAX_REQUEST_BUDGET_MS, Settings
+from api.settings import Settings
 from solver import ENGINES, PRESETS
-from solver.config import MAX_TIME_LIMIT_MS
 from solver.rules import (
     CHOICES,
     INT_BOUNDS,
@@ -46,9 +47,21 @@ from solver.rules import (
     REQUIREMENT_KINDS,
 )
 
-_DEFAULTS = Settings()
+_DEFAULTS = Settings.model_construct()
 """Documented limits are the defaults, so the OpenAPI document does not depend
-on the environment of the process that generates it."""
+on the environment of the process that generates it; a request is checked
+against the settings it is validated with (``validation_context``)."""
+
+
+def validation_context(settings: Settings) -> dict[str, Any]:
+    """The context a request model is validated in: the limits of ``settings``."""
+    return {"settings": settings}
+
+
+def _settings(info: ValidationInfo) -> Settings:
+    context = info.context
+    settings = context.get("settings") if isinstance(context, dict) else None
+    return settings if isinstance(settings, Settings) else _DEFAULTS
 
 MAX_TOKEN = 16
 MAX_HAND_STRING = 400
@@ -71,7 +84,7 @@ Engine.__doc__ = ("auto: the exact search, CP-SAT past its budget; search: the e
                   "cpsat: OR-Tools CP-SAT.")
 
 
-def _choice(enum_class: Any, what: str, code: str) -> Any:
+def choice_type(enum_class: Any, what: str, code: str) -> Any:
     """``enum_class`` on the wire: its value as a string (strict mode takes the
     member for it), an unknown value a 422 of type ``code`` listing the choices."""
     choices = [member.value for member in enum_class]
@@ -93,7 +106,7 @@ def _enum_of(name: str, values: tuple[str, ...], doc: str) -> Any:
 
 
 _KNOB_ENUMS: dict[str, Any] = {
-    knob: _choice(_enum_of("".join(p.title() for p in knob.split("_")), values, KNOB_DOCS[knob]),
+    knob: choice_type(_enum_of("".join(p.title() for p in knob.split("_")), values, KNOB_DOCS[knob]),
                   f"{knob} value", "invalid_rules")
     for knob, values in CHOICES.items()
 }
@@ -148,6 +161,16 @@ def _split_hand(value: object) -> object:
     return value
 
 
+def _within_hand_limit(cards: list[str], info: ValidationInfo) -> list[str]:
+    """At most ``max_hand_cards`` cards (``RUMMY_SOLVER_MAX_HAND_CARDS``)."""
+    most = _settings(info).max_hand_cards
+    if len(cards) > most:
+        raise PydanticCustomError(
+            "hand_too_large", "{field} has {count} cards; at most {most} are allowed",
+            {"field": info.field_name or "hand", "count": len(cards), "most": most})
+    return cards
+
+
 HandCards = Annotated[
     list[CardToken],
     Field(max_length=MAX_LIST),
@@ -156,8 +179,66 @@ HandCards = Annotated[
         json_schema_input_type=Annotated[list[CardToken], Field(max_length=MAX_LIST)]
         | Annotated[str, StringConstraints(max_length=MAX_HAND_STRING)],
     ),
+    AfterValidator(_within_hand_limit),
 ]
-"""Cards as a list of tokens or one space/comma separated string."""
+"""Cards as a list of tokens or one space/comma separated string, at most
+``max_hand_cards`` of them."""
+
+
+def _time_limit_check(setting: str) -> Any:
+    def check(value: int | None, info: ValidationInfo) -> int | None:
+        most = getattr(_settings(info), setting)
+        if value is not None and value > most:
+            raise PydanticCustomError(
+                "time_limit_too_large",
+                "time_limit_ms is {value}; at most {most} is allowed ({variable})",
+                {"value": value, "most": most, "variable": f"RUMMY_SOLVER_{setting.upper()}"})
+        return value
+    return check
+
+
+def _time_limit_type(setting: str) -> Any:
+    documented = getattr(_DEFAULTS, setting)
+    return Annotated[
+        Annotated[int, Field(ge=1, json_schema_extra={"maximum": documented})] | None,
+        AfterValidator(_time_limit_check(setting)),
+    ]
+
+
+if TYPE_CHECKING:
+    SolveTimeLimit = int | None
+    PlayTimeLimit = int | None
+else:
+    SolveTimeLimit = _time_limit_type("max_time_limit_ms")
+    """A solve's ``time_limit_ms``: at most ``max_time_limit_ms``."""
+    PlayTimeLimit = _time_limit_type("request_budget_ms")
+    """The ``time_limit_ms`` of a request that runs many solves: at most ``request_budget_ms``."""
+
+
+class OperationRequest(BaseModel):
+    """A request of an operation (``api.operations``): strict, no unknown
+    fields, every size bounded; its fields are the library call's arguments
+    (``library_args``) plus ``time_limit_ms`` where the call takes a deadline."""
+
+    def library_args(self) -> dict[str, Any]:
+        """The library call's keyword arguments, as plain data (enum members as
+        their values, rule overrides as the knobs set, nested models as dicts)."""
+        return {name: _plain(getattr(self, name), name)
+                for name in type(self).model_fields if name != "time_limit_ms"}
+
+
+def _plain(value: Any, name: str = "") -> Any:
+    if name == "rules" and isinstance(value, BaseModel):
+        return rules_overrides(value)  # type: ignore[arg-type]  # the generated RulesOverride
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, OperationRequest):
+        return value.library_args()
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_unset=True)
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
 
 WILD_RANK_DOC = (
     "the cut card of an Indian deal: a rank ('7'), a full card ('7H': needed by indian21 for "
@@ -186,7 +267,7 @@ class RequirementIn(BaseModel):
     model_config = _request_config({"kind": "pure_sequence", "count": 1},
                                    {"kind": "run", "count": 2, "exact": True})
 
-    kind: _choice(RequirementKind, "requirement kind", "invalid_rules")  # type: ignore[valid-type]
+    kind: choice_type(RequirementKind, "requirement kind", "invalid_rules")  # type: ignore[valid-type]
     count: int = Field(ge=0, le=10, description="how many melds of that kind")
     exact: bool = Field(default=False, description="exactly count (else at least count)")
 
@@ -253,8 +334,9 @@ class _RulesBase(BaseModel):
     def _few_keys(cls, data: Any) -> Any:
         """Refuse a huge object before looking at each key (cheap, bounded errors)."""
         if isinstance(data, dict) and len(data) > len(KNOB_NAMES) + len(LEGACY_KNOBS):
-            raise ValueError(f"rules has {len(data)} keys; there are only "
-                             f"{len(KNOB_NAMES) - 1} knobs (GET /v1/variants)")
+            raise PydanticCustomError(
+                "invalid_rules", "rules has {count} keys; there are only {knobs} knobs "
+                "(GET /v1/variants)", {"count": len(data), "knobs": len(KNOB_NAMES) - 1})
         return data
 
 
@@ -317,17 +399,18 @@ if TYPE_CHECKING:  # the enums are built from the presets at run time
     EngineIn = Any
     RequirementKindOut = Any
 else:
-    VariantIn = _choice(Variant, "variant", "unknown_variant")
-    LayoffVariantIn = _choice(LayoffVariant, "variant for this endpoint", "unknown_variant")
-    RoundVariantIn = _choice(RoundVariant, "variant for round scoring", "unknown_variant")
-    EngineIn = _choice(Engine, "engine", "unknown_engine")
+    VariantIn = choice_type(Variant, "variant", "unknown_variant")
+    LayoffVariantIn = choice_type(LayoffVariant, "variant for this endpoint", "unknown_variant")
+    RoundVariantIn = choice_type(RoundVariant, "variant for round scoring (gin is scored knock by "
+                             "knock: gin_score, POST /v1/gin/score)", "unknown_variant")
+    EngineIn = choice_type(Engine, "engine", "unknown_engine")
     RequirementKindOut = RequirementKind
 
 
-class SolveRequest(BaseModel):
+class SolveRequest(OperationRequest):
     """One hand to split into melds and deadwood under a variant's rules."""
 
-    model_config = _request_config(*REQUESTS["solve"])
+    model_config = _request_config(*REQUESTS["solve_hand"])
 
     variant: VariantIn
     hand: HandCards = Field(
@@ -343,10 +426,8 @@ class SolveRequest(BaseModel):
     )
     rules: RulesOverride | None = RULES_FIELD
     engine: EngineIn = Field(default=Engine("auto"), description=Engine.__doc__)
-    time_limit_ms: int | None = Field(
+    time_limit_ms: SolveTimeLimit = Field(
         default=None,
-        ge=1,
-        le=MAX_TIME_LIMIT_MS,
         description=(
             "the solve's deadline in ms, counted from the request's arrival; at most "
             f"{_DEFAULTS.max_time_limit_ms} (RUMMY_SOLVER_MAX_TIME_LIMIT_MS), default "
@@ -359,36 +440,58 @@ class SolveRequest(BaseModel):
 BatchItem = Annotated[Any, Field(json_schema_extra={"$ref": "#/components/schemas/SolveRequest"})]
 
 
-class BatchRequest(BaseModel):
+def _within_batch_limit(items: list[Any], info: ValidationInfo) -> list[Any]:
+    most = _settings(info).max_batch
+    if len(items) > most:
+        raise PydanticCustomError("batch_too_large",
+                                  "batch has {count} requests; at most {most} are allowed",
+                                  {"count": len(items), "most": most})
+    return items
+
+
+class BatchRequest(OperationRequest):
     """Several solve requests answered in one response, in order."""
 
-    model_config = _request_config(*REQUESTS["batch"])
+    model_config = _request_config(*REQUESTS["solve_batch"])
 
     # Items are validated one by one in the solver process so that a bad item
     # becomes an error in its slot instead of failing the whole batch.
-    requests: list[BatchItem] = Field(
+    requests: Annotated[list[BatchItem], AfterValidator(_within_batch_limit)] = Field(
         description=(
             f"at most {_DEFAULTS.max_batch} requests (RUMMY_SOLVER_MAX_BATCH); each item's "
             "time_limit_ms caps its own solve, and the batch as a whole has one deadline "
             "(time_limit_ms); items reached after it get a batch_budget_exceeded error"
         ),
     )
-    time_limit_ms: int | None = Field(default=None, ge=1, le=MAX_REQUEST_BUDGET_MS,
-                                      description=TIME_LIMIT_DOC)
+    time_limit_ms: PlayTimeLimit = Field(default=None, description=TIME_LIMIT_DOC)
 
 
-class ValidateRequest(BaseModel):
+def _declared_within_hand_limit(melds: list[list[str]], info: ValidationInfo) -> list[list[str]]:
+    """Melds and deadwood together hold at most ``max_hand_cards`` cards."""
+    most = _settings(info).max_hand_cards
+    deadwood = info.data.get("deadwood") or []
+    total = sum(len(meld) for meld in melds) + len(deadwood)
+    if total > most:
+        raise PydanticCustomError(
+            "hand_too_large", "melds and deadwood hold {total} cards; at most {most} are allowed",
+            {"total": total, "most": most})
+    return melds
+
+
+class ValidateRequest(OperationRequest):
     """A declared arrangement (melds + deadwood) to check and score."""
 
-    model_config = _request_config(*REQUESTS["validate"])
+    model_config = _request_config(*REQUESTS["validate_hand"])
 
     variant: VariantIn
     wild_rank: WildRank | None = Field(default=None, description=WILD_RANK_DOC)
     rules: RulesOverride | None = RULES_FIELD
-    melds: list[Annotated[list[CardToken], Field(max_length=MAX_LIST)]] = Field(
-        max_length=MAX_LIST, description="the declared melds, each a list of cards")
+    # deadwood is read before melds: the melds' check counts both.
     deadwood: list[CardToken] = Field(default_factory=list, max_length=MAX_LIST,
                                       description="the cards kept outside the melds")
+    melds: Annotated[list[Annotated[list[CardToken], Field(max_length=MAX_LIST)]],
+                     AfterValidator(_declared_within_hand_limit)] = Field(
+        max_length=MAX_LIST, description="the declared melds, each a list of cards")
     hand: HandCards | None = Field(
         default=None,
         description="the hand the declaration was made from (optional): its cards must match",
@@ -402,7 +505,7 @@ class ValidateRequest(BaseModel):
 class MeldOut(BaseModel):
     """A meld: ``cards[i]`` is the physical card standing for ``represents[i]``."""
 
-    model_config = _response_config(example("solve", 0, "melds", 0))
+    model_config = _response_config(example("solve_hand", 0, "melds", 0))
 
     kind: MeldKind
     cards: list[str]
@@ -415,7 +518,7 @@ class GoOutOut(BaseModel):
     """The best arrangement melding every kept card (when the best-scoring one
     keeps cards back)."""
 
-    model_config = _response_config(example("solve", 2, "go_out"))
+    model_config = _response_config(example("solve_hand", 2, "go_out"))
 
     melds: list[MeldOut]
     discard: str | None = Field(description="the card discarded with it (requests with discard)")
@@ -427,7 +530,7 @@ class GoOutOut(BaseModel):
 class SolveResponse(BaseModel):
     """The optimal arrangement of one hand (``solver.Solution``) plus timing."""
 
-    model_config = _response_config(*example("solve") or [])
+    model_config = _response_config(*example("solve_hand") or [])
 
     variant: VariantIn
     melds: list[MeldOut]
@@ -457,31 +560,31 @@ class SolveResponse(BaseModel):
 
 
 class ErrorItem(BaseModel):
-    """One error: what is wrong (``type``, a stable code), where (``loc``) and why."""
+    """One error: what is wrong (``type``, a stable code), where (``loc``) and why
+    (``msg``); the same item over HTTP, in a stream or bulk line (``loc`` under
+    ``line``) and on the command line (``loc`` without prefix)."""
 
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
                 {
                     "type": "invalid_card",
-                    "msg": "unknown card 'ZZ' at position 2: use rank A 2-9 T ...",
                     "loc": ["body", "requests", 1, "hand", 2],
+                    "msg": "unknown card 'ZZ' at position 2: use rank A 2-9 T ...",
                 }
             ]
         }
     )
 
     type: str = Field(description="stable machine-readable code, e.g. invalid_card")
-    msg: str
     loc: list[str | int] = Field(description="path to the offending field and index")
-    input: Any | None = Field(default=None, description="a short preview of the offending input")
-    ctx: dict[str, Any] | None = Field(default=None, description="details, by error type")
+    msg: str = Field(description="what is wrong and what is allowed")
 
 
 class BatchItemError(BaseModel):
     """The slot of a batch item that could not be solved."""
 
-    model_config = _response_config(example("batch", 0, "results", 1))
+    model_config = _response_config(example("solve_batch", 0, "results", 1))
 
     error: ErrorItem
 
@@ -489,7 +592,7 @@ class BatchItemError(BaseModel):
 class BatchResponse(BaseModel):
     """One result per request, in request order: a solution or an error."""
 
-    model_config = _response_config(*example("batch") or [])
+    model_config = _response_config(*example("solve_batch") or [])
 
     results: list[SolveResponse | BatchItemError]
     elapsed_ms: float = Field(description="wall time of the whole batch, milliseconds")
@@ -498,7 +601,7 @@ class BatchResponse(BaseModel):
 class ProblemOut(BaseModel):
     """One thing wrong with a declared arrangement."""
 
-    model_config = _response_config(example("validate", 1, "problems", 0))
+    model_config = _response_config(example("validate_hand", 1, "problems", 0))
 
     code: str = Field(description="stable machine-readable code")
     message: str
@@ -509,7 +612,7 @@ class ProblemOut(BaseModel):
 class ValidateResponse(BaseModel):
     """Whether a declared arrangement is legal, why not, and what it scores."""
 
-    model_config = _response_config(*example("validate") or [])
+    model_config = _response_config(*example("validate_hand") or [])
 
     variant: VariantIn
     valid: bool = Field(description="every declared meld is a legal meld of the hand")

@@ -4,7 +4,7 @@ Same conventions as ``api.schemas``: requests are strict and reject unknown
 fields; responses mirror the ``to_dict()`` of the library's results
 (``solver.gin``, ``solver.hints``, ``solver.layoffs``, ``solver.round_scoring``)
 plus ``elapsed_ms``.  Every model carries an example (real answers, see
-``api.examples_play``).
+``api.examples``).
 """
 
 from __future__ import annotations
@@ -25,14 +25,15 @@ from api.schemas import (
     HandCards,
     LayoffVariantIn,
     MeldOut,
+    OperationRequest,
+    PlayTimeLimit,
     RoundVariantIn,
     RulesOverride,
     SolveStatus,
     VariantIn,
     WildRank,
-    _choice,
+    choice_type,
 )
-from api.settings import MAX_REQUEST_BUDGET_MS
 from solver.hints import MAX_PILE_CARDS, MAX_SEEN_CARDS
 from solver.layoffs import MAX_MELD_CARDS, MAX_TABLE_MELDS
 from solver.round_scoring import MAX_MELDED_GROUPS, MAX_PLAYERS
@@ -64,7 +65,7 @@ class Better(enum.StrEnum):
 
 
 def _time_limit() -> Any:
-    return Field(default=None, ge=1, le=MAX_REQUEST_BUDGET_MS, description=TIME_LIMIT_DOC)
+    return Field(default=None, description=TIME_LIMIT_DOC)
 
 
 def _wild_rank() -> Any:
@@ -78,7 +79,7 @@ def _wild_rank() -> Any:
 class LayoffOut(BaseModel):
     """Cards laid off onto one table meld; ``extended`` is that meld afterwards."""
 
-    model_config = _response(example("layoffs", 0, "best", "layoffs", 0))
+    model_config = _response(example("hint_layoffs", 0, "best", "layoffs", 0))
 
     table_index: int = Field(description="index of the table meld (or knocker meld) extended")
     cards: list[str] = Field(description="the laid-off cards, outward from the meld")
@@ -90,7 +91,7 @@ class LayoffOut(BaseModel):
 class PlayOut(BaseModel):
     """The best play of a hand: new melds, layoffs, cards kept."""
 
-    model_config = _response(example("layoffs", 0, "best"))
+    model_config = _response(example("hint_layoffs", 0, "best"))
 
     melds: list[MeldOut] = Field(description="new melds made from the hand")
     layoffs: list[LayoffOut]
@@ -127,10 +128,10 @@ class SolutionOut(BaseModel):
 # Gin
 
 
-class KnockRequest(BaseModel):
+class KnockRequest(OperationRequest):
     """A gin hand: 10 cards (after the discard) or 11 (every discard is tried)."""
 
-    model_config = _request(*REQUESTS["knock"])
+    model_config = _request(*REQUESTS["gin_knock"])
 
     hand: HandCards = Field(description="hand_size (10) or hand_size + 1 cards")
     knock_limit: int | None = Field(
@@ -142,13 +143,13 @@ class KnockRequest(BaseModel):
         description="Oklahoma: the first upcard sets the knock limit (an ace: oklahoma_ace_knock)",
     )
     rules: RulesOverride | None = RULES
-    time_limit_ms: int | None = _time_limit()
+    time_limit_ms: PlayTimeLimit = _time_limit()
 
 
 class KnockOptionOut(BaseModel):
     """One knocking discard with the deadwood and melds it leaves."""
 
-    model_config = _response(example("knock", 0, "options", 0))
+    model_config = _response(example("gin_knock", 0, "options", 0))
 
     discard: str | None = Field(description="the card to discard (null for a 10-card hand)")
     deadwood_points: int
@@ -160,7 +161,7 @@ class KnockOptionOut(BaseModel):
 class KnockResponse(BaseModel):
     """Knock eligibility: every discard that allows a knock, least deadwood first."""
 
-    model_config = _response(*example("knock") or [])
+    model_config = _response(*example("gin_knock") or [])
 
     knock_limit: int
     limit_source: str = Field(description="where the knock limit comes from")
@@ -174,7 +175,7 @@ class KnockResponse(BaseModel):
     elapsed_ms: float = ELAPSED
 
 
-class GinScoreRequest(BaseModel):
+class GinScoreRequest(OperationRequest):
     """The knocker's and the defender's hands at the knock."""
 
     model_config = _request(*REQUESTS["gin_score"])
@@ -187,7 +188,7 @@ class GinScoreRequest(BaseModel):
                                     description="default: the knob knock_limit (10)")
     upcard: CardToken | None = Field(default=None, description="Oklahoma: the first upcard")
     rules: RulesOverride | None = RULES
-    time_limit_ms: int | None = _time_limit()
+    time_limit_ms: PlayTimeLimit = _time_limit()
 
 
 class KnockerHandOut(BaseModel):
@@ -262,7 +263,7 @@ class DropStage(enum.StrEnum):
 if TYPE_CHECKING:
     DropStageIn = DropStage
 else:
-    DropStageIn = _choice(DropStage, "dropped value", "invalid_flag")
+    DropStageIn = choice_type(DropStage, "dropped value", "invalid_flag")
 
 
 class PlayerRole(enum.StrEnum):
@@ -319,7 +320,7 @@ class GinScoreResponse(BaseModel):
 # Hints
 
 
-class DiscardHintRequest(BaseModel):
+class DiscardHintRequest(OperationRequest):
     """A hand holding one card more than it keeps."""
 
     model_config = _request(*REQUESTS["hint_discard"])
@@ -328,7 +329,7 @@ class DiscardHintRequest(BaseModel):
     hand: HandCards
     wild_rank: WildRank | None = _wild_rank()
     rules: RulesOverride | None = RULES
-    time_limit_ms: int | None = _time_limit()
+    time_limit_ms: PlayTimeLimit = _time_limit()
 
 
 class DiscardOptionOut(BaseModel):
@@ -355,7 +356,7 @@ class DiscardHintResponse(BaseModel):
     elapsed_ms: float = ELAPSED
 
 
-class DrawHintRequest(BaseModel):
+class DrawHintRequest(OperationRequest):
     """A hand before drawing, the discard-pile top and cards known to be out of the stock."""
 
     model_config = _request(*REQUESTS["hint_draw"])
@@ -369,7 +370,7 @@ class DrawHintRequest(BaseModel):
     )
     wild_rank: WildRank | None = _wild_rank()
     rules: RulesOverride | None = RULES
-    time_limit_ms: int | None = _time_limit()
+    time_limit_ms: PlayTimeLimit = _time_limit()
 
 
 class DrawTakeOut(BaseModel):
@@ -420,23 +421,23 @@ class DrawHintResponse(BaseModel):
     elapsed_ms: float = ELAPSED
 
 
-class LayoffsRequest(BaseModel):
+class LayoffsRequest(OperationRequest):
     """A hand and the melds on the table."""
 
-    model_config = _request(*REQUESTS["layoffs"])
+    model_config = _request(*REQUESTS["hint_layoffs"])
 
     variant: LayoffVariantIn
     hand: HandCards
     table: list[TableMeldCards] = Field(max_length=MAX_TABLE_MELDS, description=TABLE_DESCRIPTION)
     wild_rank: WildRank | None = _wild_rank()
     rules: RulesOverride | None = RULES
-    time_limit_ms: int | None = _time_limit()
+    time_limit_ms: PlayTimeLimit = _time_limit()
 
 
 class FitOut(BaseModel):
     """A table meld end a hand card can reach, once the ``via`` cards fill the gap."""
 
-    model_config = _response(example("layoffs", 0, "fits", 2, "extends", 0))
+    model_config = _response(example("hint_layoffs", 0, "fits", 2, "extends", 0))
 
     table_index: int
     end: LayoffEnd
@@ -447,7 +448,7 @@ class FitOut(BaseModel):
 class CardFitsOut(BaseModel):
     """Every table meld end one hand card can reach."""
 
-    model_config = _response(example("layoffs", 0, "fits", 2))
+    model_config = _response(example("hint_layoffs", 0, "fits", 2))
 
     card: str
     extends: list[FitOut]
@@ -456,7 +457,7 @@ class CardFitsOut(BaseModel):
 class LayoffsResponse(BaseModel):
     """Which cards extend which table melds, and the best mix of melds and layoffs."""
 
-    model_config = _response(*example("layoffs") or [])
+    model_config = _response(*example("hint_layoffs") or [])
 
     variant: VariantIn
     table: list[MeldOut] = Field(description="the table melds as read")
@@ -469,10 +470,10 @@ class LayoffsResponse(BaseModel):
     elapsed_ms: float = ELAPSED
 
 
-class PileHintRequest(BaseModel):
+class PileHintRequest(OperationRequest):
     """A hand, the table and the discard pile (bottom to top)."""
 
-    model_config = _request(*REQUESTS["pile"])
+    model_config = _request(*REQUESTS["hint_pile"])
 
     variant: LayoffVariantIn
     hand: HandCards
@@ -481,13 +482,13 @@ class PileHintRequest(BaseModel):
     discard_pile: HandCards = Field(description=f"bottom to top; at most {MAX_PILE_CARDS} cards")
     wild_rank: WildRank | None = _wild_rank()
     rules: RulesOverride | None = RULES
-    time_limit_ms: int | None = _time_limit()
+    time_limit_ms: PlayTimeLimit = _time_limit()
 
 
 class PileUseOut(BaseModel):
     """A way to use the deepest card taken, with the best net of the turn around it."""
 
-    model_config = _response(example("pile", 0, "depths", 1, "uses", 0))
+    model_config = _response(example("hint_pile", 0, "depths", 1, "uses", 0))
 
     kind: PileUseKind
     meld: MeldOut = Field(description="the new meld, or the table meld after the layoff")
@@ -499,7 +500,7 @@ class PileUseOut(BaseModel):
 class PileDepthOut(BaseModel):
     """Taking the top ``depth`` cards of the pile."""
 
-    model_config = _response(example("pile", 0, "depths", 1))
+    model_config = _response(example("hint_pile", 0, "depths", 1))
 
     depth: int
     taken: list[str] = Field(description="the cards taken, top first")
@@ -519,7 +520,7 @@ class PileDepthOut(BaseModel):
 class PileHintResponse(BaseModel):
     """Every depth of the discard pile, top first."""
 
-    model_config = _response(*example("pile") or [])
+    model_config = _response(*example("hint_pile") or [])
 
     variant: VariantIn
     table: list[MeldOut]
@@ -534,7 +535,7 @@ class PileHintResponse(BaseModel):
 # Round scoring
 
 
-class PlayerIn(BaseModel):
+class PlayerIn(OperationRequest):
     """One player at the end of a round."""
 
     model_config = _request(
@@ -561,22 +562,22 @@ class PlayerIn(BaseModel):
                                 description="rommy: times charged the pile penalty")
 
 
-class RoundScoreRequest(BaseModel):
+class RoundScoreRequest(OperationRequest):
     """Every player's end of round."""
 
-    model_config = _request(*REQUESTS["round"])
+    model_config = _request(*REQUESTS["score_round"])
 
     variant: RoundVariantIn
     rules: RulesOverride | None = RULES
     wild_rank: WildRank | None = _wild_rank()
-    time_limit_ms: int | None = _time_limit()
+    time_limit_ms: PlayTimeLimit = _time_limit()
     players: list[PlayerIn] = Field(min_length=2, max_length=MAX_PLAYERS)
 
 
 class PlayerScoreOut(BaseModel):
     """What one player scores this round."""
 
-    model_config = _response(example("round", 0, "players", 1))
+    model_config = _response(example("score_round", 0, "players", 1))
 
     index: int
     role: PlayerRole
@@ -593,7 +594,7 @@ class PlayerScoreOut(BaseModel):
 class RoundScoreResponse(BaseModel):
     """Points of every player, in request order, and why."""
 
-    model_config = _response(*example("round") or [])
+    model_config = _response(*example("score_round") or [])
 
     variant: VariantIn
     winner: int | None

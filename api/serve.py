@@ -22,7 +22,7 @@ import tempfile
 from types import FrameType
 
 from api.logs import log_config
-from api.settings import Settings, SettingsError
+from api.settings import SettingsError, current
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -45,7 +45,7 @@ def _metrics_dir(workers: int) -> None:
 def serve(host: str, port: int, workers: int, log_level: str) -> int:
     """Run the service until SIGTERM / Ctrl-C; returns the exit code."""
     try:
-        settings = Settings.from_env()
+        settings = current()
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

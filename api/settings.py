@@ -1,129 +1,157 @@
-"""Service limits and defaults, read from ``RUMMY_SOLVER_*`` environment variables.
+"""Every setting of the service, ``bulk`` and the command line, in one object.
 
-Settings are read once, when ``create_app()`` runs (for ``api.main:app`` that
-is when a uvicorn worker imports the module), so a restart picks up changes.
+``Settings`` (pydantic-settings) reads the ``RUMMY_SOLVER_*`` environment
+variables once -- ``current()`` for the process, ``Settings()`` for a fresh
+read -- and is passed to whatever needs a limit.  The engine part is handed
+to the library (``solver.config.configure``), whose own defaults are the
+defaults here, so the library, the API, ``bulk`` and the CLI share one set of
+names and values.  README's "Settings" table is generated from these fields
+(``settings_table()``; a test keeps it in sync).
 
-* ``RUMMY_SOLVER_MAX_HAND_CARDS`` (30): cards in one hand; for validate, all
-  cards of melds + deadwood.
-* ``RUMMY_SOLVER_MAX_BATCH`` (1000): requests in one ``/v1/solve/batch``.
-* ``RUMMY_SOLVER_MAX_TIME_LIMIT_MS`` (2000): the largest ``time_limit_ms`` a
-  solve may ask for.
-* ``RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS`` (1000): a solve's ``time_limit_ms``
-  when it gives none.
-* ``RUMMY_SOLVER_REQUEST_BUDGET_MS`` (5000; ``RUMMY_SOLVER_BATCH_BUDGET_MS`` is
-  the old name, still read): the deadline of a request that gives no
-  ``time_limit_ms`` and runs many solves (batches, hints, gin and round
-  scoring, validate), and the largest ``time_limit_ms`` such a request may ask for.
-* ``RUMMY_SOLVER_MAX_BODY_BYTES`` (1000000): request body size; larger bodies
-  get 413.
-* ``RUMMY_SOLVER_MAX_STREAM_BYTES`` (67108864): bytes one ``/v1/solve/stream``
-  request may send (each of its lines is held to ``MAX_BODY_BYTES``).
-* ``RUMMY_SOLVER_PROCESSES`` (1): solver processes per uvicorn worker (0: solve
-  in a thread of the worker, for embedding and tests).
-* ``RUMMY_SOLVER_QUEUE_SIZE`` (64): requests waiting for a solver process per
-  worker; past it, or when the wait would outlast the request's deadline, 503
-  with ``Retry-After`` at once.
-* ``RUMMY_SOLVER_DRAIN_S`` (10): on SIGTERM, seconds to finish the requests in
-  flight before exiting.
-* ``RUMMY_SOLVER_RECYCLE_TASKS`` (5000) / ``RUMMY_SOLVER_RECYCLE_RSS_MB`` (768):
-  a solver process is replaced after this many requests, or once it holds
-  this much memory, so memory stays bounded.
-* ``RUMMY_SOLVER_CORS_ORIGINS`` (empty): comma-separated origins a browser game
-  may call from (``*`` for any); empty sends no CORS headers.
+A bad value stops the process at start with a ``SettingsError`` naming the
+variable, never a request.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+import functools
+from typing import Annotated, Any
 
-from solver.config import MAX_TIME_LIMIT_MS
+from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from api.logs import LOG_LEVELS
+from solver.config import BOUNDS, DEFAULTS, MAX_REQUEST_BUDGET_MS, MAX_TIME_LIMIT_MS, configure
 from solver.rules import MAX_HAND_CARDS
 
 ENV_PREFIX = "RUMMY_SOLVER_"
-ALIASES = {"request_budget_ms": ("RUMMY_SOLVER_BATCH_BUDGET_MS",)}
-"""Old names still read for a setting (the current name wins)."""
-MAX_REQUEST_BUDGET_MS = 600_000
 
 
 class SettingsError(ValueError):
-    """An environment variable holds a value the service cannot run with."""
+    """An environment variable holds a value the process cannot run with."""
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Limits that keep every request bounded in size, time and memory."""
+def _whole_number(value: object) -> object:
+    """``"2_000"`` and ``" 2000 "`` read as 2000 (environment values are text)."""
+    if isinstance(value, str):
+        return value.strip().replace("_", "")
+    return value
 
-    max_hand_cards: int = MAX_HAND_CARDS
-    max_batch: int = 1000
-    max_time_limit_ms: int = 2000
-    default_time_limit_ms: int = 1000
-    request_budget_ms: int = 5000
-    max_body_bytes: int = 1_000_000
-    max_stream_bytes: int = 64 * 1024 * 1024
-    processes: int = 1
-    queue_size: int = 64
-    drain_s: int = 10
-    recycle_tasks: int = 5000
-    recycle_rss_mb: int = 768
-    cors_origins: str = ""
 
-    def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name == "cors_origins":
-                if not isinstance(value, str):
-                    raise SettingsError("setting cors_origins must be a string")
-                continue
-            low = 0 if f.name == "processes" else 1
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise SettingsError(
-                    f"setting {f.name} must be an integer of at least {low}; got {value!r}")
-        if self.max_hand_cards > MAX_HAND_CARDS:
-            raise SettingsError(
-                f"setting max_hand_cards must be at most {MAX_HAND_CARDS} (the solver's limit); "
-                f"got {self.max_hand_cards}"
-            )
-        if self.max_time_limit_ms > MAX_TIME_LIMIT_MS:
-            raise SettingsError(
-                f"setting max_time_limit_ms must be at most {MAX_TIME_LIMIT_MS} (the solver's "
-                f"limit); got {self.max_time_limit_ms}"
-            )
-        if self.request_budget_ms > MAX_REQUEST_BUDGET_MS:
-            raise SettingsError(
-                f"setting request_budget_ms must be at most {MAX_REQUEST_BUDGET_MS}; "
-                f"got {self.request_budget_ms}")
+Count = Annotated[int, BeforeValidator(_whole_number)]
+
+
+def _log_level(value: str) -> str:
+    level = value.strip().lower()
+    if level not in LOG_LEVELS:
+        raise ValueError(f"choose one of {', '.join(LOG_LEVELS)}")
+    return level
+
+
+def _env(name: str, *old: str) -> Any:
+    """The field's variable, and older names still read (the current one wins)."""
+    return AliasChoices(ENV_PREFIX + name.upper(), *(ENV_PREFIX + o for o in old))
+
+
+class Settings(BaseSettings):
+    """Limits that keep every request bounded in size, time and memory, and how
+    the service runs.  Each field is read from ``RUMMY_SOLVER_<FIELD>``."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, frozen=True, extra="ignore",
+                                      populate_by_name=True, validate_default=True)
+
+    max_hand_cards: Count = Field(
+        default=MAX_HAND_CARDS, ge=1, le=MAX_HAND_CARDS,
+        description="cards in a hand (validate: melds + deadwood)")
+    max_batch: Count = Field(default=1000, ge=1, le=100_000, description="hands in one batch")
+    default_time_limit_ms: Count = Field(
+        default=DEFAULTS.default_time_limit_ms, ge=1, le=MAX_TIME_LIMIT_MS,
+        validation_alias=_env("default_time_limit_ms", "TIME_LIMIT_MS"),
+        description="a solve's deadline when it gives none (old name "
+                    "RUMMY_SOLVER_TIME_LIMIT_MS still read)")
+    max_time_limit_ms: Count = Field(default=2000, ge=1, le=MAX_TIME_LIMIT_MS,
+                                     description="the largest time_limit_ms of a solve")
+    request_budget_ms: Count = Field(
+        default=DEFAULTS.request_budget_ms, ge=1, le=MAX_REQUEST_BUDGET_MS,
+        validation_alias=_env("request_budget_ms", "BATCH_BUDGET_MS"),
+        description="deadline of batches, play and advice requests, and their largest "
+                    "time_limit_ms (old name RUMMY_SOLVER_BATCH_BUDGET_MS still read)")
+    max_body_bytes: Count = Field(default=1_000_000, ge=1, le=1 << 30,
+                                  description="request body size (413 above); a stream's line size")
+    max_stream_bytes: Count = Field(default=64 * 1024 * 1024, ge=1, le=1 << 40,
+                                    description="bytes one /v1/solve/stream request may send")
+    processes: Count = Field(default=1, ge=0, le=64, description="solver processes per uvicorn worker "
+                                                          "(0: threads, for embedding)")
+    queue_size: Count = Field(default=64, ge=1, le=100_000,
+                              description="requests waiting per worker before 503")
+    drain_s: Count = Field(default=10, ge=1, le=3600, description="seconds to drain on SIGTERM")
+    recycle_tasks: Count = Field(default=5000, ge=1, le=10**9,
+                                 description="a solver process is replaced after this many requests")
+    recycle_rss_mb: Count = Field(default=768, ge=1, le=1 << 20,
+                                  description="... or once it holds this much memory (MB)")
+    cors_origins: str = Field(default="", description="comma-separated origins a browser game may call "
+                                              "from (* for any); empty: no CORS headers")
+    log_level: Annotated[str, AfterValidator(_log_level)] = Field(
+        default="info", description=f"log level of every process: {', '.join(LOG_LEVELS)}")
+    cpsat_workers: Count = Field(default=DEFAULTS.cpsat_workers, ge=BOUNDS["cpsat_workers"][0],
+                                 le=BOUNDS["cpsat_workers"][1],
+                                 description="CP-SAT search workers per solve (1: reproducible)")
+    node_budget: Count = Field(default=DEFAULTS.node_budget, ge=BOUNDS["node_budget"][0],
+                               le=BOUNDS["node_budget"][1],
+                               description="ceiling on the search work of one solve")
+    auto_search_ms: Count = Field(default=DEFAULTS.auto_search_ms, ge=BOUNDS["auto_search_ms"][0],
+                                  le=BOUNDS["auto_search_ms"][1],
+                                  description="engine auto: the search's share before CP-SAT")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Settings:
         if self.default_time_limit_ms > self.max_time_limit_ms:
-            raise SettingsError(
-                f"setting default_time_limit_ms ({self.default_time_limit_ms}) must not exceed "
-                f"max_time_limit_ms ({self.max_time_limit_ms})"
-            )
-        if self.processes > 64 or self.queue_size > 100_000:
-            raise SettingsError("settings processes (at most 64) or queue_size (at most 100000) "
-                                "out of range")
+            raise ValueError(
+                f"{ENV_PREFIX}DEFAULT_TIME_LIMIT_MS ({self.default_time_limit_ms}) must not "
+                f"exceed {ENV_PREFIX}MAX_TIME_LIMIT_MS ({self.max_time_limit_ms})")
+        return self
 
     @property
     def origins(self) -> list[str]:
         """The CORS origins, one per entry."""
         return [o.strip() for o in self.cors_origins.split(",") if o.strip()]
 
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Defaults overridden by ``RUMMY_SOLVER_<FIELD>`` variables (upper case)."""
-        env = os.environ if environ is None else environ
-        values: dict[str, int | str] = {}
-        for f in dataclasses.fields(cls):
-            names = (ENV_PREFIX + f.name.upper(), *ALIASES.get(f.name, ()))
-            name, raw = next(((n, env[n]) for n in names if env.get(n, "").strip()), (names[0], None))
-            if raw is None:
-                continue
-            if f.name == "cors_origins":
-                values[f.name] = raw.strip()
-                continue
-            try:
-                values[f.name] = int(raw.strip().replace("_", ""))
-            except ValueError:
-                raise SettingsError(f"{name} must be an integer; got {raw!r}") from None
-        return cls(**values)  # type: ignore[arg-type]
+    def engine_values(self) -> dict[str, int]:
+        """The part the library runs with (``solver.config``)."""
+        return {name: getattr(self, name) for name in BOUNDS}
+
+    def apply_to_engines(self) -> None:
+        """Hand the engine settings to the library (once per process)."""
+        configure(**self.engine_values())
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read the environment (``overrides`` win); ``SettingsError`` naming the
+    variable when a value is unusable."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors(include_url=False):
+            field = str(error["loc"][0]) if error["loc"] else ""
+            name = ENV_PREFIX + field.upper() if field else "settings"
+            problems.append(f"{name}: {error['msg']} (got {error.get('input')!r})" if field
+                            else f"{error['msg']}")
+        raise SettingsError("; ".join(problems)) from None
+
+
+@functools.cache
+def current() -> Settings:
+    """This process's settings, read from the environment the first time."""
+    return load_settings()
+
+
+def settings_table() -> str:
+    """The Markdown table of every setting: variable, default, meaning."""
+    rows = ["| variable | default | |", "|---|---|---|"]
+    for name, field in Settings.model_fields.items():
+        default = field.default if field.default != "" else "(none)"
+        if isinstance(default, int) and not isinstance(default, bool):
+            default = f"{default}"
+        rows.append(f"| `{ENV_PREFIX}{name.upper()}` | {default} | {field.description} |")
+    return "\n".join(rows)

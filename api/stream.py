@@ -2,12 +2,13 @@
 
 Each input line is what a ``rummy-solver bulk`` line is (a ``/v1/solve`` body,
 or another operation's body with ``"op"``, plus an optional ``"id"``); each
-output line is exactly what the CLI writes for it (``solver.bulk``), in input
-order, sent as soon as it is ready.
+output line is exactly what the CLI writes for it (``api.bulk.pipeline``), in
+input order, sent as soon as it is ready; an error line names the line's
+number.
 
 * **Work** runs on the worker's solver pool, one job per line (as many at
   once as the pool has processes), each under the line's own deadline: its
-  ``time_limit_ms`` or the default, as ``solver.bulk`` applies it, counted from
+  ``time_limit_ms`` or the default, as ``api.bulk`` applies it, counted from
   when the line's job starts.  A line that cannot start in time is answered
   with an ``overloaded`` error line; the stream goes on.
 * **Limits**: a line over ``RUMMY_SOLVER_MAX_BODY_BYTES`` is answered
@@ -28,14 +29,14 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import AsyncIterator
-from typing import Any
 
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from api.bulk.pipeline import PREFIX, encode, error_answer
+from api.errors import ErrorItem, item
 from api.pool import Overloaded, SolverPool
 from api.settings import Settings
-from solver.bulk import LineError, encode
 
 MEDIA_TYPE = "application/x-ndjson"
 
@@ -47,13 +48,13 @@ class _Lines:
         self.receive = receive
         self.max_line = settings.max_body_bytes
         self.max_total = settings.max_stream_bytes
-        self.ready: deque[bytes | dict[str, Any]] = deque()
+        self.ready: deque[bytes | ErrorItem] = deque()
         self.changed = asyncio.Event()
         self.finished = False
         self.disconnected = asyncio.Event()
 
-    def _put(self, item: bytes | dict[str, Any]) -> None:
-        self.ready.append(item)
+    def _put(self, line: bytes | ErrorItem) -> None:
+        self.ready.append(line)
         self.changed.set()
 
     async def read(self) -> None:
@@ -90,10 +91,9 @@ class _Lines:
                 if not skipping:
                     partial += piece
                     if len(partial) > self.max_line:
-                        self._put(LineError(
-                            "line_too_large",
-                            f"line is over {self.max_line} bytes (RUMMY_SOLVER_MAX_BODY_BYTES)",
-                            ["line"]).to_dict())
+                        self._put(item(
+                            "line_too_large", PREFIX,
+                            f"line is over {self.max_line} bytes (RUMMY_SOLVER_MAX_BODY_BYTES)"))
                         partial.clear()
                         skipping = True
                 if end < 0:
@@ -104,18 +104,17 @@ class _Lines:
                 skipping = False
                 start = end + 1
             if over:
-                self._put(LineError(
-                    "stream_too_large",
+                self._put(item(
+                    "stream_too_large", ("body",),
                     f"the stream is over {self.max_total} bytes "
-                    "(RUMMY_SOLVER_MAX_STREAM_BYTES); later lines were not read",
-                    ["body"]).to_dict())
+                    "(RUMMY_SOLVER_MAX_STREAM_BYTES); later lines were not read"))
                 return
             if not message.get("more_body", False):
                 if partial and not skipping:
                     self._put(bytes(partial).rstrip(b"\r"))
                 return
 
-    async def __aiter__(self) -> AsyncIterator[bytes | dict[str, Any]]:
+    async def __aiter__(self) -> AsyncIterator[bytes | ErrorItem]:
         while not self.disconnected.is_set():
             while self.ready and not self.disconnected.is_set():
                 yield self.ready.popleft()
@@ -139,22 +138,24 @@ class NdjsonStream:
         # The longest deadline solver.bulk may give a line: the job's backstop.
         return max(self.settings.max_time_limit_ms, self.settings.request_budget_ms)
 
-    async def _answer(self, line: bytes | dict[str, Any], lines: _Lines) -> tuple[bytes, bool]:
+    async def _answer(self, line: bytes | ErrorItem, number: int,
+                      lines: _Lines) -> tuple[bytes, bool]:
         if isinstance(line, dict):  # answered while reading
-            return encode({"id": None, "error": line}).encode(), False
+            return encode(error_answer(None, number, line)).encode(), False
         limit_ms = self._line_limit_ms()
         try:
             outcome = await self.pool.submit(
-                "stream_line", {"line": line}, time.monotonic() + limit_ms / 1000.0, limit_ms,
-                lines.disconnected.wait, self.request_id)
+                "stream_line", {"line": line, "number": number},
+                time.monotonic() + limit_ms / 1000.0, limit_ms, lines.disconnected.wait,
+                self.request_id)
         except Overloaded as exc:
-            return encode({"id": None, "error": {
-                "type": "overloaded", "msg": f"{exc.reason}; retry in {exc.retry_after_s} s",
-                "loc": ["line"]}}).encode(), False
+            return encode(error_answer(None, number, item(
+                "overloaded", PREFIX, f"{exc.reason}; retry in {exc.retry_after_s} s"))).encode(), \
+                False
         if outcome.status != 200:  # the solver process failed or overran: the line's error
-            return encode({"id": None, "error": {
-                "type": "unavailable", "msg": "the solver could not answer this line in time",
-                "loc": ["line"]}}).encode(), False
+            return encode(error_answer(None, number, item(
+                "unavailable", PREFIX, "the solver could not answer this line in time"))).encode(), \
+                False
         return outcome.body, bool(outcome.log.get("ok"))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -166,8 +167,10 @@ class NdjsonStream:
                     "headers": [(b"content-type", MEDIA_TYPE.encode()),
                                 (b"cache-control", b"no-store")]})
         try:
+            number = 0
             async for line in lines:
-                window.append(asyncio.ensure_future(self._answer(line, lines)))
+                number += 1
+                window.append(asyncio.ensure_future(self._answer(line, number, lines)))
                 if len(window) >= size:
                     await self._send_one(window.popleft(), send)
             while window and not lines.disconnected.is_set():

@@ -1,6 +1,7 @@
 """Command line: ``python -m benchmarks [--suite NAME ...] [--n N] [--engine ...]
 [--anchors] [--hints] [--overrides] [--load] [--deadline] [--bulk] [--json PATH]
-[--smoke]``.
+[--smoke]``, or ``python -m benchmarks --arena [--a NAME] [--b NAME] [--hands N]
+[--matches M] [--seed S] [--json PATH]`` (``benchmarks/arena``).
 
 Prints Markdown tables on stdout (progress on stderr) and optionally writes
 JSON.  The exit code is 1 when any answer is invalid, two engines (or an
@@ -16,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks import SMOKE_HANDS, correctness_problems, run
+from benchmarks.arena.cli import add_arena_arguments, run_arena_command
 from benchmarks.hints import HINT_SUITES, MIN_DEALS
 from benchmarks.report import render, write_json
 from benchmarks.runner import SEARCH_ENGINES
@@ -62,12 +64,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"correctness smoke run: {SMOKE_HANDS} hands per suite (hint suites "
                              f"too), {SMOKE_DISTINCT_OVERRIDES} distinct overrides; no anchors, "
                              "load, deadline or bulk")
+    add_arena_arguments(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; returns the exit code."""
     args = build_parser().parse_args(argv)
+    if args.arena:
+        return run_arena_command(args)
     if args.n < 1 or (args.bulk_n is not None and args.bulk_n < 1):
         print("error: --n and --bulk-n must be at least 1", file=sys.stderr)
         return 2

@@ -7,8 +7,8 @@ Builds a mixed game log of ``n`` ``/v1/solve`` lines dealt by
 discard, indian21 22 cards with discard, rummy500 13 cards, gin 11 cards with
 discard) and times what ``rummy-solver bulk`` does with it, once per runner
 and repeat, each run in a new Python process (cold caches, as a real run
-starts): read the file (``solver.bulk_cli.read_lines``), answer every line
-(``solver.bulk.run_lines`` / ``solver.bulk_ray.run_lines_ray``, a local Ray
+starts): read the file (``api.bulk.command.read_lines``), answer every line
+(``api.bulk.on_pool.run_lines`` / ``api.bulk.on_ray.run_lines_ray``, a local Ray
 instance started and stopped inside the timing), write the answers to a
 file.  ``first answer`` is the time to the first answer line: the pool's or
 Ray's start-up.  Runners take turns within each repeat and the fastest run
@@ -65,18 +65,20 @@ def runner_name(processes: int) -> str:
 def time_once(path: Path, out: Path, processes: int) -> dict[str, float]:
     """One run of the bulk pipeline over ``path`` into ``out``, in this
     process: seconds in all and to the first answer."""
-    from solver.bulk import run_lines
-    from solver.bulk_cli import read_lines
+    from api.bulk.command import read_lines
+    from api.bulk.on_pool import run_lines
+    from api.operations import DEFAULT_SETTINGS
 
+    longest = DEFAULT_SETTINGS.max_body_bytes
     start = time.perf_counter()
     first = None
     with open(path, "rb") as source, open(out, "wb") as sink:
         if processes == RAY:
-            from solver.bulk_ray import run_lines_ray
+            from api.bulk.on_ray import run_lines_ray
 
-            answers = run_lines_ray(read_lines(source))
+            answers = run_lines_ray(read_lines(source, longest))
         else:
-            answers = run_lines(read_lines(source), processes=processes)
+            answers = run_lines(read_lines(source, longest), processes=processes)
         for answered in answers:
             if first is None:
                 first = time.perf_counter() - start

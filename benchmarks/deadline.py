@@ -1,6 +1,6 @@
 """Deadline suite: the real server answers hostile and heavy requests in time.
 
-Starts ``python -m solver.cli serve --host 127.0.0.1 --port P --workers 2
+Starts ``python -m api serve --host 127.0.0.1 --port P --workers 2
 --log-level info`` (``rummy-solver serve``; this checkout first on
 ``PYTHONPATH``) in its own process group, waits until ``/readyz`` has
 answered 200 four times, then:
@@ -11,7 +11,7 @@ answered 200 four times, then:
   ms of the client's own time), with ``time_limit_ms`` 1 and 300, and (all
   but the batch) with no limit, i.e. the server's default (``/v1/solve``: the default
   solve limit, 1 s; every other endpoint: the request budget, 5 s; from
-  ``api.settings.Settings.from_env()``).  Reported per request: status,
+  ``api.settings.load_settings()``).  Reported per request: status,
   client-side ms (``time.perf_counter`` around the ``httpx`` call),
   server-side ms (arrival to answer, from the server's JSON
   access log line for the request's ``X-Request-ID``), answer bytes, and
@@ -62,9 +62,9 @@ REPLACED = re.compile(r"Child process \[\d+\] died")  # uvicorn replacing a dead
 def default_limits_ms() -> dict[str, int]:
     """The server's limit for a request without ``time_limit_ms``, by kind."""
     try:
-        from api.settings import Settings
+        from api.settings import load_settings
 
-        settings = Settings.from_env()
+        settings = load_settings()
         return {"solve": settings.default_time_limit_ms, "other": settings.request_budget_ms}
     except Exception:  # settings unreadable: the documented defaults
         return {"solve": 1000, "other": 5000}

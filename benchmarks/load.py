@@ -74,7 +74,7 @@ def serve_command(port: int, workers: int | None, log_level: str | None = "warni
     """``rummy-solver serve`` on loopback (the module form if the script is not on
     PATH); ``None`` leaves an option at the command's default."""
     script = shutil.which("rummy-solver")
-    head = [script] if script else [sys.executable, "-m", "solver.cli"]
+    head = [script] if script else [sys.executable, "-m", "api"]
     command = [*head, "serve", "--host", HOST, "--port", str(port)]
     if workers is not None:
         command += ["--workers", str(workers)]

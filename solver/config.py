@@ -1,65 +1,82 @@
-"""Engine defaults, overridable by environment variables (read once at import).
+"""How the engines run when a call does not say: the library's only settings.
 
-* ``RUMMY_SOLVER_TIME_LIMIT_MS`` (2000): ``solve()``'s time limit when the call gives none;
-* ``RUMMY_SOLVER_CPSAT_WORKERS`` (1): CP-SAT search workers (1 keeps answers
-  reproducible; raise it on machines with cores to spare per request);
-* ``RUMMY_SOLVER_NODE_BUDGET`` (5000000): a ceiling on the search work of one
-  solve (states plus the options they weigh; the request's deadline usually
-  binds first, at ``solver.deadline.NODES_PER_MS`` per millisecond);
-* ``RUMMY_SOLVER_AUTO_SEARCH_MS`` (300): the search's share of the time limit
-  under ``engine="auto"``;
-* ``RUMMY_SOLVER_REQUEST_BUDGET_MS`` (5000; the old name
-  ``RUMMY_SOLVER_BATCH_BUDGET_MS`` is still read): the time limit of a call
-  that runs many solves (hints, gin scoring, round scoring, batches) when it
-  gives none.
+The library reads no environment variable.  Its defaults are the fields of
+``EngineConfig``; a front end (the service, ``bulk``, the command line) reads
+its settings once -- ``api.settings.Settings``, every ``RUMMY_SOLVER_*``
+variable in one table -- and hands the engine part to ``configure()`` at
+start.  A program using the library calls ``configure()`` itself if it wants
+other values.
+
+* ``default_time_limit_ms`` (1000): a solve's deadline when the call gives none;
+* ``request_budget_ms`` (5000): the deadline of a call that runs many solves
+  (hints, gin and round scoring) when it gives none;
+* ``cpsat_workers`` (1): CP-SAT search workers (1 keeps answers reproducible);
+* ``node_budget`` (5000000): a ceiling on the search work of one solve (the
+  request's deadline usually binds first, at ``solver.deadline.NODES_PER_MS``
+  work units per millisecond);
+* ``auto_search_ms`` (300): the search's share of the time limit under
+  ``engine="auto"`` before CP-SAT takes over.
+
+>>> configure(cpsat_workers=2); CONFIG.cpsat_workers
+2
+>>> configure(cpsat_workers=1); CONFIG.cpsat_workers
+1
 """
 
 from __future__ import annotations
 
-import os
-import warnings
+import dataclasses
 from dataclasses import dataclass
 
-
-def _env_int(name: str, default: int, low: int, high: int) -> int:
-    """The variable's value, or ``default`` with a warning when it is unusable
-    (a bad setting must not make ``import solver`` fail: the command line and
-    the service report their own settings errors)."""
-    raw = os.environ.get(name)
-    if raw is None or not raw.strip():
-        return default
-    try:
-        value = int(raw.strip().replace("_", ""))
-    except ValueError:
-        warnings.warn(f"environment variable {name} must be an integer; got {raw!r}: "
-                      f"using {default}", stacklevel=2)
-        return default
-    if not low <= value <= high:
-        warnings.warn(f"environment variable {name} must be from {low} to {high}; got {value}: "
-                      f"using {default}", stacklevel=2)
-        return default
-    return value
-
-
-@dataclass(frozen=True, slots=True)
-class EngineConfig:
-    """Defaults the engines run with."""
-
-    default_time_limit_ms: int
-    cpsat_workers: int
-    node_budget: int
-    auto_search_ms: int
-    request_budget_ms: int
-
+from solver.errors import InvalidOptionError
 
 MAX_TIME_LIMIT_MS = 60_000
+"""The longest time limit a single solve may ask for."""
+MAX_REQUEST_BUDGET_MS = 600_000
+"""The longest time limit a call running many solves may ask for."""
 
-CONFIG = EngineConfig(
-    default_time_limit_ms=_env_int("RUMMY_SOLVER_TIME_LIMIT_MS", 2_000, 1, MAX_TIME_LIMIT_MS),
-    cpsat_workers=_env_int("RUMMY_SOLVER_CPSAT_WORKERS", 1, 1, 64),
-    node_budget=_env_int("RUMMY_SOLVER_NODE_BUDGET", 5_000_000, 1_000, 1_000_000_000),
-    auto_search_ms=_env_int("RUMMY_SOLVER_AUTO_SEARCH_MS", 300, 1, MAX_TIME_LIMIT_MS),
-    request_budget_ms=_env_int(
-        "RUMMY_SOLVER_REQUEST_BUDGET_MS",
-        _env_int("RUMMY_SOLVER_BATCH_BUDGET_MS", 5_000, 1, 600_000), 1, 600_000),
-)
+
+@dataclass(slots=True)
+class EngineConfig:
+    """Defaults the engines run with (see the module docstring)."""
+
+    default_time_limit_ms: int = 1_000
+    request_budget_ms: int = 5_000
+    cpsat_workers: int = 1
+    node_budget: int = 5_000_000
+    auto_search_ms: int = 300
+
+
+BOUNDS: dict[str, tuple[int, int]] = {
+    "default_time_limit_ms": (1, MAX_TIME_LIMIT_MS),
+    "request_budget_ms": (1, MAX_REQUEST_BUDGET_MS),
+    "cpsat_workers": (1, 64),
+    "node_budget": (1_000, 1_000_000_000),
+    "auto_search_ms": (1, MAX_TIME_LIMIT_MS),
+}
+"""The range each setting may take."""
+
+DEFAULTS = EngineConfig()
+"""The defaults, never changed (front ends document and compare against them)."""
+
+CONFIG = EngineConfig()
+"""The values in force; read at call time, changed only through ``configure``."""
+
+
+def configure(**values: int) -> None:
+    """Change engine settings in place (``InvalidOptionError`` naming a bad one)."""
+    for name, value in values.items():
+        if name not in BOUNDS:
+            raise InvalidOptionError(name, f"unknown engine setting {name!r}; settings are "
+                                           f"{', '.join(BOUNDS)}", code="invalid_setting")
+        low, high = BOUNDS[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidOptionError(name, f"engine setting {name} must be an integer from {low} "
+                                           f"to {high}; got {value!r}", code="invalid_setting")
+    for name, value in values.items():
+        setattr(CONFIG, name, value)
+
+
+def engine_fields() -> tuple[str, ...]:
+    """The names of the engine settings."""
+    return tuple(field.name for field in dataclasses.fields(EngineConfig))

@@ -148,13 +148,31 @@ def _listed(cards: Iterable[int]) -> str:
     return names(cards) or "nothing"
 
 
-def _parse_players(players: Sequence[PlayerHand], deal: Deal) -> list[_Parsed]:
+def player_hand(player: PlayerHand | Mapping[str, Any], index: int) -> PlayerHand:
+    """``player`` as a ``PlayerHand`` (a mapping holds its fields by name)."""
+    if isinstance(player, PlayerHand):
+        return player
+    if not isinstance(player, Mapping):
+        raise InvalidHandError(f"players[{index}] must be an object with the fields of a player",
+                               code="invalid_player", field=f"players[{index}]")
+    fields = PlayerHand.__dataclass_fields__
+    for key in player:
+        if key not in fields:
+            raise InvalidHandError(f"players[{index}]: unknown field {key!r}; fields are "
+                                   f"{', '.join(fields)}", code="invalid_player",
+                                   field=f"players[{index}].{key}")
+    return PlayerHand(**player)
+
+
+def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
+                   deal: Deal) -> list[_Parsed]:
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise InvalidHandError(f"a round has 2 to {MAX_PLAYERS} players; got {len(players)}",
                                code="wrong_player_count", field="players")
     parsed: list[_Parsed] = []
     groups: list[tuple[str, Sequence[int]]] = []
-    for i, player in enumerate(players):
+    for i, given in enumerate(players):
+        player = player_hand(given, i)
         where = f"players[{i}]"
         hand = parse_cards(player.hand, f"{where}.hand")
         if len(hand) > MAX_HAND_CARDS:
@@ -224,7 +242,7 @@ def _check_flags(players: list[_Parsed], rules: Rules) -> None:
 
 
 def score_round(
-    players: Sequence[PlayerHand],
+    players: Sequence[PlayerHand | Mapping[str, Any]],
     variant: str,
     *,
     wild_rank: str | None = None,

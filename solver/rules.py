@@ -357,6 +357,31 @@ NULLABLE = frozenset({"tanala", "max_wilds_per_meld", "ace_low_run_points", "pip
                       "contract_round", "card_points"})
 
 
+def knob_expectation(knob: str) -> str:
+    """What a knob's value must be, in words: ``"an integer from 1 to 4"``,
+    ``"one of low, high, wrap"``, ``"null or true or false"`` ..."""
+    if knob in CHOICES:
+        what = f"one of {', '.join(CHOICES[knob])}"
+    elif knob in INT_BOUNDS:
+        low, high = INT_BOUNDS[knob]
+        what = f"an integer from {low} to {high}"
+    elif knob in LEGACY_KNOBS:
+        what = "an integer from 0 to 10" if knob != "opening_points" else \
+            f"an integer from 0 to {MAX_POINTS}"
+    elif knob == "requirements":
+        what = f"a list of at most {MAX_REQUIREMENTS} {{kind, count, exact}} items"
+    elif knob == "card_points":
+        what = "an object {hand, meld, ace_low} of per-rank points"
+    else:
+        return "true, false or null" if knob in NULLABLE else "true or false"
+    return f"null or {what}" if knob in NULLABLE else what
+
+
+def unknown_knob_message(knob: object) -> str:
+    """The error for a knob name that does not exist, listing those that do."""
+    return f"unknown knob {knob!r}; knobs are: {', '.join(KNOB_NAMES[1:])}"
+
+
 def _check_rules(rules: Rules) -> None:
     for knob in KNOB_NAMES:
         value = getattr(rules, knob)
@@ -370,19 +395,20 @@ def _check_rules(rules: Rules) -> None:
         elif knob in CHOICES:
             if value not in CHOICES[knob]:
                 raise InvalidRulesError(
-                    knob, f"knob {knob!r} must be one of {', '.join(CHOICES[knob])}; got {value!r}")
+                    knob, f"knob {knob!r} must be {knob_expectation(knob)}; got {value!r}")
         elif knob in INT_BOUNDS:
             low, high = INT_BOUNDS[knob]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise InvalidRulesError(
-                    knob, f"knob {knob!r} must be an integer from {low} to {high}; got {value!r}")
+                    knob, f"knob {knob!r} must be {knob_expectation(knob)}; got {value!r}")
         elif knob == "requirements":
             _check_requirements(value)
         elif knob == "card_points":
             if not isinstance(value, CardPoints):
                 raise InvalidRulesError(knob, "knob 'card_points' must be a CardPoints table")
         elif not isinstance(value, bool):
-            raise InvalidRulesError(knob, f"knob {knob!r} must be true or false; got {value!r}")
+            raise InvalidRulesError(knob, f"knob {knob!r} must be {knob_expectation(knob)}; "
+                                          f"got {value!r}")
 
 
 def _check_requirements(value: object) -> None:
@@ -571,9 +597,7 @@ def _apply(base: Rules, overrides: Mapping[str, Any]) -> Rules:
         if knob in LEGACY_KNOBS:
             continue
         if knob not in KNOB_NAMES or knob == "name":
-            raise InvalidRulesError(
-                str(knob), f"unknown knob {knob!r}; knobs are: {', '.join(KNOB_NAMES[1:])}"
-            )
+            raise InvalidRulesError(str(knob), unknown_knob_message(knob))
         if knob == "requirements":
             value = parse_requirements(value)
         elif knob == "card_points":

@@ -20,12 +20,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from fastapi.testclient import TestClient
 
-from api import errors, jobs, schemas_play
+from dataclasses import replace
+
+from api import schemas_play
 from api.main import create_app
-from api.routes import gin as gin_routes
-from api.routes import hints as hint_routes
-from api.routes import scoring as scoring_routes
+from api.operations import OPERATIONS
+from api.routes import operations as operation_routes
 from api.settings import Settings
+from solver.errors import field_loc
 
 ENDPOINTS = {
     "/v1/gin/knock": schemas_play.KnockRequest,
@@ -154,7 +156,7 @@ BAD = [
     ("/v1/gin/knock", {"hand": "AS 2S 3S 7H 7D 7C 8C 9C TC 4H", "time_limit_ms": 9_000},
      ["body", "time_limit_ms"], "time_limit_too_large"),
     ("/v1/gin/knock", {"hand": "AS", "rules": {"bogus": 1}}, ["body", "rules", "bogus"],
-     "extra_forbidden"),
+     "invalid_rules"),
     ("/v1/gin/knock", {"hand": "AS", "extra": 1}, ["body", "extra"], "extra_forbidden"),
     ("/v1/gin/score", {"knocker": "AS 2S 3S 7H 7D 7C KD QH 4C 9S",
                        "defender": "4H TH 2D 3D KS KC QS JD 5C 6D"},
@@ -220,9 +222,9 @@ def test_hand_limit_follows_settings() -> None:
 
 
 def test_field_loc_parses_nested_fields() -> None:
-    assert errors.field_loc("players[1].melded[0]") == ["players", 1, "melded", 0]
-    assert errors.field_loc("table[2]") == ["table", 2]
-    assert errors.field_loc("hand") == ["hand"]
+    assert field_loc("players[1].melded[0]") == ("players", 1, "melded", 0)
+    assert field_loc("table[2]") == ("table", 2)
+    assert field_loc("hand") == ("hand",)
 
 
 # --- never 500 -------------------------------------------------------------------------
@@ -232,7 +234,7 @@ def test_library_crash_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(jobs, "knock_check", boom)
+    monkeypatch.setitem(OPERATIONS, "gin_knock", replace(OPERATIONS["gin_knock"], call=boom))
     with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as fresh:
         response = fresh.post("/v1/gin/knock", json={"hand": "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D"})
     assert response.status_code == 503 and "logged" in response.json()["detail"][0]["msg"]
@@ -268,15 +270,16 @@ def test_random_bodies_never_500(client: TestClient, path: str) -> None:
 
 
 def test_handlers_hand_their_work_to_the_solver_pool() -> None:
-    for handler in (gin_routes.gin_knock, gin_routes.gin_score, hint_routes.hint_discard,
-                    hint_routes.hint_draw, hint_routes.hint_layoffs, hint_routes.hint_pile,
-                    scoring_routes.score_round):
-        assert inspect.iscoroutinefunction(handler), handler.__name__
-        assert "await answer(" in inspect.getsource(handler), handler.__name__
+    handlers = {route.endpoint.__name__: route.endpoint  # type: ignore[attr-defined]
+                for route in operation_routes.router.routes}
+    for name in ("gin_knock", "gin_score", "hint_discard", "hint_draw", "hint_layoffs",
+                 "hint_pile", "score_round"):
+        assert inspect.iscoroutinefunction(handlers[name]), name
+    assert "await answer(" in inspect.getsource(operation_routes.endpoint)
 
 
 def test_operation_ids() -> None:
-    document = create_app(Settings()).openapi()
+    document = create_app(Settings.model_construct()).openapi()
     ids = {path: op["operationId"] for path, item in document["paths"].items()
            for op in item.values()}
     assert {path: ids[path] for path in ENDPOINTS} == {

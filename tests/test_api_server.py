@@ -1,7 +1,7 @@
 """The real server: ``rummy-solver serve`` on a free port, called over HTTP.
 
 Uses the console script when it is installed (``pip install -e .``), else
-``python -m solver.cli serve``; waits for ``/readyz``, calls ``/v1/solve`` and
+``python -m api serve``; waits for ``/readyz``, calls ``/v1/solve`` and
 ``/v1/validate`` with httpx, then stops the server with SIGTERM and expects
 a clean exit.
 """

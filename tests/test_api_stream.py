@@ -15,9 +15,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from fastapi.testclient import TestClient
 
+from api.bulk.pipeline import answer_line
 from api.main import create_app
 from api.settings import Settings
-from solver.bulk import answer_line
 from solver.cards import card_name
 
 NDJSON = {"content-type": "application/x-ndjson"}
@@ -64,7 +64,7 @@ def _answers(text: str) -> list[dict[str, object]]:
 
 
 def _bulk(lines: list[str]) -> list[dict[str, object]]:
-    return [answer_line(line) for line in lines]
+    return [answer_line(line, number) for number, line in enumerate(lines, 1)]
 
 
 def test_every_line_is_answered_in_order_as_bulk_answers_it(client: TestClient) -> None:
@@ -87,7 +87,8 @@ def test_blank_bad_and_crlf_lines_each_get_an_answer(client: TestClient) -> None
     answers = _answers(client.post("/v1/solve/stream", content=body, headers=NDJSON).text)
     assert [a["id"] for a in answers] == ["a", None, None, "b", "c"]
     assert [a["error"]["type"] for a in answers if "error" in a] == [  # type: ignore[index]
-        "json_invalid", "json_invalid", "unknown_variant"]
+        "missing", "json_invalid", "unknown_variant"]
+    assert [a["line"] for a in answers if "error" in a] == [2, 3, 4]  # each names its line
 
 
 def test_an_empty_stream_gets_an_empty_answer(client: TestClient) -> None:
@@ -102,9 +103,9 @@ def test_a_line_over_the_body_limit_is_answered_and_the_stream_goes_on() -> None
                '{"id": 2, "variant": "gin", "hand": "KS QS JS"}\n'
         answers = _answers(small.post("/v1/solve/stream", content=body, headers=NDJSON).text)
     assert len(answers) == 3
-    assert answers[1] == {"id": None, "error": {
-        "type": "line_too_large", "msg": "line is over 2000 bytes (RUMMY_SOLVER_MAX_BODY_BYTES)",
-        "loc": ["line"]}}
+    assert answers[1] == {"id": None, "line": 2, "error": {
+        "type": "line_too_large", "loc": ["line"],
+        "msg": "line is over 2000 bytes (RUMMY_SOLVER_MAX_BODY_BYTES)"}}
     assert answers[2]["id"] == 2 and "result" in answers[2]
 
 

@@ -1,9 +1,10 @@
-"""``solver.bulk``, ``rummy-solver bulk`` (``solver.bulk_cli``) and the Ray runner.
+"""``api.bulk``: answering lines, ``rummy-solver bulk``, the solver-pool and Ray runners.
 
 Answers are checked against the library calls and against the REST API
 itself (the same body must give the same result, less ``elapsed_ms``, and
-errors the same ``type`` and ``loc``); malformed lines, order and ids, the
-process pool, deadlines, gzip and standard input, the progress bar and exit
+the same error item; ``tests/test_operations.py`` compares the error bytes
+of every front end); malformed lines, order, ids and line numbers, the
+solver pool, deadlines, gzip and standard input, the progress bar and exit
 codes.  The Ray test runs on a local instance and is skipped without ray.
 """
 
@@ -13,107 +14,79 @@ import argparse
 import gzip
 import io
 import json
-import math
 import multiprocessing
-import os
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from solver import bulk, bulk_cli
-from solver.bulk import (
-    DEFAULT_LIMITS,
-    OPERATIONS,
+from api.bulk import command, pipeline
+from api.bulk.on_pool import PoolRunner, run_lines
+from api.bulk.pipeline import (
+    IN_FLIGHT_PER_PROCESS,
     Answered,
-    Limits,
-    Operation,
+    ChunkRunner,
+    WorkersFailed,
     answer,
+    answer_chunk,
     answer_line,
-    run_lines,
+    chunks,
+    in_order,
 )
+from api.operations import DEFAULT_SETTINGS, OPERATIONS
+from api.settings import Settings
 from solver.deadline import NODES_PER_MS, Deadline
 from solver.gin import knock_check
 from solver.hints import discard_hint, draw_hint
-from solver.solve import REQUEST_BUDGET_MS, solve
+from solver.solve import solve
 from solver.validate import validate
 
 GIN10 = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
 GIN11 = GIN10 + " 9C"
 
-GOOD: list[tuple[str, str, dict[str, Any]]] = [
-    ("solve", "/v1/solve", {"variant": "gin", "hand": GIN10}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": GIN11.split(), "discard": True,
-                            "engine": "search", "time_limit_ms": 1500}),
-    ("solve", "/v1/solve", {"variant": "indian13", "hand": "AS 2S 3S 5H 6H JK 9C 9D 9S KD KC 4H 7S",
-                            "wild_rank": "7", "rules": {"points_cap": 60}}),
-    ("solve", "/v1/solve", {"variant": "rummy500", "hand": "AS KS QS 2H 3H 4H 9C 9D 9S JK 5C 6D 7H"}),
-    ("validate", "/v1/validate", {"variant": "gin", "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"]],
-                                  "deadwood": ["KD", "QH", "4C", "9S"], "hand": GIN10}),
-    ("validate", "/v1/validate", {"variant": "gin", "melds": [["AS", "2S", "4S"]]}),
-    ("knock", "/v1/gin/knock", {"hand": GIN11, "knock_limit": 40}),
-    ("knock", "/v1/gin/knock", {"hand": GIN10, "upcard": "5H", "rules": {"gin_bonus": 20}}),
-    ("discard_hint", "/v1/hints/discard", {"variant": "gin", "hand": GIN11}),
-    ("draw_hint", "/v1/hints/draw", {"variant": "gin", "hand": GIN10, "discard_top": "4S",
-                                     "seen": ["5S", "6S"]}),
+GOOD: list[tuple[str, dict[str, Any]]] = [
+    ("solve_hand", {"variant": "gin", "hand": GIN10}),
+    ("solve_hand", {"variant": "gin", "hand": GIN11.split(), "discard": True, "engine": "search",
+                    "time_limit_ms": 1500}),
+    ("solve_hand", {"variant": "indian13", "hand": "AS 2S 3S 5H 6H JK 9C 9D 9S KD KC 4H 7S",
+                    "wild_rank": "7", "rules": {"points_cap": 60}}),
+    ("solve_hand", {"variant": "rummy500", "hand": "AS KS QS 2H 3H 4H 9C 9D 9S JK 5C 6D 7H"}),
+    ("validate_hand", {"variant": "gin", "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"]],
+                       "deadwood": ["KD", "QH", "4C", "9S"], "hand": GIN10}),
+    ("validate_hand", {"variant": "gin", "melds": [["AS", "2S", "4S"]]}),
+    ("gin_knock", {"hand": GIN11, "knock_limit": 40}),
+    ("gin_knock", {"hand": GIN10, "upcard": "5H", "rules": {"gin_bonus": 20}}),
+    ("hint_discard", {"variant": "gin", "hand": GIN11}),
+    ("hint_draw", {"variant": "gin", "hand": GIN10, "discard_top": "4S", "seen": ["5S", "6S"]}),
 ]
-
-BAD: list[tuple[str, str, dict[str, Any]]] = [
-    ("solve", "/v1/solve", {"variant": "gin"}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "foo": 1}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": [1, "AS"]}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "discard": 1}),
-    ("solve", "/v1/solve", {"variant": "ginx", "hand": "AS"}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "engine": "x"}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "rules": {"decks": 0}}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "rules": {"deks": 1}}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "rules": {"ace": "sideways"}}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "rules": []}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "time_limit_ms": 0}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "time_limit_ms": 2001}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "time_limit_ms": "5"}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": ["A" * 17]}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": ["AS"] * 65}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": ["AS"] * 31}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS AS"}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS ZZ"}),
-    ("solve", "/v1/solve", {"variant": "indian13", "hand": "AS", "wild_rank": 7}),
-    ("solve", "/v1/solve", {"variant": "gin", "hand": "AS", "wild_rank": "7"}),
-    ("validate", "/v1/validate", {"variant": "gin", "melds": [["AS", 2]]}),
-    ("validate", "/v1/validate", {"variant": "gin", "melds": [], "deadwood": "AS"}),
-    ("validate", "/v1/validate", {"variant": "gin", "melds": [["AS", "2S", "3S"]], "time_limit_ms": 5}),
-    ("validate", "/v1/validate", {"variant": "gin", "melds": [["AS", "2S", "3S"], ["AS"]]}),
-    ("knock", "/v1/gin/knock", {"hand": "AS", "knock_limit": 300}),
-    ("knock", "/v1/gin/knock", {"hand": "AS", "variant": "gin"}),
-    ("knock", "/v1/gin/knock", {"hand": "AS", "time_limit_ms": 5001}),
-    ("knock", "/v1/gin/knock", {"hand": "AS"}),
-    ("draw_hint", "/v1/hints/draw", {"variant": "gin", "hand": "AS"}),
-    ("draw_hint", "/v1/hints/draw", {"variant": "gin", "hand": "AS", "discard_top": "AS", "seen": "2S"}),
-    ("draw_hint", "/v1/hints/draw", {"variant": "gin", "hand": "AS", "discard_top": "ZZ"}),
-    ("discard_hint", "/v1/hints/discard", {"variant": "gin", "hand": "AS ZZ"}),
-]
+LIBRARY = {"solve_hand": solve, "validate_hand": validate, "gin_knock": knock_check,
+           "hint_discard": discard_hint, "hint_draw": draw_hint}
 
 
 # ---------------------------------------------------------------------------
 # One line
 
 
-@pytest.mark.parametrize(("op", "body"), [(op, body) for op, _, body in GOOD])
+@pytest.mark.parametrize(("op", "body"), GOOD)
 def test_answer_is_the_library_result(op: str, body: dict[str, Any]) -> None:
     args = {k: v for k, v in body.items() if k != "time_limit_ms"}
-    calls: dict[str, Callable[[], Any]] = {
-        "solve": lambda: solve(**args),
-        "validate": lambda: validate(**{"deadwood": [], **args}),
-        "knock": lambda: knock_check(**args),
-        "discard_hint": lambda: discard_hint(**args),
-        "draw_hint": lambda: draw_hint(**args),
-    }
-    expected = calls[op]().to_dict()
-    assert answer({"id": "x", **body}, op=op) == {"id": "x", "result": expected}
-    assert answer({"id": 3, "op": op, **body}, op="validate") == {"id": 3, "result": expected}
+    if op == "validate_hand":
+        args.setdefault("deadwood", [])
+    expected = LIBRARY[op](**args).to_dict()
+    assert answer({"id": "x", **body}, 1, op=op) == {"id": "x", "result": expected}
+    assert answer({"id": 3, "op": op, **body}, 2, op="validate_hand") == {"id": 3,
+                                                                         "result": expected}
+
+
+def test_older_op_names_still_work() -> None:
+    for old, new in (("solve", "solve_hand"), ("validate", "validate_hand"), ("knock", "gin_knock"),
+                     ("discard_hint", "hint_discard"), ("draw_hint", "hint_draw")):
+        body = dict(next(b for op, b in GOOD if op == new))
+        assert answer({"op": old, **body}, 1) == answer({"op": new, **body}, 1)
 
 
 @pytest.fixture(scope="module")
@@ -123,89 +96,81 @@ def api_client() -> Iterator[Any]:
         from fastapi.testclient import TestClient
 
     from api.main import create_app
-    from api.settings import Settings
 
     with TestClient(create_app(Settings(processes=0))) as client:
         yield client
 
 
-@pytest.mark.parametrize(("op", "path", "body"), GOOD)
-def test_result_is_what_the_endpoint_returns(api_client: Any, op: str, path: str,
+@pytest.mark.parametrize(("op", "body"), GOOD)
+def test_result_is_what_the_endpoint_returns(api_client: Any, op: str,
                                              body: dict[str, Any]) -> None:
-    reply = api_client.post(path, json=body)
+    reply = api_client.post(OPERATIONS[op].path, json=body)
     assert reply.status_code == 200, reply.text
     expected = reply.json()
     del expected["elapsed_ms"]
-    assert answer(body, op=op)["result"] == expected
-
-
-@pytest.mark.parametrize(("op", "path", "body"), BAD)
-def test_error_is_what_the_endpoint_says(api_client: Any, op: str, path: str,
-                                         body: dict[str, Any]) -> None:
-    reply = api_client.post(path, json=body)
-    assert reply.status_code == 422, reply.text
-    first = reply.json()["detail"][0]
-    error = answer({"id": "e", **body}, op=op)
-    assert error["id"] == "e"
-    assert (error["error"]["type"], error["error"]["loc"]) == (first["type"],
-                                                               ["line", *first["loc"][1:]])
+    assert answer(body, 1, op=op)["result"] == expected
 
 
 @pytest.mark.parametrize(("line", "type_"), [
-    ("", "json_invalid"),
+    ("", "missing"),
+    ("  ", "missing"),
     ("not json", "json_invalid"),
     ('{"variant": "gin", "hand": "AS"', "json_invalid"),
     ('{"id": NaN, "variant": "gin", "hand": "AS"}', "json_invalid"),
     ('{"id": 1e999, "variant": "gin", "hand": "AS"}', "json_invalid"),
-    ("[" * 100_000 + "]" * 100_000, "json_invalid"),
+    ("[" * 100_000 + "]" * 100_000, "line_too_deep"),
+    ("[" * 40 + "]" * 40, "line_too_deep"),
     (b'{"variant": "gin", "hand": "A\xff"}', "line_not_utf8"),
     ("[1, 2]", "model_attributes_type"),
     ('"hand"', "model_attributes_type"),
     ("null", "model_attributes_type"),
     ('{"op": "shuffle", "hand": "AS"}', "unknown_op"),
     ('{"op": 3, "hand": "AS"}', "unknown_op"),
-    ("x" * (bulk.MAX_LINE_BYTES + 1), "line_too_large"),
+    ('{"op": "solve_batch", "requests": []}', "unknown_op"),
+    ("x" * (DEFAULT_SETTINGS.max_body_bytes + 1), "line_too_large"),
 ])
 def test_a_malformed_line_is_an_error_answer(line: str | bytes, type_: str) -> None:
-    data = answer_line(line)
-    assert set(data) == {"id", "error"}
+    data = answer_line(line, 7)
+    assert set(data) == {"id", "line", "error"}
+    assert data["line"] == 7
     assert data["error"]["type"] == type_
     assert data["error"]["loc"][0] == "line"
+    assert list(data["error"]) == ["type", "loc", "msg"]
     json.dumps(data, allow_nan=False)  # always writable
 
 
 def test_ids_are_echoed_as_given() -> None:
     for request_id in ("a", 7, 2.5, None, [1, "x"], {"game": 3}):
         line = json.dumps({"id": request_id, "variant": "gin", "hand": "AS"})
-        assert answer_line(line)["id"] == request_id
-        assert answer_line(json.dumps({"id": request_id, "hand": 1}))["id"] == request_id
-    assert answer({"variant": "gin", "hand": "AS"})["id"] is None
+        assert answer_line(line, 1)["id"] == request_id
+        assert answer_line(json.dumps({"id": request_id, "hand": 1}), 1)["id"] == request_id
+    assert answer({"variant": "gin", "hand": "AS"}, 1)["id"] is None
 
 
 def test_line_endings_bom_and_bytes() -> None:
     body = '{"id": 1, "variant": "gin", "hand": "AS 2S"}'
-    expected = answer_line(body)
+    expected = answer_line(body, 1)
     assert "result" in expected
     for line in (body + "\r\n", "\ufeff" + body, body.encode(), ("\ufeff" + body).encode()):
-        assert answer_line(line) == expected
+        assert answer_line(line, 1) == expected
 
 
-def test_loc_prefix_and_library_error_locs() -> None:
-    error = answer({"variant": "gin", "melds": [["AS", "2S", "3S"], ["QQ"]]}, op="validate",
-                   loc_prefix=("body", 4))["error"]
-    assert error["loc"] == ["body", 4, "melds", 1, 0]
-    error = answer({"hand": GIN10, "rules": {"objective": "max_net"}}, op="knock")["error"]
+def test_library_error_locs() -> None:
+    error = answer({"variant": "gin", "melds": [["AS", "2S", "3S"], ["QQ"]]}, 4,
+                   op="validate_hand")["error"]
+    assert error["loc"] == ["line", "melds", 1, 0]
+    error = answer({"hand": GIN10, "rules": {"objective": "max_net"}}, 1, op="gin_knock")["error"]
     assert error == {"type": "invalid_rules", "loc": ["line", "rules", "objective"],
                      "msg": error["msg"]}
 
 
 def test_a_failure_of_the_library_is_an_error_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(args: dict[str, Any], deadline: Deadline) -> Any:
+    def broken(*args: Any, **kwargs: Any) -> Any:
         raise KeyError("oops")
 
-    monkeypatch.setitem(OPERATIONS, "solve", Operation(OPERATIONS["solve"].fields, broken, "solve"))
-    error = answer({"id": 1, "variant": "gin", "hand": "AS"})
-    assert error["id"] == 1
+    monkeypatch.setitem(OPERATIONS, "solve_hand", replace(OPERATIONS["solve_hand"], call=broken))
+    error = answer({"id": 1, "variant": "gin", "hand": "AS"}, 5)
+    assert error["id"] == 1 and error["line"] == 5
     assert error["error"]["type"] == "solver_error"
     assert "KeyError" in error["error"]["msg"]
 
@@ -214,63 +179,57 @@ def test_a_failure_of_the_library_is_an_error_answer(monkeypatch: pytest.MonkeyP
 # Deadlines
 
 
-def _capture_deadlines(monkeypatch: pytest.MonkeyPatch) -> list[Deadline]:
-    seen: list[Deadline] = []
-    for op, operation in list(OPERATIONS.items()):
-        def capture(args: dict[str, Any], deadline: Deadline,
-                    call: Any = operation.call) -> Any:
-            seen.append(deadline)
-            return call(args, deadline)
+def _capture_deadlines(monkeypatch: pytest.MonkeyPatch) -> list[Deadline | None]:
+    seen: list[Deadline | None] = []
+    for name, operation in list(OPERATIONS.items()):
+        def capture(*args: Any, call: Any = operation.call, **kwargs: Any) -> Any:
+            seen.append(kwargs.get("deadline"))
+            return call(*args, **kwargs)
 
-        monkeypatch.setitem(OPERATIONS, op, Operation(operation.fields, capture, operation.budget))
+        monkeypatch.setitem(OPERATIONS, name, replace(operation, call=capture))
     return seen
 
 
 def test_every_line_gets_the_api_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = _capture_deadlines(monkeypatch)
+    budget = DEFAULT_SETTINGS.request_budget_ms
     cases = [
-        ("solve", {"variant": "gin", "hand": GIN10}, 1000),
-        ("solve", {"variant": "gin", "hand": GIN10, "time_limit_ms": 2000}, 2000),
-        ("solve", {"variant": "gin", "hand": GIN10, "time_limit_ms": 7}, 7),
-        ("knock", {"hand": GIN10}, REQUEST_BUDGET_MS),
-        ("discard_hint", {"variant": "gin", "hand": GIN11, "time_limit_ms": 5000}, 5000),
-        ("draw_hint", {"variant": "gin", "hand": GIN10, "discard_top": "4S", "time_limit_ms": 30},
-         30),
+        ("solve_hand", {"variant": "gin", "hand": GIN10}, DEFAULT_SETTINGS.default_time_limit_ms),
+        ("solve_hand", {"variant": "gin", "hand": GIN10, "time_limit_ms": 2000}, 2000),
+        ("solve_hand", {"variant": "gin", "hand": GIN10, "time_limit_ms": 7}, 7),
+        ("gin_knock", {"hand": GIN10}, budget),
+        ("hint_discard", {"variant": "gin", "hand": GIN11, "time_limit_ms": 5000}, 5000),
+        ("hint_draw", {"variant": "gin", "hand": GIN10, "discard_top": "4S",
+                       "time_limit_ms": 30}, 30),
     ]
     for op, body, limit_ms in cases:
-        assert "result" in answer(body, op=op)
+        assert "result" in answer(body, 1, op=op)
         deadline = seen.pop()
+        assert deadline is not None
         assert deadline.work.left <= limit_ms * NODES_PER_MS
         assert limit_ms - 100 < deadline.remaining_ms() <= limit_ms
-    assert "result" in answer({"variant": "gin", "melds": []}, op="validate")
-    assert math.isinf(seen.pop().at)
+    assert "result" in answer({"variant": "gin", "melds": []}, 1, op="validate_hand")
+    assert seen.pop() is None  # validate takes no deadline
 
 
 def test_a_given_deadline_is_cut_to_the_line_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = _capture_deadlines(monkeypatch)
     outer = Deadline.after_ms(60_000)
-    answer({"variant": "gin", "hand": GIN10, "time_limit_ms": 50}, outer)
-    assert seen[-1].remaining_ms() <= 50
+    answer({"variant": "gin", "hand": GIN10, "time_limit_ms": 50}, 1, outer)
+    assert seen[-1] is not None and seen[-1].remaining_ms() <= 50
     assert seen[-1].work.parent is outer.work
     tight = Deadline.after_ms(10)
-    answer({"variant": "gin", "hand": GIN10}, tight)
-    assert seen[-1].at == tight.at
+    answer({"variant": "gin", "hand": GIN10}, 1, tight)
+    assert seen[-1] is not None and seen[-1].at == tight.at
 
 
-def test_limits_follow_the_api_settings() -> None:
-    limits = Limits.from_env({"RUMMY_SOLVER_MAX_TIME_LIMIT_MS": "500",
-                              "RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS": "100",
-                              "RUMMY_SOLVER_MAX_HAND_CARDS": "12"})
-    assert limits == Limits(12, 100, 500, REQUEST_BUDGET_MS)
-    assert Limits.from_env({}) == DEFAULT_LIMITS
+def test_limits_follow_the_settings() -> None:
+    settings = Settings(max_time_limit_ms=500, default_time_limit_ms=100, max_hand_cards=12)
     body = {"variant": "gin", "hand": GIN10, "time_limit_ms": 501}
-    assert answer(body, limits=limits)["error"]["type"] == "time_limit_too_large"
+    error = answer(body, 1, settings=settings)["error"]
+    assert error["type"] == "time_limit_too_large" and "at most 500" in error["msg"]
     body = {"variant": "gin", "hand": GIN10 + " 5H 6H 7S"}
-    assert answer(body, limits=limits)["error"]["type"] == "hand_too_large"
-    with pytest.raises(ValueError, match="DEFAULT_TIME_LIMIT"):
-        Limits.from_env({"RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS": "soon"})
-    with pytest.raises(ValueError, match="must not exceed"):
-        Limits(default_time_limit_ms=3000)
+    assert answer(body, 1, settings=settings)["error"]["type"] == "hand_too_large"
 
 
 # ---------------------------------------------------------------------------
@@ -279,13 +238,18 @@ def test_limits_follow_the_api_settings() -> None:
 
 def _mixed_lines(n: int) -> list[str]:
     """``n`` lines cycling through every op, bad lines among them."""
-    templates: list[Any] = [{"op": op, **body} for op, _, body in GOOD + BAD[:6]]
+    bad: list[Any] = [{"op": "solve_hand", "variant": "gin"},
+                      {"op": "hint_discard", "variant": "gin", "hand": "AS ZZ"},
+                      {"op": "gin_knock", "hand": "AS", "knock_limit": 300}]
+    templates: list[Any] = [{"op": op, **body} for op, body in GOOD] + bad
     templates += ["not json", [1], {"op": "nope"}]
     lines = []
     for i in range(n):
         item = templates[i % len(templates)]
-        lines.append(json.dumps({"id": i, **item}) if isinstance(item, dict) else json.dumps(item)
-                     if not isinstance(item, str) else item)
+        if isinstance(item, dict):
+            lines.append(json.dumps({"id": i, **item}))
+        else:
+            lines.append(item if isinstance(item, str) else json.dumps(item))
     return lines
 
 
@@ -293,14 +257,17 @@ def test_run_lines_in_order_with_ids_in_process_and_pool() -> None:
     lines = _mixed_lines(120)
     local = list(run_lines(lines, processes=1))
     assert len(local) == len(lines)
-    for i, (line, answered) in enumerate(zip(lines, local, strict=True)):
+    for number, (line, answered) in enumerate(zip(lines, local, strict=True), 1):
         data = answered.to_dict()
         assert answered.ok == ("result" in data)
         if line.startswith("{") and '"id"' in line:
-            assert data["id"] == i
-        assert data == answer_line(line)
+            assert data["id"] == number - 1
+        if not answered.ok:
+            assert data["line"] == number
+        assert data == answer_line(line, number)
     pooled = list(run_lines(lines, processes=2, chunk_lines=7))
     assert pooled == local
+    assert multiprocessing.active_children() == []
 
 
 def test_input_is_read_lazily() -> None:
@@ -319,7 +286,7 @@ def test_input_is_read_lazily() -> None:
     pulled = 0
     answers = run_lines(source(), processes=2, chunk_lines=5)
     next(answers)
-    assert pulled <= (2 * bulk.IN_FLIGHT_PER_PROCESS + 1) * 5
+    assert pulled <= (2 * IN_FLIGHT_PER_PROCESS + 1) * 5
     answers.close()
     assert multiprocessing.active_children() == []
 
@@ -331,30 +298,49 @@ def test_run_lines_rejects_bad_arguments() -> None:
         list(run_lines([], processes=0))
 
 
-def crash_on_boom(lines: Sequence[bulk.Line]) -> list[Answered]:
-    """A chunk task whose process dies on a line holding ``boom`` (for the pool test)."""
-    if any("boom" in str(line) for line in lines):
-        os._exit(3)
-    return bulk.answer_chunk(lines)
+class _CrashingRunner(ChunkRunner):
+    """Answers chunks in this process, except that one holding ``boom`` "dies"."""
+
+    def start(self, first: int, lines: Sequence[pipeline.Line]) -> Any:
+        return first, list(lines)
+
+    def finish(self, ticket: Any) -> list[Answered] | None:
+        first, lines = ticket
+        if any("boom" in str(line) for line in lines):
+            return None
+        return answer_chunk(lines, first)
 
 
 def test_a_dying_worker_costs_only_its_line() -> None:
     lines = _mixed_lines(40)
     lines[13] = '{"id": "b", "variant": "gin", "hand": "boom"}'
-    answers = list(bulk._pooled(bulk.chunks(lines, 4), crash_on_boom, 2))
+    answers = list(in_order(chunks(lines, 4), _CrashingRunner(), 3))
     assert len(answers) == len(lines)
     crashed = [a.to_dict() for a in answers if '"worker_crashed"' in a.text]
-    assert crashed == [{"id": "b", "error": {"type": "worker_crashed", "loc": ["line"],
-                                             "msg": crashed[0]["error"]["msg"]}}]
+    assert crashed == [{"id": "b", "line": 14, "error": {
+        "type": "worker_crashed", "loc": ["line"], "msg": crashed[0]["error"]["msg"]}}]
     expected = [a for i, a in enumerate(run_lines(lines, processes=1)) if i != 13]
     assert [a for i, a in enumerate(answers) if i != 13] == expected
-    assert multiprocessing.active_children() == []
 
 
 def test_workers_that_keep_dying_stop_the_run() -> None:
     lines = [f'{{"id": {i}, "hand": "boom"}}' for i in range(10)]
-    with pytest.raises(bulk.WorkersFailed):
-        list(bulk._pooled(bulk.chunks(lines, 4), crash_on_boom, 2))
+    with pytest.raises(WorkersFailed):
+        list(in_order(chunks(lines, 4), _CrashingRunner(), 2))
+
+
+def test_a_solver_process_that_dies_is_replaced_and_only_its_line_lost() -> None:
+    """The real solver pool: a line that kills its process (``tests/pool_jobs.py``)."""
+    lines = _mixed_lines(24)
+    lines[5] = '{"id": "b", "variant": "gin", "hand": "boom"}'
+    runner = PoolRunner(2, "solve_hand", DEFAULT_SETTINGS, runner_path="tests.pool_jobs:run")
+    try:
+        answers = list(in_order(chunks(lines, 4), runner, runner.window))
+    finally:
+        runner.close()
+    assert [a.to_dict().get("error", {}).get("type") for a in answers].count("worker_crashed") == 1
+    expected = [a for i, a in enumerate(run_lines(lines, processes=1)) if i != 5]
+    assert [a for i, a in enumerate(answers) if i != 5] == expected
     assert multiprocessing.active_children() == []
 
 
@@ -364,7 +350,7 @@ def test_workers_that_keep_dying_stop_the_run() -> None:
 
 def _args(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="rummy-solver bulk")
-    bulk_cli.add_arguments(parser)
+    command.add_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -384,36 +370,37 @@ def test_cli_files_gzip_and_exit_codes(tmp_path: Path) -> None:
     source = tmp_path / "log.jsonl"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "answers.jsonl"
-    assert bulk_cli.run(_args(str(source), "-o", str(out), "--processes", "1", "--quiet")) == 1
-    expected = [answer_line(line) for line in lines]
+    assert command.run(_args(str(source), "-o", str(out), "--processes", "1", "--quiet")) == 1
+    expected = [answer_line(line, number) for number, line in enumerate(lines, 1)]
     assert _read(out) == expected
     packed = tmp_path / "log.jsonl.gz"
     with gzip.open(packed, "wt", encoding="utf-8") as stream:
         stream.write("\n".join(lines))  # no newline at the end
     out_gz = tmp_path / "answers.jsonl.gz"
-    assert bulk_cli.run(_args(str(packed), "-o", str(out_gz), "--processes", "2")) == 1
+    assert command.run(_args(str(packed), "-o", str(out_gz), "--processes", "2")) == 1
     assert _read(out_gz) == expected
     good = tmp_path / "good.jsonl"
     good.write_text('{"id": 1, "hand": "' + GIN11 + '"}\n', encoding="utf-8")
-    assert bulk_cli.run(_args(str(good), "-o", str(out), "--op", "knock")) == 0
+    assert command.run(_args(str(good), "-o", str(out), "--op", "knock")) == 0
     assert _read(out)[0]["result"]["min_deadwood"] == 32
 
 
 def test_cli_stdin_stdout(monkeypatch: pytest.MonkeyPatch, capsysbinary: Any) -> None:
     data = b'{"id": "a", "variant": "gin", "hand": "AS 2S 3S"}\r\n\xff\n{"id": "c", "op": "knock"}'
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-    assert bulk_cli.run(_args("-", "--processes", "1")) == 1
+    assert command.run(_args("-", "--processes", "1")) == 1
     out = [json.loads(line) for line in capsysbinary.readouterr().out.splitlines()]
     assert [a["id"] for a in out] == ["a", None, "c"]
     assert out[0]["result"]["deadwood_points"] == 0
     assert out[1]["error"]["type"] == "line_not_utf8"
-    assert out[2]["error"] == {"type": "missing", "msg": "Field required", "loc": ["line", "hand"]}
+    assert out[2] == {"id": "c", "line": 3, "error": {
+        "type": "missing", "loc": ["line", "hand"], "msg": "Field required"}}
 
 
 def test_cli_reads_an_overlong_line_in_bounded_memory() -> None:
     stream = io.BytesIO(b"x" * 50 + b"\n" + b"y" * 10 + b"\n" + b"z" * 30)
-    assert list(bulk_cli.read_lines(stream, limit=20)) == [b"x" * 21, b"y" * 10, b"z" * 21]
-    assert bulk_cli.count_lines.__doc__
+    assert list(command.read_lines(stream, limit=20)) == [b"x" * 21, b"y" * 10, b"z" * 21]
+    assert command.count_lines.__doc__
 
 
 def test_cli_progress_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -422,7 +409,7 @@ def test_cli_progress_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     out = str(tmp_path / "out.jsonl")
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    bulk_cli.run(_args(str(source), "-o", out, "--processes", "1"))
+    command.run(_args(str(source), "-o", out, "--processes", "1"))
     shown = terminal.getvalue()
     assert "20/20 lines (100%)" in shown and "ETA" in shown and "lines/s" in shown
     assert "errors" in shown and shown.endswith("\n")
@@ -430,26 +417,28 @@ def test_cli_progress_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     packed.write_bytes(gzip.compress(source.read_bytes()))
     terminal.seek(0)
     terminal.truncate()
-    bulk_cli.run(_args(str(packed), "-o", out, "--processes", "1"))
+    command.run(_args(str(packed), "-o", out, "--processes", "1"))
     assert "20 lines" in terminal.getvalue() and "ETA" not in terminal.getvalue()
     terminal.seek(0)
     terminal.truncate()
-    bulk_cli.run(_args(str(source), "-o", out, "--processes", "1", "--quiet"))
+    command.run(_args(str(source), "-o", out, "--processes", "1", "--quiet"))
     assert terminal.getvalue() == ""
-    assert bulk_cli.count_lines(str(source)) == 20
+    assert command.count_lines(str(source)) == 20
 
 
 def test_cli_usage_errors(tmp_path: Path, capsys: Any) -> None:
-    assert bulk_cli.run(_args(str(tmp_path / "missing.jsonl"))) == 2
+    assert command.run(_args(str(tmp_path / "missing.jsonl"))) == 2
     assert "error" in capsys.readouterr().err
     source = tmp_path / "log.jsonl"
     source.write_text("{}\n", encoding="utf-8")
-    assert bulk_cli.run(_args(str(source), "--processes", "0")) == 2
-    assert bulk_cli.run(_args(str(source), "-o", str(tmp_path / "no" / "dir.jsonl"))) == 2
+    assert command.run(_args(str(source), "--processes", "0")) == 2
+    assert command.run(_args(str(source), "-o", str(tmp_path / "no" / "dir.jsonl"))) == 2
     assert _args("in.jsonl", "--ray").ray == ""
     assert _args("in.jsonl", "--ray=auto").ray == "auto"
-    with pytest.raises(SystemExit):
-        _args("in.jsonl", "--op", "deal")
+    assert _args("in.jsonl", "--op", "discard_hint").op == "hint_discard"
+    for unknown in ("deal", "solve_batch"):
+        with pytest.raises(SystemExit):
+            _args("in.jsonl", "--op", unknown)
 
 
 # ---------------------------------------------------------------------------
@@ -467,7 +456,7 @@ def local_ray() -> Iterator[Any]:
 
 
 def test_ray_gives_the_local_answers(local_ray: Any, tmp_path: Path) -> None:
-    from solver.bulk_ray import run_lines_ray
+    from api.bulk.on_ray import run_lines_ray
 
     lines = _mixed_lines(150)
     local = list(run_lines(lines, processes=1))
@@ -476,7 +465,7 @@ def test_ray_gives_the_local_answers(local_ray: Any, tmp_path: Path) -> None:
     source = tmp_path / "log.jsonl"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
-    assert bulk_cli.run(_args(str(source), "-o", str(out), "--ray", "--quiet")) == 1
+    assert command.run(_args(str(source), "-o", str(out), "--ray", "--quiet")) == 1
     assert _read(out) == [a.to_dict() for a in local]
     assert local_ray.is_initialized()  # a caller's instance is left running
 
@@ -492,3 +481,4 @@ def test_the_throughput_benchmark_runs() -> None:
     assert [r["lines"] for r in results["runs"]] == [8, 8]
     assert all(r["errors"] == 0 for r in results["runs"]) and results["disagreements"] == 0
     assert "| local, 2 processes" in render(results)
+

@@ -1,4 +1,4 @@
-"""The command line (``solver.cli``, ``solver.cli_format``, ``python -m solver``).
+"""The command line (``api.cli``, ``api.reports``, ``python -m api``).
 
 Most tests run ``main([...])`` in-process and read stdout / stderr with
 ``capsys``; a few start ``python -m solver`` and the console script's entry
@@ -21,10 +21,11 @@ from typing import Any
 
 import pytest
 
+from api import cli
+from api.cli import main
+from api.logs import LOG_LEVELS
+from api.reports import format_card, format_played
 from api.resources import available_cpus
-from solver import cli
-from solver.cli import main
-from solver.cli_format import format_card, format_played
 from solver.version import version_info
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,13 +144,19 @@ def test_solve_rules_override(capsys: pytest.CaptureFixture[str]) -> None:
 # Input errors
 
 
-@pytest.mark.parametrize("argv", [("solve", "--variant", "gin"), ("solve", ""), ("solve", " , ")])
-def test_empty_hand_rejected(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
-    code, out, err = run(capsys, *argv)
+def test_missing_hand_rejected(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solve", "--variant", "gin")
     assert (code, out) == (2, "")
-    assert "no cards given" in err and "declarable" not in err
-    error = error_of(capsys, *argv)
-    assert (error["type"], error["loc"]) == ("empty_hand", ["hand"])
+    assert "Field required (missing at hand)" in err and "declarable" not in err
+    error = error_of(capsys, "solve", "--variant", "gin")
+    assert (error["type"], error["loc"]) == ("missing", ["hand"])
+
+
+@pytest.mark.parametrize("argv", [("solve", ""), ("solve", " , ")])
+def test_an_empty_hand_is_a_hand(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    """As over HTTP (``"hand": ""``): no cards, no deadwood."""
+    code, body = run_json(capsys, *argv)
+    assert (code, body["deadwood_points"], body["melds"]) == (0, 0, [])
 
 
 def test_bad_card(capsys: pytest.CaptureFixture[str]) -> None:
@@ -160,20 +167,28 @@ def test_bad_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert (error["type"], error["loc"]) == ("invalid_card", ["hand", 2])
 
 
-@pytest.mark.parametrize(("argv", "option", "choices"), [
-    (("solve", "--variant", "gin500", "AS"), "variant", VARIANTS),
-    (("solve", "--engine", "fast", "AS"), "engine", ("auto", "search", "cpsat")),
-    (("serve", "--log-level", "loud"), "log_level", cli.LOG_LEVELS),
+@pytest.mark.parametrize(("argv", "option", "kind", "choices"), [
+    (("solve", "--variant", "gin500", "AS"), "variant", "unknown_variant", VARIANTS),
+    (("solve", "--engine", "fast", "AS"), "engine", "unknown_engine", ("auto", "search", "cpsat")),
 ])
 def test_bad_choice_lists_the_choices(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
-                                      option: str, choices: tuple[str, ...]) -> None:
+                                      option: str, kind: str, choices: tuple[str, ...]) -> None:
+    """The request's own choices answer as over HTTP: the same code and message."""
     code, out, err = run(capsys, *argv)
     assert (code, out) == (2, "")
-    assert "invalid choice" in err and all(repr(c) in err for c in choices)
+    assert "choose one of" in err and all(c in err for c in choices)
     assert "Traceback" not in err
     error = error_of(capsys, *argv)
-    assert (error["type"], error["loc"]) == ("invalid_choice", [option])
-    assert all(repr(c) in error["msg"] for c in choices)
+    assert (error["type"], error["loc"]) == (kind, [option])
+    assert all(c in error["msg"] for c in choices)
+
+
+def test_bad_serve_choice_lists_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "serve", "--log-level", "loud")
+    assert (code, out) == (2, "") and "invalid choice" in err
+    error = error_of(capsys, "serve", "--log-level", "loud")
+    assert (error["type"], error["loc"]) == ("invalid_choice", ["log_level"])
+    assert all(repr(c) in error["msg"] for c in LOG_LEVELS)
 
 
 def test_bad_rules_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -181,7 +196,7 @@ def test_bad_rules_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert (code, out) == (2, "")
     assert "--rules is not valid JSON" in err
     error = error_of(capsys, "solve", GIN, "--rules", "{knock_limit: 5}")
-    assert (error["type"], error["loc"]) == ("invalid_json", ["rules"])
+    assert (error["type"], error["loc"]) == ("json_invalid", ["rules"])
 
 
 @pytest.mark.parametrize(("argv", "kind", "loc"), [
@@ -189,8 +204,9 @@ def test_bad_rules_json(capsys: pytest.CaptureFixture[str]) -> None:
     (("solve", GIN, "--rules", '{"no_such_knob": 1}'), "invalid_rules", ["rules", "no_such_knob"]),
     (("solve", GIN, "--rules", "[1]"), "invalid_rules", ["rules"]),
     (("solve", GIN, "--wild-rank", "7"), "wild_rank_not_allowed", ["wild_rank"]),
-    (("solve", GIN, "--time-limit-ms", "0"), "invalid_time_limit", ["time_limit_ms"]),
-    (("solve", GIN, "--time-limit-ms", "soon"), "invalid_value", ["time_limit_ms"]),
+    (("solve", GIN, "--time-limit-ms", "0"), "greater_than_equal", ["time_limit_ms"]),
+    (("solve", GIN, "--time-limit-ms", "3000"), "time_limit_too_large", ["time_limit_ms"]),
+    (("solve", GIN, "--time-limit-ms", "soon"), "int_type", ["time_limit_ms"]),
     (("solve", "AS AS"), "too_many_copies", ["hand", 1]),
     (("solve", GIN, "--colour"), "unrecognized_arguments", []),
 ])
@@ -211,11 +227,15 @@ def test_internal_failure(capsys: pytest.CaptureFixture[str],
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("engine exploded")
 
-    monkeypatch.setattr(cli, "solve", broken)
+    from dataclasses import replace
+
+    from api.operations import OPERATIONS
+
+    monkeypatch.setitem(OPERATIONS, "solve_hand", replace(OPERATIONS["solve_hand"], call=broken))
     code, body = run_json(capsys, "solve", GIN)
     assert code == 1
-    assert body == {"error": {"type": "internal_error", "msg": "RuntimeError: engine exploded",
-                              "loc": []}}
+    assert body == {"error": {"type": "internal_error", "loc": [],
+                              "msg": "RuntimeError: engine exploded"}}
     with pytest.raises(RuntimeError):  # without --json: the traceback
         main(["solve", GIN])
 
@@ -262,7 +282,7 @@ def test_validate_errors(capsys: pytest.CaptureFixture[str]) -> None:
     error = error_of(capsys, "validate", "--meld", "AS 2S 3S", "--meld", "7H 7D XX")
     assert (error["type"], error["loc"]) == ("invalid_card", ["melds", 1, 2])
     error = error_of(capsys, "validate", "--variant", "gin")
-    assert error["type"] == "empty_hand"
+    assert (error["type"], error["loc"]) == ("missing", ["melds"])
 
 
 # ---------------------------------------------------------------------------
@@ -287,7 +307,7 @@ def test_knock_limits(capsys: pytest.CaptureFixture[str]) -> None:
     code, body = run_json(capsys, "knock", KNOCK11, "--knock-limit", "9")
     assert [o["discard"] for o in body["options"]] == ["6S"]
     error = error_of(capsys, "knock", KNOCK11, "--upcard", "4D", "--knock-limit", "5")
-    assert error["type"] == "conflicting_arguments"
+    assert error["type"] == "conflicting_knock_limit"
     error = error_of(capsys, "knock", "AS 2S")
     assert (error["type"], error["loc"]) == ("wrong_hand_size", ["hand"])
 
@@ -304,8 +324,9 @@ def test_score(capsys: pytest.CaptureFixture[str]) -> None:
     assert (body["outcome"], body["winner"], body["points"]) == ("knock", "knocker", 36)
     assert body["knocker"]["deadwood"] == ["6H", "4D"]
     error = error_of(capsys, "score", "--knocker", "", "--defender", DEFENDER)
-    assert (error["type"], error["loc"]) == ("empty_hand", ["knocker"])
-    assert error_of(capsys, "score", "--knocker", KNOCKER)["type"] == "missing_argument"
+    assert (error["type"], error["loc"]) == ("wrong_hand_size", ["knocker"])
+    error = error_of(capsys, "score", "--knocker", KNOCKER)
+    assert (error["type"], error["loc"]) == ("missing", ["defender"])
 
 
 # ---------------------------------------------------------------------------
@@ -337,7 +358,7 @@ def test_hint_draw(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_hint_needs_a_kind(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "hint")
-    assert (code, out) == (2, "") and "choose a hint: discard or draw" in err
+    assert (code, out) == (2, "") and "choose a hint" in err and "discard" in err
     assert error_of(capsys, "hint", "draw", GIN)["loc"] == ["discard_top"]
     error = error_of(capsys, "hint", "guess", GIN)
     assert error["type"] == "invalid_choice" and "'discard', 'draw'" in error["msg"]
@@ -403,8 +424,8 @@ def test_round_basic_and_json_players(capsys: pytest.CaptureFixture[str]) -> Non
     # rummy500: A-2-3 (1 + 2 + 3) = 6; 21 melded - 20 in hand = 1
     flags = run_json(capsys, "round", "--variant", "rummy500", "--player", "", "--player", "KD QH",
                      "--melded", "0=AS 2S 3S", "--melded", "1=7H 7D 7C", "--went-out", "0")
-    players = json.dumps([{"hand": "", "melded": ["AS 2S 3S"], "went_out": True},
-                          {"hand": "KD QH", "melded": ["7H 7D 7C"]}])
+    players = json.dumps([{"hand": "", "melded": [["AS", "2S", "3S"]], "went_out": True},
+                          {"hand": "KD QH", "melded": [["7H", "7D", "7C"]]}])
     from_json = run_json(capsys, "round", "--variant", "rummy500", "--players", players)
     assert flags == from_json and flags[1]["points"] == [6, 1]
 
@@ -414,9 +435,9 @@ def test_round_basic_and_json_players(capsys: pytest.CaptureFixture[str]) -> Non
     (("--player", "AS", "--player", "KD", "--dropped", "1"), "invalid_player_option", ["dropped"]),
     (("--player", "AS", "--player", "KD", "--rummy"), "missing_argument", ["rummy"]),
     (("--players", "[{}]", "--player", "KD"), "conflicting_arguments", ["players"]),
-    (("--players", '[{"hand": "AS", "went_out": 1}]'), "invalid_players", ["players", 0, "went_out"]),
-    (("--players", '[{"cards": "AS"}]'), "invalid_players", ["players", 0, "cards"]),
-    (("--players", "{"), "invalid_json", ["players"]),
+    (("--players", '[{"hand": "AS", "went_out": 1}, {}]'), "bool_type", ["players", 0, "went_out"]),
+    (("--players", '[{"cards": "AS"}, {}]'), "extra_forbidden", ["players", 0, "cards"]),
+    (("--players", "{"), "json_invalid", ["players"]),
     ((), "missing_argument", ["player"]),
     (("--player", "AS ZZ", "--player", "KD", "--went-out", "0"), "invalid_card",
      ["players", 0, "hand", 1]),
@@ -436,11 +457,6 @@ def test_round_gin_points_to_score(capsys: pytest.CaptureFixture[str]) -> None:
 
 # ---------------------------------------------------------------------------
 # serve and bulk
-
-
-def test_log_levels_match_the_service() -> None:
-    logs = importlib.import_module("api.logs")
-    assert logs.LOG_LEVELS == cli.LOG_LEVELS
 
 
 @pytest.mark.parametrize(("argv", "loc"), [
@@ -470,10 +486,6 @@ def test_serve_delegates(capsys: pytest.CaptureFixture[str],
 
 
 def test_bulk(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    if importlib.util.find_spec("solver.bulk_cli") is None:
-        code, out, err = run(capsys, "bulk", "x")
-        assert (code, out) == (1, "") and "bulk is not available" in err
-        return
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
     target = tmp_path / "out.jsonl"
@@ -481,23 +493,6 @@ def test_bulk(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert code == 0
     (line,) = target.read_text().splitlines()
     assert json.loads(line)["result"]["deadwood_points"] == 33
-
-
-def test_bulk_missing_module(capsys: pytest.CaptureFixture[str],
-                             monkeypatch: pytest.MonkeyPatch) -> None:
-    real = importlib.import_module
-
-    def no_bulk(name: str, package: str | None = None) -> Any:
-        if name == "solver.bulk_cli":
-            raise ImportError("No module named 'solver.bulk_cli'")
-        return real(name, package)
-
-    monkeypatch.setattr(cli.importlib, "import_module", no_bulk)
-    code, out, err = run(capsys, "bulk", "in.jsonl", "--op", "solve")
-    assert (code, out) == (1, "") and "bulk is not available" in err
-    code, body = run_json(capsys, "bulk", "in.jsonl")
-    assert (code, body["error"]["type"]) == (1, "not_available")
-    assert run(capsys, "solve", GIN)[0] == 0  # the other commands are unaffected
 
 
 # ---------------------------------------------------------------------------
@@ -540,23 +535,23 @@ def _process(*argv: str) -> subprocess.CompletedProcess[str]:
                           text=True, check=False, timeout=60)
 
 
-def test_python_dash_m_solver() -> None:
-    done = _process("-m", "solver", "solve", "--variant", "gin", GIN, "--json")
+def test_python_dash_m_api() -> None:
+    done = _process("-m", "api", "solve", "--variant", "gin", GIN, "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["deadwood_points"] == 33
-    done = _process("-m", "solver", "solve", "AS", "ZZ", "--json")
+    done = _process("-m", "api", "solve", "AS", "ZZ", "--json")
     assert done.returncode == 2
     assert json.loads(done.stdout)["error"]["loc"] == ["hand", 1]
 
 
 def test_console_script_entry_point() -> None:
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["rummy-solver"] == "solver.cli:main"
+    assert scripts["rummy-solver"] == "api.cli:main"
     # what the generated rummy-solver script runs
-    done = _process("-c", "import sys; from solver.cli import main; sys.exit(main())",
+    done = _process("-c", "import sys; from api.cli import main; sys.exit(main())",
                     "solve", "--variant", "gin", "--log-level", "x")
     assert done.returncode == 2 and "unrecognized arguments" in done.stderr
-    done = _process("-c", "import sys; from solver.cli import main; sys.exit(main())",
+    done = _process("-c", "import sys; from api.cli import main; sys.exit(main())",
                     "solve", "--variant", "indian13", "--wild-rank", "9", INDIAN)
     assert done.returncode == 0 and "declarable      yes" in done.stdout
 
@@ -568,5 +563,5 @@ def test_card_option_locs_use_the_library_field_names(capsys: pytest.CaptureFixt
     error = error_of(capsys, "pile", "8H 9H", "--pile", "KS ZZ")
     assert (error["type"], error["loc"]) == ("invalid_card", ["discard_pile", 1])
     error = error_of(capsys, "pile", "8H 9H", "--pile", "")
-    assert (error["type"], error["loc"]) == ("empty_hand", ["discard_pile"])
+    assert (error["type"], error["loc"]) == ("empty_pile", ["discard_pile"])
     assert run_json(capsys, "hint", "draw", GIN, "--discard-top", "4S")[1]["take"]["value"] == 23

@@ -15,7 +15,6 @@ agree with the app and with each other.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import subprocess
 import sys
@@ -31,7 +30,7 @@ import yaml
 from starlette.exceptions import StarletteDeprecationWarning
 
 from api.main import create_app
-from api.settings import ENV_PREFIX, Settings
+from api.settings import ENV_PREFIX, Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -86,11 +85,13 @@ def _app_paths() -> set[str]:
 
 
 def _setting_names() -> set[str]:
-    if dataclasses.is_dataclass(Settings):
-        names = [f.name for f in dataclasses.fields(Settings)]
-    else:  # a pydantic-settings model
-        names = list(getattr(Settings, "model_fields", {}))
-    return {ENV_PREFIX + name.upper() for name in names}
+    return {ENV_PREFIX + name.upper() for name in Settings.model_fields}
+
+
+def _settings(env: dict[str, str]) -> Settings:
+    """The settings the service starts with under ``env`` (``SettingsError`` if it would not)."""
+    known = {name: value for name, value in env.items() if name in _setting_names()}
+    return load_settings(**{name.removeprefix(ENV_PREFIX).lower(): value for name, value in known.items()})
 
 
 _SUFFIXES = {"m": Decimal("0.001"), "": Decimal(1),
@@ -234,7 +235,7 @@ def test_the_drain_ends_before_the_grace_period() -> None:
     command = container["lifecycle"]["preStop"]["exec"]["command"]
     assert command[0] == "sleep"
     pre_stop_s = int(command[1])
-    drain_s = Settings.from_env(_env(container)).drain_s
+    drain_s = _settings(_env(container)).drain_s
     assert pre_stop_s + drain_s < pod["terminationGracePeriodSeconds"]
 
 
@@ -247,7 +248,7 @@ def test_limits_cover_requests() -> None:
 def test_environment_is_settings_the_service_reads() -> None:
     env = _env(_container())
     assert set(env) <= _setting_names(), set(env) - _setting_names()
-    Settings.from_env(env)  # raises SettingsError on a value the service cannot start with
+    _settings(env)  # raises SettingsError on a value the service cannot start with
 
 
 def test_selectors_and_targets_name_the_deployment() -> None:
@@ -285,7 +286,7 @@ def test_compose_stops_after_the_drain() -> None:
     service = _compose()["services"]["rummy-solver"]
     grace = re.fullmatch(r"(\d+)s", service["stop_grace_period"])
     assert grace is not None
-    assert Settings.from_env(service["environment"]).drain_s < int(grace.group(1))
+    assert _settings(service["environment"]).drain_s < int(grace.group(1))
 
 
 def test_compose_environment_is_settings_the_service_reads() -> None:

@@ -14,7 +14,7 @@ import api
 import solver
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIP = {"api.serve", "solver.bulk_ray"}  # start servers / need the optional ray extra
+SKIP = {"api.serve", "api.bulk.on_ray"}  # start servers / need the optional ray extra
 
 
 def _modules() -> list[str]:

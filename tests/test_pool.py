@@ -18,7 +18,6 @@ import pytest
 
 from api.pool import BACKSTOP_S, LATE_S, Outcome, Overloaded, SolverPool
 from api.settings import Settings
-from tests import pool_jobs
 
 RUNNER = "tests.pool_jobs:run"
 
@@ -41,7 +40,7 @@ async def _submit(pool: SolverPool, op: str, payload: dict[str, Any], limit_s: f
 
 def run(settings: Settings, scenario: Callable[[SolverPool], Awaitable[Any]]) -> Any:
     async def main() -> Any:
-        pool = SolverPool(settings, pool_jobs.run, RUNNER)
+        pool = SolverPool(settings, RUNNER)
         await pool.start()
         try:
             return await scenario(pool)

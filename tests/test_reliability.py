@@ -252,7 +252,7 @@ def test_sigterm_drains_in_flight_requests_and_refuses_new_ones() -> None:
 
 def test_a_stream_over_the_real_server_answers_as_bulk(server: Server,
                                                        client: httpx.Client) -> None:
-    from solver.bulk import answer_line
+    from api.bulk.pipeline import answer_line
     from tests.test_api_stream import _mixed_lines
 
     lines = _mixed_lines(48, seed=11)
@@ -260,7 +260,7 @@ def test_a_stream_over_the_real_server_answers_as_bulk(server: Server,
                            headers={"content-type": "application/x-ndjson"})
     assert response.status_code == 200
     assert [json.loads(line) for line in response.text.splitlines()] == [
-        answer_line(line) for line in lines]
+        answer_line(line, number) for number, line in enumerate(lines, 1)]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from api import resources
+from api import cli
+from api.bulk import on_pool
+from api.cli import build_parser
 from api.resources import available_cpus, cgroup_v1_cpus, cgroup_v2_cpus
-from solver import bulk
-from solver.cli import build_parser
 
 
 def _write(root: Path, relative: str, text: str) -> None:
@@ -133,10 +133,10 @@ def test_this_machine() -> None:
 
 
 def test_serve_workers_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(resources, "available_cpus", lambda: 3)
+    monkeypatch.setattr(cli, "available_cpus", lambda: 3)
     assert build_parser().parse_args(["serve"]).workers == 3
 
 
 def test_bulk_processes_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(resources, "available_cpus", lambda: 3)
-    assert bulk.default_processes() == 3
+    monkeypatch.setattr(on_pool, "available_cpus", lambda: 3)
+    assert on_pool.default_processes() == 3

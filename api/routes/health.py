@@ -10,8 +10,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api import metrics
-from api.dispatch import answer
-from api.errors import error_response
+from api.dispatch import answer, settings_of
+from api.http_errors import error_response
+from api.operations import OPERATIONS
 from api.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
 from solver.version import version_info
 
@@ -41,9 +42,10 @@ async def healthz() -> HealthResponse:
 async def readyz(request: Request) -> Response:
     """Readiness: a solver process solves a small gin hand and the answer is checked."""
     start = time.perf_counter()
-    reply = await answer(request, "solve", {
-        "hand": _SELF_CHECK_HAND, "variant": "gin", "wild_rank": None, "discard": False,
-        "rules": None, "engine": "auto"}, _SELF_CHECK_TIME_LIMIT_MS)
+    call = OPERATIONS["solve_hand"].parse(
+        {"variant": "gin", "hand": _SELF_CHECK_HAND, "time_limit_ms": _SELF_CHECK_TIME_LIMIT_MS},
+        settings_of(request))
+    reply = await answer(request, call)
     problem = None
     if reply.status_code != 200:
         problem = f"self-check solve answered HTTP {reply.status_code}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.errors import error_response
+from api.http_errors import error_response
 from api.routes.deps import ERROR_RESPONSES, _error
 from api.schemas import VariantInfo, VariantList
 from solver import PRESETS

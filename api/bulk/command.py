@@ -1,12 +1,5 @@
-"""``rummy-solver bulk IN [-o OUT] [--op OP] [--processes N] [--ray [ADDRESS]] [--quiet]``.
-
-Answers a game log of JSON lines (``solver.bulk``): one answer line per
-input line, in input order.  ``IN`` may be ``-`` (standard input) and
-``OUT`` defaults to standard output; a ``.gz`` name is read or written
-gzip-compressed.  The exit code is 1 when any line got an error answer,
-2 when the run could not start (unreadable input, bad option), else 0.
-
-``solver.cli`` registers the subcommand with ``add_arguments`` and ``run``.
+"""``rummy-solver bulk IN [-o OUT] [--op OP] [--processes N] [--ray [ADDRESS]] [--quiet]``:
+the options of the ``bulk`` command and running it (``api.cli`` registers it).
 """
 
 from __future__ import annotations
@@ -21,15 +14,10 @@ import typing
 from collections.abc import Generator, Iterator
 from typing import IO, TextIO
 
-from solver.bulk import (
-    MAX_LINE_BYTES,
-    OPS,
-    Answered,
-    Limits,
-    WorkersFailed,
-    default_processes,
-    run_lines,
-)
+from api.bulk.on_pool import default_processes, run_lines
+from api.bulk.pipeline import Answered, WorkersFailed
+from api.operations import find, line_names
+from api.settings import Settings, current
 
 PROGRESS_EVERY_S = 0.2
 FLUSH_EVERY_S = 0.5
@@ -43,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "*.gz: gzip)")
     parser.add_argument("-o", "--output", metavar="OUT", default=None,
                         help="where the answers go (default: standard output; *.gz: gzip)")
-    parser.add_argument("--op", choices=OPS, default="solve",
-                        help="operation of lines without an \"op\" field (default: solve)")
+    parser.add_argument("--op", default="solve_hand", metavar="OP", type=_operation,
+                        help="operation of lines without an \"op\" field: "
+                             f"{', '.join(line_names())} or an older alias (default: solve_hand)")
     parser.add_argument("--processes", type=int, default=None, metavar="N",
                         help=f"worker processes (default: one per core, here "
                              f"{default_processes()}; 1: in this process; not with --ray)")
@@ -56,7 +45,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no progress bar (it shows only when stderr is a terminal)")
 
 
-def read_lines(stream: IO[bytes], limit: int = MAX_LINE_BYTES) -> Iterator[bytes]:
+DESCRIPTION = """\
+Answer a game log: one JSON request per line (the body of the operation's
+endpoint, plus an optional "id" and an optional "op"), one answer per line,
+in input order: {"id", "result"} or {"id", "line", "error": {type, loc, msg}}
+-- exactly what POST /v1/solve/stream writes.  IN may be - (standard input);
+a .gz name is read or written gzip-compressed.  Exit code: 1 when any line
+got an error answer, 2 when the run could not start, else 0."""
+
+EXAMPLES = """\
+examples:
+  rummy-solver bulk games.jsonl -o answers.jsonl
+  rummy-solver bulk games.jsonl.gz -o answers.jsonl.gz --op hint_discard --processes 2
+  zcat games.jsonl.gz | rummy-solver bulk - --quiet > answers.jsonl
+  rummy-solver bulk games.jsonl.gz -o answers.jsonl.gz --ray auto
+"""
+
+
+def _operation(text: str) -> str:
+    operation = find(text)
+    if operation is None or not operation.in_lines:
+        raise argparse.ArgumentTypeError(
+            f"unknown operation {text!r}; choose one of {', '.join(line_names())}")
+    return operation.name
+
+
+def read_lines(stream: IO[bytes], limit: int) -> Iterator[bytes]:
     """The lines of ``stream`` without their line endings, never holding more
     than ``limit + 1`` bytes of one: a longer line comes out cut to that
     (and is answered ``line_too_large``), the rest of it skipped."""
@@ -149,12 +163,12 @@ def _total(name: str) -> int | None:
 
 
 def _answers(args: argparse.Namespace, lines: Iterator[bytes],
-             limits: Limits) -> Generator[Answered, None, None]:
+             settings: Settings) -> Generator[Answered, None, None]:
     if args.ray is not None:
-        from solver.bulk_ray import run_lines_ray
+        from api.bulk.on_ray import run_lines_ray
 
-        return run_lines_ray(lines, args.op, args.ray or None, limits=limits)
-    return run_lines(lines, args.op, args.processes, limits=limits)
+        return run_lines_ray(lines, args.op, args.ray or None, settings=settings)
+    return run_lines(lines, args.op, args.processes, settings=settings)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -164,12 +178,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     opened: list[IO[bytes]] = []
     try:
-        limits = Limits.from_env()
+        settings = current()
         source = _open_input(args.input)
         if args.input != "-":
             opened.append(source)
         try:
-            answers = _answers(args, read_lines(source), limits)
+            answers = _answers(args, read_lines(source, settings.max_body_bytes), settings)
         except (ImportError, ConnectionError, ValueError) as exc:  # Ray could not start
             raise ValueError(f"--ray: {exc}") from None
         try:

@@ -1,0 +1,129 @@
+"""``api.bulk`` on the service's solver pool: the lines of a game log answered by
+solver processes (``api.pool``), in input order.
+
+The pool is the one the HTTP service runs its requests on, driven here from
+an event loop on a thread of its own: each chunk of lines is one
+``bulk_chunk`` job (``api.jobs``), answered as ``api.bulk.pipeline`` answers
+a line.  A solver process that dies is replaced by the pool; its chunk is
+rerun a line at a time (``pipeline.in_order``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+import time
+from collections.abc import Generator, Iterable, Sequence
+from typing import Any
+
+from api.bulk.pipeline import (
+    CHUNK_LINES,
+    IN_FLIGHT_PER_PROCESS,
+    Answered,
+    ChunkRunner,
+    Line,
+    answer_chunk,
+    check_op,
+    chunks,
+    in_order,
+    unpack,
+)
+from api.operations import DEFAULT_SETTINGS
+from api.pool import Overloaded, SolverPool
+from api.resources import available_cpus
+from api.settings import Settings
+
+_SLACK_S = 5.0
+
+
+def default_processes() -> int:
+    """One worker process per CPU this process may use (its container's quota included)."""
+    return available_cpus()
+
+
+class PoolRunner(ChunkRunner):
+    """Chunks of lines as jobs of a ``SolverPool`` of ``processes`` solver processes."""
+
+    def __init__(self, processes: int, op: str, settings: Settings,
+                 runner_path: str = "api.jobs:run_job") -> None:
+        window = processes * IN_FLIGHT_PER_PROCESS
+        self.settings = settings.model_copy(update={
+            "processes": processes, "queue_size": max(settings.queue_size, window)})
+        self.op = op
+        self.window = window
+        self.line_limit_s = max(settings.max_time_limit_ms, settings.request_budget_ms) / 1000.0
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True,
+                                       name="rummy-solver-bulk-loop")
+        self.thread.start()
+        self.pool = SolverPool(self.settings, runner_path)
+        self.stopping = self._on_loop(self._event()).result()
+        self._on_loop(self.pool.start()).result()
+
+    def _on_loop(self, coroutine: Any) -> concurrent.futures.Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+
+    @staticmethod
+    async def _event() -> asyncio.Event:
+        return asyncio.Event()
+
+    def start(self, first: int, lines: Sequence[Line]) -> concurrent.futures.Future[Any]:
+        """Submit a chunk; its future outcome."""
+        limit_s = len(lines) * self.line_limit_s + _SLACK_S
+        payload = {"lines": list(lines), "first": first, "op": self.op}
+        return self._on_loop(self.pool.submit(
+            "bulk_chunk", payload, time.monotonic() + limit_s, limit_s * 1000.0,
+            self.stopping.wait, "bulk"))
+
+    def finish(self, ticket: concurrent.futures.Future[Any]) -> list[Answered] | None:
+        """The chunk's answers; None when its solver process died or overran."""
+        try:
+            outcome = ticket.result()
+        except Overloaded:  # pragma: no cover - the window never outgrows the queue
+            return None
+        return unpack(outcome.body) if outcome.status == 200 else None
+
+    def close(self) -> None:
+        """Stop the solver processes and the loop."""
+        self.loop.call_soon_threadsafe(self.stopping.set)
+        self._on_loop(self.pool.stop()).result(timeout=30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+        self.loop.close()
+
+
+def run_lines(lines: Iterable[Line], op: str = "solve_hand", processes: int | None = None, *,
+              settings: Settings = DEFAULT_SETTINGS,
+              chunk_lines: int = CHUNK_LINES) -> Generator[Answered, None, None]:
+    """Answer every line, in input order, one ``Answered`` per line.
+
+    ``op`` is the operation of lines that name none.  ``processes`` solver
+    processes (default: one per CPU; ``1``: in this process) answer chunks of
+    ``chunk_lines`` lines; lines are read only as workers need them, so any
+    input size runs in flat memory.  Closing the iterator early stops the
+    workers.
+
+    >>> [a.ok for a in run_lines(['{"variant": "gin", "hand": "AS"}', "[]"], processes=1)]
+    [True, False]
+    """
+    name = check_op(op)
+    workers = default_processes() if processes is None else processes
+    if workers < 1:
+        raise ValueError(f"processes must be at least 1; got {workers}")
+    if chunk_lines < 1:
+        raise ValueError(f"chunk_lines must be at least 1; got {chunk_lines}")
+    return _run(lines, name, workers, settings, chunk_lines)
+
+
+def _run(lines: Iterable[Line], op: str, workers: int, settings: Settings,
+         chunk_lines: int) -> Generator[Answered, None, None]:
+    if workers == 1:
+        for first, chunk in chunks(lines, chunk_lines):
+            yield from answer_chunk(chunk, first, op, settings)
+        return
+    runner = PoolRunner(workers, op, settings)
+    try:
+        yield from in_order(chunks(lines, chunk_lines), runner, runner.window)
+    finally:
+        runner.close()

@@ -1,0 +1,134 @@
+"""Every error ``type`` a front end can answer, with what it means: the stable codes.
+
+README's list is generated from ``ERROR_CODES`` (``codes_table()``), and a
+test checks that every code the library raises (``code="..."``) and every
+code the front ends make is listed here, so the list stays complete.  A code
+once listed is not renamed or removed within ``/v1``.
+"""
+
+from __future__ import annotations
+
+REQUEST_SHAPE: dict[str, str] = {
+    "missing": "a required field is absent (or the body or line is empty)",
+    "extra_forbidden": "a field the request does not have (typo?)",
+    "string_type": "a string was expected",
+    "string_too_long": "a string is longer than allowed (a card token: 16 characters)",
+    "list_type": "a list was expected",
+    "too_long": "a list is longer than allowed",
+    "too_short": "a list is shorter than allowed (a round: 2 players at least)",
+    "int_type": "an integer was expected (\"1\", 1.5 and true are not integers)",
+    "bool_type": "true or false was expected",
+    "greater_than_equal": "a number below its minimum",
+    "less_than_equal": "a number above its maximum",
+    "model_attributes_type": "an object was expected (the body, a line, a batch item, a player)",
+    "json_invalid": "not standard JSON (NaN and infinities are not), or a JSON option of the "
+                    "command line that does not parse",
+    "body_not_utf8": "the body is not UTF-8",
+    "body_too_deep": "the body nests arrays/objects more than 32 deep",
+    "body_too_large": "413: the body is over RUMMY_SOLVER_MAX_BODY_BYTES",
+    "invalid_content_length": "the Content-Length header is not a number",
+    "unknown_variant": "not a preset (or not one this operation takes); the message lists them",
+    "unknown_engine": "not an engine: auto, search or cpsat",
+    "invalid_rules": "a knob that does not exist, a knob value out of its range, or knobs that "
+                     "contradict each other; the message says what the knob takes",
+    "hand_too_large": "more cards than RUMMY_SOLVER_MAX_HAND_CARDS",
+    "time_limit_too_large": "time_limit_ms over RUMMY_SOLVER_MAX_TIME_LIMIT_MS (a solve) or "
+                            "RUMMY_SOLVER_REQUEST_BUDGET_MS (every other operation)",
+    "batch_too_large": "more batch items than RUMMY_SOLVER_MAX_BATCH",
+}
+
+LIBRARY: dict[str, str] = {
+    "invalid_card": "a token that is not a card; the message says the accepted forms",
+    "too_many_copies": "more copies of a card than the variant's decks hold",
+    "too_many_jokers": "more printed jokers than the variant's decks hold",
+    "too_many_cards": "more cards than the operation allows",
+    "wrong_hand_size": "a hand of the wrong size for the operation (gin: 10 or 11 cards)",
+    "hand_too_small": "too few cards for the operation",
+    "empty_hand": "no cards where some are needed (a discard from an empty hand)",
+    "empty_pile": "an empty discard pile where one is needed",
+    "invalid_wild_rank": "a cut card that is not a rank, a card or JK",
+    "wild_rank_needs_suit": "indian21 needs the cut card's suit (7H, not 7)",
+    "wild_rank_not_allowed": "a cut card for a variant without one",
+    "invalid_discard": "discard is not true or false",
+    "invalid_engine": "not an engine (the library called directly)",
+    "invalid_time_limit": "a time limit that is not an integer in range (the library called "
+                          "directly)",
+    "invalid_setting": "an engine or service setting out of range",
+    "invalid_knock_limit": "a knock limit out of range",
+    "conflicting_knock_limit": "both knock_limit and upcard (Oklahoma) given",
+    "invalid_upcard": "the Oklahoma upcard is not a standard card",
+    "cannot_knock": "the knocker's deadwood is over the knock limit",
+    "cannot_go_out": "the player said to go out cannot meld every card",
+    "card_not_in_hand": "a declared card that the hand does not hold",
+    "card_count_mismatch": "declared melds and deadwood do not match the hand",
+    "cards_left_over": "hand cards that the declaration leaves out",
+    "invalid_table": "table melds that are not a list of card groups",
+    "invalid_table_meld": "a table meld that is not a meld under the rules",
+    "table_too_large": "more table melds than allowed",
+    "too_few_meld_points": "the melds do not reach the opening threshold",
+    "no_unseen_cards": "a draw hint with no card left to draw",
+    "wrong_player_count": "a round with too few or too many players",
+    "invalid_player": "a player that is not an object of player fields",
+    "invalid_melded": "a player's melded groups are malformed",
+    "invalid_drop": "dropped is not first or middle",
+    "invalid_flag": "a player flag the variant does not have (dropped outside Indian rummy ...)",
+    "invalid_pile_penalties": "pile_penalties out of range",
+    "no_winner": "nobody went out in a variant that needs a winner",
+    "several_winners": "more than one player went out",
+    "invalid_request": "input the library refused without a more precise code",
+}
+
+STREAMS: dict[str, str] = {
+    "line_not_utf8": "a bulk or stream line that is not UTF-8",
+    "line_too_large": "a line over RUMMY_SOLVER_MAX_BODY_BYTES",
+    "line_too_deep": "a line that nests arrays/objects more than 32 deep",
+    "stream_too_large": "a stream over RUMMY_SOLVER_MAX_STREAM_BYTES: later lines not read",
+    "unknown_op": "a line's op is not an operation a line may ask for",
+    "worker_crashed": "the process answering this line died; the line alone was retried",
+    "batch_budget_exceeded": "a batch item reached after the batch's deadline",
+}
+
+SERVICE: dict[str, str] = {
+    "overloaded": "503: the solvers could not start the request in time (Retry-After says when "
+                  "to retry)",
+    "unavailable": "503: the solver process failed or overran the deadline",
+    "solver_error": "503: the solver failed on this request (a bug; the log has a reference)",
+    "service_error": "503: the service failed outside the solver (a bug; logged)",
+    "not_ready": "503 from /readyz: the self-check solve failed",
+    "not_found": "404: no such path (or variant)",
+    "method_not_allowed": "405",
+    "http_error": "another HTTP error",
+    "too_many_errors": "more errors than the 20 listed",
+}
+
+COMMAND_LINE: dict[str, str] = {
+    "invalid_choice": "an option value that is not one of its choices",
+    "invalid_value": "an option value of the wrong form",
+    "missing_value": "an option given without its value",
+    "missing_argument": "a required option is absent",
+    "conflicting_arguments": "options that cannot be given together",
+    "unrecognized_arguments": "options the command does not have",
+    "usage_error": "another usage error (no command ...)",
+    "invalid_player_option": "round: a --went-out / --dropped ... value that names no player",
+    "internal_error": "exit 1: the solver failed (not the input's fault)",
+}
+
+ERROR_CODES: dict[str, str] = {**REQUEST_SHAPE, **LIBRARY, **STREAMS, **SERVICE, **COMMAND_LINE}
+"""Every stable error ``type``, with its meaning."""
+
+GROUPS: tuple[tuple[str, dict[str, str]], ...] = (
+    ("the request's shape and limits", REQUEST_SHAPE),
+    ("cards, hands and rules (from the library)", LIBRARY),
+    ("streams, bulk files and batches", STREAMS),
+    ("the service", SERVICE),
+    ("the command line only", COMMAND_LINE),
+)
+
+
+def codes_table() -> str:
+    """The Markdown list of every code, by group (README's "Error codes")."""
+    lines: list[str] = []
+    for title, codes in GROUPS:
+        lines.append(f"* **{title}**: " + "; ".join(f"`{code}` {meaning}"
+                                                     for code, meaning in codes.items()) + ".")
+    return "\n".join(lines)

@@ -1,0 +1,45 @@
+"""The OpenAPI document: FastAPI's, plus each operation's request schema.
+
+The operation routes read their bodies themselves (``api.routes.operations``),
+so FastAPI does not see the request models; their schemas are generated here
+from the same models, in validation mode, next to the response schemas.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
+
+from api.operations import OPERATIONS
+
+REF_TEMPLATE = "#/components/schemas/{model}"
+
+
+def request_schemas() -> dict[str, Any]:
+    """The JSON schemas of every operation's request model and what they refer to."""
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
+        (op.request, "validation") for op in OPERATIONS.values()]
+    _, document = models_json_schema(models, ref_template=REF_TEMPLATE)
+    definitions: dict[str, Any] = document.get("$defs", {})
+    return definitions
+
+
+def install_openapi(app: FastAPI) -> None:
+    """Make ``app.openapi()`` include the request schemas (built once, then cached)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = get_openapi(
+                title=app.title, version=app.version, openapi_version=app.openapi_version,
+                description=app.description, routes=app.routes, tags=app.openapi_tags)
+            schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            for name, schema in request_schemas().items():
+                schemas.setdefault(name, schema)
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

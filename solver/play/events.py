@@ -1,0 +1,85 @@
+"""The public history of a hand: what every player at the table saw happen, in order.
+
+An ``Event`` is one public action: who did it (a seat number) and what
+(``action``), with the card it showed when it showed one (a card taken from
+or thrown onto the discard pile) and the melds a player laid down.  Cards a
+player drew from the stock are not shown, so a ``draw_stock`` event has none.
+Each game (``solver.play.gin`` ...) says which actions exist and checks that
+its history could have happened.
+
+>>> parse_event({"player": 1, "action": "discard", "card": "KD"}, 0, {"discard"})
+Event(player=1, action='discard', card=51, melds=(), deadwood=())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from solver.cards import parse_card, parse_cards
+from solver.errors import InvalidStateError
+
+MAX_EVENTS = 400
+"""Events in one history at most (a hand of any seed game has far fewer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One public action (see the module docstring)."""
+
+    player: int
+    action: str
+    card: int | None = None
+    melds: tuple[tuple[int, ...], ...] = ()
+    deadwood: tuple[int, ...] = ()
+
+
+def parse_event(data: object, index: int, actions: Collection[str],
+                players: int = 2) -> Event:
+    """The event ``data`` (a mapping with ``player``, ``action`` and the
+    optional ``card``, ``melds``, ``deadwood``) at ``history[index]``;
+    ``InvalidStateError`` naming the part that is wrong."""
+    where = ("history", index)
+    if isinstance(data, Event):
+        return data
+    if not isinstance(data, Mapping):
+        raise InvalidStateError(f"history[{index}] must be an object with player and action",
+                                code="invalid_event", loc=where)
+    player = data.get("player")
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+        raise InvalidStateError(f"history[{index}].player must be a seat from 0 to {players - 1}; "
+                                f"got {player!r}", code="invalid_event", loc=(*where, "player"))
+    action = data.get("action")
+    if action not in actions:
+        raise InvalidStateError(f"history[{index}].action {action!r} is not an action of this "
+                                f"game; choose one of {', '.join(sorted(actions))}",
+                                code="invalid_event", loc=(*where, "action"))
+    card_token = data.get("card")
+    card = None if card_token is None else parse_card(card_token, None, f"history[{index}].card")
+    melds = tuple(tuple(parse_cards(group, f"history[{index}].melds[{i}]"))
+                  for i, group in enumerate(_groups(data.get("melds"), index)))
+    deadwood = tuple(parse_cards(data.get("deadwood") or (), f"history[{index}].deadwood"))
+    return Event(player, str(action), card, melds, deadwood)
+
+
+def _groups(value: object, index: int) -> Sequence[object]:
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise InvalidStateError(f"history[{index}].melds must be a list of card lists",
+                                code="invalid_event", loc=("history", index, "melds"))
+    return value
+
+
+def parse_history(history: Sequence[object] | None, actions: Collection[str],
+                  players: int = 2) -> tuple[Event, ...]:
+    """Every event of ``history`` (see ``parse_event``), at most ``MAX_EVENTS``."""
+    if history is None:
+        return ()
+    if isinstance(history, str) or not isinstance(history, Sequence):
+        raise InvalidStateError("history must be a list of events", code="invalid_event",
+                                loc=("history",))
+    if len(history) > MAX_EVENTS:
+        raise InvalidStateError(f"history has {len(history)} events; at most {MAX_EVENTS}",
+                                code="invalid_event", loc=("history",))
+    return tuple(parse_event(item, i, actions, players) for i, item in enumerate(history))
