@@ -9,8 +9,8 @@ a new part of the benchmark (the arena's JSON) adds a function, not a flag.
 * ``solve_latency``: the per-hand time of one full ``solve()`` call, a box per
   suite and engine, log scale.
 * ``arena_points``: the place for the arena's "points per hand with 95 %
-  intervals per pairing"; ``interval_chart`` draws such a chart from plain
-  numbers.
+  intervals per pairing" (``benchmarks/arena``'s JSON); ``interval_chart``
+  draws such a chart from plain numbers.
 
 The SVGs are byte-for-byte reproducible from the same JSON (no date in the
 metadata, fixed element ids, text kept as text), so a regenerated chart only
@@ -122,10 +122,12 @@ def solve_latency_charts(results: Results) -> list[Chart]:
 
 
 def arena_points_charts(results: Results) -> list[Chart]:
-    """Points per hand with 95 % intervals per pairing, from the arena's part of the JSON.
+    """Points per hand with 95 % intervals per pairing, from the arena's JSON.
 
-    The arena's JSON is being written in another change: read it here and
-    draw each chart with ``interval_chart``.  Until then there is nothing to draw.
+    To be written by the arena's owner: ``python -m benchmarks --arena ...
+    --json`` writes one pairing per document (``settings.a`` / ``settings.b``,
+    ``hands.points_a.mean`` / ``half_width``); map the pairings to rows and
+    draw them with ``interval_chart``.  Until then there is nothing to draw.
     """
     return []
 
