@@ -33,6 +33,7 @@ from api import reports as report
 from api.errors import ErrorItem, RequestRejected, item
 from api.logs import LOG_LEVELS
 from api.operations import OPERATIONS, Operation
+from api.resources import available_cpus
 from api.settings import Settings, SettingsError, current
 from solver.deadline import Deadline
 from solver.version import version_info
@@ -342,8 +343,8 @@ def _add_serve(commands: Commands) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=_whole(0, 65535), default=8000,
                         help="TCP port, 0-65535 (8000)")
-    parser.add_argument("--workers", type=_whole(1), default=os.cpu_count() or 1,
-                        help="worker processes, at least 1 (default: one per core)")
+    parser.add_argument("--workers", type=_whole(1), default=available_cpus(),
+                        help="worker processes, at least 1 (default: one per CPU this container may use)")
     parser.add_argument("--log-level", default=None, choices=LOG_LEVELS,
                         help="(default: RUMMY_SOLVER_LOG_LEVEL, info)")
     parser.set_defaults(handler=_serve)

@@ -148,6 +148,7 @@ class EngineRun:
             "engine": self.engine,
             "n": self.n,
             **timing_stats(self.seconds),
+            "per_hand_us": [s * 1e6 for s in self.seconds],  # in hand order: benchmarks.charts
             "optimal_share": self.optimal_share,
             "answered_by": dict(self.answered_by),
             "validated": self.validated,

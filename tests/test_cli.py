@@ -25,6 +25,7 @@ from api import cli
 from api.cli import main
 from api.logs import LOG_LEVELS
 from api.reports import format_card, format_played
+from api.resources import available_cpus
 from solver.version import version_info
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -481,7 +482,7 @@ def test_serve_delegates(capsys: pytest.CaptureFixture[str],
     assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--workers", "3",
                  "--log-level", "debug"]) == 0
     assert main(["serve"]) == 0
-    assert calls == [("0.0.0.0", 0, 3, "debug"), ("127.0.0.1", 8000, os.cpu_count() or 1, "info")]
+    assert calls == [("0.0.0.0", 0, 3, "debug"), ("127.0.0.1", 8000, available_cpus(), "info")]
 
 
 def test_bulk(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

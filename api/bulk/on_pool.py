@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import os
 import threading
 import time
 from collections.abc import Generator, Iterable, Sequence
@@ -32,14 +31,15 @@ from api.bulk.pipeline import (
 )
 from api.operations import DEFAULT_SETTINGS
 from api.pool import Overloaded, SolverPool
+from api.resources import available_cpus
 from api.settings import Settings
 
 _SLACK_S = 5.0
 
 
 def default_processes() -> int:
-    """One worker process per core."""
-    return os.cpu_count() or 1
+    """One worker process per CPU this process may use (its container's quota included)."""
+    return available_cpus()
 
 
 class PoolRunner(ChunkRunner):

@@ -1,0 +1,312 @@
+"""``deploy/``: the Kubernetes manifests and the Compose file are valid, and
+agree with the app and with each other.
+
+* Schemas: each Kubernetes manifest against the official JSON schemas of its
+  ``apiVersion``/``kind`` (``kubernetes-validate``, which ships them for every
+  Kubernetes minor version, strict: unknown fields are errors), for the oldest
+  and the newest Kubernetes we support; ``compose.yaml`` against the Compose
+  Specification's schema (``check-jsonschema``'s vendored copy), and through
+  ``docker compose config`` where the Compose plugin is installed.
+* Our own checks: probe and scrape paths are routes of the app (and answer
+  200), the SIGTERM drain ends before the grace period, limits cover requests,
+  ports and labels line up, every ``RUMMY_SOLVER_*`` variable is a setting the
+  service reads.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+from starlette.exceptions import StarletteDeprecationWarning
+
+from api.main import create_app
+from api.settings import ENV_PREFIX, Settings, load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+KUBERNETES = DEPLOY / "kubernetes"
+COMPOSE = DEPLOY / "compose.yaml"
+KUBERNETES_VERSIONS = ("1.29.0", "1.37.0")
+"""The oldest Kubernetes the manifests support (1.29: still in the managed
+clouds' extended support) and the newest whose schemas kubernetes-validate ships."""
+PLANNED_SETTINGS = {"RUMMY_SOLVER_REDIS_URL"}
+"""Set in compose.yaml ahead of the feature that reads it (docs/DEPLOYMENT.md)."""
+APP_PORT = 8000
+
+
+def _documents(path: Path) -> list[dict[str, Any]]:
+    return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+def _manifest_files() -> list[Path]:
+    return sorted(p for p in KUBERNETES.glob("*.yaml") if p.name != "kustomization.yaml")
+
+
+def _manifests() -> list[dict[str, Any]]:
+    return [doc for path in _manifest_files() for doc in _documents(path)]
+
+
+def _one(kind: str) -> dict[str, Any]:
+    found = [doc for doc in _manifests() if doc["kind"] == kind]
+    assert len(found) == 1, f"expected one {kind} in deploy/kubernetes, found {len(found)}"
+    return found[0]
+
+
+def _container() -> dict[str, Any]:
+    containers = _one("Deployment")["spec"]["template"]["spec"]["containers"]
+    assert len(containers) == 1
+    container: dict[str, Any] = containers[0]
+    return container
+
+
+def _env(container: dict[str, Any]) -> dict[str, str]:
+    return {item["name"]: item["value"] for item in container.get("env", [])}
+
+
+def _compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load(COMPOSE.read_text())
+    return loaded
+
+
+def _app_paths() -> set[str]:
+    """Paths the app answers GET on, from its OpenAPI document (FastAPI's route list is lazy)."""
+    paths = create_app(Settings(processes=0)).openapi()["paths"]
+    return {path for path, operations in paths.items() if "get" in operations}
+
+
+def _setting_names() -> set[str]:
+    return {ENV_PREFIX + name.upper() for name in Settings.model_fields}
+
+
+def _settings(env: dict[str, str]) -> Settings:
+    """The settings the service starts with under ``env`` (``SettingsError`` if it would not)."""
+    known = {name: value for name, value in env.items() if name in _setting_names()}
+    return load_settings(**{name.removeprefix(ENV_PREFIX).lower(): value for name, value in known.items()})
+
+
+_SUFFIXES = {"m": Decimal("0.001"), "": Decimal(1),
+             "k": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9,
+             "T": Decimal(10) ** 12, "P": Decimal(10) ** 15, "E": Decimal(10) ** 18,
+             "Ki": Decimal(2) ** 10, "Mi": Decimal(2) ** 20, "Gi": Decimal(2) ** 30,
+             "Ti": Decimal(2) ** 40, "Pi": Decimal(2) ** 50, "Ei": Decimal(2) ** 60}
+
+
+def quantity(text: str | int | float) -> Decimal:
+    """A Kubernetes resource quantity (``"500m"``, ``"2"``, ``"1.5Gi"``) as a number."""
+    match = re.fullmatch(r"([0-9.]+)([a-zA-Z]*)", str(text))
+    if match is None or match.group(2) not in _SUFFIXES:
+        raise ValueError(f"not a Kubernetes quantity: {text!r}")
+    return Decimal(match.group(1)) * _SUFFIXES[match.group(2)]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("500m", Decimal("0.5")), ("2", Decimal(2)), (1, Decimal(1)), ("1.5", Decimal("1.5")),
+    ("1Gi", Decimal(2**30)), ("512Mi", Decimal(2**29)), ("1G", Decimal(10**9)),
+])
+def test_quantity(text: str | int, value: Decimal) -> None:
+    assert quantity(text) == value
+
+
+# ---------------------------------------------------------------------------
+# Schemas
+
+
+@pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
+@pytest.mark.parametrize("path", _manifest_files(), ids=lambda p: p.name)
+def test_manifest_matches_the_kubernetes_schema(path: Path, version: str) -> None:
+    for doc in _documents(path):
+        try:
+            kubernetes_validate.validate(doc, version, strict=True)
+        except kubernetes_validate.ValidationError as error:
+            where = ".".join(str(p) for p in error.path)
+            pytest.fail(f"{path.name}: {doc['kind']} is not valid Kubernetes {version}: "
+                        f"{where}: {error.message}")
+
+
+def test_the_schema_check_catches_a_misspelt_field() -> None:
+    """Strict mode: an unknown field (a typo) fails, not only a wrong type."""
+    deployment = yaml.safe_load(yaml.safe_dump(_one("Deployment")))
+    deployment["spec"]["template"]["spec"]["terminationGracePeriod"] = 30
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(deployment, KUBERNETES_VERSIONS[-1], strict=True)
+
+
+def test_kustomization_lists_every_manifest() -> None:
+    kustomization = _documents(KUBERNETES / "kustomization.yaml")[0]
+    assert kustomization["kind"] == "Kustomization"
+    assert sorted(kustomization["resources"]) == [p.name for p in _manifest_files()]
+    image = _container()["image"].split(":")[0]
+    assert [entry["name"] for entry in kustomization["images"]] == [image]
+
+
+def _check_compose_schema(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.compose-spec", str(path)],
+        capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_compose_matches_the_compose_specification(tmp_path: Path) -> None:
+    result = _check_compose_schema(COMPOSE)
+    assert result.returncode == 0, result.stdout + result.stderr
+    misspelt = tmp_path / "compose.yaml"
+    misspelt.write_text(COMPOSE.read_text().replace("stop_grace_period:", "stop_grace_perod:"))
+    assert _check_compose_schema(misspelt).returncode != 0
+
+
+def _compose_plugin() -> bool:
+    try:
+        return subprocess.run(["docker", "compose", "version"], capture_output=True,
+                              timeout=30, check=False).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def test_docker_compose_config() -> None:
+    """What Docker itself makes of the file (needs only the client and its Compose plugin)."""
+    if not _compose_plugin():
+        pytest.skip("the docker compose plugin is not installed")
+    result = subprocess.run(["docker", "compose", "-f", str(COMPOSE), "config", "--quiet"],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+# ---------------------------------------------------------------------------
+# Kubernetes: our own checks
+
+
+@pytest.fixture(scope="module")
+def probe_client() -> Iterator[Any]:
+    with warnings.catch_warnings():
+        # Starlette 1.x prefers httpx2 for its TestClient; httpx works the same here.
+        warnings.simplefilter("ignore", StarletteDeprecationWarning)
+        from fastapi.testclient import TestClient
+    with TestClient(create_app(Settings(processes=0))) as client:
+        yield client
+
+
+def _probes() -> dict[str, dict[str, Any]]:
+    container = _container()
+    return {kind: container[kind]["httpGet"]
+            for kind in ("startupProbe", "readinessProbe", "livenessProbe") if kind in container}
+
+
+def test_readiness_and_liveness_probes() -> None:
+    probes = _probes()
+    assert probes["readinessProbe"]["path"] == "/readyz"
+    assert probes["livenessProbe"]["path"] == "/healthz"
+
+
+def test_probe_and_scrape_paths_are_routes_that_answer(probe_client: Any) -> None:
+    annotations = _one("Deployment")["spec"]["template"]["metadata"]["annotations"]
+    paths = {probe["path"] for probe in _probes().values()} | {annotations["prometheus.io/path"]}
+    missing = paths - _app_paths()
+    assert not missing, f"not routes of the app: {sorted(missing)}"
+    for path in sorted(paths):
+        assert probe_client.get(path).status_code == 200, path
+
+
+def test_ports_line_up() -> None:
+    container = _container()
+    (port,) = container["ports"]
+    assert port["containerPort"] == APP_PORT
+    for probe in _probes().values():
+        assert probe["port"] in (port["name"], port["containerPort"])
+    (service_port,) = _one("Service")["spec"]["ports"]
+    assert service_port["targetPort"] in (port["name"], port["containerPort"])
+    annotations = _one("Deployment")["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/port"] == str(port["containerPort"])
+
+
+def test_the_drain_ends_before_the_grace_period() -> None:
+    """preStop sleep + ``RUMMY_SOLVER_DRAIN_S`` < ``terminationGracePeriodSeconds``:
+    requests in flight finish before the kubelet's SIGKILL."""
+    pod = _one("Deployment")["spec"]["template"]["spec"]
+    container = _container()
+    command = container["lifecycle"]["preStop"]["exec"]["command"]
+    assert command[0] == "sleep"
+    pre_stop_s = int(command[1])
+    drain_s = _settings(_env(container)).drain_s
+    assert pre_stop_s + drain_s < pod["terminationGracePeriodSeconds"]
+
+
+def test_limits_cover_requests() -> None:
+    resources = _container()["resources"]
+    for name in ("cpu", "memory"):
+        assert quantity(resources["limits"][name]) >= quantity(resources["requests"][name]), name
+
+
+def test_environment_is_settings_the_service_reads() -> None:
+    env = _env(_container())
+    assert set(env) <= _setting_names(), set(env) - _setting_names()
+    _settings(env)  # raises SettingsError on a value the service cannot start with
+
+
+def test_selectors_and_targets_name_the_deployment() -> None:
+    deployment = _one("Deployment")
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    assert _one("Service")["spec"]["selector"].items() <= labels.items()
+    assert _one("PodDisruptionBudget")["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    target = _one("HorizontalPodAutoscaler")["spec"]["scaleTargetRef"]
+    assert (target["kind"], target["name"]) == ("Deployment", deployment["metadata"]["name"])
+
+
+def test_the_autoscaler_owns_the_replica_count() -> None:
+    """A ``replicas`` in the Deployment would reset the autoscaler's choice on every apply."""
+    assert "replicas" not in _one("Deployment")["spec"]
+    hpa = _one("HorizontalPodAutoscaler")["spec"]
+    assert hpa["minReplicas"] >= 2  # the disruption budget can then always leave one pod up
+    assert [m["resource"]["name"] for m in hpa["metrics"]] == ["cpu"]
+    assert "cpu" in _container()["resources"]["requests"]  # utilisation is relative to it
+
+
+def test_runs_as_the_images_user() -> None:
+    """runAsNonRoot needs a numeric user to check; it must be the Dockerfile's."""
+    uid = re.search(r"--uid (\d+)", (ROOT / "Dockerfile").read_text())
+    assert uid is not None
+    pod = _one("Deployment")["spec"]["template"]["spec"]
+    assert pod["securityContext"]["runAsUser"] == int(uid.group(1))
+
+
+# ---------------------------------------------------------------------------
+# Compose: our own checks
+
+
+def test_compose_stops_after_the_drain() -> None:
+    service = _compose()["services"]["rummy-solver"]
+    grace = re.fullmatch(r"(\d+)s", service["stop_grace_period"])
+    assert grace is not None
+    assert _settings(service["environment"]).drain_s < int(grace.group(1))
+
+
+def test_compose_environment_is_settings_the_service_reads() -> None:
+    env = _compose()["services"]["rummy-solver"]["environment"]
+    unknown = set(env) - _setting_names() - PLANNED_SETTINGS
+    assert not unknown, unknown
+
+
+def test_compose_builds_the_dockerfile() -> None:
+    build = _compose()["services"]["rummy-solver"]["build"]
+    assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == ROOT / "Dockerfile"
+
+
+def test_prometheus_scrapes_the_service() -> None:
+    compose = _compose()["services"]
+    mounted = [v.split(":")[0] for v in compose["prometheus"]["volumes"]]
+    assert "./prometheus.yml" in mounted
+    config = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+    (job,) = config["scrape_configs"]
+    assert job["metrics_path"] in _app_paths()
+    (target,) = [t for group in job["static_configs"] for t in group["targets"]]
+    assert target == f"rummy-solver:{APP_PORT}"
+    assert "rummy-solver" in compose
