@@ -24,7 +24,8 @@ def render(text: str) -> str:
         pattern = re.compile(rf"(<!-- {name} -->\n).*?(\n<!-- /{name} -->)", re.DOTALL)
         if not pattern.search(text):
             raise ValueError(f"README has no <!-- {name} --> ... <!-- /{name} --> part")
-        text = pattern.sub(lambda m, part=make(): m.group(1) + part + m.group(2), text)
+        part = make()
+        text = pattern.sub(lambda found: found.group(1) + part + found.group(2), text)
     return text
 
 
