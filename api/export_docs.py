@@ -22,10 +22,11 @@ def render(text: str) -> str:
     """``text`` with every generated part rewritten."""
     for name, make in PARTS.items():
         pattern = re.compile(rf"(<!-- {name} -->\n).*?(\n<!-- /{name} -->)", re.DOTALL)
-        if not pattern.search(text):
+        if pattern.search(text) is None:
             raise ValueError(f"README has no <!-- {name} --> ... <!-- /{name} --> part")
-        part = make()
-        text = pattern.sub(lambda found: found.group(1) + part + found.group(2), text)
+        found = pattern.search(text)
+        assert found is not None
+        text = text[:found.start()] + found.group(1) + make() + found.group(2) + text[found.end():]
     return text
 
 
