@@ -29,6 +29,10 @@ from api.operations import OPERATIONS
 from api.settings import Settings
 from solver.deadline import NODES_PER_MS, Deadline, Work
 from solver.engines import cpsat as _cpsat  # noqa: F401  loaded up front: no deadline pays for it
+from solver.gin import gin_deal
+from solver.play.gin.advisor import hands_for
+
+hands_for(gin_deal())  # the advisor's gin tables, built once before any request
 
 logger = logging.getLogger("api.jobs")
 

@@ -79,6 +79,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             {"name": "gin", "description": "gin knock eligibility and knock/undercut/gin scoring"},
             {"name": "hints", "description": "discard, draw, layoff and pile-pickup hints"},
             {"name": "scoring", "description": "points per player at the end of a round"},
+            {"name": "advice", "description": "the move a strong player would make, every "
+                                              "legal move ranked (gin)"},
         ],
     )
     app.state.settings = settings

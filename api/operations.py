@@ -38,13 +38,14 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ValidationError
 
 from api import reports as report
-from api import schemas, schemas_play
+from api import schemas, schemas_advice, schemas_play
 from api.errors import RequestRejected, from_exception, from_validation, item, solver_failure
 from api.round_flags import ROUND_FLAGS
 from api.settings import Settings
 from solver.deadline import Deadline
 from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
+from solver.play import advise
 from solver.round_scoring import score_round
 from solver.solve import solve
 from solver.validate import validate
@@ -291,6 +292,23 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
                        'round --variant rummy500 --players \'[{"hand": "", "melded": [["AS", "2S", '
                        '"3S"]], "went_out": true}, {"hand": "KD QH", "melded": [["7H", "7D", "7C"]]}]\'')),
         aliases=("round",)),
+    Operation(
+        "advise", "/v1/advise", "advice",
+        "The move a strong player would make: every legal move of the player to act, ranked, "
+        "with its expected points, the chance of winning the hand (and the match), whether "
+        "the figures are exact or estimated, and reasons. The request is the public state of "
+        "the hand (a state that cannot arise is a 422 saying why).",
+        schemas_advice.AdviseRequest, schemas_advice.AdviceResponse, advise, "play",
+        CliCommand(("advise",), "the best move of a hand's decision, every legal move ranked",
+                   report.format_advice, examples=_examples(
+                       'advise --upcard 4S "AS 2S 3S 7H 7D 7C KD QH 4C 9S"',
+                       'advise --upcard 4S --history \'[{"player": 0, "action": "take_discard", '
+                       '"card": "4S"}]\' "AS 2S 3S 4S 7H 7D 7C KD QH 4C 9S"',
+                       'advise --me 1 --upcard 4S --level expert --score \'{"me": 40, "opponent": '
+                       '65}\' --history \'[{"player": 0, "action": "pass"}, {"player": 1, '
+                       '"action": "pass"}, {"player": 0, "action": "draw_stock"}, {"player": 0, '
+                       '"action": "discard", "card": "9H"}]\' "2C 3C 4C 8D 8S 8H JH QH KS 5D"'),
+                   defaults={"game": "gin"})),
 )}
 
 _BY_ALIAS: dict[str, Operation] = {alias: op for op in OPERATIONS.values() for alias in op.aliases}

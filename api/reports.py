@@ -21,6 +21,7 @@ from solver.gin import GinScore, KnockerChoice, KnockReport
 from solver.hints import DiscardHint, DrawHint, Fit, LayoffHint, PileDepth, PileHint
 from solver.layoffs import Layoff, Play
 from solver.model import Meld, Solution, ValidationReport
+from solver.play.advice import Advice, Move
 from solver.round_scoring import PlayerScore, RoundScore
 
 LABEL_WIDTH = 16
@@ -382,3 +383,42 @@ __all__ = [
     "solution_lines",
     "table_lines",
 ]
+
+
+def _move_text(move: Move) -> str:
+    """A move in words: ``discard K♦``, ``knock with Q♦ showing A♠ 2♠ 3♠ | ...``."""
+    verbs = {"take_discard": "take", "draw_stock": "draw from the stock", "pass": "pass",
+             "discard": "discard", "knock": "knock, discarding", "lay_off": "reply"}
+    text = verbs.get(move.action, move.action)
+    if move.card is not None:
+        text += f" {format_card(move.card)}"
+    if move.action in ("knock", "lay_off"):
+        shown = " | ".join(format_cards(m) for m in move.melds) or "no melds"
+        text += f": melds {shown}"
+        if move.layoffs:
+            text += "; lay off " + ", ".join(
+                f"{format_cards(lay.cards)} onto #{lay.target}" for lay in move.layoffs)
+        if move.deadwood:
+            text += f"; deadwood {format_cards(move.deadwood)}"
+    return text
+
+
+def format_advice(advice: Advice) -> str:
+    """The report of ``rummy-solver advise``: every move ranked, best first."""
+    rows = []
+    for index, value in enumerate(advice.moves, 1):
+        error = "" if value.standard_error is None else f" ±{value.standard_error:.1f}"
+        match = "" if value.match_win_probability is None else \
+            f", match {value.match_win_probability:.0%}"
+        rows.append(f"{index:>2}. {_move_text(value.move)}: {value.expected_points:+.1f}{error} "
+                    f"points, wins {value.win_probability:.0%}{match}")
+    best = advice.recommended
+    figures = "exact" if best.exact else f"estimated over {best.samples} simulated deals"
+    blocks = [
+        _block("game", [f"{advice.game}, {advice.phase.replace('_', ' ')}"]),
+        _block("best", [_move_text(best.move), *best.reasons]),
+        _block("moves", rows),
+        _block("figures", [figures + ("" if advice.complete else " (cut short by the deadline)"),
+                           f"level {advice.level}, seed {advice.seed}"]),
+    ]
+    return _report(*blocks)

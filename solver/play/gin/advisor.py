@@ -17,8 +17,10 @@ deals; on a quiet machine the same answer (the time budget, not the deals,
 can differ under load).
 
 Levels, for a hint button or a computer opponent of several strengths:
-``novice`` (no search: the fast player's own move, valued on a few deals),
-``standard`` (the default: about 150 ms of search), ``expert`` (about 1.5 s).
+``novice`` (no search: the judgement's move, valued on a few deals; a few
+ms), ``standard`` (the default: 96 deals per move for the three best moves
+and the best knock, about 100 ms on a quiet core), ``expert`` (800 deals for
+six moves, about a second).  The work is counted, not timed: the deadline only cuts it short.
 """
 
 from __future__ import annotations
@@ -41,26 +43,27 @@ from solver.play.gin.policy import HandJudge, stock_odds
 from solver.play.gin.scoring import defender_deadwood, knock_points
 from solver.play.gin.simulate import AT_ONCE, FOR_GIN, KnockStyle, Simulator, World
 from solver.play.gin.state import GinState
-from solver.play.gin.worlds import melds_with, sample_worlds
+from solver.play.gin.worlds import WorldSampler, melds_with
 from solver.rules import Deal
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """How hard the advisor thinks: the deals it may simulate, the time it
-    may take, and how many of the moves its judgement ranks first it plays
-    out in full (``shortlist``; 0: the judgement alone chooses)."""
+    """How hard the advisor thinks: the deals it may simulate per move, and
+    how many of the moves its judgement ranks first it plays out in full
+    (``shortlist``; 0: the judgement alone chooses, the deals only give the
+    figures).  The work is counted, not timed, so a seed gives the same
+    advice on any machine; the request's deadline stops it early."""
 
     name: str
     worlds: int
-    budget_ms: float
     shortlist: int
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("novice", 40, 15.0, 0),
-    Level("standard", 600, 150.0, 4),
-    Level("expert", 4000, 1500.0, 6),
+    Level("novice", 4, 0),
+    Level("standard", 96, 3),
+    Level("expert", 800, 6),
 )}
 DEFAULT_LEVEL = "standard"
 
@@ -71,6 +74,8 @@ OPPONENT_STYLES: tuple[KnockStyle, ...] = (AT_ONCE, FOR_GIN)
 that knocks at once and one that plays for gin are both common)."""
 BATCH = 8
 """Deals simulated per move before the racing check."""
+MARGIN_S = 0.005
+"""The search stops this long before the deadline, to leave time to answer."""
 JUDGE_WORLDS = 60
 """Deals the judgement reads the opponent's hand from (odds, danger, knocks)."""
 KNOCK_RISK = 0.25
@@ -204,24 +209,30 @@ class GinAdvisor:
         return simulator.play_out(world, styles)
 
     # -- racing ------------------------------------------------------------------
-    def _race(self, tallies: list[_Tally], worlds: Sequence[World],
-              styles: Sequence[tuple[KnockStyle, KnockStyle]], until: float) -> bool:
-        """Simulate the moves deal by deal until the deals or the time run
-        out; True when every deal was used."""
+    def _race(self, tallies: list[_Tally], worlds: list[World], sampler: WorldSampler,
+              until: float) -> bool:
+        """Simulate the moves deal by deal (dealing more as needed, up to the
+        level's count) until the deals or the time run out; True when every
+        deal of the level was used."""
         done = 0
-        while done < len(worlds):
+        while done < self.level.worlds:
             if time.monotonic() >= until or self.deadline.expired():
                 return False
+            if done >= len(worlds):
+                worlds.extend(sampler.take(min(BATCH, self.level.worlds - len(worlds))))
             chunk = range(done, min(done + BATCH, len(worlds)))
             for tally in tallies:
                 if tally.alive:
-                    tally.points.extend(self.play(tally.move, worlds[i].copy(), styles[i])
-                                        for i in chunk)
+                    tally.points.extend(self._play(tally.move, worlds[i]) for i in chunk)
             done = chunk.stop
             self._drop_the_clearly_worse(tallies)
-            if sum(t.alive for t in tallies) == 1 and done >= 4 * BATCH:
+            if sum(t.alive for t in tallies) <= 1 and done >= 4 * BATCH:
                 return True
         return True
+
+    def _play(self, move: Move, world: World) -> int:
+        """``play`` on a copy of ``world`` with its opponent's knock style."""
+        return self.play(move, world.copy(), (MY_STYLE, world.opponent_style))
 
     @staticmethod
     def _drop_the_clearly_worse(tallies: list[_Tally]) -> None:
@@ -244,26 +255,31 @@ class GinAdvisor:
         if self.state.phase == "layoff":
             return self._defend()
         moves = self.moves()
-        budget = min(self.level.budget_ms, max(1.0, self.deadline.remaining_ms() - 5.0))
-        until = time.monotonic() + budget / 1000.0
-        worlds = sample_worlds(self.state, self.hands, self.rng, self.level.worlds)
+        until = self.deadline.at - MARGIN_S
+        sampler = WorldSampler(self.state, self.hands, self.rng, self.limit, OPPONENT_STYLES)
+        worlds = sampler.take(JUDGE_WORLDS)
         self.judge = HandJudge(self.hands, stock_odds(self.state.knowledge.unseen, worlds[:100]),
                                worlds[:JUDGE_WORLDS])
         priors = {move: self._prior(move, worlds) for move in moves}
         moves.sort(key=lambda m: priors[m])
-        styles = [(MY_STYLE, self.rng.choice(OPPONENT_STYLES)) for _ in worlds]
         tallies = [_Tally(move, priors[move], []) for move in moves]
         shortlist = self.level.shortlist
-        for index, tally in enumerate(tallies):
-            tally.alive = index < max(shortlist, 1) if shortlist else True
-        complete = self._race(tallies, worlds, styles, until)
+        if shortlist:
+            chosen = set(moves[:shortlist])
+            knocks = [m for m in moves if m.action == "knock"]
+            if knocks:  # knocking now against playing on is always weighed
+                chosen.add(knocks[0])
+            for tally in tallies:
+                tally.alive = tally.move in chosen
+            tallies.sort(key=lambda t: not t.alive)
+        complete = self._race(tallies, worlds, sampler, until) if shortlist else True
         for tally in tallies:  # figures for every move, from a few deals at least
             if not tally.points:
-                tally.points.extend(self.play(tally.move, worlds[i].copy(), styles[i])
+                tally.points.extend(self._play(tally.move, worlds[i])
                                     for i in range(min(BATCH // 2, len(worlds))))
         if shortlist:
-            searched = [t for t in tallies[:shortlist]]
-            rest = tallies[shortlist:]
+            searched = [t for t in tallies if t.move in chosen]
+            rest = [t for t in tallies if t.move not in chosen]
             ranked = sorted(searched, key=lambda t: (-t.mean(), t.prior)) + rest
         else:
             ranked = tallies
@@ -433,10 +449,9 @@ class GinAdvisor:
         return reasons
 
     def _outs(self, kept: int) -> int:
-        """Unseen cards that, drawn next, would lower ``kept``'s deadwood."""
-        now = self.hands.cost(kept)
+        """Unseen cards that, drawn next, would go into a meld of ``kept``."""
         return sum(1 for card in self.state.knowledge.unseen
-                   if self.simulator.discard(kept | 1 << card, None)[0] < now)
+                   if melds_with(self.hands, kept, card))
 
     def _feeds(self, card: int) -> str | None:
         """Why throwing ``card`` feeds the opponent: a card it took shares

@@ -62,6 +62,7 @@ class GinHands:
             raise ValueError("melded cards must cost nothing (least deadwood)")
         self.points = tuple(deal.points[c] for c in range(52))
         self._runs = [split[0] for split in self.tables.best]
+        self._minus_one = self.tables.minus_one
         self._cost: dict[int, int] = {}
 
     def cost(self, mask: int) -> int:
@@ -100,6 +101,36 @@ class GinHands:
             if cost < best:
                 best = cost
         return best
+
+    def discard_cost(self, mask: int, keep: int = -1) -> tuple[int, int]:
+        """``(cost, card)``: the least cost after throwing one card of
+        ``mask`` (not ``keep``), the higher card among equal costs in
+        different suits.  Without three of a rank the throw changes one suit
+        only, so the per-suit tables answer at once; else every card is tried."""
+        s, h, d, c = mask & SUIT, mask >> 13 & SUIT, mask >> 26 & SUIT, mask >> 39 & SUIT
+        if not (s & h & (d | c)) | (d & c & (s | h)):
+            runs, minus_one, points = self._runs, self._minus_one, self.points
+            total = runs[s] + runs[h] + runs[d] + runs[c]
+            best = (0, 0, -1)
+            for base, suit in ((0, s), (13, h), (26, d), (39, c)):
+                if suit:
+                    after, bit = minus_one[suit]
+                    card = base + bit
+                    key = (total - runs[suit] + after, -points[card], card)
+                    if best[2] < 0 or key < best:
+                        best = key
+            if best[2] != keep:
+                return best[0], best[2]
+        out = -1
+        found = 0
+        points = self.points
+        for card in cards_of(mask):
+            if card == keep:
+                continue
+            cost = self.cost(mask & ~(1 << card))
+            if out < 0 or cost < found or (cost == found and points[card] > points[out]):
+                found, out = cost, card
+        return found, out
 
     def deadwood(self, mask: int) -> int:
         """The least deadwood points of ``mask``."""

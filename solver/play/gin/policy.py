@@ -68,19 +68,11 @@ class HandJudge:
         found = self._expected.get(kept)
         if found is not None:
             return found
-        cost = self.hands.cost
-        now = cost(kept)
+        discard_cost = self.hands.discard_cost
         total = 0.0
         for card, odds in self.odds.items():
-            if not odds:
-                continue
-            hand = kept | 1 << card
-            best: int = now
-            for out in cards_of(kept):
-                after = cost(hand & ~(1 << out))
-                if after < best:
-                    best = after
-            total += odds * best
+            if odds:
+                total += odds * discard_cost(kept | 1 << card)[0]
         expected = total / self.total
         self._expected[kept] = expected
         return expected

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.objective import TIE_SCALE
-from solver.play.gin.hands import GinHands, arrangement, cards_of
+from solver.play.gin.hands import GinHands, arrangement
 from solver.play.gin.scoring import defender_deadwood, knock_points
 from solver.rules import Rules
 
@@ -65,11 +65,13 @@ class World:
     """The card the seat to act took from the pile this turn (it must discard)."""
     drawn: bool = False
     """The seat to act has drawn this turn (it must discard)."""
+    opponent_style: KnockStyle = AT_ONCE
+    """How the opponent of this world knocks."""
 
     def copy(self) -> World:
         """An independent copy."""
         return World(list(self.hands), list(self.stock), list(self.pile), self.to_act,
-                     list(self.turns), self.taken, self.drawn)
+                     list(self.turns), self.taken, self.drawn, self.opponent_style)
 
 
 class Simulator:
@@ -89,16 +91,7 @@ class Simulator:
     def discard(self, hand: int, taken: int | None) -> tuple[int, int]:
         """``(cost, card)``: the discard that keeps the least cost, the higher
         card on ties, never ``taken``."""
-        keep = 0 if taken is None else 1 << taken
-        cost = self.hands.cost
-        points = self.hands.points
-        best: tuple[int, int, int] | None = None
-        for card in cards_of(hand & ~keep):
-            key = (cost(hand & ~(1 << card)), -points[card], -card)
-            if best is None or key < best:
-                best = key
-        assert best is not None
-        return best[0], -best[2]
+        return self.hands.discard_cost(hand, -1 if taken is None else taken)
 
     def knock_score(self, knocker: int, defender: int) -> int:
         """The knocker's points when it knocks with ``knocker`` (its 10 cards)."""

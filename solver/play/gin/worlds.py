@@ -16,16 +16,23 @@ import random
 from collections.abc import Sequence
 
 from solver.objective import TIE_SCALE
-from solver.play.gin.hands import GinHands, mask_of
-from solver.play.gin.simulate import World
+from solver.play.gin.hands import GinHands, cards_of, mask_of
+from solver.play.gin.simulate import AT_ONCE, FOR_GIN, KnockStyle, World
 from solver.play.gin.state import GinState
 
 THREW_A_MELD_CARD = 0.35
 """Likelihood factor of a deal in which a card the opponent threw melds with its hand."""
 PASSED_A_MELD_CARD = 0.25
 """Likelihood factor of a deal in which a card it let go by melds with its hand."""
-OVERSAMPLE = 3
+OVERSAMPLE = 2
 """Raw deals drawn per world kept."""
+PRACTICE = 14
+"""At most this many practice turns shape the opponent's hand (see ``practised``)."""
+PRACTICE_PER_TURN = 1.4
+"""Practice turns per turn the opponent played: a plain greedy player sheds
+deadwood more slowly than real players, who also take pile cards and plan
+for melds (a turn-by-turn comparison with the arena's bots: at their sixth
+turn these guesses average about 20 points of deadwood, the bots 19-24)."""
 
 
 def melds_with(hands: GinHands, hand: int, card: int) -> bool:
@@ -46,6 +53,27 @@ def likelihood(hands: GinHands, opponent: int, threw: Sequence[int],
     return weight
 
 
+def practised(hands: GinHands, opponent: int, keep: int, pool: list[int], draws: int,
+              rng: random.Random) -> int:
+    """The opponent's hand after playing ``draws`` turns as a player who keeps
+    its deadwood low would: each turn it draws a card of ``pool`` and throws
+    the card it misses least (never one of ``keep``, which it is known to
+    hold); what it throws goes back to the pool.  A random deal of the
+    hidden cards looks like a fresh deal; a real hand several turns in has
+    shed its high loose cards, and this makes the guesses look like that."""
+    for _ in range(draws):
+        index = rng.randrange(len(pool))
+        card = pool[index]
+        hand = opponent | 1 << card
+        out = hands.discard_cost(hand)[1]
+        if keep >> out & 1:  # it holds what it took: throw the best other card
+            out = min((c for c in cards_of(hand & ~keep)),
+                      key=lambda c: hands.cost(hand & ~(1 << c)))
+        opponent = hand & ~(1 << out)
+        pool[index] = out
+    return opponent
+
+
 def turns_taken(state: GinState) -> list[int]:
     """Turns completed per seat, the advisor's first (world seat 0)."""
     counts = [0, 0]
@@ -55,32 +83,66 @@ def turns_taken(state: GinState) -> list[int]:
     return counts
 
 
-def sample_worlds(state: GinState, hands: GinHands, rng: random.Random,
-                  count: int) -> list[World]:
-    """``count`` equally likely worlds consistent with ``state`` (seat 0: the advisor)."""
-    knowledge = state.knowledge
-    known = mask_of(knowledge.opponent_known)
-    unseen = sorted(knowledge.unseen)
-    hidden = knowledge.opponent_size - len(knowledge.opponent_known)
-    threw = knowledge.opponent_discarded[-6:]
-    passed = knowledge.opponent_declined[-6:]
-    deals: list[tuple[int, list[int]]] = []
-    weights: list[float] = []
-    for _ in range(count * OVERSAMPLE if threw or passed else count):
-        shuffled = unseen[:]
+class WorldSampler:
+    """Equally likely worlds consistent with a state, dealt in batches (see
+    the module docstring): seat 0 is the advisor; each world has how its
+    opponent knocks (one of ``styles``, drawn evenly).  An opponent that
+    knocks at once and has not knocked holds more than ``knock_limit`` of
+    deadwood, so a deal where it would have knocked is not kept."""
+
+    def __init__(self, state: GinState, hands: GinHands, rng: random.Random,
+                 knock_limit: int = -1,
+                 styles: Sequence[KnockStyle] = (AT_ONCE, FOR_GIN)) -> None:
+        knowledge = state.knowledge
+        self.state = state
+        self.hands = hands
+        self.rng = rng
+        self.limit = knock_limit
+        self.styles = tuple(styles)
+        self.known = mask_of(knowledge.opponent_known)
+        self.unseen = sorted(knowledge.unseen)
+        self.hidden = knowledge.opponent_size - len(knowledge.opponent_known)
+        self.threw = knowledge.opponent_discarded[-6:]
+        self.passed = knowledge.opponent_declined[-6:]
+        played = len(knowledge.opponent_discarded)
+        self.practice = min(PRACTICE, round(PRACTICE_PER_TURN * played) + (1 if played else 0))
+        self.has_played = played > 0
+        self.me = mask_of(state.hand)
+        self.turns = turns_taken(state)
+
+    def _deal(self) -> tuple[float, int, list[int], KnockStyle]:
+        """One raw deal and its likelihood."""
+        rng, hands = self.rng, self.hands
+        shuffled = self.unseen[:]
         rng.shuffle(shuffled)
-        opponent = known | mask_of(shuffled[:hidden])
-        deals.append((opponent, shuffled[hidden:]))
-        weights.append(likelihood(hands, opponent, threw, passed))
-    chosen = rng.choices(range(len(deals)), weights=weights, k=count) \
-        if len(deals) > count else range(len(deals))
-    me = mask_of(state.hand)
-    turns = turns_taken(state)
-    taken = state.taken_this_turn
-    drawn = state.phase == "discard"
-    worlds = []
-    for index in chosen:
-        opponent, stock = deals[index]
-        worlds.append(World([me, opponent], list(stock), list(state.discard_pile), 0,
-                            list(turns), taken, drawn))
-    return worlds
+        stock = shuffled[self.hidden:]
+        opponent = practised(hands, self.known | mask_of(shuffled[:self.hidden]), self.known,
+                             stock, self.practice, rng)
+        rng.shuffle(stock)
+        style = rng.choice(self.styles)
+        weight = likelihood(hands, opponent, self.threw, self.passed)
+        if self.has_played and style.early_turns > 90 and hands.deadwood(opponent) <= self.limit:
+            weight = 0.0  # it would have knocked
+        return weight, opponent, stock, style
+
+    def take(self, count: int) -> list[World]:
+        """``count`` more worlds (importance resampled from twice as many deals)."""
+        deals = [self._deal() for _ in range(count * OVERSAMPLE)]
+        weights = [deal[0] for deal in deals]
+        if not any(weights):
+            weights = [1.0] * len(deals)
+        state = self.state
+        worlds = []
+        for index in self.rng.choices(range(len(deals)), weights=weights, k=count):
+            _, opponent, stock, style = deals[index]
+            worlds.append(World([self.me, opponent], list(stock), list(state.discard_pile), 0,
+                                list(self.turns), state.taken_this_turn, state.phase == "discard",
+                                style))
+        return worlds
+
+
+def sample_worlds(state: GinState, hands: GinHands, rng: random.Random, count: int,
+                  knock_limit: int = -1,
+                  styles: Sequence[KnockStyle] = (AT_ONCE, FOR_GIN)) -> list[World]:
+    """``count`` worlds of a ``WorldSampler`` at once."""
+    return WorldSampler(state, hands, rng, knock_limit, styles).take(count)

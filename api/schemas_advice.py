@@ -1,0 +1,182 @@
+"""Request and response models of ``POST /v1/advise``: the move advisor.
+
+The request is the public state of a hand as one player sees it (its hand,
+the first upcard, the public history, the dealer, the match score); the
+library checks that the state could have arisen (``solver.play``) and a
+state that cannot is a 422 saying why.  The response mirrors
+``solver.play.Advice.to_dict()``: every legal move ranked, best first.
+Same conventions as ``api.schemas``: strict, unknown fields refused, every
+list bounded.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from api.examples import REQUESTS, example
+from api.schemas import (
+    RULES_FIELD,
+    TIME_LIMIT_DOC,
+    CardToken,
+    HandCards,
+    OperationRequest,
+    PlayTimeLimit,
+    RulesOverride,
+    choice_type,
+)
+from solver.play import GAMES, LEVELS
+from solver.play.events import MAX_EVENTS
+from solver.play.gin.state import ACTIONS
+
+MAX_PILE = 52
+
+Game = enum.Enum("Game", {name: name for name in GAMES}, type=str)  # type: ignore[misc]
+Game.__doc__ = "A game the advisor plays."
+Level = enum.Enum("Level", {name: name for name in LEVELS}, type=str)  # type: ignore[misc]
+Level.__doc__ = ("How hard the advisor thinks: novice (its judgement alone, a few ms), "
+                 "standard (about 150 ms of search: the default), expert (about 1.5 s).")
+Action = enum.Enum("Action", {name: name for name in sorted(ACTIONS)}, type=str)  # type: ignore[misc]
+Action.__doc__ = ("What a player did: pass (the first upcard, or at the wall), take_discard "
+                  "(the pile top), draw_stock, discard, knock (a discard that ends the hand, "
+                  "showing melds)")
+
+if TYPE_CHECKING:
+    GameIn = Any
+    LevelIn = Any
+    ActionIn = Any
+else:
+    GameIn = choice_type(Game, "game", "unknown_variant")
+    LevelIn = choice_type(Level, "level", "invalid_level")
+    ActionIn = choice_type(Action, "action", "invalid_event")
+
+Seat = Annotated[int, Field(ge=0, le=1)]
+MeldCards = Annotated[list[CardToken], Field(max_length=11)]
+
+
+def _request(*examples: dict[str, Any]) -> ConfigDict:
+    return ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": list(examples)})
+
+
+def _response(*examples: Any) -> ConfigDict:
+    return ConfigDict(json_schema_extra={"examples": [e for e in examples if e]})
+
+
+class EventIn(BaseModel):
+    """One public action of the hand, in order."""
+
+    model_config = _request({"player": 1, "action": "discard", "card": "KD"},
+                            {"player": 0, "action": "draw_stock"},
+                            {"player": 1, "action": "knock", "card": "9C",
+                             "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"],
+                                       ["4D", "5D", "6D"]], "deadwood": ["2H"]})
+
+    player: Seat = Field(description="the seat that acted (0 or 1)")
+    action: ActionIn
+    card: CardToken | None = Field(
+        default=None, description="take_discard: the card taken; discard and knock: the card "
+                                  "thrown (absent for draw_stock and pass)")
+    melds: list[MeldCards] | None = Field(default=None, max_length=4,
+                                          description="knock: the melds shown")
+    deadwood: list[CardToken] | None = Field(
+        default=None, max_length=10,
+        description="knock: the unmelded cards shown (empty: gin; absent: not shown)")
+
+
+class ScoreIn(BaseModel):
+    """The match so far (gin to 100): each side's points before this hand."""
+
+    model_config = _request({"me": 40, "opponent": 65, "target": 100})
+
+    me: int = Field(ge=0, le=10_000)
+    opponent: int = Field(ge=0, le=10_000)
+    target: int = Field(default=100, ge=1, le=10_000)
+
+
+class AdviseRequest(OperationRequest):
+    """The public state of a hand as the player to act sees it (gin)."""
+
+    model_config = _request(*REQUESTS["advise"])
+
+    game: GameIn = Field(description="the game (gin)")
+    hand: HandCards = Field(description="the player's cards now: 10, or 11 after drawing")
+    upcard: CardToken = Field(description="the card turned up after the deal")
+    history: list[EventIn] = Field(default_factory=list, max_length=MAX_EVENTS,
+                                   description="every public action since the deal, in order")
+    me: Seat = Field(default=0, description="the player's seat")
+    dealer: Seat = Field(default=1, description="the dealer's seat (the other seat plays first)")
+    discard_pile: Annotated[list[CardToken], Field(max_length=MAX_PILE)] | None = Field(
+        default=None, description="bottom to top (optional: it must match what the history "
+                                  "leaves on the pile)")
+    stock_count: int | None = Field(default=None, ge=0, le=52,
+                                    description="cards left in the stock (optional check)")
+    score: ScoreIn | None = Field(default=None, description="the match score (gives the match "
+                                                            "win probabilities)")
+    rules: RulesOverride | None = RULES_FIELD
+    oklahoma: bool = Field(default=False, description="the upcard sets the knock limit")
+    level: LevelIn = Field(default="standard", description=Level.__doc__)
+    seed: int = Field(default=0, ge=0, le=2**31 - 1,
+                      description="the same seed and state give the same advice (on a "
+                                  "quiet machine: the search is timed)")
+    time_limit_ms: PlayTimeLimit = Field(default=None, description=TIME_LIMIT_DOC)
+
+
+class LayoffOut(BaseModel):
+    """Cards laid off onto one of the knocker's melds (``target``: its index)."""
+
+    model_config = _response({"target": 0, "cards": ["4S"]})
+
+    target: int
+    cards: list[str]
+
+
+class MoveOut(BaseModel):
+    """A legal move: the action with what it plays and shows."""
+
+    model_config = _response(example("advise", 1, "recommended", "move"))
+
+    action: str = Field(description="take_discard, pass, draw_stock, discard, knock or "
+                                    "lay_off (the defender's reply to a knock)")
+    card: str | None = Field(default=None, description="the card taken or thrown")
+    melds: list[list[str]] | None = Field(default=None,
+                                          description="knock: the melds to show; lay_off: "
+                                                      "the defender's melds")
+    deadwood: list[str] | None = Field(default=None, description="the cards left unmelded")
+    layoffs: list[LayoffOut] | None = Field(default=None, description="lay_off: the layoffs")
+
+
+class MoveValueOut(BaseModel):
+    """A move and what it is worth to the player (this hand's points)."""
+
+    model_config = _response(example("advise", 1, "recommended"))
+
+    move: MoveOut
+    expected_points: float = Field(description="the points the player can expect from this "
+                                               "hand (negative: it expects to pay)")
+    win_probability: float = Field(description="the chance of winning this hand")
+    match_win_probability: float | None = Field(description="the chance of winning the match "
+                                                            "(with a score)")
+    exact: bool = Field(description="the figures are exact (else estimated over samples)")
+    samples: int = Field(description="simulated deals behind the figures")
+    standard_error: float | None = Field(description="of expected_points")
+    reasons: list[str] = Field(description="why, in words")
+
+
+class AdviceResponse(BaseModel):
+    """Every legal move of the decision, best first."""
+
+    model_config = _response(*example("advise") or [])
+
+    game: Literal["gin"]
+    phase: str = Field(description="first_upcard, draw, discard, wall or layoff")
+    recommended: MoveValueOut
+    moves: list[MoveValueOut]
+    level: str
+    seed: int
+    complete: bool = Field(description="false when the deadline cut the estimates short")
+    elapsed_ms: float = Field(description="wall time spent, milliseconds")
+
+
+__all__ = ["AdviceResponse", "AdviseRequest", "EventIn", "RulesOverride", "ScoreIn"]

@@ -1,0 +1,104 @@
+"""The gin advisor: legal moves only (checked by the arena's independent
+referee), every legal move listed, reproducible for a seed, anytime, the
+defender's reply exact."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from benchmarks.arena import melds as oracle
+from benchmarks.arena.runner import run_arena
+from solver.cards import parse_card, parse_cards
+from solver.play import advise
+from solver.play.gin.hands import mask_of
+
+HAND = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
+
+
+def names(moves: Any) -> list[str]:
+    return [str(m.move) for m in moves]
+
+
+@pytest.mark.parametrize("level", ["novice", "standard"])
+def test_every_recommended_move_is_legal_for_the_independent_referee(level: str) -> None:
+    """The arena's referee (no library code) checks every action of every hand."""
+    opponent = "eaai_simple" if level == "novice" else "random"
+    results = run_arena(f"advisor_{level}" if level != "standard" else "advisor", opponent,
+                        hands=6 if level == "novice" else 2, seed=5, cross_check=False,
+                        progress=None)
+    assert results["violations"] == []
+    sides = results["hands"]["sides"]
+    assert sides["a"]["illegal_moves"] == 0 and sides["a"]["decisions"] > 10
+
+
+def test_first_upcard_and_draw_list_every_move() -> None:
+    first = advise(hand=HAND, upcard="4S", level="novice", seed=1)
+    assert sorted(names(first.moves)) == ["pass", "take discard 4S"]
+    assert first.recommended.move.action == "take_discard"  # 4S completes A-4S
+    assert "goes into a meld" in first.recommended.reasons
+    stock = advise(hand=HAND, upcard="4H", history=[{"player": 0, "action": "pass"},
+                                                   {"player": 1, "action": "pass"}],
+                   level="novice")
+    assert names(stock.moves) == ["draw stock"]
+
+
+def test_the_discard_phase_lists_each_discard_and_each_knock() -> None:
+    # 11 cards after taking 4S: A-4S, the 7s, 8-9-10C melded; KD QH 2D loose
+    hand = "AS 2S 3S 4S 7H 7D 7C 8C 9C TC 2D"
+    advice = advise(hand=hand, upcard="4S", history=[
+        {"player": 0, "action": "take_discard", "card": "4S"}], level="novice", seed=2)
+    listed = names(advice.moves)
+    assert "discard 4S" not in listed and "knock 4S" not in listed  # just taken
+    discards = [n for n in listed if n.startswith("discard")]
+    assert len(discards) == 10
+    knocks = {n for n in listed if n.startswith("knock")}
+    kept_deadwood = {c: oracle.min_deadwood(mask_of(parse_cards(hand)) & ~(1 << c))
+                     for c in parse_cards(hand)}
+    assert knocks == {f"knock {name}" for name in hand.split()
+                      if name != "4S" and kept_deadwood[parse_card(name)] <= 10}
+    best = advice.recommended.move
+    assert best.action == "knock" and best.card == parse_card("2D")  # gin
+    assert sum(len(m) for m in best.melds) == 10 and best.deadwood == ()
+
+
+def test_the_same_seed_gives_the_same_advice() -> None:
+    state: dict[str, Any] = {"hand": "AS 2S 3S 4S 7H 7D 7C KD QH 4C 9S", "upcard": "4S",
+                             "history": [{"player": 0, "action": "take_discard", "card": "4S"}]}
+    for level in ("novice", "standard"):
+        one = advise(**state, level=level, seed=11).to_dict()
+        two = advise(**state, level=level, seed=11).to_dict()
+        assert one == two
+
+
+def test_a_tight_deadline_answers_in_time_with_what_it_found() -> None:
+    state: dict[str, Any] = {"hand": "AS 2S 3S 4S 7H 7D 7C KD QH 4C 9S", "upcard": "4S",
+                             "history": [{"player": 0, "action": "take_discard", "card": "4S"}]}
+    advise(**state, level="novice")  # warm
+    started = time.monotonic()
+    advice = advise(**state, level="expert", time_limit_ms=60)
+    assert time.monotonic() - started < 0.06 + 0.1
+    assert not advice.complete
+    assert len(advice.moves) == 10 and all(m.samples >= 1 for m in advice.moves)
+
+
+def test_the_defenders_reply_is_exact() -> None:
+    knock = {"player": 1, "action": "knock", "card": "QD",
+             "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["4D", "5D", "6D"]],
+             "deadwood": ["2H"]}
+    history = [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+               {"player": 0, "action": "draw_stock"},
+               {"player": 0, "action": "discard", "card": "KC"},
+               {"player": 1, "action": "draw_stock"}, knock]
+    hand = "3H 4H 6H 4S 5S 9S 9C JD JC 8C"
+    advice = advise(hand=hand, upcard="5H", history=history, level="novice")
+    reply = advice.recommended
+    assert advice.phase == "layoff" and reply.exact and len(advice.moves) == 1
+    knocker_melds = [mask_of(parse_cards(" ".join(m))) for m in knock["melds"]]  # type: ignore[union-attr]
+    _, deadwood = oracle.best_defence(mask_of(parse_cards(hand)), knocker_melds)
+    from benchmarks.arena.cards import POINTS
+
+    assert sum(POINTS[c] for c in reply.move.deadwood) == deadwood
+    assert reply.expected_points == -(deadwood - 2)

@@ -1,0 +1,117 @@
+"""The public gin state: phases, what the history tells, and states that cannot arise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from solver.cards import parse_card
+from solver.errors import InvalidHandError, InvalidStateError
+from solver.play.gin.state import GinState
+
+HAND = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
+
+
+def state(**given: Any) -> GinState:
+    fields: dict[str, Any] = {"me": 0, "dealer": 1, "hand": HAND, "upcard": "5H", "history": []}
+    fields.update(given)
+    return GinState.parse(**fields)
+
+
+def card(name: str) -> int:
+    return parse_card(name)
+
+
+def test_the_first_upcard_goes_to_the_non_dealer_then_the_dealer() -> None:
+    first = state()
+    assert (first.phase, first.to_act, first.stock_count, first.pile_top) == (
+        "first_upcard", 0, 31, card("5H"))
+    second = state(me=1, history=[{"player": 0, "action": "pass"}])
+    assert (second.phase, second.to_act) == ("first_upcard", 1)
+    assert second.knowledge.opponent_declined == (card("5H"),)
+
+
+def test_both_passed_the_non_dealer_draws_from_the_stock() -> None:
+    after = state(history=[{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"}])
+    assert (after.phase, after.stock_only) == ("draw", True)
+    with pytest.raises(InvalidStateError, match="draws from the stock") as error:
+        state(hand=HAND + " 5H", history=[{"player": 0, "action": "pass"},
+                                          {"player": 1, "action": "pass"},
+                                          {"player": 0, "action": "take_discard", "card": "5H"}])
+    assert error.value.loc == ("history", 2)
+
+
+def test_a_turn_replayed() -> None:
+    history = [{"player": 0, "action": "pass"},
+               {"player": 1, "action": "take_discard", "card": "5H"},
+               {"player": 1, "action": "discard", "card": "KC"},
+               {"player": 0, "action": "draw_stock"}]
+    now = state(hand=HAND + " 8H", history=history)
+    assert (now.phase, now.to_act, now.stock_count, now.turns) == ("discard", 0, 30, 1)
+    assert now.discard_pile == (card("KC"),)
+    assert now.knowledge.opponent_known == frozenset({card("5H")})
+    assert now.knowledge.opponent_discarded == (card("KC"),)
+    assert now.knowledge.opponent_size == 10
+    assert len(now.knowledge.unseen) == 52 - 11 - 1 - 1
+    took = state(hand=HAND + " KC", history=history[:3] + [
+        {"player": 0, "action": "take_discard", "card": "KC"}])
+    assert took.taken_this_turn == card("KC")
+
+
+def test_the_wall_and_a_knock() -> None:
+    knock = {"player": 1, "action": "knock", "card": "QD",
+             "melds": [["AD", "2D", "3D"], ["8S", "8C", "8D"], ["4H", "5H", "6H"]],
+             "deadwood": ["2H"]}
+    history = [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+               {"player": 0, "action": "draw_stock"}, {"player": 0, "action": "discard",
+                                                        "card": "KC"},
+               {"player": 1, "action": "draw_stock"}, knock]
+    after = state(hand=HAND, upcard="JH", history=history)
+    assert after.phase == "layoff" and after.knock is not None
+    assert after.knock.deadwood == (card("2H"),)
+    unshown = {**knock}
+    del unshown["deadwood"]
+    assert state(hand=HAND, upcard="JH", history=[*history[:-1], unshown]).knock.deadwood is None  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("given", "code", "loc"), [
+    ({"hand": HAND + " AS"}, "card_in_two_places", ("hand", 10)),
+    ({"upcard": "AS"}, "card_in_two_places", ("hand", 0)),
+    ({"hand": HAND + " 8H"}, "wrong_hand_size", ("hand",)),
+    ({"history": [{"player": 1, "action": "pass"}]}, "history_out_of_turn", ("history", 0)),
+    ({"history": [{"player": 0, "action": "take_discard", "card": "6H"}]}, "pile_mismatch",
+     ("history", 0)),
+    ({"history": [{"player": 0, "action": "discard", "card": "KC"}]}, "history_out_of_turn",
+     ("history", 0)),
+    ({"history": [{"player": 0, "action": "pass"}]}, "not_your_turn", ("history",)),
+    ({"discard_pile": ["6H"]}, "pile_mismatch", ("discard_pile",)),
+    ({"stock_count": 30}, "stock_mismatch", ("stock_count",)),
+    ({"score": {"me": 100, "opponent": 0}}, "match_over", ("score",)),
+    ({"me": 2}, "invalid_state", ("me",)),
+    ({"history": [{"player": 0, "action": "shuffle"}]}, "invalid_event", ("history", 0, "action")),
+    ({"history": "pass"}, "invalid_event", ("history",)),
+    ({"colour": "red"}, "invalid_state", ("colour",)),
+])
+def test_states_that_cannot_arise(given: dict[str, Any], code: str, loc: tuple[Any, ...]) -> None:
+    with pytest.raises(InvalidStateError) as error:
+        state(**given)
+    assert (error.value.code, error.value.loc) == (code, loc), error.value.message
+
+
+def test_a_knock_must_show_ten_cards_once() -> None:
+    history = [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+               {"player": 0, "action": "draw_stock"}, {"player": 0, "action": "discard",
+                                                        "card": "KC"},
+               {"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "knock", "card": "QD", "melds": [["AD", "2D", "3D"]],
+                "deadwood": ["2H"]}]
+    with pytest.raises(InvalidStateError) as error:
+        state(upcard="JH", history=history)
+    assert error.value.code == "invalid_knock"
+
+
+def test_a_bad_card_names_its_place() -> None:
+    with pytest.raises(InvalidHandError) as error:
+        state(history=[{"player": 0, "action": "take_discard", "card": "ZZ"}])
+    assert error.value.loc == ("history", 0, "card")

@@ -1,0 +1,112 @@
+"""The advisor's fast gin primitives against the arena's independent meld code.
+
+``benchmarks/arena/melds.py`` was written apart from the library (it imports
+none of it): its exhaustive least deadwood and best defence are the oracle
+for ``solver.play.gin.hands`` and ``solver.play.gin.scoring``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from benchmarks.arena import melds as oracle
+from solver.gin import gin_deal
+from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
+from solver.play.gin.scoring import defender_deadwood, knock_points
+from solver.rules import make_rules
+
+
+@pytest.fixture(scope="module")
+def hands() -> GinHands:
+    return GinHands(gin_deal())
+
+
+def _hand(rng: random.Random, size: int) -> int:
+    return mask_of(rng.sample(range(52), size))
+
+
+@pytest.mark.parametrize("size", [3, 7, 10, 11, 14])
+def test_deadwood_is_the_exhaustive_least(hands: GinHands, size: int) -> None:
+    rng = random.Random(size)
+    for _ in range(400):
+        hand = _hand(rng, size)
+        assert hands.deadwood(hand) == oracle.min_deadwood(hand)
+
+
+def test_dense_hands_with_many_sets(hands: GinHands) -> None:
+    rng = random.Random(9)
+    for _ in range(200):
+        ranks = rng.sample(range(13), 4)
+        hand = mask_of(s * 13 + r for r in ranks for s in range(4) if rng.random() < 0.85)
+        assert hands.deadwood(hand) == oracle.min_deadwood(hand)
+
+
+def test_best_discard_is_the_exhaustive_least(hands: GinHands) -> None:
+    rng = random.Random(3)
+    for _ in range(400):
+        hand = _hand(rng, 11)
+        keep = rng.choice([-1, *cards_of(hand)])
+        cost, card = hands.discard_cost(hand, keep)
+        assert card != keep and hand >> card & 1
+        kept = hand & ~(1 << card)
+        assert cost == hands.cost(kept)
+        allowed = [c for c in cards_of(hand) if c != keep]
+        assert cost // 64 == min(oracle.min_deadwood(hand & ~(1 << c)) for c in allowed)
+
+
+def test_arrangement_melds_are_melds_and_leave_the_deadwood(hands: GinHands) -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        hand = _hand(rng, 10)
+        deadwood, melds = arrangement(hands, hand)
+        melded = 0
+        for meld in melds:
+            assert oracle.is_meld(list(cards_of(meld)))
+            assert not melded & meld
+            melded |= meld
+        assert deadwood == sum(hands.points[c] for c in cards_of(hand & ~melded))
+        assert deadwood == oracle.min_deadwood(hand)
+
+
+def test_defender_deadwood_against_the_best_defence(hands: GinHands) -> None:
+    """The oracle follows OpenSpiel (at most two layoffs per end of a run); the
+    standard rule lays any chain, so ours is never higher, and equal when no
+    chain of three can be laid."""
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(1500):
+        deck = rng.sample(range(52), 20)
+        knocker, defender = mask_of(deck[:10]), mask_of(deck[10:])
+        knocker_melds = arrangement(hands, knocker).melds
+        if not knocker_melds:
+            continue
+        ours = defender_deadwood(hands, knocker_melds, defender)
+        _, theirs = oracle.best_defence(defender, list(knocker_melds))
+        assert ours <= theirs
+        long_chain = any(_chain_of_three(meld, defender) for meld in knocker_melds)
+        if not long_chain:
+            assert ours == theirs
+            checked += 1
+    assert checked > 300
+
+
+def _chain_of_three(meld: int, defender: int) -> bool:
+    """Whether the defender holds three cards in a row past an end of a run."""
+    cards = list(cards_of(meld))
+    if len({c // 13 for c in cards}) > 1:
+        return False
+    low, high = cards[0], cards[-1]
+    below = all(low % 13 - k >= 0 and defender >> (low - k) & 1 for k in (1, 2, 3))
+    above = all(high % 13 + k <= 12 and defender >> (high + k) & 1 for k in (1, 2, 3))
+    return below or above
+
+
+def test_knock_points_follow_the_rules() -> None:
+    rules = make_rules("gin")
+    assert knock_points(rules, 0, 14) == 25 + 14
+    assert knock_points(rules, 6, 20) == 14
+    assert knock_points(rules, 6, 6) == -25  # undercut on a tie
+    assert knock_points(rules, 8, 3) == -(25 + 5)
+    assert knock_points(make_rules("gin", {"undercut_on_tie": False}), 6, 6) == 0
