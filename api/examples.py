@@ -89,7 +89,7 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
          "history": [], "me": 0, "dealer": 1, "level": "novice", "seed": 1},
         {"game": "gin", "hand": "AS 2S 3S 4S 7H 7D 7C KD QH 4C 9S", "upcard": "4S",
          "history": [{"player": 0, "action": "take_discard", "card": "4S"}],
-         "me": 0, "dealer": 1, "seed": 7, "time_limit_ms": 300},
+         "me": 0, "dealer": 1, "seed": 7},
         {"game": "gin", "hand": "2C 3C 4C 8D 8S 8H JH QH KS 5D", "upcard": "4S",
          "history": [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
                      {"player": 0, "action": "draw_stock"},

@@ -74,8 +74,9 @@ OPPONENT_STYLES: tuple[KnockStyle, ...] = (AT_ONCE, FOR_GIN)
 that knocks at once and one that plays for gin are both common)."""
 BATCH = 8
 """Deals simulated per move before the racing check."""
-MARGIN_S = 0.005
-"""The search stops this long before the deadline, to leave time to answer."""
+MARGIN_S = 0.01
+"""The search stops this long (or a tenth of the time left) before the
+deadline, to leave time to write the answer."""
 JUDGE_WORLDS = 60
 """Deals the judgement reads the opponent's hand from (odds, danger, knocks)."""
 KNOCK_RISK = 0.25
@@ -219,10 +220,12 @@ class GinAdvisor:
             if time.monotonic() >= until or self.deadline.expired():
                 return False
             if done >= len(worlds):
-                worlds.extend(sampler.take(min(BATCH, self.level.worlds - len(worlds))))
+                worlds.extend(sampler.take(min(BATCH, self.level.worlds - len(worlds)), until))
             chunk = range(done, min(done + BATCH, len(worlds)))
             for tally in tallies:
                 if tally.alive:
+                    if time.monotonic() >= until:
+                        return False
                     tally.points.extend(self._play(tally.move, worlds[i]) for i in chunk)
             done = chunk.stop
             self._drop_the_clearly_worse(tallies)
@@ -255,9 +258,9 @@ class GinAdvisor:
         if self.state.phase == "layoff":
             return self._defend()
         moves = self.moves()
-        until = self.deadline.at - MARGIN_S
+        until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
         sampler = WorldSampler(self.state, self.hands, self.rng, self.limit, OPPONENT_STYLES)
-        worlds = sampler.take(JUDGE_WORLDS)
+        worlds = sampler.take(JUDGE_WORLDS, until)
         self.judge = HandJudge(self.hands, stock_odds(self.state.knowledge.unseen, worlds[:100]),
                                worlds[:JUDGE_WORLDS])
         priors = {move: self._prior(move, worlds) for move in moves}

@@ -12,7 +12,9 @@ resampling, so the returned worlds are equally weighted.
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from collections.abc import Sequence
 
 from solver.objective import TIE_SCALE
@@ -125,9 +127,16 @@ class WorldSampler:
             weight = 0.0  # it would have knocked
         return weight, opponent, stock, style
 
-    def take(self, count: int) -> list[World]:
-        """``count`` more worlds (importance resampled from twice as many deals)."""
-        deals = [self._deal() for _ in range(count * OVERSAMPLE)]
+    def take(self, count: int, until: float = math.inf) -> list[World]:
+        """``count`` more worlds (importance resampled from twice as many
+        deals); fewer, one at least, when the clock (``time.monotonic``)
+        reaches ``until``."""
+        deals = []
+        for _ in range(count * OVERSAMPLE):
+            deals.append(self._deal())
+            if time.monotonic() >= until:
+                count = max(1, len(deals) // OVERSAMPLE)
+                break
         weights = [deal[0] for deal in deals]
         if not any(weights):
             weights = [1.0] * len(deals)
