@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from solver.cards import SORT_KEYS
 from solver.engines.base import PlacedMeld
-from solver.model import Meld
+from solver.results import Meld
 from solver.rules import Deal, melded_points
 
 

@@ -50,7 +50,7 @@ from solver.layoffs import (
     wild_fillings,
 )
 from solver.melds import melds_led_by
-from solver.model import Meld
+from solver.results import Meld
 from solver.rules import (
     Deal,
     InvalidRulesError,

@@ -59,8 +59,8 @@ from solver.layoffs import (
     wild_fillings,
 )
 from solver.melds import Extension, TableSpot, all_candidates, layoffs_led_by
-from solver.model import Meld, Solution
 from solver.objective import TIE_SCALE, Pass, go_out_pass, passes_for, untied
+from solver.results import Meld, Solution
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,

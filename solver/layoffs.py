@@ -50,8 +50,8 @@ from solver.engines.base import Instance, PlacedMeld
 from solver.engines.search import solve_with_table
 from solver.geometry import GEOMETRY
 from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, set_wild_suits
-from solver.model import Meld, Solution
 from solver.objective import plain_pass
+from solver.results import Meld, Solution
 from solver.rules import Deal, InvalidRulesError, Rules, base_points, melded_points
 from solver.solve import build_solution, run_engine
 

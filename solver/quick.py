@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from solver.assemble import build_meld, meld_order
 from solver.cards import CANONICAL, JOKER
 from solver.engines import tables
-from solver.model import Meld, Solution, quick_solution
+from solver.results import Meld, Solution, quick_solution
 from solver.rules import MAX_HAND_CARDS, PRESETS, Deal, make_deal
 from solver.scoring import plain_declarable
 

@@ -45,7 +45,7 @@ from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_o
 from solver.classify import best_reading
 from solver.deadline import Deadline
 from solver.layoffs import optimum
-from solver.model import Meld
+from solver.results import Meld
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,

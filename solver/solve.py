@@ -15,9 +15,9 @@ from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.search import SearchSession, solve_search
 from solver.errors import InvalidOptionError
 from solver.melds import some_card_unmeldable
-from solver.model import GoOut, Solution
 from solver.objective import Pass, go_out_pass
 from solver.quick import quick_path
+from solver.results import GoOut, Solution
 from solver.rules import Deal, check_hand, make_deal, make_rules
 from solver.scoring import score_arrangement
 

@@ -38,7 +38,7 @@ from solver.deadline import Deadline
 from solver.engines.base import EngineResult
 from solver.engines.cpsat import model_size, solve_cpsat
 from solver.engines.search import solve_search
-from solver.model import Solution
+from solver.results import Solution
 from solver.rules import Rules, make_deal, make_rules
 from solver.solve import build_solution, prepare
 

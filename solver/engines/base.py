@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from solver.deadline import DeadlineExceeded
 from solver.melds import Candidate
-from solver.model import Status
+from solver.results import Status
 from solver.rules import Deal
 
 

@@ -51,8 +51,8 @@ from solver.cards import JOKER, count_vector
 from solver.deadline import Deadline, gc_paused
 from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld
 from solver.melds import Candidate, all_candidates
-from solver.model import Status
 from solver.objective import Pass, class_of, passes_for
+from solver.results import Status
 from solver.rules import Deal, melded_points
 
 DEFAULT_TIME_LIMIT_S = 2.0

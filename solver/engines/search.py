@@ -59,8 +59,8 @@ from solver.melds import (
     melds_led_by,
     melds_through,
 )
-from solver.model import Status
 from solver.objective import Pass, class_of, passes_for, pure_sequences_possible
+from solver.results import Status
 from solver.rules import Deal, melded_points
 
 _PURE_RUN = class_of("run", True)
