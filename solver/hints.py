@@ -40,7 +40,7 @@ from solver.cards import (
     without,
 )
 from solver.deadline import Deadline, DeadlineExceeded, Ticker, gc_paused
-from solver.engines import tables
+from solver.engines import bitmask
 from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.search import SearchSession, wild_count
 from solver.geometry import GEOMETRY
@@ -132,7 +132,7 @@ class _Hands:
         # search stops ranking arrangements that tie on points.
         self.draws = SearchSession(deal, wild_cap, deadline,
                                    passes=tuple(untied(p) for p in passes_for(deal)))
-        self.tables_allowed = tables.rules_allow(deal)  # else no hand of the deal takes them
+        self.tables_allowed = bitmask.rules_allow(deal)  # else no hand of the deal takes them
 
     def result(self, cards: Sequence[int], discard: bool) -> EngineResult:
         instance = Instance(self.deal, tuple(sorted(cards)), discard)
@@ -140,8 +140,8 @@ class _Hands:
             # Out of time or work: every remaining hand of the hint answers at
             # once (building its search alone would cost milliseconds each).
             return give_up(instance)
-        if tables.applies(instance):
-            return tables.solve_tables(instance)
+        if bitmask.applies(instance):
+            return bitmask.solve_bitmask(instance)
         try:
             return self.session.solve(instance.cards, discard)
         except DeadlineExceeded:
@@ -167,7 +167,7 @@ class _Hands:
                       costs: tuple[dict[Pass, int], dict[Pass, int]] | None) -> tuple[int, bool]:
         """(value, proved) of ``hand`` as it is: from the draws' pass costs
         when known, else from ``solve``'s answer."""
-        if costs is None or tables.applies(Instance(self.deal, tuple(sorted(hand)), False)):
+        if costs is None or bitmask.applies(Instance(self.deal, tuple(sorted(hand)), False)):
             solution = self.solution(hand, False)
             return value_of(solution, self.deal), solution.optimal
         return self.points(min(costs[0].values())), True
@@ -206,8 +206,8 @@ class _Hands:
         with a discard reaching the optimum, without building a ``Solution``."""
         cards = [*hand, card]
         instance = Instance(self.deal, tuple(sorted(cards)), True) if self.tables_allowed else None
-        if instance is not None and tables.applies(instance):
-            result = tables.solve_tables(instance)
+        if instance is not None and bitmask.applies(instance):
+            result = bitmask.solve_bitmask(instance)
             cost, thrown, proved = result.cost, result.discard, True
         else:
             try:
@@ -473,7 +473,7 @@ def _take(hands: _Hands, cards: list[int], top: int, better: Better) -> Solution
         return take  # a copy of top in the hand may be the one discarded
     held = [*cards, top]
     thrown: int | None = None
-    if not tables.applies(Instance(hands.deal, tuple(sorted(held)), True)):
+    if not bitmask.applies(Instance(hands.deal, tuple(sorted(held)), True)):
         # the search of the hand with the top card decided first, never discarded
         try:
             _, thrown, proved = hands.session.draw_value(sorted(cards), top, keep=True)

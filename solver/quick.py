@@ -1,8 +1,8 @@
 """The microsecond path of ``solve()``: gin and basic hands with no wild card.
 
 Under a preset whose hands decompose (one deck, no wild rank, the plain
-least-deadwood objective: ``gin``, ``basic``), the per-suit tables of
-``solver.engines.tables`` give the optimum from four 13-bit rank masks.  This
+least-deadwood objective: ``gin``, ``basic``), the per-suit tables of the
+bitmask engine (``solver.engines.bitmask``) give the optimum from four 13-bit rank masks.  This
 module goes from card names to a ``Solution`` directly: each suit mask's
 melds, deadwood cards and points are built once and reused, so the common call
 (a hint or a check every turn, millions of recorded hands) costs a few
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from solver.assemble import build_meld, meld_order
 from solver.cards import CANONICAL, JOKER
-from solver.engines import tables
+from solver.engines import bitmask
 from solver.results import Meld, Solution, quick_solution
 from solver.rules import MAX_HAND_CARDS, PRESETS, Deal, make_deal
 from solver.scoring import plain_declarable
@@ -41,7 +41,7 @@ class QuickPath:
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
         self.variant = deal.rules.name
-        self._tables = tables.model(deal)
+        self._tables = bitmask.suit_tables(deal)
         self._best, self._minus_one = self._tables.best, self._tables.minus_one
         # per suit, per 13-bit mask: its part, built on first use
         self._parts: tuple[list[_Part | None], ...] = tuple([None] * (1 << 13) for _ in range(4))
@@ -51,7 +51,7 @@ class QuickPath:
         part = self._parts[suit][mask]
         if part is None:
             _, runs, dead = self._best[mask]
-            melds = tuple(sorted((build_meld(tables.run_meld(suit, *run), self.deal)
+            melds = tuple(sorted((build_meld(bitmask.run_meld(suit, *run), self.deal)
                                   for run in runs), key=meld_order))
             points = self.deal.points
             deadwood = tuple(suit * 13 + r for r in range(13) if dead >> r & 1)
@@ -64,7 +64,7 @@ class QuickPath:
         meld = self._set_melds.get(option)
         if meld is None:
             meld = self._set_melds[option] = build_meld(
-                tables.set_meld(option[0], option[1:]), self.deal)
+                bitmask.set_meld(option[0], option[1:]), self.deal)
         return meld
 
     def solve(self, tokens: Iterable[object], discard: bool) -> Solution | None:
@@ -85,10 +85,10 @@ class QuickPath:
         set_points = 0
         if (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1)):  # a rank held 3+ times
             masks = (m0, m1, m2, m3)
-            options = tables.set_options(masks)
+            options = bitmask.set_options(masks)
             if options is None:
                 return None
-            _, sets, (m0, m1, m2, m3), suit = tables.best_split(self._tables, masks, discard, options)
+            _, sets, (m0, m1, m2, m3), suit = bitmask.best_split(self._tables, masks, discard, options)
             set_melds = tuple(self._set_meld(option) for option in sets)
             set_points = sum(meld.points for meld in set_melds)
         elif discard:
@@ -131,7 +131,7 @@ def quick_path(variant: object) -> QuickPath | None:
         return None
     deal = make_deal(PRESETS[variant])
     path: QuickPath | None = None
-    if tables.rules_allow(deal) and deal.rules.objective == "min_deadwood" and not deal.wild:
+    if bitmask.rules_allow(deal) and deal.rules.objective == "min_deadwood" and not deal.wild:
         path = QuickPath(deal)
     _PATHS[variant] = path
     return path

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from solver.cards import JOKER, NUM_CARD_TYPES, without
 from solver.config import CONFIG
 from solver.deadline import Deadline, DeadlineExceeded, gc_paused
-from solver.engines import tables
+from solver.engines import bitmask
 from solver.engines.base import (
     INFEASIBLE,
     BudgetExceeded,
@@ -1217,14 +1217,14 @@ def solve_search(
     """Solve ``instance`` exactly (a one-hand ``SearchSession``).
 
     One-deck hands without wild cards take the table fast path
-    (``solver.engines.tables``) unless ``use_tables`` is false.  Past the node
+    (``solver.engines.bitmask``) unless ``use_tables`` is false.  Past the node
     budget or the deadline it answers the best arrangement seen, with
     ``optimal=False`` and status ``feasible`` (or raises ``BudgetExceeded``
     when it saw none).  ``passes`` replaces the variant's passes (e.g. the
     go-out pass).
     """
-    if passes is None and use_tables and tables.applies(instance):
-        return tables.solve_tables(instance)
+    if passes is None and use_tables and bitmask.applies(instance):
+        return bitmask.solve_bitmask(instance)
     session = SearchSession(instance.deal, wild_count(instance.cards, instance.deal), deadline,
                             node_budget, passes)
     return session.solve(instance.cards, instance.discard, on_pass)
