@@ -51,13 +51,13 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Literal, NamedTuple
 
-from solver.deadline import Deadline
+from solver.deadline import REQUEST_BUDGET_MS, Deadline
 from solver.engines import cpsat as _cpsat  # noqa: F401  loaded up front: no line pays for it
 from solver.errors import SolverInputError
 from solver.gin import knock_check
 from solver.hints import MAX_SEEN_CARDS, discard_hint, draw_hint
 from solver.rules import KNOB_NAMES, LEGACY_KNOBS, MAX_HAND_CARDS, PRESETS
-from solver.solve import ENGINES, REQUEST_BUDGET_MS, solve
+from solver.solve import ENGINES, solve
 from solver.validate import validate
 
 logger = logging.getLogger("solver.bulk")

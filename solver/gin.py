@@ -39,7 +39,7 @@ from solver.cards import (
     sort_key,
     without,
 )
-from solver.deadline import Deadline, DeadlineExceeded, Ticker
+from solver.deadline import Deadline, DeadlineExceeded, Ticker, play_deadline
 from solver.layoffs import (
     LayoffSearch,
     Play,
@@ -60,7 +60,6 @@ from solver.rules import (
     make_deal,
     make_rules,
 )
-from solver.solve import play_deadline
 
 Outcome = Literal["knock", "undercut", "gin", "big_gin"]
 Winner = Literal["knocker", "defender"]

@@ -39,7 +39,7 @@ from solver.cards import (
     sort_key,
     without,
 )
-from solver.deadline import Deadline, DeadlineExceeded, Ticker, gc_paused
+from solver.deadline import Deadline, DeadlineExceeded, Ticker, gc_paused, play_deadline
 from solver.engines import bitmask
 from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.search import SearchSession, wild_count
@@ -71,7 +71,7 @@ from solver.rules import (
     make_deal,
     make_rules,
 )
-from solver.solve import build_solution, find_go_out, give_up, play_deadline
+from solver.solve import build_solution, find_go_out, give_up
 
 Better = Literal["lower", "higher"]
 Recommendation = Literal["take_discard", "draw_blind", "either"]

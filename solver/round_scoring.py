@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
 from solver.classify import best_reading
-from solver.deadline import Deadline
+from solver.deadline import Deadline, play_deadline
 from solver.layoffs import optimum
 from solver.results import Meld
 from solver.rules import (
@@ -57,7 +57,6 @@ from solver.rules import (
     make_rules,
 )
 from solver.scoring import meets_declaration, score_arrangement, unmet_requirements
-from solver.solve import play_deadline
 
 Drop = Literal["first", "middle"]
 Role = Literal["winner", "loser", "dropped", "wrong_declaration", "player"]

@@ -10,7 +10,7 @@ from typing import Any
 from solver.assemble import sorted_melds
 from solver.cards import SORT_KEYS, InvalidHandError, parse_cards, without
 from solver.config import CONFIG, MAX_TIME_LIMIT_MS
-from solver.deadline import NODES_PER_MS, Deadline, DeadlineExceeded
+from solver.deadline import NODES_PER_MS, Deadline, DeadlineExceeded, resolve_deadline
 from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.search import SearchSession, solve_search
 from solver.errors import InvalidOptionError
@@ -22,7 +22,6 @@ from solver.rules import Deal, check_hand, make_deal, make_rules
 from solver.scoring import score_arrangement
 
 ENGINES: tuple[str, ...] = ("auto", "search", "cpsat")
-DEFAULT_TIME_LIMIT_MS = CONFIG.default_time_limit_ms
 
 
 def prepare(
@@ -180,42 +179,6 @@ def find_go_out(instance: Instance, best: EngineResult, engine: str,
     if result.deadwood or not points.declarable:
         return None
     return GoOut(melds, result.discard, points.meld_points, points.net_points, result.optimal)
-
-
-REQUEST_BUDGET_MS = CONFIG.request_budget_ms
-MAX_REQUEST_BUDGET_MS = 600_000
-
-
-def check_time_limit(time_limit_ms: object, default_ms: int = DEFAULT_TIME_LIMIT_MS,
-                     most_ms: int = MAX_TIME_LIMIT_MS) -> int:
-    """The time limit to use (``default_ms`` when None); ``InvalidOptionError`` when bad."""
-    if time_limit_ms is None:
-        return default_ms
-    if (isinstance(time_limit_ms, bool) or not isinstance(time_limit_ms, int)
-            or not 1 <= time_limit_ms <= most_ms):
-        raise InvalidOptionError(
-            "time_limit_ms",
-            f"time_limit_ms must be an integer from 1 to {most_ms}; got {time_limit_ms!r}",
-            code="invalid_time_limit")
-    return time_limit_ms
-
-
-def resolve_deadline(time_limit_ms: object, deadline: Deadline | None,
-                     default_ms: int = DEFAULT_TIME_LIMIT_MS,
-                     most_ms: int = MAX_TIME_LIMIT_MS) -> Deadline:
-    """The call's deadline: ``deadline`` if given (cut to ``time_limit_ms`` when
-    both are), else ``time_limit_ms`` (or ``default_ms``) from now."""
-    if deadline is None:
-        return Deadline.after_ms(check_time_limit(time_limit_ms, default_ms, most_ms))
-    if time_limit_ms is None:
-        return deadline
-    return deadline.within_ms(check_time_limit(time_limit_ms, default_ms, most_ms))
-
-
-def play_deadline(time_limit_ms: object, deadline: Deadline | None) -> Deadline:
-    """The deadline of a call that runs many solves (hints, gin and round
-    scoring): ``REQUEST_BUDGET_MS`` unless the call gives a limit."""
-    return resolve_deadline(time_limit_ms, deadline, REQUEST_BUDGET_MS, MAX_REQUEST_BUDGET_MS)
 
 
 def solve(

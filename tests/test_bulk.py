@@ -35,10 +35,10 @@ from solver.bulk import (
     answer_line,
     run_lines,
 )
-from solver.deadline import NODES_PER_MS, Deadline
+from solver.deadline import NODES_PER_MS, REQUEST_BUDGET_MS, Deadline
 from solver.gin import knock_check
 from solver.hints import discard_hint, draw_hint
-from solver.solve import REQUEST_BUDGET_MS, solve
+from solver.solve import solve
 from solver.validate import validate
 
 GIN10 = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
