@@ -152,8 +152,8 @@ def overrides_tables(overrides: dict[str, Any]) -> str:
     if "error" in growth:
         return "\n".join([timing, "", f"cache growth not measured: {growth['error']}"])
     short = {"solver.rules._INTERNED": "rules", "solver.rules._BY_REQUEST": "by request",
-             "solver.rules._DEALS": "deals", "solver.engines.search._SHARED_ROWS": "search rows",
-             "solver.engines.search._CANDIDATES": "candidates",
+             "solver.rules._DEALS": "deals", "solver.engines.caches._SHARED_ROWS": "search rows",
+             "solver.engines.caches._CANDIDATES": "candidates",
              "solver.objective.passes_for": "passes"}
     memory_rows = []
     for snap in growth.get("snapshots", []):

@@ -2,13 +2,14 @@
 
 Under a preset whose hands decompose (one deck, no wild rank, the plain
 least-deadwood objective: ``gin``, ``basic``), the per-suit tables of the
-bitmask engine (``solver.engines.bitmask``) give the optimum from four 13-bit rank masks.  This
-module goes from card names to a ``Solution`` directly: each suit mask's
-melds, deadwood cards and points are built once and reused, so the common call
-(a hint or a check every turn, millions of recorded hands) costs a few
-microseconds.  It answers exactly what the general path answers (the tests
-compare them on random and dense hands); anything it does not cover, every
-error included, returns None and the general path takes over.
+bitmask engine (``solver.engines.bitmask``) give the optimum from four 13-bit
+rank masks.  This module goes from card names to a ``Solution`` directly:
+each suit mask's melds, deadwood cards and points are built once and reused,
+so the common call (a hint or a check every turn, millions of recorded hands)
+costs a few microseconds.  It answers exactly what the general path answers
+(the tests compare them on random and dense hands); anything it does not
+cover, every error in the cards included, returns None and the general path
+takes over.  When it answers is decided in ``solver.session``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from solver.assemble import build_meld, meld_order
 from solver.cards import CANONICAL, JOKER
 from solver.engines import bitmask
 from solver.results import Meld, Solution, quick_solution
-from solver.rules import MAX_HAND_CARDS, PRESETS, Deal, make_deal
+from solver.rules import MAX_HAND_CARDS, PRESETS, Deal, Rules, make_deal
 from solver.scoring import plain_declarable
 
 # (melds in display order, deadwood cards, melded points, deadwood points) of one suit mask
@@ -67,20 +68,22 @@ class QuickPath:
                 bitmask.set_meld(option[0], option[1:]), self.deal)
         return meld
 
-    def solve(self, tokens: Iterable[object], discard: bool) -> Solution | None:
-        """The optimal ``Solution`` of these card names, or None when the
-        general path must answer (an unknown token, a duplicate, a joker, too
-        many cards, a discard from an empty hand)."""
+    def solve(self, hand: str | Iterable[object], discard: bool) -> Solution | None:
+        """The optimal ``Solution`` of these card names (a list, or one string
+        as ``solve()`` takes it), or None when the general path must answer
+        (an unknown token, a duplicate, a joker, too many cards, a discard from
+        an empty hand)."""
+        tokens = hand.replace(",", " ").split() if isinstance(hand, str) else hand
         if not isinstance(tokens, (list, tuple)):
             tokens = list(tokens)
         try:
-            hand = sum(map(_CARD_BITS.__getitem__, tokens))
+            bits = sum(map(_CARD_BITS.__getitem__, tokens))
         except (KeyError, TypeError):
             return None
         count = len(tokens)
-        if count > MAX_HAND_CARDS or (discard and not count) or hand.bit_count() != count:
+        if count > MAX_HAND_CARDS or (discard and not count) or bits.bit_count() != count:
             return None  # too many cards, nothing to discard, or a duplicate
-        m0, m1, m2, m3 = hand & _SUIT, hand >> 13 & _SUIT, hand >> 26 & _SUIT, hand >> 39
+        m0, m1, m2, m3 = bits & _SUIT, bits >> 13 & _SUIT, bits >> 26 & _SUIT, bits >> 39
         set_melds: tuple[Meld, ...] = ()
         set_points = 0
         if (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1)):  # a rank held 3+ times
@@ -120,15 +123,22 @@ _PATHS: dict[str, QuickPath | None] = {}
 
 
 def quick_path(variant: object) -> QuickPath | None:
-    """The quick path of a preset (None when its hands do not decompose, or
-    ``variant`` is no preset name)."""
+    """The quick path of a preset, by name or by ``Rules`` equal to the
+    preset's (None when its hands do not decompose, or ``variant`` is no
+    preset)."""
+    if isinstance(variant, Rules):
+        preset = PRESETS.get(variant.name)
+        # Interned by value, equal rules are the preset's own object -- unless
+        # the interning cache let it go since: then compare.
+        if preset is not variant and (preset is None or hash(preset) != hash(variant)
+                                      or preset != variant):
+            return None
+        variant = variant.name
     try:
         return _PATHS[variant]  # type: ignore[index]
     except (KeyError, TypeError):
-        if not isinstance(variant, str):
+        if not isinstance(variant, str) or variant not in PRESETS:
             return None
-    if variant not in PRESETS:
-        return None
     deal = make_deal(PRESETS[variant])
     path: QuickPath | None = None
     if bitmask.rules_allow(deal) and deal.rules.objective == "min_deadwood" and not deal.wild:

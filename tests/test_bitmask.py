@@ -6,10 +6,11 @@ import random
 
 import pytest
 
+from solver.assemble import build_solution
 from solver.cards import card_name
 from solver.engines import bitmask
-from solver.engines.search import solve_search
-from solver.solve import build_solution, prepare
+from solver.session import solve_search
+from solver.solve import prepare
 from solver.validate import validate
 
 CASES = [

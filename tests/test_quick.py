@@ -7,11 +7,12 @@ import random
 import pytest
 
 from solver import InvalidHandError, solve
+from solver.assemble import build_solution
 from solver.cards import card_name
 from solver.engines import bitmask
-from solver.engines.search import solve_search
 from solver.quick import quick_path
-from solver.solve import build_solution, prepare
+from solver.session import solve_search
+from solver.solve import prepare
 from solver.validate import validate
 
 

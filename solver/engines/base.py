@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.deadline import DeadlineExceeded
@@ -54,3 +55,8 @@ class BudgetExceeded(DeadlineExceeded):
 
 
 INFEASIBLE = 10**12
+
+
+def wild_count(cards: Sequence[int], deal: Deal) -> int:
+    """Cards of ``cards`` that may fill a wild slot (the candidate wild cap)."""
+    return sum(1 for c in cards if c in deal.wild)
