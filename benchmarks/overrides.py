@@ -64,7 +64,7 @@ CACHES: tuple[tuple[str, str], ...] = (
     ("solver.engines.caches", "_SHARED_ROWS"), ("solver.engines.caches", "_CANDIDATES"),
     ("solver.objective", "passes_for"), ("solver.objective", "_counters"),
     ("solver.engines.bitmask", "rules_allow"), ("solver.engines.bitmask", "suit_tables"),
-    ("solver.engines.costs", "pass_costs"),
+    ("solver.engines.costs", "pass_costs"), ("solver.session", "_QUICK_BY_REQUEST"),
 )
 """The solver's bounded caches whose sizes are reported (skipped if renamed)."""
 
