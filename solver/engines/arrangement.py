@@ -13,17 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from solver.cards import JOKER
 from solver.engines.base import INFEASIBLE, PlacedMeld
-from solver.engines.costs import Pool, pool_key
+from solver.engines.costs import PassCosts, Pool, pool_key
 from solver.engines.packed import BITS, WEIGHT
 from solver.engines.rows import Row
-from solver.melds import Candidate, Extension
-
-if TYPE_CHECKING:
-    from solver.engines.search import PassSearch, Root
+from solver.melds import Candidate, Extension, TableSpot
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +43,36 @@ Choice = Row | str
 """One decision of the search: a meld or layoff row, or ``pool`` / ``dead`` / ``discard``."""
 
 
-def rebuild(search: PassSearch, root: Root, path: Sequence[Choice] = ()) -> Arrangement:
-    """The arrangement of ``root`` that follows ``path`` (the choices from the
-    root, e.g. the incumbent's) and then the memo's exact choices."""
-    state: State = (root.code, search.initial_pool(root), 0, root.owed, 0, 0, 0, 0)
-    pool_cards = [JOKER] * root.jokers
+class Searched(Protocol):
+    """What rebuilding reads of a search that ran (``PassSearch`` is one)."""
+
+    @property
+    def costs(self) -> PassCosts: ...
+    @property
+    def memo(self) -> dict[tuple[object, ...], tuple[int, bool, object]]: ...
+    @property
+    def hand_cost(self) -> tuple[int, ...]: ...
+    @property
+    def step(self) -> list[list[int]]: ...
+    @property
+    def min_points(self) -> int: ...
+    @property
+    def table(self) -> tuple[TableSpot, ...]: ...
+    @property
+    def absorb_rooms(self) -> list[int]: ...
+    def dual_in(self, code: int) -> int: ...
+    def add_to_pool(self, pool: Pool, card: int) -> Pool: ...
+    def absorb_room(self, used: int) -> int: ...
+    def option_of(self, row: Row, lead: int, extra: int = 0) -> Candidate | Extension: ...
+    def end_cost(self, pool: Pool, debt: int, owed: bool, cstate: int, points: int, used: int,
+                 room: int = 0) -> int: ...
+
+
+def rebuild(search: Searched, state: State, pool_cards: list[int],
+            path: Sequence[Choice] = ()) -> Arrangement:
+    """The arrangement from ``state`` (the pooled cards so far ``pool_cards``)
+    that follows ``path`` (the choices from there, e.g. the incumbent's) and
+    then the memo's exact choices."""
     chosen: list[Candidate | Extension] = []
     deadwood: list[int] = []
     debt, owed, used, discard, cost = _follow(search, state, pool_cards, chosen, deadwood,
@@ -66,7 +87,7 @@ def rebuild(search: PassSearch, root: Root, path: Sequence[Choice] = ()) -> Arra
                        discard if thrown is None else thrown, cost)
 
 
-def discard_after(search: PassSearch, state: State, pool_cards: list[int]) -> int | None:
+def discard_after(search: Searched, state: State, pool_cards: list[int]) -> int | None:
     """The discard of the arrangement the memo's choices build from ``state``
     (None when none is owed), without building it."""
     debt, owed, used, discard, _ = _follow(search, state, pool_cards, None, [], None, 0)
@@ -74,7 +95,7 @@ def discard_after(search: PassSearch, state: State, pool_cards: list[int]) -> in
     return discard if thrown is None else thrown
 
 
-def _follow(search: PassSearch, state: State, pool_cards: list[int],
+def _follow(search: Searched, state: State, pool_cards: list[int],
             chosen: list[Candidate | Extension] | None, deadwood: list[int],
             discard: int | None, cost: int, path: Sequence[Choice] = (),
             ) -> tuple[int, bool, int, int | None, int]:
@@ -133,7 +154,7 @@ def _follow(search: PassSearch, state: State, pool_cards: list[int],
     return debt, owed, used, discard, cost + end
 
 
-def _leftover(search: PassSearch, pool_cards: list[int], debt: int, owed: bool, used: int,
+def _leftover(search: Searched, pool_cards: list[int], debt: int, owed: bool, used: int,
               ) -> tuple[list[tuple[int, int]], list[int], int | None]:
     """The pooled cards left after the wild slots (``debt``) are paid: those
     laid off alone onto table melds as (table index, card), those kept, and

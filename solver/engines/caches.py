@@ -12,15 +12,14 @@ solving any stream of deals stays near a hundred megabytes.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import Any, Generic, TypeVar
 
 from solver.deadline import Deadline
 from solver.engines.packed import SIGNATURE, unpack
 from solver.melds import Candidate, melds_led_by, melds_through
 from solver.rules import Deal
 
-if TYPE_CHECKING:
-    from solver.engines.rows import Row
+_Row = TypeVar("_Row")
 
 ROWS_HELD_LIMIT = 250_000
 """Option rows kept across searches (all spaces together)."""
@@ -28,8 +27,9 @@ CANDIDATES_HELD_LIMIT = 250_000
 """Meld candidates kept across searches."""
 
 
-class RowCache(dict[object, list["Row"]]):
-    """The option rows of one space (deal, pass, wild cap, pricing), counted."""
+class RowCache(dict[object, list[_Row]], Generic[_Row]):
+    """The option rows (``solver.engines.rows.Row``) of one space (deal, pass,
+    wild cap, pricing), counted."""
 
     __slots__ = ("held", "registered")
 
@@ -39,22 +39,22 @@ class RowCache(dict[object, list["Row"]]):
         self.registered = registered  # counted in the shared limit
 
 
-_SHARED_ROWS: OrderedDict[tuple[object, ...], RowCache] = OrderedDict()
+_SHARED_ROWS: OrderedDict[tuple[object, ...], RowCache[Any]] = OrderedDict()
 _rows_held = 0
 
 
-def shared_rows(key: tuple[object, ...]) -> RowCache:
+def shared_rows(key: tuple[object, ...]) -> RowCache[Any]:
     """The shared row space ``key`` (made empty on first use)."""
     hit = _SHARED_ROWS.get(key)
     if hit is not None:
         _SHARED_ROWS.move_to_end(key)
         return hit
-    cache = RowCache()
+    cache: RowCache[Any] = RowCache()
     _SHARED_ROWS[key] = cache
     return cache
 
 
-def hold_rows(cache: RowCache, count: int) -> None:
+def hold_rows(cache: RowCache[Any], count: int) -> None:
     """Count ``count`` more rows held by ``cache``; past ``ROWS_HELD_LIMIT``
     drop the least recently used spaces (a space over it alone is emptied)."""
     global _rows_held

@@ -115,7 +115,7 @@ class OptionRows:
     table: tuple[TableSpot, ...]
     melds_allowed: bool
     deadline: Deadline | None
-    rows: RowCache
+    rows: RowCache[Row]
     spare_wilds_free: bool
     absorb_spare: bool
     run_cap: int

@@ -47,7 +47,7 @@ from solver.engines.base import INFEASIBLE, BudgetExceeded
 from solver.engines.caches import RowCache, shared_rows
 from solver.engines.costs import Pool, pass_costs, pool_key
 from solver.engines.packed import BITS, LEAD_SHIFT, SIGNATURE, WEIGHT
-from solver.engines.rows import OptionRows
+from solver.engines.rows import OptionRows, Row
 from solver.melds import TableSpot
 from solver.objective import Pass
 from solver.rules import Deal
@@ -114,7 +114,7 @@ class PassSearch(OptionRows):
         self.truncate = rules.ace in ("low", "high_low", "high") and not table
         # Rows depend on the pass only through its costs, pure_only and
         # which rows the spare-wild rules drop.
-        self.rows = RowCache(registered=False) if self.table else shared_rows(
+        self.rows: RowCache[Row] = RowCache(registered=False) if self.table else shared_rows(
             (deal, objective.net, objective.zero_cost, objective.pure_only, costs.priced,
              wild_cap, costs.uniform, melds_allowed,
              self.spare_wilds_free and (True, costs.pure_beats_impure), self.absorb_spare))
@@ -385,7 +385,8 @@ class PassSearch(OptionRows):
     def arrangement(self, root: Root, path: Sequence[Choice] = ()) -> Arrangement:
         """The arrangement of ``root`` that follows ``path`` (the choices from
         the root, e.g. the incumbent's) and then the memo's exact choices."""
-        return rebuild(self, root, path)
+        return rebuild(self, (root.code, self.initial_pool(root), 0, root.owed, 0, 0, 0, 0),
+                       [JOKER] * root.jokers, path)
 
     def incumbent_arrangement(self, root: Root) -> Arrangement | None:
         """The best arrangement seen by the last ``solve`` (None if none)."""
