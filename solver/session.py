@@ -79,6 +79,7 @@ _QUICK_BY_REQUEST: dict[object, QuickPath | None] = {}
 past ``QUICK_REQUESTS_LIMIT`` the oldest go first (``make_rules`` answers them
 again from its own cache)."""
 QUICK_REQUESTS_LIMIT = 4096
+_UNKNOWN = object()
 
 
 def quick_path_for(variant: str, rules: Mapping[str, Any] | None, wild_rank: object,
@@ -107,9 +108,6 @@ def quick_path_for(variant: str, rules: Mapping[str, Any] | None, wild_rank: obj
             del _QUICK_BY_REQUEST[next(iter(_QUICK_BY_REQUEST))]
         _QUICK_BY_REQUEST[key] = path
     return path
-
-
-_UNKNOWN = object()
 
 
 def give_up(instance: Instance, passes: Sequence[Pass] | None = None) -> EngineResult:
@@ -192,8 +190,9 @@ def run_engine(
                              passes=passes, work_s=work_s)
     except DeadlineExceeded:
         return (hint or give_up(instance, passes)), "search"
-    if hint is not None and result is not None and result.cost == hint.cost and not result.optimal:
-        return hint, "search"
+    if hint is not None and (result.cost > hint.cost
+                             or (result.cost == hint.cost and not result.optimal)):
+        return hint, "search"  # never worse than the search had; a tie unproved stays its
     return result, "cpsat"
 
 
