@@ -15,7 +15,8 @@
 
 The *optimum* of a hand is what ``solve`` optimises: the deadwood
 (``min_deadwood``), the net (``max_net``, higher is better) or the uncapped
-cascade count (Indian).  Each hint reuses ``solve``'s engines.
+cascade count (Indian).  Each hint asks one ``solver.session.Session`` about
+all of its hands, so they share the search's work.
 
 >>> hint = discard_hint("2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D", "gin")
 >>> [(card_name(o.discard), o.value, o.rank) for o in hint.options[:2]]
