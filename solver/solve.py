@@ -17,7 +17,7 @@ from solver.deadline import Deadline, check_time_limit, deadline_within
 from solver.engines.base import Instance
 from solver.results import Solution
 from solver.rules import Deal, check_hand, make_deal, make_rules
-from solver.session import ENGINES as ENGINES
+from solver.session import ENGINES as ENGINES  # the engine names, for the front ends' choices
 from solver.session import Session, invalid_engine, quick_path_for
 
 
@@ -44,7 +44,8 @@ def prepare(
     rules: Mapping[str, Any] | None,
 ) -> Instance:
     """Parse and check a request into an engine ``Instance`` (raises
-    ``InvalidHandError`` / ``InvalidRulesError`` naming what is wrong)."""
+    ``InvalidHandError`` / ``InvalidRulesError`` naming what is wrong), as
+    ``solve()`` does on its general path: for callers of an engine itself."""
     deal = make_deal(make_rules(variant, rules), wild_rank)
     if not isinstance(discard, bool):
         raise _invalid_discard(discard)
