@@ -20,8 +20,8 @@ from solver.cards import JOKER, RANKS
 from solver.gin import GinScore, KnockerChoice, KnockReport
 from solver.hints import DiscardHint, DrawHint, Fit, LayoffHint, PileDepth, PileHint
 from solver.layoffs import Layoff, Play
-from solver.model import Meld, Solution, ValidationReport
 from solver.play.advice import Advice, Move
+from solver.results import Meld, Solution, ValidationReport
 from solver.round_scoring import PlayerScore, RoundScore
 
 LABEL_WIDTH = 16

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.report import markdown_table
+from benchmarks.markdown import markdown_table
 from benchmarks.suites import DEFAULT_SEED, SUITES, generate
 
 MIXED_SUITES: tuple[str, ...] = ("indian13_14", "indian21_22", "rummy500_13", "gin11")

@@ -61,9 +61,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CACHES: tuple[tuple[str, str], ...] = (
     ("solver.rules", "_INTERNED"), ("solver.rules", "_BY_REQUEST"), ("solver.rules", "_DEALS"),
-    ("solver.engines.search", "_SHARED_ROWS"), ("solver.engines.search", "_CANDIDATES"),
+    ("solver.engines.caches", "_SHARED_ROWS"), ("solver.engines.caches", "_CANDIDATES"),
     ("solver.objective", "passes_for"), ("solver.objective", "_counters"),
-    ("solver.engines.tables", "rules_allow"), ("solver.engines.tables", "model"),
+    ("solver.engines.bitmask", "rules_allow"), ("solver.engines.bitmask", "suit_tables"),
+    ("solver.engines.costs", "pass_costs"), ("solver.session", "_QUICK_BY_REQUEST"),
 )
 """The solver's bounded caches whose sizes are reported (skipped if renamed)."""
 

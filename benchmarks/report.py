@@ -21,54 +21,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.markdown import format_time_us, markdown_table
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def format_time_us(micros: float | None) -> str:
-    """A duration given in microseconds, in the unit that reads best.
-
-    >>> format_time_us(2.345), format_time_us(1234.5), format_time_us(2_500_000)
-    ('2.35 µs', '1.23 ms', '2.50 s')
-    """
-    if micros is None or (isinstance(micros, float) and math.isnan(micros)):
-        return "-"
-    if micros < 10:
-        return f"{micros:.2f} µs"
-    if micros < 1000:
-        return f"{micros:.0f} µs"
-    if micros < 1_000_000:
-        return f"{micros / 1000:.2f} ms"
-    return f"{micros / 1_000_000:.2f} s"
 
 
 def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
-
-
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A Markdown pipe table; numeric-looking columns are right-aligned."""
-    cells = [[str(c) for c in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
-              for i, h in enumerate(header)]
-    numeric = [bool(cells) and all(_looks_numeric(r[i]) for r in cells) for i in range(len(header))]
-
-    def line(values: Sequence[str]) -> str:
-        parts = [v.rjust(w) if num else v.ljust(w)
-                 for v, w, num in zip(values, widths, numeric, strict=True)]
-        return "| " + " | ".join(parts) + " |"
-
-    rule = "|" + "|".join(("-" * (w + 1) + ":") if num else ("-" * (w + 2))
-                          for w, num in zip(widths, numeric, strict=True)) + "|"
-    return "\n".join([line(header), rule, *(line(r) for r in cells)])
-
-
-def _looks_numeric(text: str) -> bool:
-    head = text.split(" ")[0].replace(",", "").replace("%", "").replace("x", "")
-    try:
-        float(head)
-    except ValueError:
-        return text == "-"
-    return True
 
 
 def suites_table(suites: Sequence[dict[str, Any]]) -> str:
@@ -152,8 +111,8 @@ def overrides_tables(overrides: dict[str, Any]) -> str:
     if "error" in growth:
         return "\n".join([timing, "", f"cache growth not measured: {growth['error']}"])
     short = {"solver.rules._INTERNED": "rules", "solver.rules._BY_REQUEST": "by request",
-             "solver.rules._DEALS": "deals", "solver.engines.search._SHARED_ROWS": "search rows",
-             "solver.engines.search._CANDIDATES": "candidates",
+             "solver.rules._DEALS": "deals", "solver.engines.caches._SHARED_ROWS": "search rows",
+             "solver.engines.caches._CANDIDATES": "candidates",
              "solver.objective.passes_for": "passes"}
     memory_rows = []
     for snap in growth.get("snapshots", []):

@@ -11,7 +11,7 @@ from solver.cards import JOKER, card_name, parse_card, parse_cards
 from solver.errors import InvalidHandError, InvalidOptionError, InvalidRulesError, SolverInputError
 from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
-from solver.model import Meld, Problem, Solution, ValidationReport
+from solver.results import Meld, Problem, Solution, ValidationReport
 from solver.round_scoring import score_round
 from solver.rules import PRESETS, Deal, Rules, make_deal, make_rules
 from solver.solve import ENGINES, solve

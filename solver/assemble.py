@@ -1,14 +1,15 @@
 """Engine answers into ``Meld`` objects, in the one display order every
-engine and fast path shares."""
+engine and fast path shares, and into a scored ``Solution``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from solver.cards import SORT_KEYS
-from solver.engines.base import PlacedMeld
-from solver.model import Meld
+from solver.engines.base import EngineResult, PlacedMeld
+from solver.results import GoOut, Meld, Solution
 from solver.rules import Deal, melded_points
+from solver.scoring import score_arrangement
 
 
 def build_meld(placed: PlacedMeld, deal: Deal) -> Meld:
@@ -32,3 +33,28 @@ def meld_order(meld: Meld) -> list[tuple[int, int]]:
 def sorted_melds(placed: Iterable[PlacedMeld], deal: Deal) -> tuple[Meld, ...]:
     """The placed melds as ``Meld`` objects in display order (whatever the engine)."""
     return tuple(sorted((build_meld(p, deal) for p in placed), key=meld_order))
+
+
+def build_solution(result: EngineResult, deal: Deal, engine: str,
+                   go_out: GoOut | None = None) -> Solution:
+    """Score an engine's arrangement with ``solver.scoring`` into a ``Solution``
+    (``engine``: the engine that answered)."""
+    melds = sorted_melds(result.melds, deal)
+    deadwood = tuple(sorted(result.deadwood, key=SORT_KEYS.__getitem__))
+    points = score_arrangement(melds, deadwood, deal)
+    return Solution(
+        variant=deal.rules.name,
+        melds=melds,
+        deadwood=deadwood,
+        discard=result.discard,
+        deadwood_points=points.deadwood_points,
+        meld_points=points.meld_points,
+        net_points=points.net_points,
+        penalty_points=points.penalty_points,
+        declarable=points.declarable or go_out is not None,
+        optimal=result.optimal,
+        engine=engine,
+        status=result.status,
+        can_open=points.opened,
+        go_out=go_out,
+    )

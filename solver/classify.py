@@ -28,7 +28,7 @@ from itertools import combinations, pairwise
 
 from solver.cards import JOKER, card_name, make_card, rank_of, suit_of
 from solver.geometry import GEOMETRY
-from solver.model import Meld, MeldKind
+from solver.results import Meld, MeldKind
 from solver.rules import AceMode, Deal, melded_points
 
 MeldProblem = tuple[str, str, int | None]

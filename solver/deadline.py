@@ -9,6 +9,12 @@ deterministic work budget (``Work``, shared by every search of the request):
 on a quiet machine the budget runs out before the clock, so the same request
 gives the same answer.
 
+A call's deadline comes from its arguments here too: ``check_time_limit``
+(a ``time_limit_ms`` argument, ``InvalidOptionError`` when bad),
+``resolve_deadline`` (a limit and/or a caller's ``Deadline``) and
+``play_deadline`` (the request budget of a call that runs many solves: hints,
+gin and round scoring).
+
 >>> Deadline.after_ms(50).expired(), Deadline.never().remaining_ms() > 10**9
 (False, True)
 """
@@ -20,6 +26,9 @@ import math
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from solver.config import CONFIG, MAX_REQUEST_BUDGET_MS, MAX_TIME_LIMIT_MS
+from solver.errors import InvalidOptionError
 
 NODES_PER_MS = 500
 """Search work units (states visited plus the options they weigh) a deadline's
@@ -158,3 +167,51 @@ class Ticker:
         if self.count >= self.every and self.deadline is not None:
             self.count = 0
             self.deadline.check()
+
+
+# ---------------------------------------------------------------------------
+# A call's deadline, from its arguments
+
+def check_time_limit(time_limit_ms: object, default_ms: int | None = None,
+                     most_ms: int = MAX_TIME_LIMIT_MS) -> int:
+    """The time limit to use (``default_ms``, else the configured solve
+    default, when None); ``InvalidOptionError`` when bad."""
+    if time_limit_ms is None:
+        return CONFIG.default_time_limit_ms if default_ms is None else default_ms
+    if (isinstance(time_limit_ms, bool) or not isinstance(time_limit_ms, int)
+            or not 1 <= time_limit_ms <= most_ms):
+        raise InvalidOptionError(
+            "time_limit_ms",
+            f"time_limit_ms must be an integer from 1 to {most_ms}; got {time_limit_ms!r}",
+            code="invalid_time_limit")
+    return time_limit_ms
+
+
+def deadline_within(limit_ms: int | None, deadline: Deadline | None,
+                    default_ms: int | None = None) -> Deadline:
+    """The deadline of a call whose limit was already checked: ``deadline`` if
+    given (cut to ``limit_ms`` when both are), else ``limit_ms`` (or
+    ``default_ms``) from now."""
+    if deadline is None:
+        if limit_ms is None:
+            limit_ms = CONFIG.default_time_limit_ms if default_ms is None else default_ms
+        return Deadline.after_ms(limit_ms)
+    if limit_ms is None:
+        return deadline
+    return deadline.within_ms(limit_ms)
+
+
+def resolve_deadline(time_limit_ms: object, deadline: Deadline | None,
+                     default_ms: int | None = None,
+                     most_ms: int = MAX_TIME_LIMIT_MS) -> Deadline:
+    """The call's deadline: ``deadline`` if given (cut to ``time_limit_ms`` when
+    both are), else ``time_limit_ms`` (or ``default_ms``) from now."""
+    limit = None if time_limit_ms is None else check_time_limit(time_limit_ms, default_ms, most_ms)
+    return deadline_within(limit, deadline, default_ms)
+
+
+def play_deadline(time_limit_ms: object, deadline: Deadline | None) -> Deadline:
+    """The deadline of a call that runs many solves (hints, gin and round
+    scoring): the configured ``request_budget_ms`` unless the call gives a limit."""
+    return resolve_deadline(time_limit_ms, deadline, CONFIG.request_budget_ms,
+                            MAX_REQUEST_BUDGET_MS)

@@ -3,7 +3,7 @@
 A run lives on a line of *coordinates*: coordinate ``q`` stands for rank
 ``q % 13`` (0 = ace).  Each ace mode is data read by every module that
 builds or checks runs (the candidate generator, layoffs, the independent
-meld checker, the table fast path), never an ``if`` on the mode:
+meld checker, the bitmask engine), never an ``if`` on the mode:
 
 * ``low``       -- coordinates 0..12: A-2-3 .. J-Q-K;
 * ``high_low``  -- 0..13: the ace is 0 (A-2-3) or 13 (Q-K-A), never both;

@@ -39,18 +39,17 @@ from solver.cards import (
     sort_key,
     without,
 )
-from solver.deadline import Deadline, DeadlineExceeded, Ticker
+from solver.deadline import Deadline, DeadlineExceeded, Ticker, play_deadline
 from solver.layoffs import (
     LayoffSearch,
     Play,
     TableMeld,
     count_cards,
-    optimum,
     place,
     wild_fillings,
 )
 from solver.melds import melds_led_by
-from solver.model import Meld
+from solver.results import Meld
 from solver.rules import (
     Deal,
     InvalidRulesError,
@@ -60,7 +59,7 @@ from solver.rules import (
     make_deal,
     make_rules,
 )
-from solver.solve import play_deadline
+from solver.session import Session
 
 Outcome = Literal["knock", "undercut", "gin", "big_gin"]
 Winner = Literal["knocker", "defender"]
@@ -213,6 +212,7 @@ def knock_check(
     size = deal.rules.hand_size
     cards = _parse_hand(hand, "hand", deal, (size, size + 1))
     limit, source = resolve_knock_limit(deal, knock_limit, upcard)
+    hands = Session(deal, budget)
     choices: list[tuple[int | None, list[int]]]
     if len(cards) == size + 1:
         choices = [(d, without(cards, d)) for d in sorted(set(cards), key=sort_key)]
@@ -222,7 +222,7 @@ def knock_check(
     min_deadwood: int | None = None
     optimal = True
     for discard, kept in choices:
-        solution = optimum(deal, kept, False, budget)
+        solution = hands.solution(kept, False, go_out=False)
         optimal = optimal and solution.optimal
         dead = solution.deadwood_points
         min_deadwood = dead if min_deadwood is None else min(min_deadwood, dead)
@@ -232,7 +232,7 @@ def knock_check(
     options.sort(key=lambda o: (o.deadwood_points, sort_key(o.discard if o.discard is not None else 0)))
     big_gin_melds: tuple[Meld, ...] = ()
     if len(cards) == size + 1:
-        whole = optimum(deal, cards, False, budget)
+        whole = hands.solution(cards, False, go_out=False)
         optimal = optimal and whole.optimal
         if not whole.deadwood:
             big_gin_melds = whole.melds
@@ -487,13 +487,14 @@ def gin_score(
     check_copies([("knocker", knocker_cards), ("defender", defender_cards)], deal.rules)
     limit, source = resolve_knock_limit(deal, knock_limit, upcard)
     reply = _Defender(deal, defender_cards, budget)
+    hands = Session(deal, budget)
 
-    baseline = _baseline(deal, reply, knocker_cards, size, budget)
+    baseline = _baseline(deal, reply, knocker_cards, size, hands)
     choices: list[KnockerChoice] = []
     considered = 0
     complete = True
     if len(knocker_cards) == size + 1:
-        whole = optimum(deal, knocker_cards, False, budget)
+        whole = hands.solution(knocker_cards, False, go_out=False)
         if not whole.deadwood:
             choices.append(_choice(deal, reply, None, whole.melds, (), big_gin=True))
             considered += 1
@@ -516,7 +517,8 @@ def gin_score(
         if baseline.deadwood_points <= limit or baseline.outcome == "big_gin":
             choices.append(baseline)
     if not choices:
-        least = min(optimum(deal, kept, False, budget).deadwood_points for _, kept in kept_options)
+        least = min(hands.solution(kept, False, go_out=False).deadwood_points
+                    for _, kept in kept_options)
         raise InvalidHandError(
             f"the knocker cannot knock: its least deadwood is {least}, above the knock limit "
             f"{limit} ({source})",
@@ -539,15 +541,15 @@ def gin_score(
 
 
 def _baseline(deal: Deal, reply: _Defender, cards: list[int], size: int,
-              budget: Deadline) -> KnockerChoice:
+              hands: Session) -> KnockerChoice:
     """The least-deadwood arrangement ``solve`` reports, scored the same way."""
     if len(cards) == size + 1:
-        whole = optimum(deal, cards, False, budget)
+        whole = hands.solution(cards, False, go_out=False)
         if not whole.deadwood:
             return _choice(deal, reply, None, whole.melds, (), big_gin=True)
-        solution = optimum(deal, cards, True, budget)
+        solution = hands.solution(cards, True, go_out=False)
     else:
-        solution = optimum(deal, cards, False, budget)
+        solution = hands.solution(cards, False, go_out=False)
     return _choice(deal, reply, solution.discard, solution.melds, solution.deadwood, big_gin=False)
 
 

@@ -15,7 +15,8 @@
 
 The *optimum* of a hand is what ``solve`` optimises: the deadwood
 (``min_deadwood``), the net (``max_net``, higher is better) or the uncapped
-cascade count (Indian).  Each hint reuses ``solve``'s engines.
+cascade count (Indian).  Each hint asks one ``solver.session.Session`` about
+all of its hands, so they share the search's work.
 
 >>> hint = discard_hint("2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D", "gin")
 >>> [(card_name(o.discard), o.value, o.rank) for o in hint.options[:2]]
@@ -39,10 +40,8 @@ from solver.cards import (
     sort_key,
     without,
 )
-from solver.deadline import Deadline, DeadlineExceeded, Ticker, gc_paused
-from solver.engines import tables
-from solver.engines.base import INFEASIBLE, EngineResult, Instance
-from solver.engines.search import SearchSession, wild_count
+from solver.deadline import Deadline, DeadlineExceeded, Ticker, gc_paused, play_deadline
+from solver.engines.base import INFEASIBLE, wild_count
 from solver.geometry import GEOMETRY
 from solver.layoffs import (
     Layoff,
@@ -59,8 +58,8 @@ from solver.layoffs import (
     wild_fillings,
 )
 from solver.melds import Extension, TableSpot, all_candidates, layoffs_led_by
-from solver.model import Meld, Solution
-from solver.objective import TIE_SCALE, Pass, go_out_pass, passes_for, untied
+from solver.objective import TIE_SCALE, Pass
+from solver.results import Meld, Solution
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,
@@ -71,7 +70,7 @@ from solver.rules import (
     make_deal,
     make_rules,
 )
-from solver.solve import build_solution, find_go_out, give_up, play_deadline
+from solver.session import Session
 
 Better = Literal["lower", "higher"]
 Recommendation = Literal["take_discard", "draw_blind", "either"]
@@ -117,49 +116,24 @@ def _order_key(value: int | Fraction, declarable: bool, better: Better) -> tuple
 
 
 class _Hands:
-    """Solves the many related hands of one hint with shared work (one
-    ``SearchSession`` per hint, the table fast path where it applies), all
-    under the hint's deadline; a solve that runs out answers its best
-    arrangement seen, or every card in hand, with ``optimal=False``."""
+    """The many related hands of one hint, asked of one ``Session`` of many
+    hands (shared searches, the bitmask engine where it applies), all under
+    the hint's deadline; a solve that runs out answers its best arrangement
+    seen, or every card in hand, with ``optimal=False``."""
 
     def __init__(self, deal: Deal, wild_cap: int, deadline: Deadline) -> None:
         self.deal = deal
-        self.deadline = deadline
-        self.session = SearchSession(deal, wild_cap, deadline)
-        self.go_out = SearchSession(deal, wild_cap, deadline, passes=(go_out_pass(deal),))
-        # The draws of a draw hint only need each draw's optimal points (and a
-        # discard reaching them): their passes drop the tie unit, so the
-        # search stops ranking arrangements that tie on points.
-        self.draws = SearchSession(deal, wild_cap, deadline,
-                                   passes=tuple(untied(p) for p in passes_for(deal)))
-        self.tables_allowed = tables.rules_allow(deal)  # else no hand of the deal takes them
-
-    def result(self, cards: Sequence[int], discard: bool) -> EngineResult:
-        instance = Instance(self.deal, tuple(sorted(cards)), discard)
-        if self.deadline.expired() or self.deadline.work.left <= 0:
-            # Out of time or work: every remaining hand of the hint answers at
-            # once (building its search alone would cost milliseconds each).
-            return give_up(instance)
-        if tables.applies(instance):
-            return tables.solve_tables(instance)
-        try:
-            return self.session.solve(instance.cards, discard)
-        except DeadlineExceeded:
-            return give_up(instance)
+        self.session = Session(deal, deadline, "search", wild_cap=wild_cap)
 
     def solution(self, cards: Sequence[int], discard: bool) -> Solution:
         """``solve``'s answer for ``cards`` (go-out arrangement included)."""
-        result = self.result(cards, discard)
-        instance = Instance(self.deal, tuple(sorted(cards)), discard)
-        go_out = find_go_out(instance, result, "search", self.deadline, self.go_out)
-        return build_solution(result, self.deal, "search", go_out)
+        return self.session.solution(cards, discard)
 
     def hand_costs(self, hand: Sequence[int]) -> tuple[dict[Pass, int], dict[Pass, int]] | None:
         """The optimal cost of ``hand`` in every pass of the draws (points
         only), kept whole and with one card discarded; None out of time."""
         try:
-            return (self.draws.pass_costs(sorted(hand), False),
-                    self.draws.pass_costs(sorted(hand), True))
+            return (self.session.pass_costs(hand, False), self.session.pass_costs(hand, True))
         except DeadlineExceeded:
             return None
 
@@ -167,7 +141,7 @@ class _Hands:
                       costs: tuple[dict[Pass, int], dict[Pass, int]] | None) -> tuple[int, bool]:
         """(value, proved) of ``hand`` as it is: from the draws' pass costs
         when known, else from ``solve``'s answer."""
-        if costs is None or tables.applies(Instance(self.deal, tuple(sorted(hand)), False)):
+        if costs is None or self.session.bitmask_applies(hand, False):
             solution = self.solution(hand, False)
             return value_of(solution, self.deal), solution.optimal
         return self.points(min(costs[0].values())), True
@@ -204,18 +178,9 @@ class _Hands:
                    caps: dict[Pass, int] | None = None) -> tuple[int, int | None, bool]:
         """(value, discard, proved) of ``hand`` (sorted) plus a drawn ``card``
         with a discard reaching the optimum, without building a ``Solution``."""
-        cards = [*hand, card]
-        instance = Instance(self.deal, tuple(sorted(cards)), True) if self.tables_allowed else None
-        if instance is not None and tables.applies(instance):
-            result = tables.solve_tables(instance)
-            cost, thrown, proved = result.cost, result.discard, True
-        else:
-            try:
-                cost, thrown, proved = self.draws.draw_value(hand, card, caps)
-            except DeadlineExceeded:
-                cost, thrown, proved = INFEASIBLE, None, False
+        cost, thrown, proved = self.session.draw_cost(hand, card, caps)
         if cost >= INFEASIBLE or not proved:
-            solution = build_solution(self.result(cards, True), self.deal, "search")
+            solution = self.session.solution([*hand, card], True, go_out=False)
             return value_of(solution, self.deal), solution.discard, False
         return self.points(cost), thrown, True
 
@@ -472,16 +437,9 @@ def _take(hands: _Hands, cards: list[int], top: int, better: Better) -> Solution
     if take.discard != top or not cards or top in cards:
         return take  # a copy of top in the hand may be the one discarded
     held = [*cards, top]
-    thrown: int | None = None
-    if not tables.applies(Instance(hands.deal, tuple(sorted(held)), True)):
-        # the search of the hand with the top card decided first, never discarded
-        try:
-            _, thrown, proved = hands.session.draw_value(sorted(cards), top, keep=True)
-        except DeadlineExceeded:
-            proved = False
-        if not proved:
-            thrown = None
-    if thrown is None:  # one deck without wild cards: tables are cheap
+    # the search of the hand with the top card decided first, never discarded
+    thrown = hands.session.discard_keeping(cards, top)
+    if thrown is None:  # one deck without wild cards: solving each discard is cheap
         options = []
         for discard in sorted(set(cards), key=sort_key):
             kept = hands.solution(without(held, discard), False)

@@ -46,14 +46,13 @@ from solver.assemble import build_meld
 from solver.cards import JOKER, NUM_CARD_TYPES, InvalidHandError, card_name, rank_of, sort_key, suit_of
 from solver.classify import meld_problems, readings
 from solver.deadline import Deadline, DeadlineExceeded
-from solver.engines.base import Instance, PlacedMeld
-from solver.engines.search import solve_with_table
+from solver.engines.base import PlacedMeld
 from solver.geometry import GEOMETRY
 from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, set_wild_suits
-from solver.model import Meld, Solution
 from solver.objective import plain_pass
+from solver.results import Meld
 from solver.rules import Deal, InvalidRulesError, Rules, base_points, melded_points
-from solver.solve import build_solution, run_engine
+from solver.session import Session
 
 MAX_TABLE_MELDS = 50
 MAX_MELD_CARDS = 14
@@ -77,13 +76,6 @@ def objective_of(rules: Rules, what: str = "laying off") -> str:
         f"variant {rules.name!r} has no {what}: an Indian hand is shown complete "
         "(use basic, gin, rummy500, rommy, contract or kalooki)",
     )
-
-
-def optimum(deal: Deal, cards: Iterable[int], discard: bool, deadline: Deadline) -> Solution:
-    """``solve``'s optimum of already parsed ``cards`` (engine ``auto``) by ``deadline``."""
-    instance = Instance(deal, tuple(sorted(cards)), discard)
-    result, engine = run_engine(instance, "auto", deadline)
-    return build_solution(result, deal, engine)
 
 
 def points_cost(objective: str, deadwood_points: int, net_points: int, unmelded: int) -> Cost:
@@ -424,6 +416,7 @@ class LayoffSearch:
         self.melds_allowed = deal.rules.new_melds_after_opening
         self.table = list(table)
         self.deadline = deadline
+        self.session = Session(deal, deadline, "search")
         self.cache: dict[tuple[tuple[int, ...], frozenset[int]], tuple[Cost, Play]] = {}
 
     def best(self, cards: Iterable[int], skip: Iterable[int] = ()) -> tuple[Cost, Play]:
@@ -436,10 +429,9 @@ class LayoffSearch:
         table = [tm for tm in self.table if tm.index not in skipped]
         by_index = {tm.index: tm for tm in table}
         try:
-            found, proved = solve_with_table(
-                Instance(self.deal, hand, False), [table_spot(tm, self.deal) for tm in table],
-                self.pass_, deadline=self.deadline, melds_allowed=self.melds_allowed,
-            )
+            found, proved = self.session.with_table(
+                hand, [table_spot(tm, self.deal) for tm in table], self.pass_,
+                melds_allowed=self.melds_allowed)
         except DeadlineExceeded:
             # Out of time before any arrangement was seen: keep every card.
             play = combine(self.deal, (), (), hand, False)

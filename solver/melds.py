@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from solver.cards import JOKER, make_card
 from solver.deadline import Deadline, Ticker
 from solver.geometry import GEOMETRY, MAX_RUN_CARDS, RunGeometry
-from solver.model import MeldKind
+from solver.results import MeldKind
 from solver.rules import Deal, Rules
 
 

@@ -1,14 +1,15 @@
 """The microsecond path of ``solve()``: gin and basic hands with no wild card.
 
 Under a preset whose hands decompose (one deck, no wild rank, the plain
-least-deadwood objective: ``gin``, ``basic``), the per-suit tables of
-``solver.engines.tables`` give the optimum from four 13-bit rank masks.  This
-module goes from card names to a ``Solution`` directly: each suit mask's
-melds, deadwood cards and points are built once and reused, so the common call
-(a hint or a check every turn, millions of recorded hands) costs a few
-microseconds.  It answers exactly what the general path answers (the tests
-compare them on random and dense hands); anything it does not cover, every
-error included, returns None and the general path takes over.
+least-deadwood objective: ``gin``, ``basic``), the per-suit tables of the
+bitmask engine (``solver.engines.bitmask``) give the optimum from four 13-bit
+rank masks.  This module goes from card names to a ``Solution`` directly:
+each suit mask's melds, deadwood cards and points are built once and reused,
+so the common call (a hint or a check every turn, millions of recorded hands)
+costs a few microseconds.  It answers exactly what the general path answers
+(the tests compare them on random and dense hands); anything it does not
+cover, every error in the cards included, returns None and the general path
+takes over.  When it answers is decided in ``solver.session``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from collections.abc import Iterable
 
 from solver.assemble import build_meld, meld_order
 from solver.cards import CANONICAL, JOKER
-from solver.engines import tables
-from solver.model import Meld, Solution, quick_solution
-from solver.rules import MAX_HAND_CARDS, PRESETS, Deal, make_deal
+from solver.engines import bitmask
+from solver.results import Meld, Solution, quick_solution
+from solver.rules import MAX_HAND_CARDS, PRESETS, Deal, Rules, make_deal
 from solver.scoring import plain_declarable
 
 # (melds in display order, deadwood cards, melded points, deadwood points) of one suit mask
@@ -41,7 +42,7 @@ class QuickPath:
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
         self.variant = deal.rules.name
-        self._tables = tables.model(deal)
+        self._tables = bitmask.suit_tables(deal)
         self._best, self._minus_one = self._tables.best, self._tables.minus_one
         # per suit, per 13-bit mask: its part, built on first use
         self._parts: tuple[list[_Part | None], ...] = tuple([None] * (1 << 13) for _ in range(4))
@@ -51,7 +52,7 @@ class QuickPath:
         part = self._parts[suit][mask]
         if part is None:
             _, runs, dead = self._best[mask]
-            melds = tuple(sorted((build_meld(tables.run_meld(suit, *run), self.deal)
+            melds = tuple(sorted((build_meld(bitmask.run_meld(suit, *run), self.deal)
                                   for run in runs), key=meld_order))
             points = self.deal.points
             deadwood = tuple(suit * 13 + r for r in range(13) if dead >> r & 1)
@@ -64,31 +65,33 @@ class QuickPath:
         meld = self._set_melds.get(option)
         if meld is None:
             meld = self._set_melds[option] = build_meld(
-                tables.set_meld(option[0], option[1:]), self.deal)
+                bitmask.set_meld(option[0], option[1:]), self.deal)
         return meld
 
-    def solve(self, tokens: Iterable[object], discard: bool) -> Solution | None:
-        """The optimal ``Solution`` of these card names, or None when the
-        general path must answer (an unknown token, a duplicate, a joker, too
-        many cards, a discard from an empty hand)."""
+    def solve(self, hand: str | Iterable[object], discard: bool) -> Solution | None:
+        """The optimal ``Solution`` of these card names (a list, or one string
+        as ``solve()`` takes it), or None when the general path must answer
+        (an unknown token, a duplicate, a joker, too many cards, a discard from
+        an empty hand)."""
+        tokens = hand.replace(",", " ").split() if isinstance(hand, str) else hand
         if not isinstance(tokens, (list, tuple)):
             tokens = list(tokens)
         try:
-            hand = sum(map(_CARD_BITS.__getitem__, tokens))
+            bits = sum(map(_CARD_BITS.__getitem__, tokens))
         except (KeyError, TypeError):
             return None
         count = len(tokens)
-        if count > MAX_HAND_CARDS or (discard and not count) or hand.bit_count() != count:
+        if count > MAX_HAND_CARDS or (discard and not count) or bits.bit_count() != count:
             return None  # too many cards, nothing to discard, or a duplicate
-        m0, m1, m2, m3 = hand & _SUIT, hand >> 13 & _SUIT, hand >> 26 & _SUIT, hand >> 39
+        m0, m1, m2, m3 = bits & _SUIT, bits >> 13 & _SUIT, bits >> 26 & _SUIT, bits >> 39
         set_melds: tuple[Meld, ...] = ()
         set_points = 0
         if (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1)):  # a rank held 3+ times
             masks = (m0, m1, m2, m3)
-            options = tables.set_options(masks)
+            options = bitmask.set_options(masks)
             if options is None:
                 return None
-            _, sets, (m0, m1, m2, m3), suit = tables.best_split(self._tables, masks, discard, options)
+            _, sets, (m0, m1, m2, m3), suit = bitmask.best_split(self._tables, masks, discard, options)
             set_melds = tuple(self._set_meld(option) for option in sets)
             set_points = sum(meld.points for meld in set_melds)
         elif discard:
@@ -120,18 +123,25 @@ _PATHS: dict[str, QuickPath | None] = {}
 
 
 def quick_path(variant: object) -> QuickPath | None:
-    """The quick path of a preset (None when its hands do not decompose, or
-    ``variant`` is no preset name)."""
+    """The quick path of a preset, by name or by ``Rules`` equal to the
+    preset's (None when its hands do not decompose, or ``variant`` is no
+    preset)."""
+    if isinstance(variant, Rules):
+        preset = PRESETS.get(variant.name)
+        # Interned by value, equal rules are the preset's own object -- unless
+        # the interning cache let it go since: then compare.
+        if preset is not variant and (preset is None or hash(preset) != hash(variant)
+                                      or preset != variant):
+            return None
+        variant = variant.name
     try:
         return _PATHS[variant]  # type: ignore[index]
     except (KeyError, TypeError):
-        if not isinstance(variant, str):
+        if not isinstance(variant, str) or variant not in PRESETS:
             return None
-    if variant not in PRESETS:
-        return None
     deal = make_deal(PRESETS[variant])
     path: QuickPath | None = None
-    if tables.rules_allow(deal) and deal.rules.objective == "min_deadwood" and not deal.wild:
+    if bitmask.rules_allow(deal) and deal.rules.objective == "min_deadwood" and not deal.wild:
         path = QuickPath(deal)
     _PATHS[variant] = path
     return path

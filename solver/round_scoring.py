@@ -43,9 +43,8 @@ from typing import Any, Literal
 
 from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
 from solver.classify import best_reading
-from solver.deadline import Deadline
-from solver.layoffs import optimum
-from solver.model import Meld
+from solver.deadline import Deadline, play_deadline
+from solver.results import Meld
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,
@@ -57,7 +56,7 @@ from solver.rules import (
     make_rules,
 )
 from solver.scoring import meets_declaration, score_arrangement, unmet_requirements
-from solver.solve import play_deadline
+from solver.session import Session
 
 Drop = Literal["first", "middle"]
 Role = Literal["winner", "loser", "dropped", "wrong_declaration", "player"]
@@ -291,7 +290,8 @@ def _check_went_out(players: list[_Parsed], deal: Deal, budget: Deadline) -> int
                                code="no_winner", field="players")
     going = players[winner]
     if going.hand:
-        ways = [optimum(deal, going.hand, discard, budget) for discard in (False, True)]
+        hands = Session(deal, budget)
+        ways = [hands.solution(going.hand, discard, go_out=False) for discard in (False, True)]
         if not any(s.declarable and not s.deadwood for s in ways):
             raise InvalidHandError(
                 f"players[{winner}] went out but its hand {_listed(going.hand)} cannot all be "
@@ -427,7 +427,7 @@ def _declaration_ok(
             code="wrong_hand_size", field=f"players[{index}].hand",
         )
     if p.melded is None:
-        solution = optimum(deal, p.hand, total == size + 1, budget)
+        solution = Session(deal, budget).solution(p.hand, total == size + 1, go_out=False)
         why = "valid show" if solution.declarable else (
             f"no valid show: the best arrangement still counts {solution.deadwood_points}")
         return solution.declarable, solution.melds, why
@@ -449,7 +449,7 @@ def _declaration_ok(
 def _count(p: _Parsed, deal: Deal, budget: Deadline) -> tuple[int, tuple[Meld, ...]]:
     """A loser's uncapped count: of its shown groups, else its best arrangement."""
     if p.melded is None:
-        solution = optimum(deal, p.hand, False, budget)
+        solution = Session(deal, budget).solution(p.hand, False, go_out=False)
         return solution.deadwood_points, solution.melds
     melds, loose = _shown(p, deal)
     return score_arrangement(melds, loose, deal).deadwood_points, tuple(melds)

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -70,6 +71,7 @@ __all__ = [
     "make_deal",
     "make_rules",
     "melded_points",
+    "request_key",
 ]
 
 
@@ -554,6 +556,24 @@ for _preset in PRESETS.values():
     _intern(_preset)
 
 _BY_REQUEST: OrderedDict[object, Rules] = OrderedDict()
+_PLAIN_TYPES = frozenset({int, str, type(None)})
+"""Override values a request's key holds as they are: among these types, equal
+values have the same type (not so ``True == 1``: ``bool`` is not one)."""
+
+
+def request_key(variant: object, overrides: object) -> tuple[object, ...] | None:
+    """A key for the request ``make_rules(variant, overrides)`` when its
+    overrides are a dict of plain values (ints, strings, None) -- the common
+    call, e.g. ``{"knock_limit": 10}``, keyed in a few hundred nanoseconds --
+    else None.  Equal keys are the same request, so a cache keyed by them may
+    skip the request's checks."""
+    if type(overrides) is not dict or type(variant) is not str:
+        return None
+    items = tuple(overrides.items())
+    for _, value in items:
+        if type(value) not in _PLAIN_TYPES:
+            return None
+    return (variant, items)
 
 
 def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None) -> Rules:
@@ -562,27 +582,35 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
     Raises ``InvalidRulesError`` for an unknown preset, unknown knob or bad
     value.  Equal results are the same object (interned by value).
     """
-    if isinstance(variant, Rules):
-        base = variant
-    else:
-        if not isinstance(variant, str) or variant not in PRESETS:
-            raise InvalidRulesError(
-                "variant", f"unknown variant {variant!r}; choose one of {', '.join(PRESETS)}",
-                code="unknown_variant")
-        base = PRESETS[variant]
-    if not overrides:
-        return _intern(base)
-    if not isinstance(overrides, Mapping):
-        raise InvalidRulesError("rules", "rules must be an object mapping knob names to values")
-    try:
-        key: object = (base, _freeze(overrides))
-    except TypeError:
-        key = None
+    key = request_key(variant, overrides) if overrides else None
     if key is not None:
         hit = _BY_REQUEST.get(key)
         if hit is not None:
             _BY_REQUEST.move_to_end(key)
             return hit
+    if isinstance(variant, Rules):
+        base = variant
+    else:
+        preset = PRESETS.get(variant) if isinstance(variant, str) else None
+        if preset is None:
+            raise InvalidRulesError(
+                "variant", f"unknown variant {variant!r}; choose one of {', '.join(PRESETS)}",
+                code="unknown_variant")
+        base = preset
+    if not overrides:
+        return _intern(base)
+    if not isinstance(overrides, Mapping):
+        raise InvalidRulesError("rules", "rules must be an object mapping knob names to values")
+    if key is None:
+        # Other overrides are frozen first, their types kept (True == 1, yet
+        # they are different requests); unhashable ones make no key.
+        with contextlib.suppress(TypeError):
+            key = (variant, _freeze(overrides))
+        if key is not None:
+            hit = _BY_REQUEST.get(key)
+            if hit is not None:
+                _BY_REQUEST.move_to_end(key)
+                return hit
     rules = _intern(_apply(base, overrides))
     if key is not None:
         _BY_REQUEST[key] = rules

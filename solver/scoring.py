@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.model import Meld
+from solver.results import Meld
 from solver.rules import Deal, Requirement, Rules
 
 

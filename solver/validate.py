@@ -19,7 +19,7 @@ from typing import Any
 
 from solver.cards import JOKER, InvalidHandError, card_name, parse_card
 from solver.classify import best_reading, meld_problems
-from solver.model import Meld, Problem, ValidationReport
+from solver.results import Meld, Problem, ValidationReport
 from solver.rules import MAX_HAND_CARDS, Deal, Rules, check_copies, check_hand, make_deal, make_rules
 from solver.scoring import score_arrangement, unmet_requirements
 

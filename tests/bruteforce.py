@@ -75,7 +75,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from solver.cards import JOKER, make_card, rank_of, suit_of
-from solver.model import Meld, MeldKind
+from solver.results import Meld, MeldKind
 from solver.rules import Deal, Rules
 
 # Hands checked against solve(), per case name; conftest prints it at the end.

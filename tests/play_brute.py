@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from solver.cards import rank_of, suit_of
-from solver.model import Meld
+from solver.results import Meld
 from solver.rules import Deal, base_points, melded_points
 from solver.scoring import score_arrangement
 from tests.bruteforce import _partitions, _remove, _sub_multisets, is_meld_brute

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from solver import solve
 from solver.cards import JOKER, RANKS, SUITS, card_name, make_card
-from solver.model import Solution
+from solver.results import Solution
 from solver.rules import Deal, Rules, make_deal, make_rules
 from solver.scoring import score_arrangement
 from tests.bruteforce import CHECKED, brute_optimum, meld_reading_error

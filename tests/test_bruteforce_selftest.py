@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.cards import JOKER, card_name, make_card, parse_cards, rank_of, suit_of
-from solver.model import Meld
+from solver.results import Meld
 from solver.rules import Deal, make_deal, make_rules
 from tests.bruteforce import (
     BruteReport,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from solver.cards import JOKER, card_name, parse_cards
 from solver.classify import best_reading, is_meld, meld_problems, readings, run_windows
-from solver.model import Meld
+from solver.results import Meld
 from solver.rules import PRESETS, Deal, make_deal, make_rules
 
 

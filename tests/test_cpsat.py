@@ -13,12 +13,13 @@ from collections import Counter
 import pytest
 
 from solver import solve
+from solver.assemble import build_solution
 from solver.cards import JOKER, card_name, parse_cards
 from solver.engines.base import INFEASIBLE, EngineResult, Instance
 from solver.engines.cpsat import model_size, solve_cpsat
-from solver.engines.search import solve_search
 from solver.rules import make_deal, make_rules
-from solver.solve import build_solution, prepare
+from solver.session import solve_search
+from solver.solve import prepare
 from tests.bruteforce import brute_optimum
 
 

@@ -15,7 +15,7 @@ from typing import Any, get_args
 import pytest
 
 from solver import solve
-from solver.model import Status
+from solver.results import Status
 from solver.rules import (
     CHOICES,
     CONTRACTS,

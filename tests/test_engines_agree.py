@@ -33,14 +33,15 @@ from typing import Any
 
 import pytest
 
+from solver.assemble import build_solution
 from solver.cards import JOKER, RANKS, card_name
 from solver.deadline import Deadline
 from solver.engines.base import EngineResult
 from solver.engines.cpsat import model_size, solve_cpsat
-from solver.engines.search import solve_search
-from solver.model import Solution
+from solver.results import Solution
 from solver.rules import Rules, make_deal, make_rules
-from solver.solve import build_solution, prepare
+from solver.session import solve_search
+from solver.solve import prepare
 
 try:  # written alongside this module; the cross-check runs without it
     from solver.validate import validate

@@ -15,7 +15,7 @@ import pytest
 
 from solver import solve
 from solver.cards import JOKER, InvalidHandError, card_name, make_card, parse_cards
-from solver.engines import search
+from solver.engines import caches, passes
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.layoffs import read_table
 from solver.objective import passes_for, untied
@@ -305,10 +305,10 @@ def test_untied_draw_searches_do_not_leak_rows_into_exact_solves() -> None:
     unmelded)."""
     deal = make_deal(PRESETS["indian13"], "4S")
     hand = parse_cards("5H 6H 7H 9S TS JS 2C 2D 2S 8C KD QH JK")
-    fresh = search.SearchSession(deal, 1).solve(hand, False)
-    search._SHARED_ROWS.clear()
-    search.SearchSession(deal, 1, passes=tuple(untied(p) for p in passes_for(deal))).solve(
+    fresh = passes.SearchSession(deal, 1).solve(hand, False)
+    caches._SHARED_ROWS.clear()
+    passes.SearchSession(deal, 1, passes=tuple(untied(p) for p in passes_for(deal))).solve(
         hand, False)
-    again = search.SearchSession(deal, 1).solve(hand, False)
+    again = passes.SearchSession(deal, 1).solve(hand, False)
     assert (again.cost, again.deadwood) == (fresh.cost, fresh.deadwood)
     assert parse_cards("JK")[0] not in again.deadwood

@@ -31,8 +31,8 @@ def test_response_enums_name_exactly_what_the_library_answers() -> None:
     from typing import get_args
 
     from api.schemas import AnsweredBy, MeldKind, SolveStatus
-    from solver.model import MeldKind as LibraryMeldKind
-    from solver.model import Status
+    from solver.results import MeldKind as LibraryMeldKind
+    from solver.results import Status
     from solver.solve import ENGINES
 
     assert {m.value for m in SolveStatus} == set(get_args(Status))

@@ -54,8 +54,8 @@ def test_a_turn_replayed() -> None:
     assert now.knowledge.opponent_discarded == (card("KC"),)
     assert now.knowledge.opponent_size == 10
     assert len(now.knowledge.unseen) == 52 - 11 - 1 - 1
-    took = state(hand=HAND + " KC", history=history[:3] + [
-        {"player": 0, "action": "take_discard", "card": "KC"}])
+    took = state(hand=HAND + " KC", history=[
+        *history[:3], {"player": 0, "action": "take_discard", "card": "KC"}])
     assert took.taken_this_turn == card("KC")
 
 

@@ -7,11 +7,12 @@ import random
 import pytest
 
 from solver import InvalidHandError, solve
+from solver.assemble import build_solution
 from solver.cards import card_name
-from solver.engines import tables
-from solver.engines.search import solve_search
+from solver.engines import bitmask
 from solver.quick import quick_path
-from solver.solve import build_solution, prepare
+from solver.session import solve_search
+from solver.solve import prepare
 from solver.validate import validate
 
 
@@ -40,7 +41,7 @@ def test_quick_path_answers_what_the_general_path_answers(variant: str) -> None:
         general = solve(hand, variant, discard=discard, rules={}, engine="search",
                         time_limit_ms=60_000)
         if fast is None:  # more set choices than the tables enumerate
-            assert tables.set_options(tables.masks_of(prepare(hand, variant, None, False,
+            assert bitmask.set_options(bitmask.masks_of(prepare(hand, variant, None, False,
                                                               None).cards)) is None
             continue
         answered += 1
@@ -104,8 +105,8 @@ def test_a_discard_from_no_cards_is_an_error() -> None:
 def test_more_set_choices_than_the_tables_enumerate_go_to_the_search() -> None:
     # seven ranks held four times: 6^7 set choices
     hand = [card_name(s * 13 + r) for r in range(7) for s in range(4)] + ["9S", "JH"]
-    masks = tables.masks_of(prepare(hand, "gin", None, False, None).cards)
-    assert tables.set_options(masks) is None
+    masks = bitmask.masks_of(prepare(hand, "gin", None, False, None).cards)
+    assert bitmask.set_options(masks) is None
     quick = quick_path("gin")
     assert quick is not None and quick.solve(hand, False) is None
     solution = solve(hand, "gin", time_limit_ms=60_000)

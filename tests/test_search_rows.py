@@ -15,8 +15,9 @@ import random
 import pytest
 
 from solver.cards import JOKER, make_card
-from solver.engines.base import INFEASIBLE
-from solver.engines.search import PassSearch, _RowCache, wild_count
+from solver.engines.base import INFEASIBLE, wild_count
+from solver.engines.caches import RowCache
+from solver.engines.search import PassSearch
 from solver.objective import passes_for, untied
 from solver.rules import PRESETS, make_deal
 
@@ -28,7 +29,7 @@ def _full_rows(search: PassSearch) -> PassSearch:
     """The same search trying every wild count of every meld."""
     search.spare_wilds_free = False
     search.absorb_spare = False
-    search.rows = _RowCache(registered=False)
+    search.rows = RowCache(registered=False)
     return search
 
 

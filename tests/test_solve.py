@@ -253,7 +253,8 @@ def test_twenty_two_cards_with_ten_wilds_returns_within_its_limit() -> None:
 
 def test_search_budget_exhaustion_is_reported_not_raised() -> None:
     from solver.engines.base import Instance
-    from solver.solve import prepare, run_engine
+    from solver.session import run_engine
+    from solver.solve import prepare
 
     instance: Instance = prepare("7S 7H 7D 7C 6H 8H JK JK AS 3S 5S 9S 2H TH KH 4D JD QD 3C 9C 5C 8C",
                                  "indian21", "7H", True, None)
@@ -276,21 +277,21 @@ def test_go_out_sees_same_suit_sets_built_from_copies() -> None:
 def test_shared_caches_stay_within_their_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     import random
 
-    from solver.engines import search
+    from solver.engines import caches
 
     rng = random.Random(4)
     deck = [card_name(c) for c in range(52) for _ in range(3)] + ["JK"] * 6
     hands = [(rng.sample(deck, 22), card_name(rng.randrange(52))) for _ in range(12)]
     expected = [solve(h, "indian21", wild_rank=w, discard=True).deadwood_points for h, w in hands]
-    monkeypatch.setattr(search, "ROWS_HELD_LIMIT", 3_000)
-    monkeypatch.setattr(search, "CANDIDATES_HELD_LIMIT", 3_000)
-    search._SHARED_ROWS.clear()
-    search._CANDIDATES.clear()
-    monkeypatch.setattr(search, "_rows_held", 0)
-    monkeypatch.setattr(search, "_candidates_held", 0)
+    monkeypatch.setattr(caches, "ROWS_HELD_LIMIT", 3_000)
+    monkeypatch.setattr(caches, "CANDIDATES_HELD_LIMIT", 3_000)
+    caches._SHARED_ROWS.clear()
+    caches._CANDIDATES.clear()
+    monkeypatch.setattr(caches, "_rows_held", 0)
+    monkeypatch.setattr(caches, "_candidates_held", 0)
     small = [solve(h, "indian21", wild_rank=w, discard=True).deadwood_points for h, w in hands]
     assert small == expected  # the limits cost time, never the answer
-    assert search._rows_held <= 3_000
-    assert search._candidates_held <= 3_000
-    assert sum(cache.held for cache in search._SHARED_ROWS.values()) == search._rows_held
-    assert sum(len(found) for found in search._CANDIDATES.values()) == search._candidates_held
+    assert caches._rows_held <= 3_000
+    assert caches._candidates_held <= 3_000
+    assert sum(cache.held for cache in caches._SHARED_ROWS.values()) == caches._rows_held
+    assert sum(len(found) for found in caches._CANDIDATES.values()) == caches._candidates_held

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from solver.cards import InvalidHandError
-from solver.model import ValidationReport
+from solver.results import ValidationReport
 from solver.rules import PRESETS, InvalidRulesError
 from solver.validate import validate
 

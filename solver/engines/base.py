@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.deadline import DeadlineExceeded
 from solver.melds import Candidate
-from solver.model import Status
+from solver.results import Status
 from solver.rules import Deal
 
 
@@ -54,3 +55,8 @@ class BudgetExceeded(DeadlineExceeded):
 
 
 INFEASIBLE = 10**12
+
+
+def wild_count(cards: Sequence[int], deal: Deal) -> int:
+    """Cards of ``cards`` that may fill a wild slot (the candidate wild cap)."""
+    return sum(1 for c in cards if c in deal.wild)

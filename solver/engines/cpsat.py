@@ -49,10 +49,10 @@ from ortools.sat.python import cp_model
 
 from solver.cards import JOKER, count_vector
 from solver.deadline import Deadline, gc_paused
-from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld
+from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld, wild_count
 from solver.melds import Candidate, all_candidates
-from solver.model import Status
 from solver.objective import Pass, class_of, passes_for
+from solver.results import Status
 from solver.rules import Deal, melded_points
 
 DEFAULT_TIME_LIMIT_S = 2.0
@@ -88,11 +88,6 @@ class _PassOutcome:
     deadwood: tuple[int, ...] = ()
     discard: int | None = None
     work_s: float = 0.0  # the deterministic time it used
-
-
-def wild_capable_count(instance: Instance) -> int:
-    """Cards of the hand that may fill a wild slot (the candidate wild cap)."""
-    return sum(1 for c in instance.cards if c in instance.deal.wild)
 
 
 def _stand_in(deal: Deal) -> int | None:
@@ -386,7 +381,7 @@ def _fallback(instance: Instance, objective: Pass, status: Status) -> EngineResu
 
 def _candidates_for(instance: Instance, deadline: Deadline | None = None) -> list[Candidate]:
     counts = count_vector(instance.cards)
-    return all_candidates(counts, instance.deal, wild_capable_count(instance), deadline)
+    return all_candidates(counts, instance.deal, wild_count(instance.cards, instance.deal), deadline)
 
 
 def solve_cpsat(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.cards import NUM_CARD_TYPES
+from solver.cards import JOKER, NUM_CARD_TYPES
 
 BITS = 5
 """Bits per card type: up to 31 copies (a hand holds at most 30 cards)."""
@@ -26,8 +26,29 @@ SUIT_BITS = BITS * 13
 SUIT_MASK = (1 << SUIT_BITS) - 1
 FIELD_LOW = sum(WEIGHT)
 """Bit 0 of every field."""
-RANK_LOW = sum(WEIGHT[:13])
-"""Bit 0 of every field of one suit (suit 0's position)."""
+
+
+def _signature_masks() -> tuple[int, ...]:
+    """Per lead type: the bits of the counts that shape its options (its suit
+    for runs and layoffs, its rank across suits for sets)."""
+    masks = []
+    for card in range(NUM_CARD_TYPES):
+        if card == JOKER:
+            masks.append(FIELD << (BITS * card))
+            continue
+        suit, rank = divmod(card, 13)
+        mask = ((1 << (BITS * 13)) - 1) << (BITS * 13 * suit)
+        for s in range(4):
+            mask |= FIELD << (BITS * (13 * s + rank))
+        masks.append(mask)
+    return tuple(masks)
+
+
+SIGNATURE = _signature_masks()
+"""``code & SIGNATURE[lead]``: what of a hand shapes the options of ``lead``
+(the search's row caches are keyed by it)."""
+LEAD_SHIFT = BITS * NUM_CARD_TYPES + 8
+"""Where the lead type goes in a row key, above every count bit."""
 
 
 def pack(cards: Sequence[int]) -> int:

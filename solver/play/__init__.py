@@ -17,13 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from solver.deadline import Deadline
+from solver.deadline import Deadline, play_deadline
 from solver.errors import InvalidOptionError, InvalidRulesError
 from solver.gin import gin_deal, resolve_knock_limit
 from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.gin.advisor import DEFAULT_LEVEL, LEVELS, GinAdvisor
 from solver.play.gin.state import GinState
-from solver.solve import play_deadline
 
 GAMES: tuple[str, ...] = ("gin",)
 

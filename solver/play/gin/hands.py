@@ -3,7 +3,7 @@
 A hand is an int with bit ``card`` set for each card it holds (``card`` =
 ``suit * 13 + rank``, as everywhere in the library).  Its least deadwood
 comes from the exact table method of the engines (sets chosen by
-enumeration, runs from per-suit 13-bit tables: ``solver.engines.tables``),
+enumeration, runs from per-suit 13-bit tables: ``solver.engines.bitmask``),
 so every value here is exact, for the deal's rules (ace low, no wild card,
 the gin point values).
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from solver.engines import tables
+from solver.engines import bitmask
 from solver.objective import TIE_SCALE
 from solver.rules import Deal
 
@@ -53,11 +53,11 @@ class GinHands:
     """Exact least deadwood of masks under one deal (cached per hand)."""
 
     def __init__(self, deal: Deal) -> None:
-        if not tables.rules_allow(deal) or deal.rules.objective != "min_deadwood":
+        if not bitmask.rules_allow(deal) or deal.rules.objective != "min_deadwood":
             raise ValueError(f"variant {deal.rules.name!r} is not a one-deck deadwood game "
                              "without wild cards")
         self.deal = deal
-        self.tables = tables.model(deal)
+        self.tables = bitmask.suit_tables(deal)
         if any(self.tables.meld_cost):
             raise ValueError("melded cards must cost nothing (least deadwood)")
         self.points = tuple(deal.points[c] for c in range(52))
@@ -171,7 +171,7 @@ class Arrangement(tuple[int, tuple[int, ...]]):
 
 def arrangement(hands: GinHands, mask: int) -> Arrangement:
     """The best arrangement of ``mask`` (no discard): its deadwood and melds."""
-    split = tables.best_split(hands.tables, suits(mask), False)
+    split = bitmask.best_split(hands.tables, suits(mask), False)
     cost, sets, remaining, _ = split
     melds: list[int] = []
     for rank, *set_suits in sets:

@@ -1,14 +1,17 @@
-"""The search engine's fast path for one deck without wild cards in the hand.
+"""The bitmask engine: the exact optimum of one deck without wild cards in the hand.
 
 Gin and basic rummy hands (and 500 hands without a joker) decompose: a set is
 a choice among the few ranks held three or four times, and what remains of
-each suit is an independent 13-bit mask whose best split into runs comes from
-a table built once per cost model (8,192 entries).  So the optimum is a small
-enumeration of set choices, each costing four table look-ups; the discard is
-one more table per suit (the best mask with one card removed).
+each suit is an independent 13-bit rank mask whose best split into runs is
+looked up in a table built once per deal's costs (8,192 entries, ``SuitTables``).
+So the optimum is a small enumeration of set choices, each costing four
+look-ups; the discard is one more look-up per suit (the best mask with one
+card removed).
 
 Exactness is the same as the general search (the tests compare them); it only
-applies when ``applies(instance)`` says so.
+applies when ``applies(instance)`` says so.  ``solver.session`` decides when it
+answers (before the search, whenever it applies); ``solver.quick`` reads its
+tables straight from card names for the gin and basic presets.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ def rules_allow(deal: Deal) -> bool:
 
 
 def applies(instance: Instance) -> bool:
-    """Whether the table method is exact for this instance."""
+    """Whether the bitmask engine is exact for this instance."""
     deal = instance.deal
     if not rules_allow(deal):
         return False
@@ -62,7 +65,7 @@ def applies(instance: Instance) -> bool:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class SuitTables:
-    """Everything the table method needs for one deal's cost model.
+    """Everything the bitmask engine needs for one deal's costs.
 
     ``best[mask]`` is the best run split of a suit's rank mask (cost, runs,
     dead bits); ``minus_one[mask]`` the best (cost, bit) with one card of the
@@ -95,7 +98,7 @@ class SuitTables:
 
 
 @lru_cache(maxsize=256)
-def model(deal: Deal) -> SuitTables:
+def suit_tables(deal: Deal) -> SuitTables:
     """The pass, the suit tables and per-rank melded costs for this deal."""
     objective = passes_for(deal)[0]
     hand_cost = tuple(objective.hand_cost(r, deal) for r in range(13))
@@ -164,7 +167,7 @@ of the discard (-1: none)."""
 
 
 MAX_SET_PLANS = 1024
-"""Most set choices the table method enumerates (each costs a few µs); a hand
+"""Most set choices the bitmask engine enumerates (each costs a few µs); a hand
 with more (30 cards holding many ranks three or four times) goes to the
 general search, which keeps to the deadline."""
 
@@ -208,17 +211,17 @@ def set_options(masks: Sequence[int]) -> list[list[SetChoice]] | None:
     return rank_options
 
 
-def best_split(suit_tables: SuitTables, masks: Sequence[int], discard: bool,
+def best_split(tables: SuitTables, masks: Sequence[int], discard: bool,
                rank_options: list[list[SetChoice]] | None = None) -> Split:
     """The best split of a hand given as per-suit rank masks (cost
     ``INFEASIBLE`` when a discard is asked of an empty hand).  The hand must
     pass ``set_options`` (at most ``MAX_SET_PLANS`` set choices); pass its
     answer as ``rank_options`` when already known."""
-    best, meld_cost = suit_tables.best, suit_tables.meld_cost
+    best, meld_cost = tables.best, tables.meld_cost
     if rank_options is None:
         rank_options = set_options(masks)
         if rank_options is None:
-            raise ValueError("too many set choices for the table method")
+            raise ValueError("too many set choices for the bitmask engine")
     # every choice of sets: (sets chosen, what remains of each suit, the sets' cost)
     spades, hearts, diamonds, clubs = masks
     plans: list[tuple[tuple[tuple[int, ...], ...], tuple[int, int, int, int], int]] = [
@@ -237,7 +240,7 @@ def best_split(suit_tables: SuitTables, masks: Sequence[int], discard: bool,
         total = set_cost + best[spades][0] + best[hearts][0] + best[diamonds][0] + best[clubs][0]
         discard_suit = -1
         if discard:
-            gain, discard_suit = suit_tables.cheapest_discard(spades, hearts, diamonds, clubs)
+            gain, discard_suit = tables.cheapest_discard(spades, hearts, diamonds, clubs)
             total += gain
         if total < found[0]:
             found = (total, chosen, remaining, discard_suit)
@@ -252,9 +255,9 @@ def masks_of(cards: Iterable[int]) -> list[int]:
     return masks
 
 
-def solve_tables(instance: Instance) -> EngineResult:
+def solve_bitmask(instance: Instance) -> EngineResult:
     """Exact optimum by set enumeration plus per-suit run tables."""
-    split = best_split(model(instance.deal), masks_of(instance.cards), instance.discard)
+    split = best_split(suit_tables(instance.deal), masks_of(instance.cards), instance.discard)
     total = split[0]
     name = passes_for(instance.deal)[0].name
     if total >= INFEASIBLE:
@@ -294,8 +297,8 @@ def run_meld(suit: int, low: int, top: int, ace_high: bool) -> PlacedMeld:
 def arrangement(deal: Deal, split: Split,
                 ) -> tuple[tuple[PlacedMeld, ...], tuple[int, ...], int | None]:
     """The melds, deadwood (in display order) and discard of a split."""
-    suit_tables = model(deal)
-    best, minus_one = suit_tables.best, suit_tables.minus_one
+    tables = suit_tables(deal)
+    best, minus_one = tables.best, tables.minus_one
     _, sets, remaining, discard_suit = split
     melds = [set_meld(rank, suits) for rank, *suits in sets]
     discard: int | None = None

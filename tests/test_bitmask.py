@@ -1,4 +1,4 @@
-"""The table fast path (one deck, no wilds) against the general search DP."""
+"""The bitmask engine (one deck, no wilds) against the general search DP."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ import random
 
 import pytest
 
+from solver.assemble import build_solution
 from solver.cards import card_name
-from solver.engines import tables
-from solver.engines.search import solve_search
-from solver.solve import build_solution, prepare
+from solver.engines import bitmask
+from solver.session import solve_search
+from solver.solve import prepare
 from solver.validate import validate
 
 CASES = [
@@ -24,7 +25,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("variant", "size", "discard", "rules"), CASES)
-def test_tables_match_the_general_search(
+def test_bitmask_matches_the_general_search(
     variant: str, size: int, discard: bool, rules: dict[str, str] | None
 ) -> None:
     rng = random.Random(f"{variant}-{size}-{discard}")
@@ -36,7 +37,7 @@ def test_tables_match_the_general_search(
             deck = list(range(52))
         hand = [card_name(c) for c in rng.sample(deck, min(size, len(deck)))]
         instance = prepare(hand, variant, None, discard, rules)
-        assert tables.applies(instance)
+        assert bitmask.applies(instance)
         fast = solve_search(instance)
         general = solve_search(instance, use_tables=False)
         assert fast.cost == general.cost, hand
@@ -51,7 +52,7 @@ def test_tables_match_the_general_search(
         assert report.deadwood_points == solution.deadwood_points
 
 
-def test_tables_do_not_apply_with_wilds_or_two_decks() -> None:
-    assert not tables.applies(prepare("JK 2S 3S", "rummy500", None, False, None))
-    assert not tables.applies(prepare("9S 9S 9H", "indian13", None, False, None))
-    assert not tables.applies(prepare("KH AH 2H", "gin", None, False, {"ace": "wrap"}))
+def test_bitmask_does_not_apply_with_wilds_or_two_decks() -> None:
+    assert not bitmask.applies(prepare("JK 2S 3S", "rummy500", None, False, None))
+    assert not bitmask.applies(prepare("9S 9S 9H", "indian13", None, False, None))
+    assert not bitmask.applies(prepare("KH AH 2H", "gin", None, False, {"ace": "wrap"}))

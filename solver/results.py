@@ -180,7 +180,8 @@ def quick_solution(variant: str, melds: tuple[Meld, ...], deadwood: tuple[int, .
                    declarable: bool) -> Solution:
     """A proved-optimal search ``Solution`` with nothing to open and no go-out
     alternative, built without the frozen dataclass ``__init__`` (whose
-    ``object.__setattr__`` per field is half the cost of the table fast path).
+    ``object.__setattr__`` per field is half the cost of the quick path,
+    ``solver.quick``).
     Equal to ``Solution(variant, melds, deadwood, discard, deadwood_points,
     meld_points, meld_points - deadwood_points, deadwood_points, declarable,
     True, "search", "optimal")``.
