@@ -83,6 +83,8 @@ STREAMS: dict[str, str] = {
     "line_too_large": "a line over RUMMY_SOLVER_MAX_BODY_BYTES",
     "line_too_deep": "a line that nests arrays/objects more than 32 deep",
     "stream_too_large": "a stream over RUMMY_SOLVER_MAX_STREAM_BYTES: later lines not read",
+    "stream_time_exceeded": "a stream that ran RUMMY_SOLVER_MAX_STREAM_S seconds: later lines "
+                            "not answered",
     "unknown_op": "a line's op is not an operation a line may ask for",
     "worker_crashed": "the process answering this line died; the line alone was retried",
     "batch_budget_exceeded": "a batch item reached after the batch's deadline",

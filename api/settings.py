@@ -80,10 +80,15 @@ class Settings(BaseSettings):
                                   description="request body size (413 above); a stream's line size")
     max_stream_bytes: Count = Field(default=64 * 1024 * 1024, ge=1, le=1 << 40,
                                     description="bytes one /v1/solve/stream request may send")
-    processes: Count = Field(default=1, ge=0, le=64, description="solver processes per uvicorn worker "
-                                                          "(0: threads, for embedding)")
-    queue_size: Count = Field(default=64, ge=1, le=100_000,
-                              description="requests waiting per worker before 503")
+    max_stream_s: Count = Field(default=600, ge=1, le=86_400,
+                                description="seconds one /v1/solve/stream request may run")
+    processes: Count = Field(default=3, ge=0, le=64, description=(
+        "solver processes per uvicorn worker (0: threads, for embedding); the last free one "
+        "is kept for a client running nothing, so 3 lets two long clients run beside everyone "
+        "else"))
+    queue_size: Count = Field(default=1024, ge=1, le=100_000, description=(
+        "requests waiting per worker at most (a request is refused sooner when the work "
+        "ahead of it would pass its deadline)"))
     drain_s: Count = Field(default=10, ge=1, le=3600, description="seconds to drain on SIGTERM")
     recycle_tasks: Count = Field(default=5000, ge=1, le=10**9,
                                  description="a solver process is replaced after this many requests")

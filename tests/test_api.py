@@ -81,10 +81,11 @@ def solve(client: TestClient, **body: Any) -> Any:
 
 
 def patch_call(monkeypatch: pytest.MonkeyPatch, name: str, call: Any) -> None:
-    """Make operation ``name`` call ``call`` instead of its library function."""
+    """Make operation ``name`` call ``call`` instead of its library function
+    (and never its quick path, which would answer without it)."""
     from dataclasses import replace
 
-    monkeypatch.setitem(OPERATIONS, name, replace(OPERATIONS[name], call=call))
+    monkeypatch.setitem(OPERATIONS, name, replace(OPERATIONS[name], call=call, quick=None))
 
 
 def library_call(name: str) -> Any:
@@ -467,10 +468,13 @@ def test_default_time_limit_is_passed_to_the_solver(monkeypatch: pytest.MonkeyPa
         return real(*args, **kwargs)
 
     patch_call(monkeypatch, "solve_hand", spy)
-    # Limits long enough that a loaded machine still answers in time.
+    # Limits long enough that a loaded machine still answers in time; a rules
+    # override keeps the call off the quick path (answered without the solver pool).
+    rules = {"min_run_length": 3}
     with make_client(default_time_limit_ms=1230) as small:
-        assert solve(small, variant="gin", hand=GIN_HAND).status_code == 200
-        assert solve(small, variant="gin", hand=GIN_HAND, time_limit_ms=770).status_code == 200
+        assert solve(small, variant="gin", hand=GIN_HAND, rules=rules).status_code == 200
+        assert solve(small, variant="gin", hand=GIN_HAND, rules=rules,
+                     time_limit_ms=770).status_code == 200
     assert seen == [1230, 770]
 
 

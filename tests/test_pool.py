@@ -163,8 +163,8 @@ def test_a_wait_past_the_deadline_is_refused() -> None:
         with pytest.raises(Overloaded) as refused:
             await _submit(pool, "echo", {}, 0.05)
         assert "past its deadline" in refused.value.reason
-        # Queued with room to start, but its deadline comes first: 503 then.
-        pool.service_s = 0.0
+        # Queued by a wrong estimate, and its deadline comes first: 503 then.
+        pool.expected_start_s = lambda client="-": 0.0  # type: ignore[method-assign]
         started = time.monotonic()
         late = await _submit(pool, "echo", {}, 0.1)
         assert late.status == 503 and 0.09 < time.monotonic() - started < 0.2
