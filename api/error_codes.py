@@ -27,6 +27,10 @@ REQUEST_SHAPE: dict[str, str] = {
     "body_too_deep": "the body nests arrays/objects more than 32 deep",
     "body_too_large": "413: the body is over RUMMY_SOLVER_MAX_BODY_BYTES",
     "invalid_content_length": "the Content-Length header is not a number",
+    "invalid_http": "400: the request is not valid HTTP/1.1 (a Content-Length that is not a "
+                    "number, a malformed request line or header)",
+    "body_timeout": "408: the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the "
+                    "request",
     "unknown_variant": "not a preset (or not one this operation takes); the message lists them",
     "unknown_engine": "not an engine: auto, search or cpsat",
     "invalid_rules": "a knob that does not exist, a knob value out of its range, or knobs that "

@@ -21,6 +21,7 @@ from api.http_errors import install_exception_handlers
 from api.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
 from api.openapi import install_openapi
 from api.pool import SolverPool
+from api.quick_lane import QuickLaneMiddleware
 from api.routes import health, operations, play, stream, variants
 from api.settings import Settings, load_settings
 
@@ -93,8 +94,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Starlette wraps the last-added middleware outermost: the request context
     # sees everything (503s of the catch-all included), CORS headers reach the
     # body guard's 413/422 too.
+    app.add_middleware(QuickLaneMiddleware, settings=settings)
     app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes,
-                       streaming_paths=frozenset({"/v1/solve/stream"}))
+                       streaming_paths=frozenset({"/v1/solve/stream"}),
+                       body_timeout_s=settings.body_timeout_s)
     if settings.origins:
         app.add_middleware(
             CORSMiddleware, allow_origins=settings.origins,
@@ -102,7 +105,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             expose_headers=["X-Request-ID", "Retry-After"], max_age=600,
         )
     app.add_middleware(CatchAllMiddleware)
-    app.add_middleware(RequestContextMiddleware)
+    app.add_middleware(RequestContextMiddleware, access_log_per_s=settings.access_log_per_s,
+                       connection_max_s=settings.connection_max_s)
     return app
 
 

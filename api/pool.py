@@ -360,8 +360,6 @@ class SolverPool:
         self.ids = itertools.count(1)
         self.start_s = 0.5  # how long starting a solver process takes (measured)
         self.running = False
-        self.abandoned = False
-        self.closing: asyncio.Event | None = None
         self.context: Any = None
         self.collect_timer: asyncio.TimerHandle | None = None
         self.loop: asyncio.AbstractEventLoop  # set by start()
@@ -384,7 +382,6 @@ class SolverPool:
     async def start(self) -> None:
         """Start the slots (in a thread: spawning processes blocks for a moment)."""
         self.loop = asyncio.get_running_loop()
-        self.closing = asyncio.Event()
         if self.settings.processes:
             self.context = multiprocessing.get_context("forkserver")
             module = self.runner_path.partition(":")[0]
@@ -412,25 +409,6 @@ class SolverPool:
         for slot in slots:
             slot.detach()
         await asyncio.gather(*(asyncio.to_thread(slot.close) for slot in slots))
-
-    def drain(self, seconds: float) -> None:
-        """Shutting down: in ``seconds``, answer every job still waiting or
-        running with a 503 (call on the loop)."""
-        self.loop.call_later(seconds, self.abandon)
-
-    def abandon(self) -> None:
-        """Answer every job now with a 503 (the drain time is over); streams
-        see ``closing`` and end with an error line."""
-        self.abandoned = True
-        if self.closing is not None:
-            self.closing.set()
-        why = "the service is shutting down and its drain time (RUMMY_SOLVER_DRAIN_S) is over"
-        for job in self.pending.clear():
-            self._finish(job, _unavailable(why))
-        for slot in self.slots:
-            if slot.job is not None:
-                slot.cancel()
-                self._finish(slot.job, _unavailable(why))
 
     # -- submitting -------------------------------------------------------------
     def _free_at(self, slot: _Slot, now: float) -> float:
@@ -464,7 +442,7 @@ class SolverPool:
         start in time.  ``disconnected`` returns once the client went away;
         ``client`` is whose job it is (fair share), ``kind`` what it is like
         (its cost estimate; default: the operation)."""
-        if not self.running or self.abandoned:
+        if not self.running:
             raise Overloaded("the service is shutting down", 1)
         now = self.loop.time()
         wait = self.expected_start_s(client)

@@ -54,9 +54,13 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    from api.protocol import PROTOCOL
+
     config = uvicorn.Config(
         "api.main:app", host=host, port=port, workers=workers, log_level=log_level,
-        log_config=log_config(log_level), access_log=False,
+        log_config=log_config(log_level), access_log=False, http=PROTOCOL,
+        # At the drain's end uvicorn cancels what is left: the app answers
+        # those requests 503 (CatchAllMiddleware) and ends streams with a line.
         timeout_graceful_shutdown=settings.drain_s,
     )
     try:

@@ -89,7 +89,18 @@ class Settings(BaseSettings):
     queue_size: Count = Field(default=1024, ge=1, le=100_000, description=(
         "requests waiting per worker at most (a request is refused sooner when the work "
         "ahead of it would pass its deadline)"))
-    drain_s: Count = Field(default=10, ge=1, le=3600, description="seconds to drain on SIGTERM")
+    drain_s: Count = Field(default=10, ge=1, le=3600, description=(
+        "seconds to drain on SIGTERM; a request still in flight then gets a 503 (a stream: a "
+        "last error line)"))
+    body_timeout_s: Count = Field(default=10, ge=1, le=3600, description=(
+        "seconds from a request's arrival for its whole body to arrive (408 after); not "
+        "/v1/solve/stream"))
+    connection_max_s: Count = Field(default=5, ge=0, le=86_400, description=(
+        "a keep-alive connection older than this is closed after its next answer, so clients "
+        "spread over the workers again (0: never)"))
+    access_log_per_s: Count = Field(default=100, ge=0, le=1_000_000, description=(
+        "access-log lines per second per worker at most; the requests left out are counted in "
+        "a summary line every 10 s (0: a line per request)"))
     recycle_tasks: Count = Field(default=5000, ge=1, le=10**9,
                                  description="a solver process is replaced after this many requests")
     recycle_rss_mb: Count = Field(default=768, ge=1, le=1 << 20,

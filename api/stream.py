@@ -15,7 +15,8 @@ number.
   time is answered with an ``overloaded`` error line; the stream goes on.
 * **Time**: a stream runs at most ``RUMMY_SOLVER_MAX_STREAM_S`` seconds; then
   one ``stream_time_exceeded`` line ends it.  When the service shuts down
-  and its drain time is over, one ``unavailable`` line ends it.
+  and its drain time (``RUMMY_SOLVER_DRAIN_S``) is over, one ``unavailable``
+  line ends it.
 * **Limits**: a line over ``RUMMY_SOLVER_MAX_BODY_BYTES`` is answered
   ``line_too_large`` (and never held whole); the stream reads at most
   ``RUMMY_SOLVER_MAX_STREAM_BYTES``, then answers one ``stream_too_large``
@@ -167,9 +168,6 @@ class NdjsonStream:
 
     def _ended(self, started: float) -> ErrorItem | None:
         """Why the stream must stop before its next line, if it must."""
-        if self.pool.abandoned:
-            return item("unavailable", ("body",),
-                        "the service is shutting down; later lines were not answered")
         if time.monotonic() - started > self.settings.max_stream_s:
             return item("stream_time_exceeded", ("body",),
                         f"the stream ran for {self.settings.max_stream_s} s "
@@ -201,6 +199,16 @@ class NdjsonStream:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         except OSError:
             pass  # the client went away while we wrote
+        except asyncio.CancelledError:
+            # The server's drain time is over: one last line says so, then the end.
+            with contextlib.suppress(OSError, RuntimeError):
+                await send({"type": "http.response.body", "more_body": True,
+                            "body": encode(error_answer(None, self.lines + 1, item(
+                                "unavailable", ("body",), "the service is shutting down "
+                                "(its drain time is over); later lines were not answered"
+                            ))).encode() + b"\n"})
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            raise
         finally:
             for pending in window:
                 pending.cancel()

@@ -759,10 +759,15 @@ def test_error_escaping_every_handler_is_503(monkeypatch: pytest.MonkeyPatch) ->
         raise RuntimeError("outside the service's own guards")
 
     monkeypatch.setattr(operation_routes, "answer", broken)
+    import api.quick_lane
+
+    monkeypatch.setattr(api.quick_lane, "quick_answer", broken)
     with make_client() as fresh:
-        response = solve(fresh, variant="gin", hand=GIN_HAND)
-    item = single_error(response, 503)
-    assert "logged as" in item["msg"]
+        routed = solve(fresh, variant="gin", hand=GIN_HAND, rules={"min_run_length": 3})
+        quick = solve(fresh, variant="gin", hand=GIN_HAND)  # the quick lane (api.quick_lane)
+    for response in (routed, quick):
+        item = single_error(response, 503)
+        assert "logged as" in item["msg"]
 
 
 def test_unknown_route_and_method(client: TestClient) -> None:
