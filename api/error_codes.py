@@ -101,6 +101,9 @@ SERVICE: dict[str, str] = {
     "solver_error": "503: the solver failed on this request (a bug; the log has a reference)",
     "service_error": "503: the service failed outside the solver (a bug; logged)",
     "not_ready": "503 from /readyz: the self-check solve failed",
+    "unauthorized": "401: the request carries no API key, or one the service does not know "
+                    "(only when keys are configured)",
+    "rate_limited": "429: the API key is over its rate limit (Retry-After says when to retry)",
     "not_found": "404: no such path (or variant)",
     "method_not_allowed": "405",
     "http_error": "another HTTP error",

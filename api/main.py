@@ -17,11 +17,14 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from api import API_VERSION, metrics
+from api.auth import ApiKeyMiddleware
 from api.http_errors import install_exception_handlers
+from api.keys import KeyRing
 from api.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
 from api.openapi import install_openapi
 from api.pool import SolverPool
 from api.quick_lane import QuickLaneMiddleware
+from api.rate_limit import RateLimiter
 from api.routes import health, operations, play, stream, variants
 from api.settings import Settings, load_settings
 
@@ -98,6 +101,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes,
                        streaming_paths=frozenset({"/v1/solve/stream"}),
                        body_timeout_s=settings.body_timeout_s)
+    keys = KeyRing.load(settings.api_keys, settings.api_keys_file, settings.rate_limit)
+    if keys:
+        # Outside the body guard (an unknown caller's body is never read), inside CORS
+        # (a browser can read the 401 and 429).
+        app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=RateLimiter(settings.redis_url),
+                           metrics_need_key=settings.metrics_need_key)
     if settings.origins:
         app.add_middleware(
             CORSMiddleware, allow_origins=settings.origins,

@@ -110,6 +110,8 @@ class RequestContextMiddleware:
         if route in ("/healthz", "/metrics"):
             return  # probes would drown the access log
         logged = {k: v for k, v in fields.items() if k in ("variant", "engine", "optimal", "key")}
+        if state.get("key_id"):
+            logged["key"] = state["key_id"]  # the key's id (api.keys), never the key
         self.access_log.write(now, method, scope.get("path", ""), route, status,
                               {"ms": round(seconds * 1000.0, 3), **logged})
 

@@ -18,6 +18,16 @@ from api.operations import OPERATIONS
 
 REF_TEMPLATE = "#/components/schemas/{model}"
 
+SECURITY_SCHEMES: dict[str, Any] = {
+    "BearerKey": {"type": "http", "scheme": "bearer",
+                  "description": "an API key as 'Authorization: Bearer KEY' (api.keys)"},
+    "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key",
+                     "description": "an API key as 'X-API-Key: KEY'"},
+}
+"""How a request carries an API key.  Keys are needed only when the service
+has some (RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE), so every
+``/v1`` operation lists them as alternatives next to ``{}`` (none)."""
+
 
 def request_schemas() -> dict[str, Any]:
     """The JSON schemas of every operation's request model and what they refer to."""
@@ -39,6 +49,11 @@ def install_openapi(app: FastAPI) -> None:
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
             for name, schema in request_schemas().items():
                 schemas.setdefault(name, schema)
+            document["components"]["securitySchemes"] = SECURITY_SCHEMES
+            for path, item in document.get("paths", {}).items():
+                if path.startswith("/v1/"):
+                    for operation in item.values():
+                        operation["security"] = [{"BearerKey": []}, {"ApiKeyHeader": []}, {}]
             app.openapi_schema = document
         return app.openapi_schema
 

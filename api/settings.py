@@ -48,6 +48,16 @@ def _log_level(value: str) -> str:
     return level
 
 
+def _rate(value: str) -> str:
+    from limits import parse
+
+    try:
+        parse(value)
+    except ValueError:
+        raise ValueError("a rate such as 100/second or 6000 per minute") from None
+    return value.strip()
+
+
 def _env(name: str, *old: str) -> Any:
     """The field's variable, and older names still read (the current one wins)."""
     return AliasChoices(ENV_PREFIX + name.upper(), *(ENV_PREFIX + o for o in old))
@@ -105,6 +115,19 @@ class Settings(BaseSettings):
                                  description="a solver process is replaced after this many requests")
     recycle_rss_mb: Count = Field(default=768, ge=1, le=1 << 20,
                                   description="... or once it holds this much memory (MB)")
+    api_keys: str = Field(default="", description=(
+        "comma-separated API keys; when set (or a key file), every /v1 request needs one "
+        "(Authorization: Bearer KEY or X-API-Key: KEY); never logged"))
+    api_keys_file: str = Field(default="", description=(
+        "a file of keys, one SHA-256 hex digest a line and an optional rate (python -m api.keys "
+        "KEY prints the line)"))
+    rate_limit: Annotated[str, AfterValidator(_rate)] = Field(
+        default="1000/second", description="each key's rate limit where the file gives none "
+                                           "(limits notation: 100/second, 6000 per minute)")
+    redis_url: str = Field(default="", description=(
+        "Redis that counts the rate limits across workers and replicas (redis://host:6379/0); "
+        "empty: each worker counts in memory"))
+    metrics_need_key: bool = Field(default=False, description="/metrics needs an API key too")
     cors_origins: str = Field(default="", description="comma-separated origins a browser game may call "
                                               "from (* for any); empty: no CORS headers")
     log_level: Annotated[str, AfterValidator(_log_level)] = Field(
@@ -167,7 +190,9 @@ def settings_table() -> str:
     rows = ["| variable | default | |", "|---|---|---|"]
     for name, field in Settings.model_fields.items():
         default = field.default if field.default != "" else "(none)"
-        if isinstance(default, int) and not isinstance(default, bool):
+        if isinstance(default, bool):
+            default = str(default).lower()
+        elif isinstance(default, int):
             default = f"{default}"
         rows.append(f"| `{ENV_PREFIX}{name.upper()}` | {default} | {field.description} |")
     return "\n".join(rows)
