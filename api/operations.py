@@ -179,12 +179,14 @@ def solve_items(requests: list[Any], deadline: Deadline,
         started = time.perf_counter()
         prefix = ("body", "requests", index)
         try:
-            call = solve_op.parse(request, settings)
+            # The deadline first: past it, checking each of a thousand items
+            # would itself take the batch well past its deadline.
             if deadline.expired():
                 raise RequestRejected.one(
                     "batch_budget_exceeded", (), "not solved: the batch reached its deadline (its "
                     "time_limit_ms, else RUMMY_SOLVER_REQUEST_BUDGET_MS, counted from its "
                     "arrival) on earlier requests")
+            call = solve_op.parse(request, settings)
             answer = solve_op.execute(call.args, deadline.within_ms(call.limit_ms))
         except RequestRejected as exc:
             results.append({"error": exc.prefixed(prefix)[0]})
