@@ -94,3 +94,19 @@ async def answer(request: Request, call: Call, quick: bool = True) -> Response:
         headers = {"Retry-After": str(outcome.log["retry_after"])}
     return Response(outcome.body, status_code=outcome.status, media_type="application/json",
                     headers=headers)
+
+
+def warm_up(settings: Settings) -> None:
+    """Check every example request and answer the quick ones (``api.examples``)
+    once, at start: the first of each builds validators and the quick path's
+    tables (tens of milliseconds), which would otherwise fall on a request."""
+    from api.errors import RequestRejected
+    from api.examples import REQUESTS
+
+    for op, examples in REQUESTS.items():
+        operation = OPERATIONS.get(op)
+        for example in examples if operation is not None else ():
+            try:
+                quick_answer(operation.parse(example, settings))  # type: ignore[union-attr]
+            except RequestRejected:
+                continue

@@ -18,6 +18,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from api import API_VERSION, metrics
 from api.auth import ApiKeyMiddleware
+from api.dispatch import warm_up
 from api.http_errors import install_exception_handlers
 from api.keys import KeyRing
 from api.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
@@ -61,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = SolverPool(settings, "api.jobs:run_job", on_change=report)
         await pool.start()
+        warm_up(settings)
         app.state.pool = pool
         try:
             yield

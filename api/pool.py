@@ -73,9 +73,18 @@ BACKSTOP_S = 0.3
 IDLE_COLLECT_S = 0.25
 """A solver process idle this long may be told to run the garbage collector."""
 CANCEL_GRACE_S = 0.1
-"""How long a cancelled job may take to stop before its process is killed."""
+"""How long a cancelled job is expected to take to stop (the library reads its
+cancel flag within milliseconds)."""
+CANCEL_KILL_S = 1.0
+"""How long a cancelled job may take to stop before its process is killed: a
+process still busy with the job it was given (it may not have read the flag
+yet) is healthy; one that ignores its flag for a second is not."""
 _COLLECT = "collect"
 """The message that tells an idle solver process to run a full garbage collection."""
+_READY = "ready"
+"""A new solver process's first message: warmed up, ready for jobs."""
+START_TIMEOUT_S = 60.0
+"""How long a new solver process may take to import and warm up."""
 
 Payload = dict[str, Any]
 JobRunner = Callable[[str, Payload, float, float, Callable[[], bool], Settings, str],
@@ -168,6 +177,17 @@ def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: st
                                                         config.log_level)))
     runner = load_runner(runner_path)
     config.apply_to_engines()
+    # The runner's module may warm the process up (api.jobs.warm_up: first
+    # calls build caches without deadline checks); no job waits meanwhile.
+    import importlib
+
+    warm_up = getattr(importlib.import_module(runner_path.partition(":")[0]), "warm_up", None)
+    if warm_up is not None:
+        warm_up(config)
+    try:
+        conn.send(_READY)
+    except (OSError, BrokenPipeError):
+        return
     done = 0
     while True:
         try:
@@ -215,6 +235,10 @@ class _ProcessSlot:
             daemon=True, name="rummy-solver-child")
         self.process.start()
         child.close()
+        # Blocking (slots start in a thread): a slot takes jobs once its process is warm.
+        if not self.conn.poll(START_TIMEOUT_S) or self.conn.recv() != _READY:
+            self.process.kill()
+            raise OSError("a solver process did not start")
         self.job: _Job | None = None
         self.broken = False
         self.collecting = False
@@ -224,6 +248,9 @@ class _ProcessSlot:
     def attach(self) -> None:
         """Start listening for answers (on the loop)."""
         self.pool.loop.add_reader(self.conn.fileno(), self._readable)
+        # uvloop (libuv) makes a watched descriptor non-blocking; an answer
+        # larger than the pipe's buffer then read as "the process exited".
+        os.set_blocking(self.conn.fileno(), True)
 
     def detach(self) -> None:
         """Stop listening (on the loop)."""
@@ -486,8 +513,10 @@ class SolverPool:
                 slot.cancel()
                 if job.timer is not None:
                     job.timer.cancel()
-                job.stop_by = self.loop.time() + CANCEL_GRACE_S
-                job.timer = self.loop.call_at(job.stop_by, self._overdue, slot, job, "cancelled")
+                now = self.loop.time()
+                job.stop_by = now + CANCEL_GRACE_S
+                job.timer = self.loop.call_at(now + CANCEL_KILL_S, self._overdue, slot, job,
+                                              "cancelled")
                 self._finish(job, Outcome(499, b"", {"cancelled": True}))
 
     def _usable(self) -> list[tuple[int, _Slot]]:
@@ -601,7 +630,7 @@ class SolverPool:
         self._release(slot, job)
         if why == "cancelled":
             logger.warning("solver process did not stop %s within %.0f ms of its cancellation; "
-                           "replacing it", job.op, CANCEL_GRACE_S * 1000)
+                           "replacing it", job.op, CANCEL_KILL_S * 1000)
         else:
             logger.error("solver process overran the deadline of %s by %.0f ms; replacing it",
                          job.op, (self.loop.time() - job.deadline_at) * 1000)
