@@ -12,7 +12,16 @@ free port and checks, over real HTTP:
 * a client that disconnects stops its work: the server's CPU goes idle;
 * bad input costs little: bounded 422s for a megabyte of integers and deep
   nesting;
-* SIGTERM drains the request in flight, refuses new connections, exits.
+* SIGTERM drains the request in flight, refuses new connections, exits;
+  what is still running when the drain time is over gets a JSON 503 (a
+  stream: a last error line), never uvicorn's plain-text 500;
+* overload and fair shares: 200 connections of gin solves are all served; a
+  crowd of heavy solves that cannot all start is answered 503 at once with
+  Retry-After; light solves keep 95 % of their answers beside two heavy
+  streams; a solve right after heavy work is not held up by garbage
+  collection; clients leaving before their solve starts replace no process;
+* malformed HTTP gets the JSON error shape, a body that never arrives a 408;
+* kill -9 of a worker: the replacement gets its keep-alive clients back.
 """
 
 from __future__ import annotations
