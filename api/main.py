@@ -9,6 +9,7 @@ from packaged assets (no CDN), the schema at ``/openapi.json``.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -63,6 +64,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pool = SolverPool(settings, "api.jobs:run_job", on_change=report)
         await pool.start()
         warm_up(settings)
+        # What start-up built lives as long as the worker: out of the
+        # collector's full passes, which would otherwise scan it on a request.
+        gc.freeze()
         app.state.pool = pool
         try:
             yield
