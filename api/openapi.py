@@ -25,8 +25,10 @@ SECURITY_SCHEMES: dict[str, Any] = {
                      "description": "an API key as 'X-API-Key: KEY'"},
 }
 """How a request carries an API key.  Keys are needed only when the service
-has some (RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE), so every
-``/v1`` operation lists them as alternatives next to ``{}`` (none)."""
+has some (RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE), so the
+document's ``security`` lists them as alternatives next to ``{}`` (none); it
+is the document's, not each operation's, so generated clients work with and
+without a key."""
 
 
 def request_schemas() -> dict[str, Any]:
@@ -50,10 +52,7 @@ def install_openapi(app: FastAPI) -> None:
             for name, schema in request_schemas().items():
                 schemas.setdefault(name, schema)
             document["components"]["securitySchemes"] = SECURITY_SCHEMES
-            for path, item in document.get("paths", {}).items():
-                if path.startswith("/v1/"):
-                    for operation in item.values():
-                        operation["security"] = [{"BearerKey": []}, {"ApiKeyHeader": []}, {}]
+            document["security"] = [{}, {"BearerKey": []}, {"ApiKeyHeader": []}]
             app.openapi_schema = document
         return app.openapi_schema
 
