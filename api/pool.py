@@ -83,6 +83,8 @@ _COLLECT = "collect"
 """The message that tells an idle solver process to run a full garbage collection."""
 _READY = "ready"
 """A new solver process's first message: warmed up, ready for jobs."""
+SOLVER_NICENESS = 5
+"""How much lower a solver process's CPU priority is than its worker's."""
 START_TIMEOUT_S = 60.0
 """How long a new solver process may take to import and warm up."""
 
@@ -169,6 +171,10 @@ def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: st
     """A solver process: run jobs one at a time until told to stop or recycled."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the worker's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # Below the worker's event loop: when solves fill every core, the loop
+    # must still get the CPU to answer each request by its deadline.
+    with contextlib.suppress(OSError):
+        os.nice(SOLVER_NICENESS)
     import logging.config
 
     from api.logs import log_config
@@ -389,6 +395,7 @@ class SolverPool:
         self.running = False
         self.context: Any = None
         self.collect_timer: asyncio.TimerHandle | None = None
+        self.swaps: set[asyncio.Task[None]] = set()  # slots being replaced
         self.loop: asyncio.AbstractEventLoop  # set by start()
 
     @property
@@ -432,6 +439,8 @@ class SolverPool:
             self.collect_timer.cancel()
         for job in self.pending.clear():
             self._finish(job, _unavailable("the service is shutting down"))
+        if self.swaps:  # a replacement still starting: it sees running is False and stops
+            await asyncio.gather(*self.swaps, return_exceptions=True)
         slots, self.slots = self.slots, []
         for slot in slots:
             slot.detach()
@@ -656,14 +665,16 @@ class SolverPool:
                 logger.error("could not start a solver process", exc_info=exc)
                 await asyncio.sleep(1)
                 fresh = await asyncio.to_thread(self._new_slot)
-            if placeholder in self.slots:
+            if placeholder in self.slots and self.running:
                 fresh.attach()
                 self.slots[self.slots.index(placeholder)] = fresh
                 self._dispatch()
             else:
                 await asyncio.to_thread(fresh.close)
 
-        self.loop.create_task(swap())
+        task = self.loop.create_task(swap())
+        self.swaps.add(task)
+        task.add_done_callback(self.swaps.discard)
 
     def _finish(self, job: _Job, outcome: Outcome) -> None:
         if job.timer is not None and outcome.status != 499:
