@@ -79,6 +79,9 @@ CANCEL_KILL_S = 1.0
 """How long a cancelled job may take to stop before its process is killed: a
 process still busy with the job it was given (it may not have read the flag
 yet) is healthy; one that ignores its flag for a second is not."""
+START_MARGIN_S = 0.1
+"""A job must be expected to start this long (at most a tenth of its time)
+before its deadline to be queued."""
 _COLLECT = "collect"
 """The message that tells an idle solver process to run a full garbage collection."""
 _READY = "ready"
@@ -485,9 +488,12 @@ class SolverPool:
         if len(self.pending) >= self.settings.queue_size:
             raise Overloaded(f"{len(self.pending)} requests are already waiting for a solver "
                              f"(RUMMY_SOLVER_QUEUE_SIZE)", wait)
-        if now + wait > deadline_at:
+        # A job expected to start only in the last tenth of its time is refused
+        # now: a little late, the estimate's error, and it waits to its deadline.
+        margin = min(START_MARGIN_S, (deadline_at - now) / 10)
+        if now + wait + margin > deadline_at:
             raise Overloaded(f"the solvers are busy: this request would wait about "
-                             f"{wait * 1000:.0f} ms, past its deadline", wait)
+                             f"{wait * 1000:.0f} ms, too close to its deadline", wait)
         kind = op if kind is None else kind
         job = _Job(next(self.ids), op, payload, deadline_at, budget_ms, self.loop.create_future(),
                    request_id, client, kind,

@@ -39,7 +39,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     503: {**_error("the request could not be served in time (the solvers are busy: see the "
                    "Retry-After header) or the solver failed (logged; not your input)",
                    "overloaded", "the solvers are busy: this request would wait about 2400 ms, "
-                   "past its deadline; retry in 3 s"),
+                   "too close to its deadline; retry in 3 s"),
           "headers": {"Retry-After": {"description": "seconds to wait before retrying",
                                       "schema": {"type": "integer"}}}},
 }
