@@ -5,9 +5,10 @@ the connection (``api.dispatch``).  Each client has its own FIFO line; when a
 solver frees, the client with the fewest jobs running goes next (among equals,
 the one whose head job waited longest), so a client sending many requests, or
 a stream of heavy lines, is served in turn with everyone else rather than in
-front.  The last free solver of a pool is *reserved*: only a client running
-nothing may take it, so however many solvers long jobs hold, a newcomer finds
-one.
+front; among clients running as many, the one served longest ago goes first
+(round robin), then the one whose head job waited longest.  The last free
+solver of a pool is *reserved*: only a client running nothing may take it,
+so however many solvers long jobs hold, a newcomer finds one.
 
 >>> queue = FairQueue[str](reserve=1)
 >>> queue.push("a", "a1"); queue.push("a", "a2"); queue.push("b", "b1")
@@ -26,6 +27,9 @@ from typing import Generic, TypeVar
 
 J = TypeVar("J")
 
+_MAX_SERVED = 10_000
+"""Clients whose last turn is remembered (the least recent are forgotten)."""
+
 
 class FairQueue(Generic[J]):
     """Per-client FIFO lines, served max-min fair (see the module docstring)."""
@@ -36,6 +40,8 @@ class FairQueue(Generic[J]):
         self.running: dict[str, int] = {}
         self.client_of: dict[int, tuple[str, float]] = {}  # id(job) -> (client, work), waiting
         self.work: dict[str, float] = {}  # per client: the work of its waiting jobs
+        self.served: dict[str, int] = {}  # per client: when it was last served (pop count)
+        self.pops = 0
         self.order = itertools.count()
         self.size = 0
 
@@ -93,13 +99,13 @@ class FairQueue(Generic[J]):
         client running fewest jobs, oldest first; on a reserved solver, only a
         client running nothing."""
         best: str | None = None
-        best_key: tuple[int, int] | None = None
+        best_key: tuple[int, int, int] | None = None
         reserved = free <= self.reserve
         for client, line in self.lines.items():
             running = self.running.get(client, 0)
             if reserved and running:
                 continue
-            key = (running, line[0][0])
+            key = (running, self.served.get(client, -1), line[0][0])
             if best_key is None or key < best_key:
                 best, best_key = client, key
         if best is None:
@@ -111,6 +117,11 @@ class FairQueue(Generic[J]):
         if not line:
             del self.lines[best]
         self.running[best] = self.running.get(best, 0) + 1
+        self.pops += 1
+        self.served.pop(best, None)  # re-inserted last: the dict stays in serving order
+        self.served[best] = self.pops
+        if len(self.served) > _MAX_SERVED:
+            del self.served[next(iter(self.served))]
         return job
 
     def clear(self) -> list[J]:
