@@ -51,6 +51,9 @@ from solver.cards import card_name
 LUA = Path(__file__).with_name("wrk_post.lua")
 CONNECTIONS: tuple[int, ...] = (32, 200, 1000)
 WRK_THREADS = 2
+SETTLE_S = 2.0
+"""Pause before each phase: the server finishes what the last phase left (a
+thousand connections closing, collections) before it is measured again."""
 _WRK_JSON = re.compile(r"^WRK_JSON (.*)$", re.MULTILINE)
 
 
@@ -200,11 +203,14 @@ def run_goodput(seconds: float = 10.0, repeat: int = 3,
         fairness: list[dict[str, Any]] = []
         for _ in range(repeat):
             for count in connections:
+                time.sleep(SETTLE_S)
                 runs[count].append(run_wrk(server.url, bodies, count, seconds))
             peak = runs[connections[0]][-1].get("goodput") or 0.0
             if peak:
+                time.sleep(SETTLE_S)
                 halves.append(half_load(server, peak / 2, seconds))
             if fair:
+                time.sleep(SETTLE_S)
                 fairness.append(fair_share(server, seconds))
         result["throughput"] = [
             {"connections": count, "runs": rows,
