@@ -27,6 +27,10 @@ REQUEST_SHAPE: dict[str, str] = {
     "body_too_deep": "the body nests arrays/objects more than 32 deep",
     "body_too_large": "413: the body is over RUMMY_SOLVER_MAX_BODY_BYTES",
     "invalid_content_length": "the Content-Length header is not a number",
+    "invalid_http": "400: the request is not valid HTTP/1.1 (a Content-Length that is not a "
+                    "number, a malformed request line or header)",
+    "body_timeout": "408: the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the "
+                    "request",
     "unknown_variant": "not a preset (or not one this operation takes); the message lists them",
     "unknown_engine": "not an engine: auto, search or cpsat",
     "invalid_rules": "a knob that does not exist, a knob value out of its range, or knobs that "
@@ -98,6 +102,8 @@ STREAMS: dict[str, str] = {
     "line_too_large": "a line over RUMMY_SOLVER_MAX_BODY_BYTES",
     "line_too_deep": "a line that nests arrays/objects more than 32 deep",
     "stream_too_large": "a stream over RUMMY_SOLVER_MAX_STREAM_BYTES: later lines not read",
+    "stream_time_exceeded": "a stream that ran RUMMY_SOLVER_MAX_STREAM_S seconds: later lines "
+                            "not answered",
     "unknown_op": "a line's op is not an operation a line may ask for",
     "worker_crashed": "the process answering this line died; the line alone was retried",
     "batch_budget_exceeded": "a batch item reached after the batch's deadline",
@@ -110,6 +116,9 @@ SERVICE: dict[str, str] = {
     "solver_error": "503: the solver failed on this request (a bug; the log has a reference)",
     "service_error": "503: the service failed outside the solver (a bug; logged)",
     "not_ready": "503 from /readyz: the self-check solve failed",
+    "unauthorized": "401: the request carries no API key, or one the service does not know "
+                    "(only when keys are configured)",
+    "rate_limited": "429: the API key is over its rate limit (Retry-After says when to retry)",
     "not_found": "404: no such path (or variant)",
     "method_not_allowed": "405",
     "http_error": "another HTTP error",

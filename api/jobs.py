@@ -89,3 +89,22 @@ def _run(op: str, args: Payload, deadline: Deadline, settings: Settings) -> Answ
     except (TypeError, ValueError) as exc:  # a result the wire format cannot carry is a bug
         return 503, error_body([{"type": "solver_error", "loc": ["body"],
                                  "msg": solver_failure(exc, f"serialising the answer of {op}")}]), {}
+
+
+def warm_up(settings: Settings) -> None:
+    """Run every operation's example requests once (``api.examples``), briefly:
+    a solver process's first call of a kind builds caches and tables without
+    a deadline check, so a fresh process would answer its first requests late."""
+    from api.examples import REQUESTS
+
+    for op, examples in REQUESTS.items():
+        operation = OPERATIONS.get(op)
+        if operation is None:
+            continue
+        for example in examples:
+            try:
+                call = operation.parse({**example, **({"time_limit_ms": 50} if operation.budget
+                                                      != "fixed" else {})}, settings)
+                operation.execute(call.args, Deadline.after_ms(50), settings)
+            except Exception:  # an example the settings refuse, or a cut-short call: no matter
+                continue

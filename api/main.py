@@ -9,6 +9,7 @@ from packaged assets (no CDN), the schema at ``/openapi.json``.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,10 +18,15 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from api import API_VERSION, metrics
+from api.auth import ApiKeyMiddleware
+from api.dispatch import warm_up
 from api.http_errors import install_exception_handlers
+from api.keys import KeyRing
 from api.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
 from api.openapi import install_openapi
 from api.pool import SolverPool
+from api.quick_lane import QuickLaneMiddleware
+from api.rate_limit import RateLimiter
 from api.routes import health, operations, play, stream, variants
 from api.settings import Settings, load_settings
 
@@ -57,6 +63,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = SolverPool(settings, "api.jobs:run_job", on_change=report)
         await pool.start()
+        warm_up(settings)
+        # What start-up built lives as long as the worker: out of the
+        # collector's full passes, which would otherwise scan it on a request.
+        gc.freeze()
         app.state.pool = pool
         try:
             yield
@@ -95,8 +105,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Starlette wraps the last-added middleware outermost: the request context
     # sees everything (503s of the catch-all included), CORS headers reach the
     # body guard's 413/422 too.
+    app.add_middleware(QuickLaneMiddleware, settings=settings)
     app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes,
-                       streaming_paths=frozenset({"/v1/solve/stream"}))
+                       streaming_paths=frozenset({"/v1/solve/stream"}),
+                       body_timeout_s=settings.body_timeout_s)
+    keys = KeyRing.load(settings.api_keys, settings.api_keys_file, settings.rate_limit)
+    if keys:
+        # Outside the body guard (an unknown caller's body is never read), inside CORS
+        # (a browser can read the 401 and 429).
+        app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=RateLimiter(settings.redis_url),
+                           metrics_need_key=settings.metrics_need_key)
     if settings.origins:
         app.add_middleware(
             CORSMiddleware, allow_origins=settings.origins,
@@ -104,7 +122,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             expose_headers=["X-Request-ID", "Retry-After"], max_age=600,
         )
     app.add_middleware(CatchAllMiddleware)
-    app.add_middleware(RequestContextMiddleware)
+    app.add_middleware(RequestContextMiddleware, access_log_per_s=settings.access_log_per_s,
+                       connection_max_s=settings.connection_max_s)
     return app
 
 

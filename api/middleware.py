@@ -2,50 +2,71 @@
 
 * ``RequestContextMiddleware`` (outermost) stamps each request with its
   arrival time (deadlines count from it) and an id (``X-Request-ID`` echoed,
-  or generated), sets that id for every log line, writes one JSON access-log
-  line per request and records the Prometheus series.
+  or generated), sets that id for every log line, writes the JSON access log
+  (bounded: ``api.access_log``), records the Prometheus series, and ends
+  keep-alive connections older than ``RUMMY_SOLVER_CONNECTION_MAX_S``
+  (``api.keepalive``).
 * ``BodyGuardMiddleware`` answers 413 when a body is over the limit (by
-  ``Content-Length`` or as it arrives), before any handler reads it (the
-  operations decode and check what they read: ``api.decode``).
+  ``Content-Length`` or as it arrives) and 408 when it has not arrived within
+  ``RUMMY_SOLVER_BODY_TIMEOUT_S`` of the request, before any handler reads it
+  (the operations decode and check what they read: ``api.decode``).
 * ``CatchAllMiddleware`` turns an exception that escaped every handler into a
-  logged 503: the service never answers 500.
+  logged 503, and the server's cancellation of a request at the end of its
+  drain time into a 503 with ``Retry-After``: the service never answers 500.
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 import re
 import time
 import uuid
 from typing import Any
 
-from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import metrics
+from api.access_log import AccessLog
 from api.http_errors import error_response
+from api.keepalive import ConnectionAges
 from api.logs import REQUEST_ID
 
 logger = logging.getLogger("api")
-access_logger = logging.getLogger("api.access")
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
 
-class RequestContextMiddleware:
-    """Arrival time, request id, access log and metrics for every request."""
+def header(scope: Scope, name: bytes) -> str | None:
+    """The first value of header ``name`` (lower case), or None (cheaper than
+    building a ``Headers`` for one look-up)."""
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            text: str = value.decode("latin-1")
+            return text
+    return None
 
-    def __init__(self, app: ASGIApp) -> None:
+
+class RequestContextMiddleware:
+    """Arrival time, request id, access log, metrics and connection ages."""
+
+    def __init__(self, app: ASGIApp, access_log_per_s: int = 0,
+                 connection_max_s: float = 0.0) -> None:
         self.app = app
+        self.access_log = AccessLog(access_log_per_s)
+        self.ages = ConnectionAges(connection_max_s)
+        self.id_prefix = uuid.uuid4().hex[:16]
+        self.id_counter = itertools.count()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         arrival = time.monotonic()
-        given = Headers(scope=scope).get("x-request-id", "")
-        request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+        given = header(scope, b"x-request-id")
+        request_id = given if given and _REQUEST_ID.match(given) else self._new_id()
         state = scope.setdefault("state", {})
         state["arrival"] = arrival
         state["request_id"] = request_id
@@ -56,19 +77,27 @@ class RequestContextMiddleware:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                headers = MutableHeaders(scope=message)
-                headers["x-request-id"] = request_id
+                headers = [*message.get("headers", ()), (b"x-request-id", request_id.encode())]
+                if self.ages.expired(scope.get("client"), arrival):
+                    headers.append((b"connection", b"close"))
+                message["headers"] = headers
             await send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            self._record(scope, state, status, time.monotonic() - arrival)
+            self._record(scope, state, status, arrival)
             REQUEST_ID.reset(token)
 
-    @staticmethod
-    def _record(scope: Scope, state: dict[str, Any], status: int, seconds: float) -> None:
-        route = getattr(scope.get("route"), "path", None) or "unmatched"
+    def _new_id(self) -> str:
+        """A fresh request id: this worker's random prefix and a counter (a
+        uuid4 per request costs more than the rest of a gin solve)."""
+        return f"{self.id_prefix}{next(self.id_counter):016x}"
+
+    def _record(self, scope: Scope, state: dict[str, Any], status: int, arrival: float) -> None:
+        now = time.monotonic()
+        seconds = now - arrival
+        route = getattr(scope.get("route"), "path", None) or state.get("route") or "unmatched"
         method = scope.get("method", "")
         fields: dict[str, Any] = state.get("log_fields") or {}
         metrics.REQUESTS.labels(route, method, str(status)).inc()
@@ -80,22 +109,22 @@ class RequestContextMiddleware:
             metrics.DEADLINE_HITS.labels(route).inc()
         if route in ("/healthz", "/metrics"):
             return  # probes would drown the access log
-        access_logger.info(
-            "%s %s %s", method, scope.get("path", ""), status,
-            extra={"route": route, "method": method, "status": status,
-                   "ms": round(seconds * 1000.0, 3),
-                   **{k: v for k, v in fields.items() if k in ("variant", "engine", "optimal")}},
-        )
+        logged = {k: v for k, v in fields.items() if k in ("variant", "engine", "optimal", "key")}
+        if state.get("key_id"):
+            logged["key"] = state["key_id"]  # the key's id (api.keys), never the key
+        self.access_log.write(now, method, scope.get("path", ""), route, status,
+                              {"ms": round(seconds * 1000.0, 3), **logged})
 
 
 class BodyGuardMiddleware:
     """Reject oversized (413) and unparseable or too deeply nested JSON (422) bodies."""
 
     def __init__(self, app: ASGIApp, max_body_bytes: int,
-                 streaming_paths: frozenset[str] = frozenset()) -> None:
+                 streaming_paths: frozenset[str] = frozenset(), body_timeout_s: float = 30.0) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.streaming_paths = streaming_paths  # read line by line by their route
+        self.body_timeout_s = body_timeout_s
 
     def _too_large(self, size: str) -> Response:
         return error_response(
@@ -107,8 +136,7 @@ class BodyGuardMiddleware:
         if scope["type"] != "http" or scope.get("path") in self.streaming_paths:
             await self.app(scope, receive, send)
             return
-        headers = Headers(scope=scope)
-        declared = headers.get("content-length")
+        declared = header(scope, b"content-length")
         if declared is not None:
             try:
                 declared_size = int(declared)
@@ -126,8 +154,18 @@ class BodyGuardMiddleware:
 
         chunks: list[bytes] = []
         size = 0
+        arrival = scope.get("state", {}).get("arrival", time.monotonic())
         while True:
-            message = await receive()
+            try:
+                async with asyncio.timeout_at(self._loop_time(arrival + self.body_timeout_s)):
+                    message = await receive()
+            except TimeoutError:
+                await error_response(
+                    408, "body_timeout",
+                    f"the request body did not arrive within {self.body_timeout_s:g} s "
+                    "(RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                    headers={"Connection": "close"})(scope, receive, send)
+                return
             if message["type"] != "http.request":
                 return  # the client went away before sending the whole body
             chunk = message.get("body", b"")
@@ -150,6 +188,12 @@ class BodyGuardMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    @staticmethod
+    def _loop_time(monotonic_at: float) -> float:
+        """A ``time.monotonic()`` instant on the running loop's clock (uvloop's differs)."""
+        loop = asyncio.get_running_loop()
+        return loop.time() + (monotonic_at - time.monotonic())
 
 
 class CatchAllMiddleware:
@@ -187,3 +231,12 @@ class CatchAllMiddleware:
                 503, "service_error",
                 f"the service failed on this request; the error is logged as {reference}")
             await response(scope, receive, send)
+        except asyncio.CancelledError:
+            # Only the server cancels a request: its drain time (SIGTERM) is
+            # over.  The client still hears a 503 it may retry elsewhere, not
+            # the server's plain-text 500; the request's task ends here.
+            if not response_started:
+                await error_response(
+                    503, "unavailable", "the service is shutting down and its drain time "
+                    "(RUMMY_SOLVER_DRAIN_S) is over; retry", headers={"Retry-After": "1"},
+                )(scope, receive, send)

@@ -18,6 +18,18 @@ from api.operations import OPERATIONS
 
 REF_TEMPLATE = "#/components/schemas/{model}"
 
+SECURITY_SCHEMES: dict[str, Any] = {
+    "BearerKey": {"type": "http", "scheme": "bearer",
+                  "description": "an API key as 'Authorization: Bearer KEY' (api.keys)"},
+    "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key",
+                     "description": "an API key as 'X-API-Key: KEY'"},
+}
+"""How a request carries an API key.  Keys are needed only when the service
+has some (RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE), so the
+document's ``security`` lists them as alternatives next to ``{}`` (none); it
+is the document's, not each operation's, so generated clients work with and
+without a key."""
+
 
 def request_schemas() -> dict[str, Any]:
     """The JSON schemas of every operation's request model and what they refer to."""
@@ -39,6 +51,8 @@ def install_openapi(app: FastAPI) -> None:
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
             for name, schema in request_schemas().items():
                 schemas.setdefault(name, schema)
+            document["components"]["securitySchemes"] = SECURITY_SCHEMES
+            document["security"] = [{}, {"BearerKey": []}, {"ApiKeyHeader": []}]
             app.openapi_schema = document
         return app.openapi_schema
 

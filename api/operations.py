@@ -46,6 +46,7 @@ from solver.deadline import Deadline
 from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.play import advise
+from solver.quick import quick_path
 from solver.round_scoring import score_round
 from solver.solve import solve
 from solver.validate import validate
@@ -120,6 +121,9 @@ class Operation:
     """The call also takes ``settings`` (a batch checks each item's limits)."""
     in_lines: bool = True
     """A line of a stream or bulk file may ask for it (a batch may not: lines are its own)."""
+    quick: Callable[[Mapping[str, Any]], Any] | None = None
+    """A cost hint: the answer of a call that costs microseconds (the HTTP
+    worker answers it itself, no solver process), or None for every other call."""
 
     def parse(self, data: object, settings: Settings) -> Call:
         """Check a decoded request against the model and ``settings``;
@@ -176,12 +180,14 @@ def solve_items(requests: list[Any], deadline: Deadline,
         started = time.perf_counter()
         prefix = ("body", "requests", index)
         try:
-            call = solve_op.parse(request, settings)
+            # The deadline first: past it, checking each of a thousand items
+            # would itself take the batch well past its deadline.
             if deadline.expired():
                 raise RequestRejected.one(
                     "batch_budget_exceeded", (), "not solved: the batch reached its deadline (its "
                     "time_limit_ms, else RUMMY_SOLVER_REQUEST_BUDGET_MS, counted from its "
                     "arrival) on earlier requests")
+            call = solve_op.parse(request, settings)
             answer = solve_op.execute(call.args, deadline.within_ms(call.limit_ms))
         except RequestRejected as exc:
             results.append({"error": exc.prefixed(prefix)[0]})
@@ -193,6 +199,21 @@ def solve_items(requests: list[Any], deadline: Deadline,
         answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000.0, 3)
         results.append(answer)
     return {"results": results}
+
+
+def solve_quick(args: Mapping[str, Any]) -> Any:
+    """``solve_hand``'s quick path (``solver.quick``: gin and basic hands, no
+    wild card, no rule change, a few microseconds), or None when the call
+    needs the general solver."""
+    if args.get("rules") or args.get("wild_rank") is not None \
+            or args.get("engine", "auto") not in ("auto", "search"):
+        return None
+    path = quick_path(args.get("variant"))
+    hand = args.get("hand")
+    if path is None or not isinstance(hand, list | str):
+        return None
+    return path.solve(hand.replace(",", " ").split() if isinstance(hand, str) else hand,
+                      bool(args.get("discard", False)))
 
 
 def _examples(*lines: str) -> tuple[str, ...]:
@@ -210,7 +231,7 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
                        "solve --variant indian13 --wild-rank 9 AH 2H 3H 4S 5S 9D 7S KC KD KS 5D 6D 7D",
                        'solve --variant basic --discard --rules \'{"min_run_length": 4}\' '
                        '"4H 5H 6H 7H 9C TC JC QC KS 2D 3S"')),
-        aliases=("solve",)),
+        aliases=("solve",), quick=solve_quick),
     Operation(
         "solve_batch", "/v1/solve/batch", "solve",
         "Solve many hands in one call; each slot holds a solution or an error.",

@@ -123,7 +123,7 @@ class AdviseRequest(OperationRequest):
     time_limit_ms: PlayTimeLimit = Field(default=None, description=TIME_LIMIT_DOC)
 
 
-class LayoffOut(BaseModel):
+class AdviceLayoffOut(BaseModel):
     """Cards laid off onto one of the knocker's melds (``target``: its index)."""
 
     model_config = _response({"target": 0, "cards": ["4S"]})
@@ -144,7 +144,7 @@ class MoveOut(BaseModel):
                                           description="knock: the melds to show; lay_off: "
                                                       "the defender's melds")
     deadwood: list[str] | None = Field(default=None, description="the cards left unmelded")
-    layoffs: list[LayoffOut] | None = Field(default=None, description="lay_off: the layoffs")
+    layoffs: list[AdviceLayoffOut] | None = Field(default=None, description="lay_off: the layoffs")
 
 
 class MoveValueOut(BaseModel):

@@ -21,6 +21,7 @@ import sys
 import tempfile
 from types import FrameType
 
+from api.keys import KeyRing
 from api.logs import log_config
 from api.settings import SettingsError, current
 
@@ -46,6 +47,7 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
     """Run the service until SIGTERM / Ctrl-C; returns the exit code."""
     try:
         settings = current()
+        KeyRing.load(settings.api_keys, settings.api_keys_file, settings.rate_limit)
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -54,9 +56,13 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    from api.protocol import PROTOCOL
+
     config = uvicorn.Config(
         "api.main:app", host=host, port=port, workers=workers, log_level=log_level,
-        log_config=log_config(log_level), access_log=False,
+        log_config=log_config(log_level), access_log=False, http=PROTOCOL,
+        # At the drain's end uvicorn cancels what is left: the app answers
+        # those requests 503 (CatchAllMiddleware) and ends streams with a line.
         timeout_graceful_shutdown=settings.drain_s,
     )
     try:

@@ -48,6 +48,16 @@ def _log_level(value: str) -> str:
     return level
 
 
+def _rate(value: str) -> str:
+    from limits import parse
+
+    try:
+        parse(value)
+    except ValueError:
+        raise ValueError("a rate such as 100/second or 6000 per minute") from None
+    return value.strip()
+
+
 def _env(name: str, *old: str) -> Any:
     """The field's variable, and older names still read (the current one wins)."""
     return AliasChoices(ENV_PREFIX + name.upper(), *(ENV_PREFIX + o for o in old))
@@ -80,15 +90,44 @@ class Settings(BaseSettings):
                                   description="request body size (413 above); a stream's line size")
     max_stream_bytes: Count = Field(default=64 * 1024 * 1024, ge=1, le=1 << 40,
                                     description="bytes one /v1/solve/stream request may send")
-    processes: Count = Field(default=1, ge=0, le=64, description="solver processes per uvicorn worker "
-                                                          "(0: threads, for embedding)")
-    queue_size: Count = Field(default=64, ge=1, le=100_000,
-                              description="requests waiting per worker before 503")
-    drain_s: Count = Field(default=10, ge=1, le=3600, description="seconds to drain on SIGTERM")
+    max_stream_s: Count = Field(default=600, ge=1, le=86_400,
+                                description="seconds one /v1/solve/stream request may run")
+    processes: Count = Field(default=3, ge=0, le=64, description=(
+        "solver processes per uvicorn worker (0: threads, for embedding); the last free one "
+        "is kept for a client running nothing, so 3 lets two long clients run beside everyone "
+        "else"))
+    queue_size: Count = Field(default=1024, ge=1, le=100_000, description=(
+        "requests waiting per worker at most (a request is refused sooner when the work "
+        "ahead of it would pass its deadline)"))
+    drain_s: Count = Field(default=10, ge=1, le=3600, description=(
+        "seconds to drain on SIGTERM; a request still in flight then gets a 503 (a stream: a "
+        "last error line)"))
+    body_timeout_s: Count = Field(default=10, ge=1, le=3600, description=(
+        "seconds from a request's arrival for its whole body to arrive (408 after); not "
+        "/v1/solve/stream"))
+    connection_max_s: Count = Field(default=5, ge=0, le=86_400, description=(
+        "a keep-alive connection older than this is closed after its next answer, so clients "
+        "spread over the workers again (0: never)"))
+    access_log_per_s: Count = Field(default=100, ge=0, le=1_000_000, description=(
+        "access-log lines per second per worker at most; the requests left out are counted in "
+        "a summary line every 10 s (0: a line per request)"))
     recycle_tasks: Count = Field(default=5000, ge=1, le=10**9,
                                  description="a solver process is replaced after this many requests")
     recycle_rss_mb: Count = Field(default=768, ge=1, le=1 << 20,
                                   description="... or once it holds this much memory (MB)")
+    api_keys: str = Field(default="", description=(
+        "comma-separated API keys; when set (or a key file), every /v1 request needs one "
+        "(Authorization: Bearer KEY or X-API-Key: KEY); never logged"))
+    api_keys_file: str = Field(default="", description=(
+        "a file of keys, one SHA-256 hex digest a line and an optional rate (python -m api.keys "
+        "KEY prints the line)"))
+    rate_limit: Annotated[str, AfterValidator(_rate)] = Field(
+        default="1000/second", description="each key's rate limit where the file gives none "
+                                           "(limits notation: 100/second, 6000 per minute)")
+    redis_url: str = Field(default="", description=(
+        "Redis that counts the rate limits across workers and replicas (redis://host:6379/0); "
+        "empty: each worker counts in memory"))
+    metrics_need_key: bool = Field(default=False, description="/metrics needs an API key too")
     cors_origins: str = Field(default="", description="comma-separated origins a browser game may call "
                                               "from (* for any); empty: no CORS headers")
     log_level: Annotated[str, AfterValidator(_log_level)] = Field(
@@ -151,7 +190,9 @@ def settings_table() -> str:
     rows = ["| variable | default | |", "|---|---|---|"]
     for name, field in Settings.model_fields.items():
         default = field.default if field.default != "" else "(none)"
-        if isinstance(default, int) and not isinstance(default, bool):
+        if isinstance(default, bool):
+            default = str(default).lower()
+        elif isinstance(default, int):
             default = f"{default}"
         rows.append(f"| `{ENV_PREFIX}{name.upper()}` | {default} | {field.description} |")
     return "\n".join(rows)

@@ -6,11 +6,17 @@ output line is exactly what the CLI writes for it (``api.bulk.pipeline``), in
 input order, sent as soon as it is ready; an error line names the line's
 number.
 
-* **Work** runs on the worker's solver pool, one job per line (as many at
-  once as the pool has processes), each under the line's own deadline: its
-  ``time_limit_ms`` or the default, as ``api.bulk`` applies it, counted from
-  when the line's job starts.  A line that cannot start in time is answered
-  with an ``overloaded`` error line; the stream goes on.
+* **Work** runs on the worker's solver pool, one job per line and one line
+  at a time, each under the line's own deadline: its ``time_limit_ms`` or the
+  default, as ``api.bulk`` applies it, counted from when the line's job
+  starts.  Each line queues under the stream's client like any request
+  (``api.fair_queue``), so a stream's lines take turns with other clients'
+  requests instead of going in front of them.  A line that cannot start in
+  time is answered with an ``overloaded`` error line; the stream goes on.
+* **Time**: a stream runs at most ``RUMMY_SOLVER_MAX_STREAM_S`` seconds; then
+  one ``stream_time_exceeded`` line ends it.  When the service shuts down
+  and its drain time (``RUMMY_SOLVER_DRAIN_S``) is over, one ``unavailable``
+  line ends it.
 * **Limits**: a line over ``RUMMY_SOLVER_MAX_BODY_BYTES`` is answered
   ``line_too_large`` (and never held whole); the stream reads at most
   ``RUMMY_SOLVER_MAX_STREAM_BYTES``, then answers one ``stream_too_large``
@@ -34,6 +40,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from api.bulk.pipeline import PREFIX, encode, error_answer
+from api.dispatch import client_of
 from api.errors import ErrorItem, item
 from api.pool import Overloaded, SolverPool
 from api.settings import Settings
@@ -131,6 +138,7 @@ class NdjsonStream:
         self.pool = pool
         self.settings = settings
         self.request_id = request_id
+        self.client = "-"
         self.lines = 0
         self.failed = 0
 
@@ -147,7 +155,7 @@ class NdjsonStream:
             outcome = await self.pool.submit(
                 "stream_line", {"line": line, "number": number},
                 time.monotonic() + limit_ms / 1000.0, limit_ms, lines.disconnected.wait,
-                self.request_id)
+                self.request_id, client=self.client)
         except Overloaded as exc:
             return encode(error_answer(None, number, item(
                 "overloaded", PREFIX, f"{exc.reason}; retry in {exc.retry_after_s} s"))).encode(), \
@@ -158,11 +166,20 @@ class NdjsonStream:
                 False
         return outcome.body, bool(outcome.log.get("ok"))
 
+    def _ended(self, started: float) -> ErrorItem | None:
+        """Why the stream must stop before its next line, if it must."""
+        if time.monotonic() - started > self.settings.max_stream_s:
+            return item("stream_time_exceeded", ("body",),
+                        f"the stream ran for {self.settings.max_stream_s} s "
+                        "(RUMMY_SOLVER_MAX_STREAM_S); later lines were not answered")
+        return None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = time.monotonic()
+        self.client = client_of(scope)
         lines = _Lines(receive, self.settings)
         reader = asyncio.ensure_future(lines.read())
         window: deque[asyncio.Future[tuple[bytes, bool]]] = deque()
-        size = max(1, self.pool.size)
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", MEDIA_TYPE.encode()),
                                 (b"cache-control", b"no-store")]})
@@ -170,14 +187,28 @@ class NdjsonStream:
             number = 0
             async for line in lines:
                 number += 1
+                ended = self._ended(started)
+                if ended is not None:
+                    self.failed += 1
+                    await send({"type": "http.response.body", "more_body": True,
+                                "body": encode(error_answer(None, number, ended)).encode() + b"\n"})
+                    break
+                # One line at a time: the next waits its turn with other clients' requests.
                 window.append(asyncio.ensure_future(self._answer(line, number, lines)))
-                if len(window) >= size:
-                    await self._send_one(window.popleft(), send)
-            while window and not lines.disconnected.is_set():
                 await self._send_one(window.popleft(), send)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         except OSError:
             pass  # the client went away while we wrote
+        except asyncio.CancelledError:
+            # The server's drain time is over: one last line says so, then the end.
+            with contextlib.suppress(OSError, RuntimeError):
+                await send({"type": "http.response.body", "more_body": True,
+                            "body": encode(error_answer(None, self.lines + 1, item(
+                                "unavailable", ("body",), "the service is shutting down "
+                                "(its drain time is over); later lines were not answered"
+                            ))).encode() + b"\n"})
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            raise
         finally:
             for pending in window:
                 pending.cancel()

@@ -114,7 +114,7 @@ def _melds_holding(
     if rules.tanala_enabled and others[anchor] >= 2 and min_naturals <= 3:
         out.append(Candidate("tanala", (anchor,) * 3, 0, (anchor,) * 3, (True,) * 3, False))
     if not pure_only:
-        out.extend(_sets_holding(anchor, others, rules, cap))
+        out.extend(_sets_holding(anchor, others, rules, cap, ticker))
     geometry = GEOMETRY[rules.ace]
     for position in geometry.coordinates(anchor % 13):
         _runs_through(anchor, position, others, geometry, rules, cap, ticker, out)
@@ -191,7 +191,8 @@ def set_wild_suits(natural_suits: Sequence[int], wilds: int) -> list[int]:
     return (missing + [s for _ in range(wilds) for s in range(4)])[:wilds]
 
 
-def _sets_holding(anchor: int, others: Sequence[int], rules: Rules, cap: int) -> list[Candidate]:
+def _sets_holding(anchor: int, others: Sequence[int], rules: Rules, cap: int,
+                  ticker: Ticker | None = None) -> list[Candidate]:
     rank, anchor_suit = anchor % 13, anchor // 13
     limit = rules.set_size_limit
     same_suit = rules.set_allow_same_suit
@@ -207,6 +208,8 @@ def _sets_holding(anchor: int, others: Sequence[int], rules: Rules, cap: int) ->
                    if len(c) + k <= limit - 1]
     out: list[Candidate] = []
     for extra in choices:
+        if ticker is not None:  # many decks: thousands of suit choices, each with its wild counts
+            ticker.tick()
         natural_suits = sorted([anchor_suit, *extra])
         n = len(natural_suits)
         if n < rules.min_naturals_per_meld:

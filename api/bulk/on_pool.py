@@ -57,7 +57,7 @@ class PoolRunner(ChunkRunner):
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True,
                                        name="rummy-solver-bulk-loop")
         self.thread.start()
-        self.pool = SolverPool(self.settings, runner_path)
+        self.pool = SolverPool(self.settings, runner_path, fair=False)
         self.stopping = self._on_loop(self._event()).result()
         self._on_loop(self.pool.start()).result()
 

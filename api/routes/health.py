@@ -45,7 +45,7 @@ async def readyz(request: Request) -> Response:
     call = OPERATIONS["solve_hand"].parse(
         {"variant": "gin", "hand": _SELF_CHECK_HAND, "time_limit_ms": _SELF_CHECK_TIME_LIMIT_MS},
         settings_of(request))
-    reply = await answer(request, call)
+    reply = await answer(request, call, quick=False)  # the check is of a solver process
     problem = None
     if reply.status_code != 200:
         problem = f"self-check solve answered HTTP {reply.status_code}"

@@ -38,6 +38,7 @@ No solver object leaves this module.
 from __future__ import annotations
 
 import dataclasses
+import math
 import threading
 import time
 from collections import Counter
@@ -142,8 +143,11 @@ class _PassModel:
         self.wild: dict[int, Any] = {}
         self.cost_expr: Any = 0
         self._add_variables()
+        self._check()
         self._add_constraints()
+        self._check()
         self._add_objective()
+        self._check()
 
     # -- candidates ---------------------------------------------------------
     def _select(self, candidates: Sequence[Candidate]) -> tuple[list[Candidate], list[int], list[int]]:
@@ -185,6 +189,12 @@ class _PassModel:
         return bound
 
     # -- model ----------------------------------------------------------------
+    def _check(self) -> None:
+        """Check the deadline between the phases of building the model: each
+        sums an expression over every candidate, without a check inside."""
+        if self.deadline is not None:
+            self.deadline.check()
+
     def _tick(self, step: int) -> None:
         """Check the deadline every 256 steps of a loop that grows with the model."""
         if step & 255 == 255 and self.deadline is not None:
@@ -222,6 +232,7 @@ class _PassModel:
                  if cand.wilds]
         model.add(sum(slots) == sum(self.wild.values()))
         for limit in objective.limits:
+            self._check()
             counted = sum(var for var, cand in zip(self.x, self.candidates, strict=True)
                           if limit.counts(cand.kind, cand.pure))
             if limit.op == "at_least":
@@ -297,7 +308,7 @@ class _PassModel:
         solver.parameters.num_workers = config.num_workers
         solver.parameters.random_seed = config.seed
         watcher = _CancelWatcher(solver, deadline) if deadline is not None and \
-            deadline.cancel is not None else None
+            deadline.at != math.inf else None
         try:
             code = solver.solve(self.model)
         finally:
@@ -342,7 +353,9 @@ class _PassModel:
 
 
 class _CancelWatcher:
-    """Stops a CP-SAT search within ~20 ms of its request being cancelled."""
+    """Stops a CP-SAT search within ~20 ms of its request being cancelled or
+    its deadline passing (the time limit alone lets presolve on a large model
+    run past it)."""
 
     def __init__(self, solver: Any, deadline: Deadline) -> None:
         self.solver = solver
@@ -353,7 +366,7 @@ class _CancelWatcher:
 
     def _watch(self) -> None:
         while not self.done.wait(0.02):
-            if self.deadline.cancelled():
+            if self.deadline.expired():
                 self.solver.stop_search()
                 return
 

@@ -114,7 +114,7 @@ class AdvisorPlayer:
     def __init__(self, level: str = "standard", time_limit_ms: int | None = None) -> None:
         self.level = level
         self.time_limit_ms = time_limit_ms
-        self.name = f"advisor_{level}"
+        self.name = "advisor" if level == "standard" else f"advisor_{level}"
         self.start_hand(0, 0)
 
     def start_hand(self, seat: int, seed: int) -> None:

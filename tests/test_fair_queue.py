@@ -1,0 +1,80 @@
+"""api.fair_queue, api.service_times, api.access_log and api.keepalive: the
+pure parts of the serving path (the pool itself is tests/test_pool.py)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from api.access_log import SUMMARY_S, AccessLog
+from api.fair_queue import FairQueue
+from api.keepalive import ConnectionAges
+from api.service_times import ServiceTimes, kind_of
+
+
+def test_the_client_running_fewest_goes_next() -> None:
+    queue = FairQueue[str](reserve=0)
+    for job in ("a1", "a2", "a3"):
+        queue.push("a", job)
+    queue.push("b", "b1")
+    queue.push("c", "c1")
+    order = [queue.pop(free=3) for _ in range(3)]
+    assert order == ["a1", "b1", "c1"]  # a runs one: b and c go before a's second
+    queue.finished("a")
+    assert queue.pop(free=1) == "a2" and len(queue) == 1
+
+
+def test_the_last_free_solver_is_kept_for_a_client_running_nothing() -> None:
+    queue = FairQueue[str](reserve=1)
+    queue.push("stream", "line1")
+    queue.push("stream", "line2")
+    assert queue.pop(free=2) == "line1"
+    assert queue.pop(free=1) is None  # the stream runs one already
+    queue.push("newcomer", "solve")
+    assert queue.pop(free=1) == "solve"
+
+
+def test_work_ahead_counts_only_who_goes_first() -> None:
+    queue = FairQueue[str](reserve=0)
+    queue.push("stream", "line", work=2.0)
+    queue.started("stream")
+    queue.push("crowd", "heavy", work=1.0)
+    assert queue.work_ahead("light") == pytest.approx(1.0)  # not the stream's line
+    assert queue.work_ahead("stream") == pytest.approx(3.0)
+    assert queue.remove("heavy") and not queue.remove("heavy")
+    assert queue.work_ahead("light") == 0.0 and len(queue) == 1
+    assert queue.clear() == ["line"] and len(queue) == 0
+
+
+def test_service_times_are_learnt_per_kind() -> None:
+    times = ServiceTimes()
+    gin = kind_of("solve_hand", {"variant": "gin", "hand": ["AS"] * 10})
+    heavy = kind_of("solve_hand", {"variant": "gin", "hand": ["AS"] * 30})
+    assert gin != heavy and kind_of("solve_hand", {"variant": "gin", "hand": "AS 2S"}) != gin
+    assert times.estimate(gin, 1.0) == 1.0  # never seen: its whole limit
+    times.observe(gin, 0.002)
+    assert times.estimate(gin, 1.0) == pytest.approx(0.002)
+    assert times.estimate(heavy, 1.0) == 1.0
+
+
+def test_the_access_log_is_bounded_and_summed_up(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, "api.access")
+    log = AccessLog(per_s=10)
+    for i in range(1000):  # 1,000 requests in one second
+        log.write(i / 1000, "POST", "/v1/solve", "/v1/solve", 200, {"ms": 1.0})
+    log.write(SUMMARY_S + 1, "POST", "/v1/solve", "/v1/solve", 200, {"ms": 1.0})
+    lines = [record for record in caplog.records if record.name == "api.access"]
+    assert len(lines) < 40
+    summary = [record for record in lines if "summary" in record.getMessage()]
+    assert summary and summary[-1].skipped[0]["requests"] > 900  # type: ignore[attr-defined]
+    assert AccessLog(per_s=0).admit(0.0)
+
+
+def test_old_connections_are_closed_once() -> None:
+    ages = ConnectionAges(max_s=5)
+    assert not ages.expired(("h", 1), 0.0)
+    assert not ages.expired(("h", 2), 4.0)
+    assert ages.expired(("h", 1), 5.0)
+    assert not ages.expired(("h", 1), 5.1)  # a new connection on the same port starts again
+    assert not ConnectionAges(max_s=0).expired(("h", 1), 100.0)

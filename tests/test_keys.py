@@ -1,0 +1,176 @@
+"""API keys and rate limits (api.keys, api.auth, api.rate_limit).
+
+In the app (TestClient, counts in memory) and, where Debian's ``redis-server``
+is installed (``.ci/run`` installs it), against a real Redis shared by two
+apps, as two workers or replicas would share it.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api.keys import KeyFileError, KeyRing, digest_of, main
+from api.main import create_app
+from api.settings import Settings
+
+try:  # Starlette 1.x prefers httpx2 for its TestClient; httpx works the same here.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+except ImportError:  # pragma: no cover
+    raise
+
+HAND = {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"}
+
+
+def make(**settings: Any) -> TestClient:
+    return TestClient(create_app(Settings(**{"processes": 0, **settings})))
+
+
+def test_without_keys_everything_is_open() -> None:
+    with make() as client:
+        assert client.post("/v1/solve", json=HAND).status_code == 200
+
+
+def test_a_key_is_needed_and_checked() -> None:
+    with make(api_keys="alpha-key, beta-key") as client:
+        missing = client.post("/v1/solve", json=HAND)
+        assert missing.status_code == 401
+        assert missing.json()["detail"][0]["type"] == "unauthorized"
+        assert missing.headers["www-authenticate"] == "Bearer"
+        wrong = client.post("/v1/solve", json=HAND, headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401 and "not known" in wrong.json()["detail"][0]["msg"]
+        assert client.post("/v1/solve", json=HAND,
+                           headers={"Authorization": "Bearer alpha-key"}).status_code == 200
+        assert client.post("/v1/solve", json=HAND,
+                           headers={"X-API-Key": "beta-key"}).status_code == 200
+        # the variants are /v1 too; the probes, metrics and docs stay open
+        assert client.get("/v1/variants").status_code == 401
+        for path in ("/healthz", "/readyz", "/metrics", "/openapi.json", "/version"):
+            assert client.get(path).status_code == 200, path
+
+
+def test_metrics_can_need_a_key() -> None:
+    with make(api_keys="alpha-key", metrics_need_key=True) as client:
+        assert client.get("/metrics").status_code == 401
+        assert client.get("/metrics", headers={"X-API-Key": "alpha-key"}).status_code == 200
+
+
+def test_an_unknown_callers_body_is_not_read() -> None:
+    with make(api_keys="alpha-key", max_body_bytes=100) as client:
+        # over the size limit, but refused for its missing key first: never read
+        assert client.post("/v1/solve", content=b"x" * 1000).status_code == 401
+
+
+def test_each_key_has_its_rate(tmp_path: Path) -> None:
+    keys = tmp_path / "keys"
+    keys.write_text(f"# the slow key\n{digest_of('slow').hex()}  2/minute\n"
+                    f"{digest_of('fast').hex()}\n")
+    with make(api_keys_file=str(keys), rate_limit="100/minute") as client:
+        slow = {"X-API-Key": "slow"}
+        assert [client.post("/v1/solve", json=HAND, headers=slow).status_code
+                for _ in range(3)] == [200, 200, 429]
+        refused = client.post("/v1/solve", json=HAND, headers=slow)
+        assert refused.json()["detail"][0]["type"] == "rate_limited"
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        # another key has its own count
+        assert client.post("/v1/solve", json=HAND, headers={"X-API-Key": "fast"}).status_code == 200
+
+
+def test_keys_are_never_logged(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    with make(api_keys="secret-key-123", access_log_per_s=0) as client:
+        client.post("/v1/solve", json=HAND, headers={"X-API-Key": "secret-key-123"})
+        client.post("/v1/solve", json=HAND, headers={"X-API-Key": "secret-key-456"})
+    text = "\n".join(f"{record.getMessage()} {vars(record)}" for record in caplog.records)
+    assert "secret-key" not in text
+    assert digest_of("secret-key-123").hex()[:12] in text  # the key's id names it
+
+
+def test_a_bad_key_file_is_refused_at_start(tmp_path: Path) -> None:
+    bad = tmp_path / "keys"
+    bad.write_text("not-a-digest\n")
+    with pytest.raises(KeyFileError, match="SHA-256"):
+        KeyRing.load("", str(bad), "10/second")
+    bad.write_text(f"{digest_of('k').hex()} fast\n")
+    with pytest.raises(KeyFileError, match="not a rate"):
+        KeyRing.load("", str(bad), "10/second")
+    with pytest.raises(KeyFileError, match="cannot read"):
+        KeyRing.load("", str(tmp_path / "missing"), "10/second")
+
+
+def test_the_key_line_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["k", "5/second"]) == 0
+    assert capsys.readouterr().out.split() == [digest_of("k").hex(), "5/second"]
+
+
+def test_the_fair_share_is_per_key() -> None:
+    from api.dispatch import client_of
+
+    scope: dict[str, Any] = {"client": ("10.0.0.1", 5000), "state": {}}
+    assert client_of(scope) == "10.0.0.1:5000"
+    scope["state"]["key_id"] = "abc"
+    assert client_of(scope) == "key:abc"
+
+
+# ---------------------------------------------------------------------------
+# Redis: one count for every worker and replica
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    port = _free_port()
+    process = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    pytest.fail("redis-server did not start")
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_two_workers_share_one_count_in_redis(redis_url: str) -> None:
+    settings = {"api_keys": "shared-key", "rate_limit": "3/minute", "redis_url": redis_url}
+    headers = {"X-API-Key": "shared-key"}
+    with make(**settings) as first, make(**settings) as second:
+        statuses = [client.post("/v1/solve", json=HAND, headers=headers).status_code
+                    for client in (first, second, first, second)]
+    assert statuses == [200, 200, 200, 429]
+
+
+def test_redis_down_lets_requests_through() -> None:
+    dead = f"redis://127.0.0.1:{_free_port()}/0"
+    with make(api_keys="k", rate_limit="1/minute", redis_url=dead) as client:
+        assert [client.post("/v1/solve", json=HAND, headers={"X-API-Key": "k"}).status_code
+                for _ in range(2)] == [200, 200]
