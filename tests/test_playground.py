@@ -6,8 +6,8 @@ a free port in a background thread.  Every page load is checked for requests
 to any other host (the page must work offline) and for script errors.
 The browser tests skip, with the reason, when the browser or Playwright is
 missing (the check of the page's route and headers still runs).
-``serve_app`` and ``launch_chromium`` start them (the fixtures' bodies), for
-other playground test modules too.
+``serve_app`` and ``launch_chromium`` are shared with the other playground
+test modules (``test_playground_gin.py``: gin against the bot).
 
 Screenshots go to a pytest temp directory, and the gin hand's also to
 ``/tmp/play-screenshot.png``.
@@ -204,19 +204,20 @@ def card_tokens(locator: Any) -> list[str]:
 
 
 def test_page_and_assets_are_served_with_a_strict_policy(base_url: str) -> None:
-    for path in ("/play",):
+    for path in ("/play", "/play/gin"):
         page = httpx.get(base_url + path)
         assert page.status_code == 200
         assert page.headers["content-type"].startswith("text/html")
         assert "default-src 'none'" in page.headers["content-security-policy"]
-    for asset in ("play.js", "play.css", "icon.svg", "cards.js"):
+    for asset in ("play.js", "play.css", "icon.svg", "cards.js", "gin.js", "gin-referee.js", "gin.css"):
         assert httpx.get(f"{base_url}/play-assets/{asset}").status_code == 200
-    for missing_path in ("/play-assets/..%2Fplay.py",):
+    for missing_path in ("/play-assets/..%2Fplay.py", "/play-assets/gin.html"):
         missing = httpx.get(base_url + missing_path)
         assert missing.status_code == 404
         assert missing.json()["detail"][0]["type"] == "not_found"
+    assert 'href="play/gin"' in httpx.get(base_url + "/play").text  # the playground links the game
     paths = httpx.get(base_url + "/openapi.json").json()["paths"]
-    assert "/play" not in paths
+    assert "/play" not in paths and "/play/gin" not in paths
 
 
 def test_gin_link_shows_melds_deadwood_and_points(watched: Watched, shots: Path) -> None:
