@@ -35,7 +35,6 @@ FAST = {"level": "novice", "hint": "novice", "delay": "0"}
 MAX_DECISIONS = 60
 """A gin hand ends by the wall (31 stock cards) long before this many decisions of one player."""
 WAIT_MS = 20_000
-OPENING_TURNS = 6
 
 
 def gin_link(seed: int, hand: int = 1, **params: str) -> str:
@@ -105,6 +104,10 @@ class GinPage:
 
     def phase(self) -> str:
         return str(self.testid("table").get_attribute("data-phase"))
+
+    def pile_top(self) -> str | None:
+        top: str | None = self.testid("pile-top").get_by_test_id("card").get_attribute("data-card")
+        return top
 
     def offered(self) -> set[tuple[str, str | None]]:
         """The moves the page lets the human make: its move buttons and its hand's cards."""
@@ -275,6 +278,62 @@ def test_hint_panel_ranks_every_legal_move_and_no_throw_back(gin: GinPage, shots
         assert knocker.startswith("The bot (knocker)")
 
 
+def dull_bot(route: Any) -> None:
+    """Answer the bot's /v1/advise with a line that never knocks: pass the upcard, draw from
+    the stock, throw the first card, pass at the wall.  The human's hints go to the advisor."""
+    body = json.loads(route.request.post_data)
+    if body["me"] == 0:
+        route.continue_()
+        return
+    history = body["history"]
+    upcard_offered = len(history) < 2 and all(event["action"] == "pass" for event in history)
+    if len(body["hand"]) == 11:
+        move: dict[str, Any] = {"action": "discard", "card": body["hand"][0]}
+    elif upcard_offered or body["stock_count"] <= 2:  # the first upcard, or the wall
+        move = {"action": "pass"}
+    else:
+        move = {"action": "draw_stock"}
+    value = {"move": move, "expected_points": 0.0, "win_probability": 0.0,
+             "match_win_probability": None, "exact": False, "samples": 1, "standard_error": None,
+             "reasons": ["scripted"]}
+    route.fulfill(status=200, content_type="application/json", body=json.dumps({
+        "game": "gin", "phase": "draw", "recommended": value, "moves": [value], "level": "novice",
+        "seed": 0, "complete": True, "elapsed_ms": 0.0}))
+
+
+def test_a_hand_to_the_wall_scores_nothing(gin: GinPage, shots: Path) -> None:
+    gin.page.route("**/v1/advise", dull_bot)
+    gin.open(gin_link(SHORT_SEED, hand=2))  # you deal: the wall comes on your turn
+    assert "you deal" in gin.testid("match-note").inner_text()
+    for _ in range(MAX_DECISIONS):
+        phase = gin.phase()
+        if phase == "wall":
+            break
+        if phase == "first_upcard":
+            gin.testid("moves").locator("[data-move=pass]").click()
+        elif phase == "draw":
+            gin.testid("moves").locator("[data-move=draw_stock]").click()
+        else:  # throw the card just drawn: it came from the stock, so it may go
+            gin.testid("your-hand").locator("[data-testid=hand-card].new").click()
+        assert gin.turn() == "human"
+    assert gin.testid("stock-count").inner_text() == "2"
+    offered = gin.offered()
+    assert ("pass", None) in offered and offered <= {("pass", None), ("take_discard", gin.pile_top())}
+    # The advisor accepts the whole history at the wall and ranks the same moves.
+    assert {(m["action"], m["card"]) for m in gin.hint()} == offered
+    gin.page.screenshot(path=str(shots / "wall.png"), full_page=True)
+    gin.testid("moves").locator("[data-move=pass]").click()
+    assert gin.turn() == "over"
+    outcome = gin.testid("outcome")
+    assert outcome.get_attribute("data-ending") == "wall"
+    assert "no score" in gin.testid("outcome-text").inner_text()
+    assert (gin.testid("score-you").inner_text(), gin.testid("score-bot").inner_text()) == ("0", "0")
+    assert gin.testid("bot-hand").get_by_test_id("card").count() == 10
+    gin.page.screenshot(path=str(shots / "wall-over.png"), full_page=True)
+    gin.testid("next-hand").click()
+    assert gin.query()["hand"] == ["3"] and "score" not in gin.query()
+
+
 # ---------------------------------------------------------------------------
 # A phone, and errors
 
@@ -350,8 +409,8 @@ def test_api_errors_are_shown_and_the_hand_goes_on(gin: GinPage) -> None:
 
 def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str) -> None:
     """Both seats play the advisor's recommendation through hand 1 of KNOCKING_SEED (the
-    hand the clicking test plays), and the opening of hand 2 (the human deals, the bot is
-    offered the upcard first), on the page's own referee.
+    hand the clicking test plays) on the page's own referee.  (Hands the human deals reach
+    the advisor in the other tests: the next hand after the played one, the wall.)
     At every turn: /v1/advise accepts the acting seat's view (no 422) and refuses the
     other seat's (not its turn); a view holds its own cards only; the moves the page
     would offer are the moves the advisor ranks; the knock is scored by /v1/gin/score."""
@@ -360,40 +419,38 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
         page = context.new_page()
         page.goto(base_url + gin_link(KNOCKING_SEED))
         page.wait_for_selector("body[data-ready=true]")
-        for hand_number, most_turns in ((1, None), (2, OPENING_TURNS)):
-            page.evaluate("([seed, hand]) => { window.referee = new GinReferee.Game(seed, hand); }",
-                          [KNOCKING_SEED, hand_number])
-            turns = 0
-            while True:
-                now = page.evaluate("() => ({phase: referee.phase, seat: referee.toAct, "
-                                    "hands: referee.hands, check: referee.knockCheckHand()})")
-                if now["phase"] == "over" or turns == most_turns:
-                    break
-                seat = now["seat"]
-                view = page.evaluate(
-                    "(seat) => referee.adviceRequest(seat, {level: 'novice', score: [0, 0]})", seat)
-                assert sorted(view["hand"]) == sorted(now["hands"][seat])
-                assert not set(view["hand"]) & set(now["hands"][1 - seat])
-                answer = post(base_url, "/v1/advise", view)
-                assert answer.status_code == 200, (hand_number, turns, view, answer.text)
-                other = page.evaluate("(seat) => referee.adviceRequest(1 - seat)", seat)
-                refused = post(base_url, "/v1/advise", other)
-                assert refused.status_code == 422, refused.text
-                assert refused.json()["detail"][0]["type"] == "not_your_turn"
-                advice = answer.json()
-                assert advice["phase"] == now["phase"]
-                if now["phase"] != "layoff":
-                    knocks = None
-                    if now["check"]:
-                        knocks = post(base_url, "/v1/gin/knock", {"hand": now["check"]}).json()
-                    legal = page.evaluate("(knocks) => referee.legalMoves(knocks)", knocks)
-                    assert sorted((m["action"], m.get("card")) for m in legal) == sorted(
-                        (m["move"]["action"], m["move"].get("card")) for m in advice["moves"]), turns
-                page.evaluate("(move) => referee.apply(move)", advice["recommended"]["move"])
-                turns += 1
-            assert turns >= 3
-            if page.evaluate("() => referee.ending") == "knock":
-                scored = post(base_url, "/v1/gin/score", page.evaluate("() => referee.scoreRequest()"))
-                assert scored.status_code == 200, scored.text
+        page.evaluate("(seed) => { window.referee = new GinReferee.Game(seed, 1); }", KNOCKING_SEED)
+        for turns in range(2 * MAX_DECISIONS):
+            now = page.evaluate("() => ({phase: referee.phase, seat: referee.toAct, "
+                                "hands: referee.hands, check: referee.knockCheckHand()})")
+            if now["phase"] == "over":
+                break
+            seat = now["seat"]
+            view = page.evaluate(
+                "(seat) => referee.adviceRequest(seat, {level: 'novice', score: [0, 0]})", seat)
+            assert sorted(view["hand"]) == sorted(now["hands"][seat])
+            assert not set(view["hand"]) & set(now["hands"][1 - seat])
+            answer = post(base_url, "/v1/advise", view)
+            assert answer.status_code == 200, (turns, view, answer.text)
+            other = page.evaluate("(seat) => referee.adviceRequest(1 - seat)", seat)
+            refused = post(base_url, "/v1/advise", other)
+            assert refused.status_code == 422, refused.text
+            assert refused.json()["detail"][0]["type"] == "not_your_turn"
+            advice = answer.json()
+            assert advice["phase"] == now["phase"]
+            if now["phase"] != "layoff":
+                knocks = None
+                if now["check"]:
+                    knocks = post(base_url, "/v1/gin/knock", {"hand": now["check"]}).json()
+                legal = page.evaluate("(knocks) => referee.legalMoves(knocks)", knocks)
+                assert sorted((m["action"], m.get("card")) for m in legal) == sorted(
+                    (m["move"]["action"], m["move"].get("card")) for m in advice["moves"]), turns
+            page.evaluate("(move) => referee.apply(move)", advice["recommended"]["move"])
+        else:
+            pytest.fail(f"the hand did not end in {2 * MAX_DECISIONS} turns")
+        assert turns >= 3
+        if page.evaluate("() => referee.ending") == "knock":
+            scored = post(base_url, "/v1/gin/score", page.evaluate("() => referee.scoreRequest()"))
+            assert scored.status_code == 200, scored.text
     finally:
         context.close()

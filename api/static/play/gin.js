@@ -270,7 +270,10 @@
     switch (game.phase) {
       case "first_upcard": return `Your turn: take the upcard ${shortName(game.pileTop)}, or pass.`;
       case "draw": return game.stockOnly ? "Both passed the upcard: draw from the stock." : "Your turn: take the pile top or draw from the stock.";
-      case "wall": return "Two cards left in the stock: knock with the pile top, or pass and end the hand.";
+      case "wall":
+        return game.legalMoves(knocks).some((m) => m.action === "take_discard")
+          ? "Two cards left in the stock: knock with the pile top, or pass and end the hand."
+          : "Two cards left in the stock and the pile top does not let you knock: pass, and the hand ends.";
       case "discard":
         if (game.mustKnock) return "You took the pile top at the wall: knock.";
         return knocks && knocks.can_knock ? "Discard a card (tap it), or knock." : "Discard a card: tap it.";
@@ -613,7 +616,6 @@
     const panel = $("hint");
     panel.dataset.state = "loading";
     panel.setAttribute("aria-busy", "true");
-    panel.dataset.turn = String(game.history.length);
     $("advice").replaceChildren();
     $("hint-status").classList.remove("error");
     $("hint-status").textContent = `Asking the advisor (${match.hintLevel})…`;
