@@ -6,6 +6,8 @@ a free port in a background thread.  Every page load is checked for requests
 to any other host (the page must work offline) and for script errors.
 The browser tests skip, with the reason, when the browser or Playwright is
 missing (the check of the page's route and headers still runs).
+``serve_app`` and ``launch_chromium`` are shared with the other playground
+test modules (``test_playground_gin.py``: gin against the bot).
 
 Screenshots go to a pytest temp directory, and the gin hand's also to
 ``/tmp/play-screenshot.png``.
@@ -14,10 +16,12 @@ Screenshots go to a pytest temp directory, and the gin hand's also to
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -42,6 +46,10 @@ WAIT_MS = 15_000
 GIN_HAND = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
 INDIAN13_HAND = "AS 2S 3S 4S 7H 8H JK 5D 5C 5S KD QD 9C"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+PHONE_HEIGHT = 844
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": PHONE_HEIGHT}, "device_scale_factor": 2,
+                         "is_mobile": True, "has_touch": True}
+"""A 390 px wide phone: its first screen is PHONE_HEIGHT px tall."""
 
 
 def short(token: str) -> str:
@@ -49,6 +57,12 @@ def short(token: str) -> str:
     if token == "JK":
         return token
     return ("10" if token[0] == "T" else token[0]) + SUITS[token[1]]
+
+
+def symbols(text: str) -> str:
+    """A sentence from the API as the page writes it: card tokens with suit symbols."""
+    return re.sub(r"(?<![A-Za-z0-9])(10|[A2-9TJQK])([SHDC])(?![A-Za-z0-9])",
+                  lambda m: short(("T" if m[1] == "10" else m[1]) + m[2]), text)
 
 
 def link(**params: str) -> str:
@@ -59,8 +73,9 @@ def link(**params: str) -> str:
 # Fixtures: the server, the browser, one page per test
 
 
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
+@contextmanager
+def serve_app() -> Iterator[str]:
+    """The app (solver threads, no processes) on a free port; yields its base URL."""
     app = create_app(Settings(processes=0))
     if not any(getattr(route, "path", None) == "/play" for route in app.routes):
         app.include_router(play.router)
@@ -83,8 +98,9 @@ def base_url() -> Iterator[str]:
         sock.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+@contextmanager
+def launch_chromium() -> Iterator[Any]:
+    """Headless Chromium under Playwright; skips the test when either is missing."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
     sync_api = pytest.importorskip(
@@ -95,6 +111,18 @@ def browser() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with serve_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with launch_chromium() as chromium:
+        yield chromium
 
 
 @pytest.fixture(scope="module")
@@ -176,16 +204,20 @@ def card_tokens(locator: Any) -> list[str]:
 
 
 def test_page_and_assets_are_served_with_a_strict_policy(base_url: str) -> None:
-    page = httpx.get(base_url + "/play")
-    assert page.status_code == 200
-    assert page.headers["content-type"].startswith("text/html")
-    assert "default-src 'none'" in page.headers["content-security-policy"]
-    for asset in ("play.js", "play.css", "icon.svg"):
+    for path in ("/play", "/play/gin"):
+        page = httpx.get(base_url + path)
+        assert page.status_code == 200
+        assert page.headers["content-type"].startswith("text/html")
+        assert "default-src 'none'" in page.headers["content-security-policy"]
+    for asset in ("play.js", "play.css", "icon.svg", "cards.js", "gin.js", "gin-referee.js", "gin.css"):
         assert httpx.get(f"{base_url}/play-assets/{asset}").status_code == 200
-    missing = httpx.get(base_url + "/play-assets/..%2Fplay.py")
-    assert missing.status_code == 404
-    assert missing.json()["detail"][0]["type"] == "not_found"
-    assert "/play" not in httpx.get(base_url + "/openapi.json").json()["paths"]
+    for missing_path in ("/play-assets/..%2Fplay.py", "/play-assets/gin.html"):
+        missing = httpx.get(base_url + missing_path)
+        assert missing.status_code == 404
+        assert missing.json()["detail"][0]["type"] == "not_found"
+    assert 'href="play/gin"' in httpx.get(base_url + "/play").text  # the playground links the game
+    paths = httpx.get(base_url + "/openapi.json").json()["paths"]
+    assert "/play" not in paths and "/play/gin" not in paths
 
 
 def test_gin_link_shows_melds_deadwood_and_points(watched: Watched, shots: Path) -> None:
@@ -274,7 +306,10 @@ def test_draw_hint_from_a_picked_pile_top(watched: Watched, base_url: str, shots
     assert verdict.get_attribute("data-recommendation") == expected["recommendation"]
     if expected["recommendation"] == "take_discard":
         assert "Take the 4♠" in verdict.inner_text()
-    assert hint.get_by_test_id("draw-reason").inner_text() == expected["reason"]
+    # The API writes "taking 4S ..."; the page writes cards with suit symbols everywhere.
+    reason = hint.get_by_test_id("draw-reason").inner_text()
+    assert reason == symbols(expected["reason"])
+    assert "4♠" in reason and "4S" not in reason
     compare = hint.get_by_test_id("draw-compare").inner_text()
     assert str(expected["take"]["value"]) in compare
     assert f"{expected['blind']['expected_value']:.2f}" in compare
@@ -301,11 +336,12 @@ def test_bad_input_is_shown_next_to_its_field(watched: Watched) -> None:
     assert bad.count() == 1 and bad.get_attribute("data-index") == "2"
     assert watched.testid("hand-input").get_attribute("aria-invalid") == "true"
 
-    watched.testid("hand-input").fill(GIN_HAND)
-    watched.testid("wild-input").fill("7")
-    watched.testid("solve-button").click()
+    # gin has no cut joker, so no wild-rank box, unless a link brings a value: then the box
+    # shows it with the reason to clear it.
+    watched.open(link(variant="gin", hand=GIN_HAND, wild="7"))
     watched.done("result", GIN_HAND, state="error")
     watched.page.wait_for_selector("[data-testid=wild-error]:not([hidden])")
+    assert watched.testid("wild-field").is_visible()
     assert "has no wild rank" in watched.testid("wild-error").inner_text()
     assert watched.testid("hand-error").is_hidden()
 
@@ -354,17 +390,40 @@ def test_picker_and_keyboard_build_a_hand(watched: Watched) -> None:
     assert watched.testid("pick-JK").is_disabled()  # gin has no jokers
 
 
-def test_phone_width_has_no_sideways_scroll(browser: Any, base_url: str, shots: Path) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True)
+def test_wild_rank_box_only_for_a_cut_joker(watched: Watched) -> None:
+    watched.open(link(variant="gin", hand=GIN_HAND))
+    watched.done("result", GIN_HAND)
+    assert watched.testid("wild-field").is_hidden()
+    watched.testid("variant").select_option("indian13")
+    assert watched.testid("wild-field").is_visible()
+    assert watched.testid("wild-input").get_attribute("placeholder") == "7H"
+    watched.testid("variant").select_option("basic")
+    assert watched.testid("wild-field").is_hidden()
+    assert "wild" not in watched.query()
+
+
+def test_phone_width_has_no_sideways_scroll_and_the_answer_on_the_first_screen(
+        browser: Any, base_url: str, shots: Path) -> None:
+    context = browser.new_context(**PHONE)
+    screen = PHONE_HEIGHT
     try:
         page = Watched(context.new_page(), base_url)
-        page.open(link(variant="indian13", hand=INDIAN13_HAND, wild="7H"))
-        page.done("result", INDIAN13_HAND)
-        overflow = page.page.evaluate(
-            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0
-        page.page.screenshot(path=str(shots / "phone.png"), full_page=True)
+        for variant, hand, extra in (("gin", GIN_HAND, {}), ("indian13", INDIAN13_HAND, {"wild": "7H"})):
+            page.open(link(variant=variant, hand=hand, **extra))
+            page.done("result", hand)
+            overflow = page.page.evaluate(
+                "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0
+            # The answer comes before the hand's cards and the (folded) 53-card picker: its
+            # headline figure is on the first screen.
+            points = page.testid("deadwood-points").bounding_box()
+            assert points["y"] + points["height"] <= screen, points
+            assert page.page.locator("#picker-details").get_attribute("open") is None
+            assert page.testid("result").bounding_box()["y"] < page.testid("hand").bounding_box()["y"]
+            page.page.screenshot(path=str(shots / f"phone-{variant}.png"), full_page=True)
+        # A tap on the folded picker opens it.
+        page.page.locator("#picker-details > summary").click()
+        assert page.testid("pick-AS").is_visible()
         assert not page.errors, page.errors
     finally:
         context.close()

@@ -1,11 +1,13 @@
-"""``GET /play``: the playground page, and its script and style under ``/play-assets``.
+"""``GET /play`` and ``GET /play/gin``: the playground's pages, their scripts and style under
+``/play-assets``.
 
-A static page (``api/static/play``: plain HTML, CSS and browser JavaScript,
-nothing loaded from another host) that calls the JSON API on the same origin.
-Its state lives in the query string, so ``/play?variant=gin&hand=AS+2S+3S+...``
-is a link to a solved hand.  Only the files shipped in that directory are
-served, by name; the page's Content-Security-Policy lets the browser load
-nothing from anywhere else.
+Static pages (``api/static/play``: plain HTML, CSS and browser JavaScript,
+nothing loaded from another host) that call the JSON API on the same origin.
+Their state lives in the query string: ``/play?variant=gin&hand=AS+2S+3S+...``
+is a link to a solved hand, ``/play/gin?seed=42&hand=3`` to a hand of gin
+against the bot (the move advisor), dealt from that seed.  Only the files
+shipped in that directory are served, by name; the pages' Content-Security-Policy
+lets the browser load nothing from anywhere else.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ MEDIA_TYPES = {
     ".css": "text/css; charset=utf-8",
     ".svg": "image/svg+xml",
 }
+PAGES = frozenset({"index.html", "gin.html"})
+"""Served at their own paths (``/play``, ``/play/gin``), not as assets."""
 ASSET_FILES = frozenset(
-    p.name for p in STATIC_DIR.iterdir() if p.suffix in MEDIA_TYPES and p.name != "index.html"
+    p.name for p in STATIC_DIR.iterdir() if p.suffix in MEDIA_TYPES and p.name not in PAGES
 )
 """What ``/play-assets/{name}`` serves: the shipped files, fixed at import (no path is joined
 from the request)."""
@@ -54,6 +58,12 @@ def _file(name: str) -> FileResponse:
 async def play_page() -> FileResponse:
     """The playground page; it reads its state from the query string itself."""
     return _file("index.html")
+
+
+@router.get("/play/gin")
+async def gin_page() -> FileResponse:
+    """A hand of gin against the bot, with hints; the match lives in the query string."""
+    return _file("gin.html")
 
 
 @router.get(ASSETS + "/{name}")

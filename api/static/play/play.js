@@ -4,18 +4,10 @@
 "use strict";
 
 (() => {
-  const RANKS = "A23456789TJQK";
-  const SUITS = "SHDC";
-  const SUIT_SYMBOLS = "♠♥♦♣";
-  const SUIT_NAMES = ["spades", "hearts", "diamonds", "clubs"];
-  const RANK_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  const RANK_NAMES = ["ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"];
-  const SUIT_ALIASES = {
-    S: 0, H: 1, D: 2, C: 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3,
-  };
-  const RANK_ALIASES = { A: 0, T: 9, 10: 9, J: 10, Q: 11, K: 12 };
-  for (let r = 2; r <= 9; r++) RANK_ALIASES[String(r)] = r - 1;
-  const JOKER = "JK";
+  const {
+    RANKS, SUITS, JOKER, parseCard, cardFace, cardElement, cardRow, shortName, symbolize, sortKey,
+    span, element,
+  } = window.RummyCards;
   const VALUE_LABELS = { min_deadwood: "deadwood", cascade: "points", max_net: "net" };
   const FIELD_NAMES = {
     variant: "Variant", hand: "Hand", wild_rank: "Wild rank", rules: "House rules",
@@ -24,6 +16,7 @@
   const KIND_LABELS = { set: "Set", run: "Run", tanala: "Tanala" };
   const TYPING_DELAY_MS = 500;
   const CLICK_DELAY_MS = 150;
+  const PHONE = "(max-width: 520px)";
 
   const $ = (id) => document.getElementById(id);
   const fields = {
@@ -44,104 +37,8 @@
 
   // ------------------------------------------------------------------ cards
 
-  /** The canonical token ("7H", "TS", "JK") of what the user typed, or null. */
-  function parseCard(token) {
-    const text = String(token).trim().toUpperCase();
-    if (text === "JK" || text === "JOKER" || text === "*" || text === "🃏") return JOKER;
-    const chars = Array.from(text);
-    if (chars.length < 2) return null;
-    let rankText = null;
-    let suit;
-    const last = chars[chars.length - 1];
-    if (last in SUIT_ALIASES) {
-      rankText = chars.slice(0, -1).join("");
-      suit = SUIT_ALIASES[last];
-    } else if (chars[0] in SUIT_ALIASES) {
-      rankText = chars.slice(1).join("");
-      suit = SUIT_ALIASES[chars[0]];
-    }
-    if (rankText === null || !(rankText in RANK_ALIASES)) return null;
-    return RANKS[RANK_ALIASES[rankText]] + SUITS[suit];
-  }
-
   function tokenize(text) {
     return String(text || "").replace(/,/g, " ").split(/\s+/).filter(Boolean);
-  }
-
-  function cardFace(token) {
-    if (token === JOKER) {
-      return { label: "JK", symbol: "★", name: "joker", short: "JK", red: false, joker: true };
-    }
-    const rank = RANKS.indexOf(token[0]);
-    const suit = SUITS.indexOf(token[1]);
-    return {
-      label: RANK_LABELS[rank], symbol: SUIT_SYMBOLS[suit], red: suit === 1 || suit === 2,
-      name: `${RANK_NAMES[rank]} of ${SUIT_NAMES[suit]}`, short: RANK_LABELS[rank] + SUIT_SYMBOLS[suit],
-      joker: false,
-    };
-  }
-
-  /** A drawn playing card; `represents` (when it differs) marks a wild card and what it stands for. */
-  function cardElement(token, options = {}) {
-    const { represents = null, tag = "span", small = false } = options;
-    const node = document.createElement(tag);
-    node.className = "card" + (small ? " small" : "");
-    node.dataset.card = token;
-    const known = token === JOKER || parseCard(token) === token;
-    if (!known) {
-      node.classList.add("unknown");
-      node.dataset.testid = "card";
-      node.append(span("raw", token));
-      node.setAttribute("aria-label", `unknown card ${token}`);
-      return node;
-    }
-    const face = cardFace(token);
-    node.classList.add(face.joker ? "joker" : face.red ? "red" : "black");
-    node.dataset.testid = "card";
-    const corner = span("corner", "");
-    corner.append(span("rank", face.label), span("suit", face.joker ? "" : face.symbol));
-    node.append(corner, span("pip", face.joker ? "JOKER" : face.symbol));
-    let label = face.name;
-    if (represents && represents !== token) {
-      const meant = cardFace(represents);
-      node.classList.add("wild");
-      node.dataset.represents = represents;
-      const badge = span("badge" + (meant.red ? " red" : ""), `= ${meant.short}`);
-      badge.dataset.testid = "wild-badge";
-      badge.setAttribute("aria-hidden", "true");
-      node.append(badge);
-      label += `, wild, stands for the ${meant.name}`;
-    }
-    if (tag === "span") node.setAttribute("role", "img");
-    node.setAttribute("aria-label", label);
-    node.title = label;
-    return node;
-  }
-
-  function span(className, text) {
-    const node = document.createElement("span");
-    node.className = className;
-    node.textContent = text;
-    return node;
-  }
-
-  function element(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-
-  function cardRow(tokens, options = {}) {
-    const row = element("div", "cards" + (options.small ? " small" : ""));
-    tokens.forEach((token, i) => {
-      row.append(cardElement(token, { ...options, represents: options.represents?.[i] ?? null }));
-    });
-    return row;
-  }
-
-  function shortName(token) {
-    return token === JOKER || parseCard(token) === token ? cardFace(token).short : token;
   }
 
   // --------------------------------------------------------------- variants
@@ -195,9 +92,7 @@
       parts.push("needs " + info.requirements.map((r) => `${r.count} ${String(r.kind).replace(/_/g, " ")}${r.count > 1 ? "s" : ""}`).join(" + "));
     }
     note.textContent = parts.join(" · ");
-    $("wild-help").textContent = knobs().cut_joker
-      ? "The cut card: a rank (7), a card (7H; indian21 needs the suit for its upper and lower jokers) or JK."
-      : `${info.name} has no cut joker: leave this empty (or set the knob cut_joker in the house rules).`;
+    showWildField();
     $("knobs-variant").textContent = info.name;
     const body = $("knobs").tBodies[0];
     body.replaceChildren();
@@ -208,6 +103,20 @@
       tr.append(th, element("td", null, JSON.stringify(value)), element("td", "note", state.knobDocs[name] || ""));
       body.append(tr);
     }
+  }
+
+  /** The wild-rank box is for variants with a cut joker; elsewhere it is hidden, unless it holds
+   * a value (from a link, say), which is then shown with the reason to clear it. */
+  function showWildField() {
+    const info = variantInfo();
+    const cut = Boolean(knobs().cut_joker);
+    const stale = !cut && fields.wild.value.trim() !== "";
+    $("wild-field").hidden = !cut && !stale;
+    fields.wild.disabled = !cut && !stale;
+    fields.wild.placeholder = cut ? "7H" : "";
+    $("wild-help").textContent = cut
+      ? "The cut card: a rank (7), a card (7H; indian21 needs the suit for its upper and lower jokers) or JK."
+      : `${info ? info.name : "This variant"} has no cut joker: clear this box (or set the knob cut_joker in the house rules).`;
   }
 
   // ------------------------------------------------------------------ hand
@@ -255,11 +164,6 @@
     $("hand-count").textContent = count;
     $("hand-empty").hidden = tokens.length > 0;
     updatePicker();
-  }
-
-  function sortKey(token) {
-    if (token === JOKER) return 99;
-    return SUITS.indexOf(token[1]) * 13 + RANKS.indexOf(token[0]);
   }
 
   // ---------------------------------------------------------------- picker
@@ -750,7 +654,7 @@
       (RECOMMENDATIONS[hint.recommendation] || (() => hint.recommendation))(hint.discard_top));
     verdict.dataset.testid = "draw-recommendation";
     verdict.dataset.recommendation = hint.recommendation;
-    const reason = element("p", "reason", hint.reason);
+    const reason = element("p", "reason", symbolize(hint.reason));
     reason.dataset.testid = "draw-reason";
 
     const table = element("table", "compare");
@@ -925,6 +829,8 @@
     readUrl();
     describeVariant();
     renderHand();
+    // On a phone the 53-card picker would push the answer far down: fold it once there is a hand.
+    if (handTokens().length && matchMedia(PHONE).matches) $("picker-details").open = false;
     document.body.dataset.ready = "true";
     refresh();
   }

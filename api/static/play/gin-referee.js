@@ -1,0 +1,265 @@
+// The referee of one demo hand of gin, in the browser: a seeded deal, whose turn it is, the
+// stock, the pile and both hands, the legal moves of the player to act, and the public
+// history exactly as POST /v1/advise wants it (solver/play/gin/state.py replays the same
+// rules).  No DOM here: the page (gin.js) draws it, and tests drive it directly.
+// A classic script: it defines `GinReferee`.
+"use strict";
+
+(() => {
+  const RANKS = "A23456789TJQK";
+  const SUITS = "SHDC";
+  const HAND = 10;
+  const WALL = 2; // a turn that starts with this many stock cards may only knock with the pile top, or pass
+  const TARGET = 100;
+  const SEED_MAX = 2 ** 31 - 1;
+
+  /** A 32-bit generator (mulberry32): the same seed deals the same cards in every browser. */
+  function generator(seed) {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  /** One 31-bit number from several (the match seed, the hand number, a turn ...). */
+  function mix(...parts) {
+    let h = 0x811c9dc5;
+    for (const part of parts) {
+      h = Math.imul(h ^ (part >>> 0), 0x01000193) >>> 0;
+      h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) >>> 0;
+      h ^= h >>> 15;
+    }
+    return (h >>> 0) % SEED_MAX;
+  }
+
+  function deck() {
+    const cards = [];
+    for (const suit of SUITS) for (const rank of RANKS) cards.push(rank + suit);
+    return cards;
+  }
+
+  /** The 52 cards in the order hand `handNumber` of match `seed` deals them. */
+  function shuffled(seed, handNumber) {
+    const cards = deck();
+    const random = generator(mix(seed, handNumber));
+    for (let i = cards.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [cards[i], cards[j]] = [cards[j], cards[i]];
+    }
+    return cards;
+  }
+
+  /** Hands alternate dealers; the first hand of a match is dealt by seat 1. */
+  function dealerOf(handNumber) {
+    return handNumber % 2;
+  }
+
+  function same(a, b) {
+    return a.action === b.action && (a.card ?? null) === (b.card ?? null);
+  }
+
+  class Game {
+    /** Deal hand `handNumber` (1, 2 ...) of the match `seed`. */
+    constructor(seed, handNumber) {
+      const cards = shuffled(seed, handNumber);
+      this.seed = seed;
+      this.handNumber = handNumber;
+      this.dealer = dealerOf(handNumber);
+      const first = 1 - this.dealer;
+      this.hands = [[], []];
+      this.hands[first] = cards.slice(0, HAND);
+      this.hands[this.dealer] = cards.slice(HAND, 2 * HAND);
+      this.upcard = cards[2 * HAND];
+      this.pile = [this.upcard];
+      this.stock = cards.slice(2 * HAND + 1); // drawn from the end
+      this.history = [];
+      this.phase = "first_upcard"; // draw, discard, wall, layoff, over
+      this.toAct = first;
+      this.passes = 0;
+      this.stockOnly = false; // both passed the upcard: the non-dealer draws from the stock
+      this.mustKnock = false; // took the pile top at the wall: only a knock may follow
+      this.knock = null; // the knock event, once a player knocked
+      this.reply = null; // the defender's lay_off move
+      this.ending = null; // "wall" or "knock" once the hand is over
+    }
+
+    get pileTop() {
+      return this.pile.length ? this.pile[this.pile.length - 1] : null;
+    }
+
+    /** The card the player to act took from the pile this turn: it may not go back at once. */
+    get takenThisTurn() {
+      if (this.phase !== "discard" || !this.history.length) return null;
+      const last = this.history[this.history.length - 1];
+      return last.player === this.toAct && last.action === "take_discard" ? last.card : null;
+    }
+
+    /** The hand POST /v1/gin/knock should check for the player to act: its 11 cards when
+     * discarding, its 10 and the pile top at the wall (null otherwise). */
+    knockCheckHand() {
+      if (this.phase === "discard") return [...this.hands[this.toAct]];
+      if (this.phase === "wall" && this.pileTop !== null) return [...this.hands[this.toAct], this.pileTop];
+      return null;
+    }
+
+    /**
+     * The legal moves of the player to act, in the advisor's words ({action, card, melds,
+     * deadwood}).  `knocks` is POST /v1/gin/knock's answer for `knockCheckHand()` (its options:
+     * the discards that may knock, with the melds to show); without it no knock is offered.
+     * The defender's reply to a knock is not listed here: it is the one exact lay_off.
+     */
+    legalMoves(knocks = null) {
+      const options = knocks && knocks.can_knock ? knocks.options : [];
+      switch (this.phase) {
+        case "first_upcard":
+          return [{ action: "take_discard", card: this.pileTop }, { action: "pass" }];
+        case "draw":
+          if (this.stockOnly || this.pileTop === null) return [{ action: "draw_stock" }];
+          return [{ action: "take_discard", card: this.pileTop }, { action: "draw_stock" }];
+        case "wall": {
+          const moves = [{ action: "pass" }];
+          if (options.some((o) => o.discard !== null && o.discard !== this.pileTop)) {
+            moves.unshift({ action: "take_discard", card: this.pileTop });
+          }
+          return moves;
+        }
+        case "discard": {
+          const taken = this.takenThisTurn;
+          const moves = [];
+          for (const option of options) {
+            if (option.discard === null || option.discard === taken) continue;
+            moves.push({
+              action: "knock", card: option.discard, deadwoodPoints: option.deadwood_points,
+              gin: option.gin, melds: option.melds.map((m) => [...m.cards]), deadwood: [...option.deadwood],
+            });
+          }
+          if (!this.mustKnock) {
+            for (const card of this.hands[this.toAct]) {
+              if (card !== taken) moves.push({ action: "discard", card });
+            }
+          }
+          return moves;
+        }
+        default:
+          return [];
+      }
+    }
+
+    /** Whether `move` is one of `legalMoves(knocks)` (a knock: with the same thrown card). */
+    isLegal(move, knocks = null) {
+      if (this.phase === "layoff") return move.action === "lay_off";
+      return this.legalMoves(knocks).some((m) => same(m, move));
+    }
+
+    /** Play `move` for the player to act; returns what the history gained (null for a lay_off),
+     * and for a stock draw the card drawn as `drawn` (not in the public event). */
+    apply(move) {
+      const seat = this.toAct;
+      const other = 1 - seat;
+      const hand = this.hands[seat];
+      const fail = (why) => {
+        throw new Error(`seat ${seat} cannot ${move.action}${move.card ? " " + move.card : ""} now: ${why}`);
+      };
+      if (this.phase === "over") fail("the hand is over");
+      let event = null;
+      let drawn = null;
+      switch (move.action) {
+        case "pass":
+          if (this.phase === "first_upcard") {
+            this.passes += 1;
+            this.toAct = other;
+            if (this.passes === 2) {
+              this.phase = "draw";
+              this.stockOnly = true;
+            }
+          } else if (this.phase === "wall") {
+            this.phase = "over";
+            this.ending = "wall";
+          } else fail("pass is for the first upcard and the wall");
+          event = { player: seat, action: "pass" };
+          break;
+        case "take_discard":
+          if (!["first_upcard", "draw", "wall"].includes(this.phase) || this.stockOnly) fail("not a draw");
+          if (move.card !== this.pileTop) fail(`the pile top is ${this.pileTop}`);
+          this.mustKnock = this.phase === "wall";
+          hand.push(this.pile.pop());
+          this.phase = "discard";
+          event = { player: seat, action: "take_discard", card: move.card };
+          break;
+        case "draw_stock":
+          if (this.phase !== "draw") fail("not a draw from the stock");
+          drawn = this.stock.pop();
+          hand.push(drawn);
+          this.stockOnly = false;
+          this.phase = "discard";
+          event = { player: seat, action: "draw_stock" };
+          break;
+        case "discard":
+        case "knock": {
+          if (this.phase !== "discard") fail("nothing to discard");
+          if (move.card === this.takenThisTurn) fail("it was just taken from the pile");
+          if (move.action === "discard" && this.mustKnock) fail("the pile top was taken at the wall: knock");
+          const at = hand.indexOf(move.card);
+          if (at < 0) fail("the card is not in the hand");
+          hand.splice(at, 1);
+          this.pile.push(move.card);
+          event = { player: seat, action: move.action, card: move.card };
+          if (move.action === "knock") {
+            event.melds = move.melds.map((m) => [...m]);
+            event.deadwood = [...move.deadwood];
+            this.knock = event;
+            this.phase = "layoff";
+          } else {
+            this.phase = this.stock.length <= WALL ? "wall" : "draw";
+          }
+          this.mustKnock = false;
+          this.toAct = other;
+          break;
+        }
+        case "lay_off":
+          if (this.phase !== "layoff") fail("nobody knocked");
+          this.reply = move;
+          this.phase = "over";
+          this.ending = "knock";
+          break;
+        default:
+          fail("unknown action");
+      }
+      if (event) this.history.push(event);
+      return { event, drawn };
+    }
+
+    /** What seat `seat` sees, as the body of POST /v1/advise (never the other seat's cards). */
+    adviceRequest(seat, { level = "standard", score = null, seed = null } = {}) {
+      const body = {
+        game: "gin", hand: [...this.hands[seat]], upcard: this.upcard,
+        history: this.history.map((e) => ({ ...e })), me: seat, dealer: this.dealer,
+        discard_pile: [...this.pile], stock_count: this.stock.length, level,
+        seed: seed ?? mix(this.seed, this.handNumber, this.history.length, seat),
+      };
+      if (score) body.score = { me: score[seat], opponent: score[1 - seat], target: TARGET };
+      return body;
+    }
+
+    /** The body of POST /v1/gin/score: the knocker's 10 cards and the defender's. */
+    scoreRequest() {
+      const knocker = this.knock.player;
+      return { knocker: [...this.hands[knocker]], defender: [...this.hands[1 - knocker]] };
+    }
+  }
+
+  /** A seed from the browser's random source, for a new match. */
+  function randomSeed() {
+    const value = new Uint32Array(1);
+    crypto.getRandomValues(value);
+    return value[0] % SEED_MAX;
+  }
+
+  window.GinReferee = Object.freeze({
+    Game, HAND, WALL, TARGET, SEED_MAX, dealerOf, shuffled, mix, randomSeed,
+  });
+})();

@@ -1,0 +1,763 @@
+// Gin against the bot: one hand at a time to 100 points.  The referee (gin-referee.js) holds
+// the hand; the human is offered only the legal moves of its phase (POST /v1/gin/knock says
+// which discards may knock, POST /v1/layoffs shows the defender's reply), the bot plays what
+// POST /v1/advise recommends from its own view, the Hint button asks /v1/advise from the
+// human's view, and a knock is scored with POST /v1/gin/score.  The match (seed, hand number,
+// score, levels) lives in the query string, so a hand can be shared and replayed.
+"use strict";
+
+(() => {
+  const { cardElement, cardRow, shortName, symbolize, sortKey, element, span } = window.RummyCards;
+  const { Game, TARGET, SEED_MAX, randomSeed } = window.GinReferee;
+
+  const HUMAN = 0;
+  const BOT = 1;
+  const LEVELS = ["novice", "standard", "expert"];
+  const BOT_DELAY_MS = 700;
+  const MAX_DELAY_MS = 5000;
+  const SHOWN_MOVES = 3;
+  const ROUGH_SAMPLES = 20; // fewer simulated deals than this: the figure is a rough estimate
+
+  const $ = (id) => document.getElementById(id);
+
+  const match = {
+    seed: 0, handNumber: 1, score: [0, 0], botLevel: "standard", hintLevel: "standard",
+    delay: BOT_DELAY_MS,
+  };
+  let game = null;
+  let knocks = null; // POST /v1/gin/knock's answer for the human's decision
+  let reply = null; // the human defender's best reply (from POST /v1/layoffs)
+  let scored = null; // POST /v1/gin/score's answer once the hand is scored
+  let drawnCard = null; // the card the human just drew, marked in its hand
+  let epoch = 0; // bumped by every move and deal: an answer for an older state is dropped
+  let retry = null;
+
+  // ------------------------------------------------------------------- API
+
+  class ApiError extends Error {
+    constructor(status, detail) {
+      super(detail.map((d) => d.msg).join("; "));
+      this.status = status;
+      this.detail = detail;
+    }
+  }
+
+  /** POST a JSON body to a path relative to the site root (the page is /play/gin). */
+  async function api(path, body) {
+    let response;
+    try {
+      response = await fetch(`../${path}`, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(0, [{ type: "network", loc: [], msg: "the service did not answer; is it running?" }]);
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      let detail = data && Array.isArray(data.detail) ? data.detail : null;
+      if (!detail) detail = [{ type: "http", loc: [], msg: `HTTP ${response.status}` }];
+      const after = response.headers.get("Retry-After");
+      if (response.status === 503 && after) {
+        detail = detail.map((d) => ({ ...d, msg: `${d.msg} (try again in ${after} s)` }));
+      }
+      throw new ApiError(response.status, detail);
+    }
+    return data;
+  }
+
+  function describeError(err, what) {
+    if (!(err instanceof ApiError)) return `${what} failed: ${err.message || err}`;
+    const status = err.status ? `HTTP ${err.status}` : "no answer";
+    const items = err.detail.map((d) => {
+      const loc = Array.isArray(d.loc) && d.loc.length ? ` at ${d.loc.join(".")}` : "";
+      return `${d.type ? d.type + loc + ": " : ""}${symbolize(d.msg)}`;
+    });
+    return `${what} failed (${status}): ${items.join("; ")}`;
+  }
+
+  /** Show what went wrong on the table, with a button that tries `again`. */
+  function showError(message, again) {
+    $("error-text").textContent = message;
+    $("error").hidden = false;
+    retry = again;
+    $("retry").hidden = !again;
+    document.body.dataset.turn = "error";
+    setStatus("");
+  }
+
+  function clearError() {
+    $("error").hidden = true;
+    $("error-text").textContent = "";
+    retry = null;
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // ------------------------------------------------------------------ words
+
+  function who(seat) {
+    return seat === HUMAN ? "You" : "The bot";
+  }
+
+  function cards(tokens) {
+    return tokens.map(shortName).join(" ");
+  }
+
+  /** A move in words, for the player `seat` ("Discard 9♠", "The bot draws from the stock"). */
+  function moveWords(move, { seat = null, phase = null } = {}) {
+    const card = move.card ? shortName(move.card) : "";
+    const subject = seat === null ? "" : who(seat) + " ";
+    const lower = (text) => text[0].toLowerCase() + text.slice(1);
+    const verb = (you, them) => (seat === null ? you : subject + (seat === HUMAN ? lower(you) : them));
+    switch (move.action) {
+      case "pass":
+        if (phase === "wall") return verb("Pass: end the hand without a score", "passes at the wall: the hand ends");
+        return verb(`Pass on the ${card || "upcard"}`, `passes on the ${card || "upcard"}`);
+      case "take_discard":
+        if (phase === "wall") return verb(`Take ${card} and knock`, `takes ${card} to knock`);
+        return verb(`Take ${card} from the pile`, `takes ${card} from the pile`);
+      case "draw_stock":
+        return verb("Draw from the stock", "draws from the stock");
+      case "discard":
+        return verb(`Discard ${card}`, `discards ${card}`);
+      case "knock": {
+        const gin = move.deadwood && move.deadwood.length === 0;
+        return gin ? verb(`Gin: throw ${card} and show every card melded`, `goes gin, throwing ${card}`)
+          : verb(`Knock, throwing ${card}`, `knocks, throwing ${card}`);
+      }
+      case "lay_off": {
+        const laid = (move.layoffs || []).flatMap((l) => l.cards);
+        return laid.length ? verb(`Lay off ${cards(laid)} and show your melds`, `lays off ${cards(laid)}`)
+          : verb("Show your melds (nothing to lay off)", "shows its melds (nothing to lay off)");
+      }
+      default:
+        return move.action;
+    }
+  }
+
+  function points(value) {
+    const rounded = Math.round(value * 10) / 10;
+    return `${rounded > 0 ? "+" : rounded < 0 ? "−" : "±"}${Math.abs(rounded).toFixed(1)}`;
+  }
+
+  function percent(value) {
+    return `${Math.round(value * 100)}%`;
+  }
+
+  // ------------------------------------------------------------------- URL
+
+  function readUrl() {
+    const params = new URLSearchParams(location.search);
+    const number = (name, low, high) => {
+      const text = params.get(name);
+      if (text === null || !/^\d+$/.test(text)) return null;
+      const value = Number(text);
+      return value >= low && value <= high ? value : null;
+    };
+    match.seed = number("seed", 0, SEED_MAX - 1) ?? randomSeed();
+    match.handNumber = number("hand", 1, 1000) ?? 1;
+    const score = /^(\d{1,3})-(\d{1,3})$/.exec(params.get("score") || "");
+    match.score = score && Number(score[1]) < TARGET && Number(score[2]) < TARGET
+      ? [Number(score[1]), Number(score[2])] : [0, 0];
+    if (LEVELS.includes(params.get("level"))) match.botLevel = params.get("level");
+    if (LEVELS.includes(params.get("hint"))) match.hintLevel = params.get("hint");
+    match.delay = number("delay", 0, MAX_DELAY_MS) ?? BOT_DELAY_MS;
+  }
+
+  function shareUrl() {
+    const params = new URLSearchParams();
+    params.set("seed", String(match.seed));
+    params.set("hand", String(match.handNumber));
+    if (match.score[0] || match.score[1]) params.set("score", `${match.score[0]}-${match.score[1]}`);
+    params.set("level", match.botLevel);
+    params.set("hint", match.hintLevel);
+    if (match.delay !== BOT_DELAY_MS) params.set("delay", String(match.delay));
+    return `${location.pathname}?${params}`;
+  }
+
+  function syncUrl() {
+    const url = shareUrl();
+    history.replaceState(null, "", url);
+    $("share").href = url;
+    $("seed").value = String(match.seed);
+  }
+
+  // -------------------------------------------------------------- the turn
+
+  function setStatus(text) {
+    $("status").textContent = text;
+  }
+
+  function startHand() {
+    epoch += 1;
+    game = new Game(match.seed, match.handNumber);
+    knocks = null;
+    reply = null;
+    scored = null;
+    drawnCard = null;
+    $("last-moves").replaceChildren();
+    $("history").replaceChildren();
+    $("outcome").hidden = true;
+    $("outcome").replaceChildren();
+    clearHint();
+    syncUrl();
+    advance();
+  }
+
+  /** Whoever is to act acts: the bot asks the advisor, the human is shown its moves. */
+  function advance() {
+    clearError();
+    render();
+    if ($("hint").dataset.state === "empty") {
+      $("hint-status").textContent = game.phase === "over" ? "The hand is over."
+        : game.toAct === BOT ? "Hints are for your turn: the bot is playing." : "Ask for every legal move, ranked.";
+    }
+    if (game.phase === "over") finishHand();
+    else if (game.toAct === BOT) botTurn();
+    else humanTurn();
+  }
+
+  /** Play `move` for the player to act, and go on. */
+  function play(move) {
+    const seat = game.toAct;
+    const phase = game.phase;
+    const { drawn } = game.apply(move);
+    epoch += 1;
+    document.body.dataset.turn = "busy"; // until the next decision is worked out
+    const drew = move.action === "draw_stock" || move.action === "take_discard";
+    drawnCard = seat === HUMAN && drew ? drawn ?? move.card : null;
+    logMove(seat, move, phase, drawn);
+    knocks = null;
+    reply = null;
+    clearHint();
+    advance();
+  }
+
+  async function humanTurn() {
+    const at = epoch;
+    document.body.dataset.turn = "busy";
+    renderMoves(null);
+    const check = game.knockCheckHand();
+    try {
+      if (check) {
+        setStatus("Checking which discards may knock…");
+        knocks = await api("v1/gin/knock", { hand: check });
+      }
+      if (game.phase === "layoff") {
+        setStatus("Finding your best melds and layoffs…");
+        const knock = game.knock;
+        const table = knock.deadwood.length ? knock.melds : []; // nothing lays off onto gin
+        reply = await api("v1/layoffs", { variant: "gin", hand: [...game.hands[HUMAN]], table });
+      }
+    } catch (err) {
+      if (at === epoch) showError(describeError(err, check ? "Checking the knock" : "Finding your layoffs"), humanTurn);
+      return;
+    }
+    if (at !== epoch) return;
+    document.body.dataset.turn = "human";
+    renderMoves(humanMoves());
+    render();
+    setStatus(turnPrompt());
+    $("hint-button").disabled = false;
+  }
+
+  function turnPrompt() {
+    switch (game.phase) {
+      case "first_upcard": return `Your turn: take the upcard ${shortName(game.pileTop)}, or pass.`;
+      case "draw": return game.stockOnly ? "Both passed the upcard: draw from the stock." : "Your turn: take the pile top or draw from the stock.";
+      case "wall":
+        return game.legalMoves(knocks).some((m) => m.action === "take_discard")
+          ? "Two cards left in the stock: knock with the pile top, or pass and end the hand."
+          : "Two cards left in the stock and the pile top does not let you knock: pass, and the hand ends.";
+      case "discard":
+        if (game.mustKnock) return "You took the pile top at the wall: knock.";
+        return knocks && knocks.can_knock ? "Discard a card (tap it), or knock." : "Discard a card: tap it.";
+      case "layoff": return "The bot knocked: show your melds and lay off.";
+      default: return "";
+    }
+  }
+
+  /** The human's legal moves, except discards (those are its hand's cards). */
+  function humanMoves() {
+    if (game.phase === "layoff") {
+      const best = reply.best;
+      return [{
+        action: "lay_off", melds: best.melds.map((m) => [...m.cards]), deadwood: [...best.deadwood],
+        layoffs: best.layoffs.map((l) => ({ target: l.table_index, cards: [...l.cards] })),
+      }];
+    }
+    return game.legalMoves(knocks).filter((m) => m.action !== "discard");
+  }
+
+  async function botTurn() {
+    const at = epoch;
+    document.body.dataset.turn = "bot";
+    $("hint-button").disabled = true;
+    renderMoves([]);
+    setStatus("The bot is thinking…");
+    let advice;
+    try {
+      const body = game.adviceRequest(BOT, { level: match.botLevel, score: match.score });
+      [advice] = await Promise.all([api("v1/advise", body), sleep(match.delay)]);
+    } catch (err) {
+      if (at === epoch) showError(describeError(err, "The bot's move (POST /v1/advise)"), botTurn);
+      return;
+    }
+    if (at !== epoch) return;
+    const move = advice.recommended.move;
+    try {
+      play(move);
+    } catch (err) {
+      showError(`The advisor's move for the bot is not legal here: ${err.message}`, null);
+    }
+  }
+
+  /** The human plays `move` (a button, a card, or a hint). */
+  function humanPlay(move) {
+    if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
+    if (game.phase !== "layoff" && !game.isLegal(move, knocks)) {
+      showError(`${moveWords(move)} is not a legal move now.`, null);
+      return;
+    }
+    $("hint-button").disabled = true;
+    play(move);
+  }
+
+  // ------------------------------------------------------------ the end
+
+  async function finishHand() {
+    const at = epoch;
+    $("hint-button").disabled = true;
+    renderMoves([]);
+    if (game.ending === "wall") {
+      document.body.dataset.turn = "over";
+      setStatus("The stock is down to two cards and nobody knocked: no score this hand.");
+      showOutcome(null);
+      return;
+    }
+    document.body.dataset.turn = "busy";
+    setStatus("Scoring the knock…");
+    try {
+      scored = scored || await api("v1/gin/score", game.scoreRequest());
+    } catch (err) {
+      if (at === epoch) showError(describeError(err, "Scoring the knock (POST /v1/gin/score)"), finishHand);
+      return;
+    }
+    if (at !== epoch) return;
+    if (!game.counted) {
+      const knocker = game.knock.player;
+      const winner = scored.winner === "knocker" ? knocker : 1 - knocker;
+      match.score[winner] += scored.points;
+      game.counted = true;
+    }
+    document.body.dataset.turn = "over";
+    render();
+    setStatus(outcomeWords());
+    showOutcome(scored);
+  }
+
+  function winnerSeat() {
+    return scored.winner === "knocker" ? game.knock.player : 1 - game.knock.player;
+  }
+
+  function outcomeWords() {
+    const knocker = who(game.knock.player);
+    const how = {
+      knock: `${knocker} knocked`, gin: `${knocker} went gin`, big_gin: `${knocker} went big gin`,
+      undercut: `${knocker} knocked and ${knocker === "You" ? "were" : "was"} undercut`,
+    }[scored.outcome] || scored.outcome;
+    const winner = winnerSeat() === HUMAN ? "you score" : "the bot scores";
+    return `${how}: ${winner} ${scored.points} points.`;
+  }
+
+  function showOutcome(result) {
+    const box = $("outcome");
+    box.replaceChildren();
+    box.dataset.ending = game.ending;
+    if (result) {
+      box.dataset.outcome = result.outcome;
+      box.dataset.winner = winnerSeat() === HUMAN ? "you" : "bot";
+      box.dataset.points = String(result.points);
+      const head = element("p", "outcome-head", outcomeWords());
+      head.dataset.testid = "outcome-text";
+      box.append(head);
+      const knocker = game.knock.player;
+      box.append(sideBox(`${who(knocker)} (knocker)`, result.knocker.melds, [], result.knocker.deadwood,
+        result.knocker.deadwood_points, "knocker"));
+      box.append(sideBox(`${who(1 - knocker)} (defender)`, result.defender.melds, result.defender.layoffs,
+        result.defender.deadwood, result.defender.deadwood_points, "defender", result.knocker.melds));
+      const shown = game.knock.melds.map((m) => [...m].sort().join(" ")).sort().join("|");
+      const scoredMelds = result.knocker.melds.map((m) => [...m.cards].sort().join(" ")).sort().join("|");
+      if (shown !== scoredMelds) {
+        box.append(element("p", "note", "Scored with the knocker's best melds against this defender "
+          + "(POST /v1/gin/score), not the melds shown at the knock."));
+      }
+      box.append(element("p", "note", symbolize(result.explanation)));
+    } else {
+      box.dataset.outcome = "wall";
+      const head = element("p", "outcome-head", "The hand ends at the wall: no score.");
+      head.dataset.testid = "outcome-text";
+      box.append(head);
+    }
+    const over = match.score.some((s) => s >= TARGET);
+    const next = element("button", "primary", over ? "New match" : `Next hand (${match.handNumber + 1})`);
+    next.type = "button";
+    next.dataset.testid = over ? "new-match-after" : "next-hand";
+    next.addEventListener("click", () => {
+      if (over) {
+        match.score = [0, 0];
+        match.handNumber = 1;
+        match.seed = randomSeed();
+      } else {
+        match.handNumber += 1;
+      }
+      startHand();
+    });
+    if (over) {
+      const won = match.score[HUMAN] >= TARGET;
+      const line = element("p", "match-over", `${won ? "You win" : "The bot wins"} the match ${match.score[HUMAN]}–${match.score[BOT]}.`);
+      line.dataset.testid = "match-over";
+      box.append(line);
+    }
+    box.append(next);
+    box.hidden = false;
+    renderScore();
+    next.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  function sideBox(title, melds, layoffs, deadwood, deadwoodPoints, testid, targets = []) {
+    const box = element("div", "side");
+    box.dataset.testid = `outcome-${testid}`;
+    box.append(element("h4", null, title + (deadwoodPoints === null ? "" : ` · deadwood ${deadwoodPoints}`)));
+    const row = element("div", "melds");
+    for (const meld of melds) {
+      const figure = element("figure", "meld");
+      figure.dataset.testid = "outcome-meld";
+      figure.append(element("figcaption", null, meld.kind === "set" ? "Set" : "Run"), cardRow(meld.cards, { small: true }));
+      row.append(figure);
+    }
+    for (const layoff of layoffs) {
+      const onto = targets[layoff.table_index];
+      const figure = element("figure", "meld layoff");
+      figure.dataset.testid = "outcome-layoff";
+      figure.append(element("figcaption", null, `Laid off${onto ? " onto " + cards(onto.cards) : ""}`),
+        cardRow(layoff.cards, { small: true }));
+      row.append(figure);
+    }
+    if (row.childNodes.length) box.append(row);
+    if (deadwood.length) {
+      const dead = element("div", "group deadwood");
+      dead.append(element("h3", null, "Deadwood"), cardRow(deadwood, { small: true }));
+      box.append(dead);
+    }
+    return box;
+  }
+
+  // ------------------------------------------------------------- drawing
+
+  function render() {
+    renderScore();
+    const table = $("table");
+    table.dataset.phase = game.phase;
+    table.dataset.toAct = game.toAct === HUMAN ? "you" : "bot";
+    table.dataset.turnCount = String(game.history.length);
+    $("stock-count").textContent = String(game.stock.length);
+    $("pile-count").textContent = String(game.pile.length);
+    const top = $("pile-top");
+    top.replaceChildren(game.pileTop ? cardElement(game.pileTop) : span("card empty", ""));
+    renderBot();
+    renderHand();
+    renderKnockTable();
+  }
+
+  function renderScore() {
+    $("score-you").textContent = String(match.score[HUMAN]);
+    $("score-bot").textContent = String(match.score[BOT]);
+    $("match-note").textContent = `hand ${match.handNumber} · ${game && game.dealer === HUMAN ? "you deal" : "the bot deals"} · to ${TARGET}`;
+  }
+
+  function renderBot() {
+    const hand = game.hands[BOT];
+    const box = $("bot-hand");
+    const reveal = game.phase === "over" && (game.ending === "wall" || scored);
+    box.classList.toggle("backs", !reveal);
+    box.replaceChildren();
+    if (reveal) {
+      for (const card of [...hand].sort((a, b) => sortKey(a) - sortKey(b))) box.append(cardElement(card, { small: true }));
+    } else {
+      for (let i = 0; i < hand.length; i++) box.append(span("card back small", ""));
+    }
+    $("bot-count").textContent = `${hand.length} cards`;
+    box.setAttribute("aria-label", reveal ? `The bot's hand: ${cards(hand)}` : `The bot holds ${hand.length} cards`);
+  }
+
+  function renderHand() {
+    const hand = [...game.hands[HUMAN]].sort((a, b) => sortKey(a) - sortKey(b));
+    const box = $("your-hand");
+    box.replaceChildren();
+    const mine = game.toAct === HUMAN && document.body.dataset.turn === "human";
+    const discarding = mine && game.phase === "discard";
+    const taken = game.takenThisTurn;
+    for (const card of hand) {
+      const legal = discarding && !game.mustKnock && card !== taken;
+      const node = cardElement(card, { tag: "button" });
+      node.type = "button";
+      node.dataset.testid = "hand-card";
+      if (card === drawnCard) node.classList.add("new");
+      if (legal) {
+        node.dataset.action = "discard";
+        node.dataset.move = "discard";
+        node.setAttribute("aria-label", `Discard the ${node.getAttribute("aria-label")}`);
+        node.title = `Discard ${shortName(card)}`;
+        node.addEventListener("click", () => humanPlay({ action: "discard", card }));
+      } else {
+        node.disabled = true;
+        if (discarding && card === taken) {
+          node.classList.add("taken");
+          node.title = `${shortName(card)}: just taken from the pile, it cannot go back this turn`;
+        }
+      }
+      box.append(node);
+    }
+    $("your-count").textContent = `${hand.length} cards` + (knocks && game.phase === "discard" && mine
+      ? ` · best deadwood after a discard: ${knocks.min_deadwood}` : "");
+  }
+
+  /** The buttons of the human's moves other than discards (null: still being worked out). */
+  function renderMoves(moves) {
+    const box = $("moves");
+    box.replaceChildren();
+    if (moves === null) return;
+    for (const move of moves) {
+      const button = element("button", move.action === "knock" || move.action === "lay_off" ? "primary" : "",
+        moveWords(move, { phase: game.phase }));
+      button.type = "button";
+      button.dataset.testid = "move";
+      button.dataset.move = move.action;
+      if (move.card) button.dataset.card = move.card;
+      if (move.action === "knock") {
+        button.textContent += move.gin ? "" : ` (deadwood ${move.deadwoodPoints})`;
+      }
+      button.addEventListener("click", () => humanPlay(move));
+      box.append(button);
+    }
+    if (game.phase === "layoff" && moves.length) box.prepend(replyPreview(moves[0]));
+  }
+
+  function replyPreview(move) {
+    const box = element("div", "reply");
+    box.dataset.testid = "reply";
+    const targets = game.knock.melds;
+    box.append(element("p", "note", `Your best reply: deadwood ${reply.best.deadwood_points}.`));
+    box.append(sideBox("Your melds and layoffs", reply.best.melds, reply.best.layoffs,
+      move.deadwood, null, "reply", targets.map((m) => ({ cards: m }))));
+    return box;
+  }
+
+  function renderKnockTable() {
+    const box = $("knock-table");
+    const knock = game.knock;
+    if (!knock || scored) {
+      box.hidden = true;
+      return;
+    }
+    box.replaceChildren(element("h4", null, `${who(knock.player)} knocked: the table`));
+    const row = element("div", "melds");
+    knock.melds.forEach((meld) => {
+      const figure = element("figure", "meld");
+      figure.append(cardRow(meld, { small: true }));
+      row.append(figure);
+    });
+    box.append(row);
+    if (knock.deadwood.length) {
+      const dead = element("div", "group deadwood");
+      dead.append(element("h3", null, "Deadwood"), cardRow(knock.deadwood, { small: true }));
+      box.append(dead);
+    } else {
+      box.append(element("p", "note", "Gin: no deadwood, nothing to lay off."));
+    }
+    box.hidden = false;
+  }
+
+  function logMove(seat, move, phase, drawn) {
+    const text = moveWords(move, { seat, phase }) + (seat === HUMAN && drawn ? ` (${shortName(drawn)})` : "");
+    const item = element("li", seat === HUMAN ? "you" : "bot", text);
+    const last = $("last-moves");
+    last.append(item);
+    while (last.children.length > SHOWN_MOVES) last.firstElementChild.remove();
+    if (move.action !== "lay_off") {
+      const event = game.history[game.history.length - 1];
+      let words = `seat ${event.player} (${event.player === HUMAN ? "you" : "the bot"}): ${event.action}`;
+      if (event.card) words += ` ${shortName(event.card)}`;
+      if (event.melds) words += `, melds ${event.melds.map(cards).join(" · ")}, deadwood ${cards(event.deadwood) || "none"}`;
+      $("history").append(element("li", null, words));
+    }
+  }
+
+  // ------------------------------------------------------------------ hint
+
+  function clearHint(message = "") {
+    $("advice").replaceChildren();
+    $("hint").dataset.state = "empty";
+    $("hint").setAttribute("aria-busy", "false");
+    $("hint-status").textContent = message;
+    $("hint-status").classList.remove("error");
+  }
+
+  async function hint() {
+    if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
+    const at = epoch;
+    const panel = $("hint");
+    panel.dataset.state = "loading";
+    panel.setAttribute("aria-busy", "true");
+    $("advice").replaceChildren();
+    $("hint-status").classList.remove("error");
+    $("hint-status").textContent = `Asking the advisor (${match.hintLevel})…`;
+    let advice;
+    try {
+      advice = await api("v1/advise", game.adviceRequest(HUMAN, { level: match.hintLevel, score: match.score }));
+    } catch (err) {
+      if (at !== epoch) return;
+      panel.dataset.state = "error";
+      panel.setAttribute("aria-busy", "false");
+      $("hint-status").textContent = describeError(err, "The hint (POST /v1/advise)");
+      $("hint-status").classList.add("error");
+      return;
+    }
+    if (at !== epoch) return;
+    renderAdvice(advice);
+  }
+
+  /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
+  function renderAdvice(advice) {
+    const values = advice.moves.map((m) => m.expected_points);
+    const low = Math.min(0, ...values);
+    const high = Math.max(0, ...values);
+    const range = high - low || 1;
+    const at = (v) => ((v - low) / range) * 100;
+    const list = $("advice");
+    list.replaceChildren();
+    advice.moves.forEach((value, rank) => {
+      const move = value.move;
+      const item = element("li", "advice-move" + (rank === 0 ? " recommended" : ""));
+      item.dataset.testid = "advice-move";
+      item.dataset.action = move.action;
+      if (move.card) item.dataset.card = move.card;
+      item.dataset.rank = String(rank + 1);
+      item.dataset.expected = String(value.expected_points);
+      const button = element("button", "advice-play");
+      button.type = "button";
+      button.dataset.testid = "advice-play";
+      const label = element("span", "advice-label");
+      label.append(element("span", "advice-rank", rank === 0 ? "Best" : `#${rank + 1}`),
+        element("span", "advice-words", moveWords(move, { phase: advice.phase })));
+      const track = element("span", "bar-track");
+      track.setAttribute("aria-hidden", "true");
+      const zero = element("span", "bar-zero");
+      zero.style.left = `${at(0)}%`;
+      const bar = element("span", "bar" + (value.expected_points < 0 ? " negative" : "")
+        + (!value.exact && value.samples < ROUGH_SAMPLES ? " rough" : ""));
+      bar.dataset.testid = "advice-bar";
+      bar.style.left = `${Math.min(at(0), at(value.expected_points))}%`;
+      bar.style.width = `${Math.max(Math.abs(at(value.expected_points) - at(0)), 0.5)}%`;
+      track.append(zero, bar);
+      const figures = element("span", "advice-figures");
+      const expected = element("span", "advice-points", `${points(value.expected_points)} pts`);
+      expected.dataset.testid = "advice-points";
+      figures.append(expected, element("span", null, `win ${percent(value.win_probability)}`));
+      if (value.match_win_probability !== null && value.match_win_probability !== undefined) {
+        figures.append(element("span", null, `match ${percent(value.match_win_probability)}`));
+      }
+      const quality = value.exact ? "exact"
+        : `estimated over ${value.samples} deal${value.samples === 1 ? "" : "s"}`
+          + (value.standard_error !== null && value.standard_error !== undefined ? ` ± ${value.standard_error.toFixed(1)}` : "")
+          + (value.samples < ROUGH_SAMPLES ? " (rough)" : "");
+      const exactness = element("span", "advice-quality" + (value.exact ? " exact" : ""), quality);
+      exactness.dataset.testid = "advice-quality";
+      figures.append(exactness);
+      button.append(label, track, figures);
+      button.setAttribute("aria-label", `${rank === 0 ? "Recommended: " : ""}${moveWords(move, { phase: advice.phase })}: `
+        + `${points(value.expected_points)} points expected, win ${percent(value.win_probability)}, ${quality}. Play it.`);
+      button.addEventListener("click", () => humanPlay(fromAdvice(move)));
+      item.append(button);
+      if (value.reasons.length) {
+        const reasons = element("ul", "reasons");
+        reasons.dataset.testid = "advice-reasons";
+        for (const reason of value.reasons) reasons.append(element("li", null, symbolize(reason)));
+        item.append(reasons);
+      }
+      list.append(item);
+    });
+    const panel = $("hint");
+    panel.dataset.state = "done";
+    panel.setAttribute("aria-busy", "false");
+    const best = advice.recommended;
+    $("hint-status").textContent = `${moveWords(best.move, { phase: advice.phase })}: the advisor's choice `
+      + `(${advice.level}, ${advice.moves.length} legal move${advice.moves.length === 1 ? "" : "s"}`
+      + `${advice.complete ? "" : ", cut short by the deadline"}). Tap a move to play it.`;
+  }
+
+  /** The advisor's move as the referee plays it. */
+  function fromAdvice(move) {
+    const played = { action: move.action };
+    if (move.card) played.card = move.card;
+    if (move.action === "knock" || move.action === "lay_off") {
+      played.melds = move.melds || [];
+      played.deadwood = move.deadwood || [];
+    }
+    if (move.action === "lay_off") played.layoffs = move.layoffs || [];
+    return played;
+  }
+
+  // ---------------------------------------------------------------- wiring
+
+  function wire() {
+    $("hint-button").addEventListener("click", hint);
+    $("retry").addEventListener("click", () => {
+      const again = retry;
+      clearError();
+      if (again) again();
+    });
+    $("hint-level").addEventListener("change", () => {
+      match.hintLevel = $("hint-level").value;
+      syncUrl();
+    });
+    $("bot-level").addEventListener("change", () => {
+      match.botLevel = $("bot-level").value;
+      syncUrl();
+    });
+    const restart = (seed) => {
+      match.seed = seed;
+      match.handNumber = 1;
+      match.score = [0, 0];
+      startHand();
+    };
+    $("new-match").addEventListener("click", () => {
+      const text = $("seed").value.trim();
+      const seed = /^\d+$/.test(text) && Number(text) < SEED_MAX ? Number(text) : null;
+      if (seed === null) {
+        showError(`The seed must be a whole number below ${SEED_MAX}.`, null);
+        return;
+      }
+      restart(seed);
+    });
+    $("random-match").addEventListener("click", () => restart(randomSeed()));
+  }
+
+  function start() {
+    readUrl();
+    $("hint-level").value = match.hintLevel;
+    $("bot-level").value = match.botLevel;
+    wire();
+    document.body.dataset.ready = "true";
+    startHand();
+  }
+
+  start();
+})();

@@ -1,0 +1,456 @@
+"""Gin against the bot (``/play/gin``) in a real browser, and its referee against the advisor.
+
+The page deals a seeded hand, keeps the public history and asks ``POST /v1/advise``
+for the bot's moves and for hints.  The browser tests play hands by clicking (the
+human takes the Hint panel's recommended move; bot and hints at level novice, no
+bot delay, so a hand takes seconds) and check what the page offers and shows; the
+referee test drives the page's own referee (``gin-referee.js``, no clicking) through
+a whole hand and checks at every turn that ``/v1/advise`` accepts the request the
+page would send and lists exactly the moves the page offers.
+
+The tests do not depend on which moves the advisor prefers (its strength changes):
+what they play by hand (taking the upcard, discarding a given card) is always
+legal, and otherwise they follow the recommendation until the hand ends.  The seeds
+are chosen so that today's advisor covers both sides of a knock: in hand 1 of seed
+3 you take pile cards and knock and the bot lays off (19 moves); in hand 1 of seed
+4 the bot knocks at once and you lay off (5 moves).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+
+from tests.test_playground import PHONE, PHONE_HEIGHT, launch_chromium, serve_app
+
+KNOCKING_SEED = 3
+SHORT_SEED = 4
+FAST = {"level": "novice", "hint": "novice", "delay": "0"}
+MAX_DECISIONS = 60
+"""A gin hand ends by the wall (31 stock cards) long before this many decisions of one player."""
+WAIT_MS = 20_000
+
+
+def gin_link(seed: int, hand: int = 1, **params: str) -> str:
+    query = {"seed": str(seed), "hand": str(hand), **FAST, **params}
+    return "/play/gin?" + "&".join(f"{k}={v}" for k, v in query.items())
+
+
+# ---------------------------------------------------------------------------
+# Fixtures
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with serve_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("gin-screenshots")
+
+
+class GinPage:
+    """The gin page, what it asked for and what went wrong in it."""
+
+    def __init__(self, page: Any, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.requests: list[str] = []
+        self.answers: list[tuple[int, str]] = []
+        self.advice_bodies: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        page.on("request", self._request)
+        page.on("response", lambda r: self.answers.append((r.status, r.url)))
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        page.on("console", self._console)
+        page.set_default_timeout(WAIT_MS)
+
+    def _request(self, request: Any) -> None:
+        self.requests.append(request.url)
+        if request.url.endswith("/v1/advise"):
+            self.advice_bodies.append(json.loads(request.post_data))
+
+    def _console(self, message: Any) -> None:
+        # A failed request is logged by the browser itself; the page shows it, as it should.
+        if message.type == "error" and "Failed to load resource" not in message.text:
+            self.errors.append(f"console: {message.text}")
+
+    def testid(self, name: str) -> Any:
+        return self.page.get_by_test_id(name)
+
+    def open(self, path: str) -> str:
+        self.page.goto(self.base_url + path)
+        self.page.wait_for_selector("body[data-ready=true]")
+        return self.turn()
+
+    def turn(self) -> str:
+        """Wait until the human may act, or the hand is over; which of the two."""
+        self.page.wait_for_selector("body[data-turn=human], body[data-turn=over]")
+        return str(self.page.locator("body").get_attribute("data-turn"))
+
+    def phase(self) -> str:
+        return str(self.testid("table").get_attribute("data-phase"))
+
+    def pile_top(self) -> str | None:
+        top: str | None = self.testid("pile-top").get_by_test_id("card").get_attribute("data-card")
+        return top
+
+    def offered(self) -> set[tuple[str, str | None]]:
+        """The moves the page lets the human make: its move buttons and its hand's cards."""
+        moves = self.page.locator("[data-testid=move]:enabled, [data-testid=hand-card]:enabled")
+        return {(moves.nth(i).get_attribute("data-move"), moves.nth(i).get_attribute("data-card"))
+                for i in range(moves.count())}
+
+    def hint(self) -> list[dict[str, Any]]:
+        """Ask for a hint; every advised move as shown, in order."""
+        self.testid("hint-button").click()
+        self.page.wait_for_selector("[data-testid=hint-panel][data-state=done]")
+        rows = self.testid("advice-move")
+        shown = []
+        for i in range(rows.count()):
+            row = rows.nth(i)
+            shown.append({
+                "action": row.get_attribute("data-action"), "card": row.get_attribute("data-card"),
+                "rank": int(row.get_attribute("data-rank")),
+                "expected": float(row.get_attribute("data-expected")),
+                "recommended": "recommended" in (row.get_attribute("class") or ""),
+                "bars": row.get_by_test_id("advice-bar").count(),
+                "negative": "negative" in (row.get_by_test_id("advice-bar").get_attribute("class") or ""),
+                "quality": row.get_by_test_id("advice-quality").inner_text(),
+            })
+        return shown
+
+    def take_the_hint(self) -> None:
+        self.testid("advice-play").first.click()
+
+    def play_by_hints(self) -> int:
+        """Take the recommended move until the hand ends; the decisions taken."""
+        for decisions in range(MAX_DECISIONS):
+            if self.turn() == "over":
+                return decisions
+            shown = self.hint()
+            assert {(m["action"], m["card"]) for m in shown} == self.offered(), shown
+            self.take_the_hint()
+        pytest.fail(f"the hand did not end in {MAX_DECISIONS} decisions")
+
+    def query(self) -> dict[str, list[str]]:
+        return parse_qs(urlsplit(self.page.url).query)
+
+    def check(self, *, failures_expected: bool = False) -> None:
+        own = urlsplit(self.base_url).netloc
+        foreign = [url for url in self.requests
+                   if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).netloc != own]
+        assert not foreign, f"the page asked another host: {foreign}"
+        assert not self.errors, self.errors
+        if not failures_expected:
+            failed = [(status, url) for status, url in self.answers if status >= 400]
+            assert not failed, failed
+
+
+@pytest.fixture()
+def gin(browser: Any, base_url: str) -> Iterator[GinPage]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = GinPage(context.new_page(), base_url)
+    try:
+        yield page
+        page.check()
+    finally:
+        context.close()
+
+
+def post(base_url: str, path: str, body: dict[str, Any]) -> httpx.Response:
+    return httpx.post(base_url + path, json=body, timeout=30.0)
+
+
+# ---------------------------------------------------------------------------
+# Playing by clicking
+
+
+def test_a_whole_hand_played_by_hints(gin: GinPage, shots: Path) -> None:
+    assert gin.open(gin_link(KNOCKING_SEED)) == "human"
+    assert gin.testid("your-hand").get_by_test_id("hand-card").count() == 10
+    assert gin.testid("stock-count").inner_text() == "31"
+    decisions = gin.play_by_hints()
+    assert decisions >= 2
+    outcome = gin.testid("outcome")
+    assert outcome.is_visible()
+    ending = outcome.get_attribute("data-ending")
+    score = (int(gin.testid("score-you").inner_text()), int(gin.testid("score-bot").inner_text()))
+    if ending == "knock":
+        assert outcome.get_attribute("data-outcome") in ("knock", "gin", "undercut", "big_gin")
+        points = int(outcome.get_attribute("data-points"))
+        assert points > 0
+        assert score == ((points, 0) if outcome.get_attribute("data-winner") == "you" else (0, points))
+        assert outcome.get_by_test_id("outcome-knocker").get_by_test_id("outcome-meld").count() >= 1
+        assert "points" in gin.testid("outcome-text").inner_text()
+        assert gin.testid("bot-hand").get_by_test_id("card").count() == 10  # shown at the end
+    else:
+        assert ending == "wall" and score == (0, 0)
+    gin.page.screenshot(path=str(shots / "hand-over.png"), full_page=True)
+    # Every hint and every bot move was asked with the match score (match win probabilities).
+    assert gin.advice_bodies
+    assert all(body["score"]["target"] == 100 for body in gin.advice_bodies)
+    assert {body["me"] for body in gin.advice_bodies} == {0, 1}
+
+    gin.testid("next-hand").click()
+    gin.turn()
+    query = gin.query()
+    assert query["seed"] == [str(KNOCKING_SEED)] and query["hand"] == ["2"]
+    if score != (0, 0):
+        assert query["score"] == [f"{score[0]}-{score[1]}"]
+    assert "you deal" in gin.testid("match-note").inner_text()
+
+
+def test_hint_panel_ranks_every_legal_move_and_no_throw_back(gin: GinPage, shots: Path) -> None:
+    gin.open(gin_link(SHORT_SEED))
+    assert gin.phase() == "first_upcard"
+    upcard = gin.testid("pile-top").get_by_test_id("card").get_attribute("data-card")
+    assert gin.offered() == {("take_discard", upcard), ("pass", None)}
+    shown = gin.hint()
+    assert [(m["action"], m["card"]) for m in shown] in (
+        [("take_discard", upcard), ("pass", None)], [("pass", None), ("take_discard", upcard)])
+    assert [m["rank"] for m in shown] == [1, 2]
+    assert [m["recommended"] for m in shown] == [True, False]
+    assert all(m["bars"] == 1 for m in shown)
+
+    # Take the upcard: it may not go straight back onto the pile.
+    gin.testid("moves").locator(f"[data-move=take_discard][data-card={upcard}]").click()
+    gin.turn()
+    assert gin.phase() == "discard"
+    hand = gin.testid("your-hand").get_by_test_id("hand-card")
+    assert hand.count() == 11
+    taken = gin.testid("your-hand").locator(f"[data-card={upcard}]")
+    assert taken.is_disabled() and "taken" in (taken.get_attribute("class") or "")
+    offered = gin.offered()
+    assert ("discard", upcard) not in offered and ("knock", upcard) not in offered
+    assert {card for action, card in offered if action == "discard"} == {
+        hand.nth(i).get_attribute("data-card") for i in range(11)} - {upcard}
+    shown = gin.hint()
+    assert {(m["action"], m["card"]) for m in shown} == offered
+    assert len(shown) == gin.testid("hint-panel").get_by_test_id("advice-bar").count()
+    assert all(m["card"] != upcard for m in shown)
+    assert shown[0]["recommended"] and not any(m["recommended"] for m in shown[1:])
+    assert [m["rank"] for m in shown] == list(range(1, len(shown) + 1))
+    assert all(m["negative"] == (m["expected"] < 0) for m in shown)
+    assert all("estimated over" in m["quality"] or m["quality"] == "exact" for m in shown)
+    reasons = gin.testid("advice-reasons").first.inner_text()
+    assert reasons and not any(f"{r}{s}" in reasons for r in "A23456789TJQK" for s in "SHDC")
+    gin.page.screenshot(path=str(shots / "hint.png"), full_page=True)
+    # A click on the taken card does nothing.
+    taken.click(force=True)
+    assert gin.phase() == "discard" and hand.count() == 11
+
+    gin.take_the_hint()
+    layoff_seen = False
+    for _ in range(MAX_DECISIONS):
+        if gin.turn() == "over":
+            break
+        if gin.phase() == "layoff":  # the bot knocked: its melds on the table, your one reply
+            layoff_seen = True
+            assert gin.testid("knock-table").is_visible()
+            assert [m for m in gin.offered() if m[0] != "discard"] == [("lay_off", None)]
+            shown = gin.hint()
+            assert len(shown) == 1 and shown[0]["action"] == "lay_off" and shown[0]["quality"] == "exact"
+            gin.page.screenshot(path=str(shots / "layoff.png"), full_page=True)
+            gin.testid("moves").locator("[data-move=lay_off]").click()
+        else:
+            gin.hint()
+            gin.take_the_hint()
+    assert gin.turn() == "over"
+    if layoff_seen:
+        outcome = gin.testid("outcome")
+        assert outcome.get_attribute("data-ending") == "knock"
+        knocker = outcome.get_by_test_id("outcome-knocker").inner_text()
+        assert knocker.startswith("The bot (knocker)")
+
+
+def dull_bot(route: Any) -> None:
+    """Answer the bot's /v1/advise with a line that never knocks: pass the upcard, draw from
+    the stock, throw the first card, pass at the wall.  The human's hints go to the advisor."""
+    body = json.loads(route.request.post_data)
+    if body["me"] == 0:
+        route.continue_()
+        return
+    history = body["history"]
+    upcard_offered = len(history) < 2 and all(event["action"] == "pass" for event in history)
+    if len(body["hand"]) == 11:
+        move: dict[str, Any] = {"action": "discard", "card": body["hand"][0]}
+    elif upcard_offered or body["stock_count"] <= 2:  # the first upcard, or the wall
+        move = {"action": "pass"}
+    else:
+        move = {"action": "draw_stock"}
+    value = {"move": move, "expected_points": 0.0, "win_probability": 0.0,
+             "match_win_probability": None, "exact": False, "samples": 1, "standard_error": None,
+             "reasons": ["scripted"]}
+    route.fulfill(status=200, content_type="application/json", body=json.dumps({
+        "game": "gin", "phase": "draw", "recommended": value, "moves": [value], "level": "novice",
+        "seed": 0, "complete": True, "elapsed_ms": 0.0}))
+
+
+def test_a_hand_to_the_wall_scores_nothing(gin: GinPage, shots: Path) -> None:
+    gin.page.route("**/v1/advise", dull_bot)
+    gin.open(gin_link(SHORT_SEED, hand=2))  # you deal: the wall comes on your turn
+    assert "you deal" in gin.testid("match-note").inner_text()
+    for _ in range(MAX_DECISIONS):
+        phase = gin.phase()
+        if phase == "wall":
+            break
+        if phase == "first_upcard":
+            gin.testid("moves").locator("[data-move=pass]").click()
+        elif phase == "draw":
+            gin.testid("moves").locator("[data-move=draw_stock]").click()
+        else:  # throw the card just drawn: it came from the stock, so it may go
+            gin.testid("your-hand").locator("[data-testid=hand-card].new").click()
+        assert gin.turn() == "human"
+    assert gin.testid("stock-count").inner_text() == "2"
+    offered = gin.offered()
+    assert ("pass", None) in offered and offered <= {("pass", None), ("take_discard", gin.pile_top())}
+    # The advisor accepts the whole history at the wall and ranks the same moves.
+    assert {(m["action"], m["card"]) for m in gin.hint()} == offered
+    gin.page.screenshot(path=str(shots / "wall.png"), full_page=True)
+    gin.testid("moves").locator("[data-move=pass]").click()
+    assert gin.turn() == "over"
+    outcome = gin.testid("outcome")
+    assert outcome.get_attribute("data-ending") == "wall"
+    assert "no score" in gin.testid("outcome-text").inner_text()
+    assert (gin.testid("score-you").inner_text(), gin.testid("score-bot").inner_text()) == ("0", "0")
+    assert gin.testid("bot-hand").get_by_test_id("card").count() == 10
+    gin.page.screenshot(path=str(shots / "wall-over.png"), full_page=True)
+    gin.testid("next-hand").click()
+    assert gin.query()["hand"] == ["3"] and "score" not in gin.query()
+
+
+# ---------------------------------------------------------------------------
+# A phone, and errors
+
+
+def test_phone_shows_the_hand_and_the_hint_on_the_first_screen(
+        browser: Any, base_url: str, shots: Path) -> None:
+    context = browser.new_context(**PHONE)
+    try:
+        gin = GinPage(context.new_page(), base_url)
+        gin.open(gin_link(SHORT_SEED))
+        for step in ("upcard offered", "11 cards"):
+            gin.hint()
+            hand = gin.testid("your-hand").bounding_box()
+            panel = gin.testid("hint-panel").bounding_box()
+            best = gin.testid("advice-move").first.bounding_box()
+            assert hand["y"] + hand["height"] <= PHONE_HEIGHT, (step, hand)
+            assert panel["y"] < PHONE_HEIGHT and best["y"] < PHONE_HEIGHT, (step, panel, best)
+            overflow = gin.page.evaluate(
+                "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, step
+            gin.page.screenshot(path=str(shots / f"phone-{step.replace(' ', '-')}.png"))
+            if step == "upcard offered":
+                gin.testid("moves").locator("[data-move=take_discard]").click()
+                gin.turn()
+        gin.check()
+    finally:
+        context.close()
+
+
+def test_api_errors_are_shown_and_the_hand_goes_on(gin: GinPage) -> None:
+    gin.open(gin_link(SHORT_SEED))
+    overloaded = {"detail": [{"type": "overloaded", "loc": [], "msg": "the solvers are busy"}]}
+    gin.page.route("**/v1/advise", lambda route: route.fulfill(
+        status=503, headers={"Retry-After": "3"}, content_type="application/json",
+        body=json.dumps(overloaded)))
+    gin.testid("hint-button").click()
+    gin.page.wait_for_selector("[data-testid=hint-panel][data-state=error]")
+    status = gin.testid("hint-status").inner_text()
+    assert "HTTP 503" in status and "the solvers are busy" in status and "try again in 3 s" in status
+    assert gin.testid("your-hand").get_by_test_id("hand-card").count() == 10  # the table stays
+
+    # A refused knock check (422), then the service gone while the bot thinks.
+    refused = {"detail": [{"type": "invalid_card", "loc": ["body", "hand", 0],
+                           "msg": "unknown card 'ZZ' at position 0"}]}
+    gin.page.route("**/v1/gin/knock", lambda route: route.fulfill(
+        status=422, content_type="application/json", body=json.dumps(refused)))
+    gin.page.unroute("**/v1/advise")
+    gin.page.route("**/v1/advise", lambda route: route.abort())
+    gin.testid("moves").locator("[data-move=take_discard]").click()
+    gin.page.wait_for_selector("body[data-turn=error]")
+    error = gin.testid("error-text").inner_text()
+    assert "HTTP 422" in error and "invalid_card at body.hand.0" in error and "unknown card 'ZZ'" in error
+    gin.page.unroute("**/v1/gin/knock")
+    gin.testid("retry").click()
+    gin.turn()
+    assert gin.phase() == "discard"
+    gin.testid("your-hand").locator("[data-testid=hand-card]:enabled").first.click()
+    gin.page.wait_for_selector("body[data-turn=error]")
+    assert "did not answer" in gin.testid("error-text").inner_text()
+    assert gin.testid("retry").is_visible() and gin.testid("table").get_attribute("data-to-act") == "bot"
+
+    gin.page.unroute("**/v1/advise")
+    gin.testid("retry").click()
+    assert gin.turn() in ("human", "over")
+    assert gin.testid("error").is_hidden()
+    assert int(gin.testid("table").get_attribute("data-turn-count")) >= 4
+    gin.answers.clear()  # the failures above were made on purpose
+
+
+# ---------------------------------------------------------------------------
+# The referee, unit by unit: every request of a whole hand
+
+
+def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str) -> None:
+    """Both seats play the advisor's recommendation through hand 1 of KNOCKING_SEED (the
+    hand the clicking test plays) on the page's own referee.  (Hands the human deals reach
+    the advisor in the other tests: the next hand after the played one, the wall.)
+    At every turn: /v1/advise accepts the acting seat's view (no 422) and refuses the
+    other seat's (not its turn); a view holds its own cards only; the moves the page
+    would offer are the moves the advisor ranks; the knock is scored by /v1/gin/score."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(base_url + gin_link(KNOCKING_SEED))
+        page.wait_for_selector("body[data-ready=true]")
+        page.evaluate("(seed) => { window.referee = new GinReferee.Game(seed, 1); }", KNOCKING_SEED)
+        for turns in range(2 * MAX_DECISIONS):
+            now = page.evaluate("() => ({phase: referee.phase, seat: referee.toAct, "
+                                "hands: referee.hands, check: referee.knockCheckHand()})")
+            if now["phase"] == "over":
+                break
+            seat = now["seat"]
+            view = page.evaluate(
+                "(seat) => referee.adviceRequest(seat, {level: 'novice', score: [0, 0]})", seat)
+            assert sorted(view["hand"]) == sorted(now["hands"][seat])
+            assert not set(view["hand"]) & set(now["hands"][1 - seat])
+            answer = post(base_url, "/v1/advise", view)
+            assert answer.status_code == 200, (turns, view, answer.text)
+            other = page.evaluate("(seat) => referee.adviceRequest(1 - seat)", seat)
+            refused = post(base_url, "/v1/advise", other)
+            assert refused.status_code == 422, refused.text
+            assert refused.json()["detail"][0]["type"] == "not_your_turn"
+            advice = answer.json()
+            assert advice["phase"] == now["phase"]
+            if now["phase"] != "layoff":
+                knocks = None
+                if now["check"]:
+                    knocks = post(base_url, "/v1/gin/knock", {"hand": now["check"]}).json()
+                legal = page.evaluate("(knocks) => referee.legalMoves(knocks)", knocks)
+                assert sorted((m["action"], m.get("card")) for m in legal) == sorted(
+                    (m["move"]["action"], m["move"].get("card")) for m in advice["moves"]), turns
+            page.evaluate("(move) => referee.apply(move)", advice["recommended"]["move"])
+        else:
+            pytest.fail(f"the hand did not end in {2 * MAX_DECISIONS} turns")
+        assert turns >= 3
+        if page.evaluate("() => referee.ending") == "knock":
+            scored = post(base_url, "/v1/gin/score", page.evaluate("() => referee.scoreRequest()"))
+            assert scored.status_code == 200, scored.text
+    finally:
+        context.close()
