@@ -162,6 +162,9 @@ class MoveValueOut(BaseModel):
     samples: int = Field(description="simulated deals behind the figures")
     standard_error: float | None = Field(description="of expected_points")
     reasons: list[str] = Field(description="why, in words")
+    searched: bool = Field(description="the search compared this move in full; else its "
+                                       "place comes from the advisor's judgement and its "
+                                       "figures from a few deals")
 
 
 class AdviceResponse(BaseModel):

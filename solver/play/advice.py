@@ -7,7 +7,9 @@
   advisor's side; negative: it expects to pay), the probability of winning
   the hand (and the match, when a score is given), whether the figures are
   exact or estimated from ``samples`` simulated deals (with the standard
-  error of the expected points), and short reasons a person can read;
+  error of the expected points), whether the search compared it in full
+  (``searched``: else its place comes from the advisor's judgement and its
+  figures from a few deals), and short reasons a person can read;
 * ``Advice`` -- every legal move ranked, best first, the recommendation
   first of all; ``complete`` is false when the deadline stopped the
   estimates early (the ranking is then the best found so far).
@@ -83,6 +85,7 @@ class MoveValue:
     samples: int
     standard_error: float | None
     reasons: tuple[str, ...]
+    searched: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form."""
@@ -97,6 +100,7 @@ class MoveValue:
             "standard_error": None if self.standard_error is None
             else round(self.standard_error, 3),
             "reasons": list(self.reasons),
+            "searched": self.searched,
         }
 
 

@@ -58,12 +58,14 @@ class Level:
     name: str
     worlds: int
     shortlist: int
+    judged: int
+    """Deals the judgement reads the opponent's hand from (odds, danger, knocks)."""
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("novice", 4, 0),
-    Level("standard", 96, 3),
-    Level("expert", 800, 6),
+    Level("novice", 4, 0, 16),
+    Level("standard", 96, 3, 60),
+    Level("expert", 800, 6, 120),
 )}
 DEFAULT_LEVEL = "standard"
 
@@ -77,8 +79,6 @@ BATCH = 8
 MARGIN_S = 0.01
 """The search stops this long (or a tenth of the time left) before the
 deadline, to leave time to write the answer."""
-JUDGE_WORLDS = 60
-"""Deals the judgement reads the opponent's hand from (odds, danger, knocks)."""
 KNOCK_RISK = 0.25
 """The judgement knocks when it expects to gain and risks an undercut in at
 most this share of deals."""
@@ -260,9 +260,10 @@ class GinAdvisor:
         moves = self.moves()
         until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
         sampler = WorldSampler(self.state, self.hands, self.rng, self.limit, OPPONENT_STYLES)
-        worlds = sampler.take(JUDGE_WORLDS, until)
+        judged = self.level.judged
+        worlds = sampler.take(judged, until)
         self.judge = HandJudge(self.hands, stock_odds(self.state.knowledge.unseen, worlds[:100]),
-                               worlds[:JUDGE_WORLDS])
+                               worlds[:judged])
         priors = {move: self._prior(move, worlds) for move in moves}
         moves.sort(key=lambda m: priors[m])
         tallies = [_Tally(move, priors[move], []) for move in moves]
@@ -286,7 +287,7 @@ class GinAdvisor:
             ranked = sorted(searched, key=lambda t: (-t.mean(), t.prior)) + rest
         else:
             ranked = tallies
-        values = [self._value(t, worlds) for t in ranked]
+        values = [self._value(t, worlds, bool(shortlist) and t.move in chosen) for t in ranked]
         return Advice("gin", self.state.phase, tuple(values), self.level.name, self.seed,
                       complete)
 
@@ -301,7 +302,8 @@ class GinAdvisor:
         if action == "knock":
             assert move.card is not None
             kept = mask & ~(1 << move.card)
-            points = [self.simulator.knock_score(kept, w.hands[1]) for w in worlds[:JUDGE_WORLDS]]
+            points = [self.simulator.knock_score(kept, w.hands[1])
+                      for w in worlds[:self.level.judged]]
             expected = sum(points) / max(1, len(points))
             undercut = sum(p < 0 for p in points) / max(1, len(points))
             favoured = hands.deadwood(kept) == 0 or (expected > 0 and undercut <= KNOCK_RISK)
@@ -318,15 +320,17 @@ class GinAdvisor:
             return judge.expected_cost(mask) / TIE_SCALE
         return 0.0
 
-    def _value(self, tally: _Tally, worlds: Sequence[World]) -> MoveValue:
+    def _value(self, tally: _Tally, worlds: Sequence[World], searched: bool) -> MoveValue:
         points = tally.points
         n = len(points)
         mean = sum(points) / n
         error = math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1) / n) if n > 1 else None
         wins = sum(p > 0 for p in points) / n
         move = self._shown(tally.move, worlds) if tally.move.action == "knock" else tally.move
-        return MoveValue(move, mean, wins, self._match(points), False, n, error,
-                         tuple(self._reasons(tally, worlds)))
+        # passing at the wall ends the hand unscored: its figures are exact
+        exact = move.action == "pass" and self.state.phase == "wall"
+        return MoveValue(move, mean, wins, self._match(points), exact, n,
+                         0.0 if exact else error, tuple(self._reasons(tally, worlds)), searched)
 
     def _match(self, points: Sequence[int]) -> float | None:
         state = self.state
