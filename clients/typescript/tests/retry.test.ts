@@ -24,7 +24,7 @@ describe("retries", () => {
       assert.equal(server.seen.length, 2);
       const waited = (server.seen[1]?.at ?? 0) - (server.seen[0]?.at ?? 0);
       assert.ok(waited >= 990, `retried after ${waited} ms, not the 1 s of Retry-After`);
-      assert.ok(waited < 1500, `retried after ${waited} ms`);
+      assert.ok(waited < 3000, `retried after ${waited} ms`); // generous: a busy machine wakes late
       // one call, one request id, on every try
       assert.ok(server.seen[0]?.headers["x-request-id"]);
       assert.equal(server.seen[1]?.headers["x-request-id"], server.seen[0]?.headers["x-request-id"]);
@@ -148,7 +148,7 @@ describe("deadlines", () => {
       const started = performance.now();
       await assert.rejects(client.solveHand(HAND, { deadlineMs: 300 }), DeadlineExceededError);
       const took = performance.now() - started;
-      assert.ok(took >= 290 && took < 1000, `gave up after ${took} ms`);
+      assert.ok(took >= 290 && took < 2000, `gave up after ${took} ms`);
     } finally {
       await server.close();
     }
