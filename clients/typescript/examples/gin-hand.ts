@@ -55,7 +55,7 @@ export interface PlayOptions {
   /** Each move as it is played (default: none). */
   readonly print?: (line: string) => void;
   /** Each call's deadline in ms (the advisor's time_limit_ms follows it). */
-  readonly deadlineMs?: number;
+  readonly deadlineMs?: number | undefined;
 }
 
 /** The 52 cards shuffled by a seeded generator: the same seed, the same deal. */
@@ -91,7 +91,7 @@ export async function playHand(client: RummySolver, options: PlayOptions): Promi
       stock_count: table.stock.length,
       level,
       seed: options.seed * 1000 + turn,
-    }, options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs });
+    }, { deadlineMs: options.deadlineMs });
     const move = advice.recommended.move;
     print(describe(seat, advice, table));
     const end = table.play(seat, move);
@@ -103,7 +103,7 @@ export async function playHand(client: RummySolver, options: PlayOptions): Promi
       const knocker = table.hands[seat];
       const defender = table.hands[other(seat)];
       const score = await client.ginScore({ knocker: [...knocker], defender: [...defender] },
-        options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs });
+        { deadlineMs: options.deadlineMs });
       const winner = score.winner === "knocker" ? seat : other(seat);
       print(`score: ${score.outcome}, seat ${winner} (the ${score.winner}) wins ${score.points} points`);
       print(`  ${score.explanation}`);

@@ -40,15 +40,15 @@ export interface CallOptions {
    * operation's maximum, never more than the body's own), and the request is
    * aborted when it passes (`DeadlineExceededError`).
    */
-  readonly deadlineMs?: number;
+  readonly deadlineMs?: number | undefined;
   /** Cancels the call (a player left the table): the call rejects with the signal's reason. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Sent as `X-Request-ID` (letters, digits, `._:-`, at most 128), the same on every retry; default: a fresh UUID. */
-  readonly requestId?: string;
+  readonly requestId?: string | undefined;
   /** Retries of this call (default: the client's). */
-  readonly retry?: RetryOptions | false;
+  readonly retry?: RetryOptions | false | undefined;
   /** Headers for this call. */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The paths of the operations that take a JSON body. */
@@ -213,36 +213,49 @@ export class RummySolver {
   async *solveStream(lines: Iterable<StreamLine>, options: CallOptions = {}): AsyncGenerator<StreamAnswer> {
     const body = Array.from(lines, (line) => JSON.stringify(line)).join("\n") + "\n";
     const post = this.raw.POST as unknown as UntypedCall;
-    const stream = await this.run((init) => post("/v1/solve/stream", {
-      body,
-      bodySerializer: (text: string) => text,
-      parseAs: "stream",
-      signal: init.signal,
-      headers: { ...init.headers, "Content-Type": "application/x-ndjson" },
-    }), { ...options, keepSignal: true }) as ReadableStream<Uint8Array>;
-    const decoder = new TextDecoder();
-    let pending = "";
-    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
-      pending += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = pending.indexOf("\n")) >= 0) {
-        const line = pending.slice(0, end).trim();
-        pending = pending.slice(end + 1);
-        if (line !== "") {
-          yield JSON.parse(line) as StreamAnswer;
+    // The deadline covers reading the answer lines too, so it is the stream's own.
+    const { deadlineMs, ...rest } = options;
+    const deadline = deadlineMs === undefined ? undefined : new Timeout(deadlineMs);
+    const signals = combine(options.signal, deadline?.signal);
+    try {
+      const stream = await this.run<ReadableStream<Uint8Array>>((init) => post("/v1/solve/stream", {
+        body,
+        bodySerializer: (text: string) => text,
+        parseAs: "stream",
+        signal: signals.signal, // not the try's: the body is read after run() returns
+        headers: { ...init.headers, "Content-Type": "application/x-ndjson" },
+      }), { ...rest, signal: signals.signal }, deadline?.endsAt);
+      const decoder = new TextDecoder();
+      let pending = "";
+      for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+        pending += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = pending.indexOf("\n")) >= 0) {
+          const line = pending.slice(0, end).trim();
+          pending = pending.slice(end + 1);
+          if (line !== "") {
+            yield JSON.parse(line) as StreamAnswer;
+          }
         }
       }
-    }
-    if (pending.trim() !== "") {
-      yield JSON.parse(pending) as StreamAnswer;
+      if (pending.trim() !== "") {
+        yield JSON.parse(pending) as StreamAnswer;
+      }
+    } catch (error) {
+      if (deadline?.signal.aborted && !options.signal?.aborted && deadlineMs !== undefined) {
+        throw new DeadlineExceededError(deadlineMs);
+      }
+      throw error;
+    } finally {
+      deadline?.clear();
+      signals.release();
     }
   }
 
   /** One call: its deadline, its signal, its request id and its retries. */
-  private async run<T>(send: Send, options: CallOptions & { keepSignal?: boolean } = {}): Promise<T> {
-    const started = performance.now();
+  private async run<T>(send: Send, options: CallOptions = {}, retriesUntil?: number): Promise<T> {
     const deadlineMs = options.deadlineMs;
-    const deadlineAt = deadlineMs === undefined ? undefined : started + deadlineMs;
+    const deadlineAt = deadlineMs === undefined ? undefined : performance.now() + deadlineMs;
     const headers: Record<string, string> = { ...options.headers };
     headers["X-Request-ID"] = options.requestId ?? newRequestId();
     const attempt = async (): Promise<T> => {
@@ -268,18 +281,15 @@ export class RummySolver {
         }
         throw error;
       } finally {
-        // A stream's body is still being read: its deadline keeps running.
-        if (!options.keepSignal) {
-          deadline?.clear();
-          signals.release();
-        }
+        deadline?.clear();
+        signals.release();
       }
     };
     const retry = options.retry ?? this.retry;
     if (retry === false) {
       return attempt();
     }
-    return withRetries(attempt, retry, { signal: options.signal, deadlineAt });
+    return withRetries(attempt, retry, { signal: options.signal, deadlineAt: deadlineAt ?? retriesUntil });
   }
 }
 
@@ -301,10 +311,13 @@ function withTimeLimit<B>(body: B, fits: number): B {
 
 /** An AbortSignal that fires after `ms`, and can be cleared. */
 class Timeout {
+  /** `performance.now()` time it fires at. */
+  readonly endsAt: number;
   private readonly controller = new AbortController();
   private readonly timer: ReturnType<typeof setTimeout>;
 
   constructor(ms: number) {
+    this.endsAt = performance.now() + ms;
     this.timer = setTimeout(() => this.controller.abort(new DOMException("deadline", "TimeoutError")), ms);
   }
 

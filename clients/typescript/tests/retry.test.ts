@@ -195,6 +195,29 @@ describe("deadlines", () => {
     }
   });
 
+  it("holds a stream to its deadline while its lines are read", async () => {
+    const server = await scriptedServer((_n, _seen, response) => {
+      response.writeHead(200, { "content-type": "application/x-ndjson" });
+      response.write(`${JSON.stringify({ id: 1, result: SOLVED })}\n`); // then nothing more
+    });
+    try {
+      const client = new RummySolver({ baseUrl: server.url });
+      const ids: unknown[] = [];
+      const started = performance.now();
+      await assert.rejects(async () => {
+        for await (const answer of client.solveStream([{ id: 1, ...HAND }, { id: 2, ...HAND }], { deadlineMs: 400 })) {
+          ids.push(answer.id);
+        }
+      }, DeadlineExceededError);
+      assert.deepEqual(ids, [1]);
+      assert.ok(performance.now() - started < 2000);
+      assert.equal(server.seen[0]?.headers["content-type"], "application/x-ndjson");
+      assert.equal(server.seen[0]?.body.split("\n").filter(Boolean).length, 2);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("makes a body that is not the error shape an http_error", async () => {
     const server = await scriptedServer((_n, _seen, response) => {
       response.writeHead(502, { "content-type": "text/html" });
