@@ -389,6 +389,22 @@ export interface components {
          */
         Action: "discard" | "draw_stock" | "knock" | "pass" | "take_discard";
         /**
+         * AdviceLayoffOut
+         * @description Cards laid off onto one of the knocker's melds (``target``: its index).
+         * @example {
+         *       "cards": [
+         *         "4S"
+         *       ],
+         *       "target": 0
+         *     }
+         */
+        AdviceLayoffOut: {
+            /** Cards */
+            cards: string[];
+            /** Target */
+            target: number;
+        };
+        /**
          * AdviceResponse
          * @description Every legal move of the decision, best first.
          * @example {
@@ -399,48 +415,51 @@ export interface components {
          *       "moves": [
          *         {
          *           "exact": false,
-         *           "expected_points": 15,
+         *           "expected_points": -8.25,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "4S"
          *           },
          *           "reasons": [
          *             "goes into a meld",
-         *             "expected +15.0 points over 4 deals"
+         *             "expected -8.2 points over 4 deals"
          *           ],
          *           "samples": 4,
-         *           "standard_error": 15.88,
-         *           "win_probability": 0.75
+         *           "searched": false,
+         *           "standard_error": 9.681,
+         *           "win_probability": 0.5
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 6.75,
+         *           "expected_points": 1.25,
          *           "move": {
          *             "action": "pass"
          *           },
          *           "reasons": [
-         *             "expected +6.8 points over 4 deals"
+         *             "expected +1.2 points over 4 deals"
          *           ],
          *           "samples": 4,
-         *           "standard_error": 5.808,
-         *           "win_probability": 0.75
+         *           "searched": false,
+         *           "standard_error": 10.217,
+         *           "win_probability": 0.5
          *         }
          *       ],
          *       "phase": "first_upcard",
          *       "recommended": {
          *         "exact": false,
-         *         "expected_points": 15,
+         *         "expected_points": -8.25,
          *         "move": {
          *           "action": "take_discard",
          *           "card": "4S"
          *         },
          *         "reasons": [
          *           "goes into a meld",
-         *           "expected +15.0 points over 4 deals"
+         *           "expected -8.2 points over 4 deals"
          *         ],
          *         "samples": 4,
-         *         "standard_error": 15.88,
-         *         "win_probability": 0.75
+         *         "searched": false,
+         *         "standard_error": 9.681,
+         *         "win_probability": 0.5
          *       },
          *       "seed": 1
          *     }
@@ -464,6 +483,7 @@ export interface components {
          *             "expected +15.4 points over 96 deals"
          *           ],
          *           "samples": 96,
+         *           "searched": true,
          *           "standard_error": 1.887,
          *           "win_probability": 0.8646
          *         },
@@ -480,6 +500,7 @@ export interface components {
          *             "expected +14.4 points over 96 deals"
          *           ],
          *           "samples": 96,
+         *           "searched": true,
          *           "standard_error": 2.077,
          *           "win_probability": 0.8125
          *         },
@@ -496,6 +517,7 @@ export interface components {
          *             "expected +12.9 points over 96 deals"
          *           ],
          *           "samples": 96,
+         *           "searched": true,
          *           "standard_error": 1.976,
          *           "win_probability": 0.7917
          *         },
@@ -513,6 +535,7 @@ export interface components {
          *             "expected +18.0 points over 4 deals"
          *           ],
          *           "samples": 4,
+         *           "searched": false,
          *           "standard_error": 11.669,
          *           "win_probability": 0.75
          *         },
@@ -530,6 +553,7 @@ export interface components {
          *             "expected +14.2 points over 4 deals"
          *           ],
          *           "samples": 4,
+         *           "searched": false,
          *           "standard_error": 4.535,
          *           "win_probability": 1
          *         },
@@ -546,6 +570,7 @@ export interface components {
          *             "expected -5.8 points over 4 deals"
          *           ],
          *           "samples": 4,
+         *           "searched": false,
          *           "standard_error": 8.901,
          *           "win_probability": 0.5
          *         },
@@ -563,6 +588,7 @@ export interface components {
          *             "expected +4.2 points over 4 deals"
          *           ],
          *           "samples": 4,
+         *           "searched": false,
          *           "standard_error": 6.434,
          *           "win_probability": 0.75
          *         },
@@ -580,6 +606,7 @@ export interface components {
          *             "expected +6.0 points over 4 deals"
          *           ],
          *           "samples": 4,
+         *           "searched": false,
          *           "standard_error": 11.965,
          *           "win_probability": 0.75
          *         },
@@ -597,6 +624,7 @@ export interface components {
          *             "expected +16.8 points over 4 deals"
          *           ],
          *           "samples": 4,
+         *           "searched": false,
          *           "standard_error": 8.25,
          *           "win_probability": 0.75
          *         },
@@ -613,6 +641,7 @@ export interface components {
          *             "expected +15.2 points over 4 deals"
          *           ],
          *           "samples": 4,
+         *           "searched": false,
          *           "standard_error": 4.151,
          *           "win_probability": 1
          *         }
@@ -632,6 +661,7 @@ export interface components {
          *           "expected +15.4 points over 96 deals"
          *         ],
          *         "samples": 96,
+         *         "searched": true,
          *         "standard_error": 1.887,
          *         "win_probability": 0.8646
          *       },
@@ -645,51 +675,54 @@ export interface components {
          *       "moves": [
          *         {
          *           "exact": false,
-         *           "expected_points": 13.5,
-         *           "match_win_probability": 0.4435,
+         *           "expected_points": -17,
+         *           "match_win_probability": 0.158,
          *           "move": {
          *             "action": "draw_stock"
          *           },
          *           "reasons": [
          *             "5 unseen cards would improve the hand",
-         *             "expected +13.5 points over 4 deals"
+         *             "expected -17.0 points over 4 deals"
          *           ],
          *           "samples": 4,
-         *           "standard_error": 20.002,
-         *           "win_probability": 0.5
+         *           "searched": false,
+         *           "standard_error": 8.01,
+         *           "win_probability": 0.25
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 4.5,
-         *           "match_win_probability": 0.3399,
+         *           "expected_points": -11,
+         *           "match_win_probability": 0.2116,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "9H"
          *           },
          *           "reasons": [
          *             "makes no meld",
-         *             "expected +4.5 points over 4 deals"
+         *             "expected -11.0 points over 4 deals"
          *           ],
          *           "samples": 4,
-         *           "standard_error": 10.037,
-         *           "win_probability": 0.75
+         *           "searched": false,
+         *           "standard_error": 10.84,
+         *           "win_probability": 0.5
          *         }
          *       ],
          *       "phase": "draw",
          *       "recommended": {
          *         "exact": false,
-         *         "expected_points": 13.5,
-         *         "match_win_probability": 0.4435,
+         *         "expected_points": -17,
+         *         "match_win_probability": 0.158,
          *         "move": {
          *           "action": "draw_stock"
          *         },
          *         "reasons": [
          *           "5 unseen cards would improve the hand",
-         *           "expected +13.5 points over 4 deals"
+         *           "expected -17.0 points over 4 deals"
          *         ],
          *         "samples": 4,
-         *         "standard_error": 20.002,
-         *         "win_probability": 0.5
+         *         "searched": false,
+         *         "standard_error": 8.01,
+         *         "win_probability": 0.25
          *       },
          *       "seed": 3
          *     }
@@ -730,6 +763,7 @@ export interface components {
          *             "lay off 4S 5S"
          *           ],
          *           "samples": 1,
+         *           "searched": true,
          *           "standard_error": 0,
          *           "win_probability": 0
          *         }
@@ -766,6 +800,7 @@ export interface components {
          *           "lay off 4S 5S"
          *         ],
          *         "samples": 1,
+         *         "searched": true,
          *         "standard_error": 0,
          *         "win_probability": 0
          *       },
@@ -1267,7 +1302,7 @@ export interface components {
              * Layoffs
              * @description table_index is the knocker meld extended
              */
-            layoffs: components["schemas"]["api__schemas_play__LayoffOut"][];
+            layoffs: components["schemas"]["LayoffOut"][];
             /** Melds */
             melds: components["schemas"]["MeldOut"][];
         };
@@ -6419,6 +6454,68 @@ export interface components {
          */
         LayoffEnd: "low" | "high" | "set";
         /**
+         * LayoffOut
+         * @description Cards laid off onto one table meld; ``extended`` is that meld afterwards.
+         * @example {
+         *       "cards": [
+         *         "4H",
+         *         "8H",
+         *         "9H"
+         *       ],
+         *       "extended": {
+         *         "cards": [
+         *           "4H",
+         *           "5H",
+         *           "6H",
+         *           "7H",
+         *           "8H",
+         *           "9H"
+         *         ],
+         *         "kind": "run",
+         *         "points": 39,
+         *         "pure": true,
+         *         "represents": [
+         *           "4H",
+         *           "5H",
+         *           "6H",
+         *           "7H",
+         *           "8H",
+         *           "9H"
+         *         ]
+         *       },
+         *       "points": 21,
+         *       "represents": [
+         *         "4H",
+         *         "8H",
+         *         "9H"
+         *       ],
+         *       "table_index": 0
+         *     }
+         */
+        LayoffOut: {
+            /**
+             * Cards
+             * @description the laid-off cards, outward from the meld
+             */
+            cards: string[];
+            extended: components["schemas"]["MeldOut"];
+            /**
+             * Points
+             * @description what the laid-off cards score melded
+             */
+            points: number;
+            /**
+             * Represents
+             * @description the card each laid-off card stands for
+             */
+            represents: string[];
+            /**
+             * Table Index
+             * @description index of the table meld (or knocker meld) extended
+             */
+            table_index: number;
+        };
+        /**
          * LayoffVariant
          * @description A preset that lays off onto table melds (every one but the Indian ones, whose hands are shown complete).
          * @enum {string}
@@ -7155,7 +7252,7 @@ export interface components {
              * Layoffs
              * @description lay_off: the layoffs
              */
-            layoffs?: components["schemas"]["api__schemas_advice__LayoffOut"][] | null;
+            layoffs?: components["schemas"]["AdviceLayoffOut"][] | null;
             /**
              * Melds
              * @description knock: the melds to show; lay_off: the defender's melds
@@ -7179,6 +7276,7 @@ export interface components {
          *         "expected +15.4 points over 96 deals"
          *       ],
          *       "samples": 96,
+         *       "searched": true,
          *       "standard_error": 1.887,
          *       "win_probability": 0.8646
          *     }
@@ -7210,6 +7308,11 @@ export interface components {
              * @description simulated deals behind the figures
              */
             samples: number;
+            /**
+             * Searched
+             * @description the search compared this move in full; else its place comes from the advisor's judgement and its figures from a few deals
+             */
+            searched: boolean;
             /**
              * Standard Error
              * @description of expected_points
@@ -8436,7 +8539,7 @@ export interface components {
             /** Layoff Points */
             layoff_points: number;
             /** Layoffs */
-            layoffs: components["schemas"]["api__schemas_play__LayoffOut"][];
+            layoffs: components["schemas"]["LayoffOut"][];
             /** Meld Points */
             meld_points: number;
             /**
@@ -10497,84 +10600,6 @@ export interface components {
          * @enum {string}
          */
         WildMeldValue: "own" | "represented";
-        /**
-         * LayoffOut
-         * @description Cards laid off onto one of the knocker's melds (``target``: its index).
-         * @example {
-         *       "cards": [
-         *         "4S"
-         *       ],
-         *       "target": 0
-         *     }
-         */
-        api__schemas_advice__LayoffOut: {
-            /** Cards */
-            cards: string[];
-            /** Target */
-            target: number;
-        };
-        /**
-         * LayoffOut
-         * @description Cards laid off onto one table meld; ``extended`` is that meld afterwards.
-         * @example {
-         *       "cards": [
-         *         "4H",
-         *         "8H",
-         *         "9H"
-         *       ],
-         *       "extended": {
-         *         "cards": [
-         *           "4H",
-         *           "5H",
-         *           "6H",
-         *           "7H",
-         *           "8H",
-         *           "9H"
-         *         ],
-         *         "kind": "run",
-         *         "points": 39,
-         *         "pure": true,
-         *         "represents": [
-         *           "4H",
-         *           "5H",
-         *           "6H",
-         *           "7H",
-         *           "8H",
-         *           "9H"
-         *         ]
-         *       },
-         *       "points": 21,
-         *       "represents": [
-         *         "4H",
-         *         "8H",
-         *         "9H"
-         *       ],
-         *       "table_index": 0
-         *     }
-         */
-        api__schemas_play__LayoffOut: {
-            /**
-             * Cards
-             * @description the laid-off cards, outward from the meld
-             */
-            cards: string[];
-            extended: components["schemas"]["MeldOut"];
-            /**
-             * Points
-             * @description what the laid-off cards score melded
-             */
-            points: number;
-            /**
-             * Represents
-             * @description the card each laid-off card stands for
-             */
-            represents: string[];
-            /**
-             * Table Index
-             * @description index of the table meld (or knocker meld) extended
-             */
-            table_index: number;
-        };
     };
     responses: never;
     parameters: never;
@@ -10584,6 +10609,7 @@ export interface components {
 }
 export type Ace = components['schemas']['Ace'];
 export type Action = components['schemas']['Action'];
+export type AdviceLayoffOut = components['schemas']['AdviceLayoffOut'];
 export type AdviceResponse = components['schemas']['AdviceResponse'];
 export type AdviseRequest = components['schemas']['AdviseRequest'];
 export type AnsweredBy = components['schemas']['AnsweredBy'];
@@ -10623,6 +10649,7 @@ export type KnockResponse = components['schemas']['KnockResponse'];
 export type KnockerChoiceOut = components['schemas']['KnockerChoiceOut'];
 export type KnockerHandOut = components['schemas']['KnockerHandOut'];
 export type LayoffEnd = components['schemas']['LayoffEnd'];
+export type LayoffOut = components['schemas']['LayoffOut'];
 export type LayoffVariant = components['schemas']['LayoffVariant'];
 export type LayoffsRequest = components['schemas']['LayoffsRequest'];
 export type LayoffsResponse = components['schemas']['LayoffsResponse'];
@@ -10664,8 +10691,6 @@ export type VariantInfo = components['schemas']['VariantInfo'];
 export type VariantList = components['schemas']['VariantList'];
 export type VersionResponse = components['schemas']['VersionResponse'];
 export type WildMeldValue = components['schemas']['WildMeldValue'];
-export type ApiSchemasAdviceLayoffOut = components['schemas']['api__schemas_advice__LayoffOut'];
-export type ApiSchemasPlayLayoffOut = components['schemas']['api__schemas_play__LayoffOut'];
 export type $defs = Record<string, never>;
 export interface operations {
     healthz: {
@@ -10773,6 +10798,31 @@ export interface operations {
                     "application/json": components["schemas"]["AdviceResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -10819,6 +10869,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -10834,7 +10909,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -10867,6 +10942,31 @@ export interface operations {
                     "application/json": components["schemas"]["KnockResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -10913,6 +11013,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -10928,7 +11053,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -10961,6 +11086,31 @@ export interface operations {
                     "application/json": components["schemas"]["GinScoreResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -11007,6 +11157,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -11022,7 +11197,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -11055,6 +11230,31 @@ export interface operations {
                     "application/json": components["schemas"]["DiscardHintResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -11101,6 +11301,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -11116,7 +11341,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -11149,6 +11374,31 @@ export interface operations {
                     "application/json": components["schemas"]["DrawHintResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -11195,6 +11445,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -11210,7 +11485,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -11243,6 +11518,31 @@ export interface operations {
                     "application/json": components["schemas"]["PileHintResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -11289,6 +11589,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -11304,7 +11629,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -11337,6 +11662,31 @@ export interface operations {
                     "application/json": components["schemas"]["LayoffsResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -11383,6 +11733,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -11398,7 +11773,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -11431,6 +11806,31 @@ export interface operations {
                     "application/json": components["schemas"]["RoundScoreResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -11477,6 +11877,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -11492,7 +11917,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -11525,6 +11950,31 @@ export interface operations {
                     "application/json": components["schemas"]["SolveResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -11571,6 +12021,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -11586,7 +12061,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -11619,6 +12094,31 @@ export interface operations {
                     "application/json": components["schemas"]["BatchResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -11665,6 +12165,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -11680,7 +12205,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
@@ -11747,6 +12272,31 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateResponse"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
@@ -11793,6 +12343,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
             503: {
                 headers: {
@@ -11808,7 +12383,7 @@ export interface operations {
                      *           "loc": [
                      *             "body"
                      *           ],
-                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, past its deadline; retry in 3 s",
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
                      *           "type": "overloaded"
                      *         }
                      *       ]
