@@ -4,9 +4,10 @@
   make today: regenerated into a temporary directory and compared;
 * its dependencies are pinned to exact versions, as the lockfile has them;
 * its Node tests (``npm test``: a strict ``tsc`` build, then ``node --test``)
-  pass against a live ``rummy-solver serve``: a solve, typed 422 items, the
-  advisor, the stream, retries on 503/429 with ``Retry-After`` (a scripted
-  local server), deadlines, and the gin-hand example played to its end.
+  pass against a live ``rummy-solver serve`` with API keys: a solve, typed 422
+  items, 401 without a key, a real 429 with ``Retry-After``, the advisor, the
+  stream, retries on 503/429 (a scripted local server), deadlines, and the
+  gin-hand example played to its end.
 
 ``npm ci`` runs once per lockfile (offline-friendly: ``--prefer-offline``
 reads npm's cache first); the module skips where ``node`` or ``npm`` is
@@ -76,9 +77,18 @@ def node_modules() -> Path:
     return CLIENT / "node_modules"
 
 
+# The live service runs with API keys, as a studio's would: the Node tests call
+# with KEY, check the 401 without one, and a 429 with Retry-After on LIMITED_KEY.
+KEY = "studio-test-key"
+LIMITED_KEY = "studio-limited-key"
+
+
 @pytest.fixture(scope="module")
-def service() -> Iterator[Server]:
-    running = Server(workers=1)
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    keys = tmp_path_factory.mktemp("keys") / "keys.txt"
+    keys.write_text(f"{hashlib.sha256(KEY.encode()).hexdigest()} 100000/minute\n"
+                    f"{hashlib.sha256(LIMITED_KEY.encode()).hexdigest()} 1/minute\n")
+    running = Server(workers=1, settings={"api_keys_file": str(keys)})
     try:
         running.wait_ready()
     except RuntimeError as error:
@@ -124,7 +134,8 @@ def test_dependencies_are_pinned_to_what_the_lockfile_holds() -> None:
 
 def test_the_node_tests_pass_against_the_live_service(node_modules: Path, service: Server) -> None:
     assert NPM is not None
-    result = _run([NPM, "test"], 900, RUMMY_SOLVER_URL=service.url)
+    result = _run([NPM, "test"], 900, RUMMY_SOLVER_URL=service.url, RUMMY_SOLVER_API_KEY=KEY,
+                  RUMMY_SOLVER_LIMITED_KEY=LIMITED_KEY)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-8000:]
     summary = dict(re.findall(r"^ℹ (tests|pass|fail|skipped) (\d+)$", output, re.MULTILINE))

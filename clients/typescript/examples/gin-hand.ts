@@ -12,7 +12,8 @@
  *
  *   npm run build && node dist/examples/gin-hand.js [SEED] [LEVEL]
  *
- * with the service at RUMMY_SOLVER_URL (default http://127.0.0.1:8000).
+ * with the service at RUMMY_SOLVER_URL (default http://127.0.0.1:8000) and, if
+ * it has API keys, the key in RUMMY_SOLVER_API_KEY.
  * A game imports the client as "@rummy-solver/client"; this example sits
  * inside the package, so it imports the sources.
  */
@@ -276,7 +277,10 @@ async function main(argv: readonly string[]): Promise<void> {
   if (!Number.isInteger(seed) || seed < 0) {
     throw new Error(`the seed must be a whole number; got ${argv[0]}`);
   }
-  const client = new RummySolver({ baseUrl: process.env["RUMMY_SOLVER_URL"] ?? "http://127.0.0.1:8000" });
+  const client = new RummySolver({
+    baseUrl: process.env["RUMMY_SOLVER_URL"] ?? "http://127.0.0.1:8000",
+    apiKey: process.env["RUMMY_SOLVER_API_KEY"],
+  });
   const result = await playHand(client, { seed, level, print: (line) => console.log(line) });
   console.log(`hand over: ${result.end} after ${result.history.length} moves, ${result.stock} cards in the stock`);
 }

@@ -18,7 +18,7 @@ export interface RummySolverOptions {
   /** Where the service is: `http://127.0.0.1:8000`, `https://rummy.example.com`. */
   readonly baseUrl: string;
   /** An API key, sent as `Authorization: Bearer KEY` (when the service has keys). */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** Headers for every request. */
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch to use (default: the global one: browsers, Node 18+). */

@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 
 import { playHand, shuffledDeck } from "../examples/gin-hand.js";
 import { RummySolver } from "../src/index.js";
-import { NO_SERVICE, SERVICE_URL } from "./helpers.js";
+import { API_KEY, NO_SERVICE, SERVICE_URL } from "./helpers.js";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/gin-hand.js", import.meta.url));
 
@@ -28,7 +28,7 @@ describe("examples/gin-hand", { skip: NO_SERVICE }, () => {
   });
 
   it("keeps every card in one place and the history the advisor accepted", { timeout: 300_000 }, async () => {
-    const client = new RummySolver({ baseUrl: SERVICE_URL ?? "" });
+    const client = new RummySolver({ baseUrl: SERVICE_URL ?? "", apiKey: API_KEY });
     const result = await playHand(client, { seed: 7, dealer: 0 });
     assert.equal(result.history[0]?.player, 1); // the non-dealer is offered the upcard first
     const pile = shuffledDeck(7).length - result.hands[0].length - result.hands[1].length - result.stock;

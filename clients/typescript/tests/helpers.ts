@@ -6,6 +6,10 @@ import type { AddressInfo } from "node:net";
 /** The live service the Python test started (RUMMY_SOLVER_URL), or undefined: those tests skip. */
 export const SERVICE_URL = process.env["RUMMY_SOLVER_URL"];
 export const NO_SERVICE = SERVICE_URL === undefined ? "RUMMY_SOLVER_URL is not set (no live service)" : false;
+/** Its API key, when it has keys (RUMMY_SOLVER_API_KEY). */
+export const API_KEY = process.env["RUMMY_SOLVER_API_KEY"];
+/** A key of it limited to one request a minute (RUMMY_SOLVER_LIMITED_KEY). */
+export const LIMITED_KEY = process.env["RUMMY_SOLVER_LIMITED_KEY"];
 
 /** One request the scripted server saw. */
 export interface Seen {

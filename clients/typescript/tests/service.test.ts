@@ -18,9 +18,10 @@ import {
   RummySolverError,
   type StreamAnswer,
 } from "../src/index.js";
-import { NO_SERVICE, SERVICE_URL } from "./helpers.js";
+import { API_KEY, LIMITED_KEY, NO_SERVICE, SERVICE_URL } from "./helpers.js";
 
-const client = new RummySolver({ baseUrl: SERVICE_URL ?? "http://127.0.0.1:9" });
+const BASE_URL = SERVICE_URL ?? "http://127.0.0.1:9";
+const client = new RummySolver({ baseUrl: BASE_URL, apiKey: API_KEY });
 const OPENAPI = resolve(process.cwd(), "..", "..", "openapi.json");
 
 describe("the live service", { skip: NO_SERVICE }, () => {
@@ -97,6 +98,25 @@ describe("the live service", { skip: NO_SERVICE }, () => {
     assert.ok(last !== undefined && "error" in last && last.error.type === "invalid_card");
     assert.deepEqual(last.error.loc, ["line", "hand", 1]);
   });
+
+  it("answers a call without its API key with a 401", { skip: API_KEY === undefined && "the service has no keys" },
+    async () => {
+      const keyless = new RummySolver({ baseUrl: BASE_URL });
+      const error = await keyless.solveHand({ variant: "gin", hand: "AS 2S 3S" }).catch((caught: unknown) => caught);
+      assert.ok(error instanceof RummySolverError && error.status === 401 && error.type === "unauthorized",
+        String(error));
+    });
+
+  it("answers a key over its rate with a 429 and Retry-After, which the retries do not outwait",
+    { skip: LIMITED_KEY === undefined && "no rate-limited key" }, async () => {
+      const limited = new RummySolver({ baseUrl: BASE_URL, apiKey: LIMITED_KEY, retry: { budgetMs: 2_000 } });
+      await limited.solveHand({ variant: "gin", hand: "AS 2S 3S" }); // its one request a minute
+      const started = performance.now();
+      const error = await limited.solveHand({ variant: "gin", hand: "AS 2S 3S" }).catch((caught: unknown) => caught);
+      assert.ok(error instanceof RummySolverError && error.status === 429 && error.has("rate_limited"), String(error));
+      assert.ok((error.retryAfterMs ?? 0) > 2_000, `Retry-After ${error.retryAfterMs} ms`);
+      assert.ok(performance.now() - started < 2_000, "it waited for a Retry-After past its budget");
+    });
 
   it("lists the variants and answers an unknown one with not_found", async () => {
     const variants = await client.listVariants();
