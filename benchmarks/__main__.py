@@ -1,6 +1,7 @@
 """Command line: ``python -m benchmarks [--suite NAME ...] [--n N] [--engine ...]
 [--anchors] [--hints] [--overrides] [--load] [--deadline] [--bulk] [--json PATH]
-[--smoke]``, or ``python -m benchmarks --arena [--a NAME] [--b NAME] [--hands N]
+[--smoke]``, ``python -m benchmarks --advise-load [--load-seconds S]``, or
+``python -m benchmarks --arena [--a NAME] [--b NAME] [--hands N]
 [--matches M] [--seed S] [--json PATH]`` (``benchmarks/arena``).
 
 Prints Markdown tables on stdout (progress on stderr) and optionally writes
@@ -17,6 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks import SMOKE_HANDS, correctness_problems, run
+from benchmarks.advise_load import render_advise_load, run_advise_load
 from benchmarks.arena.cli import add_arena_arguments, run_arena_command
 from benchmarks.hints import HINT_SUITES, MIN_DEALS
 from benchmarks.report import render, write_json
@@ -54,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bulk-no-ray", action="store_true", help="skip the Ray runner of --bulk")
     parser.add_argument("--load", action="store_true",
                         help="start the API server (1 and 2 workers) and load-test /v1/solve")
+    parser.add_argument("--advise-load", action="store_true",
+                        help="start the API server (2 workers) and time POST /v1/advise at the "
+                             "default level on positions from arena hands")
     parser.add_argument("--load-seconds", type=float, default=20.0,
                         help="seconds per load phase (default 20)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
@@ -73,6 +78,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.arena:
         return run_arena_command(args)
+    if args.advise_load:
+        advice = run_advise_load(args.load_seconds, seed=args.seed,
+                                 progress=lambda line: print(line, file=sys.stderr))
+        print(render_advise_load(advice))
+        if args.json:
+            write_json(advice, args.json)
+        return 0
     if args.n < 1 or (args.bulk_n is not None and args.bulk_n < 1):
         print("error: --n and --bulk-n must be at least 1", file=sys.stderr)
         return 2

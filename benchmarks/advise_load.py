@@ -1,0 +1,131 @@
+"""``POST /v1/advise`` under load: the advisor's requests from real positions.
+
+The bodies are the public states a player met in arena hands (the advisor
+at its novice level against the EAAI SimpleGinRummyPlayer port), one per
+decision, sent as a game would send them: the hand, the upcard, the whole
+history, the match score when there is one; the level is the service's
+default.  ``run_advise_load`` starts the service with two workers and
+measures the answers' latency at a steady rate a game server could send
+(open loop) and with one request in flight per worker (closed loop), and
+reports the slowest answer as the server timed it (arrival to answer).
+Run it with ``python -m benchmarks --advise-load``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+from benchmarks.arena.players.advisor import AdvisorPlayer
+from benchmarks.arena.protocol import PlayerView
+from benchmarks.arena.runner import Arena
+from benchmarks.load import HOST, Server, api_unavailable, drive
+from benchmarks.markdown import markdown_table
+
+HANDS = 8
+"""Arena hands the positions come from (about 17 decisions each)."""
+WORKERS = 2
+RATES = (2.0, 4.0)
+"""Open-loop request rates per second."""
+
+
+class _Recorder(AdvisorPlayer):
+    """The novice advisor, keeping each decision's request body."""
+
+    def __init__(self) -> None:
+        super().__init__("novice")
+        self.bodies: list[dict[str, Any]] = []
+
+    def _advice(self, view: PlayerView) -> Any:
+        from solver.play import advise
+
+        self.decisions += 1
+        body = request_body(view, seed=self.seed * 1000 + self.decisions)
+        self.bodies.append(body)
+        arguments = {k: v for k, v in body.items() if k not in ("game", "seed")}
+        return advise(body["game"], **arguments, level="novice", seed=body["seed"])
+
+
+def request_body(view: PlayerView, seed: int) -> dict[str, Any]:
+    """The ``/v1/advise`` body of a player's view (public state only)."""
+    from benchmarks.arena.cards import card_name
+    from benchmarks.arena.players.advisor import first_upcard, history, names
+
+    body: dict[str, Any] = {
+        "game": "gin", "hand": names(view.hand), "upcard": card_name(first_upcard(view)),
+        "history": history(view.history), "me": view.seat, "dealer": 1,
+        "discard_pile": names(view.discard_pile), "seed": seed % 2**31,
+        "rules": {"knock_limit": view.rules.knock_limit, "gin_bonus": view.rules.gin_bonus,
+                  "undercut_bonus": view.rules.undercut_bonus,
+                  "undercut_on_tie": view.rules.undercut_on_tie},
+    }
+    if view.match_target is not None:
+        body["score"] = {"me": view.my_match_points, "opponent": view.opponent_match_points,
+                         "target": view.match_target}
+    return body
+
+
+def advise_bodies(hands: int = HANDS, seed: int = 0) -> list[dict[str, Any]]:
+    """Request bodies of every advisor decision in ``hands`` arena hands."""
+    arena = Arena("advisor_novice", "eaai_simple", seed=seed, cross_check=False)
+    recorder = _Recorder()
+    arena.players["a"] = recorder
+    arena.play_pairs((hands + 1) // 2)
+    return recorder.bodies
+
+
+def raw_requests(bodies: list[dict[str, Any]], port: int) -> list[bytes]:
+    """HTTP/1.1 ``POST /v1/advise`` requests of ``bodies``."""
+    out = []
+    for body in bodies:
+        data = json.dumps(body).encode()
+        head = (f"POST /v1/advise HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
+        out.append(head.encode() + data)
+    return out
+
+
+def run_advise_load(seconds: float = 20.0, hands: int = HANDS, seed: int = 0,
+                    progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Latency of ``/v1/advise`` at the default level with two workers;
+    ``{"skipped": reason}`` when the API cannot run."""
+    reason = api_unavailable()
+    if reason is not None:
+        return {"skipped": reason}
+    bodies = advise_bodies(hands, seed)
+    if progress:
+        progress(f"advise load: {len(bodies)} positions from {hands} arena hands")
+    phases: list[dict[str, Any]] = []
+    with Server(WORKERS, log_level="info") as server:
+        server.wait_ready()
+        requests = raw_requests(bodies, server.port)
+        asyncio.run(drive(server.port, requests, 3.0, concurrency=WORKERS))  # warm up
+        for rate in RATES:
+            summary = asyncio.run(drive(server.port, requests, seconds, concurrency=16,
+                                        rate=rate)).summary()
+            phases.append({"mode": f"open loop {rate:g}/s", **summary})
+            if progress:
+                progress(f"advise load: {phases[-1]}")
+        summary = asyncio.run(drive(server.port, requests, seconds, concurrency=WORKERS)).summary()
+        phases.append({"mode": f"closed loop, {WORKERS} in flight", **summary})
+        on_server = server.server_ms()
+    return {"workers": WORKERS, "positions": len(bodies), "phases": phases,
+            "slowest_on_server_ms": max(on_server.values(), default=0.0)}
+
+
+def render_advise_load(results: dict[str, Any]) -> str:
+    """The figures as a Markdown table."""
+    if "skipped" in results:
+        return f"advise load skipped: {results['skipped']}"
+    rows = [[p["mode"], f"{p['requests_per_s']:.1f}", _ms(p["p50_ms"]), _ms(p["p99_ms"]),
+             _ms(p["max_ms"]), str(p["errors"])] for p in results["phases"]]
+    table = markdown_table(["load", "answers/s", "p50 ms", "p99 ms", "max ms", "errors"], rows)
+    return (f"POST /v1/advise, default level, {results['workers']} workers, "
+            f"{results['positions']} positions from arena hands; slowest on the server: "
+            f"{results['slowest_on_server_ms']:.0f} ms\n\n{table}")
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}"
