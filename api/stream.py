@@ -143,7 +143,7 @@ class NdjsonStream:
         self.failed = 0
 
     def _line_limit_ms(self) -> int:
-        # The longest deadline solver.bulk may give a line: the job's backstop.
+        # The longest deadline a line may ask for (api.bulk.pipeline): the job's backstop.
         return max(self.settings.max_time_limit_ms, self.settings.request_budget_ms)
 
     async def _answer(self, line: bytes | ErrorItem, number: int,

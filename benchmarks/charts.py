@@ -8,9 +8,9 @@ a new part of the benchmark (the arena's JSON) adds a function, not a flag.
 
 * ``solve_latency``: the per-hand time of one full ``solve()`` call, a box per
   suite and engine, log scale.
-* ``arena_points``: the place for the arena's "points per hand with 95 %
-  intervals per pairing" (``benchmarks/arena``'s JSON); ``interval_chart``
-  draws such a chart from plain numbers.
+* ``arena_points``: the arena's points per hand with 95 % intervals, one row
+  per pairing, and the match win rates (``benchmarks/arena``'s JSON: give
+  each pairing's file, ``python -m benchmarks.charts a.json b.json ...``).
 
 The SVGs are byte-for-byte reproducible from the same JSON (no date in the
 metadata, fixed element ids, text kept as text), so a regenerated chart only
@@ -121,20 +121,47 @@ def solve_latency_charts(results: Results) -> list[Chart]:
     return [Chart("solve_latency", figure)]
 
 
-def arena_points_charts(results: Results) -> list[Chart]:
-    """Points per hand with 95 % intervals per pairing, from the arena's JSON.
+def arena_pairings(results: Results) -> list[Mapping[str, Any]]:
+    """The arena pairings a document holds: itself when it is one pairing's
+    JSON (``python -m benchmarks --arena ... --json``), else its ``arena`` list
+    (several such files given to ``main`` are gathered there)."""
+    if "settings" in results and ("hands" in results or "matches" in results):
+        return [results]
+    return list(results.get("arena", []))
 
-    To be written by the arena's owner: ``python -m benchmarks --arena ...
-    --json`` writes one pairing per document (``settings.a`` / ``settings.b``,
-    ``hands.points_a.mean`` / ``half_width``); map the pairings to rows and
-    draw them with ``interval_chart``.  Until then there is nothing to draw.
-    """
-    return []
+
+def arena_points_charts(results: Results) -> list[Chart]:
+    """Points per hand of player A with 95 % intervals, one row per pairing;
+    and A's match win rate with its interval where matches were played."""
+    pairings = arena_pairings(results)
+    charts = []
+    rows = [(f"{p['settings']['a']} vs {p['settings']['b']} ({p['hands']['sides']['a']['hands']} hands)",
+             p["hands"]["points_a"]) for p in pairings if "hands" in p]
+    if rows:
+        charts.append(interval_chart(
+            "arena_points", _title("Arena: points per hand of the first player (95 % interval, "
+                                   "mirrored pairs)", results),
+            [label for label, _ in rows], [r["mean"] for _, r in rows],
+            [r["mean"] - r["half_width"] for _, r in rows],
+            [r["mean"] + r["half_width"] for _, r in rows], unit="points per hand"))
+    matches = [(f"{p['settings']['a']} vs {p['settings']['b']} ({p['matches']['matches']} matches)",
+                p["matches"]["win_rate_a"]) for p in pairings if "matches" in p]
+    if matches:
+        charts.append(interval_chart(
+            "arena_matches", _title("Arena: matches to 100 won by the first player "
+                                    "(95 % interval)", results),
+            [label for label, _ in matches], [100 * r["mean"] for _, r in matches],
+            [100 * (r["mean"] - r["half_width"]) for _, r in matches],
+            [100 * (r["mean"] + r["half_width"]) for _, r in matches],
+            unit="% of matches", reference=50.0))
+    return charts
 
 
 def interval_chart(name: str, title: str, labels: Sequence[str], means: Sequence[float],
-                   lows: Sequence[float], highs: Sequence[float], *, unit: str) -> Chart:
-    """A mean with its interval (``lows``..``highs``) per label, top to bottom, and a line at 0.
+                   lows: Sequence[float], highs: Sequence[float], *, unit: str,
+                   reference: float = 0.0) -> Chart:
+    """A mean with its interval (``lows``..``highs``) per label, top to bottom,
+    and a line at ``reference`` (even: 0 points, 50 %).
 
     For "points per hand with 95 % intervals per pairing": one label per
     pairing, the mean points per hand and the interval's ends.
@@ -147,7 +174,7 @@ def interval_chart(name: str, title: str, labels: Sequence[str], means: Sequence
         errors = [[m - lo for m, lo in zip(means, lows, strict=True)],
                   [hi - m for m, hi in zip(means, highs, strict=True)]]
         axes.errorbar(means, rows, xerr=errors, fmt="o", capsize=3, color=OTHER_COLOURS[0])
-        axes.axvline(0, color="black", linewidth=0.8)
+        axes.axvline(reference, color="black", linewidth=0.8)
         axes.set_yticks(list(rows), list(labels))
         axes.invert_yaxis()
         axes.set_xlabel(unit)
@@ -199,7 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.charts",
                                      description="Draw a benchmark run's JSON as SVG charts.")
-    parser.add_argument("results", type=Path, help="the JSON of python -m benchmarks ... --json PATH")
+    parser.add_argument("results", type=Path, nargs="+",
+                        help="the JSON of python -m benchmarks ... --json PATH (arena runs: "
+                             "one file per pairing, several drawn together)")
     parser.add_argument("-o", "--output", type=Path, default=Path("benchmarks/charts"),
                         help="directory for the SVG files (default benchmarks/charts)")
     parser.add_argument("--kind", action="extend", nargs="+", choices=list(CHART_KINDS),
@@ -210,10 +239,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Draw the charts; 1 when the JSON holds data for none of them."""
     args = build_parser().parse_args(argv)
-    results = json.loads(args.results.read_text(encoding="utf-8"))
-    paths = write(draw(results, args.kind), args.output)
+    documents = [json.loads(path.read_text(encoding="utf-8")) for path in args.results]
+    pairings = [p for document in documents for p in arena_pairings(document)]
+    others = [d for d in documents if not arena_pairings(d)]
+    charts = [chart for document in others for chart in draw(document, args.kind)]
+    if pairings and (not args.kind or "arena_points" in args.kind):
+        charts += arena_points_charts({"arena": pairings})
+    paths = write(charts, args.output)
     if not paths:
-        print(f"error: {args.results} holds no data for any chart (per-hand times come from "
+        named = " ".join(map(str, args.results))
+        print(f"error: {named} holds no data for any chart (per-hand times come from "
               "python -m benchmarks ... --json of this version on)", file=sys.stderr)
         return 1
     for path in paths:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from benchmarks import charts, run
-from benchmarks.charts import CHART_KINDS, draw, interval_chart, main, write
+from benchmarks.charts import CHART_KINDS, arena_points_charts, draw, interval_chart, main, write
 from benchmarks.report import write_json
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -87,3 +87,25 @@ def test_interval_chart_for_the_arena(tmp_path: Path) -> None:
 
 def test_docstring_examples() -> None:
     assert doctest.testmod(charts).failed == 0
+
+
+def test_arena_runs_drawn_together(tmp_path: Path) -> None:
+    """Two pairings' arena JSON files give one chart of points per hand with a
+    row per pairing (its mean and interval as the arena summed them) and one
+    of match win rates."""
+    from benchmarks.arena.runner import run_arena
+
+    files = []
+    for b in ("random", "greedy_no_layoff"):
+        result = run_arena("greedy", b, hands=4, matches=2, seed=3, cross_check=False, progress=None)
+        files.append(tmp_path / f"{b}.json")
+        files[-1].write_text(json.dumps(result), encoding="utf-8")
+    assert charts.main([*map(str, files), "-o", str(tmp_path / "out")]) == 0
+    points = _texts(tmp_path / "out" / "arena_points.svg")
+    assert "greedy vs random (4 hands)" in points and "greedy vs greedy_no_layoff (4 hands)" in points
+    assert "greedy vs random (2 matches)" in _texts(tmp_path / "out" / "arena_matches.svg")
+    chart, _ = arena_points_charts({"arena": [json.loads(f.read_text()) for f in files]})
+    (axes,) = chart.figure.axes
+    (line, *_), *_ = axes.containers
+    first = json.loads(files[0].read_text())["hands"]["points_a"]["mean"]
+    assert line.get_xdata()[0] == pytest.approx(first)
