@@ -1,5 +1,4 @@
-"""The bounds the search prunes with: the pure-sequence bound never
-undercounts, and the loose cards are exactly those no meld holds.
+"""The pure-sequence bound the search prunes with never undercounts.
 
 For random small hands under every ace mode, the bound is compared with the
 true largest number of disjoint pure sequences, found by trying every
@@ -14,10 +13,9 @@ import random
 import pytest
 
 from solver.cards import JOKER, NUM_CARD_TYPES
-from solver.engines.bounds import loose_cards, loose_types, meld_reach
-from solver.engines.packed import WEIGHT, pack
-from solver.engines.through import through_effects
-from solver.melds import melds_led_by, wild_cap_for
+from solver.engines.bounds import meld_reach
+from solver.engines.packed import pack
+from solver.melds import melds_led_by
 from solver.rules import make_deal, make_rules
 
 
@@ -57,32 +55,3 @@ def test_the_bound_is_never_below_the_true_count(variant: str, overrides: dict[s
             counts[card] += 1
         truth = _most_pure_sequences(counts, variant, overrides)
         assert reach.pure_sequences_at_most(pack(hand)) >= truth, hand
-
-
-@pytest.mark.parametrize(("variant", "overrides"), [
-    ("indian13", {}), ("indian21", {}), ("rummy500", {"ace": "wrap"}),
-    ("rummy500", {"ace": "high"}), ("basic", {}), ("indian13", {"min_run_length": 4}),
-    ("indian13", {"tanala": True}), ("kalooki", {}), ("contract", {}),
-    ("indian21", {"max_wilds_per_meld": 1}),
-])
-def test_loose_cards_are_those_no_meld_holds(variant: str, overrides: dict[str, object]) -> None:
-    # A card is loose exactly when the candidate generator has no meld
-    # through it with the other held cards (the effects equal its melds:
-    # tests/test_through.py); a meldable card called loose would make the
-    # search's floor too high.
-    rules = make_rules(variant, overrides)
-    loose = loose_cards(rules)
-    rng = random.Random(f"loose:{variant}:{sorted(overrides.items())}")
-    deck = [c for c in range(JOKER) for _ in range(rules.decks)]
-    for _ in range(150):
-        suits = rng.sample(range(4), rng.randint(1, 4))
-        pool = [c for c in deck if c // 13 in suits]
-        hand = rng.sample(pool, rng.randint(1, min(14, len(pool))))
-        code = pack(hand)
-        for wilds in range(4):
-            for pure_only in (False, True):
-                cap = wild_cap_for(rules, wilds, pure_only)
-                found = set(loose_types(loose.mask(code, cap, pure_only)))
-                for card in set(hand):
-                    alone = not through_effects(card, code - WEIGHT[card], rules, wilds, pure_only)
-                    assert (card in found) == alone, (hand, card, wilds, pure_only)

@@ -35,38 +35,13 @@ def draw_cost(search: PassSearch, hand: Root, card: int, bound: int = INFEASIBLE
         return best_value, card, True
     if fate == "pool":
         return best_value, discard_after(search, state, [JOKER] * hand.jokers + [card]), True
-    return best_value, discard_of(search, state, hand.jokers), True
-
-
-def discard_of(search: PassSearch, state: State, jokers: int) -> int | None:
-    """The discard the memo's exact choices make from ``state`` (the hand's
-    ``jokers`` pooled).  Many draws end in the same state (every card of the
-    hand kept unmelded, say): its discard is walked out of the memo once."""
-    key = (state, jokers)
+    # Many draws end in the same state (every card kept unmelded, say):
+    # its discard is walked out of the memo once.
+    key = (state, hand.jokers)
     thrown = search.discards.get(key, -1)
     if thrown == -1:
-        thrown = search.discards[key] = discard_after(search, state, [JOKER] * jokers)
-    return thrown
-
-
-def kept_unmelded(search: PassSearch, hand: Root, card: int, kept: int, thrown: int,
-                  ) -> tuple[int, int | None, bool]:
-    """``draw_cost`` of a ``card`` that no meld with cards of ``hand`` can
-    hold (``solver.engines.bounds.LooseCards``), from the hand's own optima
-    in the pass: ``kept`` whole (the card discarded) and ``thrown`` (one of
-    its cards discarded, the drawn card kept unmelded) -- the only fates
-    left to it, in ``_draw_fate``'s order (the discard first on a tie)."""
-    cost, fate = kept, "discard"
-    if not search.meld_all and thrown < INFEASIBLE:
-        dead = thrown + search.hand_cost[card]
-        if dead < cost:
-            cost, fate = dead, "dead"
-    if cost >= INFEASIBLE:
-        return INFEASIBLE, None, False
-    if fate == "discard":
-        return cost, card, True
-    pool = search.initial_pool(hand)
-    return cost, discard_of(search, (hand.code, pool, 0, True, 0, 0, 0, 0), hand.jokers), True
+        thrown = search.discards[key] = discard_after(search, state, [JOKER] * hand.jokers)
+    return best_value, thrown, True
 
 
 def _draw_fate(search: PassSearch, hand: Root, card: int, bound: int, keep: bool,

@@ -18,11 +18,9 @@ from solver.config import CONFIG
 from solver.deadline import Deadline, DeadlineExceeded, gc_paused
 from solver.engines.arrangement import Arrangement
 from solver.engines.base import INFEASIBLE, BudgetExceeded, EngineResult, Instance, wild_count
-from solver.engines.bounds import loose_cards
-from solver.engines.draws import draw_cost, kept_unmelded
-from solver.engines.packed import WEIGHT
+from solver.engines.draws import draw_cost
 from solver.engines.search import PassSearch, Root
-from solver.melds import TableSpot, wild_cap_for
+from solver.melds import TableSpot
 from solver.objective import Pass, passes_for, pure_sequences_possible
 from solver.results import Status
 from solver.rules import Deal
@@ -68,11 +66,6 @@ class SearchSession:
         self.passes = tuple(passes_for(deal) if passes is None else passes)
         self.searches: dict[Pass, PassSearch] = {}
         self.nodes = 0
-        # The last hands' exact optimum in every pass (pass_costs), kept and
-        # with a discard owed: a draw no meld can hold is decided from them.
-        self.known: dict[tuple[tuple[int, ...], bool], dict[Pass, int]] = {}
-        self.pure_only = all(objective.pure_only for objective in self.passes)
-        self.loose = loose_cards(deal.rules)
 
     def _search(self, objective: Pass) -> PassSearch:
         search = self.searches.get(objective)
@@ -111,10 +104,6 @@ class SearchSession:
         pass (they bound its search without changing its answer).  Raises
         ``DeadlineExceeded`` out of time; cost is ``INFEASIBLE`` when no
         arrangement fits."""
-        if not keep:
-            quick = self._unmeldable_draw(hand, card)
-            if quick is not None:
-                return quick
         found: list[tuple[int, int | None]] = []
 
         def shows(feasibility: PassSearch) -> bool:
@@ -135,34 +124,6 @@ class SearchSession:
             return INFEASIBLE, None, True
         return found[0][0], found[0][1], True
 
-    def _unmeldable_draw(self, hand: Sequence[int],
-                         card: int) -> tuple[int, int | None, bool] | None:
-        """``draw_value`` of a natural ``card`` no meld with cards of ``hand``
-        can hold (``solver.engines.bounds.LooseCards``), when the hand's own
-        optima are known (``pass_costs``, kept and with a discard owed): it
-        is discarded or kept unmelded, so each pass costs its cap and the
-        passes compare as ``_run_passes`` does (an earlier pass wins ties; a
-        pass whose pure sequences the hand cannot show costs ``INFEASIBLE``
-        either way).  None when it does not apply."""
-        key = tuple(hand)
-        kept, thrown = self.known.get((key, False)), self.known.get((key, True))
-        if kept is None or thrown is None or card in self.deal.wild:
-            return None
-        search = self._search(self.passes[0])
-        root = search.root(hand, False)
-        # Its melds can have no more wild slots than the hand has wild cards.
-        cap = wild_cap_for(self.deal.rules, root.jokers + root.dual, self.pure_only)
-        if not self.loose.mask(root.code + WEIGHT[card], cap, self.pure_only) & WEIGHT[card]:
-            return None
-        best: tuple[int, int | None, bool] | None = None
-        for objective in reversed(self.passes):
-            search = self._search(objective)
-            found = kept_unmelded(search, search.root(hand, True), card, kept[objective],
-                                  thrown[objective])
-            if found[2] and (best is None or found[0] <= best[0]):
-                best = found
-        return (INFEASIBLE, None, True) if best is None else best
-
     def pass_costs(self, cards: Sequence[int], discard: bool) -> dict[Pass, int]:
         """The optimal cost of ``cards`` in every pass on its own (``INFEASIBLE``
         where it does not fit); raises ``BudgetExceeded`` out of time."""
@@ -171,9 +132,6 @@ class SearchSession:
             for objective in self.passes:
                 search = self._search(objective)
                 costs[objective] = search.solve(search.root(cards, discard))
-        if len(self.known) >= 4:
-            self.known.clear()
-        self.known[(tuple(cards), discard)] = costs
         return costs
 
     def _winner(self, cards: Sequence[int], discard: bool,

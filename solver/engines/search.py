@@ -24,14 +24,12 @@ seen (its incumbent), so a search stopped by its deadline or work budget
 still answers with a valid arrangement (``optimal=False``).  The arrangement
 itself is rebuilt from the memo afterwards (``solver.engines.arrangement``).
 
-Four things keep it fast.  When no meld's cost depends on what its wild
+Three things keep it fast.  When no meld's cost depends on what its wild
 slots stand for, the options of a lead card are read as *effects* from
 shared per-pattern tables (``solver.engines.through``), the meld itself
 found only when an arrangement is built.  A state still short of the pure
 sequences its pass requires, whose cards cannot form them, is cut
-(``solver.engines.bounds``).  Where every card's floor is zero (no meld
-costs or points), the cards no meld can hold -- which stay in hand, bar
-the discard -- bound a state from below instead (the same module).  And a pass in which a spare wild card costs
+(``solver.engines.bounds``).  And a pass in which a spare wild card costs
 nothing (an *untied* pass, ``solver.objective.untied``) keeps, per set of
 naturals, only the meld with the fewest wild slots.
 """
@@ -46,12 +44,11 @@ from solver.config import CONFIG
 from solver.deadline import Deadline
 from solver.engines.arrangement import Arrangement, Choice, rebuild
 from solver.engines.base import INFEASIBLE, BudgetExceeded
-from solver.engines.bounds import loose_cards
 from solver.engines.caches import RowCache, shared_rows
 from solver.engines.costs import Pool, pass_costs, pool_key
-from solver.engines.packed import BITS, FIELD, LEAD_SHIFT, SIGNATURE, WEIGHT
+from solver.engines.packed import BITS, LEAD_SHIFT, SIGNATURE, WEIGHT
 from solver.engines.rows import OptionRows, Row
-from solver.melds import TableSpot, wild_cap_for
+from solver.melds import TableSpot
 from solver.objective import Pass
 from solver.rules import Deal
 
@@ -122,15 +119,6 @@ class PassSearch(OptionRows):
              wild_cap, costs.uniform, melds_allowed,
              self.spare_wilds_free and (True, costs.pure_beats_impure), self.absorb_spare))
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
-        # The loose cards' floor (solver.engines.bounds): where no meld cost
-        # or price makes the per-card floors useful (they are all zero), a
-        # state's loose cards stay in hand -- or one is the discard.
-        self.loose = loose_cards(rules) if (
-            costs.uniform and not costs.priced and not objective.zero_cost and melds_allowed
-            and not table) else None
-        self.loose_floors: dict[tuple[int, int], tuple[int, int]] = {}
-        self.loose_caps = [wild_cap_for(rules, spare, objective.pure_only)
-                           for spare in range(wild_cap + 1)]
         self.roots: dict[tuple[tuple[int, ...], bool], Root] = {}
         self.discards: dict[tuple[object, ...], int | None] = {}  # the draws' (solver.engines.draws)
         self.nodes = 0
@@ -239,30 +227,6 @@ class PassSearch(OptionRows):
             return max(0, pool - debt) * self.wild_floor
         return len(pool) * self.wild_floor
 
-    def loose_floor(self, code: int, spare: int) -> tuple[int, int]:
-        """What the loose cards of ``code`` cost in hand with ``spare`` wild
-        cards still payable, and the dearest of them (``solver.engines.bounds``)."""
-        key = (code, spare)
-        hit = self.loose_floors.get(key)
-        if hit is None:
-            assert self.loose is not None
-            total = dearest = 0
-            hand_cost, dual = self.hand_cost, self.dual_types
-            wilds = self.loose_caps[spare] if spare < len(self.loose_caps) else self.loose_caps[-1]
-            for suit, ranks in enumerate(self.loose.ranks(code, wilds, self.objective.pure_only)):
-                while ranks:
-                    low = ranks & -ranks
-                    ranks ^= low
-                    card = 13 * suit + low.bit_length() - 1
-                    if card in dual:
-                        continue  # may be a wild card in any meld
-                    cost = hand_cost[card]
-                    total += cost * ((code >> (BITS * card)) & FIELD)
-                    if cost > dearest:
-                        dearest = cost
-            hit = self.loose_floors[key] = (total, dearest)
-        return hit
-
     def _improve(self, total: int) -> None:
         if total < self.incumbent_cost:
             self.incumbent_cost = total
@@ -304,16 +268,6 @@ class PassSearch(OptionRows):
         if short and self.pure_reach.pure_sequences_at_most(code, short) < short:
             self.memo[key] = (INFEASIBLE, False, None)
             return INFEASIBLE
-        at_least = floor  # what the state surely costs
-        if self.loose is not None and bound < INFEASIBLE:
-            loose, dearest = self.loose_floor(code, spare)
-            if owed:
-                loose -= dearest
-            if loose >= bound:
-                self.memo[key] = (loose, False, None)
-                return loose
-            if loose > at_least:
-                at_least = loose
         self.nodes += 1
         if self.nodes > self.node_budget or (
                 self.nodes & 15 == 0 and self.deadline is not None and self.deadline.expired()):
@@ -387,11 +341,11 @@ class PassSearch(OptionRows):
                 self.dual_left += row.dual_used
             if value < limit:
                 best_value, choice = cost + value, row
-                if best_value <= at_least:
+                if best_value <= floor:
                     break  # nothing beats the floor
             if cost + value < lower:
                 lower = cost + value
-        if best_value > at_least:
+        if best_value > floor:
             moves: list[tuple[int, int, Pool, bool, str]]
             if is_dual:
                 new_pool = self.add_to_pool(pool, lead)

@@ -146,8 +146,8 @@ def _drops(held: int, inside: int, most: int) -> list[int]:
     return out
 
 
-def set_effects(card: int, copies: tuple[int, ...], rules: Rules,
-                cap: int) -> list[tuple[int, int, int, int]]:
+def _set_effects(card: int, copies: tuple[int, ...], rules: Rules,
+                 cap: int) -> list[tuple[int, int, int, int]]:
     """Effects of the sets holding ``card`` (as ``solver.melds`` builds them),
     ``copies`` being the other copies of its rank per suit."""
     rank, anchor_suit = card % 13, card // 13
@@ -248,7 +248,7 @@ def effects_of(key: EffectKey, deadline: Deadline | None = None) -> list[Effect]
     if rules.tanala_enabled and copies[suit] >= 2 and rules.min_naturals_per_meld <= 3:
         sized.append((_order(3, 0), 2 * WEIGHT[card], 0, _TANALA))
     if not pure_only:
-        sized.extend(set_effects(card, copies, rules, cap))
+        sized.extend(_set_effects(card, copies, rules, cap))
     for kept, wilds in _run_effects(rules, pattern, rank, cap, ticker):
         sized.append((_order(kept.bit_count() + 1, wilds), spread(kept, suit), wilds,
                       _RUN if wilds else _PURE_RUN))
