@@ -18,6 +18,13 @@ applies (``RUMMY_SOLVER_REQUEST_BUDGET_MS``, 5 s) unless ``time_limit_ms`` is
 given; ``optimal`` counts the answers whose every solve was proved exact
 (``DrawHint.optimal`` / ``DiscardHint.optimal``).
 
+The ``*_mid`` suites take *mid-game* positions instead of fresh deals
+(``benchmarks.midgame``): two seats play a few turns with a plain greedy
+policy (seat 0's position is taken at its turn 3, 6 or 9, in turn), so the
+hands hold the melds, pairs and wild cards players keep; a draw also passes
+the cards seen (the pile beneath the top, the cut card).  The ``*_arena``
+suites (gin) take them from hands played in the arena (``benchmarks.arena``).
+
 Correctness, outside the timed call, on every exact answer: the hint's
 values agree with plain ``solve()`` calls (the current hand, the hand with
 the pile top and its best discard other than the top itself (the taken card
@@ -38,10 +45,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from benchmarks.midgame import Position, arena_position, greedy_position
 from benchmarks.runner import percentile
 from benchmarks.suites import DEFAULT_SEED, cut_token, preset_deck
 from solver import Solution, discard_hint, draw_hint, solve
 from solver.cards import card_name
+from solver.deadline import Deadline, play_deadline
 from solver.rules import PRESETS
 
 MIN_DEALS = 40
@@ -49,11 +58,15 @@ MIN_DEALS = 40
 WARMUP_DEALS = 3
 SPOT_CHECKS = 2
 """Drawn cards (draw) or discards (discard) re-solved with ``solve()`` per deal."""
+MID_TURNS = (3, 6, 9)
+"""The turns mid-game positions are taken at, deal by deal in turn."""
 
 
 @dataclass(frozen=True, slots=True)
 class HintSuite:
-    """A family of hint calls: which hint, variant, cards in hand, cut card or not."""
+    """A family of hint calls: which hint, variant, cards in hand, cut card or
+    not, and where the positions come from (``source``: ``"deal"`` a fresh
+    deal, ``"greedy"`` greedy play, ``"arena"`` arena hands)."""
 
     name: str
     kind: str  # "draw" or "discard"
@@ -61,19 +74,30 @@ class HintSuite:
     cards: int
     cut: bool
     description: str
+    source: str = "deal"
 
 
 @dataclass(frozen=True, slots=True)
 class HintCase:
-    """One deal: the hand, the cut card (``wild_rank``) and the discard-pile top."""
+    """One deal: the hand, the cut card (``wild_rank``), the discard-pile top,
+    the other cards seen (passed to ``draw_hint``) and, for a mid-game
+    position, the turn it was taken at."""
 
     hand: tuple[str, ...]
     wild_rank: str | None
     top: str
+    seen: tuple[str, ...] = ()
+    turn: int | None = None
 
     def fields(self) -> dict[str, Any]:
         """How the deal is shown in the JSON."""
-        return {"hand": " ".join(self.hand), "wild_rank": self.wild_rank, "discard_top": self.top}
+        out: dict[str, Any] = {"hand": " ".join(self.hand), "wild_rank": self.wild_rank,
+                               "discard_top": self.top}
+        if self.seen:
+            out["seen"] = " ".join(self.seen)
+        if self.turn is not None:
+            out["turn"] = self.turn
+        return out
 
 
 HINT_SUITES: dict[str, HintSuite] = {
@@ -87,6 +111,26 @@ HINT_SUITES: dict[str, HintSuite] = {
                   "indian 13: 14 cards, cut rank, 2 decks + 2 jokers"),
         HintSuite("hints_gin_draw", "draw", "gin", 10, False, "gin: 10 cards + pile top"),
         HintSuite("hints_gin_discard", "discard", "gin", 11, False, "gin: 11 cards"),
+        HintSuite("hints_indian13_draw_mid", "draw", "indian13", 13, True,
+                  "indian 13, mid-game (turns 3/6/9 of greedy play): 13 cards + pile top",
+                  "greedy"),
+        HintSuite("hints_indian13_discard_mid", "discard", "indian13", 14, True,
+                  "indian 13, mid-game (turns 3/6/9 of greedy play): 14 cards", "greedy"),
+        HintSuite("hints_indian21_draw_mid", "draw", "indian21", 21, True,
+                  "indian 21, mid-game (turns 3/6/9 of greedy play): 21 cards + pile top",
+                  "greedy"),
+        HintSuite("hints_indian21_discard_mid", "discard", "indian21", 22, True,
+                  "indian 21, mid-game (turns 3/6/9 of greedy play): 22 cards", "greedy"),
+        HintSuite("hints_gin_draw_mid", "draw", "gin", 10, False,
+                  "gin, mid-game (turns 3/6/9 of greedy play): 10 cards + pile top", "greedy"),
+        HintSuite("hints_gin_discard_mid", "discard", "gin", 11, False,
+                  "gin, mid-game (turns 3/6/9 of greedy play): 11 cards", "greedy"),
+        HintSuite("hints_gin_draw_arena", "draw", "gin", 10, False,
+                  "gin, arena hands (greedy hints vs EAAI simple), turns 3/6/9: 10 cards + "
+                  "pile top", "arena"),
+        HintSuite("hints_gin_discard_arena", "discard", "gin", 11, False,
+                  "gin, arena hands (greedy hints vs EAAI simple), turns 3/6/9: 11 cards",
+                  "arena"),
     )
 }
 """Every hint suite by name, in report order."""
@@ -106,10 +150,25 @@ def deal_hint(suite: HintSuite, rng: random.Random) -> HintCase:
     return HintCase(hand, wild_rank, card_name(deck[position]))
 
 
+def position_case(position: Position) -> HintCase:
+    """A mid-game ``Position`` as a hint case (card names)."""
+    return HintCase(tuple(card_name(c) for c in position.hand), position.wild_rank,
+                    card_name(position.top), tuple(card_name(c) for c in position.seen),
+                    position.turn)
+
+
 def generate_hints(name: str, n: int, seed: int = DEFAULT_SEED) -> list[HintCase]:
-    """``n`` deals of hint suite ``name``; deterministic in ``(name, n, seed)``."""
+    """``n`` deals of hint suite ``name``; deterministic in ``(name, n, seed)``
+    (mid-game positions: at turns ``MID_TURNS`` in turn)."""
     suite = HINT_SUITES[name]
     rng = random.Random(f"{name}:{seed}")
+    if suite.source == "greedy":
+        return [position_case(greedy_position(suite.variant, suite.kind,
+                                              MID_TURNS[i % len(MID_TURNS)], rng))
+                for i in range(n)]
+    if suite.source == "arena":
+        return [position_case(arena_position(suite.kind, MID_TURNS[i % len(MID_TURNS)], seed, i))
+                for i in range(n)]
     return [deal_hint(suite, rng) for _ in range(n)]
 
 
@@ -119,13 +178,16 @@ def _value(solution: Solution) -> int:
     return solution.deadwood_points
 
 
-def call_hint(suite: HintSuite, case: HintCase, time_limit_ms: int | None) -> Any:
-    """The library call being timed."""
+def call_hint(suite: HintSuite, case: HintCase, time_limit_ms: int | None,
+              deadline: Deadline | None = None) -> Any:
+    """The library call being timed (``deadline``: the call's own, built by
+    the caller to read the work it spent afterwards)."""
     if suite.kind == "draw":
         return draw_hint(list(case.hand), case.top, suite.variant, wild_rank=case.wild_rank,
-                         time_limit_ms=time_limit_ms)
+                         seen=list(case.seen) or None, time_limit_ms=time_limit_ms,
+                         deadline=deadline)
     return discard_hint(list(case.hand), suite.variant, wild_rank=case.wild_rank,
-                        time_limit_ms=time_limit_ms)
+                        time_limit_ms=time_limit_ms, deadline=deadline)
 
 
 def expected_take(suite: HintSuite, case: HintCase) -> int | None:
@@ -226,13 +288,19 @@ def run_hint_suite(name: str, n: int, seed: int = DEFAULT_SEED,
     optimal = 0
     problems: list[dict[str, Any]] = []
     slowest: list[tuple[float, int]] = []
+    states: list[int] = []
     gc.collect()
     clock = time.perf_counter
     for index, case in enumerate(cases):
+        # The call's own deadline, as the hint would build it (the library's
+        # budget), made here to read the search work it spent.
+        deadline = play_deadline(time_limit_ms, None)
+        budget = deadline.work.left
         started = clock()
-        hint = call_hint(suite, case, time_limit_ms)
+        hint = call_hint(suite, case, None, deadline)
         took = clock() - started
         seconds.append(took)
+        states.append(int(budget - deadline.work.left))
         slowest.append((took, index))
         if hint.optimal:
             optimal += 1
@@ -240,12 +308,30 @@ def run_hint_suite(name: str, n: int, seed: int = DEFAULT_SEED,
             if found:
                 problems.append({"index": index, **case.fields(), "problems": found})
     slowest.sort(reverse=True)
+    by_turn: dict[str, dict[str, float | None]] = {}
+    for turn in sorted({case.turn for case in cases if case.turn is not None}):
+        chosen = [i for i, case in enumerate(cases) if case.turn == turn]
+        by_turn[str(turn)] = {"n": len(chosen), **ms_stats([seconds[i] for i in chosen]),
+                              **work_stats([states[i] for i in chosen])}
     return {
         "suite": name, "kind": suite.kind, "variant": suite.variant, "cards": suite.cards,
-        "description": suite.description, "n": len(cases), **ms_stats(seconds),
+        "description": suite.description, "source": suite.source, "n": len(cases),
+        **ms_stats(seconds), **work_stats(states), "by_turn": by_turn,
         "optimal": optimal, "invalid": len(problems), "problems": problems[:20],
-        "slowest": [{"index": i, "ms": t * 1e3, **cases[i].fields()} for t, i in slowest[:5]],
+        "slowest": [{"index": i, "ms": t * 1e3, "states": states[i], **cases[i].fields()}
+                    for t, i in slowest[:5]],
     }
+
+
+def work_stats(states: Sequence[int]) -> dict[str, float | None]:
+    """Median, p99 (nearest rank) and total of the search work per call:
+    states visited plus the options they weigh (the work budget's unit),
+    which does not depend on the machine's load."""
+    ordered = sorted(states)
+    if not ordered:
+        return {"states_median": None, "states_p99": None, "states_total": None}
+    return {"states_median": statistics.median(ordered), "states_p99": percentile(ordered, 99),
+            "states_total": sum(ordered)}
 
 
 def run_hints(names: Sequence[str] | None = None, n: int = MIN_DEALS, seed: int = DEFAULT_SEED,

@@ -92,9 +92,29 @@ def hints_table(hints: dict[str, Any]) -> str:
         call = "draw_hint" if run["kind"] == "draw" else "discard_hint"
         rows.append([run["suite"], f"{call}, {run['cards']} cards", run["n"],
                      _ms(run["median_ms"]), _ms(run["p90_ms"]), _ms(run["p99_ms"]),
-                     _ms(run["max_ms"]), f"{run['optimal']}/{run['n']}", run["invalid"]])
+                     _ms(run["max_ms"]), _states(run.get("states_median")),
+                     _states(run.get("states_p99")), f"{run['optimal']}/{run['n']}",
+                     run["invalid"]])
     return markdown_table(["suite", "call", "n", "median ms", "p90 ms", "p99 ms", "max ms",
-                           "exact", "wrong"], rows)
+                           "states median", "states p99", "exact", "wrong"], rows)
+
+
+def hints_by_turn_table(hints: dict[str, Any]) -> str:
+    """The mid-game hint suites per turn the positions were taken at."""
+    rows = []
+    for run in hints.get("runs", []):
+        for turn, stats in run.get("by_turn", {}).items():
+            rows.append([run["suite"], turn, stats["n"], _ms(stats["median_ms"]),
+                         _ms(stats["p99_ms"]), _ms(stats["max_ms"]),
+                         _states(stats["states_median"]), _states(stats["states_p99"])])
+    if not rows:
+        return ""
+    return markdown_table(["suite", "turn", "n", "median ms", "p99 ms", "max ms",
+                           "states median", "states p99"], rows)
+
+
+def _states(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f}"
 
 
 def overrides_tables(overrides: dict[str, Any]) -> str:
@@ -247,7 +267,12 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                                   ("hints_indian13_draw", "p99_ms", 25),
                                   ("hints_indian21_draw", "median_ms", 30),
                                   ("hints_indian21_draw", "p99_ms", 150),
-                                  ("hints_indian13_discard", "p99_ms", 5)):
+                                  ("hints_indian13_discard", "p99_ms", 5),
+                                  ("hints_indian13_draw_mid", "median_ms", 5),
+                                  ("hints_indian13_draw_mid", "p99_ms", 25),
+                                  ("hints_indian21_draw_mid", "median_ms", 30),
+                                  ("hints_indian21_draw_mid", "p99_ms", 150),
+                                  ("hints_indian13_discard_mid", "p99_ms", 5)):
         row = _find(hint_runs, suite=suite)
         if row and row[stat] is not None:
             add(f"{suite} {stat.removesuffix('_ms')}", row[stat] * 1000, limit_ms * 1000, "µs")
@@ -363,8 +388,12 @@ def render(results: dict[str, Any]) -> str:
         parts += ["", "Anchors (same hands, timed side by side in this run):", "",
                   anchors_table(results["anchors"])]
     if "hints" in results:
-        parts += ["", "Hints (one library call per deal, wall time; exact = the hint says optimal):",
+        parts += ["", "Hints (one library call per deal, wall time; states = search work, "
+                  "states visited plus the options they weigh; exact = the hint says optimal):",
                   "", hints_table(results["hints"])]
+        by_turn = hints_by_turn_table(results["hints"])
+        if by_turn:
+            parts += ["", "Mid-game hint suites by the turn of the position:", "", by_turn]
     if "overrides" in results:
         parts += ["", "Rule overrides (indian13, 14 cards + discard, the same hands, calls "
                       "interleaved):", "", overrides_tables(results["overrides"])]
