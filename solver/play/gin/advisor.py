@@ -16,11 +16,16 @@ false when the estimates were cut short.  The same ``seed`` gives the same
 deals; on a quiet machine the same answer (the time budget, not the deals,
 can differ under load).
 
+The search chooses the discard (and with it the knock) and the play at the
+wall; the draw and the first upcard are the judgement's at every level
+(``SEARCHED_PHASES``), every move still gets its simulated figures.
+
 Levels, for a hint button or a computer opponent of several strengths:
-``novice`` (no search: the judgement's move, valued on a few deals; a few
-ms), ``standard`` (the default: 96 deals per move for the three best moves
-and the best knock, about 100 ms on a quiet core), ``expert`` (800 deals for
-six moves, about a second).  The work is counted, not timed: the deadline only cuts it short.
+``novice`` (no search: the judgement's move, valued on a few deals; tens of
+ms), ``standard`` (the default: 96 deals per move for the three best
+discards and the best knock, about 100 ms on a quiet core), ``expert`` (800
+deals for six moves, about a second).  The work is counted, not timed: the
+deadline only cuts it short.
 """
 
 from __future__ import annotations
