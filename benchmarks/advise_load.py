@@ -7,7 +7,8 @@ history, the match score when there is one; the level is the service's
 default.  ``run_advise_load`` starts the service with two workers and
 measures the answers' latency at a steady rate a game server could send
 (open loop) and with one request in flight per worker (closed loop), and
-reports the slowest answer as the server timed it (arrival to answer).
+reports the slowest answer as the server timed it (arrival to answer);
+first, each level's time per decision in one process (``level_times``).
 Run it with ``python -m benchmarks --advise-load``.
 """
 
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import statistics
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +26,7 @@ from benchmarks.arena.protocol import PlayerView
 from benchmarks.arena.runner import Arena
 from benchmarks.load import HOST, Server, api_unavailable, drive
 from benchmarks.markdown import markdown_table
+from benchmarks.runner import percentile
 
 HANDS = 8
 """Arena hands the positions come from (about 17 decisions each)."""
@@ -76,6 +80,27 @@ def advise_bodies(hands: int = HANDS, seed: int = 0) -> list[dict[str, Any]]:
     return recorder.bodies
 
 
+def level_times(bodies: list[dict[str, Any]],
+                levels: tuple[str, ...] = ("novice", "standard", "expert")) -> dict[str, Any]:
+    """Per level, the library's time per decision over ``bodies`` (one
+    process, one decision at a time): median, p90, p99 and max in ms."""
+    from solver.play import advise
+
+    out: dict[str, Any] = {}
+    for level in levels:
+        times = []
+        for body in bodies:
+            arguments = {k: v for k, v in body.items() if k != "game"}
+            started = time.perf_counter()
+            advise(body["game"], **arguments, level=level)
+            times.append((time.perf_counter() - started) * 1000.0)
+        times.sort()
+        out[level] = {"decisions": len(times), "median_ms": statistics.median(times),
+                      "p90_ms": percentile(times, 90), "p99_ms": percentile(times, 99),
+                      "max_ms": times[-1]}
+    return out
+
+
 def raw_requests(bodies: list[dict[str, Any]], port: int) -> list[bytes]:
     """HTTP/1.1 ``POST /v1/advise`` requests of ``bodies``."""
     out = []
@@ -97,6 +122,7 @@ def run_advise_load(seconds: float = 20.0, hands: int = HANDS, seed: int = 0,
     bodies = advise_bodies(hands, seed)
     if progress:
         progress(f"advise load: {len(bodies)} positions from {hands} arena hands")
+    levels = level_times(bodies)
     phases: list[dict[str, Any]] = []
     with Server(WORKERS, log_level="info") as server:
         server.wait_ready()
@@ -111,7 +137,7 @@ def run_advise_load(seconds: float = 20.0, hands: int = HANDS, seed: int = 0,
         summary = asyncio.run(drive(server.port, requests, seconds, concurrency=WORKERS)).summary()
         phases.append({"mode": f"closed loop, {WORKERS} in flight", **summary})
         on_server = server.server_ms()
-    return {"workers": WORKERS, "positions": len(bodies), "phases": phases,
+    return {"workers": WORKERS, "positions": len(bodies), "levels": levels, "phases": phases,
             "slowest_on_server_ms": max(on_server.values(), default=0.0)}
 
 
@@ -122,9 +148,13 @@ def render_advise_load(results: dict[str, Any]) -> str:
     rows = [[p["mode"], f"{p['requests_per_s']:.1f}", _ms(p["p50_ms"]), _ms(p["p99_ms"]),
              _ms(p["max_ms"]), str(p["errors"])] for p in results["phases"]]
     table = markdown_table(["load", "answers/s", "p50 ms", "p99 ms", "max ms", "errors"], rows)
-    return (f"POST /v1/advise, default level, {results['workers']} workers, "
-            f"{results['positions']} positions from arena hands; slowest on the server: "
-            f"{results['slowest_on_server_ms']:.0f} ms\n\n{table}")
+    levels = markdown_table(
+        ["level", "decisions", "median ms", "p90 ms", "p99 ms", "max ms"],
+        [[name, str(t["decisions"]), _ms(t["median_ms"]), _ms(t["p90_ms"]), _ms(t["p99_ms"]),
+          _ms(t["max_ms"])] for name, t in results["levels"].items()])
+    return (f"advise() per decision, one process, {results['positions']} positions from arena "
+            f"hands\n\n{levels}\n\nPOST /v1/advise, default level, {results['workers']} "
+            f"workers; slowest on the server: {results['slowest_on_server_ms']:.0f} ms\n\n{table}")
 
 
 def _ms(value: float | None) -> str:
