@@ -66,7 +66,8 @@ def make_client(**limits: int) -> TestClient:
     """A client for an app built with ``Settings(**limits)`` solving in a thread
     of the test process (so the library can be patched; ``tests/test_pool.py``
     covers the solver processes); server errors surface as 5xx."""
-    return TestClient(create_app(Settings(**{"processes": 0, **limits})),
+    fields: dict[str, Any] = {"processes": 0, **limits}
+    return TestClient(create_app(Settings(**fields)),
                       raise_server_exceptions=False)
 
 

@@ -11,7 +11,7 @@ import itertools
 import json
 import warnings
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -79,7 +79,7 @@ optional_solve_fields = {
     "time_limit_ms": st.integers(min_value=-10, max_value=300) | json_values,
     "junk": json_values,
 }
-solve_payloads = st.fixed_dictionaries(
+solve_payloads: st.SearchStrategy[dict[str, Any]] = st.fixed_dictionaries(
     {"variant": variants, "hand": hands}, optional=optional_solve_fields
 )
 validate_payloads = st.fixed_dictionaries(
@@ -182,7 +182,7 @@ def _post_json(client: TestClient, path: str, payload: Any) -> int:
     response = client.post(
         path, content=_encode(payload), headers={"content-type": "application/json"}
     )
-    return response.status_code
+    return cast(int, response.status_code)  # starlette's TestClient answers Any
 
 
 @settings(

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 from starlette.exceptions import StarletteDeprecationWarning
 
 with warnings.catch_warnings():
@@ -38,7 +39,7 @@ ENDPOINTS = {
     "/v1/hints/pile": schemas_play.PileHintRequest,
     "/v1/score/round": schemas_play.RoundScoreRequest,
 }
-RESPONSES = {
+RESPONSES: dict[str, type[BaseModel]] = {
     "/v1/gin/knock": schemas_play.KnockResponse,
     "/v1/gin/score": schemas_play.GinScoreResponse,
     "/v1/hints/discard": schemas_play.DiscardHintResponse,

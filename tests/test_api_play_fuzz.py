@@ -7,18 +7,23 @@ real cards) make many requests reach the library instead of the schema.
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.exceptions import StarletteDeprecationWarning
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from fastapi.testclient import TestClient
 
 from api.main import create_app
 from tests.test_api_fuzz import (
     FUZZ_SETTINGS,
     STANDARD_TOKENS,
-    TestClient,
     _post_json,
     hands,
     json_values,
@@ -64,8 +69,6 @@ PAYLOADS: dict[str, Any] = {
              max_size=4) | json_values},
         optional={"wild_rank": wild_ranks, **OPTIONAL}),
 }
-def _deal(size: int) -> Any:
-    return st.lists(st.sampled_from(STANDARD_TOKENS), unique=True, min_size=size, max_size=size)
 
 
 # Requests shaped like real play, so that most reach the library: fixed table

@@ -7,6 +7,7 @@ import random
 import time
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
@@ -24,7 +25,8 @@ NDJSON = {"content-type": "application/x-ndjson"}
 
 
 def make_client(**settings: int) -> TestClient:
-    return TestClient(create_app(Settings(**{"processes": 0, **settings})),
+    fields: dict[str, Any] = {"processes": 0, **settings}
+    return TestClient(create_app(Settings(**fields)),
                       raise_server_exceptions=False)
 
 
@@ -40,6 +42,7 @@ def _mixed_lines(count: int, seed: int = 3) -> list[str]:
     lines = []
     for i in range(count):
         kind = i % 6
+        body: dict[str, Any]
         if kind == 0:
             body = {"variant": "gin", "hand": [card_name(c) for c in rng.sample(range(52), 10)]}
         elif kind == 1:

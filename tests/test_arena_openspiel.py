@@ -63,7 +63,7 @@ def test_referee_agrees_with_openspiel(first: type[Player], second: type[Player]
     shadow = OpenSpielShadow()
     outcomes = set()
     for index in range(hands):
-        players = (first(), second()) if index % 2 else (second(), first())  # type: ignore[call-arg]
+        players = (first(), second()) if index % 2 else (second(), first())
         record = play_hand(shuffled(index), players, (index, index + 7), watchers=[shadow])
         assert record.violation is None, record.violation
         assert record.result is not None

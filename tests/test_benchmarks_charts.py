@@ -41,7 +41,9 @@ def test_solve_latency_is_a_log_scale_box_per_suite_and_engine(tmp_path: Path) -
     (axes,) = chart.figure.axes
     assert axes.get_xscale() == "log"
     assert [t.get_text() for t in axes.get_yticklabels()] == ["gin10 (n=3)", "indian13_14 (n=3)"]
-    assert [t.get_text() for t in axes.get_legend().get_texts()] == ["search", "cpsat"]
+    legend = axes.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == ["search", "cpsat"]
     (path,) = write([chart], tmp_path)
     assert path == tmp_path / "solve_latency.svg"
     assert {"gin10 (n=3)", "search", "cpsat"} <= set(_texts(path))  # text kept as text

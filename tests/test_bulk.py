@@ -17,7 +17,7 @@ import json
 import multiprocessing
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -63,8 +63,9 @@ GOOD: list[tuple[str, dict[str, Any]]] = [
     ("hint_discard", {"variant": "gin", "hand": GIN11}),
     ("hint_draw", {"variant": "gin", "hand": GIN10, "discard_top": "4S", "seen": ["5S", "6S"]}),
 ]
-LIBRARY = {"solve_hand": solve, "validate_hand": validate, "gin_knock": knock_check,
-           "hint_discard": discard_hint, "hint_draw": draw_hint}
+LIBRARY: dict[str, Callable[..., Any]] = {
+    "solve_hand": solve, "validate_hand": validate, "gin_knock": knock_check,
+    "hint_discard": discard_hint, "hint_draw": draw_hint}
 
 
 # ---------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,11 +39,12 @@ from solver.cards import JOKER, RANKS, card_name
 from solver.deadline import Deadline
 from solver.engines.base import EngineResult
 from solver.engines.cpsat import model_size, solve_cpsat
-from solver.results import Solution
+from solver.results import Solution, ValidationReport
 from solver.rules import Rules, make_deal, make_rules
 from solver.session import solve_search
 from solver.solve import prepare
 
+validate: Callable[..., ValidationReport] | None
 try:  # written alongside this module; the cross-check runs without it
     from solver.validate import validate
 except ImportError:  # pragma: no cover

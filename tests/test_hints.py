@@ -110,6 +110,7 @@ def test_draw_expectation_matches_enumeration(
              for drop in range(len(held) - 1)]
     values = [t.net_points if rules.objective == "max_net" else t.deadwood_points for t in takes]
     assert hint.take_value == (max(values) if rules.objective == "max_net" else min(values))
+    assert hint.take.discard is not None
     assert card_name(hint.take.discard) != top
     lower_is_better = rules.objective != "max_net"
     if hint.take_value == hint.expected:

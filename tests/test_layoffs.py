@@ -8,6 +8,7 @@ force) on small random hands, with and without jokers.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -26,7 +27,7 @@ from tests.bruteforce import CHECKED, _sub_multisets, is_meld_brute
 from tests.play_brute import brute_play
 
 
-def names(cards: tuple[int, ...]) -> list[str]:
+def names(cards: Sequence[int]) -> list[str]:
     return [card_name(c) for c in cards]
 
 

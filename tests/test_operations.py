@@ -150,6 +150,7 @@ def test_every_operation_has_a_route_a_line_name_and_a_command() -> None:
         for alias in operation.aliases:
             assert find(alias) is operation
     commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert commands is not None
     with_cli = {op.cli.words[0] for op in OPERATIONS.values() if op.cli is not None}
     assert with_cli <= set(commands)
     assert sum(op.cli is None for op in OPERATIONS.values()) == 1  # batches are HTTP only

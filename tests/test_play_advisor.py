@@ -85,9 +85,9 @@ def test_a_tight_deadline_answers_in_time_with_what_it_found() -> None:
 
 
 def test_the_defenders_reply_is_exact() -> None:
-    knock = {"player": 1, "action": "knock", "card": "QD",
-             "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["4D", "5D", "6D"]],
-             "deadwood": ["2H"]}
+    knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "QD",
+                             "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["4D", "5D", "6D"]],
+                             "deadwood": ["2H"]}
     history = [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
                {"player": 0, "action": "draw_stock"},
                {"player": 0, "action": "discard", "card": "KC"},
@@ -96,7 +96,7 @@ def test_the_defenders_reply_is_exact() -> None:
     advice = advise(hand=hand, upcard="5H", history=history, level="novice")
     reply = advice.recommended
     assert advice.phase == "layoff" and reply.exact and len(advice.moves) == 1
-    knocker_melds = [mask_of(parse_cards(" ".join(m))) for m in knock["melds"]]  # type: ignore[union-attr]
+    knocker_melds = [mask_of(parse_cards(" ".join(m))) for m in knock["melds"]]
     _, deadwood = oracle.best_defence(mask_of(parse_cards(hand)), knocker_melds)
     from benchmarks.arena.cards import POINTS
 

@@ -26,3 +26,6 @@ def test_ruff_clean() -> None:
 def test_mypy_strict_clean() -> None:
     result = _run(sys.executable, "-m", "mypy", "--strict", "solver", "api", "benchmarks")
     assert result.returncode == 0, result.stdout + result.stderr
+    # tests/ has no __init__.py: its modules import each other as tests.<name>
+    result = _run(sys.executable, "-m", "mypy", "--strict", "--explicit-package-bases", "tests")
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -30,6 +30,7 @@ from solver.config import CONFIG
 from solver.deadline import NODES_PER_MS, Deadline, DeadlineExceeded
 from solver.engines.base import INFEASIBLE, BudgetExceeded, EngineResult, Instance
 from solver.quick import QuickPath, quick_path
+from solver.results import Status
 from solver.rules import PRESETS, make_deal, make_rules
 from solver.solve import prepare
 
@@ -132,7 +133,7 @@ def _instance() -> Instance:
 
 
 def _result(cost: int, optimal: bool, pass_name: str = "declare") -> EngineResult:
-    status = "optimal" if optimal else "feasible"
+    status: Status = "optimal" if optimal else "feasible"
     return EngineResult((), (), None, cost, pass_name, status, optimal)
 
 
