@@ -139,8 +139,8 @@ def arena_points_charts(results: Results) -> list[Chart]:
              p["hands"]["points_a"]) for p in pairings if "hands" in p]
     if rows:
         charts.append(interval_chart(
-            "arena_points", _title("Arena: points per hand of the first player (95 % interval, "
-                                   "mirrored pairs)", results),
+            "arena_points", _title("Arena: points per hand of the first player\n"
+                                   "(95 % interval over mirrored pairs)", results),
             [label for label, _ in rows], [r["mean"] for _, r in rows],
             [r["mean"] - r["half_width"] for _, r in rows],
             [r["mean"] + r["half_width"] for _, r in rows], unit="points per hand"))
@@ -148,8 +148,8 @@ def arena_points_charts(results: Results) -> list[Chart]:
                 p["matches"]["win_rate_a"]) for p in pairings if "matches" in p]
     if matches:
         charts.append(interval_chart(
-            "arena_matches", _title("Arena: matches to 100 won by the first player "
-                                    "(95 % interval)", results),
+            "arena_matches", _title("Arena: matches to 100 won by the first player\n"
+                                    "(95 % interval over mirrored pairs)", results),
             [label for label, _ in matches], [100 * r["mean"] for _, r in matches],
             [100 * (r["mean"] - r["half_width"]) for _, r in matches],
             [100 * (r["mean"] + r["half_width"]) for _, r in matches],

@@ -194,6 +194,8 @@ class Connection:
 
     async def request(self, raw: bytes) -> tuple[int, bytes]:
         """Send ``raw`` and return the status code and body."""
+        if self.reader is not None and self.reader.at_eof():
+            await self.close()  # the server closed it while idle (its keep-alive timeout)
         if self.writer is None or self.reader is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         reader = self.reader
