@@ -86,7 +86,7 @@ _COLLECT = "collect"
 """The message that tells an idle solver process to run a full garbage collection."""
 _READY = "ready"
 """A new solver process's first message: warmed up, ready for jobs."""
-SOLVER_NICENESS = 5
+SOLVER_NICENESS = 10
 """How much lower a solver process's CPU priority is than its worker's."""
 START_TIMEOUT_S = 60.0
 """How long a new solver process may take to import and warm up."""

@@ -541,7 +541,7 @@ def test_a_replaced_worker_gets_its_share_of_keep_alive_clients() -> None:
         assert len(old) == 2, old
         victim = min(old)
         loader = threading.Thread(target=lambda: results.append(asyncio.run(
-            drive(pair.port, requests, 9.0, concurrency=16))))
+            drive(pair.port, requests, 24.0, concurrency=16))))
         results: list[Any] = []
         loader.start()
         time.sleep(1.0)
@@ -553,13 +553,22 @@ def test_a_replaced_worker_gets_its_share_of_keep_alive_clients() -> None:
         assert fresh, "the dead worker was not replaced"
         (newcomer,) = fresh
         survivor = (old - {victim}).pop()
-        time.sleep(3.0)  # the newcomer starts, connections end and come back
-        new_before, old_before = _cpu_ticks(newcomer), _cpu_ticks(survivor)
-        time.sleep(3.0)
-        new_used, old_used = _cpu_ticks(newcomer) - new_before, _cpu_ticks(survivor) - old_before
-        loader.join(20)
+        # The newcomer imports and starts its solvers (seconds on a busy
+        # machine), then connections end and come back: watch 2-second windows
+        # until one shows it serving its share, or the load ends.
+        windows: list[tuple[int, int]] = []
+        give_up = time.monotonic() + 18
+        while time.monotonic() < give_up:
+            new_before, old_before = _cpu_ticks(newcomer), _cpu_ticks(survivor)
+            time.sleep(2.0)
+            windows.append((_cpu_ticks(newcomer) - new_before, _cpu_ticks(survivor) - old_before))
+            new_used, old_used = windows[-1]
+            if old_used > 0 and new_used >= 0.25 * old_used:
+                break
+        loader.join(30)
     finally:
         pair.close()
-    assert new_used >= 0.25 * old_used, (new_used, old_used)
+    assert any(old_used > 0 and new_used >= 0.25 * old_used
+               for new_used, old_used in windows), windows
     phase = results[0]
     assert phase.first_error is None or "HTTP 500" not in phase.first_error, phase.first_error

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.report import environment, markdown_table
+from benchmarks.markdown import markdown_table
+from benchmarks.report import environment
 
 
 def _rate(value: float | None, digits: int = 3) -> str:

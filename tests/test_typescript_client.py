@@ -1,0 +1,145 @@
+"""The TypeScript client (``clients/typescript``) as a game studio meets it.
+
+* its generated types are what ``openapi.json`` (and ``api/error_codes.py``)
+  make today: regenerated into a temporary directory and compared;
+* its dependencies are pinned to exact versions, as the lockfile has them;
+* its Node tests (``npm test``: a strict ``tsc`` build, then ``node --test``)
+  pass against a live ``rummy-solver serve`` with API keys: a solve, typed 422
+  items, 401 without a key, a real 429 with ``Retry-After``, the advisor, the
+  stream, retries on 503/429 (a scripted local server), deadlines, and the
+  gin-hand example played to its end.
+
+``npm ci`` runs once per lockfile (offline-friendly: ``--prefer-offline``
+reads npm's cache first); the module skips where ``node`` or ``npm`` is
+missing (``.ci/run`` installs them).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from benchmarks.load import Server
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIENT = ROOT / "clients" / "typescript"
+GENERATED = CLIENT / "src" / "generated"
+NODE = shutil.which("node")
+NPM = shutil.which("npm")
+REGENERATE = "cd clients/typescript && npm run generate"
+
+
+
+def _node_major() -> int:
+    if NODE is None:
+        return 0
+    version = subprocess.run([NODE, "--version"], capture_output=True, text=True, check=False,
+                             timeout=30).stdout
+    match = re.match(r"v(\d+)\.", version)
+    return int(match.group(1)) if match else 0
+
+
+pytestmark = [
+    pytest.mark.skipif(NODE is None or NPM is None,
+                       reason="node and npm are needed for the TypeScript client (.ci/run "
+                              "installs Debian's nodejs and npm)"),
+    pytest.mark.skipif(NODE is not None and _node_major() < 18,
+                       reason="Node 18 or newer is needed (the global fetch)"),
+]
+
+
+def _run(command: list[str], timeout_s: float, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=CLIENT, env={**os.environ, **env}, capture_output=True,
+                          text=True, timeout=timeout_s, check=False)
+
+
+@pytest.fixture(scope="module")
+def node_modules() -> Path:
+    """``npm ci`` from the committed lockfile, skipped while node_modules was
+    installed from this very lockfile (a stamp holds its digest)."""
+    assert NPM is not None
+    lock = hashlib.sha256((CLIENT / "package-lock.json").read_bytes()).hexdigest()
+    stamp = CLIENT / "node_modules" / ".installed-from-lock"
+    if not stamp.exists() or stamp.read_text() != lock:
+        result = _run([NPM, "ci", "--prefer-offline", "--no-audit", "--no-fund"], 900)
+        assert result.returncode == 0, f"npm ci failed:\n{result.stdout}\n{result.stderr}"
+        stamp.write_text(lock)
+    return CLIENT / "node_modules"
+
+
+# The live service runs with API keys, as a studio's would: the Node tests call
+# with KEY, check the 401 without one, and a 429 with Retry-After on LIMITED_KEY.
+KEY = "studio-test-key"
+LIMITED_KEY = "studio-limited-key"
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    keys = tmp_path_factory.mktemp("keys") / "keys.txt"
+    keys.write_text(f"{hashlib.sha256(KEY.encode()).hexdigest()} 100000/minute\n"
+                    f"{hashlib.sha256(LIMITED_KEY.encode()).hexdigest()} 1/minute\n")
+    running = Server(workers=1, settings={"api_keys_file": str(keys)})
+    try:
+        running.wait_ready()
+    except RuntimeError as error:
+        running.close()
+        pytest.fail(str(error))
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+def test_the_generated_types_match_openapi_json(node_modules: Path, tmp_path: Path) -> None:
+    assert NODE is not None
+    result = _run([NODE, "scripts/generate.mjs", "--out", str(tmp_path)], 300,
+                  PYTHON=sys.executable)
+    assert result.returncode == 0, result.stdout + result.stderr
+    generated = sorted(path.name for path in tmp_path.iterdir())
+    assert generated == sorted(path.name for path in GENERATED.iterdir())
+    stale = []
+    for name in generated:
+        fresh = (tmp_path / name).read_text(encoding="utf-8")
+        committed = (GENERATED / name).read_text(encoding="utf-8")
+        if fresh != committed:
+            stale.append("".join(list(difflib.unified_diff(
+                committed.splitlines(keepends=True), fresh.splitlines(keepends=True),
+                f"{name} (committed)", f"{name} (from openapi.json)"))[:30]))
+    assert not stale, (
+        "clients/typescript/src/generated is stale against openapi.json / api/error_codes.py: "
+        f"run `{REGENERATE}` and commit the result\n" + "\n".join(stale))
+
+
+def test_dependencies_are_pinned_to_what_the_lockfile_holds() -> None:
+    package = json.loads((CLIENT / "package.json").read_text(encoding="utf-8"))
+    lock = json.loads((CLIENT / "package-lock.json").read_text(encoding="utf-8"))
+    wanted = {**package["dependencies"], **package["devDependencies"]}
+    assert set(package["dependencies"]) == {"openapi-fetch"}, "the one runtime dependency"
+    for name, version in wanted.items():
+        assert re.fullmatch(r"\d+\.\d+\.\d+", version), f"{name} {version} is not an exact version"
+        assert lock["packages"][f"node_modules/{name}"]["version"] == version, name
+    assert lock["packages"][""]["dependencies"] == package["dependencies"], \
+        "package-lock.json is not package.json's: run npm install in clients/typescript"
+
+
+def test_the_node_tests_pass_against_the_live_service(node_modules: Path, service: Server) -> None:
+    assert NPM is not None
+    result = _run([NPM, "test"], 900, RUMMY_SOLVER_URL=service.url, RUMMY_SOLVER_API_KEY=KEY,
+                  RUMMY_SOLVER_LIMITED_KEY=LIMITED_KEY)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-8000:]
+    summary = dict(re.findall(r"^ℹ (tests|pass|fail|skipped) (\d+)$", output, re.MULTILINE))
+    assert summary.get("fail") == "0" and summary.get("skipped") == "0", output[-8000:]
+    assert summary.get("pass") == summary.get("tests"), output[-8000:]
+    skipped = re.findall(r"^\s*﹣ .*$", output, re.MULTILINE)  # the spec reporter's skipped suites
+    assert not skipped, "\n".join(skipped)
