@@ -192,6 +192,12 @@ class _Replay:
         self.to_act = (dealer + 1) % players
         self.taken: int | None = None
         self.last_event = -1
+        # cards of the hand this player takes from the pile later in the
+        # history: they were on the pile before, not in the hand
+        self.takes_ahead = [0] * NUM_CARD_TYPES
+        for event in events:
+            if event.player == me and event.action == "take_discard" and event.card is not None:
+                self.takes_ahead[event.card] += 1
         self._check_copies_now(None)
         for index, event in enumerate(events):
             self._apply(index, event)
@@ -204,6 +210,8 @@ class _Replay:
         placed = [0] * NUM_CARD_TYPES
         for card in self.hand:
             placed[card] += 1
+        for card, ahead in enumerate(self.takes_ahead):
+            placed[card] = max(0, placed[card] - ahead)
         for card in self.pile:
             placed[card] += 1
         for seat, cards in enumerate(self.known):
@@ -352,6 +360,8 @@ class _Replay:
             self._fail(index, f"takes {shown} but the pile top is {card_name(self.pile[-1])}",
                        "pile_mismatch")
         card = self.pile.pop()
+        if seat == self.me and self.takes_ahead[card]:
+            self.takes_ahead[card] -= 1
         self.known[seat].append(card)
         self.taken = card
         self._started(seat)
