@@ -40,7 +40,7 @@ from solver.hints import discard_hint
 from solver.play.advice import Advice, Move, MoveValue
 from solver.play.indian.hands import IndianHands
 from solver.play.indian.policy import FastPolicy, useful
-from solver.play.indian.race import given_survived, race, turns
+from solver.play.indian.race import given_survived, race_and_length, turns
 from solver.play.indian.state import IndianState
 from solver.play.indian.worlds import World, WorldSampler
 from solver.rules import Deal
@@ -66,9 +66,12 @@ DEFAULT_LEVEL = "standard"
 MARGIN_S = 0.01
 """The search stops this long (or a tenth of the time left) before the deadline."""
 COUNT_DECAY = 0.03
-"""An opponent's count shrinks by this share per turn it has played (the
-fast players' counts fall from about 76 at the deal to 58 by their ninth
-turn, measured), down to ``COUNT_FLOOR`` of a fresh hand's."""
+"""A hand's count shrinks by this share of a fresh hand's per turn played
+(the fast players' counts fall from about 76 at the deal to 58 by their
+ninth turn, measured), down to ``COUNT_FLOOR`` of a fresh hand's.  What a
+loser pays is its count when the winner declares, ``race_and_length``
+rounds from now, not its count now: every hand, the player's own and the
+opponents', shrinks by the same rule until then."""
 COUNT_FLOOR = 0.6
 OUTS_WEIGHT = 0.9
 """A hand's first-step chance: this share of its outs over the unseen
@@ -82,14 +85,34 @@ def hands_for(deal: Deal) -> IndianHands:
     return IndianHands(deal)
 
 
+def shrink(turns: float) -> float:
+    """The share of a fresh hand's count left after ``turns`` turns played."""
+    return max(COUNT_FLOOR, 1.0 - COUNT_DECAY * turns)
+
+
 @dataclass(slots=True)
 class _Opponents:
-    """One world's opponents as the race sees them."""
+    """One world's opponents as the race sees them: each one still in its
+    law, the count of its dealt hand and the turns it has played; the drops
+    already paid in."""
 
     laws: list[tuple[float, ...]]
     counts: list[float]
-    pay: float
-    """What the player collects if it declares first in this world."""
+    turns: list[int]
+    dropped: float
+
+    def pay_now(self, first_turn: bool) -> float:
+        """What the player collects by declaring this turn: a player that has
+        had no turn yet pays half, and a show on the player's first turn
+        (hand rummy) doubles the counts."""
+        counts = sum(c * shrink(t) * (0.5 if t == 0 else 1.0)
+                     for c, t in zip(self.counts, self.turns, strict=True))
+        return self.dropped + counts * (2.0 if first_turn else 1.0)
+
+    def pay_later(self, rounds: float) -> float:
+        """What the player collects by declaring first ``rounds`` rounds from now."""
+        return self.dropped + sum(c * shrink(t + rounds)
+                                  for c, t in zip(self.counts, self.turns, strict=True))
 
 
 @dataclass(slots=True)
@@ -194,7 +217,10 @@ class IndianAdvisor:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
             tally.exact = tally.move.action == "drop"
-            tally.reasons = self._reasons(tally, mine[tally.move])
+        playing_on = max((t.mean() for t in tallies if t.move.action != "drop"),
+                         default=None)
+        for tally in tallies:
+            tally.reasons = self._reasons(tally, playing_on)
         ranked = sorted(tallies, key=lambda t: (t.move.action != "declare", -t.mean(), t.order))
         values = tuple(self._move_value(t) for t in ranked)
         return Advice(self.rules.name, state.phase, values, self.level.name, self.seed, complete)
@@ -204,21 +230,21 @@ class IndianAdvisor:
         state = self.state
         laws: list[tuple[float, ...]] = []
         counts: list[float] = []
-        pay = 0.0
+        played: list[int] = []
+        dropped = 0.0
         for seat in state.opponents:
             if seat.dropped is not None:
-                pay += self.rules.drop_first if seat.dropped == "first" else self.rules.drop_middle
+                dropped += self.rules.drop_first if seat.dropped == "first" \
+                    else self.rules.drop_middle
                 continue
+            # the world deals it a hand as from the deck: its count is a fresh
+            # hand's, shrunk by the turns it has played
             hand = world.hands[seat.seat]
             packing = self.policy.packing(hand)
             laws.append(given_survived(turns(packing.distance), seat.turns))
-            count = self.hands.count_estimate(hand, packing)
-            count *= max(COUNT_FLOOR, 1.0 - COUNT_DECAY * seat.turns)
-            if seat.turns == 0:
-                count /= 2  # a player with no turn yet pays half
-            counts.append(count)
-            pay += count
-        return _Opponents(laws, counts, pay)
+            counts.append(float(self.hands.count_estimate(hand, packing)))
+            played.append(seat.turns)
+        return _Opponents(laws, counts, played, dropped)
 
     def _my_hand(self, move: Move) -> tuple[tuple[float, ...], float] | None:
         """My law and count after a discard (the same in every world), else None."""
@@ -247,8 +273,9 @@ class IndianAdvisor:
                mine: tuple[tuple[float, ...], float] | None) -> tuple[float, float]:
         """The move's points and win chance in one world."""
         action = move.action
+        played = self.state.seats[self.state.me].turns
         if action == "declare":
-            return them.pay, 1.0
+            return them.pay_now(played == 1), 1.0
         if action == "drop":
             cost = self.rules.drop_first if self.state.can_drop == "first" else \
                 self.rules.drop_middle
@@ -264,15 +291,18 @@ class IndianAdvisor:
                 card, taken = world.stock[-1], None
             hand.append(card)
             out, packing = self.policy.discard(hand, taken)
+            played += 1
             if packing.distance == 0:
-                return them.pay, 1.0
+                return them.pay_now(played == 1), 1.0
             hand.remove(out)
             mine = self._law_and_count(hand, None)
         law, count = mine
-        chances = race([*them.laws, law], self._rounds())
+        chances, rounds = race_and_length([*them.laws, law], self._rounds())
         win = chances[-1]
         lose = sum(chances[:-1])
-        return win * them.pay - lose * count, win
+        # the player's count now, shrunk as its hand improves until the end
+        paid = count * shrink(played + rounds) / shrink(played)
+        return win * them.pay_later(rounds) - lose * paid, win
 
     # -- words ---------------------------------------------------------------------
     def _move_value(self, tally: _Tally) -> MoveValue:
@@ -284,14 +314,18 @@ class IndianAdvisor:
         return MoveValue(tally.move, mean, win, None, tally.exact, n,
                          0.0 if tally.exact else error, tuple(tally.reasons))
 
-    def _reasons(self, tally: _Tally, mine: tuple[tuple[float, ...], float] | None) -> list[str]:
+    def _reasons(self, tally: _Tally, playing_on: float | None) -> list[str]:
         move = tally.move
         rules = self.rules
         reasons: list[str] = []
         if move.action == "drop":
             first = self.state.can_drop == "first"
             cost = rules.drop_first if first else rules.drop_middle
-            reasons.append(f"{'first' if first else 'middle'} drop: pays {cost} to the winner")
+            text = f"dropping now costs {cost} ({'first' if first else 'middle'} drop)"
+            if playing_on is not None:
+                verb = "cost" if playing_on < 0 else "win"
+                text += f"; playing on is expected to {verb} {abs(playing_on):.0f}"
+            reasons.append(text)
         elif move.action == "declare":
             reasons.append("a valid show: every card melded, the sequences the rules ask for")
         elif move.action == "discard":

@@ -86,10 +86,18 @@ def race(laws: Sequence[Sequence[float]], rounds: int) -> list[float]:
     """The chance that each player declares first; ``laws[i]`` is the law of
     the i-th player in turn order from the next to play, and every player
     gets ``rounds`` more turns at most (the stock)."""
+    return race_and_length(laws, rounds)[0]
+
+
+def race_and_length(laws: Sequence[Sequence[float]], rounds: int) -> tuple[list[float], float]:
+    """``race`` and the mean round (1, 2, ...) in which the winner declares,
+    given that someone does (``rounds`` when nobody can): the hands shrink
+    until then, so what the loser pays depends on it."""
     n = len(laws)
     alive = [1.0] * n  # P(player i has not declared by its previous turn)
     first = [0.0] * n
     nobody = 1.0
+    ended = 0.0
     for t in range(1, min(rounds, HORIZON) + 1):
         for i, law in enumerate(laws):
             p = law[t] if t < len(law) else 0.0
@@ -101,8 +109,10 @@ def race(laws: Sequence[Sequence[float]], rounds: int) -> list[float]:
             hazard = p / survive
             won = nobody * hazard
             first[i] += won
+            ended += won * t
             nobody -= won
             alive[i] = survive - p
         if nobody < 1e-6:
             break
-    return first
+    decided = 1.0 - nobody
+    return first, ended / decided if decided > 1e-9 else float(max(1, rounds))
