@@ -26,7 +26,9 @@ The deal is over when someone declared, when every player but one dropped,
 or when the last stock card was drawn and thrown without a declaration
 (void: nobody pays).
 
->>> state = IndianState.parse(game="indian13", players=2, me=1, dealer=0, wild_rank="7H",
+>>> from solver.rules import make_deal, make_rules
+>>> deal = make_deal(make_rules("indian13"), "7H")
+>>> state = IndianState.parse(game="indian13", deal=deal, players=2, me=1, dealer=0,
 ...     hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D", upcard="8C", history=[])
 >>> state.phase, state.to_act, state.stock_count, state.can_drop
 ('draw', 1, 78, 'first')
