@@ -46,6 +46,9 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
                        help="indian13: deals, each played once per seat rotation (default 100)")
     group.add_argument("--workers", type=int, default=1,
                        help="indian13: processes playing deals (default 1)")
+    group.add_argument("--max-minutes", type=float, default=None,
+                       help="indian13: start no more deals after this long; the report covers "
+                            "the deals played (as many as fit)")
     group.add_argument("--hands", type=int, default=200,
                        help="single hands to play, in mirrored pairs (default 200)")
     group.add_argument("--matches", type=int, default=0,
@@ -97,7 +100,9 @@ def run_indian_command(args: argparse.Namespace) -> int:
     if args.deals < 1 or args.workers < 1:
         print("error: --deals and --workers must be at least 1", file=sys.stderr)
         return 2
-    results = run_indian_arena(lineup, args.deals, seed=args.seed, workers=args.workers)
+    results = run_indian_arena(lineup, args.deals, seed=args.seed, workers=args.workers,
+                               max_seconds=None if args.max_minutes is None
+                               else 60.0 * args.max_minutes)
     print(render(results))
     if args.json:
         write_json(results, args.json)

@@ -24,9 +24,9 @@ import random
 import statistics
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,9 +136,11 @@ def _play_chunk(args: tuple[tuple[str, ...], int, int, int, IndianRules]) -> lis
 
 
 def play_deals(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
-               rules: IndianRules | None = None, chunk: int = 5,
-               progress: bool = True) -> list[list[GameRecord]]:
-    """``deals`` deals, each in every rotation of ``lineup``, in deal order."""
+               rules: IndianRules | None = None, chunk: int = 5, progress: bool = True,
+               max_seconds: float | None = None) -> list[list[GameRecord]]:
+    """``deals`` deals, each in every rotation of ``lineup``, in deal order;
+    with ``max_seconds``, no chunk of deals starts after that long (the
+    deals done by then are the answer: as many as fit)."""
     rules = rules or IndianRules()
     for name in lineup:
         if name not in ENTRANTS:
@@ -148,21 +150,32 @@ def play_deals(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int
             for start in range(0, deals, chunk)]
     out: list[list[GameRecord]] = []
     started = time.monotonic()
+
+    def late() -> bool:
+        return max_seconds is not None and time.monotonic() - started > max_seconds
+
+    def note() -> None:
+        if progress:
+            print(f"  {len(out)}/{deals} deals, {time.monotonic() - started:.0f} s",
+                  file=sys.stderr, flush=True)
+
     if workers <= 1:
-        results: Any = map(_play_chunk, jobs)
-        pool = None
-    else:
-        pool = ProcessPoolExecutor(max_workers=workers)
-        results = pool.map(_play_chunk, jobs)
-    try:
-        for chunk_games in results:
-            out.extend(chunk_games)
-            if progress:
-                print(f"  {len(out)}/{deals} deals, {time.monotonic() - started:.0f} s",
-                      file=sys.stderr, flush=True)
-    finally:
-        if pool is not None:
-            pool.shutdown()
+        for job in jobs:
+            if late():
+                break
+            out.extend(_play_chunk(job))
+            note()
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: deque[Future[list[list[GameRecord]]]] = deque()
+        queue = deque(jobs)
+        while queue or pending:
+            while queue and len(pending) < 2 * workers and not late():
+                pending.append(pool.submit(_play_chunk, queue.popleft()))
+            if not pending:
+                break
+            out.extend(pending.popleft().result())  # in order: the same deals for any timing
+            note()
     return out
 
 
@@ -280,11 +293,12 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[GameRecord]]) -> d
 
 
 def run_indian_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
-                     rules: IndianRules | None = None, progress: bool = True) -> dict[str, Any]:
-    """Play and sum up (see the module docstring)."""
+                     rules: IndianRules | None = None, progress: bool = True,
+                     max_seconds: float | None = None) -> dict[str, Any]:
+    """Play and sum up (see the module docstring and ``play_deals``)."""
     started = time.monotonic()
     played = play_deals(lineup, deals, seed=seed, workers=workers, rules=rules,
-                        progress=progress)
+                        progress=progress, max_seconds=max_seconds)
     results = summarize(lineup, played)
     rules = rules or IndianRules()
     results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started,

@@ -64,6 +64,8 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
 )}
 DEFAULT_LEVEL = "standard"
 MARGIN_S = 0.01
+SAMPLING_SHARE = 0.4
+"""Of the time left, the share dealing the worlds may take (valuing them takes the rest)."""
 """The search stops this long (or a tenth of the time left) before the deadline."""
 COUNT_DECAY = 0.03
 """A hand's count shrinks by this share of a fresh hand's per turn played
@@ -192,22 +194,18 @@ class IndianAdvisor:
         self.exact_counts = {}
         moves = self.moves()
         until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
+        # dealing the worlds may take this share of the time left, valuing them the rest
+        now = time.monotonic()
         sampler = WorldSampler(state, self.hands, self.rng)
-        worlds = sampler.take(self.level.worlds, until)
+        worlds = sampler.take(self.level.worlds, now + SAMPLING_SHARE * max(0.0, until - now))
         complete = len(worlds) >= self.level.worlds
         tallies = [_Tally(move, order=i) for i, move in enumerate(moves)]
-        per_world = []
-        for world in worlds:
-            per_world.append(self._opponents(world))
-            if time.monotonic() >= until:
-                complete = False
-                break
-        worlds = worlds[:len(per_world)]
         mine = {t.move: self._my_hand(t.move) for t in tallies}
-        for index, (world, them) in enumerate(zip(worlds, per_world, strict=True)):
+        for index, world in enumerate(worlds):
             if index and time.monotonic() >= until:
                 complete = False
                 break
+            them = self._opponents(world)
             for tally in tallies:
                 points, win = self._value(tally.move, world, them, mine[tally.move])
                 tally.points.append(points)
