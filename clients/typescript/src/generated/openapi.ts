@@ -76,7 +76,7 @@ export interface paths {
         put?: never;
         /**
          * Advise
-         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why).
+         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare).
          */
         post: operations["advise"];
         delete?: never;
