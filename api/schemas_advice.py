@@ -1,7 +1,8 @@
 """Request and response models of ``POST /v1/advise``: the move advisor.
 
 The request is the public state of a hand as one player sees it (its hand,
-the first upcard, the public history, the dealer, the match score); the
+the first upcard, the public history, the dealer; gin: the match score;
+Indian rummy: the cut card and the number of players); the
 library checks that the state could have arisen (``solver.play``) and a
 state that cannot is a 422 saying why.  The response mirrors
 ``solver.play.Advice.to_dict()``: every legal move ranked, best first.
@@ -25,23 +26,31 @@ from api.schemas import (
     OperationRequest,
     PlayTimeLimit,
     RulesOverride,
+    WildRank,
     choice_type,
 )
 from solver.play import GAMES, LEVELS
 from solver.play.events import MAX_EVENTS
-from solver.play.gin.state import ACTIONS
+from solver.play.gin.state import ACTIONS as GIN_ACTIONS
+from solver.play.indian.state import ACTIONS as INDIAN_ACTIONS
+from solver.play.indian.state import MAX_PLAYERS, MIN_PLAYERS
 
-MAX_PILE = 52
+MAX_PILE = 159
+"""Three decks of 53 (indian21)."""
+MAX_MELD = 21
+MAX_GROUPS = 7
 
 Game = enum.Enum("Game", {name: name for name in GAMES}, type=str)  # type: ignore[misc]
 Game.__doc__ = "A game the advisor plays."
 Level = enum.Enum("Level", {name: name for name in LEVELS}, type=str)  # type: ignore[misc]
 Level.__doc__ = ("How hard the advisor thinks: novice (its judgement alone, a few ms), "
                  "standard (about 150 ms of search: the default), expert (about 1.5 s).")
-Action = enum.Enum("Action", {name: name for name in sorted(ACTIONS)}, type=str)  # type: ignore[misc]
-Action.__doc__ = ("What a player did: pass (the first upcard, or at the wall), take_discard "
-                  "(the pile top), draw_stock, discard, knock (a discard that ends the hand, "
-                  "showing melds)")
+Action = enum.Enum("Action", {name: name for name in sorted(GIN_ACTIONS | INDIAN_ACTIONS)},  # type: ignore[misc]
+                   type=str)
+Action.__doc__ = ("What a player did: take_discard (the pile top), draw_stock, discard; gin: "
+                  "pass (the first upcard, or at the wall), knock (a discard that ends the "
+                  "hand, showing melds); Indian rummy: drop (give up the deal at the start of "
+                  "a turn), declare (a discard that shows the hand's melds)")
 
 if TYPE_CHECKING:
     GameIn = Any
@@ -52,8 +61,8 @@ else:
     LevelIn = choice_type(Level, "level", "invalid_level")
     ActionIn = choice_type(Action, "action", "invalid_event")
 
-Seat = Annotated[int, Field(ge=0, le=1)]
-MeldCards = Annotated[list[CardToken], Field(max_length=11)]
+Seat = Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
+MeldCards = Annotated[list[CardToken], Field(max_length=MAX_MELD)]
 
 
 def _request(*examples: dict[str, Any]) -> ConfigDict:
@@ -73,13 +82,14 @@ class EventIn(BaseModel):
                              "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"],
                                        ["4D", "5D", "6D"]], "deadwood": ["2H"]})
 
-    player: Seat = Field(description="the seat that acted (0 or 1)")
+    player: Seat = Field(description="the seat that acted (gin: 0 or 1; Indian rummy: 0 to "
+                                     "players - 1)")
     action: ActionIn
     card: CardToken | None = Field(
-        default=None, description="take_discard: the card taken; discard and knock: the card "
-                                  "thrown (absent for draw_stock and pass)")
-    melds: list[MeldCards] | None = Field(default=None, max_length=4,
-                                          description="knock: the melds shown")
+        default=None, description="take_discard: the card taken; discard, knock and declare: "
+                                  "the card thrown (absent for draw_stock, pass and drop)")
+    melds: list[MeldCards] | None = Field(default=None, max_length=MAX_GROUPS,
+                                          description="knock and declare: the melds shown")
     deadwood: list[CardToken] | None = Field(
         default=None, max_length=10,
         description="knock: the unmelded cards shown (empty: gin; absent: not shown)")
@@ -96,26 +106,36 @@ class ScoreIn(BaseModel):
 
 
 class AdviseRequest(OperationRequest):
-    """The public state of a hand as the player to act sees it (gin)."""
+    """The public state of a hand as the player to act sees it (gin, indian13, indian21)."""
 
     model_config = _request(*REQUESTS["advise"])
 
-    game: GameIn = Field(description="the game (gin)")
-    hand: HandCards = Field(description="the player's cards now: 10, or 11 after drawing")
-    upcard: CardToken = Field(description="the card turned up after the deal")
+    game: GameIn = Field(description="the game: gin, indian13 or indian21")
+    hand: HandCards = Field(description="the player's cards now: gin 10, or 11 after drawing; "
+                                        "indian13 13 (14), indian21 21 (22)")
+    upcard: CardToken = Field(description="the card turned up after the deal (the first card "
+                                          "of the discard pile)")
     history: list[EventIn] = Field(default_factory=list, max_length=MAX_EVENTS,
                                    description="every public action since the deal, in order")
     me: Seat = Field(default=0, description="the player's seat")
-    dealer: Seat = Field(default=1, description="the dealer's seat (the other seat plays first)")
+    dealer: Seat = Field(default=1, description="the dealer's seat (the seat after it plays "
+                                                "first)")
     discard_pile: Annotated[list[CardToken], Field(max_length=MAX_PILE)] | None = Field(
         default=None, description="bottom to top (optional: it must match what the history "
                                   "leaves on the pile)")
-    stock_count: int | None = Field(default=None, ge=0, le=52,
+    stock_count: int | None = Field(default=None, ge=0, le=MAX_PILE,
                                     description="cards left in the stock (optional check)")
-    score: ScoreIn | None = Field(default=None, description="the match score (gives the match "
-                                                            "win probabilities)")
+    score: ScoreIn | None = Field(default=None, description="gin: the match score (gives the "
+                                                            "match win probabilities)")
     rules: RulesOverride | None = RULES_FIELD
-    oklahoma: bool = Field(default=False, description="the upcard sets the knock limit")
+    oklahoma: bool = Field(default=False, description="gin: the upcard sets the knock limit")
+    wild_rank: WildRank | None = Field(
+        default=None, description="Indian rummy (required): the cut card: a full card ('7H'), "
+                                  "a rank ('7') or 'JK' when a printed joker was cut; "
+                                  "indian21 needs the full card")
+    players: int | None = Field(default=None, ge=MIN_PLAYERS, le=MAX_PLAYERS,
+                                description="Indian rummy: the players at the table, "
+                                            f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 2)")
     level: LevelIn = Field(default="standard", description=Level.__doc__)
     seed: int = Field(default=0, ge=0, le=2**31 - 1,
                       description="the same seed and state give the same advice (on a "
@@ -138,11 +158,12 @@ class MoveOut(BaseModel):
     model_config = _response(example("advise", 1, "recommended", "move"))
 
     action: str = Field(description="take_discard, pass, draw_stock, discard, knock or "
-                                    "lay_off (the defender's reply to a knock)")
+                                    "lay_off (the defender's reply to a knock); Indian rummy "
+                                    "also drop and declare")
     card: str | None = Field(default=None, description="the card taken or thrown")
     melds: list[list[str]] | None = Field(default=None,
-                                          description="knock: the melds to show; lay_off: "
-                                                      "the defender's melds")
+                                          description="knock and declare: the melds to show; "
+                                                      "lay_off: the defender's melds")
     deadwood: list[str] | None = Field(default=None, description="the cards left unmelded")
     layoffs: list[AdviceLayoffOut] | None = Field(default=None, description="lay_off: the layoffs")
 
@@ -172,8 +193,10 @@ class AdviceResponse(BaseModel):
 
     model_config = _response(*example("advise") or [])
 
-    game: Literal["gin"]
-    phase: str = Field(description="first_upcard, draw, discard, wall or layoff")
+    game: Literal["gin", "indian13", "indian21"]
+    phase: str = Field(description="gin: first_upcard, draw, discard, wall or layoff; Indian "
+                                   "rummy: draw (the start of a turn: drop, take the pile top "
+                                   "or draw from the stock) or discard (discard or declare)")
     recommended: MoveValueOut
     moves: list[MoveValueOut]
     level: str

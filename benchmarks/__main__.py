@@ -2,7 +2,8 @@
 [--anchors] [--hints] [--overrides] [--load] [--deadline] [--bulk] [--json PATH]
 [--smoke]``, ``python -m benchmarks --advise-load [--load-seconds S]``, or
 ``python -m benchmarks --arena [--a NAME] [--b NAME] [--hands N]
-[--matches M] [--seed S] [--json PATH]`` (``benchmarks/arena``).
+[--matches M] [--seed S] [--json PATH]``, or ``python -m benchmarks --arena --game
+indian13 [--players N | --lineup A,B,...] [--deals N] [--workers W]`` (``benchmarks/arena``).
 
 Prints Markdown tables on stdout (progress on stderr) and optionally writes
 JSON.  The exit code is 1 when any answer is invalid, two engines (or an

@@ -1,7 +1,13 @@
 """``python -m benchmarks --arena``: the options, the run, the exit code.
 
-Exit code 1 when a player made an illegal move or the referee disagreed
-with OpenSpiel; never because of a result or a time.
+``--game gin`` (the default) plays gin hands and matches between two players
+(``--a``, ``--b``); ``--game indian13`` plays Indian rummy deals between
+``--players`` 2 to 4 (``--lineup``, else ``--a``, ``--b`` and then the
+``INDIAN_FILL`` players), every deal once per rotation of the seats
+(``benchmarks.arena.indian``).
+
+Exit code 1 when a player made an illegal move or a wrong declaration, or
+the referee disagreed with OpenSpiel; never because of a result or a time.
 """
 
 from __future__ import annotations
@@ -10,18 +16,39 @@ import argparse
 import sys
 from typing import Any
 
+from benchmarks.arena.indian.players import ENTRANTS as INDIAN_ENTRANTS
 from benchmarks.arena.players.registry import ENTRANTS
+
+INDIAN_DEFAULT = ("advisor", "greedy")
+INDIAN_FILL = ("distance", "greedy", "advisor_nodrop")
+"""Who fills the seats of an Indian table beyond ``--a`` and ``--b``."""
 
 
 def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     """The arena's options (``--seed`` and ``--json`` are the benchmark's own)."""
-    group = parser.add_argument_group("arena (gin bots on mirrored deals; benchmarks/arena)")
+    group = parser.add_argument_group("arena (bots on mirrored or rotated deals; benchmarks/arena)")
     group.add_argument("--arena", action="store_true",
-                       help="play gin hands and matches to 100 between two players, mirrored deals")
-    group.add_argument("--a", default="greedy", choices=list(ENTRANTS), metavar="NAME",
-                       help=f"player A (default greedy): {', '.join(ENTRANTS)}")
-    group.add_argument("--b", default="openspiel_simple", choices=list(ENTRANTS), metavar="NAME",
-                       help="player B (default openspiel_simple)")
+                       help="play gin hands and matches to 100 between two players, mirrored "
+                            "deals (or, with --game indian13, Indian rummy deals)")
+    group.add_argument("--game", default="gin", choices=["gin", "indian13"],
+                       help="the game (default gin)")
+    group.add_argument("--a", default=None, metavar="NAME",
+                       help=f"player A (gin default greedy: {', '.join(ENTRANTS)}; indian13 "
+                            f"default advisor: {', '.join(INDIAN_ENTRANTS)})")
+    group.add_argument("--b", default=None, metavar="NAME",
+                       help="player B (gin default openspiel_simple; indian13 default greedy)")
+    group.add_argument("--players", type=int, default=2,
+                       help="indian13: players at the table, 2 to 4 (default 2)")
+    group.add_argument("--lineup", default=None, metavar="NAME,NAME,...",
+                       help="indian13: every player at the table, in place order (overrides "
+                            "--a, --b and --players)")
+    group.add_argument("--deals", type=int, default=100,
+                       help="indian13: deals, each played once per seat rotation (default 100)")
+    group.add_argument("--workers", type=int, default=1,
+                       help="indian13: processes playing deals (default 1)")
+    group.add_argument("--max-minutes", type=float, default=None,
+                       help="indian13: start no more deals after this long; the report covers "
+                            "the deals played (as many as fit)")
     group.add_argument("--hands", type=int, default=200,
                        help="single hands to play, in mirrored pairs (default 200)")
     group.add_argument("--matches", type=int, default=0,
@@ -41,12 +68,67 @@ def arena_problems(results: dict[str, Any]) -> list[str]:
     return problems
 
 
+def indian_lineup(args: argparse.Namespace) -> list[str]:
+    """The Indian table the options ask for (``ValueError`` saying why not)."""
+    if args.lineup:
+        lineup = [name.strip() for name in args.lineup.split(",") if name.strip()]
+    else:
+        if not 2 <= args.players <= 4:
+            raise ValueError("--players must be 2 to 4")
+        lineup = [args.a or INDIAN_DEFAULT[0], args.b or INDIAN_DEFAULT[1],
+                  *INDIAN_FILL][:args.players]
+    if not 2 <= len(lineup) <= 4:
+        raise ValueError("an Indian table seats 2 to 4 players")
+    unknown = [name for name in lineup if name not in INDIAN_ENTRANTS]
+    if unknown:
+        raise ValueError(f"unknown Indian player(s) {', '.join(unknown)}; known: "
+                         f"{', '.join(INDIAN_ENTRANTS)}")
+    return lineup
+
+
+def run_indian_command(args: argparse.Namespace) -> int:
+    """``--game indian13``: play, print, write JSON; the exit code."""
+    from benchmarks.arena.indian.report import render
+    from benchmarks.arena.indian.runner import run_indian_arena
+    from benchmarks.arena.report import write_json
+
+    try:
+        lineup = indian_lineup(args)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.deals < 1 or args.workers < 1:
+        print("error: --deals and --workers must be at least 1", file=sys.stderr)
+        return 2
+    results = run_indian_arena(lineup, args.deals, seed=args.seed, workers=args.workers,
+                               max_seconds=None if args.max_minutes is None
+                               else 60.0 * args.max_minutes)
+    print(render(results))
+    if args.json:
+        write_json(results, args.json)
+    problems = list(results["violations"])
+    if results["wrong_declarations"]:
+        problems.append(f"{results['wrong_declarations']} wrong declaration(s)")
+    for problem in problems:
+        print(f"CORRECTNESS: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def run_arena_command(args: argparse.Namespace) -> int:
     """Run the arena as the options say; print the report; the exit code."""
     from benchmarks.arena.openspiel_shadow import OpenSpielMissingError
     from benchmarks.arena.report import render, write_json
     from benchmarks.arena.runner import run_arena
 
+    if args.game == "indian13":
+        return run_indian_command(args)
+    args.a = args.a or "greedy"
+    args.b = args.b or "openspiel_simple"
+    for name in (args.a, args.b):
+        if name not in ENTRANTS:
+            print(f"error: unknown gin player {name!r}; known: {', '.join(ENTRANTS)}",
+                  file=sys.stderr)
+            return 2
     if args.hands < 0 or args.matches < 0 or args.hands + args.matches == 0:
         print("error: --hands and --matches must be >= 0, and one of them > 0", file=sys.stderr)
         return 2

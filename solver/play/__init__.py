@@ -4,12 +4,20 @@
 cards, the pile, the public history, the score -- checks that it could have
 arisen (``InvalidStateError`` saying why not), and answers every legal move
 of the decision ranked, with expected points, win probabilities and reasons
-(``solver.play.advice``).  Games: ``gin`` (``solver.play.gin``).
+(``solver.play.advice``).  Games: ``gin`` (``solver.play.gin``), ``indian13``
+and ``indian21`` (``solver.play.indian``).  One call serves every game: each
+game takes the fields it needs and refuses, by name, a field it does not
+take (``field_not_for_game``): ``score`` and ``oklahoma`` are gin's,
+``wild_rank`` (the cut card) and ``players`` Indian rummy's.
 
 >>> advice = advise("gin", hand="AS 2S 3S 7H 7D 7C KD QH 4C 9S", upcard="4S",
 ...                 me=0, dealer=1, history=[], seed=1, level="novice")
 >>> advice.phase, advice.recommended.move.action
 ('first_upcard', 'take_discard')
+>>> advice = advise("indian13", hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D", upcard="8C",
+...                 wild_rank="7H", players=2, me=1, dealer=0, seed=1, level="novice")
+>>> advice.phase, sorted(m.move.action for m in advice.moves)
+('draw', ['draw_stock', 'drop', 'take_discard'])
 """
 
 from __future__ import annotations
@@ -18,15 +26,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solver.deadline import Deadline, play_deadline
-from solver.errors import InvalidOptionError, InvalidRulesError
+from solver.errors import InvalidOptionError, InvalidRulesError, InvalidStateError
 from solver.gin import gin_deal, resolve_knock_limit
 from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.gin.advisor import DEFAULT_LEVEL, LEVELS, GinAdvisor
 from solver.play.gin.state import GinState
 
-GAMES: tuple[str, ...] = ("gin",)
+GAMES: tuple[str, ...] = ("gin", "indian13", "indian21")
+INDIAN_GAMES: tuple[str, ...] = ("indian13", "indian21")
 
 __all__ = ["GAMES", "LEVELS", "Advice", "Layoff", "Move", "MoveValue", "advise"]
+
+
+def _not_for(game: str, name: str, takes: str) -> InvalidStateError:
+    return InvalidStateError(f"{name} is not a field of {game}: it takes {takes}",
+                             code="field_not_for_game", loc=(name,))
 
 
 def advise(
@@ -42,6 +56,8 @@ def advise(
     score: Mapping[str, Any] | None = None,
     rules: Mapping[str, Any] | None = None,
     oklahoma: bool = False,
+    wild_rank: str | None = None,
+    players: int | None = None,
     level: str = DEFAULT_LEVEL,
     seed: int = 0,
     time_limit_ms: int | None = None,
@@ -49,10 +65,12 @@ def advise(
 ) -> Advice:
     """Every legal move of the player to act, ranked (see the module docstring).
 
-    ``rules`` overrides the game preset's knobs; ``oklahoma`` makes the first
-    upcard set the knock limit; ``level`` is ``novice``, ``standard`` or
-    ``expert``; ``seed`` makes the answer reproducible; the call returns by
-    ``time_limit_ms`` (or ``deadline``) with the best valuation found."""
+    ``rules`` overrides the game preset's knobs; ``oklahoma`` (gin) makes the
+    first upcard set the knock limit; ``wild_rank`` (Indian) is the cut card
+    and ``players`` (Indian, 2 to 6; default 2) the number of players;
+    ``level`` is ``novice``, ``standard`` or ``expert``; ``seed`` makes the
+    answer reproducible; the call returns by ``time_limit_ms`` (or
+    ``deadline``) with the best valuation found."""
     if game not in GAMES:
         raise InvalidRulesError("game", f"unknown game {game!r}; the advisor plays "
                                         f"{', '.join(GAMES)}", code="unknown_variant")
@@ -63,6 +81,21 @@ def advise(
         raise InvalidOptionError("seed", f"seed must be an integer; got {seed!r}",
                                  code="invalid_seed")
     until = play_deadline(time_limit_ms, deadline)
+    if game in INDIAN_GAMES:
+        from solver.play.indian import advise_indian
+
+        if score is not None:
+            raise _not_for(game, "score", "no match score (each deal is scored alone)")
+        if oklahoma:
+            raise _not_for(game, "oklahoma", "no knock limit")
+        return advise_indian(game, hand=hand, upcard=upcard, history=history, me=me,
+                             dealer=dealer, discard_pile=discard_pile, stock_count=stock_count,
+                             rules=rules, wild_rank=wild_rank, players=players, level=level,
+                             seed=seed, deadline=until)
+    if wild_rank is not None:
+        raise _not_for(game, "wild_rank", "no cut card")
+    if players is not None:
+        raise _not_for(game, "players", "two players only")
     deal = gin_deal(rules)
     state = GinState.parse(me=me, dealer=dealer, hand=hand, upcard=upcard, history=history,
                            discard_pile=discard_pile, stock_count=stock_count, score=score)

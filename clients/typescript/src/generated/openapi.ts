@@ -76,7 +76,7 @@ export interface paths {
         put?: never;
         /**
          * Advise
-         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why).
+         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare).
          */
         post: operations["advise"];
         delete?: never;
@@ -384,10 +384,10 @@ export interface components {
         Ace: "low" | "high_low" | "high" | "wrap";
         /**
          * Action
-         * @description What a player did: pass (the first upcard, or at the wall), take_discard (the pile top), draw_stock, discard, knock (a discard that ends the hand, showing melds)
+         * @description What a player did: take_discard (the pile top), draw_stock, discard; gin: pass (the first upcard, or at the wall), knock (a discard that ends the hand, showing melds); Indian rummy: drop (give up the deal at the start of a turn), declare (a discard that shows the hand's melds)
          * @enum {string}
          */
-        Action: "discard" | "draw_stock" | "knock" | "pass" | "take_discard";
+        Action: "declare" | "discard" | "draw_stock" | "drop" | "knock" | "pass" | "take_discard";
         /**
          * AdviceLayoffOut
          * @description Cards laid off onto one of the knocker's melds (``target``: its index).
@@ -806,6 +806,399 @@ export interface components {
          *       },
          *       "seed": 0
          *     }
+         * @example {
+         *       "complete": true,
+         *       "elapsed_ms": 1.5,
+         *       "game": "indian13",
+         *       "level": "novice",
+         *       "moves": [
+         *         {
+         *           "exact": false,
+         *           "expected_points": -0.163,
+         *           "move": {
+         *             "action": "draw_stock"
+         *           },
+         *           "reasons": [
+         *             "3 cards from a declaration (pure sequence 1 card short)",
+         *             "expected -0.2 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 8.781,
+         *           "win_probability": 0.4506
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": -4.044,
+         *           "move": {
+         *             "action": "take_discard",
+         *             "card": "4D"
+         *           },
+         *           "reasons": [
+         *             "distance 3 -> 3 with 4D",
+         *             "expected -4.0 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 5.004,
+         *           "win_probability": 0.4144
+         *         },
+         *         {
+         *           "exact": true,
+         *           "expected_points": -40,
+         *           "move": {
+         *             "action": "drop"
+         *           },
+         *           "reasons": [
+         *             "dropping now costs 40 (middle drop); playing on is expected to cost 0",
+         *             "expected -40.0 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 0,
+         *           "win_probability": 0
+         *         }
+         *       ],
+         *       "phase": "draw",
+         *       "recommended": {
+         *         "exact": false,
+         *         "expected_points": -0.163,
+         *         "move": {
+         *           "action": "draw_stock"
+         *         },
+         *         "reasons": [
+         *           "3 cards from a declaration (pure sequence 1 card short)",
+         *           "expected -0.2 points over 8 deals"
+         *         ],
+         *         "samples": 8,
+         *         "searched": true,
+         *         "standard_error": 8.781,
+         *         "win_probability": 0.4506
+         *       },
+         *       "seed": 5
+         *     }
+         * @example {
+         *       "complete": true,
+         *       "elapsed_ms": 1.5,
+         *       "game": "indian13",
+         *       "level": "novice",
+         *       "moves": [
+         *         {
+         *           "exact": false,
+         *           "expected_points": 68.991,
+         *           "move": {
+         *             "action": "declare",
+         *             "card": "2S",
+         *             "melds": [
+         *               [
+         *                 "9S",
+         *                 "9H",
+         *                 "9D",
+         *                 "9C"
+         *               ],
+         *               [
+         *                 "AH",
+         *                 "2H",
+         *                 "3H"
+         *               ],
+         *               [
+         *                 "QD",
+         *                 "KD",
+         *                 "JK"
+         *               ],
+         *               [
+         *                 "4C",
+         *                 "5C",
+         *                 "6C"
+         *               ]
+         *             ]
+         *           },
+         *           "reasons": [
+         *             "a valid show: every card melded, the sequences the rules ask for",
+         *             "expected +69.0 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.772,
+         *           "win_probability": 1
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 66.857,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "2S"
+         *           },
+         *           "reasons": [
+         *             "ready to declare",
+         *             "count 0 if another player declares now",
+         *             "5 unseen cards would help",
+         *             "expected +66.9 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.655,
+         *           "win_probability": 1
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 48.623,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "9S"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 2 if another player declares now",
+         *             "13 unseen cards would help",
+         *             "expected +48.6 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.545,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 48.623,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "9H"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 2 if another player declares now",
+         *             "13 unseen cards would help",
+         *             "expected +48.6 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.545,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 48.623,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "9D"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 2 if another player declares now",
+         *             "13 unseen cards would help",
+         *             "expected +48.6 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.545,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 48.623,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "9C"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 2 if another player declares now",
+         *             "13 unseen cards would help",
+         *             "expected +48.6 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.545,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 47.692,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "AH"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 7 if another player declares now",
+         *             "17 unseen cards would help",
+         *             "expected +47.7 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.628,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 46.761,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "QD"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 12 if another player declares now",
+         *             "19 unseen cards would help",
+         *             "expected +46.8 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.712,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 46.761,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "KD"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 12 if another player declares now",
+         *             "19 unseen cards would help",
+         *             "expected +46.8 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.712,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 46.761,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "5C"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 12 if another player declares now",
+         *             "16 unseen cards would help",
+         *             "expected +46.8 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.712,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 46.574,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "4C"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 13 if another player declares now",
+         *             "18 unseen cards would help",
+         *             "expected +46.6 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.729,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 46.388,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "3H"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 14 if another player declares now",
+         *             "17 unseen cards would help",
+         *             "expected +46.4 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.746,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 46.202,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "2H"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 15 if another player declares now",
+         *             "16 unseen cards would help",
+         *             "expected +46.2 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.763,
+         *           "win_probability": 0.7911
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 44.898,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "JK"
+         *           },
+         *           "reasons": [
+         *             "1 card from a declaration (pure sequence made)",
+         *             "count 22 if another player declares now",
+         *             "13 unseen cards would help",
+         *             "expected +44.9 points over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": true,
+         *           "standard_error": 3.884,
+         *           "win_probability": 0.7911
+         *         }
+         *       ],
+         *       "phase": "discard",
+         *       "recommended": {
+         *         "exact": false,
+         *         "expected_points": 68.991,
+         *         "move": {
+         *           "action": "declare",
+         *           "card": "2S",
+         *           "melds": [
+         *             [
+         *               "9S",
+         *               "9H",
+         *               "9D",
+         *               "9C"
+         *             ],
+         *             [
+         *               "AH",
+         *               "2H",
+         *               "3H"
+         *             ],
+         *             [
+         *               "QD",
+         *               "KD",
+         *               "JK"
+         *             ],
+         *             [
+         *               "4C",
+         *               "5C",
+         *               "6C"
+         *             ]
+         *           ]
+         *         },
+         *         "reasons": [
+         *           "a valid show: every card melded, the sequences the rules ask for",
+         *           "expected +69.0 points over 8 deals"
+         *         ],
+         *         "samples": 8,
+         *         "searched": true,
+         *         "standard_error": 3.772,
+         *         "win_probability": 1
+         *       },
+         *       "seed": 2
+         *     }
          */
         AdviceResponse: {
             /**
@@ -820,16 +1213,16 @@ export interface components {
             elapsed_ms: number;
             /**
              * Game
-             * @constant
+             * @enum {string}
              */
-            game: "gin";
+            game: "gin" | "indian13" | "indian21";
             /** Level */
             level: string;
             /** Moves */
             moves: components["schemas"]["MoveValueOut"][];
             /**
              * Phase
-             * @description first_upcard, draw, discard, wall or layoff
+             * @description gin: first_upcard, draw, discard, wall or layoff; Indian rummy: draw (the start of a turn: drop, take the pile top or draw from the stock) or discard (discard or declare)
              */
             phase: string;
             recommended: components["schemas"]["MoveValueOut"];
@@ -838,7 +1231,7 @@ export interface components {
         };
         /**
          * AdviseRequest
-         * @description The public state of a hand as the player to act sees it (gin).
+         * @description The public state of a hand as the player to act sees it (gin, indian13, indian21).
          * @example {
          *       "dealer": 1,
          *       "game": "gin",
@@ -952,11 +1345,97 @@ export interface components {
          *       "me": 0,
          *       "upcard": "5H"
          *     }
+         * @example {
+         *       "dealer": 0,
+         *       "discard_pile": [
+         *         "QH",
+         *         "9S",
+         *         "4D"
+         *       ],
+         *       "game": "indian13",
+         *       "hand": "2S 4S 5S 6H 8H 9H JD QD 3C 3D 5C TC JK",
+         *       "history": [
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "9S",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 2
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "KC",
+         *           "player": 2
+         *         },
+         *         {
+         *           "action": "drop",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "take_discard",
+         *           "card": "KC",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "4D",
+         *           "player": 1
+         *         }
+         *       ],
+         *       "level": "novice",
+         *       "me": 2,
+         *       "players": 3,
+         *       "seed": 5,
+         *       "stock_count": 63,
+         *       "upcard": "QH",
+         *       "wild_rank": "7H"
+         *     }
+         * @example {
+         *       "dealer": 0,
+         *       "game": "indian13",
+         *       "hand": "AH 2H 3H 4C 5C 6C 9D 9C 9S 9H JK QD KD 2S",
+         *       "history": [
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "TD",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "6C",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "take_discard",
+         *           "card": "6C",
+         *           "player": 1
+         *         }
+         *       ],
+         *       "level": "novice",
+         *       "me": 1,
+         *       "seed": 2,
+         *       "upcard": "8D",
+         *       "wild_rank": "7H"
+         *     }
          */
         AdviseRequest: {
             /**
              * Dealer
-             * @description the dealer's seat (the other seat plays first)
+             * @description the dealer's seat (the seat after it plays first)
              * @default 1
              */
             dealer?: number;
@@ -966,11 +1445,11 @@ export interface components {
              * @default null
              */
             discard_pile?: string[] | null;
-            /** @description the game (gin) */
+            /** @description the game: gin, indian13 or indian21 */
             game: components["schemas"]["Game"];
             /**
              * Hand
-             * @description the player's cards now: 10, or 11 after drawing
+             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22)
              */
             hand: string[] | string;
             /**
@@ -988,17 +1467,23 @@ export interface components {
             me?: number;
             /**
              * Oklahoma
-             * @description the upcard sets the knock limit
+             * @description gin: the upcard sets the knock limit
              * @default false
              */
             oklahoma?: boolean;
+            /**
+             * Players
+             * @description Indian rummy: the players at the table, 2 to 6 (default 2)
+             * @default null
+             */
+            players?: number | null;
             /**
              * @description knob overrides (GET /v1/variants lists them)
              * @default null
              */
             rules?: components["schemas"]["RulesOverride"] | null;
             /**
-             * @description the match score (gives the match win probabilities)
+             * @description gin: the match score (gives the match win probabilities)
              * @default null
              */
             score?: components["schemas"]["ScoreIn"] | null;
@@ -1022,12 +1507,18 @@ export interface components {
             time_limit_ms?: number | null;
             /**
              * Upcard
-             * @description the card turned up after the deal
+             * @description the card turned up after the deal (the first card of the discard pile)
              * @example AS
              * @example 10h
              * @example JK
              */
             upcard: string;
+            /**
+             * Wild Rank
+             * @description Indian rummy (required): the cut card: a full card ('7H'), a rank ('7') or 'JK' when a printed joker was cut; indian21 needs the full card
+             * @default null
+             */
+            wild_rank?: string | null;
         };
         /**
          * AnsweredBy
@@ -4456,7 +4947,7 @@ export interface components {
             action: components["schemas"]["Action"];
             /**
              * Card
-             * @description take_discard: the card taken; discard and knock: the card thrown (absent for draw_stock and pass)
+             * @description take_discard: the card taken; discard, knock and declare: the card thrown (absent for draw_stock, pass and drop)
              * @default null
              */
             card?: string | null;
@@ -4468,13 +4959,13 @@ export interface components {
             deadwood?: string[] | null;
             /**
              * Melds
-             * @description knock: the melds shown
+             * @description knock and declare: the melds shown
              * @default null
              */
             melds?: string[][] | null;
             /**
              * Player
-             * @description the seat that acted (0 or 1)
+             * @description the seat that acted (gin: 0 or 1; Indian rummy: 0 to players - 1)
              */
             player: number;
         };
@@ -4510,7 +5001,7 @@ export interface components {
          * @description A game the advisor plays.
          * @enum {string}
          */
-        Game: "gin";
+        Game: "gin" | "indian13" | "indian21";
         /**
          * GinOutcome
          * @description How a gin hand ended: knock, undercut (the defender had as little or
@@ -7235,7 +7726,7 @@ export interface components {
         MoveOut: {
             /**
              * Action
-             * @description take_discard, pass, draw_stock, discard, knock or lay_off (the defender's reply to a knock)
+             * @description take_discard, pass, draw_stock, discard, knock or lay_off (the defender's reply to a knock); Indian rummy also drop and declare
              */
             action: string;
             /**
@@ -7255,7 +7746,7 @@ export interface components {
             layoffs?: components["schemas"]["AdviceLayoffOut"][] | null;
             /**
              * Melds
-             * @description knock: the melds to show; lay_off: the defender's melds
+             * @description knock and declare: the melds to show; lay_off: the defender's melds
              */
             melds?: string[][] | null;
         };

@@ -1,0 +1,223 @@
+"""The Indian rummy players the arena can seat, and their registry.
+
+* ``greedy`` -- today's hints: ``draw_hint`` (take the pile top when it
+  beats the exact expected blind draw), declare when ``solve`` says the hand
+  is declarable, else ``discard_hint``'s best discard; never drops;
+* ``distance`` -- the best simple heuristic we could write: the packing of
+  ``solver.play.indian`` (how many cards from a valid declaration, pure
+  sequences first): take the pile top only when it brings the hand nearer,
+  throw the dearest card left out, declare as soon as ``solve`` allows, and
+  drop a weak first hand (``DROP_DISTANCE`` cards or more from a show, or
+  ``DROP_WITHOUT_PURE`` with no pure sequence in sight);
+* ``advisor`` / ``advisor_novice`` / ``advisor_expert`` -- ``solver.play.advise``'s
+  recommendation from the public state only; ``advisor_nodrop`` plays the
+  advisor's best move that is not a drop (what the advisor's drops save).
+
+Every player sees only its ``PlayerView``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from benchmarks.arena.indian.referee import (
+    DRAW,
+    DROP,
+    TAKE,
+    Action,
+    Kind,
+    Phase,
+    PlayerView,
+    card_name,
+    names,
+)
+
+GAME = "indian13"
+DROP_DISTANCE = 6
+DROP_WITHOUT_PURE = 5
+"""The distance player drops its first hand this far from a show when no pure
+sequence is within one card (its pure gaps are 2 or more)."""
+
+
+class Player(Protocol):
+    """A bot the Indian arena can seat."""
+
+    name: str
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        """A new deal begins."""
+
+    def act(self, view: PlayerView) -> Action:
+        """The action for ``view`` (one of ``view.legal``, or a declaration)."""
+
+
+def cut_token(view: PlayerView) -> str:
+    """The cut card as the library's ``wild_rank``."""
+    return card_name(view.cut_card)
+
+
+def _declaration(view: PlayerView) -> Action | None:
+    """A valid show by ``solve`` (never throwing back the card taken), or None."""
+    from solver import solve
+
+    solution = solve(names(view.hand), GAME, wild_rank=cut_token(view), discard=True)
+    if not solution.declarable:
+        return None
+    discard = solution.discard
+    if discard is None or discard == view.taken:
+        return None
+    return Action(Kind.DECLARE, discard, tuple(tuple(m.cards) for m in solution.melds))
+
+
+class GreedyHintPlayer:
+    """Today's hints (see the module docstring)."""
+
+    name = "greedy"
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        """Nothing to remember."""
+
+    def act(self, view: PlayerView) -> Action:
+        """The hints' move."""
+        from solver import discard_hint, draw_hint
+
+        if view.phase == Phase.DRAW:
+            if TAKE in view.legal and DRAW in view.legal:
+                seen = list(view.discard_pile[:-1])
+                draw = draw_hint(names(view.hand), card_name(view.discard_pile[-1]), GAME,
+                                 wild_rank=cut_token(view), seen=names(seen))
+                if draw.recommendation == "take_discard":
+                    return TAKE
+            return DRAW if DRAW in view.legal else TAKE
+        declare = _declaration(view)
+        if declare is not None:
+            return declare
+        hint = discard_hint(names(view.hand), GAME, wild_rank=cut_token(view))
+        for option in hint.options:
+            if option.discard != view.taken:
+                return Action(Kind.DISCARD, option.discard)
+        return view.legal[0]
+
+
+class DistancePlayer:
+    """Distance to a declaration, drops a weak first hand (see the module docstring)."""
+
+    def __init__(self, drops: bool = True) -> None:
+        self.drops = drops
+        self.name = "distance" if drops else "distance_nodrop"
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        """Nothing to remember."""
+
+    def _policy(self, view: PlayerView) -> Any:
+        from solver.play.indian.advisor import hands_for
+        from solver.play.indian.policy import FastPolicy
+        from solver.rules import make_deal, make_rules
+
+        deal = make_deal(make_rules(GAME), cut_token(view))
+        return FastPolicy(hands_for(deal))
+
+    def act(self, view: PlayerView) -> Action:
+        """The packing's move."""
+        policy = self._policy(view)
+        hand = list(view.hand)
+        if view.phase == Phase.DRAW:
+            packing = policy.packing(hand)
+            first = view.turns[view.seat] == 0
+            if self.drops and first and DROP in view.legal and (
+                    packing.distance >= DROP_DISTANCE
+                    or (packing.distance >= DROP_WITHOUT_PURE and packing.pure_gaps >= 2)):
+                return DROP
+            if TAKE in view.legal and policy.takes(hand, view.discard_pile[-1]):
+                return TAKE
+            return DRAW if DRAW in view.legal else TAKE
+        declare = _declaration(view)
+        if declare is not None:
+            return declare
+        card, _ = policy.discard(hand, view.taken)
+        return Action(Kind.DISCARD, card)
+
+
+def advisor_history(view: PlayerView) -> list[dict[str, Any]]:
+    """The arena's events as the advisor's history."""
+    out: list[dict[str, Any]] = []
+    for event in view.history:
+        item: dict[str, Any] = {"player": event.seat, "action": str(event.kind)}
+        if event.card is not None:
+            item["card"] = card_name(event.card)
+        out.append(item)
+    return out
+
+
+class AdvisorPlayer:
+    """``solver.play.advise``'s recommendation (see the module docstring)."""
+
+    def __init__(self, level: str = "standard", drops: bool = True) -> None:
+        self.level = level
+        self.drops = drops
+        name = "advisor" if level == "standard" else f"advisor_{level}"
+        self.name = name if drops else f"{name}_nodrop"
+        self.start_deal(0, 0)
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        """A new deal: a new seed."""
+        self.seed = seed
+        self.decisions = 0
+
+    def act(self, view: PlayerView) -> Action:
+        """The advisor's best move (its best non-drop when drops are off)."""
+        from solver.play import advise
+
+        self.decisions += 1
+        advice = advise(GAME, hand=names(view.hand), upcard=card_name(view.upcard),
+                        history=advisor_history(view), me=view.seat, dealer=view.players - 1,
+                        players=view.players, wild_rank=cut_token(view),
+                        level=self.level, seed=(self.seed * 1000 + self.decisions) % 2**31)
+        for value in advice.moves:
+            move = value.move
+            if move.action == "drop" and not self.drops:
+                continue
+            if move.action == "drop":
+                return DROP
+            if move.action == "take_discard":
+                return TAKE
+            if move.action == "draw_stock":
+                return DRAW
+            if move.action == "declare":
+                return Action(Kind.DECLARE, move.card, tuple(tuple(m) for m in move.melds))
+            return Action(Kind.DISCARD, move.card)
+        return view.legal[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A named player and how to make one."""
+
+    name: str
+    description: str
+    make: Callable[[], Player]
+
+
+ENTRANTS: dict[str, Entrant] = {e.name: e for e in (
+    Entrant("advisor", "the move advisor, level standard (solver.play.advise)",
+            lambda: AdvisorPlayer("standard")),
+    Entrant("advisor_novice", "the move advisor, level novice", lambda: AdvisorPlayer("novice")),
+    Entrant("advisor_expert", "the move advisor, level expert", lambda: AdvisorPlayer("expert")),
+    Entrant("advisor_nodrop", "the advisor, never dropping",
+            lambda: AdvisorPlayer("standard", drops=False)),
+    Entrant("greedy", "today's hints: draw_hint, solve, discard_hint; never drops",
+            GreedyHintPlayer),
+    Entrant("distance", "distance to a declaration, pure sequence first; drops a weak first hand",
+            lambda: DistancePlayer(True)),
+    Entrant("distance_nodrop", "the distance player, never dropping",
+            lambda: DistancePlayer(False)),
+)}
+
+
+def make_player(name: str) -> Player:
+    """A fresh player named ``name``."""
+    if name not in ENTRANTS:
+        raise KeyError(f"unknown player {name!r}; known: {', '.join(ENTRANTS)}")
+    return ENTRANTS[name].make()

@@ -1,0 +1,361 @@
+"""The Indian rummy advisor: every legal move of a decision, valued over dealt worlds.
+
+For the player to act, the advisor lists the legal moves of the phase -- at
+the start of a turn: take the pile top, draw from the stock, or drop (first
+or middle drop, whichever the turn allows); after drawing: each discard,
+and the declaration when the hand allows a valid one -- then values them by
+information-set search: it deals the cards it cannot see many times
+(``worlds``: weighted by what each opponent threw and let go by), plays each
+move in each deal (the card drawn is that deal's stock card; the discard
+after a draw is the fast player's, ``policy``), and plays the rest of the
+deal out as a race between the players' distances to a declaration
+(``race``), each opponent's from the hand it holds in that deal and the
+turns it has survived.  A move's expected points are what the player
+collects when it declares first (every other player's count, capped; the
+drops paid in) less what it pays when another does (its own count), over
+the same deals for every move, so the moves compare on equal luck.
+
+The exact solver decides what it can: the declaration (only a valid show
+is offered: ``solver.hints.discard_hint`` solves every discard), the count
+each discard leaves (what the player pays if someone declares next), and
+the drops (their cost is fixed by the rules).
+
+Anytime: the answer at the deadline is the best found (``complete`` false).
+The work is counted per level (deals dealt), so the same seed gives the same
+answer on any machine unless the deadline cuts it short.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from solver.cards import NUM_CARD_TYPES, card_name
+from solver.deadline import Deadline
+from solver.hints import discard_hint
+from solver.play.advice import Advice, Move, MoveValue
+from solver.play.indian.hands import IndianHands
+from solver.play.indian.policy import FastPolicy, useful
+from solver.play.indian.race import given_survived, race_and_length, turns
+from solver.play.indian.state import IndianState
+from solver.play.indian.worlds import World, WorldSampler
+from solver.rules import Deal
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How hard the advisor thinks: the deals it values every move on, and
+    whether a hand's own outs (the unseen cards that help it) set its first
+    step in the race.  Counted, not timed."""
+
+    name: str
+    worlds: int
+    outs: bool
+
+
+LEVELS: dict[str, Level] = {level.name: level for level in (
+    Level("novice", 8, False),
+    Level("standard", 48, True),
+    Level("expert", 240, True),
+)}
+DEFAULT_LEVEL = "standard"
+MARGIN_S = 0.01
+SAMPLING_SHARE = 0.4
+"""Of the time left, the share dealing the worlds may take (valuing them takes the rest)."""
+"""The search stops this long (or a tenth of the time left) before the deadline."""
+COUNT_DECAY = 0.03
+"""A hand's count shrinks by this share of a fresh hand's per turn played
+(the fast players' counts fall from about 76 at the deal to 58 by their
+ninth turn, measured), down to ``COUNT_FLOOR`` of a fresh hand's.  What a
+loser pays is its count when the winner declares, ``race_and_length``
+rounds from now, not its count now: every hand, the player's own and the
+opponents', shrinks by the same rule until then."""
+COUNT_FLOOR = 0.6
+OUTS_WEIGHT = 0.9
+"""A hand's first-step chance: this share of its outs over the unseen
+cards, plus the chance the pile brings the card (``PILE_HELP``)."""
+PILE_HELP = 0.05
+
+
+@functools.lru_cache(maxsize=16)
+def hands_for(deal: Deal) -> IndianHands:
+    """The (cached) fast evaluator of a deal."""
+    return IndianHands(deal)
+
+
+def shrink(turns: float) -> float:
+    """The share of a fresh hand's count left after ``turns`` turns played."""
+    return max(COUNT_FLOOR, 1.0 - COUNT_DECAY * turns)
+
+
+@dataclass(slots=True)
+class _Opponents:
+    """One world's opponents as the race sees them: each one still in its
+    law, the count of its dealt hand and the turns it has played; the drops
+    already paid in."""
+
+    laws: list[tuple[float, ...]]
+    counts: list[float]
+    turns: list[int]
+    dropped: float
+
+    def pay_now(self, first_turn: bool) -> float:
+        """What the player collects by declaring this turn: a player that has
+        had no turn yet pays half, and a show on the player's first turn
+        (hand rummy) doubles the counts."""
+        counts = sum(c * shrink(t) * (0.5 if t == 0 else 1.0)
+                     for c, t in zip(self.counts, self.turns, strict=True))
+        return self.dropped + counts * (2.0 if first_turn else 1.0)
+
+    def pay_later(self, rounds: float) -> float:
+        """What the player collects by declaring first ``rounds`` rounds from now."""
+        return self.dropped + sum(c * shrink(t + rounds)
+                                  for c, t in zip(self.counts, self.turns, strict=True))
+
+
+@dataclass(slots=True)
+class _Tally:
+    move: Move
+    points: list[float] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)
+    exact: bool = False
+    reasons: list[str] = field(default_factory=list)
+    order: int = 0
+
+    def mean(self) -> float:
+        return sum(self.points) / len(self.points) if self.points else -math.inf
+
+
+class IndianAdvisor:
+    """Values the moves of one decision (see the module docstring)."""
+
+    def __init__(self, state: IndianState, deal: Deal, wild_rank: str,
+                 rules: dict[str, object] | None, level: Level, seed: int,
+                 deadline: Deadline) -> None:
+        self.state = state
+        self.deal = deal
+        self.rules = deal.rules
+        self.wild_rank = wild_rank
+        self.overrides = rules
+        self.level = level
+        self.seed = seed
+        self.deadline = deadline
+        self.hands = hands_for(deal)
+        self.policy = FastPolicy(self.hands)
+        self.rng = random.Random(seed)
+        counts = [0] * NUM_CARD_TYPES
+        for card in state.unseen:
+            counts[card] += 1
+        self.unseen_counts = counts
+        self.unseen_total = max(1, len(state.unseen))
+        self.cap = self.rules.points_cap
+
+    # -- the moves --------------------------------------------------------------------
+    def moves(self) -> list[Move]:
+        """Every legal move of the phase (a declaration only when it is valid)."""
+        state = self.state
+        if state.phase == "draw":
+            moves = []
+            if state.pile_top is not None:
+                moves.append(Move("take_discard", card=state.pile_top))
+            if state.stock_count > 0:
+                moves.append(Move("draw_stock"))
+            moves.append(Move("drop"))
+            return moves
+        keep = state.taken_this_turn
+        return [Move("discard", card=card) for card in sorted(set(state.hand))
+                if card != keep] + self._declarations()
+
+    def _declarations(self) -> list[Move]:
+        """The valid shows: one per discard that leaves a declarable hand (the
+        solver's melds), never throwing back the card taken this turn."""
+        self.exact_counts: dict[int, int] = {}
+        hint = discard_hint([card_name(c) for c in self.state.hand], self.rules.name,
+                            wild_rank=self.wild_rank, rules=self.overrides,
+                            deadline=self.deadline)
+        out = []
+        for option in hint.options:
+            count = option.value
+            self.exact_counts[option.discard] = count if self.cap is None else min(count,
+                                                                                   self.cap)
+            if option.solution.declarable and option.discard != self.state.taken_this_turn:
+                melds = tuple(tuple(m.cards) for m in option.solution.melds)
+                out.append(Move("declare", card=option.discard, melds=melds))
+        return out[:1]
+
+    # -- the answer ----------------------------------------------------------------------
+    def advise(self) -> Advice:
+        """Every legal move valued and ranked (see the module docstring)."""
+        state = self.state
+        self.exact_counts = {}
+        moves = self.moves()
+        until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
+        # dealing the worlds may take this share of the time left, valuing them the rest
+        now = time.monotonic()
+        sampler = WorldSampler(state, self.hands, self.rng)
+        worlds = sampler.take(self.level.worlds, now + SAMPLING_SHARE * max(0.0, until - now))
+        complete = len(worlds) >= self.level.worlds
+        tallies = [_Tally(move, order=i) for i, move in enumerate(moves)]
+        mine = {t.move: self._my_hand(t.move) for t in tallies}
+        for index, world in enumerate(worlds):
+            if index and time.monotonic() >= until:
+                complete = False
+                break
+            them = self._opponents(world)
+            for tally in tallies:
+                points, win = self._value(tally.move, world, them, mine[tally.move])
+                tally.points.append(points)
+                tally.wins.append(win)
+        for tally in tallies:
+            if not tally.points:  # out of time before the first deal
+                tally.points.append(0.0)
+                tally.wins.append(0.0)
+            tally.exact = tally.move.action == "drop"
+        playing_on = max((t.mean() for t in tallies if t.move.action != "drop"),
+                         default=None)
+        for tally in tallies:
+            tally.reasons = self._reasons(tally, playing_on)
+        ranked = sorted(tallies, key=lambda t: (t.move.action != "declare", -t.mean(), t.order))
+        values = tuple(self._move_value(t) for t in ranked)
+        return Advice(self.rules.name, state.phase, values, self.level.name, self.seed, complete)
+
+    # -- one world -------------------------------------------------------------------
+    def _opponents(self, world: World) -> _Opponents:
+        state = self.state
+        laws: list[tuple[float, ...]] = []
+        counts: list[float] = []
+        played: list[int] = []
+        dropped = 0.0
+        for seat in state.opponents:
+            if seat.dropped is not None:
+                dropped += self.rules.drop_first if seat.dropped == "first" \
+                    else self.rules.drop_middle
+                continue
+            # the world deals it a hand as from the deck: its count is a fresh
+            # hand's, shrunk by the turns it has played
+            hand = world.hands[seat.seat]
+            packing = self.policy.packing(hand)
+            laws.append(given_survived(turns(packing.distance), seat.turns))
+            counts.append(float(self.hands.count_estimate(hand, packing)))
+            played.append(seat.turns)
+        return _Opponents(laws, counts, played, dropped)
+
+    def _my_hand(self, move: Move) -> tuple[tuple[float, ...], float] | None:
+        """My law and count after a discard (the same in every world), else None."""
+        if move.action != "discard":
+            return None
+        assert move.card is not None
+        kept = list(self.state.hand)
+        kept.remove(move.card)
+        return self._law_and_count(kept, self.exact_counts.get(move.card))
+
+    def _law_and_count(self, kept: Sequence[int], exact: int | None) -> tuple[tuple[float, ...], float]:
+        packing = self.policy.packing(kept)
+        first = None
+        if self.level.outs and packing.distance > 0:
+            outs = sum(self.unseen_counts[c] for c in useful(self.hands, packing))
+            first = min(0.95, OUTS_WEIGHT * outs / self.unseen_total + PILE_HELP)
+        law = turns(packing.distance, first)
+        count = exact if exact is not None else self.hands.count_estimate(kept, packing)
+        return law, float(count)
+
+    def _rounds(self) -> int:
+        active = len(self.state.active)
+        return self.state.stock_count // max(1, active) + 1
+
+    def _value(self, move: Move, world: World, them: _Opponents,
+               mine: tuple[tuple[float, ...], float] | None) -> tuple[float, float]:
+        """The move's points and win chance in one world."""
+        action = move.action
+        played = self.state.seats[self.state.me].turns
+        if action == "declare":
+            return them.pay_now(played == 1), 1.0
+        if action == "drop":
+            cost = self.rules.drop_first if self.state.can_drop == "first" else \
+                self.rules.drop_middle
+            return -float(cost), 0.0
+        if mine is None:  # a draw: the card comes from the pile or this world's stock
+            hand = list(self.state.hand)
+            if action == "take_discard":
+                assert move.card is not None
+                card, taken = move.card, move.card
+            else:
+                if not world.stock:
+                    return 0.0, 0.0
+                card, taken = world.stock[-1], None
+            hand.append(card)
+            out, packing = self.policy.discard(hand, taken)
+            played += 1
+            if packing.distance == 0:
+                return them.pay_now(played == 1), 1.0
+            hand.remove(out)
+            mine = self._law_and_count(hand, None)
+        law, count = mine
+        chances, rounds = race_and_length([*them.laws, law], self._rounds())
+        win = chances[-1]
+        lose = sum(chances[:-1])
+        # the player's count now, shrunk as its hand improves until the end
+        paid = count * shrink(played + rounds) / shrink(played)
+        return win * them.pay_later(rounds) - lose * paid, win
+
+    # -- words ---------------------------------------------------------------------
+    def _move_value(self, tally: _Tally) -> MoveValue:
+        points = tally.points
+        n = len(points)
+        mean = sum(points) / n
+        error = math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1) / n) if n > 1 else None
+        win = sum(tally.wins) / n
+        return MoveValue(tally.move, mean, win, None, tally.exact, n,
+                         0.0 if tally.exact else error, tuple(tally.reasons))
+
+    def _reasons(self, tally: _Tally, playing_on: float | None) -> list[str]:
+        move = tally.move
+        rules = self.rules
+        reasons: list[str] = []
+        if move.action == "drop":
+            first = self.state.can_drop == "first"
+            cost = rules.drop_first if first else rules.drop_middle
+            text = f"dropping now costs {cost} ({'first' if first else 'middle'} drop)"
+            if playing_on is not None:
+                verb = "cost" if playing_on < 0 else "win"
+                text += f"; playing on is expected to {verb} {abs(playing_on):.0f}"
+            reasons.append(text)
+        elif move.action == "declare":
+            reasons.append("a valid show: every card melded, the sequences the rules ask for")
+        elif move.action == "discard":
+            assert move.card is not None
+            kept = list(self.state.hand)
+            kept.remove(move.card)
+            packing = self.policy.packing(kept)
+            reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
+            count = self.exact_counts.get(move.card)
+            if count is not None:
+                reasons.append(f"count {count} if another player declares now")
+            outs = sum(self.unseen_counts[c] for c in useful(self.hands, packing))
+            reasons.append(f"{outs} unseen card{'s' if outs != 1 else ''} would help")
+        elif move.action == "take_discard":
+            assert move.card is not None
+            hand = [*self.state.hand, move.card]
+            _, packing = self.policy.discard(hand, move.card)
+            before = self.policy.packing(self.state.hand).distance
+            reasons.append(f"distance {before} -> {packing.distance} with "
+                           f"{card_name(move.card)}")
+        elif move.action == "draw_stock":
+            packing = self.policy.packing(self.state.hand)
+            reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
+        reasons.append(f"expected {tally.mean():+.1f} points over {len(tally.points)} deals")
+        return reasons
+
+    def _distance_words(self, distance: int, pure_gaps: int) -> str:
+        if distance == 0:
+            return "ready to declare"
+        pure = "pure sequence made" if pure_gaps == 0 else \
+            f"pure sequence {pure_gaps} card{'s' if pure_gaps != 1 else ''} short"
+        return f"{distance} card{'s' if distance != 1 else ''} from a declaration ({pure})"
+
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "IndianAdvisor", "Level"]

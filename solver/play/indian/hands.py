@@ -1,0 +1,312 @@
+"""How far an Indian hand is from a declaration, fast: the advisor's and the fast players' eye.
+
+``IndianHands`` is built once per deal (the cut card fixes the wild cards).
+Its ``evaluate`` answers, for a hand of ``hand_size`` cards or one more, the
+**distance**: how many of the hand's cards must still be exchanged (one
+drawn for one thrown) before it is a valid declaration, pure sequences
+first.  It packs the natural cards into *partial melds* -- runs with at most
+two gaps, sets of distinct suits, tanalas where the rules have them, lone
+seeds -- so that their completed sizes fit the hand, and lets the wild cards
+fill any slot but a pure sequence's:
+
+    kept = naturals packed + min(wilds, slots - naturals packed - pure gaps)
+    distance = hand_size - kept
+
+The best packing ranks by distance, then by the fewest gaps in the pure
+sequences (they need the very cards; wild cards cannot help), then by the
+fewest points left out of complete melds.  With one card more than the
+hand's size, the card left out of the packing is the discard, so one search
+gives the best discard too.
+
+This is a model for choosing moves, not a referee: a wild-rank card is only
+ever wild here (it may also be used as itself, which can only help, so a
+distance-0 packing is always a valid declaration, and a few valid ones are
+missed).  Whether a hand may declare, and what it pays, the advisor asks
+the exact solver (``solver.solve``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.cards import JOKER
+from solver.rules import Deal
+
+RANKS = 13
+MAX_GAPS = 2
+MAX_NODES = 3000
+"""The search stops after this many nodes with the best packing found (its
+groups come most complete first, so that is rarely short of the best)."""
+"""A run group leaves at most this many of its ranks to be filled."""
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A partial meld of natural cards: ``size`` slots once complete,
+    ``missing`` of them still to fill; ``run`` when it can become a pure
+    sequence (a run or a tanala)."""
+
+    cards: tuple[int, ...]
+    size: int
+    missing: int
+    run: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Packing:
+    """The best packing of a hand (see the module docstring)."""
+
+    distance: int
+    pure_gaps: int
+    loose_points: int
+    """Points of the natural cards outside complete melds."""
+    groups: tuple[Group, ...]
+    left_out: tuple[int, ...]
+    """Cards (natural or wild) outside the packing: the discard candidates."""
+    wilds: int
+
+    @property
+    def declarable(self) -> bool:
+        """Distance 0: the packing is a valid declaration."""
+        return self.distance == 0
+
+    def key(self) -> tuple[int, int, int]:
+        """Lower is better."""
+        return self.distance, self.pure_gaps, self.loose_points
+
+
+class IndianHands:
+    """The fast evaluator of one deal's hands (see the module docstring)."""
+
+    def __init__(self, deal: Deal) -> None:
+        rules = deal.rules
+        self.deal = deal
+        self.hand_size = rules.hand_size
+        self.wild = [False] * (JOKER + 1)
+        for card in deal.wild:
+            self.wild[card] = True
+        self.points = list(deal.points) + [0] * max(0, JOKER + 1 - len(deal.points))
+        pure = sequences = 0
+        for item in rules.requirements:
+            if item.kind == "pure_sequence":
+                pure = max(pure, item.count)
+            elif item.kind in ("sequence", "run"):
+                sequences = max(sequences, item.count)
+        self.pure_needed = pure
+        self.sequences_needed = max(pure, sequences)
+        self.ace_high = rules.ace in ("high_low", "high", "wrap")
+        self.max_set = min(4, rules.max_set_size or 4)
+        tanala = rules.tanala
+        self.tanala = rules.decks >= 3 if tanala is None else tanala
+        self.cap = rules.points_cap
+        self.max_nodes = MAX_NODES
+
+    # -- the search ---------------------------------------------------------------
+    def evaluate(self, hand: Sequence[int]) -> Packing:
+        """The best packing of ``hand`` (``hand_size`` cards, or one more)."""
+        counts = [0] * (JOKER + 1)
+        wilds: list[int] = []
+        for card in hand:
+            if self.wild[card]:
+                wilds.append(card)
+            else:
+                counts[card] += 1
+        search = _Search(self, counts, len(wilds))
+        search.run()
+        chosen = search.best_groups
+        used = [0] * (JOKER + 1)
+        for group in chosen:
+            for card in group.cards:
+                used[card] += 1
+        left: list[int] = []
+        for card in hand:
+            if self.wild[card]:
+                continue
+            if used[card]:
+                used[card] -= 1
+            else:
+                left.append(card)
+        packed = sum(len(g.cards) for g in chosen)
+        free = self.hand_size - packed - search.best_pure_gaps
+        kept_wilds = max(0, min(len(wilds), free))
+        left.extend(wilds[kept_wilds:])
+        distance, pure_gaps, loose = search.best
+        return Packing(distance, pure_gaps, loose, tuple(chosen), tuple(left), len(wilds))
+
+    def distance(self, hand: Sequence[int]) -> int:
+        """The distance of ``hand`` (see the module docstring)."""
+        return self.evaluate(hand).distance
+
+    # -- counts -----------------------------------------------------------------------
+    def count_estimate(self, hand: Sequence[int], packing: Packing | None = None) -> int:
+        """The cascade count a loser would pay with ``hand``, from the packing's
+        complete melds (capped): an estimate for playouts, not the solver's
+        exact count."""
+        packing = packing or self.evaluate(hand)
+        total = sum(self.points[c] for c in hand)
+        complete = [g for g in packing.groups if g.missing == 0 and len(g.cards) >= 3]
+        pure = [g for g in complete if g.run]
+        if len(pure) < max(1, self.pure_needed):
+            count = total
+        else:
+            runs = sum(1 for g in complete if g.run)
+            if runs >= self.sequences_needed:
+                count = packing.loose_points + sum(self.points[c] for c in packing.left_out
+                                                   if not self.wild[c])
+                count = min(count, total)
+            else:
+                best = max(sum(self.points[c] for c in g.cards) for g in pure)
+                count = total - best
+        return count if self.cap is None else min(count, self.cap)
+
+    def total_points(self, hand: Sequence[int]) -> int:
+        """Every card's points (the count of a hand with no pure sequence)."""
+        total = sum(self.points[c] for c in hand)
+        return total if self.cap is None else min(total, self.cap)
+
+
+class _Search:
+    """Depth-first search over the natural cards in index order: each card
+    is the lowest card of a group of two or more, or a single; the singles
+    are placed at the leaf (as run seeds where sequences are short, then as
+    seeds while slots last, the cheapest first)."""
+
+    def __init__(self, hands: IndianHands, counts: list[int], wilds: int) -> None:
+        self.h = hands
+        self.counts = counts
+        self.wilds = wilds
+        self.slots = hands.hand_size
+        self.remaining = sum(counts[:JOKER])
+        self.best: tuple[int, int, int] = (hands.hand_size + 1, 99, 10_000)
+        self.best_groups: tuple[Group, ...] = ()
+        self.best_pure_gaps = 0
+        self.chosen: list[Group] = []
+        self.singles: list[int] = []
+        self.nodes = 0
+        self.max_nodes = hands.max_nodes
+        self.groups: dict[int, list[Group]] = {
+            card: self._groups(card) for card in range(JOKER) if counts[card]}
+
+    def run(self) -> None:
+        self._visit(0, 0, 0)
+
+    def _leaf(self, packed: int, size: int) -> None:
+        h = self.h
+        runs = [g.missing for g in self.chosen if g.run]
+        singles = sorted(self.singles, key=h.points.__getitem__)
+        need_runs = max(0, h.sequences_needed - len(runs))
+        seed_runs = min(len(singles), need_runs)
+        phantoms = need_runs - seed_runs
+        pure = sorted(runs + [2] * seed_runs + [3] * phantoms)[:h.pure_needed]
+        pure_gaps = sum(pure) + 3 * max(0, h.pure_needed - len(pure))
+        size += 3 * need_runs
+        if size > self.slots:
+            return
+        seeds = seed_runs + min(len(singles) - seed_runs, (self.slots - size) // 3)
+        packed += seeds
+        kept = packed + max(0, min(self.wilds, self.slots - packed - pure_gaps))
+        distance = self.slots - kept
+        if distance > self.best[0]:
+            return
+        points = h.points
+        loose = sum(points[c] for c in singles)
+        for group in self.chosen:
+            if group.missing:
+                loose += sum(points[c] for c in group.cards)
+        key = (distance, pure_gaps, loose)
+        if key < self.best:
+            self.best = key
+            self.best_groups = tuple(self.chosen) + tuple(
+                Group((c,), 3, 2, True) for c in singles[:seeds])
+            self.best_pure_gaps = pure_gaps
+
+    def _visit(self, start: int, packed: int, size: int) -> None:
+        self.nodes += 1
+        counts = self.counts
+        card = start
+        while card < JOKER and not counts[card]:
+            card += 1
+        # bound: each remaining natural needs a slot; every wild kept
+        room = self.slots - size
+        upper = min(self.slots, packed + min(self.remaining, room) + self.wilds)
+        if self.slots - upper > self.best[0] or self.nodes > self.max_nodes:
+            return
+        if card >= JOKER:
+            self._leaf(packed, size)
+            return
+        for group in self.groups[card]:
+            if group.size > room:
+                continue
+            cards = group.cards
+            if any(counts[c] < cards.count(c) for c in cards):
+                continue
+            for c in cards:
+                counts[c] -= 1
+            self.remaining -= len(cards)
+            self.chosen.append(group)
+            self._visit(card, packed + len(cards), size + group.size)
+            self.chosen.pop()
+            self.remaining += len(cards)
+            for c in cards:
+                counts[c] += 1
+        # this copy stays single
+        counts[card] -= 1
+        self.remaining -= 1
+        self.singles.append(card)
+        self._visit(card, packed, size)
+        self.singles.pop()
+        self.remaining += 1
+        counts[card] += 1
+
+    def _groups(self, card: int) -> list[Group]:
+        """Groups of two cards or more whose lowest card is ``card`` (its
+        other cards still free), the most complete first."""
+        h, counts = self.h, self.counts
+        wild = h.wild
+        suit, rank = divmod(card, RANKS)
+        base = suit * RANKS
+        out: list[Group] = []
+        # runs upwards from this rank
+        members = [card]
+        for r in range(rank + 1, RANKS):
+            other = base + r
+            if counts[other] and not wild[other]:
+                members.append(other)
+                span = r - rank + 1
+                if span - len(members) > MAX_GAPS:
+                    break
+                size = max(3, span)
+                out.append(Group(tuple(members), size, size - len(members), True))
+            elif r - rank + 1 - len(members) > MAX_GAPS:
+                break
+        if rank == 0 and h.ace_high:  # the ace on top: ...Q K A
+            members = [card]
+            for r in range(RANKS - 1, 0, -1):
+                other = base + r
+                if counts[other] and not wild[other]:
+                    members.append(other)
+                    span = RANKS - r + 1
+                    if span - len(members) > MAX_GAPS:
+                        break
+                    size = max(3, span)
+                    out.append(Group(tuple(members), size, size - len(members), True))
+                elif RANKS - r + 1 - len(members) > MAX_GAPS:
+                    break
+        # sets of this rank, other suits above this one
+        others = [s * RANKS + rank for s in range(suit + 1, 4)
+                  if counts[s * RANKS + rank] and not wild[s * RANKS + rank]]
+        if others:
+            for mask in range(1, 1 << len(others)):
+                chosen = [card] + [others[i] for i in range(len(others)) if mask >> i & 1]
+                if len(chosen) > h.max_set:
+                    continue
+                size = max(3, len(chosen))
+                out.append(Group(tuple(chosen), size, size - len(chosen), False))
+        if h.tanala and counts[card] >= 2:
+            out.append(Group((card, card), 3, 1, True))
+            if counts[card] >= 3:
+                out.append(Group((card, card, card), 3, 0, True))
+        if len(out) > 1:
+            out.sort(key=lambda g: g.missing - len(g.cards))
+        return out

@@ -1,0 +1,310 @@
+"""The Indian rummy advisor: states that cannot arise refused (422 on the
+wire, saying why), every listed move legal for the arena's independent
+referee, reproducible for a seed, anytime, reachable through the API, and
+the Indian arena's smoke run."""
+
+from __future__ import annotations
+
+import random
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from api.examples import REQUESTS
+from api.main import create_app
+from api.settings import Settings
+from benchmarks.arena.indian import players as arena_players
+from benchmarks.arena.indian.melds import show_problem
+from benchmarks.arena.indian.referee import (
+    DECK,
+    Action,
+    IndianDeal,
+    Kind,
+    PlayerView,
+    card_name,
+    names,
+)
+from benchmarks.arena.indian.runner import run_indian_arena
+from solver.cards import parse_card
+from solver.errors import InvalidStateError
+from solver.play import advise
+
+HAND = "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D"
+BASE: dict[str, Any] = {"hand": HAND, "upcard": "8C", "wild_rank": "7H", "players": 2,
+                        "me": 1, "dealer": 0}
+DECLARE = REQUESTS["advise"][-1]
+"""A discard-phase state whose hand holds a valid show (the API example)."""
+
+
+def _state(**changes: Any) -> dict[str, Any]:
+    return {**BASE, **changes}
+
+
+# -- states that cannot arise ------------------------------------------------------------
+BAD_STATES = [
+    ("wrong_hand_size", _state(hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C"), ("hand",)),
+    ("not_your_turn", _state(me=0), ("history",)),
+    ("too_many_copies", _state(hand="AH AH AH 5S 6S JK 9D 9C 9S KD QD 4C 2D"), ("hand",)),
+    ("history_out_of_turn", _state(history=[{"player": 0, "action": "draw_stock"}]),
+     ("history", 0)),
+    ("pile_mismatch", _state(history=[{"player": 1, "action": "take_discard", "card": "9H"}]),
+     ("history", 0)),
+    ("history_out_of_turn", _state(history=[{"player": 1, "action": "draw_stock"},
+                                            {"player": 1, "action": "drop"}]), ("history", 1)),
+    ("history_out_of_turn", _state(
+        hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D 8C",
+        history=[{"player": 1, "action": "take_discard", "card": "8C"},
+                 {"player": 1, "action": "discard", "card": "8C"}]), ("history", 1)),
+    ("hand_over", _state(me=0, hand="AS 2S 3S 5D 6D JK 9H 9C 4S KH QH 4D 2C",
+                         history=[{"player": 1, "action": "drop"}]), ("history",)),
+    ("stock_mismatch", _state(stock_count=70), ("stock_count",)),
+    ("pile_mismatch", _state(discard_pile=["9C"]), ("discard_pile",)),
+    ("wrong_player_count", _state(players=7), ("players",)),
+    ("missing", _state(wild_rank=None), ("wild_rank",)),
+    ("field_not_for_game", _state(score={"me": 0, "opponent": 0}), ("score",)),
+]
+
+
+@pytest.mark.parametrize(("code", "state", "loc"), BAD_STATES,
+                         ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(BAD_STATES)])
+def test_a_state_that_cannot_arise_is_refused_saying_why(code: str, state: dict[str, Any],
+                                                         loc: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidStateError) as caught:
+        advise("indian13", **state, level="novice")
+    assert caught.value.code == code
+    assert tuple(caught.value.loc) == loc
+    assert str(caught.value)
+
+
+def test_a_card_taken_later_may_have_been_on_the_pile_twice() -> None:
+    """Seat 1 throws 8H twice (two decks); this player then takes the second
+    copy: at the second throw the pile held both, the hand neither."""
+    history = [{"player": 0, "action": "draw_stock"}, {"player": 0, "action": "discard", "card": "KH"},
+               {"player": 1, "action": "draw_stock"}, {"player": 1, "action": "discard", "card": "8H"},
+               {"player": 0, "action": "draw_stock"}, {"player": 0, "action": "discard", "card": "9H"},
+               {"player": 1, "action": "draw_stock"}, {"player": 1, "action": "discard", "card": "8H"},
+               {"player": 0, "action": "take_discard", "card": "8H"}]
+    advice = advise("indian13", hand="2S JS KS AH 2H 3H 3H 4H 7H 8H 9D 5C 6C 9C", upcard="JD",
+                    wild_rank="AS", me=0, dealer=1, history=history, level="novice")
+    assert advice.phase == "discard"
+    assert "discard 8H" not in {str(m.move) for m in advice.moves}  # taken this turn
+
+
+# -- the answer ------------------------------------------------------------------------------
+def test_turn_start_offers_drop_take_and_draw_with_the_drop_compared() -> None:
+    advice = advise("indian13", **BASE, level="novice", seed=1)
+    assert advice.phase == "draw"
+    assert sorted(m.move.action for m in advice.moves) == ["draw_stock", "drop", "take_discard"]
+    drop = next(m for m in advice.moves if m.move.action == "drop")
+    assert drop.exact and drop.expected_points == -10 and drop.win_probability == 0
+    assert drop.reasons[0].startswith("dropping now costs 10 (first drop); playing on is "
+                                      "expected to")
+    assert [m.expected_points for m in advice.moves] == sorted(
+        (m.expected_points for m in advice.moves), reverse=True)
+
+
+def test_a_valid_show_is_offered_and_recommended() -> None:
+    state = {k: v for k, v in DECLARE.items() if k != "game"}
+    advice = advise("indian13", **state)
+    best = advice.recommended.move
+    assert best.action == "declare" and best.card == parse_card("2S")
+    kept = [parse_card(c) for c in state["hand"].split()]
+    kept.remove(best.card)
+    wild = frozenset({52, *(s * 13 + 6 for s in range(4))})  # the cut card 7H: sevens wild
+    assert show_problem(best.melds, kept, wild) is None
+    discards = {m.move.card for m in advice.moves if m.move.action == "discard"}
+    assert parse_card("6C") not in discards  # taken from the pile this turn
+
+
+def test_the_same_seed_gives_the_same_advice() -> None:
+    for level in ("novice", "standard"):
+        one = advise("indian13", **BASE, level=level, seed=11).to_dict()
+        two = advise("indian13", **BASE, level=level, seed=11).to_dict()
+        assert one == two
+
+
+@pytest.mark.parametrize("phase", ["draw", "discard"])
+def test_the_deadline_is_kept(phase: str) -> None:
+    """Expert deals 240 worlds; 60 ms stops it with every move valued on the
+    same worlds found so far."""
+    state = BASE if phase == "draw" else {k: v for k, v in DECLARE.items() if k != "game"}
+    advise("indian13", **{**state, "level": "novice"})  # warm
+    started = time.monotonic()
+    advice = advise("indian13", **{**state, "level": "expert"}, time_limit_ms=60)
+    assert time.monotonic() - started < 0.06 + 0.15
+    assert not advice.complete and advice.phase == phase
+    assert len({m.samples for m in advice.moves}) == 1 and advice.moves[0].samples >= 1
+
+
+def test_indian21_is_advised() -> None:
+    advice = advise("indian21", hand="AH 2H 3H 4C 5C 6C 9D 9C 9S 9H JK QD KD 2S 5D 6D 8D TS "
+                                     "JS QS KS", upcard="8C", wild_rank="7H", me=1, dealer=0,
+                    level="novice")
+    assert {m.move.action for m in advice.moves} == {"take_discard", "draw_stock", "drop"}
+
+
+# -- legality, by the independent referee ------------------------------------------------
+class CheckedAdvisor:
+    """The advisor, every move it lists checked against the referee's legal set."""
+
+    name = "checked"
+
+    def __init__(self) -> None:
+        self.seed = 0
+        self.checked = 0
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        self.seed = seed % 2**31
+
+    def act(self, view: PlayerView) -> Action:
+        advice = advise("indian13", hand=names(view.hand), upcard=card_name(view.upcard),
+                        history=arena_players.advisor_history(view), me=view.seat,
+                        dealer=view.players - 1, players=view.players,
+                        wild_rank=card_name(view.cut_card), level="novice", seed=self.seed)
+        listed = set()
+        for value in advice.moves:
+            move = value.move
+            if move.action == "declare":
+                assert move.card is not None
+                kept = list(view.hand)
+                kept.remove(move.card)
+                wild = frozenset({52} if view.cut_card == 52 else
+                                 {52, *(s * 13 + view.cut_card % 13 for s in range(4))})
+                assert show_problem(move.melds, kept, wild) is None, move
+                assert Action(Kind.DISCARD, move.card) in view.legal
+                continue
+            kind = Kind(move.action)
+            listed.add(Action(kind, move.card if kind == Kind.DISCARD else None))
+        assert listed == set(view.legal), (view.phase, listed ^ set(view.legal))
+        self.checked += 1
+        best = advice.recommended.move
+        if best.action == "declare":
+            return Action(Kind.DECLARE, best.card, tuple(best.melds))
+        kind = Kind(best.action)
+        return Action(kind, best.card if kind == Kind.DISCARD else None)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_listed_move_is_legal_for_the_independent_referee(players: int) -> None:
+    checked = CheckedAdvisor()
+    for deal_index in range(2):
+        deck = list(DECK)
+        random.Random(f"legal/{players}/{deal_index}").shuffle(deck)
+        deal = IndianDeal(deck, players)
+        others = [arena_players.make_player("distance_nodrop") for _ in range(players - 1)]
+        for seat in range(players):
+            (checked if seat == 0 else others[seat - 1]).start_deal(seat, deal_index)
+        while not deal.over:
+            seat = deal.to_act
+            player = checked if seat == 0 else others[seat - 1]
+            deal.apply(player.act(deal.view(seat)))
+        assert deal.wrong_shows == 0
+    assert checked.checked >= 4
+
+
+# -- the API ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def test_the_api_answers_the_indian_examples(client: TestClient) -> None:
+    for body in REQUESTS["advise"]:
+        if not body["game"].startswith("indian"):
+            continue
+        response = client.post("/v1/advise", json=body)
+        assert response.status_code == 200, response.text
+        data = response.json()
+        assert data["game"] == "indian13" and data["moves"][0] == data["recommended"]
+        library = advise(**body).to_dict()
+        assert [m["move"] for m in data["moves"]] == [m["move"] for m in library["moves"]]
+
+
+def test_the_api_refuses_an_impossible_state_with_422(client: TestClient) -> None:
+    body = {"game": "indian13", **_state(history=[{"player": 0, "action": "draw_stock"}])}
+    response = client.post("/v1/advise", json=body)
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"][0]
+    assert detail["type"] == "history_out_of_turn"
+    assert detail["loc"] == ["body", "history", 0]
+    assert "seat 1's turn" in detail["msg"]
+    body = {"game": "indian13", **_state(players=9)}
+    assert client.post("/v1/advise", json=body).status_code == 422
+
+
+def test_gin_still_refuses_indian_fields(client: TestClient) -> None:
+    body = {"game": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S", "upcard": "4S",
+            "wild_rank": "7H"}
+    response = client.post("/v1/advise", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["type"] == "field_not_for_game"
+
+
+# -- the arena ---------------------------------------------------------------------------
+def test_the_indian_arena_smoke_run() -> None:
+    results = run_indian_arena(["advisor_novice", "greedy", "distance"], 1, seed=3,
+                               progress=False)
+    assert results["violations"] == [] and results["wrong_declarations"] == 0
+    assert results["games"] == 3
+    total = sum(p["points_per_deal"]["mean"] for p in results["players"].values())
+    assert abs(total) < 1e-9 or results["outcomes"].get("wrong_show")  # zero-sum otherwise
+    assert set(results["differences"]) == {"advisor_novice - greedy",
+                                           "advisor_novice - distance", "greedy - distance"}
+
+
+def test_the_referee_counts_agree_with_the_solver() -> None:
+    """The referee's own cascade count (no solver code) against ``solve``, on
+    hands dealt from a narrow deck (three suits, ace to eight, two copies, two
+    jokers) so that most hold melds and the tiers of the count all occur."""
+    from benchmarks.arena.indian.melds import least_count, wild_cards
+    from solver import solve
+
+    narrow = [s * 13 + r for s in range(3) for r in range(8)] * 2 + [52, 52]
+    for index in range(12):
+        rng = random.Random(index)
+        deck = narrow[:]
+        rng.shuffle(deck)
+        hand, cut = deck[:13], rng.choice([52, 3, 5, 9, 11])
+        wild = wild_cards(None if cut == 52 else cut % 13)
+        expected = solve(names(hand), "indian13", wild_rank=card_name(cut)).penalty_points
+        assert least_count(hand, wild, 80) == expected, (names(hand), card_name(cut))
+
+
+def test_the_indian_referee_never_imports_solver() -> None:
+    """The referee, its melds and the runner are the independent check (the
+    players may use the library: they are what is measured)."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "indian"
+    for name in ("referee.py", "melds.py", "runner.py", "report.py"):
+        tree = ast.parse((folder / name).read_text())
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names}
+        imported |= {node.module or "" for node in ast.walk(tree)
+                     if isinstance(node, ast.ImportFrom)}
+        assert not any(n == "solver" or n.startswith("solver.") for n in imported), name
+
+
+def test_the_arena_command_line_seats_the_table() -> None:
+    from benchmarks.__main__ import build_parser
+    from benchmarks.arena.cli import indian_lineup
+
+    parser = build_parser()
+    assert indian_lineup(parser.parse_args(["--arena", "--game", "indian13"])) == [
+        "advisor", "greedy"]
+    assert indian_lineup(parser.parse_args(["--arena", "--game", "indian13", "--players", "4"])) \
+        == ["advisor", "greedy", "distance", "greedy"]
+    assert indian_lineup(parser.parse_args(["--arena", "--game", "indian13", "--lineup",
+                                            "distance,advisor_nodrop"])) == [
+        "distance", "advisor_nodrop"]
+    with pytest.raises(ValueError, match="unknown Indian player"):
+        indian_lineup(parser.parse_args(["--arena", "--game", "indian13", "--a", "marjj_style"]))
