@@ -33,6 +33,9 @@ HANDS = 8
 WORKERS = 2
 RATES = (2.0, 4.0)
 """Open-loop request rates per second."""
+TURN_TIMER_MS = 200
+"""A game's turn timer: the last phase sends it as ``time_limit_ms`` (the
+advisor is anytime: it answers with what it found by then)."""
 
 
 class _Recorder(AdvisorPlayer):
@@ -136,6 +139,12 @@ def run_advise_load(seconds: float = 20.0, hands: int = HANDS, seed: int = 0,
                 progress(f"advise load: {phases[-1]}")
         summary = asyncio.run(drive(server.port, requests, seconds, concurrency=WORKERS)).summary()
         phases.append({"mode": f"closed loop, {WORKERS} in flight", **summary})
+        timed = raw_requests([{**body, "time_limit_ms": TURN_TIMER_MS} for body in bodies],
+                             server.port)
+        summary = asyncio.run(drive(server.port, timed, seconds, concurrency=16,
+                                    rate=RATES[-1])).summary()
+        phases.append({"mode": f"open loop {RATES[-1]:g}/s, time_limit_ms {TURN_TIMER_MS}",
+                       **summary})
         on_server = server.server_ms()
     return {"workers": WORKERS, "positions": len(bodies), "levels": levels, "phases": phases,
             "slowest_on_server_ms": max(on_server.values(), default=0.0)}
