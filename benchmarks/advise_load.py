@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks.arena.players.advisor import AdvisorPlayer
+from benchmarks.arena.players.advisor import AdvisorPlayer, advice_request
 from benchmarks.arena.protocol import PlayerView
 from benchmarks.arena.runner import Arena
 from benchmarks.load import HOST, Server, api_unavailable, drive
@@ -49,29 +49,10 @@ class _Recorder(AdvisorPlayer):
         from solver.play import advise
 
         self.decisions += 1
-        body = request_body(view, seed=self.seed * 1000 + self.decisions)
+        body = advice_request(view, (self.seed * 1000 + self.decisions) % 2**31)
         self.bodies.append(body)
-        arguments = {k: v for k, v in body.items() if k not in ("game", "seed")}
-        return advise(body["game"], **arguments, level="novice", seed=body["seed"])
-
-
-def request_body(view: PlayerView, seed: int) -> dict[str, Any]:
-    """The ``/v1/advise`` body of a player's view (public state only)."""
-    from benchmarks.arena.cards import card_name
-    from benchmarks.arena.players.advisor import first_upcard, history, names
-
-    body: dict[str, Any] = {
-        "game": "gin", "hand": names(view.hand), "upcard": card_name(first_upcard(view)),
-        "history": history(view.history), "me": view.seat, "dealer": 1,
-        "discard_pile": names(view.discard_pile), "seed": seed % 2**31,
-        "rules": {"knock_limit": view.rules.knock_limit, "gin_bonus": view.rules.gin_bonus,
-                  "undercut_bonus": view.rules.undercut_bonus,
-                  "undercut_on_tie": view.rules.undercut_on_tie},
-    }
-    if view.match_target is not None:
-        body["score"] = {"me": view.my_match_points, "opponent": view.opponent_match_points,
-                         "target": view.match_target}
-    return body
+        arguments = {k: v for k, v in body.items() if k != "game"}
+        return advise(body["game"], **arguments, level="novice")
 
 
 def advise_bodies(hands: int = HANDS, seed: int = 0) -> list[dict[str, Any]]:

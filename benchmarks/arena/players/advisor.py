@@ -108,6 +108,24 @@ def layoff_order(meld_cards: Sequence[int], cards: Sequence[int]) -> tuple[list[
     return laid, melded
 
 
+def advice_request(view: PlayerView, seed: int) -> dict[str, Any]:
+    """The advisor's request for ``view`` -- the public state only -- in the
+    shape of a ``POST /v1/advise`` body (without a level: the caller's
+    choice; the API takes seeds below 2**31, the library any integer)."""
+    request: dict[str, Any] = {
+        "game": "gin", "hand": names(view.hand), "upcard": card_name(first_upcard(view)),
+        "history": history(view.history), "me": view.seat, "dealer": 1,
+        "discard_pile": names(view.discard_pile), "seed": seed,
+        "rules": {"knock_limit": view.rules.knock_limit, "gin_bonus": view.rules.gin_bonus,
+                  "undercut_bonus": view.rules.undercut_bonus,
+                  "undercut_on_tie": view.rules.undercut_on_tie},
+    }
+    if view.match_target is not None:
+        request["score"] = {"me": view.my_match_points, "opponent": view.opponent_match_points,
+                            "target": view.match_target}
+    return request
+
+
 class AdvisorPlayer:
     """Plays ``solver.play.advise``'s recommendation at ``level``."""
 
@@ -127,18 +145,9 @@ class AdvisorPlayer:
         from solver.play import advise
 
         self.decisions += 1
-        score = None
-        if view.match_target is not None:
-            score = {"me": view.my_match_points, "opponent": view.opponent_match_points,
-                     "target": view.match_target}
-        rules = {"knock_limit": view.rules.knock_limit, "gin_bonus": view.rules.gin_bonus,
-                 "undercut_bonus": view.rules.undercut_bonus,
-                 "undercut_on_tie": view.rules.undercut_on_tie}
-        return advise("gin", hand=names(view.hand), upcard=card_name(first_upcard(view)),
-                      history=history(view.history), me=view.seat, dealer=1,
-                      discard_pile=names(view.discard_pile), score=score, rules=rules,
-                      level=self.level, seed=self.seed * 1000 + self.decisions,
-                      time_limit_ms=self.time_limit_ms)
+        request = advice_request(view, self.seed * 1000 + self.decisions)
+        game = request.pop("game")
+        return advise(game, **request, level=self.level, time_limit_ms=self.time_limit_ms)
 
     def act(self, view: PlayerView) -> Action:
         """The advisor's move for ``view`` (or the next step of its plan)."""
