@@ -28,6 +28,21 @@ SUIT = (1 << 13) - 1
 FULL = (1 << 52) - 1
 
 
+def _set_choices(held: int) -> tuple[int, ...]:
+    """The sets a rank held in the suits of ``held`` (4 bits) can make, as
+    masks of the suits they take: all of them, and with four suits each
+    three of them."""
+    suits_held = [1 << i for i in range(4) if held >> i & 1]
+    if len(suits_held) < 3:
+        return ()
+    if len(suits_held) == 3:
+        return (held,)
+    return (held, *(held & ~suit for suit in suits_held))
+
+
+_SET_CHOICES = tuple(_set_choices(held) for held in range(16))
+
+
 def mask_of(cards: Iterable[int]) -> int:
     """The mask of ``cards``."""
     mask = 0
@@ -88,16 +103,18 @@ class GinHands:
         bit = set_ranks & -set_ranks
         rest = set_ranks ^ bit
         runs = self._runs
-        best = runs[s] + runs[h] + runs[d] + runs[c] if not rest else \
-            self._with_sets(s, h, d, c, rest)
-        held = [m for m in (s, h, d, c)]
-        present = [i for i in range(4) if held[i] & bit]
-        options = [present] if len(present) == 3 else \
-            [present, *([p for p in present if p != skip] for skip in present)]
-        for option in options:
-            left = [m & ~bit if i in option else m for i, m in enumerate(held)]
-            cost = runs[left[0]] + runs[left[1]] + runs[left[2]] + runs[left[3]] if not rest \
-                else self._with_sets(left[0], left[1], left[2], left[3], rest)
+        best = self._with_sets(s, h, d, c, rest) if rest else \
+            runs[s] + runs[h] + runs[d] + runs[c]
+        held = (1 if s & bit else 0) | (2 if h & bit else 0) | (4 if d & bit else 0) \
+            | (8 if c & bit else 0)
+        keep = ~bit
+        for option in _SET_CHOICES[held]:
+            s2 = s & keep if option & 1 else s
+            h2 = h & keep if option & 2 else h
+            d2 = d & keep if option & 4 else d
+            c2 = c & keep if option & 8 else c
+            cost = self._with_sets(s2, h2, d2, c2, rest) if rest else \
+                runs[s2] + runs[h2] + runs[d2] + runs[c2]
             if cost < best:
                 best = cost
         return best
