@@ -138,14 +138,19 @@ class GinHands:
                         best = key
             if best[2] != keep:
                 return best[0], best[2]
-        out = -1
-        found = 0
+        # Dearest cards first: throwing a card lowers the cost by at most its
+        # own points (and one loose card), so once a throw is found, a card
+        # whose points cannot beat it is not tried.
         points = self.points
-        for card in cards_of(mask):
+        whole = self.cost(mask)
+        found, out = -1, -1
+        for card in sorted(cards_of(mask), key=lambda c: (-points[c], c)):
             if card == keep:
                 continue
+            if out >= 0 and whole - points[card] * TIE_SCALE - 1 > found:
+                break  # later cards are no dearer: none can beat it
             cost = self.cost(mask & ~(1 << card))
-            if out < 0 or cost < found or (cost == found and points[card] > points[out]):
+            if out < 0 or cost < found:
                 found, out = cost, card
         return found, out
 
