@@ -7666,7 +7666,7 @@ export interface components {
         };
         /**
          * Level
-         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 20 ms, p99 60 ms), standard (the default: median 65 ms, p99 300 ms), expert (median 130 ms, p99 2 s); a time_limit_ms cuts any level short with the best found so far.
+         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 8 ms, p99 20 ms), standard (the default: median 25 ms, p99 150 ms), expert (median 60 ms, p99 1 s); a time_limit_ms cuts any level short with the best found so far.
          * @enum {string}
          */
         Level: "novice" | "standard" | "expert";
