@@ -24,8 +24,8 @@ Levels, for a hint button or a computer opponent of several strengths:
 ``novice`` (no search: the judgement's move, valued on a few deals; median
 8 ms on a quiet core), ``standard`` (the default: 96 deals per move for the
 three best discards and the best knock; median 25 ms, p99 150 ms),
-``expert`` (800 deals for six moves; p99 about a second).  The work is counted, not timed: the
-deadline only cuts it short.
+``expert`` (800 deals for six moves; p99 about a second).  The work is
+counted, not timed: the deadline only cuts it short.
 """
 
 from __future__ import annotations

@@ -123,7 +123,8 @@ class GinHands:
         """``(cost, card)``: the least cost after throwing one card of
         ``mask`` (not ``keep``), the higher card among equal costs in
         different suits.  Without three of a rank the throw changes one suit
-        only, so the per-suit tables answer at once; else every card is tried."""
+        only, so the per-suit tables answer at once; else the cards are tried
+        dearest first until none left can beat the best throw."""
         s, h, d, c = mask & SUIT, mask >> 13 & SUIT, mask >> 26 & SUIT, mask >> 39 & SUIT
         if not (s & h & (d | c)) | (d & c & (s | h)):
             runs, minus_one, points = self._runs, self._minus_one, self.points
