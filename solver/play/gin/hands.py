@@ -76,6 +76,9 @@ class GinHands:
         if any(self.tables.meld_cost):
             raise ValueError("melded cards must cost nothing (least deadwood)")
         self.points = tuple(deal.points[c] for c in range(52))
+        self._by_points = tuple((value, mask_of(c for c in range(52) if self.points[c] == value))
+                                for value in sorted(set(self.points), reverse=True))
+        """The cards of each point value, dearest first."""
         self._runs = [split[0] for split in self.tables.best]
         self._minus_one = self.tables.minus_one
         self._cost: dict[int, int] = {}
@@ -142,17 +145,19 @@ class GinHands:
         # Dearest cards first: throwing a card lowers the cost by at most its
         # own points (and one loose card), so once a throw is found, a card
         # whose points cannot beat it is not tried.
-        points = self.points
         whole = self.cost(mask)
         found, out = -1, -1
-        for card in sorted(cards_of(mask), key=lambda c: (-points[c], c)):
-            if card == keep:
+        for value, group in self._by_points:
+            if not mask & group:
                 continue
-            if out >= 0 and whole - points[card] * TIE_SCALE - 1 > found:
+            if out >= 0 and whole - value * TIE_SCALE - 1 > found:
                 break  # later cards are no dearer: none can beat it
-            cost = self.cost(mask & ~(1 << card))
-            if out < 0 or cost < found:
-                found, out = cost, card
+            for card in cards_of(mask & group):
+                if card == keep:
+                    continue
+                cost = self.cost(mask & ~(1 << card))
+                if out < 0 or cost < found:
+                    found, out = cost, card
         return found, out
 
     def deadwood(self, mask: int) -> int:
