@@ -45,7 +45,7 @@ Game.__doc__ = "A game the advisor plays."
 Level = enum.Enum("Level", {name: name for name in LEVELS}, type=str)  # type: ignore[misc]
 Level.__doc__ = ("How hard the advisor thinks (gin, per decision on one quiet core): novice "
                  "(its judgement alone: median 8 ms, p99 20 ms), standard (the default: "
-                 "median 25 ms, p99 150 ms), expert (median 60 ms, p99 1 s); a time_limit_ms "
+                 "median 30 ms, p99 160 ms), expert (median 50 ms, p99 1.1 s); a time_limit_ms "
                  "cuts any level short with the best found so far.")
 Action = enum.Enum("Action", {name: name for name in sorted(GIN_ACTIONS | INDIAN_ACTIONS)},  # type: ignore[misc]
                    type=str)

@@ -23,7 +23,7 @@ wall; the draw and the first upcard are the judgement's at every level
 Levels, for a hint button or a computer opponent of several strengths:
 ``novice`` (no search: the judgement's move, valued on a few deals; median
 8 ms on a quiet core), ``standard`` (the default: 96 deals per move for the
-six best discards and the best knock; median 30 ms, p99 200 ms),
+six best discards and the best knock; median 30 ms, p99 160 ms),
 ``expert`` (800 deals for six moves; p99 about a second).  The work is
 counted, not timed: the deadline only cuts it short.
 """

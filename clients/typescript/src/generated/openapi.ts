@@ -506,6 +506,23 @@ export interface components {
          *         },
          *         {
          *           "exact": false,
+         *           "expected_points": 13.323,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "4C"
+         *           },
+         *           "reasons": [
+         *             "deadwood 29 after it",
+         *             "2 outs",
+         *             "expected +13.3 points over 96 deals"
+         *           ],
+         *           "samples": 96,
+         *           "searched": true,
+         *           "standard_error": 2.377,
+         *           "win_probability": 0.7708
+         *         },
+         *         {
+         *           "exact": false,
          *           "expected_points": 12.948,
          *           "move": {
          *             "action": "discard",
@@ -523,25 +540,7 @@ export interface components {
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 18,
-         *           "move": {
-         *             "action": "discard",
-         *             "card": "4C"
-         *           },
-         *           "reasons": [
-         *             "deadwood 29 after it",
-         *             "2 outs",
-         *             "the opponent could meld it in 25% of deals",
-         *             "expected +18.0 points over 4 deals"
-         *           ],
-         *           "samples": 4,
-         *           "searched": false,
-         *           "standard_error": 11.669,
-         *           "win_probability": 0.75
-         *         },
-         *         {
-         *           "exact": false,
-         *           "expected_points": 14.25,
+         *           "expected_points": 7.355,
          *           "move": {
          *             "action": "discard",
          *             "card": "AS"
@@ -549,17 +548,16 @@ export interface components {
          *           "reasons": [
          *             "deadwood 33 after it",
          *             "4 outs",
-         *             "the opponent could meld it in 25% of deals",
-         *             "expected +14.2 points over 4 deals"
+         *             "expected +7.4 points over 76 deals"
          *           ],
-         *           "samples": 4,
-         *           "searched": false,
-         *           "standard_error": 4.535,
-         *           "win_probability": 1
+         *           "samples": 76,
+         *           "searched": true,
+         *           "standard_error": 2.17,
+         *           "win_probability": 0.7763
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": -5.75,
+         *           "expected_points": -7,
          *           "move": {
          *             "action": "discard",
          *             "card": "3S"
@@ -567,12 +565,12 @@ export interface components {
          *           "reasons": [
          *             "deadwood 40 after it",
          *             "3 outs",
-         *             "expected -5.8 points over 4 deals"
+         *             "expected -7.0 points over 16 deals"
          *           ],
-         *           "samples": 4,
-         *           "searched": false,
-         *           "standard_error": 8.901,
-         *           "win_probability": 0.5
+         *           "samples": 16,
+         *           "searched": true,
+         *           "standard_error": 4.232,
+         *           "win_probability": 0.4375
          *         },
          *         {
          *           "exact": false,
@@ -7666,7 +7664,7 @@ export interface components {
         };
         /**
          * Level
-         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 8 ms, p99 20 ms), standard (the default: median 25 ms, p99 150 ms), expert (median 60 ms, p99 1 s); a time_limit_ms cuts any level short with the best found so far.
+         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 8 ms, p99 20 ms), standard (the default: median 30 ms, p99 160 ms), expert (median 50 ms, p99 1.1 s); a time_limit_ms cuts any level short with the best found so far.
          * @enum {string}
          */
         Level: "novice" | "standard" | "expert";
