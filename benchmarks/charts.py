@@ -138,23 +138,29 @@ def arena_points_charts(results: Results) -> list[Chart]:
     rows = [(f"{p['settings']['a']} vs {p['settings']['b']} ({p['hands']['sides']['a']['hands']} hands)",
              p["hands"]["points_a"]) for p in pairings if "hands" in p]
     if rows:
-        charts.append(interval_chart(
+        charts.append(_mean_interval_chart(
             "arena_points", _title("Arena: points per hand of the first player\n"
                                    "(95 % interval over mirrored pairs)", results),
-            [label for label, _ in rows], [r["mean"] for _, r in rows],
-            [r["mean"] - r["half_width"] for _, r in rows],
-            [r["mean"] + r["half_width"] for _, r in rows], unit="points per hand"))
+            rows, scale=1.0, unit="points per hand", reference=0.0))
     matches = [(f"{p['settings']['a']} vs {p['settings']['b']} ({p['matches']['matches']} matches)",
                 p["matches"]["win_rate_a"]) for p in pairings if "matches" in p]
     if matches:
-        charts.append(interval_chart(
+        charts.append(_mean_interval_chart(
             "arena_matches", _title("Arena: matches to 100 won by the first player\n"
                                     "(95 % interval over mirrored pairs)", results),
-            [label for label, _ in matches], [100 * r["mean"] for _, r in matches],
-            [100 * (r["mean"] - r["half_width"]) for _, r in matches],
-            [100 * (r["mean"] + r["half_width"]) for _, r in matches],
-            unit="% of matches", reference=50.0))
+            matches, scale=100.0, unit="% of matches", reference=50.0))
     return charts
+
+
+def _mean_interval_chart(name: str, title: str, rows: Sequence[tuple[str, Mapping[str, float]]],
+                         *, scale: float, unit: str, reference: float) -> Chart:
+    """``interval_chart`` of ``(label, {"mean", "half_width"})`` rows, values times ``scale``."""
+    means = [scale * r["mean"] for _, r in rows]
+    spans = [scale * r["half_width"] for _, r in rows]
+    return interval_chart(name, title, [label for label, _ in rows], means,
+                          [m - w for m, w in zip(means, spans, strict=True)],
+                          [m + w for m, w in zip(means, spans, strict=True)],
+                          unit=unit, reference=reference)
 
 
 def interval_chart(name: str, title: str, labels: Sequence[str], means: Sequence[float],
@@ -240,11 +246,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Draw the charts; 1 when the JSON holds data for none of them."""
     args = build_parser().parse_args(argv)
     documents = [json.loads(path.read_text(encoding="utf-8")) for path in args.results]
-    pairings = [p for document in documents for p in arena_pairings(document)]
-    others = [d for d in documents if not arena_pairings(d)]
+    # The arena writes one pairing per file: gather them into one document,
+    # so they are drawn together, a row each.
+    found = [arena_pairings(document) for document in documents]
+    pairings = [p for pairs in found for p in pairs]
+    others = [d for d, pairs in zip(documents, found, strict=True) if not pairs]
     charts = [chart for document in others for chart in draw(document, args.kind)]
-    if pairings and (not args.kind or "arena_points" in args.kind):
-        charts += arena_points_charts({"arena": pairings})
+    if pairings:
+        charts += draw({"arena": pairings}, args.kind)
     paths = write(charts, args.output)
     if not paths:
         named = " ".join(map(str, args.results))
