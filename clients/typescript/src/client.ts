@@ -164,7 +164,7 @@ export class RummySolver {
     return this.post("/v1/score/round", body, options);
   }
 
-  /** `POST /v1/advise`: the public state of a gin hand -> every legal move, ranked. */
+  /** `POST /v1/advise`: the public state of a gin or Indian rummy hand -> every legal move, ranked. */
   advise(body: api.AdviseRequest, options?: CallOptions): Promise<api.AdviceResponse> {
     return this.post("/v1/advise", body, options);
   }
