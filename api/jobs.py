@@ -36,6 +36,12 @@ hands_for(gin_deal())  # the advisor's gin tables, built once before any request
 
 logger = logging.getLogger("api.jobs")
 
+REPLY_MARGIN_S = 0.03
+"""The library stops this long before the request's deadline (at most a tenth
+of the time the request had left): writing the answer, piping it to the
+worker and sending it must fit before the deadline + 100 ms also when a busy
+machine makes each of those steps wait for a core."""
+
 Payload = dict[str, Any]
 Answer = tuple[int, bytes, dict[str, Any]]
 
@@ -61,7 +67,8 @@ def run_job(op: str, payload: Payload, deadline_at: float, budget_ms: float,
     """Run one job (see the module docstring): ``(status, JSON body, log fields)``."""
     token = REQUEST_ID.set(request_id)
     try:
-        deadline = Deadline(deadline_at, cancelled, Work(budget_ms * NODES_PER_MS))
+        margin = min(REPLY_MARGIN_S, max(0.0, deadline_at - time.monotonic()) / 10)
+        deadline = Deadline(deadline_at - margin, cancelled, Work(budget_ms * NODES_PER_MS))
         if op == "stream_line":
             data = answer_line(payload["line"], payload["number"], deadline, settings=settings,
                                op=payload.get("default_op", "solve_hand"))

@@ -144,12 +144,15 @@ def test_forty_concurrent_heavy_solves(server: Server) -> None:
     errors: list[str] = []
     probes: list[float] = []
     done = threading.Event()
+    # One client for the crowd: a fresh httpx client per request costs 50 ms of
+    # CPU (its TLS context), and forty of them starve the server under test.
+    crowd = httpx.Client(timeout=30, limits=httpx.Limits(max_connections=len(bodies)))
 
     def heavy(index: int, body: dict[str, Any]) -> None:
         request_id = f"heavy-{index}"
         started = time.monotonic()
         try:
-            response = httpx.post(server.url + "/v1/solve", json=body, timeout=30,
+            response = crowd.post(server.url + "/v1/solve", json=body,
                                   headers={"X-Request-ID": request_id})
             results[request_id] = (response.status_code, time.monotonic() - started,
                                    response.headers.get("retry-after", ""))
@@ -174,6 +177,7 @@ def test_forty_concurrent_heavy_solves(server: Server) -> None:
         thread.start()
     for thread in threads:
         thread.join(60)
+    crowd.close()
     done.set()
     prober.join(10)
     time.sleep(0.2)  # the last access-log lines
@@ -337,9 +341,13 @@ def test_a_crowd_of_heavy_solves_is_refused_at_once_with_retry_after(server: Ser
     bodies = [{"variant": "gin", "hand": _gin30(i), "time_limit_ms": limit_ms} for i in range(60)]
     results: dict[str, tuple[int, str, str]] = {}
 
+    # One client for the crowd (each fresh httpx client costs 50 ms of CPU for
+    # its TLS context: sixty of them starve the server they are measuring).
+    crowd = httpx.Client(timeout=30, limits=httpx.Limits(max_connections=len(bodies)))
+
     def heavy(index: int) -> None:
         request_id = f"crowd-{index}"
-        response = httpx.post(server.url + "/v1/solve", json=bodies[index], timeout=30,
+        response = crowd.post(server.url + "/v1/solve", json=bodies[index],
                               headers={"X-Request-ID": request_id})
         results[request_id] = (response.status_code, response.headers.get("retry-after", ""),
                                response.text)
@@ -349,6 +357,7 @@ def test_a_crowd_of_heavy_solves_is_refused_at_once_with_retry_after(server: Ser
         thread.start()
     for thread in threads:
         thread.join(30)
+    crowd.close()
     time.sleep(0.3)  # the last access-log lines
     on_server = server.server_ms()
     statuses = [status for status, _, _ in results.values()]
