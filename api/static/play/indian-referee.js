@@ -1,0 +1,367 @@
+// The referee of one deal of 13-card Indian rummy, in the browser: a seeded deal for 2 to 4
+// players (two decks and a printed joker each, 106 cards), the cut card (its rank is wild) under
+// the stock, the discard pile, whose turn it is, every hand, the legal moves of the player to
+// act, and the public history exactly as POST /v1/advise wants it (solver/play/indian/state.py
+// replays the same rules).  The numbers are the indian13 preset's (docs/RULES.md): a first drop
+// pays 10, a later one 40, a wrong show 80; the round itself is scored by POST /v1/score/round.
+// No DOM here: the page (indian.js) draws it, and tests drive it directly.
+// A classic script: it defines `IndianReferee`.
+"use strict";
+
+(() => {
+  const RANKS = "A23456789TJQK";
+  const SUITS = "SHDC";
+  const JOKER = "JK";
+  const GAME = "indian13";
+  const HAND = 13;
+  const DECKS = 2;
+  const JOKERS_PER_DECK = 1;
+  const MIN_PLAYERS = 2;
+  const MAX_PLAYERS = 4; // the page's table; the advisor takes up to 6
+  const DROP_FIRST = 10; // drop_first: before the player's first draw
+  const DROP_MIDDLE = 40; // drop_middle: any later turn
+  const WRONG_DECLARATION = 80; // wrong_declaration
+  const POINTS_CAP = 80; // points_cap: the most a loser's count costs
+  const SEED_MAX = 2 ** 31 - 1;
+
+  /** A 32-bit generator (mulberry32): the same seed deals the same cards in every browser. */
+  function generator(seed) {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  /** One 31-bit number from several (the seed, the deal number, a turn ...). */
+  function mix(...parts) {
+    let h = 0x811c9dc5;
+    for (const part of parts) {
+      h = Math.imul(h ^ (part >>> 0), 0x01000193) >>> 0;
+      h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) >>> 0;
+      h ^= h >>> 15;
+    }
+    return (h >>> 0) % SEED_MAX;
+  }
+
+  /** The 106 cards: every card of two decks, and two printed jokers. */
+  function deck() {
+    const cards = [];
+    for (let d = 0; d < DECKS; d++) {
+      for (const suit of SUITS) for (const rank of RANKS) cards.push(rank + suit);
+      for (let j = 0; j < JOKERS_PER_DECK; j++) cards.push(JOKER);
+    }
+    return cards;
+  }
+
+  /** The cards in the order deal `dealNumber` of `seed` deals them (Fisher-Yates). */
+  function shuffled(seed, dealNumber, players) {
+    const cards = deck();
+    const random = generator(mix(seed, dealNumber, players));
+    for (let i = cards.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [cards[i], cards[j]] = [cards[j], cards[i]];
+    }
+    return cards;
+  }
+
+  /** The deal rotates; deal 1 is dealt by the last seat, so seat 0 (the human) plays first. */
+  function dealerOf(dealNumber, players) {
+    return (players - 1 + dealNumber - 1) % players;
+  }
+
+  /** The cards of `cards` not in `groups` (copies counted: two decks). */
+  function without(cards, groups) {
+    const left = [...cards];
+    for (const card of groups.flat()) {
+      const at = left.indexOf(card);
+      if (at >= 0) left.splice(at, 1);
+    }
+    return left;
+  }
+
+  function same(a, b) {
+    return a.action === b.action && (a.card ?? null) === (b.card ?? null);
+  }
+
+  class Game {
+    /** Deal `dealNumber` (1, 2 ...) of `seed` for `players` seats. */
+    constructor(seed, dealNumber, players = 3) {
+      if (!Number.isInteger(players) || players < MIN_PLAYERS || players > MAX_PLAYERS) {
+        throw new Error(`players must be ${MIN_PLAYERS} to ${MAX_PLAYERS}; got ${players}`);
+      }
+      const cards = shuffled(seed, dealNumber, players);
+      this.seed = seed;
+      this.dealNumber = dealNumber;
+      this.players = players;
+      this.dealer = dealerOf(dealNumber, players);
+      this.hands = [];
+      for (let k = 0; k < players; k++) {
+        const seat = (this.dealer + 1 + k) % players; // dealt from the dealer's left
+        this.hands[seat] = cards.slice(k * HAND, (k + 1) * HAND);
+      }
+      // The next card is cut: face up under the stock, never drawn; its rank is wild.
+      this.cutCard = cards[players * HAND];
+      this.upcard = cards[players * HAND + 1];
+      this.pile = [this.upcard];
+      this.stock = cards.slice(players * HAND + 2); // drawn from the end
+      this.history = [];
+      this.phase = "draw"; // draw, discard, over
+      this.toAct = (this.dealer + 1) % players;
+      this.turns = new Array(players).fill(0); // turns started by drawing
+      this.dropped = new Array(players).fill(null); // "first" or "middle"
+      this.taken = null; // the card taken from the pile this turn
+      this.ending = null; // "declare", "dropped" (one player left) or "void" (stock gone)
+      this.declaration = null; // {player, card, melds, deadwood, kept}
+    }
+
+    /** The cut card as POST /v1/advise and the solver read it ("7H", or "JK"). */
+    get wildRank() {
+      return this.cutCard;
+    }
+
+    /** Whether `card` is wild this deal: a printed joker, or a card of the cut rank. */
+    isWild(card) {
+      if (card === JOKER) return true;
+      return this.cutCard !== JOKER && card[0] === this.cutCard[0];
+    }
+
+    get pileTop() {
+      return this.pile.length ? this.pile[this.pile.length - 1] : null;
+    }
+
+    /** Seats still in the deal, in turn order from seat 0. */
+    get active() {
+      return [...this.hands.keys()].filter((s) => this.dropped[s] === null);
+    }
+
+    /** The card the player to act took from the pile this turn: it may not go back at once. */
+    get takenThisTurn() {
+      return this.phase === "discard" ? this.taken : null;
+    }
+
+    /** The drop the player to act may make now ("first" or "middle"), or null. */
+    get canDrop() {
+      if (this.phase !== "draw") return null;
+      return this.turns[this.toAct] === 0 ? "first" : "middle";
+    }
+
+    dropCost(stage = this.canDrop) {
+      return stage === "first" ? DROP_FIRST : stage === "middle" ? DROP_MIDDLE : null;
+    }
+
+    /** The body of POST /v1/hints/discard for the player to act after drawing: every discard
+     * of its 14 cards, ranked, with the best arrangement of the 13 kept (declarable or not). */
+    discardHintRequest() {
+      if (this.phase !== "discard") return null;
+      return { variant: GAME, wild_rank: this.wildRank, hand: [...this.hands[this.toAct]] };
+    }
+
+    /** The valid show of POST /v1/hints/discard's answer, as the advisor offers it: the first
+     * discard (in the answer's order) leaving a declarable hand, never the card just taken. */
+    declarationFrom(hint) {
+      if (!hint || this.phase !== "discard") return null;
+      const taken = this.takenThisTurn;
+      for (const option of hint.options) {
+        if (option.solution.declarable && option.discard !== taken) {
+          return { action: "declare", card: option.discard, melds: option.solution.melds.map((m) => [...m.cards]) };
+        }
+      }
+      return null;
+    }
+
+    /** A show throwing `card` with the best arrangement of the 13 kept (from the same hint
+     * answer): valid or not, the page lets the human make it, and POST /v1/validate judges it. */
+    showThrowing(hint, card) {
+      const option = hint && hint.options.find((o) => o.discard === card);
+      if (!option) return null;
+      return { action: "declare", card, melds: option.solution.melds.map((m) => [...m.cards]) };
+    }
+
+    /**
+     * The legal moves of the player to act, in the advisor's words ({action, card, melds}).
+     * `declaration` is `declarationFrom(hint)`: the valid show, offered when there is one.
+     */
+    legalMoves(declaration = null) {
+      switch (this.phase) {
+        case "draw": {
+          const moves = [];
+          if (this.pileTop !== null) moves.push({ action: "take_discard", card: this.pileTop });
+          if (this.stock.length > 0) moves.push({ action: "draw_stock" });
+          moves.push({ action: "drop" });
+          return moves;
+        }
+        case "discard": {
+          const taken = this.takenThisTurn;
+          const cards = [...new Set(this.hands[this.toAct])].filter((c) => c !== taken);
+          const moves = cards.map((card) => ({ action: "discard", card }));
+          if (declaration) moves.push(declaration);
+          return moves;
+        }
+        default:
+          return [];
+      }
+    }
+
+    /** Whether `move` may be played now.  A declare may throw any card but the one just taken:
+     * a wrong show is a legal move that costs the declarer (POST /v1/validate decides). */
+    isLegal(move, declaration = null) {
+      if (move.action === "declare") {
+        return this.phase === "discard" && Array.isArray(move.melds) && move.card !== this.takenThisTurn
+          && this.hands[this.toAct].includes(move.card);
+      }
+      return this.legalMoves(declaration).some((m) => same(m, move));
+    }
+
+    _next(seat) {
+      for (let k = 1; k <= this.players; k++) {
+        const other = (seat + k) % this.players;
+        if (this.dropped[other] === null) return other;
+      }
+      return seat;
+    }
+
+    /** Play `move` for the player to act; returns the public event and, for a stock draw, the
+     * card drawn as `drawn` (not in the public event). */
+    apply(move) {
+      const seat = this.toAct;
+      const hand = this.hands[seat];
+      const fail = (why) => {
+        throw new Error(`seat ${seat} cannot ${move.action}${move.card ? " " + move.card : ""} now: ${why}`);
+      };
+      if (this.phase === "over") fail("the deal is over");
+      let event;
+      let drawn = null;
+      switch (move.action) {
+        case "drop": {
+          if (this.phase !== "draw") fail("a drop is only allowed at the start of a turn");
+          this.dropped[seat] = this.turns[seat] === 0 ? "first" : "middle";
+          event = { player: seat, action: "drop" };
+          if (this.active.length <= 1) {
+            this.phase = "over";
+            this.ending = "dropped";
+          } else {
+            this.toAct = this._next(seat);
+          }
+          break;
+        }
+        case "take_discard":
+          if (this.phase !== "draw") fail("not the start of a turn");
+          if (this.pileTop === null || move.card !== this.pileTop) fail(`the pile top is ${this.pileTop}`);
+          hand.push(this.pile.pop());
+          this.taken = move.card;
+          this.turns[seat] += 1;
+          this.phase = "discard";
+          event = { player: seat, action: "take_discard", card: move.card };
+          break;
+        case "draw_stock":
+          if (this.phase !== "draw") fail("not the start of a turn");
+          if (!this.stock.length) fail("the stock is empty");
+          drawn = this.stock.pop();
+          hand.push(drawn);
+          this.taken = null;
+          this.turns[seat] += 1;
+          this.phase = "discard";
+          event = { player: seat, action: "draw_stock" };
+          break;
+        case "discard":
+        case "declare": {
+          if (this.phase !== "discard") fail("nothing to throw: draw first");
+          if (move.card === this.taken) fail("it was just taken from the pile");
+          const at = hand.indexOf(move.card);
+          if (at < 0) fail("the card is not in the hand");
+          if (move.action === "declare" && !Array.isArray(move.melds)) fail("a show needs its melds");
+          hand.splice(at, 1);
+          this.pile.push(move.card);
+          this.taken = null;
+          event = { player: seat, action: move.action, card: move.card };
+          if (move.action === "declare") {
+            const melds = move.melds.map((m) => [...m]);
+            event.melds = melds;
+            this.declaration = {
+              player: seat, card: move.card, melds, deadwood: without(hand, melds), kept: [...hand],
+              valid: null, problems: [],
+            };
+            this.phase = "over";
+            this.ending = "declare";
+          } else if (this.stock.length === 0) {
+            this.phase = "over"; // the last stock card drawn and thrown: a void deal
+            this.ending = "void";
+          } else {
+            this.phase = "draw";
+            this.toAct = this._next(seat);
+          }
+          break;
+        }
+        default:
+          fail("unknown action");
+      }
+      this.history.push(event);
+      return { event, drawn };
+    }
+
+    /** What seat `seat` sees, as the body of POST /v1/advise (never another seat's cards). */
+    adviceRequest(seat, { level = "standard", seed = null } = {}) {
+      return {
+        game: GAME, wild_rank: this.wildRank, players: this.players, me: seat, dealer: this.dealer,
+        hand: [...this.hands[seat]], upcard: this.upcard, history: this.history.map((e) => ({ ...e })),
+        discard_pile: [...this.pile], stock_count: this.stock.length, level,
+        seed: seed ?? mix(this.seed, this.dealNumber, this.history.length, seat),
+      };
+    }
+
+    /** The body of POST /v1/validate for the show: its melds, the kept cards left out, the hand. */
+    validateRequest() {
+      const d = this.declaration;
+      if (!d) return null;
+      return { variant: GAME, wild_rank: this.wildRank, melds: d.melds.map((m) => [...m]), deadwood: [...d.deadwood], hand: [...d.kept] };
+    }
+
+    /** Record POST /v1/validate's verdict: a show is right when it is valid and declarable. */
+    judge(report) {
+      this.declaration.valid = Boolean(report.valid && report.declarable);
+      this.declaration.problems = report.problems.map((p) => p.message);
+      if (this.declaration.valid === false && !this.declaration.problems.length) {
+        this.declaration.problems = ["the groups shown do not make a declaration (every card melded, 2 sequences of which 1 pure)"];
+      }
+      return this.declaration.valid;
+    }
+
+    /** Hand rummy: the winner showed on its first turn (the count it collects doubles). */
+    get handRummy() {
+      const d = this.declaration;
+      return Boolean(d && d.valid && this.turns[d.player] === 1);
+    }
+
+    /** The body of POST /v1/score/round for the finished deal (null for a void deal: nobody
+     * pays).  Every player in seat order: the declarer's groups shown, a dropped player's stage,
+     * the others' cards (arranged for their least count; no turn yet: they pay half). */
+    scoreRequest() {
+      if (this.ending === "void" || this.phase !== "over") return null;
+      const players = this.hands.map((hand, seat) => {
+        if (this.dropped[seat]) return { dropped: this.dropped[seat] };
+        const d = this.declaration;
+        if (d && d.player === seat) {
+          return { hand: [...d.deadwood], melded: d.melds.map((m) => [...m]), went_out: true, rummy: this.handRummy };
+        }
+        return { hand: [...hand], had_turn: this.turns[seat] > 0 };
+      });
+      return { variant: GAME, wild_rank: this.wildRank, players };
+    }
+  }
+
+  /** A seed from the browser's random source, for a new game. */
+  function randomSeed() {
+    const value = new Uint32Array(1);
+    crypto.getRandomValues(value);
+    return value[0] % SEED_MAX;
+  }
+
+  window.IndianReferee = Object.freeze({
+    Game, GAME, HAND, DECKS, JOKERS_PER_DECK, MIN_PLAYERS, MAX_PLAYERS, DROP_FIRST, DROP_MIDDLE,
+    WRONG_DECLARATION, POINTS_CAP, SEED_MAX, dealerOf, shuffled, mix, randomSeed, without,
+  });
+})();
