@@ -1,0 +1,805 @@
+// Indian rummy against the bots: one deal of 13-card Indian rummy at a time, you (seat 0) and
+// one to three bots.  The referee (indian-referee.js) holds the deal; you are offered only the
+// legal moves of your turn (POST /v1/hints/discard says whether the 13 cards you would keep
+// make a valid show), each bot plays what POST /v1/advise recommends from its own seat's view,
+// the Hint button asks /v1/advise from your view (every move ranked, the drop beside playing
+// on), a show is checked by POST /v1/validate and the deal scored by POST /v1/score/round.
+// The game (seed, deal number, players, running totals, levels) lives in the query string.
+"use strict";
+
+(() => {
+  const { cardElement, cardRow, shortName, symbolize, sortKey, element, span } = window.RummyCards;
+  const {
+    Game, SEED_MAX, MIN_PLAYERS, MAX_PLAYERS, DROP_FIRST, DROP_MIDDLE, WRONG_DECLARATION, POINTS_CAP,
+    randomSeed,
+  } = window.IndianReferee;
+
+  const HUMAN = 0;
+  const LEVELS = ["novice", "standard", "expert"];
+  const BOT_DELAY_MS = 700;
+  const MAX_DELAY_MS = 5000;
+  const SHOWN_MOVES = 4;
+  const ROUGH_SAMPLES = 20; // fewer simulated deals than this: the figure is a rough estimate
+  const DEFAULT_PLAYERS = 3;
+
+  const $ = (id) => document.getElementById(id);
+
+  const match = {
+    seed: 0, dealNumber: 1, players: DEFAULT_PLAYERS, totals: [0, 0, 0], botLevel: "standard",
+    hintLevel: "standard", delay: BOT_DELAY_MS,
+  };
+  let game = null;
+  let discards = null; // POST /v1/hints/discard's answer for the human's 14 cards
+  let declaration = null; // the valid show those 14 cards allow (or null)
+  let scored = null; // POST /v1/score/round's answer once the deal is scored
+  let drawnCard = null; // the card the human just drew, marked in its hand
+  let epoch = 0; // bumped by every move and deal: an answer for an older state is dropped
+  let retry = null;
+
+  // ------------------------------------------------------------------- API
+
+  class ApiError extends Error {
+    constructor(status, detail) {
+      super(detail.map((d) => d.msg).join("; "));
+      this.status = status;
+      this.detail = detail;
+    }
+  }
+
+  /** POST a JSON body to a path relative to the site root (the page is /play/indian). */
+  async function api(path, body) {
+    let response;
+    try {
+      response = await fetch(`../${path}`, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(0, [{ type: "network", loc: [], msg: "the service did not answer; is it running?" }]);
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      let detail = data && Array.isArray(data.detail) ? data.detail : null;
+      if (!detail) detail = [{ type: "http", loc: [], msg: `HTTP ${response.status}` }];
+      const after = response.headers.get("Retry-After");
+      if (response.status === 503 && after) {
+        detail = detail.map((d) => ({ ...d, msg: `${d.msg} (try again in ${after} s)` }));
+      }
+      throw new ApiError(response.status, detail);
+    }
+    return data;
+  }
+
+  function describeError(err, what) {
+    if (!(err instanceof ApiError)) return `${what} failed: ${err.message || err}`;
+    const status = err.status ? `HTTP ${err.status}` : "no answer";
+    const items = err.detail.map((d) => {
+      const loc = Array.isArray(d.loc) && d.loc.length ? ` at ${d.loc.join(".")}` : "";
+      return `${d.type ? d.type + loc + ": " : ""}${symbolize(d.msg)}`;
+    });
+    return `${what} failed (${status}): ${items.join("; ")}`;
+  }
+
+  /** Show what went wrong on the table, with a button that tries `again`. */
+  function showError(message, again) {
+    $("error-text").textContent = message;
+    $("error").hidden = false;
+    retry = again;
+    $("retry").hidden = !again;
+    document.body.dataset.turn = "error";
+    setStatus("");
+  }
+
+  function clearError() {
+    $("error").hidden = true;
+    $("error-text").textContent = "";
+    retry = null;
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // ------------------------------------------------------------------ words
+
+  function who(seat) {
+    return seat === HUMAN ? "You" : `Bot ${seat}`;
+  }
+
+  function cards(tokens) {
+    return tokens.map(shortName).join(" ");
+  }
+
+  /** A move in words, for the player `seat` ("Discard 9♠", "Bot 2 draws from the stock"). */
+  function moveWords(move, { seat = null } = {}) {
+    const card = move.card ? shortName(move.card) : "";
+    const subject = seat === null ? "" : who(seat) + " ";
+    const lower = (text) => text[0].toLowerCase() + text.slice(1);
+    const verb = (you, them) => (seat === null ? you : subject + (seat === HUMAN ? lower(you) : them));
+    switch (move.action) {
+      case "take_discard":
+        return verb(`Take ${card} from the pile`, `takes ${card} from the pile`);
+      case "draw_stock":
+        return verb("Draw from the stock", "draws from the stock");
+      case "discard":
+        return verb(`Discard ${card}`, `discards ${card}`);
+      case "drop":
+        return verb("Drop", "drops");
+      case "declare":
+        return verb(`Show: throw ${card} and declare`, `throws ${card} and declares`);
+      default:
+        return move.action;
+    }
+  }
+
+  function points(value) {
+    const rounded = Math.round(value * 10) / 10;
+    return `${rounded > 0 ? "+" : rounded < 0 ? "−" : "±"}${Math.abs(rounded).toFixed(1)}`;
+  }
+
+  function whole(value) {
+    const rounded = Math.round(value);
+    return `${rounded > 0 ? "+" : rounded < 0 ? "−" : "±"}${Math.abs(rounded)}`;
+  }
+
+  function percent(value) {
+    return `${Math.round(value * 100)}%`;
+  }
+
+  // ------------------------------------------------------------------- URL
+
+  function readUrl() {
+    const params = new URLSearchParams(location.search);
+    const number = (name, low, high) => {
+      const text = params.get(name);
+      if (text === null || !/^\d+$/.test(text)) return null;
+      const value = Number(text);
+      return value >= low && value <= high ? value : null;
+    };
+    match.seed = number("seed", 0, SEED_MAX - 1) ?? randomSeed();
+    match.dealNumber = number("deal", 1, 1000) ?? 1;
+    match.players = number("players", MIN_PLAYERS, MAX_PLAYERS) ?? DEFAULT_PLAYERS;
+    const score = (params.get("score") || "").split(",");
+    match.totals = score.length === match.players && score.every((s) => /^-?\d{1,5}$/.test(s))
+      ? score.map(Number) : new Array(match.players).fill(0);
+    if (LEVELS.includes(params.get("level"))) match.botLevel = params.get("level");
+    if (LEVELS.includes(params.get("hint"))) match.hintLevel = params.get("hint");
+    match.delay = number("delay", 0, MAX_DELAY_MS) ?? BOT_DELAY_MS;
+  }
+
+  function shareUrl() {
+    const params = new URLSearchParams();
+    params.set("seed", String(match.seed));
+    params.set("deal", String(match.dealNumber));
+    params.set("players", String(match.players));
+    if (match.totals.some((t) => t !== 0)) params.set("score", match.totals.join(","));
+    params.set("level", match.botLevel);
+    params.set("hint", match.hintLevel);
+    if (match.delay !== BOT_DELAY_MS) params.set("delay", String(match.delay));
+    return `${location.pathname}?${params}`;
+  }
+
+  function syncUrl() {
+    const url = shareUrl();
+    history.replaceState(null, "", url);
+    $("share").href = url;
+    $("seed").value = String(match.seed);
+    $("players").value = String(match.players);
+  }
+
+  // -------------------------------------------------------------- the turn
+
+  function setStatus(text) {
+    $("status").textContent = text;
+  }
+
+  function startDeal() {
+    epoch += 1;
+    game = new Game(match.seed, match.dealNumber, match.players);
+    discards = null;
+    declaration = null;
+    scored = null;
+    drawnCard = null;
+    $("last-moves").replaceChildren();
+    $("history").replaceChildren();
+    $("outcome").hidden = true;
+    $("outcome").replaceChildren();
+    $("show-mode").checked = false;
+    clearHint();
+    syncUrl();
+    advance();
+  }
+
+  /** Whoever is to act acts: a bot asks the advisor, the human is shown its moves. */
+  function advance() {
+    clearError();
+    render();
+    if ($("hint").dataset.state === "empty") {
+      $("hint-status").textContent = game.phase === "over" ? "The deal is over."
+        : game.toAct !== HUMAN ? "Hints are for your turn: a bot is playing." : "Ask for every legal move, ranked.";
+    }
+    if (game.phase === "over") finishDeal();
+    else if (game.toAct !== HUMAN) botTurn();
+    else humanTurn();
+  }
+
+  /** Play `move` for the player to act, and go on. */
+  function play(move) {
+    const seat = game.toAct;
+    const { drawn } = game.apply(move);
+    epoch += 1;
+    document.body.dataset.turn = "busy"; // until the next decision is worked out
+    const drew = move.action === "draw_stock" || move.action === "take_discard";
+    drawnCard = seat === HUMAN && drew ? drawn ?? move.card : null;
+    logMove(seat, move, drawn);
+    discards = null;
+    declaration = null;
+    $("show-mode").checked = false;
+    clearHint();
+    advance();
+  }
+
+  async function humanTurn() {
+    const at = epoch;
+    document.body.dataset.turn = "busy";
+    renderMoves(null);
+    if (game.phase === "discard") {
+      setStatus("Checking whether your cards make a show…");
+      try {
+        discards = await api("v1/hints/discard", game.discardHintRequest());
+      } catch (err) {
+        if (at === epoch) showError(describeError(err, "Checking for a show (POST /v1/hints/discard)"), humanTurn);
+        return;
+      }
+      if (at !== epoch) return;
+      declaration = game.declarationFrom(discards);
+    }
+    document.body.dataset.turn = "human";
+    renderMoves(humanMoves());
+    render();
+    setStatus(turnPrompt());
+    $("hint-button").disabled = false;
+  }
+
+  function turnPrompt() {
+    if (game.phase === "draw") {
+      const stage = game.canDrop;
+      return `Your turn: take ${shortName(game.pileTop)} from the pile or draw from the stock, `
+        + `or drop (${stage} drop: you pay ${game.dropCost()}).`;
+    }
+    return declaration ? "Your cards make a show: declare, or discard a card (tap it)." : "Discard a card: tap it.";
+  }
+
+  /** The human's legal moves, except discards (those are its hand's cards). */
+  function humanMoves() {
+    return game.legalMoves(declaration).filter((m) => m.action !== "discard");
+  }
+
+  async function botTurn() {
+    const at = epoch;
+    const seat = game.toAct;
+    document.body.dataset.turn = "bot";
+    $("hint-button").disabled = true;
+    renderMoves([]);
+    setStatus(`${who(seat)} is thinking…`);
+    let advice;
+    try {
+      const body = game.adviceRequest(seat, { level: match.botLevel });
+      [advice] = await Promise.all([api("v1/advise", body), sleep(match.delay)]);
+    } catch (err) {
+      if (at === epoch) showError(describeError(err, `${who(seat)}'s move (POST /v1/advise)`), botTurn);
+      return;
+    }
+    if (at !== epoch) return;
+    try {
+      play(fromAdvice(advice.recommended.move));
+    } catch (err) {
+      showError(`The advisor's move for ${who(seat)} is not legal here: ${err.message}`, null);
+    }
+  }
+
+  /** The human plays `move` (a button, a card, or a hint). */
+  function humanPlay(move) {
+    if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
+    if (!move || !game.isLegal(move, declaration)) {
+      showError(`${move ? moveWords(move) : "That"} is not a legal move now.`, null);
+      return;
+    }
+    $("hint-button").disabled = true;
+    play(move);
+  }
+
+  // ------------------------------------------------------------ the end
+
+  async function finishDeal() {
+    const at = epoch;
+    $("hint-button").disabled = true;
+    renderMoves([]);
+    document.body.dataset.turn = "busy";
+    try {
+      const shown = game.declaration;
+      if (shown && shown.valid === null) {
+        setStatus("Checking the show…");
+        game.judge(await api("v1/validate", game.validateRequest()));
+      }
+      const request = game.scoreRequest();
+      if (request && !scored) {
+        setStatus("Scoring the deal…");
+        scored = await api("v1/score/round", request);
+      }
+    } catch (err) {
+      if (at === epoch) showError(describeError(err, "Scoring the deal"), finishDeal);
+      return;
+    }
+    if (at !== epoch) return;
+    if (!game.counted) {
+      if (scored) scored.points.forEach((p, seat) => { match.totals[seat] += p; });
+      game.counted = true;
+    }
+    document.body.dataset.turn = "over";
+    render();
+    setStatus(outcomeWords());
+    showOutcome();
+  }
+
+  function outcomeWords() {
+    if (game.ending === "void") return "The stock ran out without a show: a void deal, nobody pays.";
+    const gain = (seat) => (scored ? scored.points[seat] : 0);
+    if (game.ending === "dropped") {
+      const left = game.active[0];
+      return `Everyone else dropped: ${left === HUMAN ? "you collect" : who(left) + " collects"} ${gain(left)}.`;
+    }
+    const d = game.declaration;
+    if (!d.valid) {
+      return `${who(d.player)} declared wrongly: ${d.player === HUMAN ? "you pay" : who(d.player) + " pays"} `
+        + `${-gain(d.player)}, nobody else pays.`;
+    }
+    const rummy = game.handRummy ? " (hand rummy: doubled)" : "";
+    return `${who(d.player)} showed a valid hand: ${d.player === HUMAN ? "you collect" : who(d.player) + " collects"} `
+      + `${gain(d.player)}${rummy}.`;
+  }
+
+  function showOutcome() {
+    const box = $("outcome");
+    box.replaceChildren();
+    box.dataset.ending = game.ending;
+    const d = game.declaration;
+    if (d) box.dataset.valid = String(d.valid);
+    const dealPoints = scored ? scored.points : new Array(game.players).fill(0);
+    box.dataset.points = dealPoints.join(",");
+    const head = element("p", "outcome-head", outcomeWords());
+    head.dataset.testid = "outcome-text";
+    box.append(head);
+    if (d) box.append(showBox(d));
+    box.append(summaryTable(dealPoints));
+    const next = element("button", "primary", `Next deal (${match.dealNumber + 1})`);
+    next.type = "button";
+    next.dataset.testid = "next-deal";
+    next.addEventListener("click", () => {
+      match.dealNumber += 1;
+      startDeal();
+    });
+    box.append(next);
+    box.hidden = false;
+    renderTotals();
+    next.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  function showBox(d) {
+    const box = element("div", "side");
+    box.dataset.testid = "outcome-show";
+    const verdict = d.valid ? "a valid show" : "a wrong show";
+    box.append(element("h4", null, `${who(d.player)} threw ${shortName(d.card)}: ${verdict}`));
+    const row = element("div", "melds");
+    for (const meld of d.melds) {
+      const figure = element("figure", "meld");
+      figure.dataset.testid = "outcome-meld";
+      figure.append(cardRow(meld, { small: true }));
+      row.append(figure);
+    }
+    if (row.childNodes.length) box.append(row);
+    if (d.deadwood.length) {
+      const dead = element("div", "group deadwood");
+      dead.append(element("h3", null, "Not melded"), cardRow(d.deadwood, { small: true }));
+      box.append(dead);
+    }
+    if (!d.valid && d.problems.length) {
+      const list = element("ul", "problems");
+      list.dataset.testid = "show-problems";
+      for (const problem of d.problems) list.append(element("li", null, symbolize(problem)));
+      box.append(list);
+    }
+    return box;
+  }
+
+  /** One row per seat: its cards, its count, what it pays or collects, and why. */
+  function summaryTable(dealPoints) {
+    const wrap = element("div", "table-wrap");
+    const table = element("table", "summary-table");
+    table.dataset.testid = "summary";
+    const head = element("thead");
+    const headRow = element("tr");
+    for (const title of ["Player", "Cards", "Count", "Deal", "Total"]) {
+      const th = element("th", null, title);
+      th.scope = "col";
+      headRow.append(th);
+    }
+    head.append(headRow);
+    const body = element("tbody");
+    for (let seat = 0; seat < game.players; seat++) {
+      const mine = scored ? scored.players[seat] : null;
+      const row = element("tr", seat === HUMAN ? "you" : "");
+      row.dataset.testid = "summary-row";
+      row.dataset.seat = String(seat);
+      row.dataset.role = mine ? mine.role : "void";
+      row.dataset.points = String(dealPoints[seat]);
+      row.dataset.pays = mine && mine.pays !== null ? String(mine.pays) : "";
+      row.dataset.count = mine && mine.count !== null ? String(mine.count) : "";
+      row.dataset.hadTurn = String(game.turns[seat] > 0);
+      row.dataset.dropped = game.dropped[seat] || "";
+      const held = game.declaration && game.declaration.player === seat ? game.declaration.kept : game.hands[seat];
+      row.dataset.hand = held.join(" ");
+      const name = element("th", null, who(seat));
+      name.scope = "row";
+      const cardsCell = element("td", "summary-cards");
+      if (game.dropped[seat]) cardsCell.append(element("span", "note", `dropped (${game.dropped[seat]})`));
+      else cardsCell.append(cardRow([...held].sort((a, b) => sortKey(a) - sortKey(b)), { small: true }));
+      const count = element("td", null, mine && mine.count !== null ? String(mine.count) : "–");
+      const deal = element("td", "summary-points", whole(dealPoints[seat]));
+      if (mine) deal.title = symbolize(mine.explanation);
+      const total = element("td", "summary-total", String(match.totals[seat]));
+      row.append(name, cardsCell, count, deal, total);
+      body.append(row);
+      if (mine) {
+        const why = element("tr", "summary-why");
+        const cell = element("td", "note", symbolize(mine.explanation));
+        cell.colSpan = 5;
+        why.append(cell);
+        body.append(why);
+      }
+    }
+    table.append(head, body);
+    wrap.append(table);
+    return wrap;
+  }
+
+  // ------------------------------------------------------------- drawing
+
+  function render() {
+    renderTotals();
+    const table = $("table");
+    table.dataset.phase = game.phase;
+    table.dataset.toAct = game.toAct === HUMAN ? "you" : `bot-${game.toAct}`;
+    table.dataset.turnCount = String(game.history.length);
+    table.dataset.players = String(game.players);
+    $("stock-count").textContent = String(game.stock.length);
+    $("pile-count").textContent = String(game.pile.length);
+    $("pile-top").replaceChildren(game.pileTop ? wildMarked(cardElement(game.pileTop), game.pileTop) : span("card empty", ""));
+    const cut = cardElement(game.cutCard);
+    cut.title = game.cutCard === "JK" ? "A printed joker was cut: only the jokers are wild"
+      : `The cut card: every ${shortName(game.cutCard).slice(0, -1)} is wild`;
+    $("cut-card").replaceChildren(cut);
+    renderBots();
+    renderHand();
+  }
+
+  function renderTotals() {
+    const box = $("totals");
+    box.replaceChildren();
+    for (let seat = 0; seat < match.players; seat++) {
+      const item = element("span", "total" + (seat === HUMAN ? " score-you" : ""));
+      item.append(`${seat === HUMAN ? "You" : who(seat)} `);
+      const value = element("b", null, String(match.totals[seat] ?? 0));
+      value.dataset.testid = `total-${seat}`;
+      item.append(value);
+      box.append(item);
+    }
+    const dealer = game ? (game.dealer === HUMAN ? "you deal" : `${who(game.dealer)} deals`) : "";
+    $("deal-note").textContent = `deal ${match.dealNumber}${dealer ? " · " + dealer : ""}`;
+  }
+
+  function wildMarked(node, card) {
+    if (game.isWild(card)) {
+      node.classList.add("is-wild");
+      node.setAttribute("aria-label", `${node.getAttribute("aria-label")}, wild`);
+    }
+    return node;
+  }
+
+  function renderBots() {
+    const box = $("bots");
+    box.replaceChildren();
+    const reveal = game.phase === "over" && document.body.dataset.turn === "over";
+    for (let seat = 1; seat < game.players; seat++) {
+      const hand = game.hands[seat];
+      const seatBox = element("div", "seat bot-seat" + (game.toAct === seat && game.phase !== "over" ? " acting" : ""));
+      seatBox.dataset.testid = "bot-seat";
+      seatBox.dataset.seat = String(seat);
+      const title = element("h3", null, who(seat) + " ");
+      const count = element("span", "count", `${hand.length} cards`);
+      title.append(count);
+      if (game.dealer === seat) title.append(" ", element("span", "tag", "dealer"));
+      if (game.dropped[seat]) title.append(" ", element("span", "tag dropped", `dropped (${game.dropped[seat]})`));
+      const row = element("div", "cards" + (reveal ? "" : " backs"));
+      row.dataset.testid = "bot-hand";
+      if (reveal) {
+        for (const card of [...hand].sort((a, b) => sortKey(a) - sortKey(b))) row.append(wildMarked(cardElement(card, { small: true }), card));
+        row.setAttribute("aria-label", `${who(seat)}'s hand: ${cards(hand)}`);
+      } else {
+        for (let i = 0; i < hand.length; i++) row.append(span("card back small", ""));
+        row.setAttribute("aria-label", `${who(seat)} holds ${hand.length} cards`);
+      }
+      seatBox.append(title, row);
+      box.append(seatBox);
+    }
+  }
+
+  function renderHand() {
+    const hand = [...game.hands[HUMAN]].sort((a, b) => sortKey(a) - sortKey(b));
+    const box = $("your-hand");
+    box.replaceChildren();
+    const mine = game.toAct === HUMAN && document.body.dataset.turn === "human";
+    const discarding = mine && game.phase === "discard";
+    const showing = discarding && $("show-mode").checked;
+    const taken = game.takenThisTurn;
+    for (const card of hand) {
+      const legal = discarding && card !== taken;
+      const node = wildMarked(cardElement(card, { tag: "button" }), card);
+      node.type = "button";
+      node.dataset.testid = "hand-card";
+      if (card === drawnCard) node.classList.add("new");
+      if (legal) {
+        node.dataset.move = showing ? "declare" : "discard";
+        const label = node.getAttribute("aria-label");
+        node.setAttribute("aria-label", showing ? `Throw the ${label} and declare` : `Discard the ${label}`);
+        node.title = showing ? `Throw ${shortName(card)} and show the rest` : `Discard ${shortName(card)}`;
+        node.addEventListener("click", () => {
+          humanPlay($("show-mode").checked ? game.showThrowing(discards, card) : { action: "discard", card });
+        });
+      } else {
+        node.disabled = true;
+        if (discarding && card === taken) {
+          node.classList.add("taken");
+          node.title = `${shortName(card)}: just taken from the pile, it cannot go back this turn`;
+        }
+      }
+      box.append(node);
+    }
+    box.classList.toggle("showing", showing);
+    $("show-box").hidden = !discarding;
+    let note = `${hand.length} cards`;
+    if (game.dropped[HUMAN]) note += ` · you dropped (${game.dropped[HUMAN]}): the bots play on`;
+    else if (discarding && discards) {
+      const best = discards.options[0];
+      note += ` · least count after a discard: ${best.value}`;
+    }
+    $("your-count").textContent = note;
+  }
+
+  /** The buttons of the human's moves other than discards (null: still being worked out). */
+  function renderMoves(moves) {
+    const box = $("moves");
+    box.replaceChildren();
+    if (moves === null) return;
+    for (const move of moves) {
+      const button = element("button", move.action === "declare" ? "primary" : move.action === "drop" ? "drop" : "",
+        moveWords(move));
+      button.type = "button";
+      button.dataset.testid = "move";
+      button.dataset.move = move.action;
+      if (move.card) button.dataset.card = move.card;
+      if (move.action === "drop") button.textContent += ` (${game.canDrop} drop: pay ${game.dropCost()})`;
+      button.addEventListener("click", () => humanPlay(move));
+      box.append(button);
+    }
+  }
+
+  function logMove(seat, move, drawn) {
+    const text = moveWords(move, { seat }) + (seat === HUMAN && drawn ? ` (${shortName(drawn)})` : "")
+      + (move.action === "drop" ? ` (${game.dropped[seat]})` : "");
+    const item = element("li", seat === HUMAN ? "you" : "bot", text);
+    const last = $("last-moves");
+    last.append(item);
+    while (last.children.length > SHOWN_MOVES) last.firstElementChild.remove();
+    const event = game.history[game.history.length - 1];
+    let words = `seat ${event.player} (${event.player === HUMAN ? "you" : who(event.player)}): ${event.action}`;
+    if (event.card) words += ` ${shortName(event.card)}`;
+    if (event.melds) words += `, melds ${event.melds.map(cards).join(" · ")}`;
+    $("history").append(element("li", null, words));
+  }
+
+  // ------------------------------------------------------------------ hint
+
+  function clearHint(message = "") {
+    $("advice").replaceChildren();
+    $("drop-advice").hidden = true;
+    $("drop-advice").replaceChildren();
+    $("hint").dataset.state = "empty";
+    $("hint").setAttribute("aria-busy", "false");
+    $("hint-status").textContent = message;
+    $("hint-status").classList.remove("error");
+  }
+
+  async function hint() {
+    if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
+    const at = epoch;
+    const panel = $("hint");
+    panel.dataset.state = "loading";
+    panel.setAttribute("aria-busy", "true");
+    $("advice").replaceChildren();
+    $("hint-status").classList.remove("error");
+    $("hint-status").textContent = `Asking the advisor (${match.hintLevel})…`;
+    let advice;
+    try {
+      advice = await api("v1/advise", game.adviceRequest(HUMAN, { level: match.hintLevel }));
+    } catch (err) {
+      if (at !== epoch) return;
+      panel.dataset.state = "error";
+      panel.setAttribute("aria-busy", "false");
+      $("hint-status").textContent = describeError(err, "The hint (POST /v1/advise)");
+      $("hint-status").classList.add("error");
+      return;
+    }
+    if (at !== epoch) return;
+    renderAdvice(advice);
+  }
+
+  /** The drop against playing on, in one line: what dropping costs now, what the best other
+   * move is expected to bring. */
+  function renderDropAdvice(advice) {
+    const line = $("drop-advice");
+    const drop = advice.moves.find((v) => v.move.action === "drop");
+    if (!drop) {
+      line.hidden = true;
+      return;
+    }
+    const on = advice.moves.find((v) => v.move.action !== "drop");
+    const stage = game.canDrop;
+    line.replaceChildren();
+    line.dataset.drop = String(drop.expected_points);
+    line.dataset.playOn = on ? String(on.expected_points) : "";
+    const dropping = element("span", "drop-now", `Drop now: ${whole(drop.expected_points)}`);
+    dropping.dataset.testid = "drop-now";
+    dropping.title = `${stage} drop: you pay ${game.dropCost()}`;
+    line.append(dropping, element("span", "note", ` (${stage} drop) · `));
+    if (on) {
+      const playing = element("span", "play-on", `play on: ${points(on.expected_points)}`);
+      playing.dataset.testid = "play-on";
+      line.append(playing, element("span", "note", ` (${moveWords(on.move).toLowerCase()})`));
+    }
+    line.classList.toggle("drop-better", advice.recommended.move.action === "drop");
+    line.hidden = false;
+  }
+
+  /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
+  function renderAdvice(advice) {
+    const values = advice.moves.map((m) => m.expected_points);
+    const low = Math.min(0, ...values);
+    const high = Math.max(0, ...values);
+    const range = high - low || 1;
+    const at = (v) => ((v - low) / range) * 100;
+    const list = $("advice");
+    list.replaceChildren();
+    advice.moves.forEach((value, rank) => {
+      const move = value.move;
+      const item = element("li", "advice-move" + (rank === 0 ? " recommended" : "") + (move.action === "drop" ? " drop" : ""));
+      item.dataset.testid = "advice-move";
+      item.dataset.action = move.action;
+      if (move.card) item.dataset.card = move.card;
+      item.dataset.rank = String(rank + 1);
+      item.dataset.expected = String(value.expected_points);
+      const button = element("button", "advice-play");
+      button.type = "button";
+      button.dataset.testid = "advice-play";
+      const label = element("span", "advice-label");
+      const words = moveWords(move) + (move.action === "drop" ? ` (${game.canDrop} drop)` : "");
+      label.append(element("span", "advice-rank", rank === 0 ? "Best" : `#${rank + 1}`),
+        element("span", "advice-words", words));
+      const track = element("span", "bar-track");
+      track.setAttribute("aria-hidden", "true");
+      const zero = element("span", "bar-zero");
+      zero.style.left = `${at(0)}%`;
+      const bar = element("span", "bar" + (value.expected_points < 0 ? " negative" : "")
+        + (!value.exact && value.samples < ROUGH_SAMPLES ? " rough" : ""));
+      bar.dataset.testid = "advice-bar";
+      bar.style.left = `${Math.min(at(0), at(value.expected_points))}%`;
+      bar.style.width = `${Math.max(Math.abs(at(value.expected_points) - at(0)), 0.5)}%`;
+      track.append(zero, bar);
+      const figures = element("span", "advice-figures");
+      const expected = element("span", "advice-points", `${points(value.expected_points)} pts`);
+      expected.dataset.testid = "advice-points";
+      figures.append(expected, element("span", null, `win ${percent(value.win_probability)}`));
+      const quality = value.exact ? "exact"
+        : `estimated over ${value.samples} deal${value.samples === 1 ? "" : "s"}`
+          + (value.standard_error !== null && value.standard_error !== undefined ? ` ± ${value.standard_error.toFixed(1)}` : "")
+          + (value.samples < ROUGH_SAMPLES ? " (rough)" : "");
+      const exactness = element("span", "advice-quality" + (value.exact ? " exact" : ""), quality);
+      exactness.dataset.testid = "advice-quality";
+      figures.append(exactness);
+      button.append(label, track, figures);
+      button.setAttribute("aria-label", `${rank === 0 ? "Recommended: " : ""}${words}: `
+        + `${points(value.expected_points)} points expected, win ${percent(value.win_probability)}, ${quality}. Play it.`);
+      button.addEventListener("click", () => humanPlay(fromAdvice(move)));
+      item.append(button);
+      if (value.reasons.length) {
+        const reasons = element("ul", "reasons");
+        reasons.dataset.testid = "advice-reasons";
+        for (const reason of value.reasons) reasons.append(element("li", null, symbolize(reason)));
+        item.append(reasons);
+      }
+      list.append(item);
+    });
+    renderDropAdvice(advice);
+    const panel = $("hint");
+    panel.dataset.state = "done";
+    panel.setAttribute("aria-busy", "false");
+    const best = advice.recommended;
+    $("hint-status").textContent = `${moveWords(best.move)}: the advisor's choice `
+      + `(${advice.level}, ${advice.moves.length} legal move${advice.moves.length === 1 ? "" : "s"}`
+      + `${advice.complete ? "" : ", cut short by the deadline"}). Tap a move to play it.`;
+  }
+
+  /** The advisor's move as the referee plays it. */
+  function fromAdvice(move) {
+    const played = { action: move.action };
+    if (move.card) played.card = move.card;
+    if (move.action === "declare") played.melds = (move.melds || []).map((m) => [...m]);
+    return played;
+  }
+
+  // ---------------------------------------------------------------- wiring
+
+  function wire() {
+    $("hint-button").addEventListener("click", hint);
+    $("retry").addEventListener("click", () => {
+      const again = retry;
+      clearError();
+      if (again) again();
+    });
+    $("show-mode").addEventListener("change", renderHand);
+    $("hint-level").addEventListener("change", () => {
+      match.hintLevel = $("hint-level").value;
+      syncUrl();
+    });
+    $("bot-level").addEventListener("change", () => {
+      match.botLevel = $("bot-level").value;
+      syncUrl();
+    });
+    const restart = (seed) => {
+      match.seed = seed;
+      match.dealNumber = 1;
+      match.players = Number($("players").value);
+      match.totals = new Array(match.players).fill(0);
+      startDeal();
+    };
+    $("new-game").addEventListener("click", () => {
+      const text = $("seed").value.trim();
+      const seed = /^\d+$/.test(text) && Number(text) < SEED_MAX ? Number(text) : null;
+      if (seed === null) {
+        showError(`The seed must be a whole number below ${SEED_MAX}.`, null);
+        return;
+      }
+      restart(seed);
+    });
+    $("random-game").addEventListener("click", () => restart(randomSeed()));
+    $("players").addEventListener("change", () => restart(match.seed));
+  }
+
+  function start() {
+    readUrl();
+    $("hint-level").value = match.hintLevel;
+    $("bot-level").value = match.botLevel;
+    $("drop-first").textContent = String(DROP_FIRST);
+    $("drop-middle").textContent = String(DROP_MIDDLE);
+    $("cap").textContent = String(POINTS_CAP);
+    $("wrong-cost").textContent = String(WRONG_DECLARATION);
+    wire();
+    document.body.dataset.ready = "true";
+    startDeal();
+  }
+
+  start();
+})();
