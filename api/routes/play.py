@@ -1,11 +1,13 @@
-"""``GET /play`` and ``GET /play/gin``: the playground's pages, their scripts and style under
+"""``GET /play``, ``GET /play/gin`` and ``GET /play/indian``: the playground's pages, their scripts and style under
 ``/play-assets``.
 
 Static pages (``api/static/play``: plain HTML, CSS and browser JavaScript,
 nothing loaded from another host) that call the JSON API on the same origin.
 Their state lives in the query string: ``/play?variant=gin&hand=AS+2S+3S+...``
 is a link to a solved hand, ``/play/gin?seed=42&hand=3`` to a hand of gin
-against the bot (the move advisor), dealt from that seed.  Only the files
+against the bot (the move advisor), dealt from that seed, and
+``/play/indian?seed=42&deal=1&players=3`` to a deal of 13-card Indian rummy
+against two bots.  Only the files
 shipped in that directory are served, by name; the pages' Content-Security-Policy
 lets the browser load nothing from anywhere else.
 """
@@ -30,8 +32,8 @@ MEDIA_TYPES = {
     ".css": "text/css; charset=utf-8",
     ".svg": "image/svg+xml",
 }
-PAGES = frozenset({"index.html", "gin.html"})
-"""Served at their own paths (``/play``, ``/play/gin``), not as assets."""
+PAGES = frozenset({"index.html", "gin.html", "indian.html"})
+"""Served at their own paths (``/play``, ``/play/gin``, ``/play/indian``), not as assets."""
 ASSET_FILES = frozenset(
     p.name for p in STATIC_DIR.iterdir() if p.suffix in MEDIA_TYPES and p.name not in PAGES
 )
@@ -64,6 +66,13 @@ async def play_page() -> FileResponse:
 async def gin_page() -> FileResponse:
     """A hand of gin against the bot, with hints; the match lives in the query string."""
     return _file("gin.html")
+
+
+@router.get("/play/indian")
+async def indian_page() -> FileResponse:
+    """A deal of 13-card Indian rummy against 1-3 bots, with hints; the game lives in the
+    query string."""
+    return _file("indian.html")
 
 
 @router.get(ASSETS + "/{name}")
