@@ -7,7 +7,8 @@ to any other host (the page must work offline) and for script errors.
 The browser tests skip, with the reason, when the browser or Playwright is
 missing (the check of the page's route and headers still runs).
 ``serve_app`` and ``launch_chromium`` are shared with the other playground
-test modules (``test_playground_gin.py``: gin against the bot).
+test modules (``test_playground_gin.py``: gin against the bot;
+``test_playground_indian.py``: Indian rummy against the bots).
 
 Screenshots go to a pytest temp directory, and the gin hand's also to
 ``/tmp/play-screenshot.png``.
@@ -204,20 +205,22 @@ def card_tokens(locator: Any) -> list[str]:
 
 
 def test_page_and_assets_are_served_with_a_strict_policy(base_url: str) -> None:
-    for path in ("/play", "/play/gin"):
+    for path in ("/play", "/play/gin", "/play/indian"):
         page = httpx.get(base_url + path)
         assert page.status_code == 200
         assert page.headers["content-type"].startswith("text/html")
         assert "default-src 'none'" in page.headers["content-security-policy"]
-    for asset in ("play.js", "play.css", "icon.svg", "cards.js", "gin.js", "gin-referee.js", "gin.css"):
+    for asset in ("play.js", "play.css", "icon.svg", "cards.js", "gin.js", "gin-referee.js", "gin.css",
+                  "indian.js", "indian-referee.js", "indian.css"):
         assert httpx.get(f"{base_url}/play-assets/{asset}").status_code == 200
-    for missing_path in ("/play-assets/..%2Fplay.py", "/play-assets/gin.html"):
+    for missing_path in ("/play-assets/..%2Fplay.py", "/play-assets/gin.html", "/play-assets/indian.html"):
         missing = httpx.get(base_url + missing_path)
         assert missing.status_code == 404
         assert missing.json()["detail"][0]["type"] == "not_found"
-    assert 'href="play/gin"' in httpx.get(base_url + "/play").text  # the playground links the game
+    index = httpx.get(base_url + "/play").text
+    assert 'href="play/gin"' in index and 'href="play/indian"' in index  # the playground links the games
     paths = httpx.get(base_url + "/openapi.json").json()["paths"]
-    assert "/play" not in paths and "/play/gin" not in paths
+    assert "/play" not in paths and "/play/gin" not in paths and "/play/indian" not in paths
 
 
 def test_gin_link_shows_melds_deadwood_and_points(watched: Watched, shots: Path) -> None:

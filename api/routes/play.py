@@ -1,5 +1,5 @@
-"""``GET /play``, ``GET /play/gin`` and ``GET /play/indian``: the playground's pages, their scripts and style under
-``/play-assets``.
+"""``GET /play``, ``GET /play/gin`` and ``GET /play/indian``: the playground's pages, their
+scripts and style under ``/play-assets``.
 
 Static pages (``api/static/play``: plain HTML, CSS and browser JavaScript,
 nothing loaded from another host) that call the JSON API on the same origin.

@@ -325,7 +325,10 @@
       this.declaration.valid = Boolean(report.valid && report.declarable);
       this.declaration.problems = report.problems.map((p) => p.message);
       if (this.declaration.valid === false && !this.declaration.problems.length) {
-        this.declaration.problems = ["the groups shown do not make a declaration (every card melded, 2 sequences of which 1 pure)"];
+        const loose = this.declaration.deadwood;
+        this.declaration.problems = [loose.length
+          ? `${loose.join(" ")} ${loose.length === 1 ? "is" : "are"} not in any meld: a show melds every card`
+          : "the melds lack the sequences a show needs: 2 sequences, 1 of them pure"];
       }
       return this.declaration.valid;
     }

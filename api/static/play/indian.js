@@ -367,6 +367,7 @@
     box.dataset.ending = game.ending;
     const d = game.declaration;
     if (d) box.dataset.valid = String(d.valid);
+    box.dataset.rummy = String(game.handRummy);
     const dealPoints = scored ? scored.points : new Array(game.players).fill(0);
     box.dataset.points = dealPoints.join(",");
     const head = element("p", "outcome-head", outcomeWords());
