@@ -1,5 +1,5 @@
-"""Every docstring example of the library and the API, and the README's
-library tour, run as doctests."""
+"""Every docstring example of the library, the API and the benchmarks, and the
+README's library tour, run as doctests."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import api
+import benchmarks
 import solver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,7 +20,7 @@ SKIP = {"api.serve", "api.bulk.on_ray"}  # start servers / need the optional ray
 
 def _modules() -> list[str]:
     names = []
-    for package in (solver, api):
+    for package in (solver, api, benchmarks):
         for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             if info.name not in SKIP:
                 names.append(info.name)
