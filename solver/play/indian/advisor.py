@@ -145,7 +145,7 @@ class IndianAdvisor:
         self.seed = seed
         self.deadline = deadline
         self.hands = hands_for(deal)
-        self.policy = FastPolicy(self.hands)
+        self.policy = FastPolicy(self.hands, deadline)
         self.rng = random.Random(seed)
         counts = [0] * NUM_CARD_TYPES
         for card in state.unseen:

@@ -103,8 +103,9 @@ class IndianHands:
         self.max_nodes = MAX_NODES
 
     # -- the search ---------------------------------------------------------------
-    def evaluate(self, hand: Sequence[int]) -> Packing:
-        """The best packing of ``hand`` (``hand_size`` cards, or one more)."""
+    def evaluate(self, hand: Sequence[int], max_nodes: int | None = None) -> Packing:
+        """The best packing of ``hand`` (``hand_size`` cards, or one more)
+        found within ``max_nodes`` search nodes (default ``MAX_NODES``)."""
         counts = [0] * (JOKER + 1)
         wilds: list[int] = []
         for card in hand:
@@ -112,7 +113,8 @@ class IndianHands:
                 wilds.append(card)
             else:
                 counts[card] += 1
-        search = _Search(self, counts, len(wilds))
+        search = _Search(self, counts, len(wilds), self.max_nodes if max_nodes is None
+                         else max_nodes)
         search.run()
         chosen = search.best_groups
         used = [0] * (JOKER + 1)
@@ -172,7 +174,8 @@ class _Search:
     are placed at the leaf (as run seeds where sequences are short, then as
     seeds while slots last, the cheapest first)."""
 
-    def __init__(self, hands: IndianHands, counts: list[int], wilds: int) -> None:
+    def __init__(self, hands: IndianHands, counts: list[int], wilds: int,
+                 max_nodes: int) -> None:
         self.h = hands
         self.counts = counts
         self.wilds = wilds
@@ -184,7 +187,7 @@ class _Search:
         self.chosen: list[Group] = []
         self.singles: list[int] = []
         self.nodes = 0
-        self.max_nodes = hands.max_nodes
+        self.max_nodes = max_nodes
         self.groups: dict[int, list[Group]] = {
             card: self._groups(card) for card in range(JOKER) if counts[card]}
 

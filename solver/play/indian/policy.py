@@ -21,18 +21,25 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
+from solver.deadline import Deadline
 from solver.play.indian.hands import IndianHands, Packing
 
 RANKS = 13
 CACHE = 4096
+LATE_NODES = 40
+"""Search nodes a packing may take once the deadline has passed: the first
+descent (groups come most complete first), so an answer that must still
+value its moves stays within milliseconds of the deadline."""
 
 
 class FastPolicy:
     """Turn decisions on hands of card ids (see the module docstring), with a
-    bounded cache of packings (hands repeat across an advisor's deals)."""
+    bounded cache of packings (hands repeat across an advisor's deals).  Past
+    ``deadline`` a packing is the search's first descent (not cached)."""
 
-    def __init__(self, hands: IndianHands) -> None:
+    def __init__(self, hands: IndianHands, deadline: Deadline | None = None) -> None:
         self.hands = hands
+        self.deadline = deadline
         self._cache: OrderedDict[tuple[int, ...], Packing] = OrderedDict()
 
     def packing(self, hand: Iterable[int]) -> Packing:
@@ -41,6 +48,8 @@ class FastPolicy:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
+        if self.deadline is not None and self.deadline.expired():
+            return self.hands.evaluate(key, LATE_NODES)
         packing = self.hands.evaluate(key)
         self._cache[key] = packing
         if len(self._cache) > CACHE:
