@@ -1,4 +1,4 @@
-"""Random and junk payloads against the play endpoints (gin, hints, scoring): never a 5xx.
+"""Random and junk payloads against the play endpoints (gin, hints, scoring, the advisor): never a 5xx.
 
 Same approach as ``test_api_fuzz``: a fixed seed, small time budgets, the
 statuses seen printed at the end.  Plausible payloads (real variants, distinct
@@ -39,6 +39,14 @@ SOME = CARDS | hands
 NET_VARIANTS = st.sampled_from(["gin", "basic", "rummy500", "rommy"]) | variants
 TABLE = st.lists(st.lists(st.sampled_from(STANDARD_TOKENS), min_size=1, max_size=5), max_size=4)
 OPTIONAL = {"rules": rules, "junk": json_values}
+ADVISE_GAMES = st.sampled_from(["gin", "indian13", "indian21"])
+LEVELS = st.sampled_from(["novice", "standard", "expert"])
+SEATS = st.integers(-1, 7) | json_values
+ACTIONS = st.sampled_from(["pass", "take_discard", "draw_stock", "discard", "knock", "drop",
+                           "declare", "lay_off"])
+EVENTS = st.lists(st.fixed_dictionaries(
+    {"player": st.integers(-1, 6), "action": ACTIONS | json_values},
+    optional={"card": tokens | json_values}), max_size=12)
 
 PAYLOADS: dict[str, Any] = {
     "/v1/gin/knock": st.fixed_dictionaries(
@@ -68,6 +76,19 @@ PAYLOADS: dict[str, Any] = {
                  "had_turn": st.booleans()}),
              max_size=4) | json_values},
         optional={"wild_rank": wild_ranks, **OPTIONAL}),
+    "/v1/advise": st.fixed_dictionaries(
+        {"hand": SOME, "upcard": tokens | json_values},
+        optional={"game": ADVISE_GAMES | json_values, "history": EVENTS | json_values,
+                  "me": SEATS, "dealer": SEATS, "players": SEATS,
+                  "discard_pile": st.lists(tokens, max_size=6) | json_values,
+                  "stock_count": st.integers(-2, 120) | json_values,
+                  "score": st.fixed_dictionaries({"me": st.integers(-5, 120),
+                                                  "opponent": st.integers(-5, 120)},
+                                                 optional={"target": st.integers(-1, 500)})
+                  | json_values,
+                  "wild_rank": wild_ranks, "level": LEVELS | json_values,
+                  "seed": st.integers(-3, 2**40) | json_values,
+                  "oklahoma": st.booleans() | json_values, **OPTIONAL}),
 }
 
 
@@ -99,6 +120,11 @@ PLAUSIBLE: dict[str, Any] = {
     "/v1/score/round": _deal(20).map(
         lambda cards: {"variant": "rummy500", "players": [
             {"hand": cards[:7]}, {"hand": cards[7:14]}, {"hand": cards[14:]}]}),
+    "/v1/advise": st.tuples(_deal(14), st.booleans(), st.integers(2, 6), EVENTS, LEVELS).map(
+        lambda t: {"hand": t[0][:10], "upcard": t[0][10], "level": t[4],
+                   "history": [{"player": 0, "action": "pass"}, *t[3][:4]]} if t[1] else
+        {"game": "indian13", "hand": t[0][:13], "upcard": t[0][13], "wild_rank": "7H",
+         "players": t[2], "dealer": t[2] - 1, "level": t[4], "history": t[3][:3]}),
 }
 SEEN: Counter[tuple[str, int]] = Counter()
 
