@@ -59,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="start the API server (1 and 2 workers) and load-test /v1/solve")
     parser.add_argument("--advise-load", action="store_true",
                         help="start the API server (2 workers) and time POST /v1/advise at the "
-                             "default level on positions from arena hands")
+                             "default level on positions from arena hands (--game gin or "
+                             "indian13)")
     parser.add_argument("--load-seconds", type=float, default=20.0,
                         help="seconds per load phase (default 20)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
@@ -80,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.arena:
         return run_arena_command(args)
     if args.advise_load:
-        advice = run_advise_load(args.load_seconds, seed=args.seed,
+        advice = run_advise_load(args.load_seconds, seed=args.seed, game=args.game,
                                  progress=lambda line: print(line, file=sys.stderr))
         print(render_advise_load(advice))
         if args.json:

@@ -1,10 +1,12 @@
 """``POST /v1/advise`` under load: the advisor's requests from real positions.
 
-The bodies are the public states a player met in arena hands (the advisor
-at its novice level against the EAAI SimpleGinRummyPlayer port), one per
+The bodies are the public states a player met in arena hands, one per
 decision, sent as a game would send them: the hand, the upcard, the whole
 history, the match score when there is one; the level is the service's
-default.  ``run_advise_load`` starts the service with two workers and
+default.  Gin: the advisor at its novice level against the EAAI
+SimpleGinRummyPlayer port; ``indian13``: the novice advisor at a table of
+three with the greedy and the distance players (``benchmarks.arena.indian``).
+``run_advise_load`` starts the service with two workers and
 measures the answers' latency at a steady rate a game server could send
 (open loop) and with one request in flight per worker (closed loop), and
 reports the slowest answer as the server timed it (arrival to answer);
@@ -21,6 +23,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks.arena.indian.players import AdvisorPlayer as IndianAdvisor
+from benchmarks.arena.indian.players import advice_request as indian_request
+from benchmarks.arena.indian.players import make_player as make_indian_player
+from benchmarks.arena.indian.referee import Action as IndianAction
+from benchmarks.arena.indian.referee import IndianRules
+from benchmarks.arena.indian.referee import PlayerView as IndianView
+from benchmarks.arena.indian.runner import deck_for, play_game, seed_for
 from benchmarks.arena.players.advisor import AdvisorPlayer, advice_request
 from benchmarks.arena.protocol import PlayerView
 from benchmarks.arena.runner import Arena
@@ -29,7 +38,10 @@ from benchmarks.markdown import markdown_table
 from benchmarks.runner import percentile
 
 HANDS = 8
-"""Arena hands the positions come from (about 17 decisions each)."""
+"""Arena hands (gin) or deals (Indian) the positions come from (gin: about 17
+decisions each; Indian: about 10 a deal for the advisor's seat)."""
+INDIAN_TABLE = ("greedy", "distance")
+"""The advisor's opponents at the Indian table."""
 WORKERS = 2
 RATES = (2.0, 4.0)
 """Open-loop request rates per second."""
@@ -55,12 +67,42 @@ class _Recorder(AdvisorPlayer):
         return advise(body["game"], **arguments, level="novice")
 
 
-def advise_bodies(hands: int = HANDS, seed: int = 0) -> list[dict[str, Any]]:
-    """Request bodies of every advisor decision in ``hands`` arena hands."""
+def advise_bodies(hands: int = HANDS, seed: int = 0, game: str = "gin") -> list[dict[str, Any]]:
+    """Request bodies of every advisor decision in ``hands`` arena hands (deals)."""
+    if game != "gin":
+        return _indian_bodies(hands, seed)
     arena = Arena("advisor_novice", "eaai_simple", seed=seed, cross_check=False)
     recorder = _Recorder()
     arena.players["a"] = recorder
     arena.play_pairs((hands + 1) // 2)
+    return recorder.bodies
+
+
+class _IndianRecorder(IndianAdvisor):
+    """The novice Indian advisor, keeping each decision's request body."""
+
+    def __init__(self) -> None:
+        super().__init__("novice")
+        self.bodies: list[dict[str, Any]] = []
+
+    def act(self, view: IndianView) -> IndianAction:
+        self.bodies.append(indian_request(view, (self.seed * 1000 + self.decisions + 1) % 2**31))
+        return super().act(view)
+
+
+def _indian_bodies(deals: int, seed: int) -> list[dict[str, Any]]:
+    """Request bodies of the novice advisor's decisions at an indian13 table
+    (its seat rotated over each deal)."""
+    recorder = _IndianRecorder()
+    lineup = ("advisor_novice", *INDIAN_TABLE)
+    for deal in range(deals):
+        deck = deck_for(seed, deal)
+        for rotation in range(len(lineup)):
+            seats = [lineup[(place - rotation) % len(lineup)] for place in range(len(lineup))]
+            players = [recorder if name == lineup[0] else make_indian_player(name)
+                       for name in seats]
+            play_game(deck, seats, [seed_for(seed, deal, rotation, s) for s in range(len(seats))],
+                      IndianRules(), players)
     return recorder.bodies
 
 
@@ -97,15 +139,16 @@ def raw_requests(bodies: list[dict[str, Any]], port: int) -> list[bytes]:
 
 
 def run_advise_load(seconds: float = 20.0, hands: int = HANDS, seed: int = 0,
-                    progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+                    progress: Callable[[str], None] | None = None,
+                    game: str = "gin") -> dict[str, Any]:
     """Latency of ``/v1/advise`` at the default level with two workers;
     ``{"skipped": reason}`` when the API cannot run."""
     reason = api_unavailable()
     if reason is not None:
         return {"skipped": reason}
-    bodies = advise_bodies(hands, seed)
+    bodies = advise_bodies(hands, seed, game)
     if progress:
-        progress(f"advise load: {len(bodies)} positions from {hands} arena hands")
+        progress(f"advise load: {len(bodies)} {game} positions from {hands} arena hands")
     levels = level_times(bodies)
     phases: list[dict[str, Any]] = []
     with Server(WORKERS, log_level="info") as server:
@@ -127,7 +170,8 @@ def run_advise_load(seconds: float = 20.0, hands: int = HANDS, seed: int = 0,
         phases.append({"mode": f"open loop {RATES[-1]:g}/s, time_limit_ms {TURN_TIMER_MS}",
                        **summary})
         on_server = server.server_ms()
-    return {"workers": WORKERS, "positions": len(bodies), "levels": levels, "phases": phases,
+    return {"game": game, "workers": WORKERS, "positions": len(bodies), "levels": levels,
+            "phases": phases,
             "slowest_on_server_ms": max(on_server.values(), default=0.0)}
 
 
@@ -142,8 +186,9 @@ def render_advise_load(results: dict[str, Any]) -> str:
         ["level", "decisions", "median ms", "p90 ms", "p99 ms", "max ms"],
         [[name, str(t["decisions"]), _ms(t["median_ms"]), _ms(t["p90_ms"]), _ms(t["p99_ms"]),
           _ms(t["max_ms"])] for name, t in results["levels"].items()])
-    return (f"advise() per decision, one process, {results['positions']} positions from arena "
-            f"hands\n\n{levels}\n\nPOST /v1/advise, default level, {results['workers']} "
+    return (f"advise() per decision, one process, {results['positions']} "
+            f"{results.get('game', 'gin')} positions from arena hands\n\n{levels}\n\n"
+            f"POST /v1/advise, default level, {results['workers']} "
             f"workers; slowest on the server: {results['slowest_on_server_ms']:.0f} ms\n\n{table}")
 
 

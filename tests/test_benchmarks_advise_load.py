@@ -23,6 +23,20 @@ def test_recorded_positions_are_advise_requests() -> None:
     assert {"draw", "discard"} <= phases
 
 
+def test_recorded_indian_positions_are_advise_requests() -> None:
+    bodies = advise_bodies(hands=1, seed=5, game="indian13")
+    assert len(bodies) >= 6
+    phases = set()
+    for body in bodies:
+        assert body["game"] == "indian13" and body["players"] == 3
+        operation = OPERATIONS["advise"]
+        call = operation.parse({**body, "level": "novice"}, Settings())
+        answer = operation.execute(call.args, Deadline.after_ms(call.limit_ms))
+        phases.add(answer["phase"])
+        assert answer["moves"], body
+    assert "draw" in phases
+
+
 def test_raw_requests_carry_the_body() -> None:
     raw = raw_requests([{"game": "gin"}], 8000)[0]
     head, body = raw.split(b"\r\n\r\n", 1)

@@ -151,6 +151,14 @@ def advisor_history(view: PlayerView) -> list[dict[str, Any]]:
     return out
 
 
+def advice_request(view: PlayerView, seed: int) -> dict[str, Any]:
+    """The ``POST /v1/advise`` body (without ``level``) of the public state
+    ``view`` shows its seat: what the arena's advisor asks."""
+    return {"game": GAME, "hand": names(view.hand), "upcard": card_name(view.upcard),
+            "history": advisor_history(view), "me": view.seat, "dealer": view.players - 1,
+            "players": view.players, "wild_rank": cut_token(view), "seed": seed}
+
+
 class AdvisorPlayer:
     """``solver.play.advise``'s recommendation (see the module docstring)."""
 
@@ -171,10 +179,8 @@ class AdvisorPlayer:
         from solver.play import advise
 
         self.decisions += 1
-        advice = advise(GAME, hand=names(view.hand), upcard=card_name(view.upcard),
-                        history=advisor_history(view), me=view.seat, dealer=view.players - 1,
-                        players=view.players, wild_rank=cut_token(view),
-                        level=self.level, seed=(self.seed * 1000 + self.decisions) % 2**31)
+        body = advice_request(view, (self.seed * 1000 + self.decisions) % 2**31)
+        advice = advise(body.pop("game"), **body, level=self.level)
         for value in advice.moves:
             move = value.move
             if move.action == "drop" and not self.drops:

@@ -30,7 +30,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.arena.indian.players import ENTRANTS, make_player
+from benchmarks.arena.indian.players import ENTRANTS, Player, make_player
 from benchmarks.arena.indian.referee import (
     DECK,
     DealResult,
@@ -81,10 +81,11 @@ class GameRecord:
 
 
 def play_game(deck: Sequence[int], seats: Sequence[str], seeds: Sequence[int],
-              rules: IndianRules) -> GameRecord:
-    """One game of ``deck`` with the players ``seats`` (names) in seat order."""
+              rules: IndianRules, players: Sequence[Player] | None = None) -> GameRecord:
+    """One game of ``deck`` with the players ``seats`` (names) in seat order
+    (``players``: those players themselves, else new ones made by name)."""
     deal = IndianDeal(deck, len(seats), rules)
-    players = [make_player(name) for name in seats]
+    players = [make_player(name) for name in seats] if players is None else list(players)
     for index, player in enumerate(players):
         player.start_deal(index, seeds[index])
     times: dict[str, list[float]] = {name: [] for name in seats}
