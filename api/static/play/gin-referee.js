@@ -11,30 +11,7 @@
   const HAND = 10;
   const WALL = 2; // a turn that starts with this many stock cards may only knock with the pile top, or pass
   const TARGET = 100;
-  const SEED_MAX = 2 ** 31 - 1;
-
-  /** A 32-bit generator (mulberry32): the same seed deals the same cards in every browser. */
-  function generator(seed) {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  /** One 31-bit number from several (the match seed, the hand number, a turn ...). */
-  function mix(...parts) {
-    let h = 0x811c9dc5;
-    for (const part of parts) {
-      h = Math.imul(h ^ (part >>> 0), 0x01000193) >>> 0;
-      h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) >>> 0;
-      h ^= h >>> 15;
-    }
-    return (h >>> 0) % SEED_MAX;
-  }
+  const { SEED_MAX, mix, shuffle, randomSeed } = window.RummySeeded;
 
   function deck() {
     const cards = [];
@@ -44,13 +21,7 @@
 
   /** The 52 cards in the order hand `handNumber` of match `seed` deals them. */
   function shuffled(seed, handNumber) {
-    const cards = deck();
-    const random = generator(mix(seed, handNumber));
-    for (let i = cards.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [cards[i], cards[j]] = [cards[j], cards[i]];
-    }
-    return cards;
+    return shuffle(deck(), mix(seed, handNumber));
   }
 
   /** Hands alternate dealers; the first hand of a match is dealt by seat 1. */
@@ -252,12 +223,6 @@
     }
   }
 
-  /** A seed from the browser's random source, for a new match. */
-  function randomSeed() {
-    const value = new Uint32Array(1);
-    crypto.getRandomValues(value);
-    return value[0] % SEED_MAX;
-  }
 
   window.GinReferee = Object.freeze({
     Game, HAND, WALL, TARGET, SEED_MAX, dealerOf, shuffled, mix, randomSeed,

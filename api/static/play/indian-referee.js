@@ -22,30 +22,7 @@
   const DROP_MIDDLE = 40; // drop_middle: any later turn
   const WRONG_DECLARATION = 80; // wrong_declaration
   const POINTS_CAP = 80; // points_cap: the most a loser's count costs
-  const SEED_MAX = 2 ** 31 - 1;
-
-  /** A 32-bit generator (mulberry32): the same seed deals the same cards in every browser. */
-  function generator(seed) {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  /** One 31-bit number from several (the seed, the deal number, a turn ...). */
-  function mix(...parts) {
-    let h = 0x811c9dc5;
-    for (const part of parts) {
-      h = Math.imul(h ^ (part >>> 0), 0x01000193) >>> 0;
-      h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) >>> 0;
-      h ^= h >>> 15;
-    }
-    return (h >>> 0) % SEED_MAX;
-  }
+  const { SEED_MAX, mix, shuffle, randomSeed } = window.RummySeeded;
 
   /** The 106 cards: every card of two decks, and two printed jokers. */
   function deck() {
@@ -59,13 +36,7 @@
 
   /** The cards in the order deal `dealNumber` of `seed` deals them (Fisher-Yates). */
   function shuffled(seed, dealNumber, players) {
-    const cards = deck();
-    const random = generator(mix(seed, dealNumber, players));
-    for (let i = cards.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [cards[i], cards[j]] = [cards[j], cards[i]];
-    }
-    return cards;
+    return shuffle(deck(), mix(seed, dealNumber, players));
   }
 
   /** The deal rotates; deal 1 is dealt by the last seat, so seat 0 (the human) plays first. */
@@ -354,13 +325,6 @@
       });
       return { variant: GAME, wild_rank: this.wildRank, players };
     }
-  }
-
-  /** A seed from the browser's random source, for a new game. */
-  function randomSeed() {
-    const value = new Uint32Array(1);
-    crypto.getRandomValues(value);
-    return value[0] % SEED_MAX;
   }
 
   window.IndianReferee = Object.freeze({

@@ -9,6 +9,7 @@
 
 (() => {
   const { cardElement, cardRow, shortName, symbolize, sortKey, element, span } = window.RummyCards;
+  const { api, describeError, sleep } = window.RummyTableApi;
   const {
     Game, SEED_MAX, MIN_PLAYERS, MAX_PLAYERS, DROP_FIRST, DROP_MIDDLE, WRONG_DECLARATION, POINTS_CAP,
     randomSeed,
@@ -36,53 +37,7 @@
   let epoch = 0; // bumped by every move and deal: an answer for an older state is dropped
   let retry = null;
 
-  // ------------------------------------------------------------------- API
-
-  class ApiError extends Error {
-    constructor(status, detail) {
-      super(detail.map((d) => d.msg).join("; "));
-      this.status = status;
-      this.detail = detail;
-    }
-  }
-
-  /** POST a JSON body to a path relative to the site root (the page is /play/indian). */
-  async function api(path, body) {
-    let response;
-    try {
-      response = await fetch(`../${path}`, {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-      });
-    } catch {
-      throw new ApiError(0, [{ type: "network", loc: [], msg: "the service did not answer; is it running?" }]);
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch {
-      data = null;
-    }
-    if (!response.ok) {
-      let detail = data && Array.isArray(data.detail) ? data.detail : null;
-      if (!detail) detail = [{ type: "http", loc: [], msg: `HTTP ${response.status}` }];
-      const after = response.headers.get("Retry-After");
-      if (response.status === 503 && after) {
-        detail = detail.map((d) => ({ ...d, msg: `${d.msg} (try again in ${after} s)` }));
-      }
-      throw new ApiError(response.status, detail);
-    }
-    return data;
-  }
-
-  function describeError(err, what) {
-    if (!(err instanceof ApiError)) return `${what} failed: ${err.message || err}`;
-    const status = err.status ? `HTTP ${err.status}` : "no answer";
-    const items = err.detail.map((d) => {
-      const loc = Array.isArray(d.loc) && d.loc.length ? ` at ${d.loc.join(".")}` : "";
-      return `${d.type ? d.type + loc + ": " : ""}${symbolize(d.msg)}`;
-    });
-    return `${what} failed (${status}): ${items.join("; ")}`;
-  }
+  // ---------------------------------------------------------------- errors
 
   /** Show what went wrong on the table, with a button that tries `again`. */
   function showError(message, again) {
@@ -100,7 +55,6 @@
     retry = null;
   }
 
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   // ------------------------------------------------------------------ words
 
