@@ -210,9 +210,9 @@ def test_page_and_assets_are_served_with_a_strict_policy(base_url: str) -> None:
         assert page.status_code == 200
         assert page.headers["content-type"].startswith("text/html")
         assert "default-src 'none'" in page.headers["content-security-policy"]
-    for asset in ("play.js", "play.css", "icon.svg", "cards.js", "seeded.js", "table-api.js", "gin.js",
-                  "gin-referee.js", "gin.css",
-                  "indian.js", "indian-referee.js", "indian.css"):
+    for asset in ("play.js", "play.css", "icon.svg", "cards.js", "seeded.js", "table-api.js",
+                  "advice-chart.js", "gin.js", "gin-referee.js", "gin.css", "indian.js",
+                  "indian-referee.js", "indian.css"):
         assert httpx.get(f"{base_url}/play-assets/{asset}").status_code == 200
     for missing_path in ("/play-assets/..%2Fplay.py", "/play-assets/gin.html", "/play-assets/indian.html"):
         missing = httpx.get(base_url + missing_path)

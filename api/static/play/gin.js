@@ -9,6 +9,7 @@
 (() => {
   const { cardElement, cardRow, shortName, symbolize, sortKey, element, span } = window.RummyCards;
   const { api, describeError, sleep } = window.RummyTableApi;
+  const chart = window.RummyAdviceChart;
   const { Game, TARGET, SEED_MAX, randomSeed } = window.GinReferee;
 
   const HUMAN = 0;
@@ -17,7 +18,6 @@
   const BOT_DELAY_MS = 700;
   const MAX_DELAY_MS = 5000;
   const SHOWN_MOVES = 3;
-  const ROUGH_SAMPLES = 20; // fewer simulated deals than this: the figure is a rough estimate
 
   const $ = (id) => document.getElementById(id);
 
@@ -94,14 +94,7 @@
     }
   }
 
-  function points(value) {
-    const rounded = Math.round(value * 10) / 10;
-    return `${rounded > 0 ? "+" : rounded < 0 ? "−" : "±"}${Math.abs(rounded).toFixed(1)}`;
-  }
 
-  function percent(value) {
-    return `${Math.round(value * 100)}%`;
-  }
 
   // ------------------------------------------------------------------- URL
 
@@ -590,71 +583,11 @@
 
   /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
   function renderAdvice(advice) {
-    const values = advice.moves.map((m) => m.expected_points);
-    const low = Math.min(0, ...values);
-    const high = Math.max(0, ...values);
-    const range = high - low || 1;
-    const at = (v) => ((v - low) / range) * 100;
-    const list = $("advice");
-    list.replaceChildren();
-    advice.moves.forEach((value, rank) => {
-      const move = value.move;
-      const item = element("li", "advice-move" + (rank === 0 ? " recommended" : ""));
-      item.dataset.testid = "advice-move";
-      item.dataset.action = move.action;
-      if (move.card) item.dataset.card = move.card;
-      item.dataset.rank = String(rank + 1);
-      item.dataset.expected = String(value.expected_points);
-      const button = element("button", "advice-play");
-      button.type = "button";
-      button.dataset.testid = "advice-play";
-      const label = element("span", "advice-label");
-      label.append(element("span", "advice-rank", rank === 0 ? "Best" : `#${rank + 1}`),
-        element("span", "advice-words", moveWords(move, { phase: advice.phase })));
-      const track = element("span", "bar-track");
-      track.setAttribute("aria-hidden", "true");
-      const zero = element("span", "bar-zero");
-      zero.style.left = `${at(0)}%`;
-      const bar = element("span", "bar" + (value.expected_points < 0 ? " negative" : "")
-        + (!value.exact && value.samples < ROUGH_SAMPLES ? " rough" : ""));
-      bar.dataset.testid = "advice-bar";
-      bar.style.left = `${Math.min(at(0), at(value.expected_points))}%`;
-      bar.style.width = `${Math.max(Math.abs(at(value.expected_points) - at(0)), 0.5)}%`;
-      track.append(zero, bar);
-      const figures = element("span", "advice-figures");
-      const expected = element("span", "advice-points", `${points(value.expected_points)} pts`);
-      expected.dataset.testid = "advice-points";
-      figures.append(expected, element("span", null, `win ${percent(value.win_probability)}`));
-      if (value.match_win_probability !== null && value.match_win_probability !== undefined) {
-        figures.append(element("span", null, `match ${percent(value.match_win_probability)}`));
-      }
-      const quality = value.exact ? "exact"
-        : `estimated over ${value.samples} deal${value.samples === 1 ? "" : "s"}`
-          + (value.standard_error !== null && value.standard_error !== undefined ? ` ± ${value.standard_error.toFixed(1)}` : "")
-          + (value.samples < ROUGH_SAMPLES ? " (rough)" : "");
-      const exactness = element("span", "advice-quality" + (value.exact ? " exact" : ""), quality);
-      exactness.dataset.testid = "advice-quality";
-      figures.append(exactness);
-      button.append(label, track, figures);
-      button.setAttribute("aria-label", `${rank === 0 ? "Recommended: " : ""}${moveWords(move, { phase: advice.phase })}: `
-        + `${points(value.expected_points)} points expected, win ${percent(value.win_probability)}, ${quality}. Play it.`);
-      button.addEventListener("click", () => humanPlay(fromAdvice(move)));
-      item.append(button);
-      if (value.reasons.length) {
-        const reasons = element("ul", "reasons");
-        reasons.dataset.testid = "advice-reasons";
-        for (const reason of value.reasons) reasons.append(element("li", null, symbolize(reason)));
-        item.append(reasons);
-      }
-      list.append(item);
+    chart.renderAdvice(advice, {
+      list: $("advice"), panel: $("hint"), status: $("hint-status"),
+      words: (move) => moveWords(move, { phase: advice.phase }),
+      play: (move) => humanPlay(fromAdvice(move)),
     });
-    const panel = $("hint");
-    panel.dataset.state = "done";
-    panel.setAttribute("aria-busy", "false");
-    const best = advice.recommended;
-    $("hint-status").textContent = `${moveWords(best.move, { phase: advice.phase })}: the advisor's choice `
-      + `(${advice.level}, ${advice.moves.length} legal move${advice.moves.length === 1 ? "" : "s"}`
-      + `${advice.complete ? "" : ", cut short by the deadline"}). Tap a move to play it.`;
   }
 
   /** The advisor's move as the referee plays it. */

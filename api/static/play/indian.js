@@ -10,6 +10,8 @@
 (() => {
   const { cardElement, cardRow, shortName, symbolize, sortKey, element, span } = window.RummyCards;
   const { api, describeError, sleep } = window.RummyTableApi;
+  const chart = window.RummyAdviceChart;
+  const { points } = chart;
   const {
     Game, SEED_MAX, MIN_PLAYERS, MAX_PLAYERS, DROP_FIRST, DROP_MIDDLE, WRONG_DECLARATION, POINTS_CAP,
     randomSeed,
@@ -20,7 +22,6 @@
   const BOT_DELAY_MS = 700;
   const MAX_DELAY_MS = 5000;
   const SHOWN_MOVES = 4;
-  const ROUGH_SAMPLES = 20; // fewer simulated deals than this: the figure is a rough estimate
   const DEFAULT_PLAYERS = 3;
 
   const $ = (id) => document.getElementById(id);
@@ -88,19 +89,12 @@
     }
   }
 
-  function points(value) {
-    const rounded = Math.round(value * 10) / 10;
-    return `${rounded > 0 ? "+" : rounded < 0 ? "−" : "±"}${Math.abs(rounded).toFixed(1)}`;
-  }
 
   function whole(value) {
     const rounded = Math.round(value);
     return `${rounded > 0 ? "+" : rounded < 0 ? "−" : "±"}${Math.abs(rounded)}`;
   }
 
-  function percent(value) {
-    return `${Math.round(value * 100)}%`;
-  }
 
   // ------------------------------------------------------------------- URL
 
@@ -631,70 +625,14 @@
 
   /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
   function renderAdvice(advice) {
-    const values = advice.moves.map((m) => m.expected_points);
-    const low = Math.min(0, ...values);
-    const high = Math.max(0, ...values);
-    const range = high - low || 1;
-    const at = (v) => ((v - low) / range) * 100;
-    const list = $("advice");
-    list.replaceChildren();
-    advice.moves.forEach((value, rank) => {
-      const move = value.move;
-      const item = element("li", "advice-move" + (rank === 0 ? " recommended" : "") + (move.action === "drop" ? " drop" : ""));
-      item.dataset.testid = "advice-move";
-      item.dataset.action = move.action;
-      if (move.card) item.dataset.card = move.card;
-      item.dataset.rank = String(rank + 1);
-      item.dataset.expected = String(value.expected_points);
-      const button = element("button", "advice-play");
-      button.type = "button";
-      button.dataset.testid = "advice-play";
-      const label = element("span", "advice-label");
-      const words = moveWords(move) + (move.action === "drop" ? ` (${game.canDrop} drop)` : "");
-      label.append(element("span", "advice-rank", rank === 0 ? "Best" : `#${rank + 1}`),
-        element("span", "advice-words", words));
-      const track = element("span", "bar-track");
-      track.setAttribute("aria-hidden", "true");
-      const zero = element("span", "bar-zero");
-      zero.style.left = `${at(0)}%`;
-      const bar = element("span", "bar" + (value.expected_points < 0 ? " negative" : "")
-        + (!value.exact && value.samples < ROUGH_SAMPLES ? " rough" : ""));
-      bar.dataset.testid = "advice-bar";
-      bar.style.left = `${Math.min(at(0), at(value.expected_points))}%`;
-      bar.style.width = `${Math.max(Math.abs(at(value.expected_points) - at(0)), 0.5)}%`;
-      track.append(zero, bar);
-      const figures = element("span", "advice-figures");
-      const expected = element("span", "advice-points", `${points(value.expected_points)} pts`);
-      expected.dataset.testid = "advice-points";
-      figures.append(expected, element("span", null, `win ${percent(value.win_probability)}`));
-      const quality = value.exact ? "exact"
-        : `estimated over ${value.samples} deal${value.samples === 1 ? "" : "s"}`
-          + (value.standard_error !== null && value.standard_error !== undefined ? ` ± ${value.standard_error.toFixed(1)}` : "")
-          + (value.samples < ROUGH_SAMPLES ? " (rough)" : "");
-      const exactness = element("span", "advice-quality" + (value.exact ? " exact" : ""), quality);
-      exactness.dataset.testid = "advice-quality";
-      figures.append(exactness);
-      button.append(label, track, figures);
-      button.setAttribute("aria-label", `${rank === 0 ? "Recommended: " : ""}${words}: `
-        + `${points(value.expected_points)} points expected, win ${percent(value.win_probability)}, ${quality}. Play it.`);
-      button.addEventListener("click", () => humanPlay(fromAdvice(move)));
-      item.append(button);
-      if (value.reasons.length) {
-        const reasons = element("ul", "reasons");
-        reasons.dataset.testid = "advice-reasons";
-        for (const reason of value.reasons) reasons.append(element("li", null, symbolize(reason)));
-        item.append(reasons);
-      }
-      list.append(item);
+    chart.renderAdvice(advice, {
+      list: $("advice"), panel: $("hint"), status: $("hint-status"),
+      words: (move) => moveWords(move) + (move.action === "drop" ? ` (${game.canDrop} drop)` : ""),
+      statusWords: (move) => moveWords(move),
+      marks: (move) => (move.action === "drop" ? " drop" : ""),
+      play: (move) => humanPlay(fromAdvice(move)),
     });
     renderDropAdvice(advice);
-    const panel = $("hint");
-    panel.dataset.state = "done";
-    panel.setAttribute("aria-busy", "false");
-    const best = advice.recommended;
-    $("hint-status").textContent = `${moveWords(best.move)}: the advisor's choice `
-      + `(${advice.level}, ${advice.moves.length} legal move${advice.moves.length === 1 ? "" : "s"}`
-      + `${advice.complete ? "" : ", cut short by the deadline"}). Tap a move to play it.`;
   }
 
   /** The advisor's move as the referee plays it. */
