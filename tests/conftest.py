@@ -1,9 +1,12 @@
-"""Shared pytest setup: the ``--run-slow`` switch and the cross-check summary."""
+"""Shared pytest setup: the ``--run-slow`` switch, the cross-check summary, and the
+playground tests' server and browser (one of each per test module)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +14,24 @@ import pytest
 _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    """The app with the playground on a free port (``serve_app``); its base URL."""
+    from tests.test_playground import serve_app
+
+    with serve_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium (``launch_chromium``: the test skips without it)."""
+    from tests.test_playground import launch_chromium
+
+    with launch_chromium() as chromium:
+        yield chromium
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -115,18 +115,6 @@ def launch_chromium() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with serve_app() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("play-screenshots")
 

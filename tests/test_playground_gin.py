@@ -27,7 +27,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from tests.test_playground import PHONE, PHONE_HEIGHT, launch_chromium, serve_app
+from tests.test_playground import PHONE, PHONE_HEIGHT
 
 KNOCKING_SEED = 3
 SHORT_SEED = 4
@@ -44,18 +44,6 @@ def gin_link(seed: int, hand: int = 1, **params: str) -> str:
 
 # ---------------------------------------------------------------------------
 # Fixtures
-
-
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with serve_app() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from tests.test_playground import PHONE, launch_chromium, serve_app
+from tests.test_playground import PHONE
 
 SEED = 4
 """Deal 1 of this seed for three players (the page's default table): today's advisor has you
@@ -66,18 +66,6 @@ def post(base_url: str, path: str, body: dict[str, Any]) -> httpx.Response:
 
 # ---------------------------------------------------------------------------
 # Fixtures
-
-
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with serve_app() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")
