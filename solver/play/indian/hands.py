@@ -27,7 +27,7 @@ the exact solver (``solver.solve``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER
@@ -270,32 +270,24 @@ class _Search:
         suit, rank = divmod(card, RANKS)
         base = suit * RANKS
         out: list[Group] = []
-        # runs upwards from this rank
-        members = [card]
-        for r in range(rank + 1, RANKS):
-            other = base + r
-            if counts[other] and not wild[other]:
-                members.append(other)
-                span = r - rank + 1
-                if span - len(members) > MAX_GAPS:
-                    break
-                size = max(3, span)
-                out.append(Group(tuple(members), size, size - len(members), True))
-            elif r - rank + 1 - len(members) > MAX_GAPS:
-                break
-        if rank == 0 and h.ace_high:  # the ace on top: ...Q K A
+
+        def runs(steps: Iterable[tuple[int, int]]) -> None:
+            """The run groups from this card along ``(rank, span so far)`` steps."""
             members = [card]
-            for r in range(RANKS - 1, 0, -1):
+            for r, span in steps:
                 other = base + r
                 if counts[other] and not wild[other]:
                     members.append(other)
-                    span = RANKS - r + 1
                     if span - len(members) > MAX_GAPS:
                         break
                     size = max(3, span)
                     out.append(Group(tuple(members), size, size - len(members), True))
-                elif RANKS - r + 1 - len(members) > MAX_GAPS:
+                elif span - len(members) > MAX_GAPS:
                     break
+
+        runs((r, r - rank + 1) for r in range(rank + 1, RANKS))  # upwards from this rank
+        if rank == 0 and h.ace_high:  # the ace on top: ...Q K A
+            runs((r, RANKS - r + 1) for r in range(RANKS - 1, 0, -1))
         # sets of this rank, other suits above this one
         others = [s * RANKS + rank for s in range(suit + 1, 4)
                   if counts[s * RANKS + rank] and not wild[s * RANKS + rank]]
