@@ -24,9 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.arena.indian.players import AdvisorPlayer as IndianAdvisor
-from benchmarks.arena.indian.players import advice_request as indian_request
 from benchmarks.arena.indian.players import make_player as make_indian_player
-from benchmarks.arena.indian.referee import Action as IndianAction
 from benchmarks.arena.indian.referee import IndianRules
 from benchmarks.arena.indian.referee import PlayerView as IndianView
 from benchmarks.arena.indian.runner import deck_for, play_game, seed_for
@@ -85,9 +83,10 @@ class _IndianRecorder(IndianAdvisor):
         super().__init__("novice")
         self.bodies: list[dict[str, Any]] = []
 
-    def act(self, view: IndianView) -> IndianAction:
-        self.bodies.append(indian_request(view, (self.seed * 1000 + self.decisions + 1) % 2**31))
-        return super().act(view)
+    def request(self, view: IndianView) -> dict[str, Any]:
+        body = super().request(view)
+        self.bodies.append(dict(body))
+        return body
 
 
 def _indian_bodies(deals: int, seed: int) -> list[dict[str, Any]]:

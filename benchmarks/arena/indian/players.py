@@ -174,12 +174,16 @@ class AdvisorPlayer:
         self.seed = seed
         self.decisions = 0
 
+    def request(self, view: PlayerView) -> dict[str, Any]:
+        """The next decision's ``/v1/advise`` body (a seed of its own per decision)."""
+        self.decisions += 1
+        return advice_request(view, (self.seed * 1000 + self.decisions) % 2**31)
+
     def act(self, view: PlayerView) -> Action:
         """The advisor's best move (its best non-drop when drops are off)."""
         from solver.play import advise
 
-        self.decisions += 1
-        body = advice_request(view, (self.seed * 1000 + self.decisions) % 2**31)
+        body = self.request(view)
         advice = advise(body.pop("game"), **body, level=self.level)
         for value in advice.moves:
             move = value.move
