@@ -110,6 +110,18 @@ def test_a_run_is_reproducible_for_its_seed() -> None:
         assert first["cross_check"]["disagreements"] == 0
 
 
+def test_workers_play_the_same_pairs_as_one_process() -> None:
+    # 13 hand pairs: one full chunk of ten and a short one; the shadow's
+    # tallies of both workers are summed into the report's
+    alone = run_arena("eaai_simple", "marjj_style", hands=26, matches=2, seed=9, progress=None)
+    shared = run_arena("eaai_simple", "marjj_style", hands=26, matches=2, seed=9, workers=2,
+                       progress=None)
+    assert shared["settings"].pop("workers") == 2
+    assert alone["settings"].pop("workers") == 1
+    assert _without_timing(shared) == _without_timing(alone)
+    assert shared["hands"]["pairs"] == 13
+
+
 def test_report_renders_markdown_and_json(tmp_path: Path) -> None:
     from benchmarks.arena.report import render, write_json
 

@@ -45,7 +45,8 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--deals", type=int, default=100,
                        help="indian13: deals, each played once per seat rotation (default 100)")
     group.add_argument("--workers", type=int, default=1,
-                       help="indian13: processes playing deals (default 1)")
+                       help="processes playing hand pairs, match pairs or deals, shared out "
+                            "in order: the same results as one (default 1)")
     group.add_argument("--max-minutes", type=float, default=None,
                        help="indian13: start no more deals after this long; the report covers "
                             "the deals played (as many as fit)")
@@ -132,9 +133,12 @@ def run_arena_command(args: argparse.Namespace) -> int:
     if args.hands < 0 or args.matches < 0 or args.hands + args.matches == 0:
         print("error: --hands and --matches must be >= 0, and one of them > 0", file=sys.stderr)
         return 2
+    if args.workers < 1:
+        print("error: --workers must be at least 1", file=sys.stderr)
+        return 2
     try:
         results = run_arena(args.a, args.b, hands=args.hands, matches=args.matches, seed=args.seed,
-                            cross_check=not args.no_cross_check)
+                            cross_check=not args.no_cross_check, workers=args.workers)
     except OpenSpielMissingError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

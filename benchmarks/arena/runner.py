@@ -10,7 +10,8 @@ whole matches to 100, summed up as plain data (``report`` renders it).
   sequence of decks, A the non-dealer of the first hand in one match, B in
   the other.
 * Decks and the players' seeds derive from ``seed`` and the hand's place
-  only, so a run is reproducible (the decision times aside).
+  only, so a run is reproducible (the decision times aside), and pairs can
+  be shared out to ``workers`` processes in order with the same outcome.
 """
 
 from __future__ import annotations
@@ -20,12 +21,18 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from benchmarks.arena.cards import DECK_SIZE
 from benchmarks.arena.game import HandRecord, Watcher, play_hand
-from benchmarks.arena.openspiel_shadow import OpenSpielMissingError, OpenSpielShadow, openspiel_available
+from benchmarks.arena.openspiel_shadow import (
+    CrossCheckTally,
+    OpenSpielMissingError,
+    OpenSpielShadow,
+    openspiel_available,
+)
 from benchmarks.arena.players.registry import ENTRANTS, ArenaContext, make_player
 from benchmarks.arena.protocol import Player
 from benchmarks.arena.rules import ARENA_RULES, MATCH_TARGET, GinRules
@@ -105,13 +112,17 @@ class Arena:
             match_target=None if match_points is None else MATCH_TARGET,
         )
 
+    def play_pair(self, index: int) -> MirroredPair:
+        """Mirrored pair ``index`` of single hands."""
+        deck = deck_for(self.seed, "hand", index)
+        games = (self._hand(deck, "a", ("hand", index, 0)), self._hand(deck, "b", ("hand", index, 1)))
+        return MirroredPair(index, games)
+
     def play_pairs(self, pairs: int) -> list[MirroredPair]:
         """``pairs`` mirrored pairs of single hands."""
         out = []
         for index in range(pairs):
-            deck = deck_for(self.seed, "hand", index)
-            games = (self._hand(deck, "a", ("hand", index, 0)), self._hand(deck, "b", ("hand", index, 1)))
-            out.append(MirroredPair(index, games))
+            out.append(self.play_pair(index))
             self._report(index + 1, pairs, "hand pairs")
         return out
 
@@ -135,11 +146,15 @@ class Arena:
                 return MatchRecord(winner, scores, tuple(hands))
         return MatchRecord(None, scores, tuple(hands))
 
+    def play_match_pair(self, index: int) -> tuple[MatchRecord, MatchRecord]:
+        """Mirrored pair ``index`` of matches."""
+        return self.play_match(index, "a"), self.play_match(index, "b")
+
     def play_match_pairs(self, pairs: int) -> list[tuple[MatchRecord, MatchRecord]]:
         """``pairs`` mirrored pairs of matches."""
         out = []
         for index in range(pairs):
-            out.append((self.play_match(index, "a"), self.play_match(index, "b")))
+            out.append(self.play_match_pair(index))
             self._report(index + 1, pairs, "match pairs")
         return out
 
@@ -153,26 +168,82 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+CHUNK = 10
+"""Pairs a worker process plays per job."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """A worker's job: pairs ``start`` to ``stop`` of one kind (hands or matches)."""
+
+    a: str
+    b: str
+    seed: int
+    rules: GinRules
+    cross_check: bool
+    matches: bool
+    start: int
+    stop: int
+
+
+def _play_chunk(job: _Chunk) -> tuple[list[Any], CrossCheckTally | None]:
+    """A worker's pairs, played by an arena of its own, and its shadow's tally."""
+    arena = Arena(job.a, job.b, seed=job.seed, rules=job.rules, cross_check=job.cross_check)
+    play = arena.play_match_pair if job.matches else arena.play_pair
+    pairs = [play(index) for index in range(job.start, job.stop)]
+    return pairs, None if arena.shadow is None else arena.shadow.tally
+
+
+def _add_tally(total: CrossCheckTally, part: CrossCheckTally) -> None:
+    for item in fields(CrossCheckTally):
+        setattr(total, item.name, getattr(total, item.name) + getattr(part, item.name))
+
+
+def _play_shared(arena: Arena, count: int, matches: bool, workers: int,
+                 progress: Callable[[str], None] | None) -> list[Any]:
+    """``count`` pairs played by ``workers`` processes in chunks, in pair order
+    (the same pairs as one process plays); their shadows' tallies go into
+    ``arena``'s."""
+    names = arena.names
+    jobs = [_Chunk(names["a"], names["b"], arena.seed, arena.rules, arena.shadow is not None,
+                   matches, start, min(count, start + CHUNK)) for start in range(0, count, CHUNK)]
+    what = "match pairs" if matches else "hand pairs"
+    out: list[Any] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for pairs, tally in pool.map(_play_chunk, jobs):
+            out.extend(pairs)
+            if tally is not None and arena.shadow is not None:
+                _add_tally(arena.shadow.tally, tally)
+            if progress is not None:
+                progress(f"arena {names['a']} vs {names['b']}: {len(out)}/{count} {what}")
+    return out
+
+
 def run_arena(a: str, b: str, *, hands: int = 200, matches: int = 0, seed: int = 0,
-              cross_check: bool = True, rules: GinRules = ARENA_RULES,
+              cross_check: bool = True, rules: GinRules = ARENA_RULES, workers: int = 1,
               progress: Callable[[str], None] | None = _stderr) -> dict[str, Any]:
     """Play ``hands`` single hands (rounded up to whole mirrored pairs) and
-    ``matches`` matches (likewise) between players ``a`` and ``b``; plain
-    data for ``report``."""
+    ``matches`` matches (likewise) between players ``a`` and ``b``, on
+    ``workers`` processes; plain data for ``report``."""
     arena = Arena(a, b, seed=seed, rules=rules, cross_check=cross_check, progress=progress)
     results: dict[str, Any] = {
         "settings": {"a": a, "b": b, "hands": hands, "matches": matches, "seed": seed,
                      "rules": asdict(rules), "match_target": MATCH_TARGET,
-                     "cross_check": arena.shadow is not None},
+                     "cross_check": arena.shadow is not None, "workers": workers},
     }
     violations: list[str] = []
     if hands > 0:
-        pairs = arena.play_pairs((hands + 1) // 2)
+        count = (hands + 1) // 2
+        pairs: list[MirroredPair] = arena.play_pairs(count) if workers <= 1 else \
+            _play_shared(arena, count, False, workers, progress)
         results["hands"] = summarize_hands(pairs)
         violations += [f"hand pair {p.index} game {g}: {r.violation.message}"
                        for p in pairs for g, r in enumerate(p.games) if r.violation is not None]
     if matches > 0:
-        match_pairs = arena.play_match_pairs((matches + 1) // 2)
+        count = (matches + 1) // 2
+        match_pairs: list[tuple[MatchRecord, MatchRecord]] = \
+            arena.play_match_pairs(count) if workers <= 1 else \
+            _play_shared(arena, count, True, workers, progress)
         results["matches"] = summarize_matches(match_pairs)
         violations += [f"match {i}: {r.violation.message}" for i, pair in enumerate(match_pairs)
                        for m in pair for _, r in m.hands if r.violation is not None]
