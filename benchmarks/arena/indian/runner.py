@@ -288,6 +288,7 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[GameRecord]]) -> d
         "differences": pairs,
         "seats": [mean_interval(p).to_dict() for p in seat_points],
         "outcomes": dict(outcomes),
+        "per_deal": {name: per_deal[name] for name in names},
         "violations": violations,
         "wrong_declarations": sum(wrong.values()),
     }
