@@ -76,9 +76,15 @@ DEFAULT_LEVEL = "standard"
 
 MY_STYLE = AT_ONCE
 """How the advisor's side knocks in the simulated rest of a hand."""
-OPPONENT_STYLES: tuple[KnockStyle, ...] = (AT_ONCE, FOR_GIN)
-"""How the opponent may knock; each simulated deal draws one (an opponent
-that knocks at once and one that plays for gin are both common)."""
+OPPONENT_STYLES: tuple[tuple[KnockStyle, float], ...] = ((AT_ONCE, 0.75), (FOR_GIN, 0.25))
+"""How the opponent may knock, with the prior chance of each; each
+simulated deal draws one, and what the opponent has not done weighs it (an
+opponent that knocks at once holds more than the limit while it has not
+knocked).  Most players knock as soon as they can; some play for gin.  With
+the prior even, the advisor let a knock-at-once opponent knock first in 59 %
+of hands; three to one made 1.9 +- 1.5 points a hand more against the EAAI
+port on the same 1,000 hands and changed nothing measurable against a
+MARJJ-style player, which plays for gin."""
 SEARCHED_PHASES = ("discard", "wall")
 """The phases whose move the search chooses.  A draw is the judgement's: in
 the simulated rest of a hand nobody reads what a pickup shows, so the search

@@ -37,6 +37,10 @@ for melds (a turn-by-turn comparison with the arena's bots: at their sixth
 turn these guesses average about 20 points of deadwood, the bots 19-24)."""
 
 
+EVEN_STYLES: tuple[tuple[KnockStyle, float], ...] = ((AT_ONCE, 0.5), (FOR_GIN, 0.5))
+"""Knock styles with their prior chances: at once or for gin, evenly."""
+
+
 def melds_with(hands: GinHands, hand: int, card: int) -> bool:
     """Whether ``card`` goes into a meld of ``hand`` plus it."""
     return hands.cost(hand | 1 << card) < hands.cost(hand) + hands.points[card] * TIE_SCALE + 1
@@ -88,19 +92,20 @@ def turns_taken(state: GinState) -> list[int]:
 class WorldSampler:
     """Equally likely worlds consistent with a state, dealt in batches (see
     the module docstring): seat 0 is the advisor; each world has how its
-    opponent knocks (one of ``styles``, drawn evenly).  An opponent that
+    opponent knocks (one of ``styles``, drawn with its prior chance).  An opponent that
     knocks at once and has not knocked holds more than ``knock_limit`` of
     deadwood, so a deal where it would have knocked is not kept."""
 
     def __init__(self, state: GinState, hands: GinHands, rng: random.Random,
                  knock_limit: int = -1,
-                 styles: Sequence[KnockStyle] = (AT_ONCE, FOR_GIN)) -> None:
+                 styles: Sequence[tuple[KnockStyle, float]] = EVEN_STYLES) -> None:
         knowledge = state.knowledge
         self.state = state
         self.hands = hands
         self.rng = rng
         self.limit = knock_limit
-        self.styles = tuple(styles)
+        self.styles = [style for style, _ in styles]
+        self.style_chances = [chance for _, chance in styles]
         self.known = mask_of(knowledge.opponent_known)
         self.unseen = sorted(knowledge.unseen)
         self.hidden = knowledge.opponent_size - len(knowledge.opponent_known)
@@ -121,7 +126,7 @@ class WorldSampler:
         opponent = practised(hands, self.known | mask_of(shuffled[:self.hidden]), self.known,
                              stock, self.practice, rng)
         rng.shuffle(stock)
-        style = rng.choice(self.styles)
+        style = rng.choices(self.styles, self.style_chances)[0]
         weight = likelihood(hands, opponent, self.threw, self.passed)
         if self.has_played and style.early_turns > 90 and hands.deadwood(opponent) <= self.limit:
             weight = 0.0  # it would have knocked
@@ -152,6 +157,6 @@ class WorldSampler:
 
 def sample_worlds(state: GinState, hands: GinHands, rng: random.Random, count: int,
                   knock_limit: int = -1,
-                  styles: Sequence[KnockStyle] = (AT_ONCE, FOR_GIN)) -> list[World]:
+                  styles: Sequence[tuple[KnockStyle, float]] = EVEN_STYLES) -> list[World]:
     """``count`` worlds of a ``WorldSampler`` at once."""
     return WorldSampler(state, hands, rng, knock_limit, styles).take(count)

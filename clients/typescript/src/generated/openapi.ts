@@ -415,51 +415,51 @@ export interface components {
          *       "moves": [
          *         {
          *           "exact": false,
-         *           "expected_points": -8.25,
+         *           "expected_points": 12.5,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "4S"
          *           },
          *           "reasons": [
          *             "goes into a meld",
-         *             "expected -8.2 points over 4 deals"
+         *             "expected +12.5 points over 4 deals"
          *           ],
          *           "samples": 4,
          *           "searched": false,
-         *           "standard_error": 9.681,
-         *           "win_probability": 0.5
+         *           "standard_error": 7.089,
+         *           "win_probability": 0.75
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 1.25,
+         *           "expected_points": 14.75,
          *           "move": {
          *             "action": "pass"
          *           },
          *           "reasons": [
-         *             "expected +1.2 points over 4 deals"
+         *             "expected +14.8 points over 4 deals"
          *           ],
          *           "samples": 4,
          *           "searched": false,
-         *           "standard_error": 10.217,
-         *           "win_probability": 0.5
+         *           "standard_error": 4.09,
+         *           "win_probability": 1
          *         }
          *       ],
          *       "phase": "first_upcard",
          *       "recommended": {
          *         "exact": false,
-         *         "expected_points": -8.25,
+         *         "expected_points": 12.5,
          *         "move": {
          *           "action": "take_discard",
          *           "card": "4S"
          *         },
          *         "reasons": [
          *           "goes into a meld",
-         *           "expected -8.2 points over 4 deals"
+         *           "expected +12.5 points over 4 deals"
          *         ],
          *         "samples": 4,
          *         "searched": false,
-         *         "standard_error": 9.681,
-         *         "win_probability": 0.5
+         *         "standard_error": 7.089,
+         *         "win_probability": 0.75
          *       },
          *       "seed": 1
          *     }
@@ -471,25 +471,7 @@ export interface components {
          *       "moves": [
          *         {
          *           "exact": false,
-         *           "expected_points": 15.375,
-         *           "move": {
-         *             "action": "discard",
-         *             "card": "9S"
-         *           },
-         *           "reasons": [
-         *             "deadwood 24 after it",
-         *             "4 outs",
-         *             "the opponent could meld it in 29% of deals",
-         *             "expected +15.4 points over 96 deals"
-         *           ],
-         *           "samples": 96,
-         *           "searched": true,
-         *           "standard_error": 1.887,
-         *           "win_probability": 0.8646
-         *         },
-         *         {
-         *           "exact": false,
-         *           "expected_points": 14.417,
+         *           "expected_points": 17.448,
          *           "move": {
          *             "action": "discard",
          *             "card": "QH"
@@ -497,33 +479,33 @@ export interface components {
          *           "reasons": [
          *             "deadwood 23 after it",
          *             "4 outs",
-         *             "expected +14.4 points over 96 deals"
+         *             "expected +17.4 points over 96 deals"
          *           ],
          *           "samples": 96,
          *           "searched": true,
-         *           "standard_error": 2.077,
-         *           "win_probability": 0.8125
+         *           "standard_error": 2.177,
+         *           "win_probability": 0.8021
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 13.323,
+         *           "expected_points": 16.542,
          *           "move": {
          *             "action": "discard",
-         *             "card": "4C"
+         *             "card": "9S"
          *           },
          *           "reasons": [
-         *             "deadwood 29 after it",
-         *             "2 outs",
-         *             "expected +13.3 points over 96 deals"
+         *             "deadwood 24 after it",
+         *             "4 outs",
+         *             "expected +16.5 points over 96 deals"
          *           ],
          *           "samples": 96,
          *           "searched": true,
-         *           "standard_error": 2.377,
-         *           "win_probability": 0.7708
+         *           "standard_error": 2.079,
+         *           "win_probability": 0.8021
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 12.948,
+         *           "expected_points": 15.635,
          *           "move": {
          *             "action": "discard",
          *             "card": "KD"
@@ -531,16 +513,33 @@ export interface components {
          *           "reasons": [
          *             "deadwood 23 after it",
          *             "4 outs",
-         *             "expected +12.9 points over 96 deals"
+         *             "expected +15.6 points over 96 deals"
          *           ],
          *           "samples": 96,
          *           "searched": true,
-         *           "standard_error": 1.976,
-         *           "win_probability": 0.7917
+         *           "standard_error": 2.102,
+         *           "win_probability": 0.8021
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 7.355,
+         *           "expected_points": 6.4,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "4C"
+         *           },
+         *           "reasons": [
+         *             "deadwood 29 after it",
+         *             "2 outs",
+         *             "expected +6.4 points over 40 deals"
+         *           ],
+         *           "samples": 40,
+         *           "searched": true,
+         *           "standard_error": 4.483,
+         *           "win_probability": 0.6
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": -5.062,
          *           "move": {
          *             "action": "discard",
          *             "card": "AS"
@@ -548,16 +547,17 @@ export interface components {
          *           "reasons": [
          *             "deadwood 33 after it",
          *             "4 outs",
-         *             "expected +7.4 points over 76 deals"
+         *             "the opponent could meld it in 25% of deals",
+         *             "expected -5.1 points over 16 deals"
          *           ],
-         *           "samples": 76,
+         *           "samples": 16,
          *           "searched": true,
-         *           "standard_error": 2.17,
-         *           "win_probability": 0.7763
+         *           "standard_error": 4.66,
+         *           "win_probability": 0.4375
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": -7,
+         *           "expected_points": -9.438,
          *           "move": {
          *             "action": "discard",
          *             "card": "3S"
@@ -565,16 +565,16 @@ export interface components {
          *           "reasons": [
          *             "deadwood 40 after it",
          *             "3 outs",
-         *             "expected -7.0 points over 16 deals"
+         *             "expected -9.4 points over 16 deals"
          *           ],
          *           "samples": 16,
          *           "searched": true,
-         *           "standard_error": 4.232,
-         *           "win_probability": 0.4375
+         *           "standard_error": 3.634,
+         *           "win_probability": 0.375
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 4.25,
+         *           "expected_points": -24.5,
          *           "move": {
          *             "action": "discard",
          *             "card": "2S"
@@ -583,16 +583,50 @@ export interface components {
          *             "deadwood 41 after it",
          *             "4 outs",
          *             "the opponent could meld it in 25% of deals",
-         *             "expected +4.2 points over 4 deals"
+         *             "expected -24.5 points over 4 deals"
          *           ],
          *           "samples": 4,
          *           "searched": false,
-         *           "standard_error": 6.434,
-         *           "win_probability": 0.75
+         *           "standard_error": 5.424,
+         *           "win_probability": 0
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 6,
+         *           "expected_points": -10.75,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "7C"
+         *           },
+         *           "reasons": [
+         *             "deadwood 47 after it",
+         *             "4 outs",
+         *             "expected -10.8 points over 4 deals"
+         *           ],
+         *           "samples": 4,
+         *           "searched": false,
+         *           "standard_error": 10.866,
+         *           "win_probability": 0.5
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": -19.25,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "7D"
+         *           },
+         *           "reasons": [
+         *             "deadwood 47 after it",
+         *             "4 outs",
+         *             "expected -19.2 points over 4 deals"
+         *           ],
+         *           "samples": 4,
+         *           "searched": false,
+         *           "standard_error": 11.123,
+         *           "win_probability": 0.25
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": -12.75,
          *           "move": {
          *             "action": "discard",
          *             "card": "7H"
@@ -601,67 +635,31 @@ export interface components {
          *             "deadwood 47 after it",
          *             "4 outs",
          *             "the opponent could meld it in 25% of deals",
-         *             "expected +6.0 points over 4 deals"
+         *             "expected -12.8 points over 4 deals"
          *           ],
          *           "samples": 4,
          *           "searched": false,
-         *           "standard_error": 11.965,
-         *           "win_probability": 0.75
-         *         },
-         *         {
-         *           "exact": false,
-         *           "expected_points": 16.75,
-         *           "move": {
-         *             "action": "discard",
-         *             "card": "7D"
-         *           },
-         *           "reasons": [
-         *             "deadwood 47 after it",
-         *             "4 outs",
-         *             "the opponent could meld it in 25% of deals",
-         *             "expected +16.8 points over 4 deals"
-         *           ],
-         *           "samples": 4,
-         *           "searched": false,
-         *           "standard_error": 8.25,
-         *           "win_probability": 0.75
-         *         },
-         *         {
-         *           "exact": false,
-         *           "expected_points": 15.25,
-         *           "move": {
-         *             "action": "discard",
-         *             "card": "7C"
-         *           },
-         *           "reasons": [
-         *             "deadwood 47 after it",
-         *             "4 outs",
-         *             "expected +15.2 points over 4 deals"
-         *           ],
-         *           "samples": 4,
-         *           "searched": false,
-         *           "standard_error": 4.151,
-         *           "win_probability": 1
+         *           "standard_error": 12.099,
+         *           "win_probability": 0.5
          *         }
          *       ],
          *       "phase": "discard",
          *       "recommended": {
          *         "exact": false,
-         *         "expected_points": 15.375,
+         *         "expected_points": 17.448,
          *         "move": {
          *           "action": "discard",
-         *           "card": "9S"
+         *           "card": "QH"
          *         },
          *         "reasons": [
-         *           "deadwood 24 after it",
+         *           "deadwood 23 after it",
          *           "4 outs",
-         *           "the opponent could meld it in 29% of deals",
-         *           "expected +15.4 points over 96 deals"
+         *           "expected +17.4 points over 96 deals"
          *         ],
          *         "samples": 96,
          *         "searched": true,
-         *         "standard_error": 1.887,
-         *         "win_probability": 0.8646
+         *         "standard_error": 2.177,
+         *         "win_probability": 0.8021
          *       },
          *       "seed": 7
          *     }
@@ -673,54 +671,54 @@ export interface components {
          *       "moves": [
          *         {
          *           "exact": false,
-         *           "expected_points": -17,
-         *           "match_win_probability": 0.158,
+         *           "expected_points": 1.5,
+         *           "match_win_probability": 0.3078,
          *           "move": {
          *             "action": "draw_stock"
          *           },
          *           "reasons": [
          *             "5 unseen cards would improve the hand",
-         *             "expected -17.0 points over 4 deals"
+         *             "expected +1.5 points over 4 deals"
          *           ],
          *           "samples": 4,
          *           "searched": false,
-         *           "standard_error": 8.01,
-         *           "win_probability": 0.25
+         *           "standard_error": 15.867,
+         *           "win_probability": 0.5
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": -11,
-         *           "match_win_probability": 0.2116,
+         *           "expected_points": 14.5,
+         *           "match_win_probability": 0.4314,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "9H"
          *           },
          *           "reasons": [
          *             "makes no meld",
-         *             "expected -11.0 points over 4 deals"
+         *             "expected +14.5 points over 4 deals"
          *           ],
          *           "samples": 4,
          *           "searched": false,
-         *           "standard_error": 10.84,
-         *           "win_probability": 0.5
+         *           "standard_error": 22.336,
+         *           "win_probability": 0.75
          *         }
          *       ],
          *       "phase": "draw",
          *       "recommended": {
          *         "exact": false,
-         *         "expected_points": -17,
-         *         "match_win_probability": 0.158,
+         *         "expected_points": 1.5,
+         *         "match_win_probability": 0.3078,
          *         "move": {
          *           "action": "draw_stock"
          *         },
          *         "reasons": [
          *           "5 unseen cards would improve the hand",
-         *           "expected -17.0 points over 4 deals"
+         *           "expected +1.5 points over 4 deals"
          *         ],
          *         "samples": 4,
          *         "searched": false,
-         *         "standard_error": 8.01,
-         *         "win_probability": 0.25
+         *         "standard_error": 15.867,
+         *         "win_probability": 0.5
          *       },
          *       "seed": 3
          *     }
@@ -7718,7 +7716,7 @@ export interface components {
          * @description A legal move: the action with what it plays and shows.
          * @example {
          *       "action": "discard",
-         *       "card": "9S"
+         *       "card": "QH"
          *     }
          */
         MoveOut: {
@@ -7753,21 +7751,20 @@ export interface components {
          * @description A move and what it is worth to the player (this hand's points).
          * @example {
          *       "exact": false,
-         *       "expected_points": 15.375,
+         *       "expected_points": 17.448,
          *       "move": {
          *         "action": "discard",
-         *         "card": "9S"
+         *         "card": "QH"
          *       },
          *       "reasons": [
-         *         "deadwood 24 after it",
+         *         "deadwood 23 after it",
          *         "4 outs",
-         *         "the opponent could meld it in 29% of deals",
-         *         "expected +15.4 points over 96 deals"
+         *         "expected +17.4 points over 96 deals"
          *       ],
          *       "samples": 96,
          *       "searched": true,
-         *       "standard_error": 1.887,
-         *       "win_probability": 0.8646
+         *       "standard_error": 2.177,
+         *       "win_probability": 0.8021
          *     }
          */
         MoveValueOut: {
