@@ -102,3 +102,23 @@ def test_the_defenders_reply_is_exact() -> None:
 
     assert sum(POINTS[c] for c in reply.move.deadwood) == deadwood
     assert reply.expected_points == -(deadwood - 2)
+
+
+@pytest.mark.parametrize("score", [{"me": 90, "opponent": 95}, {"me": 0, "opponent": 80},
+                                   {"me": 96, "opponent": 10}])
+def test_with_a_match_score_the_search_ranks_by_the_chance_to_win_the_match(
+        score: dict[str, int]) -> None:
+    # 11 cards after taking 4S: A-4S and the 7s melded; a knock or a discard
+    hand = "AS 2S 3S 4S 7H 7D 7C 8C 9C 2D 5H"
+    history = [{"player": 0, "action": "take_discard", "card": "4S"}]
+    advice = advise(hand=hand, upcard="4S", history=history, level="standard", seed=3,
+                    score=score)
+    searched = [m for m in advice.moves if m.searched]
+    assert len(searched) >= 2 and advice.recommended is searched[0]
+    chances = [m.match_win_probability for m in searched]
+    assert all(c is not None for c in chances)
+    assert chances[0] == max(chances)  # type: ignore[type-var]
+    assert chances == sorted(chances, reverse=True)  # type: ignore[type-var]
+    plain = advise(hand=hand, upcard="4S", history=history, level="standard", seed=3)
+    ranked = [m.expected_points for m in plain.moves if m.searched]
+    assert ranked == sorted(ranked, reverse=True)

@@ -11,6 +11,11 @@ that are clearly worse stop being simulated early (racing), so the time goes
 to the close calls.  A knock is scored exactly in each deal; the defender's
 reply to a knock is exact outright (``solver.layoffs``).
 
+With a match score in the state, the searched moves are ranked (and
+raced) by the chance to win the match after the hand, not by the hand's
+points: at 90 to 40 in a match to 100, a sure small knock beats playing on
+for more.
+
 It is anytime: the answer at the deadline is the best found, ``complete``
 false when the estimates were cut short.  The same ``seed`` gives the same
 deals; on a quiet machine the same answer (the time budget, not the deals,
@@ -103,6 +108,11 @@ TAKE_EDGE = 2.0
 (and charges one that does not: taking shows the opponent a card)."""
 DROP_Z = 2.5
 """A move stops being simulated when it is this many standard errors behind."""
+RACE_FLOOR_POINTS = 0.5
+"""The least standard error (points) racing assumes, so a few equal deals
+do not end a move."""
+RACE_FLOOR_MATCH = 0.005
+"""The same, in chance of winning the match (when a match score is given)."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -253,19 +263,34 @@ class GinAdvisor:
         """``play`` on a copy of ``world`` with its opponent's knock style."""
         return self.play(move, world.copy(), (MY_STYLE, world.opponent_style))
 
-    @staticmethod
-    def _drop_the_clearly_worse(tallies: list[_Tally]) -> None:
+    def _utility(self, points: int) -> float:
+        """What one simulated outcome is worth to the player: its points, or
+        with a match score given, the chance to win the match after it."""
+        state = self.state
+        if state.target is None:
+            return float(points)
+        return match_win_probability(state.my_score + max(points, 0),
+                                     state.opponent_score + max(-points, 0), state.target)
+
+    def _worth(self, tally: _Tally) -> float:
+        """The mean ``_utility`` of a move's outcomes: what the search ranks by."""
+        match = self._match(tally.points) if tally.points else None
+        return tally.mean() if match is None else match
+
+    def _drop_the_clearly_worse(self, tallies: list[_Tally]) -> None:
         alive = [t for t in tallies if t.alive]
         if len(alive) < 2 or len(alive[0].points) < 2 * BATCH:
             return
-        best = max(alive, key=_Tally.mean)
+        floor = RACE_FLOOR_POINTS if self.state.target is None else RACE_FLOOR_MATCH
+        worth = {id(t): [self._utility(p) for p in t.points] for t in alive}
+        best = max(alive, key=lambda t: sum(worth[id(t)]))
         for tally in alive:
             if tally is best:
                 continue
-            diffs = [a - b for a, b in zip(tally.points, best.points, strict=True)]
+            diffs = [a - b for a, b in zip(worth[id(tally)], worth[id(best)], strict=True)]
             mean = sum(diffs) / len(diffs)
             spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
-            if mean + DROP_Z * max(spread, 0.5) < 0:
+            if mean + DROP_Z * max(spread, floor) < 0:
                 tally.alive = False
 
     # -- the answer ------------------------------------------------------------
@@ -300,7 +325,7 @@ class GinAdvisor:
         if shortlist:
             searched = [t for t in tallies if t.move in chosen]
             rest = [t for t in tallies if t.move not in chosen]
-            ranked = sorted(searched, key=lambda t: (-t.mean(), t.prior)) + rest
+            ranked = sorted(searched, key=lambda t: (-self._worth(t), -t.mean(), t.prior)) + rest
         else:
             ranked = tallies
         values = [self._value(t, worlds, bool(shortlist) and t.move in chosen) for t in ranked]
@@ -349,12 +374,9 @@ class GinAdvisor:
                          0.0 if exact else error, tuple(self._reasons(tally, worlds)), searched)
 
     def _match(self, points: Sequence[int]) -> float | None:
-        state = self.state
-        if state.target is None:
+        if self.state.target is None:
             return None
-        return sum(match_win_probability(state.my_score + max(p, 0),
-                                         state.opponent_score + max(-p, 0), state.target)
-                   for p in points) / len(points)
+        return sum(self._utility(p) for p in points) / len(points)
 
     # -- the melds a knock shows ---------------------------------------------------
     def _shown(self, move: Move, worlds: Sequence[World]) -> Move:
