@@ -260,6 +260,13 @@ def test_the_indian_arena_smoke_run() -> None:
                                            "advisor_novice - distance", "greedy - distance"}
 
 
+def test_the_ablation_players_play_legal_deals() -> None:
+    results = run_indian_arena(["advisor_greedy_draws", "advisor_greedy_discards",
+                                "advisor_drop8"], 1, seed=4, progress=False)
+    assert results["violations"] == [] and results["wrong_declarations"] == 0
+    assert results["games"] == 3
+
+
 def test_the_referee_counts_agree_with_the_solver() -> None:
     """The referee's own cascade count (no solver code) against ``solve``, on
     hands dealt from a narrow deck (three suits, ace to eight, two copies, two

@@ -12,6 +12,10 @@
 * ``advisor`` / ``advisor_novice`` / ``advisor_expert`` -- ``solver.play.advise``'s
   recommendation from the public state only; ``advisor_nodrop`` plays the
   advisor's best move that is not a drop (what the advisor's drops save).
+* ablations, to see where the advisor's points come from: ``advisor_drop8``
+  drops only when the drop beats its best other move by 8 points;
+  ``advisor_greedy_draws`` and ``advisor_greedy_discards`` play the greedy
+  player's draws (or discards) and the advisor's other moves.
 
 Every player sees only its ``PlayerView``.
 """
@@ -162,11 +166,17 @@ def advice_request(view: PlayerView, seed: int) -> dict[str, Any]:
 class AdvisorPlayer:
     """``solver.play.advise``'s recommendation (see the module docstring)."""
 
-    def __init__(self, level: str = "standard", drops: bool = True) -> None:
+    def __init__(self, level: str = "standard", drops: bool = True, *, drop_margin: float = 0.0,
+                 greedy_draws: bool = False, greedy_discards: bool = False,
+                 name: str | None = None) -> None:
         self.level = level
         self.drops = drops
-        name = "advisor" if level == "standard" else f"advisor_{level}"
-        self.name = name if drops else f"{name}_nodrop"
+        self.drop_margin = drop_margin
+        self.greedy = GreedyHintPlayer() if greedy_draws or greedy_discards else None
+        self.greedy_draws = greedy_draws
+        self.greedy_discards = greedy_discards
+        plain = "advisor" if level == "standard" else f"advisor_{level}"
+        self.name = name or (plain if drops else f"{plain}_nodrop")
         self.start_deal(0, 0)
 
     def start_deal(self, seat: int, seed: int) -> None:
@@ -179,26 +189,37 @@ class AdvisorPlayer:
         self.decisions += 1
         return advice_request(view, (self.seed * 1000 + self.decisions) % 2**31)
 
-    def act(self, view: PlayerView) -> Action:
-        """The advisor's best move (its best non-drop when drops are off)."""
+    def _ranked(self, view: PlayerView) -> list[Any]:
+        """The advisor's moves, best first, less the drops it would not make."""
         from solver.play import advise
 
         body = self.request(view)
-        advice = advise(body.pop("game"), **body, level=self.level)
-        for value in advice.moves:
-            move = value.move
-            if move.action == "drop" and not self.drops:
-                continue
-            if move.action == "drop":
-                return DROP
-            if move.action == "take_discard":
-                return TAKE
-            if move.action == "draw_stock":
-                return DRAW
-            if move.action == "declare":
-                return Action(Kind.DECLARE, move.card, tuple(tuple(m) for m in move.melds))
-            return Action(Kind.DISCARD, move.card)
-        return view.legal[0]
+        moves = list(advise(body.pop("game"), **body, level=self.level).moves)
+        others = [v for v in moves if v.move.action != "drop"]
+        if moves and moves[0].move.action == "drop" and (
+                not self.drops or (others and moves[0].expected_points
+                                   < others[0].expected_points + self.drop_margin)):
+            return others
+        return moves if self.drops else others
+
+    def act(self, view: PlayerView) -> Action:
+        """The advisor's best move (see ``__init__`` for the ablations)."""
+        ranked = self._ranked(view)
+        if not ranked:
+            return view.legal[0]
+        move = ranked[0].move
+        if self.greedy is not None and move.action != "drop" and move.action != "declare" and (
+                self.greedy_draws if view.phase == Phase.DRAW else self.greedy_discards):
+            return self.greedy.act(view)
+        if move.action == "drop":
+            return DROP
+        if move.action == "take_discard":
+            return TAKE
+        if move.action == "draw_stock":
+            return DRAW
+        if move.action == "declare":
+            return Action(Kind.DECLARE, move.card, tuple(tuple(m) for m in move.melds))
+        return Action(Kind.DISCARD, move.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +238,12 @@ ENTRANTS: dict[str, Entrant] = {e.name: e for e in (
     Entrant("advisor_expert", "the move advisor, level expert", lambda: AdvisorPlayer("expert")),
     Entrant("advisor_nodrop", "the advisor, never dropping",
             lambda: AdvisorPlayer("standard", drops=False)),
+    Entrant("advisor_drop8", "the advisor, dropping only when 8 points better than playing on",
+            lambda: AdvisorPlayer(drop_margin=8.0, name="advisor_drop8")),
+    Entrant("advisor_greedy_draws", "the advisor's drops, discards and shows; greedy's draws",
+            lambda: AdvisorPlayer(greedy_draws=True, name="advisor_greedy_draws")),
+    Entrant("advisor_greedy_discards", "the advisor's drops, draws and shows; greedy's discards",
+            lambda: AdvisorPlayer(greedy_discards=True, name="advisor_greedy_discards")),
     Entrant("greedy", "today's hints: draw_hint, solve, discard_hint; never drops",
             GreedyHintPlayer),
     Entrant("distance", "distance to a declaration, pure sequence first; drops a weak first hand",
