@@ -1,5 +1,5 @@
 """Shared pytest setup: the ``--run-slow`` switch, the cross-check summary, and the
-playground tests' server and browser (one of each per test module)."""
+playground tests' server, browser and screenshot folder (one of each per test module)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,13 @@ def browser() -> Iterator[Any]:
 
     with launch_chromium() as chromium:
         yield chromium
+
+
+@pytest.fixture(scope="module")
+def shots(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A temp directory for the screenshots of one browser test module."""
+    module = request.module.__name__.rsplit(".", 1)[-1]
+    return tmp_path_factory.mktemp(f"{module}-screenshots")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
@@ -34,6 +33,7 @@ import uvicorn
 from api.main import create_app
 from api.routes import play
 from api.settings import Settings
+from tests.game_pages import WatchedPage
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -43,7 +43,6 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOT = Path("/tmp/play-screenshot.png")
 START_TIMEOUT_S = 20.0
-WAIT_MS = 15_000
 GIN_HAND = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
 INDIAN13_HAND = "AS 2S 3S 4S 7H 8H JK 5D 5C 5S KD QD 9C"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -114,28 +113,8 @@ def launch_chromium() -> Iterator[Any]:
             browser.close()
 
 
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("play-screenshots")
-
-
-class Watched:
-    """A page plus what it asked for and what went wrong in it."""
-
-    def __init__(self, page: Any, base_url: str) -> None:
-        self.page = page
-        self.base_url = base_url
-        self.requests: list[str] = []
-        self.errors: list[str] = []
-        page.on("request", lambda request: self.requests.append(request.url))
-        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
-        page.on("console", self._console)
-        page.set_default_timeout(WAIT_MS)
-
-    def _console(self, message: Any) -> None:
-        # A 4xx answer is logged by the browser itself; the page shows it, as it should.
-        if message.type == "error" and "Failed to load resource" not in message.text:
-            self.errors.append(f"console: {message.text}")
+class Watched(WatchedPage):
+    """The playground page (``WatchedPage``) and its answer panels."""
 
     def open(self, path: str) -> None:
         self.page.goto(self.base_url + path)
@@ -148,12 +127,6 @@ class Watched:
         self.page.wait_for_selector(f"[data-testid={section}][data-state={state}]{for_hand}")
         return self.page.get_by_test_id(section)
 
-    def testid(self, name: str) -> Any:
-        return self.page.get_by_test_id(name)
-
-    def query(self) -> dict[str, list[str]]:
-        return parse_qs(urlsplit(self.page.url).query)
-
 
 @pytest.fixture()
 def watched(browser: Any, base_url: str) -> Iterator[Watched]:
@@ -161,12 +134,8 @@ def watched(browser: Any, base_url: str) -> Iterator[Watched]:
     page = Watched(context.new_page(), base_url)
     try:
         yield page
-        own = urlsplit(base_url).netloc
-        foreign = [url for url in page.requests
-                   if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).netloc != own]
-        assert not foreign, f"the page asked another host: {foreign}"
         assert any(url.endswith("/v1/variants") for url in page.requests)
-        assert not page.errors, page.errors
+        page.check(failures_expected=True)
     finally:
         context.close()
 

@@ -29,11 +29,11 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
 
+from tests.game_pages import GamePage
 from tests.test_playground import PHONE
 
 SEED = 4
@@ -46,7 +46,6 @@ SHOW_SEED = 11
 FAST = {"level": "novice", "hint": "novice", "delay": "0"}
 MAX_DECISIONS = 80
 """A deal ends (a show, drops, or the 65-card stock gone) long before this many decisions of one player."""
-WAIT_MS = 20_000
 DROP = {"first": 10, "middle": 40}
 """drop_first and drop_middle of the indian13 preset (docs/RULES.md, section 12)."""
 POINTS_CAP = 80
@@ -68,52 +67,11 @@ def post(base_url: str, path: str, body: dict[str, Any]) -> httpx.Response:
 # Fixtures
 
 
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("indian-screenshots")
+class IndianPage(GamePage):
+    """The Indian rummy page (``GamePage``): its cut card, your hand and the deal's summary."""
 
-
-class IndianPage:
-    """The Indian rummy page, what it asked for and what went wrong in it."""
-
-    def __init__(self, page: Any, base_url: str) -> None:
-        self.page = page
-        self.base_url = base_url
-        self.requests: list[str] = []
-        self.answers: list[tuple[int, str]] = []
-        self.advice_bodies: list[dict[str, Any]] = []
-        self.errors: list[str] = []
-        page.on("request", self._request)
-        page.on("response", lambda r: self.answers.append((r.status, r.url)))
-        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
-        page.on("console", self._console)
-        page.set_default_timeout(WAIT_MS)
-
-    def _request(self, request: Any) -> None:
-        self.requests.append(request.url)
-        if request.url.endswith("/v1/advise"):
-            self.advice_bodies.append(json.loads(request.post_data))
-
-    def _console(self, message: Any) -> None:
-        # A failed request is logged by the browser itself; the page shows it, as it should.
-        if message.type == "error" and "Failed to load resource" not in message.text:
-            self.errors.append(f"console: {message.text}")
-
-    def testid(self, name: str) -> Any:
-        return self.page.get_by_test_id(name)
-
-    def open(self, path: str) -> str:
-        self.page.goto(self.base_url + path)
-        self.page.wait_for_selector("body[data-ready=true]")
-        return self.turn()
-
-    def turn(self) -> str:
-        """Wait until the human may act, or the deal is over; which of the two."""
-        self.page.wait_for_selector("body[data-turn=human], body[data-turn=over]")
-        return str(self.page.locator("body").get_attribute("data-turn"))
-
-    def phase(self) -> str:
-        return str(self.testid("table").get_attribute("data-phase"))
+    max_decisions = MAX_DECISIONS
+    round_word = "deal"
 
     def cut_card(self) -> str:
         card: str = self.testid("cut-card").get_by_test_id("card").get_attribute("data-card")
@@ -122,47 +80,6 @@ class IndianPage:
     def hand(self) -> list[str]:
         cards = self.testid("your-hand").get_by_test_id("hand-card")
         return [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
-
-    def offered(self) -> set[tuple[str, str | None]]:
-        """The moves the page lets the human make: its move buttons and its hand's cards."""
-        moves = self.page.locator("[data-testid=move]:enabled, [data-testid=hand-card]:enabled")
-        return {(moves.nth(i).get_attribute("data-move"), moves.nth(i).get_attribute("data-card"))
-                for i in range(moves.count())}
-
-    def hint(self) -> list[dict[str, Any]]:
-        """Ask for a hint; every advised move as shown, in order."""
-        self.testid("hint-button").click()
-        self.page.wait_for_selector("[data-testid=hint-panel][data-state=done]")
-        rows = self.testid("advice-move")
-        shown = []
-        for i in range(rows.count()):
-            row = rows.nth(i)
-            shown.append({
-                "action": row.get_attribute("data-action"), "card": row.get_attribute("data-card"),
-                "rank": int(row.get_attribute("data-rank")),
-                "expected": float(row.get_attribute("data-expected")),
-                "recommended": "recommended" in (row.get_attribute("class") or ""),
-                "bars": row.get_by_test_id("advice-bar").count(),
-                "quality": row.get_by_test_id("advice-quality").inner_text(),
-                "reasons": row.get_by_test_id("advice-reasons").inner_text(),
-            })
-        return shown
-
-    def take_the_hint(self) -> None:
-        self.testid("advice-play").first.click()
-
-    def play_by_hints(self) -> int:
-        """Take the recommended move until the deal ends; the decisions taken."""
-        for decisions in range(MAX_DECISIONS):
-            if self.turn() == "over":
-                return decisions
-            shown = self.hint()
-            assert {(m["action"], m["card"]) for m in shown} == self.offered(), shown
-            self.take_the_hint()
-        pytest.fail(f"the deal did not end in {MAX_DECISIONS} decisions")
-
-    def query(self) -> dict[str, list[str]]:
-        return parse_qs(urlsplit(self.page.url).query)
 
     def summary(self) -> list[dict[str, Any]]:
         rows = self.testid("summary-row")
@@ -179,20 +96,6 @@ class IndianPage:
                 "hand": attr("data-hand").split(),
             })
         return out
-
-    def no_overflow(self) -> bool:
-        return bool(self.page.evaluate(
-            "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
-
-    def check(self, *, failures_expected: bool = False) -> None:
-        own = urlsplit(self.base_url).netloc
-        foreign = [url for url in self.requests
-                   if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).netloc != own]
-        assert not foreign, f"the page asked another host: {foreign}"
-        assert not self.errors, self.errors
-        if not failures_expected:
-            failed = [(status, url) for status, url in self.answers if status >= 400]
-            assert not failed, failed
 
 
 @pytest.fixture()

@@ -1,0 +1,132 @@
+"""What the browser tests of the game pages share: a page watched for what it
+asks and what goes wrong in it, and the moves it offers and its Hint panel.
+
+``WatchedPage`` records every request (and each ``POST /v1/advise`` body),
+every answer's status, script errors and console errors; ``check`` fails a test
+whose page asked another host, logged an error, or (unless expected) got a 4xx
+or 5xx.  ``GamePage`` adds a table's turn loop as the gin and Indian pages show
+it: whose turn (``body[data-turn]``), the phase, the moves offered, the Hint
+panel's ranked moves, and playing the recommended move to the end.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+WAIT_MS = 20_000
+"""How long a page may take to show what a test waits for."""
+
+
+class WatchedPage:
+    """A page, what it asked for and what went wrong in it."""
+
+    def __init__(self, page: Any, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.requests: list[str] = []
+        self.answers: list[tuple[int, str]] = []
+        self.advice_bodies: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        page.on("request", self._request)
+        page.on("response", lambda r: self.answers.append((r.status, r.url)))
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        page.on("console", self._console)
+        page.set_default_timeout(WAIT_MS)
+
+    def _request(self, request: Any) -> None:
+        self.requests.append(request.url)
+        if request.url.endswith("/v1/advise"):
+            self.advice_bodies.append(json.loads(request.post_data))
+
+    def _console(self, message: Any) -> None:
+        # A failed request is logged by the browser itself; the page shows it, as it should.
+        if message.type == "error" and "Failed to load resource" not in message.text:
+            self.errors.append(f"console: {message.text}")
+
+    def testid(self, name: str) -> Any:
+        return self.page.get_by_test_id(name)
+
+    def query(self) -> dict[str, list[str]]:
+        return parse_qs(urlsplit(self.page.url).query)
+
+    def no_overflow(self) -> bool:
+        """Whether the page fits its width (no horizontal scrolling)."""
+        return bool(self.page.evaluate(
+            "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
+
+    def check(self, *, failures_expected: bool = False) -> None:
+        """No other host asked, no script or console error, no failed answer
+        unless ``failures_expected``."""
+        own = urlsplit(self.base_url).netloc
+        foreign = [url for url in self.requests
+                   if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).netloc != own]
+        assert not foreign, f"the page asked another host: {foreign}"
+        assert not self.errors, self.errors
+        if not failures_expected:
+            failed = [(status, url) for status, url in self.answers if status >= 400]
+            assert not failed, failed
+
+
+class GamePage(WatchedPage):
+    """A game page's table: turns, moves offered, hints (see the module docstring)."""
+
+    max_decisions = 60
+    """A round of the game ends long before this many decisions of one player."""
+    round_word = "hand"
+
+    def open(self, path: str) -> str:
+        self.page.goto(self.base_url + path)
+        self.page.wait_for_selector("body[data-ready=true]")
+        return self.turn()
+
+    def turn(self) -> str:
+        """Wait until the human may act, or the round is over; which of the two."""
+        self.page.wait_for_selector("body[data-turn=human], body[data-turn=over]")
+        return str(self.page.locator("body").get_attribute("data-turn"))
+
+    def phase(self) -> str:
+        return str(self.testid("table").get_attribute("data-phase"))
+
+    def offered(self) -> set[tuple[str, str | None]]:
+        """The moves the page lets the human make: its move buttons and its hand's cards."""
+        moves = self.page.locator("[data-testid=move]:enabled, [data-testid=hand-card]:enabled")
+        return {(moves.nth(i).get_attribute("data-move"), moves.nth(i).get_attribute("data-card"))
+                for i in range(moves.count())}
+
+    def hint(self) -> list[dict[str, Any]]:
+        """Ask for a hint; every advised move as shown, in order."""
+        self.testid("hint-button").click()
+        self.page.wait_for_selector("[data-testid=hint-panel][data-state=done]")
+        rows = self.testid("advice-move")
+        shown = []
+        for i in range(rows.count()):
+            row = rows.nth(i)
+            reasons = row.get_by_test_id("advice-reasons")
+            shown.append({
+                "action": row.get_attribute("data-action"), "card": row.get_attribute("data-card"),
+                "rank": int(row.get_attribute("data-rank")),
+                "expected": float(row.get_attribute("data-expected")),
+                "recommended": "recommended" in (row.get_attribute("class") or ""),
+                "bars": row.get_by_test_id("advice-bar").count(),
+                "negative": "negative" in (row.get_by_test_id("advice-bar").get_attribute("class") or ""),
+                "quality": row.get_by_test_id("advice-quality").inner_text(),
+                "reasons": reasons.inner_text() if reasons.count() else "",
+            })
+        return shown
+
+    def take_the_hint(self) -> None:
+        self.testid("advice-play").first.click()
+
+    def play_by_hints(self) -> int:
+        """Take the recommended move until the round ends; the decisions taken."""
+        for decisions in range(self.max_decisions):
+            if self.turn() == "over":
+                return decisions
+            shown = self.hint()
+            assert {(m["action"], m["card"]) for m in shown} == self.offered(), shown
+            self.take_the_hint()
+        pytest.fail(f"the {self.round_word} did not end in {self.max_decisions} decisions")
