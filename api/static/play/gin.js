@@ -9,6 +9,7 @@
 (() => {
   const { cardElement, cardRow, shortName, symbolize, sortKey, element, span } = window.RummyCards;
   const { api, describeError, sleep } = window.RummyTableApi;
+  const tablePage = window.RummyTablePage;
   const chart = window.RummyAdviceChart;
   const { Game, TARGET, SEED_MAX, randomSeed } = window.GinReferee;
 
@@ -31,25 +32,12 @@
   let scored = null; // POST /v1/gin/score's answer once the hand is scored
   let drawnCard = null; // the card the human just drew, marked in its hand
   let epoch = 0; // bumped by every move and deal: an answer for an older state is dropped
-  let retry = null;
 
   // ---------------------------------------------------------------- errors
 
-  /** Show what went wrong on the table, with a button that tries `again`. */
-  function showError(message, again) {
-    $("error-text").textContent = message;
-    $("error").hidden = false;
-    retry = again;
-    $("retry").hidden = !again;
-    document.body.dataset.turn = "error";
-    setStatus("");
-  }
-
-  function clearError() {
-    $("error").hidden = true;
-    $("error-text").textContent = "";
-    retry = null;
-  }
+  const errors = tablePage.errorPanel(() => setStatus(""));
+  const showError = errors.show;
+  const clearError = errors.clear;
 
 
   // ------------------------------------------------------------------ words
@@ -100,38 +88,19 @@
 
   function readUrl() {
     const params = new URLSearchParams(location.search);
-    const number = (name, low, high) => {
-      const text = params.get(name);
-      if (text === null || !/^\d+$/.test(text)) return null;
-      const value = Number(text);
-      return value >= low && value <= high ? value : null;
-    };
-    match.seed = number("seed", 0, SEED_MAX - 1) ?? randomSeed();
-    match.handNumber = number("hand", 1, 1000) ?? 1;
+    tablePage.readSettings(params, match, {
+      seedMax: SEED_MAX, randomSeed, levels: LEVELS, defaultDelay: BOT_DELAY_MS, maxDelay: MAX_DELAY_MS,
+    });
+    match.handNumber = tablePage.numberParam(params, "hand", 1, 1000) ?? 1;
     const score = /^(\d{1,3})-(\d{1,3})$/.exec(params.get("score") || "");
     match.score = score && Number(score[1]) < TARGET && Number(score[2]) < TARGET
       ? [Number(score[1]), Number(score[2])] : [0, 0];
-    if (LEVELS.includes(params.get("level"))) match.botLevel = params.get("level");
-    if (LEVELS.includes(params.get("hint"))) match.hintLevel = params.get("hint");
-    match.delay = number("delay", 0, MAX_DELAY_MS) ?? BOT_DELAY_MS;
-  }
-
-  function shareUrl() {
-    const params = new URLSearchParams();
-    params.set("seed", String(match.seed));
-    params.set("hand", String(match.handNumber));
-    if (match.score[0] || match.score[1]) params.set("score", `${match.score[0]}-${match.score[1]}`);
-    params.set("level", match.botLevel);
-    params.set("hint", match.hintLevel);
-    if (match.delay !== BOT_DELAY_MS) params.set("delay", String(match.delay));
-    return `${location.pathname}?${params}`;
   }
 
   function syncUrl() {
-    const url = shareUrl();
-    history.replaceState(null, "", url);
-    $("share").href = url;
-    $("seed").value = String(match.seed);
+    const score = match.score[0] || match.score[1] ? `${match.score[0]}-${match.score[1]}` : null;
+    const url = tablePage.shareUrl(match, [["hand", String(match.handNumber)], ["score", score]], BOT_DELAY_MS);
+    tablePage.showUrl(url, match.seed);
   }
 
   // -------------------------------------------------------------- the turn
@@ -549,36 +518,13 @@
 
   // ------------------------------------------------------------------ hint
 
-  function clearHint(message = "") {
-    $("advice").replaceChildren();
-    $("hint").dataset.state = "empty";
-    $("hint").setAttribute("aria-busy", "false");
-    $("hint-status").textContent = message;
-    $("hint-status").classList.remove("error");
-  }
+  const clearHint = tablePage.clearHint;
 
-  async function hint() {
+  function hint() {
     if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
     const at = epoch;
-    const panel = $("hint");
-    panel.dataset.state = "loading";
-    panel.setAttribute("aria-busy", "true");
-    $("advice").replaceChildren();
-    $("hint-status").classList.remove("error");
-    $("hint-status").textContent = `Asking the advisor (${match.hintLevel})…`;
-    let advice;
-    try {
-      advice = await api("v1/advise", game.adviceRequest(HUMAN, { level: match.hintLevel, score: match.score }));
-    } catch (err) {
-      if (at !== epoch) return;
-      panel.dataset.state = "error";
-      panel.setAttribute("aria-busy", "false");
-      $("hint-status").textContent = describeError(err, "The hint (POST /v1/advise)");
-      $("hint-status").classList.add("error");
-      return;
-    }
-    if (at !== epoch) return;
-    renderAdvice(advice);
+    const body = game.adviceRequest(HUMAN, { level: match.hintLevel, score: match.score });
+    tablePage.askHint(body, match.hintLevel, () => at === epoch, renderAdvice);
   }
 
   /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
@@ -605,42 +551,20 @@
   // ---------------------------------------------------------------- wiring
 
   function wire() {
-    $("hint-button").addEventListener("click", hint);
-    $("retry").addEventListener("click", () => {
-      const again = retry;
-      clearError();
-      if (again) again();
-    });
-    $("hint-level").addEventListener("change", () => {
-      match.hintLevel = $("hint-level").value;
-      syncUrl();
-    });
-    $("bot-level").addEventListener("change", () => {
-      match.botLevel = $("bot-level").value;
-      syncUrl();
-    });
     const restart = (seed) => {
       match.seed = seed;
       match.handNumber = 1;
       match.score = [0, 0];
       startHand();
     };
-    $("new-match").addEventListener("click", () => {
-      const text = $("seed").value.trim();
-      const seed = /^\d+$/.test(text) && Number(text) < SEED_MAX ? Number(text) : null;
-      if (seed === null) {
-        showError(`The seed must be a whole number below ${SEED_MAX}.`, null);
-        return;
-      }
-      restart(seed);
+    tablePage.wireControls({
+      settings: match, hint, changed: syncUrl, restart, showError, seedMax: SEED_MAX, randomSeed,
+      newId: "new-match", randomId: "random-match",
     });
-    $("random-match").addEventListener("click", () => restart(randomSeed()));
   }
 
   function start() {
     readUrl();
-    $("hint-level").value = match.hintLevel;
-    $("bot-level").value = match.botLevel;
     wire();
     document.body.dataset.ready = "true";
     startHand();

@@ -10,6 +10,7 @@
 (() => {
   const { cardElement, cardRow, shortName, symbolize, sortKey, element, span } = window.RummyCards;
   const { api, describeError, sleep } = window.RummyTableApi;
+  const tablePage = window.RummyTablePage;
   const chart = window.RummyAdviceChart;
   const { points } = chart;
   const {
@@ -36,25 +37,12 @@
   let scored = null; // POST /v1/score/round's answer once the deal is scored
   let drawnCard = null; // the card the human just drew, marked in its hand
   let epoch = 0; // bumped by every move and deal: an answer for an older state is dropped
-  let retry = null;
 
   // ---------------------------------------------------------------- errors
 
-  /** Show what went wrong on the table, with a button that tries `again`. */
-  function showError(message, again) {
-    $("error-text").textContent = message;
-    $("error").hidden = false;
-    retry = again;
-    $("retry").hidden = !again;
-    document.body.dataset.turn = "error";
-    setStatus("");
-  }
-
-  function clearError() {
-    $("error").hidden = true;
-    $("error-text").textContent = "";
-    retry = null;
-  }
+  const errors = tablePage.errorPanel(() => setStatus(""));
+  const showError = errors.show;
+  const clearError = errors.clear;
 
 
   // ------------------------------------------------------------------ words
@@ -100,40 +88,22 @@
 
   function readUrl() {
     const params = new URLSearchParams(location.search);
-    const number = (name, low, high) => {
-      const text = params.get(name);
-      if (text === null || !/^\d+$/.test(text)) return null;
-      const value = Number(text);
-      return value >= low && value <= high ? value : null;
-    };
-    match.seed = number("seed", 0, SEED_MAX - 1) ?? randomSeed();
-    match.dealNumber = number("deal", 1, 1000) ?? 1;
-    match.players = number("players", MIN_PLAYERS, MAX_PLAYERS) ?? DEFAULT_PLAYERS;
+    tablePage.readSettings(params, match, {
+      seedMax: SEED_MAX, randomSeed, levels: LEVELS, defaultDelay: BOT_DELAY_MS, maxDelay: MAX_DELAY_MS,
+    });
+    match.dealNumber = tablePage.numberParam(params, "deal", 1, 1000) ?? 1;
+    match.players = tablePage.numberParam(params, "players", MIN_PLAYERS, MAX_PLAYERS) ?? DEFAULT_PLAYERS;
     const score = (params.get("score") || "").split(",");
     match.totals = score.length === match.players && score.every((s) => /^-?\d{1,5}$/.test(s))
       ? score.map(Number) : new Array(match.players).fill(0);
-    if (LEVELS.includes(params.get("level"))) match.botLevel = params.get("level");
-    if (LEVELS.includes(params.get("hint"))) match.hintLevel = params.get("hint");
-    match.delay = number("delay", 0, MAX_DELAY_MS) ?? BOT_DELAY_MS;
-  }
-
-  function shareUrl() {
-    const params = new URLSearchParams();
-    params.set("seed", String(match.seed));
-    params.set("deal", String(match.dealNumber));
-    params.set("players", String(match.players));
-    if (match.totals.some((t) => t !== 0)) params.set("score", match.totals.join(","));
-    params.set("level", match.botLevel);
-    params.set("hint", match.hintLevel);
-    if (match.delay !== BOT_DELAY_MS) params.set("delay", String(match.delay));
-    return `${location.pathname}?${params}`;
   }
 
   function syncUrl() {
-    const url = shareUrl();
-    history.replaceState(null, "", url);
-    $("share").href = url;
-    $("seed").value = String(match.seed);
+    const url = tablePage.shareUrl(match, [
+      ["deal", String(match.dealNumber)], ["players", String(match.players)],
+      ["score", match.totals.some((t) => t !== 0) ? match.totals.join(",") : null],
+    ], BOT_DELAY_MS);
+    tablePage.showUrl(url, match.seed);
     $("players").value = String(match.players);
   }
 
@@ -563,37 +533,16 @@
   // ------------------------------------------------------------------ hint
 
   function clearHint(message = "") {
-    $("advice").replaceChildren();
+    tablePage.clearHint(message);
     $("drop-advice").hidden = true;
     $("drop-advice").replaceChildren();
-    $("hint").dataset.state = "empty";
-    $("hint").setAttribute("aria-busy", "false");
-    $("hint-status").textContent = message;
-    $("hint-status").classList.remove("error");
   }
 
-  async function hint() {
+  function hint() {
     if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
     const at = epoch;
-    const panel = $("hint");
-    panel.dataset.state = "loading";
-    panel.setAttribute("aria-busy", "true");
-    $("advice").replaceChildren();
-    $("hint-status").classList.remove("error");
-    $("hint-status").textContent = `Asking the advisor (${match.hintLevel})…`;
-    let advice;
-    try {
-      advice = await api("v1/advise", game.adviceRequest(HUMAN, { level: match.hintLevel }));
-    } catch (err) {
-      if (at !== epoch) return;
-      panel.dataset.state = "error";
-      panel.setAttribute("aria-busy", "false");
-      $("hint-status").textContent = describeError(err, "The hint (POST /v1/advise)");
-      $("hint-status").classList.add("error");
-      return;
-    }
-    if (at !== epoch) return;
-    renderAdvice(advice);
+    const body = game.adviceRequest(HUMAN, { level: match.hintLevel });
+    tablePage.askHint(body, match.hintLevel, () => at === epoch, renderAdvice);
   }
 
   /** The drop against playing on, in one line: what dropping costs now, what the best other
@@ -646,21 +595,7 @@
   // ---------------------------------------------------------------- wiring
 
   function wire() {
-    $("hint-button").addEventListener("click", hint);
-    $("retry").addEventListener("click", () => {
-      const again = retry;
-      clearError();
-      if (again) again();
-    });
     $("show-mode").addEventListener("change", renderHand);
-    $("hint-level").addEventListener("change", () => {
-      match.hintLevel = $("hint-level").value;
-      syncUrl();
-    });
-    $("bot-level").addEventListener("change", () => {
-      match.botLevel = $("bot-level").value;
-      syncUrl();
-    });
     const restart = (seed) => {
       match.seed = seed;
       match.dealNumber = 1;
@@ -668,23 +603,15 @@
       match.totals = new Array(match.players).fill(0);
       startDeal();
     };
-    $("new-game").addEventListener("click", () => {
-      const text = $("seed").value.trim();
-      const seed = /^\d+$/.test(text) && Number(text) < SEED_MAX ? Number(text) : null;
-      if (seed === null) {
-        showError(`The seed must be a whole number below ${SEED_MAX}.`, null);
-        return;
-      }
-      restart(seed);
+    tablePage.wireControls({
+      settings: match, hint, changed: syncUrl, restart, showError, seedMax: SEED_MAX, randomSeed,
+      newId: "new-game", randomId: "random-game",
     });
-    $("random-game").addEventListener("click", () => restart(randomSeed()));
     $("players").addEventListener("change", () => restart(match.seed));
   }
 
   function start() {
     readUrl();
-    $("hint-level").value = match.hintLevel;
-    $("bot-level").value = match.botLevel;
     $("drop-first").textContent = String(DROP_FIRST);
     $("drop-middle").textContent = String(DROP_MIDDLE);
     $("cap").textContent = String(POINTS_CAP);
