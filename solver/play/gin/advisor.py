@@ -51,7 +51,7 @@ from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.gin.hands import GinHands, cards_of, mask_of
 from solver.play.gin.policy import HandJudge, stock_odds
 from solver.play.gin.scoring import defender_deadwood, knock_points
-from solver.play.gin.simulate import AT_ONCE, FOR_GIN, KnockStyle, Simulator, World
+from solver.play.gin.simulate import AT_ONCE, KnockStyle, Simulator, World
 from solver.play.gin.state import GinState
 from solver.play.gin.worlds import WorldSampler, melds_with
 from solver.rules import Deal
@@ -81,15 +81,6 @@ DEFAULT_LEVEL = "standard"
 
 MY_STYLE = AT_ONCE
 """How the advisor's side knocks in the simulated rest of a hand."""
-OPPONENT_STYLES: tuple[tuple[KnockStyle, float], ...] = ((AT_ONCE, 0.75), (FOR_GIN, 0.25))
-"""How the opponent may knock, with the prior chance of each; each
-simulated deal draws one, and what the opponent has not done weighs it (an
-opponent that knocks at once holds more than the limit while it has not
-knocked).  Most players knock as soon as they can; some play for gin.  With
-the prior even, the advisor let a knock-at-once opponent knock first in 59 %
-of hands; three to one made 1.9 +- 1.5 points a hand more against the EAAI
-port on the same 1,000 hands and changed nothing measurable against a
-MARJJ-style player, which plays for gin."""
 SEARCHED_PHASES = ("discard", "wall")
 """The phases whose move the search chooses.  A draw is the judgement's: in
 the simulated rest of a hand nobody reads what a pickup shows, so the search
@@ -300,7 +291,7 @@ class GinAdvisor:
             return self._defend()
         moves = self.moves()
         until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
-        sampler = WorldSampler(self.state, self.hands, self.rng, self.limit, OPPONENT_STYLES)
+        sampler = WorldSampler(self.state, self.hands, self.rng, self.limit)
         judged = self.level.judged
         worlds = sampler.take(judged, until)
         self.judge = HandJudge(self.hands, stock_odds(self.state.knowledge.unseen, worlds[:100]),
