@@ -128,7 +128,8 @@ class AdviseRequest(OperationRequest):
     stock_count: int | None = Field(default=None, ge=0, le=MAX_PILE,
                                     description="cards left in the stock (optional check)")
     score: ScoreIn | None = Field(default=None, description="gin: the match score (gives the "
-                                                            "match win probabilities)")
+                                                            "match win probabilities, and the "
+                                                            "moves are then ranked by them)")
     rules: RulesOverride | None = RULES_FIELD
     oklahoma: bool = Field(default=False, description="gin: the upcard sets the knock limit")
     wild_rank: WildRank | None = Field(

@@ -1479,7 +1479,7 @@ export interface components {
              */
             rules?: components["schemas"]["RulesOverride"] | null;
             /**
-             * @description gin: the match score (gives the match win probabilities)
+             * @description gin: the match score (gives the match win probabilities, and the moves are then ranked by them)
              * @default null
              */
             score?: components["schemas"]["ScoreIn"] | null;
