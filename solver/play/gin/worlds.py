@@ -41,11 +41,10 @@ STYLE_PRIOR: tuple[tuple[KnockStyle, float], ...] = ((AT_ONCE, 0.75), (FOR_GIN, 
 """How the opponent may knock, with the prior chance of each: most players
 knock as soon as they can, some play for gin.  What the opponent has not
 done then weighs each world (one that knocks at once and has not knocked
-holds more than the limit).  With the prior even, the advisor let a
-knock-at-once opponent knock first in 59 % of hands; three to one made 1.9
-+- 1.5 points a hand more against the EAAI port on the same 1,000 arena
-hands and changed nothing measurable against a MARJJ-style player, which
-plays for gin (benchmarks/README.md)."""
+holds more than the limit).  Measured against an even prior on the same
+2,000 arena hands against the EAAI port (which knocks at once): +0.1 +- 1.2
+points a hand, no change that the arena can see; nor against a MARJJ-style
+player, which plays for gin (benchmarks/README.md, 2026-12-02)."""
 
 
 def melds_with(hands: GinHands, hand: int, card: int) -> bool:
