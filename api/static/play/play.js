@@ -294,13 +294,7 @@
 
   // ------------------------------------------------------------------- API
 
-  class ApiError extends Error {
-    constructor(status, detail) {
-      super(detail.map((d) => d.msg).join("; "));
-      this.status = status;
-      this.detail = detail;
-    }
-  }
+  const { ApiError, answer, unreachable } = window.RummyTableApi;
 
   const inflight = {};
 
@@ -319,25 +313,13 @@
       });
     } catch (err) {
       if (err.name === "AbortError") throw err;
-      throw new ApiError(0, [{ type: "network", loc: [], msg: "the service did not answer; is it running?" }]);
+      throw unreachable();
     }
-    let data = null;
     try {
-      data = await response.json();
-    } catch {
-      data = null;
+      return await answer(response);
+    } finally {
+      if (inflight[key] === controller) delete inflight[key];
     }
-    if (inflight[key] === controller) delete inflight[key];
-    if (!response.ok) {
-      let detail = data && Array.isArray(data.detail) ? data.detail : null;
-      if (!detail) detail = [{ type: "http", loc: [], msg: `HTTP ${response.status}` }];
-      if (response.status === 503) {
-        const after = response.headers.get("Retry-After");
-        detail = detail.map((d) => ({ ...d, msg: d.msg + (after ? ` (try again in ${after} s)` : "") }));
-      }
-      throw new ApiError(response.status, detail);
-    }
-    return data;
   }
 
   function clearErrors(slots) {

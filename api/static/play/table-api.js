@@ -1,5 +1,7 @@
-// The JSON API as the game pages (gin.js, indian.js) call it: POST a body, get the answer or an
-// ApiError carrying the service's {type, loc, msg} items, and those items in words.
+// The JSON API as the pages call it: POST a body, get the answer or an ApiError carrying the
+// service's {type, loc, msg} items, and those items in words.  The game pages (gin.js,
+// indian.js) use `api`; the playground (play.js), which cancels superseded calls, makes its own
+// fetch and reads the answer with `answer` and `unreachable`.
 // A classic script: it defines `RummyTableApi` (it needs cards.js for the suit symbols).
 "use strict";
 
@@ -14,6 +16,11 @@
     }
   }
 
+  /** The error of a call the service never answered. */
+  function unreachable() {
+    return new ApiError(0, [{ type: "network", loc: [], msg: "the service did not answer; is it running?" }]);
+  }
+
   /** POST a JSON body to a path relative to the site root (the game pages live at /play/...). */
   async function api(path, body) {
     let response;
@@ -22,8 +29,14 @@
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
       });
     } catch {
-      throw new ApiError(0, [{ type: "network", loc: [], msg: "the service did not answer; is it running?" }]);
+      throw unreachable();
     }
+    return answer(response);
+  }
+
+  /** The JSON body of `response`, or an ApiError with the service's items (a 503 says when to
+   * try again, from Retry-After). */
+  async function answer(response) {
     let data = null;
     try {
       data = await response.json();
@@ -55,5 +68,5 @@
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  window.RummyTableApi = Object.freeze({ ApiError, api, describeError, sleep });
+  window.RummyTableApi = Object.freeze({ ApiError, answer, api, describeError, sleep, unreachable });
 })();
