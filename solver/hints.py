@@ -730,7 +730,7 @@ class PileHint:
         }
 
 
-def _forced_uses(
+def forced_uses(
     search: LayoffSearch, cards: tuple[int, ...], card: int, deal: Deal, ticker: Ticker,
     found: list[tuple[PileUse, Play]],
 ) -> None:
@@ -834,7 +834,7 @@ def pile_hint(
         ways: list[tuple[PileUse, Play]] = []
         complete = True
         try:
-            _forced_uses(search, held, deepest, deal, ticker, ways)
+            forced_uses(search, held, deepest, deal, ticker, ways)
         except DeadlineExceeded:
             complete = False
         ways.sort(key=lambda way: (-way[0].net, way[0].kind, way[0].meld.represents))

@@ -33,14 +33,20 @@ def _names(cards: tuple[int, ...]) -> list[str]:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Layoff:
-    """Cards laid off onto one table meld (``target``: its index)."""
+    """Cards laid off onto one table meld (``target``: its index); ``extended``
+    (Rummy 500) is that meld afterwards, in meld order (it fixes where a
+    joker stands)."""
 
     target: int
     cards: tuple[int, ...]
+    extended: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form."""
-        return {"target": self.target, "cards": _names(self.cards)}
+        data: dict[str, Any] = {"target": self.target, "cards": _names(self.cards)}
+        if self.extended:
+            data["meld"] = _names(self.extended)
+        return data
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -58,7 +64,7 @@ class Move:
         data: dict[str, Any] = {"action": self.action}
         if self.card is not None:
             data["card"] = card_name(self.card)
-        if self.melds or self.action in ("knock", "lay_off"):
+        if self.melds or self.action in ("knock", "lay_off", "go_out"):
             data["melds"] = [_names(m) for m in self.melds]
         if self.deadwood or self.action in ("knock", "lay_off"):
             data["deadwood"] = _names(self.deadwood)

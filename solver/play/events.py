@@ -8,7 +8,7 @@ Each game (``solver.play.gin`` ...) says which actions exist and checks that
 its history could have happened.
 
 >>> parse_event({"player": 1, "action": "discard", "card": "KD"}, 0, {"discard"})
-Event(player=1, action='discard', card=38, melds=(), deadwood=None)
+Event(player=1, action='discard', card=38, melds=(), deadwood=None, target=None)
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ class Event:
     melds: tuple[tuple[int, ...], ...] = ()
     deadwood: tuple[int, ...] | None = None
     """The cards a player showed unmelded (None: not shown)."""
+    target: int | None = None
+    """The table meld a layoff went onto (Rummy 500: by the order melds were laid)."""
 
 
 def parse_event(data: object, index: int, actions: Collection[str],
@@ -63,7 +65,13 @@ def parse_event(data: object, index: int, actions: Collection[str],
     deadwood = None
     if shown is not None:
         deadwood = tuple(parse_cards(_cards(shown), f"history[{index}].deadwood"))
-    return Event(player, str(action), card, melds, deadwood)
+    target = data.get("target")
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int)
+                               or target < 0):
+        raise InvalidStateError(f"history[{index}].target must be a table meld's number (0 "
+                                f"or more); got {target!r}", code="invalid_event",
+                                loc=(*where, "target"))
+    return Event(player, str(action), card, melds, deadwood, target)
 
 
 def _cards(value: object) -> str | Sequence[object]:
