@@ -90,10 +90,13 @@ GAME_STATES: dict[str, str] = {
     "stock_mismatch": "stock_count does not fit the history (or the history draws too many)",
     "history_out_of_turn": "a history event out of turn, or a move the phase does not allow",
     "invalid_knock": "a knock that does not show the knocker's cards once each",
+    "invalid_meld": "a meld laid down or laid off in the history that is not a meld under the "
+                    "rules, or a layoff that moves the target meld's cards (Rummy 500)",
     "not_your_turn": "the state is another player's turn to act",
     "hand_over": "the hand is over (or this player dropped): no decision is left",
     "field_not_for_game": "a field the game does not take (score and oklahoma are gin's, "
-                          "wild_rank and players Indian rummy's)",
+                          "wild_rank Indian rummy's, players Indian rummy's and Rummy 500's; "
+                          "rules is refused by Rummy 500)",
     "match_over": "a score already reached the match target",
     "invalid_level": "not an advisor level: novice, standard or expert",
     "invalid_seed": "a seed that is not an integer",

@@ -320,7 +320,9 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
         "the figures are exact or estimated, and reasons. The request is the public state of "
         "the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and "
         "indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, "
-        "take the pile top or draw; after drawing: discard or declare).",
+        "take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 "
+        "players; at the start of a turn: the stock or the pile down to a card; after drawing: "
+        "what to lay down and lay off, and the throw or going out).",
         schemas_advice.AdviseRequest, schemas_advice.AdviceResponse, advise, "play",
         CliCommand(("advise",), "the best move of a hand's decision, every legal move ranked",
                    report.format_advice, examples=_examples(
@@ -332,7 +334,9 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
                        '"action": "pass"}, {"player": 0, "action": "draw_stock"}, {"player": 0, '
                        '"action": "discard", "card": "9H"}]\' "2C 3C 4C 8D 8S 8H JH QH KS 5D"',
                        'advise --game indian13 --wild-rank 7H --players 2 --me 1 --dealer 0 '
-                       '--upcard 8C "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D"'),
+                       '--upcard 8C "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D"',
+                       'advise --game rummy500 --players 3 --me 1 --dealer 0 --upcard 8C '
+                       '"AH 2H 3H 9S 9D KC 5C"'),
                    defaults={"game": "gin"})),
 )}
 

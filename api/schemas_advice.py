@@ -34,11 +34,14 @@ from solver.play.events import MAX_EVENTS
 from solver.play.gin.state import ACTIONS as GIN_ACTIONS
 from solver.play.indian.state import ACTIONS as INDIAN_ACTIONS
 from solver.play.indian.state import MAX_PLAYERS, MIN_PLAYERS
+from solver.play.rummy500.state import ACTIONS as RUMMY500_ACTIONS
 
 MAX_PILE = 159
 """Three decks of 53 (indian21)."""
 MAX_MELD = 21
 MAX_GROUPS = 7
+MAX_TABLE_MELD = 49
+"""Rummy 500: table melds are numbered from 0 (a deck holds at most 18 melds)."""
 
 Game = enum.Enum("Game", {name: name for name in GAMES}, type=str)  # type: ignore[misc]
 Game.__doc__ = "A game the advisor plays."
@@ -47,12 +50,15 @@ Level.__doc__ = ("How hard the advisor thinks (gin, per decision on one quiet co
                  "(its judgement alone: median 8 ms, p99 20 ms), standard (the default: "
                  "median 30 ms, p99 160 ms), expert (median 50 ms, p99 1.1 s); a time_limit_ms "
                  "cuts any level short with the best found so far.")
-Action = enum.Enum("Action", {name: name for name in sorted(GIN_ACTIONS | INDIAN_ACTIONS)},  # type: ignore[misc]
-                   type=str)
+Action = enum.Enum("Action", {name: name for name in sorted(  # type: ignore[misc]
+    GIN_ACTIONS | INDIAN_ACTIONS | RUMMY500_ACTIONS)}, type=str)
 Action.__doc__ = ("What a player did: take_discard (the pile top), draw_stock, discard; gin: "
                   "pass (the first upcard, or at the wall), knock (a discard that ends the "
                   "hand, showing melds); Indian rummy: drop (give up the deal at the start of "
-                  "a turn), declare (a discard that shows the hand's melds)")
+                  "a turn), declare (a discard that shows the hand's melds); Rummy 500: "
+                  "take_discard takes the pile down to its card, meld (new melds laid down), "
+                  "lay_off (cards added to table meld target), pass (the stock is empty: the "
+                  "round ends)")
 
 if TYPE_CHECKING:
     GameIn = Any
@@ -90,11 +96,18 @@ class EventIn(BaseModel):
     card: CardToken | None = Field(
         default=None, description="take_discard: the card taken; discard, knock and declare: "
                                   "the card thrown (absent for draw_stock, pass and drop)")
-    melds: list[MeldCards] | None = Field(default=None, max_length=MAX_GROUPS,
-                                          description="knock and declare: the melds shown")
+    melds: list[MeldCards] | None = Field(
+        default=None, max_length=MAX_GROUPS,
+        description="knock and declare: the melds shown; Rummy 500 meld: the melds laid down "
+                    "(a run low to high, a joker where it stands), lay_off: the target meld "
+                    "as it is afterwards (one meld)")
     deadwood: list[CardToken] | None = Field(
         default=None, max_length=10,
         description="knock: the unmelded cards shown (empty: gin; absent: not shown)")
+    target: int | None = Field(
+        default=None, ge=0, le=MAX_TABLE_MELD,
+        description="Rummy 500 lay_off: the table meld laid off onto, numbered from 0 in the "
+                    "order the melds were laid down (every player's)")
 
 
 class ScoreIn(BaseModel):
@@ -108,13 +121,15 @@ class ScoreIn(BaseModel):
 
 
 class AdviseRequest(OperationRequest):
-    """The public state of a hand as the player to act sees it (gin, indian13, indian21)."""
+    """The public state of a hand as the player to act sees it (gin, indian13, indian21,
+    rummy500)."""
 
     model_config = _request(*REQUESTS["advise"])
 
-    game: GameIn = Field(description="the game: gin, indian13 or indian21")
+    game: GameIn = Field(description="the game: gin, indian13, indian21 or rummy500")
     hand: HandCards = Field(description="the player's cards now: gin 10, or 11 after drawing; "
-                                        "indian13 13 (14), indian21 21 (22)")
+                                        "indian13 13 (14), indian21 21 (22); rummy500 13 "
+                                        "dealt to two players, 7 to three or four")
     upcard: CardToken = Field(description="the card turned up after the deal (the first card "
                                           "of the discard pile)")
     history: list[EventIn] = Field(default_factory=list, max_length=MAX_EVENTS,
@@ -138,7 +153,8 @@ class AdviseRequest(OperationRequest):
                                   "indian21 needs the full card")
     players: int | None = Field(default=None, ge=MIN_PLAYERS, le=MAX_PLAYERS,
                                 description="Indian rummy: the players at the table, "
-                                            f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 2)")
+                                            f"{MIN_PLAYERS} to {MAX_PLAYERS}; rummy500: 2 to 4 "
+                                            "(one deck); default 2")
     level: LevelIn = Field(default="standard", description=Level.__doc__)
     seed: int = Field(default=0, ge=0, le=2**31 - 1,
                       description="the same seed and state give the same advice (on a "
@@ -147,12 +163,15 @@ class AdviseRequest(OperationRequest):
 
 
 class AdviceLayoffOut(BaseModel):
-    """Cards laid off onto one of the knocker's melds (``target``: its index)."""
+    """Cards laid off onto a meld (``target``: gin, the knocker's meld's index; Rummy
+    500, the table meld's number)."""
 
     model_config = _response({"target": 0, "cards": ["4S"]})
 
     target: int
     cards: list[str]
+    meld: list[str] | None = Field(default=None, description="Rummy 500: the target meld "
+                                                             "afterwards, in meld order")
 
 
 class MoveOut(BaseModel):
@@ -162,13 +181,17 @@ class MoveOut(BaseModel):
 
     action: str = Field(description="take_discard, pass, draw_stock, discard, knock or "
                                     "lay_off (the defender's reply to a knock); Indian rummy "
-                                    "also drop and declare")
+                                    "also drop and declare; Rummy 500 also go_out (the melds "
+                                    "and layoffs empty the hand); its discard lays down melds "
+                                    "and layoffs first")
     card: str | None = Field(default=None, description="the card taken or thrown")
     melds: list[list[str]] | None = Field(default=None,
                                           description="knock and declare: the melds to show; "
-                                                      "lay_off: the defender's melds")
+                                                      "lay_off: the defender's melds; Rummy "
+                                                      "500: the melds to lay down")
     deadwood: list[str] | None = Field(default=None, description="the cards left unmelded")
-    layoffs: list[AdviceLayoffOut] | None = Field(default=None, description="lay_off: the layoffs")
+    layoffs: list[AdviceLayoffOut] | None = Field(default=None, description="lay_off (and Rummy "
+                                                                             "500): the layoffs")
 
 
 class MoveValueOut(BaseModel):
@@ -178,8 +201,11 @@ class MoveValueOut(BaseModel):
 
     move: MoveOut
     expected_points: float = Field(description="the points the player can expect from this "
-                                               "hand (negative: it expects to pay)")
-    win_probability: float = Field(description="the chance of winning this hand")
+                                               "hand (negative: it expects to pay); Rummy "
+                                               "500: its round score less the mean of the "
+                                               "others' round scores")
+    win_probability: float = Field(description="the chance of winning this hand (Rummy 500: "
+                                               "the round's best score, a tie shared)")
     match_win_probability: float | None = Field(description="the chance of winning the match "
                                                             "(with a score)")
     exact: bool = Field(description="the figures are exact (else estimated over samples)")
@@ -196,10 +222,13 @@ class AdviceResponse(BaseModel):
 
     model_config = _response(*example("advise") or [])
 
-    game: Literal["gin", "indian13", "indian21"]
+    game: Literal["gin", "indian13", "indian21", "rummy500"]
     phase: str = Field(description="gin: first_upcard, draw, discard, wall or layoff; Indian "
                                    "rummy: draw (the start of a turn: drop, take the pile top "
-                                   "or draw from the stock) or discard (discard or declare)")
+                                   "or draw from the stock) or discard (discard or declare); "
+                                   "Rummy 500: draw (the stock, the pile down to a card, or "
+                                   "pass) or play (the rest of the turn: lay down, lay off, "
+                                   "throw or go out)")
     recommended: MoveValueOut
     moves: list[MoveValueOut]
     level: str

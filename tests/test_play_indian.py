@@ -39,7 +39,7 @@ from solver.play import advise
 HAND = "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D"
 BASE: dict[str, Any] = {"hand": HAND, "upcard": "8C", "wild_rank": "7H", "players": 2,
                         "me": 1, "dealer": 0}
-DECLARE = REQUESTS["advise"][-1]
+DECLARE = [body for body in REQUESTS["advise"] if body["game"] == "indian13"][-1]
 """A discard-phase state whose hand holds a valid show (the API example)."""
 
 

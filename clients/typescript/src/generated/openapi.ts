@@ -76,7 +76,7 @@ export interface paths {
         put?: never;
         /**
          * Advise
-         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare).
+         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 players; at the start of a turn: the stock or the pile down to a card; after drawing: what to lay down and lay off, and the throw or going out).
          */
         post: operations["advise"];
         delete?: never;
@@ -384,13 +384,14 @@ export interface components {
         Ace: "low" | "high_low" | "high" | "wrap";
         /**
          * Action
-         * @description What a player did: take_discard (the pile top), draw_stock, discard; gin: pass (the first upcard, or at the wall), knock (a discard that ends the hand, showing melds); Indian rummy: drop (give up the deal at the start of a turn), declare (a discard that shows the hand's melds)
+         * @description What a player did: take_discard (the pile top), draw_stock, discard; gin: pass (the first upcard, or at the wall), knock (a discard that ends the hand, showing melds); Indian rummy: drop (give up the deal at the start of a turn), declare (a discard that shows the hand's melds); Rummy 500: take_discard takes the pile down to its card, meld (new melds laid down), lay_off (cards added to table meld target), pass (the stock is empty: the round ends)
          * @enum {string}
          */
-        Action: "declare" | "discard" | "draw_stock" | "drop" | "knock" | "pass" | "take_discard";
+        Action: "declare" | "discard" | "draw_stock" | "drop" | "knock" | "lay_off" | "meld" | "pass" | "take_discard";
         /**
          * AdviceLayoffOut
-         * @description Cards laid off onto one of the knocker's melds (``target``: its index).
+         * @description Cards laid off onto a meld (``target``: gin, the knocker's meld's index; Rummy
+         *     500, the table meld's number).
          * @example {
          *       "cards": [
          *         "4S"
@@ -401,6 +402,11 @@ export interface components {
         AdviceLayoffOut: {
             /** Cards */
             cards: string[];
+            /**
+             * Meld
+             * @description Rummy 500: the target meld afterwards, in meld order
+             */
+            meld?: string[] | null;
             /** Target */
             target: number;
         };
@@ -1195,6 +1201,63 @@ export interface components {
          *       },
          *       "seed": 2
          *     }
+         * @example {
+         *       "complete": true,
+         *       "elapsed_ms": 1.5,
+         *       "game": "rummy500",
+         *       "level": "novice",
+         *       "moves": [
+         *         {
+         *           "exact": false,
+         *           "expected_points": 111.375,
+         *           "move": {
+         *             "action": "take_discard",
+         *             "card": "5H"
+         *           },
+         *           "reasons": [
+         *             "takes the top card 5H",
+         *             "round score +111.4 against the others' mean over 12 deals"
+         *           ],
+         *           "samples": 12,
+         *           "searched": true,
+         *           "standard_error": 1.972,
+         *           "win_probability": 1
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 75.167,
+         *           "move": {
+         *             "action": "draw_stock"
+         *           },
+         *           "reasons": [
+         *             "draws one of 29 stock cards",
+         *             "round score +75.2 against the others' mean over 12 deals"
+         *           ],
+         *           "samples": 12,
+         *           "searched": true,
+         *           "standard_error": 8.884,
+         *           "win_probability": 0.9167
+         *         }
+         *       ],
+         *       "phase": "draw",
+         *       "recommended": {
+         *         "exact": false,
+         *         "expected_points": 111.375,
+         *         "move": {
+         *           "action": "take_discard",
+         *           "card": "5H"
+         *         },
+         *         "reasons": [
+         *           "takes the top card 5H",
+         *           "round score +111.4 against the others' mean over 12 deals"
+         *         ],
+         *         "samples": 12,
+         *         "searched": true,
+         *         "standard_error": 1.972,
+         *         "win_probability": 1
+         *       },
+         *       "seed": 4
+         *     }
          */
         AdviceResponse: {
             /**
@@ -1211,14 +1274,14 @@ export interface components {
              * Game
              * @enum {string}
              */
-            game: "gin" | "indian13" | "indian21";
+            game: "gin" | "indian13" | "indian21" | "rummy500";
             /** Level */
             level: string;
             /** Moves */
             moves: components["schemas"]["MoveValueOut"][];
             /**
              * Phase
-             * @description gin: first_upcard, draw, discard, wall or layoff; Indian rummy: draw (the start of a turn: drop, take the pile top or draw from the stock) or discard (discard or declare)
+             * @description gin: first_upcard, draw, discard, wall or layoff; Indian rummy: draw (the start of a turn: drop, take the pile top or draw from the stock) or discard (discard or declare); Rummy 500: draw (the stock, the pile down to a card, or pass) or play (the rest of the turn: lay down, lay off, throw or go out)
              */
             phase: string;
             recommended: components["schemas"]["MoveValueOut"];
@@ -1227,7 +1290,8 @@ export interface components {
         };
         /**
          * AdviseRequest
-         * @description The public state of a hand as the player to act sees it (gin, indian13, indian21).
+         * @description The public state of a hand as the player to act sees it (gin, indian13, indian21,
+         *     rummy500).
          * @example {
          *       "dealer": 1,
          *       "game": "gin",
@@ -1427,6 +1491,90 @@ export interface components {
          *       "upcard": "8D",
          *       "wild_rank": "7H"
          *     }
+         * @example {
+         *       "dealer": 0,
+         *       "game": "rummy500",
+         *       "hand": "9S 9D 5C JK",
+         *       "history": [
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "meld",
+         *           "melds": [
+         *             [
+         *               "AH",
+         *               "2H",
+         *               "3H"
+         *             ]
+         *           ],
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "KC",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "take_discard",
+         *           "card": "8C",
+         *           "player": 2
+         *         },
+         *         {
+         *           "action": "meld",
+         *           "melds": [
+         *             [
+         *               "8C",
+         *               "9C",
+         *               "TC"
+         *             ]
+         *           ],
+         *           "player": 2
+         *         },
+         *         {
+         *           "action": "lay_off",
+         *           "melds": [
+         *             [
+         *               "AH",
+         *               "2H",
+         *               "3H",
+         *               "4H"
+         *             ]
+         *           ],
+         *           "player": 2,
+         *           "target": 0
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "KC",
+         *           "player": 2
+         *         },
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "QS",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "5H",
+         *           "player": 1
+         *         }
+         *       ],
+         *       "level": "novice",
+         *       "me": 2,
+         *       "players": 3,
+         *       "seed": 4,
+         *       "upcard": "8C"
+         *     }
          */
         AdviseRequest: {
             /**
@@ -1441,11 +1589,11 @@ export interface components {
              * @default null
              */
             discard_pile?: string[] | null;
-            /** @description the game: gin, indian13 or indian21 */
+            /** @description the game: gin, indian13, indian21 or rummy500 */
             game: components["schemas"]["Game"];
             /**
              * Hand
-             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22)
+             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22); rummy500 13 dealt to two players, 7 to three or four
              */
             hand: string[] | string;
             /**
@@ -1469,7 +1617,7 @@ export interface components {
             oklahoma?: boolean;
             /**
              * Players
-             * @description Indian rummy: the players at the table, 2 to 6 (default 2)
+             * @description Indian rummy: the players at the table, 2 to 6; rummy500: 2 to 4 (one deck); default 2
              * @default null
              */
             players?: number | null;
@@ -4955,7 +5103,7 @@ export interface components {
             deadwood?: string[] | null;
             /**
              * Melds
-             * @description knock and declare: the melds shown
+             * @description knock and declare: the melds shown; Rummy 500 meld: the melds laid down (a run low to high, a joker where it stands), lay_off: the target meld as it is afterwards (one meld)
              * @default null
              */
             melds?: string[][] | null;
@@ -4964,6 +5112,12 @@ export interface components {
              * @description the seat that acted (gin: 0 or 1; Indian rummy: 0 to players - 1)
              */
             player: number;
+            /**
+             * Target
+             * @description Rummy 500 lay_off: the table meld laid off onto, numbered from 0 in the order the melds were laid down (every player's)
+             * @default null
+             */
+            target?: number | null;
         };
         /**
          * FitOut
@@ -4997,7 +5151,7 @@ export interface components {
          * @description A game the advisor plays.
          * @enum {string}
          */
-        Game: "gin" | "indian13" | "indian21";
+        Game: "gin" | "indian13" | "indian21" | "rummy500";
         /**
          * GinOutcome
          * @description How a gin hand ended: knock, undercut (the defender had as little or
@@ -7722,7 +7876,7 @@ export interface components {
         MoveOut: {
             /**
              * Action
-             * @description take_discard, pass, draw_stock, discard, knock or lay_off (the defender's reply to a knock); Indian rummy also drop and declare
+             * @description take_discard, pass, draw_stock, discard, knock or lay_off (the defender's reply to a knock); Indian rummy also drop and declare; Rummy 500 also go_out (the melds and layoffs empty the hand); its discard lays down melds and layoffs first
              */
             action: string;
             /**
@@ -7737,12 +7891,12 @@ export interface components {
             deadwood?: string[] | null;
             /**
              * Layoffs
-             * @description lay_off: the layoffs
+             * @description lay_off (and Rummy 500): the layoffs
              */
             layoffs?: components["schemas"]["AdviceLayoffOut"][] | null;
             /**
              * Melds
-             * @description knock and declare: the melds to show; lay_off: the defender's melds
+             * @description knock and declare: the melds to show; lay_off: the defender's melds; Rummy 500: the melds to lay down
              */
             melds?: string[][] | null;
         };
@@ -7775,7 +7929,7 @@ export interface components {
             exact: boolean;
             /**
              * Expected Points
-             * @description the points the player can expect from this hand (negative: it expects to pay)
+             * @description the points the player can expect from this hand (negative: it expects to pay); Rummy 500: its round score less the mean of the others' round scores
              */
             expected_points: number;
             /**
@@ -7806,7 +7960,7 @@ export interface components {
             standard_error: number | null;
             /**
              * Win Probability
-             * @description the chance of winning this hand
+             * @description the chance of winning this hand (Rummy 500: the round's best score, a tie shared)
              */
             win_probability: number;
         };

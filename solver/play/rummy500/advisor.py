@@ -1,0 +1,426 @@
+"""The Rummy 500 advisor: every legal move of a decision, valued by playing the round out.
+
+The moves come from the exact solver: at the start of a turn, draw from the
+stock, take the pile down to any card that can be used at once (the top
+alone always; ``solver.hints.forced_uses`` says which deeper card can be),
+or pass with an empty stock; after the draw, the rest of the turn as one
+move: what to lay down and lay off -- the hand's best play
+(``solver.layoffs.LayoffSearch``: most points now), or nothing, or only the
+use of a card taken from below the top -- and which card to throw (each
+card left, not the top just taken), or going out.
+
+Each move is valued by information-set search: the cards the player cannot
+see are dealt out many times (the opponents' hands, less the cards each is
+known to hold, and the stock's order); in each deal the move is played and
+the round is played out to its end by the fast player (``fast``: lays what
+it can, takes from the pile when it adds points now, throws its loosest
+card), every player alike.  A move's points are the player's round score
+less the mean of the others' (a Rummy 500 game is a race to 500), over the
+same deals for every move, so moves compare on equal luck; its win
+probability is the chance of the round's best score.  The moves first get a
+few deals each; the best ``FINALISTS`` then get the level's full count
+(successive halving: the others' figures come from the first deals).
+
+Anytime: past the deadline the best valuation found is answered
+(``complete`` false).  The work is counted per level, so the same seed
+gives the same answer on any machine unless the deadline cuts it short.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from solver.cards import JOKER, card_name
+from solver.deadline import Deadline, DeadlineExceeded, Ticker
+from solver.errors import InvalidStateError
+from solver.hints import PileUse, forced_uses
+from solver.layoffs import LayoffSearch, Play, TableMeld, read_table_meld
+from solver.play.advice import Advice, Layoff, Move, MoveValue
+from solver.play.rummy500.fast import FastPlayer, Spot, hand_points, run_spot, set_spot
+from solver.play.rummy500.state import GAME, Rummy500State
+from solver.rules import Deal
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How hard the advisor thinks: deals for every move first, then for the
+    finalists.  Counted, not timed."""
+
+    name: str
+    first: int
+    finals: int
+
+
+LEVELS: dict[str, Level] = {level.name: level for level in (
+    Level("novice", 4, 12),
+    Level("standard", 8, 48),
+    Level("expert", 24, 160),
+)}
+DEFAULT_LEVEL = "standard"
+FINALISTS = 4
+MARGIN_S = 0.01
+"""The search stops this long before the deadline."""
+MAX_TURNS = 90
+"""Turns a playout plays at most (then scored as it stands)."""
+
+
+@dataclass(slots=True)
+class _Tally:
+    move: Move
+    order: int
+    laid_now: int
+    points: list[float] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)
+    searched: bool = True
+    table_after: tuple[TableMeld, ...] = ()
+
+    def mean(self) -> float:
+        return sum(self.points) / len(self.points) if self.points else 0.0
+
+
+@dataclass(slots=True)
+class _World:
+    hands: dict[int, list[int]]
+    stock: list[int]
+    """Drawn from the end."""
+
+
+class Rummy500Advisor:
+    """Values every legal move of the player to act (see the module docstring)."""
+
+    def __init__(self, state: Rummy500State, deal: Deal, level: Level, seed: int,
+                 deadline: Deadline) -> None:
+        self.state = state
+        self.deal = deal
+        self.level = level
+        self.seed = seed
+        self.deadline = deadline
+        self.rng = random.Random(f"rummy500/{seed}")
+        self.fast = FastPlayer()
+        self.search = LayoffSearch(deal, state.table, deadline)
+
+    # -- the moves -----------------------------------------------------------------
+    def moves(self) -> list[tuple[Move, int]]:
+        """Every legal move of the phase, with the points it lays now."""
+        if self.state.phase == "draw":
+            return [(m, 0) for m in self._draws()]
+        return self._plays()
+
+    def _draws(self) -> list[Move]:
+        state = self.state
+        out = [Move("draw_stock") if state.stock_count > 0 else Move("pass")]
+        pile = state.discard_pile
+        if not pile:
+            return out
+        out.append(Move("take_discard", card=pile[-1]))
+        spots = self._spots()
+        ticker = Ticker(self.deadline, 8)
+        for depth in range(2, len(pile) + 1):
+            taken = tuple(reversed(pile[len(pile) - depth:]))
+            deepest = taken[-1]
+            held = (*state.hand, *taken)
+            if deepest != JOKER and not any(s.fits(deepest) for s in spots) \
+                    and not _links_any(deepest, held):
+                continue
+            found: list[tuple[PileUse, Play]] = []
+            try:
+                forced_uses(self.search, tuple(sorted(held)), deepest, self.deal, ticker, found)
+            except DeadlineExceeded:
+                break
+            if found:
+                out.append(Move("take_discard", card=deepest))
+        return out
+
+    def _plays(self) -> list[tuple[Move, int]]:
+        state = self.state
+        hand = state.hand
+        options: list[tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...], tuple[int, ...], int]]
+        options = []
+        if state.must_use is None:
+            _, best = self.search.best(hand)
+            options.append(self._option(best))
+            options.append(((), (), tuple(hand), 0))
+        else:
+            found: list[tuple[PileUse, Play]] = []
+            ticker = Ticker(self.deadline, 8)
+            with contextlib.suppress(DeadlineExceeded):
+                forced_uses(self.search, tuple(sorted(hand)), state.must_use, self.deal, ticker,
+                            found)
+            if not found:  # cannot arise from a legal take; keep the state honest
+                raise InvalidStateError(f"{card_name(state.must_use)} was taken from below the "
+                                        "pile top and cannot be melded or laid off",
+                                        code="invalid_state", loc=("history",))
+            found.sort(key=lambda way: -way[1].net_points)
+            options.append(self._option(found[0][1]))
+            options.append(self._use_alone(found[0][0]))
+        seen: set[tuple[object, ...]] = set()
+        moves: list[tuple[Move, int]] = []
+        for melds, layoffs, left, laid in options:
+            key = (melds, layoffs)
+            if key in seen:
+                continue
+            seen.add(key)
+            if not left:
+                moves.append((Move("go_out", melds=melds, layoffs=layoffs), laid))
+                continue
+            for card in sorted(set(left)):
+                if card == state.taken_top:
+                    continue
+                moves.append((Move("discard", card=card, melds=melds, layoffs=layoffs), laid))
+        return moves
+
+    def _option(self, play: Play) -> tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...],
+                                           tuple[int, ...], int]:
+        melds = tuple(tuple(m.cards) for m in play.melds)
+        layoffs = tuple(sorted(Layoff(lay.table_index, lay.cards, tuple(lay.extended.cards))
+                               for lay in play.layoffs))
+        return melds, layoffs, tuple(play.deadwood), play.meld_points + play.layoff_points
+
+    def _use_alone(self, use: PileUse) -> tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...],
+                                                tuple[int, ...], int]:
+        left = list(self.state.hand)
+        if use.kind == "meld":
+            for c in use.meld.cards:
+                left.remove(c)
+            return (tuple(use.meld.cards),), (), tuple(left), use.meld.points
+        assert use.table_index is not None
+        for c in use.cards:
+            left.remove(c)
+        old = self.state.table[use.table_index].meld
+        return ((), (Layoff(use.table_index, use.cards, tuple(use.meld.cards)),), tuple(left),
+                use.meld.points - old.points)
+
+    # -- the answer ----------------------------------------------------------------------
+    def advise(self) -> Advice:
+        """Every legal move valued and ranked (see the module docstring)."""
+        state = self.state
+        moves = self.moves()
+        tallies = [_Tally(move, i, laid, table_after=self._table_after(move))
+                   for i, (move, laid) in enumerate(moves)]
+        until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
+        worlds: list[_World] = []
+        complete = True
+
+        def world(index: int) -> _World:
+            while len(worlds) <= index:
+                worlds.append(self._deal_world())
+            return worlds[index]
+
+        def value(tallies_now: Sequence[_Tally], count: int) -> bool:
+            for index in range(count):
+                if index and time.monotonic() >= until:
+                    return False
+                w = world(index)
+                for tally in tallies_now:
+                    if len(tally.points) > index:
+                        continue
+                    margin, win = self._play_out(tally, w)
+                    tally.points.append(margin)
+                    tally.wins.append(win)
+            return True
+
+        if len(tallies) > 1:
+            complete = value(tallies, self.level.first)
+            finalists = sorted(tallies, key=lambda t: (-t.mean(), t.order))[:FINALISTS]
+            for tally in tallies:
+                tally.searched = tally in finalists
+            if complete:
+                complete = value(finalists, self.level.finals)
+        for tally in tallies:
+            if not tally.points:
+                tally.points.append(0.0)
+                tally.wins.append(0.0)
+        ranked = sorted(tallies, key=lambda t: (not t.searched, -t.mean(), t.order))
+        values = tuple(self._move_value(t) for t in ranked)
+        return Advice(GAME, state.phase, values, self.level.name, self.seed, complete)
+
+    # -- one deal -----------------------------------------------------------------------
+    def _deal_world(self) -> _World:
+        state = self.state
+        unseen = list(state.unseen)
+        self.rng.shuffle(unseen)
+        hands: dict[int, list[int]] = {}
+        for seat in state.opponents:
+            need = seat.size - len(seat.known)
+            hands[seat.seat] = [*seat.known, *unseen[:need]]
+            del unseen[:need]
+        return _World(hands, unseen[:state.stock_count])
+
+    def _spots(self) -> list[Spot]:
+        return [spot_of(tm) for tm in self.state.table]
+
+    def _play_out(self, tally: _Tally, world: _World) -> tuple[float, float]:
+        """The move's margin and win (1, a tie shared) in one deal."""
+        move = tally.move
+        state = self.state
+        n = state.players
+        me = state.me
+        hands = {s: list(h) for s, h in world.hands.items()}
+        hands[me] = list(state.hand)
+        stock = list(world.stock)
+        pile = list(state.discard_pile)
+        table = self._spots()
+        laid = [float(seat.laid_points) for seat in state.seats]
+        fast = self.fast
+        over = False
+        keep: int | None = state.taken_top
+        if move.action in ("draw_stock", "take_discard", "pass"):
+            if move.action == "pass":
+                over = True
+            else:
+                if move.action == "draw_stock":
+                    hands[me].append(stock.pop())
+                    keep = None
+                else:
+                    depth = len(pile) - pile.index(move.card)  # type: ignore[arg-type]
+                    taken = pile[len(pile) - depth:]
+                    del pile[len(pile) - depth:]
+                    hands[me].extend(taken)
+                    keep = move.card if depth == 1 else None
+                over = self._fast_rest(me, hands[me], table, pile, laid, keep)
+        else:
+            hand = hands[me]
+            for meld in move.melds:
+                for c in meld:
+                    hand.remove(c)
+            for lay in move.layoffs:
+                for c in lay.cards:
+                    hand.remove(c)
+            laid[me] += tally.laid_now
+            table = [spot_of(tm) for tm in tally.table_after]
+            if move.card is not None:
+                hand.remove(move.card)
+                pile.append(move.card)
+            over = not hand
+        seat = me
+        turns = 0
+        while not over and turns < MAX_TURNS:
+            seat = (seat + 1) % n
+            turns += 1
+            hand = hands[seat]
+            depth = fast.draw(hand, pile, table)
+            if depth == 0:
+                if not stock:
+                    break
+                hand.append(stock.pop())
+                keep = None
+            else:
+                taken = pile[len(pile) - depth:]
+                del pile[len(pile) - depth:]
+                hand.extend(taken)
+                keep = taken[-1] if depth == 1 else None
+            over = self._fast_rest(seat, hand, table, pile, laid, keep)
+        scores = [laid[s] - sum(hand_points(c) for c in hands[s]) for s in range(n)]
+        mine = scores[me]
+        others = [scores[s] for s in range(n) if s != me]
+        top = max(others)
+        win = 1.0 if mine > top else 0.5 if mine == top else 0.0
+        return mine - sum(others) / len(others), win
+
+    def _fast_rest(self, seat: int, hand: list[int], table: list[Spot], pile: list[int],
+                   laid: list[float], keep: int | None) -> bool:
+        """The fast player's turn after its draw; whether the round is over."""
+        laid[seat] += self.fast.lay(hand, table)
+        if not hand:
+            return True
+        if len(hand) == 1 and hand[0] == keep:
+            return False  # cannot throw the top it took: it keeps it (a rare model shortcut)
+        card = self.fast.throw(hand, keep)
+        hand.remove(card)
+        pile.append(card)
+        return not hand
+
+    def _table_after(self, move: Move) -> tuple[TableMeld, ...]:
+        """The table after a move's melds and layoffs."""
+        table = list(self.state.table)
+        for lay in move.layoffs:
+            table[lay.target] = read_table_meld(lay.extended, lay.target, self.deal)
+        for meld in move.melds:
+            table.append(read_table_meld(meld, len(table), self.deal))
+        return tuple(table)
+
+    # -- words ---------------------------------------------------------------------
+    def _move_value(self, tally: _Tally) -> MoveValue:
+        points = tally.points
+        n = len(points)
+        mean = sum(points) / n
+        error = math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1) / n) if n > 1 else None
+        win = sum(tally.wins) / n
+        return MoveValue(tally.move, mean, win, None, False, n, error,
+                         tuple(self._reasons(tally)), tally.searched)
+
+    def _reasons(self, tally: _Tally) -> list[str]:
+        move = tally.move
+        state = self.state
+        reasons: list[str] = []
+        if move.action == "take_discard":
+            assert move.card is not None
+            depth = len(state.discard_pile) - state.discard_pile.index(move.card)
+            if depth == 1:
+                reasons.append(f"takes the top card {card_name(move.card)}")
+            else:
+                reasons.append(f"takes {depth} cards down to {card_name(move.card)}, which must "
+                               "be melded or laid off this turn")
+        elif move.action == "draw_stock":
+            reasons.append(f"draws one of {state.stock_count} stock cards")
+        elif move.action == "pass":
+            reasons.append("the stock is empty: passing ends the round now")
+        else:
+            if tally.laid_now:
+                reasons.append(f"lays {tally.laid_now} points now")
+            elif state.must_use is None:
+                reasons.append("holds every card (lays nothing this turn)")
+            if move.action == "go_out":
+                reasons.append("goes out: the round ends, the others count their hands")
+            elif move.card is not None:
+                reasons.append(self._throw_words(move))
+        reasons.append(f"round score {tally.mean():+.1f} against the others' mean over "
+                       f"{len(tally.points)} deals")
+        return reasons
+
+    def _throw_words(self, move: Move) -> str:
+        card = move.card
+        assert card is not None
+        table = [spot_of(tm) for tm in self._table_after(move)]
+        if any(spot.fits(card) for spot in table):
+            return f"throws {card_name(card)}, which the next player can lay off"
+        took = self.state.seats[(self.state.me + 1) % self.state.players].took
+        if any(_links_any(card, (c,)) for c in took):
+            return f"throws {card_name(card)}, close to cards the next player took"
+        return f"throws {card_name(card)} ({hand_points(card)} points out of the hand)"
+
+
+def spot_of(tm: TableMeld) -> Spot:
+    """The fast player's view of table meld ``tm``."""
+    meld = tm.meld
+    if tm.kind == "run":
+        return run_spot(tm.suit_base // 13, tm.low, tm.high)
+    naturals = [c for c, r in zip(meld.cards, meld.represents, strict=True) if c == r]
+    rank = meld.represents[0] % 13
+    return set_spot(rank, sum(1 << (c // 13) for c in naturals), len(meld.cards))
+
+
+def _links_any(card: int, cards: Sequence[int]) -> bool:
+    """Whether ``card`` could meld with one of ``cards`` (same rank, or same
+    suit within two ranks, or a joker)."""
+    if card == JOKER:
+        return True
+    rank, suit = card % 13, card // 13
+    for other in cards:
+        if other == card:
+            continue
+        if other == JOKER or other % 13 == rank:
+            return True
+        if other // 13 == suit:
+            gap = abs(other % 13 - rank)
+            if gap <= 2 or gap >= 11:
+                return True
+    return False
+
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "Rummy500Advisor", "spot_of"]

@@ -1,0 +1,423 @@
+"""A fast Rummy 500 player: the model of every player in the advisor's playouts.
+
+Speed over exactness: hands of a playout are small and many, so the table is
+a list of *spots* (a run's suit and the coordinates of its ends, a set's rank,
+its natural suits and size) and a hand's melds are found by a small search
+over its natural sets and runs, the jokers then placed where they rescue most.
+The advisor's own candidate moves are never built here: they come from the
+exact solver (``solver.layoffs``); this module only plays the futures out.
+
+Coordinates: a run card's rank 0 (ace) .. 12 (king), the ace also 13 (high);
+a run spans ``lo .. hi`` and may not hold both aces.  Points follow the
+``rummy500`` preset: 2-9 face value, ten to king 10, ace 15 (1 melded as the
+low ace of a run), joker 15.
+
+>>> player = FastPlayer()
+>>> melds, rest, points = player.melds([0, 1, 2, 22, 35, 48, 52])  # AS 2S 3S JH JD JC JK
+>>> sorted(len(m) for m in melds), rest, points
+([3, 4], [], 51)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.cards import JOKER
+
+HIGH_ACE = 13
+LINK_WEIGHT = 7
+"""A kept card's worth per card it could meld with (same rank, or same suit
+within two ranks): the fast player throws the card of most points less this."""
+CACHE_SIZE = 50_000
+"""Hands whose melds the fast player remembers (then it forgets them all)."""
+DEEP_LOOK = 6
+"""Pile depths the fast player considers below the top."""
+
+
+def hand_points(card: int) -> int:
+    """Points of ``card`` left in hand."""
+    if card == JOKER:
+        return 15
+    rank = card % 13
+    if rank == 0:
+        return 15
+    return 10 if rank >= 9 else rank + 1
+
+
+def run_points(card: int, coord: int) -> int:
+    """Points of natural ``card`` melded at run coordinate ``coord``."""
+    return 1 if coord == 0 else hand_points(card)
+
+
+@dataclass(slots=True)
+class Spot:
+    """A meld on the table as the fast player sees it: a run (``suit``,
+    ``lo``, ``hi``) or a set (``rank``, natural ``suits`` mask, ``size``)."""
+
+    run: bool
+    suit: int
+    lo: int
+    hi: int
+    rank: int = -1
+    suits: int = 0
+    size: int = 0
+
+    def fits(self, card: int) -> bool:
+        """Whether ``card`` can be laid off here now."""
+        if self.run:
+            if card == JOKER:
+                return self.lo > 0 or self.hi < HIGH_ACE
+            if card // 13 != self.suit:
+                return False
+            rank = card % 13
+            return rank == self.lo - 1 or (rank if rank else HIGH_ACE) == self.hi + 1 \
+                or (rank == 0 and self.hi == 12)
+        if self.size >= 4:
+            return False
+        return card == JOKER or (card % 13 == self.rank and not self.suits >> (card // 13) & 1)
+
+    def wanted(self) -> list[int]:
+        """The natural cards that fit here now."""
+        if not self.run:
+            if self.size >= 4:
+                return []
+            return [suit * 13 + self.rank for suit in range(4) if not self.suits >> suit & 1]
+        base = self.suit * 13
+        out = []
+        if self.lo > 0:
+            out.append(base + self.lo - 1)
+        if self.hi < HIGH_ACE:
+            out.append(base + (self.hi + 1) % 13)
+        return out
+
+    def add(self, card: int) -> int:
+        """Lay ``card`` off here (it ``fits``); the points it scores."""
+        if not self.run:
+            self.size += 1
+            if card != JOKER:
+                self.suits |= 1 << (card // 13)
+            return hand_points(card)
+        if card == JOKER:
+            if self.hi < HIGH_ACE:
+                self.hi += 1
+            else:
+                self.lo -= 1
+            return 15
+        rank = card % 13
+        if rank == self.lo - 1:
+            self.lo -= 1
+            return run_points(card, self.lo)
+        self.hi += 1
+        return hand_points(card)
+
+
+def run_spot(suit: int, lo: int, hi: int) -> Spot:
+    """A run of ``suit`` over coordinates ``lo .. hi``."""
+    return Spot(True, suit, lo, hi)
+
+
+def set_spot(rank: int, suits: int, size: int) -> Spot:
+    """A set of ``rank`` with natural ``suits`` (a bit mask) and ``size`` cards."""
+    return Spot(False, -1, 0, 0, rank, suits, size)
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    cards: tuple[int, ...]
+    """Natural cards (hand positions are not needed: one deck)."""
+    points: int
+    spot: Spot
+
+
+class FastPlayer:
+    """The fast player's decisions (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, ...], tuple[list[list[int]], list[int], int,
+                                                 list[Spot]]] = {}
+
+    def melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int]:
+        """The melds the fast player lays from ``hand`` (best natural melds, then
+        the jokers where they rescue most), the cards left and the points laid."""
+        melds, rest, points, _ = self._melds(hand)
+        return melds, rest, points
+
+    def _melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int, list[Spot]]:
+        key = tuple(sorted(hand))
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._find_melds(key)
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[key] = hit
+        melds, rest, points, spots = hit
+        return ([list(m) for m in melds], list(rest), points,
+                [Spot(p.run, p.suit, p.lo, p.hi, p.rank, p.suits, p.size) for p in spots])
+
+    def _find_melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int,
+                                                         list[Spot]]:
+        naturals = sorted(c for c in hand if c != JOKER)
+        jokers = len(hand) - len(naturals)
+        candidates = _natural_candidates(naturals)
+        chosen: list[_Candidate] = []
+        best: list[list[_Candidate]] = [[]]
+        best_points = [0]
+        _search(candidates, 0, set(), chosen, 0, best, best_points)
+        used = {c for cand in best[0] for c in cand.cards}
+        rest = [c for c in naturals if c not in used]
+        melds = [list(cand.cards) for cand in best[0]]
+        spots = [Spot(cand.spot.run, cand.spot.suit, cand.spot.lo, cand.spot.hi, cand.spot.rank,
+                      cand.spot.suits, cand.spot.size) for cand in best[0]]
+        points = best_points[0]
+        while jokers:
+            pick = _joker_meld(rest, jokers)
+            if pick is None:
+                break
+            cards, spot, gained = pick
+            for c in cards:
+                rest.remove(c)
+            melds.append([*cards, *([JOKER] * (spot_cards(spot) - len(cards)))])
+            jokers -= spot_cards(spot) - len(cards)
+            spots.append(spot)
+            points += gained
+        if jokers and spots:  # a joker left over joins any new meld
+            for spot in spots:
+                while jokers and spot.fits(JOKER):
+                    spot.add(JOKER)
+                    jokers -= 1
+                    points += 15
+                    melds[spots.index(spot)].append(JOKER)
+        rest.extend([JOKER] * jokers)
+        return melds, rest, points, spots
+
+    def lay(self, hand: list[int], table: list[Spot]) -> int:
+        """Lay down every meld and lay off every card that fits (the fast player
+        always does); ``hand`` keeps what is left; the points laid."""
+        melds, rest, points, spots = self._melds(hand)
+        if not table and not melds:
+            return 0
+        table.extend(spots)
+        while rest:
+            fit: dict[int, Spot] = {}
+            for spot in table:
+                for card in spot.wanted():
+                    fit.setdefault(card, spot)
+            pick = next((c for c in rest if c in fit), None)
+            if pick is None:
+                break
+            points += fit[pick].add(pick)
+            rest.remove(pick)
+        while JOKER in rest:
+            room = next((spot for spot in table if spot.fits(JOKER)), None)
+            if room is None:
+                break
+            points += room.add(JOKER)
+            rest.remove(JOKER)
+        hand[:] = rest
+        return points
+
+    def wants(self, hand: Sequence[int], cards: Sequence[int], table: Sequence[Spot],
+              before: int | None = None) -> int:
+        """Points the cards taken from the pile (top first, the deepest last)
+        add to what ``hand`` could lay now; below zero: not worth it.  The
+        deepest card must be usable (else -1000); ``before``: the hand's own
+        ``_net_now`` when known."""
+        deepest = cards[-1]
+        if deepest != JOKER and not any(s.fits(deepest) for s in table):
+            _, rest, _, _ = self._melds([*hand, *cards])
+            if deepest in rest:
+                return -1000
+        if before is None:
+            before = self._net_now(list(hand), table)
+        after = self._net_now([*hand, *cards], table)
+        return after - before
+
+    def _net_now(self, hand: list[int], table: Sequence[Spot]) -> int:
+        copies = [Spot(s.run, s.suit, s.lo, s.hi, s.rank, s.suits, s.size) for s in table]
+        points = self.lay(hand, copies)
+        return points - sum(hand_points(c) for c in hand)
+
+    def draw(self, hand: Sequence[int], pile: Sequence[int], table: Sequence[Spot]) -> int:
+        """How many pile cards to take (0: the stock)."""
+        if not pile:
+            return 0
+        best_depth, best_gain = 0, 0
+        before: int | None = None
+        wanted = {c for spot in table for c in spot.wanted()}
+        for depth in range(1, min(len(pile), DEEP_LOOK) + 1):
+            deepest = pile[-depth]
+            if not (deepest == JOKER or deepest in wanted
+                    or completes(deepest, {*hand, *pile[len(pile) - depth + 1:]})):
+                continue
+            if before is None:
+                before = self._net_now(list(hand), table)
+            gain = self.wants(hand, pile[len(pile) - depth:][::-1], table, before)
+            if gain > best_gain:
+                best_depth, best_gain = depth, gain
+        return best_depth
+
+    def throw(self, hand: Sequence[int], keep: int | None) -> int:
+        """The card to throw: most points less ``LINK_WEIGHT`` per link, never a
+        joker while another card is left, never ``keep`` (the top just taken)."""
+        options = [c for c in hand if c != keep] or list(hand)
+        naturals = [c for c in options if c != JOKER] or options
+        return max(naturals, key=lambda c: (hand_points(c) - LINK_WEIGHT * _links(c, hand), c))
+
+
+def completes(card: int, cards: set[int]) -> bool:
+    """Whether ``card`` makes a meld with ``cards`` (two of its rank, two
+    neighbours of its suit in sequence, or a joker and one such partner)."""
+    rank = card % 13
+    base = card - rank
+    same = sum(1 for suit in range(4) if suit * 13 + rank in cards) - (card in cards)
+    if same >= 2:
+        return True
+    near = False
+    for coord in ((rank, HIGH_ACE) if rank == 0 else (rank,)):
+        a, b, c, d = (0 <= k <= HIGH_ACE and k % 13 != rank and base + k % 13 in cards
+                      for k in (coord - 2, coord - 1, coord + 1, coord + 2))
+        if (b and c) or (a and b) or (c and d):
+            return True
+        near = near or a or b or c or d
+    return JOKER in cards and (same >= 1 or near)
+
+
+def spot_cards(spot: Spot) -> int:
+    """Cards in a spot's meld."""
+    return spot.hi - spot.lo + 1 if spot.run else spot.size
+
+
+def _links(card: int, hand: Sequence[int]) -> int:
+    """Cards of ``hand`` that could meld with ``card``."""
+    if card == JOKER:
+        return 3
+    rank, suit = card % 13, card // 13
+    links = 0
+    for other in hand:
+        if other == card:
+            continue
+        if other == JOKER:
+            links += 1
+            continue
+        o_rank = other % 13
+        if o_rank == rank:
+            links += 1
+        elif other // 13 == suit:
+            gap = abs(o_rank - rank)
+            if gap <= 2 or gap >= 11:  # the ace links to the queen and king too
+                links += 1
+    return links
+
+
+def _natural_candidates(naturals: Sequence[int]) -> list[_Candidate]:
+    """Every natural set (3 or 4 of a rank) and run (3 or more in sequence)."""
+    out: list[_Candidate] = []
+    rank_suits = [0] * 13
+    suit_ranks = [0, 0, 0, 0]
+    for c in naturals:
+        rank, suit = c % 13, c // 13
+        rank_suits[rank] |= 1 << suit
+        suit_ranks[suit] |= 1 << rank
+    for rank in range(13):
+        mask = rank_suits[rank]
+        if mask in _THREE_OR_MORE:
+            cards = [suit * 13 + rank for suit in range(4) if mask >> suit & 1]
+            groups = [cards] if len(cards) == 3 else \
+                [cards, *([x for x in cards if x != skip] for skip in cards)]
+            points = hand_points(cards[0])
+            for group in groups:
+                out.append(_Candidate(tuple(group), points * len(group),
+                                      set_spot(rank, sum(1 << (c // 13) for c in group),
+                                               len(group))))
+    for suit in range(4):
+        bits = suit_ranks[suit]
+        if bits & 1:
+            bits |= 1 << HIGH_ACE
+        if not bits & (bits >> 1) & (bits >> 2):
+            continue
+        base = suit * 13
+        for lo in range(HIGH_ACE - 1):
+            if not bits >> lo & 1:
+                continue
+            hi = lo
+            points = run_points(base + lo % 13, lo)
+            while bits >> (hi + 1) & 1 and not (lo == 0 and hi + 1 == HIGH_ACE):
+                hi += 1
+                points += run_points(base + hi % 13, hi)
+                if hi - lo >= 2:
+                    run = tuple(base + (k % 13) for k in range(lo, hi + 1))
+                    out.append(_Candidate(run, points, run_spot(suit, lo, hi)))
+    out.sort(key=lambda cand: -cand.points)
+    return out
+
+
+_THREE_OR_MORE = frozenset(m for m in range(16) if bin(m).count("1") >= 3)
+
+
+def _search(candidates: list[_Candidate], start: int, used: set[int],
+            chosen: list[_Candidate], points: int, best: list[list[_Candidate]],
+            best_points: list[int]) -> None:
+    if points > best_points[0]:
+        best_points[0] = points
+        best[0] = list(chosen)
+    for i in range(start, len(candidates)):
+        cand = candidates[i]
+        if any(c in used for c in cand.cards):
+            continue
+        used.update(cand.cards)
+        chosen.append(cand)
+        _search(candidates, i + 1, used, chosen, points + cand.points, best, best_points)
+        chosen.pop()
+        used.difference_update(cand.cards)
+
+
+def _joker_meld(rest: list[int], jokers: int) -> tuple[list[int], Spot, int] | None:
+    """The joker-helped meld from ``rest`` that rescues most points: two
+    naturals and a joker (a set, or a run with one gap), else one natural and
+    two jokers; with its spot and the points it scores."""
+    best: tuple[int, list[int], Spot, int] | None = None
+    for i, a in enumerate(rest):
+        for b in rest[i + 1:]:
+            spot = _pair_spot(a, b)
+            if spot is None:
+                continue
+            gained = _natural_points([a, b], spot) + 15
+            rescue = 2 * (hand_points(a) + hand_points(b))
+            if best is None or rescue > best[0]:
+                best = (rescue, [a, b], spot, gained)
+    if best is None and jokers >= 2 and rest:
+        a = max(rest, key=hand_points)
+        rank, suit = a % 13, a // 13
+        lo = min(rank, 10) if rank else 0
+        spot = run_spot(suit, lo, lo + 2)
+        points = run_points(a, 0 if rank == 0 else rank) + 30
+        best = (2 * hand_points(a), [a], spot, points)
+    if best is None:
+        return None
+    return best[1], best[2], best[3]
+
+
+def _natural_points(cards: Sequence[int], spot: Spot) -> int:
+    """What natural ``cards`` score melded in ``spot`` (a low ace of a run: 1)."""
+    if not spot.run:
+        return sum(hand_points(c) for c in cards)
+    return sum(1 if c % 13 == 0 and spot.lo == 0 else hand_points(c) for c in cards)
+
+
+def _pair_spot(a: int, b: int) -> Spot | None:
+    """The three-card meld ``a``, ``b`` and a joker make, if any."""
+    if a % 13 == b % 13:
+        return set_spot(a % 13, (1 << (a // 13)) | (1 << (b // 13)), 3)
+    if a // 13 != b // 13:
+        return None
+    low, high = sorted((a % 13, b % 13))
+    if high - low in (1, 2):
+        lo = low if high - low == 2 or high < 12 else low - 1
+        return run_spot(a // 13, lo, lo + 2)
+    if low == 0 and high >= 11:  # Q-A or K-A high
+        return run_spot(a // 13, 11, HIGH_ACE)
+    return None
+
+
+__all__ = ["FastPlayer", "Spot", "hand_points", "run_spot", "set_spot"]

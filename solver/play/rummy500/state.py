@@ -1,0 +1,426 @@
+"""The public state of a Rummy 500 round, as one player sees it, checked and replayed.
+
+What a player at the table may know: its own hand, the first card of the
+discard pile (``upcard``), the number of players, the dealer, and the public
+history in order.  Everything else -- the pile, the melds on the table and
+who laid which card, each player's hand size and the cards it is known to
+hold (taken from the pile and not played since), the stock -- follows from
+them.  ``Rummy500State.parse`` checks that the state could have arisen and
+raises ``InvalidStateError`` saying why and where otherwise.
+
+Seats are ``0 .. players - 1`` in turn order; the player after the dealer
+plays first.  One deck and two jokers serve 2 to 4 players: 13 cards each
+for two, 7 for three or four (docs/RULES.md).  Actions:
+
+* ``draw_stock`` -- the stock's top card (not shown);
+* ``take_discard`` -- the pile from the top down to ``card`` (every card
+  above it comes too); a card below the top must be used at once, this
+  turn, in a new meld or a layoff; a card taken alone from the top may not
+  be thrown back in the same turn;
+* ``meld`` -- new ``melds`` laid down, each in meld order (a run low to
+  high with a joker where it stands, which fixes its meaning); table melds
+  are numbered in the order they were laid, over all players;
+* ``lay_off`` -- table meld ``target`` is now the one meld in ``melds``:
+  its old cards in their places and the cards this player added (which
+  score for this player);
+* ``discard`` -- ``card`` onto the pile, ending the turn;
+* ``pass`` -- with the stock empty, the player does not take: the round ends.
+
+The round also ends when a hand is empty (after laying down or after the
+throw).
+
+>>> state = Rummy500State.parse(players=3, me=1, dealer=0,
+...     hand="AH 2H 3H 9S 9D KC 5C", upcard="8C", history=[])
+>>> state.phase, state.to_act, state.stock_count, state.hand_size
+('draw', 1, 32, 7)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, NoReturn
+
+from solver.cards import NUM_CARD_TYPES, card_name, parse_card, parse_cards
+from solver.errors import InvalidHandError, InvalidStateError
+from solver.layoffs import TableMeld, read_table_meld
+from solver.play.events import Event, parse_history
+from solver.rules import Deal, deck_copies, make_deal, make_rules
+
+GAME = "rummy500"
+Phase = Literal["draw", "play", "over"]
+ACTIONS = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "discard", "pass"})
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+"""One deck serves 2 to 4 players (5 to 8 take two decks: not advised yet)."""
+
+
+def hand_size_for(players: int) -> int:
+    """Cards dealt to each player: 13 for two players, 7 for three or four."""
+    return 13 if players == 2 else 7
+
+
+def rummy500_deal() -> Deal:
+    """The ``rummy500`` preset's deal (one deck, two jokers)."""
+    return make_deal(make_rules(GAME), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """What the table saw of one player."""
+
+    seat: int
+    size: int
+    """Cards in its hand now."""
+    known: tuple[int, ...]
+    """Cards it took from the pile and has not played or thrown since."""
+    discarded: tuple[int, ...]
+    """Cards it threw, in order."""
+    took: tuple[int, ...]
+    """Every card it took from the pile, in order."""
+    laid_points: int
+    """What the cards it laid down and laid off score."""
+    turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rummy500State:
+    """A checked public state (see the module docstring)."""
+
+    players: int
+    me: int
+    dealer: int
+    hand: tuple[int, ...]
+    upcard: int
+    history: tuple[Event, ...]
+    discard_pile: tuple[int, ...]
+    """Bottom to top."""
+    table: tuple[TableMeld, ...]
+    """The melds on the table, numbered in the order they were laid."""
+    stock_count: int
+    phase: Phase
+    to_act: int
+    seats: tuple[Seat, ...]
+    unseen: tuple[int, ...]
+    """Every card in the stock or an opponent's hand and not known to be held:
+    the cards the advisor deals out."""
+    taken_top: int | None
+    """The card taken alone from the pile top this turn (not to be thrown back)."""
+    must_use: int | None
+    """The deepest card taken this turn from below the top, not used yet."""
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player."""
+        return hand_size_for(self.players)
+
+    @property
+    def opponents(self) -> tuple[Seat, ...]:
+        """The other players, in turn order after this one."""
+        n = self.players
+        return tuple(self.seats[(self.me + k) % n] for k in range(1, n))
+
+    @classmethod
+    def parse(cls, *, players: int, me: int, dealer: int, hand: object, upcard: object,
+              history: Sequence[object] | None, discard_pile: object = None,
+              stock_count: int | None = None, deal: Deal | None = None) -> Rummy500State:
+        """Check and replay a public state given as plain data (card tokens);
+        ``InvalidStateError`` (or ``InvalidHandError`` for a bad token) when it
+        cannot arise."""
+        if isinstance(players, bool) or not isinstance(players, int) \
+                or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidStateError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS} for "
+                                    f"{GAME} (one deck); got {players!r}",
+                                    code="wrong_player_count", loc=("players",))
+        for name, seat in (("me", me), ("dealer", dealer)):
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+                raise InvalidStateError(f"{name} must be a seat from 0 to {players - 1}; got "
+                                        f"{seat!r}", code="invalid_state", loc=(name,))
+        if not isinstance(hand, str | list | tuple):
+            raise InvalidStateError("hand must be a list of cards", code="invalid_state",
+                                    loc=("hand",))
+        deal = deal or rummy500_deal()
+        cards = tuple(parse_cards(hand, "hand"))
+        first = parse_card(upcard, None, "upcard")
+        events = parse_history(history, ACTIONS, players)
+        replay = _Replay(deal, players, me, dealer, cards, first, events)
+        pile = tuple(replay.pile)
+        if discard_pile is not None:
+            given = tuple(parse_cards(discard_pile if isinstance(discard_pile, str | list | tuple)
+                                      else [], "discard_pile"))
+            if given != pile:
+                raise InvalidStateError(
+                    f"discard_pile is {_names(given)} but the history leaves {_names(pile)} "
+                    "(bottom to top)", code="pile_mismatch", loc=("discard_pile",))
+        if stock_count is not None and stock_count != replay.stock:
+            raise InvalidStateError(f"stock_count is {stock_count} but the history leaves "
+                                    f"{replay.stock} cards in the stock", code="stock_mismatch",
+                                    loc=("stock_count",))
+        seats = tuple(replay.seat(s) for s in range(players))
+        return cls(players, me, dealer, cards, first, events, pile, tuple(replay.table),
+                   replay.stock, replay.phase, replay.to_act, seats, replay.unseen(),
+                   replay.taken_top if replay.phase == "play" else None,
+                   replay.must_use if replay.phase == "play" else None)
+
+
+def _names(cards: Sequence[int]) -> str:
+    return " ".join(card_name(c) for c in cards) or "nothing"
+
+
+def added_cards(old: TableMeld, new: Sequence[int]) -> list[int] | None:
+    """The cards ``new`` adds to table meld ``old`` with the old cards in their
+    places (a run: one unbroken stretch in the same order), else None."""
+    before = list(old.meld.cards)
+    if old.kind == "run":
+        n = len(before)
+        for start in range(len(new) - n + 1):
+            if list(new[start:start + n]) == before:
+                return [*new[:start], *new[start + n:]]
+        return None
+    rest = list(new)
+    for card in before:
+        if card not in rest:
+            return None
+        rest.remove(card)
+    return rest
+
+
+class _Replay:
+    """Walks the history once: turn order, the pile, the table, who holds what."""
+
+    def __init__(self, deal: Deal, players: int, me: int, dealer: int, hand: tuple[int, ...],
+                 upcard: int, events: tuple[Event, ...]) -> None:
+        self.deal = deal
+        self.players = players
+        self.me = me
+        self.hand = hand
+        size = hand_size_for(players)
+        self.copies = deck_copies(deal.rules)
+        self.pile: list[int] = [upcard]
+        self.table: list[TableMeld] = []
+        self.sizes = [size] * players
+        self.known: list[list[int]] = [[] for _ in range(players)]
+        self.discarded: list[list[int]] = [[] for _ in range(players)]
+        self.took: list[list[int]] = [[] for _ in range(players)]
+        self.laid = [0] * players
+        self.turns = [0] * players
+        self.stock = sum(self.copies) - players * size - 1
+        self.phase: Phase = "draw"
+        self.to_act = (dealer + 1) % players
+        self.taken_top: int | None = None
+        self.must_use: int | None = None
+        for index, event in enumerate(events):
+            self._apply(index, event)
+        self._check_end()
+
+    # -- counting cards -------------------------------------------------------------
+    def _placed(self, with_hand: bool = True) -> list[int]:
+        """Copies of each card placed: the pile, the table, the cards the history
+        shows an opponent holds and (``with_hand``: the final state) the hand."""
+        placed = [0] * NUM_CARD_TYPES
+        for card in (*(self.hand if with_hand else ()), *self.pile):
+            placed[card] += 1
+        for tm in self.table:
+            for card in tm.meld.cards:
+                placed[card] += 1
+        for seat, cards in enumerate(self.known):
+            if seat != self.me:
+                for card in cards:
+                    placed[card] += 1
+        return placed
+
+    def _check_copies(self, with_hand: bool = True) -> None:
+        placed = self._placed(with_hand)
+        for card, count in enumerate(placed):
+            if count > self.copies[card]:
+                raise InvalidStateError(
+                    f"{count} copies of {card_name(card)} are placed (the hand, the pile, the "
+                    f"table and the cards the history shows held); the deck holds "
+                    f"{self.copies[card]}", code="too_many_copies", loc=("hand",))
+
+    def unseen(self) -> tuple[int, ...]:
+        """The cards not placed (see ``Rummy500State.unseen``)."""
+        placed = self._placed()
+        return tuple(c for c in range(NUM_CARD_TYPES)
+                     for _ in range(max(0, self.copies[c] - placed[c])))
+
+    def seat(self, s: int) -> Seat:
+        """The public record of seat ``s``."""
+        return Seat(s, self.sizes[s], tuple(self.known[s]), tuple(self.discarded[s]),
+                    tuple(self.took[s]), self.laid[s], self.turns[s])
+
+    def _check_end(self) -> None:
+        me = self.me
+        if self.phase == "over":
+            raise InvalidStateError("the round is over: nothing to decide", code="hand_over",
+                                    loc=("history",))
+        if self.to_act != me:
+            raise InvalidStateError(f"it is seat {self.to_act}'s turn: advice is for the "
+                                    "player to act", code="not_your_turn", loc=("history",))
+        if len(self.hand) != self.sizes[me]:
+            raise InvalidStateError(
+                f"hand has {len(self.hand)} cards; the history leaves this player "
+                f"{self.sizes[me]}", code="wrong_hand_size", loc=("hand",))
+        held = list(self.hand)
+        for card in self.known[me]:
+            if card not in held:
+                raise InvalidStateError(f"the history has this player take {card_name(card)} "
+                                        "and not play it, but it is not in the hand",
+                                        code="card_in_two_places", loc=("hand",))
+            held.remove(card)
+        self._check_copies()
+
+    # -- events -----------------------------------------------------------------------
+    def _fail(self, index: int, message: str, code: str = "history_out_of_turn") -> NoReturn:
+        raise InvalidStateError(f"history[{index}]: {message}", code=code, loc=("history", index))
+
+    def _apply(self, index: int, event: Event) -> None:
+        if self.phase == "over":
+            self._fail(index, "the round was already over", "hand_over")
+        if event.player != self.to_act:
+            self._fail(index, f"it was seat {self.to_act}'s turn, not seat {event.player}'s")
+        action = event.action
+        if self.phase == "draw":
+            if action == "draw_stock":
+                self._draw(index, event.player)
+            elif action == "take_discard":
+                self._take(index, event)
+            elif action == "pass":
+                if self.stock > 0:
+                    self._fail(index, "pass ends the round only when the stock is empty")
+                self.phase = "over"
+            else:
+                self._fail(index, f"{action} is not a move at the start of a turn "
+                                  "(draw_stock, take_discard or pass)")
+            return
+        if action == "meld":
+            self._meld(index, event)
+        elif action == "lay_off":
+            self._lay_off(index, event)
+        elif action == "discard":
+            self._discard(index, event)
+        else:
+            self._fail(index, f"{action} is not a move after drawing: meld, lay_off or discard")
+
+    def _draw(self, index: int, seat: int) -> None:
+        if self.stock <= 0:
+            self._fail(index, "the stock is empty", "stock_mismatch")
+        self.stock -= 1
+        self._started(seat, 1)
+
+    def _take(self, index: int, event: Event) -> None:
+        seat = event.player
+        if event.card is None or event.card not in self.pile:
+            shown = "no card" if event.card is None else card_name(event.card)
+            self._fail(index, f"takes {shown}, which is not in the discard pile "
+                              f"({_names(self.pile)})", "pile_mismatch")
+            return
+        depth = len(self.pile) - self.pile.index(event.card)
+        taken = self.pile[len(self.pile) - depth:]
+        del self.pile[len(self.pile) - depth:]
+        self.known[seat].extend(taken)
+        self.took[seat].extend(reversed(taken))
+        self.taken_top = event.card if depth == 1 else None
+        self.must_use = event.card if depth > 1 else None
+        self._started(seat, depth)
+        self._check_copies_at(index)
+
+    def _started(self, seat: int, cards: int) -> None:
+        self.sizes[seat] += cards
+        self.turns[seat] += 1
+        self.phase = "play"
+
+    def _leave_hand(self, index: int, seat: int, cards: Sequence[int]) -> None:
+        """``cards`` leave ``seat``'s hand (laid or thrown)."""
+        if len(cards) > self.sizes[seat]:
+            self._fail(index, f"seat {seat} plays {len(cards)} cards but holds "
+                              f"{self.sizes[seat]}", "wrong_hand_size")
+        self.sizes[seat] -= len(cards)
+        for card in cards:
+            if card in self.known[seat]:
+                self.known[seat].remove(card)
+            if card == self.must_use:
+                self.must_use = None
+
+    def _meld(self, index: int, event: Event) -> None:
+        if not event.melds:
+            self._fail(index, "meld needs the melds laid down", "invalid_event")
+        for group in event.melds:
+            try:
+                tm = read_table_meld(group, len(self.table), self.deal)
+            except InvalidHandError as error:
+                self._fail(index, str(error), "invalid_meld")
+                return
+            self._leave_hand(index, event.player, group)
+            self.table.append(tm)
+            self.laid[event.player] += tm.meld.points
+        self._check_copies_at(index)
+        self._maybe_out(event.player)
+
+    def _lay_off(self, index: int, event: Event) -> None:
+        target = event.target
+        if target is None or not 0 <= target < len(self.table):
+            self._fail(index, f"lay_off needs a target from 0 to {len(self.table) - 1} (the "
+                              f"table melds in the order laid); got {target!r}", "invalid_event")
+            return
+        if len(event.melds) != 1:
+            self._fail(index, "lay_off gives the target meld as it is afterwards: one meld "
+                              "in melds", "invalid_event")
+        old = self.table[target]
+        new = event.melds[0]
+        added = added_cards(old, new)
+        if not added:
+            self._fail(index, f"{_names(new)} is not table meld {target} "
+                              f"({_names(old.meld.cards)}) with cards added at its ends",
+                       "invalid_meld")
+            return
+        try:
+            tm = read_table_meld(new, target, self.deal)
+        except InvalidHandError as error:
+            self._fail(index, str(error), "invalid_meld")
+            return
+        if tm.kind != old.kind:
+            self._fail(index, f"table meld {target} is a {old.kind}; {_names(new)} is not",
+                       "invalid_meld")
+        self._leave_hand(index, event.player, added)
+        self.table[target] = tm
+        self.laid[event.player] += tm.meld.points - old.meld.points
+        self._check_copies_at(index)
+        self._maybe_out(event.player)
+
+    def _discard(self, index: int, event: Event) -> None:
+        seat = event.player
+        card = event.card
+        if card is None:
+            self._fail(index, "discard needs the card thrown", "invalid_event")
+            return
+        if card == self.taken_top:
+            self._fail(index, f"{card_name(card)} was taken from the pile top this turn: it "
+                              "may not be thrown back in the same turn")
+        if self.must_use is not None:
+            self._fail(index, f"{card_name(self.must_use)} was taken from below the pile top "
+                              "and must be melded or laid off in the same turn")
+        self._leave_hand(index, seat, [card])
+        self.discarded[seat].append(card)
+        self.pile.append(card)
+        self._check_copies_at(index)
+        self.taken_top = None
+        if not self._maybe_out(seat):
+            self.to_act = (seat + 1) % self.players
+            self.phase = "draw"
+
+    def _maybe_out(self, seat: int) -> bool:
+        if self.sizes[seat] == 0:
+            self.phase = "over"
+            return True
+        return False
+
+    def _check_copies_at(self, index: int) -> None:
+        try:
+            self._check_copies(with_hand=False)
+        except InvalidStateError as error:
+            self._fail(index, str(error), "too_many_copies")
+
+
+__all__ = ["ACTIONS", "GAME", "MAX_PLAYERS", "MIN_PLAYERS", "Rummy500State", "Seat",
+           "added_cards", "hand_size_for", "rummy500_deal"]

@@ -1,0 +1,220 @@
+"""The Rummy 500 advisor: states that cannot arise refused (422 on the wire,
+saying why), the moves each phase allows and no other, reproducible for a
+seed, anytime, and reachable through the API.  (Every recommended move is
+played through the arena's independent referee in tests/test_arena_rummy500.py.)"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from api.examples import REQUESTS
+from api.main import create_app
+from api.settings import Settings
+from solver.cards import parse_card, parse_cards
+from solver.errors import InvalidStateError
+from solver.play import advise
+from solver.play.rummy500.state import Rummy500State
+
+OPENING: list[dict[str, Any]] = [
+    {"player": 1, "action": "draw_stock"},
+    {"player": 1, "action": "meld", "melds": [["AH", "2H", "3H"]]},
+    {"player": 1, "action": "discard", "card": "KC"},
+    {"player": 2, "action": "take_discard", "card": "8C"},  # 8C and KC above it
+    {"player": 2, "action": "meld", "melds": [["8C", "9C", "TC"]]},
+    {"player": 2, "action": "lay_off", "target": 0, "melds": [["AH", "2H", "3H", "4H"]]},
+    {"player": 2, "action": "discard", "card": "KC"},
+]
+"""Three players, dealer 0: seat 1 lays A-2-3 of hearts, seat 2 goes into the
+pile for 8C (must use it: 8-9-10 of clubs), lays off 4H and throws KC back."""
+BASE: dict[str, Any] = {"players": 3, "me": 0, "dealer": 0, "upcard": "8C",
+                        "hand": "5H 5S 5D 9D JK QS 7C", "history": OPENING}
+"""Seat 0 to draw: the pile is KC; 5H fits the hearts run, 5S 5D make a set."""
+
+
+def _state(**changes: Any) -> dict[str, Any]:
+    return {**BASE, **changes}
+
+
+def _after(*events: dict[str, Any], hand: str) -> dict[str, Any]:
+    return _state(history=[*OPENING, *events], hand=hand)
+
+
+# -- states that cannot arise ------------------------------------------------------------
+BAD_STATES = [
+    ("wrong_player_count", _state(players=5), ("players",)),
+    ("wrong_hand_size", _state(hand="5H 5S 5D 9D JK QS"), ("hand",)),
+    ("not_your_turn", _state(me=1), ("history",)),
+    ("too_many_copies", _state(hand="5H 5S 5D 9D JK QS 9C"), ("hand",)),  # 9C is on the table
+    ("history_out_of_turn", _state(history=[{"player": 2, "action": "draw_stock"}]),
+     ("history", 0)),
+    ("pile_mismatch", _state(history=[{"player": 1, "action": "take_discard", "card": "9H"}]),
+     ("history", 0)),
+    ("invalid_meld", _state(history=[{"player": 1, "action": "draw_stock"},
+                                     {"player": 1, "action": "meld",
+                                      "melds": [["KH", "AH", "2H"]]}]), ("history", 1)),
+    ("invalid_meld", _state(history=[{"player": 1, "action": "draw_stock"},
+                                     {"player": 1, "action": "meld",
+                                      "melds": [["KS", "KH", "KD", "KC", "JK"]]}]),
+     ("history", 1)),
+    ("invalid_meld", _state(history=[*OPENING[:5], {"player": 2, "action": "lay_off", "target": 0,
+                                                    "melds": [["AH", "2H", "3H", "5H"]]}]),
+     ("history", 5)),
+    ("invalid_event", _state(history=[*OPENING[:5], {"player": 2, "action": "lay_off",
+                                                     "target": 4,
+                                                     "melds": [["AH", "2H", "3H", "4H"]]}]),
+     ("history", 5)),
+    # went into the pile for 8C and threw without using it
+    ("history_out_of_turn", _state(history=[*OPENING[:4], {"player": 2, "action": "discard",
+                                                           "card": "QD"}]), ("history", 4)),
+    # took the top alone and threw it back
+    ("history_out_of_turn", _state(history=[{"player": 1, "action": "take_discard", "card": "8C"},
+                                            {"player": 1, "action": "discard", "card": "8C"}]),
+     ("history", 1)),
+    ("history_out_of_turn", _state(history=[{"player": 1, "action": "pass"}]), ("history", 0)),
+    ("stock_mismatch", _state(stock_count=12), ("stock_count",)),
+    ("pile_mismatch", _state(discard_pile=["QC"]), ("discard_pile",)),
+    ("field_not_for_game", {**_state(), "wild_rank": "7"}, ("wild_rank",)),
+    ("field_not_for_game", {**_state(), "rules": {"joker_points": 25}}, ("rules",)),
+]
+
+
+@pytest.mark.parametrize(("code", "state", "loc"), BAD_STATES,
+                         ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(BAD_STATES)])
+def test_a_state_that_cannot_arise_is_refused_saying_why(code: str, state: dict[str, Any],
+                                                         loc: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidStateError) as caught:
+        advise("rummy500", **state, level="novice")
+    assert caught.value.code == code
+    assert tuple(caught.value.loc) == loc
+    assert str(caught.value)
+
+
+def test_the_replay_keeps_the_table_and_each_players_points() -> None:
+    state = Rummy500State.parse(**BASE)
+    assert [tm.meld.cards for tm in state.table] == [tuple(parse_cards("AH 2H 3H 4H")),
+                                                      tuple(parse_cards("8C 9C TC"))]
+    # A-2-3 of hearts laid low: 1 + 2 + 3; seat 2: 8 + 9 + 10 and the 4H laid off
+    assert [seat.laid_points for seat in state.seats] == [0, 6, 31]
+    assert state.discard_pile == (parse_card("KC"),)
+    assert [seat.size for seat in state.seats] == [7, 4, 4]
+    assert state.stock_count == 54 - 21 - 1 - 1
+    assert len(state.unseen) == state.stock_count + 4 + 4  # the others' hands
+    assert state.seats[2].took == tuple(parse_cards("KC 8C"))
+
+
+# -- the answer ------------------------------------------------------------------------------
+def test_the_draw_offers_the_stock_and_every_usable_pile_depth() -> None:
+    state = _after({"player": 0, "action": "draw_stock"},
+                   {"player": 0, "action": "discard", "card": "QS"},
+                   {"player": 1, "action": "draw_stock"},
+                   {"player": 1, "action": "discard", "card": "6D"},
+                   {"player": 2, "action": "draw_stock"},
+                   {"player": 2, "action": "discard", "card": "9S"},
+                   hand="5H 5S 5D 9D JK 7C 6C")
+    advice = advise("rummy500", **state, level="novice", seed=1)
+    assert advice.phase == "draw"
+    offered = {(m.move.action, m.move.card) for m in advice.moves}
+    # the pile (bottom to top): KC QS 6D 9S.  The top may always be taken; 6D
+    # can be used at once (5D 6D and the joker, or 6C 6D and the joker); no
+    # meld or table meld takes QS or KC (the clubs run 8-9-10 wants 7C or JC).
+    assert offered == {("draw_stock", None), ("take_discard", parse_card("9S")),
+                       ("take_discard", parse_card("6D"))}
+    for value in advice.moves:
+        assert value.samples >= 1 and value.reasons
+
+
+def test_after_going_into_the_pile_every_move_uses_the_card() -> None:
+    state = _after({"player": 0, "action": "take_discard", "card": "KC"},
+                   hand="5H 5S 5D 9D JK QS 7C KC")
+    advice = advise("rummy500", **state, level="novice", seed=2)
+    assert advice.phase == "play"
+    kc = parse_card("KC")
+    assert {m.move.card for m in advice.moves} >= set(parse_cards("5H 5S 5D 9D JK QS 7C")) - \
+        {parse_card("5H"), parse_card("7C")}  # each card may be thrown (bar the laid ones)
+    for value in advice.moves:
+        # KC was the top taken alone: kept or laid, never thrown back
+        assert value.move.card != kc
+    state = _after({"player": 0, "action": "draw_stock"},
+                   {"player": 0, "action": "discard", "card": "QS"},
+                   {"player": 1, "action": "draw_stock"},
+                   {"player": 1, "action": "discard", "card": "KS"},
+                   {"player": 2, "action": "draw_stock"},
+                   {"player": 2, "action": "discard", "card": "9S"},
+                   {"player": 0, "action": "take_discard", "card": "QS"},
+                   hand="5H 5S 5D 9D JK 7C 6C QS KS 9S")
+    advice = advise("rummy500", **state, level="novice", seed=2)
+    qs = parse_card("QS")
+    for value in advice.moves:
+        move = value.move
+        used = [c for meld in move.melds for c in meld] + \
+               [c for lay in move.layoffs for c in lay.cards]
+        assert qs in used, str(move)
+
+
+def test_a_hand_that_can_be_melded_whole_goes_out() -> None:
+    state = _after({"player": 0, "action": "take_discard", "card": "KC"},
+                   hand="5H 5S 5D KS KD JK QS KC")
+    advice = advise("rummy500", **state, level="standard", seed=3)
+    outs = [m for m in advice.moves if m.move.action == "go_out"]
+    discards_out = [m for m in advice.moves if m.move.action == "discard"
+                    and len(m.move.melds) + len(m.move.layoffs) > 0]
+    assert outs or discards_out
+    best = advice.recommended.move
+    laid = sum(len(m) for m in best.melds) + sum(len(lay.cards) for lay in best.layoffs)
+    assert laid + (best.card is not None) == 8  # the whole hand leaves: the round ends
+
+
+def test_the_same_seed_gives_the_same_advice() -> None:
+    for level in ("novice", "standard"):
+        one = advise("rummy500", **BASE, level=level, seed=11).to_dict()
+        two = advise("rummy500", **BASE, level=level, seed=11).to_dict()
+        assert one == two
+
+
+def test_the_deadline_is_kept() -> None:
+    state = _after({"player": 0, "action": "draw_stock"}, hand="5H 5S 5D 9D JK QS 7C 2C")
+    advise("rummy500", **state, level="novice")  # warm
+    started = time.monotonic()
+    advice = advise("rummy500", **state, level="expert", time_limit_ms=40)
+    assert time.monotonic() - started < 0.04 + 0.15
+    assert not advice.complete and advice.phase == "play"
+
+
+# -- the API ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def test_the_api_answers_the_rummy500_example(client: TestClient) -> None:
+    bodies = [body for body in REQUESTS["advise"] if body["game"] == "rummy500"]
+    assert bodies
+    for body in bodies:
+        response = client.post("/v1/advise", json=body)
+        assert response.status_code == 200, response.text
+        data = response.json()
+        assert data["game"] == "rummy500" and data["moves"][0] == data["recommended"]
+        library = advise(**body).to_dict()
+        assert [m["move"] for m in data["moves"]] == [m["move"] for m in library["moves"]]
+
+
+def test_the_api_refuses_an_impossible_state_with_422(client: TestClient) -> None:
+    body = {"game": "rummy500", **_state(history=[{"player": 2, "action": "draw_stock"}])}
+    response = client.post("/v1/advise", json=body)
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"][0]
+    assert detail["type"] == "history_out_of_turn"
+    assert detail["loc"] == ["body", "history", 0]
+    body = {"game": "rummy500", **_state(history=[{"player": 1, "action": "lay_off",
+                                                   "target": -1}])}
+    assert client.post("/v1/advise", json=body).status_code == 422
