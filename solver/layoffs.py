@@ -18,7 +18,8 @@ card keeps the meaning its position gives it (``5H 6H JK`` is 5-6-7 and takes
 8H, ``JK 5H 6H`` is 4-5-6 and takes 3H) because a joker's meaning is fixed once
 melded; a set's wild card stands for whichever missing suit keeps the set
 valid.  A group that reads both as a run in the given order and as a set is
-taken as the run.
+taken as the run; one that reads as a set and only as a run listed high to
+low (``KH JK JK``: K-A-2 is no run) is the set.
 
 The search is the exact search engine itself: a layoff is one more kind of
 candidate (``solver.melds.layoffs_led_by``: the cards added to one table meld,
@@ -137,9 +138,9 @@ def read_table_meld(cards: Sequence[int], index: int, deal: Deal) -> TableMeld:
     given = tuple(cards)
     chosen = next((m for m in found if m.kind == "run" and m.cards == given), None)
     if chosen is None:
-        chosen = next((m for m in found if m.kind == "run" and m.cards == given[::-1]), None)
-    if chosen is None:
-        chosen = next((m for m in found if m.kind == "set"), found[0])
+        chosen = next((m for m in found if m.kind == "set"), None)
+    if chosen is None:  # a run listed high to low
+        chosen = next((m for m in found if m.kind == "run" and m.cards == given[::-1]), found[0])
     return TableMeld.from_meld(index, chosen)
 
 
