@@ -3,7 +3,8 @@
 [--smoke]``, ``python -m benchmarks --advise-load [--load-seconds S]``, or
 ``python -m benchmarks --arena [--a NAME] [--b NAME] [--hands N]
 [--matches M] [--seed S] [--json PATH]``, or ``python -m benchmarks --arena --game
-indian13 [--players N | --lineup A,B,...] [--deals N] [--workers W]`` (``benchmarks/arena``).
+{indian13,rummy500} [--players N | --lineup A,B,...] [--deals N] [--workers W]``
+(``benchmarks/arena``).
 
 Prints Markdown tables on stdout (progress on stderr) and optionally writes
 JSON.  The exit code is 1 when any answer is invalid, two engines (or an
@@ -81,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.arena:
         return run_arena_command(args)
     if args.advise_load:
+        if args.game not in ("gin", "indian13"):
+            print("error: --advise-load plays gin or indian13 positions", file=sys.stderr)
+            return 2
         advice = run_advise_load(args.load_seconds, seed=args.seed, game=args.game,
                                  progress=lambda line: print(line, file=sys.stderr))
         print(render_advise_load(advice))

@@ -13,5 +13,7 @@ refereed by code that shares nothing with ``solver`` (``python -m benchmarks
   cross-check, and what OpenSpiel's bot plays on;
 * ``players/`` -- the bots and their ``registry``;
 * ``runner`` -- mirrored pairs of hands and of matches; ``stats`` -- rates
-  and intervals; ``report`` -- Markdown and JSON; ``cli`` -- ``--arena``.
+  and intervals; ``report`` -- Markdown and JSON; ``cli`` -- ``--arena``;
+* ``indian/``, ``rummy500/`` -- the arenas of those games: rotated deals
+  between 2 to 4 players (``--game indian13``, ``--game rummy500``).
 """

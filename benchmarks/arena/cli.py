@@ -4,7 +4,9 @@
 (``--a``, ``--b``); ``--game indian13`` plays Indian rummy deals between
 ``--players`` 2 to 4 (``--lineup``, else ``--a``, ``--b`` and then the
 ``INDIAN_FILL`` players), every deal once per rotation of the seats
-(``benchmarks.arena.indian``).
+(``benchmarks.arena.indian``); ``--game rummy500`` plays Rummy 500 rounds
+the same way (default: 3 players, the advisor and greedy fill-ins;
+``benchmarks.arena.rummy500``).
 
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
@@ -14,14 +16,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from benchmarks.arena.indian.players import ENTRANTS as INDIAN_ENTRANTS
 from benchmarks.arena.players.registry import ENTRANTS
+from benchmarks.arena.rummy500.players import ENTRANTS as RUMMY500_ENTRANTS
 
 INDIAN_DEFAULT = ("advisor", "greedy")
 INDIAN_FILL = ("distance", "greedy", "advisor_nodrop")
 """Who fills the seats of an Indian table beyond ``--a`` and ``--b``."""
+RUMMY500_DEFAULT = ("advisor", "greedy")
+RUMMY500_FILL = ("greedy", "greedy")
+"""Who fills the seats of a Rummy 500 table beyond ``--a`` and ``--b``."""
+RUMMY500_PLAYERS = 3
 
 
 def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,27 +37,31 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("arena (bots on mirrored or rotated deals; benchmarks/arena)")
     group.add_argument("--arena", action="store_true",
                        help="play gin hands and matches to 100 between two players, mirrored "
-                            "deals (or, with --game indian13, Indian rummy deals)")
-    group.add_argument("--game", default="gin", choices=["gin", "indian13"],
+                            "deals (or, with --game indian13 or rummy500, rotated deals)")
+    group.add_argument("--game", default="gin", choices=["gin", "indian13", "rummy500"],
                        help="the game (default gin)")
     group.add_argument("--a", default=None, metavar="NAME",
                        help=f"player A (gin default greedy: {', '.join(ENTRANTS)}; indian13 "
-                            f"default advisor: {', '.join(INDIAN_ENTRANTS)})")
+                            f"default advisor: {', '.join(INDIAN_ENTRANTS)}; rummy500 default "
+                            f"advisor: {', '.join(RUMMY500_ENTRANTS)})")
     group.add_argument("--b", default=None, metavar="NAME",
-                       help="player B (gin default openspiel_simple; indian13 default greedy)")
-    group.add_argument("--players", type=int, default=2,
-                       help="indian13: players at the table, 2 to 4 (default 2)")
+                       help="player B (gin default openspiel_simple; indian13 and rummy500 "
+                            "default greedy)")
+    group.add_argument("--players", type=int, default=None,
+                       help="indian13 and rummy500: players at the table, 2 to 4 (default 2; "
+                            f"rummy500 {RUMMY500_PLAYERS})")
     group.add_argument("--lineup", default=None, metavar="NAME,NAME,...",
-                       help="indian13: every player at the table, in place order (overrides "
-                            "--a, --b and --players)")
+                       help="indian13 and rummy500: every player at the table, in place order "
+                            "(overrides --a, --b and --players)")
     group.add_argument("--deals", type=int, default=100,
-                       help="indian13: deals, each played once per seat rotation (default 100)")
+                       help="indian13 and rummy500: deals, each played once per seat rotation "
+                            "(default 100)")
     group.add_argument("--workers", type=int, default=1,
                        help="processes playing hand pairs, match pairs or deals, shared out "
                             "in order: the same results as one (default 1)")
     group.add_argument("--max-minutes", type=float, default=None,
-                       help="indian13: start no more deals after this long; the report covers "
-                            "the deals played (as many as fit)")
+                       help="indian13 and rummy500: start no more deals after this long; the "
+                            "report covers the deals played (as many as fit)")
     group.add_argument("--hands", type=int, default=200,
                        help="single hands to play, in mirrored pairs (default 200)")
     group.add_argument("--matches", type=int, default=0,
@@ -69,22 +81,35 @@ def arena_problems(results: dict[str, Any]) -> list[str]:
     return problems
 
 
-def indian_lineup(args: argparse.Namespace) -> list[str]:
-    """The Indian table the options ask for (``ValueError`` saying why not)."""
+def _lineup(args: argparse.Namespace, default: tuple[str, ...], fill: tuple[str, ...],
+            players: int, known: Sequence[str], game: str) -> list[str]:
+    """The table the options ask for (``ValueError`` saying why not)."""
     if args.lineup:
         lineup = [name.strip() for name in args.lineup.split(",") if name.strip()]
     else:
-        if not 2 <= args.players <= 4:
+        if not 2 <= players <= 4:
             raise ValueError("--players must be 2 to 4")
-        lineup = [args.a or INDIAN_DEFAULT[0], args.b or INDIAN_DEFAULT[1],
-                  *INDIAN_FILL][:args.players]
+        lineup = [args.a or default[0], args.b or default[1], *fill][:players]
     if not 2 <= len(lineup) <= 4:
-        raise ValueError("an Indian table seats 2 to 4 players")
-    unknown = [name for name in lineup if name not in INDIAN_ENTRANTS]
+        raise ValueError(f"{game} tables seat 2 to 4 players")
+    unknown = [name for name in lineup if name not in known]
     if unknown:
-        raise ValueError(f"unknown Indian player(s) {', '.join(unknown)}; known: "
-                         f"{', '.join(INDIAN_ENTRANTS)}")
+        raise ValueError(f"unknown {game} player(s) {', '.join(unknown)}; known: "
+                         f"{', '.join(known)}")
     return lineup
+
+
+def indian_lineup(args: argparse.Namespace) -> list[str]:
+    """The Indian table the options ask for (``ValueError`` saying why not)."""
+    players = 2 if args.players is None else args.players
+    return _lineup(args, INDIAN_DEFAULT, INDIAN_FILL, players, list(INDIAN_ENTRANTS), "Indian")
+
+
+def rummy500_lineup(args: argparse.Namespace) -> list[str]:
+    """The Rummy 500 table the options ask for (``ValueError`` saying why not)."""
+    players = RUMMY500_PLAYERS if args.players is None else args.players
+    return _lineup(args, RUMMY500_DEFAULT, RUMMY500_FILL, players, list(RUMMY500_ENTRANTS),
+                   "Rummy 500")
 
 
 def run_indian_command(args: argparse.Namespace) -> int:
@@ -115,6 +140,31 @@ def run_indian_command(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def run_rummy500_command(args: argparse.Namespace) -> int:
+    """``--game rummy500``: play, print, write JSON; the exit code (1 on an illegal move)."""
+    from benchmarks.arena.report import write_json
+    from benchmarks.arena.rummy500.report import render
+    from benchmarks.arena.rummy500.runner import run_rummy500_arena
+
+    try:
+        lineup = rummy500_lineup(args)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.deals < 1 or args.workers < 1:
+        print("error: --deals and --workers must be at least 1", file=sys.stderr)
+        return 2
+    results = run_rummy500_arena(lineup, args.deals, seed=args.seed, workers=args.workers,
+                                 max_seconds=None if args.max_minutes is None
+                                 else 60.0 * args.max_minutes)
+    print(render(results))
+    if args.json:
+        write_json(results, args.json)
+    for problem in results["violations"]:
+        print(f"CORRECTNESS: {problem}", file=sys.stderr)
+    return 1 if results["illegal_actions"] or results["violations"] else 0
+
+
 def run_arena_command(args: argparse.Namespace) -> int:
     """Run the arena as the options say; print the report; the exit code."""
     from benchmarks.arena.openspiel_shadow import OpenSpielMissingError
@@ -123,6 +173,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
 
     if args.game == "indian13":
         return run_indian_command(args)
+    if args.game == "rummy500":
+        return run_rummy500_command(args)
     args.a = args.a or "greedy"
     args.b = args.b or "openspiel_simple"
     for name in (args.a, args.b):

@@ -1,0 +1,13 @@
+"""The Rummy 500 arena: rounds between bots, rotated over the seats, refereed
+by code that shares nothing with ``solver`` (notes/rummy500_spec.md;
+``python -m benchmarks --arena --game rummy500``).
+
+* ``melds`` -- cards, melds (meld order, jokers fixed by their place), layoffs
+  and points of our own;
+* ``referee`` -- ``Rummy500Round``: one round, every action checked, each
+  player's ``PlayerView``, the public history in the spec's JSON form;
+* ``hint_players``, ``random_player``, ``advisor_player`` -- the bots;
+  ``players`` -- their ``Player`` protocol and registry;
+* ``runner`` -- rotated deals, shared out to processes, summed up;
+  ``report`` -- the Markdown table.
+"""

@@ -1,0 +1,253 @@
+"""Rummy 500 cards, melds and points, written again for the referee: no ``solver`` import.
+
+Cards are ints ``suit * 13 + rank`` (suits S H D C, rank 0 = ace ... 12 =
+king) and 52 for a joker; the deck holds each card once and two jokers.
+
+* ``parse_card`` / ``card_name`` -- ``"8H"`` <-> 20, ``"JK"`` <-> 52;
+* ``read_meld(cards)`` -- a group given in meld order, read as a run (one
+  suit, low to high, each joker standing for the card of its place; the ace
+  low, A-2-3, or high, Q-K-A, never both: no K-A-2) or else as a set (3 or
+  4 cards of one rank in distinct suits, each joker standing for a missing
+  suit); every meld holds a natural card.  ``meld_problem`` says why a group
+  is no meld;
+* ``read_extension(old, extended)`` -- a table meld after a layoff: the old
+  cards in their places (a set: anywhere) plus the cards added, still a meld
+  of the same kind, so every joker keeps its meaning;
+* points: 2-9 their number, T J Q K 10, ace 15 (1 melded as the low ace of a
+  run), joker 15 wherever it stands; a card in hand counts as it is.
+
+>>> read_meld(parse_cards("5H 6H JK")).represents == tuple(parse_cards("5H 6H 7H"))
+True
+>>> print(meld_problem(parse_cards("KH AH 2H")).split(" and ")[0])
+KH AH 2H is no meld: not a run (the ace is low, A-2-3, or high, Q-K-A, never both: no K-A-2)
+>>> read_meld(parse_cards("AH 2H 3H")).points, read_meld(parse_cards("QH KH AH")).points
+((1, 2, 3), (10, 10, 15))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+JOKER = 52
+RANKS = 13
+SUITS = 4
+RANK_NAMES = "A23456789TJQK"
+SUIT_NAMES = "SHDC"
+HIGH_ACE = 13
+"""The run coordinate of an ace above the king (0 is the ace below the two)."""
+MAX_RUN = 13
+MAX_SET = 4
+MIN_MELD = 3
+JOKER_POINTS = 15
+ACE_POINTS = 15
+LOW_ACE_POINTS = 1
+
+MeldKind = Literal["run", "set"]
+
+
+class InvalidMeldError(ValueError):
+    """A group of cards is not a meld (or not a layoff of the meld it extends)."""
+
+
+def card_name(card: int) -> str:
+    """``"AS"``, ``"TH"``, ``"JK"``."""
+    if card == JOKER:
+        return "JK"
+    if not 0 <= card < JOKER:
+        raise ValueError(f"no card {card!r}")
+    return RANK_NAMES[card % RANKS] + SUIT_NAMES[card // RANKS]
+
+
+def parse_card(token: str) -> int:
+    """The card named ``token`` (``card_name``'s inverse; ``10`` for a ten is accepted)."""
+    text = token.strip().upper()
+    if text == "JK":
+        return JOKER
+    if text.startswith("10"):
+        text = "T" + text[2:]
+    if len(text) != 2 or text[0] not in RANK_NAMES or text[1] not in SUIT_NAMES:
+        raise ValueError(f"unknown card {token!r}")
+    return SUIT_NAMES.index(text[1]) * RANKS + RANK_NAMES.index(text[0])
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """Cards from names, separated by spaces or given as a list."""
+    tokens = text.split() if isinstance(text, str) else list(text)
+    return [parse_card(t) for t in tokens]
+
+
+def names(cards: Iterable[int]) -> list[str]:
+    """The names of ``cards``, in order."""
+    return [card_name(c) for c in cards]
+
+
+def card_points(card: int) -> int:
+    """What ``card`` counts in hand (and melded, but as a low ace): joker and ace 15."""
+    if card == JOKER:
+        return JOKER_POINTS
+    rank = card % RANKS
+    if rank == 0:
+        return ACE_POINTS
+    return 10 if rank >= 9 else rank + 1
+
+
+def hand_points(cards: Iterable[int]) -> int:
+    """What a hand left at the end of a round costs."""
+    return sum(card_points(c) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld as read: ``cards[i]`` (meld order) stands for ``represents[i]``
+    and scores ``points[i]``; ``low`` is a run's first coordinate (0 = a low
+    ace, 13 = a high ace), None for a set."""
+
+    kind: MeldKind
+    cards: tuple[int, ...]
+    represents: tuple[int, ...]
+    points: tuple[int, ...]
+    low: int | None
+
+    @property
+    def total(self) -> int:
+        """The meld's points."""
+        return sum(self.points)
+
+
+def _joined(cards: Sequence[int]) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+def _run(cards: Sequence[int]) -> Meld | str:
+    """``cards`` read as a run, or why they are not one."""
+    naturals = [(i, c) for i, c in enumerate(cards) if c != JOKER]
+    if not naturals:
+        return "it has no natural card"
+    suits = {c // RANKS for _, c in naturals}
+    if len(suits) > 1:
+        return "its natural cards are of more than one suit"
+    if len(cards) > MAX_RUN:
+        return f"a run has at most {MAX_RUN} cards"
+    first_index, first = naturals[0]
+    coordinates = (0, HIGH_ACE) if first % RANKS == 0 else (first % RANKS,)
+    for coordinate in coordinates:
+        low = coordinate - first_index
+        high = low + len(cards) - 1
+        if low < 0 or high > HIGH_ACE:
+            continue
+        if all((low + i) % RANKS == c % RANKS for i, c in naturals):
+            base = suits.pop() * RANKS
+            represents = tuple(base + (low + i) % RANKS for i in range(len(cards)))
+            points = tuple(JOKER_POINTS if c == JOKER
+                           else LOW_ACE_POINTS if low + i == 0 else card_points(c)
+                           for i, c in enumerate(cards))
+            return Meld("run", tuple(cards), represents, points, low)
+    if all((first % RANKS - first_index + i) % RANKS == c % RANKS for i, c in naturals):
+        return "the ace is low, A-2-3, or high, Q-K-A, never both: no K-A-2"
+    return "its cards are not in sequence from low to high (a joker stands for the card of its place)"
+
+
+def _set(cards: Sequence[int]) -> Meld | str:
+    """``cards`` read as a set, or why they are not one."""
+    naturals = [c for c in cards if c != JOKER]
+    if not naturals:
+        return "it has no natural card"
+    if len({c % RANKS for c in naturals}) > 1:
+        return "its natural cards are of more than one rank"
+    suits = [c // RANKS for c in naturals]
+    if len(set(suits)) != len(suits):
+        return "two of its cards are of one suit"
+    if len(cards) > MAX_SET:
+        return (f"a set has at most {MAX_SET} cards, one per suit: a joker stands for a "
+                "missing suit, so four of a kind and a joker is no set")
+    rank = naturals[0] % RANKS
+    missing = iter(s for s in range(SUITS) if s not in suits)
+    represents = tuple(c if c != JOKER else next(missing) * RANKS + rank for c in cards)
+    return Meld("set", tuple(cards), represents, tuple(card_points(c) for c in cards), None)
+
+
+def _reading(cards: Sequence[int], kind: MeldKind | None) -> Meld | str:
+    if len(cards) < MIN_MELD:
+        return f"a meld has at least {MIN_MELD} cards"
+    if any(not isinstance(c, int) or not 0 <= c <= JOKER for c in cards):
+        return "it holds something that is not a card"
+    reasons = []
+    if kind in (None, "run"):
+        run = _run(cards)
+        if isinstance(run, Meld):
+            return run
+        reasons.append(f"not a run ({run})")
+    if kind in (None, "set"):
+        found = _set(cards)
+        if isinstance(found, Meld):
+            return found
+        reasons.append(f"not a set ({found})")
+    return " and ".join(reasons)
+
+
+def meld_problem(cards: Sequence[int], kind: MeldKind | None = None) -> str | None:
+    """Why ``cards`` (meld order) are no meld (of ``kind``, when given); None: they are."""
+    found = _reading(cards, kind)
+    if isinstance(found, Meld):
+        return None
+    return f"{_joined(cards)} is no meld: {found}"
+
+
+def read_meld(cards: Sequence[int], kind: MeldKind | None = None) -> Meld:
+    """``cards`` (meld order) read as a meld: a run when they read as one,
+    else a set (``kind`` forces one); ``InvalidMeldError`` saying why not."""
+    found = _reading(cards, kind)
+    if isinstance(found, Meld):
+        return found
+    raise InvalidMeldError(f"{_joined(cards)} is no meld: {found}")
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """A layoff as read: the meld afterwards, the cards added and their points."""
+
+    meld: Meld
+    added: tuple[int, ...]
+    points: int
+    offset: int
+    """Cards added before the old ones (a run; 0 for a set)."""
+
+
+def read_extension(old: Meld, extended: Sequence[int]) -> Extension:
+    """``extended`` (meld order) as ``old`` with cards laid off: a run keeps
+    its cards in their places and grows at either end, a set takes cards
+    anywhere; the result is a meld of the same kind, so every joker keeps
+    its meaning.  ``InvalidMeldError`` saying why not."""
+    was, now = _joined(old.cards), _joined(extended)
+    if len(extended) <= len(old.cards):
+        raise InvalidMeldError(f"{now} does not add a card to the table meld {was}")
+    if old.kind == "set":
+        left = Counter(extended)
+        left.subtract(old.cards)
+        if any(count < 0 for count in left.values()):
+            raise InvalidMeldError(f"{now} does not hold every card of the table meld {was}")
+        added = list(extended)
+        for card in old.cards:
+            added.remove(card)
+        offset = 0
+    else:
+        anchor = next(i for i, c in enumerate(old.cards) if c != JOKER)
+        place = list(extended).index(old.cards[anchor]) if old.cards[anchor] in extended else -1
+        offset = place - anchor
+        if place < 0 or offset < 0 or tuple(extended[offset:offset + len(old.cards)]) != old.cards:
+            raise InvalidMeldError(f"{now} does not keep the table run {was} in its place "
+                                   "(a run grows only at its ends)")
+        added = [*extended[:offset], *extended[offset + len(old.cards):]]
+    found = _reading(extended, old.kind)
+    if not isinstance(found, Meld):
+        raise InvalidMeldError(f"laying off onto {was}: {now} is no {old.kind}: {found}")
+    if old.kind == "run" and found.represents[offset:offset + len(old.cards)] != old.represents:
+        raise InvalidMeldError(f"laying off onto {was}: a joker would change its meaning")
+    if old.kind == "run":
+        points = sum(found.points[:offset]) + sum(found.points[offset + len(old.cards):])
+    else:
+        points = sum(card_points(c) for c in added)
+    return Extension(found, tuple(added), points, offset)

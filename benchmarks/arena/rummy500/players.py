@@ -1,0 +1,61 @@
+"""The Rummy 500 players the arena can seat, and their registry.
+
+* ``greedy`` and ``careful`` -- the library's hints as they are, and the
+  same with some care (``hint_players``);
+* ``random`` -- random legal moves, to fuzz the referee (``random_player``);
+* ``advisor`` / ``advisor_novice`` / ``advisor_expert`` -- ``solver.play.advise``'s
+  recommendation from the public state only (``advisor_player``).
+
+Every player sees only its ``PlayerView``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from benchmarks.arena.rummy500.advisor_player import AdvisorPlayer
+from benchmarks.arena.rummy500.hint_players import CarefulPlayer, GreedyHintPlayer
+from benchmarks.arena.rummy500.random_player import RandomPlayer
+from benchmarks.arena.rummy500.referee import Action, PlayerView
+
+
+class Player(Protocol):
+    """A bot the Rummy 500 arena can seat."""
+
+    name: str
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        """A new round begins; ``seed`` is this player's for the round."""
+
+    def act(self, view: PlayerView) -> Action:
+        """The draw (``view.phase`` draw) or the rest of the turn (play)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A named player and how to make one."""
+
+    name: str
+    description: str
+    make: Callable[[], Player]
+
+
+ENTRANTS: dict[str, Entrant] = {e.name: e for e in (
+    Entrant("advisor", "the move advisor, level standard (solver.play.advise)",
+            lambda: AdvisorPlayer("standard")),
+    Entrant("advisor_novice", "the move advisor, level novice", lambda: AdvisorPlayer("novice")),
+    Entrant("advisor_expert", "the move advisor, level expert", lambda: AdvisorPlayer("expert")),
+    Entrant("greedy", "today's hints: pile_hint, layoffs_hint, discard_hint", GreedyHintPlayer),
+    Entrant("careful", "the hints with care: deep takes that pay, lays off all that fits, "
+                       "keeps what the next player collects", CarefulPlayer),
+    Entrant("random", "random legal moves (fuzzes the referee)", RandomPlayer),
+)}
+
+
+def make_player(name: str) -> Player:
+    """A fresh player named ``name``."""
+    if name not in ENTRANTS:
+        raise KeyError(f"unknown Rummy 500 player {name!r}; known: {', '.join(ENTRANTS)}")
+    return ENTRANTS[name].make()
