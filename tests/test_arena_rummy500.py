@@ -7,7 +7,6 @@ and the advisor adapter."""
 from __future__ import annotations
 
 import ast
-import importlib
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -479,19 +478,6 @@ def test_the_command_line_runs_and_renders(tmp_path: Path, capsys: pytest.Captur
 
 
 # -- the advisor adapter -----------------------------------------------------------------
-def _advisor_missing() -> bool:
-    try:
-        importlib.import_module("solver.play.rummy500")
-    except ImportError:
-        return True
-    return False
-
-
-needs_advisor = pytest.mark.skipif(_advisor_missing(),
-                                   reason="solver.play.rummy500 is not there yet")
-
-
-@needs_advisor
 def test_the_adapter_turns_the_advisors_moves_into_actions() -> None:
     from benchmarks.arena.rummy500.advisor_player import action_of
     from solver.play.advice import Layoff as AdvisorLayoff
@@ -508,9 +494,40 @@ def test_the_adapter_turns_the_advisors_moves_into_actions() -> None:
         action_of(Move("discard", card=c("QC"), layoffs=(AdvisorLayoff(0, cards("8H")),)))
 
 
-@needs_advisor
 def test_the_advisor_plays_legal_rounds() -> None:
     results = run_rummy500_arena(["advisor_novice", "greedy", "careful"], 1, seed=4,
                                  progress=False)
     assert results["violations"] == [] and results["illegal_actions"] == 0
     assert results["players"]["advisor_novice"]["decisions"] > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_move_the_advisor_lists_is_legal_for_the_referee(players: int) -> None:
+    """Not only the recommendation: each listed move, applied to a copy of the
+    round, is accepted by the referee (which shares no code with the advisor)."""
+    import copy
+    import random
+
+    from benchmarks.arena.rummy500.advisor_player import action_of, advice_request
+    from benchmarks.arena.rummy500.referee import DECK
+    from solver.play import advise
+
+    deck = list(DECK)
+    random.Random(f"listed/{players}").shuffle(deck)
+    game = Rummy500Round(deck, players)
+    others = make_player("greedy")
+    checked = 0
+    for _ in range(400):
+        if game.over:
+            break
+        view = game.view(game.to_act)
+        if game.to_act != 0:
+            game.apply(others.act(view))
+            continue
+        advice = advise("rummy500", **advice_request(view, "novice", checked))
+        for value in advice.moves:
+            trial = copy.deepcopy(game)
+            trial.apply(action_of(value.move))  # IllegalActionError fails the test
+        game.apply(action_of(advice.recommended.move))
+        checked += 1
+    assert checked >= 4

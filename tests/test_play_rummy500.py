@@ -218,3 +218,39 @@ def test_the_api_refuses_an_impossible_state_with_422(client: TestClient) -> Non
     body = {"game": "rummy500", **_state(history=[{"player": 1, "action": "lay_off",
                                                    "target": -1}])}
     assert client.post("/v1/advise", json=body).status_code == 422
+
+
+# -- the fast player of the playouts -----------------------------------------------------
+def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best() -> None:
+    """On random hands: every meld the fast player lays reads as a meld under
+    the rules, its points are what the solver's reading scores, and the total
+    is the exact best play's (empty table) -- never more, and the same when the
+    hand has no joker (its natural search is exhaustive).  Both maximise the
+    net: melded points less the points left in hand."""
+    import random
+
+    from solver.classify import readings
+    from solver.deadline import Deadline
+    from solver.layoffs import LayoffSearch
+    from solver.play.rummy500.fast import FastPlayer
+    from solver.play.rummy500.state import rummy500_deal
+
+    deal = rummy500_deal()
+    fast = FastPlayer()
+    deck = [*range(52), 52, 52]
+    for index in range(300):
+        rng = random.Random(index)
+        hand = rng.sample(deck, rng.choice([7, 8, 10, 13]))
+        melds, rest, points = fast.melds(hand)
+        assert sorted([*(c for m in melds for c in m), *rest]) == sorted(hand)
+        scored = 0
+        for meld in melds:
+            read = readings(meld, deal)
+            assert read, meld
+            scored += max(r.points for r in read)
+        assert scored >= points  # a joker-helped run's low ace may be read higher
+        _, best = LayoffSearch(deal, [], Deadline.never()).best(hand)
+        net = points - sum(deal.points[c] for c in rest)
+        assert net <= best.net_points, (hand, melds)
+        if 52 not in hand:
+            assert net == best.net_points, (hand, melds)

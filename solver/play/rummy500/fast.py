@@ -128,6 +128,12 @@ class _Candidate:
     """Natural cards (hand positions are not needed: one deck)."""
     points: int
     spot: Spot
+    gain: int
+    """What laying it adds to the net: its points and its cards' hand points."""
+
+
+def _candidate(cards: tuple[int, ...], points: int, spot: Spot) -> _Candidate:
+    return _Candidate(cards, points, spot, points + sum(hand_points(c) for c in cards))
 
 
 class FastPlayer:
@@ -162,14 +168,14 @@ class FastPlayer:
         candidates = _natural_candidates(naturals)
         chosen: list[_Candidate] = []
         best: list[list[_Candidate]] = [[]]
-        best_points = [0]
-        _search(candidates, 0, set(), chosen, 0, best, best_points)
+        best_gain = [0]
+        _search(candidates, 0, set(), chosen, 0, best, best_gain)
         used = {c for cand in best[0] for c in cand.cards}
         rest = [c for c in naturals if c not in used]
         melds = [list(cand.cards) for cand in best[0]]
         spots = [Spot(cand.spot.run, cand.spot.suit, cand.spot.lo, cand.spot.hi, cand.spot.rank,
                       cand.spot.suits, cand.spot.size) for cand in best[0]]
-        points = best_points[0]
+        points = sum(cand.points for cand in best[0])
         while jokers:
             pick = _joker_meld(rest, jokers)
             if pick is None:
@@ -198,16 +204,24 @@ class FastPlayer:
         if not table and not melds:
             return 0
         table.extend(spots)
+        fit: dict[int, Spot] = {}
+        for spot in table:
+            for card in spot.wanted():
+                fit.setdefault(card, spot)
         while rest:
-            fit: dict[int, Spot] = {}
-            for spot in table:
-                for card in spot.wanted():
-                    fit.setdefault(card, spot)
             pick = next((c for c in rest if c in fit), None)
             if pick is None:
                 break
-            points += fit[pick].add(pick)
+            spot = fit.pop(pick)
+            if not spot.fits(pick):  # a full set's stale entry: another spot may take it
+                other = next((sp for sp in table if sp.fits(pick)), None)
+                if other is not None:
+                    fit[pick] = other
+                continue
+            points += spot.add(pick)
             rest.remove(pick)
+            for card in spot.wanted():
+                fit.setdefault(card, spot)
         while JOKER in rest:
             room = next((spot for spot in table if spot.fits(JOKER)), None)
             if room is None:
@@ -327,7 +341,7 @@ def _natural_candidates(naturals: Sequence[int]) -> list[_Candidate]:
                 [cards, *([x for x in cards if x != skip] for skip in cards)]
             points = hand_points(cards[0])
             for group in groups:
-                out.append(_Candidate(tuple(group), points * len(group),
+                out.append(_candidate(tuple(group), points * len(group),
                                       set_spot(rank, sum(1 << (c // 13) for c in group),
                                                len(group))))
     for suit in range(4):
@@ -347,8 +361,8 @@ def _natural_candidates(naturals: Sequence[int]) -> list[_Candidate]:
                 points += run_points(base + hi % 13, hi)
                 if hi - lo >= 2:
                     run = tuple(base + (k % 13) for k in range(lo, hi + 1))
-                    out.append(_Candidate(run, points, run_spot(suit, lo, hi)))
-    out.sort(key=lambda cand: -cand.points)
+                    out.append(_candidate(run, points, run_spot(suit, lo, hi)))
+    out.sort(key=lambda cand: -cand.gain)
     return out
 
 
@@ -356,10 +370,12 @@ _THREE_OR_MORE = frozenset(m for m in range(16) if bin(m).count("1") >= 3)
 
 
 def _search(candidates: list[_Candidate], start: int, used: set[int],
-            chosen: list[_Candidate], points: int, best: list[list[_Candidate]],
-            best_points: list[int]) -> None:
-    if points > best_points[0]:
-        best_points[0] = points
+            chosen: list[_Candidate], gain: int, best: list[list[_Candidate]],
+            best_gain: list[int]) -> None:
+    """The disjoint candidates of most ``gain`` (the net a meld adds: its
+    points melded plus what its cards would cost in hand)."""
+    if gain > best_gain[0]:
+        best_gain[0] = gain
         best[0] = list(chosen)
     for i in range(start, len(candidates)):
         cand = candidates[i]
@@ -367,7 +383,7 @@ def _search(candidates: list[_Candidate], start: int, used: set[int],
             continue
         used.update(cand.cards)
         chosen.append(cand)
-        _search(candidates, i + 1, used, chosen, points + cand.points, best, best_points)
+        _search(candidates, i + 1, used, chosen, gain + cand.gain, best, best_gain)
         chosen.pop()
         used.difference_update(cand.cards)
 
