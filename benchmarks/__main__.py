@@ -82,8 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.arena:
         return run_arena_command(args)
     if args.advise_load:
-        if args.game not in ("gin", "indian13"):
-            print("error: --advise-load plays gin or indian13 positions", file=sys.stderr)
+        if args.game not in ("gin", "indian13", "rummy500"):
+            print("error: --advise-load plays gin, indian13 or rummy500 positions",
+                  file=sys.stderr)
             return 2
         advice = run_advise_load(args.load_seconds, seed=args.seed, game=args.game,
                                  progress=lambda line: print(line, file=sys.stderr))

@@ -5,7 +5,9 @@ decision, sent as a game would send them: the hand, the upcard, the whole
 history, the match score when there is one; the level is the service's
 default.  Gin: the advisor at its novice level against the EAAI
 SimpleGinRummyPlayer port; ``indian13``: the novice advisor at a table of
-three with the greedy and the distance players (``benchmarks.arena.indian``).
+three with the greedy and the distance players (``benchmarks.arena.indian``);
+``rummy500``: the novice advisor at a table of three with the greedy and the
+careful players (``benchmarks.arena.rummy500``).
 ``run_advise_load`` starts the service with two workers and
 measures the answers' latency at a steady rate a game server could send
 (open loop) and with one request in flight per worker (closed loop), and
@@ -30,6 +32,13 @@ from benchmarks.arena.indian.referee import PlayerView as IndianView
 from benchmarks.arena.indian.runner import deck_for, play_game, seed_for
 from benchmarks.arena.players.advisor import AdvisorPlayer, advice_request
 from benchmarks.arena.protocol import PlayerView
+from benchmarks.arena.rummy500.advisor_player import AdvisorPlayer as Rummy500Advisor
+from benchmarks.arena.rummy500.advisor_player import advice_request as rummy500_request
+from benchmarks.arena.rummy500.players import make_player as make_rummy500_player
+from benchmarks.arena.rummy500.referee import PlayerView as Rummy500View
+from benchmarks.arena.rummy500.runner import deck_for as rummy500_deck
+from benchmarks.arena.rummy500.runner import play_round as play_rummy500_round
+from benchmarks.arena.rummy500.runner import seed_for as rummy500_seed
 from benchmarks.arena.runner import Arena
 from benchmarks.load import HOST, Server, api_unavailable, drive
 from benchmarks.markdown import markdown_table
@@ -40,6 +49,8 @@ HANDS = 8
 decisions each; Indian: about 10 a deal for the advisor's seat)."""
 INDIAN_TABLE = ("greedy", "distance")
 """The advisor's opponents at the Indian table."""
+RUMMY500_TABLE = ("greedy", "careful")
+"""The advisor's opponents at the Rummy 500 table."""
 WORKERS = 2
 RATES = (2.0, 4.0)
 """Open-loop request rates per second."""
@@ -67,6 +78,8 @@ class _Recorder(AdvisorPlayer):
 
 def advise_bodies(hands: int = HANDS, seed: int = 0, game: str = "gin") -> list[dict[str, Any]]:
     """Request bodies of every advisor decision in ``hands`` arena hands (deals)."""
+    if game == "rummy500":
+        return _rummy500_bodies(hands, seed)
     if game != "gin":
         return _indian_bodies(hands, seed)
     arena = Arena("advisor_novice", "eaai_simple", seed=seed, cross_check=False)
@@ -102,6 +115,37 @@ def _indian_bodies(deals: int, seed: int) -> list[dict[str, Any]]:
                        for name in seats]
             play_game(deck, seats, [seed_for(seed, deal, rotation, s) for s in range(len(seats))],
                       IndianRules(), players)
+    return recorder.bodies
+
+
+class _Rummy500Recorder(Rummy500Advisor):
+    """The novice Rummy 500 advisor, keeping each decision's request body."""
+
+    def __init__(self) -> None:
+        super().__init__("novice")
+        self.bodies: list[dict[str, Any]] = []
+
+    def act(self, view: Rummy500View) -> Any:
+        seed = (self.seed * 1000 + self.decisions + 1) % 2**31
+        body = rummy500_request(view, "novice", seed)
+        self.bodies.append({"game": "rummy500", **{k: v for k, v in body.items()
+                                                   if k not in ("level", "time_limit_ms")}})
+        return super().act(view)
+
+
+def _rummy500_bodies(deals: int, seed: int) -> list[dict[str, Any]]:
+    """Request bodies of the novice advisor's decisions at a Rummy 500 table
+    of three (``RUMMY500_TABLE``; its seat rotated over each deal)."""
+    recorder = _Rummy500Recorder()
+    lineup = ("advisor_novice", *RUMMY500_TABLE)
+    for deal in range(deals):
+        deck = rummy500_deck(seed, deal)
+        for rotation in range(len(lineup)):
+            seats = [lineup[(place - rotation) % len(lineup)] for place in range(len(lineup))]
+            players = [recorder if name == lineup[0] else make_rummy500_player(name)
+                       for name in seats]
+            play_rummy500_round(deck, seats, [rummy500_seed(seed, deal, rotation, s)
+                                              for s in range(len(seats))], players)
     return recorder.bodies
 
 

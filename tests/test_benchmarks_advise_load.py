@@ -37,6 +37,20 @@ def test_recorded_indian_positions_are_advise_requests() -> None:
     assert "draw" in phases
 
 
+def test_recorded_rummy500_positions_are_advise_requests() -> None:
+    bodies = advise_bodies(hands=1, seed=5, game="rummy500")
+    assert len(bodies) >= 6
+    phases = set()
+    for body in bodies[::3]:
+        assert body["game"] == "rummy500" and body["players"] == 3
+        operation = OPERATIONS["advise"]
+        call = operation.parse({**body, "level": "novice"}, Settings())
+        answer = operation.execute(call.args, Deadline.after_ms(call.limit_ms))
+        phases.add(answer["phase"])
+        assert answer["moves"], body
+    assert {"draw", "play"} <= phases
+
+
 def test_raw_requests_carry_the_body() -> None:
     raw = raw_requests([{"game": "gin"}], 8000)[0]
     head, body = raw.split(b"\r\n\r\n", 1)

@@ -8,6 +8,10 @@ it, ``discard`` (melds, layoffs, then the throw) or ``go_out`` (melds and
 layoffs that empty the hand).  A layoff reaches the referee as its target
 and its ``extended`` meld (the table meld afterwards, in meld order).
 Anything else is an error the runner reports against the advisor.
+
+``advisor_lay_all`` (an ablation) plays the best-ranked of the advisor's
+moves that lay the most cards, so never holds a meld back: what holding
+is worth.
 """
 
 from __future__ import annotations
@@ -74,9 +78,12 @@ def action_of(move: Any) -> Action:
 class AdvisorPlayer:
     """``solver.play.advise``'s recommendation (see the module docstring)."""
 
-    def __init__(self, level: str = "standard") -> None:
+    def __init__(self, level: str = "standard", lay_all: bool = False) -> None:
         self.level = level
+        self.lay_all = lay_all
         self.name = "advisor" if level == "standard" else f"advisor_{level}"
+        if lay_all:
+            self.name += "_lay_all"
         self.seed = 0
         self.decisions = 0
 
@@ -92,4 +99,11 @@ class AdvisorPlayer:
         self.decisions += 1
         seed = (self.seed * 1000 + self.decisions) % 2**31
         advice = advise(GAME, **advice_request(view, self.level, seed))
+        if self.lay_all and advice.phase == "play":
+            return action_of(max(advice.moves, key=lambda value: _laid(value.move)).move)
         return action_of(advice.recommended.move)
+
+
+def _laid(move: Any) -> int:
+    """Cards a move lays down or off (the ablation plays the first of the most)."""
+    return sum(len(meld) for meld in move.melds) + sum(len(lay.cards) for lay in move.layoffs)

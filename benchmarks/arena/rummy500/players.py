@@ -4,7 +4,8 @@
   same with some care (``hint_players``);
 * ``random`` -- random legal moves, to fuzz the referee (``random_player``);
 * ``advisor`` / ``advisor_novice`` / ``advisor_expert`` -- ``solver.play.advise``'s
-  recommendation from the public state only (``advisor_player``).
+  recommendation from the public state only (``advisor_player``);
+  ``advisor_lay_all`` never holds a meld back (an ablation).
 
 Every player sees only its ``PlayerView``.
 """
@@ -47,6 +48,9 @@ ENTRANTS: dict[str, Entrant] = {e.name: e for e in (
             lambda: AdvisorPlayer("standard")),
     Entrant("advisor_novice", "the move advisor, level novice", lambda: AdvisorPlayer("novice")),
     Entrant("advisor_expert", "the move advisor, level expert", lambda: AdvisorPlayer("expert")),
+    Entrant("advisor_lay_all", "the advisor's best move among those laying the most cards "
+                               "(an ablation: never holds a meld back)",
+            lambda: AdvisorPlayer("standard", lay_all=True)),
     Entrant("greedy", "today's hints: pile_hint, layoffs_hint, discard_hint", GreedyHintPlayer),
     Entrant("careful", "the hints with care: deep takes that pay, lays off all that fits, "
                        "keeps what the next player collects", CarefulPlayer),

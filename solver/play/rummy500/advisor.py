@@ -17,9 +17,10 @@ it can, takes from the pile when it adds points now, throws its loosest
 card), every player alike.  A move's points are the player's round score
 less the mean of the others' (a Rummy 500 game is a race to 500), over the
 same deals for every move, so moves compare on equal luck; its win
-probability is the chance of the round's best score.  The moves first get a
-few deals each; the best ``FINALISTS`` then get the level's full count
-(successive halving: the others' figures come from the first deals).
+probability is the chance of the round's best score.  A level is a number
+of playouts, shared out by successive halving (``halving_plan``): every move
+gets a few deals, the better half more, and so on down to the best two; a
+move's place and figures come from the last round it was in.
 
 Anytime: past the deadline the best valuation found is answered
 (``complete`` false).  The work is counted per level, so the same seed
@@ -48,21 +49,45 @@ from solver.rules import Deal
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """How hard the advisor thinks: deals for every move first, then for the
-    finalists.  Counted, not timed."""
+    """How hard the advisor thinks: the playouts of one decision, shared out by
+    successive halving.  Counted, not timed."""
 
     name: str
-    first: int
-    finals: int
+    playouts: int
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("novice", 4, 12),
-    Level("standard", 8, 48),
-    Level("expert", 24, 160),
+    Level("novice", 48),
+    Level("standard", 200),
+    Level("expert", 800),
 )}
 DEFAULT_LEVEL = "standard"
-FINALISTS = 4
+FIRST_DEALS = 3
+"""Deals every move gets in the first round, whatever the budget."""
+
+
+def halving_plan(moves: int, playouts: int) -> list[tuple[int, int]]:
+    """Successive halving: per round, how many moves are still in and the deals
+    each has been played on by the end of it; each round has an even share of
+    ``playouts`` and keeps the better half, down to two.
+
+    >>> halving_plan(14, 200)
+    [(14, 3), (7, 10), (4, 22), (2, 47)]
+    >>> halving_plan(1, 200)
+    [(1, 20)]
+    """
+    if moves <= 1:
+        return [(moves, max(FIRST_DEALS, playouts // 10))]
+    sizes = [moves]
+    while sizes[-1] > 2:
+        sizes.append((sizes[-1] + 1) // 2)
+    share = playouts / len(sizes)
+    plan: list[tuple[int, int]] = []
+    deals = 0
+    for size in sizes:
+        deals += max(FIRST_DEALS if not plan else 1, int(share / size))
+        plan.append((size, deals))
+    return plan
 MARGIN_S = 0.01
 """The search stops this long before the deadline."""
 MAX_TURNS = 90
@@ -77,6 +102,8 @@ class _Tally:
     points: list[float] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
     searched: bool = True
+    stage: int = 0
+    """The last round of the halving it was in."""
     table_after: tuple[TableMeld, ...] = ()
 
     def mean(self) -> float:
@@ -224,18 +251,21 @@ class Rummy500Advisor:
                     tally.wins.append(win)
             return True
 
-        if len(tallies) > 1:
-            complete = value(tallies, self.level.first)
-            finalists = sorted(tallies, key=lambda t: (-t.mean(), t.order))[:FINALISTS]
-            for tally in tallies:
-                tally.searched = tally in finalists
-            if complete:
-                complete = value(finalists, self.level.finals)
+        alive = list(tallies)
+        for stage, (size, deals) in enumerate(halving_plan(len(tallies), self.level.playouts)):
+            alive = sorted(alive, key=lambda t: (-t.mean(), t.order))[:size]
+            for tally in alive:
+                tally.stage = stage
+            if not value(alive, deals):
+                complete = False
+                break
+        last = max(t.stage for t in tallies)
         for tally in tallies:
+            tally.searched = tally.stage == last
             if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-        ranked = sorted(tallies, key=lambda t: (not t.searched, -t.mean(), t.order))
+        ranked = sorted(tallies, key=lambda t: (-t.stage, -t.mean(), t.order))
         values = tuple(self._move_value(t) for t in ranked)
         return Advice(GAME, state.phase, values, self.level.name, self.seed, complete)
 
