@@ -254,3 +254,16 @@ def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best() -> None
         assert net <= best.net_points, (hand, melds)
         if 52 not in hand:
             assert net == best.net_points, (hand, melds)
+
+
+def test_the_integration_guides_example_is_a_state_the_advisor_answers() -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "INTEGRATION.md").read_text()
+    section = guide.split("## A Rummy 500 round with the advisor", 1)[1]
+    body = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))  # type: ignore[union-attr]
+    assert body == {"game": "rummy500", **BASE}
+    advice = advise(**body, level="novice")
+    assert advice.phase == "draw" and advice.moves
