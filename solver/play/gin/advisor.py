@@ -47,7 +47,7 @@ from solver.deadline import Deadline
 from solver.gin import arrangements
 from solver.layoffs import LayoffSearch, read_table
 from solver.objective import TIE_SCALE
-from solver.play.advice import Advice, Layoff, Move, MoveValue
+from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
 from solver.play.gin.hands import GinHands, cards_of, mask_of
 from solver.play.gin.policy import HandJudge, stock_odds
 from solver.play.gin.scoring import defender_deadwood, knock_points
@@ -355,8 +355,7 @@ class GinAdvisor:
     def _value(self, tally: _Tally, worlds: Sequence[World], searched: bool) -> MoveValue:
         points = tally.points
         n = len(points)
-        mean = sum(points) / n
-        error = math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1) / n) if n > 1 else None
+        mean, error = mean_and_error(points)
         wins = sum(p > 0 for p in points) / n
         move = self._shown(tally.move, worlds) if tally.move.action == "knock" else tally.move
         # passing at the wall ends the hand unscored: its figures are exact
@@ -430,8 +429,7 @@ class GinAdvisor:
         undercut = sum(p > 0 for p in points) / len(points)
         if undercut:
             reasons.append("undercut" if exact else f"undercut in {undercut:.0%} of deals")
-        error = None if exact else math.sqrt(
-            sum((p - mean) ** 2 for p in points) / max(1, len(points) - 1) / len(points))
+        error = None if exact else (mean_and_error(points)[1] or 0.0)
         value = MoveValue(move, mean, undercut, self._match(points), exact, len(points),
                           0.0 if exact else error, tuple(reasons))
         return Advice("gin", "layoff", (value,), self.level.name, self.seed, True)

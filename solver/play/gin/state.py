@@ -35,9 +35,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from solver.cards import card_name, parse_card, parse_cards
+from solver.cards import card_name, parse_card
 from solver.errors import InvalidStateError
 from solver.play.events import Event, parse_history
+from solver.play.public import check_pile, check_stock, hand_cards
 
 Phase = Literal["first_upcard", "draw", "discard", "wall", "layoff", "over"]
 ACTIONS = frozenset({"pass", "take_discard", "draw_stock", "discard", "knock"})
@@ -140,34 +141,18 @@ class GinState:
             if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
                 raise InvalidStateError(f"{name} must be seat 0 or 1; got {seat!r}",
                                         code="invalid_state", loc=(name,))
-        cards = tuple(parse_cards(hand if isinstance(hand, str | list | tuple) else [], "hand"))
-        if not isinstance(hand, str | list | tuple):
-            raise InvalidStateError("hand must be a list of cards", code="invalid_state",
-                                    loc=("hand",))
+        cards = hand_cards(hand)
         first = parse_card(upcard, None, "upcard")
         events = parse_history(history, ACTIONS)
         replay = _Replay(me, dealer, cards, first, events)
         pile = replay.pile
-        if discard_pile is not None:
-            given = tuple(parse_cards(discard_pile if isinstance(discard_pile, str | list | tuple)
-                                      else [], "discard_pile"))
-            if given != tuple(pile):
-                raise InvalidStateError(
-                    f"discard_pile is {_names(given)} but the history leaves {_names(pile)} "
-                    "(bottom to top)", code="pile_mismatch", loc=("discard_pile",))
+        check_pile(discard_pile, pile)
         stock = DECK - 2 * HAND - 1 - replay.stock_draws
-        if stock_count is not None and stock_count != stock:
-            raise InvalidStateError(f"stock_count is {stock_count} but the history leaves {stock} "
-                                    "cards in the stock", code="stock_mismatch",
-                                    loc=("stock_count",))
+        check_stock(stock_count, stock)
         my_score, opponent_score, target = _score(score)
         return cls(me, dealer, cards, first, events, tuple(pile), stock, replay.phase,
                    replay.to_act, replay.knowledge(), replay.knock, replay.turns,
                    replay.stock_only, replay.must_knock, my_score, opponent_score, target)
-
-
-def _names(cards: Sequence[int]) -> str:
-    return " ".join(card_name(c) for c in cards) or "nothing"
 
 
 def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:

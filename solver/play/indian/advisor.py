@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from solver.cards import NUM_CARD_TYPES, card_name
 from solver.deadline import Deadline
 from solver.hints import discard_hint
-from solver.play.advice import Advice, Move, MoveValue
+from solver.play.advice import Advice, Move, MoveValue, mean_and_error
 from solver.play.indian.hands import IndianHands
 from solver.play.indian.policy import FastPolicy, useful
 from solver.play.indian.race import given_survived, race_and_length, turns
@@ -304,10 +304,8 @@ class IndianAdvisor:
 
     # -- words ---------------------------------------------------------------------
     def _move_value(self, tally: _Tally) -> MoveValue:
-        points = tally.points
-        n = len(points)
-        mean = sum(points) / n
-        error = math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1) / n) if n > 1 else None
+        n = len(tally.points)
+        mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / n
         return MoveValue(tally.move, mean, win, None, tally.exact, n,
                          0.0 if tally.exact else error, tuple(tally.reasons))

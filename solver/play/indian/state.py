@@ -40,9 +40,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from solver.cards import JOKER, NUM_CARD_TYPES, card_name, parse_card, parse_cards
+from solver.cards import JOKER, NUM_CARD_TYPES, card_name, parse_card
 from solver.errors import InvalidHandError, InvalidStateError
 from solver.play.events import Event, parse_history
+from solver.play.public import check_pile, check_players, check_seats, check_stock, hand_cards
 from solver.rules import Deal, deck_copies
 
 Phase = Literal["draw", "discard", "over"]
@@ -126,48 +127,25 @@ class IndianState:
         """Check and replay a public state given as plain data (card tokens);
         ``InvalidStateError`` (or ``InvalidHandError`` for a bad token) when it
         cannot arise."""
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidStateError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS} for "
-                                    f"{game}; got {players!r}", code="wrong_player_count",
-                                    loc=("players",))
+        players = check_players(players, MIN_PLAYERS, MAX_PLAYERS, game)
         size = deal.rules.hand_size
         total = sum(deck_copies(deal.rules))
         if players * size + 2 > total:
             raise InvalidStateError(f"{players} players of {size} cards do not fit the "
                                     f"{total}-card deck of {game}", code="wrong_player_count",
                                     loc=("players",))
-        for name, seat in (("me", me), ("dealer", dealer)):
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-                raise InvalidStateError(f"{name} must be a seat from 0 to {players - 1}; got "
-                                        f"{seat!r}", code="invalid_state", loc=(name,))
-        if not isinstance(hand, str | list | tuple):
-            raise InvalidStateError("hand must be a list of cards", code="invalid_state",
-                                    loc=("hand",))
-        cards = tuple(parse_cards(hand, "hand"))
+        check_seats(players, me=me, dealer=dealer)
+        cards = hand_cards(hand)
         first = parse_card(upcard, None, "upcard")
         events = parse_history(history, ACTIONS, players)
         replay = _Replay(deal, players, me, dealer, cards, first, events)
         pile = tuple(replay.pile)
-        if discard_pile is not None:
-            given = tuple(parse_cards(discard_pile if isinstance(discard_pile, str | list | tuple)
-                                      else [], "discard_pile"))
-            if given != pile:
-                raise InvalidStateError(
-                    f"discard_pile is {_names(given)} but the history leaves {_names(pile)} "
-                    "(bottom to top)", code="pile_mismatch", loc=("discard_pile",))
-        if stock_count is not None and stock_count != replay.stock:
-            raise InvalidStateError(f"stock_count is {stock_count} but the history leaves "
-                                    f"{replay.stock} cards in the stock", code="stock_mismatch",
-                                    loc=("stock_count",))
+        check_pile(discard_pile, pile)
+        check_stock(stock_count, replay.stock)
         seats = tuple(replay.seat(s) for s in range(players))
         return cls(game, players, me, dealer, cards, first, deal.cut_card, events, pile,
                    replay.stock, replay.phase, replay.to_act, seats, replay.unseen(),
                    replay.taken_this_turn)
-
-
-def _names(cards: Sequence[int]) -> str:
-    return " ".join(card_name(c) for c in cards) or "nothing"
 
 
 class _Replay:

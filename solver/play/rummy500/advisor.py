@@ -30,7 +30,6 @@ gives the same answer on any machine unless the deadline cuts it short.
 from __future__ import annotations
 
 import contextlib
-import math
 import random
 import time
 from collections.abc import Sequence
@@ -41,7 +40,7 @@ from solver.deadline import Deadline, DeadlineExceeded, Ticker
 from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, read_table_meld
-from solver.play.advice import Advice, Layoff, Move, MoveValue
+from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
 from solver.play.rummy500.fast import FastPlayer, Spot, hand_points, run_spot, set_spot
 from solver.play.rummy500.state import GAME, Rummy500State
 from solver.rules import Deal
@@ -376,10 +375,8 @@ class Rummy500Advisor:
 
     # -- words ---------------------------------------------------------------------
     def _move_value(self, tally: _Tally) -> MoveValue:
-        points = tally.points
-        n = len(points)
-        mean = sum(points) / n
-        error = math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1) / n) if n > 1 else None
+        n = len(tally.points)
+        mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / n
         return MoveValue(tally.move, mean, win, None, False, n, error,
                          tuple(self._reasons(tally)), tally.searched)

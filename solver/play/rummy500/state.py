@@ -41,10 +41,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NoReturn
 
-from solver.cards import NUM_CARD_TYPES, card_name, parse_card, parse_cards
+from solver.cards import NUM_CARD_TYPES, card_name, parse_card
 from solver.errors import InvalidHandError, InvalidStateError
 from solver.layoffs import TableMeld, read_table_meld
 from solver.play.events import Event, parse_history
+from solver.play.public import check_pile, check_players, check_seats, check_stock, hand_cards, names
 from solver.rules import Deal, deck_copies, make_deal, make_rules
 
 GAME = "rummy500"
@@ -127,44 +128,21 @@ class Rummy500State:
         """Check and replay a public state given as plain data (card tokens);
         ``InvalidStateError`` (or ``InvalidHandError`` for a bad token) when it
         cannot arise."""
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidStateError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS} for "
-                                    f"{GAME} (one deck); got {players!r}",
-                                    code="wrong_player_count", loc=("players",))
-        for name, seat in (("me", me), ("dealer", dealer)):
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-                raise InvalidStateError(f"{name} must be a seat from 0 to {players - 1}; got "
-                                        f"{seat!r}", code="invalid_state", loc=(name,))
-        if not isinstance(hand, str | list | tuple):
-            raise InvalidStateError("hand must be a list of cards", code="invalid_state",
-                                    loc=("hand",))
+        players = check_players(players, MIN_PLAYERS, MAX_PLAYERS, GAME, " (one deck)")
+        check_seats(players, me=me, dealer=dealer)
+        cards = hand_cards(hand)
         deal = deal or rummy500_deal()
-        cards = tuple(parse_cards(hand, "hand"))
         first = parse_card(upcard, None, "upcard")
         events = parse_history(history, ACTIONS, players)
         replay = _Replay(deal, players, me, dealer, cards, first, events)
         pile = tuple(replay.pile)
-        if discard_pile is not None:
-            given = tuple(parse_cards(discard_pile if isinstance(discard_pile, str | list | tuple)
-                                      else [], "discard_pile"))
-            if given != pile:
-                raise InvalidStateError(
-                    f"discard_pile is {_names(given)} but the history leaves {_names(pile)} "
-                    "(bottom to top)", code="pile_mismatch", loc=("discard_pile",))
-        if stock_count is not None and stock_count != replay.stock:
-            raise InvalidStateError(f"stock_count is {stock_count} but the history leaves "
-                                    f"{replay.stock} cards in the stock", code="stock_mismatch",
-                                    loc=("stock_count",))
+        check_pile(discard_pile, pile)
+        check_stock(stock_count, replay.stock)
         seats = tuple(replay.seat(s) for s in range(players))
         return cls(players, me, dealer, cards, first, events, pile, tuple(replay.table),
                    replay.stock, replay.phase, replay.to_act, seats, replay.unseen(),
                    replay.taken_top if replay.phase == "play" else None,
                    replay.must_use if replay.phase == "play" else None)
-
-
-def _names(cards: Sequence[int]) -> str:
-    return " ".join(card_name(c) for c in cards) or "nothing"
 
 
 def added_cards(old: TableMeld, new: Sequence[int]) -> list[int] | None:
@@ -313,7 +291,7 @@ class _Replay:
         if event.card is None or event.card not in self.pile:
             shown = "no card" if event.card is None else card_name(event.card)
             self._fail(index, f"takes {shown}, which is not in the discard pile "
-                              f"({_names(self.pile)})", "pile_mismatch")
+                              f"({names(self.pile)})", "pile_mismatch")
             return
         depth = len(self.pile) - self.pile.index(event.card)
         taken = self.pile[len(self.pile) - depth:]
@@ -370,8 +348,8 @@ class _Replay:
         new = event.melds[0]
         added = added_cards(old, new)
         if not added:
-            self._fail(index, f"{_names(new)} is not table meld {target} "
-                              f"({_names(old.meld.cards)}) with cards added at its ends",
+            self._fail(index, f"{names(new)} is not table meld {target} "
+                              f"({names(old.meld.cards)}) with cards added at its ends",
                        "invalid_meld")
             return
         try:
@@ -380,7 +358,7 @@ class _Replay:
             self._fail(index, str(error), "invalid_meld")
             return
         if tm.kind != old.kind:
-            self._fail(index, f"table meld {target} is a {old.kind}; {_names(new)} is not",
+            self._fail(index, f"table meld {target} is a {old.kind}; {names(new)} is not",
                        "invalid_meld")
         self._leave_hand(index, event.player, added)
         self.table[target] = tm

@@ -1,0 +1,68 @@
+"""Checks every game's public state makes the same way: the number of players,
+the seats, the hand's form, and the pile and stock a client may send to be
+checked against what the history leaves.  Each raises ``InvalidStateError``
+naming the field.
+
+>>> check_stock(31, 32)
+Traceback (most recent call last):
+...
+solver.errors.InvalidStateError: stock_count is 31 but the history leaves 32 cards in the stock
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solver.cards import card_name, parse_cards
+from solver.errors import InvalidStateError
+
+
+def names(cards: Sequence[int]) -> str:
+    """Card names for a message ("nothing" for none)."""
+    return " ".join(card_name(c) for c in cards) or "nothing"
+
+
+def check_players(players: object, low: int, high: int, game: str, note: str = "") -> int:
+    """``players`` when it is a whole number from ``low`` to ``high``."""
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        raise InvalidStateError(f"players must be {low} to {high} for {game}{note}; got "
+                                f"{players!r}", code="wrong_player_count", loc=("players",))
+    return players
+
+
+def check_seats(players: int, **seats: object) -> None:
+    """Each named seat (``me``, ``dealer``) is one of ``0 .. players - 1``."""
+    for name, seat in seats.items():
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise InvalidStateError(f"{name} must be a seat from 0 to {players - 1}; got "
+                                    f"{seat!r}", code="invalid_state", loc=(name,))
+
+
+def hand_cards(hand: object) -> tuple[int, ...]:
+    """The hand's cards (a list of tokens or one string of them)."""
+    if not isinstance(hand, str | list | tuple):
+        raise InvalidStateError("hand must be a list of cards", code="invalid_state",
+                                loc=("hand",))
+    return tuple(parse_cards(hand, "hand"))
+
+
+def check_pile(discard_pile: object, pile: Sequence[int]) -> None:
+    """A ``discard_pile`` sent (bottom to top) is the pile the history leaves."""
+    if discard_pile is None:
+        return
+    given = tuple(parse_cards(discard_pile if isinstance(discard_pile, str | list | tuple)
+                              else [], "discard_pile"))
+    if given != tuple(pile):
+        raise InvalidStateError(f"discard_pile is {names(given)} but the history leaves "
+                                f"{names(pile)} (bottom to top)", code="pile_mismatch",
+                                loc=("discard_pile",))
+
+
+def check_stock(stock_count: int | None, stock: int) -> None:
+    """A ``stock_count`` sent is the stock the history leaves."""
+    if stock_count is not None and stock_count != stock:
+        raise InvalidStateError(f"stock_count is {stock_count} but the history leaves {stock} "
+                                "cards in the stock", code="stock_mismatch", loc=("stock_count",))
+
+
+__all__ = ["check_pile", "check_players", "check_seats", "check_stock", "hand_cards", "names"]
