@@ -111,6 +111,24 @@ def test_the_replay_keeps_the_table_and_each_players_points() -> None:
     assert state.seats[2].took == tuple(parse_cards("KC 8C"))
 
 
+def test_a_joker_taken_from_the_pile_is_the_upper_of_two() -> None:
+    history = [{"player": 1, "action": "draw_stock"}, {"player": 1, "action": "discard", "card": "JK"},
+               {"player": 2, "action": "draw_stock"}, {"player": 2, "action": "discard", "card": "5C"},
+               {"player": 0, "action": "draw_stock"}, {"player": 0, "action": "discard", "card": "JK"},
+               {"player": 1, "action": "draw_stock"}, {"player": 1, "action": "discard", "card": "7S"},
+               {"player": 2, "action": "take_discard", "card": "JK"},
+               {"player": 2, "action": "meld", "melds": [["7S", "JK", "9S"]]},
+               {"player": 2, "action": "discard", "card": "2D"}]
+    state = Rummy500State.parse(players=3, me=0, dealer=0, hand="5H 5S 5D 9D QS 7C 3C",
+                                upcard="8C", history=history)
+    assert state.discard_pile == tuple(parse_cards("8C JK 5C 2D"))
+    assert state.seats[2].took == tuple(parse_cards("7S JK"))
+    advice = advise("rummy500", players=3, me=0, dealer=0, hand="5H 5S 5D 9D QS 7C 3C",
+                    upcard="8C", history=history, level="novice")
+    takes = [m.move.card for m in advice.moves if m.move.action == "take_discard"]
+    assert len(takes) == len(set(takes))  # the lower joker is not a second "take JK"
+
+
 # -- the answer ------------------------------------------------------------------------------
 def test_the_draw_offers_the_stock_and_every_usable_pile_depth() -> None:
     state = _after({"player": 0, "action": "draw_stock"},

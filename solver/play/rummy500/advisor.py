@@ -42,7 +42,7 @@ from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, read_table_meld
 from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
 from solver.play.rummy500.fast import FastPlayer, Spot, hand_points, run_spot, set_spot
-from solver.play.rummy500.state import GAME, Rummy500State
+from solver.play.rummy500.state import GAME, Rummy500State, take_depth
 from solver.rules import Deal
 
 
@@ -149,6 +149,8 @@ class Rummy500Advisor:
         for depth in range(2, len(pile) + 1):
             taken = tuple(reversed(pile[len(pile) - depth:]))
             deepest = taken[-1]
+            if deepest in taken[:-1]:  # the lower joker: a take names the upper one
+                continue
             held = (*state.hand, *taken)
             if deepest != JOKER and not any(s.fits(deepest) for s in spots) \
                     and not _links_any(deepest, held):
@@ -306,7 +308,8 @@ class Rummy500Advisor:
                     hands[me].append(stock.pop())
                     keep = None
                 else:
-                    depth = len(pile) - pile.index(move.card)  # type: ignore[arg-type]
+                    assert move.card is not None
+                    depth = take_depth(pile, move.card)
                     taken = pile[len(pile) - depth:]
                     del pile[len(pile) - depth:]
                     hands[me].extend(taken)
@@ -387,7 +390,7 @@ class Rummy500Advisor:
         reasons: list[str] = []
         if move.action == "take_discard":
             assert move.card is not None
-            depth = len(state.discard_pile) - state.discard_pile.index(move.card)
+            depth = take_depth(state.discard_pile, move.card)
             if depth == 1:
                 reasons.append(f"takes the top card {card_name(move.card)}")
             else:

@@ -14,9 +14,10 @@ for two, 7 for three or four (docs/RULES.md).  Actions:
 
 * ``draw_stock`` -- the stock's top card (not shown);
 * ``take_discard`` -- the pile from the top down to ``card`` (every card
-  above it comes too); a card below the top must be used at once, this
-  turn, in a new meld or a layoff; a card taken alone from the top may not
-  be thrown back in the same turn;
+  above it comes too; with both jokers in the pile, ``JK`` is the upper);
+  a card below the top must be used at once, this turn, in a new meld or a
+  layoff; a card taken alone from the top may not be thrown back in the
+  same turn;
 * ``meld`` -- new ``melds`` laid down, each in meld order (a run low to
   high with a joker where it stands, which fixes its meaning); table melds
   are numbered in the order they were laid, over all players;
@@ -143,6 +144,16 @@ class Rummy500State:
                    replay.stock, replay.phase, replay.to_act, seats, replay.unseen(),
                    replay.taken_top if replay.phase == "play" else None,
                    replay.must_use if replay.phase == "play" else None)
+
+
+def take_depth(pile: Sequence[int], card: int) -> int:
+    """How many cards a take down to ``card`` takes: to its topmost copy (the
+    two jokers are the only cards a deck holds twice).
+
+    >>> take_depth([52, 7, 52, 9], 52)
+    2
+    """
+    return len(pile) - max(i for i, c in enumerate(pile) if c == card)
 
 
 def added_cards(old: TableMeld, new: Sequence[int]) -> list[int] | None:
@@ -293,7 +304,7 @@ class _Replay:
             self._fail(index, f"takes {shown}, which is not in the discard pile "
                               f"({names(self.pile)})", "pile_mismatch")
             return
-        depth = len(self.pile) - self.pile.index(event.card)
+        depth = take_depth(self.pile, event.card)
         taken = self.pile[len(self.pile) - depth:]
         del self.pile[len(self.pile) - depth:]
         self.known[seat].extend(taken)
@@ -401,4 +412,4 @@ class _Replay:
 
 
 __all__ = ["ACTIONS", "GAME", "MAX_PLAYERS", "MIN_PLAYERS", "Rummy500State", "Seat",
-           "added_cards", "hand_size_for", "rummy500_deal"]
+           "added_cards", "hand_size_for", "rummy500_deal", "take_depth"]
