@@ -15,13 +15,11 @@ from typing import Any
 
 import pytest
 
+from benchmarks.arena.joker_cards import JOKER, parse_card, parse_cards
 from benchmarks.arena.rummy500.melds import (
-    JOKER,
     InvalidMeldError,
     hand_points,
     meld_problem,
-    parse_card,
-    parse_cards,
     read_extension,
     read_meld,
 )

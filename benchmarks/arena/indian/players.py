@@ -34,9 +34,8 @@ from benchmarks.arena.indian.referee import (
     Kind,
     Phase,
     PlayerView,
-    card_name,
-    names,
 )
+from benchmarks.arena.joker_cards import card_name, names
 
 GAME = "indian13"
 DROP_DISTANCE = 6
