@@ -28,10 +28,9 @@ from benchmarks.arena.indian.referee import (
     IndianDeal,
     Kind,
     PlayerView,
-    card_name,
-    names,
 )
 from benchmarks.arena.indian.runner import run_indian_arena
+from benchmarks.arena.joker_cards import card_name, names
 from solver.cards import parse_card
 from solver.errors import InvalidStateError
 from solver.play import advise

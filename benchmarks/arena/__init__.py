@@ -15,5 +15,7 @@ refereed by code that shares nothing with ``solver`` (``python -m benchmarks
 * ``runner`` -- mirrored pairs of hands and of matches; ``stats`` -- rates
   and intervals; ``report`` -- Markdown and JSON; ``cli`` -- ``--arena``;
 * ``indian/``, ``rummy500/`` -- the arenas of those games: rotated deals
-  between 2 to 4 players (``--game indian13``, ``--game rummy500``).
+  between 2 to 4 players (``--game indian13``, ``--game rummy500``); what
+  the two share: ``rotations`` (dealing, workers, the common figures),
+  ``entrants`` (the players' registry type), ``joker_cards`` (card names).
 """

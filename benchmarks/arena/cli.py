@@ -16,12 +16,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from benchmarks.arena.indian.players import ENTRANTS as INDIAN_ENTRANTS
+from benchmarks.arena.indian.players import LABEL as INDIAN_LABEL
+from benchmarks.arena.indian.report import render as render_indian
+from benchmarks.arena.indian.runner import run_indian_arena
 from benchmarks.arena.players.registry import ENTRANTS
+from benchmarks.arena.report import write_json
 from benchmarks.arena.rummy500.players import ENTRANTS as RUMMY500_ENTRANTS
+from benchmarks.arena.rummy500.players import LABEL as RUMMY500_LABEL
+from benchmarks.arena.rummy500.report import render as render_rummy500
+from benchmarks.arena.rummy500.runner import run_rummy500_arena
 
 INDIAN_DEFAULT = ("advisor", "greedy")
 INDIAN_FILL = ("distance", "greedy", "advisor_nodrop")
@@ -30,6 +38,58 @@ RUMMY500_DEFAULT = ("advisor", "greedy")
 RUMMY500_FILL = ("greedy", "greedy")
 """Who fills the seats of a Rummy 500 table beyond ``--a`` and ``--b``."""
 RUMMY500_PLAYERS = 3
+
+
+class RunRotated(Protocol):
+    """A rotated-deal game's ``run_*_arena``."""
+
+    def __call__(self, lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
+                 progress: bool = True, max_seconds: float | None = None) -> dict[str, Any]:
+        """Play and sum up."""
+
+
+@dataclass(frozen=True, slots=True)
+class RotatedGame:
+    """A game of rotated deals as the command line seats, runs and reports it."""
+
+    label: str
+    """The game as messages name it."""
+    entrants: Mapping[str, object]
+    default: tuple[str, str]
+    """``--a`` and ``--b`` when not given."""
+    fill: tuple[str, ...]
+    """Who fills the seats beyond ``--a`` and ``--b``."""
+    players: int
+    """The table's size when ``--players`` is not given."""
+    run: RunRotated
+    render: Callable[[dict[str, Any]], str]
+
+    def lineup(self, args: argparse.Namespace) -> list[str]:
+        """The table the options ask for (``ValueError`` saying why not)."""
+        if args.lineup:
+            lineup = [name.strip() for name in args.lineup.split(",") if name.strip()]
+        else:
+            players = self.players if args.players is None else args.players
+            if not 2 <= players <= 4:
+                raise ValueError("--players must be 2 to 4")
+            lineup = [args.a or self.default[0], args.b or self.default[1], *self.fill][:players]
+        if not 2 <= len(lineup) <= 4:
+            raise ValueError(f"{self.label} tables seat 2 to 4 players")
+        unknown = [name for name in lineup if name not in self.entrants]
+        if unknown:
+            raise ValueError(f"unknown {self.label} player(s) {', '.join(unknown)}; known: "
+                             f"{', '.join(self.entrants)}")
+        return lineup
+
+
+ROTATED_GAMES: dict[str, RotatedGame] = {
+    "indian13": RotatedGame(INDIAN_LABEL, INDIAN_ENTRANTS, INDIAN_DEFAULT, INDIAN_FILL, 2,
+                            run_indian_arena, render_indian),
+    "rummy500": RotatedGame(RUMMY500_LABEL, RUMMY500_ENTRANTS, RUMMY500_DEFAULT,
+                            RUMMY500_FILL, RUMMY500_PLAYERS, run_rummy500_arena, render_rummy500),
+}
+indian_lineup = ROTATED_GAMES["indian13"].lineup
+rummy500_lineup = ROTATED_GAMES["rummy500"].lineup
 
 
 def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,8 +132,11 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def arena_problems(results: dict[str, Any]) -> list[str]:
-    """What makes the run fail: illegal moves and referee disagreements."""
+    """What makes the run fail: illegal moves, wrong declarations (Indian
+    rummy) and referee disagreements (gin)."""
     problems = list(results["violations"])
+    if results.get("wrong_declarations"):
+        problems.append(f"{results['wrong_declarations']} wrong declaration(s)")
     check = results.get("cross_check")
     if check is not None and check["disagreements"]:
         problems.append(f"{check['disagreements']} referee/OpenSpiel disagreement(s): "
@@ -81,100 +144,41 @@ def arena_problems(results: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _lineup(args: argparse.Namespace, default: tuple[str, ...], fill: tuple[str, ...],
-            players: int, known: Sequence[str], game: str) -> list[str]:
-    """The table the options ask for (``ValueError`` saying why not)."""
-    if args.lineup:
-        lineup = [name.strip() for name in args.lineup.split(",") if name.strip()]
-    else:
-        if not 2 <= players <= 4:
-            raise ValueError("--players must be 2 to 4")
-        lineup = [args.a or default[0], args.b or default[1], *fill][:players]
-    if not 2 <= len(lineup) <= 4:
-        raise ValueError(f"{game} tables seat 2 to 4 players")
-    unknown = [name for name in lineup if name not in known]
-    if unknown:
-        raise ValueError(f"unknown {game} player(s) {', '.join(unknown)}; known: "
-                         f"{', '.join(known)}")
-    return lineup
-
-
-def indian_lineup(args: argparse.Namespace) -> list[str]:
-    """The Indian table the options ask for (``ValueError`` saying why not)."""
-    players = 2 if args.players is None else args.players
-    return _lineup(args, INDIAN_DEFAULT, INDIAN_FILL, players, list(INDIAN_ENTRANTS), "Indian")
-
-
-def rummy500_lineup(args: argparse.Namespace) -> list[str]:
-    """The Rummy 500 table the options ask for (``ValueError`` saying why not)."""
-    players = RUMMY500_PLAYERS if args.players is None else args.players
-    return _lineup(args, RUMMY500_DEFAULT, RUMMY500_FILL, players, list(RUMMY500_ENTRANTS),
-                   "Rummy 500")
-
-
-def run_indian_command(args: argparse.Namespace) -> int:
-    """``--game indian13``: play, print, write JSON; the exit code."""
-    from benchmarks.arena.indian.report import render
-    from benchmarks.arena.indian.runner import run_indian_arena
-    from benchmarks.arena.report import write_json
-
-    try:
-        lineup = indian_lineup(args)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    if args.deals < 1 or args.workers < 1:
-        print("error: --deals and --workers must be at least 1", file=sys.stderr)
-        return 2
-    results = run_indian_arena(lineup, args.deals, seed=args.seed, workers=args.workers,
-                               max_seconds=None if args.max_minutes is None
-                               else 60.0 * args.max_minutes)
+def _report(results: dict[str, Any], render: Callable[[dict[str, Any]], str],
+            args: argparse.Namespace) -> int:
+    """Print the report, write the JSON, say what went wrong; the exit code."""
     print(render(results))
     if args.json:
         write_json(results, args.json)
-    problems = list(results["violations"])
-    if results["wrong_declarations"]:
-        problems.append(f"{results['wrong_declarations']} wrong declaration(s)")
+    problems = arena_problems(results)
     for problem in problems:
         print(f"CORRECTNESS: {problem}", file=sys.stderr)
     return 1 if problems else 0
 
 
-def run_rummy500_command(args: argparse.Namespace) -> int:
-    """``--game rummy500``: play, print, write JSON; the exit code (1 on an illegal move)."""
-    from benchmarks.arena.report import write_json
-    from benchmarks.arena.rummy500.report import render
-    from benchmarks.arena.rummy500.runner import run_rummy500_arena
-
+def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
+    """``--game indian13`` or ``rummy500``: play, print, write JSON; the exit code."""
     try:
-        lineup = rummy500_lineup(args)
+        lineup = game.lineup(args)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.deals < 1 or args.workers < 1:
         print("error: --deals and --workers must be at least 1", file=sys.stderr)
         return 2
-    results = run_rummy500_arena(lineup, args.deals, seed=args.seed, workers=args.workers,
-                                 max_seconds=None if args.max_minutes is None
-                                 else 60.0 * args.max_minutes)
-    print(render(results))
-    if args.json:
-        write_json(results, args.json)
-    for problem in results["violations"]:
-        print(f"CORRECTNESS: {problem}", file=sys.stderr)
-    return 1 if results["illegal_actions"] or results["violations"] else 0
+    results = game.run(lineup, args.deals, seed=args.seed, workers=args.workers,
+                       max_seconds=None if args.max_minutes is None else 60.0 * args.max_minutes)
+    return _report(results, game.render, args)
 
 
 def run_arena_command(args: argparse.Namespace) -> int:
     """Run the arena as the options say; print the report; the exit code."""
     from benchmarks.arena.openspiel_shadow import OpenSpielMissingError
-    from benchmarks.arena.report import render, write_json
+    from benchmarks.arena.report import render
     from benchmarks.arena.runner import run_arena
 
-    if args.game == "indian13":
-        return run_indian_command(args)
-    if args.game == "rummy500":
-        return run_rummy500_command(args)
+    if args.game in ROTATED_GAMES:
+        return run_rotated_command(args, ROTATED_GAMES[args.game])
     args.a = args.a or "greedy"
     args.b = args.b or "openspiel_simple"
     for name in (args.a, args.b):
@@ -194,10 +198,4 @@ def run_arena_command(args: argparse.Namespace) -> int:
     except OpenSpielMissingError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(render(results))
-    if args.json:
-        write_json(results, args.json)
-    problems = arena_problems(results)
-    for problem in problems:
-        print(f"CORRECTNESS: {problem}", file=sys.stderr)
-    return 1 if problems else 0
+    return _report(results, render, args)

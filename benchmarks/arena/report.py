@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +98,44 @@ def render(results: dict[str, Any]) -> str:
                                   "OpenSpiel 11-card knock misses", "hands desynced"], rows), ""]
         for example in check["disagreement_examples"]:
             lines.append(f"* disagreement: {example}")
+    for violation in results["violations"][:10]:
+        lines.append(f"* ILLEGAL: {violation}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# -- rotated deals (Indian rummy, Rummy 500) -------------------------------------------
+Column = tuple[str, str, Callable[[Any], object]]
+"""A player column of a rotated-deal report: its title, the key of the
+player's entry, and how that value reads."""
+
+
+def number(value: float | None, digits: int = 1) -> str:
+    """``value`` to ``digits`` places; ``-`` for none."""
+    return "-" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+
+def render_rotated(results: dict[str, Any], title: str, unit: str, columns: Sequence[Column],
+                   detail: str = "") -> str:
+    """The Markdown report of a rotated-deal run (``benchmarks.arena.rotations``):
+    the deals, a row per player (``columns``), the paired differences, each
+    seat's points and the first illegal actions; ``unit`` is what the game
+    calls one game (``game``, ``round``), ``detail`` follows its count."""
+    lineup = results["lineup"]
+    n = results["players_at_table"]
+    lines = [f"### {title}: {', '.join(lineup)} ({n} players, seed {results['seed']})", "",
+             f"{results['deals']:,} deals, each played {n} times with the seats rotated "
+             f"({results[unit + 's']:,} {unit}s{detail}); outcomes: "
+             + ", ".join(f"{k} {v:,}" for k, v in sorted(results["outcomes"].items()))
+             + f"; {results['wall_s']:.0f} s on {results['workers']} worker(s).", ""]
+    rows = [[name, *(show(player[key]) for _, key, show in columns)]
+            for name, player in results["players"].items()]
+    lines += [markdown_table(["player", *(title for title, _, _ in columns)], rows), ""]
+    if results["differences"]:
+        lines += [markdown_table(["difference per deal", "points (95 % CI over deals)"],
+                                 [[k, _interval(v)] for k, v in results["differences"].items()]),
+                  ""]
+    lines += [markdown_table(["seat (0 plays first)", f"points per {unit} (95 % CI)"],
+                             [[s, _interval(v)] for s, v in enumerate(results["seats"])]), ""]
     for violation in results["violations"][:10]:
         lines.append(f"* ILLEGAL: {violation}")
     return "\n".join(lines).rstrip() + "\n"

@@ -31,9 +31,7 @@ import functools
 from collections.abc import Sequence
 from itertools import combinations
 
-JOKER = 52
-RANKS = 13
-SUITS = 4
+from benchmarks.arena.joker_cards import JOKER, RANKS, SUITS
 
 
 def wild_cards(cut_rank: int | None) -> frozenset[int]:

@@ -22,10 +22,10 @@ Every player sees only its ``PlayerView``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+from benchmarks.arena.entrants import Entrant
+from benchmarks.arena.entrants import make_player as make_entrant
 from benchmarks.arena.indian.referee import (
     DRAW,
     DROP,
@@ -34,11 +34,12 @@ from benchmarks.arena.indian.referee import (
     Kind,
     Phase,
     PlayerView,
-    card_name,
-    names,
 )
+from benchmarks.arena.joker_cards import card_name, names
 
 GAME = "indian13"
+LABEL = "Indian"
+"""The game as messages name it."""
 DROP_DISTANCE = 6
 DROP_WITHOUT_PURE = 5
 """The distance player drops its first hand this far from a show when no pure
@@ -222,16 +223,7 @@ class AdvisorPlayer:
         return Action(Kind.DISCARD, move.card)
 
 
-@dataclass(frozen=True, slots=True)
-class Entrant:
-    """A named player and how to make one."""
-
-    name: str
-    description: str
-    make: Callable[[], Player]
-
-
-ENTRANTS: dict[str, Entrant] = {e.name: e for e in (
+ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
     Entrant("advisor", "the move advisor, level standard (solver.play.advise)",
             lambda: AdvisorPlayer("standard")),
     Entrant("advisor_novice", "the move advisor, level novice", lambda: AdvisorPlayer("novice")),
@@ -255,6 +247,4 @@ ENTRANTS: dict[str, Entrant] = {e.name: e for e in (
 
 def make_player(name: str) -> Player:
     """A fresh player named ``name``."""
-    if name not in ENTRANTS:
-        raise KeyError(f"unknown player {name!r}; known: {', '.join(ENTRANTS)}")
-    return ENTRANTS[name].make()
+    return make_entrant(ENTRANTS, name, LABEL)

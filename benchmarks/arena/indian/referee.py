@@ -31,17 +31,11 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from benchmarks.arena.indian.melds import JOKER, RANKS, least_count, show_problem, wild_cards
+from benchmarks.arena.indian.melds import least_count, show_problem, wild_cards
+from benchmarks.arena.joker_cards import JOKER, RANKS, card_name
 
 HAND_SIZE = 13
 DECK: tuple[int, ...] = tuple(sorted([*range(52), *range(52), JOKER, JOKER]))
-RANK_NAMES = "A23456789TJQK"
-SUIT_NAMES = "SHDC"
-
-
-def card_name(card: int) -> str:
-    """``"AS"``, ``"TH"``, ``"JK"``."""
-    return "JK" if card == JOKER else RANK_NAMES[card % RANKS] + SUIT_NAMES[card // RANKS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,8 +300,3 @@ class IndianDeal:
 
 def _card(card: int | None) -> str:
     return "" if card is None else card_name(card)
-
-
-def names(cards: Sequence[int]) -> list[str]:
-    """Card names the library parses."""
-    return [card_name(c) for c in cards]

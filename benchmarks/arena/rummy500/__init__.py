@@ -8,6 +8,7 @@ by code that shares nothing with ``solver`` (notes/rummy500_spec.md;
   player's ``PlayerView``, the public history in the spec's JSON form;
 * ``hint_players``, ``random_player``, ``advisor_player`` -- the bots;
   ``players`` -- their ``Player`` protocol and registry;
-* ``runner`` -- rotated deals, shared out to processes, summed up;
+* ``runner`` -- the round loop and Rummy 500's figures over rotated deals
+  (dealt, shared out to processes and summed up by ``arena.rotations``);
   ``report`` -- the Markdown table.
 """

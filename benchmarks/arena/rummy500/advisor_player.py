@@ -19,14 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from benchmarks.arena.rummy500.melds import card_name, parse_card
+from benchmarks.arena.joker_cards import card_name, names, parse_card
 from benchmarks.arena.rummy500.referee import (
     DRAW_STOCK,
     PASS,
     Action,
     Layoff,
     PlayerView,
-    names,
     play,
     take_discard,
 )

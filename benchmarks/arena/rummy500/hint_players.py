@@ -37,7 +37,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from benchmarks.arena.rummy500.melds import JOKER, RANKS, card_points, parse_card
+from benchmarks.arena.joker_cards import JOKER, RANKS, names, parse_card
+from benchmarks.arena.rummy500.melds import card_points
 from benchmarks.arena.rummy500.referee import (
     DRAW_STOCK,
     PASS,
@@ -45,7 +46,6 @@ from benchmarks.arena.rummy500.referee import (
     Layoff,
     Phase,
     PlayerView,
-    names,
     play,
     take_discard,
 )

@@ -2,8 +2,9 @@
 
 Cards are ints ``suit * 13 + rank`` (suits S H D C, rank 0 = ace ... 12 =
 king) and 52 for a joker; the deck holds each card once and two jokers.
+``benchmarks.arena.joker_cards`` names them (``card_name``, ``parse_card``),
+for the Indian referee too: arena code, not the library's.
 
-* ``parse_card`` / ``card_name`` -- ``"8H"`` <-> 20, ``"JK"`` <-> 52;
 * ``read_meld(cards)`` -- a group given in meld order, read as a run (one
   suit, low to high, each joker standing for the card of its place; the ace
   low, A-2-3, or high, Q-K-A, never both: no K-A-2) or else as a set (3 or
@@ -16,6 +17,7 @@ king) and 52 for a joker; the deck holds each card once and two jokers.
 * points: 2-9 their number, T J Q K 10, ace 15 (1 melded as the low ace of a
   run), joker 15 wherever it stands; a card in hand counts as it is.
 
+>>> from benchmarks.arena.joker_cards import parse_cards
 >>> read_meld(parse_cards("5H 6H JK")).represents == tuple(parse_cards("5H 6H 7H"))
 True
 >>> print(meld_problem(parse_cards("KH AH 2H")).split(" and ")[0])
@@ -31,11 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-JOKER = 52
-RANKS = 13
-SUITS = 4
-RANK_NAMES = "A23456789TJQK"
-SUIT_NAMES = "SHDC"
+from benchmarks.arena.joker_cards import JOKER, RANKS, SUITS, card_name
+
 HIGH_ACE = 13
 """The run coordinate of an ace above the king (0 is the ace below the two)."""
 MAX_RUN = 13
@@ -50,38 +49,6 @@ MeldKind = Literal["run", "set"]
 
 class InvalidMeldError(ValueError):
     """A group of cards is not a meld (or not a layoff of the meld it extends)."""
-
-
-def card_name(card: int) -> str:
-    """``"AS"``, ``"TH"``, ``"JK"``."""
-    if card == JOKER:
-        return "JK"
-    if not 0 <= card < JOKER:
-        raise ValueError(f"no card {card!r}")
-    return RANK_NAMES[card % RANKS] + SUIT_NAMES[card // RANKS]
-
-
-def parse_card(token: str) -> int:
-    """The card named ``token`` (``card_name``'s inverse; ``10`` for a ten is accepted)."""
-    text = token.strip().upper()
-    if text == "JK":
-        return JOKER
-    if text.startswith("10"):
-        text = "T" + text[2:]
-    if len(text) != 2 or text[0] not in RANK_NAMES or text[1] not in SUIT_NAMES:
-        raise ValueError(f"unknown card {token!r}")
-    return SUIT_NAMES.index(text[1]) * RANKS + RANK_NAMES.index(text[0])
-
-
-def parse_cards(text: str | Iterable[str]) -> list[int]:
-    """Cards from names, separated by spaces or given as a list."""
-    tokens = text.split() if isinstance(text, str) else list(text)
-    return [parse_card(t) for t in tokens]
-
-
-def names(cards: Iterable[int]) -> list[str]:
-    """The names of ``cards``, in order."""
-    return [card_name(c) for c in cards]
 
 
 def card_points(card: int) -> int:

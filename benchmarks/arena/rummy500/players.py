@@ -12,14 +12,17 @@ Every player sees only its ``PlayerView``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
 
+from benchmarks.arena.entrants import Entrant
+from benchmarks.arena.entrants import make_player as make_entrant
 from benchmarks.arena.rummy500.advisor_player import AdvisorPlayer
 from benchmarks.arena.rummy500.hint_players import CarefulPlayer, GreedyHintPlayer
 from benchmarks.arena.rummy500.random_player import RandomPlayer
 from benchmarks.arena.rummy500.referee import Action, PlayerView
+
+LABEL = "Rummy 500"
+"""The game as messages name it."""
 
 
 class Player(Protocol):
@@ -34,16 +37,7 @@ class Player(Protocol):
         """The draw (``view.phase`` draw) or the rest of the turn (play)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entrant:
-    """A named player and how to make one."""
-
-    name: str
-    description: str
-    make: Callable[[], Player]
-
-
-ENTRANTS: dict[str, Entrant] = {e.name: e for e in (
+ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
     Entrant("advisor", "the move advisor, level standard (solver.play.advise)",
             lambda: AdvisorPlayer("standard")),
     Entrant("advisor_novice", "the move advisor, level novice", lambda: AdvisorPlayer("novice")),
@@ -60,6 +54,4 @@ ENTRANTS: dict[str, Entrant] = {e.name: e for e in (
 
 def make_player(name: str) -> Player:
     """A fresh player named ``name``."""
-    if name not in ENTRANTS:
-        raise KeyError(f"unknown Rummy 500 player {name!r}; known: {', '.join(ENTRANTS)}")
-    return ENTRANTS[name].make()
+    return make_entrant(ENTRANTS, name, LABEL)

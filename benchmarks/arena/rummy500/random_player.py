@@ -17,16 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from benchmarks.arena.rummy500.melds import (
-    HIGH_ACE,
-    JOKER,
-    MAX_SET,
-    RANKS,
-    SUITS,
-    Meld,
-    read_extension,
-    read_meld,
-)
+from benchmarks.arena.joker_cards import JOKER, RANKS, SUITS
+from benchmarks.arena.rummy500.melds import HIGH_ACE, MAX_SET, Meld, read_extension, read_meld
 from benchmarks.arena.rummy500.referee import (
     DRAW_STOCK,
     PASS,

@@ -1,7 +1,8 @@
 """The Rummy 500 referee: one round from a shuffled deck, every action checked.
 
-It shares no code with ``solver``: its cards, melds and points are
-``benchmarks.arena.rummy500.melds``.  The rules are the contract of
+It shares no code with ``solver``: its melds and points are
+``benchmarks.arena.rummy500.melds``, its card names
+``benchmarks.arena.joker_cards``.  The rules are the contract of
 notes/rummy500_spec.md (docs/RULES.md preset ``rummy500``):
 
 * the deal: one deck and two jokers (54 cards), 2 to 4 players; seat ``p``
@@ -35,11 +36,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks.arena.joker_cards import JOKER, card_name
 from benchmarks.arena.rummy500.melds import (
-    JOKER,
     InvalidMeldError,
     Meld,
-    card_name,
     hand_points,
     read_extension,
     read_meld,
@@ -448,8 +448,3 @@ def _name(card: int | None) -> str:
         return card_name(card)
     except (ValueError, TypeError, IndexError):
         return repr(card)
-
-
-def names(cards: Sequence[int]) -> list[str]:
-    """Card names (what the library parses)."""
-    return [card_name(c) for c in cards]
