@@ -57,7 +57,7 @@ class Level:
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("novice", 48),
-    Level("standard", 200),
+    Level("standard", 150),
     Level("expert", 800),
 )}
 DEFAULT_LEVEL = "standard"
