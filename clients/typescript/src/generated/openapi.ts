@@ -1209,51 +1209,51 @@ export interface components {
          *       "moves": [
          *         {
          *           "exact": false,
-         *           "expected_points": 111.375,
+         *           "expected_points": 110.104,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "5H"
          *           },
          *           "reasons": [
          *             "takes the top card 5H",
-         *             "round score +111.4 against the others' mean over 12 deals"
+         *             "round score +110.1 against the others' mean over 24 deals"
          *           ],
-         *           "samples": 12,
+         *           "samples": 24,
          *           "searched": true,
-         *           "standard_error": 1.972,
+         *           "standard_error": 1.294,
          *           "win_probability": 1
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 75.167,
+         *           "expected_points": 64.958,
          *           "move": {
          *             "action": "draw_stock"
          *           },
          *           "reasons": [
          *             "draws one of 29 stock cards",
-         *             "round score +75.2 against the others' mean over 12 deals"
+         *             "round score +65.0 against the others' mean over 24 deals"
          *           ],
-         *           "samples": 12,
+         *           "samples": 24,
          *           "searched": true,
-         *           "standard_error": 8.884,
-         *           "win_probability": 0.9167
+         *           "standard_error": 6.663,
+         *           "win_probability": 0.875
          *         }
          *       ],
          *       "phase": "draw",
          *       "recommended": {
          *         "exact": false,
-         *         "expected_points": 111.375,
+         *         "expected_points": 110.104,
          *         "move": {
          *           "action": "take_discard",
          *           "card": "5H"
          *         },
          *         "reasons": [
          *           "takes the top card 5H",
-         *           "round score +111.4 against the others' mean over 12 deals"
+         *           "round score +110.1 against the others' mean over 24 deals"
          *         ],
-         *         "samples": 12,
+         *         "samples": 24,
          *         "searched": true,
-         *         "standard_error": 1.972,
+         *         "standard_error": 1.294,
          *         "win_probability": 1
          *       },
          *       "seed": 4
@@ -7816,7 +7816,7 @@ export interface components {
         };
         /**
          * Level
-         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 8 ms, p99 20 ms), standard (the default: median 30 ms, p99 160 ms), expert (median 50 ms, p99 1.1 s); a time_limit_ms cuts any level short with the best found so far.
+         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 8 ms, p99 20 ms), standard (the default: median 30 ms, p99 160 ms), expert (median 50 ms, p99 1.1 s); Rummy 500 at three players: novice median 36 ms, standard 106 ms (p99 262 ms), expert 590 ms; a time_limit_ms cuts any level short with the best found so far.
          * @enum {string}
          */
         Level: "novice" | "standard" | "expert";
