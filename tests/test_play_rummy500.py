@@ -285,3 +285,31 @@ def test_the_integration_guides_example_is_a_state_the_advisor_answers() -> None
     assert body == {"game": "rummy500", **BASE}
     advice = advise(**body, level="novice")
     assert advice.phase == "draw" and advice.moves
+
+
+def test_a_huge_hand_is_advised_within_the_deadline() -> None:
+    """Two players draw and throw back 24 times; then seat 0 takes the whole
+    pile of 25: 38 cards to lay down and throw.  The fast player's meld
+    search is bounded, the exact search stops at the deadline."""
+    import random
+
+    from solver.cards import card_name
+
+    deck = [*range(52), 52, 52]
+    random.Random(3).shuffle(deck)
+    mine, theirs, upcard, stock = deck[:13], deck[13:26], deck[26], deck[27:]
+    history: list[dict[str, Any]] = []
+    pile = [upcard]
+    for turn in range(24):
+        card = stock.pop(0)
+        history += [{"player": turn % 2, "action": "draw_stock"},
+                    {"player": turn % 2, "action": "discard", "card": card_name(card)}]
+        pile.append(card)
+    history.append({"player": 0, "action": "take_discard", "card": card_name(upcard)})
+    hand = [card_name(c) for c in [*mine, *pile]]
+    started = time.monotonic()
+    advice = advise("rummy500", players=2, me=0, dealer=1, hand=hand, upcard=card_name(upcard),
+                    history=history, level="expert", time_limit_ms=300)
+    assert time.monotonic() - started < 0.3 + 0.4
+    assert advice.phase == "play" and advice.moves
+    assert theirs  # the other hand stays hidden: only its size is known

@@ -241,15 +241,15 @@ class Rummy500Advisor:
 
         def value(tallies_now: Sequence[_Tally], count: int) -> bool:
             for index in range(count):
-                if index and time.monotonic() >= until:
-                    return False
                 w = world(index)
                 for tally in tallies_now:
                     if len(tally.points) > index:
                         continue
-                    margin, win = self._play_out(tally, w)
-                    tally.points.append(margin)
-                    tally.wins.append(win)
+                    outcome = self._play_out(tally, w, until)
+                    if outcome is None:  # the deadline came first
+                        return False
+                    tally.points.append(outcome[0])
+                    tally.wins.append(outcome[1])
             return True
 
         alive = list(tallies)
@@ -285,8 +285,10 @@ class Rummy500Advisor:
     def _spots(self) -> list[Spot]:
         return [spot_of(tm) for tm in self.state.table]
 
-    def _play_out(self, tally: _Tally, world: _World) -> tuple[float, float]:
-        """The move's margin and win (1, a tie shared) in one deal."""
+    def _play_out(self, tally: _Tally, world: _World,
+                  until: float) -> tuple[float, float] | None:
+        """The move's margin and win (1, a tie shared) in one deal; None when
+        the clock passes ``until`` (checked every turn) before the end."""
         move = tally.move
         state = self.state
         n = state.players
@@ -332,6 +334,8 @@ class Rummy500Advisor:
         seat = me
         turns = 0
         while not over and turns < MAX_TURNS:
+            if time.monotonic() >= until:
+                return None
             seat = (seat + 1) % n
             turns += 1
             hand = hands[seat]
