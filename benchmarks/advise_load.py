@@ -22,23 +22,26 @@ import asyncio
 import json
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.arena.indian.players import AdvisorPlayer as IndianAdvisor
 from benchmarks.arena.indian.players import make_player as make_indian_player
+from benchmarks.arena.indian.referee import DECK as INDIAN_DECK
 from benchmarks.arena.indian.referee import IndianRules
 from benchmarks.arena.indian.referee import PlayerView as IndianView
-from benchmarks.arena.indian.runner import deck_for, play_game, seed_for
+from benchmarks.arena.indian.runner import SEEDS as INDIAN_SEEDS
+from benchmarks.arena.indian.runner import play_game
 from benchmarks.arena.players.advisor import AdvisorPlayer, advice_request
 from benchmarks.arena.protocol import PlayerView
+from benchmarks.arena.rotations import play_deal
 from benchmarks.arena.rummy500.advisor_player import AdvisorPlayer as Rummy500Advisor
 from benchmarks.arena.rummy500.advisor_player import advice_request as rummy500_request
 from benchmarks.arena.rummy500.players import make_player as make_rummy500_player
+from benchmarks.arena.rummy500.referee import DECK as RUMMY500_DECK
 from benchmarks.arena.rummy500.referee import PlayerView as Rummy500View
-from benchmarks.arena.rummy500.runner import deck_for as rummy500_deck
+from benchmarks.arena.rummy500.runner import GAME as RUMMY500_SEEDS
 from benchmarks.arena.rummy500.runner import play_round as play_rummy500_round
-from benchmarks.arena.rummy500.runner import seed_for as rummy500_seed
 from benchmarks.arena.runner import Arena
 from benchmarks.load import HOST, Server, api_unavailable, drive
 from benchmarks.markdown import markdown_table
@@ -105,17 +108,11 @@ class _IndianRecorder(IndianAdvisor):
 def _indian_bodies(deals: int, seed: int) -> list[dict[str, Any]]:
     """Request bodies of the novice advisor's decisions at an indian13 table
     (its seat rotated over each deal)."""
-    recorder = _IndianRecorder()
-    lineup = ("advisor_novice", *INDIAN_TABLE)
-    for deal in range(deals):
-        deck = deck_for(seed, deal)
-        for rotation in range(len(lineup)):
-            seats = [lineup[(place - rotation) % len(lineup)] for place in range(len(lineup))]
-            players = [recorder if name == lineup[0] else make_indian_player(name)
-                       for name in seats]
-            play_game(deck, seats, [seed_for(seed, deal, rotation, s) for s in range(len(seats))],
-                      IndianRules(), players)
-    return recorder.bodies
+    return _recorded(_IndianRecorder(), ("advisor_novice", *INDIAN_TABLE), INDIAN_SEEDS,
+                     INDIAN_DECK, deals, seed,
+                     lambda deck, seats, seeds, players: play_game(deck, seats, seeds,
+                                                                   IndianRules(), players),
+                     make_indian_player)
 
 
 class _Rummy500Recorder(Rummy500Advisor):
@@ -136,17 +133,22 @@ class _Rummy500Recorder(Rummy500Advisor):
 def _rummy500_bodies(deals: int, seed: int) -> list[dict[str, Any]]:
     """Request bodies of the novice advisor's decisions at a Rummy 500 table
     of three (``RUMMY500_TABLE``; its seat rotated over each deal)."""
-    recorder = _Rummy500Recorder()
-    lineup = ("advisor_novice", *RUMMY500_TABLE)
+    return _recorded(_Rummy500Recorder(), ("advisor_novice", *RUMMY500_TABLE), RUMMY500_SEEDS,
+                     RUMMY500_DECK, deals, seed, play_rummy500_round, make_rummy500_player)
+
+
+def _recorded(recorder: Any, lineup: Sequence[str], stream: str, cards: Sequence[int],
+              deals: int, seed: int, play: Callable[..., object],
+              make: Callable[[str], Any]) -> list[dict[str, Any]]:
+    """``recorder``'s request bodies over ``deals`` deals of ``lineup`` (the
+    recorder in its first place), each played once per seat rotation;
+    ``play(deck, seats, seeds, players)`` plays one game."""
     for deal in range(deals):
-        deck = rummy500_deck(seed, deal)
-        for rotation in range(len(lineup)):
-            seats = [lineup[(place - rotation) % len(lineup)] for place in range(len(lineup))]
-            players = [recorder if name == lineup[0] else make_rummy500_player(name)
-                       for name in seats]
-            play_rummy500_round(deck, seats, [rummy500_seed(seed, deal, rotation, s)
-                                              for s in range(len(seats))], players)
-    return recorder.bodies
+        play_deal(stream, cards, lineup, seed, deal,
+                  lambda deck, seats, seeds: play(deck, seats, seeds,
+                                                  [recorder if name == lineup[0] else make(name)
+                                                   for name in seats]))
+    return list(recorder.bodies)
 
 
 def level_times(bodies: list[dict[str, Any]],
