@@ -41,7 +41,7 @@ from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, read_table_meld
 from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
-from solver.play.rummy500.fast import FastPlayer, Spot, hand_points, run_spot, set_spot
+from solver.play.rummy500.fast import FastPlayer, Spot, hand_points, links, run_spot, set_spot
 from solver.play.rummy500.state import GAME, Rummy500State, take_depth
 from solver.rules import Deal
 
@@ -153,7 +153,7 @@ class Rummy500Advisor:
                 continue
             held = (*state.hand, *taken)
             if deepest != JOKER and not any(s.fits(deepest) for s in spots) \
-                    and not _links_any(deepest, held):
+                    and not links(deepest, held):
                 continue
             found: list[tuple[PileUse, Play]] = []
             try:
@@ -424,7 +424,7 @@ class Rummy500Advisor:
         if any(spot.fits(card) for spot in table):
             return f"throws {card_name(card)}, which the next player can lay off"
         took = self.state.seats[(self.state.me + 1) % self.state.players].took
-        if any(_links_any(card, (c,)) for c in took):
+        if any(links(card, (c,)) for c in took):
             return f"throws {card_name(card)}, close to cards the next player took"
         return f"throws {card_name(card)} ({hand_points(card)} points out of the hand)"
 
@@ -437,24 +437,6 @@ def spot_of(tm: TableMeld) -> Spot:
     naturals = [c for c, r in zip(meld.cards, meld.represents, strict=True) if c == r]
     rank = meld.represents[0] % 13
     return set_spot(rank, sum(1 << (c // 13) for c in naturals), len(meld.cards))
-
-
-def _links_any(card: int, cards: Sequence[int]) -> bool:
-    """Whether ``card`` could meld with one of ``cards`` (same rank, or same
-    suit within two ranks, or a joker)."""
-    if card == JOKER:
-        return True
-    rank, suit = card % 13, card // 13
-    for other in cards:
-        if other == card:
-            continue
-        if other == JOKER or other % 13 == rank:
-            return True
-        if other // 13 == suit:
-            gap = abs(other % 13 - rank)
-            if gap <= 2 or gap >= 11:
-                return True
-    return False
 
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "Rummy500Advisor", "spot_of"]

@@ -283,7 +283,7 @@ class FastPlayer:
         joker while another card is left, never ``keep`` (the top just taken)."""
         options = [c for c in hand if c != keep] or list(hand)
         naturals = [c for c in options if c != JOKER] or options
-        return max(naturals, key=lambda c: (hand_points(c) - LINK_WEIGHT * _links(c, hand), c))
+        return max(naturals, key=lambda c: (hand_points(c) - LINK_WEIGHT * links(c, hand), c))
 
 
 def completes(card: int, cards: set[int]) -> bool:
@@ -309,8 +309,9 @@ def spot_cards(spot: Spot) -> int:
     return spot.hi - spot.lo + 1 if spot.run else spot.size
 
 
-def _links(card: int, hand: Sequence[int]) -> int:
-    """Cards of ``hand`` that could meld with ``card``."""
+def links(card: int, hand: Sequence[int]) -> int:
+    """Cards of ``hand`` that could meld with ``card`` (same rank, same suit
+    within two ranks, a joker; a joker links to anything: 3)."""
     if card == JOKER:
         return 3
     rank, suit = card % 13, card // 13
@@ -449,4 +450,4 @@ def _pair_spot(a: int, b: int) -> Spot | None:
     return None
 
 
-__all__ = ["FastPlayer", "Spot", "hand_points", "run_spot", "set_spot"]
+__all__ = ["FastPlayer", "Spot", "hand_points", "links", "run_spot", "set_spot"]
