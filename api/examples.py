@@ -138,6 +138,15 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
                      {"player": 1, "action": "draw_stock"},
                      {"player": 1, "action": "discard", "card": "5H"}],
          "level": "novice", "seed": 4},
+        {"game": "rommy", "players": 4, "me": 0, "dealer": 0,
+         "hand": "5C 7C 8D 8H 8S QH JK", "upcard": "6C",
+         "history": [{"player": 1, "action": "draw_stock"},
+                     {"player": 1, "action": "discard", "card": "4D"},
+                     {"player": 2, "action": "draw_stock"},
+                     {"player": 2, "action": "discard", "card": "KS"},
+                     {"player": 3, "action": "take_discard", "card": "4D"},
+                     {"player": 3, "action": "discard", "card": "2C"}],
+         "level": "novice", "seed": 6},
     ],
     "score_round": [
         {"variant": "indian13", "wild_rank": "7", "players": [

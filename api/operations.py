@@ -322,7 +322,9 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
         "indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, "
         "take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 "
         "players; at the start of a turn: the stock or the pile down to a card; after drawing: "
-        "what to lay down and lay off, and the throw or going out).",
+        "what to lay down and lay off, and the throw or going out) and rommy (the same for 2 "
+        "to 6 players, with Rommy's points, its 50-point pile penalty and a throw that ends "
+        "every turn).",
         schemas_advice.AdviseRequest, schemas_advice.AdviceResponse, advise, "play",
         CliCommand(("advise",), "the best move of a hand's decision, every legal move ranked",
                    report.format_advice, examples=_examples(
@@ -336,6 +338,8 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
                        'advise --game indian13 --wild-rank 7H --players 2 --me 1 --dealer 0 '
                        '--upcard 8C "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D"',
                        'advise --game rummy500 --players 3 --me 1 --dealer 0 --upcard 8C '
+                       '"AH 2H 3H 9S 9D KC 5C"',
+                       'advise --game rommy --players 5 --me 1 --dealer 0 --upcard 8C '
                        '"AH 2H 3H 9S 9D KC 5C"'),
                    defaults={"game": "gin"})),
 )}

@@ -50,14 +50,15 @@ Level.__doc__ = ("How hard the advisor thinks (gin, per decision on one quiet co
                  "(its judgement alone: median 8 ms, p99 20 ms), standard (the default: "
                  "median 30 ms, p99 160 ms), expert (median 50 ms, p99 1.1 s); Rummy 500 at "
                  "three players: novice median 36 ms, standard 106 ms (p99 262 ms), expert "
-                 "590 ms; a time_limit_ms cuts any level short with the best found so far.")
+                 "590 ms; Rommy plays the same number of deals; a time_limit_ms cuts any "
+                 "level short with the best found so far.")
 Action = enum.Enum("Action", {name: name for name in sorted(  # type: ignore[misc]
     GIN_ACTIONS | INDIAN_ACTIONS | RUMMY500_ACTIONS)}, type=str)
 Action.__doc__ = ("What a player did: take_discard (the pile top), draw_stock, discard; gin: "
                   "pass (the first upcard, or at the wall), knock (a discard that ends the "
                   "hand, showing melds); Indian rummy: drop (give up the deal at the start of "
-                  "a turn), declare (a discard that shows the hand's melds); Rummy 500: "
-                  "take_discard takes the pile down to its card, meld (new melds laid down), "
+                  "a turn), declare (a discard that shows the hand's melds); Rummy 500 and "
+                  "Rommy: take_discard takes the pile down to its card, meld (new melds laid down), "
                   "lay_off (cards added to table meld target), pass (the stock is empty: the "
                   "round ends)")
 
@@ -123,14 +124,14 @@ class ScoreIn(BaseModel):
 
 class AdviseRequest(OperationRequest):
     """The public state of a hand as the player to act sees it (gin, indian13, indian21,
-    rummy500)."""
+    rummy500, rommy)."""
 
     model_config = _request(*REQUESTS["advise"])
 
-    game: GameIn = Field(description="the game: gin, indian13, indian21 or rummy500")
+    game: GameIn = Field(description="the game: gin, indian13, indian21, rummy500 or rommy")
     hand: HandCards = Field(description="the player's cards now: gin 10, or 11 after drawing; "
                                         "indian13 13 (14), indian21 21 (22); rummy500 13 "
-                                        "dealt to two players, 7 to three or four")
+                                        "dealt to two players, 7 to three or four; rommy 7")
     upcard: CardToken = Field(description="the card turned up after the deal (the first card "
                                           "of the discard pile)")
     history: list[EventIn] = Field(default_factory=list, max_length=MAX_EVENTS,
@@ -155,7 +156,7 @@ class AdviseRequest(OperationRequest):
     players: int | None = Field(default=None, ge=MIN_PLAYERS, le=MAX_PLAYERS,
                                 description="Indian rummy: the players at the table, "
                                             f"{MIN_PLAYERS} to {MAX_PLAYERS}; rummy500: 2 to 4 "
-                                            "(one deck); default 2")
+                                            "(one deck); rommy: 2 to 6; default 2")
     level: LevelIn = Field(default="standard", description=Level.__doc__)
     seed: int = Field(default=0, ge=0, le=2**31 - 1,
                       description="the same seed and state give the same advice (on a "
@@ -165,14 +166,14 @@ class AdviseRequest(OperationRequest):
 
 class AdviceLayoffOut(BaseModel):
     """Cards laid off onto a meld (``target``: gin, the knocker's meld's index; Rummy
-    500, the table meld's number)."""
+    500 and Rommy, the table meld's number)."""
 
     model_config = _response({"target": 0, "cards": ["4S"]})
 
     target: int
     cards: list[str]
-    meld: list[str] | None = Field(default=None, description="Rummy 500: the target meld "
-                                                             "afterwards, in meld order")
+    meld: list[str] | None = Field(default=None, description="Rummy 500 and Rommy: the target "
+                                                             "meld afterwards, in meld order")
 
 
 class MoveOut(BaseModel):
@@ -183,16 +184,18 @@ class MoveOut(BaseModel):
     action: str = Field(description="take_discard, pass, draw_stock, discard, knock or "
                                     "lay_off (the defender's reply to a knock); Indian rummy "
                                     "also drop and declare; Rummy 500 also go_out (the melds "
-                                    "and layoffs empty the hand); its discard lays down melds "
-                                    "and layoffs first")
+                                    "and layoffs empty the hand); its discard (and Rommy's, "
+                                    "which also closes the round) lays down melds and "
+                                    "layoffs first")
     card: str | None = Field(default=None, description="the card taken or thrown")
     melds: list[list[str]] | None = Field(default=None,
                                           description="knock and declare: the melds to show; "
                                                       "lay_off: the defender's melds; Rummy "
-                                                      "500: the melds to lay down")
+                                                      "500 and Rommy: the melds to lay down")
     deadwood: list[str] | None = Field(default=None, description="the cards left unmelded")
     layoffs: list[AdviceLayoffOut] | None = Field(default=None, description="lay_off (and Rummy "
-                                                                             "500): the layoffs")
+                                                                             "500, Rommy): the "
+                                                                             "layoffs")
 
 
 class MoveValueOut(BaseModel):
@@ -203,10 +206,11 @@ class MoveValueOut(BaseModel):
     move: MoveOut
     expected_points: float = Field(description="the points the player can expect from this "
                                                "hand (negative: it expects to pay); Rummy "
-                                               "500: its round score less the mean of the "
-                                               "others' round scores")
-    win_probability: float = Field(description="the chance of winning this hand (Rummy 500: "
-                                               "the round's best score, a tie shared)")
+                                               "500 and Rommy: its round score less the mean "
+                                               "of the others' round scores")
+    win_probability: float = Field(description="the chance of winning this hand (Rummy 500 "
+                                               "and Rommy: the round's best score, a tie "
+                                               "shared)")
     match_win_probability: float | None = Field(description="the chance of winning the match "
                                                             "(with a score)")
     exact: bool = Field(description="the figures are exact (else estimated over samples)")
@@ -223,13 +227,13 @@ class AdviceResponse(BaseModel):
 
     model_config = _response(*example("advise") or [])
 
-    game: Literal["gin", "indian13", "indian21", "rummy500"]
+    game: Literal["gin", "indian13", "indian21", "rummy500", "rommy"]
     phase: str = Field(description="gin: first_upcard, draw, discard, wall or layoff; Indian "
                                    "rummy: draw (the start of a turn: drop, take the pile top "
                                    "or draw from the stock) or discard (discard or declare); "
-                                   "Rummy 500: draw (the stock, the pile down to a card, or "
-                                   "pass) or play (the rest of the turn: lay down, lay off, "
-                                   "throw or go out)")
+                                   "Rummy 500 and Rommy: draw (the stock, the pile down to a "
+                                   "card, or pass) or play (the rest of the turn: lay down, "
+                                   "lay off, throw or go out)")
     recommended: MoveValueOut
     moves: list[MoveValueOut]
     level: str

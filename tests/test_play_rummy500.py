@@ -239,7 +239,8 @@ def test_the_api_refuses_an_impossible_state_with_422(client: TestClient) -> Non
 
 
 # -- the fast player of the playouts -----------------------------------------------------
-def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best() -> None:
+@pytest.mark.parametrize("game", ["rummy500", "rommy"])
+def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best(game: str) -> None:
     """On random hands: every meld the fast player lays reads as a meld under
     the rules, its points are what the solver's reading scores, and the total
     is the exact best play's (empty table) -- never more, and the same when the
@@ -251,10 +252,10 @@ def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best() -> None
     from solver.deadline import Deadline
     from solver.layoffs import LayoffSearch
     from solver.play.rummy500.fast import FastPlayer
-    from solver.play.rummy500.state import rummy500_deal
+    from solver.play.rummy500.variant import VARIANTS
 
-    deal = rummy500_deal()
-    fast = FastPlayer()
+    deal = VARIANTS[game].deal
+    fast = FastPlayer(VARIANTS[game].values)
     deck = [*range(52), 52, 52]
     for index in range(300):
         rng = random.Random(index)

@@ -5,12 +5,12 @@ cards, the pile, the public history, the score -- checks that it could have
 arisen (``InvalidStateError`` saying why not), and answers every legal move
 of the decision ranked, with expected points, win probabilities and reasons
 (``solver.play.advice``).  Games: ``gin`` (``solver.play.gin``), ``indian13``
-and ``indian21`` (``solver.play.indian``), ``rummy500``
+and ``indian21`` (``solver.play.indian``), ``rummy500`` and ``rommy``
 (``solver.play.rummy500``).  One call serves every game: each
 game takes the fields it needs and refuses, by name, a field it does not
 take (``field_not_for_game``): ``score`` and ``oklahoma`` are gin's,
-``wild_rank`` (the cut card) Indian rummy's, ``players`` Indian rummy's and
-Rummy 500's.
+``wild_rank`` (the cut card) Indian rummy's, ``players`` every game's but
+gin's.
 
 >>> advice = advise("gin", hand="AS 2S 3S 7H 7D 7C KD QH 4C 9S", upcard="4S",
 ...                 me=0, dealer=1, history=[], seed=1, level="novice")
@@ -34,8 +34,10 @@ from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.gin.advisor import DEFAULT_LEVEL, LEVELS, GinAdvisor
 from solver.play.gin.state import GinState
 
-GAMES: tuple[str, ...] = ("gin", "indian13", "indian21", "rummy500")
+GAMES: tuple[str, ...] = ("gin", "indian13", "indian21", "rummy500", "rommy")
 INDIAN_GAMES: tuple[str, ...] = ("indian13", "indian21")
+LAY_DOWN_GAMES: tuple[str, ...] = ("rummy500", "rommy")
+"""The games of the pile and the table (``solver.play.rummy500``)."""
 
 __all__ = ["GAMES", "LEVELS", "Advice", "Layoff", "Move", "MoveValue", "advise"]
 
@@ -69,8 +71,8 @@ def advise(
 
     ``rules`` overrides the game preset's knobs; ``oklahoma`` (gin) makes the
     first upcard set the knock limit; ``wild_rank`` (Indian) is the cut card
-    and ``players`` (Indian 2 to 6, Rummy 500 2 to 4; default 2) the number
-    of players;
+    and ``players`` (Indian 2 to 6, Rummy 500 2 to 4, Rommy 2 to 6;
+    default 2) the number of players;
     ``level`` is ``novice``, ``standard`` or ``expert``; ``seed`` makes the
     answer reproducible; the call returns by ``time_limit_ms`` (or
     ``deadline``) with the best valuation found."""
@@ -84,7 +86,7 @@ def advise(
         raise InvalidOptionError("seed", f"seed must be an integer; got {seed!r}",
                                  code="invalid_seed")
     until = play_deadline(time_limit_ms, deadline)
-    if game == "rummy500":
+    if game in LAY_DOWN_GAMES:
         from solver.play.rummy500 import advise_rummy500
 
         for name, value, takes in (("score", score, "no match score (each round is scored "
@@ -94,7 +96,7 @@ def advise(
                                    ("rules", rules, "the preset's rules only (docs/RULES.md)")):
             if value is not None:
                 raise _not_for(game, name, takes)
-        return advise_rummy500(hand=hand, upcard=upcard, history=history, me=me, dealer=dealer,
+        return advise_rummy500(game, hand=hand, upcard=upcard, history=history, me=me, dealer=dealer,
                                discard_pile=discard_pile, stock_count=stock_count,
                                players=players, level=level, seed=seed, deadline=until)
     if game in INDIAN_GAMES:

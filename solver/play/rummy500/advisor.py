@@ -1,13 +1,16 @@
-"""The Rummy 500 advisor: every legal move of a decision, valued by playing the round out.
+"""The Rummy 500 and Rommy advisor: every legal move of a decision, valued by playing the round out.
 
 The moves come from the exact solver: at the start of a turn, draw from the
 stock, take the pile down to any card that can be used at once (the top
-alone always; ``solver.hints.forced_uses`` says which deeper card can be),
-or pass with an empty stock; after the draw, the rest of the turn as one
-move: what to lay down and lay off -- the hand's best play
-(``solver.layoffs.LayoffSearch``: most points now), or nothing, or only the
-use of a card taken from below the top -- and which card to throw (each
-card left, not the top just taken), or going out.
+alone always; ``solver.hints.forced_uses`` says which deeper card can be;
+Rommy also lists the takes of the next ``PENALISED_DEPTHS`` cards that
+cannot be, which cost the pile penalty), or pass with an empty stock; after
+the draw, the rest of the turn as one move: what to lay down and lay off --
+the hand's best play (``solver.layoffs.LayoffSearch``: most points now), or
+nothing, or only the use of a card taken from below the top -- and which
+card to throw (each card left, not the top just taken), or going out.  In
+Rommy a turn always ends with a throw: closing is the best play of the
+hand without the card thrown, when it lays every other card.
 
 Each move is valued by information-set search: the cards the player cannot
 see are dealt out many times (the opponents' hands, less the cards each is
@@ -41,9 +44,8 @@ from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, read_table_meld
 from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
-from solver.play.rummy500.fast import FastPlayer, Spot, hand_points, links, run_spot, set_spot
-from solver.play.rummy500.state import GAME, Rummy500State, take_depth
-from solver.rules import Deal
+from solver.play.rummy500.fast import FastPlayer, Spot, links, run_spot, set_spot
+from solver.play.rummy500.state import Rummy500State, take_depth
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,16 @@ MARGIN_S = 0.01
 """The search stops this long before the deadline."""
 MAX_TURNS = 90
 """Turns a playout plays at most (then scored as it stands)."""
+PENALISED_DEPTHS = 3
+"""Rommy: the deeper takes listed whose deepest card cannot be used (each
+costs the pile penalty and brings every card above it into the hand)."""
+CLOSING_LEFT = 2
+"""Rommy: closings are looked for when the best play leaves at most this
+many cards (laying all but the throw may need another arrangement)."""
+
+Option = tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...], tuple[int, ...], int]
+"""A way to play the turn before the throw: new melds, layoffs, the cards
+left, the points laid."""
 
 
 @dataclass(slots=True)
@@ -98,6 +110,9 @@ class _Tally:
     move: Move
     order: int
     laid_now: int
+    penalty: int
+    """The pile penalty this move pays (Rommy: the card taken from below the
+    top is not used)."""
     points: list[float] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
     searched: bool = True
@@ -119,22 +134,27 @@ class _World:
 class Rummy500Advisor:
     """Values every legal move of the player to act (see the module docstring)."""
 
-    def __init__(self, state: Rummy500State, deal: Deal, level: Level, seed: int,
+    def __init__(self, state: Rummy500State, level: Level, seed: int,
                  deadline: Deadline) -> None:
         self.state = state
-        self.deal = deal
+        self.variant = state.variant
+        self.deal = state.variant.deal
+        self.values = state.variant.values
         self.level = level
         self.seed = seed
         self.deadline = deadline
-        self.rng = random.Random(f"rummy500/{seed}")
-        self.fast = FastPlayer()
-        self.search = LayoffSearch(deal, state.table, deadline)
+        self.rng = random.Random(f"{self.variant.game}/{seed}")
+        self.fast = FastPlayer(self.values)
+        self.search = LayoffSearch(self.deal, state.table, deadline)
+        self.unusable: set[int] = set()
+        """Deeper pile cards listed though they cannot be used (Rommy)."""
 
     # -- the moves -----------------------------------------------------------------
-    def moves(self) -> list[tuple[Move, int]]:
-        """Every legal move of the phase, with the points it lays now."""
+    def moves(self) -> list[tuple[Move, int, int]]:
+        """Every legal move of the phase, with the points it lays now and the
+        pile penalty it pays."""
         if self.state.phase == "draw":
-            return [(m, 0) for m in self._draws()]
+            return [(m, 0, 0) for m in self._draws()]
         return self._plays()
 
     def _draws(self) -> list[Move]:
@@ -146,71 +166,98 @@ class Rummy500Advisor:
         out.append(Move("take_discard", card=pile[-1]))
         spots = self._spots()
         ticker = Ticker(self.deadline, 8)
+        penalised = self.variant.pile_penalty is not None
         for depth in range(2, len(pile) + 1):
             taken = tuple(reversed(pile[len(pile) - depth:]))
             deepest = taken[-1]
             if deepest in taken[:-1]:  # the lower joker: a take names the upper one
                 continue
             held = (*state.hand, *taken)
-            if deepest != JOKER and not any(s.fits(deepest) for s in spots) \
-                    and not links(deepest, held):
-                continue
             found: list[tuple[PileUse, Play]] = []
-            try:
-                forced_uses(self.search, tuple(sorted(held)), deepest, self.deal, ticker, found)
-            except DeadlineExceeded:
-                break
+            if deepest == JOKER or any(s.fits(deepest) for s in spots) or links(deepest, held):
+                try:
+                    forced_uses(self.search, tuple(sorted(held)), deepest, self.deal, ticker,
+                                found)
+                except DeadlineExceeded:
+                    break
             if found:
                 out.append(Move("take_discard", card=deepest))
+            elif penalised and depth <= 1 + PENALISED_DEPTHS:
+                out.append(Move("take_discard", card=deepest))
+                self.unusable.add(deepest)
         return out
 
-    def _plays(self) -> list[tuple[Move, int]]:
+    def _plays(self) -> list[tuple[Move, int, int]]:
         state = self.state
         hand = state.hand
-        options: list[tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...], tuple[int, ...], int]]
-        options = []
-        if state.must_use is None:
+        must = state.must_use
+        penalty = self.variant.pile_penalty
+        options: list[Option] = []
+        if must is None or penalty is not None:
             _, best = self.search.best(hand)
             options.append(self._option(best))
             options.append(((), (), tuple(hand), 0))
-        else:
+        if must is not None:
             found: list[tuple[PileUse, Play]] = []
             ticker = Ticker(self.deadline, 8)
             with contextlib.suppress(DeadlineExceeded):
-                forced_uses(self.search, tuple(sorted(hand)), state.must_use, self.deal, ticker,
-                            found)
-            if not found:  # cannot arise from a legal take; keep the state honest
-                raise InvalidStateError(f"{card_name(state.must_use)} was taken from below the "
-                                        "pile top and cannot be melded or laid off",
+                forced_uses(self.search, tuple(sorted(hand)), must, self.deal, ticker, found)
+            if found:
+                found.sort(key=lambda way: -way[1].net_points)
+                options.append(self._option(found[0][1]))
+                options.append(self._use_alone(found[0][0]))
+            elif penalty is None:  # cannot arise from a legal take; keep the state honest
+                raise InvalidStateError(f"{card_name(must)} was taken from below the pile top "
+                                        "and cannot be melded or laid off",
                                         code="invalid_state", loc=("history",))
-            found.sort(key=lambda way: -way[1].net_points)
-            options.append(self._option(found[0][1]))
-            options.append(self._use_alone(found[0][0]))
+        if self.variant.throw_to_close and len(options[0][2]) <= CLOSING_LEFT:
+            options.extend(self._closings())
         seen: set[tuple[object, ...]] = set()
-        moves: list[tuple[Move, int]] = []
+        moves: list[tuple[Move, int, int]] = []
         for melds, layoffs, left, laid in options:
             key = (melds, layoffs)
             if key in seen:
                 continue
             seen.add(key)
+            paid = 0
+            if must is not None and penalty is not None \
+                    and not any(must in meld for meld in melds) \
+                    and not any(must in lay.cards for lay in layoffs):
+                paid = penalty
             if not left:
-                moves.append((Move("go_out", melds=melds, layoffs=layoffs), laid))
+                if not self.variant.throw_to_close:
+                    moves.append((Move("go_out", melds=melds, layoffs=layoffs), laid, paid))
                 continue
             for card in sorted(set(left)):
                 if card == state.taken_top:
                     continue
-                moves.append((Move("discard", card=card, melds=melds, layoffs=layoffs), laid))
+                moves.append((Move("discard", card=card, melds=melds, layoffs=layoffs), laid,
+                              paid))
         return moves
 
-    def _option(self, play: Play) -> tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...],
-                                           tuple[int, ...], int]:
+    def _closings(self) -> list[Option]:
+        """Rommy: for each card the hand may throw, the best play of the other
+        cards, when it lays them all (the throw then closes the round)."""
+        hand = self.state.hand
+        out: list[Option] = []
+        for card in sorted(set(hand)):
+            if card == self.state.taken_top:
+                continue
+            rest = list(hand)
+            rest.remove(card)
+            _, play = self.search.best(tuple(rest))
+            melds, layoffs, left, laid = self._option(play)
+            if not left:
+                out.append((melds, layoffs, (card,), laid))
+        return out
+
+    def _option(self, play: Play) -> Option:
         melds = tuple(tuple(m.cards) for m in play.melds)
         layoffs = tuple(sorted(Layoff(lay.table_index, lay.cards, tuple(lay.extended.cards))
                                for lay in play.layoffs))
         return melds, layoffs, tuple(play.deadwood), play.meld_points + play.layoff_points
 
-    def _use_alone(self, use: PileUse) -> tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...],
-                                                tuple[int, ...], int]:
+    def _use_alone(self, use: PileUse) -> Option:
         left = list(self.state.hand)
         if use.kind == "meld":
             for c in use.meld.cards:
@@ -228,8 +275,8 @@ class Rummy500Advisor:
         """Every legal move valued and ranked (see the module docstring)."""
         state = self.state
         moves = self.moves()
-        tallies = [_Tally(move, i, laid, table_after=self._table_after(move))
-                   for i, (move, laid) in enumerate(moves)]
+        tallies = [_Tally(move, i, laid, paid, table_after=self._table_after(move))
+                   for i, (move, laid, paid) in enumerate(moves)]
         until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
         worlds: list[_World] = []
         complete = True
@@ -268,7 +315,8 @@ class Rummy500Advisor:
                 tally.wins.append(0.0)
         ranked = sorted(tallies, key=lambda t: (-t.stage, -t.mean(), t.order))
         values = tuple(self._move_value(t) for t in ranked)
-        return Advice(GAME, state.phase, values, self.level.name, self.seed, complete)
+        return Advice(self.variant.game, state.phase, values, self.level.name, self.seed,
+                      complete)
 
     # -- one deal -----------------------------------------------------------------------
     def _deal_world(self) -> _World:
@@ -298,10 +346,12 @@ class Rummy500Advisor:
         stock = list(world.stock)
         pile = list(state.discard_pile)
         table = self._spots()
-        laid = [float(seat.laid_points) for seat in state.seats]
+        penalty = self.variant.pile_penalty or 0
+        laid = [float(seat.laid_points - penalty * seat.penalties) for seat in state.seats]
         fast = self.fast
         over = False
         keep: int | None = state.taken_top
+        must: int | None = None
         if move.action in ("draw_stock", "take_discard", "pass"):
             if move.action == "pass":
                 over = True
@@ -316,7 +366,8 @@ class Rummy500Advisor:
                     del pile[len(pile) - depth:]
                     hands[me].extend(taken)
                     keep = move.card if depth == 1 else None
-                over = self._fast_rest(me, hands[me], table, pile, laid, keep)
+                    must = move.card if depth > 1 else None
+                over = self._fast_rest(me, hands[me], table, pile, laid, keep, must)
         else:
             hand = hands[me]
             for meld in move.melds:
@@ -325,7 +376,7 @@ class Rummy500Advisor:
             for lay in move.layoffs:
                 for c in lay.cards:
                     hand.remove(c)
-            laid[me] += tally.laid_now
+            laid[me] += tally.laid_now - tally.penalty
             table = [spot_of(tm) for tm in tally.table_after]
             if move.card is not None:
                 hand.remove(move.card)
@@ -344,14 +395,16 @@ class Rummy500Advisor:
                 if not stock:
                     break
                 hand.append(stock.pop())
-                keep = None
+                keep = must = None
             else:
                 taken = pile[len(pile) - depth:]
                 del pile[len(pile) - depth:]
                 hand.extend(taken)
                 keep = taken[-1] if depth == 1 else None
-            over = self._fast_rest(seat, hand, table, pile, laid, keep)
-        scores = [laid[s] - sum(hand_points(c) for c in hands[s]) for s in range(n)]
+                must = taken[0] if depth > 1 else None
+            over = self._fast_rest(seat, hand, table, pile, laid, keep, must)
+        points = self.values.hand
+        scores = [laid[s] - sum(points[c] for c in hands[s]) for s in range(n)]
         mine = scores[me]
         others = [scores[s] for s in range(n) if s != me]
         top = max(others)
@@ -359,9 +412,15 @@ class Rummy500Advisor:
         return mine - sum(others) / len(others), win
 
     def _fast_rest(self, seat: int, hand: list[int], table: list[Spot], pile: list[int],
-                   laid: list[float], keep: int | None) -> bool:
-        """The fast player's turn after its draw; whether the round is over."""
-        laid[seat] += self.fast.lay(hand, table)
+                   laid: list[float], keep: int | None, must: int | None) -> bool:
+        """The fast player's turn after its draw (``must``: the card taken from
+        below the top); whether the round is over."""
+        if self.variant.throw_to_close:
+            laid[seat] += self.fast.lay_keeping(hand, table, keep)
+        else:
+            laid[seat] += self.fast.lay(hand, table)
+        if must is not None and must in hand:
+            laid[seat] -= self.variant.pile_penalty or 0
         if not hand:
             return True
         if len(hand) == 1 and hand[0] == keep:
@@ -397,6 +456,14 @@ class Rummy500Advisor:
             depth = take_depth(state.discard_pile, move.card)
             if depth == 1:
                 reasons.append(f"takes the top card {card_name(move.card)}")
+            elif move.card in self.unusable:
+                reasons.append(f"takes {depth} cards down to {card_name(move.card)}, which "
+                               f"cannot be melded or laid off: pays the "
+                               f"{self.variant.pile_penalty}-point pile penalty")
+            elif self.variant.pile_penalty is not None:
+                reasons.append(f"takes {depth} cards down to {card_name(move.card)}; unless it "
+                               f"is melded or laid off this turn it costs "
+                               f"{self.variant.pile_penalty}")
             else:
                 reasons.append(f"takes {depth} cards down to {card_name(move.card)}, which must "
                                "be melded or laid off this turn")
@@ -409,8 +476,15 @@ class Rummy500Advisor:
                 reasons.append(f"lays {tally.laid_now} points now")
             elif state.must_use is None:
                 reasons.append("holds every card (lays nothing this turn)")
+            if tally.penalty:
+                assert state.must_use is not None
+                reasons.append(f"leaves {card_name(state.must_use)} unused: pays the "
+                               f"{tally.penalty}-point pile penalty")
             if move.action == "go_out":
                 reasons.append("goes out: the round ends, the others count their hands")
+            elif move.card is not None and self._closes(move):
+                reasons.append(f"closes: throws {card_name(move.card)}, the last card; the "
+                               "round ends, the others count their hands")
             elif move.card is not None:
                 reasons.append(self._throw_words(move))
         reasons.append(f"round score {tally.mean():+.1f} against the others' mean over "
@@ -426,7 +500,13 @@ class Rummy500Advisor:
         took = self.state.seats[(self.state.me + 1) % self.state.players].took
         if any(links(card, (c,)) for c in took):
             return f"throws {card_name(card)}, close to cards the next player took"
-        return f"throws {card_name(card)} ({hand_points(card)} points out of the hand)"
+        return f"throws {card_name(card)} ({self.values.hand[card]} points out of the hand)"
+
+    def _closes(self, move: Move) -> bool:
+        """Whether ``move`` lays every card but its throw."""
+        played = sum(len(meld) for meld in move.melds) + sum(len(lay.cards)
+                                                             for lay in move.layoffs)
+        return played == len(self.state.hand) - 1
 
 
 def spot_of(tm: TableMeld) -> Spot:

@@ -9,10 +9,13 @@ exact solver (``solver.layoffs``); this module only plays the futures out.
 
 Coordinates: a run card's rank 0 (ace) .. 12 (king), the ace also 13 (high);
 a run spans ``lo .. hi`` and may not hold both aces.  Points follow the
-``rummy500`` preset: 2-9 face value, ten to king 10, ace 15 (1 melded as the
-low ace of a run), joker 15.
+variant's ``Values`` (Rummy 500: 2-9 face value, ten to king 10, ace 15 but
+1 melded as the low ace of a run, joker 15; Rommy: 2-9 5, ace 15, joker 25).
+In Rommy a turn ends with a throw, so the fast player holds a card back
+rather than lay its last one (``lay(..., keep_one=True)``).
 
->>> player = FastPlayer()
+>>> from solver.play.rummy500.variant import VARIANTS
+>>> player = FastPlayer(VARIANTS["rummy500"].values)
 >>> melds, rest, points = player.melds([0, 1, 2, 22, 35, 48, 52])  # AS 2S 3S JH JD JC JK
 >>> sorted(len(m) for m in melds), rest, points
 ([3, 4], [], 51)
@@ -24,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER
+from solver.play.rummy500.variant import Values
 
 HIGH_ACE = 13
 LINK_WEIGHT = 7
@@ -39,19 +43,9 @@ DEEP_LOOK = 6
 """Pile depths the fast player considers below the top."""
 
 
-def hand_points(card: int) -> int:
-    """Points of ``card`` left in hand."""
-    if card == JOKER:
-        return 15
-    rank = card % 13
-    if rank == 0:
-        return 15
-    return 10 if rank >= 9 else rank + 1
-
-
-def run_points(card: int, coord: int) -> int:
-    """Points of natural ``card`` melded at run coordinate ``coord``."""
-    return 1 if coord == 0 else hand_points(card)
+def run_points(card: int, coord: int, values: Values) -> int:
+    """Points of natural ``card`` melded at run coordinate ``coord`` (0: a low ace)."""
+    return values.low_ace if coord == 0 else values.hand[card]
 
 
 @dataclass(slots=True)
@@ -66,6 +60,10 @@ class Spot:
     rank: int = -1
     suits: int = 0
     size: int = 0
+
+    def copy(self) -> Spot:
+        """A copy to lay cards on."""
+        return Spot(self.run, self.suit, self.lo, self.hi, self.rank, self.suits, self.size)
 
     def fits(self, card: int) -> bool:
         """Whether ``card`` can be laid off here now."""
@@ -95,25 +93,25 @@ class Spot:
             out.append(base + (self.hi + 1) % 13)
         return out
 
-    def add(self, card: int) -> int:
+    def add(self, card: int, values: Values) -> int:
         """Lay ``card`` off here (it ``fits``); the points it scores."""
         if not self.run:
             self.size += 1
             if card != JOKER:
                 self.suits |= 1 << (card // 13)
-            return hand_points(card)
+            return values.hand[card]
         if card == JOKER:
             if self.hi < HIGH_ACE:
                 self.hi += 1
             else:
                 self.lo -= 1
-            return 15
+            return values.joker
         rank = card % 13
         if rank == self.lo - 1:
             self.lo -= 1
-            return run_points(card, self.lo)
+            return run_points(card, self.lo, values)
         self.hi += 1
-        return hand_points(card)
+        return values.hand[card]
 
 
 def run_spot(suit: int, lo: int, hi: int) -> Spot:
@@ -136,14 +134,15 @@ class _Candidate:
     """What laying it adds to the net: its points and its cards' hand points."""
 
 
-def _candidate(cards: tuple[int, ...], points: int, spot: Spot) -> _Candidate:
-    return _Candidate(cards, points, spot, points + sum(hand_points(c) for c in cards))
+def _candidate(cards: tuple[int, ...], points: int, spot: Spot, values: Values) -> _Candidate:
+    return _Candidate(cards, points, spot, points + sum(values.hand[c] for c in cards))
 
 
 class FastPlayer:
     """The fast player's decisions (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, values: Values) -> None:
+        self.values = values
         self._cache: dict[tuple[int, ...], tuple[list[list[int]], list[int], int,
                                                  list[Spot]]] = {}
 
@@ -162,14 +161,14 @@ class FastPlayer:
                 self._cache.clear()
             self._cache[key] = hit
         melds, rest, points, spots = hit
-        return ([list(m) for m in melds], list(rest), points,
-                [Spot(p.run, p.suit, p.lo, p.hi, p.rank, p.suits, p.size) for p in spots])
+        return [list(m) for m in melds], list(rest), points, [spot.copy() for spot in spots]
 
     def _find_melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int,
                                                          list[Spot]]:
         naturals = sorted(c for c in hand if c != JOKER)
         jokers = len(hand) - len(naturals)
-        candidates = _natural_candidates(naturals)
+        values = self.values
+        candidates = _natural_candidates(naturals, values)
         chosen: list[_Candidate] = []
         best: list[list[_Candidate]] = [[]]
         best_gain = [0]
@@ -180,11 +179,10 @@ class FastPlayer:
         used = {c for cand in best[0] for c in cand.cards}
         rest = [c for c in naturals if c not in used]
         melds = [list(cand.cards) for cand in best[0]]
-        spots = [Spot(cand.spot.run, cand.spot.suit, cand.spot.lo, cand.spot.hi, cand.spot.rank,
-                      cand.spot.suits, cand.spot.size) for cand in best[0]]
+        spots = [cand.spot.copy() for cand in best[0]]
         points = sum(cand.points for cand in best[0])
         while jokers:
-            pick = _joker_meld(rest, jokers)
+            pick = _joker_meld(rest, jokers, values)
             if pick is None:
                 break
             cards, spot, gained = pick
@@ -197,9 +195,9 @@ class FastPlayer:
         if jokers and spots:  # a joker left over joins any new meld
             for spot in spots:
                 while jokers and spot.fits(JOKER):
-                    spot.add(JOKER)
+                    spot.add(JOKER, values)
                     jokers -= 1
-                    points += 15
+                    points += values.joker
                     melds[spots.index(spot)].append(JOKER)
         rest.extend([JOKER] * jokers)
         return melds, rest, points, spots
@@ -225,7 +223,7 @@ class FastPlayer:
                 if other is not None:
                     fit[pick] = other
                 continue
-            points += spot.add(pick)
+            points += spot.add(pick, self.values)
             rest.remove(pick)
             for card in spot.wanted():
                 fit.setdefault(card, spot)
@@ -233,9 +231,33 @@ class FastPlayer:
             room = next((spot for spot in table if spot.fits(JOKER)), None)
             if room is None:
                 break
-            points += room.add(JOKER)
+            points += room.add(JOKER, self.values)
             rest.remove(JOKER)
         hand[:] = rest
+        return points
+
+    def lay_keeping(self, hand: list[int], table: list[Spot], keep: int | None) -> int:
+        """``lay``, but a card other than ``keep`` (the top just taken) stays in
+        hand to throw (Rommy: a turn ends with a throw): when laying all would
+        leave none, the card held back is the one whose absence lays most."""
+        trial, copies = list(hand), [spot.copy() for spot in table]
+        points = self.lay(trial, copies)
+        if any(card != keep for card in trial):
+            hand[:], table[:] = trial, copies
+            return points
+        best: tuple[int, list[int], list[Spot], int] | None = None
+        for card in sorted(set(hand)):
+            if card == keep:
+                continue
+            rest, copies = list(hand), [spot.copy() for spot in table]
+            rest.remove(card)
+            laid = self.lay(rest, copies)
+            net = laid - sum(self.values.hand[c] for c in rest)
+            if best is None or net > best[0]:
+                best = (net, [*rest, card], copies, laid)
+        if best is None:
+            return 0
+        _, hand[:], table[:], points = best
         return points
 
     def wants(self, hand: Sequence[int], cards: Sequence[int], table: Sequence[Spot],
@@ -255,9 +277,9 @@ class FastPlayer:
         return after - before
 
     def _net_now(self, hand: list[int], table: Sequence[Spot]) -> int:
-        copies = [Spot(s.run, s.suit, s.lo, s.hi, s.rank, s.suits, s.size) for s in table]
+        copies = [spot.copy() for spot in table]
         points = self.lay(hand, copies)
-        return points - sum(hand_points(c) for c in hand)
+        return points - sum(self.values.hand[c] for c in hand)
 
     def draw(self, hand: Sequence[int], pile: Sequence[int], table: Sequence[Spot]) -> int:
         """How many pile cards to take (0: the stock)."""
@@ -283,7 +305,8 @@ class FastPlayer:
         joker while another card is left, never ``keep`` (the top just taken)."""
         options = [c for c in hand if c != keep] or list(hand)
         naturals = [c for c in options if c != JOKER] or options
-        return max(naturals, key=lambda c: (hand_points(c) - LINK_WEIGHT * links(c, hand), c))
+        points = self.values.hand
+        return max(naturals, key=lambda c: (points[c] - LINK_WEIGHT * links(c, hand), c))
 
 
 def completes(card: int, cards: set[int]) -> bool:
@@ -332,7 +355,7 @@ def links(card: int, hand: Sequence[int]) -> int:
     return links
 
 
-def _natural_candidates(naturals: Sequence[int]) -> list[_Candidate]:
+def _natural_candidates(naturals: Sequence[int], values: Values) -> list[_Candidate]:
     """Every natural set (3 or 4 of a rank) and run (3 or more in sequence)."""
     out: list[_Candidate] = []
     rank_suits = [0] * 13
@@ -347,11 +370,11 @@ def _natural_candidates(naturals: Sequence[int]) -> list[_Candidate]:
             cards = [suit * 13 + rank for suit in range(4) if mask >> suit & 1]
             groups = [cards] if len(cards) == 3 else \
                 [cards, *([x for x in cards if x != skip] for skip in cards)]
-            points = hand_points(cards[0])
+            points = values.hand[cards[0]]
             for group in groups:
                 out.append(_candidate(tuple(group), points * len(group),
                                       set_spot(rank, sum(1 << (c // 13) for c in group),
-                                               len(group))))
+                                               len(group)), values))
     for suit in range(4):
         bits = suit_ranks[suit]
         if bits & 1:
@@ -363,13 +386,13 @@ def _natural_candidates(naturals: Sequence[int]) -> list[_Candidate]:
             if not bits >> lo & 1:
                 continue
             hi = lo
-            points = run_points(base + lo % 13, lo)
+            points = run_points(base + lo % 13, lo, values)
             while bits >> (hi + 1) & 1 and not (lo == 0 and hi + 1 == HIGH_ACE):
                 hi += 1
-                points += run_points(base + hi % 13, hi)
+                points += run_points(base + hi % 13, hi, values)
                 if hi - lo >= 2:
                     run = tuple(base + (k % 13) for k in range(lo, hi + 1))
-                    out.append(_candidate(run, points, run_spot(suit, lo, hi)))
+                    out.append(_candidate(run, points, run_spot(suit, lo, hi), values))
     out.sort(key=lambda cand: -cand.gain)
     return out
 
@@ -402,7 +425,8 @@ def _search(candidates: list[_Candidate], start: int, used: set[int],
         used.difference_update(cand.cards)
 
 
-def _joker_meld(rest: list[int], jokers: int) -> tuple[list[int], Spot, int] | None:
+def _joker_meld(rest: list[int], jokers: int,
+                values: Values) -> tuple[list[int], Spot, int] | None:
     """The joker-helped meld from ``rest`` that rescues most points: two
     naturals and a joker (a set, or a run with one gap), else one natural and
     two jokers; with its spot and the points it scores."""
@@ -412,27 +436,27 @@ def _joker_meld(rest: list[int], jokers: int) -> tuple[list[int], Spot, int] | N
             spot = _pair_spot(a, b)
             if spot is None:
                 continue
-            gained = _natural_points([a, b], spot) + 15
-            rescue = 2 * (hand_points(a) + hand_points(b))
+            gained = _natural_points([a, b], spot, values) + values.joker
+            rescue = 2 * (values.hand[a] + values.hand[b])
             if best is None or rescue > best[0]:
                 best = (rescue, [a, b], spot, gained)
     if best is None and jokers >= 2 and rest:
-        a = max(rest, key=hand_points)
+        a = max(rest, key=lambda c: values.hand[c])
         rank, suit = a % 13, a // 13
         lo = min(rank, 10) if rank else 0
         spot = run_spot(suit, lo, lo + 2)
-        points = run_points(a, 0 if rank == 0 else rank) + 30
-        best = (2 * hand_points(a), [a], spot, points)
+        points = run_points(a, 0 if rank == 0 else rank, values) + 2 * values.joker
+        best = (2 * values.hand[a], [a], spot, points)
     if best is None:
         return None
     return best[1], best[2], best[3]
 
 
-def _natural_points(cards: Sequence[int], spot: Spot) -> int:
+def _natural_points(cards: Sequence[int], spot: Spot, values: Values) -> int:
     """What natural ``cards`` score melded in ``spot`` (a low ace of a run: 1)."""
     if not spot.run:
-        return sum(hand_points(c) for c in cards)
-    return sum(1 if c % 13 == 0 and spot.lo == 0 else hand_points(c) for c in cards)
+        return sum(values.hand[c] for c in cards)
+    return sum(values.low_ace if c % 13 == 0 and spot.lo == 0 else values.hand[c] for c in cards)
 
 
 def _pair_spot(a: int, b: int) -> Spot | None:
@@ -450,4 +474,4 @@ def _pair_spot(a: int, b: int) -> Spot | None:
     return None
 
 
-__all__ = ["FastPlayer", "Spot", "hand_points", "links", "run_spot", "set_spot"]
+__all__ = ["FastPlayer", "Spot", "links", "run_spot", "set_spot"]

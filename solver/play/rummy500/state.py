@@ -1,4 +1,4 @@
-"""The public state of a Rummy 500 round, as one player sees it, checked and replayed.
+"""The public state of a Rummy 500 or Rommy round, as one player sees it, checked and replayed.
 
 What a player at the table may know: its own hand, the first card of the
 discard pile (``upcard``), the number of players, the dealer, and the public
@@ -9,22 +9,24 @@ them.  ``Rummy500State.parse`` checks that the state could have arisen and
 raises ``InvalidStateError`` saying why and where otherwise.
 
 Seats are ``0 .. players - 1`` in turn order; the player after the dealer
-plays first.  One deck and two jokers serve 2 to 4 players: 13 cards each
-for two, 7 for three or four (docs/RULES.md).  Actions:
+plays first.  One deck and two jokers serve Rummy 500 for 2 to 4 players (13
+cards each for two, 7 for three or four) and Rommy for 2 to 6 (7 cards
+each); what differs is the ``Variant`` (docs/RULES.md).  Actions:
 
 * ``draw_stock`` -- the stock's top card (not shown);
 * ``take_discard`` -- the pile from the top down to ``card`` (every card
   above it comes too; with both jokers in the pile, ``JK`` is the upper);
   a card below the top must be used at once, this turn, in a new meld or a
-  layoff; a card taken alone from the top may not be thrown back in the
-  same turn;
+  layoff (Rommy: else the player pays the pile penalty, 50); a card taken
+  alone from the top may not be thrown back in the same turn;
 * ``meld`` -- new ``melds`` laid down, each in meld order (a run low to
   high with a joker where it stands, which fixes its meaning); table melds
   are numbered in the order they were laid, over all players;
 * ``lay_off`` -- table meld ``target`` is now the one meld in ``melds``:
   its old cards in their places and the cards this player added (which
   score for this player);
-* ``discard`` -- ``card`` onto the pile, ending the turn;
+* ``discard`` -- ``card`` onto the pile, ending the turn (Rommy: every turn,
+  the last one too, so melds and layoffs must leave a card to throw);
 * ``pass`` -- with the stock empty, the player does not take: the round ends.
 
 The round also ends when a hand is empty (after laying down or after the
@@ -34,6 +36,10 @@ throw).
 ...     hand="AH 2H 3H 9S 9D KC 5C", upcard="8C", history=[])
 >>> state.phase, state.to_act, state.stock_count, state.hand_size
 ('draw', 1, 32, 7)
+>>> state = Rummy500State.parse(players=5, me=1, dealer=0, hand="AH 2H 3H 9S 9D KC 5C",
+...     upcard="8C", history=[], variant=VARIANTS["rommy"])
+>>> state.stock_count
+18
 """
 
 from __future__ import annotations
@@ -47,24 +53,11 @@ from solver.errors import InvalidHandError, InvalidStateError
 from solver.layoffs import TableMeld, read_table_meld
 from solver.play.events import Event, parse_history
 from solver.play.public import check_pile, check_players, check_seats, check_stock, hand_cards, names
-from solver.rules import Deal, deck_copies, make_deal, make_rules
+from solver.play.rummy500.variant import VARIANTS, Variant
+from solver.rules import deck_copies
 
-GAME = "rummy500"
 Phase = Literal["draw", "play", "over"]
 ACTIONS = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "discard", "pass"})
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
-"""One deck serves 2 to 4 players (5 to 8 take two decks: not advised yet)."""
-
-
-def hand_size_for(players: int) -> int:
-    """Cards dealt to each player: 13 for two players, 7 for three or four."""
-    return 13 if players == 2 else 7
-
-
-def rummy500_deal() -> Deal:
-    """The ``rummy500`` preset's deal (one deck, two jokers)."""
-    return make_deal(make_rules(GAME), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +76,15 @@ class Seat:
     laid_points: int
     """What the cards it laid down and laid off score."""
     turns: int
+    penalties: int = 0
+    """Pile penalties it paid (Rommy: a card taken from below the top not used)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Rummy500State:
     """A checked public state (see the module docstring)."""
 
+    variant: Variant
     players: int
     me: int
     dealer: int
@@ -114,7 +110,7 @@ class Rummy500State:
     @property
     def hand_size(self) -> int:
         """Cards dealt to each player."""
-        return hand_size_for(self.players)
+        return self.variant.hand_size(self.players)
 
     @property
     def opponents(self) -> tuple[Seat, ...]:
@@ -125,22 +121,23 @@ class Rummy500State:
     @classmethod
     def parse(cls, *, players: int, me: int, dealer: int, hand: object, upcard: object,
               history: Sequence[object] | None, discard_pile: object = None,
-              stock_count: int | None = None, deal: Deal | None = None) -> Rummy500State:
+              stock_count: int | None = None,
+              variant: Variant = VARIANTS["rummy500"]) -> Rummy500State:
         """Check and replay a public state given as plain data (card tokens);
         ``InvalidStateError`` (or ``InvalidHandError`` for a bad token) when it
         cannot arise."""
-        players = check_players(players, MIN_PLAYERS, MAX_PLAYERS, GAME, " (one deck)")
+        players = check_players(players, variant.min_players, variant.max_players, variant.game,
+                                " (one deck)")
         check_seats(players, me=me, dealer=dealer)
         cards = hand_cards(hand)
-        deal = deal or rummy500_deal()
         first = parse_card(upcard, None, "upcard")
         events = parse_history(history, ACTIONS, players)
-        replay = _Replay(deal, players, me, dealer, cards, first, events)
+        replay = _Replay(variant, players, me, dealer, cards, first, events)
         pile = tuple(replay.pile)
         check_pile(discard_pile, pile)
         check_stock(stock_count, replay.stock)
         seats = tuple(replay.seat(s) for s in range(players))
-        return cls(players, me, dealer, cards, first, events, pile, tuple(replay.table),
+        return cls(variant, players, me, dealer, cards, first, events, pile, tuple(replay.table),
                    replay.stock, replay.phase, replay.to_act, seats, replay.unseen(),
                    replay.taken_top if replay.phase == "play" else None,
                    replay.must_use if replay.phase == "play" else None)
@@ -177,14 +174,15 @@ def added_cards(old: TableMeld, new: Sequence[int]) -> list[int] | None:
 class _Replay:
     """Walks the history once: turn order, the pile, the table, who holds what."""
 
-    def __init__(self, deal: Deal, players: int, me: int, dealer: int, hand: tuple[int, ...],
-                 upcard: int, events: tuple[Event, ...]) -> None:
-        self.deal = deal
+    def __init__(self, variant: Variant, players: int, me: int, dealer: int,
+                 hand: tuple[int, ...], upcard: int, events: tuple[Event, ...]) -> None:
+        self.variant = variant
+        self.deal = variant.deal
         self.players = players
         self.me = me
         self.hand = hand
-        size = hand_size_for(players)
-        self.copies = deck_copies(deal.rules)
+        size = variant.hand_size(players)
+        self.copies = deck_copies(self.deal.rules)
         self.pile: list[int] = [upcard]
         self.table: list[TableMeld] = []
         self.sizes = [size] * players
@@ -193,6 +191,7 @@ class _Replay:
         self.took: list[list[int]] = [[] for _ in range(players)]
         self.laid = [0] * players
         self.turns = [0] * players
+        self.penalties = [0] * players
         self.stock = sum(self.copies) - players * size - 1
         self.phase: Phase = "draw"
         self.to_act = (dealer + 1) % players
@@ -236,7 +235,7 @@ class _Replay:
     def seat(self, s: int) -> Seat:
         """The public record of seat ``s``."""
         return Seat(s, self.sizes[s], tuple(self.known[s]), tuple(self.discarded[s]),
-                    tuple(self.took[s]), self.laid[s], self.turns[s])
+                    tuple(self.took[s]), self.laid[s], self.turns[s], self.penalties[s])
 
     def _check_end(self) -> None:
         me = self.me
@@ -344,6 +343,7 @@ class _Replay:
             self.table.append(tm)
             self.laid[event.player] += tm.meld.points
         self._check_copies_at(index)
+        self._check_throw_left(index, event.player)
         self._maybe_out(event.player)
 
     def _lay_off(self, index: int, event: Event) -> None:
@@ -375,6 +375,7 @@ class _Replay:
         self.table[target] = tm
         self.laid[event.player] += tm.meld.points - old.meld.points
         self._check_copies_at(index)
+        self._check_throw_left(index, event.player)
         self._maybe_out(event.player)
 
     def _discard(self, index: int, event: Event) -> None:
@@ -387,8 +388,11 @@ class _Replay:
             self._fail(index, f"{card_name(card)} was taken from the pile top this turn: it "
                               "may not be thrown back in the same turn")
         if self.must_use is not None:
-            self._fail(index, f"{card_name(self.must_use)} was taken from below the pile top "
-                              "and must be melded or laid off in the same turn")
+            if self.variant.pile_penalty is None:
+                self._fail(index, f"{card_name(self.must_use)} was taken from below the pile "
+                                  "top and must be melded or laid off in the same turn")
+            self.penalties[seat] += 1
+            self.must_use = None
         self._leave_hand(index, seat, [card])
         self.discarded[seat].append(card)
         self.pile.append(card)
@@ -397,6 +401,19 @@ class _Replay:
         if not self._maybe_out(seat):
             self.to_act = (seat + 1) % self.players
             self.phase = "draw"
+
+    def _check_throw_left(self, index: int, seat: int) -> None:
+        """Rommy: melds and layoffs leave a card to throw (not the top just taken)."""
+        if not self.variant.throw_to_close:
+            return
+        if self.sizes[seat] == 0:
+            self._fail(index, f"every {self.variant.game} turn ends with a throw: this play "
+                              "leaves no card to throw", "invalid_meld")
+        if self.sizes[seat] == 1 and self.taken_top is not None \
+                and self.taken_top in self.known[seat]:
+            self._fail(index, f"every {self.variant.game} turn ends with a throw: this play "
+                              f"leaves only {card_name(self.taken_top)}, taken from the pile "
+                              "top this turn", "invalid_meld")
 
     def _maybe_out(self, seat: int) -> bool:
         if self.sizes[seat] == 0:
@@ -411,5 +428,4 @@ class _Replay:
             self._fail(index, str(error), "too_many_copies")
 
 
-__all__ = ["ACTIONS", "GAME", "MAX_PLAYERS", "MIN_PLAYERS", "Rummy500State", "Seat",
-           "added_cards", "hand_size_for", "rummy500_deal", "take_depth"]
+__all__ = ["ACTIONS", "Rummy500State", "Seat", "added_cards", "take_depth"]

@@ -76,7 +76,7 @@ export interface paths {
         put?: never;
         /**
          * Advise
-         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 players; at the start of a turn: the stock or the pile down to a card; after drawing: what to lay down and lay off, and the throw or going out).
+         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 players; at the start of a turn: the stock or the pile down to a card; after drawing: what to lay down and lay off, and the throw or going out) and rommy (the same for 2 to 6 players, with Rommy's points, its 50-point pile penalty and a throw that ends every turn).
          */
         post: operations["advise"];
         delete?: never;
@@ -384,14 +384,14 @@ export interface components {
         Ace: "low" | "high_low" | "high" | "wrap";
         /**
          * Action
-         * @description What a player did: take_discard (the pile top), draw_stock, discard; gin: pass (the first upcard, or at the wall), knock (a discard that ends the hand, showing melds); Indian rummy: drop (give up the deal at the start of a turn), declare (a discard that shows the hand's melds); Rummy 500: take_discard takes the pile down to its card, meld (new melds laid down), lay_off (cards added to table meld target), pass (the stock is empty: the round ends)
+         * @description What a player did: take_discard (the pile top), draw_stock, discard; gin: pass (the first upcard, or at the wall), knock (a discard that ends the hand, showing melds); Indian rummy: drop (give up the deal at the start of a turn), declare (a discard that shows the hand's melds); Rummy 500 and Rommy: take_discard takes the pile down to its card, meld (new melds laid down), lay_off (cards added to table meld target), pass (the stock is empty: the round ends)
          * @enum {string}
          */
         Action: "declare" | "discard" | "draw_stock" | "drop" | "knock" | "lay_off" | "meld" | "pass" | "take_discard";
         /**
          * AdviceLayoffOut
          * @description Cards laid off onto a meld (``target``: gin, the knocker's meld's index; Rummy
-         *     500, the table meld's number).
+         *     500 and Rommy, the table meld's number).
          * @example {
          *       "cards": [
          *         "4S"
@@ -404,7 +404,7 @@ export interface components {
             cards: string[];
             /**
              * Meld
-             * @description Rummy 500: the target meld afterwards, in meld order
+             * @description Rummy 500 and Rommy: the target meld afterwards, in meld order
              */
             meld?: string[] | null;
             /** Target */
@@ -1258,6 +1258,79 @@ export interface components {
          *       },
          *       "seed": 4
          *     }
+         * @example {
+         *       "complete": true,
+         *       "elapsed_ms": 1.5,
+         *       "game": "rommy",
+         *       "level": "novice",
+         *       "moves": [
+         *         {
+         *           "exact": false,
+         *           "expected_points": 69,
+         *           "move": {
+         *             "action": "take_discard",
+         *             "card": "6C"
+         *           },
+         *           "reasons": [
+         *             "takes 2 cards down to 6C; unless it is melded or laid off this turn it costs 50",
+         *             "round score +69.0 against the others' mean over 20 deals"
+         *           ],
+         *           "samples": 20,
+         *           "searched": true,
+         *           "standard_error": 7.42,
+         *           "win_probability": 0.85
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 49.833,
+         *           "move": {
+         *             "action": "draw_stock"
+         *           },
+         *           "reasons": [
+         *             "draws one of 23 stock cards",
+         *             "round score +49.8 against the others' mean over 20 deals"
+         *           ],
+         *           "samples": 20,
+         *           "searched": true,
+         *           "standard_error": 9.35,
+         *           "win_probability": 0.5
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 44.167,
+         *           "move": {
+         *             "action": "take_discard",
+         *             "card": "2C"
+         *           },
+         *           "reasons": [
+         *             "takes the top card 2C",
+         *             "round score +44.2 against the others' mean over 8 deals"
+         *           ],
+         *           "samples": 8,
+         *           "searched": false,
+         *           "standard_error": 12.852,
+         *           "win_probability": 0.625
+         *         }
+         *       ],
+         *       "phase": "draw",
+         *       "recommended": {
+         *         "exact": false,
+         *         "expected_points": 69,
+         *         "move": {
+         *           "action": "take_discard",
+         *           "card": "6C"
+         *         },
+         *         "reasons": [
+         *           "takes 2 cards down to 6C; unless it is melded or laid off this turn it costs 50",
+         *           "round score +69.0 against the others' mean over 20 deals"
+         *         ],
+         *         "samples": 20,
+         *         "searched": true,
+         *         "standard_error": 7.42,
+         *         "win_probability": 0.85
+         *       },
+         *       "seed": 6
+         *     }
          */
         AdviceResponse: {
             /**
@@ -1274,14 +1347,14 @@ export interface components {
              * Game
              * @enum {string}
              */
-            game: "gin" | "indian13" | "indian21" | "rummy500";
+            game: "gin" | "indian13" | "indian21" | "rummy500" | "rommy";
             /** Level */
             level: string;
             /** Moves */
             moves: components["schemas"]["MoveValueOut"][];
             /**
              * Phase
-             * @description gin: first_upcard, draw, discard, wall or layoff; Indian rummy: draw (the start of a turn: drop, take the pile top or draw from the stock) or discard (discard or declare); Rummy 500: draw (the stock, the pile down to a card, or pass) or play (the rest of the turn: lay down, lay off, throw or go out)
+             * @description gin: first_upcard, draw, discard, wall or layoff; Indian rummy: draw (the start of a turn: drop, take the pile top or draw from the stock) or discard (discard or declare); Rummy 500 and Rommy: draw (the stock, the pile down to a card, or pass) or play (the rest of the turn: lay down, lay off, throw or go out)
              */
             phase: string;
             recommended: components["schemas"]["MoveValueOut"];
@@ -1291,7 +1364,7 @@ export interface components {
         /**
          * AdviseRequest
          * @description The public state of a hand as the player to act sees it (gin, indian13, indian21,
-         *     rummy500).
+         *     rummy500, rommy).
          * @example {
          *       "dealer": 1,
          *       "game": "gin",
@@ -1575,6 +1648,46 @@ export interface components {
          *       "seed": 4,
          *       "upcard": "8C"
          *     }
+         * @example {
+         *       "dealer": 0,
+         *       "game": "rommy",
+         *       "hand": "5C 7C 8D 8H 8S QH JK",
+         *       "history": [
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "4D",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 2
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "KS",
+         *           "player": 2
+         *         },
+         *         {
+         *           "action": "take_discard",
+         *           "card": "4D",
+         *           "player": 3
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "2C",
+         *           "player": 3
+         *         }
+         *       ],
+         *       "level": "novice",
+         *       "me": 0,
+         *       "players": 4,
+         *       "seed": 6,
+         *       "upcard": "6C"
+         *     }
          */
         AdviseRequest: {
             /**
@@ -1589,11 +1702,11 @@ export interface components {
              * @default null
              */
             discard_pile?: string[] | null;
-            /** @description the game: gin, indian13, indian21 or rummy500 */
+            /** @description the game: gin, indian13, indian21, rummy500 or rommy */
             game: components["schemas"]["Game"];
             /**
              * Hand
-             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22); rummy500 13 dealt to two players, 7 to three or four
+             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22); rummy500 13 dealt to two players, 7 to three or four; rommy 7
              */
             hand: string[] | string;
             /**
@@ -1617,7 +1730,7 @@ export interface components {
             oklahoma?: boolean;
             /**
              * Players
-             * @description Indian rummy: the players at the table, 2 to 6; rummy500: 2 to 4 (one deck); default 2
+             * @description Indian rummy: the players at the table, 2 to 6; rummy500: 2 to 4 (one deck); rommy: 2 to 6; default 2
              * @default null
              */
             players?: number | null;
@@ -5151,7 +5264,7 @@ export interface components {
          * @description A game the advisor plays.
          * @enum {string}
          */
-        Game: "gin" | "indian13" | "indian21" | "rummy500";
+        Game: "gin" | "indian13" | "indian21" | "rummy500" | "rommy";
         /**
          * GinOutcome
          * @description How a gin hand ended: knock, undercut (the defender had as little or
@@ -7816,7 +7929,7 @@ export interface components {
         };
         /**
          * Level
-         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 8 ms, p99 20 ms), standard (the default: median 30 ms, p99 160 ms), expert (median 50 ms, p99 1.1 s); Rummy 500 at three players: novice median 36 ms, standard 106 ms (p99 262 ms), expert 590 ms; a time_limit_ms cuts any level short with the best found so far.
+         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 8 ms, p99 20 ms), standard (the default: median 30 ms, p99 160 ms), expert (median 50 ms, p99 1.1 s); Rummy 500 at three players: novice median 36 ms, standard 106 ms (p99 262 ms), expert 590 ms; Rommy plays the same number of deals; a time_limit_ms cuts any level short with the best found so far.
          * @enum {string}
          */
         Level: "novice" | "standard" | "expert";
@@ -7876,7 +7989,7 @@ export interface components {
         MoveOut: {
             /**
              * Action
-             * @description take_discard, pass, draw_stock, discard, knock or lay_off (the defender's reply to a knock); Indian rummy also drop and declare; Rummy 500 also go_out (the melds and layoffs empty the hand); its discard lays down melds and layoffs first
+             * @description take_discard, pass, draw_stock, discard, knock or lay_off (the defender's reply to a knock); Indian rummy also drop and declare; Rummy 500 also go_out (the melds and layoffs empty the hand); its discard (and Rommy's, which also closes the round) lays down melds and layoffs first
              */
             action: string;
             /**
@@ -7891,12 +8004,12 @@ export interface components {
             deadwood?: string[] | null;
             /**
              * Layoffs
-             * @description lay_off (and Rummy 500): the layoffs
+             * @description lay_off (and Rummy 500, Rommy): the layoffs
              */
             layoffs?: components["schemas"]["AdviceLayoffOut"][] | null;
             /**
              * Melds
-             * @description knock and declare: the melds to show; lay_off: the defender's melds; Rummy 500: the melds to lay down
+             * @description knock and declare: the melds to show; lay_off: the defender's melds; Rummy 500 and Rommy: the melds to lay down
              */
             melds?: string[][] | null;
         };
@@ -7929,7 +8042,7 @@ export interface components {
             exact: boolean;
             /**
              * Expected Points
-             * @description the points the player can expect from this hand (negative: it expects to pay); Rummy 500: its round score less the mean of the others' round scores
+             * @description the points the player can expect from this hand (negative: it expects to pay); Rummy 500 and Rommy: its round score less the mean of the others' round scores
              */
             expected_points: number;
             /**
@@ -7960,7 +8073,7 @@ export interface components {
             standard_error: number | null;
             /**
              * Win Probability
-             * @description the chance of winning this hand (Rummy 500: the round's best score, a tie shared)
+             * @description the chance of winning this hand (Rummy 500 and Rommy: the round's best score, a tie shared)
              */
             win_probability: number;
         };
