@@ -1,4 +1,4 @@
-"""Rummy 500 cards, melds and points, written again for the referee: no ``solver`` import.
+"""Rummy 500 and Rommy cards, melds and points, written again for the referee: no ``solver`` import.
 
 Cards are ints ``suit * 13 + rank`` (suits S H D C, rank 0 = ace ... 12 =
 king) and 52 for a joker; the deck holds each card once and two jokers.
@@ -14,8 +14,11 @@ for the Indian referee too: arena code, not the library's.
 * ``read_extension(old, extended)`` -- a table meld after a layoff: the old
   cards in their places (a set: anywhere) plus the cards added, still a meld
   of the same kind, so every joker keeps its meaning;
-* points: 2-9 their number, T J Q K 10, ace 15 (1 melded as the low ace of a
-  run), joker 15 wherever it stands; a card in hand counts as it is.
+* points: the game's ``CardPoints`` (``benchmarks.arena.rummy500.variants``),
+  Rummy 500's unless told: 2-9 their number, T J Q K 10, ace 15 (1 melded as
+  the low ace of a run), joker 15 wherever it stands; Rommy's: 2-9 5, T J Q K
+  10, ace 15 wherever it stands, joker 25.  A card in hand counts as it is.
+  The games meld alike: only the points differ.
 
 >>> from benchmarks.arena.joker_cards import parse_cards
 >>> read_meld(parse_cards("5H 6H JK")).represents == tuple(parse_cards("5H 6H 7H"))
@@ -24,6 +27,9 @@ True
 KH AH 2H is no meld: not a run (the ace is low, A-2-3, or high, Q-K-A, never both: no K-A-2)
 >>> read_meld(parse_cards("AH 2H 3H")).points, read_meld(parse_cards("QH KH AH")).points
 ((1, 2, 3), (10, 10, 15))
+>>> from benchmarks.arena.rummy500.variants import ROMMY_POINTS
+>>> read_meld(parse_cards("AH 2H JK"), points=ROMMY_POINTS).points
+(15, 5, 25)
 """
 
 from __future__ import annotations
@@ -34,15 +40,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 from benchmarks.arena.joker_cards import JOKER, RANKS, SUITS, card_name
+from benchmarks.arena.rummy500.variants import RUMMY500_POINTS, CardPoints
 
 HIGH_ACE = 13
 """The run coordinate of an ace above the king (0 is the ace below the two)."""
 MAX_RUN = 13
 MAX_SET = 4
 MIN_MELD = 3
-JOKER_POINTS = 15
-ACE_POINTS = 15
-LOW_ACE_POINTS = 1
+JOKER_POINTS = RUMMY500_POINTS.joker
+ACE_POINTS = RUMMY500_POINTS.ace
+LOW_ACE_POINTS = RUMMY500_POINTS.low_ace
 
 MeldKind = Literal["run", "set"]
 
@@ -51,19 +58,15 @@ class InvalidMeldError(ValueError):
     """A group of cards is not a meld (or not a layoff of the meld it extends)."""
 
 
-def card_points(card: int) -> int:
-    """What ``card`` counts in hand (and melded, but as a low ace): joker and ace 15."""
-    if card == JOKER:
-        return JOKER_POINTS
-    rank = card % RANKS
-    if rank == 0:
-        return ACE_POINTS
-    return 10 if rank >= 9 else rank + 1
+def card_points(card: int, points: CardPoints = RUMMY500_POINTS) -> int:
+    """What ``card`` counts in hand (and melded, but as a low ace): Rummy 500's
+    joker and ace 15 unless ``points`` says otherwise."""
+    return points.of(card)
 
 
-def hand_points(cards: Iterable[int]) -> int:
+def hand_points(cards: Iterable[int], points: CardPoints = RUMMY500_POINTS) -> int:
     """What a hand left at the end of a round costs."""
-    return sum(card_points(c) for c in cards)
+    return sum(points.of(c) for c in cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +91,7 @@ def _joined(cards: Sequence[int]) -> str:
     return " ".join(card_name(c) for c in cards)
 
 
-def _run(cards: Sequence[int]) -> Meld | str:
+def _run(cards: Sequence[int], scale: CardPoints) -> Meld | str:
     """``cards`` read as a run, or why they are not one."""
     naturals = [(i, c) for i, c in enumerate(cards) if c != JOKER]
     if not naturals:
@@ -108,8 +111,7 @@ def _run(cards: Sequence[int]) -> Meld | str:
         if all((low + i) % RANKS == c % RANKS for i, c in naturals):
             base = suits.pop() * RANKS
             represents = tuple(base + (low + i) % RANKS for i in range(len(cards)))
-            points = tuple(JOKER_POINTS if c == JOKER
-                           else LOW_ACE_POINTS if low + i == 0 else card_points(c)
+            points = tuple(scale.low_ace if low + i == 0 and c != JOKER else scale.of(c)
                            for i, c in enumerate(cards))
             return Meld("run", tuple(cards), represents, points, low)
     if all((first % RANKS - first_index + i) % RANKS == c % RANKS for i, c in naturals):
@@ -117,7 +119,7 @@ def _run(cards: Sequence[int]) -> Meld | str:
     return "its cards are not in sequence from low to high (a joker stands for the card of its place)"
 
 
-def _set(cards: Sequence[int]) -> Meld | str:
+def _set(cards: Sequence[int], scale: CardPoints) -> Meld | str:
     """``cards`` read as a set, or why they are not one."""
     naturals = [c for c in cards if c != JOKER]
     if not naturals:
@@ -133,22 +135,23 @@ def _set(cards: Sequence[int]) -> Meld | str:
     rank = naturals[0] % RANKS
     missing = iter(s for s in range(SUITS) if s not in suits)
     represents = tuple(c if c != JOKER else next(missing) * RANKS + rank for c in cards)
-    return Meld("set", tuple(cards), represents, tuple(card_points(c) for c in cards), None)
+    return Meld("set", tuple(cards), represents, tuple(scale.of(c) for c in cards), None)
 
 
-def _reading(cards: Sequence[int], kind: MeldKind | None) -> Meld | str:
+def _reading(cards: Sequence[int], kind: MeldKind | None,
+             scale: CardPoints = RUMMY500_POINTS) -> Meld | str:
     if len(cards) < MIN_MELD:
         return f"a meld has at least {MIN_MELD} cards"
     if any(not isinstance(c, int) or not 0 <= c <= JOKER for c in cards):
         return "it holds something that is not a card"
     reasons = []
     if kind in (None, "run"):
-        run = _run(cards)
+        run = _run(cards, scale)
         if isinstance(run, Meld):
             return run
         reasons.append(f"not a run ({run})")
     if kind in (None, "set"):
-        found = _set(cards)
+        found = _set(cards, scale)
         if isinstance(found, Meld):
             return found
         reasons.append(f"not a set ({found})")
@@ -163,10 +166,12 @@ def meld_problem(cards: Sequence[int], kind: MeldKind | None = None) -> str | No
     return f"{_joined(cards)} is no meld: {found}"
 
 
-def read_meld(cards: Sequence[int], kind: MeldKind | None = None) -> Meld:
+def read_meld(cards: Sequence[int], kind: MeldKind | None = None,
+              points: CardPoints = RUMMY500_POINTS) -> Meld:
     """``cards`` (meld order) read as a meld: a run when they read as one,
-    else a set (``kind`` forces one); ``InvalidMeldError`` saying why not."""
-    found = _reading(cards, kind)
+    else a set (``kind`` forces one), each card scoring as ``points`` say;
+    ``InvalidMeldError`` saying why not."""
+    found = _reading(cards, kind, points)
     if isinstance(found, Meld):
         return found
     raise InvalidMeldError(f"{_joined(cards)} is no meld: {found}")
@@ -183,11 +188,13 @@ class Extension:
     """Cards added before the old ones (a run; 0 for a set)."""
 
 
-def read_extension(old: Meld, extended: Sequence[int]) -> Extension:
+def read_extension(old: Meld, extended: Sequence[int],
+                   points: CardPoints = RUMMY500_POINTS) -> Extension:
     """``extended`` (meld order) as ``old`` with cards laid off: a run keeps
     its cards in their places and grows at either end, a set takes cards
     anywhere; the result is a meld of the same kind, so every joker keeps
-    its meaning.  ``InvalidMeldError`` saying why not."""
+    its meaning; the cards added score as ``points`` say.  ``InvalidMeldError``
+    saying why not."""
     was, now = _joined(old.cards), _joined(extended)
     if len(extended) <= len(old.cards):
         raise InvalidMeldError(f"{now} does not add a card to the table meld {was}")
@@ -208,13 +215,13 @@ def read_extension(old: Meld, extended: Sequence[int]) -> Extension:
             raise InvalidMeldError(f"{now} does not keep the table run {was} in its place "
                                    "(a run grows only at its ends)")
         added = [*extended[:offset], *extended[offset + len(old.cards):]]
-    found = _reading(extended, old.kind)
+    found = _reading(extended, old.kind, points)
     if not isinstance(found, Meld):
         raise InvalidMeldError(f"laying off onto {was}: {now} is no {old.kind}: {found}")
     if old.kind == "run" and found.represents[offset:offset + len(old.cards)] != old.represents:
         raise InvalidMeldError(f"laying off onto {was}: a joker would change its meaning")
     if old.kind == "run":
-        points = sum(found.points[:offset]) + sum(found.points[offset + len(old.cards):])
+        scored = sum(found.points[:offset]) + sum(found.points[offset + len(old.cards):])
     else:
-        points = sum(card_points(c) for c in added)
-    return Extension(found, tuple(added), points, offset)
+        scored = sum(points.of(c) for c in added)
+    return Extension(found, tuple(added), scored, offset)

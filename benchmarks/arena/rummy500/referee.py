@@ -1,9 +1,11 @@
-"""The Rummy 500 referee: one round from a shuffled deck, every action checked.
+"""The Rummy 500 and Rommy referee: one round from a shuffled deck, every action checked.
 
 It shares no code with ``solver``: its melds and points are
 ``benchmarks.arena.rummy500.melds``, its card names
-``benchmarks.arena.joker_cards``.  The rules are the contract of
-notes/rummy500_spec.md (docs/RULES.md preset ``rummy500``):
+``benchmarks.arena.joker_cards``, and what tells the two games apart is a
+``Variant`` of ``benchmarks.arena.rummy500.variants`` (Rummy 500's unless
+told).  The rules are the contract of notes/rummy500_spec.md (docs/RULES.md
+preset ``rummy500``):
 
 * the deal: one deck and two jokers (54 cards), 2 to 4 players; seat ``p``
   gets ``deck[h*p : h*(p+1)]`` (``h`` = 13 cards with two players, 7 with
@@ -23,6 +25,14 @@ notes/rummy500_spec.md (docs/RULES.md preset ``rummy500``):
   the player to draw passes, or after ``max_turns`` turns (300: an arena
   stop, scored as it stands).  Each seat scores the points of the cards it
   laid down or laid off minus the points of the cards left in its hand.
+
+Rommy (notes/rommy_spec.md, preset ``rommy``; ``variant=ROMMY``) differs
+only where its ``Variant`` does: 2 to 6 players, 7 cards each; its own card
+points (joker 25, ace 15 even melded low, T-K 10, 2-9 5); a deeper card taken
+and not used this turn is no illegal play but costs ``pile_penalty`` (50)
+points, once per take; and every turn ends with a throw: a play that leaves
+no card, or only the top taken alone this turn, is illegal, and the round
+ends when the throw empties the hand.
 
 An action that is not legal raises ``IllegalActionError`` and changes
 nothing; nothing is ever corrected.
@@ -44,9 +54,11 @@ from benchmarks.arena.rummy500.melds import (
     read_extension,
     read_meld,
 )
+from benchmarks.arena.rummy500.variants import RUMMY500, Variant
 
 DECK: tuple[int, ...] = (*range(52), JOKER, JOKER)
-HAND_SIZES = {2: 13, 3: 7, 4: 7}
+HAND_SIZES = dict(RUMMY500.hand_sizes)
+"""Rummy 500's cards each by the number of players (``Variant.hand_sizes``)."""
 MAX_TURNS = 300
 
 
@@ -161,6 +173,8 @@ class PlayerView:
     max_turns: int
     legal_draws: tuple[Action, ...]
     """In the draw phase, the draws accepted now (a deep take still needs its card used)."""
+    variant: Variant = RUMMY500
+    """The game's rules (public: every player knows what game it plays)."""
 
     @property
     def history(self) -> list[dict[str, Any]]:
@@ -170,7 +184,7 @@ class PlayerView:
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """One seat's round: ``points`` = ``laid_points`` - ``hand_points``."""
+    """One seat's round: ``points`` = ``laid_points`` - ``hand_points`` - ``penalty_points``."""
 
     points: int
     laid_points: int
@@ -182,6 +196,10 @@ class SeatRecord:
     turns: int
     hand: tuple[int, ...]
     """The cards left in hand at the end."""
+    pile_penalties: int = 0
+    """Deeper cards taken and not used in that turn (Rommy; Rummy 500 refuses such a play)."""
+    penalty_points: int = 0
+    """What those penalties cost: ``pile_penalties`` times the game's ``pile_penalty``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +229,7 @@ class _Seat:
     pile_takes: int = 0
     cards_taken: int = 0
     turns: int = 0
+    pile_penalties: int = 0
 
 
 @dataclass(slots=True)
@@ -220,21 +239,21 @@ class _OnTable:
 
 
 class Rummy500Round:
-    """The state of one round and its referee (players get ``view``s only)."""
+    """The state of one round of ``variant`` (Rummy 500 unless told; ``ROMMY``)
+    and its referee (players get ``view``s only)."""
 
     def __init__(self, deck: Sequence[int], players: int, dealer: int | None = None,
-                 max_turns: int = MAX_TURNS) -> None:
+                 max_turns: int = MAX_TURNS, variant: Variant = RUMMY500) -> None:
         if sorted(deck) != sorted(DECK):
             raise ValueError("the deck must hold 52 cards and two jokers, each card once")
-        if players not in HAND_SIZES:
-            raise ValueError(f"Rummy 500 seats 2 to 4 players here, not {players}")
+        size = variant.hand_size(players)
+        self.variant = variant
         self.deck = tuple(deck)
         self.players = players
         self.dealer = players - 1 if dealer is None else dealer
         if not 0 <= self.dealer < players:
             raise ValueError(f"no seat {self.dealer} to deal")
         self.max_turns = max_turns
-        size = HAND_SIZES[players]
         self.seats = [_Seat(list(self.deck[size * p:size * (p + 1)])) for p in range(players)]
         self.upcard = self.deck[size * players]
         self.pile = [self.upcard]
@@ -282,7 +301,7 @@ class Rummy500Round:
             self.upcard, tuple(self.pile), self.table_melds(), self.stock_size,
             tuple(self.events), self.taken_top if acting else None,
             self.must_use if acting else None, self.turn, self.max_turns,
-            self.legal_draws() if acting else ())
+            self.legal_draws() if acting else (), self.variant)
 
     # -- applying ---------------------------------------------------------------------
     def apply(self, action: Action) -> None:
@@ -358,7 +377,7 @@ class Rummy500Round:
         laid = 0
         for meld_cards in action.melds:
             try:
-                meld = read_meld(meld_cards)
+                meld = read_meld(meld_cards, points=self.variant.points)
             except InvalidMeldError as error:
                 raise IllegalActionError(f"{who} lays down {error}") from None
             spend(meld_cards, f"lays down {' '.join(map(card_name, meld_cards))}")
@@ -372,7 +391,7 @@ class Rummy500Round:
                                          f"{len(table)} meld(s)")
             target = table[layoff.target]
             try:
-                extension = read_extension(target.meld, layoff.extended)
+                extension = read_extension(target.meld, layoff.extended, self.variant.points)
             except InvalidMeldError as error:
                 raise IllegalActionError(f"{who} lays off onto table meld {layoff.target}: "
                                          f"{error}") from None
@@ -381,10 +400,13 @@ class Rummy500Round:
             target.meld = extension.meld
             used += extension.added
             laid += extension.points
-        if self.must_use is not None and self.must_use not in used:
-            raise IllegalActionError(f"{who} took the pile down to {card_name(self.must_use)} "
+        penalised = self.must_use is not None and self.must_use not in used
+        if penalised and self.variant.pile_penalty is None:
+            raise IllegalActionError(f"{who} took the pile down to {_name(self.must_use)} "
                                      "and must meld or lay it off this turn")
         left = sorted(hand.elements())
+        if self.variant.must_throw:
+            self._check_throw(who, left, action.card)
         if action.card is None:
             if left:
                 raise IllegalActionError(f"{who} throws nothing but still holds "
@@ -400,6 +422,7 @@ class Rummy500Round:
         # legal: commit
         seat.hand = left
         seat.laid_points += laid
+        seat.pile_penalties += penalised
         self.table = table
         if action.melds:
             self.events.append(Event(seat_index, "meld", melds=action.melds))
@@ -418,13 +441,31 @@ class Rummy500Round:
             self.to_act = (seat_index + 1) % self.players
             self.phase = Phase.DRAW
 
+    def _check_throw(self, who: str, left: Sequence[int], card: int | None) -> None:
+        """A game where every turn ends with a throw: the play must leave a
+        card that may be thrown, and throw one (``left``: the hand after the
+        melds and layoffs, before the throw)."""
+        if not left:
+            raise IllegalActionError(f"{who}'s melds and layoffs leave no card to throw "
+                                     f"({self.variant.label}: every turn ends with a throw)")
+        if all(c == self.taken_top for c in left):
+            raise IllegalActionError(f"{who}'s melds and layoffs leave only {_name(self.taken_top)}, "
+                                     "the pile top it took alone this turn, which it may not "
+                                     "throw back: no card to throw")
+        if card is None:
+            raise IllegalActionError(f"{who} throws nothing but holds "
+                                     f"{' '.join(map(card_name, left))} "
+                                     f"({self.variant.label}: every turn ends with a throw)")
+
     def _end(self, outcome: str, went_out: int | None) -> None:
         records = []
         for index, seat in enumerate(self.seats):
-            in_hand = hand_points(seat.hand)
-            records.append(SeatRecord(seat.laid_points - in_hand, seat.laid_points, in_hand,
-                                      index == went_out, seat.pile_takes, seat.cards_taken,
-                                      seat.turns, tuple(sorted(seat.hand))))
+            in_hand = hand_points(seat.hand, self.variant.points)
+            penalty = seat.pile_penalties * (self.variant.pile_penalty or 0)
+            records.append(SeatRecord(seat.laid_points - in_hand - penalty, seat.laid_points,
+                                      in_hand, index == went_out, seat.pile_takes,
+                                      seat.cards_taken, seat.turns, tuple(sorted(seat.hand)),
+                                      seat.pile_penalties, penalty))
         self.result = RoundResult(outcome, went_out, tuple(records), self.turn)
 
 
