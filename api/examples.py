@@ -147,6 +147,13 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
                      {"player": 3, "action": "take_discard", "card": "4D"},
                      {"player": 3, "action": "discard", "card": "2C"}],
          "level": "novice", "seed": 6},
+        {"game": "basic", "players": 2, "me": 0, "dealer": 0,
+         "hand": "AH 2H 3H 9S 9D 9C 5C 6C 8C QS 7C", "upcard": "KD",
+         "history": [{"player": 1, "action": "draw_stock"},
+                     {"player": 1, "action": "meld", "melds": [["4D", "5D", "6D"]]},
+                     {"player": 1, "action": "discard", "card": "7C"},
+                     {"player": 0, "action": "take_discard", "card": "7C"}],
+         "level": "novice", "seed": 7},
     ],
     "score_round": [
         {"variant": "indian13", "wild_rank": "7", "players": [

@@ -322,9 +322,10 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
         "indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, "
         "take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 "
         "players; at the start of a turn: the stock or the pile down to a card; after drawing: "
-        "what to lay down and lay off, and the throw or going out) and rommy (the same for 2 "
+        "what to lay down and lay off, and the throw or going out), rommy (the same for 2 "
         "to 6 players, with Rommy's points, its 50-point pile penalty and a throw that ends "
-        "every turn).",
+        "every turn) and basic (2 to 6 players, the pile's top card only, the player going "
+        "out collects the others' hands, doubled for a rummy).",
         schemas_advice.AdviseRequest, schemas_advice.AdviceResponse, advise, "play",
         CliCommand(("advise",), "the best move of a hand's decision, every legal move ranked",
                    report.format_advice, examples=_examples(
@@ -340,6 +341,8 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
                        'advise --game rummy500 --players 3 --me 1 --dealer 0 --upcard 8C '
                        '"AH 2H 3H 9S 9D KC 5C"',
                        'advise --game rommy --players 5 --me 1 --dealer 0 --upcard 8C '
+                       '"AH 2H 3H 9S 9D KC 5C"',
+                       'advise --game basic --players 4 --me 1 --dealer 0 --upcard 8C '
                        '"AH 2H 3H 9S 9D KC 5C"'),
                    defaults={"game": "gin"})),
 )}

@@ -58,7 +58,8 @@ Action.__doc__ = ("What a player did: take_discard (the pile top), draw_stock, d
                   "pass (the first upcard, or at the wall), knock (a discard that ends the "
                   "hand, showing melds); Indian rummy: drop (give up the deal at the start of "
                   "a turn), declare (a discard that shows the hand's melds); Rummy 500 and "
-                  "Rommy: take_discard takes the pile down to its card, meld (new melds laid down), "
+                  "Rommy: take_discard takes the pile down to its card (basic rummy: the top "
+                  "only), meld (new melds laid down), "
                   "lay_off (cards added to table meld target), pass (the stock is empty: the "
                   "round ends)")
 
@@ -100,7 +101,8 @@ class EventIn(BaseModel):
                                   "the card thrown (absent for draw_stock, pass and drop)")
     melds: list[MeldCards] | None = Field(
         default=None, max_length=MAX_GROUPS,
-        description="knock and declare: the melds shown; Rummy 500 meld: the melds laid down "
+        description="knock and declare: the melds shown; meld (Rummy 500, Rommy, basic): the "
+                    "melds laid down "
                     "(a run low to high, a joker where it stands), lay_off: the target meld "
                     "as it is afterwards (one meld)")
     deadwood: list[CardToken] | None = Field(
@@ -108,7 +110,7 @@ class EventIn(BaseModel):
         description="knock: the unmelded cards shown (empty: gin; absent: not shown)")
     target: int | None = Field(
         default=None, ge=0, le=MAX_TABLE_MELD,
-        description="Rummy 500 lay_off: the table meld laid off onto, numbered from 0 in the "
+        description="lay_off (Rummy 500, Rommy, basic): the table meld laid off onto, numbered from 0 in the "
                     "order the melds were laid down (every player's)")
 
 
@@ -124,14 +126,17 @@ class ScoreIn(BaseModel):
 
 class AdviseRequest(OperationRequest):
     """The public state of a hand as the player to act sees it (gin, indian13, indian21,
-    rummy500, rommy)."""
+    rummy500, rommy, basic)."""
 
     model_config = _request(*REQUESTS["advise"])
 
-    game: GameIn = Field(description="the game: gin, indian13, indian21, rummy500 or rommy")
+    game: GameIn = Field(description="the game: gin, indian13, indian21, rummy500, rommy "
+                                         "or basic")
     hand: HandCards = Field(description="the player's cards now: gin 10, or 11 after drawing; "
                                         "indian13 13 (14), indian21 21 (22); rummy500 13 "
-                                        "dealt to two players, 7 to three or four; rommy 7")
+                                        "dealt to two players, 7 to three or four; rommy 7; "
+                                        "basic 10 to two players, 7 to three or four, 6 to "
+                                        "five or six")
     upcard: CardToken = Field(description="the card turned up after the deal (the first card "
                                           "of the discard pile)")
     history: list[EventIn] = Field(default_factory=list, max_length=MAX_EVENTS,
@@ -156,7 +161,7 @@ class AdviseRequest(OperationRequest):
     players: int | None = Field(default=None, ge=MIN_PLAYERS, le=MAX_PLAYERS,
                                 description="Indian rummy: the players at the table, "
                                             f"{MIN_PLAYERS} to {MAX_PLAYERS}; rummy500: 2 to 4 "
-                                            "(one deck); rommy: 2 to 6; default 2")
+                                            "(one deck); rommy and basic: 2 to 6; default 2")
     level: LevelIn = Field(default="standard", description=Level.__doc__)
     seed: int = Field(default=0, ge=0, le=2**31 - 1,
                       description="the same seed and state give the same advice (on a "
@@ -183,18 +188,20 @@ class MoveOut(BaseModel):
 
     action: str = Field(description="take_discard, pass, draw_stock, discard, knock or "
                                     "lay_off (the defender's reply to a knock); Indian rummy "
-                                    "also drop and declare; Rummy 500 also go_out (the melds "
-                                    "and layoffs empty the hand); its discard (and Rommy's, "
-                                    "which also closes the round) lays down melds and "
-                                    "layoffs first")
+                                    "also drop and declare; Rummy 500 and basic rummy also "
+                                    "go_out (the melds and layoffs empty the hand); their "
+                                    "discard (and Rommy's, which also closes the round) lays "
+                                    "down melds and layoffs first")
     card: str | None = Field(default=None, description="the card taken or thrown")
     melds: list[list[str]] | None = Field(default=None,
                                           description="knock and declare: the melds to show; "
                                                       "lay_off: the defender's melds; Rummy "
-                                                      "500 and Rommy: the melds to lay down")
+                                                      "500, Rommy and basic: the melds to lay "
+                                                      "down")
     deadwood: list[str] | None = Field(default=None, description="the cards left unmelded")
     layoffs: list[AdviceLayoffOut] | None = Field(default=None, description="lay_off (and Rummy "
-                                                                             "500, Rommy): the "
+                                                                             "500, Rommy, "
+                                                                             "basic): the "
                                                                              "layoffs")
 
 
@@ -207,10 +214,11 @@ class MoveValueOut(BaseModel):
     expected_points: float = Field(description="the points the player can expect from this "
                                                "hand (negative: it expects to pay); Rummy "
                                                "500 and Rommy: its round score less the mean "
-                                               "of the others' round scores")
+                                               "of the others' round scores; basic: what it "
+                                               "collects (negative: pays)")
     win_probability: float = Field(description="the chance of winning this hand (Rummy 500 "
                                                "and Rommy: the round's best score, a tie "
-                                               "shared)")
+                                               "shared; basic: going out first)")
     match_win_probability: float | None = Field(description="the chance of winning the match "
                                                             "(with a score)")
     exact: bool = Field(description="the figures are exact (else estimated over samples)")
@@ -227,12 +235,12 @@ class AdviceResponse(BaseModel):
 
     model_config = _response(*example("advise") or [])
 
-    game: Literal["gin", "indian13", "indian21", "rummy500", "rommy"]
+    game: Literal["gin", "indian13", "indian21", "rummy500", "rommy", "basic"]
     phase: str = Field(description="gin: first_upcard, draw, discard, wall or layoff; Indian "
                                    "rummy: draw (the start of a turn: drop, take the pile top "
                                    "or draw from the stock) or discard (discard or declare); "
-                                   "Rummy 500 and Rommy: draw (the stock, the pile down to a "
-                                   "card, or pass) or play (the rest of the turn: lay down, "
+                                   "Rummy 500, Rommy and basic: draw (the stock, the pile down "
+                                   "to a card or its top, or pass) or play (the rest of the turn: lay down, "
                                    "lay off, throw or go out)")
     recommended: MoveValueOut
     moves: list[MoveValueOut]

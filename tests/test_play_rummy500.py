@@ -239,7 +239,7 @@ def test_the_api_refuses_an_impossible_state_with_422(client: TestClient) -> Non
 
 
 # -- the fast player of the playouts -----------------------------------------------------
-@pytest.mark.parametrize("game", ["rummy500", "rommy"])
+@pytest.mark.parametrize("game", ["rummy500", "rommy", "basic"])
 def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best(game: str) -> None:
     """On random hands: every meld the fast player lays reads as a meld under
     the rules, its points are what the solver's reading scores, and the total
@@ -256,7 +256,7 @@ def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best(game: str
 
     deal = VARIANTS[game].deal
     fast = FastPlayer(VARIANTS[game].values)
-    deck = [*range(52), 52, 52]
+    deck = [*range(52), *[52] * VARIANTS[game].deal.rules.jokers_per_deck]
     for index in range(300):
         rng = random.Random(index)
         hand = rng.sample(deck, rng.choice([7, 8, 10, 13]))

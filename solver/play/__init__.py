@@ -5,8 +5,8 @@ cards, the pile, the public history, the score -- checks that it could have
 arisen (``InvalidStateError`` saying why not), and answers every legal move
 of the decision ranked, with expected points, win probabilities and reasons
 (``solver.play.advice``).  Games: ``gin`` (``solver.play.gin``), ``indian13``
-and ``indian21`` (``solver.play.indian``), ``rummy500`` and ``rommy``
-(``solver.play.rummy500``).  One call serves every game: each
+and ``indian21`` (``solver.play.indian``), ``rummy500``, ``rommy`` and
+``basic`` (``solver.play.rummy500``).  One call serves every game: each
 game takes the fields it needs and refuses, by name, a field it does not
 take (``field_not_for_game``): ``score`` and ``oklahoma`` are gin's,
 ``wild_rank`` (the cut card) Indian rummy's, ``players`` every game's but
@@ -34,9 +34,9 @@ from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.gin.advisor import DEFAULT_LEVEL, LEVELS, GinAdvisor
 from solver.play.gin.state import GinState
 
-GAMES: tuple[str, ...] = ("gin", "indian13", "indian21", "rummy500", "rommy")
+GAMES: tuple[str, ...] = ("gin", "indian13", "indian21", "rummy500", "rommy", "basic")
 INDIAN_GAMES: tuple[str, ...] = ("indian13", "indian21")
-LAY_DOWN_GAMES: tuple[str, ...] = ("rummy500", "rommy")
+LAY_DOWN_GAMES: tuple[str, ...] = ("rummy500", "rommy", "basic")
 """The games of the pile and the table (``solver.play.rummy500``)."""
 
 __all__ = ["GAMES", "LEVELS", "Advice", "Layoff", "Move", "MoveValue", "advise"]
@@ -71,8 +71,8 @@ def advise(
 
     ``rules`` overrides the game preset's knobs; ``oklahoma`` (gin) makes the
     first upcard set the knock limit; ``wild_rank`` (Indian) is the cut card
-    and ``players`` (Indian 2 to 6, Rummy 500 2 to 4, Rommy 2 to 6;
-    default 2) the number of players;
+    and ``players`` (Indian 2 to 6, Rummy 500 2 to 4, Rommy and basic 2 to
+    6; default 2) the number of players;
     ``level`` is ``novice``, ``standard`` or ``expert``; ``seed`` makes the
     answer reproducible; the call returns by ``time_limit_ms`` (or
     ``deadline``) with the best valuation found."""

@@ -1,5 +1,5 @@
-"""The Rummy 500 and Rommy advisor (``rummy500``, 2 to 4 players; ``rommy``,
-2 to 6; one deck and two jokers).
+"""The advisor of the lay-down games: ``rummy500`` (2 to 4 players) and
+``rommy`` (2 to 6; one deck and two jokers), ``basic`` (2 to 6, 52 cards).
 
 * ``variant`` -- what differs between the two games;
 * ``state`` -- the public state of a round, checked and replayed;
@@ -24,8 +24,8 @@ def advise_rummy500(game: str, *, hand: object, upcard: object,
                     history: Sequence[object] | None, me: int, dealer: int, discard_pile: object,
                     stock_count: int | None, players: int | None, level: str, seed: int,
                     deadline: Deadline) -> Advice:
-    """``solver.play.advise`` for Rummy 500 or Rommy (``game``; its arguments
-    checked there)."""
+    """``solver.play.advise`` for Rummy 500, Rommy or basic rummy (``game``;
+    its arguments checked there)."""
     state = Rummy500State.parse(players=DEFAULT_PLAYERS if players is None else players, me=me,
                                 dealer=dealer, hand=hand, upcard=upcard, history=history,
                                 discard_pile=discard_pile, stock_count=stock_count,

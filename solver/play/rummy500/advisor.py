@@ -1,4 +1,4 @@
-"""The Rummy 500 and Rommy advisor: every legal move of a decision, valued by playing the round out.
+"""The Rummy 500, Rommy and basic rummy advisor: every legal move, valued by playing the round out.
 
 The moves come from the exact solver: at the start of a turn, draw from the
 stock, take the pile down to any card that can be used at once (the top
@@ -10,7 +10,9 @@ the hand's best play (``solver.layoffs.LayoffSearch``: most points now), or
 nothing, or only the use of a card taken from below the top -- and which
 card to throw (each card left, not the top just taken), or going out.  In
 Rommy a turn always ends with a throw: closing is the best play of the
-hand without the card thrown, when it lays every other card.
+hand without the card thrown, when it lays every other card.  Basic rummy
+takes the pile's top card only, and refills an empty stock by turning the
+pile over.
 
 Each move is valued by information-set search: the cards the player cannot
 see are dealt out many times (the opponents' hands, less the cards each is
@@ -18,9 +20,10 @@ known to hold, and the stock's order); in each deal the move is played and
 the round is played out to its end by the fast player (``fast``: lays what
 it can, takes from the pile when it adds points now, throws its loosest
 card), every player alike.  A move's points are the player's round score
-less the mean of the others' (a Rummy 500 game is a race to 500), over the
-same deals for every move, so moves compare on equal luck; its win
-probability is the chance of the round's best score.  A level is a number
+less the mean of the others' (a Rummy 500 game is a race to 500; in basic
+rummy: what the player collects or pays), over the same deals for every
+move, so moves compare on equal luck; its win probability is the chance of
+the round's best score (basic: of going out).  A level is a number
 of playouts, shared out by successive halving (``halving_plan``): every move
 gets a few deals, the better half more, and so on down to the best two; a
 move's place and figures come from the last round it was in.
@@ -44,7 +47,7 @@ from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, read_table_meld
 from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
-from solver.play.rummy500.fast import FastPlayer, Spot, links, run_spot, set_spot
+from solver.play.rummy500.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
 from solver.play.rummy500.state import Rummy500State, take_depth
 
 
@@ -144,7 +147,7 @@ class Rummy500Advisor:
         self.seed = seed
         self.deadline = deadline
         self.rng = random.Random(f"{self.variant.game}/{seed}")
-        self.fast = FastPlayer(self.values)
+        self.fast = FastPlayer(self.values, self.variant.deep_takes)
         self.search = LayoffSearch(self.deal, state.table, deadline)
         self.unusable: set[int] = set()
         """Deeper pile cards listed though they cannot be used (Rommy)."""
@@ -159,11 +162,14 @@ class Rummy500Advisor:
 
     def _draws(self) -> list[Move]:
         state = self.state
-        out = [Move("draw_stock") if state.stock_count > 0 else Move("pass")]
+        refill = self.variant.turn_over_pile
+        out = [Move("draw_stock") if state.stock_count > 0 or refill else Move("pass")]
         pile = state.discard_pile
         if not pile:
             return out
         out.append(Move("take_discard", card=pile[-1]))
+        if not self.variant.deep_takes:
+            return out
         spots = self._spots()
         ticker = Ticker(self.deadline, 8)
         penalised = self.variant.pile_penalty is not None
@@ -328,10 +334,15 @@ class Rummy500Advisor:
             need = seat.size - len(seat.known)
             hands[seat.seat] = [*seat.known, *unseen[:need]]
             del unseen[:need]
+        if state.stock_order is not None:  # the pile turned over: every stock card known
+            return _World(hands, list(reversed(state.stock_order)))
         return _World(hands, unseen[:state.stock_count])
 
+    def _spot(self, tm: TableMeld) -> Spot:
+        return spot_of(tm, run_top(self.values))
+
     def _spots(self) -> list[Spot]:
-        return [spot_of(tm) for tm in self.state.table]
+        return [self._spot(tm) for tm in self.state.table]
 
     def _play_out(self, tally: _Tally, world: _World,
                   until: float) -> tuple[float, float] | None:
@@ -352,11 +363,16 @@ class Rummy500Advisor:
         over = False
         keep: int | None = state.taken_top
         must: int | None = None
+        early = [seat.laid_cards > 0 for seat in state.seats]
+        """Who laid a card in an earlier turn (a "rummy" goes out with none)."""
+        early[me] = state.seats[me].laid_cards - state.laid_this_turn > 0
         if move.action in ("draw_stock", "take_discard", "pass"):
             if move.action == "pass":
                 over = True
             else:
                 if move.action == "draw_stock":
+                    if not stock:
+                        self._refill(stock, pile)
                     hands[me].append(stock.pop())
                     keep = None
                 else:
@@ -367,7 +383,7 @@ class Rummy500Advisor:
                     hands[me].extend(taken)
                     keep = move.card if depth == 1 else None
                     must = move.card if depth > 1 else None
-                over = self._fast_rest(me, hands[me], table, pile, laid, keep, must)
+                over = self._fast_rest(me, hands[me], table, pile, laid, keep, must, early)
         else:
             hand = hands[me]
             for meld in move.melds:
@@ -377,11 +393,13 @@ class Rummy500Advisor:
                 for c in lay.cards:
                     hand.remove(c)
             laid[me] += tally.laid_now - tally.penalty
-            table = [spot_of(tm) for tm in tally.table_after]
+            table = [self._spot(tm) for tm in tally.table_after]
             if move.card is not None:
                 hand.remove(move.card)
                 pile.append(move.card)
             over = not hand
+            if not over and (move.melds or move.layoffs or state.laid_this_turn):
+                early[me] = True
         seat = me
         turns = 0
         while not over and turns < MAX_TURNS:
@@ -392,7 +410,7 @@ class Rummy500Advisor:
             hand = hands[seat]
             depth = fast.draw(hand, pile, table)
             if depth == 0:
-                if not stock:
+                if not stock and not self._refill(stock, pile):
                     break
                 hand.append(stock.pop())
                 keep = must = None
@@ -402,8 +420,16 @@ class Rummy500Advisor:
                 hand.extend(taken)
                 keep = taken[-1] if depth == 1 else None
                 must = taken[0] if depth > 1 else None
-            over = self._fast_rest(seat, hand, table, pile, laid, keep, must)
+            over = self._fast_rest(seat, hand, table, pile, laid, keep, must, early)
         points = self.values.hand
+        if self.variant.scoring == "collect":
+            if not over:  # stopped: nobody went out
+                return 0.0, 0.0
+            owed = [sum(points[c] for c in hands[s]) * (1 if early[seat] else 2)
+                    for s in range(n)]
+            if seat == me:
+                return float(sum(owed)), 1.0
+            return -float(owed[me]), 0.0
         scores = [laid[s] - sum(points[c] for c in hands[s]) for s in range(n)]
         mine = scores[me]
         others = [scores[s] for s in range(n) if s != me]
@@ -411,10 +437,22 @@ class Rummy500Advisor:
         win = 1.0 if mine > top else 0.5 if mine == top else 0.0
         return mine - sum(others) / len(others), win
 
+    def _refill(self, stock: list[int], pile: list[int]) -> bool:
+        """An empty stock refilled by turning the pile over (basic rummy: its
+        bottom card drawn first); whether it was."""
+        if not self.variant.turn_over_pile or not pile:
+            return False
+        stock[:] = pile[::-1]
+        pile.clear()
+        return True
+
     def _fast_rest(self, seat: int, hand: list[int], table: list[Spot], pile: list[int],
-                   laid: list[float], keep: int | None, must: int | None) -> bool:
+                   laid: list[float], keep: int | None, must: int | None,
+                   early: list[bool]) -> bool:
         """The fast player's turn after its draw (``must``: the card taken from
-        below the top); whether the round is over."""
+        below the top; ``early``: who laid a card in an earlier turn, updated);
+        whether the round is over."""
+        held, before = len(hand), early[seat]
         if self.variant.throw_to_close:
             laid[seat] += self.fast.lay_keeping(hand, table, keep)
         else:
@@ -423,11 +461,15 @@ class Rummy500Advisor:
             laid[seat] -= self.variant.pile_penalty or 0
         if not hand:
             return True
+        if len(hand) < held:
+            early[seat] = True
         if len(hand) == 1 and hand[0] == keep:
             return False  # cannot throw the top it took: it keeps it (a rare model shortcut)
         card = self.fast.throw(hand, keep)
         hand.remove(card)
         pile.append(card)
+        if not hand:  # out this turn: a rummy counts the earlier turns only
+            early[seat] = before
         return not hand
 
     def _table_after(self, move: Move) -> tuple[TableMeld, ...]:
@@ -472,7 +514,10 @@ class Rummy500Advisor:
         elif move.action == "pass":
             reasons.append("the stock is empty: passing ends the round now")
         else:
-            if tally.laid_now:
+            if tally.laid_now and self.variant.scoring == "collect":
+                reasons.append(f"lays down {self._played(move)} cards ({tally.laid_now} points "
+                               "out of the hand)")
+            elif tally.laid_now:
                 reasons.append(f"lays {tally.laid_now} points now")
             elif state.must_use is None:
                 reasons.append("holds every card (lays nothing this turn)")
@@ -481,39 +526,56 @@ class Rummy500Advisor:
                 reasons.append(f"leaves {card_name(state.must_use)} unused: pays the "
                                f"{tally.penalty}-point pile penalty")
             if move.action == "go_out":
-                reasons.append("goes out: the round ends, the others count their hands")
+                reasons.append(f"goes out: {self._out_words()}")
             elif move.card is not None and self._closes(move):
-                reasons.append(f"closes: throws {card_name(move.card)}, the last card; the "
-                               "round ends, the others count their hands")
+                reasons.append(f"closes: throws {card_name(move.card)}, the last card; "
+                               f"{self._out_words()}")
             elif move.card is not None:
                 reasons.append(self._throw_words(move))
-        reasons.append(f"round score {tally.mean():+.1f} against the others' mean over "
-                       f"{len(tally.points)} deals")
+        if self.variant.scoring == "collect":
+            reasons.append(f"collects {tally.mean():+.1f} points on average (paid when "
+                           f"negative) over {len(tally.points)} deals")
+        else:
+            reasons.append(f"round score {tally.mean():+.1f} against the others' mean over "
+                           f"{len(tally.points)} deals")
         return reasons
+
+    def _out_words(self) -> str:
+        state = self.state
+        if self.variant.scoring != "collect":
+            return "the round ends, the others count their hands"
+        if state.seats[state.me].laid_cards == state.laid_this_turn:
+            return "Rummy! (out in one turn, nothing laid before): the others pay double"
+        return "the others pay what they hold"
 
     def _throw_words(self, move: Move) -> str:
         card = move.card
         assert card is not None
-        table = [spot_of(tm) for tm in self._table_after(move)]
+        table = [self._spot(tm) for tm in self._table_after(move)]
         if any(spot.fits(card) for spot in table):
             return f"throws {card_name(card)}, which the next player can lay off"
         took = self.state.seats[(self.state.me + 1) % self.state.players].took
         if any(links(card, (c,)) for c in took):
             return f"throws {card_name(card)}, close to cards the next player took"
-        return f"throws {card_name(card)} ({self.values.hand[card]} points out of the hand)"
+        points = self.values.hand[card]
+        return f"throws {card_name(card)} ({points} point{'' if points == 1 else 's'} out of " \
+               "the hand)"
+
+    @staticmethod
+    def _played(move: Move) -> int:
+        """Cards ``move`` lays down or off."""
+        return sum(len(meld) for meld in move.melds) + sum(len(lay.cards) for lay in move.layoffs)
 
     def _closes(self, move: Move) -> bool:
         """Whether ``move`` lays every card but its throw."""
-        played = sum(len(meld) for meld in move.melds) + sum(len(lay.cards)
-                                                             for lay in move.layoffs)
-        return played == len(self.state.hand) - 1
+        return self._played(move) == len(self.state.hand) - 1
 
 
-def spot_of(tm: TableMeld) -> Spot:
-    """The fast player's view of table meld ``tm``."""
+def spot_of(tm: TableMeld, top: int) -> Spot:
+    """The fast player's view of table meld ``tm`` (a run reaching ``top`` at most)."""
     meld = tm.meld
     if tm.kind == "run":
-        return run_spot(tm.suit_base // 13, tm.low, tm.high)
+        return run_spot(tm.suit_base // 13, tm.low, tm.high, top)
     naturals = [c for c, r in zip(meld.cards, meld.represents, strict=True) if c == r]
     rank = meld.represents[0] % 13
     return set_spot(rank, sum(1 << (c // 13) for c in naturals), len(meld.cards))

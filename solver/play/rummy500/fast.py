@@ -1,4 +1,4 @@
-"""A fast Rummy 500 player: the model of every player in the advisor's playouts.
+"""A fast player of the lay-down games: the model of every player in the advisor's playouts.
 
 Speed over exactness: hands of a playout are small and many, so the table is
 a list of *spots* (a run's suit and the coordinates of its ends, a set's rank,
@@ -10,9 +10,10 @@ exact solver (``solver.layoffs``); this module only plays the futures out.
 Coordinates: a run card's rank 0 (ace) .. 12 (king), the ace also 13 (high);
 a run spans ``lo .. hi`` and may not hold both aces.  Points follow the
 variant's ``Values`` (Rummy 500: 2-9 face value, ten to king 10, ace 15 but
-1 melded as the low ace of a run, joker 15; Rommy: 2-9 5, ace 15, joker 25).
+1 melded as the low ace of a run, joker 15; Rommy: 2-9 5, ace 15, joker 25;
+basic: 2-9 face value, ten to king 10, ace 1, and the ace low only).
 In Rommy a turn ends with a throw, so the fast player holds a card back
-rather than lay its last one (``lay(..., keep_one=True)``).
+rather than lay its last one (``lay_keeping``).
 
 >>> from solver.play.rummy500.variant import VARIANTS
 >>> player = FastPlayer(VARIANTS["rummy500"].values)
@@ -51,7 +52,9 @@ def run_points(card: int, coord: int, values: Values) -> int:
 @dataclass(slots=True)
 class Spot:
     """A meld on the table as the fast player sees it: a run (``suit``,
-    ``lo``, ``hi``) or a set (``rank``, natural ``suits`` mask, ``size``)."""
+    ``lo``, ``hi``, and ``top``, the highest coordinate it may reach: the
+    high ace, or the king when the ace is low only) or a set (``rank``,
+    natural ``suits`` mask, ``size``)."""
 
     run: bool
     suit: int
@@ -60,21 +63,23 @@ class Spot:
     rank: int = -1
     suits: int = 0
     size: int = 0
+    top: int = HIGH_ACE
 
     def copy(self) -> Spot:
         """A copy to lay cards on."""
-        return Spot(self.run, self.suit, self.lo, self.hi, self.rank, self.suits, self.size)
+        return Spot(self.run, self.suit, self.lo, self.hi, self.rank, self.suits, self.size,
+                    self.top)
 
     def fits(self, card: int) -> bool:
         """Whether ``card`` can be laid off here now."""
         if self.run:
             if card == JOKER:
-                return self.lo > 0 or self.hi < HIGH_ACE
+                return self.lo > 0 or self.hi < self.top
             if card // 13 != self.suit:
                 return False
             rank = card % 13
-            return rank == self.lo - 1 or (rank if rank else HIGH_ACE) == self.hi + 1 \
-                or (rank == 0 and self.hi == 12)
+            return rank == self.lo - 1 or (self.hi < self.top
+                                           and (rank if rank else HIGH_ACE) == self.hi + 1)
         if self.size >= 4:
             return False
         return card == JOKER or (card % 13 == self.rank and not self.suits >> (card // 13) & 1)
@@ -89,7 +94,7 @@ class Spot:
         out = []
         if self.lo > 0:
             out.append(base + self.lo - 1)
-        if self.hi < HIGH_ACE:
+        if self.hi < self.top:
             out.append(base + (self.hi + 1) % 13)
         return out
 
@@ -101,7 +106,7 @@ class Spot:
                 self.suits |= 1 << (card // 13)
             return values.hand[card]
         if card == JOKER:
-            if self.hi < HIGH_ACE:
+            if self.hi < self.top:
                 self.hi += 1
             else:
                 self.lo -= 1
@@ -114,9 +119,14 @@ class Spot:
         return values.hand[card]
 
 
-def run_spot(suit: int, lo: int, hi: int) -> Spot:
-    """A run of ``suit`` over coordinates ``lo .. hi``."""
-    return Spot(True, suit, lo, hi)
+def run_spot(suit: int, lo: int, hi: int, top: int = HIGH_ACE) -> Spot:
+    """A run of ``suit`` over coordinates ``lo .. hi``, reaching ``top`` at most."""
+    return Spot(True, suit, lo, hi, top=top)
+
+
+def run_top(values: Values) -> int:
+    """The highest run coordinate: the high ace, or the king (ace low only)."""
+    return HIGH_ACE if values.ace_high else HIGH_ACE - 1
 
 
 def set_spot(rank: int, suits: int, size: int) -> Spot:
@@ -141,8 +151,9 @@ def _candidate(cards: tuple[int, ...], points: int, spot: Spot, values: Values) 
 class FastPlayer:
     """The fast player's decisions (see the module docstring)."""
 
-    def __init__(self, values: Values) -> None:
+    def __init__(self, values: Values, deep_takes: bool = True) -> None:
         self.values = values
+        self.deep_takes = deep_takes
         self._cache: dict[tuple[int, ...], tuple[list[list[int]], list[int], int,
                                                  list[Spot]]] = {}
 
@@ -288,7 +299,7 @@ class FastPlayer:
         best_depth, best_gain = 0, 0
         before: int | None = None
         wanted = {c for spot in table for c in spot.wanted()}
-        for depth in range(1, min(len(pile), DEEP_LOOK) + 1):
+        for depth in range(1, min(len(pile), DEEP_LOOK if self.deep_takes else 1) + 1):
             deepest = pile[-depth]
             if not (deepest == JOKER or deepest in wanted
                     or completes(deepest, {*hand, *pile[len(pile) - depth + 1:]})):
@@ -377,7 +388,7 @@ def _natural_candidates(naturals: Sequence[int], values: Values) -> list[_Candid
                                                len(group)), values))
     for suit in range(4):
         bits = suit_ranks[suit]
-        if bits & 1:
+        if bits & 1 and values.ace_high:
             bits |= 1 << HIGH_ACE
         if not bits & (bits >> 1) & (bits >> 2):
             continue
@@ -392,7 +403,8 @@ def _natural_candidates(naturals: Sequence[int], values: Values) -> list[_Candid
                 points += run_points(base + hi % 13, hi, values)
                 if hi - lo >= 2:
                     run = tuple(base + (k % 13) for k in range(lo, hi + 1))
-                    out.append(_candidate(run, points, run_spot(suit, lo, hi), values))
+                    out.append(_candidate(run, points, run_spot(suit, lo, hi, run_top(values)),
+                                          values))
     out.sort(key=lambda cand: -cand.gain)
     return out
 
@@ -474,4 +486,4 @@ def _pair_spot(a: int, b: int) -> Spot | None:
     return None
 
 
-__all__ = ["FastPlayer", "Spot", "links", "run_spot", "set_spot"]
+__all__ = ["FastPlayer", "Spot", "links", "run_spot", "run_top", "set_spot"]

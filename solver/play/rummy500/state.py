@@ -1,4 +1,4 @@
-"""The public state of a Rummy 500 or Rommy round, as one player sees it, checked and replayed.
+"""The public state of a Rummy 500, Rommy or basic rummy round, as one player sees it, checked.
 
 What a player at the table may know: its own hand, the first card of the
 discard pile (``upcard``), the number of players, the dealer, and the public
@@ -11,14 +11,19 @@ raises ``InvalidStateError`` saying why and where otherwise.
 Seats are ``0 .. players - 1`` in turn order; the player after the dealer
 plays first.  One deck and two jokers serve Rummy 500 for 2 to 4 players (13
 cards each for two, 7 for three or four) and Rommy for 2 to 6 (7 cards
-each); what differs is the ``Variant`` (docs/RULES.md).  Actions:
+each); 52 cards serve basic rummy for 2 to 6 (10 cards each for two, 7 for
+three or four, 6 for five or six).  What differs is the ``Variant``
+(docs/RULES.md).  Actions:
 
-* ``draw_stock`` -- the stock's top card (not shown);
+* ``draw_stock`` -- the stock's top card (not shown; basic rummy: an empty
+  stock is first refilled by turning the pile over, unshuffled, so every
+  card drawn from it is known);
 * ``take_discard`` -- the pile from the top down to ``card`` (every card
   above it comes too; with both jokers in the pile, ``JK`` is the upper);
   a card below the top must be used at once, this turn, in a new meld or a
   layoff (Rommy: else the player pays the pile penalty, 50); a card taken
-  alone from the top may not be thrown back in the same turn;
+  alone from the top may not be thrown back in the same turn (basic rummy:
+  the top card only);
 * ``meld`` -- new ``melds`` laid down, each in meld order (a run low to
   high with a joker where it stands, which fixes its meaning); table melds
   are numbered in the order they were laid, over all players;
@@ -27,7 +32,8 @@ each); what differs is the ``Variant`` (docs/RULES.md).  Actions:
   score for this player);
 * ``discard`` -- ``card`` onto the pile, ending the turn (Rommy: every turn,
   the last one too, so melds and layoffs must leave a card to throw);
-* ``pass`` -- with the stock empty, the player does not take: the round ends.
+* ``pass`` -- with the stock empty, the player does not take: the round ends
+  (not in basic rummy).
 
 The round also ends when a hand is empty (after laying down or after the
 throw).
@@ -78,6 +84,8 @@ class Seat:
     turns: int
     penalties: int = 0
     """Pile penalties it paid (Rommy: a card taken from below the top not used)."""
+    laid_cards: int = 0
+    """Cards it laid down or laid off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +114,13 @@ class Rummy500State:
     """The card taken alone from the pile top this turn (not to be thrown back)."""
     must_use: int | None
     """The deepest card taken this turn from below the top, not used yet."""
+    stock_order: tuple[int, ...] | None = None
+    """Basic rummy, after the pile was turned over: the stock's cards in the
+    order they will be drawn (every one known); None while the stock is the
+    dealt one, unseen."""
+    laid_this_turn: int = 0
+    """Cards the player to act laid down or off this turn (a "rummy" needs
+    nothing laid in an earlier turn)."""
 
     @property
     def hand_size(self) -> int:
@@ -140,7 +155,9 @@ class Rummy500State:
         return cls(variant, players, me, dealer, cards, first, events, pile, tuple(replay.table),
                    replay.stock, replay.phase, replay.to_act, seats, replay.unseen(),
                    replay.taken_top if replay.phase == "play" else None,
-                   replay.must_use if replay.phase == "play" else None)
+                   replay.must_use if replay.phase == "play" else None,
+                   None if replay.stock_order is None else tuple(replay.stock_order),
+                   replay.laid_this_turn if replay.phase == "play" else 0)
 
 
 def take_depth(pile: Sequence[int], card: int) -> int:
@@ -192,7 +209,10 @@ class _Replay:
         self.laid = [0] * players
         self.turns = [0] * players
         self.penalties = [0] * players
+        self.laid_cards = [0] * players
+        self.laid_this_turn = 0
         self.stock = sum(self.copies) - players * size - 1
+        self.stock_order: list[int] | None = None
         self.phase: Phase = "draw"
         self.to_act = (dealer + 1) % players
         self.taken_top: int | None = None
@@ -206,7 +226,7 @@ class _Replay:
         """Copies of each card placed: the pile, the table, the cards the history
         shows an opponent holds and (``with_hand``: the final state) the hand."""
         placed = [0] * NUM_CARD_TYPES
-        for card in (*(self.hand if with_hand else ()), *self.pile):
+        for card in (*(self.hand if with_hand else ()), *self.pile, *(self.stock_order or ())):
             placed[card] += 1
         for tm in self.table:
             for card in tm.meld.cards:
@@ -235,7 +255,8 @@ class _Replay:
     def seat(self, s: int) -> Seat:
         """The public record of seat ``s``."""
         return Seat(s, self.sizes[s], tuple(self.known[s]), tuple(self.discarded[s]),
-                    tuple(self.took[s]), self.laid[s], self.turns[s], self.penalties[s])
+                    tuple(self.took[s]), self.laid[s], self.turns[s], self.penalties[s],
+                    self.laid_cards[s])
 
     def _check_end(self) -> None:
         me = self.me
@@ -274,6 +295,9 @@ class _Replay:
             elif action == "take_discard":
                 self._take(index, event)
             elif action == "pass":
+                if self.variant.turn_over_pile:
+                    self._fail(index, f"{self.variant.game} has no pass: an empty stock is "
+                                      "refilled from the discard pile")
                 if self.stock > 0:
                     self._fail(index, "pass ends the round only when the stock is empty")
                 self.phase = "over"
@@ -291,9 +315,16 @@ class _Replay:
             self._fail(index, f"{action} is not a move after drawing: meld, lay_off or discard")
 
     def _draw(self, index: int, seat: int) -> None:
+        if self.stock <= 0 and self.variant.turn_over_pile and self.pile:
+            # the pile turned over, unshuffled: its bottom card is drawn first
+            self.stock_order, self.pile = list(self.pile), []
+            self.stock = len(self.stock_order)
         if self.stock <= 0:
             self._fail(index, "the stock is empty", "stock_mismatch")
         self.stock -= 1
+        if self.stock_order is not None:
+            card = self.stock_order.pop(0)
+            self.known[seat].append(card)  # everyone saw it on the pile
         self._started(seat, 1)
 
     def _take(self, index: int, event: Event) -> None:
@@ -304,6 +335,10 @@ class _Replay:
                               f"({names(self.pile)})", "pile_mismatch")
             return
         depth = take_depth(self.pile, event.card)
+        if depth > 1 and not self.variant.deep_takes:
+            self._fail(index, f"{self.variant.game} takes the pile's top card only "
+                              f"({card_name(self.pile[-1])}), not {card_name(event.card)}",
+                       "pile_mismatch")
         taken = self.pile[len(self.pile) - depth:]
         del self.pile[len(self.pile) - depth:]
         self.known[seat].extend(taken)
@@ -316,6 +351,7 @@ class _Replay:
     def _started(self, seat: int, cards: int) -> None:
         self.sizes[seat] += cards
         self.turns[seat] += 1
+        self.laid_this_turn = 0
         self.phase = "play"
 
     def _leave_hand(self, index: int, seat: int, cards: Sequence[int]) -> None:
@@ -330,6 +366,10 @@ class _Replay:
             if card == self.must_use:
                 self.must_use = None
 
+    def _laid_cards(self, seat: int, count: int) -> None:
+        self.laid_cards[seat] += count
+        self.laid_this_turn += count
+
     def _meld(self, index: int, event: Event) -> None:
         if not event.melds:
             self._fail(index, "meld needs the melds laid down", "invalid_event")
@@ -340,6 +380,7 @@ class _Replay:
                 self._fail(index, str(error), "invalid_meld")
                 return
             self._leave_hand(index, event.player, group)
+            self._laid_cards(event.player, len(group))
             self.table.append(tm)
             self.laid[event.player] += tm.meld.points
         self._check_copies_at(index)
@@ -372,6 +413,7 @@ class _Replay:
             self._fail(index, f"table meld {target} is a {old.kind}; {names(new)} is not",
                        "invalid_meld")
         self._leave_hand(index, event.player, added)
+        self._laid_cards(event.player, len(added))
         self.table[target] = tm
         self.laid[event.player] += tm.meld.points - old.meld.points
         self._check_copies_at(index)

@@ -1,15 +1,18 @@
-"""What differs between the games this advisor plays: Rummy 500 and Rommy.
+"""What differs between the games this advisor plays: Rummy 500, Rommy and basic rummy.
 
 Rommy is the Danish form of Rummy 500 (seed 002: "kaldes også 500"): the same
 turn -- draw or take the pile down to a card, lay down, lay off, throw -- and
 the same score (laid points less hand points), with its own card values, a
 50-point penalty instead of a refusal when a card taken from below the pile
 top is not used at once, and a throw that ends every turn, also the last.
-One ``Variant`` holds those differences; the state, the fast player and the
-advisor read them from it and from the preset's ``Deal`` (card points).
+Basic rummy (seeds 000 and 004) plays the same turn with the pile's top card
+only, no jokers, the ace low, and a different score: the player who goes out
+collects what the others hold.  One ``Variant`` holds those differences; the
+state, the fast player and the advisor read them from it and from the
+preset's ``Deal`` (card points).
 
->>> VARIANTS["rommy"].hand_size(5), VARIANTS["rummy500"].hand_size(2)
-(7, 13)
+>>> VARIANTS["rommy"].hand_size(5), VARIANTS["rummy500"].hand_size(2), VARIANTS["basic"].hand_size(5)
+(7, 13, 6)
 >>> VARIANTS["rommy"].values.hand[52], VARIANTS["rommy"].values.low_ace
 (25, 15)
 """
@@ -17,6 +20,7 @@ advisor read them from it and from the preset's ``Deal`` (card points).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from solver.cards import JOKER
 from solver.rules import Deal, make_deal, make_rules
@@ -25,11 +29,13 @@ from solver.rules import Deal, make_deal, make_rules
 @dataclass(frozen=True, slots=True)
 class Values:
     """Card points in a playout: ``hand[c]`` in hand and melded as itself
-    (both presets score a card alike in both places), ``low_ace`` for an ace
-    melded low in A-2-3..., ``joker`` the printed joker's."""
+    (every preset here scores a card alike in both places), ``low_ace`` for
+    an ace melded low in A-2-3..., and whether an ace may also end a run high
+    (Q-K-A)."""
 
     hand: tuple[int, ...]
     low_ace: int
+    ace_high: bool = True
 
     @property
     def joker(self) -> int:
@@ -42,41 +48,66 @@ class Variant:
     """One game's rules as the advisor needs them (see the module docstring)."""
 
     game: str
-    min_players: int
-    max_players: int
-    two_player_hand: int
-    """Cards dealt to each of two players (three or more get ``hand``)."""
-    hand: int
+    hand_sizes: tuple[tuple[int, int], ...]
+    """(players, cards dealt to each), for every number of players allowed."""
     pile_penalty: int | None
     """A card taken from below the top and not used at once: refused (None),
     or it costs this much."""
     throw_to_close: bool
     """Every turn ends with a throw, the last one too (no going out by laying
     the last card)."""
+    deep_takes: bool
+    """The pile may be taken down to a card below the top (else the top only)."""
+    turn_over_pile: bool
+    """An empty stock is refilled by turning the pile over, unshuffled (else a
+    player may ``pass`` and the round ends)."""
+    scoring: Literal["net", "collect"]
+    """``net``: each player's laid points less its hand points; ``collect``:
+    the player who goes out collects every other hand's points (doubled for
+    a "rummy": out in one turn with nothing laid before)."""
     deal: Deal = field(compare=False)
+
+    @property
+    def min_players(self) -> int:
+        """The fewest players the advisor takes."""
+        return self.hand_sizes[0][0]
+
+    @property
+    def max_players(self) -> int:
+        """The most players the advisor takes."""
+        return self.hand_sizes[-1][0]
 
     @property
     def values(self) -> Values:
         """The card points of the preset."""
-        return Values(self.deal.points, self.deal.ace_low_points)
+        return Values(self.deal.points, self.deal.ace_low_points,
+                      self.deal.rules.ace != "low")
 
     def hand_size(self, players: int) -> int:
         """Cards dealt to each player."""
-        return self.two_player_hand if players == 2 else self.hand
+        return dict(self.hand_sizes)[players]
 
 
-def _variant(game: str, max_players: int, two_player_hand: int, hand: int,
-             pile_penalty: int | None, throw_to_close: bool) -> Variant:
+def _variant(game: str, hand_sizes: dict[int, int], *, pile_penalty: int | None = None,
+             throw_to_close: bool = False, deep_takes: bool = True,
+             turn_over_pile: bool = False,
+             scoring: Literal["net", "collect"] = "net") -> Variant:
     deal = make_deal(make_rules(game), None)
-    return Variant(game, 2, max_players, two_player_hand, hand, pile_penalty, throw_to_close, deal)
+    return Variant(game, tuple(sorted(hand_sizes.items())), pile_penalty, throw_to_close,
+                   deep_takes, turn_over_pile, scoring, deal)
 
 
 VARIANTS: dict[str, Variant] = {
-    "rummy500": _variant("rummy500", 4, 13, 7, None, False),
-    "rommy": _variant("rommy", 6, 7, 7, make_rules("rommy").pile_penalty, True),
+    "rummy500": _variant("rummy500", {2: 13, 3: 7, 4: 7}),
+    "rommy": _variant("rommy", dict.fromkeys(range(2, 7), 7),
+                      pile_penalty=make_rules("rommy").pile_penalty, throw_to_close=True),
+    "basic": _variant("basic", {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}, deep_takes=False,
+                      turn_over_pile=True, scoring="collect"),
 }
 """Rummy 500: one deck serves 2 to 4 players (5 to 8 take two decks: not
-advised); Rommy: seven cards each for 2 to 6 players from one deck."""
+advised); Rommy: seven cards each for 2 to 6 players from one deck; basic
+rummy: 52 cards, no jokers, the ace low only, the pile's top card only, 10
+cards each for two players, 7 for three or four, 6 for five or six."""
 
 
 __all__ = ["VARIANTS", "Values", "Variant"]

@@ -76,7 +76,7 @@ export interface paths {
         put?: never;
         /**
          * Advise
-         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 players; at the start of a turn: the stock or the pile down to a card; after drawing: what to lay down and lay off, and the throw or going out) and rommy (the same for 2 to 6 players, with Rommy's points, its 50-point pile penalty and a throw that ends every turn).
+         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 players; at the start of a turn: the stock or the pile down to a card; after drawing: what to lay down and lay off, and the throw or going out), rommy (the same for 2 to 6 players, with Rommy's points, its 50-point pile penalty and a throw that ends every turn) and basic (2 to 6 players, the pile's top card only, the player going out collects the others' hands, doubled for a rummy).
          */
         post: operations["advise"];
         delete?: never;
@@ -384,7 +384,7 @@ export interface components {
         Ace: "low" | "high_low" | "high" | "wrap";
         /**
          * Action
-         * @description What a player did: take_discard (the pile top), draw_stock, discard; gin: pass (the first upcard, or at the wall), knock (a discard that ends the hand, showing melds); Indian rummy: drop (give up the deal at the start of a turn), declare (a discard that shows the hand's melds); Rummy 500 and Rommy: take_discard takes the pile down to its card, meld (new melds laid down), lay_off (cards added to table meld target), pass (the stock is empty: the round ends)
+         * @description What a player did: take_discard (the pile top), draw_stock, discard; gin: pass (the first upcard, or at the wall), knock (a discard that ends the hand, showing melds); Indian rummy: drop (give up the deal at the start of a turn), declare (a discard that shows the hand's melds); Rummy 500 and Rommy: take_discard takes the pile down to its card (basic rummy: the top only), meld (new melds laid down), lay_off (cards added to table meld target), pass (the stock is empty: the round ends)
          * @enum {string}
          */
         Action: "declare" | "discard" | "draw_stock" | "drop" | "knock" | "lay_off" | "meld" | "pass" | "take_discard";
@@ -1331,6 +1331,256 @@ export interface components {
          *       },
          *       "seed": 6
          *     }
+         * @example {
+         *       "complete": true,
+         *       "elapsed_ms": 1.5,
+         *       "game": "basic",
+         *       "level": "novice",
+         *       "moves": [
+         *         {
+         *           "exact": false,
+         *           "expected_points": 93.733,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "QS",
+         *             "melds": [
+         *               [
+         *                 "9S",
+         *                 "9D",
+         *                 "9C"
+         *               ],
+         *               [
+         *                 "AH",
+         *                 "2H",
+         *                 "3H"
+         *               ],
+         *               [
+         *                 "5C",
+         *                 "6C",
+         *                 "7C",
+         *                 "8C"
+         *               ]
+         *             ]
+         *           },
+         *           "reasons": [
+         *             "lays down 10 cards (59 points out of the hand)",
+         *             "closes: throws QS, the last card; Rummy! (out in one turn, nothing laid before): the others pay double",
+         *             "collects +93.7 points on average (paid when negative) over 15 deals"
+         *           ],
+         *           "samples": 15,
+         *           "searched": true,
+         *           "standard_error": 5.108,
+         *           "win_probability": 1
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 62.267,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "QS"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws QS (10 points out of the hand)",
+         *             "collects +62.3 points on average (paid when negative) over 15 deals"
+         *           ],
+         *           "samples": 15,
+         *           "searched": true,
+         *           "standard_error": 6.713,
+         *           "win_probability": 1
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 12.111,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "8C"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws 8C (8 points out of the hand)",
+         *             "collects +12.1 points on average (paid when negative) over 9 deals"
+         *           ],
+         *           "samples": 9,
+         *           "searched": false,
+         *           "standard_error": 3.777,
+         *           "win_probability": 0.8889
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 11.6,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "5C"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws 5C (5 points out of the hand)",
+         *             "collects +11.6 points on average (paid when negative) over 5 deals"
+         *           ],
+         *           "samples": 5,
+         *           "searched": false,
+         *           "standard_error": 6.99,
+         *           "win_probability": 0.8
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 6,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "AH"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws AH (1 point out of the hand)",
+         *             "collects +6.0 points on average (paid when negative) over 5 deals"
+         *           ],
+         *           "samples": 5,
+         *           "searched": false,
+         *           "standard_error": 9.268,
+         *           "win_probability": 0.2
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 1.4,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "2H"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws 2H (2 points out of the hand)",
+         *             "collects +1.4 points on average (paid when negative) over 5 deals"
+         *           ],
+         *           "samples": 5,
+         *           "searched": false,
+         *           "standard_error": 2.657,
+         *           "win_probability": 0.2
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": -1.667,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "3H"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws 3H (3 points out of the hand)",
+         *             "collects -1.7 points on average (paid when negative) over 3 deals"
+         *           ],
+         *           "samples": 3,
+         *           "searched": false,
+         *           "standard_error": 0.667,
+         *           "win_probability": 0
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": -3,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "9S"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws 9S (9 points out of the hand)",
+         *             "collects -3.0 points on average (paid when negative) over 3 deals"
+         *           ],
+         *           "samples": 3,
+         *           "searched": false,
+         *           "standard_error": 3.786,
+         *           "win_probability": 0.3333
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": -3,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "9D"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws 9D (9 points out of the hand)",
+         *             "collects -3.0 points on average (paid when negative) over 3 deals"
+         *           ],
+         *           "samples": 3,
+         *           "searched": false,
+         *           "standard_error": 3.786,
+         *           "win_probability": 0.3333
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": -7.333,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "6C"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws 6C (6 points out of the hand)",
+         *             "collects -7.3 points on average (paid when negative) over 3 deals"
+         *           ],
+         *           "samples": 3,
+         *           "searched": false,
+         *           "standard_error": 2.667,
+         *           "win_probability": 0
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": -14,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "9C"
+         *           },
+         *           "reasons": [
+         *             "holds every card (lays nothing this turn)",
+         *             "throws 9C (9 points out of the hand)",
+         *             "collects -14.0 points on average (paid when negative) over 3 deals"
+         *           ],
+         *           "samples": 3,
+         *           "searched": false,
+         *           "standard_error": 7.095,
+         *           "win_probability": 0
+         *         }
+         *       ],
+         *       "phase": "play",
+         *       "recommended": {
+         *         "exact": false,
+         *         "expected_points": 93.733,
+         *         "move": {
+         *           "action": "discard",
+         *           "card": "QS",
+         *           "melds": [
+         *             [
+         *               "9S",
+         *               "9D",
+         *               "9C"
+         *             ],
+         *             [
+         *               "AH",
+         *               "2H",
+         *               "3H"
+         *             ],
+         *             [
+         *               "5C",
+         *               "6C",
+         *               "7C",
+         *               "8C"
+         *             ]
+         *           ]
+         *         },
+         *         "reasons": [
+         *           "lays down 10 cards (59 points out of the hand)",
+         *           "closes: throws QS, the last card; Rummy! (out in one turn, nothing laid before): the others pay double",
+         *           "collects +93.7 points on average (paid when negative) over 15 deals"
+         *         ],
+         *         "samples": 15,
+         *         "searched": true,
+         *         "standard_error": 5.108,
+         *         "win_probability": 1
+         *       },
+         *       "seed": 7
+         *     }
          */
         AdviceResponse: {
             /**
@@ -1347,14 +1597,14 @@ export interface components {
              * Game
              * @enum {string}
              */
-            game: "gin" | "indian13" | "indian21" | "rummy500" | "rommy";
+            game: "gin" | "indian13" | "indian21" | "rummy500" | "rommy" | "basic";
             /** Level */
             level: string;
             /** Moves */
             moves: components["schemas"]["MoveValueOut"][];
             /**
              * Phase
-             * @description gin: first_upcard, draw, discard, wall or layoff; Indian rummy: draw (the start of a turn: drop, take the pile top or draw from the stock) or discard (discard or declare); Rummy 500 and Rommy: draw (the stock, the pile down to a card, or pass) or play (the rest of the turn: lay down, lay off, throw or go out)
+             * @description gin: first_upcard, draw, discard, wall or layoff; Indian rummy: draw (the start of a turn: drop, take the pile top or draw from the stock) or discard (discard or declare); Rummy 500, Rommy and basic: draw (the stock, the pile down to a card or its top, or pass) or play (the rest of the turn: lay down, lay off, throw or go out)
              */
             phase: string;
             recommended: components["schemas"]["MoveValueOut"];
@@ -1364,7 +1614,7 @@ export interface components {
         /**
          * AdviseRequest
          * @description The public state of a hand as the player to act sees it (gin, indian13, indian21,
-         *     rummy500, rommy).
+         *     rummy500, rommy, basic).
          * @example {
          *       "dealer": 1,
          *       "game": "gin",
@@ -1688,6 +1938,43 @@ export interface components {
          *       "seed": 6,
          *       "upcard": "6C"
          *     }
+         * @example {
+         *       "dealer": 0,
+         *       "game": "basic",
+         *       "hand": "AH 2H 3H 9S 9D 9C 5C 6C 8C QS 7C",
+         *       "history": [
+         *         {
+         *           "action": "draw_stock",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "meld",
+         *           "melds": [
+         *             [
+         *               "4D",
+         *               "5D",
+         *               "6D"
+         *             ]
+         *           ],
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "7C",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "take_discard",
+         *           "card": "7C",
+         *           "player": 0
+         *         }
+         *       ],
+         *       "level": "novice",
+         *       "me": 0,
+         *       "players": 2,
+         *       "seed": 7,
+         *       "upcard": "KD"
+         *     }
          */
         AdviseRequest: {
             /**
@@ -1702,11 +1989,11 @@ export interface components {
              * @default null
              */
             discard_pile?: string[] | null;
-            /** @description the game: gin, indian13, indian21, rummy500 or rommy */
+            /** @description the game: gin, indian13, indian21, rummy500, rommy or basic */
             game: components["schemas"]["Game"];
             /**
              * Hand
-             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22); rummy500 13 dealt to two players, 7 to three or four; rommy 7
+             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22); rummy500 13 dealt to two players, 7 to three or four; rommy 7; basic 10 to two players, 7 to three or four, 6 to five or six
              */
             hand: string[] | string;
             /**
@@ -1730,7 +2017,7 @@ export interface components {
             oklahoma?: boolean;
             /**
              * Players
-             * @description Indian rummy: the players at the table, 2 to 6; rummy500: 2 to 4 (one deck); rommy: 2 to 6; default 2
+             * @description Indian rummy: the players at the table, 2 to 6; rummy500: 2 to 4 (one deck); rommy and basic: 2 to 6; default 2
              * @default null
              */
             players?: number | null;
@@ -5216,7 +5503,7 @@ export interface components {
             deadwood?: string[] | null;
             /**
              * Melds
-             * @description knock and declare: the melds shown; Rummy 500 meld: the melds laid down (a run low to high, a joker where it stands), lay_off: the target meld as it is afterwards (one meld)
+             * @description knock and declare: the melds shown; meld (Rummy 500, Rommy, basic): the melds laid down (a run low to high, a joker where it stands), lay_off: the target meld as it is afterwards (one meld)
              * @default null
              */
             melds?: string[][] | null;
@@ -5227,7 +5514,7 @@ export interface components {
             player: number;
             /**
              * Target
-             * @description Rummy 500 lay_off: the table meld laid off onto, numbered from 0 in the order the melds were laid down (every player's)
+             * @description lay_off (Rummy 500, Rommy, basic): the table meld laid off onto, numbered from 0 in the order the melds were laid down (every player's)
              * @default null
              */
             target?: number | null;
@@ -5264,7 +5551,7 @@ export interface components {
          * @description A game the advisor plays.
          * @enum {string}
          */
-        Game: "gin" | "indian13" | "indian21" | "rummy500" | "rommy";
+        Game: "gin" | "indian13" | "indian21" | "rummy500" | "rommy" | "basic";
         /**
          * GinOutcome
          * @description How a gin hand ended: knock, undercut (the defender had as little or
@@ -7989,7 +8276,7 @@ export interface components {
         MoveOut: {
             /**
              * Action
-             * @description take_discard, pass, draw_stock, discard, knock or lay_off (the defender's reply to a knock); Indian rummy also drop and declare; Rummy 500 also go_out (the melds and layoffs empty the hand); its discard (and Rommy's, which also closes the round) lays down melds and layoffs first
+             * @description take_discard, pass, draw_stock, discard, knock or lay_off (the defender's reply to a knock); Indian rummy also drop and declare; Rummy 500 and basic rummy also go_out (the melds and layoffs empty the hand); their discard (and Rommy's, which also closes the round) lays down melds and layoffs first
              */
             action: string;
             /**
@@ -8004,12 +8291,12 @@ export interface components {
             deadwood?: string[] | null;
             /**
              * Layoffs
-             * @description lay_off (and Rummy 500, Rommy): the layoffs
+             * @description lay_off (and Rummy 500, Rommy, basic): the layoffs
              */
             layoffs?: components["schemas"]["AdviceLayoffOut"][] | null;
             /**
              * Melds
-             * @description knock and declare: the melds to show; lay_off: the defender's melds; Rummy 500 and Rommy: the melds to lay down
+             * @description knock and declare: the melds to show; lay_off: the defender's melds; Rummy 500, Rommy and basic: the melds to lay down
              */
             melds?: string[][] | null;
         };
@@ -8042,7 +8329,7 @@ export interface components {
             exact: boolean;
             /**
              * Expected Points
-             * @description the points the player can expect from this hand (negative: it expects to pay); Rummy 500 and Rommy: its round score less the mean of the others' round scores
+             * @description the points the player can expect from this hand (negative: it expects to pay); Rummy 500 and Rommy: its round score less the mean of the others' round scores; basic: what it collects (negative: pays)
              */
             expected_points: number;
             /**
@@ -8073,7 +8360,7 @@ export interface components {
             standard_error: number | null;
             /**
              * Win Probability
-             * @description the chance of winning this hand (Rummy 500 and Rommy: the round's best score, a tie shared)
+             * @description the chance of winning this hand (Rummy 500 and Rommy: the round's best score, a tie shared; basic: going out first)
              */
             win_probability: number;
         };

@@ -1,0 +1,173 @@
+"""The basic rummy advisor (seeds 000 and 004): what it shares with Rummy 500
+is tested in tests/test_play_rummy500.py; here, what differs -- 52 cards and
+no jokers, 10, 7 or 6 cards by the number of players, the pile's top card
+only, the ace low only, an empty stock refilled by turning the pile over
+(every card of it known), going out with or without a throw, and the score:
+the player going out collects the others' hands, doubled for a "rummy"."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from api.examples import REQUESTS
+from api.main import create_app
+from api.settings import Settings
+from solver.cards import card_name, parse_card, parse_cards
+from solver.errors import InvalidStateError
+from solver.play import advise
+from solver.play.rummy500.fast import FastPlayer
+from solver.play.rummy500.state import Rummy500State
+from solver.play.rummy500.variant import VARIANTS
+
+BASIC = VARIANTS["basic"]
+HAND = "AH 2H 3H 9S 9D 9C 5C 6C 7C 8C"
+"""Ten cards that meld completely: a rummy waiting to happen."""
+
+
+def _laid(move: Any) -> list[int]:
+    return [c for meld in move.melds for c in meld] + [c for lay in move.layoffs
+                                                       for c in lay.cards]
+
+
+def _exhausting_history(upcard: str = "KD") -> list[dict[str, Any]]:
+    """Two players (dealer 0, so seat 1 first) draw the whole stock, 31 cards,
+    each throwing a card nobody has seen: seat 0 is then to draw."""
+    unseen = [c for c in range(52) if c not in parse_cards(HAND) and c != parse_card(upcard)]
+    random.Random(1).shuffle(unseen)
+    history: list[dict[str, Any]] = []
+    for turn in range(31):
+        seat = 1 - turn % 2
+        history += [{"player": seat, "action": "draw_stock"},
+                    {"player": seat, "action": "discard", "card": card_name(unseen[turn])}]
+    return history
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 10), (3, 7), (4, 7), (5, 6), (6, 6)])
+def test_the_deal_gives_ten_seven_or_six_cards_from_52(players: int, size: int) -> None:
+    hand = " ".join(HAND.split()[:size])
+    state = Rummy500State.parse(players=players, me=1, dealer=0, hand=hand, upcard="KD",
+                                history=[], variant=BASIC)
+    assert state.stock_count == 52 - players * size - 1
+    assert len(state.unseen) == 52 - size - 1
+
+
+BAD_STATES = [
+    ("wrong_player_count", {"players": 7}, ("players",)),
+    ("too_many_copies", {"hand": "AH 2H 3H 9S 9D 9C 5C 6C 7C JK"}, ("hand",)),  # no jokers
+    # below the top: basic rummy takes the top card only
+    ("pile_mismatch", {"me": 0, "hand": "AH 2H 3H 9S 9D 9C 5C 6C 7C 8C KD 4S",
+                       "history": [{"player": 1, "action": "draw_stock"},
+                                   {"player": 1, "action": "discard", "card": "4S"},
+                                   {"player": 0, "action": "take_discard", "card": "KD"}]},
+     ("history", 2)),
+    ("history_out_of_turn", {"history": [{"player": 1, "action": "pass"}]}, ("history", 0)),
+    ("field_not_for_game", {"rules": {"hand_size": 7}}, ("rules",)),
+]
+
+
+@pytest.mark.parametrize(("code", "changes", "loc"), BAD_STATES,
+                         ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(BAD_STATES)])
+def test_a_basic_state_that_cannot_arise_is_refused_saying_why(
+        code: str, changes: dict[str, Any], loc: tuple[object, ...]) -> None:
+    state: dict[str, Any] = {"players": 2, "me": 1, "dealer": 0, "hand": HAND, "upcard": "KD",
+                             "history": [], **changes}
+    with pytest.raises(InvalidStateError) as caught:
+        advise("basic", **state, level="novice")
+    assert caught.value.code == code
+    assert tuple(caught.value.loc) == loc
+
+
+def test_an_empty_stock_is_the_pile_turned_over_and_every_card_of_it_is_known() -> None:
+    history = _exhausting_history()
+    state = Rummy500State.parse(players=2, me=0, dealer=0, hand=HAND, upcard="KD",
+                                history=history, variant=BASIC)
+    assert state.stock_count == 0
+    assert len(state.discard_pile) == 32
+    advice = advise("basic", players=2, me=0, dealer=0, hand=HAND, upcard="KD",
+                    history=history, level="novice", seed=1)
+    assert {m.move.action for m in advice.moves} == {"draw_stock", "take_discard"}
+    # drawing turns the pile over: its bottom card, the upcard KD, comes first
+    after = [*history, {"player": 0, "action": "draw_stock"}]
+    state = Rummy500State.parse(players=2, me=0, dealer=0, hand=f"{HAND} KD", upcard="KD",
+                                history=after, variant=BASIC)
+    assert state.discard_pile == ()
+    assert state.stock_order is not None and len(state.stock_order) == 31
+    assert state.stock_order[0] == parse_card(history[1]["card"])  # the first throw is next
+    assert len(state.unseen) == 10  # only the opponent's hand is unseen now
+    with pytest.raises(InvalidStateError):  # KD came from the stock: the hand must hold it
+        Rummy500State.parse(players=2, me=0, dealer=0, hand=f"{HAND} QS", upcard="KD",
+                            history=after, variant=BASIC)
+
+
+def test_going_out_in_one_turn_with_nothing_laid_before_is_a_rummy() -> None:
+    after = [*_exhausting_history(), {"player": 0, "action": "draw_stock"}]
+    advice = advise("basic", players=2, me=0, dealer=0, hand=f"{HAND} KD", upcard="KD",
+                    history=after, level="novice", seed=1)
+    best = advice.recommended
+    assert len(_laid(best.move)) == 10 and best.move.card == parse_card("KD")
+    assert best.win_probability == 1.0 and best.expected_points > 0
+    assert any("Rummy!" in reason for reason in best.reasons)
+
+
+def test_a_hand_that_laid_before_goes_out_without_the_rummy() -> None:
+    history = [{"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "discard", "card": "QS"},
+               {"player": 0, "action": "draw_stock"},
+               {"player": 0, "action": "meld", "melds": [["AH", "2H", "3H"]]},
+               {"player": 0, "action": "discard", "card": "KS"},
+               {"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "discard", "card": "QD"},
+               {"player": 0, "action": "draw_stock"}]
+    advice = advise("basic", players=2, me=0, dealer=0, hand="9S 9D 9C 5C 6C 7C 8C 4S",
+                    upcard="KD", history=history, level="novice", seed=1)
+    best = advice.recommended
+    assert best.move.card == parse_card("4S") and len(_laid(best.move)) == 7
+    assert not any("Rummy!" in reason for reason in best.reasons)
+    assert any("closes" in reason for reason in best.reasons)
+
+
+def test_a_hand_that_melds_every_card_may_go_out_without_a_throw() -> None:
+    history = [{"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "discard", "card": "4H"},
+               {"player": 0, "action": "take_discard", "card": "4H"}]
+    advice = advise("basic", players=2, me=0, dealer=0, hand=f"{HAND} 4H", upcard="KD",
+                    history=history, level="novice", seed=1)
+    assert advice.recommended.move.action == "go_out"
+    assert advice.recommended.move.card is None
+
+
+def test_the_ace_is_low_only() -> None:
+    fast = FastPlayer(BASIC.values, deep_takes=False)
+    melds, rest, _ = fast.melds(parse_cards("QS KS AS 2H 3H AH"))
+    assert [sorted(m) for m in melds] == [sorted(parse_cards("AH 2H 3H"))]
+    assert sorted(rest) == sorted(parse_cards("QS KS AS"))
+    history = [{"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "discard", "card": "4D"},
+               {"player": 0, "action": "draw_stock"}]
+    advice = advise("basic", players=2, me=0, dealer=0, hand="QS KS AS 2D 5D 7C 9C TH 3S 6H JD",
+                    upcard="8D", history=history, level="novice", seed=1)
+    assert all(not m.move.melds for m in advice.moves)  # Q-K-A is no run
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def test_the_documented_basic_example_is_answered(client: TestClient) -> None:
+    body = next(r for r in REQUESTS["advise"] if r["game"] == "basic")
+    answer = client.post("/v1/advise", json=body)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["game"] == "basic" and data["phase"] == "play"
+    assert all(m["move"]["card"] != "7C" for m in data["moves"])  # taken from the pile top
