@@ -34,7 +34,7 @@ from solver.play.events import MAX_EVENTS
 from solver.play.gin.state import ACTIONS as GIN_ACTIONS
 from solver.play.indian.state import ACTIONS as INDIAN_ACTIONS
 from solver.play.indian.state import MAX_PLAYERS, MIN_PLAYERS
-from solver.play.rummy500.state import ACTIONS as RUMMY500_ACTIONS
+from solver.play.laydown.state import ACTIONS as RUMMY500_ACTIONS
 
 MAX_PILE = 159
 """Three decks of 53 (indian21)."""

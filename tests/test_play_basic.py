@@ -24,9 +24,9 @@ from api.settings import Settings
 from solver.cards import card_name, parse_card, parse_cards
 from solver.errors import InvalidStateError
 from solver.play import advise
-from solver.play.rummy500.fast import FastPlayer
-from solver.play.rummy500.state import Rummy500State
-from solver.play.rummy500.variant import VARIANTS
+from solver.play.laydown.fast import FastPlayer
+from solver.play.laydown.state import LayDownState
+from solver.play.laydown.variant import VARIANTS
 
 BASIC = VARIANTS["basic"]
 HAND = "AH 2H 3H 9S 9D 9C 5C 6C 7C 8C"
@@ -54,7 +54,7 @@ def _exhausting_history(upcard: str = "KD") -> list[dict[str, Any]]:
 @pytest.mark.parametrize(("players", "size"), [(2, 10), (3, 7), (4, 7), (5, 6), (6, 6)])
 def test_the_deal_gives_ten_seven_or_six_cards_from_52(players: int, size: int) -> None:
     hand = " ".join(HAND.split()[:size])
-    state = Rummy500State.parse(players=players, me=1, dealer=0, hand=hand, upcard="KD",
+    state = LayDownState.parse(players=players, me=1, dealer=0, hand=hand, upcard="KD",
                                 history=[], variant=BASIC)
     assert state.stock_count == 52 - players * size - 1
     assert len(state.unseen) == 52 - size - 1
@@ -88,7 +88,7 @@ def test_a_basic_state_that_cannot_arise_is_refused_saying_why(
 
 def test_an_empty_stock_is_the_pile_turned_over_and_every_card_of_it_is_known() -> None:
     history = _exhausting_history()
-    state = Rummy500State.parse(players=2, me=0, dealer=0, hand=HAND, upcard="KD",
+    state = LayDownState.parse(players=2, me=0, dealer=0, hand=HAND, upcard="KD",
                                 history=history, variant=BASIC)
     assert state.stock_count == 0
     assert len(state.discard_pile) == 32
@@ -97,14 +97,14 @@ def test_an_empty_stock_is_the_pile_turned_over_and_every_card_of_it_is_known() 
     assert {m.move.action for m in advice.moves} == {"draw_stock", "take_discard"}
     # drawing turns the pile over: its bottom card, the upcard KD, comes first
     after = [*history, {"player": 0, "action": "draw_stock"}]
-    state = Rummy500State.parse(players=2, me=0, dealer=0, hand=f"{HAND} KD", upcard="KD",
+    state = LayDownState.parse(players=2, me=0, dealer=0, hand=f"{HAND} KD", upcard="KD",
                                 history=after, variant=BASIC)
     assert state.discard_pile == ()
     assert state.stock_order is not None and len(state.stock_order) == 31
     assert state.stock_order[0] == parse_card(history[1]["card"])  # the first throw is next
     assert len(state.unseen) == 10  # only the opponent's hand is unseen now
     with pytest.raises(InvalidStateError):  # KD came from the stock: the hand must hold it
-        Rummy500State.parse(players=2, me=0, dealer=0, hand=f"{HAND} QS", upcard="KD",
+        LayDownState.parse(players=2, me=0, dealer=0, hand=f"{HAND} QS", upcard="KD",
                             history=after, variant=BASIC)
 
 

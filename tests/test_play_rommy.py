@@ -24,8 +24,8 @@ from api.settings import Settings
 from solver.cards import card_name, parse_card, parse_cards
 from solver.errors import InvalidStateError
 from solver.play import advise
-from solver.play.rummy500.state import Rummy500State
-from solver.play.rummy500.variant import VARIANTS
+from solver.play.laydown.state import LayDownState
+from solver.play.laydown.variant import VARIANTS
 
 ROMMY = VARIANTS["rommy"]
 DEEP_UNUSED: list[dict[str, Any]] = [
@@ -43,8 +43,8 @@ BASE: dict[str, Any] = {"players": 4, "me": 0, "dealer": 0, "upcard": "6C",
 """Seat 0 to draw: under 2C lies 6C, which makes 5-6-7 of clubs."""
 
 
-def _parse(**changes: Any) -> Rummy500State:
-    return Rummy500State.parse(**{**BASE, **changes}, variant=ROMMY)
+def _parse(**changes: Any) -> LayDownState:
+    return LayDownState.parse(**{**BASE, **changes}, variant=ROMMY)
 
 
 def _laid(move: Any) -> list[int]:
@@ -65,7 +65,7 @@ def test_an_unused_deep_take_costs_the_penalty_in_rommy_and_is_refused_in_rummy5
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_player_gets_seven_cards_from_one_deck(players: int) -> None:
-    state = Rummy500State.parse(players=players, me=1, dealer=0, hand="AH 2H 3H 9S 9D KC 5C",
+    state = LayDownState.parse(players=players, me=1, dealer=0, hand="AH 2H 3H 9S 9D KC 5C",
                                 upcard="8C", history=[], variant=ROMMY)
     assert state.hand_size == 7
     assert state.stock_count == 54 - 7 * players - 1

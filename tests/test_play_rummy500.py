@@ -22,7 +22,7 @@ from api.settings import Settings
 from solver.cards import parse_card, parse_cards
 from solver.errors import InvalidStateError
 from solver.play import advise
-from solver.play.rummy500.state import Rummy500State
+from solver.play.laydown.state import LayDownState
 
 OPENING: list[dict[str, Any]] = [
     {"player": 1, "action": "draw_stock"},
@@ -99,7 +99,7 @@ def test_a_state_that_cannot_arise_is_refused_saying_why(code: str, state: dict[
 
 
 def test_the_replay_keeps_the_table_and_each_players_points() -> None:
-    state = Rummy500State.parse(**BASE)
+    state = LayDownState.parse(**BASE)
     assert [tm.meld.cards for tm in state.table] == [tuple(parse_cards("AH 2H 3H 4H")),
                                                       tuple(parse_cards("8C 9C TC"))]
     # A-2-3 of hearts laid low: 1 + 2 + 3; seat 2: 8 + 9 + 10 and the 4H laid off
@@ -119,7 +119,7 @@ def test_a_joker_taken_from_the_pile_is_the_upper_of_two() -> None:
                {"player": 2, "action": "take_discard", "card": "JK"},
                {"player": 2, "action": "meld", "melds": [["7S", "JK", "9S"]]},
                {"player": 2, "action": "discard", "card": "2D"}]
-    state = Rummy500State.parse(players=3, me=0, dealer=0, hand="5H 5S 5D 9D QS 7C 3C",
+    state = LayDownState.parse(players=3, me=0, dealer=0, hand="5H 5S 5D 9D QS 7C 3C",
                                 upcard="8C", history=history)
     assert state.discard_pile == tuple(parse_cards("8C JK 5C 2D"))
     assert state.seats[2].took == tuple(parse_cards("7S JK"))
@@ -251,8 +251,8 @@ def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best(game: str
     from solver.classify import readings
     from solver.deadline import Deadline
     from solver.layoffs import LayoffSearch
-    from solver.play.rummy500.fast import FastPlayer
-    from solver.play.rummy500.variant import VARIANTS
+    from solver.play.laydown.fast import FastPlayer
+    from solver.play.laydown.variant import VARIANTS
 
     deal = VARIANTS[game].deal
     fast = FastPlayer(VARIANTS[game].values)

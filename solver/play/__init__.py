@@ -6,7 +6,7 @@ arisen (``InvalidStateError`` saying why not), and answers every legal move
 of the decision ranked, with expected points, win probabilities and reasons
 (``solver.play.advice``).  Games: ``gin`` (``solver.play.gin``), ``indian13``
 and ``indian21`` (``solver.play.indian``), ``rummy500``, ``rommy`` and
-``basic`` (``solver.play.rummy500``).  One call serves every game: each
+``basic`` (``solver.play.laydown``).  One call serves every game: each
 game takes the fields it needs and refuses, by name, a field it does not
 take (``field_not_for_game``): ``score`` and ``oklahoma`` are gin's,
 ``wild_rank`` (the cut card) Indian rummy's, ``players`` every game's but
@@ -37,7 +37,7 @@ from solver.play.gin.state import GinState
 GAMES: tuple[str, ...] = ("gin", "indian13", "indian21", "rummy500", "rommy", "basic")
 INDIAN_GAMES: tuple[str, ...] = ("indian13", "indian21")
 LAY_DOWN_GAMES: tuple[str, ...] = ("rummy500", "rommy", "basic")
-"""The games of the pile and the table (``solver.play.rummy500``)."""
+"""The games of the pile and the table (``solver.play.laydown``)."""
 
 __all__ = ["GAMES", "LEVELS", "Advice", "Layoff", "Move", "MoveValue", "advise"]
 
@@ -87,7 +87,7 @@ def advise(
                                  code="invalid_seed")
     until = play_deadline(time_limit_ms, deadline)
     if game in LAY_DOWN_GAMES:
-        from solver.play.rummy500 import advise_rummy500
+        from solver.play.laydown import advise_lay_down
 
         for name, value, takes in (("score", score, "no match score (each round is scored "
                                                     "alone)"),
@@ -96,7 +96,7 @@ def advise(
                                    ("rules", rules, "the preset's rules only (docs/RULES.md)")):
             if value is not None:
                 raise _not_for(game, name, takes)
-        return advise_rummy500(game, hand=hand, upcard=upcard, history=history, me=me, dealer=dealer,
+        return advise_lay_down(game, hand=hand, upcard=upcard, history=history, me=me, dealer=dealer,
                                discard_pile=discard_pile, stock_count=stock_count,
                                players=players, level=level, seed=seed, deadline=until)
     if game in INDIAN_GAMES:

@@ -15,7 +15,7 @@ basic: 2-9 face value, ten to king 10, ace 1, and the ace low only).
 In Rommy a turn ends with a throw, so the fast player holds a card back
 rather than lay its last one (``lay_keeping``).
 
->>> from solver.play.rummy500.variant import VARIANTS
+>>> from solver.play.laydown.variant import VARIANTS
 >>> player = FastPlayer(VARIANTS["rummy500"].values)
 >>> melds, rest, points = player.melds([0, 1, 2, 22, 35, 48, 52])  # AS 2S 3S JH JD JC JK
 >>> sorted(len(m) for m in melds), rest, points
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER
-from solver.play.rummy500.variant import Values
+from solver.play.laydown.variant import Values
 
 HIGH_ACE = 13
 LINK_WEIGHT = 7

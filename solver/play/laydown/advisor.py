@@ -47,8 +47,8 @@ from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, read_table_meld
 from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
-from solver.play.rummy500.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
-from solver.play.rummy500.state import Rummy500State, take_depth
+from solver.play.laydown.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
+from solver.play.laydown.state import LayDownState, take_depth
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,10 +134,10 @@ class _World:
     """Drawn from the end."""
 
 
-class Rummy500Advisor:
+class LayDownAdvisor:
     """Values every legal move of the player to act (see the module docstring)."""
 
-    def __init__(self, state: Rummy500State, level: Level, seed: int,
+    def __init__(self, state: LayDownState, level: Level, seed: int,
                  deadline: Deadline) -> None:
         self.state = state
         self.variant = state.variant
@@ -581,4 +581,4 @@ def spot_of(tm: TableMeld, top: int) -> Spot:
     return set_spot(rank, sum(1 << (c // 13) for c in naturals), len(meld.cards))
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "Rummy500Advisor", "spot_of"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "LayDownAdvisor", "Level", "spot_of"]

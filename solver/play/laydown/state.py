@@ -5,7 +5,7 @@ discard pile (``upcard``), the number of players, the dealer, and the public
 history in order.  Everything else -- the pile, the melds on the table and
 who laid which card, each player's hand size and the cards it is known to
 hold (taken from the pile and not played since), the stock -- follows from
-them.  ``Rummy500State.parse`` checks that the state could have arisen and
+them.  ``LayDownState.parse`` checks that the state could have arisen and
 raises ``InvalidStateError`` saying why and where otherwise.
 
 Seats are ``0 .. players - 1`` in turn order; the player after the dealer
@@ -38,11 +38,11 @@ three or four, 6 for five or six).  What differs is the ``Variant``
 The round also ends when a hand is empty (after laying down or after the
 throw).
 
->>> state = Rummy500State.parse(players=3, me=1, dealer=0,
+>>> state = LayDownState.parse(players=3, me=1, dealer=0,
 ...     hand="AH 2H 3H 9S 9D KC 5C", upcard="8C", history=[])
 >>> state.phase, state.to_act, state.stock_count, state.hand_size
 ('draw', 1, 32, 7)
->>> state = Rummy500State.parse(players=5, me=1, dealer=0, hand="AH 2H 3H 9S 9D KC 5C",
+>>> state = LayDownState.parse(players=5, me=1, dealer=0, hand="AH 2H 3H 9S 9D KC 5C",
 ...     upcard="8C", history=[], variant=VARIANTS["rommy"])
 >>> state.stock_count
 18
@@ -58,8 +58,8 @@ from solver.cards import NUM_CARD_TYPES, card_name, parse_card
 from solver.errors import InvalidHandError, InvalidStateError
 from solver.layoffs import TableMeld, read_table_meld
 from solver.play.events import Event, parse_history
+from solver.play.laydown.variant import VARIANTS, Variant
 from solver.play.public import check_pile, check_players, check_seats, check_stock, hand_cards, names
-from solver.play.rummy500.variant import VARIANTS, Variant
 from solver.rules import deck_copies
 
 Phase = Literal["draw", "play", "over"]
@@ -89,7 +89,7 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
-class Rummy500State:
+class LayDownState:
     """A checked public state (see the module docstring)."""
 
     variant: Variant
@@ -137,7 +137,7 @@ class Rummy500State:
     def parse(cls, *, players: int, me: int, dealer: int, hand: object, upcard: object,
               history: Sequence[object] | None, discard_pile: object = None,
               stock_count: int | None = None,
-              variant: Variant = VARIANTS["rummy500"]) -> Rummy500State:
+              variant: Variant = VARIANTS["rummy500"]) -> LayDownState:
         """Check and replay a public state given as plain data (card tokens);
         ``InvalidStateError`` (or ``InvalidHandError`` for a bad token) when it
         cannot arise."""
@@ -247,7 +247,7 @@ class _Replay:
                     f"{self.copies[card]}", code="too_many_copies", loc=("hand",))
 
     def unseen(self) -> tuple[int, ...]:
-        """The cards not placed (see ``Rummy500State.unseen``)."""
+        """The cards not placed (see ``LayDownState.unseen``)."""
         placed = self._placed()
         return tuple(c for c in range(NUM_CARD_TYPES)
                      for _ in range(max(0, self.copies[c] - placed[c])))
@@ -470,4 +470,4 @@ class _Replay:
             self._fail(index, str(error), "too_many_copies")
 
 
-__all__ = ["ACTIONS", "Rummy500State", "Seat", "added_cards", "take_depth"]
+__all__ = ["ACTIONS", "LayDownState", "Seat", "added_cards", "take_depth"]

@@ -13,24 +13,24 @@ from collections.abc import Sequence
 
 from solver.deadline import Deadline
 from solver.play.advice import Advice
-from solver.play.rummy500.advisor import LEVELS, Rummy500Advisor
-from solver.play.rummy500.state import Rummy500State
-from solver.play.rummy500.variant import VARIANTS
+from solver.play.laydown.advisor import LEVELS, LayDownAdvisor
+from solver.play.laydown.state import LayDownState
+from solver.play.laydown.variant import VARIANTS
 
 DEFAULT_PLAYERS = 2
 
 
-def advise_rummy500(game: str, *, hand: object, upcard: object,
+def advise_lay_down(game: str, *, hand: object, upcard: object,
                     history: Sequence[object] | None, me: int, dealer: int, discard_pile: object,
                     stock_count: int | None, players: int | None, level: str, seed: int,
                     deadline: Deadline) -> Advice:
     """``solver.play.advise`` for Rummy 500, Rommy or basic rummy (``game``;
     its arguments checked there)."""
-    state = Rummy500State.parse(players=DEFAULT_PLAYERS if players is None else players, me=me,
+    state = LayDownState.parse(players=DEFAULT_PLAYERS if players is None else players, me=me,
                                 dealer=dealer, hand=hand, upcard=upcard, history=history,
                                 discard_pile=discard_pile, stock_count=stock_count,
                                 variant=VARIANTS[game])
-    return Rummy500Advisor(state, LEVELS[level], seed, deadline).advise()
+    return LayDownAdvisor(state, LEVELS[level], seed, deadline).advise()
 
 
-__all__ = ["LEVELS", "VARIANTS", "advise_rummy500"]
+__all__ = ["LEVELS", "VARIANTS", "advise_lay_down"]
