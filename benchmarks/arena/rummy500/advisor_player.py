@@ -1,13 +1,18 @@
-"""The move advisor at the Rummy 500 table: ``solver.play.advise("rummy500", ...)``.
+"""The move advisor at a Rummy 500 or Rommy table: ``solver.play.advise(game, ...)``
+with the table's game (``view.variant.name``: ``rummy500``, ``rommy``).
 
 It asks from the public state only -- its hand, the upcard, the public
 history in the spec's JSON form, its seat, the dealer and the number of
 players -- and plays ``advice.recommended.move``: ``draw_stock``,
 ``take_discard`` (the deepest card taken) or ``pass`` at the draw; after
 it, ``discard`` (melds, layoffs, then the throw) or ``go_out`` (melds and
-layoffs that empty the hand).  A layoff reaches the referee as its target
-and its ``extended`` meld (the table meld afterwards, in meld order).
-Anything else is an error the runner reports against the advisor.
+layoffs that empty the hand; Rummy 500 only: a Rommy turn always ends with
+a throw, so it closes with a ``discard`` whose melds and layoffs leave just
+the card thrown).  A layoff reaches the referee as its target and its
+``extended`` meld (the table meld afterwards, in meld order).  A Rommy
+``take_discard`` may name a deeper card the advisor does not mean to use: the
+referee charges the pile penalty.  Anything else is an error the runner
+reports against the advisor.
 
 ``advisor_lay_all`` (an ablation) plays the best-ranked of the advisor's
 moves that lay the most cards, so never holds a meld back: what holding
@@ -29,8 +34,6 @@ from benchmarks.arena.rummy500.referee import (
     play,
     take_discard,
 )
-
-GAME = "rummy500"
 
 
 def _ours(cards: Iterable[int]) -> tuple[int, ...]:
@@ -71,7 +74,7 @@ def action_of(move: Any) -> Action:
         if move.card is None:
             raise ValueError("the advisor discards without naming the card")
         return play(melds, layoffs, _ours([move.card])[0])
-    raise ValueError(f"the advisor answered {move.action!r}, no Rummy 500 move")
+    raise ValueError(f"the advisor answered {move.action!r}, no Rummy 500 or Rommy move")
 
 
 class AdvisorPlayer:
@@ -97,7 +100,7 @@ class AdvisorPlayer:
 
         self.decisions += 1
         seed = (self.seed * 1000 + self.decisions) % 2**31
-        advice = advise(GAME, **advice_request(view, self.level, seed))
+        advice = advise(view.variant.name, **advice_request(view, self.level, seed))
         if self.lay_all and advice.phase == "play":
             return action_of(max(advice.moves, key=lambda value: _laid(value.move)).move)
         return action_of(advice.recommended.move)

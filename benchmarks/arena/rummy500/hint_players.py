@@ -1,4 +1,5 @@
-"""The Rummy 500 players built on the library's hints (``solver.hints``).
+"""The Rummy 500 and Rommy players built on the library's hints (``solver.hints``),
+asked with the game of the table (``view.variant.name``: ``rummy500``, ``rommy``).
 
 * ``greedy`` -- today's hints as they are.  Draw: ``pile_hint``; take the
   pile down to its best depth when that depth's net beats the hand's net
@@ -8,7 +9,17 @@
   ``pile_hint`` at that depth, which uses the card taken), then the best
   discard of ``discard_hint`` among the cards left, never the pile top taken
   alone this turn (when that card alone would be left, the play's last layoff,
-  or else its last meld, stays in hand instead).
+  or else its last meld, stays in hand instead).  It never takes a depth the
+  referee would read otherwise (a joker below another joker: a joker named is
+  the topmost one), nor the pile top alone when nothing else would be left
+  to throw.
+* in Rommy, both also never pay the pile penalty (a depth whose deepest card
+  the hint cannot use) and never take a depth every use of which would leave
+  no card to throw; when the best play would lay every card, the play is the
+  best of those that keep one (``keep_a_card``): the library's best play of
+  the hand less each card in turn (that card is thrown and closes the round
+  when nothing else is left) and, after a deep take, each use of the card
+  taken with the best play of the rest.
 * ``careful`` -- greedy plus: it takes the pile depth (or the stock) worth
   most when each card taken counts ``CARD_VALUE`` points on top of the
   turn's net (``pile_hint``'s) and a stock card ``CARD_VALUE - STOCK_COST``,
@@ -38,7 +49,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from benchmarks.arena.joker_cards import JOKER, RANKS, names, parse_card
-from benchmarks.arena.rummy500.melds import card_points
+from benchmarks.arena.rummy500.melds import hand_points, read_extension, read_meld
 from benchmarks.arena.rummy500.referee import (
     DRAW_STOCK,
     PASS,
@@ -50,7 +61,6 @@ from benchmarks.arena.rummy500.referee import (
     take_discard,
 )
 
-GAME = "rummy500"
 CARD_VALUE = 8
 """What the careful player counts a card taken from the pile worth, on top of
 the turn's net: more cards, more melds later (measured: 6 to 14 play alike,
@@ -130,6 +140,21 @@ class _Plan:
         """The referee's play action."""
         return play(self.melds, self.layoffs, discard)
 
+    def laid_points(self, view: PlayerView) -> int:
+        """What the play's melds and layoffs score, read as the referee reads them."""
+        scale = view.variant.points
+        table = [read_meld(t.cards, "run" if t.kind == "run" else "set", scale)
+                 for t in view.table]
+        laid = 0
+        for meld in self.melds:
+            table.append(read_meld(meld, points=scale))
+            laid += table[-1].total
+        for layoff in self.layoffs:
+            extension = read_extension(table[layoff.target], layoff.extended, scale)
+            table[layoff.target] = extension.meld
+            laid += extension.points
+        return laid
+
 
 class GreedyHintPlayer:
     """Today's hints (see the module docstring)."""
@@ -138,6 +163,7 @@ class GreedyHintPlayer:
 
     def __init__(self) -> None:
         self.forced: Any = None
+        """The pile hint's ``PileDepth`` of this turn's deep take (its play uses the card)."""
 
     def start_deal(self, seat: int, seed: int) -> None:
         """Nothing to remember between rounds."""
@@ -151,29 +177,29 @@ class GreedyHintPlayer:
 
     # -- the draw ---------------------------------------------------------------------
     def pile_options(self, view: PlayerView) -> tuple[Any, list[Any]]:
-        """``pile_hint`` of the view and its legal depths."""
+        """``pile_hint`` of the view and the depths this player may take (``takeable``)."""
         from solver.hints import pile_hint
 
         hint = pile_hint(names(view.hand), table_names([t.cards for t in view.table]),
-                         names(view.pile), GAME)
-        return hint, [d for d in hint.depths if d.net is not None]
+                         names(view.pile), view.variant.name)
+        return hint, [d for d in hint.depths if takeable(view, d)]
 
     def draw(self, view: PlayerView) -> Action:
         """Take the best depth when it nets more than the hand now (see the module docstring)."""
         self.forced = None
         if not view.pile:
             return DRAW_STOCK if view.stock_size else PASS
-        hint, _ = self.pile_options(view)
-        if hint.best_depth is None:
+        hint, depths = self.pile_options(view)
+        if not depths:
             return DRAW_STOCK if view.stock_size else PASS
-        best = hint.depths[hint.best_depth - 1]
+        best = max(depths, key=lambda d: (d.net, -d.depth))  # the hint's best_depth, if takeable
         if view.stock_size and best.net <= hint.current.net_points:
             return DRAW_STOCK
         return self.take(best)
 
     def take(self, depth: Any) -> Action:
-        """Take down to ``depth`` (a ``PileDepth``), remembering its play when forced."""
-        self.forced = depth.best if depth.must_use else None
+        """Take down to ``depth`` (a ``PileDepth``), remembering it when its card must be used."""
+        self.forced = depth if depth.must_use else None
         return take_discard(ours([depth.deepest])[0])
 
     # -- the play ---------------------------------------------------------------------
@@ -185,11 +211,10 @@ class GreedyHintPlayer:
         if view.must_use is not None:
             if self.forced is None:
                 raise RuntimeError("a deep take without the pile hint's play")
-            chosen = self.forced
+            chosen = self.forced.best
         else:
-            chosen = layoffs_hint(names(view.hand), table_names(plan.table), GAME).best
+            chosen = layoffs_hint(names(view.hand), table_names(plan.table), view.variant.name).best
         plan.add(chosen)
-        self.forced = None
         return plan
 
     def play(self, view: PlayerView) -> Action:
@@ -198,15 +223,64 @@ class GreedyHintPlayer:
         return self.finish(view, plan)
 
     def finish(self, view: PlayerView, plan: _Plan) -> Action:
-        """Throw a card of what the play leaves (or go out)."""
+        """Throw a card of what the play leaves (or go out, where a turn may end without a throw)."""
         while True:
             left = _minus(view.hand, plan.used())
             if not left:
-                return plan.action(None)
+                if not view.variant.must_throw:
+                    return plan.action(None)
+                plan = self.keep_a_card(view, plan)
+                left = _minus(view.hand, plan.used())
             throwable = [c for c in left if c != view.taken_top]
             if throwable:
+                self.forced = None
                 return plan.action(self.discard(view, left, throwable))
             plan.drop_last()
+
+    def keep_a_card(self, view: PlayerView, emptying: _Plan) -> _Plan:
+        """The best play that keeps a card to throw, when ``emptying`` lays
+        every card (see the module docstring); scored as the referee scores
+        it, the most costly card left counted thrown."""
+        from solver.hints import layoffs_hint
+
+        game, must = view.variant.name, view.must_use
+        candidates = []
+        for card in sorted(set(view.hand) - {view.taken_top, must}):
+            rest = _minus(view.hand, [card])
+            plan = _Plan(emptying.start)
+            plan.add(layoffs_hint(names(rest), table_names(plan.table), game).best)
+            candidates.append(plan)
+        if must is not None:
+            if self.forced is None:
+                raise RuntimeError("a deep take without the pile hint's uses")
+            for use in self.forced.uses:
+                plan = _Plan(emptying.start)
+                if use.kind == "meld":
+                    plan.melds.append(ours(use.meld.cards))
+                else:
+                    plan.layoffs.append(Layoff(use.table_index, ours(use.meld.cards)))
+                rest = _minus(view.hand, plan.used())
+                if len(rest) > 1:
+                    more = layoffs_hint(names(rest), table_names(plan.table), game).best
+                    before = (len(plan.melds), len(plan.layoffs))
+                    plan.add(more)
+                    if not _minus(view.hand, plan.used()):  # the rest laid whole: keep it
+                        del plan.melds[before[0]:], plan.layoffs[before[1]:]
+                candidates.append(plan)
+        best: tuple[int, _Plan] | None = None
+        for plan in candidates:
+            left = _minus(view.hand, plan.used())
+            throwable = [c for c in left if c != view.taken_top]
+            if not throwable or (must is not None and must not in plan.used()):
+                continue
+            scale = view.variant.points
+            value = (plan.laid_points(view) - hand_points(left, scale)
+                     + max(scale.of(c) for c in throwable))
+            if best is None or value > best[0]:
+                best = (value, plan)
+        if best is None:
+            raise RuntimeError("no play keeps a card to throw")
+        return best[1]
 
     def discard(self, view: PlayerView, left: list[int], throwable: list[int]) -> int:
         """``discard_hint``'s best throw of ``left`` among ``throwable``."""
@@ -214,7 +288,7 @@ class GreedyHintPlayer:
 
         if len(left) == 1:
             return left[0]
-        hint = discard_hint(names(left), GAME)
+        hint = discard_hint(names(left), view.variant.name)
         for option in hint.options:
             card = ours([option.discard])[0]
             if card in throwable:
@@ -254,7 +328,7 @@ class CarefulPlayer(GreedyHintPlayer):
             left = _minus(view.hand, plan.used())
             if not left:
                 break
-            more = layoffs_hint(names(left), table_names(plan.table), GAME).best
+            more = layoffs_hint(names(left), table_names(plan.table), view.variant.name).best
             if not more.melds and not more.layoffs:
                 break
             plan.add(more)
@@ -267,14 +341,34 @@ class CarefulPlayer(GreedyHintPlayer):
         if len(left) == 1:
             return left[0]
         wanted = next_player_holds(view)
-        hint = discard_hint(names(left), GAME)
+        hint = discard_hint(names(left), view.variant.name)
         scored = []
         for option in hint.options:
             card = ours([option.discard])[0]
             if card in throwable:
                 cost = DANGER_COST if _fits_any(card, wanted) else 0
-                scored.append((option.value - cost, card_points(card), card))
+                scored.append((option.value - cost, view.variant.points.of(card), card))
         return max(scored)[2] if scored else throwable[0]
+
+
+def takeable(view: PlayerView, depth: Any) -> bool:
+    """Whether this player may take ``depth`` (a ``PileDepth`` of ``view``'s
+    pile): the hint rates it (``net``), at no penalty, the referee reads the
+    take as the hint does (a joker named is the topmost joker), and a card
+    is left to throw: after the top alone, another card (two jokers: none);
+    where every turn ends with a throw, after a deeper card, a use of it
+    that does not lay every card held."""
+    if depth.net is None or depth.penalty:
+        return False
+    taken = ours(depth.taken)  # top first
+    if taken[-1] == JOKER and JOKER in taken[:-1]:
+        return False
+    if not depth.must_use:
+        return any(card != taken[-1] for card in view.hand)
+    if view.variant.must_throw:
+        held = len(view.hand) + depth.depth
+        return any(len(use.cards) < held for use in depth.uses)
+    return True
 
 
 def next_player_holds(view: PlayerView) -> set[int]:

@@ -1,4 +1,6 @@
-"""The Rummy 500 players the arena can seat, and their registry.
+"""The Rummy 500 and Rommy players the arena can seat, and their registry
+(the same players for both games: each reads the table's game, its
+``Variant``, from its view).
 
 * ``greedy`` and ``careful`` -- the library's hints as they are, and the
   same with some care (``hint_players``);
@@ -22,11 +24,11 @@ from benchmarks.arena.rummy500.random_player import RandomPlayer
 from benchmarks.arena.rummy500.referee import Action, PlayerView
 
 LABEL = "Rummy 500"
-"""The game as messages name it."""
+"""The game as messages name it (Rommy's runner names its own: ``Variant.label``)."""
 
 
 class Player(Protocol):
-    """A bot the Rummy 500 arena can seat."""
+    """A bot the Rummy 500 (or Rommy) arena can seat."""
 
     name: str
 
@@ -52,6 +54,6 @@ ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
 )}
 
 
-def make_player(name: str) -> Player:
-    """A fresh player named ``name``."""
-    return make_entrant(ENTRANTS, name, LABEL)
+def make_player(name: str, label: str = LABEL) -> Player:
+    """A fresh player named ``name`` (``label``: the game, for the message of an unknown name)."""
+    return make_entrant(ENTRANTS, name, label)

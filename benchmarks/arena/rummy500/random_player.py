@@ -1,4 +1,4 @@
-"""A legal random Rummy 500 player, to fuzz the referee.
+"""A legal random Rummy 500 and Rommy player, to fuzz the referee.
 
 It finds its melds and layoffs with the referee's own meld reader (no
 ``solver``): every run window of each suit and every set of each rank the
@@ -8,17 +8,32 @@ three cards an end.  Its draw: mostly the stock, sometimes the pile top,
 sometimes a deeper card it can use; with the stock empty it passes half the
 time.  Its play: the card it must use first, then random melds and layoffs
 while a coin says so, then a random throw (never the top it took alone).
+
+Where an unused deeper card costs a penalty (Rommy: ``Variant.pile_penalty``)
+it also takes, now and then, a deeper card it may not be able to use, and
+leaves the card it took unused ``SKIP_USE`` of the time; where every turn
+ends with a throw (``Variant.must_throw``) it lays down or off nothing that
+would leave it no card to throw.  Rummy 500's rounds are the same as ever
+for the same seeds (the Rommy draws of the coin come on top).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from benchmarks.arena.joker_cards import JOKER, RANKS, SUITS
-from benchmarks.arena.rummy500.melds import HIGH_ACE, MAX_SET, Meld, read_extension, read_meld
+from benchmarks.arena.rummy500.melds import (
+    HIGH_ACE,
+    MAX_RUN,
+    MAX_SET,
+    MIN_MELD,
+    Meld,
+    read_extension,
+    read_meld,
+)
 from benchmarks.arena.rummy500.referee import (
     DRAW_STOCK,
     PASS,
@@ -31,32 +46,48 @@ from benchmarks.arena.rummy500.referee import (
 )
 
 MAX_END = 3
+PENALISED_TAKE = 0.05
+"""How often (a share of the draws with cards in the stock) a penalty game's
+random player takes a deeper card whatever it can do with it."""
+SKIP_USE = 0.2
+"""How often a penalty game's random player leaves the deeper card it took unused."""
 
 
-def run_melds(hand: Counter[int]) -> list[tuple[int, ...]]:
-    """Every run (meld order) the cards of ``hand`` can form."""
+def run_melds(hand: Counter[int], suits: Iterable[int] = range(SUITS)) -> list[tuple[int, ...]]:
+    """Every run (meld order) of ``suits`` the cards of ``hand`` can form, by
+    suit, its lowest place, then its length (a window stops growing once it
+    needs more jokers than the hand holds)."""
     out = []
-    for suit in range(SUITS):
+    jokers = hand[JOKER]
+    for suit in suits:
+        at = [suit * RANKS + place % RANKS if hand[suit * RANKS + place % RANKS] else JOKER
+              for place in range(HIGH_ACE + 1)]  # each place's card, or a joker for it
         for low in range(HIGH_ACE - 1):
-            for high in range(low + 2, min(HIGH_ACE, low + RANKS - 1) + 1):
-                cards = tuple(suit * RANKS + q % RANKS for q in range(low, high + 1))
-                placed = tuple(c if hand[c] else JOKER for c in cards)
-                missing = placed.count(JOKER)
-                if missing < len(placed) and missing <= hand[JOKER]:
-                    out.append(placed)
+            missing = 0
+            for high in range(low, min(HIGH_ACE, low + RANKS - 1) + 1):
+                missing += at[high] == JOKER
+                if missing > jokers:
+                    break
+                if high - low + 1 >= MIN_MELD and missing <= high - low:
+                    out.append(tuple(at[low:high + 1]))
     return out
 
 
 def set_melds(hand: Counter[int], rng: random.Random) -> list[tuple[int, ...]]:
     """Every set the cards of ``hand`` can form, each joker at a random place."""
     out = []
-    for rank in range(RANKS):
-        have = [s * RANKS + rank for s in range(SUITS) if hand[s * RANKS + rank]]
+    jokers = hand[JOKER]
+    by_rank: list[list[int]] = [[] for _ in range(RANKS)]
+    for card in sorted(c for c, count in hand.items() if count > 0 and c != JOKER):
+        by_rank[card % RANKS].append(card)  # by suit
+    for have in by_rank:
+        if len(have) + jokers < MIN_MELD:
+            continue
         for size in range(1, len(have) + 1):
             for naturals in combinations(have, size):
-                for jokers in range(min(hand[JOKER], MAX_SET - size) + 1):
-                    if size + jokers >= 3:
-                        cards = [*naturals, *[JOKER] * jokers]
+                for wild in range(min(jokers, MAX_SET - size) + 1):
+                    if size + wild >= MIN_MELD:
+                        cards = [*naturals, *[JOKER] * wild]
                         rng.shuffle(cards)
                         out.append(tuple(cards))
     return out
@@ -79,7 +110,8 @@ def extensions(meld: Meld, hand: Counter[int]) -> list[tuple[int, ...]]:
     high = meld.low + len(meld.cards) - 1
     for below in range(MAX_END + 1):
         for above in range(MAX_END + 1):
-            if (not below and not above) or meld.low - below < 0 or high + above > HIGH_ACE:
+            if (not below and not above) or meld.low - below < 0 or high + above > HIGH_ACE \
+                    or len(meld.cards) + below + above > MAX_RUN:  # no ace both low and high
                 continue
             low_part = [suit_base + q % RANKS for q in range(meld.low - below, meld.low)]
             high_part = [suit_base + q % RANKS for q in range(high + 1, high + above + 1)]
@@ -89,10 +121,19 @@ def extensions(meld: Meld, hand: Counter[int]) -> list[tuple[int, ...]]:
             if high_part:
                 variants.append((low_part, [*high_part[:-1], JOKER]))
             for lows, highs in variants:
-                need = Counter([*lows, *highs])
-                if all(hand[c] >= n for c, n in need.items()):
+                added = [*lows, *highs]  # distinct naturals, at most one joker
+                if hand[JOKER] >= added.count(JOKER) and all(hand[c] for c in added if c != JOKER):
                     out.append((*lows, *meld.cards, *highs))
     return out
+
+
+def could_take(meld: Meld, card: int) -> bool:
+    """Whether ``card`` could ever be added to ``meld`` (a joker, a set's rank, a run's suit)."""
+    if card == JOKER:
+        return True
+    if meld.kind == "set":
+        return meld.represents[0] % RANKS == card % RANKS
+    return meld.represents[0] // RANKS == card // RANKS
 
 
 class RandomPlayer:
@@ -118,31 +159,54 @@ class RandomPlayer:
         """Every way to use ``card`` of ``cards``: a new meld (-1, cards) or a
         layoff (target, the meld afterwards)."""
         hand = Counter(cards)
-        out = [(-1, m) for m in [*run_melds(hand), *set_melds(hand, self.rng)] if card in m]
+        suits = range(SUITS) if card == JOKER else (card // RANKS,)
+        found = [*run_melds(hand, suits), *set_melds(hand, self.rng)]  # every set: the coin's draws
+        out = [(-1, m) for m in found if card in m]
         for index, meld in enumerate(table):
+            if not could_take(meld, card):
+                continue
             for grown in extensions(meld, hand):
-                if card in read_extension(meld, grown).added:
+                if grown.count(card) > meld.cards.count(card):  # ``card`` is among those added
                     out.append((index, grown))
         return out
 
+    def usable(self, cards: Sequence[int], card: int, table: Sequence[Meld]) -> bool:
+        """Whether ``uses`` finds a way (the same draws of the coin, sooner)."""
+        hand = Counter(cards)
+        if any(card in m for m in set_melds(hand, self.rng)):
+            return True
+        if any(card in m for m in run_melds(hand, range(SUITS) if card == JOKER
+                                            else (card // RANKS,))):
+            return True
+        return any(grown.count(card) > meld.cards.count(card)
+                   for meld in table if could_take(meld, card)
+                   for grown in extensions(meld, hand))
+
     def draw(self, view: PlayerView) -> Action:
-        """Mostly the stock; the top or a usable deeper card now and then."""
+        """Mostly the stock; the top or a usable deeper card now and then
+        (in a penalty game, now and then any deeper card)."""
         table = [read_meld(t.cards, "run" if t.kind == "run" else "set") for t in view.table]
         top = []
         if view.pile and not (view.pile[-1] == JOKER and set(view.hand) == {JOKER}):
             top.append(take_discard(view.pile[-1]))
         deep = [take_discard(card) for depth, card in enumerate(reversed(view.pile[:-1]), 2)
-                if self.uses([*view.hand, *view.pile[-depth:]], card, table)]
+                if self.usable([*view.hand, *view.pile[-depth:]], card, table)]
+        penalised = []
+        if view.variant.pile_penalty is not None:  # a joker named is the topmost joker
+            penalised = [take_discard(card) for depth, card in enumerate(reversed(view.pile[:-1]), 2)
+                         if card != JOKER or JOKER not in view.pile[1 - depth:]]
         roll = self.rng.random()
         if view.stock_size:
             if roll < 0.15 and deep:
                 return self.rng.choice(deep)
             if roll < 0.35 and top:
                 return top[0]
+            if roll > 1 - PENALISED_TAKE and penalised:
+                return self.rng.choice(penalised)
             return DRAW_STOCK
-        if roll < 0.5 or not top + deep:
+        if roll < 0.5 or not top + deep + penalised:
             return PASS
-        return self.rng.choice(top + deep)
+        return self.rng.choice(top + deep + penalised)
 
     def play(self, view: PlayerView) -> Action:
         """The forced use, random melds and layoffs, a random throw."""
@@ -150,19 +214,37 @@ class RandomPlayer:
         table = [read_meld(t.cards, "run" if t.kind == "run" else "set") for t in view.table]
         melds: list[tuple[int, ...]] = []
         forced: list[Layoff] = []
+
+        def keeps_a_throw(used: Sequence[int]) -> bool:
+            """Whether laying ``used`` too leaves a card to throw (when the game wants one)."""
+            if not view.variant.must_throw:
+                return True
+            left = hand.copy()
+            left.subtract(used)
+            return any(count > 0 and card != view.taken_top for card, count in left.items())
+
         if view.must_use is not None:
-            target, cards = self.rng.choice(self.uses(view.hand, view.must_use, table))
-            if target < 0:
-                melds.append(cards)
-                hand.subtract(cards)
-            else:
-                forced.append(self._lay_off(table, hand, target, cards))
+            uses = [(target, cards) for target, cards in self.uses(view.hand, view.must_use, table)
+                    if keeps_a_throw(cards if target < 0
+                                     else read_extension(table[target], cards).added)]
+            if view.variant.pile_penalty is not None and self.rng.random() < SKIP_USE:
+                uses = []  # the take stands; the penalty is charged
+            if uses or view.variant.pile_penalty is None:
+                target, cards = self.rng.choice(uses)
+                if target < 0:
+                    melds.append(cards)
+                    hand.subtract(cards)
+                else:
+                    forced.append(self._lay_off(table, hand, target, cards))
         while self.rng.random() < 0.7:
             found = [*run_melds(hand), *set_melds(hand, self.rng)]
             if not found:
                 break
-            melds.append(self.rng.choice(found))
-            hand.subtract(melds[-1])
+            meld = self.rng.choice(found)
+            if not keeps_a_throw(meld):
+                break
+            melds.append(meld)
+            hand.subtract(meld)
         # the table as the referee sees it: the old melds, then the new ones
         table = table[:len(view.table)] + [read_meld(m) for m in melds]
         layoffs = list(forced)
@@ -170,7 +252,10 @@ class RandomPlayer:
             grown = [(i, g) for i, meld in enumerate(table) for g in extensions(meld, hand)]
             if not grown:
                 break
-            layoffs.append(self._lay_off(table, hand, *self.rng.choice(grown)))
+            target, cards = self.rng.choice(grown)
+            if not keeps_a_throw(read_extension(table[target], cards).added):
+                break
+            layoffs.append(self._lay_off(table, hand, target, cards))
         left = sorted(hand.elements())
         throwable = [c for c in left if c != view.taken_top]
         if left and not throwable:  # only the top taken alone is left: lay nothing down
