@@ -3,8 +3,8 @@
 [--smoke]``, ``python -m benchmarks --advise-load [--load-seconds S]``, or
 ``python -m benchmarks --arena [--a NAME] [--b NAME] [--hands N]
 [--matches M] [--seed S] [--json PATH]``, or ``python -m benchmarks --arena --game
-{indian13,rummy500} [--players N | --lineup A,B,...] [--deals N] [--workers W]``
-(``benchmarks/arena``).
+{indian13,rummy500,rommy} [--players N | --lineup A,B,...] [--deals N] [--workers W]``
+(``benchmarks/arena``; rommy is Danish "500", 2 to 6 players).
 
 Prints Markdown tables on stdout (progress on stderr) and optionally writes
 JSON.  The exit code is 1 when any answer is invalid, two engines (or an

@@ -6,7 +6,8 @@
 ``INDIAN_FILL`` players), every deal once per rotation of the seats
 (``benchmarks.arena.indian``); ``--game rummy500`` plays Rummy 500 rounds
 the same way (default: 3 players, the advisor and greedy fill-ins;
-``benchmarks.arena.rummy500``).
+``benchmarks.arena.rummy500``), and ``--game rommy`` Rommy (Danish "500")
+rounds between 2 to 6 players, with the same players and referee.
 
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
@@ -29,7 +30,8 @@ from benchmarks.arena.report import write_json
 from benchmarks.arena.rummy500.players import ENTRANTS as RUMMY500_ENTRANTS
 from benchmarks.arena.rummy500.players import LABEL as RUMMY500_LABEL
 from benchmarks.arena.rummy500.report import render as render_rummy500
-from benchmarks.arena.rummy500.runner import run_rummy500_arena
+from benchmarks.arena.rummy500.runner import run_rommy_arena, run_rummy500_arena
+from benchmarks.arena.rummy500.variants import ROMMY, RUMMY500
 
 INDIAN_DEFAULT = ("advisor", "greedy")
 INDIAN_FILL = ("distance", "greedy", "advisor_nodrop")
@@ -38,6 +40,8 @@ RUMMY500_DEFAULT = ("advisor", "greedy")
 RUMMY500_FILL = ("greedy", "greedy")
 """Who fills the seats of a Rummy 500 table beyond ``--a`` and ``--b``."""
 RUMMY500_PLAYERS = 3
+ROMMY_FILL = ("greedy", "greedy", "greedy", "greedy")
+"""Who fills the seats of a Rommy table beyond ``--a`` and ``--b`` (up to six)."""
 
 
 class RunRotated(Protocol):
@@ -63,18 +67,21 @@ class RotatedGame:
     """The table's size when ``--players`` is not given."""
     run: RunRotated
     render: Callable[[dict[str, Any]], str]
+    seats: tuple[int, int] = (2, 4)
+    """The fewest and the most players at a table."""
 
     def lineup(self, args: argparse.Namespace) -> list[str]:
         """The table the options ask for (``ValueError`` saying why not)."""
+        low, high = self.seats
         if args.lineup:
             lineup = [name.strip() for name in args.lineup.split(",") if name.strip()]
         else:
             players = self.players if args.players is None else args.players
-            if not 2 <= players <= 4:
-                raise ValueError("--players must be 2 to 4")
+            if not low <= players <= high:
+                raise ValueError(f"--players must be {low} to {high}")
             lineup = [args.a or self.default[0], args.b or self.default[1], *self.fill][:players]
-        if not 2 <= len(lineup) <= 4:
-            raise ValueError(f"{self.label} tables seat 2 to 4 players")
+        if not low <= len(lineup) <= high:
+            raise ValueError(f"{self.label} tables seat {low} to {high} players")
         unknown = [name for name in lineup if name not in self.entrants]
         if unknown:
             raise ValueError(f"unknown {self.label} player(s) {', '.join(unknown)}; known: "
@@ -86,10 +93,15 @@ ROTATED_GAMES: dict[str, RotatedGame] = {
     "indian13": RotatedGame(INDIAN_LABEL, INDIAN_ENTRANTS, INDIAN_DEFAULT, INDIAN_FILL, 2,
                             run_indian_arena, render_indian),
     "rummy500": RotatedGame(RUMMY500_LABEL, RUMMY500_ENTRANTS, RUMMY500_DEFAULT,
-                            RUMMY500_FILL, RUMMY500_PLAYERS, run_rummy500_arena, render_rummy500),
+                            RUMMY500_FILL, RUMMY500_PLAYERS, run_rummy500_arena, render_rummy500,
+                            (min(RUMMY500.seats), max(RUMMY500.seats))),
+    "rommy": RotatedGame(ROMMY.label, RUMMY500_ENTRANTS, RUMMY500_DEFAULT, ROMMY_FILL,
+                         RUMMY500_PLAYERS, run_rommy_arena, render_rummy500,
+                         (min(ROMMY.seats), max(ROMMY.seats))),
 }
 indian_lineup = ROTATED_GAMES["indian13"].lineup
 rummy500_lineup = ROTATED_GAMES["rummy500"].lineup
+rommy_lineup = ROTATED_GAMES["rommy"].lineup
 
 
 def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,31 +109,32 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("arena (bots on mirrored or rotated deals; benchmarks/arena)")
     group.add_argument("--arena", action="store_true",
                        help="play gin hands and matches to 100 between two players, mirrored "
-                            "deals (or, with --game indian13 or rummy500, rotated deals)")
-    group.add_argument("--game", default="gin", choices=["gin", "indian13", "rummy500"],
-                       help="the game (default gin)")
+                            "deals (or, with --game indian13, rummy500 or rommy, rotated deals)")
+    group.add_argument("--game", default="gin", choices=["gin", *ROTATED_GAMES],
+                       help="the game (default gin); rommy is Danish 500, played by the "
+                            "rummy500 players and referee")
     group.add_argument("--a", default=None, metavar="NAME",
                        help=f"player A (gin default greedy: {', '.join(ENTRANTS)}; indian13 "
-                            f"default advisor: {', '.join(INDIAN_ENTRANTS)}; rummy500 default "
-                            f"advisor: {', '.join(RUMMY500_ENTRANTS)})")
+                            f"default advisor: {', '.join(INDIAN_ENTRANTS)}; rummy500 and rommy "
+                            f"default advisor: {', '.join(RUMMY500_ENTRANTS)})")
     group.add_argument("--b", default=None, metavar="NAME",
-                       help="player B (gin default openspiel_simple; indian13 and rummy500 "
-                            "default greedy)")
+                       help="player B (gin default openspiel_simple; indian13, rummy500 and "
+                            "rommy default greedy)")
     group.add_argument("--players", type=int, default=None,
-                       help="indian13 and rummy500: players at the table, 2 to 4 (default 2; "
-                            f"rummy500 {RUMMY500_PLAYERS})")
+                       help="indian13, rummy500 and rommy: players at the table, 2 to 4, rommy "
+                            f"2 to 6 (default 2; rummy500 and rommy {RUMMY500_PLAYERS})")
     group.add_argument("--lineup", default=None, metavar="NAME,NAME,...",
-                       help="indian13 and rummy500: every player at the table, in place order "
-                            "(overrides --a, --b and --players)")
+                       help="indian13, rummy500 and rommy: every player at the table, in place "
+                            "order (overrides --a, --b and --players)")
     group.add_argument("--deals", type=int, default=100,
-                       help="indian13 and rummy500: deals, each played once per seat rotation "
-                            "(default 100)")
+                       help="indian13, rummy500 and rommy: deals, each played once per seat "
+                            "rotation (default 100)")
     group.add_argument("--workers", type=int, default=1,
                        help="processes playing hand pairs, match pairs or deals, shared out "
                             "in order: the same results as one (default 1)")
     group.add_argument("--max-minutes", type=float, default=None,
-                       help="indian13 and rummy500: start no more deals after this long; the "
-                            "report covers the deals played (as many as fit)")
+                       help="indian13, rummy500 and rommy: start no more deals after this long; "
+                            "the report covers the deals played (as many as fit)")
     group.add_argument("--hands", type=int, default=200,
                        help="single hands to play, in mirrored pairs (default 200)")
     group.add_argument("--matches", type=int, default=0,
@@ -157,7 +170,7 @@ def _report(results: dict[str, Any], render: Callable[[dict[str, Any]], str],
 
 
 def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
-    """``--game indian13`` or ``rummy500``: play, print, write JSON; the exit code."""
+    """``--game indian13``, ``rummy500`` or ``rommy``: play, print, write JSON; the exit code."""
     try:
         lineup = game.lineup(args)
     except ValueError as error:

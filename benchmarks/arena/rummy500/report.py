@@ -1,11 +1,14 @@
-"""The Rummy 500 arena's results as Markdown (stdout, the README); JSON is
-``benchmarks.arena.report.write_json``."""
+"""The Rummy 500 and Rommy arenas' results as Markdown (stdout, the README); JSON is
+``benchmarks.arena.report.write_json``.  A game that charges pile penalties
+(Rommy) also shows each player's and each seat's penalties per round."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from benchmarks.arena.report import Column, _interval, _rate, number, render_rotated
+from benchmarks.arena.rummy500.variants import VARIANTS
+from benchmarks.markdown import markdown_table
 
 
 def _two(value: float | None) -> str:
@@ -24,9 +27,30 @@ COLUMNS: tuple[Column, ...] = (
     ("decision median ms", "decision_median_ms", number),
     ("decision p99 ms", "decision_p99_ms", number),
 )
+PENALTY_COLUMNS: tuple[Column, ...] = (
+    ("pile penalties per round", "pile_penalties_per_round", _rate),
+    ("penalty points per round", "pile_penalty_points_per_round", number),
+)
+"""After ``going out``, where the game charges pile penalties."""
 
 
 def render(results: dict[str, Any]) -> str:
-    """The Markdown report of one ``run_rummy500_arena`` result."""
-    return render_rotated(results, "Rummy 500 arena", "round", COLUMNS,
+    """The Markdown report of one ``run_rummy500_arena`` or ``run_rommy_arena`` result."""
+    label = VARIANTS[results["game"]].label
+    columns = COLUMNS
+    charged = "pile_penalty" in results
+    if charged:
+        at = [key for _, key, _ in COLUMNS].index("going_out_rate") + 1
+        columns = (*COLUMNS[:at], *PENALTY_COLUMNS, *COLUMNS[at:])
+    text = render_rotated(results, f"{label} arena", "round", columns,
                           detail=f", {number(results['turns_per_round'])} turns a round")
+    if not charged:
+        return text
+    seats = markdown_table(
+        ["seat (0 plays first)", f"pile penalties per round ({results['pile_penalty']} points each)"],
+        [[seat, _rate(rate)] for seat, rate in enumerate(results["seat_pile_penalties_per_round"])])
+    lines = text.rstrip().split("\n")
+    cut = next((i for i, line in enumerate(lines) if line.startswith("* ILLEGAL:")), len(lines))
+    body = "\n".join(lines[:cut]).rstrip()
+    illegal = "\n".join(lines[cut:])
+    return "\n\n".join(part for part in (body, seats.rstrip(), illegal) if part) + "\n"

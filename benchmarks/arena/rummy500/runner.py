@@ -1,8 +1,11 @@
-"""The Rummy 500 arena: rotated deals between named players, summed up as plain data.
+"""The Rummy 500 and Rommy arenas: rotated deals between named players, summed up as plain data.
 
 The deals, their rotations, the worker processes and the figures every such
 game shares are ``benchmarks.arena.rotations``; this module holds the round
-loop and Rummy 500's own figures.
+loop and the figures of these two games, which differ only by their
+``Variant`` (``run_rummy500_arena``, ``run_rommy_arena``; the random streams
+of the decks and seeds are named after the game, so a seed deals other
+decks in each).
 
 * A **deal** is one shuffled deck (52 cards and two jokers) played once per
   rotation of the lineup (``n`` rounds with ``n`` players).  The dealer is
@@ -11,6 +14,8 @@ loop and Rummy 500's own figures.
   round points (laid down and laid off, less what is left in hand).
 * A round is **won** by the highest score of the round (shared equally on a
   tie).
+* Rommy's **pile penalties** (a deeper card taken and not used that turn,
+  50 points each): per round for each player and for each seat.
 
 An illegal action (``IllegalActionError``) or a player's exception stops
 that round, unscored, and is counted against the player; the run then fails.
@@ -18,6 +23,7 @@ that round, unscored, and is counted against the player; the run then fails.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,7 +32,7 @@ from typing import Any
 from benchmarks.arena import rotations
 from benchmarks.arena.entrants import check_names
 from benchmarks.arena.rotations import mean, share
-from benchmarks.arena.rummy500.players import ENTRANTS, LABEL, Player, make_player
+from benchmarks.arena.rummy500.players import ENTRANTS, Player, make_player
 from benchmarks.arena.rummy500.referee import (
     DECK,
     MAX_TURNS,
@@ -34,20 +40,22 @@ from benchmarks.arena.rummy500.referee import (
     RoundResult,
     Rummy500Round,
 )
+from benchmarks.arena.rummy500.variants import ROMMY, RUMMY500, Variant
 
-GAME = "rummy500"
+GAME = RUMMY500.name
+"""Rummy 500's name, also the name of its random streams."""
 MAX_ACTIONS = 2 * MAX_TURNS + 2
 """A round never takes more actions than this (two a turn)."""
 
 
-def deck_for(seed: int, deal: int) -> tuple[int, ...]:
-    """The shuffled deck of deal ``deal``."""
-    return rotations.deck_for(GAME, DECK, seed, deal)
+def deck_for(seed: int, deal: int, variant: Variant = RUMMY500) -> tuple[int, ...]:
+    """The shuffled deck of deal ``deal`` (of Rummy 500 unless ``variant`` says)."""
+    return rotations.deck_for(variant.name, DECK, seed, deal)
 
 
-def seed_for(seed: int, deal: int, rotation: int, seat: int) -> int:
+def seed_for(seed: int, deal: int, rotation: int, seat: int, variant: Variant = RUMMY500) -> int:
     """A player's seed for one round."""
-    return rotations.seed_for(GAME, seed, deal, rotation, seat)
+    return rotations.seed_for(variant.name, seed, deal, rotation, seat)
 
 
 @dataclass(slots=True)
@@ -68,11 +76,14 @@ class RoundRecord:
 
 
 def play_round(deck: Sequence[int], seats: Sequence[str], seeds: Sequence[int],
-               players: Sequence[Player] | None = None) -> RoundRecord:
-    """One round of ``deck`` with the players ``seats`` (names) in seat order
-    (``players``: those players themselves, else new ones made by name)."""
-    game = Rummy500Round(deck, len(seats))
-    players = [make_player(name) for name in seats] if players is None else list(players)
+               players: Sequence[Player] | None = None,
+               variant: Variant = RUMMY500) -> RoundRecord:
+    """One round of ``variant`` (Rummy 500 unless told) from ``deck`` with the
+    players ``seats`` (names) in seat order (``players``: those players
+    themselves, else new ones made by name)."""
+    game = Rummy500Round(deck, len(seats), variant=variant)
+    players = ([make_player(name, variant.label) for name in seats] if players is None
+               else list(players))
     for index, player in enumerate(players):
         player.start_deal(index, seeds[index])
     times: dict[str, list[float]] = {name: [] for name in seats}
@@ -112,6 +123,8 @@ class _Tally:
     cards_taken: list[float] = field(default_factory=list)
     laid: list[float] = field(default_factory=list)
     in_hand: list[float] = field(default_factory=list)
+    penalties: list[float] = field(default_factory=list)
+    penalty_points: list[float] = field(default_factory=list)
 
     def add(self, result: RoundResult, seat: int) -> None:
         record = result.seats[seat]
@@ -124,14 +137,25 @@ class _Tally:
         self.cards_taken.append(record.cards_taken)
         self.laid.append(record.laid_points)
         self.in_hand.append(record.hand_points)
+        self.penalties.append(record.pile_penalties)
+        self.penalty_points.append(record.penalty_points)
+
+    def penalty_figures(self) -> dict[str, Any]:
+        """The pile penalties of a game that charges them."""
+        return {"pile_penalties": int(sum(self.penalties)),
+                "pile_penalties_per_round": mean(self.penalties),
+                "pile_penalty_points_per_round": mean(self.penalty_points)}
 
 
-def summarize(lineup: Sequence[str], deals: Sequence[Sequence[RoundRecord]]) -> dict[str, Any]:
+def summarize(lineup: Sequence[str], deals: Sequence[Sequence[RoundRecord]],
+              variant: Variant = RUMMY500) -> dict[str, Any]:
     """Per player: points per deal (interval over deals), round wins, going
     out, pile takes, illegal actions, decision times; pairwise differences
-    per deal; the mean points of each seat whoever sits there."""
+    per deal; the mean points of each seat whoever sits there; where the
+    game charges pile penalties, those of each player and each seat."""
     common = rotations.sum_up(lineup, deals)
     tallies = {name: _Tally() for name in common.names}
+    seat_penalties: list[list[float]] = [[] for _ in lineup]
     turns: list[float] = []
     for deal in deals:
         for game in deal:
@@ -139,6 +163,8 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[RoundRecord]]) -> 
                 turns.append(game.result.turns)
                 for seat, name in enumerate(game.seats):
                     tallies[name].add(game.result, seat)
+                    seat_penalties[seat].append(game.result.seats[seat].pile_penalties)
+    charges = variant.pile_penalty is not None
     players = {name: common.player(name, ENTRANTS[name].description, {
         "rounds": tally.rounds,
         "round_win_rate": share(tally.wins, tally.rounds),
@@ -147,20 +173,42 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[RoundRecord]]) -> 
         "cards_taken_per_round": mean(tally.cards_taken),
         "laid_points_per_round": mean(tally.laid),
         "hand_points_per_round": mean(tally.in_hand),
+        **(tally.penalty_figures() if charges else {}),
     }) for name, tally in tallies.items()}
-    return {**common.results(GAME, "rounds", players), "turns_per_round": mean(turns),
-            "illegal_actions": sum(common.illegal.values())}
+    results = {**common.results(variant.name, "rounds", players), "turns_per_round": mean(turns),
+               "illegal_actions": sum(common.illegal.values())}
+    if charges:
+        results["pile_penalty"] = variant.pile_penalty
+        results["seat_pile_penalties_per_round"] = [mean(p) for p in seat_penalties]
+    return results
+
+
+def run_arena(variant: Variant, lineup: Sequence[str], deals: int, *, seed: int = 0,
+              workers: int = 1, progress: bool = True,
+              max_seconds: float | None = None) -> dict[str, Any]:
+    """Play ``variant`` and sum up (see the module docstring and ``rotations.play_deals``)."""
+    check_names(ENTRANTS, lineup, variant.label)
+    variant.hand_size(len(lineup))  # ValueError when the game does not seat them
+    started = time.monotonic()
+    play = functools.partial(play_round, variant=variant)
+    played = rotations.play_deals(variant.name, DECK, lineup, play, deals, seed=seed,
+                                  workers=workers, progress=progress, max_seconds=max_seconds)
+    results = summarize(lineup, played, variant)
+    results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started,
+                   max_turns=MAX_TURNS)
+    return results
 
 
 def run_rummy500_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
                        progress: bool = True,
                        max_seconds: float | None = None) -> dict[str, Any]:
-    """Play and sum up (see the module docstring and ``rotations.play_deals``)."""
-    check_names(ENTRANTS, lineup, LABEL)
-    started = time.monotonic()
-    played = rotations.play_deals(GAME, DECK, lineup, play_round, deals, seed=seed,
-                                  workers=workers, progress=progress, max_seconds=max_seconds)
-    results = summarize(lineup, played)
-    results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started,
-                   max_turns=MAX_TURNS)
-    return results
+    """Play Rummy 500 and sum up (``run_arena``)."""
+    return run_arena(RUMMY500, lineup, deals, seed=seed, workers=workers, progress=progress,
+                     max_seconds=max_seconds)
+
+
+def run_rommy_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
+                    progress: bool = True, max_seconds: float | None = None) -> dict[str, Any]:
+    """Play Rommy and sum up (``run_arena``)."""
+    return run_arena(ROMMY, lineup, deals, seed=seed, workers=workers, progress=progress,
+                     max_seconds=max_seconds)
