@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks import SMOKE_HANDS, correctness_problems, run
+from benchmarks.advise_load import GAMES as ADVISE_LOAD_GAMES
 from benchmarks.advise_load import render_advise_load, run_advise_load
 from benchmarks.arena.cli import add_arena_arguments, run_arena_command
 from benchmarks.hints import HINT_SUITES, MIN_DEALS
@@ -60,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="start the API server (1 and 2 workers) and load-test /v1/solve")
     parser.add_argument("--advise-load", action="store_true",
                         help="start the API server (2 workers) and time POST /v1/advise at the "
-                             "default level on positions from arena hands (--game gin or "
-                             "indian13)")
+                             "default level on positions from arena hands (--game gin, "
+                             "indian13, rummy500 or rommy)")
     parser.add_argument("--load-seconds", type=float, default=20.0,
                         help="seconds per load phase (default 20)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
@@ -82,8 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.arena:
         return run_arena_command(args)
     if args.advise_load:
-        if args.game not in ("gin", "indian13", "rummy500"):
-            print("error: --advise-load plays gin, indian13 or rummy500 positions",
+        if args.game not in ADVISE_LOAD_GAMES:
+            print(f"error: --advise-load plays {', '.join(ADVISE_LOAD_GAMES)} positions",
                   file=sys.stderr)
             return 2
         advice = run_advise_load(args.load_seconds, seed=args.seed, game=args.game,

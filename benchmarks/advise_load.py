@@ -6,8 +6,8 @@ history, the match score when there is one; the level is the service's
 default.  Gin: the advisor at its novice level against the EAAI
 SimpleGinRummyPlayer port; ``indian13``: the novice advisor at a table of
 three with the greedy and the distance players (``benchmarks.arena.indian``);
-``rummy500``: the novice advisor at a table of three with the greedy and the
-careful players (``benchmarks.arena.rummy500``).
+``rummy500`` and ``rommy``: the novice advisor at a table of three with the
+greedy and the careful players (``benchmarks.arena.rummy500``).
 ``run_advise_load`` starts the service with two workers and
 measures the answers' latency at a steady rate a game server could send
 (open loop) and with one request in flight per worker (closed loop), and
@@ -19,6 +19,7 @@ Run it with ``python -m benchmarks --advise-load``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import statistics
 import time
@@ -35,13 +36,13 @@ from benchmarks.arena.indian.runner import play_game
 from benchmarks.arena.players.advisor import AdvisorPlayer, advice_request
 from benchmarks.arena.protocol import PlayerView
 from benchmarks.arena.rotations import play_deal
-from benchmarks.arena.rummy500.advisor_player import AdvisorPlayer as Rummy500Advisor
-from benchmarks.arena.rummy500.advisor_player import advice_request as rummy500_request
-from benchmarks.arena.rummy500.players import make_player as make_rummy500_player
-from benchmarks.arena.rummy500.referee import DECK as RUMMY500_DECK
-from benchmarks.arena.rummy500.referee import PlayerView as Rummy500View
-from benchmarks.arena.rummy500.runner import GAME as RUMMY500_SEEDS
-from benchmarks.arena.rummy500.runner import play_round as play_rummy500_round
+from benchmarks.arena.rummy500.advisor_player import AdvisorPlayer as LayDownAdvisor
+from benchmarks.arena.rummy500.advisor_player import advice_request as lay_down_request
+from benchmarks.arena.rummy500.players import make_player as make_lay_down_player
+from benchmarks.arena.rummy500.referee import DECK as LAY_DOWN_DECK
+from benchmarks.arena.rummy500.referee import PlayerView as LayDownView
+from benchmarks.arena.rummy500.runner import play_round as play_lay_down_round
+from benchmarks.arena.rummy500.variants import VARIANTS as LAY_DOWN_VARIANTS
 from benchmarks.arena.runner import Arena
 from benchmarks.load import HOST, Server, api_unavailable, drive
 from benchmarks.markdown import markdown_table
@@ -52,8 +53,10 @@ HANDS = 8
 decisions each; Indian: about 10 a deal for the advisor's seat)."""
 INDIAN_TABLE = ("greedy", "distance")
 """The advisor's opponents at the Indian table."""
-RUMMY500_TABLE = ("greedy", "careful")
-"""The advisor's opponents at the Rummy 500 table."""
+LAY_DOWN_TABLE = ("greedy", "careful")
+"""The advisor's opponents at the Rummy 500 (or Rommy) table."""
+GAMES = ("gin", "indian13", *LAY_DOWN_VARIANTS)
+"""The games whose positions ``advise_bodies`` records."""
 WORKERS = 2
 RATES = (2.0, 4.0)
 """Open-loop request rates per second."""
@@ -81,8 +84,8 @@ class _Recorder(AdvisorPlayer):
 
 def advise_bodies(hands: int = HANDS, seed: int = 0, game: str = "gin") -> list[dict[str, Any]]:
     """Request bodies of every advisor decision in ``hands`` arena hands (deals)."""
-    if game == "rummy500":
-        return _rummy500_bodies(hands, seed)
+    if game in LAY_DOWN_VARIANTS:
+        return _lay_down_bodies(game, hands, seed)
     if game != "gin":
         return _indian_bodies(hands, seed)
     arena = Arena("advisor_novice", "eaai_simple", seed=seed, cross_check=False)
@@ -115,26 +118,29 @@ def _indian_bodies(deals: int, seed: int) -> list[dict[str, Any]]:
                      make_indian_player)
 
 
-class _Rummy500Recorder(Rummy500Advisor):
-    """The novice Rummy 500 advisor, keeping each decision's request body."""
+class _LayDownRecorder(LayDownAdvisor):
+    """The novice advisor of a lay-down game, keeping each decision's request body."""
 
     def __init__(self) -> None:
         super().__init__("novice")
         self.bodies: list[dict[str, Any]] = []
 
-    def act(self, view: Rummy500View) -> Any:
+    def act(self, view: LayDownView) -> Any:
         seed = (self.seed * 1000 + self.decisions + 1) % 2**31
-        body = rummy500_request(view, "novice", seed)
-        self.bodies.append({"game": "rummy500", **{k: v for k, v in body.items()
-                                                   if k not in ("level", "time_limit_ms")}})
+        body = lay_down_request(view, "novice", seed)
+        self.bodies.append({"game": view.variant.name,
+                            **{k: v for k, v in body.items() if k not in ("level", "time_limit_ms")}})
         return super().act(view)
 
 
-def _rummy500_bodies(deals: int, seed: int) -> list[dict[str, Any]]:
-    """Request bodies of the novice advisor's decisions at a Rummy 500 table
-    of three (``RUMMY500_TABLE``; its seat rotated over each deal)."""
-    return _recorded(_Rummy500Recorder(), ("advisor_novice", *RUMMY500_TABLE), RUMMY500_SEEDS,
-                     RUMMY500_DECK, deals, seed, play_rummy500_round, make_rummy500_player)
+def _lay_down_bodies(game: str, deals: int, seed: int) -> list[dict[str, Any]]:
+    """Request bodies of the novice advisor's decisions at a table of three of
+    ``game`` (``LAY_DOWN_TABLE``; its seat rotated over each deal)."""
+    variant = LAY_DOWN_VARIANTS[game]
+    return _recorded(_LayDownRecorder(), ("advisor_novice", *LAY_DOWN_TABLE), variant.name,
+                     LAY_DOWN_DECK, deals, seed,
+                     functools.partial(play_lay_down_round, variant=variant),
+                     lambda name: make_lay_down_player(name, variant.label))
 
 
 def _recorded(recorder: Any, lineup: Sequence[str], stream: str, cards: Sequence[int],
