@@ -1,4 +1,5 @@
-"""Rummy 500 and Rommy cards, melds and points, written again for the referee: no ``solver`` import.
+"""Rummy 500, Rommy and basic rummy cards, melds and points, written again for the
+referee: no ``solver`` import.
 
 Cards are ints ``suit * 13 + rank`` (suits S H D C, rank 0 = ace ... 12 =
 king) and 52 for a joker; the deck holds each card once and two jokers.
@@ -7,18 +8,19 @@ for the Indian referee too: arena code, not the library's.
 
 * ``read_meld(cards)`` -- a group given in meld order, read as a run (one
   suit, low to high, each joker standing for the card of its place; the ace
-  low, A-2-3, or high, Q-K-A, never both: no K-A-2) or else as a set (3 or
-  4 cards of one rank in distinct suits, each joker standing for a missing
-  suit); every meld holds a natural card.  ``meld_problem`` says why a group
-  is no meld;
+  low, A-2-3, or high, Q-K-A, never both: no K-A-2; with ``ace_high=False``,
+  basic rummy's, low only: no Q-K-A) or else as a set (3 or 4 cards of one
+  rank in distinct suits, each joker standing for a missing suit); every
+  meld holds a natural card.  ``meld_problem`` says why a group is no meld;
 * ``read_extension(old, extended)`` -- a table meld after a layoff: the old
   cards in their places (a set: anywhere) plus the cards added, still a meld
   of the same kind, so every joker keeps its meaning;
 * points: the game's ``CardPoints`` (``benchmarks.arena.rummy500.variants``),
   Rummy 500's unless told: 2-9 their number, T J Q K 10, ace 15 (1 melded as
   the low ace of a run), joker 15 wherever it stands; Rommy's: 2-9 5, T J Q K
-  10, ace 15 wherever it stands, joker 25.  A card in hand counts as it is.
-  The games meld alike: only the points differ.
+  10, ace 15 wherever it stands, joker 25; basic rummy's: ace 1, 2-9 their
+  number, T J Q K 10, no joker.  A card in hand counts as it is.  The games
+  meld alike but for basic rummy's ace (``Variant.ace_high``).
 
 >>> from benchmarks.arena.joker_cards import parse_cards
 >>> read_meld(parse_cards("5H 6H JK")).represents == tuple(parse_cards("5H 6H 7H"))
@@ -30,6 +32,8 @@ KH AH 2H is no meld: not a run (the ace is low, A-2-3, or high, Q-K-A, never bot
 >>> from benchmarks.arena.rummy500.variants import ROMMY_POINTS
 >>> read_meld(parse_cards("AH 2H JK"), points=ROMMY_POINTS).points
 (15, 5, 25)
+>>> print(meld_problem(parse_cards("QH KH AH"), ace_high=False).split(" and ")[0])
+QH KH AH is no meld: not a run (the ace is low only, A-2-3: no Q-K-A)
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ HIGH_ACE = 13
 MAX_RUN = 13
 MAX_SET = 4
 MIN_MELD = 3
-JOKER_POINTS = RUMMY500_POINTS.joker
+JOKER_POINTS = RUMMY500_POINTS.of(JOKER)
 ACE_POINTS = RUMMY500_POINTS.ace
 LOW_ACE_POINTS = RUMMY500_POINTS.low_ace
 
@@ -91,8 +95,8 @@ def _joined(cards: Sequence[int]) -> str:
     return " ".join(card_name(c) for c in cards)
 
 
-def _run(cards: Sequence[int], scale: CardPoints) -> Meld | str:
-    """``cards`` read as a run, or why they are not one."""
+def _run(cards: Sequence[int], scale: CardPoints, ace_high: bool) -> Meld | str:
+    """``cards`` read as a run (an ace high too when ``ace_high``), or why they are not one."""
     naturals = [(i, c) for i, c in enumerate(cards) if c != JOKER]
     if not naturals:
         return "it has no natural card"
@@ -102,11 +106,12 @@ def _run(cards: Sequence[int], scale: CardPoints) -> Meld | str:
     if len(cards) > MAX_RUN:
         return f"a run has at most {MAX_RUN} cards"
     first_index, first = naturals[0]
+    top = HIGH_ACE if ace_high else HIGH_ACE - 1  # the high ace's place, or the king's
     coordinates = (0, HIGH_ACE) if first % RANKS == 0 else (first % RANKS,)
     for coordinate in coordinates:
         low = coordinate - first_index
         high = low + len(cards) - 1
-        if low < 0 or high > HIGH_ACE:
+        if low < 0 or high > top:
             continue
         if all((low + i) % RANKS == c % RANKS for i, c in naturals):
             base = suits.pop() * RANKS
@@ -115,6 +120,8 @@ def _run(cards: Sequence[int], scale: CardPoints) -> Meld | str:
                            for i, c in enumerate(cards))
             return Meld("run", tuple(cards), represents, points, low)
     if all((first % RANKS - first_index + i) % RANKS == c % RANKS for i, c in naturals):
+        if not ace_high:
+            return "the ace is low only, A-2-3: no Q-K-A"
         return "the ace is low, A-2-3, or high, Q-K-A, never both: no K-A-2"
     return "its cards are not in sequence from low to high (a joker stands for the card of its place)"
 
@@ -139,14 +146,14 @@ def _set(cards: Sequence[int], scale: CardPoints) -> Meld | str:
 
 
 def _reading(cards: Sequence[int], kind: MeldKind | None,
-             scale: CardPoints = RUMMY500_POINTS) -> Meld | str:
+             scale: CardPoints = RUMMY500_POINTS, ace_high: bool = True) -> Meld | str:
     if len(cards) < MIN_MELD:
         return f"a meld has at least {MIN_MELD} cards"
     if any(not isinstance(c, int) or not 0 <= c <= JOKER for c in cards):
         return "it holds something that is not a card"
     reasons = []
     if kind in (None, "run"):
-        run = _run(cards, scale)
+        run = _run(cards, scale, ace_high)
         if isinstance(run, Meld):
             return run
         reasons.append(f"not a run ({run})")
@@ -158,20 +165,23 @@ def _reading(cards: Sequence[int], kind: MeldKind | None,
     return " and ".join(reasons)
 
 
-def meld_problem(cards: Sequence[int], kind: MeldKind | None = None) -> str | None:
-    """Why ``cards`` (meld order) are no meld (of ``kind``, when given); None: they are."""
-    found = _reading(cards, kind)
+def meld_problem(cards: Sequence[int], kind: MeldKind | None = None, *,
+                 ace_high: bool = True) -> str | None:
+    """Why ``cards`` (meld order) are no meld (of ``kind``, when given; the
+    ace low only unless ``ace_high``); None: they are."""
+    found = _reading(cards, kind, ace_high=ace_high)
     if isinstance(found, Meld):
         return None
     return f"{_joined(cards)} is no meld: {found}"
 
 
 def read_meld(cards: Sequence[int], kind: MeldKind | None = None,
-              points: CardPoints = RUMMY500_POINTS) -> Meld:
+              points: CardPoints = RUMMY500_POINTS, *, ace_high: bool = True) -> Meld:
     """``cards`` (meld order) read as a meld: a run when they read as one,
-    else a set (``kind`` forces one), each card scoring as ``points`` say;
-    ``InvalidMeldError`` saying why not."""
-    found = _reading(cards, kind, points)
+    else a set (``kind`` forces one), each card scoring as ``points`` say, an
+    ace ending a run high only when ``ace_high``; ``InvalidMeldError`` saying
+    why not."""
+    found = _reading(cards, kind, points, ace_high)
     if isinstance(found, Meld):
         return found
     raise InvalidMeldError(f"{_joined(cards)} is no meld: {found}")
@@ -189,12 +199,12 @@ class Extension:
 
 
 def read_extension(old: Meld, extended: Sequence[int],
-                   points: CardPoints = RUMMY500_POINTS) -> Extension:
+                   points: CardPoints = RUMMY500_POINTS, *, ace_high: bool = True) -> Extension:
     """``extended`` (meld order) as ``old`` with cards laid off: a run keeps
-    its cards in their places and grows at either end, a set takes cards
-    anywhere; the result is a meld of the same kind, so every joker keeps
-    its meaning; the cards added score as ``points`` say.  ``InvalidMeldError``
-    saying why not."""
+    its cards in their places and grows at either end (an ace high only when
+    ``ace_high``), a set takes cards anywhere; the result is a meld of the
+    same kind, so every joker keeps its meaning; the cards added score as
+    ``points`` say.  ``InvalidMeldError`` saying why not."""
     was, now = _joined(old.cards), _joined(extended)
     if len(extended) <= len(old.cards):
         raise InvalidMeldError(f"{now} does not add a card to the table meld {was}")
@@ -215,7 +225,7 @@ def read_extension(old: Meld, extended: Sequence[int],
             raise InvalidMeldError(f"{now} does not keep the table run {was} in its place "
                                    "(a run grows only at its ends)")
         added = [*extended[:offset], *extended[offset + len(old.cards):]]
-    found = _reading(extended, old.kind, points)
+    found = _reading(extended, old.kind, points, ace_high)
     if not isinstance(found, Meld):
         raise InvalidMeldError(f"laying off onto {was}: {now} is no {old.kind}: {found}")
     if old.kind == "run" and found.represents[offset:offset + len(old.cards)] != old.represents:

@@ -1,4 +1,4 @@
-"""A legal random Rummy 500 and Rommy player, to fuzz the referee.
+"""A legal random Rummy 500, Rommy and basic rummy player, to fuzz the referee.
 
 It finds its melds and layoffs with the referee's own meld reader (no
 ``solver``): every run window of each suit and every set of each rank the
@@ -13,8 +13,13 @@ Where an unused deeper card costs a penalty (Rommy: ``Variant.pile_penalty``)
 it also takes, now and then, a deeper card it may not be able to use, and
 leaves the card it took unused ``SKIP_USE`` of the time; where every turn
 ends with a throw (``Variant.must_throw``) it lays down or off nothing that
-would leave it no card to throw.  Rummy 500's rounds are the same as ever
-for the same seeds (the Rommy draws of the coin come on top).
+would leave it no card to throw.  Where the pile's top card only may be
+taken (basic rummy: ``Variant.deep_takes`` false) it takes no deeper card;
+where an empty stock is refilled from the pile (``Variant.turn_over_pile``)
+it draws from it (or takes the top) instead of passing; where the ace is
+low only (``Variant.ace_high`` false) it makes no Q-K-A run.  Rummy 500's
+rounds are the same as ever for the same seeds (the Rommy draws of the coin
+come on top).
 """
 
 from __future__ import annotations
@@ -53,18 +58,21 @@ SKIP_USE = 0.2
 """How often a penalty game's random player leaves the deeper card it took unused."""
 
 
-def run_melds(hand: Counter[int], suits: Iterable[int] = range(SUITS)) -> list[tuple[int, ...]]:
+def run_melds(hand: Counter[int], suits: Iterable[int] = range(SUITS),
+              ace_high: bool = True) -> list[tuple[int, ...]]:
     """Every run (meld order) of ``suits`` the cards of ``hand`` can form, by
     suit, its lowest place, then its length (a window stops growing once it
-    needs more jokers than the hand holds)."""
+    needs more jokers than the hand holds; an ace ends a run high only when
+    ``ace_high``)."""
     out = []
     jokers = hand[JOKER]
+    top = HIGH_ACE if ace_high else HIGH_ACE - 1
     for suit in suits:
         at = [suit * RANKS + place % RANKS if hand[suit * RANKS + place % RANKS] else JOKER
               for place in range(HIGH_ACE + 1)]  # each place's card, or a joker for it
         for low in range(HIGH_ACE - 1):
             missing = 0
-            for high in range(low, min(HIGH_ACE, low + RANKS - 1) + 1):
+            for high in range(low, min(top, low + RANKS - 1) + 1):
                 missing += at[high] == JOKER
                 if missing > jokers:
                     break
@@ -93,10 +101,11 @@ def set_melds(hand: Counter[int], rng: random.Random) -> list[tuple[int, ...]]:
     return out
 
 
-def extensions(meld: Meld, hand: Counter[int]) -> list[tuple[int, ...]]:
+def extensions(meld: Meld, hand: Counter[int], ace_high: bool = True) -> list[tuple[int, ...]]:
     """Every meld ``meld`` grows into with cards of ``hand`` (meld order):
     a set by one or two cards, a run by up to ``MAX_END`` cards an end, its
-    outermost new card a joker or not."""
+    outermost new card a joker or not (an ace above the king only when
+    ``ace_high``)."""
     out = []
     if meld.kind == "set":
         rank = next(c for c in meld.cards if c != JOKER) % RANKS
@@ -108,9 +117,10 @@ def extensions(meld: Meld, hand: Counter[int]) -> list[tuple[int, ...]]:
     assert meld.low is not None
     suit_base = meld.represents[0] - meld.represents[0] % RANKS
     high = meld.low + len(meld.cards) - 1
+    top = HIGH_ACE if ace_high else HIGH_ACE - 1
     for below in range(MAX_END + 1):
         for above in range(MAX_END + 1):
-            if (not below and not above) or meld.low - below < 0 or high + above > HIGH_ACE \
+            if (not below and not above) or meld.low - below < 0 or high + above > top \
                     or len(meld.cards) + below + above > MAX_RUN:  # no ace both low and high
                 continue
             low_part = [suit_base + q % RANKS for q in range(meld.low - below, meld.low)]
@@ -154,18 +164,19 @@ class RandomPlayer:
             return self.draw(view)
         return self.play(view)
 
-    def uses(self, cards: Sequence[int], card: int,
-             table: Sequence[Meld]) -> list[tuple[int, tuple[int, ...]]]:
+    def uses(self, cards: Sequence[int], card: int, table: Sequence[Meld],
+             ace_high: bool = True) -> list[tuple[int, tuple[int, ...]]]:
         """Every way to use ``card`` of ``cards``: a new meld (-1, cards) or a
         layoff (target, the meld afterwards)."""
         hand = Counter(cards)
         suits = range(SUITS) if card == JOKER else (card // RANKS,)
-        found = [*run_melds(hand, suits), *set_melds(hand, self.rng)]  # every set: the coin's draws
+        # every set: the coin's draws
+        found = [*run_melds(hand, suits, ace_high), *set_melds(hand, self.rng)]
         out = [(-1, m) for m in found if card in m]
         for index, meld in enumerate(table):
             if not could_take(meld, card):
                 continue
-            for grown in extensions(meld, hand):
+            for grown in extensions(meld, hand, ace_high):
                 if grown.count(card) > meld.cards.count(card):  # ``card`` is among those added
                     out.append((index, grown))
         return out
@@ -184,13 +195,15 @@ class RandomPlayer:
 
     def draw(self, view: PlayerView) -> Action:
         """Mostly the stock; the top or a usable deeper card now and then
-        (in a penalty game, now and then any deeper card)."""
-        table = [read_meld(t.cards, "run" if t.kind == "run" else "set") for t in view.table]
+        (in a penalty game, now and then any deeper card; where the stock is
+        refilled from the pile, the stock or the top when it is empty)."""
+        table = _table(view)
         top = []
         if view.pile and not (view.pile[-1] == JOKER and set(view.hand) == {JOKER}):
             top.append(take_discard(view.pile[-1]))
         deep = [take_discard(card) for depth, card in enumerate(reversed(view.pile[:-1]), 2)
-                if self.usable([*view.hand, *view.pile[-depth:]], card, table)]
+                if view.variant.deep_takes
+                and self.usable([*view.hand, *view.pile[-depth:]], card, table)]
         penalised = []
         if view.variant.pile_penalty is not None:  # a joker named is the topmost joker
             penalised = [take_discard(card) for depth, card in enumerate(reversed(view.pile[:-1]), 2)
@@ -204,6 +217,8 @@ class RandomPlayer:
             if roll > 1 - PENALISED_TAKE and penalised:
                 return self.rng.choice(penalised)
             return DRAW_STOCK
+        if not view.variant.passes:  # the draw turns the pile over into a new stock
+            return top[0] if roll < 0.5 and top else DRAW_STOCK
         if roll < 0.5 or not top + deep + penalised:
             return PASS
         return self.rng.choice(top + deep + penalised)
@@ -211,7 +226,8 @@ class RandomPlayer:
     def play(self, view: PlayerView) -> Action:
         """The forced use, random melds and layoffs, a random throw."""
         hand = Counter(view.hand)
-        table = [read_meld(t.cards, "run" if t.kind == "run" else "set") for t in view.table]
+        table = _table(view)
+        ace_high = view.variant.ace_high
         melds: list[tuple[int, ...]] = []
         forced: list[Layoff] = []
 
@@ -224,7 +240,8 @@ class RandomPlayer:
             return any(count > 0 and card != view.taken_top for card, count in left.items())
 
         if view.must_use is not None:
-            uses = [(target, cards) for target, cards in self.uses(view.hand, view.must_use, table)
+            uses = [(target, cards)
+                    for target, cards in self.uses(view.hand, view.must_use, table, ace_high)
                     if keeps_a_throw(cards if target < 0
                                      else read_extension(table[target], cards).added)]
             if view.variant.pile_penalty is not None and self.rng.random() < SKIP_USE:
@@ -235,9 +252,9 @@ class RandomPlayer:
                     melds.append(cards)
                     hand.subtract(cards)
                 else:
-                    forced.append(self._lay_off(table, hand, target, cards))
+                    forced.append(self._lay_off(table, hand, target, cards, ace_high))
         while self.rng.random() < 0.7:
-            found = [*run_melds(hand), *set_melds(hand, self.rng)]
+            found = [*run_melds(hand, ace_high=ace_high), *set_melds(hand, self.rng)]
             if not found:
                 break
             meld = self.rng.choice(found)
@@ -246,16 +263,17 @@ class RandomPlayer:
             melds.append(meld)
             hand.subtract(meld)
         # the table as the referee sees it: the old melds, then the new ones
-        table = table[:len(view.table)] + [read_meld(m) for m in melds]
+        table = table[:len(view.table)] + [read_meld(m, ace_high=ace_high) for m in melds]
         layoffs = list(forced)
         while self.rng.random() < 0.7:
-            grown = [(i, g) for i, meld in enumerate(table) for g in extensions(meld, hand)]
+            grown = [(i, g) for i, meld in enumerate(table)
+                     for g in extensions(meld, hand, ace_high)]
             if not grown:
                 break
             target, cards = self.rng.choice(grown)
             if not keeps_a_throw(read_extension(table[target], cards).added):
                 break
-            layoffs.append(self._lay_off(table, hand, target, cards))
+            layoffs.append(self._lay_off(table, hand, target, cards, ace_high))
         left = sorted(hand.elements())
         throwable = [c for c in left if c != view.taken_top]
         if left and not throwable:  # only the top taken alone is left: lay nothing down
@@ -264,8 +282,14 @@ class RandomPlayer:
 
     @staticmethod
     def _lay_off(table: list[Meld], hand: Counter[int], target: int,
-                 cards: tuple[int, ...]) -> Layoff:
-        extension = read_extension(table[target], cards)
+                 cards: tuple[int, ...], ace_high: bool) -> Layoff:
+        extension = read_extension(table[target], cards, ace_high=ace_high)
         hand.subtract(extension.added)
         table[target] = extension.meld
         return Layoff(target, cards)
+
+
+def _table(view: PlayerView) -> list[Meld]:
+    """The table melds of ``view`` as the referee reads them."""
+    return [read_meld(t.cards, "run" if t.kind == "run" else "set", ace_high=view.variant.ace_high)
+            for t in view.table]

@@ -1,8 +1,9 @@
-"""The Rummy 500 and Rommy referee: one round from a shuffled deck, every action checked.
+"""The Rummy 500, Rommy and basic rummy referee: one round from a shuffled deck, every
+action checked.
 
 It shares no code with ``solver``: its melds and points are
 ``benchmarks.arena.rummy500.melds``, its card names
-``benchmarks.arena.joker_cards``, and what tells the two games apart is a
+``benchmarks.arena.joker_cards``, and what tells the games apart is a
 ``Variant`` of ``benchmarks.arena.rummy500.variants`` (Rummy 500's unless
 told).  The rules are the contract of notes/rummy500_spec.md (docs/RULES.md
 preset ``rummy500``):
@@ -34,6 +35,21 @@ points, once per take; and every turn ends with a throw: a play that leaves
 no card, or only the top taken alone this turn, is illegal, and the round
 ends when the throw empties the hand.
 
+Basic rummy (notes/basic_spec.md, preset ``basic``; ``variant=BASIC``)
+differs where its ``Variant`` does: 52 cards and no joker, 2 to 6 players
+(10 cards each for two, 7 for three or four, 6 for five or six); the ace low
+only (Q-K-A is no run); ace 1, 2-9 their number, T-K 10; ``take_discard``
+of the pile's top card only; a ``draw_stock`` from an empty stock first
+turns the whole pile over, unshuffled, into the new stock (the upcard, the
+pile's bottom card, is drawn first; the pile is then empty until the next
+throw) -- no history event says so, every player can tell -- and there is
+no ``pass`` (a draw with the stock and the pile both empty, which the rules
+never bring about, ends the round ``void``); the round is scored by
+``collect``: the player who went out scores the points of every card left
+in the other hands, each of them minus its own, all doubled for a "rummy"
+(the winner laid no card, meld or layoff, before its last turn:
+``RoundResult.rummy``); a round stopped at ``max_turns`` scores 0 for all.
+
 An action that is not legal raises ``IllegalActionError`` and changes
 nothing; nothing is ever corrected.
 """
@@ -46,7 +62,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.arena.joker_cards import JOKER, card_name
+from benchmarks.arena.joker_cards import card_name
 from benchmarks.arena.rummy500.melds import (
     InvalidMeldError,
     Meld,
@@ -56,7 +72,8 @@ from benchmarks.arena.rummy500.melds import (
 )
 from benchmarks.arena.rummy500.variants import RUMMY500, Variant
 
-DECK: tuple[int, ...] = (*range(52), JOKER, JOKER)
+DECK: tuple[int, ...] = RUMMY500.deck
+"""Rummy 500's (and Rommy's) deck: 52 cards and two jokers (``Variant.deck``)."""
 HAND_SIZES = dict(RUMMY500.hand_sizes)
 """Rummy 500's cards each by the number of players (``Variant.hand_sizes``)."""
 MAX_TURNS = 300
@@ -66,7 +83,7 @@ class Phase(enum.StrEnum):
     """The decision asked for."""
 
     DRAW = "draw"
-    """Start of a turn: draw from the stock, take from the pile, or pass."""
+    """Start of a turn: draw from the stock, take from the pile, or pass (where the game has it)."""
     PLAY = "play"
     """After the draw: melds, layoffs and the throw, in one action."""
 
@@ -184,7 +201,10 @@ class PlayerView:
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """One seat's round: ``points`` = ``laid_points`` - ``hand_points`` - ``penalty_points``."""
+    """One seat's round: ``points`` = ``laid_points`` - ``hand_points`` - ``penalty_points``
+    (net scoring); collect scoring: the others' ``hand_points`` for the seat that went
+    out, minus its own for every other seat (doubled for a rummy), 0 for all when
+    nobody went out."""
 
     points: int
     laid_points: int
@@ -207,10 +227,13 @@ class RoundResult:
     """How a round ended and what each seat scored."""
 
     outcome: str
-    """``went_out``, ``passed`` (stock empty, the player to draw did not take) or ``turn_limit``."""
+    """``went_out``, ``passed`` (stock empty, the player to draw did not take),
+    ``turn_limit`` or ``void`` (a draw with the stock and the pile both empty)."""
     went_out: int | None
     seats: tuple[SeatRecord, ...]
     turns: int
+    rummy: bool = False
+    """The seat that went out laid no card (meld or layoff) before its last turn."""
 
     @property
     def points(self) -> tuple[int, ...]:
@@ -230,6 +253,7 @@ class _Seat:
     cards_taken: int = 0
     turns: int = 0
     pile_penalties: int = 0
+    laid_cards: int = 0
 
 
 @dataclass(slots=True)
@@ -239,13 +263,15 @@ class _OnTable:
 
 
 class Rummy500Round:
-    """The state of one round of ``variant`` (Rummy 500 unless told; ``ROMMY``)
-    and its referee (players get ``view``s only)."""
+    """The state of one round of ``variant`` (Rummy 500 unless told; ``ROMMY``,
+    ``BASIC``) and its referee (players get ``view``s only)."""
 
     def __init__(self, deck: Sequence[int], players: int, dealer: int | None = None,
                  max_turns: int = MAX_TURNS, variant: Variant = RUMMY500) -> None:
-        if sorted(deck) != sorted(DECK):
-            raise ValueError("the deck must hold 52 cards and two jokers, each card once")
+        if sorted(deck) != sorted(variant.deck):
+            jokers = f" and {variant.jokers} joker(s)" if variant.jokers else " and no joker"
+            raise ValueError(f"the deck of {variant.label} must hold 52 cards{jokers}, "
+                             "each card once")
         size = variant.hand_size(players)
         self.variant = variant
         self.deck = tuple(deck)
@@ -258,6 +284,9 @@ class Rummy500Round:
         self.upcard = self.deck[size * players]
         self.pile = [self.upcard]
         self.next_stock = size * players + 1
+        self.turned: list[int] = []
+        """The stock turned over from the pile (where the game does so), in drawing
+        order, once the dealt stock ``deck[next_stock:]`` is empty."""
         self.table: list[_OnTable] = []
         self.phase = Phase.DRAW
         self.to_act = (self.dealer + 1) % players
@@ -270,7 +299,12 @@ class Rummy500Round:
     @property
     def stock_size(self) -> int:
         """Cards left in the stock."""
-        return len(self.deck) - self.next_stock
+        return len(self.deck) - self.next_stock + len(self.turned)
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """Referee-side: the stock's cards in drawing order."""
+        return (*self.deck[self.next_stock:], *self.turned)
 
     @property
     def over(self) -> bool:
@@ -289,8 +323,9 @@ class Rummy500Round:
         """The draws the seat to act may make now (the draw phase only)."""
         if self.result is not None or self.phase != Phase.DRAW:
             return ()
-        out = [DRAW_STOCK] if self.stock_size else [PASS]
-        out += [take_discard(card) for card in reversed(self.pile)]
+        out = [PASS] if not self.stock_size and self.variant.passes else [DRAW_STOCK]
+        takeable = self.pile if self.variant.deep_takes else self.pile[-1:]
+        out += [take_discard(card) for card in reversed(takeable)]
         return tuple(out)
 
     def view(self, seat: int) -> PlayerView:
@@ -321,16 +356,31 @@ class Rummy500Round:
     def _draw(self, action: Action) -> None:
         seat_index, seat = self.to_act, self.seats[self.to_act]
         if action.kind == Kind.DRAW_STOCK:
-            if not self.stock_size:
+            if not self.stock_size and not self.variant.turn_over_pile:
                 raise IllegalActionError(f"seat {seat_index} draws from an empty stock")
-            seat.hand.append(self.deck[self.next_stock])
-            self.next_stock += 1
+            if not self.stock_size:
+                if not self.pile:  # never in practice: every turn that goes on throws
+                    self.events.append(Event(seat_index, "draw_stock"))
+                    seat.turns += 1
+                    self.turn += 1
+                    self._end("void", None)
+                    return
+                self.turned, self.pile = self.pile, []  # unshuffled: the upcard comes first
+            if self.next_stock < len(self.deck):
+                seat.hand.append(self.deck[self.next_stock])
+                self.next_stock += 1
+            else:
+                seat.hand.append(self.turned.pop(0))
             self.events.append(Event(seat_index, "draw_stock"))
         elif action.kind == Kind.TAKE_DISCARD:
             card = action.card
             if card is None or card not in self.pile:
                 raise IllegalActionError(f"seat {seat_index} takes {_name(card)}, not in the "
                                          f"pile ({' '.join(map(card_name, self.pile)) or 'empty'})")
+            if not self.variant.deep_takes and card != self.pile[-1]:
+                raise IllegalActionError(f"seat {seat_index} takes {card_name(card)} from below "
+                                         f"the pile top {card_name(self.pile[-1])} "
+                                         f"({self.variant.label} takes the top card only)")
             # down to the first such card from the top (only a joker can be there twice)
             depth = next(d for d in range(1, len(self.pile) + 1) if self.pile[-d] == card)
             taken = self.pile[len(self.pile) - depth:]
@@ -344,6 +394,9 @@ class Rummy500Round:
                 self.must_use = card
             self.events.append(Event(seat_index, "take_discard", card))
         elif action.kind == Kind.PASS:
+            if not self.variant.passes:
+                raise IllegalActionError(f"seat {seat_index} passes: {self.variant.label} has "
+                                         "no pass (an empty stock is refilled from the pile)")
             if self.stock_size:
                 raise IllegalActionError(f"seat {seat_index} passes with {self.stock_size} "
                                          "card(s) in the stock (pass only when it is empty)")
@@ -377,7 +430,8 @@ class Rummy500Round:
         laid = 0
         for meld_cards in action.melds:
             try:
-                meld = read_meld(meld_cards, points=self.variant.points)
+                meld = read_meld(meld_cards, points=self.variant.points,
+                                 ace_high=self.variant.ace_high)
             except InvalidMeldError as error:
                 raise IllegalActionError(f"{who} lays down {error}") from None
             spend(meld_cards, f"lays down {' '.join(map(card_name, meld_cards))}")
@@ -391,7 +445,8 @@ class Rummy500Round:
                                          f"{len(table)} meld(s)")
             target = table[layoff.target]
             try:
-                extension = read_extension(target.meld, layoff.extended, self.variant.points)
+                extension = read_extension(target.meld, layoff.extended, self.variant.points,
+                                           ace_high=self.variant.ace_high)
             except InvalidMeldError as error:
                 raise IllegalActionError(f"{who} lays off onto table meld {layoff.target}: "
                                          f"{error}") from None
@@ -420,8 +475,10 @@ class Rummy500Round:
                                          "top it took alone this turn")
             left.remove(action.card)
         # legal: commit
+        rummy = not left and seat.laid_cards == 0  # nothing laid before this turn
         seat.hand = left
         seat.laid_points += laid
+        seat.laid_cards += len(used)
         seat.pile_penalties += penalised
         self.table = table
         if action.melds:
@@ -434,7 +491,7 @@ class Rummy500Round:
             self.events.append(Event(seat_index, "discard", action.card))
         self.taken_top = self.must_use = None
         if not left:
-            self._end("went_out", seat_index)
+            self._end("went_out", seat_index, rummy)
         elif self.turn >= self.max_turns:
             self._end("turn_limit", None)
         else:
@@ -457,16 +514,28 @@ class Rummy500Round:
                                      f"{' '.join(map(card_name, left))} "
                                      f"({self.variant.label}: every turn ends with a throw)")
 
-    def _end(self, outcome: str, went_out: int | None) -> None:
+    def _end(self, outcome: str, went_out: int | None, rummy: bool = False) -> None:
+        in_hand = [hand_points(seat.hand, self.variant.points) for seat in self.seats]
         records = []
         for index, seat in enumerate(self.seats):
-            in_hand = hand_points(seat.hand, self.variant.points)
             penalty = seat.pile_penalties * (self.variant.pile_penalty or 0)
-            records.append(SeatRecord(seat.laid_points - in_hand - penalty, seat.laid_points,
-                                      in_hand, index == went_out, seat.pile_takes,
-                                      seat.cards_taken, seat.turns, tuple(sorted(seat.hand)),
-                                      seat.pile_penalties, penalty))
-        self.result = RoundResult(outcome, went_out, tuple(records), self.turn)
+            records.append(SeatRecord(
+                self._points(index, in_hand, went_out, rummy) - penalty, seat.laid_points,
+                in_hand[index], index == went_out, seat.pile_takes, seat.cards_taken,
+                seat.turns, tuple(sorted(seat.hand)), seat.pile_penalties, penalty))
+        self.result = RoundResult(outcome, went_out, tuple(records), self.turn, rummy)
+
+    def _points(self, seat: int, in_hand: Sequence[int], went_out: int | None,
+                rummy: bool) -> int:
+        """What ``seat`` scores, its pile penalties aside (see ``SeatRecord``)."""
+        if self.variant.scoring == "net":
+            return self.seats[seat].laid_points - in_hand[seat]
+        if went_out is None:  # nobody went out: nobody collects
+            return 0
+        times = 2 if rummy and self.variant.rummy_doubles else 1
+        if seat == went_out:
+            return times * sum(in_hand)
+        return -times * in_hand[seat]
 
 
 def _owners(target: _OnTable, extended: Meld, offset: int, seat: int) -> list[int]:

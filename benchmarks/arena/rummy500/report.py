@@ -1,6 +1,8 @@
-"""The Rummy 500 and Rommy arenas' results as Markdown (stdout, the README); JSON is
-``benchmarks.arena.report.write_json``.  A game that charges pile penalties
-(Rommy) also shows each player's and each seat's penalties per round."""
+"""The Rummy 500, Rommy and basic rummy arenas' results as Markdown (stdout, the
+README); JSON is ``benchmarks.arena.report.write_json``.  A game that charges
+pile penalties (Rommy) also shows each player's and each seat's penalties per
+round; a game whose winner collects (basic rummy) each player's rummy rate
+(rounds won by a rummy) and the rummies of the run."""
 
 from __future__ import annotations
 
@@ -32,18 +34,23 @@ PENALTY_COLUMNS: tuple[Column, ...] = (
     ("penalty points per round", "pile_penalty_points_per_round", number),
 )
 """After ``going out``, where the game charges pile penalties."""
+RUMMY_COLUMNS: tuple[Column, ...] = (("rummy rate", "rummy_rate", _rate),)
+"""After ``going out``, where the winner collects (a rummy doubles the payments)."""
 
 
 def render(results: dict[str, Any]) -> str:
-    """The Markdown report of one ``run_rummy500_arena`` or ``run_rommy_arena`` result."""
+    """The Markdown report of one ``run_rummy500_arena``, ``run_rommy_arena`` or
+    ``run_basic_arena`` result."""
     label = VARIANTS[results["game"]].label
-    columns = COLUMNS
     charged = "pile_penalty" in results
-    if charged:
-        at = [key for _, key, _ in COLUMNS].index("going_out_rate") + 1
-        columns = (*COLUMNS[:at], *PENALTY_COLUMNS, *COLUMNS[at:])
-    text = render_rotated(results, f"{label} arena", "round", columns,
-                          detail=f", {number(results['turns_per_round'])} turns a round")
+    at = [key for _, key, _ in COLUMNS].index("going_out_rate") + 1
+    extra = (*(PENALTY_COLUMNS if charged else ()),
+             *(RUMMY_COLUMNS if "rummies" in results else ()))
+    columns = (*COLUMNS[:at], *extra, *COLUMNS[at:])
+    detail = f", {number(results['turns_per_round'])} turns a round"
+    if "rummies" in results:
+        detail += f", {results['rummies']:,} won by a rummy"
+    text = render_rotated(results, f"{label} arena", "round", columns, detail=detail)
     if not charged:
         return text
     seats = markdown_table(

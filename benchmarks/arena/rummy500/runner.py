@@ -1,21 +1,28 @@
-"""The Rummy 500 and Rommy arenas: rotated deals between named players, summed up as plain data.
+"""The Rummy 500, Rommy and basic rummy arenas: rotated deals between named players,
+summed up as plain data.
 
 The deals, their rotations, the worker processes and the figures every such
 game shares are ``benchmarks.arena.rotations``; this module holds the round
-loop and the figures of these two games, which differ only by their
-``Variant`` (``run_rummy500_arena``, ``run_rommy_arena``; the random streams
-of the decks and seeds are named after the game, so a seed deals other
-decks in each).
+loop and the figures of these games, which differ only by their ``Variant``
+(``run_rummy500_arena``, ``run_rommy_arena``, ``run_basic_arena``; the
+random streams of the decks and seeds are named after the game, so a seed
+deals other decks in each).
 
-* A **deal** is one shuffled deck (52 cards and two jokers) played once per
-  rotation of the lineup (``n`` rounds with ``n`` players).  The dealer is
-  the last seat: seat 0 plays first.
+* A **deal** is one shuffled deck (the game's: 52 cards and two jokers,
+  basic rummy's 52 cards) played once per rotation of the lineup (``n``
+  rounds with ``n`` players).  The dealer is the last seat: seat 0 plays
+  first.
 * A player's **points per deal** are its mean over the rotations of its
-  round points (laid down and laid off, less what is left in hand).
+  round points (Rummy 500 and Rommy: laid down and laid off, less what is
+  left in hand; basic rummy: what it collected on going out, or minus what
+  it held when another did, doubled for a rummy; 0 at the turn limit).
 * A round is **won** by the highest score of the round (shared equally on a
   tie).
 * Rommy's **pile penalties** (a deeper card taken and not used that turn,
   50 points each): per round for each player and for each seat.
+* Basic rummy's **rummies**: rounds a player won by a rummy (out in one
+  turn, nothing laid before), a share of its rounds (``rummy_rate``), and
+  of every round going out.
 
 An illegal action (``IllegalActionError``) or a player's exception stops
 that round, unscored, and is counted against the player; the run then fails.
@@ -34,13 +41,12 @@ from benchmarks.arena.entrants import check_names
 from benchmarks.arena.rotations import mean, share
 from benchmarks.arena.rummy500.players import ENTRANTS, Player, make_player
 from benchmarks.arena.rummy500.referee import (
-    DECK,
     MAX_TURNS,
     IllegalActionError,
     RoundResult,
     Rummy500Round,
 )
-from benchmarks.arena.rummy500.variants import ROMMY, RUMMY500, Variant
+from benchmarks.arena.rummy500.variants import BASIC, ROMMY, RUMMY500, Variant
 
 GAME = RUMMY500.name
 """Rummy 500's name, also the name of its random streams."""
@@ -50,7 +56,7 @@ MAX_ACTIONS = 2 * MAX_TURNS + 2
 
 def deck_for(seed: int, deal: int, variant: Variant = RUMMY500) -> tuple[int, ...]:
     """The shuffled deck of deal ``deal`` (of Rummy 500 unless ``variant`` says)."""
-    return rotations.deck_for(variant.name, DECK, seed, deal)
+    return rotations.deck_for(variant.name, variant.deck, seed, deal)
 
 
 def seed_for(seed: int, deal: int, rotation: int, seat: int, variant: Variant = RUMMY500) -> int:
@@ -119,6 +125,7 @@ class _Tally:
     rounds: int = 0
     wins: float = 0.0
     went_out: int = 0
+    rummies: int = 0
     pile_takes: list[float] = field(default_factory=list)
     cards_taken: list[float] = field(default_factory=list)
     laid: list[float] = field(default_factory=list)
@@ -133,6 +140,7 @@ class _Tally:
         self.rounds += 1
         self.wins += (record.points == best) / winners
         self.went_out += record.went_out
+        self.rummies += record.went_out and result.rummy
         self.pile_takes.append(record.pile_takes)
         self.cards_taken.append(record.cards_taken)
         self.laid.append(record.laid_points)
@@ -152,7 +160,8 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[RoundRecord]],
     """Per player: points per deal (interval over deals), round wins, going
     out, pile takes, illegal actions, decision times; pairwise differences
     per deal; the mean points of each seat whoever sits there; where the
-    game charges pile penalties, those of each player and each seat."""
+    game charges pile penalties, those of each player and each seat; where
+    the winner collects (basic rummy), each player's rummies."""
     common = rotations.sum_up(lineup, deals)
     tallies = {name: _Tally() for name in common.names}
     seat_penalties: list[list[float]] = [[] for _ in lineup]
@@ -165,10 +174,13 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[RoundRecord]],
                     tallies[name].add(game.result, seat)
                     seat_penalties[seat].append(game.result.seats[seat].pile_penalties)
     charges = variant.pile_penalty is not None
+    collects = variant.scoring == "collect"
     players = {name: common.player(name, ENTRANTS[name].description, {
         "rounds": tally.rounds,
         "round_win_rate": share(tally.wins, tally.rounds),
         "going_out_rate": share(tally.went_out, tally.rounds),
+        **({"rummies": tally.rummies, "rummy_rate": share(tally.rummies, tally.rounds)}
+           if collects else {}),
         "pile_takes_per_round": mean(tally.pile_takes),
         "cards_taken_per_round": mean(tally.cards_taken),
         "laid_points_per_round": mean(tally.laid),
@@ -180,6 +192,8 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[RoundRecord]],
     if charges:
         results["pile_penalty"] = variant.pile_penalty
         results["seat_pile_penalties_per_round"] = [mean(p) for p in seat_penalties]
+    if collects:
+        results["rummies"] = sum(tally.rummies for tally in tallies.values())
     return results
 
 
@@ -191,7 +205,7 @@ def run_arena(variant: Variant, lineup: Sequence[str], deals: int, *, seed: int 
     variant.hand_size(len(lineup))  # ValueError when the game does not seat them
     started = time.monotonic()
     play = functools.partial(play_round, variant=variant)
-    played = rotations.play_deals(variant.name, DECK, lineup, play, deals, seed=seed,
+    played = rotations.play_deals(variant.name, variant.deck, lineup, play, deals, seed=seed,
                                   workers=workers, progress=progress, max_seconds=max_seconds)
     results = summarize(lineup, played, variant)
     results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started,
@@ -211,4 +225,11 @@ def run_rommy_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers
                     progress: bool = True, max_seconds: float | None = None) -> dict[str, Any]:
     """Play Rommy and sum up (``run_arena``)."""
     return run_arena(ROMMY, lineup, deals, seed=seed, workers=workers, progress=progress,
+                     max_seconds=max_seconds)
+
+
+def run_basic_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
+                    progress: bool = True, max_seconds: float | None = None) -> dict[str, Any]:
+    """Play basic rummy and sum up (``run_arena``)."""
+    return run_arena(BASIC, lineup, deals, seed=seed, workers=workers, progress=progress,
                      max_seconds=max_seconds)

@@ -1,9 +1,10 @@
-"""What tells the games of this arena apart, as data: Rummy 500 and Rommy.
+"""What tells the games of this arena apart, as data: Rummy 500, Rommy and basic rummy.
 
-Rommy (Danish "500", notes/rommy_spec.md) is played like Rummy 500
-(notes/rummy500_spec.md) but for a handful of numbers and two rules; each
-game is one frozen ``Variant``, and the referee, its meld reader and the
-players read these fields instead of asking which game it is:
+Rommy (Danish "500", notes/rommy_spec.md) and basic rummy
+(notes/basic_spec.md) are played like Rummy 500 (notes/rummy500_spec.md)
+but for a handful of numbers and rules; each game is one frozen
+``Variant``, and the referee, its meld reader and the players read these
+fields instead of asking which game it is:
 
 * ``hand_sizes`` -- the players a table seats and the cards each gets;
 * ``points`` -- what a card counts, in hand and on the table (``CardPoints``);
@@ -11,46 +12,73 @@ players read these fields instead of asking which game it is:
   that turn's play: None, the play is refused (Rummy 500); else the points
   charged, the take standing (Rommy: 50);
 * ``must_throw`` -- every turn ends with a throw, also the one that empties
-  the hand (Rommy); else a play may empty the hand without one (Rummy 500).
+  the hand (Rommy); else a play may empty the hand without one (Rummy 500,
+  basic rummy);
+* ``jokers`` -- the deck's jokers besides its 52 cards (basic rummy: none);
+* ``ace_high`` -- an ace may also end a run high, Q-K-A (never both ends);
+  else the ace is low only (basic rummy);
+* ``deep_takes`` -- the pile may be taken down to a deeper card; else its
+  top card only (basic rummy);
+* ``turn_over_pile`` -- a draw from an empty stock first turns the whole pile
+  over, unshuffled, into a new stock (its bottom card drawn first), so there
+  is no ``pass`` (basic rummy); else a player facing an empty stock may pass,
+  which ends the round;
+* ``scoring`` -- ``net``: each player scores what it laid less what it holds
+  (Rummy 500, Rommy); ``collect``: the player who goes out collects every
+  other hand's points, each other player pays its own, nobody scores when
+  nobody went out (basic rummy); ``rummy_doubles``: every payment doubled
+  when the winner laid no card before its last turn (a "rummy").
 
 >>> ROMMY.hand_size(6), RUMMY500.hand_size(2), ROMMY.points.of(52), RUMMY500.points.of(52)
 (7, 13, 25, 15)
 >>> [ROMMY.points.of(card) for card in (0, 1, 8, 9, 12)]  # AS 2S 9S TS KS
 [15, 5, 5, 10, 10]
+>>> BASIC.hand_size(2), BASIC.hand_size(5), len(BASIC.deck), len(RUMMY500.deck)
+(10, 6, 52, 54)
+>>> [BASIC.points.of(card) for card in (0, 1, 8, 9, 12)]
+[1, 2, 9, 10, 10]
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from benchmarks.arena.joker_cards import JOKER, RANKS
 
+CARDS = 52
+"""One deck without its jokers."""
 DECK_SIZE = 54
-"""One deck of 52 cards and two jokers, the deck of both games."""
+"""One deck of 52 cards and two jokers, the deck of Rummy 500 and Rommy."""
 FIRST_COURT_RANK = 9
 """The rank of the ten (rank 0 is the ace): ten to king count ``court``."""
+
+Scoring = Literal["net", "collect"]
 
 
 @dataclass(frozen=True, slots=True)
 class CardPoints:
-    """What a card counts: ``joker``, ``ace`` (``low_ace`` when melded as the
-    low ace of a run, A-2-3), ``court`` for T J Q K, and ``pip`` for 2-9 (None:
-    their number)."""
+    """What a card counts: ``joker`` (None: the game has none), ``ace``
+    (``low_ace`` when melded as the low ace of a run, A-2-3), ``court`` for
+    T J Q K, and ``pip`` for 2-9 (None: their number)."""
 
-    joker: int
+    joker: int | None
     ace: int
     low_ace: int
     court: int
     pip: int | None
 
     def __post_init__(self) -> None:
-        values = (self.joker, self.ace, self.low_ace, self.court, self.pip or 1)
+        values = (1 if self.joker is None else self.joker, self.ace, self.low_ace, self.court,
+                  self.pip or 1)
         if any(value < 1 for value in values):
             raise ValueError(f"every card counts at least 1 point: {self}")
 
     def of(self, card: int) -> int:
         """What ``card`` counts in hand (and melded, but as a low ace)."""
         if card == JOKER:
+            if self.joker is None:
+                raise ValueError("a joker in a game without jokers")
             return self.joker
         rank = card % RANKS
         if rank == 0:
@@ -65,8 +93,8 @@ class Variant:
     """One game's rules, as the referee and the players read them (see the module docstring)."""
 
     name: str
-    """The game as the library and the command line name it (``rummy500``, ``rommy``);
-    also the name of its random streams (decks, seeds)."""
+    """The game as the library and the command line name it (``rummy500``, ``rommy``,
+    ``basic``); also the name of its random streams (decks, seeds)."""
     label: str
     """The game as messages and reports name it."""
     hand_sizes: tuple[tuple[int, int], ...]
@@ -76,19 +104,51 @@ class Variant:
     """Points charged for a deeper card taken and not used; None: such a play is refused."""
     must_throw: bool
     """Every turn ends with a throw, the closing one too."""
+    jokers: int = 2
+    """Jokers in the deck, besides its 52 cards."""
+    ace_high: bool = True
+    """An ace may end a run high (Q-K-A) as well as low (A-2-3); else low only."""
+    deep_takes: bool = True
+    """The pile may be taken down to a card below its top; else the top card only."""
+    turn_over_pile: bool = False
+    """A draw from an empty stock turns the pile over into a new stock (no ``pass``)."""
+    scoring: Scoring = "net"
+    """``net``: laid points less hand points; ``collect``: the player who goes out
+    collects the other hands' points."""
+    rummy_doubles: bool = False
+    """Collect scoring: a winner who laid no card before its last turn doubles every payment."""
 
     def __post_init__(self) -> None:
+        if not 0 <= self.jokers <= 2 or (self.jokers == 0) != (self.points.joker is None):
+            raise ValueError(f"{self.label}: {self.jokers} joker(s) in the deck, and the "
+                             "card points give a joker's only when there is one")
         for players, size in self.hand_sizes:
-            if players < 2 or size < 1 or players * size + 1 > DECK_SIZE:
+            if players < 2 or size < 1 or players * size + 1 > len(self.deck):
                 raise ValueError(f"{self.label}: {players} players with {size} cards each do "
-                                 f"not fit one deck of {DECK_SIZE} with an upcard")
+                                 f"not fit one deck of {len(self.deck)} with an upcard")
         if self.pile_penalty is not None and self.pile_penalty < 1:
             raise ValueError(f"{self.label}: a pile penalty is at least 1 point")
+        if self.pile_penalty is not None and not self.deep_takes:
+            raise ValueError(f"{self.label}: a pile penalty charges a card taken from below "
+                             "the top, and the game takes the top card only")
+        if self.rummy_doubles and self.scoring != "collect":
+            raise ValueError(f"{self.label}: a rummy doubles a collect score only")
 
     @property
     def seats(self) -> tuple[int, ...]:
         """The table sizes the game seats."""
         return tuple(players for players, _ in self.hand_sizes)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The game's cards, each once, the jokers last (the order decks are shuffled from)."""
+        return (*range(CARDS), *(JOKER,) * self.jokers)
+
+    @property
+    def passes(self) -> bool:
+        """Whether a player facing an empty stock may pass (ending the round):
+        not where the pile is turned over into a new stock."""
+        return not self.turn_over_pile
 
     def hand_size(self, players: int) -> int:
         """Cards dealt to each of ``players`` (``ValueError`` when the game does not seat them)."""
@@ -101,10 +161,14 @@ class Variant:
 
 RUMMY500_POINTS = CardPoints(joker=15, ace=15, low_ace=1, court=10, pip=None)
 ROMMY_POINTS = CardPoints(joker=25, ace=15, low_ace=15, court=10, pip=5)
+BASIC_POINTS = CardPoints(joker=None, ace=1, low_ace=1, court=10, pip=None)
 
 RUMMY500 = Variant("rummy500", "Rummy 500", ((2, 13), (3, 7), (4, 7)), RUMMY500_POINTS,
                    pile_penalty=None, must_throw=False)
 ROMMY = Variant("rommy", "Rommy", tuple((players, 7) for players in range(2, 7)), ROMMY_POINTS,
                 pile_penalty=50, must_throw=True)
+BASIC = Variant("basic", "Basic rummy", ((2, 10), (3, 7), (4, 7), (5, 6), (6, 6)), BASIC_POINTS,
+                pile_penalty=None, must_throw=False, jokers=0, ace_high=False, deep_takes=False,
+                turn_over_pile=True, scoring="collect", rummy_doubles=True)
 
-VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (RUMMY500, ROMMY)}
+VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (RUMMY500, ROMMY, BASIC)}
