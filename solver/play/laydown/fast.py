@@ -164,14 +164,7 @@ class FastPlayer:
         return melds, rest, points
 
     def _melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int, list[Spot]]:
-        key = tuple(sorted(hand))
-        hit = self._cache.get(key)
-        if hit is None:
-            hit = self._find_melds(key)
-            if len(self._cache) >= CACHE_SIZE:
-                self._cache.clear()
-            self._cache[key] = hit
-        melds, rest, points, spots = hit
+        melds, rest, points, spots = self._peek(hand)
         return [list(m) for m in melds], list(rest), points, [spot.copy() for spot in spots]
 
     def _find_melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int,
@@ -213,9 +206,23 @@ class FastPlayer:
         rest.extend([JOKER] * jokers)
         return melds, rest, points, spots
 
-    def lay(self, hand: list[int], table: list[Spot]) -> int:
+    def _peek(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int, list[Spot]]:
+        """The remembered melds of ``hand`` (not to be changed: ``_melds`` copies)."""
+        key = tuple(sorted(hand))
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._find_melds(key)
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[key] = hit
+        return hit
+
+    def lay(self, hand: list[int], table: list[Spot], keep_one: bool = False,
+            keep: int | None = None) -> int:
         """Lay down every meld and lay off every card that fits (the fast player
-        always does); ``hand`` keeps what is left; the points laid."""
+        always does); ``hand`` keeps what is left; the points laid.
+        ``keep_one``: no layoff takes the last card other than ``keep`` (the
+        melds must leave one: ``lay_keeping`` sees to that)."""
         melds, rest, points, spots = self._melds(hand)
         if not table and not melds:
             return 0
@@ -234,11 +241,15 @@ class FastPlayer:
                 if other is not None:
                     fit[pick] = other
                 continue
+            if keep_one and not _throwable_after(rest, pick, keep):
+                continue  # the last card to throw stays in hand
             points += spot.add(pick, self.values)
             rest.remove(pick)
             for card in spot.wanted():
                 fit.setdefault(card, spot)
         while JOKER in rest:
+            if keep_one and not _throwable_after(rest, JOKER, keep):
+                break
             room = next((spot for spot in table if spot.fits(JOKER)), None)
             if room is None:
                 break
@@ -249,13 +260,12 @@ class FastPlayer:
 
     def lay_keeping(self, hand: list[int], table: list[Spot], keep: int | None) -> int:
         """``lay``, but a card other than ``keep`` (the top just taken) stays in
-        hand to throw (Rommy: a turn ends with a throw): when laying all would
-        leave none, the card held back is the one whose absence lays most."""
-        trial, copies = list(hand), [spot.copy() for spot in table]
-        points = self.lay(trial, copies)
-        if any(card != keep for card in trial):
-            hand[:], table[:] = trial, copies
-            return points
+        hand to throw (Rommy: a turn ends with a throw): no layoff takes the
+        last such card, and when the melds alone would leave none, the card
+        held back is the one whose absence lays most."""
+        _, rest, _, _ = self._peek(hand)
+        if any(card != keep for card in rest):
+            return self.lay(hand, table, keep_one=True, keep=keep)
         best: tuple[int, list[int], list[Spot], int] | None = None
         for card in sorted(set(hand)):
             if card == keep:
@@ -298,11 +308,13 @@ class FastPlayer:
             return 0
         best_depth, best_gain = 0, 0
         before: int | None = None
-        wanted = {c for spot in table for c in spot.wanted()}
+        held = Held(hand)  # the hand and the pile cards above the one looked at
         for depth in range(1, min(len(pile), DEEP_LOOK if self.deep_takes else 1) + 1):
             deepest = pile[-depth]
-            if not (deepest == JOKER or deepest in wanted
-                    or completes(deepest, {*hand, *pile[len(pile) - depth + 1:]})):
+            if depth > 1:
+                held.add(pile[-depth + 1])
+            if not (deepest == JOKER or held.completes(deepest)
+                    or any(spot.fits(deepest) for spot in table)):
                 continue
             if before is None:
                 before = self._net_now(list(hand), table)
@@ -320,22 +332,58 @@ class FastPlayer:
         return max(naturals, key=lambda c: (points[c] - LINK_WEIGHT * links(c, hand), c))
 
 
-def completes(card: int, cards: set[int]) -> bool:
-    """Whether ``card`` makes a meld with ``cards`` (two of its rank, two
-    neighbours of its suit in sequence, or a joker and one such partner)."""
-    rank = card % 13
-    base = card - rank
-    same = sum(1 for suit in range(4) if suit * 13 + rank in cards) - (card in cards)
-    if same >= 2:
-        return True
-    near = False
-    for coord in ((rank, HIGH_ACE) if rank == 0 else (rank,)):
-        a, b, c, d = (0 <= k <= HIGH_ACE and k % 13 != rank and base + k % 13 in cards
-                      for k in (coord - 2, coord - 1, coord + 1, coord + 2))
-        if (b and c) or (a and b) or (c and d):
+def _throwable_after(rest: Sequence[int], card: int, keep: int | None) -> bool:
+    """Whether ``rest`` without one ``card`` still holds a card other than ``keep``."""
+    return sum(1 for c in rest if c != keep) - (card != keep) > 0
+
+
+class Held:
+    """Cards held (a hand and the pile cards above a card looked at), kept as
+    rank bits per suit and a count per rank, to ask ``completes`` cheaply.
+
+    >>> held = Held([13, 15])  # AH 3H
+    >>> held.completes(14), held.completes(27)  # 2H fills A-2-3; 2D does not
+    (True, False)
+    """
+
+    __slots__ = ("jokers", "ranks", "suits")
+
+    def __init__(self, cards: Sequence[int]) -> None:
+        self.suits = [0, 0, 0, 0]
+        self.ranks = [0] * 13
+        self.jokers = 0
+        for card in cards:
+            self.add(card)
+
+    def add(self, card: int) -> None:
+        """One more card held."""
+        if card == JOKER:
+            self.jokers += 1
+            return
+        self.suits[card // 13] |= 1 << (card % 13)
+        self.ranks[card % 13] += 1
+
+    def completes(self, card: int) -> bool:
+        """Whether ``card`` makes a meld with the cards held (two of its rank,
+        two neighbours of its suit in sequence -- the ace also next to the
+        king --, or a joker and one such partner)."""
+        rank, suit = card % 13, card // 13
+        bits = self.suits[suit]
+        same = self.ranks[rank] - (bits >> rank & 1)
+        if same >= 2:
             return True
-        near = near or a or b or c or d
-    return JOKER in cards and (same >= 1 or near)
+        bits &= ~(1 << rank)
+        if bits & 1 and rank != 0:
+            bits |= 1 << HIGH_ACE  # the ace also stands above the king
+        shifted = bits << 2  # bit k + 2 says whether rank k is held, k from -2
+        near = False
+        for coord in ((0, HIGH_ACE) if rank == 0 else (rank,)):
+            window = shifted >> coord
+            a, b, c, d = window & 1, window >> 1 & 1, window >> 3 & 1, window >> 4 & 1
+            if (b and c) or (a and b) or (c and d):
+                return True
+            near = near or bool(a or b or c or d)
+        return self.jokers > 0 and (same >= 1 or near)
 
 
 def spot_cards(spot: Spot) -> int:
