@@ -1266,18 +1266,18 @@ export interface components {
          *       "moves": [
          *         {
          *           "exact": false,
-         *           "expected_points": 69,
+         *           "expected_points": 68,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "6C"
          *           },
          *           "reasons": [
          *             "takes 2 cards down to 6C; unless it is melded or laid off this turn it costs 50",
-         *             "round score +69.0 against the others' mean over 20 deals"
+         *             "round score +68.0 against the others' mean over 20 deals"
          *           ],
          *           "samples": 20,
          *           "searched": true,
-         *           "standard_error": 7.42,
+         *           "standard_error": 7.205,
          *           "win_probability": 0.85
          *         },
          *         {
@@ -1315,18 +1315,18 @@ export interface components {
          *       "phase": "draw",
          *       "recommended": {
          *         "exact": false,
-         *         "expected_points": 69,
+         *         "expected_points": 68,
          *         "move": {
          *           "action": "take_discard",
          *           "card": "6C"
          *         },
          *         "reasons": [
          *           "takes 2 cards down to 6C; unless it is melded or laid off this turn it costs 50",
-         *           "round score +69.0 against the others' mean over 20 deals"
+         *           "round score +68.0 against the others' mean over 20 deals"
          *         ],
          *         "samples": 20,
          *         "searched": true,
-         *         "standard_error": 7.42,
+         *         "standard_error": 7.205,
          *         "win_probability": 0.85
          *       },
          *       "seed": 6
