@@ -1,5 +1,6 @@
-"""Shared pytest setup: the ``--run-slow`` switch, the cross-check summary, and the
-playground tests' server, browser and screenshot folder (one of each per test module)."""
+"""Shared pytest setup: the ``--run-slow`` switch, the cross-check summary, the
+playground tests' server, browser and screenshot folder (one of each per test module),
+and an in-process client of the app (``inline_client``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,23 @@ import pytest
 _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
+
+
+@pytest.fixture(scope="module")
+def inline_client() -> Iterator[Any]:
+    """A test client of the app with no solver processes: every request is
+    answered in this process (one per test module)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from api.main import create_app
+    from api.settings import Settings
+
+    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as client:
+        yield client
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,8 +18,6 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api.examples import REQUESTS
-from api.main import create_app
-from api.settings import Settings
 from solver.cards import card_name, parse_card, parse_cards
 from solver.errors import InvalidStateError
 from solver.play import advise
@@ -158,15 +155,9 @@ def test_the_ace_is_low_only() -> None:
     assert all(not m.move.melds for m in advice.moves)  # Q-K-A is no run
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as test_client:
-        yield test_client
-
-
-def test_the_documented_basic_example_is_answered(client: TestClient) -> None:
+def test_the_documented_basic_example_is_answered(inline_client: TestClient) -> None:
     body = next(r for r in REQUESTS["advise"] if r["game"] == "basic")
-    answer = client.post("/v1/advise", json=body)
+    answer = inline_client.post("/v1/advise", json=body)
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert data["game"] == "basic" and data["phase"] == "play"

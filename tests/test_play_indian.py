@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 import time
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,8 +17,6 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api.examples import REQUESTS
-from api.main import create_app
-from api.settings import Settings
 from benchmarks.arena.indian import players as arena_players
 from benchmarks.arena.indian.melds import show_problem
 from benchmarks.arena.indian.referee import (
@@ -209,17 +206,11 @@ def test_every_listed_move_is_legal_for_the_independent_referee(players: int) ->
 
 
 # -- the API ---------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as test_client:
-        yield test_client
-
-
-def test_the_api_answers_the_indian_examples(client: TestClient) -> None:
+def test_the_api_answers_the_indian_examples(inline_client: TestClient) -> None:
     for body in REQUESTS["advise"]:
         if not body["game"].startswith("indian"):
             continue
-        response = client.post("/v1/advise", json=body)
+        response = inline_client.post("/v1/advise", json=body)
         assert response.status_code == 200, response.text
         data = response.json()
         assert data["game"] == "indian13" and data["moves"][0] == data["recommended"]
@@ -227,22 +218,22 @@ def test_the_api_answers_the_indian_examples(client: TestClient) -> None:
         assert [m["move"] for m in data["moves"]] == [m["move"] for m in library["moves"]]
 
 
-def test_the_api_refuses_an_impossible_state_with_422(client: TestClient) -> None:
+def test_the_api_refuses_an_impossible_state_with_422(inline_client: TestClient) -> None:
     body = {"game": "indian13", **_state(history=[{"player": 0, "action": "draw_stock"}])}
-    response = client.post("/v1/advise", json=body)
+    response = inline_client.post("/v1/advise", json=body)
     assert response.status_code == 422, response.text
     detail = response.json()["detail"][0]
     assert detail["type"] == "history_out_of_turn"
     assert detail["loc"] == ["body", "history", 0]
     assert "seat 1's turn" in detail["msg"]
     body = {"game": "indian13", **_state(players=9)}
-    assert client.post("/v1/advise", json=body).status_code == 422
+    assert inline_client.post("/v1/advise", json=body).status_code == 422
 
 
-def test_gin_still_refuses_indian_fields(client: TestClient) -> None:
+def test_gin_still_refuses_indian_fields(inline_client: TestClient) -> None:
     body = {"game": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S", "upcard": "4S",
             "wild_rank": "7H"}
-    response = client.post("/v1/advise", json=body)
+    response = inline_client.post("/v1/advise", json=body)
     assert response.status_code == 422
     assert response.json()["detail"][0]["type"] == "field_not_for_game"
 

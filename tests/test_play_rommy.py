@@ -9,7 +9,6 @@ tests/test_arena_rommy.py.)"""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,8 +18,6 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api.examples import REQUESTS
-from api.main import create_app
-from api.settings import Settings
 from solver.cards import card_name, parse_card, parse_cards
 from solver.errors import InvalidStateError
 from solver.play import advise
@@ -182,15 +179,9 @@ def test_the_same_seed_gives_the_same_advice() -> None:
 
 
 # -- on the wire ----------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as test_client:
-        yield test_client
-
-
-def test_the_documented_rommy_example_is_answered(client: TestClient) -> None:
+def test_the_documented_rommy_example_is_answered(inline_client: TestClient) -> None:
     body = next(r for r in REQUESTS["advise"] if r["game"] == "rommy")
-    answer = client.post("/v1/advise", json=body)
+    answer = inline_client.post("/v1/advise", json=body)
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert data["game"] == "rommy"
@@ -198,7 +189,7 @@ def test_the_documented_rommy_example_is_answered(client: TestClient) -> None:
     assert {m["move"]["action"] for m in data["moves"]} <= {"draw_stock", "take_discard"}
 
 
-def test_seven_players_are_a_422_naming_the_field(client: TestClient) -> None:
-    answer = client.post("/v1/advise", json={**BASE, "game": "rommy", "players": 7})
+def test_seven_players_are_a_422_naming_the_field(inline_client: TestClient) -> None:
+    answer = inline_client.post("/v1/advise", json={**BASE, "game": "rommy", "players": 7})
     assert answer.status_code == 422
     assert "players" in answer.text

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,8 +16,6 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api.examples import REQUESTS
-from api.main import create_app
-from api.settings import Settings
 from solver.cards import parse_card, parse_cards
 from solver.errors import InvalidStateError
 from solver.play import advise
@@ -208,17 +205,11 @@ def test_the_deadline_is_kept() -> None:
 
 
 # -- the API ---------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as test_client:
-        yield test_client
-
-
-def test_the_api_answers_the_rummy500_example(client: TestClient) -> None:
+def test_the_api_answers_the_rummy500_example(inline_client: TestClient) -> None:
     bodies = [body for body in REQUESTS["advise"] if body["game"] == "rummy500"]
     assert bodies
     for body in bodies:
-        response = client.post("/v1/advise", json=body)
+        response = inline_client.post("/v1/advise", json=body)
         assert response.status_code == 200, response.text
         data = response.json()
         assert data["game"] == "rummy500" and data["moves"][0] == data["recommended"]
@@ -226,16 +217,16 @@ def test_the_api_answers_the_rummy500_example(client: TestClient) -> None:
         assert [m["move"] for m in data["moves"]] == [m["move"] for m in library["moves"]]
 
 
-def test_the_api_refuses_an_impossible_state_with_422(client: TestClient) -> None:
+def test_the_api_refuses_an_impossible_state_with_422(inline_client: TestClient) -> None:
     body = {"game": "rummy500", **_state(history=[{"player": 2, "action": "draw_stock"}])}
-    response = client.post("/v1/advise", json=body)
+    response = inline_client.post("/v1/advise", json=body)
     assert response.status_code == 422, response.text
     detail = response.json()["detail"][0]
     assert detail["type"] == "history_out_of_turn"
     assert detail["loc"] == ["body", "history", 0]
     body = {"game": "rummy500", **_state(history=[{"player": 1, "action": "lay_off",
                                                    "target": -1}])}
-    assert client.post("/v1/advise", json=body).status_code == 422
+    assert inline_client.post("/v1/advise", json=body).status_code == 422
 
 
 # -- the fast player of the playouts -----------------------------------------------------
