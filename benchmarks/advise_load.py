@@ -6,8 +6,8 @@ history, the match score when there is one; the level is the service's
 default.  Gin: the advisor at its novice level against the EAAI
 SimpleGinRummyPlayer port; ``indian13``: the novice advisor at a table of
 three with the greedy and the distance players (``benchmarks.arena.indian``);
-``rummy500`` and ``rommy``: the novice advisor at a table of three with the
-greedy and the careful players (``benchmarks.arena.rummy500``).
+``rummy500``, ``rommy`` and ``basic``: the novice advisor at a table of
+three with the greedy and the careful players (``benchmarks.arena.rummy500``).
 ``run_advise_load`` starts the service with two workers and
 measures the answers' latency at a steady rate a game server could send
 (open loop) and with one request in flight per worker (closed loop), and
@@ -39,7 +39,6 @@ from benchmarks.arena.rotations import play_deal
 from benchmarks.arena.rummy500.advisor_player import AdvisorPlayer as LayDownAdvisor
 from benchmarks.arena.rummy500.advisor_player import advice_request as lay_down_request
 from benchmarks.arena.rummy500.players import make_player as make_lay_down_player
-from benchmarks.arena.rummy500.referee import DECK as LAY_DOWN_DECK
 from benchmarks.arena.rummy500.referee import PlayerView as LayDownView
 from benchmarks.arena.rummy500.runner import play_round as play_lay_down_round
 from benchmarks.arena.rummy500.variants import VARIANTS as LAY_DOWN_VARIANTS
@@ -54,7 +53,7 @@ decisions each; Indian: about 10 a deal for the advisor's seat)."""
 INDIAN_TABLE = ("greedy", "distance")
 """The advisor's opponents at the Indian table."""
 LAY_DOWN_TABLE = ("greedy", "careful")
-"""The advisor's opponents at the Rummy 500 (or Rommy) table."""
+"""The advisor's opponents at the Rummy 500 (Rommy, basic rummy) table."""
 GAMES = ("gin", "indian13", *LAY_DOWN_VARIANTS)
 """The games whose positions ``advise_bodies`` records."""
 WORKERS = 2
@@ -138,7 +137,7 @@ def _lay_down_bodies(game: str, deals: int, seed: int) -> list[dict[str, Any]]:
     ``game`` (``LAY_DOWN_TABLE``; its seat rotated over each deal)."""
     variant = LAY_DOWN_VARIANTS[game]
     return _recorded(_LayDownRecorder(), ("advisor_novice", *LAY_DOWN_TABLE), variant.name,
-                     LAY_DOWN_DECK, deals, seed,
+                     variant.deck, deals, seed,
                      functools.partial(play_lay_down_round, variant=variant),
                      lambda name: make_lay_down_player(name, variant.label))
 

@@ -29,6 +29,7 @@ def test_recorded_positions_are_advise_requests() -> None:
     ("indian13", 1, {"draw"}),
     ("rummy500", 3, {"draw", "play"}),
     ("rommy", 3, {"draw", "play"}),
+    ("basic", 3, {"draw", "play"}),
 ])
 def test_recorded_rotated_game_positions_are_advise_requests(game: str, step: int,
                                                              phases: set[str]) -> None:
