@@ -105,6 +105,27 @@ def test_an_empty_stock_is_the_pile_turned_over_and_every_card_of_it_is_known() 
                             history=after, variant=BASIC)
 
 
+def test_a_long_round_through_several_turned_over_piles_is_advised() -> None:
+    history = _exhausting_history()
+    pile = ["KD", *(event["card"] for event in history if event["action"] == "discard")]
+    stock: list[str] = []
+    for turn in range(31, 31 + 6 * 32):  # each player throws back what it drew
+        seat = 1 - turn % 2
+        if not stock:  # the pile turned over, unshuffled: its bottom card comes first
+            stock, pile = pile, []
+        drawn = stock.pop(0)
+        history += [{"player": seat, "action": "draw_stock"},
+                    {"player": seat, "action": "discard", "card": drawn}]
+        pile.append(drawn)
+    assert len(history) > 400
+    state = LayDownState.parse(players=2, me=0, dealer=0, hand=HAND, upcard="KD",
+                               history=history, variant=BASIC, discard_pile=pile)
+    assert state.stock_count == len(stock)
+    advice = advise("basic", players=2, me=0, dealer=0, hand=HAND, upcard="KD",
+                    history=history, level="novice", seed=1)
+    assert advice.phase == "draw"
+
+
 def test_going_out_in_one_turn_with_nothing_laid_before_is_a_rummy() -> None:
     after = [*_exhausting_history(), {"player": 0, "action": "draw_stock"}]
     advice = advise("basic", players=2, me=0, dealer=0, hand=f"{HAND} KD", upcard="KD",

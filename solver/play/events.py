@@ -19,8 +19,11 @@ from dataclasses import dataclass
 from solver.cards import parse_card, parse_cards
 from solver.errors import InvalidStateError
 
-MAX_EVENTS = 400
-"""Events in one history at most (a hand of any seed game has far fewer)."""
+MAX_EVENTS = 1_500
+"""Events in one history at most: a round of 300 turns (the arena's stop) of
+a draw, a meld, a layoff and a throw each, with room.  Gin and Indian hands
+have a few dozen; a long basic-rummy round, its pile turned over several
+times, has passed 400."""
 
 
 @dataclass(frozen=True, slots=True)
