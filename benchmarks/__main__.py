@@ -3,8 +3,9 @@
 [--smoke]``, ``python -m benchmarks --advise-load [--load-seconds S]``, or
 ``python -m benchmarks --arena [--a NAME] [--b NAME] [--hands N]
 [--matches M] [--seed S] [--json PATH]``, or ``python -m benchmarks --arena --game
-{indian13,rummy500,rommy} [--players N | --lineup A,B,...] [--deals N] [--workers W]``
-(``benchmarks/arena``; rommy is Danish "500", 2 to 6 players).
+{indian13,rummy500,rommy,basic} [--players N | --lineup A,B,...] [--deals N] [--workers W]``
+(``benchmarks/arena``; rommy is Danish "500", 2 to 6 players; basic is basic rummy, 2
+to 6 players).
 
 Prints Markdown tables on stdout (progress on stderr) and optionally writes
 JSON.  The exit code is 1 when any answer is invalid, two engines (or an
@@ -62,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--advise-load", action="store_true",
                         help="start the API server (2 workers) and time POST /v1/advise at the "
                              "default level on positions from arena hands (--game gin, "
-                             "indian13, rummy500 or rommy)")
+                             "indian13, rummy500, rommy or basic)")
     parser.add_argument("--load-seconds", type=float, default=20.0,
                         help="seconds per load phase (default 20)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")

@@ -6,8 +6,9 @@
 ``INDIAN_FILL`` players), every deal once per rotation of the seats
 (``benchmarks.arena.indian``); ``--game rummy500`` plays Rummy 500 rounds
 the same way (default: 3 players, the advisor and greedy fill-ins;
-``benchmarks.arena.rummy500``), and ``--game rommy`` Rommy (Danish "500")
-rounds between 2 to 6 players, with the same players and referee.
+``benchmarks.arena.rummy500``), ``--game rommy`` Rommy (Danish "500")
+rounds between 2 to 6 players, and ``--game basic`` basic rummy rounds
+between 2 to 6 players, both with the same players and referee.
 
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
@@ -30,8 +31,12 @@ from benchmarks.arena.report import write_json
 from benchmarks.arena.rummy500.players import ENTRANTS as RUMMY500_ENTRANTS
 from benchmarks.arena.rummy500.players import LABEL as RUMMY500_LABEL
 from benchmarks.arena.rummy500.report import render as render_rummy500
-from benchmarks.arena.rummy500.runner import run_rommy_arena, run_rummy500_arena
-from benchmarks.arena.rummy500.variants import ROMMY, RUMMY500
+from benchmarks.arena.rummy500.runner import (
+    run_basic_arena,
+    run_rommy_arena,
+    run_rummy500_arena,
+)
+from benchmarks.arena.rummy500.variants import BASIC, ROMMY, RUMMY500
 
 INDIAN_DEFAULT = ("advisor", "greedy")
 INDIAN_FILL = ("distance", "greedy", "advisor_nodrop")
@@ -41,7 +46,7 @@ RUMMY500_FILL = ("greedy", "greedy")
 """Who fills the seats of a Rummy 500 table beyond ``--a`` and ``--b``."""
 RUMMY500_PLAYERS = 3
 ROMMY_FILL = ("greedy", "greedy", "greedy", "greedy")
-"""Who fills the seats of a Rommy table beyond ``--a`` and ``--b`` (up to six)."""
+"""Who fills the seats of a Rommy (or basic rummy) table beyond ``--a`` and ``--b`` (up to six)."""
 
 
 class RunRotated(Protocol):
@@ -98,10 +103,14 @@ ROTATED_GAMES: dict[str, RotatedGame] = {
     "rommy": RotatedGame(ROMMY.label, RUMMY500_ENTRANTS, RUMMY500_DEFAULT, ROMMY_FILL,
                          RUMMY500_PLAYERS, run_rommy_arena, render_rummy500,
                          (min(ROMMY.seats), max(ROMMY.seats))),
+    "basic": RotatedGame(BASIC.label, RUMMY500_ENTRANTS, RUMMY500_DEFAULT, ROMMY_FILL,
+                         RUMMY500_PLAYERS, run_basic_arena, render_rummy500,
+                         (min(BASIC.seats), max(BASIC.seats))),
 }
 indian_lineup = ROTATED_GAMES["indian13"].lineup
 rummy500_lineup = ROTATED_GAMES["rummy500"].lineup
 rommy_lineup = ROTATED_GAMES["rommy"].lineup
+basic_lineup = ROTATED_GAMES["basic"].lineup
 
 
 def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
@@ -109,32 +118,35 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("arena (bots on mirrored or rotated deals; benchmarks/arena)")
     group.add_argument("--arena", action="store_true",
                        help="play gin hands and matches to 100 between two players, mirrored "
-                            "deals (or, with --game indian13, rummy500 or rommy, rotated deals)")
+                            "deals (or, with --game indian13, rummy500, rommy or basic, rotated "
+                            "deals)")
     group.add_argument("--game", default="gin", choices=["gin", *ROTATED_GAMES],
-                       help="the game (default gin); rommy is Danish 500, played by the "
-                            "rummy500 players and referee")
+                       help="the game (default gin); rommy is Danish 500 and basic is basic "
+                            "rummy (52 cards, the winner collects the other hands), both "
+                            "played by the rummy500 players and referee")
     group.add_argument("--a", default=None, metavar="NAME",
                        help=f"player A (gin default greedy: {', '.join(ENTRANTS)}; indian13 "
-                            f"default advisor: {', '.join(INDIAN_ENTRANTS)}; rummy500 and rommy "
-                            f"default advisor: {', '.join(RUMMY500_ENTRANTS)})")
+                            f"default advisor: {', '.join(INDIAN_ENTRANTS)}; rummy500, rommy "
+                            f"and basic default advisor: {', '.join(RUMMY500_ENTRANTS)})")
     group.add_argument("--b", default=None, metavar="NAME",
-                       help="player B (gin default openspiel_simple; indian13, rummy500 and "
-                            "rommy default greedy)")
+                       help="player B (gin default openspiel_simple; indian13, rummy500, rommy "
+                            "and basic default greedy)")
     group.add_argument("--players", type=int, default=None,
-                       help="indian13, rummy500 and rommy: players at the table, 2 to 4, rommy "
-                            f"2 to 6 (default 2; rummy500 and rommy {RUMMY500_PLAYERS})")
+                       help="indian13, rummy500, rommy and basic: players at the table, 2 to 4, "
+                            f"rommy and basic 2 to 6 (default 2; rummy500, rommy and basic "
+                            f"{RUMMY500_PLAYERS})")
     group.add_argument("--lineup", default=None, metavar="NAME,NAME,...",
-                       help="indian13, rummy500 and rommy: every player at the table, in place "
-                            "order (overrides --a, --b and --players)")
+                       help="indian13, rummy500, rommy and basic: every player at the table, "
+                            "in place order (overrides --a, --b and --players)")
     group.add_argument("--deals", type=int, default=100,
-                       help="indian13, rummy500 and rommy: deals, each played once per seat "
-                            "rotation (default 100)")
+                       help="indian13, rummy500, rommy and basic: deals, each played once per "
+                            "seat rotation (default 100)")
     group.add_argument("--workers", type=int, default=1,
                        help="processes playing hand pairs, match pairs or deals, shared out "
                             "in order: the same results as one (default 1)")
     group.add_argument("--max-minutes", type=float, default=None,
-                       help="indian13, rummy500 and rommy: start no more deals after this long; "
-                            "the report covers the deals played (as many as fit)")
+                       help="indian13, rummy500, rommy and basic: start no more deals after "
+                            "this long; the report covers the deals played (as many as fit)")
     group.add_argument("--hands", type=int, default=200,
                        help="single hands to play, in mirrored pairs (default 200)")
     group.add_argument("--matches", type=int, default=0,
@@ -170,7 +182,8 @@ def _report(results: dict[str, Any], render: Callable[[dict[str, Any]], str],
 
 
 def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
-    """``--game indian13``, ``rummy500`` or ``rommy``: play, print, write JSON; the exit code."""
+    """``--game indian13``, ``rummy500``, ``rommy`` or ``basic``: play, print, write JSON;
+    the exit code."""
     try:
         lineup = game.lineup(args)
     except ValueError as error:

@@ -1,14 +1,16 @@
-"""The move advisor at a Rummy 500 or Rommy table: ``solver.play.advise(game, ...)``
-with the table's game (``view.variant.name``: ``rummy500``, ``rommy``).
+"""The move advisor at a Rummy 500, Rommy or basic rummy table:
+``solver.play.advise(game, ...)`` with the table's game (``view.variant.name``:
+``rummy500``, ``rommy``, ``basic``).
 
 It asks from the public state only -- its hand, the upcard, the public
 history in the spec's JSON form, its seat, the dealer and the number of
 players -- and plays ``advice.recommended.move``: ``draw_stock``,
-``take_discard`` (the deepest card taken) or ``pass`` at the draw; after
-it, ``discard`` (melds, layoffs, then the throw) or ``go_out`` (melds and
-layoffs that empty the hand; Rummy 500 only: a Rommy turn always ends with
-a throw, so it closes with a ``discard`` whose melds and layoffs leave just
-the card thrown).  A layoff reaches the referee as its target and its
+``take_discard`` (the deepest card taken; basic rummy: the top) or ``pass``
+(not in basic rummy, whose empty stock is refilled from the pile) at the
+draw; after it, ``discard`` (melds, layoffs, then the throw) or ``go_out``
+(melds and layoffs that empty the hand; Rummy 500 and basic rummy: a Rommy
+turn always ends with a throw, so it closes with a ``discard`` whose melds
+and layoffs leave just the card thrown).  A layoff reaches the referee as its target and its
 ``extended`` meld (the table meld afterwards, in meld order).  A Rommy
 ``take_discard`` may name a deeper card the advisor does not mean to use: the
 referee charges the pile penalty.  Anything else is an error the runner
@@ -74,7 +76,8 @@ def action_of(move: Any) -> Action:
         if move.card is None:
             raise ValueError("the advisor discards without naming the card")
         return play(melds, layoffs, _ours([move.card])[0])
-    raise ValueError(f"the advisor answered {move.action!r}, no Rummy 500 or Rommy move")
+    raise ValueError(f"the advisor answered {move.action!r}, no Rummy 500, Rommy or basic "
+                     "rummy move")
 
 
 class AdvisorPlayer:

@@ -1,6 +1,6 @@
-"""The Rummy 500 and Rommy players the arena can seat, and their registry
-(the same players for both games: each reads the table's game, its
-``Variant``, from its view).
+"""The Rummy 500, Rommy and basic rummy players the arena can seat, and their
+registry (the same players for the three games: each reads the table's
+game, its ``Variant``, from its view).
 
 * ``greedy`` and ``careful`` -- the library's hints as they are, and the
   same with some care (``hint_players``);
@@ -28,7 +28,7 @@ LABEL = "Rummy 500"
 
 
 class Player(Protocol):
-    """A bot the Rummy 500 (or Rommy) arena can seat."""
+    """A bot the Rummy 500 (or Rommy, or basic rummy) arena can seat."""
 
     name: str
 
@@ -47,9 +47,11 @@ ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
     Entrant("advisor_lay_all", "the advisor's best move among those laying the most cards "
                                "(an ablation: never holds a meld back)",
             lambda: AdvisorPlayer("standard", lay_all=True)),
-    Entrant("greedy", "today's hints: pile_hint, layoffs_hint, discard_hint", GreedyHintPlayer),
+    Entrant("greedy", "today's hints: pile_hint (basic: draw_hint), layoffs_hint, discard_hint",
+            GreedyHintPlayer),
     Entrant("careful", "the hints with care: deep takes that pay, lays off all that fits, "
-                       "keeps what the next player collects", CarefulPlayer),
+                       "keeps what the next player collects (basic: draws and throws weighed "
+                       "against the table and the next draw)", CarefulPlayer),
     Entrant("random", "random legal moves (fuzzes the referee)", RandomPlayer),
 )}
 

@@ -153,10 +153,13 @@ class RandomPlayer:
 
     def __init__(self) -> None:
         self.rng = random.Random(0)
+        self.readings: dict[tuple[tuple[int, ...], str, bool], Meld] = {}
+        """Table melds read so far (a round reads the same melds turn after turn)."""
 
     def start_deal(self, seat: int, seed: int) -> None:
         """Reseed for the round."""
         self.rng = random.Random(seed)
+        self.readings.clear()
 
     def act(self, view: PlayerView) -> Action:
         """A random legal draw or play."""
@@ -197,7 +200,7 @@ class RandomPlayer:
         """Mostly the stock; the top or a usable deeper card now and then
         (in a penalty game, now and then any deeper card; where the stock is
         refilled from the pile, the stock or the top when it is empty)."""
-        table = _table(view)
+        table = self.table(view) if view.variant.deep_takes else []
         top = []
         if view.pile and not (view.pile[-1] == JOKER and set(view.hand) == {JOKER}):
             top.append(take_discard(view.pile[-1]))
@@ -226,7 +229,7 @@ class RandomPlayer:
     def play(self, view: PlayerView) -> Action:
         """The forced use, random melds and layoffs, a random throw."""
         hand = Counter(view.hand)
-        table = _table(view)
+        table = self.table(view)
         ace_high = view.variant.ace_high
         melds: list[tuple[int, ...]] = []
         forced: list[Layoff] = []
@@ -280,6 +283,17 @@ class RandomPlayer:
             return play((), (), self.rng.choice([c for c in view.hand if c != view.taken_top]))
         return play(melds, layoffs, self.rng.choice(throwable) if left else None)
 
+    def table(self, view: PlayerView) -> list[Meld]:
+        """The table melds of ``view`` as the referee reads them."""
+        out = []
+        for meld in view.table:
+            key = (meld.cards, meld.kind, view.variant.ace_high)
+            if key not in self.readings:
+                self.readings[key] = read_meld(meld.cards, "run" if meld.kind == "run" else "set",
+                                               ace_high=view.variant.ace_high)
+            out.append(self.readings[key])
+        return out
+
     @staticmethod
     def _lay_off(table: list[Meld], hand: Counter[int], target: int,
                  cards: tuple[int, ...], ace_high: bool) -> Layoff:
@@ -288,8 +302,3 @@ class RandomPlayer:
         table[target] = extension.meld
         return Layoff(target, cards)
 
-
-def _table(view: PlayerView) -> list[Meld]:
-    """The table melds of ``view`` as the referee reads them."""
-    return [read_meld(t.cards, "run" if t.kind == "run" else "set", ace_high=view.variant.ace_high)
-            for t in view.table]
