@@ -439,8 +439,10 @@ def test_thousands_of_random_rounds_are_legal_and_scored_as_the_table_shows() ->
 
 def test_greedy_careful_and_random_play_legal_rounds_at_every_table_size() -> None:
     for lineup in (("greedy", "careful"), ("careful", "random", "greedy"),
+                   ("greedy", "careful", "careful", "random"),
+                   ("careful", "greedy", "random", "greedy", "careful"),
                    ("greedy", "careful", "random", "careful", "greedy", "random")):
-        for deal_index in range(2):
+        for deal_index in range(4):
             game = basic(deck_for(9, deal_index, BASIC), len(lineup))
             bots = [make_player(name) for name in lineup]
             for seat, bot in enumerate(bots):
