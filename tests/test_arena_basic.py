@@ -335,7 +335,8 @@ def _replayed(game: Rummy500Round) -> tuple[list[int], list[int], list[bool]]:
     take the pile's top, an empty stock refilled from the pile, unshuffled), and
     whether the round's last turn was a rummy."""
     dealt = 52 - game.players * BASIC.hand_size(game.players) - 1
-    pile, turned = [game.upcard], []
+    pile: list[int] = [game.upcard]
+    turned: list[int] = []
     laid_before = [False] * game.players
     laid_now = [False] * game.players
     for event in game.events:
