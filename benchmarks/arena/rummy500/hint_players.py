@@ -116,8 +116,8 @@ OUT_BONUS = 10
 points below an empty hand."""
 HOLD_LEFT = 2
 """Basic rummy: the careful player, having laid nothing yet, keeps its melds
-in hand (for a rummy) while its best play would leave at most this many
-cards before the throw; 0: it never holds."""
+in hand (for a rummy) while its best play would leave from 2 to this many
+cards before the throw (0 or 1: it never holds)."""
 FEED_COST = 6
 """Basic rummy: what the careful player gives up (in deadwood points) not to
 throw a card the next player could use: one that fits what it is known to
@@ -439,12 +439,11 @@ class CarefulPlayer(GreedyHintPlayer):
 
     def play(self, view: PlayerView) -> Action:
         """Greedy's play, then lay off again until nothing fits; a careful
-        throw; where a rummy doubles the score, melds held back while close
-        to going out with nothing laid yet."""
+        throw (where only the top may be taken: ``play_top_only``)."""
         from solver.hints import layoffs_hint
 
-        if view.variant.rummy_doubles:
-            return self.play_for_rummy(view)
+        if not view.variant.deep_takes:
+            return self.play_top_only(view)
         plan = self.first_play(view)
         for _ in range(MAX_EXTRA_ROUNDS):
             left = _minus(view.hand, plan.used())
@@ -456,15 +455,16 @@ class CarefulPlayer(GreedyHintPlayer):
             plan.add(more)
         return self.finish(view, plan)
 
-    def play_for_rummy(self, view: PlayerView) -> Action:
-        """The best play against the table; but with nothing laid yet in the
-        round, no card laid while that play would leave from 2 to
-        ``HOLD_LEFT`` cards before the throw (held for a rummy: out in one
-        turn doubles every payment)."""
+    def play_top_only(self, view: PlayerView) -> Action:
+        """The best play against the table, then the throw looking ahead; but
+        where a rummy doubles the score and nothing was laid yet in the round,
+        no card laid while that play would leave from 2 to ``HOLD_LEFT``
+        cards before the throw (held for a rummy: out in one turn)."""
         plan = _Plan(t.cards for t in view.table)
         plan.add(_Search(view.variant, plan.start).best(view.hand))
         left = _minus(view.hand, plan.used())
-        if 2 <= len(left) <= HOLD_LEFT and not public_table(view).laid[view.seat]:
+        if view.variant.rummy_doubles and 2 <= len(left) <= HOLD_LEFT \
+                and not public_table(view).laid[view.seat]:
             plan = _Plan(plan.start)
         self.table_after = plan.table
         return self.finish(view, plan)
