@@ -26,7 +26,7 @@ from benchmarks.arena.protocol import (
     Player,
 )
 from benchmarks.arena.referee import GinHand
-from tests.test_arena_referee import deal
+from tests.test_arena_referee import cards, deal
 
 
 def shuffled(seed: int) -> list[int]:
@@ -197,3 +197,23 @@ def test_marjj_draw_takes_only_cards_that_meld() -> None:
                 kept = next(e.hand_after for e in record.log[index + 1:]
                             if e.seat == seat and e.action.kind == ActionKind.DISCARD)
                 assert melded_cards(mask_of(kept)) >> entry.received & 1
+
+
+def test_the_advisor_lays_its_melds_after_the_opponents_gin() -> None:
+    # Seat 0 holds gin from the deal and knocks on its first turn; the
+    # advisor (seat 1) has no layoff phase after gin, only its own melds.
+    from benchmarks.arena.players.advisor import AdvisorPlayer
+
+    knocker = "2S 3S 4S 5H 6H 7H 8D 8C 8S 8H"
+    defender = "9C TC JC QH QD QS 2D 5D 4C 6C"
+    hand = GinHand(deal(knocker, defender, "KH", stock="KC"))
+    players: tuple[Player, Player] = (GreedyHintPlayer(), AdvisorPlayer("novice"))
+    for seat, player in enumerate(players):
+        player.start_hand(seat, 0)
+    while not hand.over:
+        hand.apply(players[hand.to_act].act(hand.view(hand.to_act)))
+    result = hand.result
+    assert result is not None and result.outcome == "gin" and result.knocker == 0
+    melds = [e.action.meld for e in hand.log if e.seat == 1 and e.action.kind == ActionKind.MELD]
+    assert sorted(melds) == sorted([cards("9C TC JC"), cards("QH QD QS")])
+    assert result.deadwood == (0, 2 + 5 + 4 + 6)

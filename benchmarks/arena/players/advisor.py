@@ -179,12 +179,16 @@ class AdvisorPlayer:
         return self._reply(view, move)
 
     def _reply(self, view: PlayerView, move: Any) -> Action:
-        """The defender's plan: its layoffs (nearest first), finish, its melds, finish."""
+        """The defender's plan: its layoffs (nearest first), finish, its melds,
+        finish; after gin there are no layoffs: its melds, finish."""
         from benchmarks.arena.protocol import knocker_melds
 
+        melded: list[tuple[int, ...]] = pieces(move.melds)
+        if view.phase == Phase.DEFENDER_MELD:
+            self.plan = [*(meld(m) for m in melded), FINISH]
+            return self.act(view)
         table = knocker_melds(view)
         laid: list[int] = []
-        melded: list[tuple[int, ...]] = pieces(move.melds)
         for lay in move.layoffs:
             cards, chains = layoff_order(table[lay.target], lay.cards)
             laid.extend(cards)
