@@ -477,106 +477,112 @@ export interface components {
          *       "moves": [
          *         {
          *           "exact": false,
-         *           "expected_points": 17.448,
+         *           "expected_points": 23.594,
          *           "move": {
          *             "action": "discard",
          *             "card": "QH"
          *           },
          *           "reasons": [
          *             "deadwood 23 after it",
+         *             "then play for gin",
          *             "4 outs",
-         *             "expected +17.4 points over 96 deals"
+         *             "expected +23.6 points over 96 deals"
          *           ],
          *           "samples": 96,
          *           "searched": true,
-         *           "standard_error": 2.177,
-         *           "win_probability": 0.8021
+         *           "standard_error": 2.404,
+         *           "win_probability": 0.7188
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 16.542,
-         *           "move": {
-         *             "action": "discard",
-         *             "card": "9S"
-         *           },
-         *           "reasons": [
-         *             "deadwood 24 after it",
-         *             "4 outs",
-         *             "expected +16.5 points over 96 deals"
-         *           ],
-         *           "samples": 96,
-         *           "searched": true,
-         *           "standard_error": 2.079,
-         *           "win_probability": 0.8021
-         *         },
-         *         {
-         *           "exact": false,
-         *           "expected_points": 15.635,
+         *           "expected_points": 21.615,
          *           "move": {
          *             "action": "discard",
          *             "card": "KD"
          *           },
          *           "reasons": [
          *             "deadwood 23 after it",
+         *             "then play for gin",
          *             "4 outs",
-         *             "expected +15.6 points over 96 deals"
+         *             "expected +21.6 points over 96 deals"
          *           ],
          *           "samples": 96,
          *           "searched": true,
-         *           "standard_error": 2.102,
-         *           "win_probability": 0.8021
+         *           "standard_error": 2.386,
+         *           "win_probability": 0.7188
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": 6.4,
+         *           "expected_points": 21.531,
          *           "move": {
          *             "action": "discard",
          *             "card": "4C"
          *           },
          *           "reasons": [
          *             "deadwood 29 after it",
+         *             "then play for gin",
          *             "2 outs",
-         *             "expected +6.4 points over 40 deals"
+         *             "expected +21.5 points over 96 deals"
          *           ],
-         *           "samples": 40,
+         *           "samples": 96,
          *           "searched": true,
-         *           "standard_error": 4.483,
-         *           "win_probability": 0.6
+         *           "standard_error": 2.757,
+         *           "win_probability": 0.6875
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": -5.062,
+         *           "expected_points": 21.167,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "9S"
+         *           },
+         *           "reasons": [
+         *             "deadwood 24 after it",
+         *             "then play for gin",
+         *             "4 outs",
+         *             "expected +21.2 points over 96 deals"
+         *           ],
+         *           "samples": 96,
+         *           "searched": true,
+         *           "standard_error": 2.408,
+         *           "win_probability": 0.7083
+         *         },
+         *         {
+         *           "exact": false,
+         *           "expected_points": 0.188,
          *           "move": {
          *             "action": "discard",
          *             "card": "AS"
          *           },
          *           "reasons": [
          *             "deadwood 33 after it",
+         *             "then play for gin",
          *             "4 outs",
          *             "the opponent could meld it in 25% of deals",
-         *             "expected -5.1 points over 16 deals"
+         *             "expected +0.2 points over 16 deals"
          *           ],
          *           "samples": 16,
          *           "searched": true,
-         *           "standard_error": 4.66,
-         *           "win_probability": 0.4375
+         *           "standard_error": 5.348,
+         *           "win_probability": 0.3125
          *         },
          *         {
          *           "exact": false,
-         *           "expected_points": -9.438,
+         *           "expected_points": -8.062,
          *           "move": {
          *             "action": "discard",
          *             "card": "3S"
          *           },
          *           "reasons": [
          *             "deadwood 40 after it",
+         *             "then play for gin",
          *             "3 outs",
-         *             "expected -9.4 points over 16 deals"
+         *             "expected -8.1 points over 16 deals"
          *           ],
          *           "samples": 16,
          *           "searched": true,
-         *           "standard_error": 3.634,
-         *           "win_probability": 0.375
+         *           "standard_error": 3.842,
+         *           "win_probability": 0.125
          *         },
          *         {
          *           "exact": false,
@@ -652,20 +658,21 @@ export interface components {
          *       "phase": "discard",
          *       "recommended": {
          *         "exact": false,
-         *         "expected_points": 17.448,
+         *         "expected_points": 23.594,
          *         "move": {
          *           "action": "discard",
          *           "card": "QH"
          *         },
          *         "reasons": [
          *           "deadwood 23 after it",
+         *           "then play for gin",
          *           "4 outs",
-         *           "expected +17.4 points over 96 deals"
+         *           "expected +23.6 points over 96 deals"
          *         ],
          *         "samples": 96,
          *         "searched": true,
-         *         "standard_error": 2.177,
-         *         "win_probability": 0.8021
+         *         "standard_error": 2.404,
+         *         "win_probability": 0.7188
          *       },
          *       "seed": 7
          *     }
@@ -8305,20 +8312,21 @@ export interface components {
          * @description A move and what it is worth to the player (this hand's points).
          * @example {
          *       "exact": false,
-         *       "expected_points": 17.448,
+         *       "expected_points": 23.594,
          *       "move": {
          *         "action": "discard",
          *         "card": "QH"
          *       },
          *       "reasons": [
          *         "deadwood 23 after it",
+         *         "then play for gin",
          *         "4 outs",
-         *         "expected +17.4 points over 96 deals"
+         *         "expected +23.6 points over 96 deals"
          *       ],
          *       "samples": 96,
          *       "searched": true,
-         *       "standard_error": 2.177,
-         *       "win_probability": 0.8021
+         *       "standard_error": 2.404,
+         *       "win_probability": 0.7188
          *     }
          */
         MoveValueOut: {
