@@ -121,15 +121,24 @@ def test_with_a_match_score_the_search_ranks_by_the_chance_to_win_the_match(
     # first when the best is not ahead of it by more than the noise
     assert chances[1:] == sorted(chances[1:], reverse=True)  # type: ignore[type-var]
     if chances[0] != max(chances):  # type: ignore[type-var]
-        cards = mask_of(parse_cards(hand))
-        kept = [oracle.min_deadwood(cards & ~(1 << m.move.card)) for m in searched
-                if m.move.action == "discard" and m.move.card is not None]
-        first = searched[0].move
-        assert first.action == "discard" and first.card is not None
-        assert oracle.min_deadwood(cards & ~(1 << first.card)) == min(kept)
+        assert _keeps_least_deadwood(hand, searched)
     plain = advise(hand=hand, upcard="4S", history=history, level="standard", seed=3)
-    ranked = [m.expected_points for m in plain.moves if m.searched]
+    by_points = [m for m in plain.moves if m.searched]
+    ranked = [m.expected_points for m in by_points]
     assert ranked[1:] == sorted(ranked[1:], reverse=True)
+    if ranked[0] != max(ranked):
+        assert _keeps_least_deadwood(hand, by_points)
+
+
+def _keeps_least_deadwood(hand: str, searched: list[Any]) -> bool:
+    """Whether the first of ``searched`` is a discard keeping the least
+    deadwood of the searched discards (by the arena's own meld finder)."""
+    cards = mask_of(parse_cards(hand))
+    kept = [oracle.min_deadwood(cards & ~(1 << m.move.card)) for m in searched
+            if m.move.action == "discard" and m.move.card is not None]
+    first = searched[0].move
+    return bool(first.action == "discard" and first.card is not None
+                and oracle.min_deadwood(cards & ~(1 << first.card)) == min(kept))
 
 
 def _gin_advisor(hand: str, history: list[dict[str, Any]], upcard: str) -> Any:
