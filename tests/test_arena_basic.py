@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from benchmarks.arena.joker_cards import parse_card, parse_cards
 from benchmarks.arena.rummy500.hint_players import card_scale, public_table
 from benchmarks.arena.rummy500.melds import (
     InvalidMeldError,
@@ -52,6 +51,7 @@ from benchmarks.arena.rummy500.runner import (
     seed_for,
 )
 from benchmarks.arena.rummy500.variants import BASIC, BASIC_POINTS, ROMMY, RUMMY500
+from tests.laydown_decks import c, cards, stacked
 
 FUZZ_ROUNDS = 2000
 """Random rounds checked, shared over table sizes 2 to 6 (two processes)."""
@@ -62,21 +62,9 @@ ADVISED_POSITIONS = 40
 """Positions of the advisor's seat checked at each table size, 2 to 6."""
 
 
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(parse_cards(text))
-
-
-def c(text: str) -> int:
-    return parse_card(text)
-
-
 def deal(hands: Sequence[str], upcard: str, stock: str = "") -> list[int]:
-    """A 52-card deck dealing ``hands`` (seat order) and ``upcard``; the stock
-    starts with ``stock`` and goes on with the other cards in id order."""
-    top = [*(card for text in hands for card in cards(text)), c(upcard), *cards(stock)]
-    rest = Counter(BASIC.deck)
-    rest.subtract(top)
-    return top + sorted(rest.elements())
+    """The 52-card deck stacked to deal ``hands`` and ``upcard`` (``stacked``)."""
+    return stacked(BASIC.deck, hands, upcard, stock)
 
 
 def basic(deck: Sequence[int], players: int = 3, **options: Any) -> Rummy500Round:

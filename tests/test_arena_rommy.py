@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.arena.joker_cards import JOKER, parse_card, parse_cards
+from benchmarks.arena.joker_cards import JOKER
 from benchmarks.arena.rummy500.hint_players import GreedyHintPlayer, takeable
 from benchmarks.arena.rummy500.melds import hand_points, read_extension, read_meld
 from benchmarks.arena.rummy500.players import make_player
@@ -39,27 +39,16 @@ from benchmarks.arena.rummy500.referee import (
 from benchmarks.arena.rummy500.report import render
 from benchmarks.arena.rummy500.runner import deck_for, run_rommy_arena, seed_for
 from benchmarks.arena.rummy500.variants import ROMMY, ROMMY_POINTS, RUMMY500, Variant
+from tests.laydown_decks import c, cards, stacked
 
 FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "rummy500"
 FUZZ_ROUNDS = 2000
 """Random rounds checked, shared over table sizes 2 to 6 (two processes)."""
 
 
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(parse_cards(text))
-
-
-def c(text: str) -> int:
-    return parse_card(text)
-
-
 def deal(hands: Sequence[str], upcard: str, stock: str = "") -> list[int]:
-    """A deck dealing ``hands`` (seat order) and ``upcard``; the stock starts
-    with ``stock`` and goes on with the other cards in id order."""
-    top = [*(card for text in hands for card in cards(text)), c(upcard), *cards(stock)]
-    rest = Counter(DECK)
-    rest.subtract(top)
-    return top + sorted(rest.elements())
+    """The deck stacked to deal ``hands`` and ``upcard`` (``stacked``)."""
+    return stacked(DECK, hands, upcard, stock)
 
 
 def rommy(deck: Sequence[int], players: int = 3, **options: Any) -> Rummy500Round:

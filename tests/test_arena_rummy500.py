@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import ast
 import math
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from benchmarks.arena.joker_cards import JOKER, parse_card, parse_cards
+from benchmarks.arena.joker_cards import JOKER
 from benchmarks.arena.rummy500.melds import (
     InvalidMeldError,
     hand_points,
@@ -37,25 +36,14 @@ from benchmarks.arena.rummy500.referee import (
     take_discard,
 )
 from benchmarks.arena.rummy500.runner import deck_for, run_rummy500_arena, seed_for
+from tests.laydown_decks import c, cards, stacked
 
 FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "rummy500"
 
 
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(parse_cards(text))
-
-
-def c(text: str) -> int:
-    return parse_card(text)
-
-
 def deal(hands: Sequence[str], upcard: str, stock: str = "") -> list[int]:
-    """A deck dealing ``hands`` (seat order) and ``upcard``; the stock starts
-    with ``stock`` and goes on with the other cards in id order."""
-    top = [c for text in hands for c in cards(text)] + [c(upcard)] + list(cards(stock))
-    rest = Counter(DECK)
-    rest.subtract(top)
-    return top + sorted(rest.elements())
+    """The deck stacked to deal ``hands`` and ``upcard`` (``stacked``)."""
+    return stacked(DECK, hands, upcard, stock)
 
 
 def apply_all(game: Rummy500Round, *actions: Action) -> None:
