@@ -160,9 +160,9 @@ def test_each_searched_discard_is_played_out_knocking_at_once_and_playing_for_gi
     played: dict[Any, set[Any]] = {}
     real = advisor._play
 
-    def spy(move: Any, world: Any, plan: Any = AT_ONCE) -> int:
-        played.setdefault(move, set()).add(plan)
-        return int(real(move, world, plan))
+    def spy(move: Any, world: Any, plans: Any = (AT_ONCE,)) -> list[int]:
+        played.setdefault(move, set()).update(plans)
+        return list(real(move, world, plans))
 
     advisor._play = spy
     advice = advisor.advise()

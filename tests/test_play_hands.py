@@ -43,10 +43,16 @@ def test_dense_hands_with_many_sets(hands: GinHands) -> None:
         assert hands.deadwood(hand) == oracle.min_deadwood(hand)
 
 
+def _dense_hand(rng: random.Random, size: int) -> int:
+    """``size`` cards from five ranks: sets, four of a kind and runs crossing them."""
+    ranks = rng.sample(range(13), 5)
+    return mask_of(rng.sample([s * 13 + r for r in ranks for s in range(4)], size))
+
+
 def test_best_discard_is_the_exhaustive_least(hands: GinHands) -> None:
     rng = random.Random(3)
-    for _ in range(400):
-        hand = _hand(rng, 11)
+    for i in range(600):
+        hand = _hand(rng, 11) if i % 2 else _dense_hand(rng, 11)
         keep = rng.choice([-1, *cards_of(hand)])
         cost, card = hands.discard_cost(hand, keep)
         assert card != keep and hand >> card & 1
@@ -110,3 +116,40 @@ def test_knock_points_follow_the_rules() -> None:
     assert knock_points(rules, 6, 6) == -25  # undercut on a tie
     assert knock_points(rules, 8, 3) == -(25 + 5)
     assert knock_points(make_rules("gin", {"undercut_on_tie": False}), 6, 6) == 0
+
+
+def test_plans_sharing_one_play_score_as_if_each_played_alone(hands: GinHands) -> None:
+    from solver.play.gin.simulate import AT_ONCE, FOR_GIN, KnockStyle, Simulator, World
+
+    simulator = Simulator(hands, gin_deal().rules, 10)
+    rng = random.Random(12)
+    plans = [AT_ONCE, FOR_GIN, KnockStyle(early_turns=1, late_deadwood=4, stuck_stock=6)]
+    differed = 0
+    for _ in range(300):
+        cards = rng.sample(range(52), 52)
+        turns = rng.randrange(0, 6)
+        world = World([mask_of(cards[:11]), mask_of(cards[11:21])], cards[22:52 - 2 * turns],
+                      [cards[21]], 0, [turns, turns], drawn=True,
+                      opponent_style=rng.choice(plans))
+        chosen = rng.sample(plans, rng.randint(1, 3))
+        alone = [simulator.play_out(world.copy(), (plan,), world.opponent_style)[0]
+                 for plan in chosen]
+        assert simulator.play_out(world.copy(), chosen, world.opponent_style) == alone
+        differed += len(set(alone)) > 1
+    assert differed > 20  # the plans part ways in many of these hands
+
+
+def test_a_fast_player_takes_a_card_only_into_a_meld(hands: GinHands) -> None:
+    from solver.play.gin.simulate import Simulator
+
+    simulator = Simulator(hands, gin_deal().rules, 10)
+    rng = random.Random(13)
+    taken = 0
+    for i in range(600):
+        hand = _hand(rng, 11) if i % 2 else _dense_hand(rng, 11)
+        top = rng.choice(list(cards_of(hand)))
+        rest = hand & ~(1 << top)
+        melds_it = oracle.min_deadwood(hand) < oracle.min_deadwood(rest) + hands.points[top]
+        assert simulator.takes(rest, top) == melds_it
+        taken += melds_it
+    assert 100 < taken < 500

@@ -202,14 +202,15 @@ class GinAdvisor:
         return card if cost // TIE_SCALE <= self.limit else None
 
     # -- one move in one deal ---------------------------------------------------
-    def play(self, move: Move, world: World, styles: tuple[KnockStyle, KnockStyle]) -> int:
-        """Seat 0's points when it plays ``move`` in ``world`` and the hand goes on."""
+    def play(self, move: Move, world: World, plans: Sequence[KnockStyle]) -> list[int]:
+        """Seat 0's points when it plays ``move`` in ``world`` and the hand goes
+        on, under each of its ``plans`` (the opponent knocks by the world's style)."""
         simulator = self.simulator
         hands = world.hands
         action = move.action
         if action == "knock":
             assert move.card is not None
-            return simulator.knock_score(hands[0] & ~(1 << move.card), hands[1])
+            return [simulator.knock_score(hands[0] & ~(1 << move.card), hands[1])] * len(plans)
         if action == "discard":
             assert move.card is not None
             hands[0] &= ~(1 << move.card)
@@ -221,7 +222,7 @@ class GinAdvisor:
             if self.state.phase == "wall":
                 hand = hands[0] | 1 << top
                 _, card = simulator.discard(hand, top)
-                return simulator.knock_score(hand & ~(1 << card), hands[1])
+                return [simulator.knock_score(hand & ~(1 << card), hands[1])] * len(plans)
             hands[0] |= 1 << top
             world.taken, world.drawn = top, True
         elif action == "draw_stock":
@@ -229,11 +230,11 @@ class GinAdvisor:
             world.taken, world.drawn = None, True
         elif action == "pass":
             if self.state.phase == "wall":
-                return 0
-            return self._after_pass(world, styles)
-        return simulator.play_out(world, styles)
+                return [0] * len(plans)
+            self._after_pass(world)
+        return simulator.play_out(world, plans, world.opponent_style)
 
-    def _after_pass(self, world: World, styles: tuple[KnockStyle, KnockStyle]) -> int:
+    def _after_pass(self, world: World) -> None:
         """Passing the first upcard: a non-dealer hands the choice to the
         dealer (who takes it only into a meld, else the non-dealer draws); a
         dealer passing after the non-dealer leaves the non-dealer to draw."""
@@ -249,7 +250,6 @@ class GinAdvisor:
         else:
             hands[1] |= 1 << world.stock.pop()
             world.to_act, world.taken, world.drawn = 1, None, True
-        return simulator.play_out(world, styles)
 
     # -- racing ------------------------------------------------------------------
     def _race(self, tallies: list[_Tally], worlds: list[World], sampler: WorldSampler,
@@ -264,22 +264,27 @@ class GinAdvisor:
             if done >= len(worlds):
                 worlds.extend(sampler.take(min(BATCH, self.level.worlds - len(worlds)), until))
             chunk = range(done, min(done + BATCH, len(worlds)))
+            moves: dict[Move, list[_Tally]] = {}
             for tally in tallies:
                 if tally.alive:
-                    if time.monotonic() >= until:
-                        return False
-                    tally.points.extend(self._play(tally.move, worlds[i], tally.plan)
-                                        for i in chunk)
+                    moves.setdefault(tally.move, []).append(tally)
+            for move, plans in moves.items():  # a move's plans share each deal's play
+                if time.monotonic() >= until:
+                    return False
+                outcomes = [self._play(move, worlds[i], [t.plan for t in plans]) for i in chunk]
+                for k, tally in enumerate(plans):
+                    tally.points.extend(points[k] for points in outcomes)
             done = chunk.stop
             self._drop_the_clearly_worse(tallies)
             if sum(t.alive for t in tallies) <= 1 and done >= 4 * BATCH:
                 return True
         return True
 
-    def _play(self, move: Move, world: World, plan: KnockStyle = MY_STYLE) -> int:
-        """``play`` on a copy of ``world``: the advisor's side goes on by
-        ``plan``, the opponent by the world's knock style."""
-        return self.play(move, world.copy(), (plan, world.opponent_style))
+    def _play(self, move: Move, world: World,
+              plans: Sequence[KnockStyle] = (MY_STYLE,)) -> list[int]:
+        """``play`` on a copy of ``world``: the advisor's side goes on by each
+        of ``plans``, the opponent by the world's knock style."""
+        return self.play(move, world.copy(), plans)
 
     def _utility(self, points: int) -> float:
         """What one simulated outcome is worth to the player: its points, or
@@ -340,7 +345,7 @@ class GinAdvisor:
         complete = self._race(tallies, worlds, sampler, until) if shortlist else True
         for tally in tallies:  # figures for every move, from a few deals at least
             if not tally.points:
-                tally.points.extend(self._play(tally.move, worlds[i])
+                tally.points.extend(self._play(tally.move, worlds[i])[0]
                                     for i in range(min(BATCH // 2, len(worlds))))
         if shortlist:
             searched = sorted((t for t in tallies if t.move in chosen),

@@ -82,6 +82,9 @@ class GinHands:
         self._runs = [split[0] for split in self.tables.best]
         self._minus_one = self.tables.minus_one
         self._cost: dict[int, int] = {}
+        self._throw: dict[int, tuple[int, int]] = {}
+        self._throw_rank = tuple((63 - self.points[card]) << 6 | card for card in range(52))
+        """Each card's order among throws of equal cost: dearer first, then by id."""
 
     def cost(self, mask: int) -> int:
         """The table cost of keeping ``mask`` (deadwood points scaled, plus one
@@ -125,26 +128,58 @@ class GinHands:
     def discard_cost(self, mask: int, keep: int = -1) -> tuple[int, int]:
         """``(cost, card)``: the least cost after throwing one card of
         ``mask`` (not ``keep``), the higher card among equal costs in
-        different suits.  Without three of a rank the throw changes one suit
-        only, so the per-suit tables answer at once; else the cards are tried
-        dearest first until none left can beat the best throw."""
-        s, h, d, c = mask & SUIT, mask >> 13 & SUIT, mask >> 26 & SUIT, mask >> 39 & SUIT
-        if not (s & h & (d | c)) | (d & c & (s | h)):
-            runs, minus_one, points = self._runs, self._minus_one, self.points
+        different suits; remembered per hand (the advisor's plays meet the
+        same hands again and again)."""
+        key = mask << 6 | (keep + 1)
+        known = self._throw.get(key)
+        if known is None:
+            if len(self._throw) > 300_000:
+                self._throw.clear()
+            known = self._throw[key] = self._discard_cost(mask, keep)
+        return known
+
+    def _discard_cost(self, mask: int, keep: int) -> tuple[int, int]:
+        """``discard_cost`` worked out.  With the sets fixed, the suits' rests
+        are split into runs apart, so a throw changes one suit only and the
+        per-suit tables answer at once; the least over every choice of sets
+        (none at a rank included, so a set's card is thrown too) is the
+        least throw.  A throw the tables pick that is ``keep`` falls back to
+        trying the cards one by one."""
+        runs, minus_one, rank = self._runs, self._minus_one, self._throw_rank
+        best = -1  # (cost, dearer first, card) packed in one int
+        for s, h, d, c in self._rests(mask):
             total = runs[s] + runs[h] + runs[d] + runs[c]
-            best = (0, 0, -1)
             for base, suit in ((0, s), (13, h), (26, d), (39, c)):
                 if suit:
                     after, bit = minus_one[suit]
-                    card = base + bit
-                    key = (total - runs[suit] + after, -points[card], card)
-                    if best[2] < 0 or key < best:
+                    key = (total - runs[suit] + after) << 12 | rank[base + bit]
+                    if best < 0 or key < best:
                         best = key
-            if best[2] != keep:
-                return best[0], best[2]
-        # Dearest cards first: throwing a card lowers the cost by at most its
-        # own points (and one loose card), so once a throw is found, a card
-        # whose points cannot beat it is not tried.
+        if best & 63 != keep:
+            return best >> 12, best & 63
+        return self._discard_cost_by_card(mask, keep)
+
+    def _rests(self, mask: int) -> Iterator[tuple[int, int, int, int]]:
+        """The four suits' cards left out of sets, for every choice of sets
+        (none at a rank included)."""
+        rests = [(mask & SUIT, mask >> 13 & SUIT, mask >> 26 & SUIT, mask >> 39 & SUIT)]
+        s, h, d, c = rests[0]
+        set_ranks = (s & h & (d | c)) | (d & c & (s | h))
+        while set_ranks:
+            bit = set_ranks & -set_ranks
+            set_ranks ^= bit
+            held = (1 if s & bit else 0) | (2 if h & bit else 0) | (4 if d & bit else 0) \
+                | (8 if c & bit else 0)
+            keep = ~bit
+            rests += [(s2 & keep if option & 1 else s2, h2 & keep if option & 2 else h2,
+                       d2 & keep if option & 4 else d2, c2 & keep if option & 8 else c2)
+                      for s2, h2, d2, c2 in rests for option in _SET_CHOICES[held]]
+        return iter(rests)
+
+    def _discard_cost_by_card(self, mask: int, keep: int) -> tuple[int, int]:
+        """``discard_cost`` by trying the cards dearest first: throwing a card
+        lowers the cost by at most its own points (and one loose card), so
+        once a throw is found, a card whose points cannot beat it is not tried."""
         whole = self.cost(mask)
         found, out = -1, -1
         for value, group in self._by_points:

@@ -15,6 +15,7 @@ model of how a hand goes on, not a referee.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.objective import TIE_SCALE
@@ -74,6 +75,15 @@ class World:
                      list(self.turns), self.taken, self.drawn, self.opponent_style)
 
 
+def _partners(card: int) -> int:
+    """The mask of the cards ``card`` could share a meld with: the other
+    suits' cards of its rank and the cards a rank above and below in its
+    suit (the ace next to the king as well, for the rules where it may be)."""
+    rank, suit = card % 13, card // 13
+    same_rank = sum(1 << (other * 13 + rank) for other in range(4) if other != suit)
+    return same_rank | 1 << (suit * 13 + (rank + 1) % 13) | 1 << (suit * 13 + (rank - 1) % 13)
+
+
 class Simulator:
     """Plays worlds out under one deal's rules and knock limit."""
 
@@ -81,10 +91,14 @@ class Simulator:
         self.hands = hands
         self.rules = rules
         self.limit = knock_limit
+        self.partners = tuple(_partners(card) for card in range(52))
+        """Per card, the cards it could meld with: its rank's, its suit's next ranks."""
 
     def takes(self, hand: int, top: int) -> bool:
         """Whether a fast player takes ``top``: only when it goes into a meld
         (the hand with it costs less than the hand with it loose)."""
+        if not hand & self.partners[top]:
+            return False  # nothing to meld with: no card of its rank, none next to it
         points = self.hands.points[top]
         return self.hands.cost(hand | 1 << top) < self.hands.cost(hand) + points * TIE_SCALE + 1
 
@@ -101,9 +115,28 @@ class Simulator:
         return knock_points(self.rules, deadwood,
                             defender_deadwood(self.hands, melds, defender))
 
-    def play_out(self, world: World, styles: tuple[KnockStyle, KnockStyle]) -> int:
-        """Seat 0's points at the end of the hand (0 at the wall); ``world`` is used up."""
+    def play_out(self, world: World, plans: Sequence[KnockStyle],
+                 opponent: KnockStyle) -> list[int]:
+        """Seat 0's points at the end of the hand (0 at the wall) under each of
+        its ``plans``, the opponent knocking by ``opponent``; ``world`` is used
+        up.  Plans differ only in when they knock, so they share one play:
+        a plan that knocks is scored there and the others go on.
+
+        >>> from solver.play.gin.hands import mask_of
+        >>> from solver.rules import make_deal, make_rules
+        >>> deal = make_deal(make_rules("gin"))
+        >>> simulator = Simulator(GinHands(deal), deal.rules, 10)
+        >>> # seat 0 drew to A-3S, 7H 7D 7C, 4C 5C 6C, QD QH: one queen goes, 10 left
+        >>> mine = mask_of([0, 1, 2, 19, 32, 45, 42, 43, 44, 37, 24])
+        >>> theirs = mask_of([3, 4, 5, 6, 16, 17, 29, 30, 48, 49])
+        >>> stock = [7, 8, 9, 10, 11, 12, 20, 21, 22, 23, 25, 33]
+        >>> world = World([mine, theirs], stock, [50], 0, [4, 4], drawn=True)
+        >>> simulator.play_out(world, (AT_ONCE, FOR_GIN), AT_ONCE)  # knock now; play on
+        [16, 14]
+        """
         hands, stock, pile, turns = world.hands, world.stock, world.pile, world.turns
+        points: list[int | None] = [None] * len(plans)
+        waiting = list(range(len(plans)))
         seat = world.to_act
         taken = world.taken
         must_discard = world.drawn
@@ -111,7 +144,8 @@ class Simulator:
             hand = hands[seat]
             if not must_discard:
                 if len(stock) <= WALL:
-                    return self._at_wall(world, seat)
+                    outcome = self._at_wall(world, seat)
+                    return [outcome if p is None else p for p in points]
                 top = pile[-1] if pile else None
                 if top is not None and self.takes(hand, top):
                     pile.pop()
@@ -126,9 +160,21 @@ class Simulator:
             hands[seat] = hand
             pile.append(card)
             turns[seat] += 1
-            if styles[seat].knocks(cost // TIE_SCALE, self.limit, turns[seat], len(stock)):
-                points = self.knock_score(hand, hands[1 - seat])
-                return points if seat == 0 else -points
+            deadwood = cost // TIE_SCALE
+            if seat == 1:
+                if opponent.knocks(deadwood, self.limit, turns[1], len(stock)):
+                    outcome = -self.knock_score(hand, hands[0])
+                    return [outcome if p is None else p for p in points]
+            elif deadwood <= self.limit:
+                knocking = [i for i in waiting
+                            if plans[i].knocks(deadwood, self.limit, turns[0], len(stock))]
+                if knocking:
+                    outcome = self.knock_score(hand, hands[1])
+                    for i in knocking:
+                        points[i] = outcome
+                    waiting = [i for i in waiting if points[i] is None]
+                    if not waiting:
+                        return [p for p in points if p is not None]
             seat = 1 - seat
             taken = None
 
