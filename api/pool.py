@@ -490,8 +490,11 @@ class SolverPool:
                              f"(RUMMY_SOLVER_QUEUE_SIZE)", wait)
         # A job expected to start only in the last tenth of its time is refused
         # now: a little late, the estimate's error, and it waits to its deadline.
+        # One that can start at once is taken even that late (even past a 1 ms
+        # limit): the library answers by the deadline + 100 ms with what it
+        # can, a 422 for a bad body first of all.
         margin = min(START_MARGIN_S, (deadline_at - now) / 10)
-        if now + wait + margin > deadline_at:
+        if wait > 0 and now + wait + margin > deadline_at:
             raise Overloaded(f"the solvers are busy: this request would wait about "
                              f"{wait * 1000:.0f} ms, too close to its deadline", wait)
         kind = op if kind is None else kind

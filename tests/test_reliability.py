@@ -585,3 +585,21 @@ def test_a_replaced_worker_gets_its_share_of_keep_alive_clients() -> None:
                for new_used, old_used in windows), windows
     phase = results[0]
     assert phase.first_error is None or "HTTP 500" not in phase.first_error, phase.first_error
+
+
+def test_a_bad_body_with_a_one_ms_limit_gets_its_422(server: Server, client: httpx.Client) -> None:
+    """A 1 ms limit has passed by the time a request reaches the idle solvers:
+    it is still taken, and the library names what is wrong with the body
+    rather than the service answering 503 ``overloaded``."""
+    bodies = [
+        ("/v1/solve", {"variant": "gin", "hand": "AS 2S 3S 4S 5S 6H 7H 8H 9D TD",
+                       "wild_rank": "7", "time_limit_ms": 1}, "wild_rank_not_allowed"),
+        ("/v1/advise", {"game": "gin", "hand": "AS 2S 3S 4S 5S 6H 7H 8H 9D TD", "upcard": "AS",
+                        "time_limit_ms": 1}, None),
+    ]
+    for path, body, code in bodies:
+        for _ in range(40):
+            response = client.post(server.url + path, json=body)
+            assert response.status_code == 422, response.text
+            if code is not None:
+                assert response.json()["detail"][0]["type"] == code
