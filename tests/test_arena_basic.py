@@ -11,6 +11,7 @@ the report and the command line."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -51,7 +52,7 @@ from benchmarks.arena.rummy500.runner import (
     seed_for,
 )
 from benchmarks.arena.rummy500.variants import BASIC, BASIC_POINTS, ROMMY, RUMMY500
-from tests.laydown_decks import c, cards, stacked
+from tests.laydown_decks import c, cards, played_out, stacked
 
 FUZZ_ROUNDS = 2000
 """Random rounds checked, shared over table sizes 2 to 6 (two processes)."""
@@ -433,12 +434,8 @@ def test_greedy_careful_and_random_play_legal_rounds_at_every_table_size() -> No
                    ("greedy", "careful", "random", "careful", "greedy", "random")):
         for deal_index in range(4):
             game = basic(deck_for(9, deal_index, BASIC), len(lineup))
-            bots = [make_player(name) for name in lineup]
-            for seat, bot in enumerate(bots):
-                bot.start_deal(seat, seed_for(9, deal_index, 0, seat, BASIC))
-            while not game.over:
-                game.apply(bots[game.to_act].act(game.view(game.to_act)))
-            _check_round(game)
+            _check_round(played_out(game, lineup,
+                                    functools.partial(seed_for, 9, deal_index, 0, variant=BASIC)))
 
 
 def test_the_arena_sums_up_rummies_and_the_report_shows_them() -> None:

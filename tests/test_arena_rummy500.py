@@ -7,6 +7,7 @@ and the advisor adapter."""
 from __future__ import annotations
 
 import ast
+import functools
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,7 +37,7 @@ from benchmarks.arena.rummy500.referee import (
     take_discard,
 )
 from benchmarks.arena.rummy500.runner import deck_for, run_rummy500_arena, seed_for
-from tests.laydown_decks import c, cards, stacked
+from tests.laydown_decks import c, cards, played_out, stacked
 
 FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "rummy500"
 
@@ -374,12 +375,7 @@ def _final_checks(game: Rummy500Round) -> None:
 def test_the_players_play_legal_rounds_scored_as_the_table_shows(lineup: tuple[str, ...]) -> None:
     for deal_index in range(3):
         game = Rummy500Round(deck_for(7, deal_index), len(lineup))
-        players = [make_player(name) for name in lineup]
-        for seat, player in enumerate(players):
-            player.start_deal(seat, seed_for(7, deal_index, 0, seat))
-        while not game.over:
-            game.apply(players[game.to_act].act(game.view(game.to_act)))
-        _final_checks(game)
+        _final_checks(played_out(game, lineup, functools.partial(seed_for, 7, deal_index, 0)))
 
 
 def test_the_arena_smoke_run_sums_up_the_referee() -> None:

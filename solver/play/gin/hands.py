@@ -141,13 +141,16 @@ class GinHands:
     def _discard_cost(self, mask: int, keep: int) -> tuple[int, int]:
         """``discard_cost`` worked out.  With the sets fixed, the suits' rests
         are split into runs apart, so a throw changes one suit only and the
-        per-suit tables answer at once; the least over every choice of sets
-        (none at a rank included, so a set's card is thrown too) is the
-        least throw.  A throw the tables pick that is ``keep`` falls back to
-        trying the cards one by one."""
-        runs, minus_one, rank = self._runs, self._minus_one, self._throw_rank
+        per-suit tables value it at once.  Without three of a rank the table
+        of each suit's best throw answers (a ``keep`` it picks falls back to
+        trying the cards one by one); with sets, the tables give the least
+        throw over every choice of sets (none at a rank included, so a set's
+        card is thrown too), and of the cards that throw it the dearest goes."""
+        runs, rank, minus_one = self._runs, self._throw_rank, self._minus_one
+        rests = self._rests(mask)
         best = -1  # (cost, dearer first, card) packed in one int
-        for s, h, d, c in self._rests(mask):
+        if len(rests) == 1:
+            s, h, d, c = rests[0]
             total = runs[s] + runs[h] + runs[d] + runs[c]
             for base, suit in ((0, s), (13, h), (26, d), (39, c)):
                 if suit:
@@ -155,11 +158,35 @@ class GinHands:
                     key = (total - runs[suit] + after) << 12 | rank[base + bit]
                     if best < 0 or key < best:
                         best = key
-        if best & 63 != keep:
+            if best & 63 == keep:
+                return self._discard_cost_by_card(mask, keep)
             return best >> 12, best & 63
-        return self._discard_cost_by_card(mask, keep)
+        least = -1
+        throws = []  # (cost of the other suits, suit, base, least cost throwing from it)
+        for s, h, d, c in rests:
+            total = runs[s] + runs[h] + runs[d] + runs[c]
+            for base, suit in ((0, s), (13, h), (26, d), (39, c)):
+                if suit:
+                    others = total - runs[suit]
+                    cost = others + minus_one[suit][0]
+                    throws.append((others, suit, base, cost))
+                    if least < 0 or cost < least:
+                        least = cost
+        for others, suit, base, cost in throws:
+            if cost == least:
+                bits = suit
+                while bits:
+                    low = bits & -bits
+                    bits ^= low
+                    card = base + low.bit_length() - 1
+                    if card != keep and others + runs[suit ^ low] == least \
+                            and (best < 0 or rank[card] < best):
+                        best = rank[card]
+        if best < 0:  # only ``keep`` throws the least
+            return self._discard_cost_by_card(mask, keep)
+        return least, best & 63
 
-    def _rests(self, mask: int) -> Iterator[tuple[int, int, int, int]]:
+    def _rests(self, mask: int) -> list[tuple[int, int, int, int]]:
         """The four suits' cards left out of sets, for every choice of sets
         (none at a rank included)."""
         rests = [(mask & SUIT, mask >> 13 & SUIT, mask >> 26 & SUIT, mask >> 39 & SUIT)]
@@ -174,7 +201,7 @@ class GinHands:
             rests += [(s2 & keep if option & 1 else s2, h2 & keep if option & 2 else h2,
                        d2 & keep if option & 4 else d2, c2 & keep if option & 8 else c2)
                       for s2, h2, d2, c2 in rests for option in _SET_CHOICES[held]]
-        return iter(rests)
+        return rests
 
     def _discard_cost_by_card(self, mask: int, keep: int) -> tuple[int, int]:
         """``discard_cost`` by trying the cards dearest first: throwing a card
