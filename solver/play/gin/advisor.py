@@ -34,9 +34,9 @@ wall; the draw and the first upcard are the judgement's at every level
 
 Levels, for a hint button or a computer opponent of several strengths:
 ``novice`` (no search: the judgement's move, valued on a few deals; median
-6 ms on a quiet core), ``standard`` (the default: 96 deals per move for the
-six best discards, each under both plans, and the best knock; median 27 ms,
-p99 215 ms), ``expert`` (800 deals for six moves; p99 about 1.1 s).  The work is
+5 ms on a quiet core), ``standard`` (the default: 96 deals per move for the
+six best discards, each under both plans, and the best knock; median 25 ms,
+p99 161 ms), ``expert`` (800 deals for six moves; p99 about 1 s).  The work is
 counted, not timed: the deadline only cuts it short.
 """
 
