@@ -8223,7 +8223,7 @@ export interface components {
         };
         /**
          * Level
-         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 6 ms, p99 14 ms), standard (the default: median 27 ms, p99 215 ms), expert (median 53 ms, p99 1.1 s); Rummy 500 at three players: novice median 36 ms, standard 106 ms (p99 262 ms), expert 590 ms; Rommy plays the same number of deals; a time_limit_ms cuts any level short with the best found so far.
+         * @description How hard the advisor thinks (gin, per decision on one quiet core): novice (its judgement alone: median 5 ms, p99 10 ms), standard (the default: median 25 ms, p99 161 ms), expert (median 53 ms, p99 1 s); Rummy 500 at three players: novice median 36 ms, standard 106 ms (p99 262 ms), expert 590 ms; Rommy plays the same number of deals; a time_limit_ms cuts any level short with the best found so far.
          * @enum {string}
          */
         Level: "novice" | "standard" | "expert";
