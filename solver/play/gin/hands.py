@@ -26,6 +26,9 @@ from solver.rules import Deal
 
 SUIT = (1 << 13) - 1
 FULL = (1 << 52) - 1
+THROWS_REMEMBERED = 100_000
+"""Hands whose best throw is remembered (then all are forgotten): one
+standard-level decision values a few thousand; about 17 MB at most."""
 
 
 def _set_choices(held: int) -> tuple[int, ...]:
@@ -133,7 +136,7 @@ class GinHands:
         key = mask << 6 | (keep + 1)
         known = self._throw.get(key)
         if known is None:
-            if len(self._throw) > 300_000:
+            if len(self._throw) > THROWS_REMEMBERED:
                 self._throw.clear()
             known = self._throw[key] = self._discard_cost(mask, keep)
         return known
@@ -197,9 +200,9 @@ class GinHands:
             set_ranks ^= bit
             held = (1 if s & bit else 0) | (2 if h & bit else 0) | (4 if d & bit else 0) \
                 | (8 if c & bit else 0)
-            keep = ~bit
-            rests += [(s2 & keep if option & 1 else s2, h2 & keep if option & 2 else h2,
-                       d2 & keep if option & 4 else d2, c2 & keep if option & 8 else c2)
+            without = ~bit
+            rests += [(s2 & without if option & 1 else s2, h2 & without if option & 2 else h2,
+                       d2 & without if option & 4 else d2, c2 & without if option & 8 else c2)
                       for s2, h2, d2, c2 in rests for option in _SET_CHOICES[held]]
         return rests
 
