@@ -60,7 +60,7 @@ from solver.play.gin.policy import HandJudge, stock_odds
 from solver.play.gin.scoring import defender_deadwood, knock_points
 from solver.play.gin.simulate import AT_ONCE, FOR_GIN, KnockStyle, Simulator, World
 from solver.play.gin.state import GinState
-from solver.play.gin.worlds import WorldSampler, melds_with
+from solver.play.gin.worlds import WorldSampler
 from solver.rules import Deal
 
 
@@ -408,7 +408,7 @@ class GinAdvisor:
             if self.state.phase == "wall":
                 return -1.0
             best = min(hands.cost((mask | 1 << top) & ~(1 << c)) for c in cards_of(mask))
-            melds = melds_with(hands, mask, top)
+            melds = hands.melds_with(mask, top)
             return best / TIE_SCALE - (TAKE_EDGE if melds else -TAKE_EDGE)
         if action == "draw_stock" or (action == "pass" and self.state.phase == "first_upcard"):
             return judge.expected_cost(mask) / TIE_SCALE
@@ -532,14 +532,14 @@ class GinAdvisor:
             if feeds:
                 reasons.append(feeds)
             elif worlds:
-                used = sum(melds_with(self.hands, w.hands[1], move.card)
+                used = sum(self.hands.melds_with(w.hands[1], move.card)
                            for w in worlds[:n]) / min(n, len(worlds))
                 if used >= 0.25:
                     reasons.append(f"the opponent could meld it in {used:.0%} of deals")
         elif move.action == "take_discard":
             top = move.card
             assert top is not None
-            reasons.append("goes into a meld" if melds_with(self.hands, self.mask, top)
+            reasons.append("goes into a meld" if self.hands.melds_with(self.mask, top)
                            else "makes no meld")
         elif move.action == "draw_stock":
             reasons.append(f"{self._outs(self.mask)} unseen cards would improve the hand")
@@ -549,7 +549,7 @@ class GinAdvisor:
     def _outs(self, kept: int) -> int:
         """Unseen cards that, drawn next, would go into a meld of ``kept``."""
         return sum(1 for card in self.state.knowledge.unseen
-                   if melds_with(self.hands, kept, card))
+                   if self.hands.melds_with(kept, card))
 
     def _feeds(self, card: int) -> str | None:
         """Why throwing ``card`` feeds the opponent: a card it took shares

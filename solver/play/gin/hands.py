@@ -46,6 +46,18 @@ def _set_choices(held: int) -> tuple[int, ...]:
 _SET_CHOICES = tuple(_set_choices(held) for held in range(16))
 
 
+def _partners(card: int) -> int:
+    """The mask of the cards ``card`` could share a meld with: the other
+    suits' cards of its rank and the cards a rank above and below in its
+    suit (the ace next to the king as well, for the rules where it may be)."""
+    rank, suit = card % 13, card // 13
+    same_rank = sum(1 << (other * 13 + rank) for other in range(4) if other != suit)
+    return same_rank | 1 << (suit * 13 + (rank + 1) % 13) | 1 << (suit * 13 + (rank - 1) % 13)
+
+
+_PARTNERS = tuple(_partners(card) for card in range(52))
+
+
 def mask_of(cards: Iterable[int]) -> int:
     """The mask of ``cards``."""
     mask = 0
@@ -224,6 +236,14 @@ class GinHands:
                 if out < 0 or cost < found:
                     found, out = cost, card
         return found, out
+
+    def melds_with(self, hand: int, card: int) -> bool:
+        """Whether ``card`` goes into a meld of ``hand`` plus it (the hand with
+        it costs less than with it loose); a card with no card of its rank
+        and no suit neighbour in ``hand`` does not, without valuing the hand."""
+        if not hand & _PARTNERS[card]:
+            return False
+        return self.cost(hand | 1 << card) < self.cost(hand) + self.points[card] * TIE_SCALE + 1
 
     def deadwood(self, mask: int) -> int:
         """The least deadwood points of ``mask``."""

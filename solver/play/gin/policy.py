@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from solver.objective import TIE_SCALE
 from solver.play.gin.hands import GinHands, cards_of
 from solver.play.gin.simulate import World
-from solver.play.gin.worlds import melds_with
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +80,7 @@ class HandJudge:
         """The chance the opponent melds ``card`` if thrown (from the worlds)."""
         if not self.worlds:
             return 0.0
-        return sum(melds_with(self.hands, w.hands[1], card) for w in self.worlds) / len(self.worlds)
+        return sum(self.hands.melds_with(w.hands[1], card) for w in self.worlds) / len(self.worlds)
 
     def discard_score(self, hand: int, card: int) -> float:
         """Lower is better: what throwing ``card`` from ``hand`` leaves, in

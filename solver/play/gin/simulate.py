@@ -75,15 +75,6 @@ class World:
                      list(self.turns), self.taken, self.drawn, self.opponent_style)
 
 
-def _partners(card: int) -> int:
-    """The mask of the cards ``card`` could share a meld with: the other
-    suits' cards of its rank and the cards a rank above and below in its
-    suit (the ace next to the king as well, for the rules where it may be)."""
-    rank, suit = card % 13, card // 13
-    same_rank = sum(1 << (other * 13 + rank) for other in range(4) if other != suit)
-    return same_rank | 1 << (suit * 13 + (rank + 1) % 13) | 1 << (suit * 13 + (rank - 1) % 13)
-
-
 class Simulator:
     """Plays worlds out under one deal's rules and knock limit."""
 
@@ -91,16 +82,11 @@ class Simulator:
         self.hands = hands
         self.rules = rules
         self.limit = knock_limit
-        self.partners = tuple(_partners(card) for card in range(52))
-        """Per card, the cards it could meld with: its rank's, its suit's next ranks."""
 
     def takes(self, hand: int, top: int) -> bool:
         """Whether a fast player takes ``top``: only when it goes into a meld
         (the hand with it costs less than the hand with it loose)."""
-        if not hand & self.partners[top]:
-            return False  # nothing to meld with: no card of its rank, none next to it
-        points = self.hands.points[top]
-        return self.hands.cost(hand | 1 << top) < self.hands.cost(hand) + points * TIE_SCALE + 1
+        return self.hands.melds_with(hand, top)
 
     def discard(self, hand: int, taken: int | None) -> tuple[int, int]:
         """``(cost, card)``: the discard that keeps the least cost, the higher

@@ -17,7 +17,6 @@ import random
 import time
 from collections.abc import Sequence
 
-from solver.objective import TIE_SCALE
 from solver.play.gin.hands import GinHands, cards_of, mask_of
 from solver.play.gin.simulate import AT_ONCE, FOR_GIN, KnockStyle, World
 from solver.play.gin.state import GinState
@@ -48,20 +47,15 @@ against a MARJJ-style player, which plays for gin (benchmarks/README.md,
 2026-12-02)."""
 
 
-def melds_with(hands: GinHands, hand: int, card: int) -> bool:
-    """Whether ``card`` goes into a meld of ``hand`` plus it."""
-    return hands.cost(hand | 1 << card) < hands.cost(hand) + hands.points[card] * TIE_SCALE + 1
-
-
 def likelihood(hands: GinHands, opponent: int, threw: Sequence[int],
                passed: Sequence[int]) -> float:
     """How well the opponent hand ``opponent`` explains what it threw and passed."""
     weight = 1.0
     for card in threw:
-        if melds_with(hands, opponent, card):
+        if hands.melds_with(opponent, card):
             weight *= THREW_A_MELD_CARD
     for card in passed:
-        if melds_with(hands, opponent, card):
+        if hands.melds_with(opponent, card):
             weight *= PASSED_A_MELD_CARD
     return weight
 
