@@ -320,12 +320,12 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
         "the figures are exact or estimated, and reasons. The request is the public state of "
         "the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and "
         "indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, "
-        "take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 "
-        "players; at the start of a turn: the stock or the pile down to a card; after drawing: "
-        "what to lay down and lay off, and the throw or going out), rommy (the same for 2 "
-        "to 6 players, with Rommy's points, its 50-point pile penalty and a throw that ends "
-        "every turn) and basic (2 to 6 players, the pile's top card only, the player going "
-        "out collects the others' hands, doubled for a rummy).",
+        "take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 8 "
+        "players, two decks from 5; at the start of a turn: the stock or the pile down to a "
+        "card; after drawing: what to lay down and lay off, and the throw or going out), "
+        "rommy (the same for 2 to 6 players, with Rommy's points, its 50-point pile penalty "
+        "and a throw that ends every turn) and basic (2 to 6 players, the pile's top card "
+        "only, the player going out collects the others' hands, doubled for a rummy).",
         schemas_advice.AdviseRequest, schemas_advice.AdviceResponse, advise, "play",
         CliCommand(("advise",), "the best move of a hand's decision, every legal move ranked",
                    report.format_advice, examples=_examples(

@@ -33,15 +33,19 @@ from solver.play import GAMES, LEVELS
 from solver.play.events import MAX_EVENTS
 from solver.play.gin.state import ACTIONS as GIN_ACTIONS
 from solver.play.indian.state import ACTIONS as INDIAN_ACTIONS
-from solver.play.indian.state import MAX_PLAYERS, MIN_PLAYERS
+from solver.play.indian.state import MAX_PLAYERS as INDIAN_MAX_PLAYERS
+from solver.play.indian.state import MIN_PLAYERS
 from solver.play.laydown.state import ACTIONS as RUMMY500_ACTIONS
+from solver.play.laydown.variant import VARIANTS as LAY_DOWN_VARIANTS
 
 MAX_PILE = 159
 """Three decks of 53 (indian21)."""
 MAX_MELD = 21
 MAX_GROUPS = 7
 MAX_TABLE_MELD = 49
-"""Rummy 500: table melds are numbered from 0 (a deck holds at most 18 melds)."""
+"""Rummy 500: table melds are numbered from 0 (two decks hold at most 36 melds)."""
+MAX_PLAYERS = max(INDIAN_MAX_PLAYERS, *(v.max_players for v in LAY_DOWN_VARIANTS.values()))
+"""The most players any advised game seats (Rummy 500: 8)."""
 
 Game = enum.Enum("Game", {name: name for name in GAMES}, type=str)  # type: ignore[misc]
 Game.__doc__ = "A game the advisor plays."
@@ -134,7 +138,7 @@ class AdviseRequest(OperationRequest):
                                          "or basic")
     hand: HandCards = Field(description="the player's cards now: gin 10, or 11 after drawing; "
                                         "indian13 13 (14), indian21 21 (22); rummy500 13 "
-                                        "dealt to two players, 7 to three or four; rommy 7; "
+                                        "dealt to two players, 7 to three or more; rommy 7; "
                                         "basic 10 to two players, 7 to three or four, 6 to "
                                         "five or six")
     upcard: CardToken = Field(description="the card turned up after the deal (the first card "
@@ -160,8 +164,9 @@ class AdviseRequest(OperationRequest):
                                   "indian21 needs the full card")
     players: int | None = Field(default=None, ge=MIN_PLAYERS, le=MAX_PLAYERS,
                                 description="Indian rummy: the players at the table, "
-                                            f"{MIN_PLAYERS} to {MAX_PLAYERS}; rummy500: 2 to 4 "
-                                            "(one deck); rommy and basic: 2 to 6; default 2")
+                                            f"{MIN_PLAYERS} to {INDIAN_MAX_PLAYERS}; rummy500: 2 "
+                                            "to 8 (one deck to 4, two decks of 54 from 5); "
+                                            "rommy and basic: 2 to 6; default 2")
     level: LevelIn = Field(default="standard", description=Level.__doc__)
     seed: int = Field(default=0, ge=0, le=2**31 - 1,
                       description="the same seed and state give the same advice (on a "

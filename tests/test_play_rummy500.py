@@ -47,7 +47,8 @@ def _after(*events: dict[str, Any], hand: str) -> dict[str, Any]:
 
 # -- states that cannot arise ------------------------------------------------------------
 BAD_STATES = [
-    ("wrong_player_count", _state(players=5), ("players",)),
+    ("wrong_player_count", _state(players=9), ("players",)),
+    ("wrong_player_count", _state(players=1), ("players",)),
     ("wrong_hand_size", _state(hand="5H 5S 5D 9D JK QS"), ("hand",)),
     ("not_your_turn", _state(me=1), ("history",)),
     ("too_many_copies", _state(hand="5H 5S 5D 9D JK QS 9C"), ("hand",)),  # 9C is on the table
@@ -229,9 +230,93 @@ def test_the_api_refuses_an_impossible_state_with_422(inline_client: TestClient)
     assert inline_client.post("/v1/advise", json=body).status_code == 422
 
 
+# -- five to eight players: two decks ------------------------------------------------------
+SIX: dict[str, Any] = {"players": 6, "me": 0, "dealer": 5, "upcard": "KC",
+                       "hand": "7H 7H 8H 8H 9H 9H 2C", "history": []}
+"""Six players (two decks of 54): seat 0 to draw first, holding two copies of
+7H, 8H and 9H."""
+
+
+def test_five_to_eight_players_share_two_decks() -> None:
+    for players in range(5, 9):
+        state = LayDownState.parse(**{**SIX, "players": players, "dealer": players - 1})
+        assert state.stock_count == 108 - 7 * players - 1
+        assert len(state.unseen) == 108 - 7 - 1
+        assert state.unseen.count(parse_card("7H")) == 0  # both copies in the hand
+        assert state.unseen.count(parse_card("JK")) == 4
+    with pytest.raises(InvalidStateError) as caught:  # one deck at four players
+        LayDownState.parse(**{**SIX, "players": 4, "dealer": 3})
+    assert caught.value.code == "too_many_copies"
+    with pytest.raises(InvalidStateError) as caught:  # a third KC
+        LayDownState.parse(**{**SIX, "hand": "KC KC 8H 8H 9H 9H 2C"})
+    assert caught.value.code == "too_many_copies"
+
+
+def test_the_api_advises_eight_players_and_refuses_nine(inline_client: TestClient) -> None:
+    body = {"game": "rummy500", **SIX, "players": 8, "dealer": 7, "level": "novice"}
+    response = inline_client.post("/v1/advise", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json()["phase"] == "draw"
+    response = inline_client.post("/v1/advise", json={**body, "players": 9})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["body", "players"]
+
+
+def test_with_two_decks_a_set_still_needs_its_suits_apart() -> None:
+    laid_twice = [{"player": 1, "action": "draw_stock"},
+                  {"player": 1, "action": "meld", "melds": [["4S", "5S", "6S"]]},
+                  {"player": 1, "action": "discard", "card": "QD"},
+                  {"player": 2, "action": "draw_stock"},
+                  {"player": 2, "action": "meld", "melds": [["4S", "5S", "6S"]]},
+                  {"player": 2, "action": "discard", "card": "QD"}]
+    state = LayDownState.parse(**{**SIX, "dealer": 0, "me": 3, "history": laid_twice})
+    assert [tm.meld.cards for tm in state.table] == [tuple(parse_cards("4S 5S 6S"))] * 2
+    assert state.discard_pile == tuple(parse_cards("KC QD QD"))
+    same_suit = [{"player": 1, "action": "draw_stock"},
+                 {"player": 1, "action": "meld", "melds": [["4S", "4S", "4H"]]}]
+    with pytest.raises(InvalidStateError) as caught:
+        LayDownState.parse(**{**SIX, "dealer": 0, "me": 3, "history": same_suit})
+    assert caught.value.code == "invalid_meld"
+
+
+def test_a_take_names_the_upper_of_two_copies() -> None:
+    history = [{"player": 0, "action": "draw_stock"},
+               {"player": 0, "action": "discard", "card": "5D"},
+               {"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "discard", "card": "5D"},
+               {"player": 2, "action": "take_discard", "card": "KC"}]  # the upcard: 3 cards
+    before: dict[str, Any] = {"players": 6, "me": 2, "dealer": 5, "upcard": "KC",
+                              "hand": "KS KH 3C 4C 6H 8D 9D", "history": history[:4]}
+    state = LayDownState.parse(**before)
+    advice = advise("rummy500", **before, level="novice", seed=4)
+    takes = [m.move.card for m in advice.moves if m.move.action == "take_discard"]
+    assert len(takes) == len(set(takes))
+    assert parse_card("KC") in takes  # KS KH KC: the take down to the upcard melds
+    assert state.discard_pile == tuple(parse_cards("KC 5D 5D"))
+    after = LayDownState.parse(players=6, me=2, dealer=5,
+                               hand="KS KH 3C 4C 6H 8D 9D KC 5D 5D", upcard="KC",
+                               history=history)
+    assert after.discard_pile == () and after.must_use == parse_card("KC")
+
+
+def test_the_advisor_lays_both_copies_of_a_run() -> None:
+    drawn = [{"player": 0, "action": "take_discard", "card": "KC"}]
+    advice = advise("rummy500", **{**SIX, "history": drawn,
+                                   "hand": "7H 7H 8H 8H 9H 9H 2C KC"}, level="novice", seed=5)
+    assert advice.phase == "play"
+    laying = [m for m in advice.moves if m.move.melds]
+    assert laying, "the best play is among the moves"
+    for value in laying:
+        runs = sorted(sorted(meld) for meld in value.move.melds)
+        assert runs == [sorted(parse_cards("7H 8H 9H"))] * 2
+        assert "lays 48 points now" in value.reasons
+
+
 # -- the fast player of the playouts -----------------------------------------------------
-@pytest.mark.parametrize("game", ["rummy500", "rommy", "basic"])
-def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best(game: str) -> None:
+@pytest.mark.parametrize(("game", "players"),
+                         [("rummy500", 2), ("rummy500", 6), ("rommy", 2), ("basic", 2)])
+def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best(game: str,
+                                                                        players: int) -> None:
     """On random hands: every meld the fast player lays reads as a meld under
     the rules, its points are what the solver's reading scores, and the total
     is the exact best play's (empty table) -- never more, and the same when the
@@ -245,12 +330,13 @@ def test_the_fast_players_melds_are_melds_worth_at_most_the_exact_best(game: str
     from solver.play.laydown.fast import FastPlayer
     from solver.play.laydown.variant import VARIANTS
 
-    deal = VARIANTS[game].deal
-    fast = FastPlayer(VARIANTS[game].values)
-    deck = [*range(52), *[52] * VARIANTS[game].deal.rules.jokers_per_deck]
+    variant = VARIANTS[game].seated(players)
+    deal = variant.deal
+    fast = FastPlayer(variant.values)
+    deck = [card for card, copies in enumerate(variant.copies) for _ in range(copies)]
     for index in range(300):
         rng = random.Random(index)
-        hand = rng.sample(deck, rng.choice([7, 8, 10, 13]))
+        hand = rng.sample(deck, rng.choice([7, 8, 10, 13, 20] if players > 4 else [7, 8, 10, 13]))
         melds, rest, points = fast.melds(hand)
         assert sorted([*(c for m in melds for c in m), *rest]) == sorted(hand)
         scored = 0

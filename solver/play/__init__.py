@@ -71,8 +71,8 @@ def advise(
 
     ``rules`` overrides the game preset's knobs; ``oklahoma`` (gin) makes the
     first upcard set the knock limit; ``wild_rank`` (Indian) is the cut card
-    and ``players`` (Indian 2 to 6, Rummy 500 2 to 4, Rommy and basic 2 to
-    6; default 2) the number of players;
+    and ``players`` (Indian 2 to 6, Rummy 500 2 to 8 -- two decks from 5 --,
+    Rommy and basic 2 to 6; default 2) the number of players;
     ``level`` is ``novice``, ``standard`` or ``expert``; ``seed`` makes the
     answer reproducible; the call returns by ``time_limit_ms`` (or
     ``deadline``) with the best valuation found."""

@@ -1,5 +1,6 @@
-"""The advisor of the lay-down games: ``rummy500`` (2 to 4 players) and
-``rommy`` (2 to 6; one deck and two jokers), ``basic`` (2 to 6, 52 cards).
+"""The advisor of the lay-down games: ``rummy500`` (2 to 4 players with one
+deck and two jokers, 5 to 8 with two), ``rommy`` (2 to 6; one deck and two
+jokers), ``basic`` (2 to 6, 52 cards).
 
 * ``variant`` -- what differs between the two games;
 * ``state`` -- the public state of a round, checked and replayed;

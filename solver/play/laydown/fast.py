@@ -137,7 +137,8 @@ def set_spot(rank: int, suits: int, size: int) -> Spot:
 @dataclass(frozen=True, slots=True)
 class _Candidate:
     cards: tuple[int, ...]
-    """Natural cards (hand positions are not needed: one deck)."""
+    """Natural cards (a card id; with two decks a hand may hold two copies,
+    and a meld both hands' copies allow is a candidate twice)."""
     points: int
     spot: Spot
     gain: int
@@ -179,9 +180,14 @@ class FastPlayer:
         bound = [0] * (len(candidates) + 1)  # the most the candidates from i on can add
         for i in range(len(candidates) - 1, -1, -1):
             bound[i] = bound[i + 1] + candidates[i].gain
-        _search(candidates, 0, set(), chosen, 0, best, best_gain, bound, [SEARCH_NODES])
-        used = {c for cand in best[0] for c in cand.cards}
-        rest = [c for c in naturals if c not in used]
+        left = dict.fromkeys(naturals, 0)
+        for c in naturals:
+            left[c] += 1
+        _search(candidates, 0, left, chosen, 0, best, best_gain, bound, [SEARCH_NODES])
+        rest = list(naturals)
+        for cand in best[0]:
+            for c in cand.cards:
+                rest.remove(c)
         melds = [list(cand.cards) for cand in best[0]]
         spots = [cand.spot.copy() for cand in best[0]]
         points = sum(cand.points for cand in best[0])
@@ -415,7 +421,30 @@ def links(card: int, hand: Sequence[int]) -> int:
 
 
 def _natural_candidates(naturals: Sequence[int], values: Values) -> list[_Candidate]:
-    """Every natural set (3 or 4 of a rank) and run (3 or more in sequence)."""
+    """Every natural set (3 or 4 of a rank, suits apart) and run (3 or more in
+    sequence), each as many times as the hand's copies of its cards allow
+    (two decks: a second 7H 8H 9H).
+
+    >>> from solver.play.laydown.variant import VARIANTS
+    >>> hand = [20, 20, 21, 21, 22, 22, 47]  # 8H 8H 9H 9H TH TH 9C
+    >>> [c.cards for c in _natural_candidates(hand, VARIANTS["rummy500"].values)]
+    [(20, 21, 22), (20, 21, 22)]
+    """
+    out = _distinct_candidates(naturals, values)
+    if len(set(naturals)) == len(naturals):
+        return out
+    count = dict.fromkeys(naturals, 0)
+    for c in naturals:
+        count[c] += 1
+    doubled: list[_Candidate] = []
+    for cand in out:  # stays sorted by gain: the copies follow their original
+        doubled.extend([cand] * min(count[c] for c in cand.cards))
+    return doubled
+
+
+def _distinct_candidates(naturals: Sequence[int], values: Values) -> list[_Candidate]:
+    """Every natural set and run of the distinct cards in ``naturals``, the
+    richest first."""
     out: list[_Candidate] = []
     rank_suits = [0] * 13
     suit_ranks = [0, 0, 0, 0]
@@ -460,11 +489,12 @@ def _natural_candidates(naturals: Sequence[int], values: Values) -> list[_Candid
 _THREE_OR_MORE = frozenset(m for m in range(16) if bin(m).count("1") >= 3)
 
 
-def _search(candidates: list[_Candidate], start: int, used: set[int],
+def _search(candidates: list[_Candidate], start: int, left: dict[int, int],
             chosen: list[_Candidate], gain: int, best: list[list[_Candidate]],
             best_gain: list[int], bound: list[int], nodes: list[int]) -> None:
-    """The disjoint candidates of most ``gain`` (the net a meld adds: its
-    points melded plus what its cards would cost in hand), depth first from
+    """The candidates of most ``gain`` (the net a meld adds: its points melded
+    plus what its cards would cost in hand) that the hand's copies allow
+    together (``left``: copies of each card not used yet), depth first from
     the richest; a branch that cannot beat the best found is not entered,
     and after ``nodes`` candidates looked at the best found stands (a huge
     hand: the playouts' model need not be exact, only bounded)."""
@@ -476,13 +506,15 @@ def _search(candidates: list[_Candidate], start: int, used: set[int],
         if nodes[0] <= 0 or gain + bound[i] <= best_gain[0]:
             return
         cand = candidates[i]
-        if any(c in used for c in cand.cards):
+        if not all(left[c] for c in cand.cards):
             continue
-        used.update(cand.cards)
+        for c in cand.cards:
+            left[c] -= 1
         chosen.append(cand)
-        _search(candidates, i + 1, used, chosen, gain + cand.gain, best, best_gain, bound, nodes)
+        _search(candidates, i + 1, left, chosen, gain + cand.gain, best, best_gain, bound, nodes)
         chosen.pop()
-        used.difference_update(cand.cards)
+        for c in cand.cards:
+            left[c] += 1
 
 
 def _joker_meld(rest: list[int], jokers: int,
@@ -493,6 +525,8 @@ def _joker_meld(rest: list[int], jokers: int,
     best: tuple[int, list[int], Spot, int] | None = None
     for i, a in enumerate(rest):
         for b in rest[i + 1:]:
+            if a == b:  # two copies of one card (two decks): a set needs suits apart
+                continue
             spot = _pair_spot(a, b)
             if spot is None:
                 continue

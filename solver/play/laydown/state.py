@@ -10,8 +10,9 @@ raises ``InvalidStateError`` saying why and where otherwise.
 
 Seats are ``0 .. players - 1`` in turn order; the player after the dealer
 plays first.  One deck and two jokers serve Rummy 500 for 2 to 4 players (13
-cards each for two, 7 for three or four) and Rommy for 2 to 6 (7 cards
-each); 52 cards serve basic rummy for 2 to 6 (10 cards each for two, 7 for
+cards each for two, 7 for three or four), two such decks shuffled together
+(108 cards, every card twice) for 5 to 8 (7 each), and Rommy for 2 to 6 (7
+cards each); 52 cards serve basic rummy for 2 to 6 (10 cards each for two, 7 for
 three or four, 6 for five or six).  What differs is the ``Variant``
 (docs/RULES.md).  Actions:
 
@@ -19,7 +20,7 @@ three or four, 6 for five or six).  What differs is the ``Variant``
   stock is first refilled by turning the pile over, unshuffled, so every
   card drawn from it is known);
 * ``take_discard`` -- the pile from the top down to ``card`` (every card
-  above it comes too; with both jokers in the pile, ``JK`` is the upper);
+  above it comes too; with two copies of ``card`` in the pile, the upper);
   a card below the top must be used at once, this turn, in a new meld or a
   layoff (Rommy: else the player pays the pile penalty, 50); a card taken
   alone from the top may not be thrown back in the same turn (basic rummy:
@@ -60,7 +61,6 @@ from solver.layoffs import TableMeld, read_table_meld
 from solver.play.events import Event, parse_history
 from solver.play.laydown.variant import VARIANTS, Variant
 from solver.play.public import check_pile, check_players, check_seats, check_stock, hand_cards, names
-from solver.rules import deck_copies
 
 Phase = Literal["draw", "play", "over"]
 ACTIONS = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "discard", "pass"})
@@ -142,7 +142,8 @@ class LayDownState:
         ``InvalidStateError`` (or ``InvalidHandError`` for a bad token) when it
         cannot arise."""
         players = check_players(players, variant.min_players, variant.max_players, variant.game,
-                                " (one deck)")
+                                f" ({variant.deck_note})")
+        variant = variant.seated(players)
         check_seats(players, me=me, dealer=dealer)
         cards = hand_cards(hand)
         first = parse_card(upcard, None, "upcard")
@@ -161,8 +162,9 @@ class LayDownState:
 
 
 def take_depth(pile: Sequence[int], card: int) -> int:
-    """How many cards a take down to ``card`` takes: to its topmost copy (the
-    two jokers are the only cards a deck holds twice).
+    """How many cards a take down to ``card`` takes: to its topmost copy (with
+    one deck the jokers are the only cards the pile can hold twice; with two,
+    any card).
 
     >>> take_depth([52, 7, 52, 9], 52)
     2
@@ -199,7 +201,7 @@ class _Replay:
         self.me = me
         self.hand = hand
         size = variant.hand_size(players)
-        self.copies = deck_copies(self.deal.rules)
+        self.copies = variant.copies
         self.pile: list[int] = [upcard]
         self.table: list[TableMeld] = []
         self.sizes = [size] * players

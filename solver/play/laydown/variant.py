@@ -13,17 +13,19 @@ preset's ``Deal`` (card points).
 
 >>> VARIANTS["rommy"].hand_size(5), VARIANTS["rummy500"].hand_size(2), VARIANTS["basic"].hand_size(5)
 (7, 13, 6)
+>>> sum(VARIANTS["rummy500"].seated(4).copies), sum(VARIANTS["rummy500"].seated(5).copies)
+(54, 108)
 >>> VARIANTS["rommy"].values.hand[52], VARIANTS["rommy"].values.low_ace
 (25, 15)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from solver.cards import JOKER
-from solver.rules import Deal, make_deal, make_rules
+from solver.rules import Deal, deck_copies, make_deal, make_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,31 @@ class Variant:
     the player who goes out collects every other hand's points (doubled for
     a "rummy": out in one turn with nothing laid before)."""
     deal: Deal = field(compare=False)
+    two_decks_from: int | None = None
+    """Tables of this many players or more play with two decks shuffled
+    together (Rummy 500: 5 to 8 players, 108 cards); None: one deck always."""
+    two_decks: Deal | None = field(default=None, compare=False)
+    """The preset's deal with two decks (when ``two_decks_from`` is set)."""
+
+    def seated(self, players: int) -> Variant:
+        """The variant as a table of ``players`` plays it: with the two-deck
+        deal from ``two_decks_from`` players on, else this one."""
+        if self.two_decks is None or self.two_decks_from is None \
+                or players < self.two_decks_from:
+            return self
+        return replace(self, deal=self.two_decks, two_decks_from=None, two_decks=None)
+
+    @property
+    def copies(self) -> list[int]:
+        """Copies of each card (by id, the joker last) in the deal's deck."""
+        return deck_copies(self.deal.rules)
+
+    @property
+    def deck_note(self) -> str:
+        """The deck in words, for messages: "one deck", or where two start."""
+        if self.two_decks_from is None:
+            return "one deck" if self.deal.rules.decks == 1 else "two decks"
+        return f"one deck, two from {self.two_decks_from} players"
 
     @property
     def min_players(self) -> int:
@@ -90,22 +117,26 @@ class Variant:
 
 def _variant(game: str, hand_sizes: dict[int, int], *, pile_penalty: int | None = None,
              throw_to_close: bool = False, deep_takes: bool = True,
-             turn_over_pile: bool = False,
-             scoring: Literal["net", "collect"] = "net") -> Variant:
+             turn_over_pile: bool = False, scoring: Literal["net", "collect"] = "net",
+             two_decks_from: int | None = None) -> Variant:
     deal = make_deal(make_rules(game), None)
+    two_decks = None if two_decks_from is None else make_deal(make_rules(game, {"decks": 2}),
+                                                              None)
     return Variant(game, tuple(sorted(hand_sizes.items())), pile_penalty, throw_to_close,
-                   deep_takes, turn_over_pile, scoring, deal)
+                   deep_takes, turn_over_pile, scoring, deal, two_decks_from, two_decks)
 
 
 VARIANTS: dict[str, Variant] = {
-    "rummy500": _variant("rummy500", {2: 13, 3: 7, 4: 7}),
+    "rummy500": _variant("rummy500", {2: 13, **dict.fromkeys(range(3, 9), 7)},
+                         two_decks_from=5),
     "rommy": _variant("rommy", dict.fromkeys(range(2, 7), 7),
                       pile_penalty=make_rules("rommy").pile_penalty, throw_to_close=True),
     "basic": _variant("basic", {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}, deep_takes=False,
                       turn_over_pile=True, scoring="collect"),
 }
-"""Rummy 500: one deck serves 2 to 4 players (5 to 8 take two decks: not
-advised); Rommy: seven cards each for 2 to 6 players from one deck; basic
+"""Rummy 500: one deck and two jokers serve 2 to 4 players, two such decks
+shuffled together (108 cards) 5 to 8 (seed 001); 13 cards each for two
+players, 7 for three or more; Rommy: seven cards each for 2 to 6 players from one deck; basic
 rummy: 52 cards, no jokers, the ace low only, the pile's top card only, 10
 cards each for two players, 7 for three or four, 6 for five or six."""
 

@@ -76,7 +76,7 @@ export interface paths {
         put?: never;
         /**
          * Advise
-         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 4 players; at the start of a turn: the stock or the pile down to a card; after drawing: what to lay down and lay off, and the throw or going out), rommy (the same for 2 to 6 players, with Rommy's points, its 50-point pile penalty and a throw that ends every turn) and basic (2 to 6 players, the pile's top card only, the player going out collects the others' hands, doubled for a rummy).
+         * @description The move a strong player would make: every legal move of the player to act, ranked, with its expected points, the chance of winning the hand (and the match), whether the figures are exact or estimated, and reasons. The request is the public state of the hand (a state that cannot arise is a 422 saying why). Games: gin, indian13 and indian21 (the cut card in wild_rank, 2 to 6 players; at the start of a turn: drop, take the pile top or draw; after drawing: discard or declare), rummy500 (2 to 8 players, two decks from 5; at the start of a turn: the stock or the pile down to a card; after drawing: what to lay down and lay off, and the throw or going out), rommy (the same for 2 to 6 players, with Rommy's points, its 50-point pile penalty and a throw that ends every turn) and basic (2 to 6 players, the pile's top card only, the player going out collects the others' hands, doubled for a rummy).
          */
         post: operations["advise"];
         delete?: never;
@@ -2000,7 +2000,7 @@ export interface components {
             game: components["schemas"]["Game"];
             /**
              * Hand
-             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22); rummy500 13 dealt to two players, 7 to three or four; rommy 7; basic 10 to two players, 7 to three or four, 6 to five or six
+             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22); rummy500 13 dealt to two players, 7 to three or more; rommy 7; basic 10 to two players, 7 to three or four, 6 to five or six
              */
             hand: string[] | string;
             /**
@@ -2024,7 +2024,7 @@ export interface components {
             oklahoma?: boolean;
             /**
              * Players
-             * @description Indian rummy: the players at the table, 2 to 6; rummy500: 2 to 4 (one deck); rommy and basic: 2 to 6; default 2
+             * @description Indian rummy: the players at the table, 2 to 6; rummy500: 2 to 8 (one deck to 4, two decks of 54 from 5); rommy and basic: 2 to 6; default 2
              * @default null
              */
             players?: number | null;
