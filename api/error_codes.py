@@ -95,8 +95,7 @@ GAME_STATES: dict[str, str] = {
     "not_your_turn": "the state is another player's turn to act",
     "hand_over": "the hand is over (or this player dropped): no decision is left",
     "field_not_for_game": "a field the game does not take (score and oklahoma are gin's, "
-                          "wild_rank Indian rummy's, players Indian rummy's and Rummy 500's; "
-                          "rules is refused by Rummy 500)",
+                          "wild_rank Indian rummy's, players every game's but gin's)",
     "match_over": "a score already reached the match target",
     "invalid_level": "not an advisor level: novice, standard or expert",
     "invalid_seed": "a seed that is not an integer",

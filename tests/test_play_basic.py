@@ -67,7 +67,6 @@ BAD_STATES = [
                                    {"player": 0, "action": "take_discard", "card": "KD"}]},
      ("history", 2)),
     ("history_out_of_turn", {"history": [{"player": 1, "action": "pass"}]}, ("history", 0)),
-    ("field_not_for_game", {"rules": {"hand_size": 7}}, ("rules",)),
 ]
 
 

@@ -83,7 +83,6 @@ BAD_STATES = [
                                   {"player": 1, "action": "meld",
                                    "melds": [["9H", "TH", "JH", "QH"], ["2D", "2C", "2H"]]}]},
      ("history", 1)),
-    ("field_not_for_game", {"rules": {"pile_penalty": 20}}, ("rules",)),
 ]
 
 

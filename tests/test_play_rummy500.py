@@ -81,7 +81,6 @@ BAD_STATES = [
     ("stock_mismatch", _state(stock_count=12), ("stock_count",)),
     ("pile_mismatch", _state(discard_pile=["QC"]), ("discard_pile",)),
     ("field_not_for_game", {**_state(), "wild_rank": "7"}, ("wild_rank",)),
-    ("field_not_for_game", {**_state(), "rules": {"joker_points": 25}}, ("rules",)),
 ]
 
 

@@ -92,13 +92,13 @@ def advise(
         for name, value, takes in (("score", score, "no match score (each round is scored "
                                                     "alone)"),
                                    ("oklahoma", oklahoma or None, "no knock limit"),
-                                   ("wild_rank", wild_rank, "no cut card (the jokers are wild)"),
-                                   ("rules", rules, "the preset's rules only (docs/RULES.md)")):
+                                   ("wild_rank", wild_rank, "no cut card (the jokers are wild)")):
             if value is not None:
                 raise _not_for(game, name, takes)
         return advise_lay_down(game, hand=hand, upcard=upcard, history=history, me=me, dealer=dealer,
                                discard_pile=discard_pile, stock_count=stock_count,
-                               players=players, level=level, seed=seed, deadline=until)
+                               players=players, level=level, seed=seed, deadline=until,
+                               rules=rules)
     if game in INDIAN_GAMES:
         from solver.play.indian import advise_indian
 

@@ -10,7 +10,8 @@ jokers), ``basic`` (2 to 6, 52 cards).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from solver.deadline import Deadline
 from solver.play.advice import Advice
@@ -24,13 +25,13 @@ DEFAULT_PLAYERS = 2
 def advise_lay_down(game: str, *, hand: object, upcard: object,
                     history: Sequence[object] | None, me: int, dealer: int, discard_pile: object,
                     stock_count: int | None, players: int | None, level: str, seed: int,
-                    deadline: Deadline) -> Advice:
+                    deadline: Deadline, rules: Mapping[str, Any] | None = None) -> Advice:
     """``solver.play.advise`` for Rummy 500, Rommy or basic rummy (``game``;
-    its arguments checked there)."""
+    its arguments checked there); ``rules``: a house's knobs (``HOUSE_KNOBS``)."""
     state = LayDownState.parse(players=DEFAULT_PLAYERS if players is None else players, me=me,
                                 dealer=dealer, hand=hand, upcard=upcard, history=history,
                                 discard_pile=discard_pile, stock_count=stock_count,
-                                variant=VARIANTS[game])
+                                variant=VARIANTS[game].with_rules(rules))
     return LayDownAdvisor(state, LEVELS[level], seed, deadline).advise()
 
 

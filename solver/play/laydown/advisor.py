@@ -425,7 +425,8 @@ class LayDownAdvisor:
         if self.variant.scoring == "collect":
             if not over:  # stopped: nobody went out
                 return 0.0, 0.0
-            owed = [sum(points[c] for c in hands[s]) * (1 if early[seat] else 2)
+            double = 2 if self.variant.rummy_doubles and not early[seat] else 1
+            owed = [sum(points[c] for c in hands[s]) * double
                     for s in range(n)]
             if seat == me:
                 return float(sum(owed)), 1.0
@@ -544,7 +545,8 @@ class LayDownAdvisor:
         state = self.state
         if self.variant.scoring != "collect":
             return "the round ends, the others count their hands"
-        if state.seats[state.me].laid_cards == state.laid_this_turn:
+        if self.variant.rummy_doubles and state.seats[state.me].laid_cards == \
+                state.laid_this_turn:
             return "Rummy! (out in one turn, nothing laid before): the others pay double"
         return "the others pay what they hold"
 

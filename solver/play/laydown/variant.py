@@ -21,11 +21,24 @@ preset's ``Deal`` (card points).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from solver.cards import JOKER
+from solver.errors import InvalidRulesError
 from solver.rules import Deal, deck_copies, make_deal, make_rules
+
+HOUSE_KNOBS: tuple[str, ...] = ("ace", "ace_points", "ace_low_run_points", "pip_points",
+                                "court_points", "joker_points", "jokers_per_deck",
+                                "pile_penalty", "rummy_doubles")
+"""The knobs a house may change (``rules``): card points, the jokers, the
+ace low only or high too, Rommy's pile penalty, basic rummy's doubling.
+The rest shape what the playouts' fast player assumes (a set's suits, a
+run's length, a card scoring alike in hand and melded), or the table (the
+decks, the hand sizes), and are refused by name."""
+ACES = ("low", "high_low")
+"""The ``ace`` knob's values the advisor plays (A-2-3, and Q-K-A too)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +86,48 @@ class Variant:
     together (Rummy 500: 5 to 8 players, 108 cards); None: one deck always."""
     two_decks: Deal | None = field(default=None, compare=False)
     """The preset's deal with two decks (when ``two_decks_from`` is set)."""
+
+    def with_rules(self, overrides: Mapping[str, Any] | None) -> Variant:
+        """The variant with a house's knob ``overrides`` (``HOUSE_KNOBS``);
+        ``InvalidRulesError`` naming a knob the advisor does not take, or a
+        value it does not.
+
+        >>> house = VARIANTS["rummy500"].with_rules({"joker_points": 25, "ace": "low"})
+        >>> house.values.joker, house.values.ace_high, house.seated(6).values.joker
+        (25, False, 25)
+        >>> VARIANTS["rommy"].with_rules({"pile_penalty": 30}).pile_penalty
+        30
+        """
+        if not overrides:
+            return self
+        for knob in overrides:
+            if knob not in HOUSE_KNOBS:
+                raise InvalidRulesError(knob, f"the {self.game} advisor takes the preset's "
+                                              f"rules with these knobs changed only: "
+                                              f"{', '.join(HOUSE_KNOBS)}; not {knob!r}")
+        rules = make_rules(self.game, overrides)
+        if rules.ace not in ACES:
+            raise InvalidRulesError("ace", f"ace: the {self.game} advisor plays the ace low "
+                                           f"(A-2-3) or high and low (Q-K-A too): "
+                                           f"{' or '.join(ACES)}; not {rules.ace!r}")
+        if "pile_penalty" in overrides and self.pile_penalty is None:
+            raise InvalidRulesError("pile_penalty", f"pile_penalty: {self.game} has no pile "
+                                                    "penalty (a card taken from below the top must be "
+                                                    "used at once)")
+        if "rummy_doubles" in overrides and self.scoring != "collect":
+            raise InvalidRulesError("rummy_doubles", f"rummy_doubles: {self.game} scores laid "
+                                                     "points less hand points: no rummy to "
+                                                     "double")
+        two_decks = None if self.two_decks_from is None else \
+            make_deal(make_rules(self.game, {**overrides, "decks": 2}), None)
+        return replace(self, deal=make_deal(rules, None), two_decks=two_decks,
+                       pile_penalty=None if self.pile_penalty is None else rules.pile_penalty)
+
+    @property
+    def rummy_doubles(self) -> bool:
+        """Collect scoring: a "rummy" (out in one turn, nothing laid before)
+        doubles what the others pay."""
+        return self.scoring == "collect" and self.deal.rules.rummy_doubles
 
     def seated(self, players: int) -> Variant:
         """The variant as a table of ``players`` plays it: with the two-deck
@@ -141,4 +196,4 @@ rummy: 52 cards, no jokers, the ace low only, the pile's top card only, 10
 cards each for two players, 7 for three or four, 6 for five or six."""
 
 
-__all__ = ["VARIANTS", "Values", "Variant"]
+__all__ = ["ACES", "HOUSE_KNOBS", "VARIANTS", "Values", "Variant"]
