@@ -340,6 +340,8 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
                        '--upcard 8C "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D"',
                        'advise --game rummy500 --players 3 --me 1 --dealer 0 --upcard 8C '
                        '"AH 2H 3H 9S 9D KC 5C"',
+                       'advise --game rummy500 --players 6 --me 1 --dealer 0 --upcard 8C '
+                       '--rules \'{"joker_points": 25, "ace": "low"}\' "7H 7H 8H 8H 9H 9H 5C"',
                        'advise --game rommy --players 5 --me 1 --dealer 0 --upcard 8C '
                        '"AH 2H 3H 9S 9D KC 5C"',
                        'advise --game basic --players 4 --me 1 --dealer 0 --upcard 8C '

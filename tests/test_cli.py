@@ -524,6 +524,24 @@ def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
         assert "usage: rummy-solver" in capsys.readouterr().out
 
 
+def test_every_example_in_the_help_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """What ``--help`` shows a user to type works as shown (exit 0, a report)."""
+    import shlex
+
+    from api.operations import OPERATIONS
+
+    examples = [line for op in OPERATIONS.values() if op.cli is not None
+                for line in op.cli.examples]
+    assert len(examples) > 10
+    for line in examples:
+        words = shlex.split(line)
+        assert words[0] == "rummy-solver", line
+        if words[1] in ("serve", "bulk"):
+            continue  # a server, and files: tested on their own
+        assert main(words[1:]) == 0, line
+        assert capsys.readouterr().out.strip(), line
+
+
 # ---------------------------------------------------------------------------
 # Processes: python -m solver and the console script's entry point
 
