@@ -91,8 +91,8 @@ def test_seven_players_and_one_are_refused() -> None:
     for players in (1, 7):
         with pytest.raises(ValueError, match=f"Rommy seats 2 to 6 players here, not {players}"):
             rommy(deck_for(0, 0, ROMMY), players)
-    with pytest.raises(ValueError, match="Rummy 500 seats 2 to 4 players here, not 5"):
-        Rummy500Round(deck_for(0, 0), 5)  # Rummy 500 unchanged
+    with pytest.raises(ValueError, match="Rummy 500 seats 2 to 8 players here, not 9"):
+        Rummy500Round(deck_for(0, 0), 9)  # Rummy 500 unchanged (two decks from 5 players)
     with pytest.raises(ValueError, match="Rommy seats 2 to 6"):
         run_rommy_arena(["random"] * 7, 1, progress=False)
 

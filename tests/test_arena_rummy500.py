@@ -1,14 +1,16 @@
 """The Rummy 500 arena: the referee's melds and rules (notes/rummy500_spec.md,
 docs/RULES.md preset ``rummy500``), scripted rounds through every rule,
 illegal actions refused (never corrected), seeded smoke runs of the players
-with the referee's tallies checked, the process sharing, the command line
-and the advisor adapter."""
+with the referee's tallies checked, the process sharing, the command line,
+the advisor adapter, and the two-deck tables of 5 to 8 players (every card
+twice, four jokers: copies counted everywhere, never melded together)."""
 
 from __future__ import annotations
 
 import ast
 import functools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ from benchmarks.arena.rummy500.referee import (
     take_discard,
 )
 from benchmarks.arena.rummy500.runner import deck_for, run_rummy500_arena, seed_for
+from benchmarks.arena.rummy500.variants import RUMMY500
 from tests.laydown_decks import c, cards, played_out, stacked
 
 FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "rummy500"
@@ -356,7 +359,7 @@ def _final_checks(game: Rummy500Round) -> None:
     table_cards = [card for meld in game.table_melds() for card in meld.cards]
     everything = [*table_cards, *game.pile, *game.deck[game.next_stock:],
                   *(card for s in range(game.players) for card in game.hand_of(s))]
-    assert sorted(everything) == sorted(DECK)
+    assert sorted(everything) == sorted(game.variant.cards_for(game.players))
     laid = [0] * game.players
     for meld in game.table_melds():
         reading = read_meld(meld.cards, "run" if meld.kind == "run" else "set")
@@ -440,8 +443,8 @@ def test_the_command_line_seats_the_table() -> None:
         "greedy", "careful", "random"]
     with pytest.raises(ValueError, match="unknown Rummy 500 player"):
         rummy500_lineup(parser.parse_args(["--arena", "--game", "rummy500", "--a", "distance"]))
-    with pytest.raises(ValueError, match="--players must be 2 to 4"):
-        rummy500_lineup(parser.parse_args(["--arena", "--game", "rummy500", "--players", "5"]))
+    with pytest.raises(ValueError, match="--players must be 2 to 8"):
+        rummy500_lineup(parser.parse_args(["--arena", "--game", "rummy500", "--players", "9"]))
     assert indian_lineup(parser.parse_args(["--arena", "--game", "indian13"])) == [
         "advisor", "greedy"]  # unchanged
 
@@ -517,3 +520,158 @@ def test_every_move_the_advisor_lists_is_legal_for_the_referee(players: int) -> 
         game.apply(action_of(advice.recommended.move))
         checked += 1
     assert checked >= 4
+
+
+# -- two decks: 5 to 8 players -----------------------------------------------------------
+def deal_two_decks(hands: Sequence[str], upcard: str, stock: str = "") -> list[int]:
+    """The two-deck deck (108 cards) stacked to deal ``hands`` (5 to 8 of them) and ``upcard``."""
+    return stacked(RUMMY500.cards_for(len(hands)), hands, upcard, stock)
+
+
+COPIES = ["7H 7H 7S 7D 8H 9H KC", "2S 3D 4C 5S 6D 8C TC", "2C 3S 4D 5C 6S 8D TD",
+          "2D 3C 4S 5D 6C 8S TS", "AS AD QC JS QD 9S 9D"]
+"""Five hands; seat 0 (plays first) holds 7H twice and draws the second 7S."""
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8])
+def test_five_to_eight_players_get_seven_cards_from_two_decks(players: int) -> None:
+    """Every card twice and four jokers (108 cards), 7 cards each; 2 to 4 players keep one deck."""
+    cards_ = RUMMY500.cards_for(players)
+    copies = Counter(cards_)
+    assert len(cards_) == 108 and RUMMY500.decks(players) == 2
+    assert copies[JOKER] == 4 and all(copies[card] == 2 for card in range(52))
+    assert set(copies) == {*range(52), JOKER}
+    deck = deck_for(3, 0, players=players)
+    assert sorted(deck) == sorted(cards_)
+    game = Rummy500Round(deck, players)
+    for seat in range(players):
+        assert game.hand_of(seat) == tuple(sorted(deck[7 * seat:7 * seat + 7]))
+    assert game.upcard == deck[7 * players] and game.stock_size == 108 - 7 * players - 1
+    for one_deck in (2, 3, 4):
+        assert RUMMY500.cards_for(one_deck) == DECK and RUMMY500.decks(one_deck) == 1
+    assert deck_for(3, 0) == deck_for(3, 0, players=4)  # one deck: the deals of old
+
+
+def test_a_two_deck_table_refuses_a_deck_with_more_copies_than_exist() -> None:
+    """The deck must hold each card exactly twice: a third 7H (for a 7S) is refused,
+    and so is one deck at five players, or two at four."""
+    deck = deal_two_decks(COPIES, "KS")
+    third = [*deck]
+    third[third.index(c("7S"))] = c("7H")
+    with pytest.raises(ValueError, match=r"must hold 52 cards and 4 joker\(s\), each card twice"):
+        Rummy500Round(third, 5)
+    with pytest.raises(ValueError, match="two decks, 108 cards"):
+        Rummy500Round(DECK, 5)
+    with pytest.raises(ValueError, match="each card once"):
+        Rummy500Round(deck, 4)
+    with pytest.raises(ValueError, match="Rummy 500 seats 2 to 8 players here, not 9"):
+        Rummy500Round(RUMMY500.cards_for(8), 9)
+
+
+def test_two_copies_of_a_card_never_meld_together() -> None:
+    """A set with two copies of one card (7H 7H 7S), a run holding a rank twice, a
+    layoff of a copy onto a meld that holds the card, a throw of a card not held,
+    and a play spending more copies than the hand holds are refused, changing
+    nothing; two copies in two melds are fine."""
+    game = Rummy500Round(deal_two_decks(COPIES, "KS", "7S"), 5)
+    game.apply(DRAW_STOCK)  # the second 7S
+    assert Counter(game.hand_of(0)) == Counter(cards("7H 7H 7S 7S 7D 8H 9H KC"))
+    before = (game.hand_of(0), list(game.pile), game.table_melds(), list(game.events))
+    both = [cards("7H 8H 9H"), cards("7H 7S 7D")]
+    for action, why in (
+            (play([cards("7H 7H 7S")], (), c("KC")), "holds 7H twice"),
+            (play([cards("7H 7H 8H 9H")], (), c("KC")), "holds 7H twice"),
+            (play([cards("7S 7H 7S")], (), c("KC")), "holds 7S twice"),
+            (play(both, [Layoff(1, cards("7H 7S 7D 7S"))], c("KC")), "is no set: it holds 7S twice"),
+            (play(both, [Layoff(0, cards("7H 7H 8H 9H"))], c("KC")), "is no run: it holds 7H twice"),
+            (play((), (), c("9C")), "throws 9C, not in hand"),
+            (play(both, (), c("7H")), "throws 7H, not in hand after its melds"),  # a third 7H
+            (play([cards("7H 7S 7D"), cards("7H 7S 7D")], (), c("KC")), "7D not in hand")):
+        with pytest.raises(IllegalActionError, match=why):
+            game.apply(action)
+        assert (game.hand_of(0), list(game.pile), game.table_melds(), list(game.events)) == before
+    game.apply(play(both, (), c("KC")))
+    assert [meld.cards for meld in game.table_melds()] == both
+    assert game.hand_of(0) == (c("7S"),) and tuple(game.pile) == cards("KS KC")
+    assert game.seats[0].laid_points == 7 + 8 + 9 + 21
+
+
+def test_a_take_names_the_topmost_copy_which_is_not_thrown_back_in_either_copy() -> None:
+    """The pile 9D QS 9D: a take of 9D is the top alone (a card named is its
+    topmost copy); a card in no one's sight in the pile (9C) is no take; a
+    player holding one TD who takes the other from the top throws neither
+    back this turn."""
+    hands = ["2H 3H 4H 5C 6C TH KH", "9D JH JC JD 5H 6H 8H", "2C 3S 4D 5C 6S 8D TD",
+             "TD 3C 4S 5D 6C 8S TS", "AS AD QC JS QD 9S 9C"]
+    game = Rummy500Round(deal_two_decks(hands, "9D", "QS"), 5)
+    apply_all(game, DRAW_STOCK, play((), (), c("QS")), DRAW_STOCK, play((), (), c("9D")))
+    assert tuple(game.pile) == cards("9D QS 9D")
+    assert game.legal_draws() == (DRAW_STOCK, take_discard(c("9D")), take_discard(c("QS")))
+    with pytest.raises(IllegalActionError, match="not in the pile"):
+        game.apply(take_discard(c("9C")))
+    game.apply(take_discard(c("9D")))
+    assert tuple(game.pile) == cards("9D QS") and game.taken_top == c("9D")
+    assert game.must_use is None and game.seats[2].cards_taken == 1
+    game.apply(play((), (), c("TD")))
+    game.apply(take_discard(c("TD")))  # seat 3 now holds both TD
+    assert Counter(game.hand_of(3))[c("TD")] == 2
+    with pytest.raises(IllegalActionError, match="throws back TD"):
+        game.apply(play((), (), c("TD")))
+    game.apply(play((), (), c("TS")))
+    assert Counter(game.hand_of(3))[c("TD")] == 2 and game.pile[-1] == c("TS")
+
+
+@pytest.mark.parametrize(("lineup", "seed"), [
+    (("greedy", "careful", "random", "greedy", "careful"), 21),
+    (("careful", "random", "greedy", "random", "careful", "greedy"), 22),
+    (("random", "greedy", "careful", "random", "greedy", "careful", "random"), 23),
+    (("greedy", "careful", "random", "random", "careful", "greedy", "random", "careful"), 24)],
+    ids=["5", "6", "7", "8"])
+def test_two_deck_rounds_are_legal_and_every_card_is_accounted_for(lineup: tuple[str, ...],
+                                                                   seed: int) -> None:
+    """Greedy, careful and random at 5 to 8 players: every action legal (the
+    referee raises otherwise), all 108 cards in hands, melds, the pile and the
+    stock at the end, the scores the table's (``_final_checks``)."""
+    for deal_index in range(3):
+        game = Rummy500Round(deck_for(seed, deal_index, players=len(lineup)), len(lineup))
+        _final_checks(played_out(game, lineup,
+                                 functools.partial(seed_for, seed, deal_index, 0)))
+        assert len(game.deck) == 108
+
+
+def test_a_six_player_arena_says_two_decks_and_plays_legally() -> None:
+    """The runner deals 108 cards to a table of six; the report's title says so
+    (a one-deck table's title is as it always was)."""
+    from benchmarks.arena.rummy500.report import render
+
+    lineup = ["greedy", "careful", "random", "careful", "greedy", "random"]
+    results = run_rummy500_arena(lineup, 1, seed=6, progress=False)
+    assert results["violations"] == [] and results["illegal_actions"] == 0
+    assert results["rounds"] == 6 and results["decks"] == 2
+    assert render(results).startswith("### Rummy 500 arena (two decks, 108 cards): greedy, ")
+    small = run_rummy500_arena(["random", "random"], 1, seed=6, progress=False)
+    assert small["decks"] == 1 and render(small).startswith("### Rummy 500 arena: random, ")
+
+
+def test_the_hint_players_ask_the_library_for_two_decks() -> None:
+    """At five players the hints get ``{"decks": 2}``: the library's deck is then 108 cards."""
+    from benchmarks.arena.rummy500.hint_players import library_rules
+    from solver.rules import deck_copies, make_rules
+
+    game = Rummy500Round(deal_two_decks(COPIES, "KS"), 5)
+    overrides = library_rules(game.view(0))
+    assert overrides == {"decks": 2}
+    assert sum(deck_copies(make_rules("rummy500", overrides))) == 108
+    assert library_rules(Rummy500Round(DECK, 4).view(0)) is None
+
+
+def test_the_command_line_seats_eight_rummy500_players() -> None:
+    """``--players`` 5 to 8 fills the table with greedy players."""
+    from benchmarks.__main__ import build_parser
+    from benchmarks.arena.cli import rummy500_lineup
+
+    parser = build_parser()
+    for players in (5, 8):
+        lineup = rummy500_lineup(parser.parse_args(["--arena", "--game", "rummy500",
+                                                    "--players", str(players)]))
+        assert lineup == ["advisor", "greedy", *["greedy"] * (players - 2)]

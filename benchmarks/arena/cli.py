@@ -5,10 +5,11 @@
 ``--players`` 2 to 4 (``--lineup``, else ``--a``, ``--b`` and then the
 ``INDIAN_FILL`` players), every deal once per rotation of the seats
 (``benchmarks.arena.indian``); ``--game rummy500`` plays Rummy 500 rounds
-the same way (default: 3 players, the advisor and greedy fill-ins;
-``benchmarks.arena.rummy500``), ``--game rommy`` Rommy (Danish "500")
-rounds between 2 to 6 players, and ``--game basic`` basic rummy rounds
-between 2 to 6 players, both with the same players and referee.
+the same way, 2 to 8 players (two decks from 5; default: 3 players, the
+advisor and greedy fill-ins; ``benchmarks.arena.rummy500``),
+``--game rommy`` Rommy (Danish "500") rounds between 2 to 6 players, and
+``--game basic`` basic rummy rounds between 2 to 6 players, both with the
+same players and referee.
 
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
@@ -42,8 +43,8 @@ INDIAN_DEFAULT = ("advisor", "greedy")
 INDIAN_FILL = ("distance", "greedy", "advisor_nodrop")
 """Who fills the seats of an Indian table beyond ``--a`` and ``--b``."""
 RUMMY500_DEFAULT = ("advisor", "greedy")
-RUMMY500_FILL = ("greedy", "greedy")
-"""Who fills the seats of a Rummy 500 table beyond ``--a`` and ``--b``."""
+RUMMY500_FILL = ("greedy",) * (max(RUMMY500.seats) - 2)
+"""Who fills the seats of a Rummy 500 table beyond ``--a`` and ``--b`` (up to eight)."""
 RUMMY500_PLAYERS = 3
 ROMMY_FILL = ("greedy", "greedy", "greedy", "greedy")
 """Who fills the seats of a Rommy (or basic rummy) table beyond ``--a`` and ``--b`` (up to six)."""
@@ -133,7 +134,8 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
                             "and basic default greedy)")
     group.add_argument("--players", type=int, default=None,
                        help="indian13, rummy500, rommy and basic: players at the table, 2 to 4, "
-                            f"rommy and basic 2 to 6 (default 2; rummy500, rommy and basic "
+                            "rummy500 2 to 8 (two decks from 5), rommy and basic 2 to 6 "
+                            "(default 2; rummy500, rommy and basic "
                             f"{RUMMY500_PLAYERS})")
     group.add_argument("--lineup", default=None, metavar="NAME,NAME,...",
                        help="indian13, rummy500, rommy and basic: every player at the table, "

@@ -67,14 +67,18 @@ careful beats greedy by +13.7 ± 8.5 a deal (60 deals, careful and two
 greedy; +4.6 ± 7.6 before).  Basic rummy: see ``benchmarks/README.md``.
 
 The library's cards are the same ints as the arena's (``suit * 13 + rank``,
-suits S H D C, JK = 52); they cross by name all the same.
+suits S H D C, JK = 52); they cross by name all the same.  A table dealt
+from two decks (Rummy 500 at 5 to 8 players) asks every hint with the
+rules override ``{"decks": 2}`` (``library_rules``: the library's
+``rummy500`` preset has two jokers a deck, so 108 cards); a card taken
+alone from the pile top is then not thrown back in either copy.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +99,7 @@ from benchmarks.arena.rummy500.referee import (
     Phase,
     PlayerView,
     play,
+    take_depth,
     take_discard,
 )
 from benchmarks.arena.rummy500.variants import RUMMY500, Variant
@@ -144,6 +149,13 @@ def card_scale(variant: Variant) -> float:
     the mean: Rommy's mean card (7.96) is Rummy 500's (7.89), yet most of its
     cards are cheaper."""
     return _median_points(variant) / REFERENCE_POINTS
+
+
+def library_rules(view: PlayerView) -> dict[str, int] | None:
+    """The library's rules overrides for the table of ``view``: ``{"decks": 2}``
+    where it is dealt from two decks, else None (the game's preset as it is)."""
+    decks = view.variant.decks(view.players)
+    return {"decks": decks} if decks > 1 else None
 
 
 def ours(cards: Iterable[int]) -> tuple[int, ...]:
@@ -252,7 +264,7 @@ class GreedyHintPlayer:
         from solver.hints import pile_hint
 
         hint = pile_hint(names(view.hand), table_names([t.cards for t in view.table]),
-                         names(view.pile), view.variant.name)
+                         names(view.pile), view.variant.name, rules=library_rules(view))
         return hint, [d for d in hint.depths if takeable(view, d)]
 
     def draw(self, view: PlayerView) -> Action:
@@ -280,7 +292,8 @@ class GreedyHintPlayer:
             return DRAW_STOCK
         top = view.pile[-1]
         seen = [*view.pile[:-1], *(card for meld in view.table for card in meld.cards)]
-        hint = draw_hint(names(view.hand), card_name(top), view.variant.name, seen=names(seen))
+        hint = draw_hint(names(view.hand), card_name(top), view.variant.name, seen=names(seen),
+                         rules=library_rules(view))
         return take_discard(top) if hint.recommendation == "take_discard" else DRAW_STOCK
 
     def take(self, depth: Any) -> Action:
@@ -299,7 +312,8 @@ class GreedyHintPlayer:
                 raise RuntimeError("a deep take without the pile hint's play")
             chosen = self.forced.best
         else:
-            chosen = layoffs_hint(names(view.hand), table_names(plan.table), view.variant.name).best
+            chosen = layoffs_hint(names(view.hand), table_names(plan.table), view.variant.name,
+                                  rules=library_rules(view)).best
         plan.add(chosen)
         return plan
 
@@ -329,12 +343,12 @@ class GreedyHintPlayer:
         it, the most costly card left counted thrown."""
         from solver.hints import layoffs_hint
 
-        game, must = view.variant.name, view.must_use
+        game, must, rules = view.variant.name, view.must_use, library_rules(view)
         candidates = []
         for card in sorted(set(view.hand) - {view.taken_top, must}):
             rest = _minus(view.hand, [card])
             plan = _Plan(emptying.start)
-            plan.add(layoffs_hint(names(rest), table_names(plan.table), game).best)
+            plan.add(layoffs_hint(names(rest), table_names(plan.table), game, rules=rules).best)
             candidates.append(plan)
         if must is not None:
             if self.forced is None:
@@ -347,7 +361,8 @@ class GreedyHintPlayer:
                     plan.layoffs.append(Layoff(use.table_index, ours(use.meld.cards)))
                 rest = _minus(view.hand, plan.used())
                 if len(rest) > 1:
-                    more = layoffs_hint(names(rest), table_names(plan.table), game).best
+                    more = layoffs_hint(names(rest), table_names(plan.table), game,
+                                        rules=rules).best
                     before = (len(plan.melds), len(plan.layoffs))
                     plan.add(more)
                     if not _minus(view.hand, plan.used()):  # the rest laid whole: keep it
@@ -374,7 +389,7 @@ class GreedyHintPlayer:
 
         if len(left) == 1:
             return left[0]
-        hint = discard_hint(names(left), view.variant.name)
+        hint = discard_hint(names(left), view.variant.name, rules=library_rules(view))
         for option in hint.options:
             card = ours([option.discard])[0]
             if card in throwable:
@@ -423,17 +438,14 @@ class CarefulPlayer(GreedyHintPlayer):
         if not view.pile:
             return DRAW_STOCK
         public = public_table(view)
-        search = _Search(view.variant, (meld.cards for meld in view.table))
+        search = _Search(view.variant, (meld.cards for meld in view.table), library_rules(view))
         top = view.pile[-1]
         take = search.after_draw([*view.hand, top], top)
         if not view.stock_size or public.turned:  # the stock's next card is known
             following = public.turned[0] if public.turned else view.pile[0]
             blind = search.after_draw([*view.hand, following], None)
         else:
-            out = {*view.hand, *view.pile, *(c for meld in view.table for c in meld.cards),
-                   *(c for seat, held in enumerate(public.holds) if seat != view.seat
-                     for c in held)}
-            unseen = [card for card in view.variant.deck if card not in out]
+            unseen = unseen_cards(view, view.hand, (meld.cards for meld in view.table), public)
             blind = search.mean_after_draw(view.hand, unseen)
         return take_discard(top) if take < blind else DRAW_STOCK
 
@@ -449,7 +461,8 @@ class CarefulPlayer(GreedyHintPlayer):
             left = _minus(view.hand, plan.used())
             if not left:
                 break
-            more = layoffs_hint(names(left), table_names(plan.table), view.variant.name).best
+            more = layoffs_hint(names(left), table_names(plan.table), view.variant.name,
+                                rules=library_rules(view)).best
             if not more.melds and not more.layoffs:
                 break
             plan.add(more)
@@ -461,7 +474,7 @@ class CarefulPlayer(GreedyHintPlayer):
         no card laid while that play would leave from 2 to ``HOLD_LEFT``
         cards before the throw (held for a rummy: out in one turn)."""
         plan = _Plan(t.cards for t in view.table)
-        plan.add(_Search(view.variant, plan.start).best(view.hand))
+        plan.add(_Search(view.variant, plan.start, library_rules(view)).best(view.hand))
         left = _minus(view.hand, plan.used())
         if view.variant.rummy_doubles and 2 <= len(left) <= HOLD_LEFT \
                 and not public_table(view).laid[view.seat]:
@@ -480,7 +493,7 @@ class CarefulPlayer(GreedyHintPlayer):
         if not view.variant.deep_takes:
             return self.discard_looking_ahead(view, left, throwable)
         wanted = next_player_holds(view)
-        hint = discard_hint(names(left), view.variant.name)
+        hint = discard_hint(names(left), view.variant.name, rules=library_rules(view))
         scored = []
         for option in hint.options:
             card = ours([option.discard])[0]
@@ -499,12 +512,9 @@ class CarefulPlayer(GreedyHintPlayer):
         (any card, when every one is matched)."""
         table = self.table_after
         public = public_table(view)
-        search = _Search(view.variant, table)
+        search = _Search(view.variant, table, library_rules(view))
         wanted = public.holds[(view.seat + 1) % view.players]
-        out = {*view.hand, *view.pile, *(card for meld in table for card in meld),
-               *(card for seat, held in enumerate(public.holds) if seat != view.seat
-                 for card in held)}
-        unseen = [card for card in view.variant.deck if card not in out]
+        unseen = unseen_cards(view, left, table, public)  # the cards laid this turn: in ``table``
         unmatched = set(ours(search.best(left).deadwood)) & set(throwable)
         fitting = layoff_cards(view.variant, table)
         scored = []
@@ -526,7 +536,7 @@ def takeable(view: PlayerView, depth: Any) -> bool:
     if depth.net is None or depth.penalty:
         return False
     taken = ours(depth.taken)  # top first
-    if taken[-1] == JOKER and JOKER in taken[:-1]:
+    if taken[-1] in taken[:-1]:  # the referee reads a card named as its topmost copy
         return False
     if not depth.must_use:
         return any(card != taken[-1] for card in view.hand)
@@ -545,20 +555,23 @@ class PublicTable:
     turned: list[int]
     """The stock turned over from the pile, in drawing order (every card
     known); empty while the dealt stock lasts."""
-    holds: list[set[int]]
-    """Each seat's cards known to everyone: taken from the pile (or drawn
-    from a stock turned over) and neither laid nor thrown since."""
+    holds: list[Counter[int]]
+    """Each seat's cards known to everyone (a multiset: two decks hold every
+    card twice): taken from the pile (or drawn from a stock turned over) and
+    neither laid nor thrown since."""
     laid: list[bool]
     """Whether each seat has laid a card down or off in the round."""
+    table: list[tuple[int, ...]]
+    """The table melds (meld order), as laid down and laid off."""
 
 
 def public_table(view: PlayerView) -> PublicTable:
     """The public history of ``view`` replayed (a draw from an empty stock
     turns the pile over where the game does so)."""
     variant = view.variant
-    dealt = len(variant.deck) - view.players * variant.hand_size(view.players) - 1
-    public = PublicTable([view.upcard], [], [set() for _ in range(view.players)],
-                         [False] * view.players)
+    dealt = len(variant.cards_for(view.players)) - view.players * variant.hand_size(view.players) - 1
+    public = PublicTable([view.upcard], [], [Counter() for _ in range(view.players)],
+                         [False] * view.players, [])
     for event in view.events:
         holds = public.holds[event.seat]
         if event.action == "draw_stock":
@@ -568,22 +581,56 @@ def public_table(view: PlayerView) -> PublicTable:
             if not public.turned and variant.turn_over_pile:
                 public.turned, public.pile = public.pile, []
             if public.turned:
-                holds.add(public.turned.pop(0))
+                holds[public.turned.pop(0)] += 1
         elif event.action == "take_discard" and event.card is not None:
             pile = public.pile
-            depth = next(d for d in range(1, len(pile) + 1) if pile[-d] == event.card)
+            depth = take_depth(pile, event.card)
             holds.update(pile[len(pile) - depth:])
             del pile[len(pile) - depth:]
         elif event.action == "discard" and event.card is not None:
             public.pile.append(event.card)
-            holds.discard(event.card)
-        elif event.action in ("meld", "lay_off"):
-            holds.difference_update(c for meld in event.melds for c in meld)
+            _forget(holds, [event.card])
+        elif event.action == "meld":
+            public.table += event.melds
+            _forget(holds, [card for meld in event.melds for card in meld])
+            public.laid[event.seat] = True
+        elif event.action == "lay_off" and event.target is not None:
+            extended = event.melds[0]
+            _forget(holds, _minus(extended, public.table[event.target]))
+            public.table[event.target] = extended
             public.laid[event.seat] = True
     return public
 
 
-def next_player_holds(view: PlayerView) -> set[int]:
+def _forget(held: Counter[int], cards: Iterable[int]) -> None:
+    """One known copy of each of ``cards`` is no longer held (a card not known
+    held is no matter: it came from the stock)."""
+    for card in cards:
+        if held[card] > 1:
+            held[card] -= 1
+        else:
+            held.pop(card, None)
+
+
+def unseen_cards(view: PlayerView, held: Iterable[int], table: Iterable[Sequence[int]],
+                 public: PublicTable) -> list[int]:
+    """The table's cards (``Variant.cards_for``, in that order) that may still
+    come from the stock as ``view``'s player sees it: each copy neither in
+    ``held`` (its own cards), the pile, ``table`` (melds) nor known in another
+    hand."""
+    seen = Counter([*held, *view.pile, *(card for meld in table for card in meld),
+                    *(card for seat, known in enumerate(public.holds) if seat != view.seat
+                      for card in known.elements())])
+    unseen = []
+    for card in view.variant.cards_for(view.players):
+        if seen[card]:
+            seen[card] -= 1
+        else:
+            unseen.append(card)
+    return unseen
+
+
+def next_player_holds(view: PlayerView) -> Counter[int]:
     """The cards the next player is known to hold (``PublicTable.holds``)."""
     return public_table(view).holds[(view.seat + 1) % view.players]
 
@@ -617,12 +664,13 @@ class _Search:
     """The library's best-play search of ``variant`` against ``table`` (one
     search, its answers cached, for the many hands a decision weighs)."""
 
-    def __init__(self, variant: Variant, table: Iterable[Sequence[int]]) -> None:
+    def __init__(self, variant: Variant, table: Iterable[Sequence[int]],
+                 rules: Mapping[str, int] | None = None) -> None:
         from solver.deadline import play_deadline
         from solver.layoffs import LayoffSearch, read_table
         from solver.rules import make_deal, make_rules
 
-        deal = make_deal(make_rules(variant.name))
+        deal = make_deal(make_rules(variant.name, rules))
         self.table = [tuple(meld) for meld in table]
         self.search = LayoffSearch(deal, read_table([ours(m) for m in self.table], deal),
                                    play_deadline(None, None))

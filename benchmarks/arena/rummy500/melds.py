@@ -2,7 +2,10 @@
 referee: no ``solver`` import.
 
 Cards are ints ``suit * 13 + rank`` (suits S H D C, rank 0 = ace ... 12 =
-king) and 52 for a joker; the deck holds each card once and two jokers.
+king) and 52 for a joker; a deck holds each card once and two jokers, and
+a table of two decks (Rummy 500 at 5 to 8 players) each card twice: a group
+may then hold two copies of a card, which no meld takes (a set holds each
+suit once, a run each rank once).
 ``benchmarks.arena.joker_cards`` names them (``card_name``, ``parse_card``),
 for the Indian referee too: arena code, not the library's.
 
@@ -151,6 +154,10 @@ def _reading(cards: Sequence[int], kind: MeldKind | None,
         return f"a meld has at least {MIN_MELD} cards"
     if any(not isinstance(c, int) or not 0 <= c <= JOKER for c in cards):
         return "it holds something that is not a card"
+    twice = sorted(card for card, count in Counter(cards).items() if count > 1 and card != JOKER)
+    if twice:  # two decks: two copies of a card never meld together
+        return (f"it holds {_joined(twice)} twice (a run holds each rank once, a set each "
+                "suit once)")
     reasons = []
     if kind in (None, "run"):
         run = _run(cards, scale, ace_high)
@@ -187,6 +194,16 @@ def read_meld(cards: Sequence[int], kind: MeldKind | None = None,
     raise InvalidMeldError(f"{_joined(cards)} is no meld: {found}")
 
 
+def _run_offset(old: Sequence[int], extended: Sequence[int]) -> int | None:
+    """Where the table run ``old`` lies whole inside ``extended`` (how many
+    cards are added below it), None when it does not (with a copy of one of
+    its cards added too, where the run lies whole: the copy is then refused
+    as no run)."""
+    span = len(old)
+    return next((offset for offset in range(len(extended) - span + 1)
+                 if tuple(extended[offset:offset + span]) == tuple(old)), None)
+
+
 @dataclass(frozen=True, slots=True)
 class Extension:
     """A layoff as read: the meld afterwards, the cards added and their points."""
@@ -218,12 +235,11 @@ def read_extension(old: Meld, extended: Sequence[int],
             added.remove(card)
         offset = 0
     else:
-        anchor = next(i for i, c in enumerate(old.cards) if c != JOKER)
-        place = list(extended).index(old.cards[anchor]) if old.cards[anchor] in extended else -1
-        offset = place - anchor
-        if place < 0 or offset < 0 or tuple(extended[offset:offset + len(old.cards)]) != old.cards:
+        found_offset = _run_offset(old.cards, extended)
+        if found_offset is None:
             raise InvalidMeldError(f"{now} does not keep the table run {was} in its place "
                                    "(a run grows only at its ends)")
+        offset = found_offset
         added = [*extended[:offset], *extended[offset + len(old.cards):]]
     found = _reading(extended, old.kind, points, ace_high)
     if not isinstance(found, Meld):

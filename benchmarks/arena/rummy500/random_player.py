@@ -20,6 +20,13 @@ it draws from it (or takes the top) instead of passing; where the ace is
 low only (``Variant.ace_high`` false) it makes no Q-K-A run.  Rummy 500's
 rounds are the same as ever for the same seeds (the Rommy draws of the coin
 come on top).
+
+With two decks (Rummy 500 at 5 to 8 players) a hand may hold two copies of
+a card: its melds and layoffs hold each card once (a set each suit once, a
+run each rank once; a set is not grown by a copy of one of its cards), a
+take names the topmost copy of a card in the pile (``take_depth``: a deeper
+copy cannot be named), and a card taken alone from the top is not thrown
+back in either copy.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from benchmarks.arena.rummy500.referee import (
     Phase,
     PlayerView,
     play,
+    take_depth,
     take_discard,
 )
 
@@ -103,13 +111,14 @@ def set_melds(hand: Counter[int], rng: random.Random) -> list[tuple[int, ...]]:
 
 def extensions(meld: Meld, hand: Counter[int], ace_high: bool = True) -> list[tuple[int, ...]]:
     """Every meld ``meld`` grows into with cards of ``hand`` (meld order):
-    a set by one or two cards, a run by up to ``MAX_END`` cards an end, its
-    outermost new card a joker or not (an ace above the king only when
-    ``ace_high``)."""
+    a set by one or two cards (none a copy of one of its own), a run by up to
+    ``MAX_END`` cards an end, its outermost new card a joker or not (an ace
+    above the king only when ``ace_high``)."""
     out = []
     if meld.kind == "set":
         rank = next(c for c in meld.cards if c != JOKER) % RANKS
-        extra = [s * RANKS + rank for s in range(SUITS) if hand[s * RANKS + rank]]
+        extra = [s * RANKS + rank for s in range(SUITS)
+                 if hand[s * RANKS + rank] and s * RANKS + rank not in meld.cards]
         extra += [JOKER] * hand[JOKER]
         for size in range(1, MAX_SET - len(meld.cards) + 1):
             out += [(*meld.cards, *added) for added in sorted(set(combinations(extra, size)))]
@@ -202,15 +211,16 @@ class RandomPlayer:
         refilled from the pile, the stock or the top when it is empty)."""
         table = self.table(view) if view.variant.deep_takes else []
         top = []
-        if view.pile and not (view.pile[-1] == JOKER and set(view.hand) == {JOKER}):
+        if view.pile and set(view.hand) != {view.pile[-1]}:  # a card left to throw
             top.append(take_discard(view.pile[-1]))
-        deep = [take_discard(card) for depth, card in enumerate(reversed(view.pile[:-1]), 2)
+        nameable = [(depth, card) for depth, card in enumerate(reversed(view.pile[:-1]), 2)
+                    if take_depth(view.pile, card) == depth]  # a card named: its topmost copy
+        deep = [take_discard(card) for depth, card in nameable
                 if view.variant.deep_takes
                 and self.usable([*view.hand, *view.pile[-depth:]], card, table)]
         penalised = []
-        if view.variant.pile_penalty is not None:  # a joker named is the topmost joker
-            penalised = [take_discard(card) for depth, card in enumerate(reversed(view.pile[:-1]), 2)
-                         if card != JOKER or JOKER not in view.pile[1 - depth:]]
+        if view.variant.pile_penalty is not None:
+            penalised = [take_discard(card) for _, card in nameable]
         roll = self.rng.random()
         if view.stock_size:
             if roll < 0.15 and deep:

@@ -8,17 +8,23 @@ It shares no code with ``solver``: its melds and points are
 told).  The rules are the contract of notes/rummy500_spec.md (docs/RULES.md
 preset ``rummy500``):
 
-* the deal: one deck and two jokers (54 cards), 2 to 4 players; seat ``p``
-  gets ``deck[h*p : h*(p+1)]`` (``h`` = 13 cards with two players, 7 with
-  three or four); the next card, face up, starts the discard pile (the
-  upcard); the rest is the stock, drawn in order.  The dealer is the last
-  seat unless told otherwise; the seat after it plays first;
+* the deal: one deck and two jokers (54 cards) for 2 to 4 players, two such
+  decks shuffled together (108 cards: every card twice, four jokers) for 5
+  to 8 (``Variant.cards_for``); seat ``p`` gets ``deck[h*p : h*(p+1)]``
+  (``h`` = 13 cards with two players, 7 with three or more); the next card,
+  face up, starts the discard pile (the upcard); the rest is the stock,
+  drawn in order.  The dealer is the last seat unless told otherwise; the
+  seat after it plays first;
 * a turn is two actions.  The draw: ``draw_stock``; ``take_discard`` of a
   pile card, taking it and every card above it (the top card alone may be
-  kept but not thrown back this turn -- with two jokers, a joker taken alone
-  means no joker is thrown; a deeper card must be melded or laid off in this
-  turn's play; a joker named as the card taken is the topmost joker of the
-  pile); or ``pass`` when the stock is empty, which ends the round.
+  kept but not thrown back this turn -- where the game has two of that card
+  (the jokers; with two decks, every card) a card taken alone means no copy
+  of it is thrown; a deeper card must be melded or laid off in this turn's
+  play; a card named that the pile holds twice is its topmost copy,
+  ``take_depth``); or ``pass`` when the stock is empty, which ends the round.
+  Cards are counted as a multiset everywhere (hands, pile, stock, table):
+  with two decks a set still holds each suit once (no 7H 7H 7S) and a run
+  each rank once.
   The play: new melds (meld order), then layoffs (a table meld's index and
   the whole meld afterwards, meld order; melds laid this turn count), then a
   card thrown onto the pile, or none when the hand is empty;
@@ -70,10 +76,11 @@ from benchmarks.arena.rummy500.melds import (
     read_extension,
     read_meld,
 )
-from benchmarks.arena.rummy500.variants import RUMMY500, Variant
+from benchmarks.arena.rummy500.variants import CARDS, RUMMY500, Variant
 
 DECK: tuple[int, ...] = RUMMY500.deck
-"""Rummy 500's (and Rommy's) deck: 52 cards and two jokers (``Variant.deck``)."""
+"""Rummy 500's deck at 2 to 4 players (and Rommy's): 52 cards and two jokers
+(``Variant.deck``; a table's: ``Variant.cards_for``)."""
 HAND_SIZES = dict(RUMMY500.hand_sizes)
 """Rummy 500's cards each by the number of players (``Variant.hand_sizes``)."""
 MAX_TURNS = 300
@@ -122,8 +129,19 @@ PASS = Action(Kind.PASS)
 
 
 def take_discard(card: int) -> Action:
-    """Take the pile from its top down to ``card``."""
+    """Take the pile from its top down to ``card`` (its topmost copy: ``take_depth``)."""
     return Action(Kind.TAKE_DISCARD, card)
+
+
+def take_depth(pile: Sequence[int], card: int) -> int:
+    """How many cards a take down to ``card`` takes from ``pile`` (bottom to
+    top): down to its topmost copy, the only one a take can name (a joker;
+    with two decks, any card, may lie there twice).
+
+    >>> take_depth([52, 7, 52, 9], 52), take_depth([7, 9, 7, 3], 7)
+    (2, 2)
+    """
+    return len(pile) - max(index for index, held in enumerate(pile) if held == card)
 
 
 def play(melds: Sequence[Sequence[int]] = (), layoffs: Sequence[Layoff] = (),
@@ -268,11 +286,9 @@ class Rummy500Round:
 
     def __init__(self, deck: Sequence[int], players: int, dealer: int | None = None,
                  max_turns: int = MAX_TURNS, variant: Variant = RUMMY500) -> None:
-        if sorted(deck) != sorted(variant.deck):
-            jokers = f" and {variant.jokers} joker(s)" if variant.jokers else " and no joker"
-            raise ValueError(f"the deck of {variant.label} must hold 52 cards{jokers}, "
-                             "each card once")
         size = variant.hand_size(players)
+        if sorted(deck) != sorted(variant.cards_for(players)):
+            raise ValueError(_deck_problem(variant, players))
         self.variant = variant
         self.deck = tuple(deck)
         self.players = players
@@ -325,7 +341,7 @@ class Rummy500Round:
             return ()
         out = [PASS] if not self.stock_size and self.variant.passes else [DRAW_STOCK]
         takeable = self.pile if self.variant.deep_takes else self.pile[-1:]
-        out += [take_discard(card) for card in reversed(takeable)]
+        out += [take_discard(card) for card in dict.fromkeys(reversed(takeable))]  # topmost copies
         return tuple(out)
 
     def view(self, seat: int) -> PlayerView:
@@ -381,8 +397,7 @@ class Rummy500Round:
                 raise IllegalActionError(f"seat {seat_index} takes {card_name(card)} from below "
                                          f"the pile top {card_name(self.pile[-1])} "
                                          f"({self.variant.label} takes the top card only)")
-            # down to the first such card from the top (only a joker can be there twice)
-            depth = next(d for d in range(1, len(self.pile) + 1) if self.pile[-d] == card)
+            depth = take_depth(self.pile, card)
             taken = self.pile[len(self.pile) - depth:]
             del self.pile[len(self.pile) - depth:]
             seat.hand.extend(taken)
@@ -549,6 +564,15 @@ def _owners(target: _OnTable, extended: Meld, offset: int, seat: int) -> list[in
         match = next((i for i, (c, _) in enumerate(old) if c == card), None)
         owners.append(seat if match is None else old.pop(match)[1])
     return owners
+
+
+def _deck_problem(variant: Variant, players: int) -> str:
+    """What a deck of ``variant`` at ``players`` must hold (a deck that does not)."""
+    decks = variant.decks(players)
+    jokers = f" and {variant.jokers * decks} joker(s)" if variant.jokers else " and no joker"
+    times = "once" if decks == 1 else "twice"
+    return (f"the deck of {variant.label} at {players} players must hold {CARDS} "
+            f"cards{jokers}, each card {times} ({variant.deck_label(players)})")
 
 
 def _name(card: int | None) -> str:

@@ -2,7 +2,9 @@
 README); JSON is ``benchmarks.arena.report.write_json``.  A game that charges
 pile penalties (Rommy) also shows each player's and each seat's penalties per
 round; a game whose winner collects (basic rummy) each player's rummy rate
-(rounds won by a rummy) and the rummies of the run."""
+(rounds won by a rummy) and the rummies of the run.  A table dealt from two
+decks (Rummy 500 at 5 to 8 players) says so in its title: ``Rummy 500 arena
+(two decks, 108 cards)``."""
 
 from __future__ import annotations
 
@@ -50,7 +52,10 @@ def render(results: dict[str, Any]) -> str:
     detail = f", {number(results['turns_per_round'])} turns a round"
     if "rummies" in results:
         detail += f", {results['rummies']:,} won by a rummy"
-    text = render_rotated(results, f"{label} arena", "round", columns, detail=detail)
+    title = f"{label} arena"
+    if results.get("decks", 1) > 1:  # a one-deck table's report reads as it always did
+        title += f" ({results['deck']})"
+    text = render_rotated(results, title, "round", columns, detail=detail)
     if not charged:
         return text
     seats = markdown_table(

@@ -9,9 +9,10 @@ random streams of the decks and seeds are named after the game, so a seed
 deals other decks in each).
 
 * A **deal** is one shuffled deck (the game's: 52 cards and two jokers,
-  basic rummy's 52 cards) played once per rotation of the lineup (``n``
-  rounds with ``n`` players).  The dealer is the last seat: seat 0 plays
-  first.
+  basic rummy's 52 cards; Rummy 500 at 5 to 8 players two such decks, 108
+  cards: ``Variant.cards_for``) played once per rotation of the lineup
+  (``n`` rounds with ``n`` players).  The dealer is the last seat: seat 0
+  plays first.
 * A player's **points per deal** are its mean over the rotations of its
   round points (Rummy 500 and Rommy: laid down and laid off, less what is
   left in hand; basic rummy: what it collected on going out, or minus what
@@ -54,9 +55,12 @@ MAX_ACTIONS = 2 * MAX_TURNS + 2
 """A round never takes more actions than this (two a turn)."""
 
 
-def deck_for(seed: int, deal: int, variant: Variant = RUMMY500) -> tuple[int, ...]:
-    """The shuffled deck of deal ``deal`` (of Rummy 500 unless ``variant`` says)."""
-    return rotations.deck_for(variant.name, variant.deck, seed, deal)
+def deck_for(seed: int, deal: int, variant: Variant = RUMMY500,
+             players: int | None = None) -> tuple[int, ...]:
+    """The shuffled deck of deal ``deal`` (of Rummy 500 unless ``variant``
+    says) for a table of ``players`` (None: one deck, ``Variant.deck``)."""
+    cards = variant.deck if players is None else variant.cards_for(players)
+    return rotations.deck_for(variant.name, cards, seed, deal)
 
 
 def seed_for(seed: int, deal: int, rotation: int, seat: int, variant: Variant = RUMMY500) -> int:
@@ -202,14 +206,17 @@ def run_arena(variant: Variant, lineup: Sequence[str], deals: int, *, seed: int 
               max_seconds: float | None = None) -> dict[str, Any]:
     """Play ``variant`` and sum up (see the module docstring and ``rotations.play_deals``)."""
     check_names(ENTRANTS, lineup, variant.label)
-    variant.hand_size(len(lineup))  # ValueError when the game does not seat them
+    players = len(lineup)
+    variant.hand_size(players)  # ValueError when the game does not seat them
     started = time.monotonic()
     play = functools.partial(play_round, variant=variant)
-    played = rotations.play_deals(variant.name, variant.deck, lineup, play, deals, seed=seed,
-                                  workers=workers, progress=progress, max_seconds=max_seconds)
+    played = rotations.play_deals(variant.name, variant.cards_for(players), lineup, play, deals,
+                                  seed=seed, workers=workers, progress=progress,
+                                  max_seconds=max_seconds)
     results = summarize(lineup, played, variant)
     results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started,
-                   max_turns=MAX_TURNS)
+                   max_turns=MAX_TURNS, decks=variant.decks(players),
+                   deck=variant.deck_label(players))
     return results
 
 

@@ -15,6 +15,10 @@ fields instead of asking which game it is:
   the hand (Rommy); else a play may empty the hand without one (Rummy 500,
   basic rummy);
 * ``jokers`` -- the deck's jokers besides its 52 cards (basic rummy: none);
+* ``two_decks_from`` -- the smallest table dealt from two such decks
+  shuffled together, every card twice and twice the jokers (Rummy 500: 5 to
+  8 players, 108 cards; ``decks``, ``cards_for``); None: one deck at every
+  size (Rommy, basic rummy);
 * ``ace_high`` -- an ace may also end a run high, Q-K-A (never both ends);
   else the ace is low only (basic rummy);
 * ``deep_takes`` -- the pile may be taken down to a deeper card; else its
@@ -37,6 +41,10 @@ fields instead of asking which game it is:
 (10, 6, 52, 54)
 >>> [BASIC.points.of(card) for card in (0, 1, 8, 9, 12)]
 [1, 2, 9, 10, 10]
+>>> RUMMY500.decks(4), RUMMY500.decks(5), len(RUMMY500.cards_for(8)), ROMMY.decks(6)
+(1, 2, 108, 1)
+>>> RUMMY500.hand_size(8), RUMMY500.deck_label(8), RUMMY500.cards_for(4) == RUMMY500.deck
+(7, 'two decks, 108 cards', True)
 """
 
 from __future__ import annotations
@@ -49,7 +57,7 @@ from benchmarks.arena.joker_cards import JOKER, RANKS
 CARDS = 52
 """One deck without its jokers."""
 DECK_SIZE = 54
-"""One deck of 52 cards and two jokers, the deck of Rummy 500 and Rommy."""
+"""One deck of 52 cards and two jokers, the deck of Rummy 500 (at 2 to 4 players) and Rommy."""
 FIRST_COURT_RANK = 9
 """The rank of the ten (rank 0 is the ace): ten to king count ``court``."""
 
@@ -106,6 +114,9 @@ class Variant:
     """Every turn ends with a throw, the closing one too."""
     jokers: int = 2
     """Jokers in the deck, besides its 52 cards."""
+    two_decks_from: int | None = None
+    """The smallest table dealt from two decks shuffled together (each card twice,
+    twice the jokers); None: one deck at every size."""
     ace_high: bool = True
     """An ace may end a run high (Q-K-A) as well as low (A-2-3); else low only."""
     deep_takes: bool = True
@@ -122,10 +133,15 @@ class Variant:
         if not 0 <= self.jokers <= 2 or (self.jokers == 0) != (self.points.joker is None):
             raise ValueError(f"{self.label}: {self.jokers} joker(s) in the deck, and the "
                              "card points give a joker's only when there is one")
+        if self.two_decks_from is not None and self.two_decks_from not in self.seats:
+            raise ValueError(f"{self.label}: two decks from {self.two_decks_from} players, "
+                             "a table size the game does not seat")
         for players, size in self.hand_sizes:
-            if players < 2 or size < 1 or players * size + 1 > len(self.deck):
+            cards = len(self.cards_for(players))
+            if players < 2 or size < 1 or players * size + 1 > cards:
                 raise ValueError(f"{self.label}: {players} players with {size} cards each do "
-                                 f"not fit one deck of {len(self.deck)} with an upcard")
+                                 f"not fit {self._decks_named(players)} of {cards} with an "
+                                 "upcard")
         if self.pile_penalty is not None and self.pile_penalty < 1:
             raise ValueError(f"{self.label}: a pile penalty is at least 1 point")
         if self.pile_penalty is not None and not self.deep_takes:
@@ -141,8 +157,29 @@ class Variant:
 
     @property
     def deck(self) -> tuple[int, ...]:
-        """The game's cards, each once, the jokers last (the order decks are shuffled from)."""
+        """One deck of the game: its cards, each once, the jokers last (the order a
+        one-deck table's cards are shuffled from; ``cards_for`` a table's)."""
         return (*range(CARDS), *(JOKER,) * self.jokers)
+
+    def decks(self, players: int) -> int:
+        """How many decks a table of ``players`` is dealt from (1 or 2)."""
+        two = self.two_decks_from is not None and players >= self.two_decks_from
+        return 2 if two else 1
+
+    def cards_for(self, players: int) -> tuple[int, ...]:
+        """The cards of a table of ``players``, in the order they are shuffled from:
+        the 52 cards ``decks(players)`` times over, then every deck's jokers
+        (one deck: ``deck``)."""
+        decks = self.decks(players)
+        return (*range(CARDS),) * decks + (JOKER,) * (self.jokers * decks)
+
+    def deck_label(self, players: int) -> str:
+        """The cards of a table of ``players`` in words: ``one deck, 54 cards``,
+        ``two decks, 108 cards``."""
+        return f"{self._decks_named(players)}, {len(self.cards_for(players))} cards"
+
+    def _decks_named(self, players: int) -> str:
+        return "one deck" if self.decks(players) == 1 else "two decks"
 
     @property
     def passes(self) -> bool:
@@ -163,8 +200,8 @@ RUMMY500_POINTS = CardPoints(joker=15, ace=15, low_ace=1, court=10, pip=None)
 ROMMY_POINTS = CardPoints(joker=25, ace=15, low_ace=15, court=10, pip=5)
 BASIC_POINTS = CardPoints(joker=None, ace=1, low_ace=1, court=10, pip=None)
 
-RUMMY500 = Variant("rummy500", "Rummy 500", ((2, 13), (3, 7), (4, 7)), RUMMY500_POINTS,
-                   pile_penalty=None, must_throw=False)
+RUMMY500 = Variant("rummy500", "Rummy 500", ((2, 13), *((players, 7) for players in range(3, 9))),
+                   RUMMY500_POINTS, pile_penalty=None, must_throw=False, two_decks_from=5)
 ROMMY = Variant("rommy", "Rommy", tuple((players, 7) for players in range(2, 7)), ROMMY_POINTS,
                 pile_penalty=50, must_throw=True)
 BASIC = Variant("basic", "Basic rummy", ((2, 10), (3, 7), (4, 7), (5, 6), (6, 6)), BASIC_POINTS,
