@@ -490,20 +490,33 @@ def test_the_advisor_plays_legal_rounds() -> None:
     assert results["players"]["advisor_novice"]["decisions"] > 0
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_every_move_the_advisor_lists_is_legal_for_the_referee(players: int) -> None:
+HOUSES: list[tuple[int, dict[str, Any]]] = [
+    (2, {}), (3, {}), (4, {}), (6, {}),  # 6: two decks
+    (3, {"ace": "low", "joker_points": 25}),
+    (7, {"jokers_per_deck": 1, "pip_points": 5, "court_points": 8}),
+]
+"""Tables (players, house rules) whose every listed advisor move the referee checks."""
+
+
+@pytest.mark.parametrize(("players", "house"), HOUSES,
+                         ids=[f"{n}-{'-'.join(h) or 'preset'}" for n, h in HOUSES])
+def test_every_move_the_advisor_lists_is_legal_for_the_referee(players: int,
+                                                               house: dict[str, Any]) -> None:
     """Not only the recommendation: each listed move, applied to a copy of the
-    round, is accepted by the referee (which shares no code with the advisor)."""
+    round, is accepted by the referee (which shares no code with the advisor),
+    at one and two decks and under house rules the referee plays by its own
+    reading of the knobs (``with_house``)."""
     import copy
     import random
 
     from benchmarks.arena.rummy500.advisor_player import action_of, advice_request
-    from benchmarks.arena.rummy500.referee import DECK
+    from benchmarks.arena.rummy500.variants import with_house
     from solver.play import advise
 
-    deck = list(DECK)
-    random.Random(f"listed/{players}").shuffle(deck)
-    game = Rummy500Round(deck, players)
+    variant = with_house(RUMMY500, house) if house else RUMMY500
+    deck = list(variant.cards_for(players))
+    random.Random(f"listed/{players}/{sorted(house)}").shuffle(deck)
+    game = Rummy500Round(deck, players, variant=variant)
     others = make_player("greedy")
     checked = 0
     for _ in range(400):
@@ -675,3 +688,44 @@ def test_the_command_line_seats_eight_rummy500_players() -> None:
         lineup = rummy500_lineup(parser.parse_args(["--arena", "--game", "rummy500",
                                                     "--players", str(players)]))
         assert lineup == ["advisor", "greedy", *["greedy"] * (players - 2)]
+
+
+# -- house rules ---------------------------------------------------------------------------
+def test_the_referee_plays_a_houses_knobs_by_its_own_reading() -> None:
+    from benchmarks.arena.rummy500.variants import with_house
+
+    low = with_house(RUMMY500, {"ace": "low", "joker_points": 25, "ace_points": 11})
+    assert low.points.of(JOKER) == 25 and low.points.of(c("AS")) == 11
+    assert low.points.low_ace == 1  # Rummy 500 scores a low ace apart: it stays 1
+    assert sum(read_meld(cards("QS KS AS"), ace_high=RUMMY500.ace_high).points) == 35
+    with pytest.raises(InvalidMeldError):
+        read_meld(cards("QS KS AS"), points=low.points, ace_high=low.ace_high)
+    assert sum(read_meld(cards("AS 2S 3S"), points=low.points, ace_high=low.ace_high).points) == 6
+    for bad in ({"decks": 2}, {"ace": "wrap"}, {"pile_penalty": 30}, {"joker_points": "x"}):
+        with pytest.raises(ValueError):
+            with_house(RUMMY500, bad)
+
+
+def test_the_advisor_plays_a_house_round_of_rommy_legally() -> None:
+    from benchmarks.arena.rummy500.runner import run_arena
+    from benchmarks.arena.rummy500.variants import ROMMY, with_house
+
+    house = {"pile_penalty": 30, "joker_points": 40}
+    results = run_arena(with_house(ROMMY, house), ["advisor_novice", "careful"], 1,
+                        seed=9, progress=False)
+    assert results["violations"] == [] and results["illegal_actions"] == 0
+    assert results["house_rules"] == house
+    assert results.get("pile_penalty") == house.get("pile_penalty")
+
+
+def test_the_command_line_refuses_a_house_knob_it_cannot_play(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.__main__ import build_parser
+    from benchmarks.arena.cli import ROTATED_GAMES, run_rotated_command
+
+    parser = build_parser()
+    for game, house in (("rummy500", '{"decks": 2}'), ("rummy500", "[1]"),
+                        ("indian13", '{"joker_points": 5}')):
+        args = parser.parse_args(["--arena", "--game", game, "--house", house, "--deals", "1"])
+        assert run_rotated_command(args, ROTATED_GAMES[game]) == 2
+        assert "--house" in capsys.readouterr().err

@@ -35,6 +35,7 @@ REFUSED = [
     ("rummy500", {"pile_penalty": 20}, "pile_penalty"),  # a deeper card must be used
     ("rommy", {"rummy_doubles": False}, "rummy_doubles"),  # net scoring: no rummy
     ("basic", {"joker_points": -1}, "joker_points"),  # out of range
+    ("basic", {"jokers_per_deck": 2}, "jokers_per_deck"),  # basic's jokers are not wild
     ("rummy500", {"no_such_knob": 1}, "no_such_knob"),
 ]
 

@@ -18,6 +18,7 @@ the referee disagreed with OpenSpiel; never because of a result or a time.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,12 +33,13 @@ from benchmarks.arena.report import write_json
 from benchmarks.arena.rummy500.players import ENTRANTS as RUMMY500_ENTRANTS
 from benchmarks.arena.rummy500.players import LABEL as RUMMY500_LABEL
 from benchmarks.arena.rummy500.report import render as render_rummy500
+from benchmarks.arena.rummy500.runner import run_arena as run_lay_down_arena
 from benchmarks.arena.rummy500.runner import (
     run_basic_arena,
     run_rommy_arena,
     run_rummy500_arena,
 )
-from benchmarks.arena.rummy500.variants import BASIC, ROMMY, RUMMY500
+from benchmarks.arena.rummy500.variants import BASIC, ROMMY, RUMMY500, Variant, with_house
 
 INDIAN_DEFAULT = ("advisor", "greedy")
 INDIAN_FILL = ("distance", "greedy", "advisor_nodrop")
@@ -75,6 +77,8 @@ class RotatedGame:
     render: Callable[[dict[str, Any]], str]
     seats: tuple[int, int] = (2, 4)
     """The fewest and the most players at a table."""
+    variant: Variant | None = None
+    """The lay-down games' rules (``--house`` changes them); None: no house rules."""
 
     def lineup(self, args: argparse.Namespace) -> list[str]:
         """The table the options ask for (``ValueError`` saying why not)."""
@@ -100,13 +104,13 @@ ROTATED_GAMES: dict[str, RotatedGame] = {
                             run_indian_arena, render_indian),
     "rummy500": RotatedGame(RUMMY500_LABEL, RUMMY500_ENTRANTS, RUMMY500_DEFAULT,
                             RUMMY500_FILL, RUMMY500_PLAYERS, run_rummy500_arena, render_rummy500,
-                            (min(RUMMY500.seats), max(RUMMY500.seats))),
+                            (min(RUMMY500.seats), max(RUMMY500.seats)), RUMMY500),
     "rommy": RotatedGame(ROMMY.label, RUMMY500_ENTRANTS, RUMMY500_DEFAULT, ROMMY_FILL,
                          RUMMY500_PLAYERS, run_rommy_arena, render_rummy500,
-                         (min(ROMMY.seats), max(ROMMY.seats))),
+                         (min(ROMMY.seats), max(ROMMY.seats)), ROMMY),
     "basic": RotatedGame(BASIC.label, RUMMY500_ENTRANTS, RUMMY500_DEFAULT, ROMMY_FILL,
                          RUMMY500_PLAYERS, run_basic_arena, render_rummy500,
-                         (min(BASIC.seats), max(BASIC.seats))),
+                         (min(BASIC.seats), max(BASIC.seats)), BASIC),
 }
 indian_lineup = ROTATED_GAMES["indian13"].lineup
 rummy500_lineup = ROTATED_GAMES["rummy500"].lineup
@@ -137,6 +141,10 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
                             "rummy500 2 to 8 (two decks from 5), rommy and basic 2 to 6 "
                             "(default 2; rummy500, rommy and basic "
                             f"{RUMMY500_PLAYERS})")
+    group.add_argument("--house", default=None, metavar="JSON",
+                       help="rummy500, rommy and basic: house rules as the rule book's knobs, "
+                            "e.g. '{\"joker_points\": 25, \"ace\": \"low\"}' (the referee "
+                            "plays them, the library's players are told them)")
     group.add_argument("--lineup", default=None, metavar="NAME,NAME,...",
                        help="indian13, rummy500, rommy and basic: every player at the table, "
                             "in place order (overrides --a, --b and --players)")
@@ -183,6 +191,19 @@ def _report(results: dict[str, Any], render: Callable[[dict[str, Any]], str],
     return 1 if problems else 0
 
 
+def _house_variant(game: RotatedGame, house: str) -> Variant:
+    """The game under ``--house``'s knobs (``ValueError`` saying why not)."""
+    if game.variant is None:
+        raise ValueError(f"{game.label} takes no house rules here (rummy500, rommy and basic do)")
+    try:
+        knobs = json.loads(house)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON: {error}") from None
+    if not isinstance(knobs, dict):
+        raise ValueError("a JSON object of knobs, e.g. '{\"joker_points\": 25}'")
+    return with_house(game.variant, knobs)
+
+
 def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
     """``--game indian13``, ``rummy500``, ``rommy`` or ``basic``: play, print, write JSON;
     the exit code."""
@@ -194,8 +215,18 @@ def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
     if args.deals < 1 or args.workers < 1:
         print("error: --deals and --workers must be at least 1", file=sys.stderr)
         return 2
-    results = game.run(lineup, args.deals, seed=args.seed, workers=args.workers,
-                       max_seconds=None if args.max_minutes is None else 60.0 * args.max_minutes)
+    max_seconds = None if args.max_minutes is None else 60.0 * args.max_minutes
+    if args.house is None:
+        results = game.run(lineup, args.deals, seed=args.seed, workers=args.workers,
+                           max_seconds=max_seconds)
+    else:
+        try:
+            variant = _house_variant(game, args.house)
+        except ValueError as error:
+            print(f"error: --house: {error}", file=sys.stderr)
+            return 2
+        results = run_lay_down_arena(variant, lineup, args.deals, seed=args.seed,
+                                     workers=args.workers, max_seconds=max_seconds)
     return _report(results, game.render, args)
 
 

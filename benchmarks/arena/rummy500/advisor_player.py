@@ -45,10 +45,12 @@ def _ours(cards: Iterable[int]) -> tuple[int, ...]:
 
 
 def advice_request(view: PlayerView, level: str, seed: int) -> dict[str, Any]:
-    """The keyword arguments of ``advise`` for ``view`` (the game aside)."""
+    """The keyword arguments of ``advise`` for ``view`` (the game aside; a
+    house's rules as ``rules``: the decks follow from the players)."""
     return {"hand": names(view.hand), "upcard": card_name(view.upcard),
             "history": view.history, "me": view.seat, "dealer": view.dealer,
-            "players": view.players, "level": level, "seed": seed, "time_limit_ms": None}
+            "players": view.players, "level": level, "seed": seed, "time_limit_ms": None,
+            "rules": dict(view.variant.house_rules) or None}
 
 
 def action_of(move: Any) -> Action:

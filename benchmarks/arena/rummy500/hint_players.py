@@ -151,11 +151,15 @@ def card_scale(variant: Variant) -> float:
     return _median_points(variant) / REFERENCE_POINTS
 
 
-def library_rules(view: PlayerView) -> dict[str, int] | None:
-    """The library's rules overrides for the table of ``view``: ``{"decks": 2}``
-    where it is dealt from two decks, else None (the game's preset as it is)."""
+def library_rules(view: PlayerView) -> dict[str, object] | None:
+    """The library's rules overrides for the table of ``view``: its house
+    rules (``Variant.house_rules``) and ``{"decks": 2}`` where it is dealt
+    from two decks; None: the game's preset as it is."""
+    rules: dict[str, object] = dict(view.variant.house_rules)
     decks = view.variant.decks(view.players)
-    return {"decks": decks} if decks > 1 else None
+    if decks > 1:
+        rules["decks"] = decks
+    return rules or None
 
 
 def ours(cards: Iterable[int]) -> tuple[int, ...]:
@@ -665,7 +669,7 @@ class _Search:
     search, its answers cached, for the many hands a decision weighs)."""
 
     def __init__(self, variant: Variant, table: Iterable[Sequence[int]],
-                 rules: Mapping[str, int] | None = None) -> None:
+                 rules: Mapping[str, object] | None = None) -> None:
         from solver.deadline import play_deadline
         from solver.layoffs import LayoffSearch, read_table
         from solver.rules import make_deal, make_rules

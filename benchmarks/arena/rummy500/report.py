@@ -8,6 +8,7 @@ decks (Rummy 500 at 5 to 8 players) says so in its title: ``Rummy 500 arena
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from benchmarks.arena.report import Column, _interval, _rate, number, render_rotated
@@ -55,6 +56,8 @@ def render(results: dict[str, Any]) -> str:
     title = f"{label} arena"
     if results.get("decks", 1) > 1:  # a one-deck table's report reads as it always did
         title += f" ({results['deck']})"
+    if results.get("house_rules"):
+        title += f", house rules {json.dumps(results['house_rules'], sort_keys=True)}"
     text = render_rotated(results, title, "round", columns, detail=detail)
     if not charged:
         return text

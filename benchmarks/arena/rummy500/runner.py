@@ -216,7 +216,7 @@ def run_arena(variant: Variant, lineup: Sequence[str], deals: int, *, seed: int 
     results = summarize(lineup, played, variant)
     results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started,
                    max_turns=MAX_TURNS, decks=variant.decks(players),
-                   deck=variant.deck_label(players))
+                   deck=variant.deck_label(players), house_rules=dict(variant.house_rules))
     return results
 
 

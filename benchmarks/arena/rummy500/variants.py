@@ -49,7 +49,8 @@ fields instead of asking which game it is:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from benchmarks.arena.joker_cards import JOKER, RANKS
@@ -128,6 +129,9 @@ class Variant:
     collects the other hands' points."""
     rummy_doubles: bool = False
     """Collect scoring: a winner who laid no card before its last turn doubles every payment."""
+    house_rules: tuple[tuple[str, object], ...] = ()
+    """The rule book's knobs this table changed (``with_house``), as the
+    library's players are told them (``rules``); empty: the game as published."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.jokers <= 2 or (self.jokers == 0) != (self.points.joker is None):
@@ -209,3 +213,60 @@ BASIC = Variant("basic", "Basic rummy", ((2, 10), (3, 7), (4, 7), (5, 6), (6, 6)
                 turn_over_pile=True, scoring="collect", rummy_doubles=True)
 
 VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (RUMMY500, ROMMY, BASIC)}
+
+
+def with_house(variant: Variant, knobs: Mapping[str, object]) -> Variant:
+    """``variant`` under a house's rules, named by the rule book's knobs
+    (docs/RULES.md): ``ace_points``, ``ace_low_run_points`` (an ace melded
+    low; when the game scores it as any ace, a new ``ace_points`` moves it
+    too), ``pip_points``, ``court_points``, ``joker_points``,
+    ``jokers_per_deck`` (0 to 2), ``ace`` (``low`` or ``high_low``),
+    ``pile_penalty`` (a game that charges one) and ``rummy_doubles`` (a
+    collect score); ``ValueError`` for any other.  The referee reads the
+    fields; the knobs are kept to tell the library's players.
+
+    >>> house = with_house(ROMMY, {"ace_points": 20, "joker_points": 50, "pile_penalty": 30})
+    >>> house.points.of(0), house.points.low_ace, house.points.of(JOKER), house.pile_penalty
+    (20, 20, 50, 30)
+    >>> with_house(RUMMY500, {"ace": "low", "jokers_per_deck": 0}).ace_high
+    False
+    """
+    known = {"ace_points", "ace_low_run_points", "pip_points", "court_points", "joker_points",
+             "jokers_per_deck", "ace", "pile_penalty", "rummy_doubles"}
+    unknown = sorted(set(knobs) - known)
+    if unknown:
+        raise ValueError(f"{variant.label}: the arena plays these house knobs only: "
+                         f"{', '.join(sorted(known))}; not {', '.join(unknown)}")
+    points = variant.points
+    ace = _int_knob(knobs, "ace_points", points.ace)
+    low_ace = _int_knob(knobs, "ace_low_run_points",
+                        ace if points.low_ace == points.ace else points.low_ace)
+    jokers = _int_knob(knobs, "jokers_per_deck", variant.jokers)
+    joker = _int_knob(knobs, "joker_points", points.joker or 0) if jokers else None
+    pip = knobs.get("pip_points", points.pip)
+    if pip is not None and not isinstance(pip, int):
+        raise ValueError(f"pip_points must be a whole number or null, not {pip!r}")
+    new_points = CardPoints(joker, ace, low_ace, _int_knob(knobs, "court_points", points.court),
+                            pip)
+    aces = {"low": False, "high_low": True}
+    if knobs.get("ace", "high_low" if variant.ace_high else "low") not in aces:
+        raise ValueError(f"ace must be low or high_low, not {knobs['ace']!r}")
+    if "pile_penalty" in knobs and variant.pile_penalty is None:
+        raise ValueError(f"{variant.label} charges no pile penalty")
+    if "rummy_doubles" in knobs and (variant.scoring != "collect"
+                                     or not isinstance(knobs["rummy_doubles"], bool)):
+        raise ValueError(f"{variant.label}: rummy_doubles is a collect score's, true or false")
+    return replace(
+        variant, label=f"{variant.label} (house rules)", points=new_points, jokers=jokers,
+        ace_high=aces[str(knobs.get("ace", "high_low" if variant.ace_high else "low"))],
+        pile_penalty=_int_knob(knobs, "pile_penalty", variant.pile_penalty or 0)
+        if variant.pile_penalty is not None else None,
+        rummy_doubles=bool(knobs.get("rummy_doubles", variant.rummy_doubles)),
+        house_rules=tuple(sorted(knobs.items())))
+
+
+def _int_knob(knobs: Mapping[str, object], name: str, default: int) -> int:
+    value = knobs.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return value

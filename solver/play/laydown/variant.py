@@ -110,6 +110,10 @@ class Variant:
             raise InvalidRulesError("ace", f"ace: the {self.game} advisor plays the ace low "
                                            f"(A-2-3) or high and low (Q-K-A too): "
                                            f"{' or '.join(ACES)}; not {rules.ace!r}")
+        if rules.jokers_per_deck and not rules.printed_jokers_wild:
+            raise InvalidRulesError("jokers_per_deck", f"jokers_per_deck: {self.game}'s "
+                                                       "printed jokers are not wild; the "
+                                                       "advisor plays wild jokers only")
         if "pile_penalty" in overrides and self.pile_penalty is None:
             raise InvalidRulesError("pile_penalty", f"pile_penalty: {self.game} has no pile "
                                                     "penalty (a card taken from below the top must be "
