@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from benchmarks import SMOKE_HANDS, correctness_problems, run
 from benchmarks.advise_load import GAMES as ADVISE_LOAD_GAMES
-from benchmarks.advise_load import render_advise_load, run_advise_load
+from benchmarks.advise_load import TABLE_PLAYERS, render_advise_load, run_advise_load
 from benchmarks.arena.cli import add_arena_arguments, run_arena_command
 from benchmarks.hints import HINT_SUITES, MIN_DEALS
 from benchmarks.report import render, write_json
@@ -88,7 +88,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: --advise-load plays {', '.join(ADVISE_LOAD_GAMES)} positions",
                   file=sys.stderr)
             return 2
+        players = TABLE_PLAYERS if args.players is None else args.players
+        if args.game == "gin" and args.players not in (None, 2):
+            print("error: gin seats two players", file=sys.stderr)
+            return 2
         advice = run_advise_load(args.load_seconds, seed=args.seed, game=args.game,
+                                 players=players,
                                  progress=lambda line: print(line, file=sys.stderr))
         print(render_advise_load(advice))
         if args.json:

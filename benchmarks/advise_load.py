@@ -54,6 +54,8 @@ INDIAN_TABLE = ("greedy", "distance")
 """The advisor's opponents at the Indian table."""
 LAY_DOWN_TABLE = ("greedy", "careful")
 """The advisor's opponents at the Rummy 500 (Rommy, basic rummy) table."""
+TABLE_PLAYERS = 3
+"""The table the Indian and lay-down positions come from (gin seats two)."""
 GAMES = ("gin", "indian13", *LAY_DOWN_VARIANTS)
 """The games whose positions ``advise_bodies`` records."""
 WORKERS = 2
@@ -81,12 +83,14 @@ class _Recorder(AdvisorPlayer):
         return advise(body["game"], **arguments, level="novice")
 
 
-def advise_bodies(hands: int = HANDS, seed: int = 0, game: str = "gin") -> list[dict[str, Any]]:
-    """Request bodies of every advisor decision in ``hands`` arena hands (deals)."""
+def advise_bodies(hands: int = HANDS, seed: int = 0, game: str = "gin",
+                  players: int = TABLE_PLAYERS) -> list[dict[str, Any]]:
+    """Request bodies of every advisor decision in ``hands`` arena hands (deals;
+    ``players`` at the table but in gin, which seats two)."""
     if game in LAY_DOWN_VARIANTS:
-        return _lay_down_bodies(game, hands, seed)
+        return _lay_down_bodies(game, hands, seed, players)
     if game != "gin":
-        return _indian_bodies(hands, seed)
+        return _indian_bodies(hands, seed, players)
     arena = Arena("advisor_novice", "eaai_simple", seed=seed, cross_check=False)
     recorder = _Recorder()
     arena.players["a"] = recorder
@@ -107,10 +111,19 @@ class _IndianRecorder(IndianAdvisor):
         return body
 
 
-def _indian_bodies(deals: int, seed: int) -> list[dict[str, Any]]:
+def _table(others: Sequence[str], players: int) -> tuple[str, ...]:
+    """The recorded advisor and ``players - 1`` of ``others``, taken in turn.
+
+    >>> _table(("greedy", "careful"), 5)
+    ('advisor_novice', 'greedy', 'careful', 'greedy', 'careful')
+    """
+    return ("advisor_novice", *(others[i % len(others)] for i in range(players - 1)))
+
+
+def _indian_bodies(deals: int, seed: int, players: int) -> list[dict[str, Any]]:
     """Request bodies of the novice advisor's decisions at an indian13 table
     (its seat rotated over each deal)."""
-    return _recorded(_IndianRecorder(), ("advisor_novice", *INDIAN_TABLE), INDIAN_SEEDS,
+    return _recorded(_IndianRecorder(), _table(INDIAN_TABLE, players), INDIAN_SEEDS,
                      INDIAN_DECK, deals, seed,
                      lambda deck, seats, seeds, players: play_game(deck, seats, seeds,
                                                                    IndianRules(), players),
@@ -132,12 +145,12 @@ class _LayDownRecorder(LayDownAdvisor):
         return super().act(view)
 
 
-def _lay_down_bodies(game: str, deals: int, seed: int) -> list[dict[str, Any]]:
-    """Request bodies of the novice advisor's decisions at a table of three of
-    ``game`` (``LAY_DOWN_TABLE``; its seat rotated over each deal)."""
+def _lay_down_bodies(game: str, deals: int, seed: int, players: int) -> list[dict[str, Any]]:
+    """Request bodies of the novice advisor's decisions at a table of ``game``
+    (``LAY_DOWN_TABLE`` in turn; its seat rotated over each deal)."""
     variant = LAY_DOWN_VARIANTS[game]
-    return _recorded(_LayDownRecorder(), ("advisor_novice", *LAY_DOWN_TABLE), variant.name,
-                     variant.deck, deals, seed,
+    return _recorded(_LayDownRecorder(), _table(LAY_DOWN_TABLE, players), variant.name,
+                     variant.cards_for(players), deals, seed,
                      functools.partial(play_lay_down_round, variant=variant),
                      lambda name: make_lay_down_player(name, variant.label))
 
@@ -190,13 +203,14 @@ def raw_requests(bodies: list[dict[str, Any]], port: int) -> list[bytes]:
 
 def run_advise_load(seconds: float = 20.0, hands: int = HANDS, seed: int = 0,
                     progress: Callable[[str], None] | None = None,
-                    game: str = "gin") -> dict[str, Any]:
-    """Latency of ``/v1/advise`` at the default level with two workers;
-    ``{"skipped": reason}`` when the API cannot run."""
+                    game: str = "gin", players: int = TABLE_PLAYERS) -> dict[str, Any]:
+    """Latency of ``/v1/advise`` at the default level with two workers, on the
+    positions of a table of ``players`` (gin: two); ``{"skipped": reason}``
+    when the API cannot run."""
     reason = api_unavailable()
     if reason is not None:
         return {"skipped": reason}
-    bodies = advise_bodies(hands, seed, game)
+    bodies = advise_bodies(hands, seed, game, players)
     if progress:
         progress(f"advise load: {len(bodies)} {game} positions from {hands} arena hands")
     levels = level_times(bodies)
@@ -220,7 +234,8 @@ def run_advise_load(seconds: float = 20.0, hands: int = HANDS, seed: int = 0,
         phases.append({"mode": f"open loop {RATES[-1]:g}/s, time_limit_ms {TURN_TIMER_MS}",
                        **summary})
         on_server = server.server_ms()
-    return {"game": game, "workers": WORKERS, "positions": len(bodies), "levels": levels,
+    return {"game": game, "players": 2 if game == "gin" else players, "workers": WORKERS,
+            "positions": len(bodies), "levels": levels,
             "phases": phases,
             "slowest_on_server_ms": max(on_server.values(), default=0.0)}
 
@@ -237,7 +252,8 @@ def render_advise_load(results: dict[str, Any]) -> str:
         [[name, str(t["decisions"]), _ms(t["median_ms"]), _ms(t["p90_ms"]), _ms(t["p99_ms"]),
           _ms(t["max_ms"])] for name, t in results["levels"].items()])
     return (f"advise() per decision, one process, {results['positions']} "
-            f"{results.get('game', 'gin')} positions from arena hands\n\n{levels}\n\n"
+            f"{results.get('game', 'gin')} positions from arena hands "
+            f"({results.get('players', 2)} players)\n\n{levels}\n\n"
             f"POST /v1/advise, default level, {results['workers']} "
             f"workers; slowest on the server: {results['slowest_on_server_ms']:.0f} ms\n\n{table}")
 

@@ -25,19 +25,20 @@ def test_recorded_positions_are_advise_requests() -> None:
     assert {"draw", "discard"} <= phases
 
 
-@pytest.mark.parametrize(("game", "step", "phases"), [
-    ("indian13", 1, {"draw"}),
-    ("rummy500", 3, {"draw", "play"}),
-    ("rommy", 3, {"draw", "play"}),
-    ("basic", 3, {"draw", "play"}),
+@pytest.mark.parametrize(("game", "players", "step", "phases"), [
+    ("indian13", 3, 1, {"draw"}),
+    ("rummy500", 3, 3, {"draw", "play"}),
+    ("rummy500", 6, 3, {"draw", "play"}),  # two decks
+    ("rommy", 3, 3, {"draw", "play"}),
+    ("basic", 3, 3, {"draw", "play"}),
 ])
-def test_recorded_rotated_game_positions_are_advise_requests(game: str, step: int,
+def test_recorded_rotated_game_positions_are_advise_requests(game: str, players: int, step: int,
                                                              phases: set[str]) -> None:
-    bodies = advise_bodies(hands=1, seed=5, game=game)
+    bodies = advise_bodies(hands=1, seed=5, game=game, players=players)
     assert len(bodies) >= 6
     seen = set()
     for body in bodies[::step]:
-        assert body["game"] == game and body["players"] == 3
+        assert body["game"] == game and body["players"] == players
         operation = OPERATIONS["advise"]
         call = operation.parse({**body, "level": "novice"}, Settings())
         answer = operation.execute(call.args, Deadline.after_ms(call.limit_ms))
