@@ -2,7 +2,7 @@
 deck and two jokers, 5 to 8 with two), ``rommy`` (2 to 6; one deck and two
 jokers), ``basic`` (2 to 6, 52 cards).
 
-* ``variant`` -- what differs between the two games;
+* ``variant`` -- what differs between the three games (and a house's knobs);
 * ``state`` -- the public state of a round, checked and replayed;
 * ``fast`` -- a fast player: the model of everyone in the playouts;
 * ``advisor`` -- every legal move valued by playing the round out over dealt worlds.
