@@ -173,16 +173,14 @@ class FastPlayer:
         naturals = sorted(c for c in hand if c != JOKER)
         jokers = len(hand) - len(naturals)
         values = self.values
-        candidates = _natural_candidates(naturals, values)
+        left = _copies(naturals)
+        candidates = _natural_candidates(naturals, values, left)
         chosen: list[_Candidate] = []
         best: list[list[_Candidate]] = [[]]
         best_gain = [0]
         bound = [0] * (len(candidates) + 1)  # the most the candidates from i on can add
         for i in range(len(candidates) - 1, -1, -1):
             bound[i] = bound[i + 1] + candidates[i].gain
-        left = dict.fromkeys(naturals, 0)
-        for c in naturals:
-            left[c] += 1
         _search(candidates, 0, left, chosen, 0, best, best_gain, bound, [SEARCH_NODES])
         rest = list(naturals)
         for cand in best[0]:
@@ -420,25 +418,33 @@ def links(card: int, hand: Sequence[int]) -> int:
     return links
 
 
-def _natural_candidates(naturals: Sequence[int], values: Values) -> list[_Candidate]:
+def _copies(naturals: Sequence[int]) -> dict[int, int]:
+    """How many copies of each card ``naturals`` holds (two decks: up to 2)."""
+    copies = dict.fromkeys(naturals, 1)
+    if len(copies) < len(naturals):
+        copies = dict.fromkeys(naturals, 0)
+        for c in naturals:
+            copies[c] += 1
+    return copies
+
+
+def _natural_candidates(naturals: Sequence[int], values: Values,
+                        copies: dict[int, int]) -> list[_Candidate]:
     """Every natural set (3 or 4 of a rank, suits apart) and run (3 or more in
-    sequence), each as many times as the hand's copies of its cards allow
+    sequence), each as many times as the hand's ``copies`` of its cards allow
     (two decks: a second 7H 8H 9H).
 
     >>> from solver.play.laydown.variant import VARIANTS
     >>> hand = [20, 20, 21, 21, 22, 22, 47]  # 8H 8H 9H 9H TH TH 9C
-    >>> [c.cards for c in _natural_candidates(hand, VARIANTS["rummy500"].values)]
+    >>> [c.cards for c in _natural_candidates(hand, VARIANTS["rummy500"].values, _copies(hand))]
     [(20, 21, 22), (20, 21, 22)]
     """
     out = _distinct_candidates(naturals, values)
-    if len(set(naturals)) == len(naturals):
+    if len(copies) == len(naturals):
         return out
-    count = dict.fromkeys(naturals, 0)
-    for c in naturals:
-        count[c] += 1
     doubled: list[_Candidate] = []
     for cand in out:  # stays sorted by gain: the copies follow their original
-        doubled.extend([cand] * min(count[c] for c in cand.cards))
+        doubled.extend([cand] * min(copies[c] for c in cand.cards))
     return doubled
 
 
