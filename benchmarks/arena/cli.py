@@ -4,7 +4,8 @@
 (``--a``, ``--b``); ``--game indian13`` plays Indian rummy deals between
 ``--players`` 2 to 4 (``--lineup``, else ``--a``, ``--b`` and then the
 ``INDIAN_FILL`` players), every deal once per rotation of the seats
-(``benchmarks.arena.indian``); ``--game rummy500`` plays Rummy 500 rounds
+(``benchmarks.arena.indian``; ``--game indian21`` the same for 21-card
+Indian rummy); ``--game rummy500`` plays Rummy 500 rounds
 the same way, 2 to 8 players (two decks from 5; default: 3 players, the
 advisor and greedy fill-ins; ``benchmarks.arena.rummy500``),
 ``--game rommy`` Rommy (Danish "500") rounds between 2 to 6 players, and
@@ -27,7 +28,7 @@ from typing import Any, Protocol
 from benchmarks.arena.indian.players import ENTRANTS as INDIAN_ENTRANTS
 from benchmarks.arena.indian.players import LABEL as INDIAN_LABEL
 from benchmarks.arena.indian.report import render as render_indian
-from benchmarks.arena.indian.runner import run_indian_arena
+from benchmarks.arena.indian.runner import run_indian21_arena, run_indian_arena
 from benchmarks.arena.players.registry import ENTRANTS
 from benchmarks.arena.report import write_json
 from benchmarks.arena.rummy500.players import ENTRANTS as RUMMY500_ENTRANTS
@@ -102,6 +103,8 @@ class RotatedGame:
 ROTATED_GAMES: dict[str, RotatedGame] = {
     "indian13": RotatedGame(INDIAN_LABEL, INDIAN_ENTRANTS, INDIAN_DEFAULT, INDIAN_FILL, 2,
                             run_indian_arena, render_indian),
+    "indian21": RotatedGame(INDIAN_LABEL, INDIAN_ENTRANTS, INDIAN_DEFAULT, INDIAN_FILL, 2,
+                            run_indian21_arena, render_indian),
     "rummy500": RotatedGame(RUMMY500_LABEL, RUMMY500_ENTRANTS, RUMMY500_DEFAULT,
                             RUMMY500_FILL, RUMMY500_PLAYERS, run_rummy500_arena, render_rummy500,
                             (min(RUMMY500.seats), max(RUMMY500.seats)), RUMMY500),

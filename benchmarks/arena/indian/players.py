@@ -1,5 +1,10 @@
 """The Indian rummy players the arena can seat, and their registry.
 
+Every player plays ``indian13`` and ``indian21`` alike: it asks the library
+about the game its ``PlayerView`` names (``view.game``) and passes the cut
+card as ``wild_rank`` (a full card, ``"7H"``: ``indian21`` needs its suit
+for the lower and upper jokers).
+
 * ``greedy`` -- today's hints: ``draw_hint`` (take the pile top when it
   beats the exact expected blind draw), declare when ``solve`` says the hand
   is declarable, else ``discard_hint``'s best discard; never drops;
@@ -8,7 +13,9 @@
   sequences first): take the pile top only when it brings the hand nearer,
   throw the dearest card left out, declare as soon as ``solve`` allows, and
   drop a weak first hand (``DROP_DISTANCE`` cards or more from a show, or
-  ``DROP_WITHOUT_PURE`` with no pure sequence in sight);
+  ``DROP_WITHOUT_PURE`` with no pure sequence in sight; ``indian21``:
+  ``DROP_DISTANCE_21`` cards or more, or ``DROP_WITHOUT_PURE_21`` with every
+  one of its three pure sequences still short of a card);
 * ``advisor`` / ``advisor_novice`` / ``advisor_expert`` -- ``solver.play.advise``'s
   recommendation from the public state only; ``advisor_nodrop`` plays the
   advisor's best move that is not a drop (what the advisor's drops save).
@@ -16,12 +23,17 @@
   drops only when the drop beats its best other move by 8 points;
   ``advisor_greedy_draws`` and ``advisor_greedy_discards`` play the greedy
   player's draws (or discards) and the advisor's other moves.
+* ``random`` -- a random legal move (seeded per deal): the pile top or the
+  stock alike, a drop at the start of one turn in twenty, any legal discard;
+  it declares when ``solve`` finds a show (so its deals end too).  It
+  fuzzes the referee.
 
 Every player sees only its ``PlayerView``.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any, Protocol
 
 from benchmarks.arena.entrants import Entrant
@@ -37,13 +49,18 @@ from benchmarks.arena.indian.referee import (
 )
 from benchmarks.arena.joker_cards import card_name, names
 
-GAME = "indian13"
 LABEL = "Indian"
 """The game as messages name it."""
 DROP_DISTANCE = 6
 DROP_WITHOUT_PURE = 5
 """The distance player drops its first hand this far from a show when no pure
 sequence is within one card (its pure gaps are 2 or more)."""
+DROP_DISTANCE_21 = 5
+DROP_WITHOUT_PURE_21 = 4
+"""``indian21``: the same, its three pure sequences each a card short (pure
+gaps 3 or more): about one first hand in six (a drop costs 10 where a
+loser's count is uncapped, about 110 on such hands)."""
+RANDOM_DROP = 0.05
 
 
 class Player(Protocol):
@@ -67,7 +84,7 @@ def _declaration(view: PlayerView) -> Action | None:
     """A valid show by ``solve`` (never throwing back the card taken), or None."""
     from solver import solve
 
-    solution = solve(names(view.hand), GAME, wild_rank=cut_token(view), discard=True)
+    solution = solve(names(view.hand), view.game, wild_rank=cut_token(view), discard=True)
     if not solution.declarable:
         return None
     discard = solution.discard
@@ -91,7 +108,7 @@ class GreedyHintPlayer:
         if view.phase == Phase.DRAW:
             if TAKE in view.legal and DRAW in view.legal:
                 seen = list(view.discard_pile[:-1])
-                draw = draw_hint(names(view.hand), card_name(view.discard_pile[-1]), GAME,
+                draw = draw_hint(names(view.hand), card_name(view.discard_pile[-1]), view.game,
                                  wild_rank=cut_token(view), seen=names(seen))
                 if draw.recommendation == "take_discard":
                     return TAKE
@@ -99,7 +116,7 @@ class GreedyHintPlayer:
         declare = _declaration(view)
         if declare is not None:
             return declare
-        hint = discard_hint(names(view.hand), GAME, wild_rank=cut_token(view))
+        hint = discard_hint(names(view.hand), view.game, wild_rank=cut_token(view))
         for option in hint.options:
             if option.discard != view.taken:
                 return Action(Kind.DISCARD, option.discard)
@@ -121,8 +138,16 @@ class DistancePlayer:
         from solver.play.indian.policy import FastPolicy
         from solver.rules import make_deal, make_rules
 
-        deal = make_deal(make_rules(GAME), cut_token(view))
+        deal = make_deal(make_rules(view.game), cut_token(view))
         return FastPolicy(hands_for(deal))
+
+    @staticmethod
+    def weak(game: str, distance: int, pure_gaps: int) -> bool:
+        """Whether a first hand this far from a show is dropped."""
+        if game == "indian21":
+            return distance >= DROP_DISTANCE_21 or (
+                distance >= DROP_WITHOUT_PURE_21 and pure_gaps >= 3)
+        return distance >= DROP_DISTANCE or (distance >= DROP_WITHOUT_PURE and pure_gaps >= 2)
 
     def act(self, view: PlayerView) -> Action:
         """The packing's move."""
@@ -131,9 +156,8 @@ class DistancePlayer:
         if view.phase == Phase.DRAW:
             packing = policy.packing(hand)
             first = view.turns[view.seat] == 0
-            if self.drops and first and DROP in view.legal and (
-                    packing.distance >= DROP_DISTANCE
-                    or (packing.distance >= DROP_WITHOUT_PURE and packing.pure_gaps >= 2)):
+            if self.drops and first and DROP in view.legal and self.weak(
+                    view.game, packing.distance, packing.pure_gaps):
                 return DROP
             if TAKE in view.legal and policy.takes(hand, view.discard_pile[-1]):
                 return TAKE
@@ -159,7 +183,7 @@ def advisor_history(view: PlayerView) -> list[dict[str, Any]]:
 def advice_request(view: PlayerView, seed: int) -> dict[str, Any]:
     """The ``POST /v1/advise`` body (without ``level``) of the public state
     ``view`` shows its seat: what the arena's advisor asks."""
-    return {"game": GAME, "hand": names(view.hand), "upcard": card_name(view.upcard),
+    return {"game": view.game, "hand": names(view.hand), "upcard": card_name(view.upcard),
             "history": advisor_history(view), "me": view.seat, "dealer": view.players - 1,
             "players": view.players, "wild_rank": cut_token(view), "seed": seed}
 
@@ -223,6 +247,32 @@ class AdvisorPlayer:
         return Action(Kind.DISCARD, move.card)
 
 
+class RandomPlayer:
+    """A random legal move, a show when the library finds one (see the module docstring)."""
+
+    name = "random"
+
+    def __init__(self, drop: float = RANDOM_DROP) -> None:
+        self.drop = drop
+        """The chance of a drop at the start of a turn."""
+        self.rng = random.Random(0)
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        """A new deal: a new random stream."""
+        self.rng = random.Random(seed)
+
+    def act(self, view: PlayerView) -> Action:
+        """A random legal action (a declaration when one is found)."""
+        if view.phase == Phase.DRAW:
+            if DROP in view.legal and self.rng.random() < self.drop:
+                return DROP
+            return self.rng.choice([a for a in view.legal if a != DROP] or list(view.legal))
+        declare = _declaration(view)
+        if declare is not None:
+            return declare
+        return self.rng.choice(view.legal)
+
+
 ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
     Entrant("advisor", "the move advisor, level standard (solver.play.advise)",
             lambda: AdvisorPlayer("standard")),
@@ -242,6 +292,7 @@ ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
             lambda: DistancePlayer(True)),
     Entrant("distance_nodrop", "the distance player, never dropping",
             lambda: DistancePlayer(False)),
+    Entrant("random", "a random legal move; declares when solve finds a show", RandomPlayer),
 )}
 
 

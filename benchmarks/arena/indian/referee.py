@@ -1,25 +1,56 @@
 """The Indian rummy referee: one deal from a shuffled deck, every action checked.
 
 It shares no code with ``solver``: its melds, shows and counts are
-``benchmarks.arena.indian.melds``.  The rules are the project's ``indian13``
-(docs/RULES.md), phase by phase:
+``benchmarks.arena.indian.melds``.  One referee plays both Indian games, the
+differences being data (``benchmarks.arena.indian.variants``): ``indian13``
+and ``indian21`` (docs/RULES.md), phase by phase:
 
-* the deal: two decks and two printed jokers (106 cards); seat ``p`` gets
-  ``deck[13p : 13p + 13]``; the next card is the cut card (its rank is wild;
-  a printed joker cut makes only the jokers wild), face up under the stock
-  and never drawn; the next is the first card of the discard pile; the rest
-  is the stock, drawn in order.  Seat 0 plays first (the dealer is the last
-  seat), then seat 1, and so on round the table;
+* the deal: ``indian13`` two decks and two printed jokers (106 cards), 13
+  cards each; ``indian21`` three decks and three printed jokers (159 cards),
+  21 cards each.  Seat ``p`` gets ``deck[h*p : h*p + h]`` (``h`` the hand
+  size); the next card is the cut card (its rank is wild, and in
+  ``indian21`` its lower and upper jokers too, the cards of its suit one
+  rank below and above; a printed joker cut makes only the jokers wild),
+  face up under the stock and never drawn; the next is the first card of
+  the discard pile; the rest is the stock, drawn in order.  Seat 0 plays
+  first (the dealer is the last seat), then seat 1, and so on round the
+  table;
 * a turn: drop (before the first draw: ``drop_first``, later ``drop_middle``),
   or take the pile top or draw from the stock; then discard, or declare:
-  discard and show the other 13 cards in groups.  The card taken from the
+  discard and show the other ``h`` cards in groups (``indian13``: two
+  sequences, one of them pure; ``indian21``: three pure sequences, a tanala
+  -- three identical cards -- counting as one).  The card taken from the
   pile may not be thrown in the same turn (not even an identical copy);
 * a valid show ends the deal: every other player pays the winner its least
-  count (capped at 80; half, rounded down, for a player who had no turn yet;
+  count (``indian13``: capped at 80; ``indian21``: uncapped, the count of
+  docs/RULES.md 4.5; half, rounded down, for a player who had no turn yet;
   doubled when the winner shows on its first turn) or its drop; a wrong show
   costs the declarer ``wrong_declaration`` and ends the deal; when every
   player but one dropped, that one collects the drops; when the last stock
-  card has been drawn and thrown without a show, the deal is void.
+  card has been drawn and thrown without a show, the deal is void;
+* ``indian21``'s value cards: after a valid show (or when all others
+  dropped) every player's value cards -- each copy of the cut card and of
+  its lower and upper jokers it holds, 10 each, a marriage (one of each)
+  100 instead of its three cards -- are settled between all players: each
+  receives ``n * own - total`` (docs/RULES.md section 10), a dropped player
+  with the cards it held when it dropped, the winner with the cards it
+  showed.
+
+Where the rule book is silent (``indian21``; the published Marriage rules
+vary on these points), the referee chose:
+
+* a wrong show and a void deal settle no value cards (the declarer pays its
+  80, or nobody pays anything, as the library's round scoring does); a
+  printed joker cut makes no value cards and no lower or upper jokers;
+* value cards count wherever they lie in a hand, melded or not, and
+  dropped players take part in the settlement (the rule book settles
+  "between all players"; the Marriage tables that let only a player who
+  has shown three pure sequences collect are not followed);
+* the cut card itself lies under the stock and never plays: a player may
+  hold two copies of it at most, and its marriages need one of them;
+* the deal, the turn order, the drops, the halving and the first-turn
+  doubling are ``indian13``'s: the rule book gives them for the ``indian``
+  scoring of both games.
 
 An action that is not legal raises ``IllegalActionError``; nothing is ever
 corrected.
@@ -31,21 +62,21 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from benchmarks.arena.indian.melds import least_count, show_problem, wild_cards
-from benchmarks.arena.joker_cards import JOKER, RANKS, card_name
+from benchmarks.arena.indian.melds import (
+    deal_wild,
+    least_count,
+    marriage_count,
+    show_problem,
+    value_cards,
+    value_points,
+)
+from benchmarks.arena.indian.variants import INDIAN13, IndianVariant
+from benchmarks.arena.indian.variants import IndianRules as IndianRules  # where callers find it
+from benchmarks.arena.joker_cards import card_name
 
-HAND_SIZE = 13
-DECK: tuple[int, ...] = tuple(sorted([*range(52), *range(52), JOKER, JOKER]))
-
-
-@dataclass(frozen=True, slots=True)
-class IndianRules:
-    """The scoring knobs of ``indian13`` the referee applies."""
-
-    cap: int = 80
-    drop_first: int = 10
-    drop_middle: int = 40
-    wrong_declaration: int = 80
+HAND_SIZE = INDIAN13.hand_size
+DECK: tuple[int, ...] = INDIAN13.deck
+"""``indian13``'s cards (each variant's are ``variant.deck``)."""
 
 
 class Phase(enum.StrEnum):
@@ -112,6 +143,8 @@ class PlayerView:
     """The card this player took from the pile this turn."""
     legal: tuple[Action, ...]
     """The legal actions without the declarations (any discard may declare)."""
+    game: str = INDIAN13.game
+    """The game (``indian13``, ``indian21``): what the players ask the library about."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +156,8 @@ class DealResult:
     winner: int | None
     points: tuple[int, ...]
     counts: tuple[int | None, ...] = ()
+    values: tuple[int, ...] = ()
+    """``indian21``: each seat's value-card settlement (in ``points`` already)."""
 
 
 class IllegalActionError(ValueError):
@@ -140,21 +175,24 @@ class IndianDeal:
     """The state of one deal and its referee (players get ``view``s only)."""
 
     def __init__(self, deck: Sequence[int], players: int,
-                 rules: IndianRules | None = None) -> None:
+                 rules: IndianRules | None = None, variant: IndianVariant = INDIAN13) -> None:
         self.deck = tuple(deck)
         self.players = players
-        self.rules = rules or IndianRules()
-        if sorted(self.deck) != list(DECK):
-            raise ValueError("the deck must hold two decks and two jokers, each card once")
+        self.variant = variant
+        self.rules = rules or variant.rules
+        if sorted(self.deck) != list(variant.deck):
+            raise ValueError(f"the deck must hold {variant.decks} decks and "
+                             f"{variant.decks * variant.jokers_per_deck} jokers, each card once")
         if not 2 <= self.players <= 6:
             raise ValueError("2 to 6 players")
-        n = self.players
-        self.seats = [_Seat(list(self.deck[HAND_SIZE * p:HAND_SIZE * (p + 1)])) for p in range(n)]
-        self.cut_card = self.deck[HAND_SIZE * n]
-        self.wild = wild_cards(None if self.cut_card == JOKER else self.cut_card % RANKS)
-        self.upcard = self.deck[HAND_SIZE * n + 1]
+        n, size = self.players, variant.hand_size
+        self.seats = [_Seat(list(self.deck[size * p:size * (p + 1)])) for p in range(n)]
+        self.cut_card = self.deck[size * n]
+        self.wild = deal_wild(self.cut_card, variant.neighbour_jokers)
+        self.valued = value_cards(self.cut_card) if variant.value_cards else ()
+        self.upcard = self.deck[size * n + 1]
         self.pile = [self.upcard]
-        self.next_stock = HAND_SIZE * n + 2
+        self.next_stock = size * n + 2
         self.phase = Phase.DRAW
         self.to_act = 0
         self.taken: int | None = None
@@ -173,6 +211,21 @@ class IndianDeal:
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """Referee-side: the cards ``seat`` holds."""
         return tuple(sorted(self.seats[seat].hand))
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """Referee-side: the cards still in the stock, in drawing order."""
+        return self.deck[self.next_stock:]
+
+    def count_of(self, cards: Sequence[int]) -> int:
+        """The count a loser holding ``cards`` pays before halving or
+        doubling (the variant's count, capped by the rules' cap)."""
+        if self.variant.count == "cascade":
+            return least_count(cards, self.wild, self.rules.cap)
+        variant = self.variant
+        count = marriage_count(cards, self.wild, pure_needed=variant.min_pure,
+                               tanala=variant.tanala)
+        return count if self.rules.cap is None else min(count, self.rules.cap)
 
     # -- legal actions ----------------------------------------------------------------
     def legal(self) -> tuple[Action, ...]:
@@ -197,7 +250,7 @@ class IndianDeal:
             seat, self.players, self.phase, tuple(sorted(self.seats[seat].hand)), self.cut_card,
             self.upcard, tuple(self.pile), tuple(self.history), self.stock_size,
             tuple(s.turns for s in self.seats), tuple(s.dropped for s in self.seats),
-            self.taken if acting else None, self.legal() if acting else ())
+            self.taken if acting else None, self.legal() if acting else (), self.variant.game)
 
     # -- applying ---------------------------------------------------------------------
     def apply(self, action: Action) -> None:
@@ -268,7 +321,9 @@ class IndianDeal:
         seat.hand = kept
         self.pile.append(action.card)
         self.history.append(Event(seat_index, Kind.DECLARE, action.card, action.groups))
-        problem = show_problem(action.groups, kept, self.wild)
+        variant = self.variant
+        problem = show_problem(action.groups, kept, self.wild, tanala=variant.tanala,
+                               min_pure=variant.min_pure, min_sequences=variant.min_sequences)
         if problem is not None:
             self.wrong_shows += 1
             points = [0] * self.players
@@ -288,14 +343,20 @@ class IndianDeal:
             if seat.dropped is not None:
                 pays = rules.drop_first if seat.dropped == "first" else rules.drop_middle
             else:
-                count = least_count(seat.hand, self.wild, rules.cap)
+                count = self.count_of(seat.hand)
                 counts[index] = count
                 pays = count // 2 if seat.turns == 0 else count
                 if rummy:
                     pays *= 2
             points[index] -= pays
             points[winner] += pays
-        self.result = DealResult(outcome, winner, tuple(points), tuple(counts))
+        values: tuple[int, ...] = ()
+        if self.valued:
+            held = [value_points(seat.hand, self.valued, rules.value_card_points,
+                                 rules.marriage_points) for seat in self.seats]
+            values = tuple(self.players * own - sum(held) for own in held)
+            points = [p + v for p, v in zip(points, values, strict=True)]
+        self.result = DealResult(outcome, winner, tuple(points), tuple(counts), values)
 
 
 def _card(card: int | None) -> str:

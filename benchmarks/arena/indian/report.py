@@ -1,10 +1,11 @@
-"""The Indian arena's results as Markdown (stdout, the README); JSON is
-``benchmarks.arena.report.write_json``."""
+"""The Indian arena's results (``indian13``, ``indian21``) as Markdown (stdout,
+the README); JSON is ``benchmarks.arena.report.write_json``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from benchmarks.arena.indian.variants import INDIAN21
 from benchmarks.arena.report import Column, _interval, _rate, number, render_rotated
 
 
@@ -25,6 +26,16 @@ COLUMNS: tuple[Column, ...] = (
 )
 
 
+VALUE_COLUMNS: tuple[Column, ...] = (
+    *COLUMNS[:6],
+    ("value points per game", "value_points_per_game", _one_place),
+    *COLUMNS[6:],
+)
+"""``indian21``'s columns: the value-card settlement too (in the points already)."""
+
+
 def render(results: dict[str, Any]) -> str:
     """The Markdown report of one ``run_indian_arena`` result."""
+    if results.get("game") == INDIAN21.game:
+        return render_rotated(results, f"{INDIAN21.label} arena", "game", VALUE_COLUMNS)
     return render_rotated(results, "Indian 13 arena", "game", COLUMNS)

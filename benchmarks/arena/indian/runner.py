@@ -2,12 +2,17 @@
 
 The deals, their rotations, the worker processes and the figures every such
 game shares are ``benchmarks.arena.rotations``; this module holds the game
-loop and Indian rummy's own figures.
+loop and Indian rummy's own figures, for ``indian13`` and ``indian21``
+alike (the game is an ``IndianVariant``; ``run_indian21_arena`` plays the
+21-card game).
 
-* A **deal** is one shuffled deck (two decks and two jokers) played once per
-  rotation of the lineup (``n`` games with ``n`` players).
+* A **deal** is one shuffled deck (``indian13``: two decks and two jokers;
+  ``indian21``: three decks and three jokers) played once per rotation of
+  the lineup (``n`` games with ``n`` players).
 * A player's **points per deal** are its mean over the rotations of the
   points the referee gave it (+ collected, - paid).
+* ``indian21``: a player's **value points** are what the value-card
+  settlement gave it in a game (in its points already).
 
 An illegal action (``IllegalActionError``) stops that game, unscored, and
 is counted against the player that made it; the run then fails.
@@ -26,31 +31,32 @@ from benchmarks.arena import rotations
 from benchmarks.arena.entrants import check_names
 from benchmarks.arena.indian.players import ENTRANTS, LABEL, Player, make_player
 from benchmarks.arena.indian.referee import (
-    DECK,
     DealResult,
     IllegalActionError,
     IndianDeal,
     IndianRules,
     Kind,
 )
+from benchmarks.arena.indian.variants import INDIAN13, INDIAN21, IndianVariant
 from benchmarks.arena.rotations import interval, share
 
-GAME = "indian13"
-SEEDS = "indian"
-"""The name of the deals' random streams."""
+GAME = INDIAN13.game
+SEEDS = INDIAN13.seeds
+"""The name of ``indian13``'s deals' random streams (each variant has its ``seeds``)."""
 MAX_ACTIONS = 2_000
 """A game longer than this is a player looping (never reached by a legal game:
 the stock runs out first); it is stopped as illegal."""
 
 
-def deck_for(seed: int, deal: int) -> tuple[int, ...]:
+def deck_for(seed: int, deal: int, variant: IndianVariant = INDIAN13) -> tuple[int, ...]:
     """The shuffled deck of deal ``deal``."""
-    return rotations.deck_for(SEEDS, DECK, seed, deal)
+    return rotations.deck_for(variant.seeds, variant.deck, seed, deal)
 
 
-def seed_for(seed: int, deal: int, rotation: int, seat: int) -> int:
+def seed_for(seed: int, deal: int, rotation: int, seat: int,
+             variant: IndianVariant = INDIAN13) -> int:
     """A player's seed for one game."""
-    return rotations.seed_for(SEEDS, seed, deal, rotation, seat)
+    return rotations.seed_for(variant.seeds, seed, deal, rotation, seat)
 
 
 @dataclass(slots=True)
@@ -75,10 +81,11 @@ class GameRecord:
 
 
 def play_game(deck: Sequence[int], seats: Sequence[str], seeds: Sequence[int],
-              rules: IndianRules, players: Sequence[Player] | None = None) -> GameRecord:
+              rules: IndianRules, players: Sequence[Player] | None = None,
+              variant: IndianVariant = INDIAN13) -> GameRecord:
     """One game of ``deck`` with the players ``seats`` (names) in seat order
     (``players``: those players themselves, else new ones made by name)."""
-    deal = IndianDeal(deck, len(seats), rules)
+    deal = IndianDeal(deck, len(seats), rules, variant)
     players = [make_player(name) for name in seats] if players is None else list(players)
     for index, player in enumerate(players):
         player.start_deal(index, seeds[index])
@@ -110,10 +117,12 @@ def play_game(deck: Sequence[int], seats: Sequence[str], seeds: Sequence[int],
                       violation, deal.wrong_shows, times)
 
 
-def summarize(lineup: Sequence[str], deals: Sequence[Sequence[GameRecord]]) -> dict[str, Any]:
+def summarize(lineup: Sequence[str], deals: Sequence[Sequence[GameRecord]],
+              variant: IndianVariant = INDIAN13) -> dict[str, Any]:
     """Per player: points per deal (interval over deals), wins, drops, wrong
-    shows and illegal actions, decision times; pairwise differences per deal;
-    and the mean points of each seat whoever sits there."""
+    shows and illegal actions, decision times (``indian21``: value points
+    per game); pairwise differences per deal; and the mean points of each
+    seat whoever sits there."""
     common = rotations.sum_up(lineup, deals)
     names = common.names
     wins = Counter[str]()
@@ -122,10 +131,14 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[GameRecord]]) -> d
     wrong = Counter[str]()
     drop_points: dict[str, list[float]] = {name: [] for name in names}
     play_points: dict[str, list[float]] = {name: [] for name in names}
+    value_points: dict[str, list[float]] = {name: [] for name in names}
     for deal in deals:
         for game in deal:
             for seat, name in enumerate(game.seats):
                 points = game.points(seat)
+                if game.result is not None and variant.value_cards:
+                    values = game.result.values
+                    value_points[name].append(values[seat] if values else 0)
                 if game.dropped[seat] is not None:
                     drops[name] += 1
                     first_drops[name] += game.dropped[seat] == "first"
@@ -137,31 +150,52 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[GameRecord]]) -> d
                 if game.result is not None and game.result.outcome == "wrong_show" \
                         and points < 0:
                     wrong[name] += 1
-    players = {name: common.player(name, ENTRANTS[name].description, {
-        "games": common.sat[name],
-        "win_rate": share(wins[name], common.sat[name]),
-        "drop_rate": share(drops[name], common.sat[name]),
-        "first_drop_rate": share(first_drops[name], common.sat[name]),
-        "points_when_dropping": interval(drop_points[name]),
-        "points_when_playing_on": interval(play_points[name]),
-        "wrong_declarations": wrong[name],
-    }) for name in names}
-    return {**common.results(GAME, "games", players), "wrong_declarations": sum(wrong.values())}
+    def figures(name: str) -> dict[str, Any]:
+        out = {
+            "games": common.sat[name],
+            "win_rate": share(wins[name], common.sat[name]),
+            "drop_rate": share(drops[name], common.sat[name]),
+            "first_drop_rate": share(first_drops[name], common.sat[name]),
+            "points_when_dropping": interval(drop_points[name]),
+            "points_when_playing_on": interval(play_points[name]),
+            "wrong_declarations": wrong[name],
+        }
+        if variant.value_cards:
+            out["value_points_per_game"] = interval(value_points[name])
+        return out
+
+    players = {name: common.player(name, ENTRANTS[name].description, figures(name))
+               for name in names}
+    return {**common.results(variant.game, "games", players),
+            "wrong_declarations": sum(wrong.values())}
 
 
 def run_indian_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
                      rules: IndianRules | None = None, progress: bool = True,
-                     max_seconds: float | None = None) -> dict[str, Any]:
+                     max_seconds: float | None = None,
+                     variant: IndianVariant = INDIAN13) -> dict[str, Any]:
     """Play and sum up (see the module docstring and ``rotations.play_deals``)."""
     check_names(ENTRANTS, lineup, LABEL)
-    rules = rules or IndianRules()
+    rules = rules or variant.rules
     started = time.monotonic()
-    played = rotations.play_deals(SEEDS, DECK, lineup, functools.partial(play_game, rules=rules),
+    played = rotations.play_deals(variant.seeds, variant.deck, lineup,
+                                  functools.partial(play_game, rules=rules, variant=variant),
                                   deals, seed=seed, workers=workers, progress=progress,
                                   max_seconds=max_seconds)
-    results = summarize(lineup, played)
-    results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started,
-                   rules={"cap": rules.cap, "drop_first": rules.drop_first,
-                          "drop_middle": rules.drop_middle,
-                          "wrong_declaration": rules.wrong_declaration})
+    results = summarize(lineup, played, variant)
+    knobs: dict[str, Any] = {"cap": rules.cap, "drop_first": rules.drop_first,
+                             "drop_middle": rules.drop_middle,
+                             "wrong_declaration": rules.wrong_declaration}
+    if variant.value_cards:
+        knobs.update(value_card_points=rules.value_card_points,
+                     marriage_points=rules.marriage_points)
+    results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started, rules=knobs)
     return results
+
+
+def run_indian21_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
+                       rules: IndianRules | None = None, progress: bool = True,
+                       max_seconds: float | None = None) -> dict[str, Any]:
+    """``run_indian_arena`` for 21-card Indian rummy (``indian21``)."""
+    return run_indian_arena(lineup, deals, seed=seed, workers=workers, rules=rules,
+                            progress=progress, max_seconds=max_seconds, variant=INDIAN21)
