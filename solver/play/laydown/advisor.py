@@ -42,10 +42,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solver.cards import JOKER, card_name
+from solver.classify import readings
 from solver.deadline import Deadline, DeadlineExceeded, Ticker
 from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
-from solver.layoffs import LayoffSearch, Play, TableMeld, read_table_meld
+from solver.layoffs import LayoffSearch, Play, TableMeld, count_cards, extensions, read_table_meld
 from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
 from solver.play.laydown.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
 from solver.play.laydown.state import LayDownState, take_depth
@@ -151,6 +152,8 @@ class LayDownAdvisor:
         self.search = LayoffSearch(self.deal, state.table, deadline)
         self.unusable: set[int] = set()
         """Deeper pile cards listed though they cannot be used (Rommy)."""
+        self._tables: dict[tuple[object, ...], tuple[TableMeld, ...]] = {}
+        """The table after each play (its melds and layoffs), read once."""
 
     # -- the moves -----------------------------------------------------------------
     def moves(self) -> list[tuple[Move, int, int]]:
@@ -212,10 +215,14 @@ class LayDownAdvisor:
                 found.sort(key=lambda way: -way[1].net_points)
                 options.append(self._option(found[0][1]))
                 options.append(self._use_alone(found[0][0]))
-            elif penalty is None:  # cannot arise from a legal take; keep the state honest
-                raise InvalidStateError(f"{card_name(must)} was taken from below the pile top "
-                                        "and cannot be melded or laid off",
-                                        code="invalid_state", loc=("history",))
+            else:  # none, or the deadline came first (a huge hand, a tight limit)
+                use = quick_use(self.state, must)
+                if use is not None:
+                    options.append(self._use_alone(use))
+                elif penalty is None:  # cannot arise from a legal take; keep the state honest
+                    raise InvalidStateError(f"{card_name(must)} was taken from below the pile "
+                                            "top and cannot be melded or laid off",
+                                            code="invalid_state", loc=("history",))
         if self.variant.throw_to_close and len(options[0][2]) <= CLOSING_LEFT:
             options.extend(self._closings())
         seen: set[tuple[object, ...]] = set()
@@ -474,13 +481,18 @@ class LayDownAdvisor:
         return not hand
 
     def _table_after(self, move: Move) -> tuple[TableMeld, ...]:
-        """The table after a move's melds and layoffs."""
-        table = list(self.state.table)
-        for lay in move.layoffs:
-            table[lay.target] = read_table_meld(lay.extended, lay.target, self.deal)
-        for meld in move.melds:
-            table.append(read_table_meld(meld, len(table), self.deal))
-        return tuple(table)
+        """The table after a move's melds and layoffs (read once for every
+        throw that follows the same play)."""
+        key = (move.melds, move.layoffs)
+        table = self._tables.get(key)
+        if table is None:
+            after = list(self.state.table)
+            for lay in move.layoffs:
+                after[lay.target] = read_table_meld(lay.extended, lay.target, self.deal)
+            for meld in move.melds:
+                after.append(read_table_meld(meld, len(after), self.deal))
+            table = self._tables[key] = tuple(after)
+        return table
 
     # -- words ---------------------------------------------------------------------
     def _move_value(self, tally: _Tally) -> MoveValue:
@@ -573,6 +585,30 @@ class LayDownAdvisor:
         return self._played(move) == len(self.state.hand) - 1
 
 
+def quick_use(state: LayDownState, card: int) -> PileUse | None:
+    """One way to use ``card`` (taken from below the pile top) at once, found
+    without a search: a layoff of it (with hand cards of its rank or suit, or
+    wild) onto a table meld, else a three-card meld holding it (every longer
+    meld holding it has one).  None: there is none.  Bounded by the hand: at
+    most the pairs of the cards near ``card``, for a move to offer when the
+    deadline cut the full search short."""
+    deal = state.variant.deal
+    near = [c for c in state.hand
+            if c in deal.wild or c % 13 == card % 13 or c // 13 == card // 13]
+    counts = count_cards(near)
+    for tm in state.table:
+        for layoff in extensions(tm, counts, deal):
+            if card in layoff.cards:
+                return PileUse("layoff", layoff.extended, tm.index, layoff.cards, 0)
+    others = list(near)
+    others.remove(card)
+    for i, a in enumerate(others):
+        for b in others[i + 1:]:
+            for meld in readings((card, a, b), deal):
+                return PileUse("meld", meld, None, tuple(meld.cards), 0)
+    return None
+
+
 def spot_of(tm: TableMeld, top: int) -> Spot:
     """The fast player's view of table meld ``tm`` (a run reaching ``top`` at most)."""
     meld = tm.meld
@@ -583,4 +619,4 @@ def spot_of(tm: TableMeld, top: int) -> Spot:
     return set_spot(rank, sum(1 << (c // 13) for c in naturals), len(meld.cards))
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "LayDownAdvisor", "Level", "spot_of"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "LayDownAdvisor", "Level", "quick_use", "spot_of"]
