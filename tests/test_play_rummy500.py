@@ -364,29 +364,54 @@ def test_the_integration_guides_example_is_a_state_the_advisor_answers() -> None
     assert advice.phase == "draw" and advice.moves
 
 
-def test_a_huge_hand_is_advised_within_the_deadline() -> None:
-    """Two players draw and throw back 24 times; then seat 0 takes the whole
-    pile of 25: 38 cards to lay down and throw.  The fast player's meld
-    search is bounded, the exact search stops at the deadline."""
+def _huge(players: int, turns: int) -> dict[str, Any]:
+    """The players draw and throw back ``turns`` times; then seat 0 takes the
+    whole pile down to the upcard (a card it must use at once): 38 cards to
+    lay down and throw at two players (one deck), 56 with copies at eight
+    (two decks)."""
     import random
 
     from solver.cards import card_name
+    from solver.play.laydown.variant import VARIANTS
 
-    deck = [*range(52), 52, 52]
+    variant = VARIANTS["rummy500"].seated(players)
+    deck = [card for card, copies in enumerate(variant.copies) for _ in range(copies)]
     random.Random(3).shuffle(deck)
-    mine, theirs, upcard, stock = deck[:13], deck[13:26], deck[26], deck[27:]
+    size = variant.hand_size(players)
+    mine, upcard, stock = deck[:size], deck[size * players], deck[size * players + 1:]
     history: list[dict[str, Any]] = []
     pile = [upcard]
-    for turn in range(24):
+    for turn in range(turns):
         card = stock.pop(0)
-        history += [{"player": turn % 2, "action": "draw_stock"},
-                    {"player": turn % 2, "action": "discard", "card": card_name(card)}]
+        history += [{"player": turn % players, "action": "draw_stock"},
+                    {"player": turn % players, "action": "discard", "card": card_name(card)}]
         pile.append(card)
     history.append({"player": 0, "action": "take_discard", "card": card_name(upcard)})
-    hand = [card_name(c) for c in [*mine, *pile]]
+    return {"players": players, "me": 0, "dealer": players - 1, "upcard": card_name(upcard),
+            "hand": [card_name(c) for c in [*mine, *pile]], "history": history}
+
+
+@pytest.mark.parametrize(("players", "turns"), [(2, 24), (8, 48)])
+def test_a_huge_hand_is_advised_within_the_deadline(players: int, turns: int) -> None:
+    """The fast player's meld search is bounded, the exact search stops at the
+    deadline, and each play's table is read once for all its throws."""
+    state = _huge(players, turns)
     started = time.monotonic()
-    advice = advise("rummy500", players=2, me=0, dealer=1, hand=hand, upcard=card_name(upcard),
-                    history=history, level="expert", time_limit_ms=300)
+    advice = advise("rummy500", **state, level="expert", time_limit_ms=300)
     assert time.monotonic() - started < 0.3 + 0.4
     assert advice.phase == "play" and advice.moves
-    assert theirs  # the other hand stays hidden: only its size is known
+
+
+@pytest.mark.parametrize("players", [2, 8])
+def test_a_deadline_that_cuts_the_search_still_offers_moves_using_the_card(players: int) -> None:
+    """A legal take is never a 422 for want of time: when the deadline stops
+    the search for the ways to use the card taken from below the top, one is
+    found without it (a layoff, or a three-card meld holding it)."""
+    state = _huge(players, 24 if players == 2 else 48)
+    upcard = parse_card(state["upcard"])
+    advice = advise("rummy500", **state, level="novice", time_limit_ms=1)
+    assert advice.moves and not advice.complete
+    for value in advice.moves:
+        used = [c for meld in value.move.melds for c in meld] + \
+               [c for lay in value.move.layoffs for c in lay.cards]
+        assert upcard in used, str(value.move)
