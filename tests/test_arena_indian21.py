@@ -6,7 +6,6 @@ to 4 players with every card accounted for, and the command line."""
 
 from __future__ import annotations
 
-import ast
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +32,7 @@ from benchmarks.arena.indian.referee import (
 from benchmarks.arena.indian.runner import run_indian21_arena
 from benchmarks.arena.indian.variants import INDIAN13, INDIAN21
 from benchmarks.arena.joker_cards import JOKER, card_name, names, parse_card, parse_cards
+from tests.imports import solver_imports
 
 CUT = "7H"
 """The cut card of the hand-made deals: every 7 is wild, and 6H and 8H (its
@@ -344,12 +344,7 @@ def test_the_referee_side_never_imports_solver() -> None:
     for path in sorted(folder.glob("*.py")):
         if path.name == "players.py":  # the players may use the library: they are measured
             continue
-        tree = ast.parse(path.read_text())
-        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-                    for alias in node.names}
-        imported |= {node.module or "" for node in ast.walk(tree)
-                     if isinstance(node, ast.ImportFrom)}
-        assert not any(n == "solver" or n.startswith("solver.") for n in imported), path.name
+        assert not solver_imports(path), path.name
 
 
 def test_indian13_keeps_its_deck_and_knobs() -> None:

@@ -3,7 +3,6 @@ and illegal actions refused (never corrected)."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from benchmarks.arena.protocol import (
 )
 from benchmarks.arena.referee import GinHand, IllegalActionError
 from benchmarks.arena.rules import ARENA_RULES, MAX_UPCARD_DRAWS, OPENSPIEL_RULES, settle
+from tests.imports import solver_imports
 
 ARENA = Path(__file__).resolve().parent.parent / "benchmarks" / "arena"
 
@@ -63,11 +63,7 @@ def knock_with_three(hand: GinHand) -> None:
 
 def test_the_referee_never_imports_solver() -> None:
     for path in [*ARENA.glob("*.py")]:
-        tree = ast.parse(path.read_text())
-        nodes = list(ast.walk(tree))
-        imported = {alias.name for node in nodes if isinstance(node, ast.Import) for alias in node.names}
-        imported |= {node.module or "" for node in nodes if isinstance(node, ast.ImportFrom)}
-        assert not any(name == "solver" or name.startswith("solver.") for name in imported), path
+        assert not solver_imports(path), path
 
 
 def test_knock_layoffs_and_score() -> None:

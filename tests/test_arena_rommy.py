@@ -9,7 +9,6 @@ and the advisor when ``solver.play`` plays Rommy."""
 
 from __future__ import annotations
 
-import ast
 import copy
 import json
 import random
@@ -39,6 +38,7 @@ from benchmarks.arena.rummy500.referee import (
 from benchmarks.arena.rummy500.report import render
 from benchmarks.arena.rummy500.runner import deck_for, run_rommy_arena, seed_for
 from benchmarks.arena.rummy500.variants import ROMMY, ROMMY_POINTS, RUMMY500, Variant
+from tests.imports import solver_imports
 from tests.laydown_decks import c, cards, stacked
 
 FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "rummy500"
@@ -399,12 +399,7 @@ def test_the_referee_side_never_imports_solver() -> None:
     paths = [FOLDER / name for name in ("variants.py", "melds.py", "referee.py", "runner.py",
                                         "report.py", "random_player.py")]
     for path in paths:
-        tree = ast.parse(path.read_text())
-        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-                    for alias in node.names}
-        imported |= {node.module or "" for node in ast.walk(tree)
-                     if isinstance(node, ast.ImportFrom)}
-        assert not any(n == "solver" or n.startswith("solver.") for n in imported), path.name
+        assert not solver_imports(path), path.name
 
 
 # -- the advisor -------------------------------------------------------------------------

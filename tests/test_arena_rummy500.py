@@ -7,7 +7,6 @@ twice, four jokers: copies counted everywhere, never melded together)."""
 
 from __future__ import annotations
 
-import ast
 import functools
 import math
 from collections import Counter
@@ -40,6 +39,7 @@ from benchmarks.arena.rummy500.referee import (
 )
 from benchmarks.arena.rummy500.runner import deck_for, run_rummy500_arena, seed_for
 from benchmarks.arena.rummy500.variants import RUMMY500
+from tests.imports import solver_imports
 from tests.laydown_decks import c, cards, played_out, stacked
 
 FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "rummy500"
@@ -421,12 +421,7 @@ def test_the_referee_never_imports_solver() -> None:
                                         "random_player.py")]
     paths += [FOLDER.parent / name for name in ("joker_cards.py", "entrants.py", "rotations.py")]
     for path in paths:
-        tree = ast.parse(path.read_text())
-        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-                    for alias in node.names}
-        imported |= {node.module or "" for node in ast.walk(tree)
-                     if isinstance(node, ast.ImportFrom)}
-        assert not any(n == "solver" or n.startswith("solver.") for n in imported), path.name
+        assert not solver_imports(path), path.name
 
 
 def test_the_command_line_seats_the_table() -> None:
