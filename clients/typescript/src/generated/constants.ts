@@ -78,7 +78,7 @@ export const ERROR_CODES = {
   "invalid_meld": "a meld laid down or laid off in the history that is not a meld under the rules, or a layoff that moves the target meld's cards (Rummy 500)",
   "not_your_turn": "the state is another player's turn to act",
   "hand_over": "the hand is over (or this player dropped): no decision is left",
-  "field_not_for_game": "a field the game does not take (score and oklahoma are gin's, wild_rank Indian rummy's, players Indian rummy's and Rummy 500's; rules is refused by Rummy 500)",
+  "field_not_for_game": "a field the game does not take (score and oklahoma are gin's, wild_rank Indian rummy's, players every game's but gin's)",
   "match_over": "a score already reached the match target",
   "invalid_level": "not an advisor level: novice, standard or expert",
   "invalid_seed": "a seed that is not an integer",
