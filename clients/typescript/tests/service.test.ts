@@ -110,7 +110,7 @@ describe("the live service", { skip: NO_SERVICE }, () => {
   it("answers a key over its rate with a 429 and Retry-After, which the retries do not outwait",
     { skip: LIMITED_KEY === undefined && "no rate-limited key" }, async () => {
       const limited = new RummySolver({ baseUrl: BASE_URL, apiKey: LIMITED_KEY, retry: { budgetMs: 2_000 } });
-      await limited.solveHand({ variant: "gin", hand: "AS 2S 3S" }); // its one request a minute
+      await limited.solveHand({ variant: "gin", hand: "AS 2S 3S" }); // its one request an hour
       const started = performance.now();
       const error = await limited.solveHand({ variant: "gin", hand: "AS 2S 3S" }).catch((caught: unknown) => caught);
       assert.ok(error instanceof RummySolverError && error.status === 429 && error.has("rate_limited"), String(error));
