@@ -248,8 +248,9 @@ def with_house(variant: Variant, knobs: Mapping[str, object]) -> Variant:
         raise ValueError(f"pip_points must be a whole number or null, not {pip!r}")
     new_points = CardPoints(joker, ace, low_ace, _int_knob(knobs, "court_points", points.court),
                             pip)
-    aces = {"low": False, "high_low": True}
-    if knobs.get("ace", "high_low" if variant.ace_high else "low") not in aces:
+    ace_high = {"low": False, "high_low": True}.get(
+        str(knobs.get("ace", "high_low" if variant.ace_high else "low")))
+    if ace_high is None:
         raise ValueError(f"ace must be low or high_low, not {knobs['ace']!r}")
     if "pile_penalty" in knobs and variant.pile_penalty is None:
         raise ValueError(f"{variant.label} charges no pile penalty")
@@ -258,7 +259,7 @@ def with_house(variant: Variant, knobs: Mapping[str, object]) -> Variant:
         raise ValueError(f"{variant.label}: rummy_doubles is a collect score's, true or false")
     return replace(
         variant, label=f"{variant.label} (house rules)", points=new_points, jokers=jokers,
-        ace_high=aces[str(knobs.get("ace", "high_low" if variant.ace_high else "low"))],
+        ace_high=ace_high,
         pile_penalty=_int_knob(knobs, "pile_penalty", variant.pile_penalty or 0)
         if variant.pile_penalty is not None else None,
         rummy_doubles=bool(knobs.get("rummy_doubles", variant.rummy_doubles)),
