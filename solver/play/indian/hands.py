@@ -190,6 +190,15 @@ class _Search:
         self.max_nodes = max_nodes
         self.groups: dict[int, list[Group]] = {
             card: self._groups(card) for card in range(JOKER) if counts[card]}
+        # the hand's card types in index order, and per type its groups with
+        # their sizes and what they take of each card (a tanala: one card twice)
+        self.order = sorted(self.groups)
+        self.options: list[list[tuple[Group, tuple[int, ...], int, int,
+                                      tuple[tuple[int, int], ...]]]] = [
+            [(g, g.cards, len(g.cards), g.size,
+              tuple((c, g.cards.count(c)) for c in dict.fromkeys(g.cards)))
+             for g in self.groups[card]]
+            for card in self.order]
 
     def run(self) -> None:
         self._visit(0, 0, 0)
@@ -224,42 +233,52 @@ class _Search:
                 Group((c,), 3, 2, True) for c in singles[:seeds])
             self.best_pure_gaps = pure_gaps
 
-    def _visit(self, start: int, packed: int, size: int) -> None:
+    def _visit(self, at: int, packed: int, size: int) -> None:
+        """Place the lowest card left from ``order[at]`` on: the hot loop of
+        every packing (plain comparisons, no generators)."""
         self.nodes += 1
         counts = self.counts
-        card = start
-        while card < JOKER and not counts[card]:
-            card += 1
+        order = self.order
+        while at < len(order) and not counts[order[at]]:
+            at += 1
         # bound: each remaining natural needs a slot; every wild kept
-        room = self.slots - size
-        upper = min(self.slots, packed + min(self.remaining, room) + self.wilds)
-        if self.slots - upper > self.best[0] or self.nodes > self.max_nodes:
+        slots = self.slots
+        room = slots - size
+        remaining = self.remaining
+        upper = packed + (remaining if remaining < room else room) + self.wilds
+        if (upper < slots and slots - upper > self.best[0]) or self.nodes > self.max_nodes:
             return
-        if card >= JOKER:
+        if at >= len(order):
             self._leaf(packed, size)
             return
-        for group in self.groups[card]:
-            if group.size > room:
+        chosen = self.chosen
+        for group, cards, taken, group_size, takes in self.options[at]:
+            if group_size > room:
                 continue
-            cards = group.cards
-            if any(counts[c] < cards.count(c) for c in cards):
+            short = False
+            for c, k in takes:
+                if counts[c] < k:
+                    short = True
+                    break
+            if short:
                 continue
             for c in cards:
                 counts[c] -= 1
-            self.remaining -= len(cards)
-            self.chosen.append(group)
-            self._visit(card, packed + len(cards), size + group.size)
-            self.chosen.pop()
-            self.remaining += len(cards)
+            self.remaining = remaining - taken
+            chosen.append(group)
+            self._visit(at, packed + taken, size + group_size)
+            chosen.pop()
+            self.remaining = remaining
             for c in cards:
                 counts[c] += 1
         # this copy stays single
+        card = order[at]
         counts[card] -= 1
-        self.remaining -= 1
+        self.remaining = remaining - 1
         self.singles.append(card)
-        self._visit(card, packed, size)
+        self._visit(at, packed, size)
         self.singles.pop()
-        self.remaining += 1
+        self.remaining = remaining
         counts[card] += 1
 
     def _groups(self, card: int) -> list[Group]:
