@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--advise-load", action="store_true",
                         help="start the API server (2 workers) and time POST /v1/advise at the "
                              "default level on positions from arena hands (--game gin, "
-                             "indian13, rummy500, rommy or basic)")
+                             "indian13, indian21, rummy500, rommy or basic)")
     parser.add_argument("--load-seconds", type=float, default=20.0,
                         help="seconds per load phase (default 20)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")

@@ -4,8 +4,9 @@ The bodies are the public states a player met in arena hands, one per
 decision, sent as a game would send them: the hand, the upcard, the whole
 history, the match score when there is one; the level is the service's
 default.  Gin: the advisor at its novice level against the EAAI
-SimpleGinRummyPlayer port; ``indian13``: the novice advisor at a table of
-three with the greedy and the distance players (``benchmarks.arena.indian``);
+SimpleGinRummyPlayer port; ``indian13`` and ``indian21``: the novice advisor
+at a table of three with the greedy and the distance players
+(``benchmarks.arena.indian``);
 ``rummy500``, ``rommy`` and ``basic``: the novice advisor at a table of
 three with the greedy and the careful players (``benchmarks.arena.rummy500``).
 ``run_advise_load`` starts the service with two workers and
@@ -28,11 +29,9 @@ from typing import Any
 
 from benchmarks.arena.indian.players import AdvisorPlayer as IndianAdvisor
 from benchmarks.arena.indian.players import make_player as make_indian_player
-from benchmarks.arena.indian.referee import DECK as INDIAN_DECK
-from benchmarks.arena.indian.referee import IndianRules
 from benchmarks.arena.indian.referee import PlayerView as IndianView
-from benchmarks.arena.indian.runner import SEEDS as INDIAN_SEEDS
 from benchmarks.arena.indian.runner import play_game
+from benchmarks.arena.indian.variants import VARIANTS as INDIAN_VARIANTS
 from benchmarks.arena.players.advisor import AdvisorPlayer, advice_request
 from benchmarks.arena.protocol import PlayerView
 from benchmarks.arena.rotations import play_deal
@@ -56,7 +55,7 @@ LAY_DOWN_TABLE = ("greedy", "careful")
 """The advisor's opponents at the Rummy 500 (Rommy, basic rummy) table."""
 TABLE_PLAYERS = 3
 """The table the Indian and lay-down positions come from (gin seats two)."""
-GAMES = ("gin", "indian13", *LAY_DOWN_VARIANTS)
+GAMES = ("gin", *INDIAN_VARIANTS, *LAY_DOWN_VARIANTS)
 """The games whose positions ``advise_bodies`` records."""
 WORKERS = 2
 RATES = (2.0, 4.0)
@@ -89,8 +88,8 @@ def advise_bodies(hands: int = HANDS, seed: int = 0, game: str = "gin",
     ``players`` at the table but in gin, which seats two)."""
     if game in LAY_DOWN_VARIANTS:
         return _lay_down_bodies(game, hands, seed, players)
-    if game != "gin":
-        return _indian_bodies(hands, seed, players)
+    if game in INDIAN_VARIANTS:
+        return _indian_bodies(game, hands, seed, players)
     arena = Arena("advisor_novice", "eaai_simple", seed=seed, cross_check=False)
     recorder = _Recorder()
     arena.players["a"] = recorder
@@ -120,13 +119,15 @@ def _table(others: Sequence[str], players: int) -> tuple[str, ...]:
     return ("advisor_novice", *(others[i % len(others)] for i in range(players - 1)))
 
 
-def _indian_bodies(deals: int, seed: int, players: int) -> list[dict[str, Any]]:
-    """Request bodies of the novice advisor's decisions at an indian13 table
-    (its seat rotated over each deal)."""
-    return _recorded(_IndianRecorder(), _table(INDIAN_TABLE, players), INDIAN_SEEDS,
-                     INDIAN_DECK, deals, seed,
+def _indian_bodies(game: str, deals: int, seed: int, players: int) -> list[dict[str, Any]]:
+    """Request bodies of the novice advisor's decisions at a table of Indian
+    rummy ``game`` (its seat rotated over each deal)."""
+    variant = INDIAN_VARIANTS[game]
+    return _recorded(_IndianRecorder(), _table(INDIAN_TABLE, players), variant.seeds,
+                     variant.deck, deals, seed,
                      lambda deck, seats, seeds, players: play_game(deck, seats, seeds,
-                                                                   IndianRules(), players),
+                                                                   variant.rules, players,
+                                                                   variant),
                      make_indian_player)
 
 

@@ -27,6 +27,7 @@ def test_recorded_positions_are_advise_requests() -> None:
 
 @pytest.mark.parametrize(("game", "players", "step", "phases"), [
     ("indian13", 3, 1, {"draw"}),
+    ("indian21", 3, 3, {"draw"}),
     ("rummy500", 3, 3, {"draw", "play"}),
     ("rummy500", 6, 3, {"draw", "play"}),  # two decks
     ("rommy", 3, 3, {"draw", "play"}),

@@ -126,8 +126,8 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("arena (bots on mirrored or rotated deals; benchmarks/arena)")
     group.add_argument("--arena", action="store_true",
                        help="play gin hands and matches to 100 between two players, mirrored "
-                            "deals (or, with --game indian13, rummy500, rommy or basic, rotated "
-                            "deals)")
+                            "deals (or, with --game indian13, indian21, rummy500, rommy or basic, "
+                            "rotated deals)")
     group.add_argument("--game", default="gin", choices=["gin", *ROTATED_GAMES],
                        help="the game (default gin); rommy is Danish 500 and basic is basic "
                             "rummy (52 cards, the winner collects the other hands), both "
