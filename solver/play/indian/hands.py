@@ -106,6 +106,7 @@ class IndianHands:
         self.tanala = rules.decks >= 3 if tanala is None else tanala
         self.cap = rules.points_cap
         self.max_nodes = MAX_NODES
+        self.probe_nodes = PROBE_NODES
 
     # -- the search ---------------------------------------------------------------
     def evaluate(self, hand: Sequence[int], max_nodes: int | None = None) -> Packing:
@@ -219,7 +220,7 @@ class _Search:
 
     def run(self) -> None:
         """The best packing within ``max_nodes`` (see the class docstring)."""
-        self.limit = min(self.max_nodes, PROBE_NODES)
+        self.limit = min(self.max_nodes, self.h.probe_nodes)
         self._visit(0, 0, 0, self.limit)  # as many discrepancies as nodes: none left out
         if self.nodes <= self.limit:  # the whole tree
             return
