@@ -74,3 +74,19 @@ def test_the_discrepancy_search_finds_the_best_distance_within_its_budget() -> N
         hands.probe_nodes = UNLIMITED
     plain = sum(hands.evaluate(hand).distance == d for (hands, hand, _), d in zip(cases, best, strict=True))
     assert found >= 72 and found > plain
+
+
+@pytest.mark.parametrize("game", ["indian13", "indian21"])
+def test_the_count_estimate_is_a_count_the_hand_can_pay(game: str) -> None:
+    """The estimate reads an arrangement off the packing, so it is never
+    below the solver's least count, and on half the random hands or more it
+    is that count (at 21 cards: every card but the wild cards and the two
+    dearest pure sequences)."""
+    equal = 0
+    for index in range(0, 120, 2):
+        hands, hand, wild_rank = _dealt(game, index)
+        estimate = hands.count_estimate(hand)
+        exact = solve([card_name(c) for c in hand], game, wild_rank=wild_rank).penalty_points
+        assert estimate >= exact, ([card_name(c) for c in hand], wild_rank)
+        equal += estimate == exact
+    assert equal >= 30  # of 60

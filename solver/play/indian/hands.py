@@ -105,6 +105,9 @@ class IndianHands:
         tanala = rules.tanala
         self.tanala = rules.decks >= 3 if tanala is None else tanala
         self.cap = rules.points_cap
+        self.exempt_pure = 2 if rules.objective == "marriage" else 0
+        """Pure sequences whose cards a hand short of the show does not pay
+        (indian21: at most two, docs/RULES.md section 4.5)."""
         self.max_nodes = MAX_NODES
         self.probe_nodes = PROBE_NODES
 
@@ -156,7 +159,8 @@ class IndianHands:
         complete = [g for g in packing.groups if g.missing == 0 and len(g.cards) >= 3]
         pure = [g for g in complete if g.run]
         if len(pure) < max(1, self.pure_needed):
-            count = total
+            exempt = sorted((sum(self.points[c] for c in g.cards) for g in pure), reverse=True)
+            count = total - sum(exempt[:self.exempt_pure])
         else:
             runs = sum(1 for g in complete if g.run)
             if runs >= self.sequences_needed:
