@@ -90,3 +90,16 @@ def test_the_count_estimate_is_a_count_the_hand_can_pay(game: str) -> None:
         assert estimate >= exact, ([card_name(c) for c in hand], wild_rank)
         equal += estimate == exact
     assert equal >= 30  # of 60
+
+
+def test_a_drawn_card_never_takes_a_cut_short_search_farther_than_the_hand() -> None:
+    """A draw can be left out, so a hand one card over is at most as far as
+    the hand it grew from; the packing of that hand, passed as ``like``,
+    keeps a search cut short (here at 200 nodes) to that."""
+    for index in range(0, 40, 2):
+        hands, hand, _ = _dealt("indian21", index)
+        before = hands.evaluate(hand)
+        for card in (0, 9, 20, 38, 51, JOKER):
+            after = hands.evaluate([*hand, card], 200, like=before)
+            assert after.distance <= before.distance
+            assert len(after.left_out) >= 1

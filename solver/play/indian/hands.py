@@ -112,9 +112,16 @@ class IndianHands:
         self.probe_nodes = PROBE_NODES
 
     # -- the search ---------------------------------------------------------------
-    def evaluate(self, hand: Sequence[int], max_nodes: int | None = None) -> Packing:
+    def evaluate(self, hand: Sequence[int], max_nodes: int | None = None,
+                 like: Packing | None = None) -> Packing:
         """The best packing of ``hand`` (``hand_size`` cards, or one more)
-        found within ``max_nodes`` search nodes (default ``MAX_NODES``)."""
+        found within ``max_nodes`` search nodes (default ``MAX_NODES``).
+
+        ``like``: the packing of a hand one card away (before a draw or a
+        throw); when the search is cut short by its budget, the groups of
+        ``like`` still whole in ``hand`` are tried as one more packing, so a
+        hand one card over is never judged farther than the hand it grew
+        from, whatever the budget."""
         counts = [0] * (JOKER + 1)
         wilds: list[int] = []
         for card in hand:
@@ -125,6 +132,8 @@ class IndianHands:
         search = _Search(self, counts, len(wilds), self.max_nodes if max_nodes is None
                          else max_nodes)
         search.run()
+        if like is not None and search.nodes > search.limit:  # a search cut short
+            search.try_groups(like.groups)
         chosen = search.best_groups
         used = [0] * (JOKER + 1)
         for group in chosen:
@@ -221,6 +230,33 @@ class _Search:
               tuple((c, g.cards.count(c)) for c in dict.fromkeys(g.cards)))
              for g in self.groups[card]]
             for card in self.order]
+
+    def try_groups(self, groups: Iterable[Group]) -> None:
+        """The packing of ``groups`` (those of two cards or more whose cards
+        are all in the hand), every other natural card single: the best if
+        it beats what the search found."""
+        counts = self.counts
+        chosen = self.chosen
+        packed = size = 0
+        for group in groups:
+            if len(group.cards) < 2:
+                continue
+            for card in group.cards:
+                counts[card] -= 1
+            if min(counts[card] for card in group.cards) < 0:
+                for card in group.cards:
+                    counts[card] += 1
+                continue
+            chosen.append(group)
+            packed += len(group.cards)
+            size += group.size
+        self.singles = [card for card in self.order for _ in range(counts[card])]
+        self._leaf(packed, size)
+        for group in chosen:
+            for card in group.cards:
+                counts[card] += 1
+        chosen.clear()
+        self.singles = []
 
     def run(self) -> None:
         """The best packing within ``max_nodes`` (see the class docstring)."""

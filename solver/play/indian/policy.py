@@ -42,15 +42,17 @@ class FastPolicy:
         self.deadline = deadline
         self._cache: OrderedDict[tuple[int, ...], Packing] = OrderedDict()
 
-    def packing(self, hand: Iterable[int]) -> Packing:
-        """The (cached) packing of ``hand``."""
+    def packing(self, hand: Iterable[int], like: Packing | None = None) -> Packing:
+        """The (cached) packing of ``hand``; ``like``: the packing of the hand
+        one card away that it came from, its fallback when the search is cut
+        short (``IndianHands.evaluate``)."""
         key = tuple(sorted(hand))
         hit = self._cache.get(key)
         if hit is not None:
             return hit
         if self.deadline is not None and self.deadline.expired():
-            return self.hands.evaluate(key, LATE_NODES)
-        packing = self.hands.evaluate(key)
+            return self.hands.evaluate(key, LATE_NODES, like)
+        packing = self.hands.evaluate(key, like=like)
         self._cache[key] = packing
         if len(self._cache) > CACHE:
             self._cache.popitem(last=False)
@@ -63,14 +65,16 @@ class FastPolicy:
         now = self.packing(hand)
         if now.distance == 0:
             return False
-        after = self.packing([*hand, top])
+        after = self.packing([*hand, top], now)
         if top in after.left_out and after.left_out.count(top) >= len(after.left_out):
             return False  # its best discard would be the card taken
         return after.distance < now.distance
 
-    def discard(self, hand: Sequence[int], taken: int | None = None) -> tuple[int, Packing]:
-        """The card to throw from ``hand`` (one card over size) and the packing."""
-        packing = self.packing(hand)
+    def discard(self, hand: Sequence[int], taken: int | None = None,
+                like: Packing | None = None) -> tuple[int, Packing]:
+        """The card to throw from ``hand`` (one card over size) and the packing
+        (``like``: the packing of the hand before its draw, see ``packing``)."""
+        packing = self.packing(hand, like)
         points = self.hands.points
         options = [c for c in packing.left_out if c != taken]
         wild = self.hands.wild
