@@ -328,9 +328,10 @@ def test_a_deal_without_a_show_runs_the_stock_out_and_is_void() -> None:
 
 
 def test_the_arena_runs_the_advisor() -> None:
-    results = run_indian21_arena(["advisor_novice", "greedy"], 1, seed=3, progress=False)
-    assert results["game"] == "indian21" and results["games"] == 2
-    assert results["players"]["advisor_novice"]["decisions"] >= 10
+    results = run_indian21_arena(["advisor_novice", "greedy"], 2, seed=3, progress=False)
+    assert results["game"] == "indian21" and results["games"] == 4
+    # it plays first in two of the games (it may drop there: one decision each)
+    assert results["players"]["advisor_novice"]["decisions"] >= 2
     assert results["violations"] == [] and results["wrong_declarations"] == 0
     total = sum(p["points_per_deal"]["mean"] for p in results["players"].values())
     assert abs(total) < 1e-9

@@ -38,7 +38,7 @@ from solver.cards import NUM_CARD_TYPES, card_name
 from solver.deadline import Deadline
 from solver.hints import discard_hint
 from solver.play.advice import Advice, Move, MoveValue, mean_and_error
-from solver.play.indian.hands import IndianHands
+from solver.play.indian.hands import IndianHands, Packing
 from solver.play.indian.policy import FastPolicy, useful
 from solver.play.indian.race import given_survived, race_and_length, turns
 from solver.play.indian.state import IndianState
@@ -48,9 +48,10 @@ from solver.rules import Deal
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """How hard the advisor thinks: the deals it values every move on, and
-    whether a hand's own outs (the unseen cards that help it) set its first
-    step in the race.  Counted, not timed."""
+    """How hard the advisor thinks: the deals it values every move on (at 13
+    cards; ``LONG_HAND_SHARE`` of them at 21), and whether a hand's own outs
+    (the unseen cards that help it) set its first step in the race.  Counted,
+    not timed."""
 
     name: str
     worlds: int
@@ -63,10 +64,18 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("expert", 240, True),
 )}
 DEFAULT_LEVEL = "standard"
+LONG_HAND = 15
+"""Hands this long or longer (21-card Indian rummy) are dealt ``LONG_HAND_SHARE``
+of their level's worlds."""
+LONG_HAND_SHARE = 0.5
+"""A 22-card packing costs about five times a 14-card one, so a 21-card
+decision deals fewer worlds to answer in about the time of a 13-card one at
+the same level (``standard``: 24 worlds at 21 cards;
+benchmarks/README.md)."""
 MARGIN_S = 0.01
+"""The search stops this long (or a tenth of the time left) before the deadline."""
 SAMPLING_SHARE = 0.4
 """Of the time left, the share dealing the worlds may take (valuing them takes the rest)."""
-"""The search stops this long (or a tenth of the time left) before the deadline."""
 COUNT_DECAY = 0.03
 """A hand's count shrinks by this share of a fresh hand's per turn played
 (the fast players' counts fall from about 76 at the deal to 58 by their
@@ -197,8 +206,9 @@ class IndianAdvisor:
         # dealing the worlds may take this share of the time left, valuing them the rest
         now = time.monotonic()
         sampler = WorldSampler(state, self.hands, self.rng)
-        worlds = sampler.take(self.level.worlds, now + SAMPLING_SHARE * max(0.0, until - now))
-        complete = len(worlds) >= self.level.worlds
+        wanted = self.worlds_wanted()
+        worlds = sampler.take(wanted, now + SAMPLING_SHARE * max(0.0, until - now))
+        complete = len(worlds) >= wanted
         tallies = [_Tally(move, order=i) for i, move in enumerate(moves)]
         mine = {t.move: self._my_hand(t.move) for t in tallies}
         for index, world in enumerate(worlds):
@@ -222,6 +232,12 @@ class IndianAdvisor:
         ranked = sorted(tallies, key=lambda t: (t.move.action != "declare", -t.mean(), t.order))
         values = tuple(self._move_value(t) for t in ranked)
         return Advice(self.rules.name, state.phase, values, self.level.name, self.seed, complete)
+
+    def worlds_wanted(self) -> int:
+        """The worlds this decision deals: the level's, fewer for long hands."""
+        if self.hands.hand_size < LONG_HAND:
+            return self.level.worlds
+        return max(1, round(self.level.worlds * LONG_HAND_SHARE))
 
     # -- one world -------------------------------------------------------------------
     def _opponents(self, world: World) -> _Opponents:
@@ -251,10 +267,14 @@ class IndianAdvisor:
         assert move.card is not None
         kept = list(self.state.hand)
         kept.remove(move.card)
-        return self._law_and_count(kept, self.exact_counts.get(move.card))
+        return self._law_and_count(kept, self.exact_counts.get(move.card),
+                                   self.policy.packing(self.state.hand))
 
-    def _law_and_count(self, kept: Sequence[int], exact: int | None) -> tuple[tuple[float, ...], float]:
-        packing = self.policy.packing(kept)
+    def _law_and_count(self, kept: Sequence[int], exact: int | None,
+                       like: Packing) -> tuple[tuple[float, ...], float]:
+        """The law of the turns ``kept`` needs to a show and its count (``exact``
+        when the solver gave it; ``like``: the packing of the hand it was thrown from)."""
+        packing = self.policy.packing(kept, like)
         first = None
         if self.level.outs and packing.distance > 0:
             outs = sum(self.unseen_counts[c] for c in useful(self.hands, packing))
@@ -288,12 +308,12 @@ class IndianAdvisor:
                     return 0.0, 0.0
                 card, taken = world.stock[-1], None
             hand.append(card)
-            out, packing = self.policy.discard(hand, taken)
+            out, packing = self.policy.discard(hand, taken, self.policy.packing(self.state.hand))
             played += 1
             if packing.distance == 0:
                 return them.pay_now(played == 1), 1.0
             hand.remove(out)
-            mine = self._law_and_count(hand, None)
+            mine = self._law_and_count(hand, None, packing)
         law, count = mine
         chances, rounds = race_and_length([*them.laws, law], self._rounds())
         win = chances[-1]
@@ -338,8 +358,9 @@ class IndianAdvisor:
         elif move.action == "take_discard":
             assert move.card is not None
             hand = [*self.state.hand, move.card]
-            _, packing = self.policy.discard(hand, move.card)
-            before = self.policy.packing(self.state.hand).distance
+            now = self.policy.packing(self.state.hand)
+            _, packing = self.policy.discard(hand, move.card, now)
+            before = now.distance
             reasons.append(f"distance {before} -> {packing.distance} with "
                            f"{card_name(move.card)}")
         elif move.action == "draw_stock":
