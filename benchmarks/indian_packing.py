@@ -45,8 +45,7 @@ def dealt(game: str, count: int, seed: int) -> list[tuple[IndianHands, list[int]
         deck = full[:]
         rng.shuffle(deck)
         cut = next(c for c in deck if c != JOKER)
-        token = card_name(cut) if game == "indian21" else card_name(cut)[:-1]
-        hands = IndianHands(make_deal(rules, token))
+        hands = IndianHands(make_deal(rules, card_name(cut)))
         out.append((hands, deck[1:1 + rules.hand_size + index % 2]))
     return out
 

@@ -43,8 +43,7 @@ def measure(game: str, deals: int, seed: int = 1) -> dict[int, tuple[int, float]
         rng.shuffle(deck)
         cut = next(c for c in reversed(deck) if c != JOKER)
         deck.remove(cut)
-        token = card_name(cut) if game == "indian21" else card_name(cut)[:-1]
-        policy = FastPolicy(IndianHands(make_deal(rules, token)))
+        policy = FastPolicy(IndianHands(make_deal(rules, card_name(cut))))
         size = rules.hand_size
         hands = [deck[:size], deck[size:2 * size]]
         del deck[:2 * size]

@@ -26,7 +26,7 @@ def _dealt(game: str, index: int, narrow: bool = False) -> tuple[IndianHands, li
     rng = random.Random(index)
     rng.shuffle(deck)
     cut = next(c for c in deck if c != JOKER)
-    wild_rank = card_name(cut) if game == "indian21" else card_name(cut)[:-1]
+    wild_rank = card_name(cut)  # the cut card: both games read it
     hands = IndianHands(make_deal(rules, wild_rank))
     size = rules.hand_size + index % 2
     return hands, deck[1:1 + size], wild_rank
