@@ -163,6 +163,12 @@ class IndianAdvisor:
         self.unseen_total = max(1, len(state.unseen))
         self.cap = self.rules.points_cap
 
+    @functools.cached_property
+    def packing_now(self) -> Packing:
+        """The packing of the hand as it stands (each world's draw and every
+        discard start from it)."""
+        return self.policy.packing(self.state.hand)
+
     # -- the moves --------------------------------------------------------------------
     def moves(self) -> list[Move]:
         """Every legal move of the phase (a declaration only when it is valid)."""
@@ -267,8 +273,7 @@ class IndianAdvisor:
         assert move.card is not None
         kept = list(self.state.hand)
         kept.remove(move.card)
-        return self._law_and_count(kept, self.exact_counts.get(move.card),
-                                   self.policy.packing(self.state.hand))
+        return self._law_and_count(kept, self.exact_counts.get(move.card), self.packing_now)
 
     def _law_and_count(self, kept: Sequence[int], exact: int | None,
                        like: Packing) -> tuple[tuple[float, ...], float]:
@@ -308,7 +313,7 @@ class IndianAdvisor:
                     return 0.0, 0.0
                 card, taken = world.stock[-1], None
             hand.append(card)
-            out, packing = self.policy.discard(hand, taken, self.policy.packing(self.state.hand))
+            out, packing = self.policy.discard(hand, taken, self.packing_now)
             played += 1
             if packing.distance == 0:
                 return them.pay_now(played == 1), 1.0
@@ -358,13 +363,12 @@ class IndianAdvisor:
         elif move.action == "take_discard":
             assert move.card is not None
             hand = [*self.state.hand, move.card]
-            now = self.policy.packing(self.state.hand)
-            _, packing = self.policy.discard(hand, move.card, now)
-            before = now.distance
+            _, packing = self.policy.discard(hand, move.card, self.packing_now)
+            before = self.packing_now.distance
             reasons.append(f"distance {before} -> {packing.distance} with "
                            f"{card_name(move.card)}")
         elif move.action == "draw_stock":
-            packing = self.policy.packing(self.state.hand)
+            packing = self.packing_now
             reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
         reasons.append(f"expected {tally.mean():+.1f} points over {len(tally.points)} deals")
         return reasons
