@@ -28,9 +28,14 @@ from benchmarks.arena.indian.referee import (
 )
 from benchmarks.arena.indian.runner import run_indian_arena
 from benchmarks.arena.joker_cards import card_name, names
-from solver.cards import parse_card
+from solver import solve
+from solver.cards import JOKER, parse_card
+from solver.deadline import Deadline
 from solver.errors import InvalidStateError
 from solver.play import advise
+from solver.play.indian.advisor import LEVELS, IndianAdvisor
+from solver.play.indian.state import IndianState
+from solver.rules import make_deal, make_rules
 
 HAND = "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D"
 BASE: dict[str, Any] = {"hand": HAND, "upcard": "8C", "wild_rank": "7H", "players": 2,
@@ -293,3 +298,48 @@ def test_the_arena_command_line_seats_the_table() -> None:
         "distance", "advisor_nodrop"]
     with pytest.raises(ValueError, match="unknown Indian player"):
         indian_lineup(parser.parse_args(["--arena", "--game", "indian13", "--a", "marjj_style"]))
+
+
+# -- the count a draw leaves ---------------------------------------------------------------
+NEAR_SHOW_21 = ("2C 2C 2D 2H 2S 3D 3D 3H 3S 4D 4S 7D 7H 7S 8H 9S AD AH JH TS 9H")
+"""A 21-card hand (cut card 7H: the sevens are wild) that meets the three
+pure sequences (2S-3S-4S, AH-2H-3H, 2D-3D-4D) with only 2C 2C unmelded: count
+4.  The packing, which ranks arrangements by their distance to a show, reads
+it with a pure sequence still short and estimates 48."""
+
+
+def _advisor(game: str, hand: str, wild_rank: str, deadline: Deadline) -> IndianAdvisor:
+    deal = make_deal(make_rules(game), wild_rank)
+    state = IndianState.parse(game=game, deal=deal, players=2, me=1, dealer=0, hand=hand,
+                              upcard="KC", history=None)
+    return IndianAdvisor(state, deal, wild_rank, None, LEVELS["novice"], 0, deadline)
+
+
+def test_the_count_after_a_draw_is_the_solvers_not_the_packings_estimate() -> None:
+    """What the player's own hand would pay is the exact solver's count (here
+    4, where the estimate says 48); past the deadline it is the estimate."""
+    advisor = _advisor("indian21", NEAR_SHOW_21, "7H", Deadline.never())
+    cards = list(advisor.state.hand)
+    packing = advisor.policy.packing(cards)
+    assert advisor.hands.count_estimate(cards, packing) > 40
+    assert advisor.count(cards, packing) == 4 == solve(NEAR_SHOW_21, "indian21",
+                                                       wild_rank="7H").penalty_points
+    late = _advisor("indian21", NEAR_SHOW_21, "7H", Deadline.after_ms(0))
+    assert late.count(cards, packing) == late.hands.count_estimate(cards, packing)
+
+
+@pytest.mark.parametrize("game", ["indian13", "indian21"])
+def test_the_count_is_the_solvers_on_random_hands(game: str) -> None:
+    """On dealt hands (any 13 or 21 cards of the game's deck) ``count`` is
+    ``solve()``'s count, capped at the game's cap."""
+    rules = make_rules(game)
+    deck = list(range(52)) * rules.decks + [JOKER] * rules.decks
+    rng = random.Random(5)
+    for _ in range(12):
+        rng.shuffle(deck)
+        hand = deck[:rules.hand_size]
+        advisor = _advisor(game, " ".join(card_name(c) for c in hand), "9D", Deadline.never())
+        exact = solve(names(hand), game, wild_rank="9D").penalty_points
+        cap = rules.points_cap
+        assert advisor.count(hand, advisor.policy.packing(hand)) == (
+            exact if cap is None else min(exact, cap))

@@ -823,17 +823,17 @@ export interface components {
          *       "moves": [
          *         {
          *           "exact": false,
-         *           "expected_points": -0.163,
+         *           "expected_points": 1.16,
          *           "move": {
          *             "action": "draw_stock"
          *           },
          *           "reasons": [
          *             "3 cards from a declaration (pure sequence 1 card short)",
-         *             "expected -0.2 points over 8 deals"
+         *             "expected +1.2 points over 8 deals"
          *           ],
          *           "samples": 8,
          *           "searched": true,
-         *           "standard_error": 8.781,
+         *           "standard_error": 9.569,
          *           "win_probability": 0.4506
          *         },
          *         {
@@ -859,7 +859,7 @@ export interface components {
          *             "action": "drop"
          *           },
          *           "reasons": [
-         *             "dropping now costs 40 (middle drop); playing on is expected to cost 0",
+         *             "dropping now costs 40 (middle drop); playing on is expected to win 1",
          *             "expected -40.0 points over 8 deals"
          *           ],
          *           "samples": 8,
@@ -871,17 +871,17 @@ export interface components {
          *       "phase": "draw",
          *       "recommended": {
          *         "exact": false,
-         *         "expected_points": -0.163,
+         *         "expected_points": 1.16,
          *         "move": {
          *           "action": "draw_stock"
          *         },
          *         "reasons": [
          *           "3 cards from a declaration (pure sequence 1 card short)",
-         *           "expected -0.2 points over 8 deals"
+         *           "expected +1.2 points over 8 deals"
          *         ],
          *         "samples": 8,
          *         "searched": true,
-         *         "standard_error": 8.781,
+         *         "standard_error": 9.569,
          *         "win_probability": 0.4506
          *       },
          *       "seed": 5
