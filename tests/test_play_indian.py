@@ -343,3 +343,20 @@ def test_the_count_is_the_solvers_on_random_hands(game: str) -> None:
         cap = rules.points_cap
         assert advisor.count(hand, advisor.policy.packing(hand)) == (
             exact if cap is None else min(exact, cap))
+
+
+def test_after_a_draw_the_throw_that_keeps_the_least_count_is_weighed_too() -> None:
+    """Drawn into ``hand`` (cut card AC: the aces are wild), 9D leaves the
+    fast player's throw (the dearest card its packing leaves out, 7C) a
+    count of 14 where the solver's cheapest throw keeps 2: the draw is
+    valued with both, so a draw is not judged by a throw the player would
+    not make."""
+    hand = "2H 3C 3S 4C 4S 5H 5S 6C 7C 7H 7S 8S 9S AC AD JD KS QD QS TD TS"
+    advisor = _advisor("indian21", hand, "AC", Deadline.never())
+    drawn = parse_card("9D")
+    full = [*advisor.state.hand, drawn]
+    out, packing = advisor.policy.discard(full, drawn, advisor.packing_now)
+    cheapest = solve(f"{hand} 9D", "indian21", wild_rank="AC", discard=True)
+    assert cheapest.discard != out
+    counts = [count for _, count in advisor._throws(full, drawn, out, packing)]
+    assert counts == [14, cheapest.penalty_points] == [14, 2]

@@ -7,7 +7,8 @@ and the declaration when the hand allows a valid one -- then values them by
 information-set search: it deals the cards it cannot see many times
 (``worlds``: weighted by what each opponent threw and let go by), plays each
 move in each deal (the card drawn is that deal's stock card; the discard
-after a draw is the fast player's, ``policy``), and plays the rest of the
+after a draw is the better of the fast player's, ``policy``, and the one
+that keeps the least count), and plays the rest of the
 deal out as a race between the players' distances to a declaration
 (``race``), each opponent's from the hand it holds in that deal and the
 turns it has survived.  A move's expected points are what the player
@@ -343,8 +344,39 @@ class IndianAdvisor:
             played += 1
             if packing.distance == 0:
                 return them.pay_now(played == 1), 1.0
-            hand.remove(out)
-            mine = self._law_and_count(hand, self.count(hand, packing), packing)
+            return max(self._race(after, them, played)
+                       for after in self._throws(hand, taken, out, packing))
+        return self._race(mine, them, played)
+
+    def _throws(self, hand: Sequence[int], taken: int | None, out: int,
+                packing: Packing) -> list[tuple[tuple[float, ...], float]]:
+        """The law and count of ``hand`` (one card over) after the throws the
+        player weighs once it has drawn: the fast player's ``out`` (the
+        dearest card its ``packing`` leaves out) and the solver's cheapest
+        (the least count kept), when that is another card it may throw."""
+        kept = list(hand)
+        kept.remove(out)
+        throws = [self._law_and_count(kept, self.count(kept, packing), packing)]
+        if self.deadline.expired():
+            return throws
+        cheapest = self.session.solution(hand, True, go_out=False)
+        other = cheapest.discard
+        if other is None or other in (out, taken):
+            return throws
+        kept = list(hand)
+        kept.remove(other)
+        other_packing = self.policy.packing(kept, packing)
+        count = cheapest.penalty_points if self.cap is None else min(cheapest.penalty_points,
+                                                                     self.cap)
+        if not cheapest.optimal:
+            count = min(count, self.hands.count_estimate(kept, other_packing))
+        throws.append(self._law_and_count(kept, count, other_packing))
+        return throws
+
+    def _race(self, mine: tuple[tuple[float, ...], float], them: _Opponents,
+              played: int) -> tuple[float, float]:
+        """Points and win chance of the player with ``mine`` (its law and
+        count) racing ``them`` to a show, ``played`` turns into the deal."""
         law, count = mine
         chances, rounds = race_and_length([*them.laws, law], self._rounds())
         win = chances[-1]
