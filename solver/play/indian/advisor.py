@@ -73,10 +73,10 @@ DEFAULT_LEVEL = "standard"
 LONG_HAND = 15
 """Hands this long or longer (21-card Indian rummy) are dealt ``LONG_HAND_SHARE``
 of their level's worlds."""
-LONG_HAND_SHARE = 0.5
-"""A 22-card packing costs about five times a 14-card one, so a 21-card
-decision deals fewer worlds to answer in about the time of a 13-card one at
-the same level (``standard``: 24 worlds at 21 cards;
+LONG_HAND_SHARE = 0.4
+"""A 22-card packing and count cost about five times a 14-card one, so a
+21-card decision deals fewer worlds to answer in about the time of a
+13-card one at the same level (``standard``: 19 worlds at 21 cards;
 benchmarks/README.md)."""
 MARGIN_S = 0.01
 """The search stops this long (or a tenth of the time left) before the deadline."""
@@ -170,6 +170,8 @@ class IndianAdvisor:
         self.cap = self.rules.points_cap
         self.session = Session(deal, deadline, "search")
         self._counts: dict[tuple[int, ...], int] = {}
+        self._throws_seen: dict[tuple[tuple[int, ...], int | None],
+                                list[tuple[tuple[float, ...], float]]] = {}
 
     @functools.cached_property
     def packing_now(self) -> Packing:
@@ -354,6 +356,10 @@ class IndianAdvisor:
         player weighs once it has drawn: the fast player's ``out`` (the
         dearest card its ``packing`` leaves out) and the solver's cheapest
         (the least count kept), when that is another card it may throw."""
+        key = (tuple(sorted(hand)), taken)
+        known = self._throws_seen.get(key)
+        if known is not None:  # the pile's card: the same hand in every world
+            return known
         kept = list(hand)
         kept.remove(out)
         throws = [self._law_and_count(kept, self.count(kept, packing), packing)]
@@ -361,16 +367,16 @@ class IndianAdvisor:
             return throws
         cheapest = self.session.solution(hand, True, go_out=False)
         other = cheapest.discard
-        if other is None or other in (out, taken):
-            return throws
-        kept = list(hand)
-        kept.remove(other)
-        other_packing = self.policy.packing(kept, packing)
-        count = cheapest.penalty_points if self.cap is None else min(cheapest.penalty_points,
-                                                                     self.cap)
-        if not cheapest.optimal:
-            count = min(count, self.hands.count_estimate(kept, other_packing))
-        throws.append(self._law_and_count(kept, count, other_packing))
+        if other is not None and other not in (out, taken):
+            kept = list(hand)
+            kept.remove(other)
+            other_packing = self.policy.packing(kept, packing)
+            count = cheapest.penalty_points if self.cap is None else min(
+                cheapest.penalty_points, self.cap)
+            if not cheapest.optimal:
+                count = min(count, self.hands.count_estimate(kept, other_packing))
+            throws.append(self._law_and_count(kept, count, other_packing))
+        self._throws_seen[key] = throws
         return throws
 
     def _race(self, mine: tuple[tuple[float, ...], float], them: _Opponents,
