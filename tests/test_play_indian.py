@@ -149,7 +149,7 @@ def test_indian21_is_advised() -> None:
                                      "JS QS KS", upcard="8C", wild_rank="7H", me=1, dealer=0,
                     level="novice")
     assert {m.move.action for m in advice.moves} == {"take_discard", "draw_stock", "drop"}
-    # a 21-card hand is dealt 0.4 of the level's worlds (its packings and
+    # a 21-card hand is dealt a third of the level's worlds (its packings and
     # counts cost five times more)
     assert {m.samples for m in advice.moves if not m.exact} == {3}
     standard = advise("indian13", **BASE)

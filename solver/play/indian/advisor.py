@@ -73,10 +73,10 @@ DEFAULT_LEVEL = "standard"
 LONG_HAND = 15
 """Hands this long or longer (21-card Indian rummy) are dealt ``LONG_HAND_SHARE``
 of their level's worlds."""
-LONG_HAND_SHARE = 0.4
+LONG_HAND_SHARE = 1 / 3
 """A 22-card packing and count cost about five times a 14-card one, so a
 21-card decision deals fewer worlds to answer in about the time of a
-13-card one at the same level (``standard``: 19 worlds at 21 cards;
+13-card one at the same level (``standard``: 16 worlds at 21 cards;
 benchmarks/README.md)."""
 MARGIN_S = 0.01
 """The search stops this long (or a tenth of the time left) before the deadline."""
