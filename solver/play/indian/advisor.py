@@ -48,6 +48,7 @@ from solver.play.indian.policy import FastPolicy, useful
 from solver.play.indian.race import given_survived, race_and_length, turns
 from solver.play.indian.state import IndianState
 from solver.play.indian.worlds import World, WorldSampler
+from solver.results import Solution
 from solver.rules import Deal
 from solver.session import Session
 
@@ -307,15 +308,19 @@ class IndianAdvisor:
         known = self._counts.get(key)
         if known is not None:
             return known
-        estimate = self.hands.count_estimate(key, packing)
         if self.deadline.expired():
-            return estimate
-        solution = self.session.solution(key, False, go_out=False)
-        count = solution.penalty_points if self.cap is None else min(solution.penalty_points,
-                                                                     self.cap)
-        count = count if solution.optimal else min(count, estimate)
+            return self.hands.count_estimate(key, packing)
+        count = self._count_of(self.session.solution(key, False, go_out=False), key, packing)
         self._counts[key] = count
         return count
+
+    def _count_of(self, solution: Solution, kept: Sequence[int], packing: Packing) -> int:
+        """The count ``solution`` (of ``kept``, with ``packing``) pays, capped;
+        the lower of it and the packing's estimate when the search stopped
+        short of its proof (both are at least the count)."""
+        count = solution.penalty_points if self.cap is None else min(solution.penalty_points,
+                                                                     self.cap)
+        return count if solution.optimal else min(count, self.hands.count_estimate(kept, packing))
 
     def _rounds(self) -> int:
         active = len(self.state.active)
@@ -371,11 +376,8 @@ class IndianAdvisor:
             kept = list(hand)
             kept.remove(other)
             other_packing = self.policy.packing(kept, packing)
-            count = cheapest.penalty_points if self.cap is None else min(
-                cheapest.penalty_points, self.cap)
-            if not cheapest.optimal:
-                count = min(count, self.hands.count_estimate(kept, other_packing))
-            throws.append(self._law_and_count(kept, count, other_packing))
+            throws.append(self._law_and_count(kept, self._count_of(cheapest, kept, other_packing),
+                                              other_packing))
         self._throws_seen[key] = throws
         return throws
 
