@@ -78,3 +78,23 @@ def test_old_connections_are_closed_once() -> None:
     assert ages.expired(("h", 1), 5.0)
     assert not ages.expired(("h", 1), 5.1)  # a new connection on the same port starts again
     assert not ConnectionAges(max_s=0).expired(("h", 1), 100.0)
+
+
+def test_connections_opened_together_do_not_reconnect_together() -> None:
+    """A client's 32 connections opened in one instant: each closes once, no
+    later than ``max_s`` and no sooner than half of it, at most a few in any
+    tenth of the spread (no reconnect storm)."""
+    ages = ConnectionAges(max_s=5)
+    pool = [("h", port) for port in range(32)]
+    closed: dict[tuple[str, int], float] = {}
+    for step in range(0, 5001):  # every connection answers every millisecond
+        now = step / 1000
+        for connection in pool:
+            if connection not in closed and ages.expired(connection, now):
+                closed[connection] = now
+    assert len(closed) == len(pool)
+    assert min(closed.values()) >= 2.5 and max(closed.values()) <= 5.0
+    per_tenth = [0] * 10
+    for t in closed.values():
+        per_tenth[min(int((t - 2.5) / 0.25), 9)] += 1
+    assert max(per_tenth) <= 5, per_tenth
