@@ -19,7 +19,6 @@ Run it with ``python -m benchmarks --advise-load``.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import statistics
@@ -42,7 +41,7 @@ from benchmarks.arena.rummy500.referee import PlayerView as LayDownView
 from benchmarks.arena.rummy500.runner import play_round as play_lay_down_round
 from benchmarks.arena.rummy500.variants import VARIANTS as LAY_DOWN_VARIANTS
 from benchmarks.arena.runner import Arena
-from benchmarks.load import HOST, Server, api_unavailable, drive
+from benchmarks.load import HOST, Server, api_unavailable, run_phase
 from benchmarks.markdown import markdown_table
 from benchmarks.runner import percentile
 
@@ -219,19 +218,19 @@ def run_advise_load(seconds: float = 20.0, hands: int = HANDS, seed: int = 0,
     with Server(WORKERS, log_level="info") as server:
         server.wait_ready()
         requests = raw_requests(bodies, server.port)
-        asyncio.run(drive(server.port, requests, 3.0, concurrency=WORKERS))  # warm up
+        run_phase(server.port, requests, 3.0, concurrency=WORKERS)  # warm up
         for rate in RATES:
-            summary = asyncio.run(drive(server.port, requests, seconds, concurrency=16,
-                                        rate=rate)).summary()
+            summary = run_phase(server.port, requests, seconds, concurrency=16,
+                                rate=rate).summary()
             phases.append({"mode": f"open loop {rate:g}/s", **summary})
             if progress:
                 progress(f"advise load: {phases[-1]}")
-        summary = asyncio.run(drive(server.port, requests, seconds, concurrency=WORKERS)).summary()
+        summary = run_phase(server.port, requests, seconds, concurrency=WORKERS).summary()
         phases.append({"mode": f"closed loop, {WORKERS} in flight", **summary})
         timed = raw_requests([{**body, "time_limit_ms": TURN_TIMER_MS} for body in bodies],
                              server.port)
-        summary = asyncio.run(drive(server.port, timed, seconds, concurrency=16,
-                                    rate=RATES[-1])).summary()
+        summary = run_phase(server.port, timed, seconds, concurrency=16,
+                            rate=RATES[-1]).summary()
         phases.append({"mode": f"open loop {RATES[-1]:g}/s, time_limit_ms {TURN_TIMER_MS}",
                        **summary})
         on_server = server.server_ms()

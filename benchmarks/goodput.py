@@ -28,7 +28,6 @@ asserts; prints a Markdown table and optionally writes JSON.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import random
@@ -46,7 +45,7 @@ from typing import Any
 
 import httpx
 
-from benchmarks.load import Server, build_requests, drive
+from benchmarks.load import Server, build_requests, run_phase
 from benchmarks.runner import percentile
 from benchmarks.suites import DEFAULT_SEED, SUITES, generate
 from solver.cards import card_name
@@ -133,7 +132,7 @@ def half_load(server: Server, rate: float, seconds: float) -> dict[str, Any]:
     histogram, inside the server."""
     requests = build_requests("gin10", server.port)
     before = solve_latency_buckets(server)
-    phase = asyncio.run(drive(server.port, requests, seconds, concurrency=32, rate=rate))
+    phase = run_phase(server.port, requests, seconds, concurrency=32, rate=rate)
     server_p99 = p99_bound_ms(before, solve_latency_buckets(server))
     return {"rate": rate, **phase.summary(), "server_p99_at_most_ms": server_p99}
 

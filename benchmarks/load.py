@@ -12,7 +12,10 @@ awaited, and ``POST /v1/solve`` is driven for a fixed time per payload suite:
 
 The client is a minimal HTTP/1.1 keep-alive client on asyncio streams (far
 cheaper per request than a general-purpose client, which matters because the
-client shares this machine's cores with the server).  The server is stopped
+client shares this machine's cores with the server), on uvloop where it is
+installed (``run_phase``; the server's own loop, a fifth cheaper again).  Its
+connections are opened before a phase's clock starts: 32 handshakes at once
+are a client's start-up, not the steady state a phase measures.  The server is stopped
 with SIGTERM, then killed (its own process group only) if it does not exit.
 """
 
@@ -192,12 +195,18 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, raw: bytes) -> tuple[int, bytes]:
-        """Send ``raw`` and return the status code and body."""
+    async def open(self) -> None:
+        """Connect, unless connected (the server may have closed it while idle:
+        its keep-alive timeout)."""
         if self.reader is not None and self.reader.at_eof():
-            await self.close()  # the server closed it while idle (its keep-alive timeout)
+            await self.close()
         if self.writer is None or self.reader is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+
+    async def request(self, raw: bytes) -> tuple[int, bytes]:
+        """Send ``raw`` and return the status code and body."""
+        await self.open()
+        assert self.reader is not None and self.writer is not None
         reader = self.reader
         self.writer.write(raw)
         status_line = await reader.readline()
@@ -267,18 +276,21 @@ class Phase:
 
 async def drive(port: int, requests: Sequence[bytes], seconds: float,
                 concurrency: int = CONCURRENCY, rate: float | None = None) -> Phase:
-    """Send ``requests`` round-robin for ``seconds``: closed loop, or open loop at ``rate``/s."""
+    """Send ``requests`` round-robin for ``seconds``: closed loop, or open loop at
+    ``rate``/s, over ``concurrency`` connections opened before the clock starts."""
     loop = asyncio.get_running_loop()
     clock = loop.time
     counter: Iterator[int] = itertools.count()
     latencies: list[float] = []
     phase = Phase(latencies, 0, seconds)
+    connections = [Connection(port) for _ in range(concurrency)]
+    opened = await asyncio.gather(*(c.open() for c in connections), return_exceptions=True)
+    phase.errors = sum(isinstance(outcome, BaseException) for outcome in opened)
     cpu_start = time.process_time()
     start = clock()
     deadline = start + seconds
 
-    async def worker() -> None:
-        connection = Connection(port)
+    async def worker(connection: Connection) -> None:
         try:
             while True:
                 index = next(counter)
@@ -307,19 +319,32 @@ async def drive(port: int, requests: Sequence[bytes], seconds: float,
         finally:
             await connection.close()
 
-    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    await asyncio.gather(*(worker(connection) for connection in connections))
     phase.seconds = clock() - start
     phase.client_cpu_s = time.process_time() - cpu_start
     return phase
 
 
+def run_phase(port: int, requests: Sequence[bytes], seconds: float,
+              concurrency: int = CONCURRENCY, rate: float | None = None) -> Phase:
+    """``drive`` in an event loop of its own: uvloop's where it is installed
+    (the server's loop; the client then takes less of the cores it shares with
+    the server), asyncio's otherwise."""
+    coroutine = drive(port, requests, seconds, concurrency, rate)
+    if importlib.util.find_spec("uvloop") is not None:
+        import uvloop
+
+        return uvloop.run(coroutine)
+    return asyncio.run(coroutine)
+
+
 def load_one(server: Server, suite: str, seconds: float) -> dict[str, Any]:
     """Max-rate and half-rate phases of one payload suite against a running server."""
     requests = build_requests(suite, server.port)
-    asyncio.run(drive(server.port, requests, WARMUP_SECONDS))
-    peak = asyncio.run(drive(server.port, requests, seconds)).summary()
+    run_phase(server.port, requests, WARMUP_SECONDS)
+    peak = run_phase(server.port, requests, seconds).summary()
     half_rate = peak["requests_per_s"] / 2
-    half = asyncio.run(drive(server.port, requests, seconds, rate=half_rate)).summary() \
+    half = run_phase(server.port, requests, seconds, rate=half_rate).summary() \
         if half_rate > 0 else None
     return {"suite": suite, "workers": server.workers, "concurrency": CONCURRENCY,
             "max": peak, "half_rate": half_rate, "half": half}
