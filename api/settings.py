@@ -106,8 +106,9 @@ class Settings(BaseSettings):
         "seconds from a request's arrival for its whole body to arrive (408 after); not "
         "/v1/solve/stream"))
     connection_max_s: Count = Field(default=5, ge=0, le=86_400, description=(
-        "a keep-alive connection older than this is closed after its next answer, so clients "
-        "spread over the workers again (0: never)"))
+        "the longest a keep-alive connection lives: it is closed after its next answer once "
+        "its lifetime, spread from half of this to this, is up (a pool opened at once does not "
+        "reconnect at once), so clients spread over the workers again (0: never)"))
     access_log_per_s: Count = Field(default=100, ge=0, le=1_000_000, description=(
         "access-log lines per second per worker at most; the requests left out are counted in "
         "a summary line every 10 s (0: a line per request)"))
