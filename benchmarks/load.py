@@ -15,8 +15,9 @@ cheaper per request than a general-purpose client, which matters because the
 client shares this machine's cores with the server), on uvloop where it is
 installed (``run_phase``; the server's own loop, a fifth cheaper again).  Its
 connections are opened before a phase's clock starts: 32 handshakes at once
-are a client's start-up, not the steady state a phase measures.  The server is stopped
-with SIGTERM, then killed (its own process group only) if it does not exit.
+are a client's start-up, not the steady state a phase measures.  The server
+is stopped with SIGTERM, then killed (its own process group only) if it does
+not exit.
 """
 
 from __future__ import annotations
@@ -285,7 +286,10 @@ async def drive(port: int, requests: Sequence[bytes], seconds: float,
     phase = Phase(latencies, 0, seconds)
     connections = [Connection(port) for _ in range(concurrency)]
     opened = await asyncio.gather(*(c.open() for c in connections), return_exceptions=True)
-    phase.errors = sum(isinstance(outcome, BaseException) for outcome in opened)
+    for outcome in opened:  # a connection that failed to open tries again on its first request
+        if isinstance(outcome, BaseException):
+            phase.errors += 1
+            phase.first_error = phase.first_error or f"{type(outcome).__name__}: {outcome}"
     cpu_start = time.process_time()
     start = clock()
     deadline = start + seconds

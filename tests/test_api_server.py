@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from benchmarks.load import Server
+from benchmarks.load import Server, build_requests, free_port, run_phase
 
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 15.0
@@ -46,6 +46,21 @@ def test_solve_over_http(server: Server) -> None:
     assert body["deadwood_points"] == 33
     assert body["optimal"] is True
     assert body["elapsed_ms"] >= 0
+
+
+def test_the_load_client_paces_its_requests_and_counts_what_fails(server: Server) -> None:
+    """``benchmarks.load``'s open loop (the half-load phase of the goodput
+    benchmark): every request due in the phase answered 200 over
+    connections opened before the clock; against a port nobody listens on,
+    each connection's failures are counted, not raised."""
+    phase = run_phase(server.port, build_requests("gin10", server.port, n=5), 0.5,
+                      concurrency=4, rate=40)
+    assert phase.errors == 0, phase.first_error
+    assert len(phase.latencies) == 20  # due at 0, 25, ... 475 ms
+    dead = free_port()
+    failed = run_phase(dead, build_requests("gin10", dead, n=2), 0.05, concurrency=2, rate=20)
+    assert failed.errors >= 2 and not failed.latencies
+    assert failed.first_error is not None and "Connect" in failed.first_error
 
 
 def test_validate_over_http(server: Server) -> None:
