@@ -326,12 +326,9 @@ def _light_solves(count: int, seed: int = 5) -> list[dict[str, Any]]:
 def test_a_crowd_of_gin_solves_is_served_not_shed(server: Server) -> None:
     """200 connections, each sending its next solve at once (no Retry-After
     honoured): every answer is a 200 (the quick path needs no solver)."""
-    import asyncio
+    from benchmarks.load import build_requests, run_phase
 
-    from benchmarks.load import build_requests, drive
-
-    phase = asyncio.run(drive(server.port, build_requests("gin10", server.port), 2.0,
-                              concurrency=200))
+    phase = run_phase(server.port, build_requests("gin10", server.port), 2.0, concurrency=200)
     assert phase.errors == 0, phase.first_error
     assert len(phase.latencies) > 200
 
@@ -543,9 +540,7 @@ def test_a_replaced_worker_gets_its_share_of_keep_alive_clients() -> None:
     """kill -9 of a worker: its clients reconnect to the survivor; connections
     end after RUMMY_SOLVER_CONNECTION_MAX_S, so the replacement gets clients
     back within seconds.  No answer is a 500."""
-    import asyncio
-
-    from benchmarks.load import build_requests, drive
+    from benchmarks.load import build_requests, run_phase
 
     pair = start_server(workers=2, connection_max_s="2")
     try:
@@ -553,8 +548,8 @@ def test_a_replaced_worker_gets_its_share_of_keep_alive_clients() -> None:
         old = _workers(pair)
         assert len(old) == 2, old
         victim = min(old)
-        loader = threading.Thread(target=lambda: results.append(asyncio.run(
-            drive(pair.port, requests, 24.0, concurrency=16))))
+        loader = threading.Thread(target=lambda: results.append(
+            run_phase(pair.port, requests, 24.0, concurrency=16)))
         results: list[Any] = []
         loader.start()
         time.sleep(1.0)
