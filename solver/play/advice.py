@@ -21,8 +21,6 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,20 +29,6 @@ from solver.cards import card_name
 
 def _names(cards: tuple[int, ...]) -> list[str]:
     return [card_name(c) for c in cards]
-
-
-def mean_and_error(points: Sequence[float]) -> tuple[float, float | None]:
-    """The mean of a move's points over its deals and the standard error of
-    that mean (None from a single deal).
-
-    >>> mean_and_error([1.0, 3.0])
-    (2.0, 1.0)
-    """
-    n = len(points)
-    mean = sum(points) / n
-    if n < 2:
-        return mean, None
-    return mean, math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1) / n)
 
 
 @dataclass(frozen=True, slots=True, order=True)
