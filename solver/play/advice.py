@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.cards import card_name
+from solver.play.words import GO_OUT, KNOCK, LAY_OFF
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:
@@ -64,11 +65,11 @@ class Move:
         data: dict[str, Any] = {"action": self.action}
         if self.card is not None:
             data["card"] = card_name(self.card)
-        if self.melds or self.action in ("knock", "lay_off", "go_out"):
+        if self.melds or self.action in (KNOCK, LAY_OFF, GO_OUT):
             data["melds"] = [_names(m) for m in self.melds]
-        if self.deadwood or self.action in ("knock", "lay_off"):
+        if self.deadwood or self.action in (KNOCK, LAY_OFF):
             data["deadwood"] = _names(self.deadwood)
-        if self.layoffs or self.action == "lay_off":
+        if self.layoffs or self.action == LAY_OFF:
             data["layoffs"] = [layoff.to_dict() for layoff in self.layoffs]
         return data
 
