@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import difflib
 import dataclasses
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -379,9 +380,21 @@ def knob_expectation(knob: str) -> str:
     return f"null or {what}" if knob in NULLABLE else what
 
 
-def unknown_knob_message(knob: object) -> str:
-    """The error for a knob name that does not exist, listing those that do."""
-    return f"unknown knob {knob!r}; knobs are: {', '.join(KNOB_NAMES[1:])}"
+def did_you_mean(name: object, names: Sequence[str]) -> str:
+    """" did you mean 'x'?" for the name of ``names`` closest to ``name``
+    (nothing when none is close).
+
+    >>> did_you_mean("knock_limt", KNOB_NAMES)
+    " did you mean 'knock_limit'?"
+    """
+    close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.75)
+    return f" did you mean {close[0]!r}?" if close else ""
+
+
+def unknown_knob_message(knob: object, knobs: Sequence[str] = KNOB_NAMES[1:]) -> str:
+    """The error for a knob name that does not exist: the closest knob, if
+    one is close, then every knob there is (``knobs``)."""
+    return f"unknown knob {knob!r};{did_you_mean(knob, knobs)} knobs are: {', '.join(knobs)}"
 
 
 def _check_rules(rules: Rules) -> None:

@@ -97,4 +97,5 @@ def advise(
     request = Request(hand, upcard, history, me, dealer, discard_pile, stock_count, rules,
                       fields)
     model.check_fields(request)
+    model.check_rules(request)
     return model.advise(model.position(request), params, model.levels[level], seed, until)

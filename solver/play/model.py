@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from solver.deadline import Deadline
-from solver.errors import InvalidStateError
+from solver.errors import InvalidRulesError, InvalidStateError
 from solver.play.advice import Advice
 from solver.play.search import Budget, Level
 from solver.play.words import GameWords
+from solver.rules import did_you_mean
 
 FIELDS: dict[str, object] = {"score": None, "oklahoma": False, "wild_rank": None,
                              "players": None}
@@ -69,8 +70,25 @@ class Game(ABC, Generic[Position, Params]):
     refuses: ClassVar[Mapping[str, str]]
     """For each of the other ``FIELDS``, what the game takes instead (the
     message of ``field_not_for_game``)."""
+    knobs: ClassVar[tuple[str, ...]]
+    """The rule knobs a house may change for this game (``rules``); any other
+    is refused by name (``check_rules``)."""
     params: Params
     """The parameters ``advise`` plays with when the caller gives none."""
+
+    def check_rules(self, request: Request) -> None:
+        """``InvalidRulesError`` for the first knob of ``request.rules`` the
+        game does not play (another game's knob, or a typo: the closest of
+        the game's knobs is suggested)."""
+        rules = request.rules
+        if not isinstance(rules, Mapping):
+            return  # the rules layer says what is wrong with it
+        for knob in rules:
+            if knob not in self.knobs:
+                raise InvalidRulesError(
+                    str(knob), f"{knob!r} is not a knob of the {self.name} advisor;"
+                               f"{did_you_mean(knob, self.knobs)} it takes the preset's rules "
+                               f"with these knobs changed: {', '.join(self.knobs)}")
 
     def check_fields(self, request: Request) -> None:
         """``InvalidStateError`` (``field_not_for_game``) for the first field

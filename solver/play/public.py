@@ -46,12 +46,19 @@ def hand_cards(hand: object) -> tuple[int, ...]:
     return tuple(parse_cards(hand, "hand"))
 
 
+def pile_cards(discard_pile: object) -> tuple[int, ...] | None:
+    """The cards of a ``discard_pile`` sent (None: none was sent)."""
+    if discard_pile is None:
+        return None
+    return tuple(parse_cards(discard_pile if isinstance(discard_pile, str | list | tuple)
+                             else [], "discard_pile"))
+
+
 def check_pile(discard_pile: object, pile: Sequence[int]) -> None:
     """A ``discard_pile`` sent (bottom to top) is the pile the history leaves."""
-    if discard_pile is None:
+    given = pile_cards(discard_pile)
+    if given is None:
         return
-    given = tuple(parse_cards(discard_pile if isinstance(discard_pile, str | list | tuple)
-                              else [], "discard_pile"))
     if given != tuple(pile):
         raise InvalidStateError(f"discard_pile is {names(given)} but the history leaves "
                                 f"{names(pile)} (bottom to top)", code="pile_mismatch",
@@ -65,4 +72,5 @@ def check_stock(stock_count: int | None, stock: int) -> None:
                                 "cards in the stock", code="stock_mismatch", loc=("stock_count",))
 
 
-__all__ = ["check_pile", "check_players", "check_seats", "check_stock", "hand_cards", "names"]
+__all__ = ["check_pile", "check_players", "check_seats", "check_stock", "hand_cards", "names",
+           "pile_cards"]

@@ -31,7 +31,7 @@ from typing import NoReturn, TypeVar
 from solver.cards import NUM_CARD_TYPES, card_name, parse_card
 from solver.errors import InvalidStateError
 from solver.play.events import Event, parse_history
-from solver.play.public import check_pile, check_seats, check_stock, hand_cards
+from solver.play.public import check_pile, check_seats, check_stock, hand_cards, pile_cards
 from solver.play.words import Drop
 
 R = TypeVar("R", bound="Replay")
@@ -176,21 +176,45 @@ class Replay:
                     tuple(self.declined[s]), turns=self.turns[s])
 
 
+def check_deck(copies: Sequence[int], game: str, hand: Sequence[int], upcard: int,
+               events: Sequence[Event], pile: Sequence[int] = ()) -> None:
+    """Every card of the request is one the game's deck holds: a printed joker
+    in a game played without jokers is refused where it stands
+    (``too_many_jokers``, as a solve refuses it)."""
+    places: list[tuple[int, tuple[str | int, ...]]] = [
+        *((card, ("hand", i)) for i, card in enumerate(hand)), (upcard, ("upcard",)),
+        *((card, ("discard_pile", i)) for i, card in enumerate(pile))]
+    for i, event in enumerate(events):
+        if event.card is not None:
+            places.append((event.card, ("history", i, "card")))
+        places += [(card, ("history", i, "melds", j, k))
+                   for j, meld in enumerate(event.melds) for k, card in enumerate(meld)]
+        places += [(card, ("history", i, "deadwood", k))
+                   for k, card in enumerate(event.deadwood or ())]
+    for card, loc in places:
+        if not copies[card]:
+            where = ".".join(str(part) for part in loc)
+            raise InvalidStateError(f"{card_name(card)} at {where} is not a card of {game}: its "
+                                    "deck has no jokers", code="too_many_jokers", loc=loc)
+
+
 def replayed(replay: Callable[[tuple[int, ...], int, tuple[Event, ...]], R], *, players: int,
              me: object, dealer: object, hand: object, upcard: object,
              history: Sequence[object] | None, discard_pile: object, stock_count: int | None,
-             actions: Collection[str]) -> R:
-    """The request's seats checked, its hand, upcard and history parsed, the
-    history replayed (``replay(hand, upcard, events)``), and the pile and
-    stock the client sent checked against what the history leaves."""
+             actions: Collection[str], copies: Sequence[int], game: str) -> R:
+    """The request's seats checked, its hand, upcard and history parsed and
+    checked against the game's deck (``copies`` of each card), the history
+    replayed (``replay(hand, upcard, events)``), and the pile and stock the
+    client sent checked against what the history leaves."""
     check_seats(players, me=me, dealer=dealer)
     cards = hand_cards(hand)
     first = parse_card(upcard, None, "upcard")
     events = parse_history(history, actions, players)
+    check_deck(copies, game, cards, first, events, pile_cards(discard_pile) or ())
     walk = replay(cards, first, events)
     check_pile(discard_pile, walk.pile)
     check_stock(stock_count, walk.stock)
     return walk
 
 
-__all__ = ["PublicState", "Replay", "Seat", "replayed"]
+__all__ = ["PublicState", "Replay", "Seat", "check_deck", "replayed"]

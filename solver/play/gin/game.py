@@ -36,6 +36,9 @@ class Gin(Game[GinPosition, GinParams]):
     levels: ClassVar[Mapping[str, Level]] = LEVELS
     takes: ClassVar[tuple[str, ...]] = ("score", "oklahoma")
     refuses: ClassVar[Mapping[str, str]] = {"wild_rank": "no cut card", "players": "two players only"}
+    knobs: ClassVar[tuple[str, ...]] = (
+        "knock_limit", "gin_bonus", "undercut_bonus", "undercut_on_tie", "oklahoma_ace_knock",
+        "ace_points", "pip_points", "court_points", "card_points")
     params = GIN_PARAMS
 
     def position(self, request: Request) -> GinPosition:

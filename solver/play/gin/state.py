@@ -57,6 +57,8 @@ from solver.play.words import GinPhase as Phase
 
 ACTIONS = frozenset(GIN.actions)
 DECK = 52
+DECK_COPIES = (1,) * DECK + (0,)
+"""One 52-card deck, no jokers: the deck the gin advisor plays."""
 HAND = 10
 WALL = 2
 """The hand ends unscored when a player's turn starts with this many cards
@@ -146,7 +148,7 @@ class GinState(PublicState):
         replay = replayed(lambda cards, first, events: _Replay(me, dealer, cards, first, events),
                           players=2, me=me, dealer=dealer, hand=hand, upcard=upcard,
                           history=history, discard_pile=discard_pile, stock_count=stock_count,
-                          actions=ACTIONS)
+                          actions=ACTIONS, copies=DECK_COPIES, game="gin")
         my_score, opponent_score, target = _score(score)
         return cls(me, dealer, replay.hand, replay.upcard, replay.events, tuple(replay.pile),
                    replay.stock, replay.phase, replay.to_act, replay.knowledge(), replay.knock,

@@ -41,6 +41,13 @@ class Indian13(Game[IndianPosition, IndianParams]):
     takes: ClassVar[tuple[str, ...]] = ("wild_rank", "players")
     refuses: ClassVar[Mapping[str, str]] = {"score": "no match score (each deal is scored alone)",
                "oklahoma": "no knock limit"}
+    knobs: ClassVar[tuple[str, ...]] = (
+        "decks", "jokers_per_deck", "printed_jokers_wild", "cut_joker", "neighbour_jokers",
+        "joker_cut_makes_aces_wild", "ace", "max_set_size", "tanala", "min_naturals_per_meld",
+        "max_wilds_per_meld", "requirements", "min_sequences", "min_pure_sequences",
+        "penalty_tiers", "points_cap", "drop_first", "drop_middle", "wrong_declaration",
+        "ace_points", "pip_points", "court_points", "joker_points", "wild_cards_score_zero",
+        "card_points", "value_cards", "value_card_points", "marriage_points")
     params = INDIAN_PARAMS
 
     def position(self, request: Request) -> IndianPosition:

@@ -120,7 +120,8 @@ class IndianState(PublicState):
         replay = replayed(
             lambda cards, first, events: _Replay(deal, players, me, dealer, cards, first, events),
             players=players, me=me, dealer=dealer, hand=hand, upcard=upcard, history=history,
-            discard_pile=discard_pile, stock_count=stock_count, actions=ACTIONS)
+            discard_pile=discard_pile, stock_count=stock_count, actions=ACTIONS,
+            copies=deck_copies(deal.rules), game=game)
         return cls(me=me, dealer=dealer, hand=replay.hand, upcard=replay.upcard,
                    history=replay.events, discard_pile=tuple(replay.pile),
                    stock_count=replay.stock, game=game, players=players,

@@ -10,7 +10,7 @@ from solver.play.advice import Advice
 from solver.play.laydown.advisor import LEVELS, LayDownDecision
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState
-from solver.play.laydown.variant import VARIANTS
+from solver.play.laydown.variant import HOUSE_KNOBS, VARIANTS
 from solver.play.model import Game, Request
 from solver.play.search import Level
 from solver.play.words import LAY_DOWN, GameWords
@@ -28,6 +28,7 @@ class Rummy500(Game[LayDownState, LayDownParams]):
     takes: ClassVar[tuple[str, ...]] = ("players",)
     refuses: ClassVar[Mapping[str, str]] = {"score": "no match score (each round is scored alone)",
                "oklahoma": "no knock limit", "wild_rank": "no cut card (the jokers are wild)"}
+    knobs: ClassVar[tuple[str, ...]] = HOUSE_KNOBS
     params = LAY_DOWN_PARAMS
 
     def position(self, request: Request) -> LayDownState:

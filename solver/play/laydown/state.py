@@ -131,7 +131,8 @@ class LayDownState(PublicState):
             lambda cards, first, events: _Replay(seated, players, me, dealer, cards, first,
                                                  events),
             players=players, me=me, dealer=dealer, hand=hand, upcard=upcard, history=history,
-            discard_pile=discard_pile, stock_count=stock_count, actions=ACTIONS)
+            discard_pile=discard_pile, stock_count=stock_count, actions=ACTIONS,
+            copies=variant.copies, game=variant.game)
         playing = replay.phase == PLAY
         return cls(me=me, dealer=dealer, hand=replay.hand, upcard=replay.upcard,
                    history=replay.events, discard_pile=tuple(replay.pile),
