@@ -16,8 +16,8 @@ True
 from __future__ import annotations
 
 import contextlib
-import difflib
 import dataclasses
+import difflib
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field

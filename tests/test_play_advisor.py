@@ -181,13 +181,13 @@ def test_the_plainest_discard_goes_first_unless_the_deals_favour_another_clearly
     # after taking 4S: A-4S and the 7s melded; throwing 9C keeps the least (8C 2D 5H: 15)
     hand = "AS 2S 3S 4S 7H 7D 7C 8C 9C 2D 5H"
     advisor = _gin_advisor(hand, [{"player": 0, "action": "take_discard", "card": "4S"}], "4S")
-    plain = Tally(Move("discard", card=parse_card("9C")), 0.0, [0, 10, 0, 10] * 8)
-    close = [5, 6, 5, 6] * 8  # half a point better, within the noise ...
-    far = [0, 10, 0, 10] * 4 + [10, 20, 10, 20] * 4  # ... or 5 better, beyond it
+    plain = Tally(Move("discard", card=parse_card("9C")), 0.0, [0.0, 10.0, 0.0, 10.0] * 8)
+    close = [5.0, 6.0, 5.0, 6.0] * 8  # half a point better, within the noise ...
+    far = [0.0, 10.0, 0.0, 10.0] * 4 + [10.0, 20.0, 10.0, 20.0] * 4  # ... or 5 better, beyond it
     for points, first in ((close, "9C"), (far, "2D")):
         best = Tally(Move("discard", card=parse_card("2D")), 0.0, points)
         ranked = advisor._prefer_plain([best, plain])
         assert ranked[0].move.card == parse_card(first) and len(ranked) == 2
-    knock = Tally(Move("knock", card=parse_card("5H")), 0.0, [1, 11, 1, 11] * 8)
+    knock = Tally(Move("knock", card=parse_card("5H")), 0.0, [1.0, 11.0, 1.0, 11.0] * 8)
     assert advisor._prefer_plain([knock, plain])[0] is knock  # a knock is not a discard
     assert GIN_PARAMS.plain_z > 0

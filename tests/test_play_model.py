@@ -16,11 +16,11 @@ from solver.play.model import FIELDS
 from solver.play.params import describe
 from solver.play.words import FAMILIES
 
-GIN = {"hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S", "upcard": "5H", "me": 0, "dealer": 1,
-       "history": []}
-INDIAN = {"hand": "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D", "upcard": "8C", "wild_rank": "7H",
+GIN: dict[str, Any] = {"hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S", "upcard": "5H", "me": 0,
+                       "dealer": 1, "history": []}
+INDIAN: dict[str, Any] = {"hand": "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D", "upcard": "8C", "wild_rank": "7H",
           "players": 2, "me": 1, "dealer": 0}
-BASIC = {"hand": "AH 2H 3H 5S 6S 9D 9C 9S KD QD", "upcard": "8C", "players": 2, "me": 1,
+BASIC: dict[str, Any] = {"hand": "AH 2H 3H 5S 6S 9D 9C 9S KD QD", "upcard": "8C", "players": 2, "me": 1,
          "dealer": 0}
 STATES: dict[str, dict[str, Any]] = {"gin": GIN, "indian13": INDIAN, "basic": BASIC,
                                      "rummy500": {**BASIC, "hand": "AH 2H 3H 5S 6S 9D 9C 9S KD QD "
@@ -52,7 +52,7 @@ def test_a_field_the_game_does_not_take_is_refused_by_name(game: str) -> None:
 
 def test_a_keyword_no_game_has_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="colour"):
-        advise("gin", **GIN, colour="red")  # type: ignore[arg-type]
+        advise("gin", **GIN, colour="red")
 
 
 @pytest.mark.parametrize(("game", "knob", "suggested"), [
