@@ -134,15 +134,17 @@ def test_the_same_seed_gives_the_same_advice() -> None:
 
 @pytest.mark.parametrize("phase", ["draw", "discard"])
 def test_the_deadline_is_kept(phase: str) -> None:
-    """Expert deals 240 worlds; 60 ms stops it with every move valued on the
-    same worlds found so far."""
+    """Expert deals 240 worlds; 60 ms stops it with the moves still in the
+    search valued on the same worlds found so far."""
     state = BASE if phase == "draw" else {k: v for k, v in DECLARE.items() if k != "game"}
     advise("indian13", **{**state, "level": "novice"})  # warm
     started = time.monotonic()
     advice = advise("indian13", **{**state, "level": "expert"}, time_limit_ms=60)
     assert time.monotonic() - started < 0.06 + 0.15
     assert not advice.complete and advice.phase == phase
-    assert len({m.samples for m in advice.moves}) == 1 and advice.moves[0].samples >= 1
+    # the moves still in the search when the clock stopped it share their worlds
+    most = max(m.samples for m in advice.moves)
+    assert advice.moves[0].samples == most >= 1 and all(m.samples >= 1 for m in advice.moves)
 
 
 def test_indian21_is_advised() -> None:
@@ -153,8 +155,10 @@ def test_indian21_is_advised() -> None:
     # a 21-card hand is dealt a third of the level's worlds (its packings and
     # counts cost five times more)
     assert {m.samples for m in advice.moves if not m.exact} == {3}
+    # at 13 cards the level's 48 at most (a move clearly behind stops early, and
+    # with one move left the search stops after 32)
     standard = advise("indian13", **BASE)
-    assert {m.samples for m in standard.moves if not m.exact} == {48}
+    assert 32 <= max(m.samples for m in standard.moves if not m.exact) <= 48
 
 
 # -- legality, by the independent referee ------------------------------------------------

@@ -14,10 +14,11 @@ fast policy (each game's ``play``), and the moves compare on the same worlds.
   leave time to write the answer.
 * ``Tally`` -- one move's outcomes (points, wins), with its mean and
   standard error (``mean_and_error``).
-* The ways to spend the budget: ``race`` (deal by deal in batches, a move
-  that is clearly worse than the best, by a paired comparison on the same
-  deals, stops being played), ``every_world`` (every move on every world)
-  and ``halving`` (successive halving of a number of playouts).
+* ``spend`` -- the one way to spend the budget on the close calls: rounds
+  of deals for every move still in; a move clearly worse than the best, by
+  a paired comparison on the same deals, stops being played; with a
+  ``playouts`` budget, successive halving (the better half of the moves
+  goes on after each round); ``ranked`` orders the result.
 
 The search is anytime: at ``until`` it stops, and the answer is the best
 found (``complete`` false).
@@ -29,6 +30,7 @@ found (``complete`` false).
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Hashable, Sequence
@@ -41,17 +43,14 @@ from solver.play.advice import Move
 MARGIN_S = 0.01
 """The search stops this long (or a tenth of the time left) before the
 deadline, to leave time to write the answer."""
-FIRST_DEALS = 3
-"""``halving``: deals every move gets in the first round, whatever the budget."""
 
 World = TypeVar("World")
-World_contra = TypeVar("World_contra", contravariant=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
     """How hard the advisor thinks (see the module docstring).  ``worlds``:
-    the deals one move may be played on; ``shortlist``: the moves the
+    the deals one move may be played on (0: no cap but ``playouts``); ``shortlist``: the moves the
     judgement puts first that the search plays in full (None: every move;
     0: the judgement alone chooses, the deals only give the figures);
     ``judged``: the deals the judgement reads before the search;
@@ -122,169 +121,181 @@ class Tally:
         return sum(self.points) / len(self.points) if self.points else -math.inf
 
 
-# -- race -----------------------------------------------------------------------------------
-class RacedDecision(Protocol[World]):
-    """What ``race`` asks of a decision."""
+# -- the one way to spend a budget ------------------------------------------------------------
+Outcome = tuple[float, float]
+"""One playout's result for the player: its points and its win (1, 0, or a share of a tie)."""
+
+
+class Decision(Protocol[World]):
+    """What the search asks of a game's decision."""
 
     def sample(self, count: int, until: float) -> list[World]:
-        """``count`` more worlds (fewer when the clock reaches ``until``)."""
+        """``count`` more worlds consistent with what the player may know
+        (fewer, one at least, when the clock reaches ``until``)."""
 
-    def play(self, move: Move, lines: Sequence[Hashable], world: World) -> list[float]:
-        """The move's points in a copy of ``world``, under each of ``lines``."""
+    def play(self, move: Move, lines: Sequence[Hashable], world: World) -> list[Outcome] | None:
+        """The move played in a copy of ``world`` and the hand played out by
+        the fast policy: the outcome under each of ``lines`` (how the player
+        goes on); None when the clock ran out first."""
 
     def utility(self, points: float) -> float:
-        """What one outcome is worth to the player (its points, or its match chance)."""
+        """What one outcome's points are worth to the player (its points, or
+        its chance to win the match)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Racing:
-    """How ``race`` decides: ``batch`` deals between checks, a move ``drop_z``
-    paired standard errors behind the best is dropped, ``floor``: the least
-    standard error assumed (so a few equal deals do not end a move)."""
+class Spending:
+    """How the search spends a level on the close calls (see ``spend``):
+    ``batch`` deals every move still in is played on between two checks;
+    once every move has ``least`` deals, a move ``drop_z`` paired standard
+    errors behind the best (``floor``: the least standard error assumed, so
+    a few equal deals do not end a move) stops being played; with one move
+    left after ``settle`` deals the search stops."""
 
-    batch: int
-    drop_z: float
-    floor: float
-
-
-def race(decision: RacedDecision[World], tallies: list[Tally], worlds: list[World],
-         budget: Budget, racing: Racing, until: float) -> bool:
-    """Play the alive moves deal by deal, in batches, dealing more worlds as
-    needed up to the level's count, dropping the clearly worse after each
-    batch, until the deals or the time run out; True when the level's deals
-    were all used (or one move was left)."""
-    level_worlds = budget.level.worlds
-    batch = racing.batch
-    done = 0
-    while done < level_worlds:
-        if time.monotonic() >= until or budget.deadline.expired():
-            return False
-        if done >= len(worlds):
-            worlds.extend(decision.sample(min(batch, level_worlds - len(worlds)), until))
-        chunk = range(done, min(done + batch, len(worlds)))
-        moves: dict[Move, list[Tally]] = {}
-        for tally in tallies:
-            if tally.alive:
-                moves.setdefault(tally.move, []).append(tally)
-        for move, lines in moves.items():  # a move's lines share each deal's play
-            if time.monotonic() >= until:
-                return False
-            outcomes = [decision.play(move, [t.line for t in lines], worlds[i]) for i in chunk]
-            for k, tally in enumerate(lines):
-                tally.points.extend(points[k] for points in outcomes)
-        done = chunk.stop
-        drop_the_clearly_worse(tallies, decision.utility, racing)
-        if sum(t.alive for t in tallies) <= 1 and done >= 4 * batch:
-            return True
-    return True
+    batch: int = 8
+    drop_z: float = 2.5
+    floor: float = 0.5
+    least: int = 16
+    settle: int = 32
 
 
-def drop_the_clearly_worse(tallies: Sequence[Tally], utility: Callable[[float], float],
-                           racing: Racing) -> None:
-    """Stop playing each alive move that is ``racing.drop_z`` standard errors
-    of the paired differences behind the best (once every alive move has two
-    batches of deals)."""
-    alive = [t for t in tallies if t.alive]
-    if len(alive) < 2 or len(alive[0].points) < 2 * racing.batch:
-        return
-    worth = {id(t): [utility(p) for p in t.points] for t in alive}
-    best = max(alive, key=lambda t: sum(worth[id(t)]))
-    for tally in alive:
-        if tally is best:
-            continue
-        diffs = [a - b for a, b in zip(worth[id(tally)], worth[id(best)], strict=True)]
-        mean = sum(diffs) / len(diffs)
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
-        if mean + racing.drop_z * max(spread, racing.floor) < 0:
-            tally.alive = False
+def halving_sizes(moves: int) -> list[int]:
+    """The moves still in per round of successive halving: all, then the
+    better half, down to two.
 
-
-# -- every world ---------------------------------------------------------------------------
-class WorldlyDecision(Protocol[World]):
-    """What ``every_world`` asks of a decision."""
-
-    def sample(self, count: int, until: float) -> list[World]:
-        """``count`` worlds (fewer when the clock reaches ``until``)."""
-
-    def play_all(self, tallies: Sequence[Tally], world: World) -> None:
-        """Every move of ``tallies`` played in ``world``, its outcome added."""
-
-
-def every_world(decision: WorldlyDecision[World], tallies: list[Tally], wanted: int,
-                sampling_share: float, until: float) -> bool:
-    """Deal ``wanted`` worlds (taking at most ``sampling_share`` of the time
-    left), then play every move on each, world by world, until the worlds or
-    the time run out; True when every wanted world was played."""
-    now = time.monotonic()
-    worlds = decision.sample(wanted, now + sampling_share * max(0.0, until - now))
-    complete = len(worlds) >= wanted
-    for index, world in enumerate(worlds):
-        if index and time.monotonic() >= until:
-            return False
-        decision.play_all(tallies, world)
-    return complete
-
-
-# -- halving ----------------------------------------------------------------------------------
-def halving_plan(moves: int, playouts: int) -> list[tuple[int, int]]:
-    """Successive halving: per round, how many moves are still in and the deals
-    each has been played on by the end of it; each round has an even share of
-    ``playouts`` and keeps the better half, down to two.
-
-    >>> halving_plan(14, 200)
-    [(14, 3), (7, 10), (4, 22), (2, 47)]
-    >>> halving_plan(1, 200)
-    [(1, 20)]
+    >>> halving_sizes(14), halving_sizes(2), halving_sizes(1)
+    ([14, 7, 4, 2], [2], [1])
     """
-    if moves <= 1:
-        return [(moves, max(FIRST_DEALS, playouts // 10))]
     sizes = [moves]
     while sizes[-1] > 2:
         sizes.append((sizes[-1] + 1) // 2)
-    share = playouts / len(sizes)
-    plan: list[tuple[int, int]] = []
-    deals = 0
-    for size in sizes:
-        deals += max(FIRST_DEALS if not plan else 1, int(share / size))
-        plan.append((size, deals))
-    return plan
+    return sizes
 
 
-class HalvedDecision(Protocol[World]):
-    """What ``halving`` asks of a decision."""
+def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
+          budget: Budget, spending: Spending, until: float) -> bool:
+    """Play the moves of the alive ``tallies`` round by round on the same
+    worlds (dealt as needed after those ``worlds`` already holds) until the
+    level is spent, the clock reaches ``until`` or one move is left; True
+    when the level's budget was spent (not cut short by the clock).
 
-    def world(self, index: int) -> World:
-        """World ``index`` (dealt when first asked for)."""
-
-    def play_out(self, tally: Tally, world: World, until: float) -> tuple[float, float] | None:
-        """The move's points and win in ``world``; None when the clock
-        passed ``until`` first."""
-
-
-def halving(decision: HalvedDecision[World], tallies: list[Tally], playouts: int,
-            until: float) -> bool:
-    """Successive halving (``halving_plan``) of ``playouts`` over the moves:
-    every move gets a few deals, the better half more, and so on down to the
-    best two; each tally's ``stage`` is the last round it was in.  True when
-    the plan was played to its end."""
-    alive = list(tallies)
-    for stage, (size, deals) in enumerate(halving_plan(len(tallies), playouts)):
-        alive = sorted(alive, key=lambda t: (-t.mean(), t.order))[:size]
+    Each round plays every move still in on more deals: ``spending.batch``,
+    or with a ``playouts`` budget its share of the round (successive
+    halving: the budget is split evenly over the rounds, each round over the
+    moves in it, and after each round the better half goes on).  After each
+    round a move that is clearly worse than the best (``spending.drop_z``
+    paired standard errors on the same deals) stops, so the deals go to the
+    close calls.  A move's lines (ways to go on after it) share each deal's
+    play.  Each tally's ``stage`` is the last round it was in."""
+    level = budget.level
+    cap = level.worlds if level.worlds else math.inf
+    sizes = halving_sizes(len({t.move for t in tallies if t.alive}))
+    share = None if level.playouts is None else level.playouts / len(sizes)
+    done = 0
+    for stage in itertools.count():
+        alive = [t for t in tallies if t.alive]
+        moves: dict[Move, list[Tally]] = {}
+        for tally in alive:
+            moves.setdefault(tally.move, []).append(tally)
+        if not moves or done >= cap or (share is not None and stage >= len(sizes)):
+            return True
+        if stage and len(moves) <= 1 and done >= spending.settle:
+            return True
+        if time.monotonic() >= until or budget.deadline.expired():
+            return False
+        step = spending.batch if share is None else \
+            max(spending.batch if stage == 0 else 1, int(share / len(moves)))
+        target = int(min(done + step, cap))
+        while len(worlds) < target:
+            if worlds and time.monotonic() >= until:
+                return False
+            worlds.extend(decision.sample(target - len(worlds), until))
+        for index in range(done, target):  # world by world: a cut leaves the moves even
+            for move, lines in moves.items():
+                outcomes = None if time.monotonic() >= until else \
+                    decision.play(move, [t.line for t in lines], worlds[index])
+                if outcomes is None:
+                    _even(alive, index)
+                    return False
+                for tally, (points, win) in zip(lines, outcomes, strict=True):
+                    tally.points.append(points)
+                    tally.wins.append(win)
+        done = target
         for tally in alive:
             tally.stage = stage
-        for index in range(deals):
-            world = decision.world(index)
-            for tally in alive:
-                if len(tally.points) > index:
-                    continue
-                outcome = decision.play_out(tally, world, until)
-                if outcome is None:  # the deadline came first
-                    return False
-                tally.points.append(outcome[0])
-                tally.wins.append(outcome[1])
-    return True
+        if done >= spending.least:
+            drop_the_clearly_worse(alive, decision.utility, spending)
+        if share is not None and stage + 1 < len(sizes):
+            _keep_the_better(alive, sizes[stage + 1], decision.utility)
+    return True  # pragma: no cover -- the loop returns
 
 
-__all__ = ["MARGIN_S", "Budget", "HalvedDecision", "Level", "RacedDecision", "Racing", "Tally",
-           "WorldlyDecision", "drop_the_clearly_worse", "every_world", "halving", "halving_plan",
-           "levels", "mean_and_error", "race"]
+def _even(alive: Sequence[Tally], deals: int) -> None:
+    """A round cut short by the clock: every move still in keeps its first
+    ``deals`` outcomes, so all compare on the same worlds."""
+    for tally in alive:
+        del tally.points[deals:]
+        del tally.wins[deals:]
+
+
+def _worth(tally: Tally, utility: Callable[[float], float]) -> float:
+    return sum(utility(p) for p in tally.points) / len(tally.points) if tally.points \
+        else -math.inf
+
+
+def _keep_the_better(alive: Sequence[Tally], keep: int,
+                     utility: Callable[[float], float]) -> None:
+    """Successive halving: only the ``keep`` best moves (each by its best
+    line) stay in."""
+    best: dict[Move, float] = {}
+    order: dict[Move, tuple[float, int]] = {}
+    for tally in alive:
+        if tally.alive:
+            worth = _worth(tally, utility)
+            if worth > best.get(tally.move, -math.inf) or tally.move not in best:
+                best[tally.move] = worth
+            order.setdefault(tally.move, (tally.prior, tally.order))
+    kept = set(sorted(best, key=lambda m: (-best[m], order[m]))[:keep])
+    for tally in alive:
+        if tally.move not in kept:
+            tally.alive = False
+
+
+def drop_the_clearly_worse(tallies: Sequence[Tally], utility: Callable[[float], float],
+                           spending: Spending) -> None:
+    """Stop playing each alive move that is ``spending.drop_z`` standard
+    errors of the paired differences behind the best (on the deals both played)."""
+    alive = [t for t in tallies if t.alive and len(t.points) >= 2]
+    if len(alive) < 2:
+        return
+    worth = {id(t): [utility(p) for p in t.points] for t in alive}
+    best = max(alive, key=lambda t: sum(worth[id(t)]) / len(worth[id(t)]))
+    for tally in alive:
+        if tally is best:
+            continue
+        count = min(len(worth[id(tally)]), len(worth[id(best)]))
+        diffs = [a - b for a, b in zip(worth[id(tally)][:count], worth[id(best)][:count],
+                                        strict=True)]
+        mean, error = mean_and_error(diffs)
+        if mean + spending.drop_z * max(error or 0.0, spending.floor) < 0:
+            tally.alive = False
+
+
+def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[Tally]:
+    """The searched moves best first, each under its best line: the moves
+    that stayed in longest first, then by worth (mean utility), then by the
+    judgement's order."""
+    searched = sorted((t for t in tallies if t.searched),
+                      key=lambda t: (-t.stage, -_worth(t, utility), -t.mean(), t.prior, t.order))
+    seen: set[Move] = set()
+    out = []
+    for tally in searched:
+        if tally.move not in seen:
+            seen.add(tally.move)
+            out.append(tally)
+    return out
+
+
+__all__ = ["MARGIN_S", "Budget", "Decision", "Level", "Outcome", "Spending", "Tally",
+           "drop_the_clearly_worse", "halving_sizes", "levels", "mean_and_error", "ranked",
+           "spend"]

@@ -59,7 +59,17 @@ from solver.play.gin.scoring import defender_deadwood, knock_points
 from solver.play.gin.simulate import KnockStyle, Simulator, World
 from solver.play.gin.state import GinState
 from solver.play.gin.worlds import WorldSampler
-from solver.play.search import Budget, Level, Racing, Tally, levels, mean_and_error, race
+from solver.play.search import (
+    Budget,
+    Level,
+    Outcome,
+    Spending,
+    Tally,
+    levels,
+    mean_and_error,
+    ranked,
+    spend,
+)
 from solver.play.words import (
     DISCARD,
     DRAW,
@@ -112,9 +122,9 @@ class GinDecision:
         self.simulator = Simulator(self.hands, self.rules, self.limit)
         self.mask = mask_of(state.hand)
         self.rng = random.Random(seed)
-        self.racing = Racing(params.batch, params.drop_z,
-                             params.race_floor_points if state.target is None
-                             else params.race_floor_match)
+        self.spending = Spending(params.batch, params.drop_z,
+                                 params.floor_points if state.target is None
+                                 else params.floor_match, params.least, params.settle)
 
     # -- the moves --------------------------------------------------------------
     def moves(self) -> list[Move]:
@@ -188,16 +198,16 @@ class GinDecision:
             self._after_pass(world)
         return None
 
-    def play(self, move: Move, lines: Sequence[Hashable], world: World) -> list[float]:
-        """Seat 0's points when it plays ``move`` in a copy of ``world`` and the
-        hand goes on by the fast policy, under each of its plans (``lines``; the
-        opponent knocks by the world's style)."""
+    def play(self, move: Move, lines: Sequence[Hashable], world: World) -> list[Outcome]:
+        """Seat 0's points (and win) when it plays ``move`` in a copy of
+        ``world`` and the hand goes on by the fast policy, under each of its
+        plans (``lines``; the opponent knocks by the world's style)."""
         plans = cast(Sequence[KnockStyle], lines)
         world = world.copy()
         ended = self.apply(move, world)
-        if ended is not None:
-            return [float(ended[0])] * len(plans)
-        return [float(p) for p in self.simulator.play_out(world, plans, world.opponent_style)]
+        points = [ended[0]] * len(plans) if ended is not None else \
+            self.simulator.play_out(world, plans, world.opponent_style)
+        return [(float(p), 1.0 if p > 0 else 0.0) for p in points]
 
     def _after_pass(self, world: World) -> None:
         """Passing the first upcard: a non-dealer hands the choice to the
@@ -226,11 +236,6 @@ class GinDecision:
         return match_win_probability(state.my_score + max(whole, 0),
                                      state.opponent_score + max(-whole, 0), state.target,
                                      self.params.match_outcomes)
-
-    def _worth(self, tally: Tally) -> float:
-        """The mean ``utility`` of a move's outcomes: what the search ranks by."""
-        match = self._match(tally.points) if tally.points else None
-        return tally.mean() if match is None else match
 
     # -- the answer ------------------------------------------------------------
     def advise(self) -> Advice:
@@ -262,25 +267,18 @@ class GinDecision:
             tallies += [Tally(t.move, t.prior, line=plan) for t in tallies
                         if t.alive and t.move.action == DISCARD for plan in params.plans[1:]]
             tallies.sort(key=lambda t: not t.alive)
-        complete = race(self, tallies, worlds, self.budget, self.racing, until) \
+        complete = spend(self, tallies, worlds, self.budget, self.spending, until) \
             if shortlist else True
         for tally in tallies:  # figures for every move, from a few deals at least
+            tally.searched = tally.move in chosen
             if not tally.points:
-                tally.points.extend(self.play(tally.move, (mine,), worlds[i])[0]
-                                    for i in range(min(params.unsearched_deals, len(worlds))))
-        if shortlist:
-            searched = sorted((t for t in tallies if t.move in chosen),
-                              key=lambda t: (-self._worth(t), -t.mean(), t.prior))
-            seen: set[Move] = set()
-            best_plans = []  # each move under its best plan
-            for tally in searched:
-                if tally.move not in seen:
-                    seen.add(tally.move)
-                    best_plans.append(tally)
-            ranked = self._prefer_plain(best_plans) + [t for t in tallies if t.move not in chosen]
-        else:
-            ranked = tallies
-        values = [self._value(t, worlds, bool(shortlist) and t.move in chosen) for t in ranked]
+                for i in range(min(params.unsearched_deals, len(worlds))):
+                    points, win = self.play(tally.move, (mine,), worlds[i])[0]
+                    tally.points.append(points)
+                    tally.wins.append(win)
+        order = self._prefer_plain(ranked(tallies, self.utility)) if shortlist else []
+        order += [t for t in tallies if not t.searched]
+        values = [self._value(t, worlds) for t in order]
         return Advice("gin", self.state.phase, tuple(values), self.level.name, self.seed,
                       complete)
 
@@ -301,7 +299,7 @@ class GinDecision:
         diffs = [self.utility(a) - self.utility(b)
                  for a, b in zip(best.points[:count], plain.points[:count], strict=True)]
         mean, error = mean_and_error(diffs)
-        if mean > self.params.plain_z * max(error or 0.0, self.racing.floor):
+        if mean > self.params.plain_z * max(error or 0.0, self.spending.floor):
             return ranked
         return [plain, *(t for t in ranked if t is not plain)]
 
@@ -336,16 +334,17 @@ class GinDecision:
             return judge.expected_cost(mask) / TIE_SCALE
         return 0.0
 
-    def _value(self, tally: Tally, worlds: Sequence[World], searched: bool) -> MoveValue:
+    def _value(self, tally: Tally, worlds: Sequence[World]) -> MoveValue:
         points = tally.points
         n = len(points)
         mean, error = mean_and_error(points)
-        wins = sum(p > 0 for p in points) / n
+        wins = sum(tally.wins) / n
         move = self._shown(tally.move, worlds) if tally.move.action == KNOCK else tally.move
         # passing at the wall ends the hand unscored: its figures are exact
         exact = move.action == PASS and self.state.phase == WALL
         return MoveValue(move, mean, wins, self._match(points), exact, n,
-                         0.0 if exact else error, tuple(self._reasons(tally, worlds)), searched)
+                         0.0 if exact else error, tuple(self._reasons(tally, worlds)),
+                         tally.searched)
 
     def _match(self, points: Sequence[float]) -> float | None:
         if self.state.target is None:

@@ -40,14 +40,16 @@ class GinParams:
         "the search's best discard is recommended over the plainest one (the least deadwood "
         "kept) only when the deals favour it by this many paired standard errors",
         "gin-plain-discard.md")
-    batch: int = tuned(8, "deals played per move between two racing checks", None)
+    batch: int = tuned(8, "deals played per move between two checks of the search", None)
     drop_z: float = tuned(
         2.5, "a move stops being played when it is this many paired standard errors behind "
              "the best", None)
-    race_floor_points: float = tuned(
-        0.5, "the least standard error (points) racing assumes, so a few equal deals do not "
-             "end a move", None)
-    race_floor_match: float = tuned(
+    least: int = tuned(16, "deals every searched move gets before any is dropped", None)
+    settle: int = tuned(32, "with one move left after this many deals the search stops", None)
+    floor_points: float = tuned(
+        0.5, "the least standard error (points) the search assumes, so a few equal deals do "
+             "not end a move", None)
+    floor_match: float = tuned(
         0.005, "the same, in chance of winning the match (when a match score is given)", None)
     unsearched_deals: int = tuned(
         4, "deals that give the figures of a move the search did not compare", None)

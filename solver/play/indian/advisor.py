@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
 
 from solver.cards import NUM_CARD_TYPES, card_name
 from solver.hints import discard_hint
@@ -46,7 +46,17 @@ from solver.play.indian.policy import FastPolicy, useful
 from solver.play.indian.race import given_survived, race_and_length, turns
 from solver.play.indian.state import IndianState
 from solver.play.indian.worlds import World, WorldSampler
-from solver.play.search import Budget, Level, Tally, every_world, levels, mean_and_error
+from solver.play.search import (
+    Budget,
+    Level,
+    Outcome,
+    Spending,
+    Tally,
+    levels,
+    mean_and_error,
+    ranked,
+    spend,
+)
 from solver.play.words import DECLARE, DISCARD, DRAW, DRAW_STOCK, DROP, FIRST_DROP, TAKE_DISCARD
 from solver.results import Solution
 from solver.rules import Deal
@@ -182,7 +192,11 @@ class IndianDecision:
         wanted = self.worlds_wanted()
         tallies = [Tally(move, order=i) for i, move in enumerate(moves)]
         self.mine = {t.move: self._my_hand(t.move) for t in tallies}
-        complete = every_world(self, tallies, wanted, self.params.sampling_share, until)
+        params = self.params
+        spending = Spending(params.batch, params.drop_z, params.floor, params.least,
+                            params.settle)
+        complete = spend(self, tallies, [], Budget(replace(self.level, worlds=wanted),
+                                                   self.deadline), spending, until)
         for tally in tallies:
             if not tally.points:  # out of time before the first deal
                 tally.points.append(0.0)
@@ -190,8 +204,8 @@ class IndianDecision:
             tally.exact = tally.move.action == DROP
         playing_on = max((t.mean() for t in tallies if t.move.action != DROP), default=None)
         reasons = {id(t): self._reasons(t, playing_on) for t in tallies}
-        ranked = sorted(tallies, key=lambda t: (t.move.action != DECLARE, -t.mean(), t.order))
-        values = tuple(self._move_value(t, reasons[id(t)]) for t in ranked)
+        order = sorted(ranked(tallies, self.utility), key=lambda t: t.move.action != DECLARE)
+        values = tuple(self._move_value(t, reasons[id(t)]) for t in order)
         return Advice(self.rules.name, state.phase, values, self.level.name, self.seed, complete)
 
     def worlds_wanted(self) -> int:
@@ -204,14 +218,17 @@ class IndianDecision:
         """``count`` worlds consistent with the state (the search's dealer)."""
         return self.sampler.take(count, until)
 
-    def play_all(self, tallies: Sequence[Tally], world: World) -> None:
-        """Every move of ``tallies`` valued in ``world``: the opponents' race
-        read once, each move's points and win added to its tally."""
-        them = self._opponents(world)
-        for tally in tallies:
-            points, win = self._value(tally.move, world, them, self.mine[tally.move])
-            tally.points.append(points)
-            tally.wins.append(win)
+    def play(self, move: Move, lines: Sequence[Hashable], world: World) -> list[Outcome]:
+        """The move's points and win in ``world`` (the rest of the deal as a race)."""
+        them = world.race
+        if not isinstance(them, _Opponents):  # read once a world, for every move
+            them = world.race = self._opponents(world)
+        return [self._value(move, world, them, self.mine[move])] * len(lines)
+
+    @staticmethod
+    def utility(points: float) -> float:
+        """A deal is scored alone: its points are what they are worth."""
+        return points
 
     # -- one world -------------------------------------------------------------------
     def _opponents(self, world: World) -> _Opponents:

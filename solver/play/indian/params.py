@@ -27,9 +27,15 @@ class IndianParams:
         "decision deals this share of its level's worlds to answer in about the time of a "
         "13-card one (standard: 16 worlds at 21 cards)",
         "indian21-fewer-worlds.md")
-    sampling_share: float = tuned(
-        0.4, "of the time left, the share dealing the worlds may take (valuing them takes the "
-             "rest)", None)
+    batch: int = tuned(8, "deals played per move between two checks of the search", None)
+    drop_z: float = tuned(
+        2.5, "a move stops being played when it is this many paired standard errors behind "
+             "the best", None)
+    least: int = tuned(16, "deals every move gets before any is dropped", None)
+    settle: int = tuned(32, "with one move left after this many deals the search stops", None)
+    floor: float = tuned(
+        0.5, "the least standard error (points) the search assumes, so a few equal deals do "
+             "not end a move", None)
     outs_levels: tuple[str, ...] = tuned(
         ("standard", "expert"),
         "the levels at which a hand's own outs (the unseen cards that help it) set its first "

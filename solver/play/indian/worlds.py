@@ -31,6 +31,8 @@ class World:
 
     hands: dict[int, list[int]]
     stock: list[int]
+    race: object = None
+    """What the advisor read of the opponents in this world, once (its own business)."""
 
 
 def fits(hands: IndianHands, hand: Sequence[int], card: int) -> bool:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER, card_name
@@ -50,7 +51,17 @@ from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.laydown.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState, take_depth
-from solver.play.search import Budget, Level, Tally, halving, levels, mean_and_error
+from solver.play.search import (
+    Budget,
+    Level,
+    Outcome,
+    Spending,
+    Tally,
+    levels,
+    mean_and_error,
+    ranked,
+    spend,
+)
 from solver.play.words import DISCARD, DRAW, DRAW_STOCK, GO_OUT, PASS, TAKE_DISCARD
 
 LEVELS: dict[str, Level] = levels(
@@ -244,26 +255,34 @@ class LayDownDecision:
         for i, (move, laid, paid) in enumerate(self.moves()):
             self.plays[move] = _Play(laid, paid, self._table_after(move))
             tallies.append(Tally(move, order=i))
-        until = self.budget.until()
-        self.worlds: list[_World] = []
-        playouts = self.level.playouts or 0
-        complete = halving(self, tallies, playouts, until)
+        until = self.until = self.budget.until()
+        params = self.params
+        spending = Spending(params.batch, params.drop_z, params.floor, params.least,
+                            params.settle)
+        complete = spend(self, tallies, [], self.budget, spending, until)
         last = max(t.stage for t in tallies)
         for tally in tallies:
-            tally.searched = tally.stage == last
             if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-        ranked = sorted(tallies, key=lambda t: (-t.stage, -t.mean(), t.order))
-        values = tuple(self._move_value(t) for t in ranked)
+        values = tuple(self._move_value(t, t.stage == last)
+                       for t in ranked(tallies, self.utility))
         return Advice(self.variant.game, state.phase, values, self.level.name, self.seed,
                       complete)
 
-    def world(self, index: int) -> _World:
-        """World ``index``, dealt when first asked for."""
-        while len(self.worlds) <= index:
-            self.worlds.append(self._deal_world())
-        return self.worlds[index]
+    def sample(self, count: int, until: float) -> list[_World]:
+        """``count`` more worlds: the hidden cards dealt at random."""
+        return [self._deal_world() for _ in range(count)]
+
+    def play(self, move: Move, lines: Sequence[Hashable], world: _World) -> list[Outcome] | None:
+        """The move's margin and win in ``world`` (None: the clock ran out first)."""
+        outcome = self.play_out(move, world, self.until)
+        return None if outcome is None else [outcome] * len(lines)
+
+    @staticmethod
+    def utility(points: float) -> float:
+        """A round is scored alone: its points are what they are worth."""
+        return points
 
     # -- one deal -----------------------------------------------------------------------
     def _deal_world(self) -> _World:
@@ -285,10 +304,9 @@ class LayDownDecision:
     def _spots(self) -> list[Spot]:
         return [self._spot(tm) for tm in self.state.table]
 
-    def play_out(self, tally: Tally, world: _World, until: float) -> tuple[float, float] | None:
+    def play_out(self, move: Move, world: _World, until: float) -> tuple[float, float] | None:
         """The move's margin and win (1, a tie shared) in one deal; None when
         the clock passes ``until`` (checked every turn) before the end."""
-        move = tally.move
         play = self.plays[move]
         state = self.state
         n = state.players
@@ -429,12 +447,12 @@ class LayDownDecision:
         return table
 
     # -- words ---------------------------------------------------------------------
-    def _move_value(self, tally: Tally) -> MoveValue:
+    def _move_value(self, tally: Tally, searched: bool) -> MoveValue:
         n = len(tally.points)
         mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / n
         return MoveValue(tally.move, mean, win, None, False, n, error,
-                         tuple(self._reasons(tally)), tally.searched)
+                         tuple(self._reasons(tally)), searched)
 
     def _reasons(self, tally: Tally) -> list[str]:
         move = tally.move

@@ -25,6 +25,18 @@ class LayDownParams:
         2, "Rommy: closings are looked for when the best play leaves at most this many cards "
            "(laying all but the throw may need another arrangement)", None)
 
+    # -- the search ------------------------------------------------------------------------
+    batch: int = tuned(3, "deals every move gets in the search's first round, whatever the "
+                          "budget", None)
+    drop_z: float = tuned(
+        2.5, "a move stops being played when it is this many paired standard errors behind "
+             "the best", None)
+    least: int = tuned(6, "deals every move gets before any is dropped", None)
+    settle: int = tuned(32, "with one move left after this many deals the search stops", None)
+    floor: float = tuned(
+        0.5, "the least standard error (points) the search assumes, so a few equal deals do "
+             "not end a move", None)
+
     # -- the playouts ----------------------------------------------------------------------
     max_turns: int = tuned(90, "turns a playout plays at most (then scored as it stands)", None)
     link_weight: int = tuned(
