@@ -1,16 +1,16 @@
 """Every interface to the rummy solver library: HTTP, the command line and bulk.
 
 The library (``solver``) knows no front end; this package holds them all,
-around one description of each operation (``api.operations``: the request
-model, the library call, the response), one error mapper (``api.errors``) and
-one settings object (``api.settings``):
+around one description of each operation (``api.shared.operations``: the request
+model, the library call, the response), one error mapper (``api.shared.errors``) and
+one settings object (``api.shared.settings``):
 
 * HTTP: ``api.main.create_app()`` builds the FastAPI application (``api.main:app``
   is what ``rummy-solver serve`` hands to uvicorn); routes are made from the
   registry (``api.routes.operations``), work runs on solver processes
   (``api.pool``, ``api.jobs``);
 * the command line: ``api.cli`` (``rummy-solver``, ``python -m api``), its readable
-  reports ``api.reports``;
+  reports ``api.shared.reports``;
 * bulk: ``api.bulk`` answers game logs of JSON lines on the same solver pool
   (``rummy-solver bulk``, ``/v1/solve/stream``) or on Ray.
 

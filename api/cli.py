@@ -1,5 +1,5 @@
 """``rummy-solver COMMAND ...`` (also ``python -m api``): the operations of
-``api.operations`` on the command line, plus ``serve`` and ``bulk``.
+``api.shared.operations`` on the command line, plus ``serve`` and ``bulk``.
 
 Each operation with a ``CliCommand`` becomes a command whose options are made
 from its request model's fields (``--wild-rank``, ``--time-limit-ms``,
@@ -29,12 +29,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
-from api import reports as report
-from api.errors import ErrorItem, RequestRejected, item
-from api.logs import LOG_LEVELS
-from api.operations import OPERATIONS, Operation
 from api.resources import available_cpus
-from api.settings import Settings, SettingsError, current
+from api.shared import reports as report
+from api.shared.errors import ErrorItem, RequestRejected, item
+from api.shared.logs import LOG_LEVELS
+from api.shared.operations import OPERATIONS, Operation
+from api.shared.settings import Settings, SettingsError, current
 from solver.deadline import Deadline
 from solver.version import version_info
 
@@ -251,7 +251,7 @@ def _run_operation(args: argparse.Namespace, settings: Settings) -> int:
     except ValueError as error:
         if isinstance(error, RequestRejected):
             raise
-        from api.errors import from_exception
+        from api.shared.errors import from_exception
 
         raise RequestRejected([from_exception(error)]) from None
     if args.json:

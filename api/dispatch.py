@@ -22,10 +22,10 @@ from starlette.types import Scope
 
 from api.http_errors import error_response
 from api.jobs import dumps
-from api.operations import OPERATIONS, Call
 from api.pool import Overloaded, SolverPool
 from api.service_times import kind_of
-from api.settings import Settings
+from api.shared.operations import OPERATIONS, Call
+from api.shared.settings import Settings
 
 
 def settings_of(request: Request) -> Settings:
@@ -97,11 +97,11 @@ async def answer(request: Request, call: Call, quick: bool = True) -> Response:
 
 
 def warm_up(settings: Settings) -> None:
-    """Check every example request and answer the quick ones (``api.examples``)
+    """Check every example request and answer the quick ones (``api.shared.examples``)
     once, at start: the first of each builds validators and the quick path's
     tables (tens of milliseconds), which would otherwise fall on a request."""
-    from api.errors import RequestRejected
-    from api.examples import REQUESTS
+    from api.shared.errors import RequestRejected
+    from api.shared.examples import REQUESTS
 
     for op, examples in REQUESTS.items():
         operation = OPERATIONS.get(op)

@@ -1,7 +1,7 @@
 """Write the README's generated parts: the error codes and the settings table.
 
 Run ``python -m api.export_docs`` after adding an error code
-(``api.error_codes``) or a setting (``api.settings``); a test fails while
+(``api.shared.error_codes``) or a setting (``api.shared.settings``); a test fails while
 the README is stale.  Each part sits between ``<!-- name -->`` and
 ``<!-- /name -->`` markers.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from api.error_codes import codes_table
-from api.settings import settings_table
+from api.shared.error_codes import codes_table
+from api.shared.settings import settings_table
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 PARTS = {"error-codes": codes_table, "settings": settings_table}

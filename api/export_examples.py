@@ -1,8 +1,8 @@
-"""Write ``api/examples.json``: the service's real answers to every request example.
+"""Write ``api/shared/examples.json``: the service's real answers to every request example.
 
 Run ``python -m api.export_examples`` after changing an answer's format or a
 rule; a test fails while the file is stale.  Each example of
-``api.examples.REQUESTS`` is sent to its operation's endpoint through the
+``api.shared.examples.REQUESTS`` is sent to its operation's endpoint through the
 real app (solver threads, no deadline pressure); timings are replaced by a
 fixed value so the file is stable.
 """
@@ -13,10 +13,10 @@ import json
 import warnings
 from typing import Any
 
-from api.examples import EXAMPLE_ELAPSED_MS, EXAMPLES_PATH, REQUESTS
 from api.main import create_app
-from api.operations import OPERATIONS
-from api.settings import Settings
+from api.shared.examples import EXAMPLE_ELAPSED_MS, EXAMPLES_PATH, REQUESTS
+from api.shared.operations import OPERATIONS
+from api.shared.settings import Settings
 
 
 def build() -> dict[str, list[dict[str, Any]]]:

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from api.main import create_app
-from api.settings import Settings
+from api.shared.settings import Settings
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.json"
 

@@ -1,6 +1,6 @@
 """Errors as HTTP answers: ``{"detail": [{"type", "loc", "msg"}]}``, never a 500.
 
-The items come from ``api.errors`` (the one mapper); here they get the
+The items come from ``api.shared.errors`` (the one mapper); here they get the
 ``"body"`` prefix, a status and a bounded body, and the application's
 exception handlers are installed.
 """
@@ -16,7 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.errors import MAX_ERROR_BYTES, ErrorItem, RequestRejected, bounded, from_validation, item
+from api.shared.errors import MAX_ERROR_BYTES, ErrorItem, RequestRejected, bounded, from_validation, item
 
 BODY = ("body",)
 

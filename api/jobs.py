@@ -1,7 +1,7 @@
 """What a solver process runs: one operation per job, answered as JSON bytes.
 
 ``run_job(op, args, deadline_at, budget_ms, cancelled, settings)`` is the
-``api.pool`` job runner.  ``op`` names an operation of ``api.operations``
+``api.pool`` job runner.  ``op`` names an operation of ``api.shared.operations``
 and ``args`` holds its library arguments, already checked by the front end
 (``Operation.parse``); the call runs under one ``solver.deadline.Deadline``
 (the request's, counted from its arrival, with the work budget its time
@@ -23,10 +23,10 @@ from collections.abc import Callable
 from typing import Any
 
 from api.bulk.pipeline import answer_chunk, answer_line, encode, pack
-from api.errors import RequestRejected, solver_failure
-from api.logs import REQUEST_ID
-from api.operations import OPERATIONS
-from api.settings import Settings
+from api.shared.errors import RequestRejected, solver_failure
+from api.shared.logs import REQUEST_ID
+from api.shared.operations import OPERATIONS
+from api.shared.settings import Settings
 from solver.deadline import NODES_PER_MS, Deadline, Work
 from solver.engines import cpsat as _cpsat  # noqa: F401  loaded up front: no deadline pays for it
 from solver.gin import gin_deal
@@ -99,10 +99,10 @@ def _run(op: str, args: Payload, deadline: Deadline, settings: Settings) -> Answ
 
 
 def warm_up(settings: Settings) -> None:
-    """Run every operation's example requests once (``api.examples``), briefly:
+    """Run every operation's example requests once (``api.shared.examples``), briefly:
     a solver process's first call of a kind builds caches and tables without
     a deadline check, so a fresh process would answer its first requests late."""
-    from api.examples import REQUESTS
+    from api.shared.examples import REQUESTS
 
     for op, examples in REQUESTS.items():
         operation = OPERATIONS.get(op)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from limits import RateLimitItem, parse
 
-from api.settings import SettingsError
+from api.shared.settings import SettingsError
 
 ID_DIGITS = 12
 """Hex digits of a key's digest that name it in logs."""

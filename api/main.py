@@ -28,7 +28,7 @@ from api.pool import SolverPool
 from api.quick_lane import QuickLaneMiddleware
 from api.rate_limit import RateLimiter
 from api.routes import health, operations, play, stream, variants
-from api.settings import Settings, load_settings
+from api.shared.settings import Settings, load_settings
 
 DESCRIPTION = """\
 Exact rummy hand solver: splits a hand into melds and deadwood optimally

@@ -9,7 +9,7 @@
 * ``BodyGuardMiddleware`` answers 413 when a body is over the limit (by
   ``Content-Length`` or as it arrives) and 408 when it has not arrived within
   ``RUMMY_SOLVER_BODY_TIMEOUT_S`` of the request, before any handler reads it
-  (the operations decode and check what they read: ``api.decode``).
+  (the operations decode and check what they read: ``api.shared.decode``).
 * ``CatchAllMiddleware`` turns an exception that escaped every handler into a
   logged 503, and the server's cancellation of a request at the end of its
   drain time into a 503 with ``Retry-After``: the service never answers 500.
@@ -32,7 +32,7 @@ from api import metrics
 from api.access_log import AccessLog
 from api.http_errors import error_response
 from api.keepalive import ConnectionAges
-from api.logs import REQUEST_ID
+from api.shared.logs import REQUEST_ID
 
 logger = logging.getLogger("api")
 

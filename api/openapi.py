@@ -14,7 +14,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from api.operations import OPERATIONS
+from api.shared.operations import OPERATIONS
 
 REF_TEMPLATE = "#/components/schemas/{model}"
 

@@ -62,7 +62,7 @@ from typing import Any, Protocol
 
 from api.fair_queue import FairQueue
 from api.service_times import ServiceTimes
-from api.settings import Settings
+from api.shared.settings import Settings
 
 logger = logging.getLogger("api.pool")
 
@@ -180,7 +180,7 @@ def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: st
         os.nice(SOLVER_NICENESS)
     import logging.config
 
-    from api.logs import log_config
+    from api.shared.logs import log_config
 
     logging.config.dictConfig(log_config(os.environ.get("RUMMY_SOLVER_LOG_LEVEL",
                                                         config.log_level)))

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.decode import decode
 from api.dispatch import quick_answer
-from api.errors import RequestRejected
 from api.http_errors import rejected_response
-from api.operations import OPERATIONS, Operation
-from api.settings import Settings
+from api.shared.decode import decode
+from api.shared.errors import RequestRejected
+from api.shared.operations import OPERATIONS, Operation
+from api.shared.settings import Settings
 
 _JSON = [(b"content-type", b"application/json")]
 

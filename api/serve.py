@@ -6,7 +6,7 @@
   the workers close theirs, so new connections are refused instead of waiting
   in a backlog nobody reads; requests in flight get ``RUMMY_SOLVER_DRAIN_S``
   seconds to finish, then everything exits.
-* Logs are JSON lines with the request id (``api.logs``); with several workers
+* Logs are JSON lines with the request id (``api.shared.logs``); with several workers
   Prometheus keeps per-worker files in a fresh ``PROMETHEUS_MULTIPROC_DIR``.
 """
 
@@ -22,8 +22,8 @@ import tempfile
 from types import FrameType
 
 from api.keys import KeyRing
-from api.logs import log_config
-from api.settings import SettingsError, current
+from api.shared.logs import log_config
+from api.shared.settings import SettingsError, current
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -41,9 +41,9 @@ from starlette.types import Receive, Scope, Send
 
 from api.bulk.pipeline import PREFIX, encode, error_answer
 from api.dispatch import client_of
-from api.errors import ErrorItem, item
 from api.pool import Overloaded, SolverPool
-from api.settings import Settings
+from api.shared.errors import ErrorItem, item
+from api.shared.settings import Settings
 
 MEDIA_TYPE = "application/x-ndjson"
 

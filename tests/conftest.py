@@ -28,7 +28,7 @@ def inline_client() -> Iterator[Any]:
         from fastapi.testclient import TestClient
 
     from api.main import create_app
-    from api.settings import Settings
+    from api.shared.settings import Settings
 
     with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as client:
         yield client

@@ -31,10 +31,10 @@ RULES: tuple[tuple[str, str], ...] = (
     ("solver.engines", "solver.gin"),
     ("solver.engines", "solver.layoffs"),
     ("solver.engines", "solver.round_scoring"),
-    ("api.operations", "api.main"),      # the registry is below every front end
-    ("api.operations", "api.routes"),
-    ("api.operations", "api.pool"),
-    ("api.errors", "fastapi"),           # one mapper, no web code in it
+    ("api.shared.operations", "api.main"),      # the registry is below every front end
+    ("api.shared.operations", "api.routes"),
+    ("api.shared.operations", "api.pool"),
+    ("api.shared.errors", "fastapi"),           # one mapper, no web code in it
     ("solver", "pydantic"),
     ("solver", "fastapi"),
 )

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from api.settings import Settings
+from api.shared.settings import Settings
 
 
 def run(op: str, payload: dict[str, Any], deadline_at: float, budget_ms: float,

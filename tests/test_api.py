@@ -29,10 +29,10 @@ with warnings.catch_warnings():
 
 from api import API_VERSION
 from api.main import create_app
-from api.operations import OPERATIONS
 from api.routes import health as health_routes
 from api.routes import operations as operation_routes
-from api.schemas import (
+from api.shared.operations import OPERATIONS
+from api.shared.schemas import (
     BatchItemError,
     BatchRequest,
     BatchResponse,
@@ -52,7 +52,7 @@ from api.schemas import (
     VariantList,
     VersionResponse,
 )
-from api.settings import Settings, SettingsError, load_settings
+from api.shared.settings import Settings, SettingsError, load_settings
 from api.stream import NdjsonStream
 from solver import PRESETS
 from solver.deadline import NODES_PER_MS
@@ -948,13 +948,14 @@ def test_request_examples_are_served(
 
 
 def test_response_examples_are_the_real_answers() -> None:
-    """``api/examples.json`` holds what the service answers to every request
+    """``api/shared/examples.json`` holds what the service answers to every request
     example today (``python -m api.export_examples`` regenerates it)."""
-    from api import examples, export_examples
+    from api import export_examples
+    from api.shared import examples
 
     assert export_examples.render(export_examples.build()) == \
         examples.EXAMPLES_PATH.read_text(encoding="utf-8"), (
-            "api/examples.json is stale: run python -m api.export_examples")
+            "api/shared/examples.json is stale: run python -m api.export_examples")
 
 
 def test_api_version_is_the_package_version() -> None:

@@ -18,7 +18,7 @@ with warnings.catch_warnings():
 
 from api.bulk.pipeline import answer_line
 from api.main import create_app
-from api.settings import Settings
+from api.shared.settings import Settings
 from solver.cards import card_name
 
 NDJSON = {"content-type": "application/x-ndjson"}

@@ -37,8 +37,8 @@ from api.bulk.pipeline import (
     chunks,
     in_order,
 )
-from api.operations import DEFAULT_SETTINGS, OPERATIONS
-from api.settings import Settings
+from api.shared.operations import DEFAULT_SETTINGS, OPERATIONS
+from api.shared.settings import Settings
 from solver.deadline import NODES_PER_MS, Deadline
 from solver.gin import knock_check
 from solver.hints import discard_hint, draw_hint

@@ -20,7 +20,7 @@ import pytest
 
 from api.keys import KeyFileError, KeyRing, digest_of, main
 from api.main import create_app
-from api.settings import Settings
+from api.shared.settings import Settings
 
 try:  # Starlette 1.x prefers httpx2 for its TestClient; httpx works the same here.
     import warnings

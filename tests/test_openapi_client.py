@@ -19,7 +19,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api.main import create_app
-from api.settings import Settings
+from api.shared.settings import Settings
 from solver import solve
 from solver.cards import card_name
 

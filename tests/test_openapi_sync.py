@@ -30,7 +30,7 @@ def test_openapi_json_is_up_to_date() -> None:
 def test_response_enums_name_exactly_what_the_library_answers() -> None:
     from typing import get_args
 
-    from api.schemas import AnsweredBy, MeldKind, SolveStatus
+    from api.shared.schemas import AnsweredBy, MeldKind, SolveStatus
     from solver.results import MeldKind as LibraryMeldKind
     from solver.results import Status
     from solver.solve import ENGINES

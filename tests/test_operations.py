@@ -22,10 +22,10 @@ with warnings.catch_warnings():
 
 from api.bulk.pipeline import answer_line
 from api.cli import build_parser, main
-from api.examples import REQUESTS
 from api.main import create_app
-from api.operations import OPERATIONS, find, line_names
-from api.settings import Settings
+from api.shared.examples import REQUESTS
+from api.shared.operations import OPERATIONS, find, line_names
+from api.shared.settings import Settings
 
 GIN10 = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
 

@@ -32,7 +32,7 @@ import uvicorn
 
 from api.main import create_app
 from api.routes import play
-from api.settings import Settings
+from api.shared.settings import Settings
 from tests.game_pages import WatchedPage
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from api.pool import BACKSTOP_S, LATE_S, Outcome, Overloaded, SolverPool
-from api.settings import Settings
+from api.shared.settings import Settings
 
 RUNNER = "tests.pool_jobs:run"
 

@@ -29,10 +29,10 @@ from api.bulk.pipeline import (
     in_order,
     unpack,
 )
-from api.operations import DEFAULT_SETTINGS
 from api.pool import Overloaded, SolverPool
 from api.resources import available_cpus
-from api.settings import Settings
+from api.shared.operations import DEFAULT_SETTINGS
+from api.shared.settings import Settings
 
 _SLACK_S = 5.0
 

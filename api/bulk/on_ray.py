@@ -33,8 +33,8 @@ from api.bulk.pipeline import (
     chunks,
     in_order,
 )
-from api.operations import DEFAULT_SETTINGS
-from api.settings import Settings
+from api.shared.operations import DEFAULT_SETTINGS
+from api.shared.settings import Settings
 
 logger = logging.getLogger("api.bulk.ray")
 

@@ -1,6 +1,6 @@
 """Bulk answers for game logs: one JSON request per line in, one answer per line out.
 
-Each line is the JSON body of an operation's endpoint (``api.operations``:
+Each line is the JSON body of an operation's endpoint (``api.shared.operations``:
 ``/v1/solve``, ``/v1/hints/discard`` ...) plus an optional ``"id"`` and an
 optional ``"op"`` naming the operation (its name, e.g. ``"hint_discard"``, or
 an older alias such as ``"discard_hint"``; else the caller's default).  Each
@@ -41,10 +41,10 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, NamedTuple
 
-from api.decode import decode
-from api.errors import RequestRejected, item
-from api.operations import DEFAULT_SETTINGS, find, line_names
-from api.settings import Settings
+from api.shared.decode import decode
+from api.shared.errors import RequestRejected, item
+from api.shared.operations import DEFAULT_SETTINGS, find, line_names
+from api.shared.settings import Settings
 from solver.deadline import Deadline
 
 logger = logging.getLogger("api.bulk")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.schemas import ErrorResponse
+from api.shared.schemas import ErrorResponse
 
 
 def _error(description: str, type_: str, msg: str, loc: list[Any] | None = None) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from fastapi.responses import Response
 from api import metrics
 from api.dispatch import answer, settings_of
 from api.http_errors import error_response
-from api.operations import OPERATIONS
-from api.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
+from api.shared.operations import OPERATIONS
+from api.shared.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
 from solver.version import version_info
 
 router = APIRouter(tags=["health"])

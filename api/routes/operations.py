@@ -1,7 +1,7 @@
-"""A ``POST`` route per operation of ``api.operations``, made from its declaration.
+"""A ``POST`` route per operation of ``api.shared.operations``, made from its declaration.
 
 Each route reads the body (bounded by ``BodyGuardMiddleware``), decodes it
-(``api.decode``), checks it with ``Operation.parse`` -- the code that checks
+(``api.shared.decode``), checks it with ``Operation.parse`` -- the code that checks
 a bulk or stream line -- and runs it on the worker's solver pool
 (``api.dispatch``).  The OpenAPI document gets the operation's id, tag,
 description, request and response schemas from the same declaration
@@ -16,10 +16,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from api.decode import decode
 from api.dispatch import answer, settings_of
-from api.operations import OPERATIONS, Operation
 from api.routes.deps import ERROR_RESPONSES
+from api.shared.decode import decode
+from api.shared.operations import OPERATIONS, Operation
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 

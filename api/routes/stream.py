@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api.dispatch import settings_of
-from api.operations import line_names
+from api.shared.operations import line_names
 from api.stream import MEDIA_TYPE, NdjsonStream, StreamResponse
 
 router = APIRouter(prefix="/v1/solve", tags=["solve"])

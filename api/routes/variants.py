@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from api.http_errors import error_response
 from api.routes.deps import ERROR_RESPONSES, _error
-from api.schemas import VariantInfo, VariantList
+from api.shared.schemas import VariantInfo, VariantList
 from solver import PRESETS
 from solver.rules import KNOB_DOCS
 

@@ -5,7 +5,7 @@ reject unknown fields, so a typo in a field or knob name is a 422 rather than
 silently ignored.  Every list and string has a size bound, so validating any
 body is cheap.  Responses describe the library's ``to_dict()`` wire forms
 (the solver processes send those bytes as they are); examples are real
-answers (``api.examples``).
+answers (``api.shared.examples``).
 
 Nothing here knows a game rule: the variant names, engines and knobs (with
 their ranges and choices) are read from ``solver`` so the schema follows the
@@ -32,8 +32,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from api.examples import REQUESTS, example
-from api.settings import Settings
+from api.shared.examples import REQUESTS, example
+from api.shared.settings import Settings
 from solver import ENGINES, PRESETS
 from solver.rules import (
     CHOICES,
@@ -216,7 +216,7 @@ else:
 
 
 class OperationRequest(BaseModel):
-    """A request of an operation (``api.operations``): strict, no unknown
+    """A request of an operation (``api.shared.operations``): strict, no unknown
     fields, every size bounded; its fields are the library call's arguments
     (``library_args``) plus ``time_limit_ms`` where the call takes a deadline."""
 

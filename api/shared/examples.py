@@ -1,7 +1,7 @@
 """Example requests of every endpoint, and the real answers to them.
 
 ``REQUESTS`` are the request examples the OpenAPI document shows (and Swagger
-UI's "Try it out" sends), keyed by operation name (``api.operations``);
+UI's "Try it out" sends), keyed by operation name (``api.shared.operations``);
 ``EXAMPLES`` are the service's own answers to them, stored in
 ``examples.json`` next to this module.  Regenerate that file after changing
 an answer's format or a rule with ``python -m api.export_examples``; a test

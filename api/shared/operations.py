@@ -1,7 +1,7 @@
 """Every operation of the service, declared once.
 
 An ``Operation`` is a request model (its fields, bounds and examples:
-``api.schemas``, ``api.schemas_play``), the library call that answers it, its
+``api.shared.schemas``, ``api.shared.schemas_play``), the library call that answers it, its
 response model and how its deadline is set.  Everything that serves an
 operation is driven by this one declaration:
 
@@ -37,11 +37,11 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
 
-from api import reports as report
-from api import schemas, schemas_advice, schemas_play
-from api.errors import RequestRejected, from_exception, from_validation, item, solver_failure
-from api.round_flags import ROUND_FLAGS
-from api.settings import Settings
+from api.shared import reports as report
+from api.shared import schemas, schemas_advice, schemas_play
+from api.shared.errors import RequestRejected, from_exception, from_validation, item, solver_failure
+from api.shared.round_flags import ROUND_FLAGS
+from api.shared.settings import Settings
 from solver.deadline import Deadline
 from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint

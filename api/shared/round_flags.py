@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from api.errors import RequestRejected
+from api.shared.errors import RequestRejected
 
 _FLAGS = ("went_out", "rummy", "dropped", "no_turn", "melded", "pile_penalties")
 

@@ -19,7 +19,7 @@ A leading byte-order mark is allowed.
 >>> decode(b'{"hand": NaN}', "line")
 Traceback (most recent call last):
 ...
-api.errors.RequestRejected: JSON decode error: NaN is not valid JSON
+api.shared.errors.RequestRejected: JSON decode error: NaN is not valid JSON
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import math
 import re
 from typing import Any, Literal
 
-from api.errors import RequestRejected
+from api.shared.errors import RequestRejected
 
 Kind = Literal["body", "line"]
 

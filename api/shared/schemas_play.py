@@ -1,10 +1,10 @@
 """Request and response models of the play endpoints: gin, hints, round scoring.
 
-Same conventions as ``api.schemas``: requests are strict and reject unknown
+Same conventions as ``api.shared.schemas``: requests are strict and reject unknown
 fields; responses mirror the ``to_dict()`` of the library's results
 (``solver.gin``, ``solver.hints``, ``solver.layoffs``, ``solver.round_scoring``)
 plus ``elapsed_ms``.  Every model carries an example (real answers, see
-``api.examples``).
+``api.shared.examples``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.examples import REQUESTS, example
-from api.schemas import (
+from api.shared.examples import REQUESTS, example
+from api.shared.schemas import (
     RULES_FIELD,
     TIME_LIMIT_DOC,
     WILD_RANK_DOC,

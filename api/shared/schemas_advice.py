@@ -6,7 +6,7 @@ Indian rummy: the cut card and the number of players); the
 library checks that the state could have arisen (``solver.play``) and a
 state that cannot is a 422 saying why.  The response mirrors
 ``solver.play.Advice.to_dict()``: every legal move ranked, best first.
-Same conventions as ``api.schemas``: strict, unknown fields refused, every
+Same conventions as ``api.shared.schemas``: strict, unknown fields refused, every
 list bounded.
 """
 
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.examples import REQUESTS, example
-from api.schemas import (
+from api.shared.examples import REQUESTS, example
+from api.shared.schemas import (
     RULES_FIELD,
     TIME_LIMIT_DOC,
     CardToken,

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from api.logs import LOG_LEVELS
+from api.shared.logs import LOG_LEVELS
 from solver.config import BOUNDS, DEFAULTS, MAX_REQUEST_BUDGET_MS, MAX_TIME_LIMIT_MS, configure
 from solver.rules import MAX_HAND_CARDS
 
