@@ -8,7 +8,7 @@ and ``args`` holds its library arguments, already checked by the front end
 limit buys) and the answer is the result's wire form plus ``elapsed_ms``.
 Two transport jobs serve the streaming front ends: ``stream_line`` (one raw
 line of ``/v1/solve/stream``) and ``bulk_chunk`` (lines of ``rummy-solver
-bulk``), both answered as ``api.bulk`` answers a line.
+bulk``), both answered as ``api.shared.lines`` answers a line.
 
 The library's input errors become 422 in the one error shape (``loc`` under
 ``body``); anything else a logged 503.  Never 500.
@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from api.bulk.pipeline import answer_chunk, answer_line, encode, pack
 from api.shared.errors import RequestRejected, solver_failure
+from api.shared.lines import answer_chunk, answer_line, encode, pack
 from api.shared.logs import REQUEST_ID
 from api.shared.operations import OPERATIONS
 from api.shared.settings import Settings

@@ -2,7 +2,7 @@
 
 Each input line is what a ``rummy-solver bulk`` line is (a ``/v1/solve`` body,
 or another operation's body with ``"op"``, plus an optional ``"id"``); each
-output line is exactly what the CLI writes for it (``api.bulk.pipeline``), in
+output line is exactly what the CLI writes for it (``api.shared.lines``), in
 input order, sent as soon as it is ready; an error line names the line's
 number.
 
@@ -39,10 +39,10 @@ from collections.abc import AsyncIterator
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from api.bulk.pipeline import PREFIX, encode, error_answer
 from api.dispatch import client_of
 from api.pool import Overloaded, SolverPool
 from api.shared.errors import ErrorItem, item
+from api.shared.lines import PREFIX, encode, error_answer
 from api.shared.settings import Settings
 
 MEDIA_TYPE = "application/x-ndjson"
@@ -143,7 +143,7 @@ class NdjsonStream:
         self.failed = 0
 
     def _line_limit_ms(self) -> int:
-        # The longest deadline a line may ask for (api.bulk.pipeline): the job's backstop.
+        # The longest deadline a line may ask for (api.shared.lines): the job's backstop.
         return max(self.settings.max_time_limit_ms, self.settings.request_budget_ms)
 
     async def _answer(self, line: bytes | ErrorItem, number: int,

@@ -20,10 +20,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from api.bulk.pipeline import answer_line
 from api.cli import build_parser, main
 from api.main import create_app
 from api.shared.examples import REQUESTS
+from api.shared.lines import answer_line
 from api.shared.operations import OPERATIONS, find, line_names
 from api.shared.settings import Settings
 

@@ -270,7 +270,7 @@ def test_sigterm_drains_in_flight_requests_and_refuses_new_ones() -> None:
 
 def test_a_stream_over_the_real_server_answers_as_bulk(server: Server,
                                                        client: httpx.Client) -> None:
-    from api.bulk.pipeline import answer_line
+    from api.shared.lines import answer_line
     from tests.test_api_stream import _mixed_lines
 
     lines = _mixed_lines(48, seed=11)

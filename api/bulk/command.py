@@ -15,7 +15,8 @@ from collections.abc import Generator, Iterator
 from typing import IO, TextIO
 
 from api.bulk.on_pool import default_processes, run_lines
-from api.bulk.pipeline import Answered, WorkersFailed
+from api.bulk.pipeline import WorkersFailed
+from api.shared.lines import Answered
 from api.shared.operations import find, line_names
 from api.shared.settings import Settings, current
 

@@ -3,7 +3,7 @@ solver processes (``api.pool``), in input order.
 
 The pool is the one the HTTP service runs its requests on, driven here from
 an event loop on a thread of its own: each chunk of lines is one
-``bulk_chunk`` job (``api.jobs``), answered as ``api.bulk.pipeline`` answers
+``bulk_chunk`` job (``api.jobs``), answered as ``api.shared.lines`` answers
 a line.  A solver process that dies is replaced by the pool; its chunk is
 rerun a line at a time (``pipeline.in_order``).
 """
@@ -17,20 +17,10 @@ import time
 from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
-from api.bulk.pipeline import (
-    CHUNK_LINES,
-    IN_FLIGHT_PER_PROCESS,
-    Answered,
-    ChunkRunner,
-    Line,
-    answer_chunk,
-    check_op,
-    chunks,
-    in_order,
-    unpack,
-)
+from api.bulk.pipeline import CHUNK_LINES, IN_FLIGHT_PER_PROCESS, ChunkRunner, chunks, in_order
 from api.pool import Overloaded, SolverPool
 from api.resources import available_cpus
+from api.shared.lines import Answered, Line, answer_chunk, check_op, unpack
 from api.shared.operations import DEFAULT_SETTINGS
 from api.shared.settings import Settings
 

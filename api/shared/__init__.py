@@ -7,8 +7,10 @@
   real answers to them;
 * ``errors`` + ``error_codes``: the one error mapper and every stable code;
 * ``settings``: the one settings object; ``logs``: how every process logs;
-* ``decode``: JSON in; ``round_flags`` and ``reports``: the command-line
-  flags and the readable report each operation declares.
+* ``decode``: JSON in; ``lines``: the answer to one line of a stream or a
+  bulk file (the same from both);
+* ``round_flags`` and ``reports``: the command-line flags and the readable
+  report each operation declares.
 
 Nothing here imports a front end (the HTTP server, the command line, bulk,
 the pages) nor the solver pool: ``tests/import_graph.py`` checks it.
