@@ -8,7 +8,7 @@ one settings object (``api.shared.settings``):
 * HTTP: ``api.main.create_app()`` builds the FastAPI application (``api.main:app``
   is what ``rummy-solver serve`` hands to uvicorn); routes are made from the
   registry (``api.routes.operations``), work runs on solver processes
-  (``api.pool``, ``api.jobs``);
+  (``api.pool.solver_pool``, ``api.pool.jobs``);
 * the command line: ``api.cli`` (``rummy-solver``, ``python -m api``), its readable
   reports ``api.shared.reports``;
 * bulk: ``api.bulk`` answers game logs of JSON lines on the same solver pool

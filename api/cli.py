@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
-from api.resources import available_cpus
+from api.pool.resources import available_cpus
 from api.shared import reports as report
 from api.shared.errors import ErrorItem, RequestRejected, item
 from api.shared.logs import LOG_LEVELS

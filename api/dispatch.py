@@ -21,9 +21,9 @@ from fastapi.responses import Response
 from starlette.types import Scope
 
 from api.http_errors import error_response
-from api.jobs import dumps
-from api.pool import Overloaded, SolverPool
-from api.service_times import kind_of
+from api.pool.jobs import dumps
+from api.pool.service_times import kind_of
+from api.pool.solver_pool import Overloaded, SolverPool
 from api.shared.operations import OPERATIONS, Call
 from api.shared.settings import Settings
 

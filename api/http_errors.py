@@ -7,7 +7,6 @@ exception handlers are installed.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,14 +15,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.shared.errors import MAX_ERROR_BYTES, ErrorItem, RequestRejected, bounded, from_validation, item
+from api.shared.errors import (
+    MAX_ERROR_BYTES,
+    ErrorItem,
+    RequestRejected,
+    bounded,
+    error_body,
+    from_validation,
+    item,
+)
 
 BODY = ("body",)
-
-
-def _encode(items: Sequence[ErrorItem]) -> bytes:
-    return json.dumps({"detail": list(items)}, ensure_ascii=False,
-                      separators=(",", ":")).encode()
 
 
 def items_response(items: Sequence[ErrorItem], status_code: int = 422,
@@ -31,10 +33,10 @@ def items_response(items: Sequence[ErrorItem], status_code: int = 422,
     """An error answer listing ``items`` (already prefixed), never over
     ``MAX_ERROR_BYTES``."""
     shown = list(items)
-    body = _encode(shown)
+    body = error_body(shown)
     while len(body) > MAX_ERROR_BYTES and len(shown) > 1:
         shown.pop()
-        body = _encode(shown)
+        body = error_body(shown)
     return Response(body, status_code=status_code, media_type="application/json",
                     headers=headers)
 
@@ -48,11 +50,6 @@ def error_response(status_code: int, type_: str, msg: str, loc: Sequence[str | i
                    headers: dict[str, str] | None = None) -> Response:
     """An error answer with one item."""
     return items_response([item(type_, loc, str(bounded(msg)))], status_code, headers)
-
-
-def error_bytes(type_: str, msg: str) -> bytes:
-    """The body of a one-item error answer (for answers built as bytes)."""
-    return _encode([item(type_, BODY, msg)])
 
 
 async def _on_rejected(request: Request, exc: Exception) -> Response:

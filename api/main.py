@@ -2,7 +2,7 @@
 
 ``rummy-solver serve`` runs ``api.main:app`` under uvicorn; each uvicorn
 worker process imports this module, reads the ``RUMMY_SOLVER_*`` settings
-once and, on startup, starts its solver processes (``api.pool``).
+once and, on startup, starts its solver processes (``api.pool.solver_pool``).
 Interactive documentation is served at ``/docs`` (Swagger UI) and ``/redoc``
 from packaged assets (no CDN), the schema at ``/openapi.json``.
 """
@@ -24,7 +24,7 @@ from api.http_errors import install_exception_handlers
 from api.keys import KeyRing
 from api.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
 from api.openapi import install_openapi
-from api.pool import SolverPool
+from api.pool.solver_pool import SolverPool
 from api.quick_lane import QuickLaneMiddleware
 from api.rate_limit import RateLimiter
 from api.routes import health, operations, play, stream, variants
@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = SolverPool(settings, "api.jobs:run_job", on_change=report)
+        pool = SolverPool(settings, "api.pool.jobs:run_job", on_change=report)
         await pool.start()
         warm_up(settings)
         # What start-up built lives as long as the worker: out of the

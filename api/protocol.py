@@ -10,7 +10,7 @@ hands it to uvicorn (``uvicorn.Config(http=...)``).
 
 from __future__ import annotations
 
-from api.http_errors import error_bytes
+from api.shared.errors import error_bytes
 
 _MESSAGE = ("the request is not valid HTTP/1.1 (a Content-Length that is not a number, "
             "a malformed request line or header ...)")

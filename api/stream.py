@@ -10,7 +10,7 @@ number.
   at a time, each under the line's own deadline: its ``time_limit_ms`` or the
   default, as ``api.bulk`` applies it, counted from when the line's job
   starts.  Each line queues under the stream's client like any request
-  (``api.fair_queue``), so a stream's lines take turns with other clients'
+  (``api.pool.fair_queue``), so a stream's lines take turns with other clients'
   requests instead of going in front of them.  A line that cannot start in
   time is answered with an ``overloaded`` error line; the stream goes on.
 * **Time**: a stream runs at most ``RUMMY_SOLVER_MAX_STREAM_S`` seconds; then
@@ -40,7 +40,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from api.dispatch import client_of
-from api.pool import Overloaded, SolverPool
+from api.pool.solver_pool import Overloaded, SolverPool
 from api.shared.errors import ErrorItem, item
 from api.shared.lines import PREFIX, encode, error_answer
 from api.shared.settings import Settings

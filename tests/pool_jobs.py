@@ -17,13 +17,13 @@ def run(op: str, payload: dict[str, Any], deadline_at: float, budget_ms: float,
     """``echo``, ``pid``, ``spin`` (stops at its deadline or when cancelled),
     ``sleep`` (ignores both), ``crash`` (the process dies); a ``bulk_chunk``
     holding a line with ``boom`` kills its process, any other is answered as
-    ``api.jobs`` answers it."""
+    ``api.pool.jobs`` answers it."""
     if op == "crash":
         os._exit(3)
     if op == "bulk_chunk":
         if any("boom" in str(line) for line in payload["lines"]):
             os._exit(3)
-        from api.jobs import run_job
+        from api.pool.jobs import run_job
 
         return run_job(op, payload, deadline_at, budget_ms, cancelled, settings, request_id)
     if op == "sleep":

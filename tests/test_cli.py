@@ -23,7 +23,7 @@ import pytest
 
 from api import cli
 from api.cli import main
-from api.resources import available_cpus
+from api.pool.resources import available_cpus
 from api.shared.logs import LOG_LEVELS
 from api.shared.reports import format_card, format_played
 from solver.version import version_info

@@ -1,4 +1,4 @@
-"""api.fair_queue, api.service_times, api.access_log and api.keepalive: the
+"""api.pool.fair_queue, api.pool.service_times, api.access_log and api.keepalive: the
 pure parts of the serving path (the pool itself is tests/test_pool.py)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import logging
 import pytest
 
 from api.access_log import SUMMARY_S, AccessLog
-from api.fair_queue import FairQueue
 from api.keepalive import ConnectionAges
-from api.service_times import ServiceTimes, kind_of
+from api.pool.fair_queue import FairQueue
+from api.pool.service_times import ServiceTimes, kind_of
 
 
 def test_the_client_running_fewest_goes_next() -> None:

@@ -1,4 +1,4 @@
-"""api.pool: solver processes that can be cut short, and admission control.
+"""api.pool.solver_pool: solver processes that can be cut short, and admission control.
 
 Runs real solver processes (forkserver) with the small job runner in
 ``tests/pool_jobs.py``: a crashed or overrunning process is replaced and its
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from api.pool import BACKSTOP_S, LATE_S, Outcome, Overloaded, SolverPool
+from api.pool.solver_pool import BACKSTOP_S, LATE_S, Outcome, Overloaded, SolverPool
 from api.shared.settings import Settings
 
 RUNNER = "tests.pool_jobs:run"

@@ -43,14 +43,14 @@ from typing import Any
 import httpx
 import pytest
 
-from api.pool import IDLE_COLLECT_S
+from api.pool.solver_pool import IDLE_COLLECT_S
 from benchmarks.hostile import deck as _deck
 from benchmarks.hostile import hostile_bodies
 from benchmarks.load import Server
 
 MARGIN_S = 0.1  # the API answers within the deadline + 100 ms
 # After a disconnect: the job stops within 100 ms, then the solver process,
-# idle for api.pool.IDLE_COLLECT_S, runs the garbage collector once; the CPU
+# idle for api.pool.solver_pool.IDLE_COLLECT_S, runs the garbage collector once; the CPU
 # is measured after that (the solve itself had seconds of work left).
 IDLE_SETTLE_S = 0.1 + IDLE_COLLECT_S + 0.3
 READY_TIMEOUT_S = 40.0

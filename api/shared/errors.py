@@ -25,6 +25,7 @@ item everywhere.  Items stay small whatever the input held (``bounded``).
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import uuid
@@ -50,6 +51,22 @@ _PREVIEW_CHARS = 120
 def item(type_: str, loc: Loc, msg: str) -> ErrorItem:
     """An error item (``loc`` from the top of the request)."""
     return {"type": type_, "loc": list(loc), "msg": msg}
+
+
+def error_body(items: Sequence[ErrorItem]) -> bytes:
+    """An error answer's body, ``{"detail": [items]}``, as compact JSON.
+
+    >>> error_body([item("unavailable", ("body",), "retry")])
+    b'{"detail":[{"type":"unavailable","loc":["body"],"msg":"retry"}]}'
+    """
+    return json.dumps({"detail": list(items)}, ensure_ascii=False,
+                      separators=(",", ":")).encode()
+
+
+def error_bytes(type_: str, msg: str) -> bytes:
+    """The body of a one-item error answer about the request body (for
+    answers built as bytes: the solver pool's 503s, uvicorn's 400s)."""
+    return error_body([item(type_, ("body",), msg)])
 
 
 class RequestRejected(ValueError):

@@ -12,7 +12,7 @@ operation is driven by this one declaration:
   endpoint's body, so both give the same error items, byte for byte;
 * the command line (``api.cli``): a subcommand per operation, its options made
   from the request model's fields;
-* the solver processes (``api.jobs``): ``Operation.execute`` runs the call.
+* the solver processes (``api.pool.jobs``): ``Operation.execute`` runs the call.
 
 Adding an operation is one entry in ``OPERATIONS`` plus its library function.
 

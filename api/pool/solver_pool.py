@@ -14,12 +14,12 @@ misbehaves can be cut short without losing the worker.
   is answered 503 ``LATE_S`` past its deadline (so the client hears by the
   deadline + 100 ms even when the machine is starved), and killed and
   replaced if still busy ``BACKSTOP_S`` past it.
-* **Fair share**: jobs wait in one line per client (``api.fair_queue``): the
+* **Fair share**: jobs wait in one line per client (``api.pool.fair_queue``): the
   client running fewest jobs goes next, and the last free solver is kept for
   a client running nothing, so long jobs of some clients never hold every
   solver against the others.
 * **Admission by expected work**: each job's cost is estimated from the jobs
-  of its kind that finished before (``api.service_times``).  A job is
+  of its kind that finished before (``api.pool.service_times``).  A job is
   refused at once (``Overloaded``: 503, ``Retry-After`` the expected wait)
   when the work ahead of it means it could not start before its deadline, or
   when ``settings.queue_size`` jobs already wait; a job still waiting at its
@@ -60,8 +60,9 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from api.fair_queue import FairQueue
-from api.service_times import ServiceTimes
+from api.pool.fair_queue import FairQueue
+from api.pool.service_times import ServiceTimes
+from api.shared.errors import error_bytes
 from api.shared.settings import Settings
 
 logger = logging.getLogger("api.pool")
@@ -186,7 +187,7 @@ def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: st
                                                         config.log_level)))
     runner = load_runner(runner_path)
     config.apply_to_engines()
-    # The runner's module may warm the process up (api.jobs.warm_up: first
+    # The runner's module may warm the process up (api.pool.jobs.warm_up: first
     # calls build caches without deadline checks); no job waits meanwhile.
     import importlib
 
@@ -725,8 +726,6 @@ class _Starting:
 
 def _unavailable(detail: str, retry_after_s: float = 1) -> Outcome:
     """A 503 answer with ``Retry-After`` (the pool could not answer in time)."""
-    from api.http_errors import error_bytes
-
     return Outcome(503, error_bytes("unavailable", detail),
                    {"retry_after": max(1, math.ceil(retry_after_s)), "deadline_hit": True})
 

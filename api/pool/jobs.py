@@ -1,7 +1,7 @@
 """What a solver process runs: one operation per job, answered as JSON bytes.
 
 ``run_job(op, args, deadline_at, budget_ms, cancelled, settings)`` is the
-``api.pool`` job runner.  ``op`` names an operation of ``api.shared.operations``
+``api.pool.solver_pool`` job runner.  ``op`` names an operation of ``api.shared.operations``
 and ``args`` holds its library arguments, already checked by the front end
 (``Operation.parse``); the call runs under one ``solver.deadline.Deadline``
 (the request's, counted from its arrival, with the work budget its time
