@@ -5,9 +5,9 @@ around one description of each operation (``api.shared.operations``: the request
 model, the library call, the response), one error mapper (``api.shared.errors``) and
 one settings object (``api.shared.settings``):
 
-* HTTP: ``api.main.create_app()`` builds the FastAPI application (``api.main:app``
+* HTTP: ``api.server.main.create_app()`` builds the FastAPI application (``api.server.main:app``
   is what ``rummy-solver serve`` hands to uvicorn); routes are made from the
-  registry (``api.routes.operations``), work runs on solver processes
+  registry (``api.server.routes.operations``), work runs on solver processes
   (``api.pool.solver_pool``, ``api.pool.jobs``);
 * the command line: ``api.cli`` (``rummy-solver``, ``python -m api``), its readable
   reports ``api.shared.reports``;

@@ -332,7 +332,7 @@ def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
 
 
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
-    from api.serve import serve
+    from api.server.serve import serve
 
     return serve(args.host, args.port, args.workers, args.log_level or settings.log_level)
 

@@ -1,7 +1,7 @@
 """The project's import graph, read from the source (no module is imported).
 
 A *room* is a module or package directly inside ``solver/`` or ``api/``
-(``solver/engines`` is one room, so is ``api/routes``); ``benchmarks`` is one
+(``solver/engines`` is one room, so is ``api/server``); ``benchmarks`` is one
 room.  An edge goes from a room to every room whose modules it imports (at
 module level or inside functions).  *Floors* number the rooms of the
 condensed graph from the bottom (a room with no project imports is on floor
@@ -31,8 +31,7 @@ RULES: tuple[tuple[str, str], ...] = (
     ("solver.engines", "solver.gin"),
     ("solver.engines", "solver.layoffs"),
     ("solver.engines", "solver.round_scoring"),
-    ("api.shared.operations", "api.main"),      # the registry is below every front end
-    ("api.shared.operations", "api.routes"),
+    ("api.shared.operations", "api.server"),      # the registry is below every front end
     ("api.shared.operations", "api.pool"),
     ("api.shared.errors", "fastapi"),           # one mapper, no web code in it
     ("solver", "pydantic"),

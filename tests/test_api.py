@@ -28,9 +28,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api import API_VERSION
-from api.main import create_app
-from api.routes import health as health_routes
-from api.routes import operations as operation_routes
+from api.server.main import create_app
+from api.server.routes import health as health_routes
+from api.server.routes import operations as operation_routes
+from api.server.stream import NdjsonStream
 from api.shared.operations import OPERATIONS
 from api.shared.schemas import (
     BatchItemError,
@@ -53,7 +54,6 @@ from api.shared.schemas import (
     VersionResponse,
 )
 from api.shared.settings import Settings, SettingsError, load_settings
-from api.stream import NdjsonStream
 from solver import PRESETS
 from solver.deadline import NODES_PER_MS
 from solver.rules import KNOB_DOCS
@@ -764,12 +764,12 @@ def test_error_escaping_every_handler_is_503(monkeypatch: pytest.MonkeyPatch) ->
         raise RuntimeError("outside the service's own guards")
 
     monkeypatch.setattr(operation_routes, "answer", broken)
-    import api.quick_lane
+    import api.server.quick_lane
 
-    monkeypatch.setattr(api.quick_lane, "quick_answer", broken)
+    monkeypatch.setattr(api.server.quick_lane, "quick_answer", broken)
     with make_client() as fresh:
         routed = solve(fresh, variant="gin", hand=GIN_HAND, rules={"min_run_length": 3})
-        quick = solve(fresh, variant="gin", hand=GIN_HAND)  # the quick lane (api.quick_lane)
+        quick = solve(fresh, variant="gin", hand=GIN_HAND)  # the quick lane (api.server.quick_lane)
     for response in (routed, quick):
         item = single_error(response, 503)
         assert "logged as" in item["msg"]
@@ -949,13 +949,13 @@ def test_request_examples_are_served(
 
 def test_response_examples_are_the_real_answers() -> None:
     """``api/shared/examples.json`` holds what the service answers to every request
-    example today (``python -m api.export_examples`` regenerates it)."""
-    from api import export_examples
+    example today (``python -m api.server.export_examples`` regenerates it)."""
+    from api.server import export_examples
     from api.shared import examples
 
     assert export_examples.render(export_examples.build()) == \
         examples.EXAMPLES_PATH.read_text(encoding="utf-8"), (
-            "api/shared/examples.json is stale: run python -m api.export_examples")
+            "api/shared/examples.json is stale: run python -m api.server.export_examples")
 
 
 def test_api_version_is_the_package_version() -> None:

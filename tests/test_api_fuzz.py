@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 
 import pytest
 
-from api.main import create_app
+from api.server.main import create_app
 from api.shared.settings import Settings
 from solver import ENGINES, PRESETS
 from solver.rules import KNOB_NAMES

@@ -23,8 +23,8 @@ with warnings.catch_warnings():
 
 from dataclasses import replace
 
-from api.main import create_app
-from api.routes import operations as operation_routes
+from api.server.main import create_app
+from api.server.routes import operations as operation_routes
 from api.shared import schemas_play
 from api.shared.operations import OPERATIONS
 from api.shared.settings import Settings

@@ -16,7 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from fastapi.testclient import TestClient
 
-from api.main import create_app
+from api.server.main import create_app
 from api.shared.lines import answer_line
 from api.shared.settings import Settings
 from solver.cards import card_name

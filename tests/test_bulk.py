@@ -88,7 +88,7 @@ def api_client() -> Iterator[Any]:
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
 
-    from api.main import create_app
+    from api.server.main import create_app
 
     with TestClient(create_app(Settings(processes=0))) as client:
         yield client

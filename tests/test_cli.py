@@ -478,7 +478,7 @@ def test_serve_delegates(capsys: pytest.CaptureFixture[str],
         calls.append((host, port, workers, log_level))
         return 0
 
-    monkeypatch.setattr(importlib.import_module("api.serve"), "serve", fake_serve)
+    monkeypatch.setattr(importlib.import_module("api.server.serve"), "serve", fake_serve)
     assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--workers", "3",
                  "--log-level", "debug"]) == 0
     assert main(["serve"]) == 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from api.export_docs import render
+from api.server.export_docs import render
 from api.shared.error_codes import ERROR_CODES, codes_table
 from api.shared.settings import settings_table
 
@@ -48,4 +48,4 @@ def test_every_code_made_is_listed() -> None:
 
 def test_the_readme_lists_every_code_and_setting() -> None:
     assert codes_table() in README and settings_table() in README
-    assert render(README) == README, "README is stale: run python -m api.export_docs"
+    assert render(README) == README, "README is stale: run python -m api.server.export_docs"

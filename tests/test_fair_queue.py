@@ -1,4 +1,4 @@
-"""api.pool.fair_queue, api.pool.service_times, api.access_log and api.keepalive: the
+"""api.pool.fair_queue, api.pool.service_times, api.server.access_log and api.server.keepalive: the
 pure parts of the serving path (the pool itself is tests/test_pool.py)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import logging
 
 import pytest
 
-from api.access_log import SUMMARY_S, AccessLog
-from api.keepalive import ConnectionAges
 from api.pool.fair_queue import FairQueue
 from api.pool.service_times import ServiceTimes, kind_of
+from api.server.access_log import SUMMARY_S, AccessLog
+from api.server.keepalive import ConnectionAges
 
 
 def test_the_client_running_fewest_goes_next() -> None:

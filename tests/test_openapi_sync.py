@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from api.export_openapi import OPENAPI_PATH, render_openapi
+from api.server.export_openapi import OPENAPI_PATH, render_openapi
 
 
 def test_openapi_json_is_up_to_date() -> None:
@@ -22,7 +22,7 @@ def test_openapi_json_is_up_to_date() -> None:
             )[:40]
         )
         raise AssertionError(
-            "openapi.json is stale: run `python -m api.export_openapi` and commit the result\n"
+            "openapi.json is stale: run `python -m api.server.export_openapi` and commit the result\n"
             + diff
         )
 

@@ -21,7 +21,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api.cli import build_parser, main
-from api.main import create_app
+from api.server.main import create_app
 from api.shared.examples import REQUESTS
 from api.shared.lines import answer_line
 from api.shared.operations import OPERATIONS, find, line_names

@@ -1,7 +1,7 @@
 """Jobs waiting for a solver, one line per client, served max-min fair.
 
 A *client* is who a job is for: the API key's id when keys are in use, else
-the connection (``api.dispatch``).  Each client has its own FIFO line; when a
+the connection (``api.server.dispatch``).  Each client has its own FIFO line; when a
 solver frees, the client with the fewest jobs running goes next (among equals,
 the one whose head job waited longest), so a client sending many requests, or
 a stream of heavy lines, is served in turn with everyone else rather than in

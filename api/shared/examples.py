@@ -4,7 +4,7 @@
 UI's "Try it out" sends), keyed by operation name (``api.shared.operations``);
 ``EXAMPLES`` are the service's own answers to them, stored in
 ``examples.json`` next to this module.  Regenerate that file after changing
-an answer's format or a rule with ``python -m api.export_examples``; a test
+an answer's format or a rule with ``python -m api.server.export_examples``; a test
 fails while it is stale (timings aside).
 """
 

@@ -1,7 +1,7 @@
 """Structured (JSON lines) logging with the request id on every line.
 
 ``REQUEST_ID`` is a context variable set for each request (by
-``api.middleware.RequestContextMiddleware``, and inside a solver process for
+``api.server.middleware.RequestContextMiddleware``, and inside a solver process for
 the job it runs); ``RequestIdFilter`` copies it onto every log record, and
 ``JsonFormatter`` writes one JSON object per line.  ``log_config(level)`` is
 the ``logging.config`` dictionary ``rummy-solver serve`` hands to uvicorn, so

@@ -5,7 +5,7 @@ An ``Operation`` is a request model (its fields, bounds and examples:
 response model and how its deadline is set.  Everything that serves an
 operation is driven by this one declaration:
 
-* HTTP: ``api.routes.operations`` makes a ``POST`` route per operation (path,
+* HTTP: ``api.server.routes.operations`` makes a ``POST`` route per operation (path,
   operation id, request and response schemas, description);
 * ``/v1/solve/stream`` and ``bulk`` (``api.bulk``): a line names the
   operation (``"op"``) and is checked by the same ``Operation.parse`` as the

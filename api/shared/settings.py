@@ -120,7 +120,7 @@ class Settings(BaseSettings):
         "comma-separated API keys; when set (or a key file), every /v1 request needs one "
         "(Authorization: Bearer KEY or X-API-Key: KEY); never logged"))
     api_keys_file: str = Field(default="", description=(
-        "a file of keys, one SHA-256 hex digest a line and an optional rate (python -m api.keys "
+        "a file of keys, one SHA-256 hex digest a line and an optional rate (python -m api.server.keys "
         "KEY prints the line)"))
     rate_limit: Annotated[str, AfterValidator(_rate)] = Field(
         default="1000/second", description="each key's rate limit where the file gives none "

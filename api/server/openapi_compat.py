@@ -2,7 +2,7 @@
 
 ``breaking_changes(old, new)`` lists every way a client written against
 ``old`` could break against ``new`` (docs/API_STABILITY.md); an empty list
-means ``new`` only adds.  ``python -m api.openapi_compat OLD NEW`` prints them
+means ``new`` only adds.  ``python -m api.server.openapi_compat OLD NEW`` prints them
 and exits 1 when there are any.
 
 What counts, by where a schema is used:
@@ -383,10 +383,10 @@ def _load(path: str) -> Spec:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m api.openapi_compat OLD NEW``: print each breaking change; 1 if any."""
+    """``python -m api.server.openapi_compat OLD NEW``: print each breaking change; 1 if any."""
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 2:
-        print("usage: python -m api.openapi_compat OLD.json NEW.json", file=sys.stderr)
+        print("usage: python -m api.server.openapi_compat OLD.json NEW.json", file=sys.stderr)
         return 2
     found = breaking_changes(_load(args[0]), _load(args[1]))
     for change in found:

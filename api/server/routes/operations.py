@@ -3,9 +3,9 @@
 Each route reads the body (bounded by ``BodyGuardMiddleware``), decodes it
 (``api.shared.decode``), checks it with ``Operation.parse`` -- the code that checks
 a bulk or stream line -- and runs it on the worker's solver pool
-(``api.dispatch``).  The OpenAPI document gets the operation's id, tag,
+(``api.server.dispatch``).  The OpenAPI document gets the operation's id, tag,
 description, request and response schemas from the same declaration
-(``request_body``; the request schemas are added by ``api.main``).
+(``request_body``; the request schemas are added by ``api.server.main``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from api.dispatch import answer, settings_of
-from api.routes.deps import ERROR_RESPONSES
+from api.server.dispatch import answer, settings_of
+from api.server.routes.deps import ERROR_RESPONSES
 from api.shared.decode import decode
 from api.shared.operations import OPERATIONS, Operation
 
@@ -34,7 +34,7 @@ def endpoint(operation: Operation) -> Endpoint:
     """The route function of ``operation``."""
 
     async def run(request: Request) -> Response:
-        # Checked already when the request passed the quick lane (api.quick_lane).
+        # Checked already when the request passed the quick lane (api.server.quick_lane).
         call = request.scope.get("state", {}).pop("call", None)
         if call is None or call.op != operation.name:
             call = operation.parse(decode(await request.body(), "body"), settings_of(request))

@@ -3,9 +3,9 @@
 * ``RequestContextMiddleware`` (outermost) stamps each request with its
   arrival time (deadlines count from it) and an id (``X-Request-ID`` echoed,
   or generated), sets that id for every log line, writes the JSON access log
-  (bounded: ``api.access_log``), records the Prometheus series, and ends
+  (bounded: ``api.server.access_log``), records the Prometheus series, and ends
   keep-alive connections older than ``RUMMY_SOLVER_CONNECTION_MAX_S``
-  (``api.keepalive``).
+  (``api.server.keepalive``).
 * ``BodyGuardMiddleware`` answers 413 when a body is over the limit (by
   ``Content-Length`` or as it arrives) and 408 when it has not arrived within
   ``RUMMY_SOLVER_BODY_TIMEOUT_S`` of the request, before any handler reads it
@@ -28,10 +28,10 @@ from typing import Any
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api import metrics
-from api.access_log import AccessLog
-from api.http_errors import error_response
-from api.keepalive import ConnectionAges
+from api.server import metrics
+from api.server.access_log import AccessLog
+from api.server.http_errors import error_response
+from api.server.keepalive import ConnectionAges
 from api.shared.logs import REQUEST_ID
 
 logger = logging.getLogger("api")
@@ -111,7 +111,7 @@ class RequestContextMiddleware:
             return  # probes would drown the access log
         logged = {k: v for k, v in fields.items() if k in ("variant", "engine", "optimal", "key")}
         if state.get("key_id"):
-            logged["key"] = state["key_id"]  # the key's id (api.keys), never the key
+            logged["key"] = state["key_id"]  # the key's id (api.server.keys), never the key
         self.access_log.write(now, method, scope.get("path", ""), route, status,
                               {"ms": round(seconds * 1000.0, 3), **logged})
 

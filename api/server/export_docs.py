@@ -1,6 +1,6 @@
 """Write the README's generated parts: the error codes and the settings table.
 
-Run ``python -m api.export_docs`` after adding an error code
+Run ``python -m api.server.export_docs`` after adding an error code
 (``api.shared.error_codes``) or a setting (``api.shared.settings``); a test fails while
 the README is stale.  Each part sits between ``<!-- name -->`` and
 ``<!-- /name -->`` markers.
@@ -14,7 +14,7 @@ from pathlib import Path
 from api.shared.error_codes import codes_table
 from api.shared.settings import settings_table
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 PARTS = {"error-codes": codes_table, "settings": settings_table}
 
 

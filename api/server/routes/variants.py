@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.http_errors import error_response
-from api.routes.deps import ERROR_RESPONSES, _error
+from api.server.http_errors import error_response
+from api.server.routes.deps import ERROR_RESPONSES, _error
 from api.shared.schemas import VariantInfo, VariantList
 from solver import PRESETS
 from solver.rules import KNOB_DOCS

@@ -1,6 +1,6 @@
 """The FastAPI application: ``create_app()`` and the module-level ``app``.
 
-``rummy-solver serve`` runs ``api.main:app`` under uvicorn; each uvicorn
+``rummy-solver serve`` runs ``api.server.main:app`` under uvicorn; each uvicorn
 worker process imports this module, reads the ``RUMMY_SOLVER_*`` settings
 once and, on startup, starts its solver processes (``api.pool.solver_pool``).
 Interactive documentation is served at ``/docs`` (Swagger UI) and ``/redoc``
@@ -17,17 +17,18 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
-from api import API_VERSION, metrics
-from api.auth import ApiKeyMiddleware
-from api.dispatch import warm_up
-from api.http_errors import install_exception_handlers
-from api.keys import KeyRing
-from api.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
-from api.openapi import install_openapi
+from api import API_VERSION
 from api.pool.solver_pool import SolverPool
-from api.quick_lane import QuickLaneMiddleware
-from api.rate_limit import RateLimiter
-from api.routes import health, operations, play, stream, variants
+from api.server import metrics
+from api.server.auth import ApiKeyMiddleware
+from api.server.dispatch import warm_up
+from api.server.http_errors import install_exception_handlers
+from api.server.keys import KeyRing
+from api.server.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
+from api.server.openapi import install_openapi
+from api.server.quick_lane import QuickLaneMiddleware
+from api.server.rate_limit import RateLimiter
+from api.server.routes import health, operations, play, stream, variants
 from api.shared.settings import Settings, load_settings
 
 DESCRIPTION = """\
@@ -98,7 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                    play.router):
         app.include_router(router)
     install_openapi(app)
-    from api import docs
+    from api.server import docs
 
     docs.install(app)
     install_exception_handlers(app)

@@ -20,7 +20,7 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 
-from api.http_errors import error_response
+from api.server.http_errors import error_response
 
 router = APIRouter(include_in_schema=False)
 

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from types import FrameType
 
-from api.keys import KeyRing
+from api.server.keys import KeyRing
 from api.shared.logs import log_config
 from api.shared.settings import SettingsError, current
 
@@ -56,10 +56,10 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from api.protocol import PROTOCOL
+    from api.server.protocol import PROTOCOL
 
     config = uvicorn.Config(
-        "api.main:app", host=host, port=port, workers=workers, log_level=log_level,
+        "api.server.main:app", host=host, port=port, workers=workers, log_level=log_level,
         log_config=log_config(log_level), access_log=False, http=PROTOCOL,
         # At the drain's end uvicorn cancels what is left: the app answers
         # those requests 503 (CatchAllMiddleware) and ends streams with a line.

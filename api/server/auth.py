@@ -1,10 +1,10 @@
 """``ApiKeyMiddleware``: no ``/v1`` request without a known key, and each key
 within its rate.
 
-Only when keys are configured (``api.keys``).  A ``/v1`` request without a
+Only when keys are configured (``api.server.keys``).  A ``/v1`` request without a
 key, or with one the service does not know, gets 401 ``unauthorized`` (with
 ``WWW-Authenticate: Bearer``); one over its key's rate gets 429
-``rate_limited`` with ``Retry-After`` (``api.rate_limit``).  Both before the
+``rate_limited`` with ``Retry-After`` (``api.server.rate_limit``).  Both before the
 body is read.  ``/healthz``, ``/readyz``, ``/version``, the documentation and
 the playground page stay open, and so does ``/metrics`` unless
 ``RUMMY_SOLVER_METRICS_NEED_KEY``; CORS preflights (``OPTIONS``) carry no key
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.http_errors import error_response
-from api.keys import KeyRing
-from api.middleware import header
-from api.rate_limit import RateLimiter
+from api.server.http_errors import error_response
+from api.server.keys import KeyRing
+from api.server.middleware import header
+from api.server.rate_limit import RateLimiter
 
 
 def presented_key(scope: Scope) -> str | None:

@@ -39,8 +39,8 @@ from collections.abc import AsyncIterator
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from api.dispatch import client_of
 from api.pool.solver_pool import Overloaded, SolverPool
+from api.server.dispatch import client_of
 from api.shared.errors import ErrorItem, item
 from api.shared.lines import PREFIX, encode, error_answer
 from api.shared.settings import Settings

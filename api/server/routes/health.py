@@ -9,9 +9,9 @@ import time
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from api import metrics
-from api.dispatch import answer, settings_of
-from api.http_errors import error_response
+from api.server import metrics
+from api.server.dispatch import answer, settings_of
+from api.server.http_errors import error_response
 from api.shared.operations import OPERATIONS
 from api.shared.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
 from solver.version import version_info

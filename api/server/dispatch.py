@@ -20,10 +20,10 @@ from fastapi import Request
 from fastapi.responses import Response
 from starlette.types import Scope
 
-from api.http_errors import error_response
 from api.pool.jobs import dumps
 from api.pool.service_times import kind_of
 from api.pool.solver_pool import Overloaded, SolverPool
+from api.server.http_errors import error_response
 from api.shared.operations import OPERATIONS, Call
 from api.shared.settings import Settings
 
@@ -37,7 +37,7 @@ def settings_of(request: Request) -> Settings:
 
 def client_of(scope: Scope) -> str:
     """Whose request this is, for the fair share: the API key's id
-    (``api.keys``), else the connection's address and port."""
+    (``api.server.keys``), else the connection's address and port."""
     state = scope.get("state") or {}
     key_id = state.get("key_id")
     if key_id:

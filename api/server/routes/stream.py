@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from api.dispatch import settings_of
+from api.server.dispatch import settings_of
+from api.server.stream import MEDIA_TYPE, NdjsonStream, StreamResponse
 from api.shared.operations import line_names
-from api.stream import MEDIA_TYPE, NdjsonStream, StreamResponse
 
 router = APIRouter(prefix="/v1/solve", tags=["solve"])
 

@@ -1,6 +1,6 @@
 """Write the OpenAPI document to ``openapi.json`` at the repository root.
 
-Run ``python -m api.export_openapi`` after changing a route or a schema; a
+Run ``python -m api.server.export_openapi`` after changing a route or a schema; a
 test fails while the checked-in file is stale.  The document is built with
 default settings, so the environment does not change it.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from api.main import create_app
+from api.server.main import create_app
 from api.shared.settings import Settings
 
-OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.json"
+OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.json"
 
 
 def render_openapi() -> str:

@@ -1,6 +1,6 @@
 """The OpenAPI document: FastAPI's, plus each operation's request schema.
 
-The operation routes read their bodies themselves (``api.routes.operations``),
+The operation routes read their bodies themselves (``api.server.routes.operations``),
 so FastAPI does not see the request models; their schemas are generated here
 from the same models, in validation mode, next to the response schemas.
 """
@@ -19,6 +19,8 @@ from api.shared.operations import OPERATIONS
 REF_TEMPLATE = "#/components/schemas/{model}"
 
 SECURITY_SCHEMES: dict[str, Any] = {
+    # "(api.keys)" names the module as it was when /v1 was published (it is
+    # api.server.keys now): openapi.json stays byte for byte what it was.
     "BearerKey": {"type": "http", "scheme": "bearer",
                   "description": "an API key as 'Authorization: Bearer KEY' (api.keys)"},
     "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key",

@@ -7,7 +7,7 @@ inside the service's own middleware (request context, keys, body guard), so a
 request in the lane is still stamped, logged, counted, authorised and size
 checked, and answers exactly what its route answers: it decodes the body and
 checks it with the operation's ``parse`` (a bad body gets the route's 422),
-then answers from the quick path (``api.dispatch.quick_answer``).  A call the
+then answers from the quick path (``api.server.dispatch.quick_answer``).  A call the
 quick path does not cover goes on to its route with the checked call in
 ``scope["state"]["call"]``, so it is not checked twice.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.dispatch import quick_answer
-from api.http_errors import rejected_response
+from api.server.dispatch import quick_answer
+from api.server.http_errors import rejected_response
 from api.shared.decode import decode
 from api.shared.errors import RequestRejected
 from api.shared.operations import OPERATIONS, Operation

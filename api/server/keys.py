@@ -13,7 +13,7 @@ comment::
     # sha256 of the key                                               rate
     2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae  200/second
 
-``python -m api.keys KEY`` prints a key's line.  A key is only ever held as
+``python -m api.server.keys KEY`` prints a key's line.  A key is only ever held as
 its digest; it is compared in constant time (``hmac.compare_digest``, after a
 look-up by digest, which tells nothing of the key) and never logged: logs and
 the fair share name a key by its *id*, the first 12 hex digits of its digest.
@@ -99,7 +99,7 @@ def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
         digest = fields[0].lower()
         if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
             raise KeyFileError(f"{path}:{number}: expected the SHA-256 of a key in hex "
-                               "(64 digits; python -m api.keys KEY prints it)")
+                               "(64 digits; python -m api.server.keys KEY prints it)")
         try:
             rate = parse(fields[1]) if len(fields) > 1 else default_rate
         except ValueError:
@@ -110,10 +110,10 @@ def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m api.keys KEY [RATE]``: the key file line of a key."""
+    """``python -m api.server.keys KEY [RATE]``: the key file line of a key."""
     args = sys.argv[1:] if argv is None else argv
     if not args or len(args) > 2:
-        print("usage: python -m api.keys KEY [RATE]", file=sys.stderr)
+        print("usage: python -m api.server.keys KEY [RATE]", file=sys.stderr)
         return 2
     print(digest_of(args[0]).hex() + (f"  {args[1]}" if len(args) > 1 else ""))
     return 0

@@ -1,6 +1,6 @@
 """Write ``api/shared/examples.json``: the service's real answers to every request example.
 
-Run ``python -m api.export_examples`` after changing an answer's format or a
+Run ``python -m api.server.export_examples`` after changing an answer's format or a
 rule; a test fails while the file is stale.  Each example of
 ``api.shared.examples.REQUESTS`` is sent to its operation's endpoint through the
 real app (solver threads, no deadline pressure); timings are replaced by a
@@ -13,7 +13,7 @@ import json
 import warnings
 from typing import Any
 
-from api.main import create_app
+from api.server.main import create_app
 from api.shared.examples import EXAMPLE_ELAPSED_MS, EXAMPLES_PATH, REQUESTS
 from api.shared.operations import OPERATIONS
 from api.shared.settings import Settings
