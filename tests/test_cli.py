@@ -1,4 +1,4 @@
-"""The command line (``api.cli``, ``api.shared.reports``, ``python -m api``).
+"""The command line (``api.cli.commands``, ``api.shared.reports``, ``python -m api``).
 
 Most tests run ``main([...])`` in-process and read stdout / stderr with
 ``capsys``; a few start ``python -m solver`` and the console script's entry
@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from api import cli
+from api.cli import commands as cli
 from api.cli import main
 from api.pool.resources import available_cpus
 from api.shared.logs import LOG_LEVELS

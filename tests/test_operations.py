@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from api.cli import build_parser, main
+from api.cli.commands import build_parser, main
 from api.server.main import create_app
 from api.shared.examples import REQUESTS
 from api.shared.lines import answer_line

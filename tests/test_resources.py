@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from api import cli
 from api.bulk import on_pool
-from api.cli import build_parser
+from api.cli import commands as cli
+from api.cli.commands import build_parser
 from api.pool.resources import available_cpus, cgroup_v1_cpus, cgroup_v2_cpus
 
 

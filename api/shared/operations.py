@@ -75,7 +75,7 @@ class CliExtra(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class CliCommand:
-    """How the command line offers an operation (``api.cli`` builds the parser).
+    """How the command line offers an operation (``api.cli.commands`` builds the parser).
 
     ``words`` is the command (``("hint", "draw")``); ``positional`` the field
     given as bare arguments (cards); ``options`` the option strings of fields
