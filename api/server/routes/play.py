@@ -1,59 +1,32 @@
 """``GET /play``, ``GET /play/gin`` and ``GET /play/indian``: the playground's pages, their
 scripts and style under ``/play-assets``.
 
-Static pages (``api/static/play``: plain HTML, CSS and browser JavaScript,
-nothing loaded from another host) that call the JSON API on the same origin.
-Their state lives in the query string: ``/play?variant=gin&hand=AS+2S+3S+...``
-is a link to a solved hand, ``/play/gin?seed=42&hand=3`` to a hand of gin
-against the bot (the move advisor), dealt from that seed, and
+The pages (``api.pages``: plain HTML, CSS and browser JavaScript, nothing
+loaded from another host) call the JSON API on the same origin.  Their state
+lives in the query string: ``/play?variant=gin&hand=AS+2S+3S+...`` is a link
+to a solved hand, ``/play/gin?seed=42&hand=3`` to a hand of gin against the
+bot (the move advisor), dealt from that seed, and
 ``/play/indian?seed=42&deal=1&players=3`` to a deal of 13-card Indian rummy
-against two bots.  Only the files
-shipped in that directory are served, by name; the pages' Content-Security-Policy
-lets the browser load nothing from anywhere else.
+against two bots.  Only the files shipped with the pages are served, by name
+(``api.pages.assets``), with headers that let the browser load nothing from
+anywhere else.
 """
 
 from __future__ import annotations
 
-from importlib.resources import files
-from pathlib import Path
-
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 
+from api.pages.assets import ASSET_FILES, HEADERS, STATIC_DIR, media_type
 from api.server.http_errors import error_response
 
 router = APIRouter(include_in_schema=False)
 
 ASSETS = "/play-assets"
-STATIC_DIR = Path(str(files("api") / "static" / "play"))
-MEDIA_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".svg": "image/svg+xml",
-}
-PAGES = frozenset({"index.html", "gin.html", "indian.html"})
-"""Served at their own paths (``/play``, ``/play/gin``, ``/play/indian``), not as assets."""
-ASSET_FILES = frozenset(
-    p.name for p in STATIC_DIR.iterdir() if p.suffix in MEDIA_TYPES and p.name not in PAGES
-)
-"""What ``/play-assets/{name}`` serves: the shipped files, fixed at import (no path is joined
-from the request)."""
-
-CONTENT_SECURITY_POLICY = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
-# The page changes with the package: revalidate rather than cache for long.
-CACHE_CONTROL = "no-cache"
 
 
 def _file(name: str) -> FileResponse:
-    path = STATIC_DIR / name
-    return FileResponse(path, media_type=MEDIA_TYPES[path.suffix], headers={
-        "Cache-Control": CACHE_CONTROL, "X-Content-Type-Options": "nosniff",
-        "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    })
+    return FileResponse(STATIC_DIR / name, media_type=media_type(name), headers=HEADERS)
 
 
 @router.get("/play")
