@@ -46,8 +46,8 @@ from solver.deadline import Deadline
 from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.play import advise
-from solver.quick import quick_path
 from solver.round_scoring import score_round
+from solver.session import quick_path_for
 from solver.solve import solve
 from solver.validate import validate
 
@@ -202,15 +202,21 @@ def solve_items(requests: list[Any], deadline: Deadline,
 
 
 def solve_quick(args: Mapping[str, Any]) -> Any:
-    """``solve_hand``'s quick path (``solver.quick``: gin and basic hands, no
-    wild card, no rule change, a few microseconds), or None when the call
-    needs the general solver."""
-    if args.get("rules") or args.get("wild_rank") is not None \
-            or args.get("engine", "auto") not in ("auto", "search"):
-        return None
-    path = quick_path(args.get("variant"))
+    """``solve_hand``'s answer when the library's quick path covers the call
+    (``solver.quick``: a few microseconds), else None: the call needs the
+    general solver.  Whether it covers it is the library's one decision
+    (``solver.session.quick_path_for``: a gin or basic hand, no wild card,
+    rules equal to the preset's, engine ``auto`` or ``search``), the same that
+    ``solve()`` makes, so both answer the same calls the same way."""
     hand = args.get("hand")
-    if path is None or not isinstance(hand, list | str):
+    if not isinstance(hand, list | str):
+        return None
+    try:
+        path = quick_path_for(args.get("variant", ""), args.get("rules"), args.get("wild_rank"),
+                              args.get("engine", "auto"))
+    except Exception:  # rules the library refuses: the general path answers with its error
+        return None
+    if path is None:
         return None
     return path.solve(hand.replace(",", " ").split() if isinstance(hand, str) else hand,
                       bool(args.get("discard", False)))
