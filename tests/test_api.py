@@ -6,6 +6,7 @@ Error bodies are checked for FastAPI's shape ``{"detail": [{"loc", "msg",
 
 from __future__ import annotations
 
+import ast
 import inspect
 import json
 import re
@@ -826,7 +827,7 @@ def test_healthz_answers_while_a_solve_runs(monkeypatch: pytest.MonkeyPatch) -> 
 def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     def read(**environ: str) -> Settings:
         for name in list(__import__("os").environ):
-            if name.startswith("RUMMY_SOLVER_"):
+            if name.startswith("RUMMY_SOLVER_") or name == "PROMETHEUS_MULTIPROC_DIR":
                 monkeypatch.delenv(name)
         for name, value in environ.items():
             monkeypatch.setenv(name, value)
@@ -867,6 +868,35 @@ def test_bad_settings_are_rejected(environ: dict[str, str],
         monkeypatch.setenv(name, value)
     with pytest.raises(SettingsError, match=next(iter(environ))):
         load_settings()
+
+
+def _environment_reads(path: Path) -> list[int]:
+    """Lines of ``path`` that touch the process environment (``os.environ``,
+    ``os.getenv`` ... or those names imported from ``os``)."""
+    names = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute):
+            touches = node.attr in names and isinstance(node.value, ast.Name) \
+                and node.value.id == "os"
+        elif isinstance(node, ast.ImportFrom):
+            touches = node.module == "os" and any(alias.name in names for alias in node.names)
+        else:
+            continue
+        if touches:
+            found.append(node.lineno)
+    return found
+
+
+def test_only_the_settings_read_the_environment() -> None:
+    """Every setting is read through ``Settings`` (``api.shared.settings``, the one
+    place settings are defined): no other module of ``api`` reads a variable
+    of its own, nor writes one (``export`` hands settings to child processes)."""
+    settings = ROOT / "api" / "shared" / "settings.py"
+    readers = {str(path.relative_to(ROOT)): lines for path in sorted((ROOT / "api").rglob("*.py"))
+               if path != settings and (lines := _environment_reads(path))}
+    assert readers == {}
+    assert _environment_reads(settings)  # the check does find what it looks for
 
 
 def test_create_app_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -183,8 +183,7 @@ def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: st
 
     from api.shared.logs import log_config
 
-    logging.config.dictConfig(log_config(os.environ.get("RUMMY_SOLVER_LOG_LEVEL",
-                                                        config.log_level)))
+    logging.config.dictConfig(log_config(config.log_level))
     runner = load_runner(runner_path)
     config.apply_to_engines()
     # The runner's module may warm the process up (api.pool.jobs.warm_up: first

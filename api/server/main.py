@@ -73,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await pool.stop()
-            metrics.worker_exited(os.getpid())
+            metrics.worker_exited(os.getpid(), settings)
 
     app = FastAPI(
         title="rummy-solver",

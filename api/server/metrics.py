@@ -5,14 +5,13 @@ latency by route, solves by variant, engine and status, deadline hits by
 route, and the solver queue depth and busy solvers (summed over workers).
 
 With several workers ``rummy-solver serve`` points ``PROMETHEUS_MULTIPROC_DIR``
-at a fresh directory before the workers start; prometheus-client then keeps
-each worker's values in files there and ``/metrics`` adds them up
-(``MultiProcessCollector``).  In a single process the default registry is used.
+(``Settings.prometheus_multiproc_dir``) at a fresh directory before the
+workers start; prometheus-client then keeps each worker's values in files
+there and ``/metrics`` adds them up (``MultiProcessCollector``).  In a single
+process the default registry is used.
 """
 
 from __future__ import annotations
-
-import os
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -23,7 +22,7 @@ from prometheus_client import (
     generate_latest,
 )
 
-MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+from api.shared.settings import Settings
 
 REQUESTS = Counter("rummy_solver_requests_total", "HTTP requests answered",
                    ["route", "method", "status"])
@@ -42,9 +41,15 @@ BUSY = Gauge("rummy_solver_busy_solvers", "Solver processes running a request",
              multiprocess_mode="livesum")
 
 
-def render() -> tuple[bytes, str]:
+def shared_across_workers(settings: Settings) -> bool:
+    """Whether the workers keep their values in files (prometheus-client reads
+    the same variable itself, at import, to decide how it stores them)."""
+    return bool(settings.prometheus_multiproc_dir)
+
+
+def render(settings: Settings) -> tuple[bytes, str]:
     """The exposition text of every series (all workers' in multiprocess mode)."""
-    if MULTIPROCESS:
+    if shared_across_workers(settings):
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
@@ -53,9 +58,9 @@ def render() -> tuple[bytes, str]:
     return generate_latest(), CONTENT_TYPE_LATEST
 
 
-def worker_exited(pid: int) -> None:
+def worker_exited(pid: int, settings: Settings) -> None:
     """Drop a stopped worker's live gauges (multiprocess mode)."""
-    if MULTIPROCESS:
+    if shared_across_workers(settings):
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]

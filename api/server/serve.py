@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
 import signal
 import socket
@@ -23,7 +22,7 @@ from types import FrameType
 
 from api.server.keys import KeyRing
 from api.shared.logs import log_config
-from api.shared.settings import SettingsError, current
+from api.shared.settings import Settings, SettingsError, current, export
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -36,10 +35,10 @@ def _listen(host: str, port: int) -> socket.socket:
     return listener
 
 
-def _metrics_dir(workers: int) -> None:
-    if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+def _metrics_dir(workers: int, settings: Settings) -> None:
+    if workers > 1 and not settings.prometheus_multiproc_dir:
         path = tempfile.mkdtemp(prefix="rummy-solver-metrics-")
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+        export(prometheus_multiproc_dir=path)
         atexit.register(shutil.rmtree, path, True)
 
 
@@ -51,8 +50,10 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    os.environ["RUMMY_SOLVER_LOG_LEVEL"] = log_level
-    _metrics_dir(workers)
+    # The workers (uvicorn's, and with one worker the app made in this process)
+    # read their settings from the environment: the command's level goes there.
+    export(log_level=log_level)
+    _metrics_dir(workers, settings)
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 

@@ -9,12 +9,15 @@ names and values.  README's "Settings" table is generated from these fields
 (``settings_table()``; a test keeps it in sync).
 
 A bad value stops the process at start with a ``SettingsError`` naming the
-variable, never a request.
+variable, never a request.  No other module of ``api`` reads the environment;
+``export`` is how a process hands its settings to the processes it starts
+(``rummy-solver serve``'s uvicorn workers read theirs from the environment).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, ValidationError, model_validator
@@ -129,6 +132,11 @@ class Settings(BaseSettings):
         "Redis that counts the rate limits across workers and replicas (redis://host:6379/0); "
         "empty: each worker counts in memory"))
     metrics_need_key: bool = Field(default=False, description="/metrics needs an API key too")
+    prometheus_multiproc_dir: str = Field(
+        default="", validation_alias=AliasChoices("PROMETHEUS_MULTIPROC_DIR"), description=(
+            "where the workers keep their Prometheus values for /metrics to add up "
+            "(prometheus-client's own variable, no prefix); rummy-solver serve with several "
+            "workers makes a fresh directory when it is unset"))
     cors_origins: str = Field(default="", description="comma-separated origins a browser game may call "
                                               "from (* for any); empty: no CORS headers")
     log_level: Annotated[str, AfterValidator(_log_level)] = Field(
@@ -174,10 +182,32 @@ def load_settings(**overrides: Any) -> Settings:
         problems = []
         for error in exc.errors(include_url=False):
             field = str(error["loc"][0]) if error["loc"] else ""
-            name = ENV_PREFIX + field.upper() if field else "settings"
+            name = variable(field) if field else "settings"
             problems.append(f"{name}: {error['msg']} (got {error.get('input')!r})" if field
                             else f"{error['msg']}")
         raise SettingsError("; ".join(problems)) from None
+
+
+def variable(name: str) -> str:
+    """The environment variable field ``name`` of ``Settings`` is read from (the
+    first of its names, where older ones are read too).
+
+    >>> variable("max_batch"), variable("default_time_limit_ms"), variable("prometheus_multiproc_dir")
+    ('RUMMY_SOLVER_MAX_BATCH', 'RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS', 'PROMETHEUS_MULTIPROC_DIR')
+    """
+    field = Settings.model_fields.get(name)
+    alias = field.validation_alias if field is not None else None
+    first = alias.choices[0] if isinstance(alias, AliasChoices) else alias
+    return first if isinstance(first, str) else ENV_PREFIX + name.upper()
+
+
+def export(**values: str) -> None:
+    """Put setting values (by field name) into this process's environment, so
+    the processes it starts read them into their own ``Settings``."""
+    for name, value in values.items():
+        if name not in Settings.model_fields:
+            raise KeyError(f"no setting {name!r}")
+        os.environ[variable(name)] = value
 
 
 @functools.cache
@@ -195,5 +225,5 @@ def settings_table() -> str:
             default = str(default).lower()
         elif isinstance(default, int):
             default = f"{default}"
-        rows.append(f"| `{ENV_PREFIX}{name.upper()}` | {default} | {field.description} |")
+        rows.append(f"| `{variable(name)}` | {default} | {field.description} |")
     return "\n".join(rows)

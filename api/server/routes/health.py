@@ -71,8 +71,8 @@ async def version() -> VersionResponse:
                              "content": {"text/plain": {"example": "rummy_solver_requests_total"
                                                         "{method=\"POST\",route=\"/v1/solve\","
                                                         "status=\"200\"} 42.0\n"}}}})
-async def prometheus_metrics() -> Response:
+async def prometheus_metrics(request: Request) -> Response:
     """Prometheus series (every worker's, summed): requests, latency, solves, deadline hits,
     queue depth."""
-    body, content_type = metrics.render()
+    body, content_type = metrics.render(settings_of(request))
     return Response(body, media_type=content_type)
