@@ -21,5 +21,5 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=20s \
     CMD python -c "import urllib.request, sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status != 200)"
 # One worker per CPU the container may use: its CPU quota (cgroup), not the
-# node's core count (api/resources.py; override with --workers N).
+# node's core count (api/pool/resources.py; override with --workers N).
 ENTRYPOINT ["rummy-solver", "serve", "--host", "0.0.0.0", "--port", "8000"]

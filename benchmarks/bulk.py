@@ -67,7 +67,7 @@ def time_once(path: Path, out: Path, processes: int) -> dict[str, float]:
     process: seconds in all and to the first answer."""
     from api.bulk.command import read_lines
     from api.bulk.on_pool import run_lines
-    from api.operations import DEFAULT_SETTINGS
+    from api.shared.operations import DEFAULT_SETTINGS
 
     longest = DEFAULT_SETTINGS.max_body_bytes
     start = time.perf_counter()

@@ -11,7 +11,7 @@ answered 200 four times, then:
   ms of the client's own time), with ``time_limit_ms`` 1 and 300, and (all
   but the batch) with no limit, i.e. the server's default (``/v1/solve``: the default
   solve limit, 1 s; every other endpoint: the request budget, 5 s; from
-  ``api.settings.load_settings()``).  Reported per request: status,
+  ``api.shared.settings.load_settings()``).  Reported per request: status,
   client-side ms (``time.perf_counter`` around the ``httpx`` call),
   server-side ms (arrival to answer, from the server's JSON
   access log line for the request's ``X-Request-ID``), answer bytes, and
@@ -62,7 +62,7 @@ REPLACED = re.compile(r"Child process \[\d+\] died")  # uvicorn replacing a dead
 def default_limits_ms() -> dict[str, int]:
     """The server's limit for a request without ``time_limit_ms``, by kind."""
     try:
-        from api.settings import load_settings
+        from api.shared.settings import load_settings
 
         settings = load_settings()
         return {"solve": settings.default_time_limit_ms, "other": settings.request_budget_ms}

@@ -58,11 +58,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def api_unavailable() -> str | None:
     """``None`` when the API app can be imported, else why not."""
     try:
-        if importlib.util.find_spec("api.main") is None:
-            return "api.main does not exist yet"
-        importlib.import_module("api.main")
+        if importlib.util.find_spec("api.server.main") is None:
+            return "api.server.main does not exist yet"
+        importlib.import_module("api.server.main")
     except Exception as error:  # any import failure means: no server to test
-        return f"api.main is not importable ({type(error).__name__}: {error})"
+        return f"api.server.main is not importable ({type(error).__name__}: {error})"
     return None
 
 

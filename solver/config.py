@@ -2,7 +2,7 @@
 
 The library reads no environment variable.  Its defaults are the fields of
 ``EngineConfig``; a front end (the service, ``bulk``, the command line) reads
-its settings once -- ``api.settings.Settings``, every ``RUMMY_SOLVER_*``
+its settings once -- ``api.shared.settings.Settings``, every ``RUMMY_SOLVER_*``
 variable in one table -- and hands the engine part to ``configure()`` at
 start.  A program using the library calls ``configure()`` itself if it wants
 other values.

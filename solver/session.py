@@ -86,6 +86,9 @@ def quick_path_for(variant: str, rules: Mapping[str, Any] | None, wild_rank: obj
                    engine: str) -> QuickPath | None:
     """The quick path that answers a ``solve()`` of ``variant`` with these rule
     overrides, cut card and engine; None when the general path must answer.
+    The one place that decides: ``solve()`` asks it, and so does the API's
+    quick lane (``api.shared.operations.solve_quick``), which answers such a
+    call on the HTTP worker itself.
 
     Overrides equal to the preset's values make the preset's own ``Rules``
     (``make_rules`` interns by value), so such a call takes the same path as
@@ -97,6 +100,10 @@ def quick_path_for(variant: str, rules: Mapping[str, Any] | None, wild_rank: obj
         return None
     if not rules:
         return quick_path(variant)  # an unknown name has none; make_rules reports it later
+    if isinstance(variant, str) and quick_path(variant) is None:
+        # Overrides never rename a preset, so they cannot give one without a
+        # quick path one; nothing to build (make_rules reports bad rules later).
+        return None
     key = request_key(variant, rules)
     if key is not None:
         known = _QUICK_BY_REQUEST.get(key, _UNKNOWN)

@@ -27,8 +27,8 @@ def inline_client() -> Iterator[Any]:
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
 
-    from api.main import create_app
-    from api.settings import Settings
+    from api.server.main import create_app
+    from api.shared.settings import Settings
 
     with TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False) as client:
         yield client

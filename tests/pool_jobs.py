@@ -3,29 +3,34 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 from collections.abc import Callable
 from typing import Any
 
-from api.settings import Settings
+from api.shared.settings import Settings
 
 
 def run(op: str, payload: dict[str, Any], deadline_at: float, budget_ms: float,
         cancelled: Callable[[], bool], settings: Settings,
         request_id: str = "-") -> tuple[int, bytes, dict[str, Any]]:
     """``echo``, ``pid``, ``spin`` (stops at its deadline or when cancelled),
-    ``sleep`` (ignores both), ``crash`` (the process dies); a ``bulk_chunk``
+    ``sleep`` (ignores both), ``crash`` (the process dies), ``log_level`` (the
+    level the process logs ``api`` records at); a ``bulk_chunk``
     holding a line with ``boom`` kills its process, any other is answered as
-    ``api.jobs`` answers it."""
+    ``api.pool.jobs`` answers it."""
     if op == "crash":
         os._exit(3)
     if op == "bulk_chunk":
         if any("boom" in str(line) for line in payload["lines"]):
             os._exit(3)
-        from api.jobs import run_job
+        from api.pool.jobs import run_job
 
         return run_job(op, payload, deadline_at, budget_ms, cancelled, settings, request_id)
+    if op == "log_level":
+        level = logging.getLevelName(logging.getLogger("api").level)
+        return 200, json.dumps({"level": level}).encode(), {}
     if op == "sleep":
         time.sleep(payload["s"])
     stopped = "done"

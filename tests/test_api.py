@@ -6,6 +6,7 @@ Error bodies are checked for FastAPI's shape ``{"detail": [{"loc", "msg",
 
 from __future__ import annotations
 
+import ast
 import inspect
 import json
 import re
@@ -28,11 +29,12 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api import API_VERSION
-from api.main import create_app
-from api.operations import OPERATIONS
-from api.routes import health as health_routes
-from api.routes import operations as operation_routes
-from api.schemas import (
+from api.server.main import create_app
+from api.server.routes import health as health_routes
+from api.server.routes import operations as operation_routes
+from api.server.stream import NdjsonStream
+from api.shared.operations import OPERATIONS
+from api.shared.schemas import (
     BatchItemError,
     BatchRequest,
     BatchResponse,
@@ -52,8 +54,7 @@ from api.schemas import (
     VariantList,
     VersionResponse,
 )
-from api.settings import Settings, SettingsError, load_settings
-from api.stream import NdjsonStream
+from api.shared.settings import Settings, SettingsError, load_settings
 from solver import PRESETS
 from solver.deadline import NODES_PER_MS
 from solver.rules import KNOB_DOCS
@@ -764,12 +765,12 @@ def test_error_escaping_every_handler_is_503(monkeypatch: pytest.MonkeyPatch) ->
         raise RuntimeError("outside the service's own guards")
 
     monkeypatch.setattr(operation_routes, "answer", broken)
-    import api.quick_lane
+    import api.server.quick_lane
 
-    monkeypatch.setattr(api.quick_lane, "quick_answer", broken)
+    monkeypatch.setattr(api.server.quick_lane, "quick_answer", broken)
     with make_client() as fresh:
         routed = solve(fresh, variant="gin", hand=GIN_HAND, rules={"min_run_length": 3})
-        quick = solve(fresh, variant="gin", hand=GIN_HAND)  # the quick lane (api.quick_lane)
+        quick = solve(fresh, variant="gin", hand=GIN_HAND)  # the quick lane (api.server.quick_lane)
     for response in (routed, quick):
         item = single_error(response, 503)
         assert "logged as" in item["msg"]
@@ -826,7 +827,7 @@ def test_healthz_answers_while_a_solve_runs(monkeypatch: pytest.MonkeyPatch) -> 
 def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     def read(**environ: str) -> Settings:
         for name in list(__import__("os").environ):
-            if name.startswith("RUMMY_SOLVER_"):
+            if name.startswith("RUMMY_SOLVER_") or name == "PROMETHEUS_MULTIPROC_DIR":
                 monkeypatch.delenv(name)
         for name, value in environ.items():
             monkeypatch.setenv(name, value)
@@ -867,6 +868,35 @@ def test_bad_settings_are_rejected(environ: dict[str, str],
         monkeypatch.setenv(name, value)
     with pytest.raises(SettingsError, match=next(iter(environ))):
         load_settings()
+
+
+def _environment_reads(path: Path) -> list[int]:
+    """Lines of ``path`` that touch the process environment (``os.environ``,
+    ``os.getenv`` ... or those names imported from ``os``)."""
+    names = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute):
+            touches = node.attr in names and isinstance(node.value, ast.Name) \
+                and node.value.id == "os"
+        elif isinstance(node, ast.ImportFrom):
+            touches = node.module == "os" and any(alias.name in names for alias in node.names)
+        else:
+            continue
+        if touches:
+            found.append(node.lineno)
+    return found
+
+
+def test_only_the_settings_read_the_environment() -> None:
+    """Every setting is read through ``Settings`` (``api.shared.settings``, the one
+    place settings are defined): no other module of ``api`` reads a variable
+    of its own, nor writes one (``export`` hands settings to child processes)."""
+    settings = ROOT / "api" / "shared" / "settings.py"
+    readers = {str(path.relative_to(ROOT)): lines for path in sorted((ROOT / "api").rglob("*.py"))
+               if path != settings and (lines := _environment_reads(path))}
+    assert readers == {}
+    assert _environment_reads(settings)  # the check does find what it looks for
 
 
 def test_create_app_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -948,13 +978,14 @@ def test_request_examples_are_served(
 
 
 def test_response_examples_are_the_real_answers() -> None:
-    """``api/examples.json`` holds what the service answers to every request
-    example today (``python -m api.export_examples`` regenerates it)."""
-    from api import examples, export_examples
+    """``api/shared/examples.json`` holds what the service answers to every request
+    example today (``python -m api.server.export_examples`` regenerates it)."""
+    from api.server import export_examples
+    from api.shared import examples
 
     assert export_examples.render(export_examples.build()) == \
         examples.EXAMPLES_PATH.read_text(encoding="utf-8"), (
-            "api/examples.json is stale: run python -m api.export_examples")
+            "api/shared/examples.json is stale: run python -m api.server.export_examples")
 
 
 def test_api_version_is_the_package_version() -> None:

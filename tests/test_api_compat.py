@@ -1,6 +1,6 @@
 """The /v1 promise (docs/API_STABILITY.md): ``openapi.json`` only adds to the
 baseline of the last release, ``docs/api/openapi-v1-baseline.json``; and the
-comparer behind that check (``api.openapi_compat``) on crafted before/after
+comparer behind that check (``api.server.openapi_compat``) on crafted before/after
 documents: every kind of breaking change is caught, additions are not."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from api.export_openapi import OPENAPI_PATH
-from api.openapi_compat import api_majors, breaking_changes, main
+from api.server.export_openapi import OPENAPI_PATH
+from api.server.openapi_compat import api_majors, breaking_changes, main
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = ROOT / "docs" / "api" / "openapi-v1-baseline.json"
 HOW_TO_BREAK_ON_PURPOSE = (
     "If this change is deliberate: document it, then in the same commit update the baseline "
-    "(python -m api.export_openapi && cp openapi.json docs/api/openapi-v1-baseline.json) and add "
+    "(python -m api.server.export_openapi && cp openapi.json docs/api/openapi-v1-baseline.json) and add "
     "a line to CHANGELOG.md under [Unreleased] saying what changed and why (docs/API_STABILITY.md). "
     "Otherwise keep the old shape: add a field or an operation beside the old one instead of "
     "removing, renaming or narrowing it."

@@ -23,8 +23,8 @@ with warnings.catch_warnings():
 
 import pytest
 
-from api.main import create_app
-from api.settings import Settings
+from api.server.main import create_app
+from api.shared.settings import Settings
 from solver import ENGINES, PRESETS
 from solver.rules import KNOB_NAMES
 

@@ -23,11 +23,11 @@ with warnings.catch_warnings():
 
 from dataclasses import replace
 
-from api import schemas_play
-from api.main import create_app
-from api.operations import OPERATIONS
-from api.routes import operations as operation_routes
-from api.settings import Settings
+from api.server.main import create_app
+from api.server.routes import operations as operation_routes
+from api.shared import schemas_play
+from api.shared.operations import OPERATIONS
+from api.shared.settings import Settings
 from solver.errors import field_loc
 
 ENDPOINTS = {

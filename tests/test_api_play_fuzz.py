@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from fastapi.testclient import TestClient
 
-from api.main import create_app
+from api.server.main import create_app
 from tests.test_api_fuzz import (
     FUZZ_SETTINGS,
     STANDARD_TOKENS,

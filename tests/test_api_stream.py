@@ -16,9 +16,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from fastapi.testclient import TestClient
 
-from api.bulk.pipeline import answer_line
-from api.main import create_app
-from api.settings import Settings
+from api.server.main import create_app
+from api.shared.lines import answer_line
+from api.shared.settings import Settings
 from solver.cards import card_name
 
 NDJSON = {"content-type": "application/x-ndjson"}

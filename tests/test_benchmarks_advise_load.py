@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from api.operations import OPERATIONS
-from api.settings import Settings
+from api.shared.operations import OPERATIONS
+from api.shared.settings import Settings
 from benchmarks.advise_load import advise_bodies, raw_requests
 from solver.deadline import Deadline
 

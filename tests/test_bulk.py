@@ -1,4 +1,5 @@
-"""``api.bulk``: answering lines, ``rummy-solver bulk``, the solver-pool and Ray runners.
+"""``api.bulk`` and ``api.shared.lines``: answering lines, ``rummy-solver bulk``, the
+solver-pool and Ray runners.
 
 Answers are checked against the library calls and against the REST API
 itself (the same body must give the same result, less ``elapsed_ms``, and
@@ -24,21 +25,12 @@ from typing import Any
 
 import pytest
 
-from api.bulk import command, pipeline
+from api.bulk import command
 from api.bulk.on_pool import PoolRunner, run_lines
-from api.bulk.pipeline import (
-    IN_FLIGHT_PER_PROCESS,
-    Answered,
-    ChunkRunner,
-    WorkersFailed,
-    answer,
-    answer_chunk,
-    answer_line,
-    chunks,
-    in_order,
-)
-from api.operations import DEFAULT_SETTINGS, OPERATIONS
-from api.settings import Settings
+from api.bulk.pipeline import IN_FLIGHT_PER_PROCESS, ChunkRunner, WorkersFailed, chunks, in_order
+from api.shared.lines import Answered, Line, answer, answer_chunk, answer_line
+from api.shared.operations import DEFAULT_SETTINGS, OPERATIONS
+from api.shared.settings import Settings
 from solver.deadline import NODES_PER_MS, Deadline
 from solver.gin import knock_check
 from solver.hints import discard_hint, draw_hint
@@ -96,7 +88,7 @@ def api_client() -> Iterator[Any]:
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
 
-    from api.main import create_app
+    from api.server.main import create_app
 
     with TestClient(create_app(Settings(processes=0))) as client:
         yield client
@@ -302,7 +294,7 @@ def test_run_lines_rejects_bad_arguments() -> None:
 class _CrashingRunner(ChunkRunner):
     """Answers chunks in this process, except that one holding ``boom`` "dies"."""
 
-    def start(self, first: int, lines: Sequence[pipeline.Line]) -> Any:
+    def start(self, first: int, lines: Sequence[Line]) -> Any:
         return first, list(lines)
 
     def finish(self, ticket: Any) -> list[Answered] | None:

@@ -1,4 +1,4 @@
-"""The command line (``api.cli``, ``api.reports``, ``python -m api``).
+"""The command line (``api.cli.commands``, ``api.shared.reports``, ``python -m api``).
 
 Most tests run ``main([...])`` in-process and read stdout / stderr with
 ``capsys``; a few start ``python -m solver`` and the console script's entry
@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
-from api import cli
+from api.cli import commands as cli
 from api.cli import main
-from api.logs import LOG_LEVELS
-from api.reports import format_card, format_played
-from api.resources import available_cpus
+from api.pool.resources import available_cpus
+from api.shared.logs import LOG_LEVELS
+from api.shared.reports import format_card, format_played
 from solver.version import version_info
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -229,7 +229,7 @@ def test_internal_failure(capsys: pytest.CaptureFixture[str],
 
     from dataclasses import replace
 
-    from api.operations import OPERATIONS
+    from api.shared.operations import OPERATIONS
 
     monkeypatch.setitem(OPERATIONS, "solve_hand", replace(OPERATIONS["solve_hand"], call=broken))
     code, body = run_json(capsys, "solve", GIN)
@@ -478,7 +478,7 @@ def test_serve_delegates(capsys: pytest.CaptureFixture[str],
         calls.append((host, port, workers, log_level))
         return 0
 
-    monkeypatch.setattr(importlib.import_module("api.serve"), "serve", fake_serve)
+    monkeypatch.setattr(importlib.import_module("api.server.serve"), "serve", fake_serve)
     assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--workers", "3",
                  "--log-level", "debug"]) == 0
     assert main(["serve"]) == 0
@@ -528,7 +528,7 @@ def test_every_example_in_the_help_runs(capsys: pytest.CaptureFixture[str]) -> N
     """What ``--help`` shows a user to type works as shown (exit 0, a report)."""
     import shlex
 
-    from api.operations import OPERATIONS
+    from api.shared.operations import OPERATIONS
 
     examples = [line for op in OPERATIONS.values() if op.cli is not None
                 for line in op.cli.examples]

@@ -29,8 +29,8 @@ import pytest
 import yaml
 from starlette.exceptions import StarletteDeprecationWarning
 
-from api.main import create_app
-from api.settings import ENV_PREFIX, Settings, load_settings
+from api.server.main import create_app
+from api.shared.settings import ENV_PREFIX, Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

@@ -155,8 +155,8 @@ def test_request_bodies_match_the_library(body: dict[str, Any], fields: dict[str
 
 def test_request_bodies_are_answered_by_the_service() -> None:
     testclient = pytest.importorskip("fastapi.testclient")
-    from api.main import create_app
-    from api.settings import Settings
+    from api.server.main import create_app
+    from api.shared.settings import Settings
 
     assert len(REQUESTS) >= 3
     client = testclient.TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False)

@@ -15,7 +15,7 @@ import benchmarks
 import solver
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIP = {"api.serve", "api.bulk.on_ray"}  # start servers / need the optional ray extra
+SKIP = {"api.server.serve", "api.bulk.on_ray"}  # start servers / need the optional ray extra
 
 
 def _modules() -> list[str]:

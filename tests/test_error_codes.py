@@ -2,7 +2,7 @@
 
 Codes are found where they are made: ``code="..."`` in the library, custom
 pydantic errors and rejections in the front ends; each must be in
-``api.error_codes.ERROR_CODES``, which README's list is generated from.
+``api.shared.error_codes.ERROR_CODES``, which README's list is generated from.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from api.error_codes import ERROR_CODES, codes_table
-from api.export_docs import render
-from api.settings import settings_table
+from api.server.export_docs import render
+from api.shared.error_codes import ERROR_CODES, codes_table
+from api.shared.settings import settings_table
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -48,4 +48,4 @@ def test_every_code_made_is_listed() -> None:
 
 def test_the_readme_lists_every_code_and_setting() -> None:
     assert codes_table() in README and settings_table() in README
-    assert render(README) == README, "README is stale: run python -m api.export_docs"
+    assert render(README) == README, "README is stale: run python -m api.server.export_docs"

@@ -1,4 +1,4 @@
-"""api.fair_queue, api.service_times, api.access_log and api.keepalive: the
+"""api.pool.fair_queue, api.pool.service_times, api.server.access_log and api.server.keepalive: the
 pure parts of the serving path (the pool itself is tests/test_pool.py)."""
 
 from __future__ import annotations
@@ -7,10 +7,12 @@ import logging
 
 import pytest
 
-from api.access_log import SUMMARY_S, AccessLog
-from api.fair_queue import FairQueue
-from api.keepalive import ConnectionAges
-from api.service_times import ServiceTimes, kind_of
+from api.pool.fair_queue import FairQueue
+from api.pool.service_times import ServiceTimes, kind_of
+from api.server.access_log import SUMMARY_S, AccessLog
+from api.server.keepalive import ConnectionAges
+from api.shared.operations import OPERATIONS
+from api.shared.settings import Settings
 
 
 def test_the_client_running_fewest_goes_next() -> None:
@@ -56,6 +58,23 @@ def test_service_times_are_learnt_per_kind() -> None:
     times.observe(gin, 0.002)
     assert times.estimate(gin, 1.0) == pytest.approx(0.002)
     assert times.estimate(heavy, 1.0) == 1.0
+    assert gin == "solve_hand:gin:8"  # a solve's kind is what it always was
+
+
+def test_advice_is_timed_per_game() -> None:
+    """``/v1/advise`` names its game in ``game``, not ``variant``: advice on a
+    basic deal and on a six-player Rummy 500 deal are kinds of their own."""
+    settings = Settings()
+    hand = "AH 2H 3H 9S 9D KC 5C"
+    kinds = {}
+    for game in ("rummy500", "rommy", "basic"):
+        call = OPERATIONS["advise"].parse({"game": game, "hand": hand, "upcard": "8C", "players": 6,
+                                           "me": 1, "dealer": 0}, settings)
+        kinds[game] = kind_of(call.op, call.args)
+    assert len(set(kinds.values())) == 3, kinds
+    times = ServiceTimes()
+    times.observe(kinds["basic"], 0.01)
+    assert times.estimate(kinds["rummy500"], 1.0) == 1.0  # not the basic deal's time
 
 
 def test_the_access_log_is_bounded_and_summed_up(caplog: pytest.LogCaptureFixture) -> None:

@@ -1,4 +1,4 @@
-"""API keys and rate limits (api.keys, api.auth, api.rate_limit).
+"""API keys and rate limits (api.server.keys, api.server.auth, api.server.rate_limit).
 
 In the app (TestClient, counts in memory) and, where Debian's ``redis-server``
 is installed (``.ci/run`` installs it), against a real Redis shared by two
@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from api.keys import KeyFileError, KeyRing, digest_of, main
-from api.main import create_app
-from api.settings import Settings
+from api.server.keys import KeyFileError, KeyRing, digest_of, main
+from api.server.main import create_app
+from api.shared.settings import Settings
 
 try:  # Starlette 1.x prefers httpx2 for its TestClient; httpx works the same here.
     import warnings
@@ -116,7 +116,7 @@ def test_the_key_line_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_fair_share_is_per_key() -> None:
-    from api.dispatch import client_of
+    from api.server.dispatch import client_of
 
     scope: dict[str, Any] = {"client": ("10.0.0.1", 5000), "state": {}}
     assert client_of(scope) == "10.0.0.1:5000"

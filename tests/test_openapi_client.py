@@ -18,8 +18,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from fastapi.testclient import TestClient
 
-from api.main import create_app
-from api.settings import Settings
+from api.server.main import create_app
+from api.shared.settings import Settings
 from solver import solve
 from solver.cards import card_name
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from api.export_openapi import OPENAPI_PATH, render_openapi
+from api.server.export_openapi import OPENAPI_PATH, render_openapi
 
 
 def test_openapi_json_is_up_to_date() -> None:
@@ -22,7 +22,7 @@ def test_openapi_json_is_up_to_date() -> None:
             )[:40]
         )
         raise AssertionError(
-            "openapi.json is stale: run `python -m api.export_openapi` and commit the result\n"
+            "openapi.json is stale: run `python -m api.server.export_openapi` and commit the result\n"
             + diff
         )
 
@@ -30,7 +30,7 @@ def test_openapi_json_is_up_to_date() -> None:
 def test_response_enums_name_exactly_what_the_library_answers() -> None:
     from typing import get_args
 
-    from api.schemas import AnsweredBy, MeldKind, SolveStatus
+    from api.shared.schemas import AnsweredBy, MeldKind, SolveStatus
     from solver.results import MeldKind as LibraryMeldKind
     from solver.results import Status
     from solver.solve import ENGINES

@@ -20,12 +20,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from api.bulk.pipeline import answer_line
-from api.cli import build_parser, main
-from api.examples import REQUESTS
-from api.main import create_app
-from api.operations import OPERATIONS, find, line_names
-from api.settings import Settings
+from api.cli.commands import build_parser, main
+from api.server.main import create_app
+from api.shared.examples import REQUESTS
+from api.shared.lines import answer_line
+from api.shared.operations import DEFAULT_SETTINGS, OPERATIONS, find, line_names
+from api.shared.settings import Settings
+from solver.session import quick_path_for
+from solver.solve import solve
 
 GIN10 = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
 
@@ -160,3 +162,42 @@ def test_names_are_unique() -> None:
     names = [*OPERATIONS, *(a for op in OPERATIONS.values() for a in op.aliases)]
     assert len(names) == len(set(names))
     assert len({op.path for op in OPERATIONS.values()}) == len(OPERATIONS)
+
+
+QUICK_CASES: list[dict[str, Any]] = [
+    {"variant": "gin", "hand": GIN10},
+    {"variant": "basic", "hand": "4H 5H 6H 7H 9C TC JC QC 2S KD", "discard": True},
+    {"variant": "gin", "hand": GIN10, "rules": {"knock_limit": 10}},  # the preset's own value
+    {"variant": "gin", "hand": GIN10, "rules": {"min_run_length": 3, "decks": 1}},
+    {"variant": "gin", "hand": GIN10, "rules": {"knock_limit": 5}},
+    {"variant": "basic", "hand": GIN10, "rules": {"min_run_length": 4}},
+    {"variant": "gin", "hand": GIN10, "rules": {"opening_points": 5, "min_meld_points": 5}},
+    {"variant": "gin", "hand": GIN10, "engine": "search"},
+    {"variant": "gin", "hand": GIN10, "engine": "cpsat"},
+    {"variant": "gin", "hand": GIN10, "wild_rank": "7"},
+    {"variant": "rummy500", "hand": GIN10},
+    {"variant": "rummy500", "hand": GIN10, "rules": {"decks": 2}},
+]
+"""Calls with cards the quick path takes (cards it cannot take send a call it
+covers to the general path: ``tests/test_quick.py``)."""
+
+
+@pytest.mark.parametrize("body", QUICK_CASES, ids=lambda body: json.dumps(body)[:60])
+def test_the_quick_path_is_chosen_by_the_library(body: dict[str, Any]) -> None:
+    """``solve_hand``'s quick path (answered by the HTTP worker itself) covers
+    exactly the calls that ``solve()`` answers by its quick path
+    (``solver.session.quick_path_for``, the one place that decides), with the
+    same answer; a call it does not cover, or rules the library refuses,
+    go to the general path, which answers (or refuses) them."""
+    operation = OPERATIONS["solve_hand"]
+    args = operation.parse(body, DEFAULT_SETTINGS).args
+    try:
+        covered = quick_path_for(args["variant"], args["rules"], args["wild_rank"],
+                                 args["engine"]) is not None
+    except ValueError:
+        covered = False
+    assert operation.quick is not None
+    answer = operation.quick(args)
+    assert (answer is not None) == covered
+    if answer is not None:
+        assert answer.to_dict() == solve(**args).to_dict()

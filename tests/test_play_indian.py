@@ -16,7 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from api.examples import REQUESTS
+from api.shared.examples import REQUESTS
 from benchmarks.arena.indian import players as arena_players
 from benchmarks.arena.indian.melds import show_problem
 from benchmarks.arena.indian.referee import (

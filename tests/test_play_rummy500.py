@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from api.examples import REQUESTS
+from api.shared.examples import REQUESTS
 from solver.cards import parse_card, parse_cards
 from solver.errors import InvalidStateError
 from solver.play import advise

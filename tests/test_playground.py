@@ -30,9 +30,9 @@ import httpx
 import pytest
 import uvicorn
 
-from api.main import create_app
-from api.routes import play
-from api.settings import Settings
+from api.server.main import create_app
+from api.server.routes import play
+from api.shared.settings import Settings
 from tests.game_pages import WatchedPage
 
 CHROMIUM = Path("/usr/bin/chromium")

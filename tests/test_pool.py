@@ -1,4 +1,4 @@
-"""api.pool: solver processes that can be cut short, and admission control.
+"""api.pool.solver_pool: solver processes that can be cut short, and admission control.
 
 Runs real solver processes (forkserver) with the small job runner in
 ``tests/pool_jobs.py``: a crashed or overrunning process is replaced and its
@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
+import textwrap
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from api.pool import BACKSTOP_S, LATE_S, Outcome, Overloaded, SolverPool
-from api.settings import Settings
+from api.pool.solver_pool import BACKSTOP_S, LATE_S, Outcome, Overloaded, SolverPool
+from api.shared.settings import Settings
 
 RUNNER = "tests.pool_jobs:run"
 
@@ -237,3 +242,35 @@ def test_a_client_running_a_job_waits_behind_one_running_none() -> None:
         return order
 
     assert run(Settings(processes=1), scenario) == ["stream", "light", "stream"]
+
+
+def test_a_solver_process_logs_at_the_level_of_its_settings() -> None:
+    """The level comes from the pool's ``Settings`` (the one place settings are
+    read), not from the environment: a pool given ``log_level="debug"`` logs at
+    debug even where ``RUMMY_SOLVER_LOG_LEVEL`` says error.  In a fresh
+    interpreter, so that the forkserver its processes come from starts with
+    that variable set."""
+    script = textwrap.dedent(f"""
+        import asyncio, time
+        from api.pool.solver_pool import SolverPool
+        from api.shared.settings import Settings
+
+        async def main() -> None:
+            pool = SolverPool(Settings(processes=1, log_level="debug"), {RUNNER!r})
+            await pool.start()
+            try:
+                outcome = await pool.submit("log_level", {{}}, time.monotonic() + 30, 30_000,
+                                            asyncio.Event().wait)
+                print(outcome.body.decode())
+            finally:
+                await pool.stop()
+
+        asyncio.run(main())
+    """)
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "RUMMY_SOLVER_LOG_LEVEL": "error",
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == {"level": "DEBUG"}

@@ -43,14 +43,14 @@ from typing import Any
 import httpx
 import pytest
 
-from api.pool import IDLE_COLLECT_S
+from api.pool.solver_pool import IDLE_COLLECT_S
 from benchmarks.hostile import deck as _deck
 from benchmarks.hostile import hostile_bodies
 from benchmarks.load import Server
 
 MARGIN_S = 0.1  # the API answers within the deadline + 100 ms
 # After a disconnect: the job stops within 100 ms, then the solver process,
-# idle for api.pool.IDLE_COLLECT_S, runs the garbage collector once; the CPU
+# idle for api.pool.solver_pool.IDLE_COLLECT_S, runs the garbage collector once; the CPU
 # is measured after that (the solve itself had seconds of work left).
 IDLE_SETTLE_S = 0.1 + IDLE_COLLECT_S + 0.3
 READY_TIMEOUT_S = 40.0
@@ -270,7 +270,7 @@ def test_sigterm_drains_in_flight_requests_and_refuses_new_ones() -> None:
 
 def test_a_stream_over_the_real_server_answers_as_bulk(server: Server,
                                                        client: httpx.Client) -> None:
-    from api.bulk.pipeline import answer_line
+    from api.shared.lines import answer_line
     from tests.test_api_stream import _mixed_lines
 
     lines = _mixed_lines(48, seed=11)

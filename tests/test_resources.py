@@ -1,4 +1,4 @@
-"""``api.resources.available_cpus``: cgroup quotas from fake files, and the two
+"""``api.pool.resources.available_cpus``: cgroup quotas from fake files, and the two
 defaults that use it (``serve --workers`` and bulk's processes)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from api import cli
 from api.bulk import on_pool
-from api.cli import build_parser
-from api.resources import available_cpus, cgroup_v1_cpus, cgroup_v2_cpus
+from api.cli import commands as cli
+from api.cli.commands import build_parser
+from api.pool.resources import available_cpus, cgroup_v1_cpus, cgroup_v2_cpus
 
 
 def _write(root: Path, relative: str, text: str) -> None:

@@ -1,6 +1,6 @@
 """The TypeScript client (``clients/typescript``) as a game studio meets it.
 
-* its generated types are what ``openapi.json`` (and ``api/error_codes.py``)
+* its generated types are what ``openapi.json`` (and ``api/shared/error_codes.py``)
   make today: regenerated into a temporary directory and compared;
 * its dependencies are pinned to exact versions, as the lockfile has them;
 * its Node tests (``npm test``: a strict ``tsc`` build, then ``node --test``)
@@ -121,7 +121,7 @@ def test_the_generated_types_match_openapi_json(node_modules: Path, tmp_path: Pa
                 committed.splitlines(keepends=True), fresh.splitlines(keepends=True),
                 f"{name} (committed)", f"{name} (from openapi.json)"))[:30]))
     assert not stale, (
-        "clients/typescript/src/generated is stale against openapi.json / api/error_codes.py: "
+        "clients/typescript/src/generated is stale against openapi.json / api/shared/error_codes.py: "
         f"run `{REGENERATE}` and commit the result\n" + "\n".join(stale))
 
 

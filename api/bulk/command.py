@@ -15,9 +15,10 @@ from collections.abc import Generator, Iterator
 from typing import IO, TextIO
 
 from api.bulk.on_pool import default_processes, run_lines
-from api.bulk.pipeline import Answered, WorkersFailed
-from api.operations import find, line_names
-from api.settings import Settings, current
+from api.bulk.pipeline import WorkersFailed
+from api.shared.lines import Answered
+from api.shared.operations import find, line_names
+from api.shared.settings import Settings, current
 
 PROGRESS_EVERY_S = 0.2
 FLUSH_EVERY_S = 0.5

@@ -1,9 +1,9 @@
 """``api.bulk`` on the service's solver pool: the lines of a game log answered by
-solver processes (``api.pool``), in input order.
+solver processes (``api.pool.solver_pool``), in input order.
 
 The pool is the one the HTTP service runs its requests on, driven here from
 an event loop on a thread of its own: each chunk of lines is one
-``bulk_chunk`` job (``api.jobs``), answered as ``api.bulk.pipeline`` answers
+``bulk_chunk`` job (``api.pool.jobs``), answered as ``api.shared.lines`` answers
 a line.  A solver process that dies is replaced by the pool; its chunk is
 rerun a line at a time (``pipeline.in_order``).
 """
@@ -17,22 +17,12 @@ import time
 from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
-from api.bulk.pipeline import (
-    CHUNK_LINES,
-    IN_FLIGHT_PER_PROCESS,
-    Answered,
-    ChunkRunner,
-    Line,
-    answer_chunk,
-    check_op,
-    chunks,
-    in_order,
-    unpack,
-)
-from api.operations import DEFAULT_SETTINGS
-from api.pool import Overloaded, SolverPool
-from api.resources import available_cpus
-from api.settings import Settings
+from api.bulk.pipeline import CHUNK_LINES, IN_FLIGHT_PER_PROCESS, ChunkRunner, chunks, in_order
+from api.pool.resources import available_cpus
+from api.pool.solver_pool import Overloaded, SolverPool
+from api.shared.lines import Answered, Line, answer_chunk, check_op, unpack
+from api.shared.operations import DEFAULT_SETTINGS
+from api.shared.settings import Settings
 
 _SLACK_S = 5.0
 
@@ -46,7 +36,7 @@ class PoolRunner(ChunkRunner):
     """Chunks of lines as jobs of a ``SolverPool`` of ``processes`` solver processes."""
 
     def __init__(self, processes: int, op: str, settings: Settings,
-                 runner_path: str = "api.jobs:run_job") -> None:
+                 runner_path: str = "api.pool.jobs:run_job") -> None:
         window = processes * IN_FLIGHT_PER_PROCESS
         self.settings = settings.model_copy(update={
             "processes": processes, "queue_size": max(settings.queue_size, window)})

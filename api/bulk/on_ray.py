@@ -7,7 +7,7 @@ address a local Ray instance is started for the run (and stopped after);
 ``"ray://host:port"`` connects through Ray Client (which needs
 ``ray[client]``).  A caller that has already called ``ray.init`` keeps its
 instance: the run uses it and leaves it running.  Cluster nodes need
-``rummy-solver`` installed (tasks import ``api.bulk.pipeline``).
+``rummy-solver`` installed (tasks import ``api.shared.lines``).
 
 Answers come back in input order, ids kept, with at most
 ``IN_FLIGHT_PER_PROCESS`` chunks in flight per CPU of the cluster; a task
@@ -22,19 +22,10 @@ import logging
 from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
-from api.bulk.pipeline import (
-    CHUNK_LINES,
-    IN_FLIGHT_PER_PROCESS,
-    Answered,
-    ChunkRunner,
-    Line,
-    answer_chunk,
-    check_op,
-    chunks,
-    in_order,
-)
-from api.operations import DEFAULT_SETTINGS
-from api.settings import Settings
+from api.bulk.pipeline import CHUNK_LINES, IN_FLIGHT_PER_PROCESS, ChunkRunner, chunks, in_order
+from api.shared.lines import Answered, Line, answer_chunk, check_op
+from api.shared.operations import DEFAULT_SETTINGS
+from api.shared.settings import Settings
 
 logger = logging.getLogger("api.bulk.ray")
 

@@ -2,7 +2,7 @@
 
 No logic lives here, only names.  The solver's game states (``solver.play``),
 the HTTP schemas, the arena's protocol, referees and players
-(``benchmarks/arena``) and the browser pages (``api/static/play/words.js``,
+(``benchmarks/arena``) and the browser pages (``api/pages/static/play/words.js``,
 generated from this module by ``python -m api.pages.export_words``, kept in
 sync by a test) all read them from here, so an action is spelled in one place.
 

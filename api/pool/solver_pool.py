@@ -1,0 +1,734 @@
+"""Solver processes of one uvicorn worker, with admission control.
+
+The worker's event loop never solves: it parses and checks a request, then
+hands a *job* (an operation name, its library arguments, an absolute
+deadline) to one of ``settings.processes`` solver processes and awaits the
+JSON bytes of the answer.  So a heavy solve can never starve the event loop,
+``/healthz`` or uvicorn's worker health check, and a solver process that
+misbehaves can be cut short without losing the worker.
+
+* **Deadlines** are ``time.monotonic()`` instants, the same clock in every
+  process of the machine; they count from the request's arrival, so time
+  spent queued counts.  The solver honours them itself (its answer is then
+  the best found); a job whose process is still busy
+  is answered 503 ``LATE_S`` past its deadline (so the client hears by the
+  deadline + 100 ms even when the machine is starved), and killed and
+  replaced if still busy ``BACKSTOP_S`` past it.
+* **Fair share**: jobs wait in one line per client (``api.pool.fair_queue``): the
+  client running fewest jobs goes next, and the last free solver is kept for
+  a client running nothing, so long jobs of some clients never hold every
+  solver against the others.
+* **Admission by expected work**: each job's cost is estimated from the jobs
+  of its kind that finished before (``api.pool.service_times``).  A job is
+  refused at once (``Overloaded``: 503, ``Retry-After`` the expected wait)
+  when the work ahead of it means it could not start before its deadline, or
+  when ``settings.queue_size`` jobs already wait; a job still waiting at its
+  deadline (the estimate was wrong) is refused then.
+* **Cancellation**: a client that goes away cancels its job: a waiting job is
+  dropped, a running one sees its shared-memory cancel flag within
+  milliseconds (the library's deadline checks read it).
+* **Memory**: searches freeze what they allocate for the garbage collector
+  (``solver.deadline.gc_paused``); a full collection of an idle process is
+  started by the pool, one process at a time and only while another solver is
+  free, so a collection never delays a job.  A solver process is replaced
+  after ``recycle_tasks`` jobs or once it holds ``recycle_rss_mb`` of memory.
+* **Draining**: ``drain(seconds)`` (SIGTERM) answers every job still waiting
+  or running after ``seconds`` with a 503, so no request in flight is left for
+  the server to cut off.
+
+``settings.processes == 0`` runs jobs in threads of the worker instead (same
+queueing and cancellation; no backstop kill): for embedding and tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import itertools
+import logging
+import math
+import multiprocessing
+import os
+import pickle
+import queue
+import signal
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, Protocol
+
+from api.pool.fair_queue import FairQueue
+from api.pool.service_times import ServiceTimes
+from api.shared.errors import error_bytes
+from api.shared.settings import Settings
+
+logger = logging.getLogger("api.pool")
+
+LATE_S = 0.05
+"""How far past its deadline a job waits for its process before it is answered 503."""
+BACKSTOP_S = 0.3
+"""How far past its deadline a solver process may run before it is killed."""
+IDLE_COLLECT_S = 0.25
+"""A solver process idle this long may be told to run the garbage collector."""
+CANCEL_GRACE_S = 0.1
+"""How long a cancelled job is expected to take to stop (the library reads its
+cancel flag within milliseconds)."""
+CANCEL_KILL_S = 1.0
+"""How long a cancelled job may take to stop before its process is killed: a
+process still busy with the job it was given (it may not have read the flag
+yet) is healthy; one that ignores its flag for a second is not."""
+START_MARGIN_S = 0.1
+"""A job must be expected to start this long (at most a tenth of its time)
+before its deadline to be queued."""
+_COLLECT = "collect"
+"""The message that tells an idle solver process to run a full garbage collection."""
+_READY = "ready"
+"""A new solver process's first message: warmed up, ready for jobs."""
+SOLVER_NICENESS = 10
+"""How much lower a solver process's CPU priority is than its worker's."""
+START_TIMEOUT_S = 60.0
+"""How long a new solver process may take to import and warm up."""
+
+Payload = dict[str, Any]
+JobRunner = Callable[[str, Payload, float, float, Callable[[], bool], Settings, str],
+                     tuple[int, bytes, dict[str, Any]]]
+"""``(op, payload, deadline_at, budget_ms, cancelled, settings, request_id) ->
+(status, body, log fields)``."""
+
+
+class Overloaded(Exception):
+    """The job cannot be served in time: answer 503 with ``Retry-After``."""
+
+    def __init__(self, reason: str, retry_after_s: float) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after_s = max(1, math.ceil(retry_after_s))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A job's answer: HTTP status, JSON body, fields for the access log."""
+
+    status: int
+    body: bytes
+    log: dict[str, Any]
+
+
+@dataclass(eq=False)
+class _Job:
+    id: int
+    op: str
+    payload: Payload
+    deadline_at: float
+    budget_ms: float
+    future: asyncio.Future[Outcome]
+    request_id: str = "-"
+    client: str = "-"
+    kind: str = ""
+    estimate_s: float = 0.0
+    started_at: float = 0.0
+    stop_by: float = math.inf
+    """When a job answered early (cancelled, or late) should have left its process."""
+    timer: asyncio.TimerHandle | None = None
+
+
+class _Slot(Protocol):
+    job: _Job | None
+    broken: bool
+    collecting: bool
+    untidy: int
+    idle_since: float
+
+    def attach(self) -> None: ...
+    def detach(self) -> None: ...
+    def send(self, job: _Job) -> None: ...
+    def collect(self) -> None: ...
+    def cancel(self) -> None: ...
+    def kill(self) -> None: ...
+    def close(self) -> None: ...
+
+
+def _rss_mb() -> float:
+    """Resident memory of this process, MB."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def load_runner(path: str) -> JobRunner:
+    """The job runner ``"module:function"`` names."""
+    import importlib
+
+    module_name, _, function_name = path.partition(":")
+    runner: JobRunner = getattr(importlib.import_module(module_name), function_name)
+    return runner
+
+
+def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: str) -> None:
+    """A solver process: run jobs one at a time until told to stop or recycled."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the worker's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # Below the worker's event loop: when solves fill every core, the loop
+    # must still get the CPU to answer each request by its deadline.
+    with contextlib.suppress(OSError):
+        os.nice(SOLVER_NICENESS)
+    import logging.config
+
+    from api.shared.logs import log_config
+
+    logging.config.dictConfig(log_config(config.log_level))
+    runner = load_runner(runner_path)
+    config.apply_to_engines()
+    # The runner's module may warm the process up (api.pool.jobs.warm_up: first
+    # calls build caches without deadline checks); no job waits meanwhile.
+    import importlib
+
+    warm_up = getattr(importlib.import_module(runner_path.partition(":")[0]), "warm_up", None)
+    if warm_up is not None:
+        warm_up(config)
+    try:
+        conn.send(_READY)
+    except (OSError, BrokenPipeError):
+        return
+    done = 0
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        if message == _COLLECT:
+            # Searches pause the collector and freeze what they allocated
+            # (solver.deadline.gc_paused); the cycles among it are found here,
+            # when the pool says no job needs this process (a full collection
+            # over the caches costs up to half a second after heavy work).
+            gc.unfreeze()
+            gc.collect()
+            try:
+                conn.send(_COLLECT)
+            except (OSError, BrokenPipeError):
+                return
+            continue
+        job_id, op, payload, deadline_at, budget_ms, request_id = message
+        status, body, log = runner(op, payload, deadline_at, budget_ms,
+                                   lambda: cancel.value != 0, config, request_id)
+        done += 1
+        recycle = done >= config.recycle_tasks or _rss_mb() > config.recycle_rss_mb
+        try:
+            conn.send((job_id, status, body, log, recycle))
+        except (OSError, BrokenPipeError):
+            return
+        if recycle:
+            return
+
+
+class _ProcessSlot:
+    """One solver process and the job it runs."""
+
+    def __init__(self, pool: SolverPool) -> None:
+        self.pool = pool
+        ctx = pool.context
+        self.cancel_flag = ctx.RawValue("i", 0)
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(
+            target=_child_main,
+            args=(child, self.cancel_flag, pool.settings, pool.runner_path),
+            daemon=True, name="rummy-solver-child")
+        self.process.start()
+        child.close()
+        # Blocking (slots start in a thread): a slot takes jobs once its process is warm.
+        if not self.conn.poll(START_TIMEOUT_S) or self.conn.recv() != _READY:
+            self.process.kill()
+            raise OSError("a solver process did not start")
+        self.job: _Job | None = None
+        self.broken = False
+        self.collecting = False
+        self.untidy = 0  # jobs run since the last collection
+        self.idle_since = 0.0
+
+    def attach(self) -> None:
+        """Start listening for answers (on the loop)."""
+        self.pool.loop.add_reader(self.conn.fileno(), self._readable)
+        # uvloop (libuv) makes a watched descriptor non-blocking; an answer
+        # larger than the pipe's buffer then read as "the process exited".
+        os.set_blocking(self.conn.fileno(), True)
+
+    def detach(self) -> None:
+        """Stop listening (on the loop)."""
+        with contextlib.suppress(OSError, ValueError):
+            self.pool.loop.remove_reader(self.conn.fileno())
+
+    def send(self, job: _Job) -> None:
+        self.cancel_flag.value = 0
+        self.job = job
+        self.conn.send((job.id, job.op, job.payload, job.deadline_at, job.budget_ms,
+                        job.request_id))
+
+    def collect(self) -> None:
+        self.collecting = True
+        self.conn.send(_COLLECT)
+
+    def cancel(self) -> None:
+        self.cancel_flag.value = 1
+
+    def _readable(self) -> None:
+        try:
+            message = self.conn.recv()
+        except (EOFError, OSError, pickle.UnpicklingError):
+            self.pool.loop.remove_reader(self.conn.fileno())
+            self.broken = True
+            self.pool.slot_failed(self, "the solver process exited")
+            return
+        if message == _COLLECT:
+            self.pool.slot_collected(self)
+            return
+        job_id, status, body, log, recycle = message
+        if recycle:
+            self.pool.loop.remove_reader(self.conn.fileno())
+            self.broken = True
+        self.pool.slot_done(self, job_id, Outcome(status, body, log))
+
+    def kill(self) -> None:
+        self.broken = True
+        self.detach()
+        with contextlib.suppress(OSError, AttributeError):
+            self.process.kill()
+
+    def close(self) -> None:
+        """Stop the process (blocking: call off the loop, after ``detach``)."""
+        with contextlib.suppress(OSError, BrokenPipeError, ValueError):
+            self.conn.send(None)
+        self.conn.close()
+        self.process.join(timeout=1)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(timeout=1)
+
+
+class _Flag:
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class _ThreadSlot:
+    """A thread that runs jobs (``processes == 0``): no process to kill."""
+
+    def __init__(self, pool: SolverPool) -> None:
+        self.pool = pool
+        self.runner = load_runner(pool.runner_path)
+        self.flag = _Flag()
+        self.inbox: queue.Queue[_Job | None] = queue.Queue()
+        self.job: _Job | None = None
+        self.broken = False
+        self.collecting = False
+        self.untidy = 0
+        self.idle_since = 0.0
+        self.thread = threading.Thread(target=self._run, daemon=True, name="rummy-solver-thread")
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            job = self.inbox.get()
+            if job is None:
+                return
+            try:
+                status, body, log = self.runner(
+                    job.op, job.payload, job.deadline_at, job.budget_ms,
+                    lambda: self.flag.value != 0, self.pool.settings, job.request_id)
+            except BaseException as exc:  # the runner maps errors itself; never lose a job
+                logger.error("solver thread failed", exc_info=exc)
+                status, body, log = 503, b'{"detail":"the solver failed"}', {}
+            outcome = Outcome(status, body, log)
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                self.pool.loop.call_soon_threadsafe(self.pool.slot_done, self, job.id, outcome)
+
+    def attach(self) -> None:
+        pass
+
+    def detach(self) -> None:
+        pass
+
+    def send(self, job: _Job) -> None:
+        self.flag.value = 0
+        self.job = job
+        self.inbox.put(job)
+
+    def collect(self) -> None:
+        pass  # threads share the worker's collector
+
+    def cancel(self) -> None:
+        self.flag.value = 1
+
+    def kill(self) -> None:
+        self.broken = True  # the thread finishes on its own; a new slot replaces it
+        self.flag.value = 1
+        self.inbox.put(None)
+
+    def close(self) -> None:
+        self.flag.value = 1
+        self.inbox.put(None)
+
+
+class SolverPool:
+    """The solver processes (or threads) of one worker; see the module docstring.
+
+    ``fair``: keep the last free solver for a client running nothing (the
+    service; ``bulk``, one client, uses every process)."""
+
+    def __init__(self, settings: Settings, runner_path: str,
+                 on_change: Callable[[SolverPool], None] | None = None, fair: bool = True) -> None:
+        self.settings = settings
+        self.runner_path = runner_path
+        self.on_change = on_change
+        self.pending: FairQueue[_Job] = FairQueue(reserve=1 if fair and self.size > 1 else 0)
+        self.times = ServiceTimes()
+        self.slots: list[_Slot] = []
+        self.ids = itertools.count(1)
+        self.start_s = 0.5  # how long starting a solver process takes (measured)
+        self.running = False
+        self.context: Any = None
+        self.collect_timer: asyncio.TimerHandle | None = None
+        self.swaps: set[asyncio.Task[None]] = set()  # slots being replaced
+        self.loop: asyncio.AbstractEventLoop  # set by start()
+
+    @property
+    def size(self) -> int:
+        """Slots (solver processes or threads)."""
+        return max(1, self.settings.processes)
+
+    @property
+    def queue_depth(self) -> int:
+        """Jobs waiting for a slot."""
+        return len(self.pending)
+
+    @property
+    def busy(self) -> int:
+        """Slots running a job."""
+        return sum(1 for slot in self.slots if slot.job is not None)
+
+    async def start(self) -> None:
+        """Start the slots (in a thread: spawning processes blocks for a moment)."""
+        self.loop = asyncio.get_running_loop()
+        if self.settings.processes:
+            self.context = multiprocessing.get_context("forkserver")
+            module = self.runner_path.partition(":")[0]
+            self.context.set_forkserver_preload([module])
+        self.slots = list(await asyncio.gather(*(
+            asyncio.to_thread(self._new_slot) for _ in range(self.size))))
+        for slot in self.slots:
+            slot.attach()
+        self.running = True
+
+    def _new_slot(self) -> _Slot:
+        started = time.monotonic()
+        slot = _ProcessSlot(self) if self.settings.processes else _ThreadSlot(self)
+        self.start_s = time.monotonic() - started
+        return slot
+
+    async def stop(self) -> None:
+        """Refuse what waits, stop every slot."""
+        self.running = False
+        if self.collect_timer is not None:
+            self.collect_timer.cancel()
+        for job in self.pending.clear():
+            self._finish(job, _unavailable("the service is shutting down"))
+        if self.swaps:  # a replacement still starting: it sees running is False and stops
+            await asyncio.gather(*self.swaps, return_exceptions=True)
+        slots, self.slots = self.slots, []
+        for slot in slots:
+            slot.detach()
+        await asyncio.gather(*(asyncio.to_thread(slot.close) for slot in slots))
+
+    # -- submitting -------------------------------------------------------------
+    def _free_at(self, slot: _Slot, now: float) -> float:
+        """When ``slot`` is expected to take a new job."""
+        job = slot.job
+        if job is None:
+            if slot.collecting:
+                return now + 0.1
+            return now + (self.start_s if slot.broken else 0.0)
+        if job.future.done():  # answered late or cancelled: its process stops soon
+            return max(now, min(job.stop_by, job.deadline_at + BACKSTOP_S))
+        expected = job.started_at + job.estimate_s
+        if expected <= now:  # longer than its kind's average: it may use its whole limit
+            expected = job.deadline_at
+        return max(now, min(expected, job.deadline_at + LATE_S))
+
+    def expected_start_s(self, client: str = "-") -> float:
+        """Seconds until a new job of ``client`` would start: the earliest a
+        slot frees (by its job's expected end), plus the waiting work that
+        goes first (``FairQueue.work_ahead``) spread over the slots."""
+        if not self.slots:
+            return self.start_s
+        now = self.loop.time()
+        earliest = min(self._free_at(slot, now) for slot in self.slots)
+        return max(0.0, earliest - now) + self.pending.work_ahead(client) / len(self.slots)
+
+    async def submit(self, op: str, payload: Payload, deadline_at: float, budget_ms: float,
+                     disconnected: Callable[[], Awaitable[Any]], request_id: str = "-", *,
+                     client: str = "-", kind: str | None = None) -> Outcome:
+        """Run a job and return its answer; raises ``Overloaded`` when it cannot
+        start in time.  ``disconnected`` returns once the client went away;
+        ``client`` is whose job it is (fair share), ``kind`` what it is like
+        (its cost estimate; default: the operation)."""
+        if not self.running:
+            raise Overloaded("the service is shutting down", 1)
+        now = self.loop.time()
+        wait = self.expected_start_s(client)
+        if len(self.pending) >= self.settings.queue_size:
+            raise Overloaded(f"{len(self.pending)} requests are already waiting for a solver "
+                             f"(RUMMY_SOLVER_QUEUE_SIZE)", wait)
+        # A job expected to start only in the last tenth of its time is refused
+        # now: a little late, the estimate's error, and it waits to its deadline.
+        # One that can start at once is taken even that late (even past a 1 ms
+        # limit): the library answers by the deadline + 100 ms with what it
+        # can, a 422 for a bad body first of all.
+        margin = min(START_MARGIN_S, (deadline_at - now) / 10)
+        if wait > 0 and now + wait + margin > deadline_at:
+            raise Overloaded(f"the solvers are busy: this request would wait about "
+                             f"{wait * 1000:.0f} ms, too close to its deadline", wait)
+        kind = op if kind is None else kind
+        job = _Job(next(self.ids), op, payload, deadline_at, budget_ms, self.loop.create_future(),
+                   request_id, client, kind,
+                   self.times.estimate(kind, max(0.0, deadline_at - now)))
+        self.pending.push(client, job, job.estimate_s)
+        job.timer = self.loop.call_at(deadline_at, self._expire, job)
+        self._dispatch()
+        watcher = asyncio.ensure_future(disconnected())
+        try:
+            await asyncio.wait({job.future, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not watcher.done():
+                watcher.cancel()
+        if not job.future.done():
+            self._cancel(job)
+            return Outcome(499, b"", {"cancelled": True})  # nobody is left to read it
+        return job.future.result()
+
+    def _expire(self, job: _Job) -> None:
+        """A job's deadline came while it still waited for a slot."""
+        if self.pending.remove(job):
+            self._finish(job, _unavailable("the request waited for a solver until its deadline",
+                                           self.expected_start_s(job.client)))
+
+    def _cancel(self, job: _Job) -> None:
+        if self.pending.remove(job):
+            if job.timer is not None:
+                job.timer.cancel()
+            return
+        for slot in self.slots:
+            if slot.job is job:
+                slot.cancel()
+                if job.timer is not None:
+                    job.timer.cancel()
+                now = self.loop.time()
+                job.stop_by = now + CANCEL_GRACE_S
+                job.timer = self.loop.call_at(now + CANCEL_KILL_S, self._overdue, slot, job,
+                                              "cancelled")
+                self._finish(job, Outcome(499, b"", {"cancelled": True}))
+
+    def _usable(self) -> list[tuple[int, _Slot]]:
+        return [(index, slot) for index, slot in enumerate(self.slots)
+                if slot.job is None and not slot.broken and not slot.collecting]
+
+    def _dispatch(self) -> None:
+        free = self._usable()
+        while free and self.pending:
+            job = self.pending.pop(len(free))
+            if job is None:
+                break
+            index, slot = free.pop(0)
+            if job.timer is not None:
+                job.timer.cancel()
+            job.started_at = self.loop.time()
+            try:
+                slot.send(job)
+            except (OSError, BrokenPipeError, ValueError):
+                slot.job = None
+                self.pending.finished(job.client)
+                self.pending.push(job.client, job, job.estimate_s)
+                self._replace(index, slot)
+                continue
+            job.timer = self.loop.call_at(job.deadline_at + LATE_S, self._late, slot, job)
+        self._schedule_collection()
+        if self.on_change is not None:
+            self.on_change(self)
+
+    # -- garbage collection -----------------------------------------------------
+    def _schedule_collection(self) -> None:
+        if self.collect_timer is None and self.running and any(
+                slot.untidy and slot.job is None for slot in self.slots):
+            self.collect_timer = self.loop.call_later(IDLE_COLLECT_S, self._collect_one)
+
+    def _collect_one(self) -> None:
+        """Tell one idle, untidy solver process to collect, if another solver
+        stays free for a job meanwhile (or, with one solver, it has been idle
+        a while and nothing waits)."""
+        self.collect_timer = None
+        if not self.running or any(slot.collecting for slot in self.slots):
+            return
+        now = self.loop.time()
+        idle = [slot for _, slot in self._usable()]
+        candidates = [slot for slot in idle if slot.untidy and now - slot.idle_since >= IDLE_COLLECT_S]
+        if not candidates or self.pending or (len(idle) < 2 and len(self.slots) > 1):
+            self._schedule_collection()
+            return
+        slot = max(candidates, key=lambda s: s.untidy)
+        try:
+            slot.collect()
+        except (OSError, BrokenPipeError, ValueError):
+            slot.collecting = False
+            return
+        slot.untidy = 0
+
+    def slot_collected(self, slot: _Slot) -> None:
+        """A solver process finished its collection (called on the loop)."""
+        slot.collecting = False
+        self._dispatch()
+
+    # -- answers ----------------------------------------------------------------
+    def _release(self, slot: _Slot, job: _Job) -> None:
+        """``job`` left ``slot``: the slot is free, its client runs one job less."""
+        slot.job = None
+        slot.untidy += 1
+        slot.idle_since = self.loop.time()
+        self.pending.finished(job.client)
+
+    def slot_done(self, slot: _Slot, job_id: int, outcome: Outcome) -> None:
+        """A slot answered a job (called on the loop)."""
+        job = slot.job
+        if job is None or job.id != job_id:
+            return  # an answer to a job already given up on
+        self._release(slot, job)
+        if job.timer is not None:
+            job.timer.cancel()
+        if not job.future.done():  # a cancelled job's time says nothing of its kind
+            self.times.observe(job.kind, self.loop.time() - job.started_at)
+        self._finish(job, outcome)
+        if slot.broken and slot in self.slots:
+            self._replace(self.slots.index(slot), slot)
+        self._dispatch()
+
+    def slot_failed(self, slot: _Slot, why: str) -> None:
+        """A slot's process died (called on the loop)."""
+        job = slot.job
+        if job is not None:
+            self._release(slot, job)
+            logger.error("solver process died running %s (%s)", job.op, why)
+            self._finish(job, _unavailable(f"{why} while solving; retry", 1))
+        if slot in self.slots:
+            self._replace(self.slots.index(slot), slot)
+        self._dispatch()
+
+    def _late(self, slot: _Slot, job: _Job) -> None:
+        """A job still running past its deadline: answer 503 now; its process
+        may still finish (and take the next job) until the backstop."""
+        if slot.job is not job:
+            return
+        logger.warning("solver process late on %s by %.0f ms; answering 503",
+                       job.op, (self.loop.time() - job.deadline_at) * 1000)
+        self._finish(job, _unavailable("the solver overran the request's deadline", 1))
+        job.timer = self.loop.call_at(job.deadline_at + BACKSTOP_S, self._overdue, slot, job)
+
+    def _overdue(self, slot: _Slot, job: _Job, why: str = "late") -> None:
+        """The backstop: a job still running well past its deadline (or its
+        cancellation) is cut short with its process."""
+        if slot.job is not job:
+            return
+        self._release(slot, job)
+        if why == "cancelled":
+            logger.warning("solver process did not stop %s within %.0f ms of its cancellation; "
+                           "replacing it", job.op, CANCEL_KILL_S * 1000)
+        else:
+            logger.error("solver process overran the deadline of %s by %.0f ms; replacing it",
+                         job.op, (self.loop.time() - job.deadline_at) * 1000)
+        slot.kill()
+        self._finish(job, _unavailable("the solver overran the request's deadline", 1))
+        if slot in self.slots:
+            self._replace(self.slots.index(slot), slot)
+        self._dispatch()
+
+    def _replace(self, index: int, old: _Slot) -> None:
+        """Swap a broken or recycled slot for a new one (started off the loop)."""
+        placeholder = _Starting()
+        self.slots[index] = placeholder
+        old.detach()
+
+        async def swap() -> None:
+            await asyncio.to_thread(old.close)
+            if not self.running:
+                return
+            try:
+                fresh = await asyncio.to_thread(self._new_slot)
+            except Exception as exc:  # pragma: no cover - the machine is out of processes
+                logger.error("could not start a solver process", exc_info=exc)
+                await asyncio.sleep(1)
+                fresh = await asyncio.to_thread(self._new_slot)
+            if placeholder in self.slots and self.running:
+                fresh.attach()
+                self.slots[self.slots.index(placeholder)] = fresh
+                self._dispatch()
+            else:
+                await asyncio.to_thread(fresh.close)
+
+        task = self.loop.create_task(swap())
+        self.swaps.add(task)
+        task.add_done_callback(self.swaps.discard)
+
+    def _finish(self, job: _Job, outcome: Outcome) -> None:
+        if job.timer is not None and outcome.status != 499:
+            job.timer.cancel()
+        if not job.future.done():
+            job.future.set_result(outcome)
+
+
+class _Starting:
+    """A slot being (re)started: takes no job yet."""
+
+    job: _Job | None = None
+    broken = True
+    collecting = False
+    untidy = 0
+    idle_since = 0.0
+
+    def collect(self) -> None:
+        pass
+
+    def attach(self) -> None:
+        pass
+
+    def detach(self) -> None:
+        pass
+
+    def send(self, job: _Job) -> None:  # pragma: no cover - never chosen
+        raise OSError("slot starting")
+
+    def cancel(self) -> None:
+        pass
+
+    def kill(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _unavailable(detail: str, retry_after_s: float = 1) -> Outcome:
+    """A 503 answer with ``Retry-After`` (the pool could not answer in time)."""
+    return Outcome(503, error_bytes("unavailable", detail),
+                   {"retry_after": max(1, math.ceil(retry_after_s)), "deadline_hit": True})
+
+
+def now() -> float:
+    """The pool's clock (``time.monotonic``)."""
+    return time.monotonic()

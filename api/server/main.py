@@ -1,0 +1,131 @@
+"""The FastAPI application: ``create_app()`` and the module-level ``app``.
+
+``rummy-solver serve`` runs ``api.server.main:app`` under uvicorn; each uvicorn
+worker process imports this module, reads the ``RUMMY_SOLVER_*`` settings
+once and, on startup, starts its solver processes (``api.pool.solver_pool``).
+Interactive documentation is served at ``/docs`` (Swagger UI) and ``/redoc``
+from packaged assets (no CDN), the schema at ``/openapi.json``.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
+
+from api import API_VERSION
+from api.pool.solver_pool import SolverPool
+from api.server import metrics
+from api.server.auth import ApiKeyMiddleware
+from api.server.dispatch import warm_up
+from api.server.http_errors import install_exception_handlers
+from api.server.keys import KeyRing
+from api.server.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
+from api.server.openapi import install_openapi
+from api.server.quick_lane import QuickLaneMiddleware
+from api.server.rate_limit import RateLimiter
+from api.server.routes import health, operations, play, stream, variants
+from api.shared.settings import Settings, load_settings
+
+DESCRIPTION = """\
+Exact rummy hand solver: splits a hand into melds and deadwood optimally
+under eight rule presets (basic, gin, rummy500, rommy, indian13, indian21,
+contract, kalooki), every house-rule knob settable per request -- including
+meld requirements, opening thresholds and card points, so a house variant
+needs no code change.
+
+* Cards: rank `A 2-9 T (or 10) J Q K` + suit `S H D C` (or `♠ ♥ ♦ ♣`), `JK` for a
+  printed joker.
+* Deadlines: every request has one, counted from its arrival (`time_limit_ms`,
+  else the defaults); the answer comes by then -- the best found, marked not
+  optimal, if the search had to stop.
+* Errors: one shape everywhere, `{"detail": [{"type", "loc", "msg"}]}` with
+  `type` a stable code (`invalid_card`, `too_many_copies`, `invalid_rules`,
+  ...): 422 for a request the service cannot use, 413 for an oversized body,
+  503 with `Retry-After` when the solvers cannot start it in time. Never 500.
+* Every answer carries `X-Request-ID` (yours, echoed, or a new one).
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the application; ``settings`` default to the environment's (read now)."""
+    settings = load_settings() if settings is None else settings
+    settings.apply_to_engines()
+
+    def report(pool: SolverPool) -> None:
+        metrics.QUEUE_DEPTH.set(pool.queue_depth)
+        metrics.BUSY.set(pool.busy)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = SolverPool(settings, "api.pool.jobs:run_job", on_change=report)
+        await pool.start()
+        warm_up(settings)
+        # What start-up built lives as long as the worker: out of the
+        # collector's full passes, which would otherwise scan it on a request.
+        gc.freeze()
+        app.state.pool = pool
+        try:
+            yield
+        finally:
+            await pool.stop()
+            metrics.worker_exited(os.getpid(), settings)
+
+    app = FastAPI(
+        title="rummy-solver",
+        version=API_VERSION,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_tags=[
+            {"name": "solve", "description": "optimal melds for a hand"},
+            {"name": "validate", "description": "check a declared arrangement"},
+            {"name": "variants", "description": "rule presets and their knobs"},
+            {"name": "health", "description": "liveness, readiness, version and metrics"},
+            {"name": "gin", "description": "gin knock eligibility and knock/undercut/gin scoring"},
+            {"name": "hints", "description": "discard, draw, layoff and pile-pickup hints"},
+            {"name": "scoring", "description": "points per player at the end of a round"},
+            {"name": "advice", "description": "the move a strong player would make, every "
+                                              "legal move ranked (gin)"},
+        ],
+    )
+    app.state.settings = settings
+    for router in (variants.router, operations.router, stream.router, health.router,
+                   play.router):
+        app.include_router(router)
+    install_openapi(app)
+    from api.server import docs
+
+    docs.install(app)
+    install_exception_handlers(app)
+    # Starlette wraps the last-added middleware outermost: the request context
+    # sees everything (503s of the catch-all included), CORS headers reach the
+    # body guard's 413/422 too.
+    app.add_middleware(QuickLaneMiddleware, settings=settings)
+    app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes,
+                       streaming_paths=frozenset({"/v1/solve/stream"}),
+                       body_timeout_s=settings.body_timeout_s)
+    keys = KeyRing.load(settings.api_keys, settings.api_keys_file, settings.rate_limit)
+    if keys:
+        # Outside the body guard (an unknown caller's body is never read), inside CORS
+        # (a browser can read the 401 and 429).
+        app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=RateLimiter(settings.redis_url),
+                           metrics_need_key=settings.metrics_need_key)
+    if settings.origins:
+        app.add_middleware(
+            CORSMiddleware, allow_origins=settings.origins,
+            allow_methods=["GET", "POST", "OPTIONS"], allow_headers=["*"],
+            expose_headers=["X-Request-ID", "Retry-After"], max_age=600,
+        )
+    app.add_middleware(CatchAllMiddleware)
+    app.add_middleware(RequestContextMiddleware, access_log_per_s=settings.access_log_per_s,
+                       connection_max_s=settings.connection_max_s)
+    return app
+
+
+app = create_app()

@@ -1,0 +1,61 @@
+"""The OpenAPI document: FastAPI's, plus each operation's request schema.
+
+The operation routes read their bodies themselves (``api.server.routes.operations``),
+so FastAPI does not see the request models; their schemas are generated here
+from the same models, in validation mode, next to the response schemas.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
+
+from api.shared.operations import OPERATIONS
+
+REF_TEMPLATE = "#/components/schemas/{model}"
+
+SECURITY_SCHEMES: dict[str, Any] = {
+    # "(api.keys)" names the module as it was when /v1 was published (it is
+    # api.server.keys now): openapi.json stays byte for byte what it was.
+    "BearerKey": {"type": "http", "scheme": "bearer",
+                  "description": "an API key as 'Authorization: Bearer KEY' (api.keys)"},
+    "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key",
+                     "description": "an API key as 'X-API-Key: KEY'"},
+}
+"""How a request carries an API key.  Keys are needed only when the service
+has some (RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE), so the
+document's ``security`` lists them as alternatives next to ``{}`` (none); it
+is the document's, not each operation's, so generated clients work with and
+without a key."""
+
+
+def request_schemas() -> dict[str, Any]:
+    """The JSON schemas of every operation's request model and what they refer to."""
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
+        (op.request, "validation") for op in OPERATIONS.values()]
+    _, document = models_json_schema(models, ref_template=REF_TEMPLATE)
+    definitions: dict[str, Any] = document.get("$defs", {})
+    return definitions
+
+
+def install_openapi(app: FastAPI) -> None:
+    """Make ``app.openapi()`` include the request schemas (built once, then cached)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = get_openapi(
+                title=app.title, version=app.version, openapi_version=app.openapi_version,
+                description=app.description, routes=app.routes, tags=app.openapi_tags)
+            schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            for name, schema in request_schemas().items():
+                schemas.setdefault(name, schema)
+            document["components"]["securitySchemes"] = SECURITY_SCHEMES
+            document["security"] = [{}, {"BearerKey": []}, {"ApiKeyHeader": []}]
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

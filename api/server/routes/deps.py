@@ -1,0 +1,46 @@
+"""What the routers share: the documented error answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.shared.schemas import ErrorResponse
+
+
+def _error(description: str, type_: str, msg: str, loc: list[Any] | None = None) -> dict[str, Any]:
+    return {
+        "model": ErrorResponse,
+        "description": description,
+        "content": {"application/json": {"example": {
+            "detail": [{"type": type_, "loc": loc or ["body"], "msg": msg}]}}},
+    }
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: {**_error("no API key, or an unknown one (only when the service has keys: "
+                   "RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE)",
+                   "unauthorized", "an API key is required: send it as 'Authorization: Bearer "
+                   "KEY' or 'X-API-Key: KEY'", ["header", "authorization"]),
+          "headers": {"WWW-Authenticate": {"description": "Bearer",
+                                           "schema": {"type": "string"}}}},
+    413: _error("request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES)",
+                "body_too_large", "request body is 2000000 bytes; the limit is 1000000 "
+                "(RUMMY_SOLVER_MAX_BODY_BYTES)"),
+    422: _error("malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a "
+                "domain error (unknown card, too many copies, bad knob, limits); type is a "
+                "stable code and loc points at the field and index",
+                "invalid_card", "unknown card 'ZZ' at position 3: use rank A 2-9 T (or 10) J Q K "
+                "followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker", ["body", "hand", 3]),
+    429: {**_error("the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in "
+                   "the key file)", "rate_limited", "this API key is over its rate limit (1000 "
+                   "per 1 second); retry in 1 s", ["header", "authorization"]),
+          "headers": {"Retry-After": {"description": "seconds to wait before retrying",
+                                      "schema": {"type": "integer"}}}},
+    503: {**_error("the request could not be served in time (the solvers are busy: see the "
+                   "Retry-After header) or the solver failed (logged; not your input)",
+                   "overloaded", "the solvers are busy: this request would wait about 2400 ms, "
+                   "too close to its deadline; retry in 3 s"),
+          "headers": {"Retry-After": {"description": "seconds to wait before retrying",
+                                      "schema": {"type": "integer"}}}},
+}
+"""Error responses documented on every POST route, each with an example."""

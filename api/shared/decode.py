@@ -1,0 +1,105 @@
+"""JSON documents in: an HTTP body or a line of a stream or bulk file, decoded one way.
+
+``decode(raw, kind)`` gives the JSON value of ``raw`` (``bytes`` in UTF-8, or
+``str``) or raises ``RequestRejected`` with one item, ``loc`` empty (the
+front end adds ``"body"`` or ``"line"``):
+
+* ``missing``: empty (or only white space);
+* ``{kind}_too_large``: over ``max_bytes`` (a line; an HTTP body over the limit
+  is refused before it is read, with 413);
+* ``{kind}_not_utf8``: not UTF-8 (``loc`` the byte offset);
+* ``json_invalid``: not standard JSON (``NaN`` and infinities are not;
+  ``loc`` the character offset where known);
+* ``{kind}_too_deep``: arrays and objects nested more than ``MAX_JSON_DEPTH``.
+
+A leading byte-order mark is allowed.
+
+>>> decode(b'{"hand": "AS"}', "body")
+{'hand': 'AS'}
+>>> decode(b'{"hand": NaN}', "line")
+Traceback (most recent call last):
+...
+api.shared.errors.RequestRejected: JSON decode error: NaN is not valid JSON
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, Literal
+
+from api.shared.errors import RequestRejected
+
+Kind = Literal["body", "line"]
+
+MAX_JSON_DEPTH = 32
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+def depth_exceeds(text: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the (valid) JSON ``text`` nests arrays/objects deeper than
+    ``limit`` (strings removed by a C-speed regex first; only brackets are
+    scanned, stopping at the first level past the limit)."""
+    brackets = _STRING.sub(b"", text).translate(None, _NOT_BRACKET)
+    if len(brackets) <= limit:
+        return False
+    depth = 0
+    for byte in brackets:
+        if byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def decode(raw: bytes | str, kind: Kind, max_bytes: int | None = None) -> object:
+    """The JSON value of ``raw`` (see the module docstring)."""
+    if max_bytes is not None and len(raw) > max_bytes:
+        raise RequestRejected.one(f"{kind}_too_large", (), f"{kind} is over {max_bytes} bytes")
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RequestRejected.one(f"{kind}_not_utf8", (exc.start,),
+                                      f"the {kind} is not UTF-8: byte {exc.start} cannot be "
+                                      "decoded") from None
+        data = raw
+    else:
+        text = raw
+        data = raw.encode("utf-8", "surrogatepass")
+    if not text.strip():
+        raise RequestRejected.one("missing", (), f"the {kind} is empty: send a JSON object")
+    try:
+        value = json.loads(text.removeprefix("\ufeff"), parse_constant=_reject_constant,
+                           parse_float=_finite)
+    except json.JSONDecodeError as exc:
+        raise RequestRejected.one("json_invalid", (exc.pos,),
+                                  f"JSON decode error: {exc.msg}") from None
+    except RecursionError:
+        raise _too_deep(kind) from None
+    except ValueError as exc:
+        raise RequestRejected.one("json_invalid", (), f"JSON decode error: {exc}") from None
+    # Only on valid JSON: there every quote the scan meets opens a string that ends.
+    if depth_exceeds(data):
+        raise _too_deep(kind)
+    return value
+
+
+def _too_deep(kind: Kind) -> RequestRejected:
+    return RequestRejected.one(f"{kind}_too_deep", (),
+                               f"the JSON {kind} nests arrays/objects more than {MAX_JSON_DEPTH} deep")
