@@ -1020,6 +1020,37 @@ def test_request_ids_are_echoed_or_made(client: TestClient) -> None:
     assert odd.headers["x-request-id"] != "no spaces please"
 
 
+def test_made_request_ids_are_random_not_a_count(client: TestClient) -> None:
+    """An id the service makes tells nothing of its volume: no shared prefix,
+    no sequence (issue 38 item 8: it was a worker's prefix and a counter)."""
+    made = [client.get("/healthz").headers["x-request-id"] for _ in range(40)]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", made_id) for made_id in made)
+    assert len(set(made)) == len(made)
+    assert len({made_id[:8] for made_id in made}) == len(made)  # 2**-32 odds per pair
+    steps = {int(after, 16) - int(before, 16) for before, after in zip(made, made[1:])}
+    assert len(steps) == len(made) - 1  # a counter advances by one step
+
+
+def test_a_forked_process_makes_other_request_ids() -> None:
+    """A child forked with part of the parent's batch of random bytes left
+    does not repeat the parent's next ids."""
+    import os
+
+    from api.server.middleware import RandomIds
+
+    ids = RandomIds()
+    ids.next()
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        os.write(writer, ids.next().encode())
+        os._exit(0)
+    os.close(writer)
+    os.waitpid(child, 0)
+    with os.fdopen(reader) as pipe:
+        assert pipe.read() != ids.next()
+
+
 def test_metrics_count_requests_and_solves(client: TestClient) -> None:
     solve(client, variant="gin", hand=GIN_HAND)
     text = client.get("/metrics").text
