@@ -15,12 +15,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from starlette.middleware.cors import CORSMiddleware
 
 from api import API_VERSION
 from api.pool.solver_pool import SolverPool
 from api.server import metrics
 from api.server.auth import ApiKeyMiddleware
+from api.server.cors import JsonCorsMiddleware
 from api.server.dispatch import warm_up
 from api.server.http_errors import install_exception_handlers
 from api.server.keys import KeyRing
@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            metrics_need_key=settings.metrics_need_key)
     if settings.origins:
         app.add_middleware(
-            CORSMiddleware, allow_origins=settings.origins,
+            JsonCorsMiddleware, allow_origins=settings.origins,
             allow_methods=["GET", "POST", "OPTIONS"], allow_headers=["*"],
             expose_headers=["X-Request-ID", "Retry-After"], max_age=600,
         )

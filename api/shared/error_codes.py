@@ -123,6 +123,8 @@ SERVICE: dict[str, str] = {
     "unauthorized": "401: the request carries no API key, or one the service does not know "
                     "(only when keys are configured)",
     "rate_limited": "429: the API key is over its rate limit (Retry-After says when to retry)",
+    "cors_refused": "403: a CORS preflight from an origin, or asking for a method or headers, "
+                    "that RUMMY_SOLVER_CORS_ORIGINS does not allow",
     "not_found": "404: no such path (or variant)",
     "method_not_allowed": "405",
     "http_error": "another HTTP error",
