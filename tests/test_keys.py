@@ -7,6 +7,8 @@ apps, as two workers or replicas would share it.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import shutil
 import socket
@@ -18,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from api.server.keys import KeyFileError, KeyRing, digest_of, main
+from api.server.keys import KeyFileError, KeyRing, derived_secret, digest_of, main
 from api.server.main import create_app
-from api.shared.settings import Settings
+from api.shared.settings import Settings, SettingsError, load_settings
 
 try:  # Starlette 1.x prefers httpx2 for its TestClient; httpx works the same here.
     import warnings
@@ -95,7 +97,74 @@ def test_keys_are_never_logged(caplog: pytest.LogCaptureFixture) -> None:
         client.post("/v1/solve", json=HAND, headers={"X-API-Key": "secret-key-456"})
     text = "\n".join(f"{record.getMessage()} {vars(record)}" for record in caplog.records)
     assert "secret-key" not in text
-    assert digest_of("secret-key-123").hex()[:12] in text  # the key's id names it
+    ring = KeyRing.load("secret-key-123", "", "10/second")
+    known = ring.find("secret-key-123")
+    assert known is not None and known.id in text  # the key's id names it
+
+
+SECRET = "a server secret, 32 characters.."
+
+
+def _hmac_id(secret: bytes, key: str) -> str:
+    """A key's id computed here, independently of ``api.server.keys``."""
+    return hmac.new(secret, hashlib.sha256(key.encode()).digest(), hashlib.sha256).hexdigest()[:16]
+
+
+def test_a_key_id_is_an_hmac_under_the_server_secret(caplog: pytest.LogCaptureFixture) -> None:
+    """What names a key in logs and Redis is an HMAC-SHA256 of it under
+    ``RUMMY_SOLVER_KEY_ID_SECRET``: not a prefix of its plain hash, which
+    anyone could compute for guessed keys (issue 38 item 8); the same in
+    every worker with that secret, and another under another secret."""
+    caplog.set_level(logging.INFO)
+    with make(api_keys="weak-key", key_id_secret=SECRET, access_log_per_s=0) as first, \
+            make(api_keys="weak-key", key_id_secret=SECRET, access_log_per_s=0) as second:
+        for client in (first, second):
+            assert client.post("/v1/solve", json=HAND,
+                               headers={"X-API-Key": "weak-key"}).status_code == 200
+    logged = [vars(record).get("key") for record in caplog.records
+              if record.name == "api.access"]
+    expected = _hmac_id(SECRET.encode(), "weak-key")
+    assert logged == [expected, expected]
+    assert digest_of("weak-key").hex()[:12] not in expected
+    other = KeyRing.load("weak-key", "", "10/second", "another secret, 16+ chars").find("weak-key")
+    assert other is not None and other.id != expected
+
+
+def test_without_a_secret_ids_are_derived_from_the_keys(tmp_path: Path) -> None:
+    """Unset, the secret comes from the configured keys: the same keys name a
+    key alike in every worker and after a restart, and the id is still no
+    function of the key alone."""
+    keys = tmp_path / "keys"
+    keys.write_text(f"{digest_of('alpha').hex()}\n{digest_of('beta').hex()}  5/second\n")
+    worker = KeyRing.load("", str(keys), "10/second").find("alpha")
+    restarted = KeyRing.load("", str(keys), "10/second").find("alpha")
+    assert worker is not None and restarted is not None and worker.id == restarted.id
+    assert worker.id != digest_of("alpha").hex()[:16]
+    assert worker.id == _hmac_id(derived_secret([digest_of("alpha"), digest_of("beta")]),
+                                       "alpha")
+    alone = KeyRing.load("alpha", "", "10/second").find("alpha")
+    assert alone is not None and alone.id != worker.id  # another key set: another secret
+
+
+def test_a_short_id_secret_is_refused_at_start() -> None:
+    with pytest.raises(SettingsError, match=r"KEY_ID_SECRET.*16 characters"):
+        load_settings(key_id_secret="short")
+
+
+def test_the_key_id_command(monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    from api.shared.settings import current
+
+    monkeypatch.setenv("RUMMY_SOLVER_API_KEYS", "alpha,beta")
+    monkeypatch.setenv("RUMMY_SOLVER_KEY_ID_SECRET", SECRET)
+    current.cache_clear()
+    try:
+        assert main(["--id", "alpha"]) == 0
+        assert capsys.readouterr().out.strip() == _hmac_id(SECRET.encode(), "alpha")
+        assert main(["--id", "gamma"]) == 1
+        assert "not configured" in capsys.readouterr().err
+    finally:
+        current.cache_clear()
 
 
 def test_a_bad_key_file_is_refused_at_start(tmp_path: Path) -> None:

@@ -110,7 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes,
                        streaming_paths=frozenset({"/v1/solve/stream"}),
                        body_timeout_s=settings.body_timeout_s)
-    keys = KeyRing.load(settings.api_keys, settings.api_keys_file, settings.rate_limit)
+    keys = KeyRing.from_settings(settings)
     if keys:
         # Outside the body guard (an unknown caller's body is never read), inside CORS
         # (a browser can read the 401 and 429).

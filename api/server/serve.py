@@ -46,7 +46,7 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
     """Run the service until SIGTERM / Ctrl-C; returns the exit code."""
     try:
         settings = current()
-        KeyRing.load(settings.api_keys, settings.api_keys_file, settings.rate_limit)
+        KeyRing.from_settings(settings)
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

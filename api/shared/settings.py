@@ -61,6 +61,12 @@ def _rate(value: str) -> str:
     return value.strip()
 
 
+def _secret(value: str) -> str:
+    if value and len(value) < 16:
+        raise ValueError("at least 16 characters (or empty, to derive it from the keys)")
+    return value
+
+
 def _env(name: str, *old: str) -> Any:
     """The field's variable, and older names still read (the current one wins)."""
     return AliasChoices(ENV_PREFIX + name.upper(), *(ENV_PREFIX + o for o in old))
@@ -125,6 +131,10 @@ class Settings(BaseSettings):
     api_keys_file: str = Field(default="", description=(
         "a file of keys, one SHA-256 hex digest a line and an optional rate (python -m api.server.keys "
         "KEY prints the line)"))
+    key_id_secret: Annotated[str, AfterValidator(_secret)] = Field(default="", description=(
+        "the secret (16 characters or more) under which a key's id in logs and Redis is an "
+        "HMAC of the key, so an id cannot be tried against guessed keys; empty: derived from "
+        "the configured keys (stable while they are; set it when replicas share Redis)"))
     rate_limit: Annotated[str, AfterValidator(_rate)] = Field(
         default="1000/second", description="each key's rate limit where the file gives none "
                                            "(limits notation: 100/second, 6000 per minute)")
