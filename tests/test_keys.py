@@ -11,13 +11,18 @@ import hashlib
 import hmac
 import logging
 import shutil
+import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import httpx
 import pytest
 
 from api.server.keys import KeyFileError, KeyRing, derived_secret, digest_of, main
@@ -34,6 +39,8 @@ except ImportError:  # pragma: no cover
     raise
 
 HAND = {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"}
+
+T = TypeVar("T")
 
 
 def make(**settings: Any) -> TestClient:
@@ -204,8 +211,9 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
+@contextmanager
+def _redis_server() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A redis-server of its own on a free port (skips the test without one)."""
     server = shutil.which("redis-server")
     if server is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
@@ -223,10 +231,17 @@ def redis_url() -> Iterator[str]:
                 if time.monotonic() > deadline or process.poll() is not None:
                     pytest.fail("redis-server did not start")
                 time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield process, f"redis://127.0.0.1:{port}/0"
     finally:
+        process.send_signal(signal.SIGCONT)  # a paused server cannot act on SIGTERM
         process.terminate()
         process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    with _redis_server() as (_, url):
+        yield url
 
 
 def test_two_workers_share_one_count_in_redis(redis_url: str) -> None:
@@ -243,3 +258,146 @@ def test_redis_down_lets_requests_through() -> None:
     with make(api_keys="k", rate_limit="1/minute", redis_url=dead) as client:
         assert [client.post("/v1/solve", json=HAND, headers={"X-API-Key": "k"}).status_code
                 for _ in range(2)] == [200, 200]
+
+
+# ---------------------------------------------------------------------------
+# A Redis that stops answering (issue 38 item 1): paused with SIGSTOP, it
+# still accepts connections (the kernel does) and never answers.
+
+LIMIT_MS = 100  # the requests' own deadline
+REDIS_WAIT_S = (50 + 50) / 1000.0  # the default connect and command timeouts
+MARGIN_S = 0.5  # a loaded two-core machine answering a request
+
+
+@pytest.fixture()
+def paused_redis() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A Redis of its own for a test that pauses it."""
+    with _redis_server() as started:
+        yield started
+
+
+@contextmanager
+def _paused(process: subprocess.Popen[bytes]) -> Iterator[None]:
+    process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        process.send_signal(signal.SIGCONT)
+
+
+def _timed(call: Callable[[], T], limit_s: float) -> tuple[T, float]:
+    """``call()``'s result and seconds, failing (not hanging) past ``limit_s``."""
+    pool = ThreadPoolExecutor(1)
+    started = time.monotonic()
+    try:
+        result = pool.submit(call).result(timeout=limit_s)
+    except FutureTimeout:
+        pytest.fail(f"no answer within {limit_s:.1f} s while Redis is paused")
+    finally:
+        pool.shutdown(wait=False)  # a hung call ends once Redis is resumed
+    return result, time.monotonic() - started
+
+
+def _sample(metrics_text: str, series: str) -> float:
+    """A series' value in Prometheus text (0 when absent)."""
+    for line in metrics_text.splitlines():
+        if line.startswith(series + " "):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+FAILURES = 'rummy_solver_rate_limit_failures_total{{policy="{}"}}'
+REDIS_UP = 'rummy_solver_redis_up{use="rate_limits"}'
+TIMED = {**HAND, "time_limit_ms": LIMIT_MS}
+
+
+@pytest.mark.parametrize("policy", ["open", "closed"])
+def test_a_paused_redis_holds_no_request(
+        policy: str, paused_redis: tuple[subprocess.Popen[bytes], str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """While Redis does not answer, a keyed request answers within its deadline
+    plus the Redis timeouts, by the policy (open: 200 uncounted; closed: 503
+    ``rate_limit_unavailable`` with Retry-After); the next ones at once; the
+    metrics and /readyz say so; one warning, not one per request, and a line
+    when Redis is back."""
+    process, url = paused_redis
+    caplog.set_level(logging.INFO, logger="api.rate_limit")
+    headers = {"X-API-Key": "k"}
+    bound = LIMIT_MS / 1000.0 + REDIS_WAIT_S + MARGIN_S
+    with make(api_keys="k", redis_url=url, rate_limit_fail=policy) as client:
+        assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 200
+        assert client.get("/readyz").json()["redis"] == "ok"
+        before = client.get("/metrics").text
+        assert _sample(before, REDIS_UP) == 1.0
+        with _paused(process):
+            answers = []
+            for _ in range(4):
+                answer, took = _timed(
+                    lambda: client.post("/v1/solve", json=TIMED, headers=headers), bound + 5)
+                assert took <= bound, f"{took:.3f} s"
+                answers.append(answer)
+            ready, took = _timed(lambda: client.get("/readyz"), bound + 5)
+            assert took <= bound, f"/readyz took {took:.3f} s"
+            during = client.get("/metrics").text
+        if policy == "open":
+            assert [a.status_code for a in answers] == [200] * 4
+            assert ready.status_code == 200 and ready.json()["redis"] == "unreachable"
+        else:
+            assert [a.status_code for a in answers] == [503] * 4
+            refused = answers[0].json()["detail"][0]
+            assert refused["type"] == "rate_limit_unavailable"
+            assert 1 <= int(answers[0].headers["retry-after"]) <= 2
+            assert ready.status_code == 503
+            assert ready.json()["detail"][0]["type"] == "not_ready"
+            assert "Redis" in ready.json()["detail"][0]["msg"]
+        assert _sample(during, REDIS_UP) == 0.0
+        assert _sample(during, FAILURES.format(policy)) - _sample(
+            before, FAILURES.format(policy)) == 4
+        # resumed: /readyz probes at once, and the requests are counted again
+        assert client.get("/readyz").json()["redis"] == "ok"
+        assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 200
+        assert _sample(client.get("/metrics").text, REDIS_UP) == 1.0
+    lines = [record.getMessage() for record in caplog.records if record.name == "api.rate_limit"]
+    assert len(lines) == 2, lines  # gone (once for five failed checks), back
+    assert "failed a check" in lines[0] and f"RATE_LIMIT_FAIL={policy}" in lines[0]
+    assert "answers again" in lines[1]
+
+
+@pytest.mark.parametrize("policy", ["open", "closed"])
+def test_a_paused_redis_holds_no_request_of_the_real_server(
+        policy: str, paused_redis: tuple[subprocess.Popen[bytes], str]) -> None:
+    """The same against ``rummy-solver serve`` over HTTP: a keyed solve with a
+    100 ms deadline answers within its deadline plus the timeouts (it waited
+    77 s for the pause to end), /readyz reports Redis, /metrics moves."""
+    from benchmarks.load import Server
+
+    process, url = paused_redis
+    server = Server(workers=1, settings={"api_keys": "k", "redis_url": url, "processes": "1",
+                                         "rate_limit_fail": policy})
+    headers = {"X-API-Key": "k"}
+    bound = LIMIT_MS / 1000.0 + REDIS_WAIT_S + MARGIN_S
+    try:
+        server.wait_ready()
+        with httpx.Client(base_url=server.url, timeout=bound + 5) as client:
+            assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 200
+            assert client.get("/readyz").json()["redis"] == "ok"
+            with _paused(process):
+                started = time.monotonic()
+                answer = client.post("/v1/solve", json=TIMED, headers=headers)
+                took = time.monotonic() - started
+                ready = client.get("/readyz")
+                metrics_text = client.get("/metrics").text
+            assert took <= bound, f"{took:.3f} s"
+            if policy == "open":
+                assert answer.status_code == 200 and answer.json()["deadwood_points"] == 33
+                assert ready.status_code == 200 and ready.json()["redis"] == "unreachable"
+            else:
+                assert answer.status_code == 503, answer.text
+                assert answer.json()["detail"][0]["type"] == "rate_limit_unavailable"
+                assert "retry-after" in answer.headers
+                assert ready.status_code == 503
+            assert _sample(metrics_text, REDIS_UP) == 0.0
+            assert _sample(metrics_text, FAILURES.format(policy)) >= 1
+            assert client.get("/readyz").status_code == 200  # resumed
+    finally:
+        server.close()

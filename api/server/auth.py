@@ -4,7 +4,9 @@ within its rate.
 Only when keys are configured (``api.server.keys``).  A ``/v1`` request without a
 key, or with one the service does not know, gets 401 ``unauthorized`` (with
 ``WWW-Authenticate: Bearer``); one over its key's rate gets 429
-``rate_limited`` with ``Retry-After`` (``api.server.rate_limit``).  Both before the
+``rate_limited`` with ``Retry-After`` (``api.server.rate_limit``); while the
+counter (Redis) does not answer, 503 ``rate_limit_unavailable`` with
+``Retry-After`` under ``RUMMY_SOLVER_RATE_LIMIT_FAIL=closed``.  All before the
 body is read.  ``/healthz``, ``/readyz``, ``/version``, the documentation and
 the playground page stay open, and so does ``/metrics`` unless
 ``RUMMY_SOLVER_METRICS_NEED_KEY``; CORS preflights (``OPTIONS``) carry no key
@@ -14,12 +16,13 @@ the fair share of the solvers is then per key, and the access log names it.
 
 from __future__ import annotations
 
+from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.server.http_errors import error_response
 from api.server.keys import KeyRing
 from api.server.middleware import header
-from api.server.rate_limit import RateLimiter
+from api.server.rate_limit import CounterUnavailable, RateLimiter
 
 
 def presented_key(scope: Scope) -> str | None:
@@ -66,7 +69,12 @@ class ApiKeyMiddleware:
             )(scope, receive, send)
             return
         state["key_id"] = key.id
-        wait = await self.limiter.allow(key.id, key.rate)
+        try:
+            wait = await self.limiter.allow(key.id, key.rate)
+        except CounterUnavailable as down:
+            state["log_fields"] = {"key": key.id}
+            await _counter_down(down)(scope, receive, send)
+            return
         if wait is not None:
             state["log_fields"] = {"key": key.id}
             await error_response(
@@ -76,3 +84,12 @@ class ApiKeyMiddleware:
             )(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+def _counter_down(down: CounterUnavailable) -> Response:
+    """503 while the rate limit counter does not answer (``RUMMY_SOLVER_RATE_LIMIT_FAIL=closed``)."""
+    return error_response(
+        503, "rate_limit_unavailable",
+        f"the rate limits cannot be counted now (Redis does not answer) and this service "
+        f"refuses what it cannot count; retry in {down.retry_after} s",
+        ("header", "authorization"), headers={"Retry-After": str(down.retry_after)})

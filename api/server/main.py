@@ -111,10 +111,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        streaming_paths=frozenset({"/v1/solve/stream"}),
                        body_timeout_s=settings.body_timeout_s)
     keys = KeyRing.from_settings(settings)
+    app.state.limiter = None
     if keys:
+        limiter = RateLimiter(settings.redis_url, settings.redis_connect_timeout_ms,
+                              settings.redis_timeout_ms, settings.rate_limit_fail)
+        app.state.limiter = limiter  # /readyz reports its Redis
         # Outside the body guard (an unknown caller's body is never read), inside CORS
         # (a browser can read the 401 and 429).
-        app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=RateLimiter(settings.redis_url),
+        app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=limiter,
                            metrics_need_key=settings.metrics_need_key)
     if settings.origins:
         app.add_middleware(

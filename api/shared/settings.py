@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -42,6 +42,11 @@ def _whole_number(value: object) -> object:
 
 
 Count = Annotated[int, BeforeValidator(_whole_number)]
+
+
+def _word(value: object) -> object:
+    """``" Closed "`` reads as ``closed``."""
+    return value.strip().lower() if isinstance(value, str) else value
 
 
 def _log_level(value: str) -> str:
@@ -141,6 +146,15 @@ class Settings(BaseSettings):
     redis_url: str = Field(default="", description=(
         "Redis that counts the rate limits across workers and replicas (redis://host:6379/0); "
         "empty: each worker counts in memory"))
+    redis_connect_timeout_ms: Count = Field(default=50, ge=1, le=60_000, description=(
+        "the longest a rate limit check waits to connect to Redis"))
+    redis_timeout_ms: Count = Field(default=50, ge=1, le=60_000, description=(
+        "the longest a rate limit check waits for Redis to answer a command (no retry); past "
+        "either, RUMMY_SOLVER_RATE_LIMIT_FAIL applies and Redis is left alone for a second"))
+    rate_limit_fail: Annotated[Literal["open", "closed"], BeforeValidator(_word)] = Field(
+        default="open", description=(
+            "when Redis does not answer: open lets keyed requests through uncounted, closed "
+            "refuses them (503 rate_limit_unavailable with Retry-After; /readyz then 503 too)"))
     metrics_need_key: bool = Field(default=False, description="/metrics needs an API key too")
     prometheus_multiproc_dir: str = Field(
         default="", validation_alias=AliasChoices("PROMETHEUS_MULTIPROC_DIR"), description=(

@@ -37,7 +37,9 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
           "headers": {"Retry-After": {"description": "seconds to wait before retrying",
                                       "schema": {"type": "integer"}}}},
     503: {**_error("the request could not be served in time (the solvers are busy: see the "
-                   "Retry-After header) or the solver failed (logged; not your input)",
+                   "Retry-After header), the solver failed (logged; not your input), or the "
+                   "rate limits cannot be counted (Redis does not answer) and the service "
+                   "refuses what it cannot count (rate_limit_unavailable)",
                    "overloaded", "the solvers are busy: this request would wait about 2400 ms, "
                    "too close to its deadline; retry in 3 s"),
           "headers": {"Retry-After": {"description": "seconds to wait before retrying",
