@@ -44,7 +44,10 @@ T = TypeVar("T")
 
 
 def make(**settings: Any) -> TestClient:
-    return TestClient(create_app(Settings(**{"processes": 0, **settings})))
+    """A test client of an app with ``settings``, calling from ``settings["client"]``
+    (an address and port) when given."""
+    client = settings.pop("client", ("testclient", 50000))
+    return TestClient(create_app(Settings(**{"processes": 0, **settings})), client=client)
 
 
 def test_without_keys_everything_is_open() -> None:
@@ -191,6 +194,51 @@ def test_the_key_line_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.split() == [digest_of("k").hex(), "5/second"]
 
 
+def _from(app: Any, address: str) -> TestClient:
+    """Another client of a running app, calling from ``address`` (no lifespan of
+    its own; each request on a loop of its own, so not for counts in Redis)."""
+    return TestClient(app, client=(address, 40000))
+
+
+def test_failed_keys_are_limited_per_address() -> None:
+    """Past RUMMY_SOLVER_AUTH_FAILURE_LIMIT unknown keys, an address gets 429
+    ``too_many_failed_keys`` whatever key it sends (a right guess answers as
+    a wrong one); a key holder at another address is not refused, and
+    requests without a key are not counted (issue 38 item 8)."""
+    with make(api_keys="right-key", auth_failure_limit="3/minute") as started:
+        attacker, holder, keyless = (_from(started.app, address) for address in
+                                     ("203.0.113.9", "198.51.100.20", "192.0.2.33"))
+        guesses = [attacker.post("/v1/solve", json=HAND, headers={"X-API-Key": f"guess-{n}"})
+                   for n in range(4)]
+        assert [g.status_code for g in guesses] == [401, 401, 401, 429]
+        refused = guesses[3].json()["detail"][0]
+        assert refused["type"] == "too_many_failed_keys"
+        assert refused["loc"] == ["header", "authorization"]
+        assert 1 <= int(guesses[3].headers["retry-after"]) <= 60
+        right = attacker.post("/v1/solve", json=HAND, headers={"X-API-Key": "right-key"})
+        assert right.status_code == 429  # not checked: no oracle past the limit
+        assert holder.post("/v1/solve", json=HAND,
+                           headers={"X-API-Key": "right-key"}).status_code == 200
+        assert holder.post("/v1/solve", json=HAND,
+                           headers={"X-API-Key": "typo"}).status_code == 401
+        assert [keyless.post("/v1/solve", json=HAND).status_code for _ in range(5)] == [401] * 5
+        assert keyless.post("/v1/solve", json=HAND,
+                            headers={"X-API-Key": "right-key"}).status_code == 200
+
+
+def test_an_ipv6_client_is_counted_by_its_network() -> None:
+    from api.server.auth import failure_bucket
+
+    def bucket(host: str) -> str:
+        return failure_bucket({"client": (host, 1)})
+
+    assert bucket("2001:db8:0:1::1") == bucket("2001:db8:0:1:ffff::2") == "2001:db8:0:1::/64"
+    assert bucket("2001:db8:0:2::1") != bucket("2001:db8:0:1::1")
+    assert bucket("::ffff:203.0.113.9") == bucket("203.0.113.9") == "203.0.113.9"
+    assert bucket("testclient") == "testclient"
+    assert failure_bucket({}) == "-"
+
+
 def test_the_fair_share_is_per_key() -> None:
     from api.server.dispatch import client_of
 
@@ -251,6 +299,20 @@ def test_two_workers_share_one_count_in_redis(redis_url: str) -> None:
         statuses = [client.post("/v1/solve", json=HAND, headers=headers).status_code
                     for client in (first, second, first, second)]
     assert statuses == [200, 200, 200, 429]
+
+
+def test_failed_keys_are_counted_across_workers(redis_url: str) -> None:
+    """With Redis, an address's unknown keys count in every worker."""
+    settings = {"api_keys": "right-key", "auth_failure_limit": "3/minute",
+                "redis_url": redis_url}
+    guesser = ("203.0.113.77", 40000)
+    with make(client=guesser, **settings) as first, make(client=guesser, **settings) as second, \
+            make(client=("198.51.100.77", 40000), **settings) as elsewhere:
+        statuses = [client.post("/v1/solve", json=HAND, headers={"X-API-Key": "wrong"}).status_code
+                    for client in (first, second, first, second)]
+        assert statuses == [401, 401, 401, 429]
+        assert elsewhere.post("/v1/solve", json=HAND,
+                              headers={"X-API-Key": "right-key"}).status_code == 200
 
 
 def test_redis_down_lets_requests_through() -> None:
@@ -351,8 +413,10 @@ def test_a_paused_redis_holds_no_request(
             assert ready.json()["detail"][0]["type"] == "not_ready"
             assert "Redis" in ready.json()["detail"][0]["msg"]
         assert _sample(during, REDIS_UP) == 0.0
+        # two checks a request when both get through (the address's failed keys,
+        # the key's rate), one when the first refuses
         assert _sample(during, FAILURES.format(policy)) - _sample(
-            before, FAILURES.format(policy)) == 4
+            before, FAILURES.format(policy)) == {"open": 8, "closed": 4}[policy]
         # resumed: /readyz probes at once, and the requests are counted again
         assert client.get("/readyz").json()["redis"] == "ok"
         assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 200
@@ -368,12 +432,14 @@ def test_a_paused_redis_holds_no_request_of_the_real_server(
         policy: str, paused_redis: tuple[subprocess.Popen[bytes], str]) -> None:
     """The same against ``rummy-solver serve`` over HTTP: a keyed solve with a
     100 ms deadline answers within its deadline plus the timeouts (it waited
-    77 s for the pause to end), /readyz reports Redis, /metrics moves."""
+    77 s for the pause to end), /readyz reports Redis, /metrics moves.  And
+    (while Redis answers) uvicorn's client address behind a proxy is what
+    the failed keys are counted by."""
     from benchmarks.load import Server
 
     process, url = paused_redis
     server = Server(workers=1, settings={"api_keys": "k", "redis_url": url, "processes": "1",
-                                         "rate_limit_fail": policy})
+                                         "rate_limit_fail": policy, "auth_failure_limit": "2/hour"})
     headers = {"X-API-Key": "k"}
     bound = LIMIT_MS / 1000.0 + REDIS_WAIT_S + MARGIN_S
     try:
@@ -381,6 +447,13 @@ def test_a_paused_redis_holds_no_request_of_the_real_server(
         with httpx.Client(base_url=server.url, timeout=bound + 5) as client:
             assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 200
             assert client.get("/readyz").json()["redis"] == "ok"
+            # Behind a trusted proxy (FORWARDED_ALLOW_IPS: this host by default) the
+            # failed keys count by the client's own address, not the proxy's.
+            guesser = {"X-API-Key": "guess", "X-Forwarded-For": "203.0.113.9"}
+            assert [client.post("/v1/solve", json=TIMED, headers=guesser).status_code
+                    for _ in range(3)] == [401, 401, 429]
+            assert client.post("/v1/solve", json=TIMED, headers={
+                **headers, "X-Forwarded-For": "198.51.100.1"}).status_code == 200
             with _paused(process):
                 started = time.monotonic()
                 answer = client.post("/v1/solve", json=TIMED, headers=headers)

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from limits import parse
 
 from api import API_VERSION
 from api.pool.solver_pool import SolverPool
@@ -119,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Outside the body guard (an unknown caller's body is never read), inside CORS
         # (a browser can read the 401 and 429).
         app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=limiter,
+                           failure_limit=parse(settings.auth_failure_limit),
                            metrics_need_key=settings.metrics_need_key)
     if settings.origins:
         app.add_middleware(

@@ -65,6 +65,8 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
         # At the drain's end uvicorn cancels what is left: the app answers
         # those requests 503 (CatchAllMiddleware) and ends streams with a line.
         timeout_graceful_shutdown=settings.drain_s,
+        # The client address behind a trusted proxy: the failed-key limit counts by it.
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )
     try:
         listener = _listen(host, port)

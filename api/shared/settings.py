@@ -143,6 +143,17 @@ class Settings(BaseSettings):
     rate_limit: Annotated[str, AfterValidator(_rate)] = Field(
         default="1000/second", description="each key's rate limit where the file gives none "
                                            "(limits notation: 100/second, 6000 per minute)")
+    auth_failure_limit: Annotated[str, AfterValidator(_rate)] = Field(
+        default="10/minute", description=(
+            "requests with an unknown API key one client address (an IPv6 /64) may make; past "
+            "it every keyed request from there gets 429 too_many_failed_keys, its key unchecked, "
+            "until the window allows again (other addresses are not affected)"))
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1,::1", validation_alias=AliasChoices("FORWARDED_ALLOW_IPS"),
+        description=(
+            "proxies whose X-Forwarded-For gives the client address (uvicorn's own variable, no "
+            "prefix; * for any): behind a proxy, list it, or every client is the proxy's address "
+            "to RUMMY_SOLVER_AUTH_FAILURE_LIMIT"))
     redis_url: str = Field(default="", description=(
         "Redis that counts the rate limits across workers and replicas (redis://host:6379/0); "
         "empty: each worker counts in memory"))
