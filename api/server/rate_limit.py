@@ -101,11 +101,6 @@ class RateLimiter:
         self.failures_since_warned = 0
         self.gauge: int | None = None  # what REDIS_UP says; set on a change only
 
-    @property
-    def reachable(self) -> bool:
-        """Whether the last call to the counter answered (always, in memory)."""
-        return self.down_since is None
-
     async def allow(self, name: str, rate: RateLimitItem) -> int | None:
         """Count one request under ``name``: None when it may go on, else the
         seconds to wait (Retry-After); ``CounterUnavailable`` under ``closed``."""
@@ -115,7 +110,7 @@ class RateLimiter:
                 return None
             return _wait(await self.limiter.get_window_stats(rate, name))
 
-        return await self._guarded(count, None)
+        return await self._guarded(count)
 
     async def over(self, name: str, rate: RateLimitItem) -> int | None:
         """The seconds to wait when ``name``'s count is at its rate, else None
@@ -125,7 +120,7 @@ class RateLimiter:
             stats = await self.limiter.get_window_stats(rate, name)
             return _wait(stats) if stats.remaining <= 0 else None
 
-        return await self._guarded(look, None)
+        return await self._guarded(look)
 
     async def hit(self, name: str, rate: RateLimitItem) -> None:
         """Add one to ``name``'s count (whether or not it is over)."""
@@ -133,7 +128,7 @@ class RateLimiter:
         async def add() -> None:
             await self.limiter.hit(rate, name)
 
-        await self._guarded(add, None)
+        await self._guarded(add)
 
     async def probe(self) -> bool:
         """Whether the counter answers now (a PING within the timeouts, even
@@ -153,14 +148,15 @@ class RateLimiter:
         self._answered()
         return True
 
-    async def _guarded(self, call: Callable[[], Awaitable[T]], passed: T) -> T:
-        """``call()`` within the timeouts; when the counter fails, ``passed``
-        (open) or ``CounterUnavailable`` (closed)."""
+    async def _guarded(self, call: Callable[[], Awaitable[T | None]]) -> T | None:
+        """``call()`` within the timeouts; when the counter fails, None (open:
+        as if nothing were counted yet) or ``CounterUnavailable`` (closed)."""
         if not self.shared:
             return await call()
         now = time.monotonic()
         if self.down_since is not None and now < self.retry_at:
-            return self._policy(passed, now)
+            self._policy(now)
+            return None
         if self.down_since is not None:
             self.retry_at = now + RETRY_S  # this check tries; the others meanwhile do not
         try:
@@ -168,16 +164,17 @@ class RateLimiter:
                 result = await call()
         except Exception as error:  # refused, timed out, a Redis error: the counter failed
             self._failed(_reason(error))
-            return self._policy(passed, time.monotonic())
+            self._policy(time.monotonic())
+            return None
         self._answered()
         return result
 
-    def _policy(self, passed: T, now: float) -> T:
+    def _policy(self, now: float) -> None:
+        """Count a check the counter failed; under ``closed``, refuse its request."""
         metrics.RATE_LIMIT_FAILURES.labels(self.fail).inc()
         self.failures_since_warned += 1
         if self.fail == "closed":
             raise CounterUnavailable(max(1, math.ceil(self.retry_at - now)))
-        return passed
 
     def _failed(self, reason: str) -> None:
         now = time.monotonic()
