@@ -54,7 +54,8 @@ export interface paths {
         };
         /**
          * Readyz
-         * @description Readiness: a solver process solves a small gin hand and the answer is checked.
+         * @description Readiness: a solver process solves a small gin hand and the answer is checked;
+         *     with API keys counted in Redis, Redis answers a PING (``redis`` says whether).
          */
         get: operations["readyz"];
         put?: never;
@@ -9753,7 +9754,8 @@ export interface components {
         };
         /**
          * ReadyResponse
-         * @description Readiness: a small hand was solved correctly just now, by a solver process.
+         * @description Readiness: a small hand was solved correctly just now, by a solver process
+         *     (and, with API keys counted in Redis, whether Redis answers).
          * @example {
          *       "elapsed_ms": 0.9,
          *       "status": "ready"
@@ -9762,6 +9764,11 @@ export interface components {
         ReadyResponse: {
             /** Elapsed Ms */
             elapsed_ms: number;
+            /**
+             * Redis
+             * @description with API keys and RUMMY_SOLVER_REDIS_URL: whether Redis answered a PING just now. unreachable: keyed requests go on uncounted (RUMMY_SOLVER_RATE_LIMIT_FAIL=open; under closed /readyz answers 503 instead); null without Redis
+             */
+            redis?: ("ok" | "unreachable") | null;
             /**
              * Status
              * @default ready
@@ -11800,7 +11807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
-            /** @description the self-check failed */
+            /** @description the self-check failed, or Redis does not answer while RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (every keyed request would be refused) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11917,7 +11924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11942,7 +11949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12061,7 +12068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12086,7 +12093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12205,7 +12212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12230,7 +12237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12349,7 +12356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12374,7 +12381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12493,7 +12500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12518,7 +12525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12637,7 +12644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12662,7 +12669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12781,7 +12788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12806,7 +12813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12925,7 +12932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12950,7 +12957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13069,7 +13076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13094,7 +13101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13213,7 +13220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13238,7 +13245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13391,7 +13398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13416,7 +13423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
