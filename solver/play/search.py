@@ -10,8 +10,8 @@ fast policy (each game's ``play``), and the moves compare on the same worlds.
   deals the judgement reads, the playouts in all; counted, not timed, so a
   seed gives the same answer on any machine.
 * ``Budget`` -- a level and the request's deadline; ``until`` is when the
-  search stops, ``MARGIN_S`` (or a tenth of the time left) before it, to
-  leave time to write the answer.
+  search stops, ``MARGIN_S`` (or ``MARGIN_SHARE`` of the time left) before
+  it, to leave time to write the answer.
 * ``Tally`` -- one move's outcomes (points, wins), with its mean and
   standard error (``mean_and_error``).
 * ``spend`` -- the one way to spend the budget on the close calls: rounds
@@ -41,8 +41,11 @@ from solver.deadline import Deadline
 from solver.play.advice import Move
 
 MARGIN_S = 0.01
-"""The search stops this long (or a tenth of the time left) before the
-deadline, to leave time to write the answer."""
+"""The search stops this long, or ``MARGIN_SHARE`` of the time left, before
+the deadline, to leave time to write the answer."""
+MARGIN_SHARE = 0.1
+"""The share of a decision's time left that is kept for writing the answer
+(the words and figures of every move)."""
 
 World = TypeVar("World")
 
@@ -78,8 +81,9 @@ class Budget:
 
     def until(self) -> float:
         """The clock time (``time.monotonic``) the search stops at: ``MARGIN_S``,
-        or a tenth of the time left, before the deadline."""
-        return self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
+        or ``MARGIN_SHARE`` of the time left, before the deadline."""
+        return self.deadline.at - max(MARGIN_S,
+                                      MARGIN_SHARE * self.deadline.remaining_ms() / 1000.0)
 
 
 def mean_and_error(points: Sequence[float]) -> tuple[float, float | None]:

@@ -357,10 +357,11 @@ class GinDecision:
         the one that scores most against the deals' defenders (fewest layoffs)."""
         assert move.card is not None
         kept = sorted(cards_of(self.mask & ~(1 << move.card)))
-        sample = worlds[: min(len(worlds), self.params.shown_deals)]
+        late = self.deadline.expired()  # past the deadline: the first arrangement, few deals
+        sample = worlds[: min(len(worlds), 8 if late else self.params.shown_deals)]
         best: tuple[float, tuple[tuple[int, ...], ...], tuple[int, ...]] | None = None
         for count, (melds, deadwood) in enumerate(arrangements(kept, self.deal, self.limit)):
-            if count >= self.params.shown_arrangements:
+            if count >= (1 if late else self.params.shown_arrangements):
                 break
             meld_masks = [mask_of(m.cards) for m in melds]
             dead = sum(self.hands.points[c] for c in deadwood)

@@ -205,8 +205,8 @@ class LayDownDecision:
                     moves.append((Move(GO_OUT, melds=melds, layoffs=layoffs), laid, paid))
                 continue
             for card in sorted(set(left)):
-                if card == state.taken_top:
-                    continue
+                if card == state.taken_top and left.count(card) < 2:
+                    continue  # the top taken may not go back (another copy may)
                 moves.append((Move(DISCARD, card=card, melds=melds, layoffs=layoffs), laid,
                               paid))
         return moves
@@ -217,7 +217,7 @@ class LayDownDecision:
         hand = self.state.hand
         out: list[Option] = []
         for card in sorted(set(hand)):
-            if card == self.state.taken_top:
+            if card == self.state.taken_top and hand.count(card) < 2:
                 continue
             rest = list(hand)
             rest.remove(card)
