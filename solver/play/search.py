@@ -285,6 +285,28 @@ def drop_the_clearly_worse(tallies: Sequence[Tally], utility: Callable[[float], 
             tally.alive = False
 
 
+def behind(best: Tally, tally: Tally,
+           utility: Callable[[float], float]) -> tuple[float | None, float | None]:
+    """How far ``tally`` is behind ``best`` on the deals both were played on
+    (the first ones of each: every move is played on the same worlds in the
+    same order), in ``utility`` units, and the paired standard error of
+    that gap; None (and None) for ``best`` itself or without a common deal."""
+    count = min(len(best.points), len(tally.points))
+    if tally is best or count == 0:
+        return None, None
+    gap, error = mean_and_error([utility(a) - utility(b) for a, b in
+                                 zip(best.points[:count], tally.points[:count], strict=True)])
+    return gap, error
+
+
+def ranked_below(best: Tally, gap: float, error: float | None) -> str:
+    """The reason of a move placed below ``best`` though its figures are
+    ``-gap`` better on the same deals (within the noise: the ranking rule decides)."""
+    noise = "" if error is None else f" (± {error:.2g})"
+    return (f"{-gap:+.2g} over {best.move} on the same deals, within the noise{noise}: the "
+            f"ranking rule puts {best.move} first")
+
+
 def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[Tally]:
     """The searched moves best first, each under its best line: the moves
     that stayed in longest first, then by worth (mean utility), then by the
@@ -300,6 +322,6 @@ def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[
     return out
 
 
-__all__ = ["MARGIN_S", "Budget", "Decision", "Level", "Outcome", "Spending", "Tally",
+__all__ = ["MARGIN_S", "Budget", "Decision", "Level", "Outcome", "Spending", "Tally", "behind",
            "drop_the_clearly_worse", "halving_sizes", "levels", "mean_and_error", "ranked",
-           "spend"]
+           "ranked_below", "spend"]

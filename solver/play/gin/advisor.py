@@ -51,7 +51,7 @@ from solver.cards import card_name, rank_of, suit_of
 from solver.gin import arrangements
 from solver.layoffs import LayoffSearch, read_table
 from solver.objective import TIE_SCALE
-from solver.play.advice import Advice, Layoff, Move, MoveValue
+from solver.play.advice import Advice, Confidence, Layoff, Move, MoveValue, RankedBy
 from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
 from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.policy import HandJudge, stock_odds
@@ -65,9 +65,11 @@ from solver.play.search import (
     Outcome,
     Spending,
     Tally,
+    behind,
     levels,
     mean_and_error,
     ranked,
+    ranked_below,
     spend,
 )
 from solver.play.words import (
@@ -278,9 +280,24 @@ class GinDecision:
                     tally.wins.append(win)
         order = self._prefer_plain(ranked(tallies, self.utility)) if shortlist else []
         order += [t for t in tallies if not t.searched]
-        values = [self._value(t, worlds) for t in order]
+        values = [self._value(t, worlds, order[0]) for t in order]
         return Advice("gin", self.state.phase, tuple(values), self.level.name, self.seed,
-                      complete)
+                      complete, self._ranked_by(), self._ranking(bool(shortlist)))
+
+    def _ranked_by(self) -> RankedBy:
+        return "expected_points" if self.state.target is None else "match_win_probability"
+
+    def _ranking(self, searched: bool) -> str:
+        """The ranking rule in words."""
+        worth = "expected points for this hand" if self.state.target is None else \
+            "the chance to win the match after this hand"
+        if not searched:
+            return ("by the advisor's judgement (the deadwood kept now and after the next "
+                    "draw, a pickup that melds); every figure comes from a few deals (rough)")
+        return (f"by {worth}: the moves the search played on the same deals first, the "
+                "plainest discard (the least deadwood kept) ahead of the others unless one "
+                f"is better by more than {self.params.plain_z:g} standard errors of the "
+                "difference; then the judgement's other moves, valued on a few deals (rough)")
 
     def _prefer_plain(self, ranked: list[Tally]) -> list[Tally]:
         """``ranked`` with the plainest discard (the least deadwood kept)
@@ -334,7 +351,7 @@ class GinDecision:
             return judge.expected_cost(mask) / TIE_SCALE
         return 0.0
 
-    def _value(self, tally: Tally, worlds: Sequence[World]) -> MoveValue:
+    def _value(self, tally: Tally, worlds: Sequence[World], best: Tally) -> MoveValue:
         points = tally.points
         n = len(points)
         mean, error = mean_and_error(points)
@@ -342,9 +359,14 @@ class GinDecision:
         move = self._shown(tally.move, worlds) if tally.move.action == KNOCK else tally.move
         # passing at the wall ends the hand unscored: its figures are exact
         exact = move.action == PASS and self.state.phase == WALL
+        gap, gap_error = behind(best, tally, self.utility)
+        confidence: Confidence = "exact" if exact else "ranked" if tally.searched else "rough"
+        reasons = self._reasons(tally, worlds)
+        if gap is not None and gap < 0 and tally.searched and best.searched:
+            reasons.append(ranked_below(best, gap, gap_error))
         return MoveValue(move, mean, wins, self._match(points), exact, n,
-                         0.0 if exact else error, tuple(self._reasons(tally, worlds)),
-                         tally.searched)
+                         0.0 if exact else error, tuple(reasons), tally.searched, confidence,
+                         gap, gap_error)
 
     def _match(self, points: Sequence[float]) -> float | None:
         if self.state.target is None:
@@ -415,8 +437,12 @@ class GinDecision:
             reasons.append("undercut" if exact else f"undercut in {undercut:.0%} of deals")
         error = None if exact else (mean_and_error(points)[1] or 0.0)
         value = MoveValue(move, mean, undercut, self._match(points), exact, len(points),
-                          0.0 if exact else error, tuple(reasons))
-        return Advice("gin", LAYOFF, (value,), self.level.name, self.seed, True)
+                          0.0 if exact else error, tuple(reasons),
+                          confidence="exact" if exact else "ranked")
+        return Advice("gin", LAYOFF, (value,), self.level.name, self.seed, True,
+                      self._ranked_by(), "the one reply: the exact best melds and layoffs "
+                      "against the knock (figures over the knocker's unshown deadwood when "
+                      "it was not shown)")
 
     def _knocker_deadwood(self, shown: tuple[int, ...] | None, count: int) -> list[int]:
         """The knocker's deadwood points: shown, or guessed from the unseen

@@ -52,9 +52,11 @@ from solver.play.search import (
     Outcome,
     Spending,
     Tally,
+    behind,
     levels,
     mean_and_error,
     ranked,
+    ranked_below,
     spend,
 )
 from solver.play.words import DECLARE, DISCARD, DRAW, DRAW_STOCK, DROP, FIRST_DROP, TAKE_DISCARD
@@ -212,8 +214,13 @@ class IndianDecision:
         playing_on = max((t.mean() for t in tallies if t.move.action != DROP), default=None)
         reasons = {id(t): self._reasons(t, playing_on) for t in tallies}
         order = sorted(ranked(tallies, self.utility), key=lambda t: t.move.action != DECLARE)
-        values = tuple(self._move_value(t, reasons[id(t)]) for t in order)
-        return Advice(self.rules.name, state.phase, values, self.level.name, self.seed, complete)
+        values = tuple(self._move_value(t, reasons[id(t)], order[0]) for t in order)
+        return Advice(self.rules.name, state.phase, values, self.level.name, self.seed, complete,
+                      "expected_points",
+                      "by expected points over the same deals (what the player collects when it "
+                      "declares first less what it pays when another does); a valid show always "
+                      "first; the moves that stayed in the search longest ahead of those it "
+                      "dropped as clearly worse; a drop's cost is exact")
 
     def worlds_wanted(self) -> int:
         """The worlds this decision deals: the level's, fewer for long hands."""
@@ -383,13 +390,17 @@ class IndianDecision:
         return win * them.pay_later(rounds) - lose * paid, win
 
     # -- words ---------------------------------------------------------------------
-    @staticmethod
-    def _move_value(tally: Tally, reasons: Sequence[str]) -> MoveValue:
+    def _move_value(self, tally: Tally, reasons: Sequence[str], best: Tally) -> MoveValue:
         n = len(tally.points)
         mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / n
+        gap, gap_error = behind(best, tally, self.utility)
+        if gap is not None and gap < 0:
+            reasons = [*reasons, ranked_below(best, gap, gap_error)]
         return MoveValue(tally.move, mean, win, None, tally.exact, n,
-                         0.0 if tally.exact else error, tuple(reasons))
+                         0.0 if tally.exact else error, tuple(reasons),
+                         confidence="exact" if tally.exact else "ranked", gap=gap,
+                         gap_error=gap_error)
 
     def _reasons(self, tally: Tally, playing_on: float | None) -> list[str]:
         move = tally.move

@@ -57,9 +57,11 @@ from solver.play.search import (
     Outcome,
     Spending,
     Tally,
+    behind,
     levels,
     mean_and_error,
     ranked,
+    ranked_below,
     spend,
 )
 from solver.play.words import DISCARD, DRAW, DRAW_STOCK, GO_OUT, PASS, TAKE_DISCARD
@@ -72,6 +74,8 @@ LEVELS: dict[str, Level] = levels(
 """How hard the advisor thinks: the playouts of one decision, shared out by
 successive halving.  Counted, not timed."""
 DEFAULT_LEVEL = "standard"
+MIN_RANKED = 3
+"""A move played on fewer deals than this (cut short by the clock) has rough figures."""
 
 Option = tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...], tuple[int, ...], int]
 """A way to play the turn before the throw: new melds, layoffs, the cards
@@ -265,10 +269,16 @@ class LayDownDecision:
             if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-        values = tuple(self._move_value(t, t.stage == last)
-                       for t in ranked(tallies, self.utility))
+        order = ranked(tallies, self.utility)
+        values = tuple(self._move_value(t, t.stage == last, order[0]) for t in order)
+        collect = self.variant.scoring == "collect"
+        worth = "what the player collects (or pays) when the round ends" if collect else \
+            "the round's points against the others' mean"
         return Advice(self.variant.game, state.phase, values, self.level.name, self.seed,
-                      complete)
+                      complete, "expected_points",
+                      f"by {worth}, over the same deals: the moves that stayed in the search "
+                      "longest first (each round of deals keeps the better half, and a move "
+                      "clearly worse than the best stops), then by their figures")
 
     def sample(self, count: int, until: float) -> list[_World]:
         """``count`` more worlds: the hidden cards dealt at random."""
@@ -447,12 +457,16 @@ class LayDownDecision:
         return table
 
     # -- words ---------------------------------------------------------------------
-    def _move_value(self, tally: Tally, searched: bool) -> MoveValue:
+    def _move_value(self, tally: Tally, searched: bool, best: Tally) -> MoveValue:
         n = len(tally.points)
         mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / n
-        return MoveValue(tally.move, mean, win, None, False, n, error,
-                         tuple(self._reasons(tally)), searched)
+        gap, gap_error = behind(best, tally, self.utility)
+        reasons = self._reasons(tally)
+        if gap is not None and gap < 0:
+            reasons.append(ranked_below(best, gap, gap_error))
+        return MoveValue(tally.move, mean, win, None, False, n, error, tuple(reasons), searched,
+                         "ranked" if n >= MIN_RANKED else "rough", gap, gap_error)
 
     def _reasons(self, tally: Tally) -> list[str]:
         move = tally.move
