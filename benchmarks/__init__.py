@@ -1,17 +1,17 @@
 """Benchmark suite of the rummy solver: ``python -m benchmarks --help``.
 
-* ``benchmarks.suites`` -- seeded hand generators dealt from each preset's deck;
-* ``benchmarks.runner`` -- times ``solve()`` per suite and engine, validates
+* ``benchmarks.speed.suites`` -- seeded hand generators dealt from each preset's deck;
+* ``benchmarks.speed.runner`` -- times ``solve()`` per suite and engine, validates
   every answer, compares the engines' optima;
-* ``benchmarks.anchors`` -- OpenSpiel and RLCard side by side on gin hands;
-* ``benchmarks.hints`` -- ``draw_hint`` / ``discard_hint`` timed per call;
-* ``benchmarks.overrides`` -- ``solve(..., rules={...})`` against the preset,
+* ``benchmarks.speed.anchors`` -- OpenSpiel and RLCard side by side on gin hands;
+* ``benchmarks.speed.hints`` -- ``draw_hint`` / ``discard_hint`` timed per call;
+* ``benchmarks.speed.overrides`` -- ``solve(..., rules={...})`` against the preset,
   and the memory of many distinct overrides;
-* ``benchmarks.load`` -- the real API server under a bounded concurrent client;
-* ``benchmarks.deadline`` -- the real API server on hostile and heavy requests:
+* ``benchmarks.service.load`` -- the real API server under a bounded concurrent client;
+* ``benchmarks.service.deadline`` -- the real API server on hostile and heavy requests:
   answered by the deadline + 100 ms, health checks kept answering;
-* ``benchmarks.bulk`` -- ``rummy-solver bulk`` throughput (1 / 2 processes, Ray);
-* ``benchmarks.report`` -- Markdown tables and the JSON file.
+* ``benchmarks.speed.bulk`` -- ``rummy-solver bulk`` throughput (1 / 2 processes, Ray);
+* ``benchmarks.speed.report`` -- Markdown tables and the JSON file.
 
 ``run(...)`` is the whole benchmark as a function (what ``__main__`` and the
 smoke test call).  Nothing here asserts on time.
@@ -23,9 +23,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmarks.hints import HINT_SUITES, MIN_DEALS
-from benchmarks.runner import SEARCH_ENGINES, run_suites
-from benchmarks.suites import DEFAULT_SEED, SUITES
+from benchmarks.speed.hints import HINT_SUITES, MIN_DEALS
+from benchmarks.speed.runner import SEARCH_ENGINES, run_suites
+from benchmarks.speed.suites import DEFAULT_SEED, SUITES
 
 SMOKE_HANDS = 3
 
@@ -63,7 +63,7 @@ def run(
     adds every hint suite not named; hint suites deal ``max(n, hint_min)``
     hands.
     """
-    from benchmarks import report
+    from benchmarks.speed import report
 
     asked = list(suites or [])
     names = [s for s in asked if s in SUITES] if asked else list(SUITES)
@@ -79,24 +79,24 @@ def run(
     runs = run_suites(names, n, engines, seed, time_limit_ms, progress)
     results["suites"] = [r.summary() for r in runs]
     if anchors:
-        from benchmarks.anchors import run_anchors
+        from benchmarks.speed.anchors import run_anchors
 
         results["anchors"] = run_anchors(n, seed, progress)
     if hint_names:
-        from benchmarks.hints import run_hints
+        from benchmarks.speed.hints import run_hints
 
         results["hints"] = run_hints(hint_names, n, seed, time_limit_ms, hint_min, progress)
     if overrides:
-        from benchmarks.overrides import DISTINCT_OVERRIDES, run_overrides
+        from benchmarks.speed.overrides import DISTINCT_OVERRIDES, run_overrides
 
         distinct = DISTINCT_OVERRIDES if overrides_distinct is None else overrides_distinct
         results["overrides"] = run_overrides(n, seed, distinct, progress)
     if load:
-        from benchmarks.load import run_load
+        from benchmarks.service.load import run_load
 
         results["load"] = run_load(load_seconds, progress=progress)
     if deadline:
-        from benchmarks.deadline import run_deadline
+        from benchmarks.service.deadline import run_deadline
 
         results["deadline"] = run_deadline(progress)
     if bulk:
@@ -108,15 +108,15 @@ def run(
 
 def run_bulk_if_ready(n: int | None, ray: bool, seed: int,
                       progress: Callable[[str], None] | None) -> dict[str, Any]:
-    """``benchmarks.bulk.run_bulk`` (1 and 2 processes, Ray unless ``ray`` is
+    """``benchmarks.speed.bulk.run_bulk`` (1 and 2 processes, Ray unless ``ray`` is
     false), or ``{"skipped": why}`` when that module cannot run here."""
     try:
-        from benchmarks import bulk
+        from benchmarks.speed import bulk
     except Exception as error:  # another module's state: report, do not fail the run
-        return {"skipped": f"benchmarks.bulk not importable ({type(error).__name__}: {error})"}
+        return {"skipped": f"benchmarks.speed.bulk not importable ({type(error).__name__}: {error})"}
     runner = getattr(bulk, "run_bulk", None)
     if runner is None:
-        return {"skipped": "benchmarks.bulk has no run_bulk()"}
+        return {"skipped": "benchmarks.speed.bulk has no run_bulk()"}
     lines = bulk.DEFAULT_LINES if n is None else n
     if progress is not None:
         progress(f"bulk: {lines} lines, 1 and 2 processes{', Ray' if ray else ''}")

@@ -21,13 +21,13 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks import SMOKE_HANDS, correctness_problems, run
-from benchmarks.advise_load import GAMES as ADVISE_LOAD_GAMES
-from benchmarks.advise_load import TABLE_PLAYERS, render_advise_load, run_advise_load
-from benchmarks.arena.cli import add_arena_arguments, run_arena_command
-from benchmarks.hints import HINT_SUITES, MIN_DEALS
-from benchmarks.report import render, write_json
-from benchmarks.runner import SEARCH_ENGINES
-from benchmarks.suites import DEFAULT_SEED, SUITES
+from benchmarks.arena.core.cli import add_arena_arguments, run_arena_command
+from benchmarks.service.advise_load import GAMES as ADVISE_LOAD_GAMES
+from benchmarks.service.advise_load import TABLE_PLAYERS, render_advise_load, run_advise_load
+from benchmarks.speed.hints import HINT_SUITES, MIN_DEALS
+from benchmarks.speed.report import render, write_json
+from benchmarks.speed.runner import SEARCH_ENGINES
+from benchmarks.speed.suites import DEFAULT_SEED, SUITES
 
 SMOKE_DISTINCT_OVERRIDES = 20
 
@@ -54,9 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="start the API server (2 workers): hostile bodies and 40 concurrent "
                              "heavy solves against their deadlines")
     parser.add_argument("--bulk", action="store_true",
-                        help="rummy-solver bulk throughput, 1 and 2 processes and Ray (benchmarks.bulk)")
+                        help="rummy-solver bulk throughput, 1 and 2 processes and Ray "
+                             "(benchmarks.speed.bulk)")
     parser.add_argument("--bulk-n", type=int, default=None,
-                        help="lines of the bulk file (default: benchmarks.bulk's, 10000)")
+                        help="lines of the bulk file (default: benchmarks.speed.bulk's, 10000)")
     parser.add_argument("--bulk-no-ray", action="store_true", help="skip the Ray runner of --bulk")
     parser.add_argument("--load", action="store_true",
                         help="start the API server (1 and 2 workers) and load-test /v1/solve")

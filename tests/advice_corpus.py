@@ -105,7 +105,7 @@ def _spread(calls: Sequence[dict[str, Any]], count: int) -> list[dict[str, Any]]
 
 
 def _gin_positions() -> list[dict[str, Any]]:
-    from benchmarks.arena.runner import run_arena
+    from benchmarks.arena.gin.runner import run_arena
 
     rows: list[dict[str, Any]] = []
     for a, b, hands, matches in (("advisor", "eaai_simple", 14, 0),
@@ -118,7 +118,7 @@ def _gin_positions() -> list[dict[str, Any]]:
 
 
 def _rotated_positions(game: str) -> list[dict[str, Any]]:
-    from benchmarks.arena.cli import ROTATED_GAMES
+    from benchmarks.arena.core.cli import ROTATED_GAMES
 
     lineups = {
         "indian13": (["advisor", "distance"], ["advisor", "greedy", "distance"],

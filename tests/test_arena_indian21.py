@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.arena.core.joker_cards import JOKER, card_name, names, parse_card, parse_cards
 from benchmarks.arena.indian.melds import (
     deal_wild,
     marriage_count,
@@ -31,7 +32,6 @@ from benchmarks.arena.indian.referee import (
 )
 from benchmarks.arena.indian.runner import run_indian21_arena
 from benchmarks.arena.indian.variants import INDIAN13, INDIAN21
-from benchmarks.arena.joker_cards import JOKER, card_name, names, parse_card, parse_cards
 from tests.imports import solver_imports
 
 CUT = "7H"
@@ -355,7 +355,7 @@ def test_indian13_keeps_its_deck_and_knobs() -> None:
 
 def test_the_command_line_seats_an_indian21_table() -> None:
     from benchmarks.__main__ import build_parser
-    from benchmarks.arena.cli import ROTATED_GAMES
+    from benchmarks.arena.core.cli import ROTATED_GAMES
 
     parser = build_parser()
     lineup = ROTATED_GAMES["indian21"].lineup

@@ -36,8 +36,9 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from benchmarks.arena.entrants import Entrant
-from benchmarks.arena.entrants import make_player as make_entrant
+from benchmarks.arena.core.entrants import Entrant
+from benchmarks.arena.core.entrants import make_player as make_entrant
+from benchmarks.arena.core.joker_cards import card_name, names
 from benchmarks.arena.indian.referee import (
     DRAW,
     DROP,
@@ -47,7 +48,6 @@ from benchmarks.arena.indian.referee import (
     Phase,
     PlayerView,
 )
-from benchmarks.arena.joker_cards import card_name, names
 
 LABEL = "Indian"
 """The game as messages name it."""

@@ -62,6 +62,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from benchmarks.arena.core.joker_cards import card_name
 from benchmarks.arena.indian.melds import (
     deal_wild,
     least_count,
@@ -72,7 +73,6 @@ from benchmarks.arena.indian.melds import (
 )
 from benchmarks.arena.indian.variants import INDIAN13, IndianVariant
 from benchmarks.arena.indian.variants import IndianRules as IndianRules  # where callers find it
-from benchmarks.arena.joker_cards import card_name
 
 HAND_SIZE = INDIAN13.hand_size
 DECK: tuple[int, ...] = INDIAN13.deck
