@@ -48,6 +48,7 @@ from benchmarks.arena.indian.referee import (
     Phase,
     PlayerView,
 )
+from solver.play.indian import FastPolicy, hands_for
 
 LABEL = "Indian"
 """The game as messages name it."""
@@ -133,9 +134,7 @@ class DistancePlayer:
     def start_deal(self, seat: int, seed: int) -> None:
         """Nothing to remember."""
 
-    def _policy(self, view: PlayerView) -> Any:
-        from solver.play.indian.advisor import hands_for
-        from solver.play.indian.policy import FastPolicy
+    def _policy(self, view: PlayerView) -> FastPolicy:
         from solver.rules import make_deal, make_rules
 
         deal = make_deal(make_rules(view.game), cut_token(view))
