@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks import run
+from benchmarks.__main__ import run
 from benchmarks.speed import charts
 from benchmarks.speed.charts import CHART_KINDS, arena_points_charts, draw, interval_chart, main, write
 from benchmarks.speed.report import write_json

@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks import SMOKE_HANDS, correctness_problems, run
-from benchmarks.__main__ import main
+from benchmarks.__main__ import SMOKE_HANDS, correctness_problems, main, run
 from benchmarks.speed.anchors import KNOWN_HAND, to_openspiel
 from benchmarks.speed.runner import SEARCH_ENGINES, check_solution, engine_available, load_validator
 from benchmarks.speed.suites import SUITES, generate, preset_deck, wild_cards

@@ -44,6 +44,7 @@ from benchmarks.arena.laydown.variants import VARIANTS as LAY_DOWN_VARIANTS
 from benchmarks.service.load import HOST, Server, api_unavailable, run_phase
 from benchmarks.speed.markdown import markdown_table
 from benchmarks.speed.runner import percentile
+from solver.play import advise
 
 HANDS = 8
 """Arena hands (gin) or deals (Indian) the positions come from (gin: about 17
@@ -72,8 +73,6 @@ class _Recorder(AdvisorPlayer):
         self.bodies: list[dict[str, Any]] = []
 
     def _advice(self, view: PlayerView) -> Any:
-        from solver.play import advise
-
         self.decisions += 1
         body = advice_request(view, (self.seed * 1000 + self.decisions) % 2**31)
         self.bodies.append(body)
@@ -173,8 +172,6 @@ def level_times(bodies: list[dict[str, Any]],
                 levels: tuple[str, ...] = ("novice", "standard", "expert")) -> dict[str, Any]:
     """Per level, the library's time per decision over ``bodies`` (one
     process, one decision at a time): median, p90, p99 and max in ms."""
-    from solver.play import advise
-
     out: dict[str, Any] = {}
     for level in levels:
         times = []

@@ -46,6 +46,7 @@ from typing import Any
 
 import httpx
 
+from api.shared.settings import load_settings
 from benchmarks.service.hostile import deck, hostile_bodies
 from benchmarks.service.load import Server, api_unavailable
 from benchmarks.speed.runner import percentile
@@ -62,8 +63,6 @@ REPLACED = re.compile(r"Child process \[\d+\] died")  # uvicorn replacing a dead
 def default_limits_ms() -> dict[str, int]:
     """The server's limit for a request without ``time_limit_ms``, by kind."""
     try:
-        from api.shared.settings import load_settings
-
         settings = load_settings()
         return {"solve": settings.default_time_limit_ms, "other": settings.request_budget_ms}
     except Exception:  # settings unreadable: the documented defaults

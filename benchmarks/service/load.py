@@ -336,7 +336,7 @@ def run_phase(port: int, requests: Sequence[bytes], seconds: float,
     the server), asyncio's otherwise."""
     coroutine = drive(port, requests, seconds, concurrency, rate)
     if importlib.util.find_spec("uvloop") is not None:
-        import uvloop
+        import uvloop  # here: an optional dependency (not on Windows)
 
         return uvloop.run(coroutine)
     return asyncio.run(coroutine)

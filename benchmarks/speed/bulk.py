@@ -33,6 +33,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from api.bulk.command import read_lines
+from api.bulk.on_pool import run_lines
+from api.bulk.on_ray import run_lines_ray  # imports ray only when it runs
+from api.shared.operations import DEFAULT_SETTINGS
 from benchmarks.speed.markdown import markdown_table
 from benchmarks.speed.suites import DEFAULT_SEED, SUITES, generate
 
@@ -65,17 +69,11 @@ def runner_name(processes: int) -> str:
 def time_once(path: Path, out: Path, processes: int) -> dict[str, float]:
     """One run of the bulk pipeline over ``path`` into ``out``, in this
     process: seconds in all and to the first answer."""
-    from api.bulk.command import read_lines
-    from api.bulk.on_pool import run_lines
-    from api.shared.operations import DEFAULT_SETTINGS
-
     longest = DEFAULT_SETTINGS.max_body_bytes
     start = time.perf_counter()
     first = None
     with open(path, "rb") as source, open(out, "wb") as sink:
         if processes == RAY:
-            from api.bulk.on_ray import run_lines_ray
-
             answers = run_lines_ray(read_lines(source, longest))
         else:
             answers = run_lines(read_lines(source, longest), processes=processes)

@@ -35,6 +35,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from benchmarks.arena.gin.game import play_hand
+from benchmarks.arena.gin.players.eaai_simple import EaaiSimplePlayer
+from benchmarks.arena.gin.players.greedy_hint import GreedyHintPlayer
+from benchmarks.arena.gin.protocol import Phase, Player, opponent_known_cards
+from benchmarks.arena.gin.referee import GinHand
+from benchmarks.arena.gin.runner import deck_for, seed_for
 from benchmarks.speed.suites import cut_token, preset_deck
 from solver import Solution, solve
 from solver.cards import card_name
@@ -127,12 +133,6 @@ def arena_position(kind: str, turn: int, seed: int, index: int) -> Position:
     """Seat 0's position at its turn ``turn`` in an arena hand of gin (greedy
     hint player against the EAAI simple player, seats alternating with
     ``index``), the decks from ``seed`` and ``index``."""
-    from benchmarks.arena.gin.game import play_hand
-    from benchmarks.arena.gin.players.eaai_simple import EaaiSimplePlayer
-    from benchmarks.arena.gin.players.greedy_hint import GreedyHintPlayer
-    from benchmarks.arena.gin.protocol import Player
-    from benchmarks.arena.gin.runner import deck_for, seed_for
-
     for attempt in range(MAX_DEALS):
         greedy, simple = GreedyHintPlayer(), EaaiSimplePlayer()
         players: tuple[Player, Player] = (greedy, simple) if index % 2 == 0 else (simple, greedy)
@@ -157,9 +157,6 @@ class _Recorder:
 
     def before_action(self, hand: object) -> None:
         """Record seat 0's position when it is at the asked phase and turn."""
-        from benchmarks.arena.gin.protocol import Phase, opponent_known_cards
-        from benchmarks.arena.gin.referee import GinHand
-
         assert isinstance(hand, GinHand)
         if self.found is not None or hand.to_act != 0:
             return

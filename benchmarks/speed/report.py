@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.speed.bulk import render as render_bulk
 from benchmarks.speed.markdown import format_time_us, markdown_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,12 +196,7 @@ def bulk_section(bulk: dict[str, Any]) -> str:
     """``benchmarks.speed.bulk.render`` of the bulk run (or why it was skipped)."""
     if "skipped" in bulk:
         return f"bulk skipped: {bulk['skipped']}"
-    try:
-        from benchmarks.speed.bulk import render as render_bulk
-    except ImportError as error:
-        return f"bulk results present but benchmarks.speed.bulk.render is unavailable: {error}"
-    text: str = render_bulk(bulk)
-    return text
+    return render_bulk(bulk)
 
 
 def load_table(load: dict[str, Any]) -> str:

@@ -26,7 +26,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from benchmarks.arena.core.report import write_json
+from benchmarks.arena.gin.openspiel_shadow import OpenSpielMissingError
 from benchmarks.arena.gin.players.registry import ENTRANTS
+from benchmarks.arena.gin.report import render as render_gin
+from benchmarks.arena.gin.runner import run_arena
 from benchmarks.arena.indian.players import ENTRANTS as INDIAN_ENTRANTS
 from benchmarks.arena.indian.players import LABEL as INDIAN_LABEL
 from benchmarks.arena.indian.report import render as render_indian
@@ -235,10 +238,6 @@ def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
 
 def run_arena_command(args: argparse.Namespace) -> int:
     """Run the arena as the options say; print the report; the exit code."""
-    from benchmarks.arena.gin.openspiel_shadow import OpenSpielMissingError
-    from benchmarks.arena.gin.report import render
-    from benchmarks.arena.gin.runner import run_arena
-
     if args.game in ROTATED_GAMES:
         return run_rotated_command(args, ROTATED_GAMES[args.game])
     args.a = args.a or "greedy"
@@ -260,4 +259,4 @@ def run_arena_command(args: argparse.Namespace) -> int:
     except OpenSpielMissingError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    return _report(results, render, args)
+    return _report(results, render_gin, args)

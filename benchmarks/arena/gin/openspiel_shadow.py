@@ -67,7 +67,7 @@ class OpenSpielMissingError(RuntimeError):
 def openspiel_available() -> bool:
     """Whether ``pyspiel`` (the ``bench`` extra) can be imported."""
     try:
-        import pyspiel  # type: ignore[import-not-found]  # noqa: F401
+        import pyspiel  # type: ignore[import-not-found]  # noqa: F401  # optional: the bench extra
     except ImportError:
         return False
     return True
@@ -158,7 +158,7 @@ class OpenSpielShadow:
     """A pyspiel state following the referee's hand (see the module doc)."""
 
     def __init__(self) -> None:
-        import pyspiel
+        import pyspiel  # here: an optional dependency (the bench extra)
 
         self._pyspiel = pyspiel
         self.game = pyspiel.load_game("gin_rummy")

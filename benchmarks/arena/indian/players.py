@@ -48,6 +48,8 @@ from benchmarks.arena.indian.referee import (
     Phase,
     PlayerView,
 )
+from solver import discard_hint, draw_hint, make_deal, make_rules, solve
+from solver.play import advise
 from solver.play.indian import FastPolicy, hands_for
 
 LABEL = "Indian"
@@ -83,8 +85,6 @@ def cut_token(view: PlayerView) -> str:
 
 def _declaration(view: PlayerView) -> Action | None:
     """A valid show by ``solve`` (never throwing back the card taken), or None."""
-    from solver import solve
-
     solution = solve(names(view.hand), view.game, wild_rank=cut_token(view), discard=True)
     if not solution.declarable:
         return None
@@ -104,8 +104,6 @@ class GreedyHintPlayer:
 
     def act(self, view: PlayerView) -> Action:
         """The hints' move."""
-        from solver import discard_hint, draw_hint
-
         if view.phase == Phase.DRAW:
             if TAKE in view.legal and DRAW in view.legal:
                 seen = list(view.discard_pile[:-1])
@@ -135,8 +133,6 @@ class DistancePlayer:
         """Nothing to remember."""
 
     def _policy(self, view: PlayerView) -> FastPolicy:
-        from solver.rules import make_deal, make_rules
-
         deal = make_deal(make_rules(view.game), cut_token(view))
         return FastPolicy(hands_for(deal))
 
@@ -215,8 +211,6 @@ class AdvisorPlayer:
 
     def _ranked(self, view: PlayerView) -> list[Any]:
         """The advisor's moves, best first, less the drops it would not make."""
-        from solver.play import advise
-
         body = self.request(view)
         moves = list(advise(body.pop("game"), **body, level=self.level).moves)
         others = [v for v in moves if v.move.action != "drop"]

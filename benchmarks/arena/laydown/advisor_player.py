@@ -36,11 +36,11 @@ from benchmarks.arena.laydown.referee import (
     play,
     take_discard,
 )
+from solver import card_name as library_name
+from solver.play import advise
 
 
 def _ours(cards: Iterable[int]) -> tuple[int, ...]:
-    from solver.cards import card_name as library_name
-
     return tuple(parse_card(library_name(c)) for c in cards)
 
 
@@ -101,8 +101,6 @@ class AdvisorPlayer:
 
     def act(self, view: PlayerView) -> Action:
         """The advisor's best move (a seed of its own per decision)."""
-        from solver.play import advise
-
         self.decisions += 1
         seed = (self.seed * 1000 + self.decisions) % 2**31
         advice = advise(view.variant.name, **advice_request(view, self.level, seed))

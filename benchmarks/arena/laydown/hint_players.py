@@ -103,6 +103,10 @@ from benchmarks.arena.laydown.referee import (
     take_discard,
 )
 from benchmarks.arena.laydown.variants import RUMMY500, Variant
+from solver import card_name as library_name
+from solver import discard_hint, draw_hint, layoffs_hint, make_deal, make_rules, pile_hint
+from solver.deadline import play_deadline
+from solver.layoffs import LayoffSearch, read_table
 
 CARD_VALUE = 8
 """What the careful player counts a card taken from the pile worth, on top of
@@ -164,9 +168,7 @@ def library_rules(view: PlayerView) -> dict[str, object] | None:
 
 def ours(cards: Iterable[int]) -> tuple[int, ...]:
     """Library cards as the arena's, by name."""
-    from solver.cards import card_name
-
-    return tuple(parse_card(card_name(c)) for c in cards)
+    return tuple(parse_card(library_name(c)) for c in cards)
 
 
 def table_names(table: Sequence[Sequence[int]]) -> list[list[str]]:
@@ -265,8 +267,6 @@ class GreedyHintPlayer:
     # -- the draw ---------------------------------------------------------------------
     def pile_options(self, view: PlayerView) -> tuple[Any, list[Any]]:
         """``pile_hint`` of the view and the depths this player may take (``takeable``)."""
-        from solver.hints import pile_hint
-
         hint = pile_hint(names(view.hand), table_names([t.cards for t in view.table]),
                          names(view.pile), view.variant.name, rules=library_rules(view))
         return hint, [d for d in hint.depths if takeable(view, d)]
@@ -290,8 +290,6 @@ class GreedyHintPlayer:
         """Where only the pile top may be taken: ``draw_hint``'s advice, the
         cards out of the stock (the pile below its top, the table) told as
         ``seen``; a tie draws from the stock."""
-        from solver.hints import draw_hint
-
         if not view.pile:
             return DRAW_STOCK
         top = view.pile[-1]
@@ -308,8 +306,6 @@ class GreedyHintPlayer:
     # -- the play ---------------------------------------------------------------------
     def first_play(self, view: PlayerView) -> _Plan:
         """The library's best play: forced by a deep take, else ``layoffs_hint``'s."""
-        from solver.hints import layoffs_hint
-
         plan = _Plan(t.cards for t in view.table)
         if view.must_use is not None:
             if self.forced is None:
@@ -345,8 +341,6 @@ class GreedyHintPlayer:
         """The best play that keeps a card to throw, when ``emptying`` lays
         every card (see the module docstring); scored as the referee scores
         it, the most costly card left counted thrown."""
-        from solver.hints import layoffs_hint
-
         game, must, rules = view.variant.name, view.must_use, library_rules(view)
         candidates = []
         for card in sorted(set(view.hand) - {view.taken_top, must}):
@@ -389,8 +383,6 @@ class GreedyHintPlayer:
 
     def discard(self, view: PlayerView, left: list[int], throwable: list[int]) -> int:
         """``discard_hint``'s best throw of ``left`` among ``throwable``."""
-        from solver.hints import discard_hint
-
         if len(left) == 1:
             return left[0]
         hint = discard_hint(names(left), view.variant.name, rules=library_rules(view))
@@ -456,8 +448,6 @@ class CarefulPlayer(GreedyHintPlayer):
     def play(self, view: PlayerView) -> Action:
         """Greedy's play, then lay off again until nothing fits; a careful
         throw (where only the top may be taken: ``play_top_only``)."""
-        from solver.hints import layoffs_hint
-
         if not view.variant.deep_takes:
             return self.play_top_only(view)
         plan = self.first_play(view)
@@ -490,8 +480,6 @@ class CarefulPlayer(GreedyHintPlayer):
         """The best kept value, a card the next player may want costing
         ``DANGER_COST`` (where only the top may be taken: the throw looking
         ahead)."""
-        from solver.hints import discard_hint
-
         if len(left) == 1:
             return left[0]
         if not view.variant.deep_takes:
@@ -670,10 +658,6 @@ class _Search:
 
     def __init__(self, variant: Variant, table: Iterable[Sequence[int]],
                  rules: Mapping[str, object] | None = None) -> None:
-        from solver.deadline import play_deadline
-        from solver.layoffs import LayoffSearch, read_table
-        from solver.rules import make_deal, make_rules
-
         deal = make_deal(make_rules(variant.name, rules))
         self.table = [tuple(meld) for meld in table]
         self.search = LayoffSearch(deal, read_table([ours(m) for m in self.table], deal),

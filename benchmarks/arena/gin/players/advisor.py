@@ -29,9 +29,11 @@ from benchmarks.arena.gin.protocol import (
     Phase,
     PlayerView,
     discard,
+    knocker_melds,
     layoff,
     meld,
 )
+from solver.play import advise
 
 SUIT_RANKS = 13
 
@@ -142,8 +144,6 @@ class AdvisorPlayer:
         self.plan: list[Action] = []
 
     def _advice(self, view: PlayerView) -> Any:
-        from solver.play import advise
-
         self.decisions += 1
         request = advice_request(view, self.seed * 1000 + self.decisions)
         game = request.pop("game")
@@ -181,8 +181,6 @@ class AdvisorPlayer:
     def _reply(self, view: PlayerView, move: Any) -> Action:
         """The defender's plan: its layoffs (nearest first), finish, its melds,
         finish; after gin there are no layoffs: its melds, finish."""
-        from benchmarks.arena.gin.protocol import knocker_melds
-
         melded: list[tuple[int, ...]] = pieces(move.melds)
         if view.phase == Phase.DEFENDER_MELD:
             self.plan = [*(meld(m) for m in melded), FINISH]

@@ -33,7 +33,7 @@ class OpenSpielBotPlayer:
     name = "openspiel_simple"
 
     def __init__(self, shadow: OpenSpielShadow) -> None:
-        import pyspiel  # type: ignore[import-not-found]  # no stubs
+        import pyspiel  # type: ignore[import-not-found]  # no stubs; here: optional (bench extra)
 
         self.shadow = shadow
         params = shadow.game.get_parameters()

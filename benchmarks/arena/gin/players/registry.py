@@ -12,6 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from benchmarks.arena.gin.openspiel_shadow import OpenSpielMissingError, OpenSpielShadow
+from benchmarks.arena.gin.players.advisor import AdvisorPlayer
+from benchmarks.arena.gin.players.eaai_simple import EaaiSimplePlayer
+from benchmarks.arena.gin.players.greedy_hint import GreedyHintPlayer
+from benchmarks.arena.gin.players.marjj import MarjjStylePlayer
+from benchmarks.arena.gin.players.openspiel_bot import OpenSpielBotPlayer
+from benchmarks.arena.gin.players.random_player import RandomPlayer
 from benchmarks.arena.gin.protocol import Player
 
 
@@ -33,8 +39,6 @@ class Entrant:
 
 
 def _openspiel(context: ArenaContext) -> Player:
-    from benchmarks.arena.gin.players.openspiel_bot import OpenSpielBotPlayer
-
     if context.shadow is None:
         raise OpenSpielMissingError("the OpenSpiel bot")
     return OpenSpielBotPlayer(context.shadow)
@@ -42,34 +46,24 @@ def _openspiel(context: ArenaContext) -> Player:
 
 def _greedy(lay_off: bool) -> Callable[[ArenaContext], Player]:
     def make(context: ArenaContext) -> Player:
-        from benchmarks.arena.gin.players.greedy_hint import GreedyHintPlayer
-
         return GreedyHintPlayer(lay_off=lay_off)
     return make
 
 
 def _eaai(context: ArenaContext) -> Player:
-    from benchmarks.arena.gin.players.eaai_simple import EaaiSimplePlayer
-
     return EaaiSimplePlayer()
 
 
 def _marjj(context: ArenaContext) -> Player:
-    from benchmarks.arena.gin.players.marjj import MarjjStylePlayer
-
     return MarjjStylePlayer()
 
 
 def _random(context: ArenaContext) -> Player:
-    from benchmarks.arena.gin.players.random_player import RandomPlayer
-
     return RandomPlayer()
 
 
 def _advisor(level: str) -> Callable[[ArenaContext], Player]:
     def make(context: ArenaContext) -> Player:
-        from benchmarks.arena.gin.players.advisor import AdvisorPlayer
-
         return AdvisorPlayer(level)
     return make
 
