@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from benchmarks.arena.core.entrants import ArenaContext
 from benchmarks.arena.gin.cards import DECK_SIZE, mask_of, parse_card, parse_cards
 from benchmarks.arena.gin.game import HandRecord, play_hand
 from benchmarks.arena.gin.melds import melded_cards, min_deadwood
@@ -15,7 +16,7 @@ from benchmarks.arena.gin.players.eaai_simple import EaaiSimplePlayer
 from benchmarks.arena.gin.players.greedy_hint import GreedyHintPlayer
 from benchmarks.arena.gin.players.marjj import MarjjSettings, MarjjStylePlayer, danger, read_knowledge
 from benchmarks.arena.gin.players.random_player import RandomPlayer
-from benchmarks.arena.gin.players.registry import ENTRANTS, ArenaContext, make_player
+from benchmarks.arena.gin.players.registry import ENTRANTS, make_player
 from benchmarks.arena.gin.protocol import (
     DRAW_STOCK,
     KNOCK,
@@ -55,10 +56,9 @@ def games(player: Player, opponent: Player, count: int, seed: int) -> list[tuple
 def test_every_registered_player_plays_legal_hands(name: str) -> None:
     if ENTRANTS[name].needs_openspiel and not openspiel_available():
         pytest.skip("needs pyspiel")
-    context = ArenaContext(OpenSpielShadow() if openspiel_available() else None)
-    player = make_player(name, context)
+    shadow = OpenSpielShadow() if openspiel_available() else None
+    player = make_player(name, ArenaContext(shadow))
     assert isinstance(player, Player) and player.name == name
-    shadow = context.shadow
     for index in range(6):
         opponent = EaaiSimplePlayer() if index % 2 else RandomPlayer()
         players = (player, opponent) if index % 4 < 2 else (opponent, player)

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from benchmarks.arena.core.entrants import Entrant
 from benchmarks.arena.gin.players import registry
 from benchmarks.arena.gin.players.random_player import RandomPlayer
 from benchmarks.arena.gin.protocol import Action, PlayerView
@@ -45,8 +46,8 @@ class _Spy(RandomPlayer):
 def spies(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, tuple[int, ...]]]:
     _Spy.seen = []
     entrants = dict(registry.ENTRANTS)
-    entrants["spy_a"] = registry.Entrant("spy_a", "", lambda context: _Spy("a"))
-    entrants["spy_b"] = registry.Entrant("spy_b", "", lambda context: _Spy("b"))
+    entrants["spy_a"] = Entrant("spy_a", "", lambda context: _Spy("a"))
+    entrants["spy_b"] = Entrant("spy_b", "", lambda context: _Spy("b"))
     monkeypatch.setattr(registry, "ENTRANTS", entrants)
     import benchmarks.arena.gin.runner as runner
 

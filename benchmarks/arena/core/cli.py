@@ -25,9 +25,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from benchmarks.arena.core.entrants import Entrant, check_names
 from benchmarks.arena.core.report import write_json
 from benchmarks.arena.gin.openspiel_shadow import OpenSpielMissingError
 from benchmarks.arena.gin.players.registry import ENTRANTS
+from benchmarks.arena.gin.players.registry import LABEL as GIN_LABEL
 from benchmarks.arena.gin.report import render as render_gin
 from benchmarks.arena.gin.runner import run_arena
 from benchmarks.arena.indian.players import ENTRANTS as INDIAN_ENTRANTS
@@ -70,7 +72,7 @@ class RotatedGame:
 
     label: str
     """The game as messages name it."""
-    entrants: Mapping[str, object]
+    entrants: Mapping[str, Entrant[object]]
     default: tuple[str, str]
     """``--a`` and ``--b`` when not given."""
     fill: tuple[str, ...]
@@ -242,11 +244,11 @@ def run_arena_command(args: argparse.Namespace) -> int:
         return run_rotated_command(args, ROTATED_GAMES[args.game])
     args.a = args.a or "greedy"
     args.b = args.b or "openspiel_simple"
-    for name in (args.a, args.b):
-        if name not in ENTRANTS:
-            print(f"error: unknown gin player {name!r}; known: {', '.join(ENTRANTS)}",
-                  file=sys.stderr)
-            return 2
+    try:
+        check_names(ENTRANTS, (args.a, args.b), GIN_LABEL)
+    except KeyError as error:
+        print(f"error: {error.args[0]}", file=sys.stderr)
+        return 2
     if args.hands < 0 or args.matches < 0 or args.hands + args.matches == 0:
         print("error: --hands and --matches must be >= 0, and one of them > 0", file=sys.stderr)
         return 2

@@ -1,8 +1,13 @@
-"""The registry of the players a rotated-deal game of the arena can seat
-(Indian rummy, Rummy 500): each game's ``players`` module lists its
-``Entrant``s; ``make_player`` and ``check_names`` answer an unknown name
-with the known ones.  (Gin's registry, ``players.registry``, also hands its
-players the OpenSpiel shadow.)
+"""The one registry type of the arena's players: every game lists its
+``Entrant``s (gin in ``gin.players.registry``, Indian rummy in
+``indian.players``, the lay-down games in ``laydown.players``), and
+``make_player`` and ``check_names`` answer an unknown name with the known
+ones.
+
+A player's constructor gets an ``ArenaContext``: what the arena can hand it
+beyond its name.  Today that is one option, gin's OpenSpiel shadow, for the
+players that play on OpenSpiel's state (``Entrant.needs_openspiel``); the
+other games' players take nothing from it.
 """
 
 from __future__ import annotations
@@ -15,12 +20,28 @@ PlayerT = TypeVar("PlayerT", covariant=True)
 
 
 @dataclass(frozen=True, slots=True)
+class ArenaContext:
+    """What the arena can give a player's constructor."""
+
+    shadow: object | None = None
+    """Gin's ``OpenSpielShadow`` (a pyspiel state in step with the referee,
+    referee-side) when the arena runs one, else None.  Typed loosely because
+    the core knows no game: gin's registry checks it before handing it on."""
+
+
+NO_CONTEXT = ArenaContext()
+"""The context of a game that hands its players nothing (every game but gin)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Entrant(Generic[PlayerT]):
-    """A named player and how to make one."""
+    """A named player, how to make one, and whether it needs ``pyspiel``."""
 
     name: str
     description: str
-    make: Callable[[], PlayerT]
+    make: Callable[[ArenaContext], PlayerT]
+    needs_openspiel: bool = False
+    """The player plays on ``ArenaContext.shadow`` (the arena then runs one)."""
 
 
 def check_names(entrants: Mapping[str, Entrant[object]], names: Iterable[str], game: str) -> None:
@@ -30,7 +51,8 @@ def check_names(entrants: Mapping[str, Entrant[object]], names: Iterable[str], g
             raise KeyError(f"unknown {game} player {name!r}; known: {', '.join(entrants)}")
 
 
-def make_player(entrants: Mapping[str, Entrant[PlayerT]], name: str, game: str) -> PlayerT:
+def make_player(entrants: Mapping[str, Entrant[PlayerT]], name: str, game: str,
+                context: ArenaContext = NO_CONTEXT) -> PlayerT:
     """A fresh player named ``name`` (``KeyError`` names the known ones)."""
     check_names(entrants, (name,), game)
-    return entrants[name].make()
+    return entrants[name].make(context)

@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from benchmarks.arena.core.entrants import ArenaContext, check_names
 from benchmarks.arena.core.stats import mean_interval
 from benchmarks.arena.gin.cards import DECK_SIZE
 from benchmarks.arena.gin.game import HandRecord, Watcher, play_hand
@@ -34,7 +35,7 @@ from benchmarks.arena.gin.openspiel_shadow import (
     OpenSpielShadow,
     openspiel_available,
 )
-from benchmarks.arena.gin.players.registry import ENTRANTS, ArenaContext, make_player
+from benchmarks.arena.gin.players.registry import ENTRANTS, LABEL, make_player
 from benchmarks.arena.gin.protocol import Player
 from benchmarks.arena.gin.rules import ARENA_RULES, MATCH_TARGET, GinRules
 from benchmarks.arena.gin.stats import side_facts, summarize_side
@@ -87,9 +88,7 @@ class Arena:
     def __init__(self, a: str, b: str, *, seed: int, rules: GinRules = ARENA_RULES,
                  cross_check: bool = True,
                  progress: Callable[[str], None] | None = None) -> None:
-        for name in (a, b):
-            if name not in ENTRANTS:
-                raise KeyError(f"unknown player {name!r}; known: {', '.join(ENTRANTS)}")
+        check_names(ENTRANTS, (a, b), LABEL)
         needs = any(ENTRANTS[name].needs_openspiel for name in (a, b))
         if needs and not openspiel_available():
             raise OpenSpielMissingError("the OpenSpiel bot")

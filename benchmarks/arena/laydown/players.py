@@ -41,18 +41,18 @@ class Player(Protocol):
 
 ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
     Entrant("advisor", "the move advisor, level standard (solver.play.advise)",
-            lambda: AdvisorPlayer("standard")),
-    Entrant("advisor_novice", "the move advisor, level novice", lambda: AdvisorPlayer("novice")),
-    Entrant("advisor_expert", "the move advisor, level expert", lambda: AdvisorPlayer("expert")),
+            lambda _: AdvisorPlayer("standard")),
+    Entrant("advisor_novice", "the move advisor, level novice", lambda _: AdvisorPlayer("novice")),
+    Entrant("advisor_expert", "the move advisor, level expert", lambda _: AdvisorPlayer("expert")),
     Entrant("advisor_lay_all", "the advisor's best move among those laying the most cards "
                                "(an ablation: never holds a meld back)",
-            lambda: AdvisorPlayer("standard", lay_all=True)),
+            lambda _: AdvisorPlayer("standard", lay_all=True)),
     Entrant("greedy", "today's hints: pile_hint (basic: draw_hint), layoffs_hint, discard_hint",
-            GreedyHintPlayer),
+            lambda _: GreedyHintPlayer()),
     Entrant("careful", "the hints with care: deep takes that pay, lays off all that fits, "
                        "keeps what the next player collects (basic: draws and throws weighed "
-                       "against the table and the next draw)", CarefulPlayer),
-    Entrant("random", "random legal moves (fuzzes the referee)", RandomPlayer),
+                       "against the table and the next draw)", lambda _: CarefulPlayer()),
+    Entrant("random", "random legal moves (fuzzes the referee)", lambda _: RandomPlayer()),
 )}
 
 
