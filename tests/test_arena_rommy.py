@@ -395,7 +395,7 @@ def test_the_command_line_seats_two_to_six_and_runs(tmp_path: Path,
     assert data["game"] == "rommy" and data["illegal_actions"] == 0 and data["pile_penalty"] == 50
 
 
-def test_the_referee_side_never_imports_solver() -> None:
+def test_the_referee_side_imports_nothing_of_solver_but_its_words() -> None:
     paths = [FOLDER / name for name in ("variants.py", "melds.py", "referee.py", "runner.py",
                                         "report.py", "random_player.py")]
     for path in paths:

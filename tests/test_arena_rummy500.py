@@ -31,6 +31,7 @@ from benchmarks.arena.laydown.referee import (
     PASS,
     Action,
     IllegalActionError,
+    Kind,
     Layoff,
     Phase,
     Rummy500Round,
@@ -39,6 +40,7 @@ from benchmarks.arena.laydown.referee import (
 )
 from benchmarks.arena.laydown.runner import deck_for, run_rummy500_arena, seed_for
 from benchmarks.arena.laydown.variants import RUMMY500
+from solver.play import words
 from tests.imports import solver_imports
 from tests.laydown_decks import c, cards, played_out, stacked
 
@@ -413,15 +415,21 @@ def test_two_workers_give_the_same_results_as_one() -> None:
     assert _without_times(one) == _without_times(two)
 
 
-def test_the_referee_never_imports_solver() -> None:
+def test_the_referee_imports_nothing_of_solver_but_its_words() -> None:
     """The referee, its melds, the runner and the report are the independent
     check (the players may use the library: they are what is measured); so
-    are the arena modules they share with the Indian arena."""
+    are the arena modules they share with the Indian arena.  The game's
+    words (``solver.play.words``) are the one thing they share with it."""
     paths = [FOLDER / name for name in ("melds.py", "referee.py", "runner.py", "report.py",
                                         "random_player.py")]
     paths += [FOLDER.parent / "core" / name for name in ("joker_cards.py", "entrants.py", "rotations.py")]
     for path in paths:
         assert not solver_imports(path), path.name
+
+
+def test_the_referee_speaks_the_library_s_words() -> None:
+    assert (*Phase, words.OVER) == words.LAY_DOWN.phases
+    assert set(Kind) - {Kind.PLAY} <= set(words.LAY_DOWN.actions)  # play: melds, layoffs, throw
 
 
 def test_the_command_line_seats_the_table() -> None:

@@ -1,6 +1,6 @@
 """The arena: card games between bots, refereed by code that shares nothing
-with ``solver`` (``python -m benchmarks --arena --help``;
-``benchmarks/README.md``, sections Arena).  The games (``--game``):
+with ``solver`` but each game's words, ``solver.play.words`` (``python -m
+benchmarks --arena --help``; ``benchmarks/README.md``, sections Arena).  The games (``--game``):
 
 * ``gin`` (the default) -- gin hands and matches to 100 between two
   players, on mirrored deals, cross-checked against OpenSpiel (``gin/``);

@@ -1,5 +1,7 @@
 """What a player sees and what it answers: the one contract between the
-arena and every bot (the advisor is written against it too).
+arena and every bot (the advisor is written against it too).  Its phases
+and action kinds are the library's words for the gin table's steps
+(``solver.play.words``): spelled once, shared by the referee and the bots.
 
 * ``PlayerView`` -- built by the referee for the player to act on: its own
   hand, the discard pile, the public history, the stock size, the phase and
@@ -24,30 +26,31 @@ from typing import Protocol, runtime_checkable
 
 from benchmarks.arena.gin.cards import card_name, cards_text
 from benchmarks.arena.gin.rules import GinRules
+from solver.play import words
 
 
 class Phase(enum.StrEnum):
     """The decision a player is asked for."""
 
-    FIRST_UPCARD = "first_upcard"
+    FIRST_UPCARD = words.FIRST_UPCARD
     """Take the first upcard or pass (seat 0, then seat 1); when both passed,
     seat 0 must draw from the stock."""
-    DRAW = "draw"
+    DRAW = words.DRAW
     """Take the pile top or draw from the stock."""
-    DISCARD = "discard"
+    DISCARD = words.AFTER_DRAW
     """Eleven cards: discard one, or knock (then choose the discard)."""
-    KNOCK_DISCARD = "knock_discard"
+    KNOCK_DISCARD = words.KNOCK_DISCARD
     """The knocker discards a card that leaves it within the knock limit."""
-    KNOCK_MELD = "knock_meld"
+    KNOCK_MELD = words.KNOCK_MELD
     """The knocker lays its melds one at a time, then finishes (legal once
     the cards left are within the knock limit)."""
-    LAYOFF = "layoff"
+    LAYOFF = words.LAYOFF
     """The defender lays cards off onto the knocker's melds, then finishes
     (skipped after gin)."""
-    DEFENDER_MELD = "defender_meld"
+    DEFENDER_MELD = words.DEFENDER_MELD
     """The defender lays its own melds, then finishes; what is left is its
     deadwood."""
-    WALL = "wall"
+    WALL = words.WALL
     """The stock is down to two cards: knock with the pile top, or pass (the
     hand ends unscored)."""
 
@@ -55,14 +58,15 @@ class Phase(enum.StrEnum):
 class ActionKind(enum.StrEnum):
     """What an action or a history event does."""
 
-    TAKE_DISCARD = "take_discard"
-    DRAW_STOCK = "draw_stock"
-    PASS = "pass"
-    DISCARD = "discard"
-    KNOCK = "knock"
-    MELD = "meld"
-    LAYOFF = "layoff"
-    FINISH = "finish"
+    TAKE_DISCARD = words.TAKE_DISCARD
+    DRAW_STOCK = words.DRAW_STOCK
+    PASS = words.PASS
+    DISCARD = words.DISCARD
+    KNOCK = words.KNOCK
+    MELD = words.MELD
+    LAYOFF = words.LAYOFF_STEP
+    """One card laid off (the advisor's ``lay_off`` move is a run of these)."""
+    FINISH = words.FINISH
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -1,7 +1,8 @@
 """The gin referee: one hand of gin from a shuffled deck, every action checked.
 
-It shares no code with ``solver`` (it is the independent check of every move
-and every score): its melds and deadwood come from ``benchmarks.arena.gin.melds``.
+It shares no code with ``solver`` but the game's words (``solver.play.words``,
+through ``protocol``): it is the independent check of every move and every
+score, its melds and deadwood come from ``benchmarks.arena.gin.melds``.
 The rules are OpenSpiel's (``benchmarks.arena.gin.rules``), phase by phase:
 
 * the deal: seat 0 (the non-dealer) gets ``deck[0:10]``, seat 1

@@ -49,7 +49,7 @@ from benchmarks.arena.indian.referee import (
     PlayerView,
 )
 from solver import discard_hint, draw_hint, make_deal, make_rules, solve
-from solver.play import advise
+from solver.play import advise, words
 from solver.play.indian import FastPolicy, hands_for
 
 LABEL = "Indian"
@@ -109,7 +109,7 @@ class GreedyHintPlayer:
                 seen = list(view.discard_pile[:-1])
                 draw = draw_hint(names(view.hand), card_name(view.discard_pile[-1]), view.game,
                                  wild_rank=cut_token(view), seen=names(seen))
-                if draw.recommendation == "take_discard":
+                if draw.recommendation == words.TAKE_DISCARD:
                     return TAKE
             return DRAW if DRAW in view.legal else TAKE
         declare = _declaration(view)
@@ -168,9 +168,9 @@ def advisor_history(view: PlayerView) -> list[dict[str, Any]]:
     """The arena's events as the advisor's history."""
     out: list[dict[str, Any]] = []
     for event in view.history:
-        item: dict[str, Any] = {"player": event.seat, "action": str(event.kind)}
+        item: dict[str, Any] = {words.PLAYER: event.seat, words.ACTION: str(event.kind)}
         if event.card is not None:
-            item["card"] = card_name(event.card)
+            item[words.CARD] = card_name(event.card)
         out.append(item)
     return out
 
@@ -213,8 +213,8 @@ class AdvisorPlayer:
         """The advisor's moves, best first, less the drops it would not make."""
         body = self.request(view)
         moves = list(advise(body.pop("game"), **body, level=self.level).moves)
-        others = [v for v in moves if v.move.action != "drop"]
-        if moves and moves[0].move.action == "drop" and (
+        others = [v for v in moves if v.move.action != words.DROP]
+        if moves and moves[0].move.action == words.DROP and (
                 not self.drops or (others and moves[0].expected_points
                                    < others[0].expected_points + self.drop_margin)):
             return others
@@ -226,16 +226,16 @@ class AdvisorPlayer:
         if not ranked:
             return view.legal[0]
         move = ranked[0].move
-        if self.greedy is not None and move.action != "drop" and move.action != "declare" and (
+        if self.greedy is not None and move.action not in (words.DROP, words.DECLARE) and (
                 self.greedy_draws if view.phase == Phase.DRAW else self.greedy_discards):
             return self.greedy.act(view)
-        if move.action == "drop":
+        if move.action == words.DROP:
             return DROP
-        if move.action == "take_discard":
+        if move.action == words.TAKE_DISCARD:
             return TAKE
-        if move.action == "draw_stock":
+        if move.action == words.DRAW_STOCK:
             return DRAW
-        if move.action == "declare":
+        if move.action == words.DECLARE:
             return Action(Kind.DECLARE, move.card, tuple(tuple(m) for m in move.melds))
         return Action(Kind.DISCARD, move.card)
 

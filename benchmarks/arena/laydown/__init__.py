@@ -1,6 +1,6 @@
 """The arena of the lay-down games: Rummy 500 rounds between bots, rotated
-over the seats, refereed by code that shares nothing with ``solver``
-(notes/rummy500_spec.md;
+over the seats, refereed by code that shares nothing with ``solver`` but
+the game's words (notes/rummy500_spec.md;
 ``python -m benchmarks --arena --game rummy500``); Rommy (``--game rommy``,
 notes/rommy_spec.md) and basic rummy (``--game basic``, notes/basic_spec.md)
 are played by the same referee and players, each game a ``Variant``.

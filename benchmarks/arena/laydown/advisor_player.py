@@ -37,7 +37,7 @@ from benchmarks.arena.laydown.referee import (
     take_discard,
 )
 from solver import card_name as library_name
-from solver.play import advise
+from solver.play import advise, words
 
 
 def _ours(cards: Iterable[int]) -> tuple[int, ...]:
@@ -55,15 +55,15 @@ def advice_request(view: PlayerView, level: str, seed: int) -> dict[str, Any]:
 
 def action_of(move: Any) -> Action:
     """The referee's action for the advisor's ``Move`` (``ValueError`` when it has none)."""
-    if move.action == "draw_stock":
+    if move.action == words.DRAW_STOCK:
         return DRAW_STOCK
-    if move.action == "pass":
+    if move.action == words.PASS:
         return PASS
-    if move.action == "take_discard":
+    if move.action == words.TAKE_DISCARD:
         if move.card is None:
             raise ValueError("the advisor takes from the pile without naming the card")
         return take_discard(_ours([move.card])[0])
-    if move.action in ("discard", "go_out"):
+    if move.action in (words.DISCARD, words.GO_OUT):
         layoffs = []
         for layoff in move.layoffs:
             extended = getattr(layoff, "extended", ())
@@ -73,7 +73,7 @@ def action_of(move: Any) -> Action:
                                  "extended meld")
             layoffs.append(Layoff(layoff.target, _ours(extended)))
         melds = [_ours(meld) for meld in move.melds]
-        if move.action == "go_out":
+        if move.action == words.GO_OUT:
             return play(melds, layoffs, None)
         if move.card is None:
             raise ValueError("the advisor discards without naming the card")
@@ -104,7 +104,7 @@ class AdvisorPlayer:
         self.decisions += 1
         seed = (self.seed * 1000 + self.decisions) % 2**31
         advice = advise(view.variant.name, **advice_request(view, self.level, seed))
-        if self.lay_all and advice.phase == "play":
+        if self.lay_all and advice.phase == words.PLAY:
             return action_of(max(advice.moves, key=lambda value: _laid(value.move)).move)
         return action_of(advice.recommended.move)
 

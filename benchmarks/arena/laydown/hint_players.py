@@ -107,6 +107,7 @@ from solver import card_name as library_name
 from solver import discard_hint, draw_hint, layoffs_hint, make_deal, make_rules, pile_hint
 from solver.deadline import play_deadline
 from solver.layoffs import LayoffSearch, read_table
+from solver.play import words
 
 CARD_VALUE = 8
 """What the careful player counts a card taken from the pile worth, on top of
@@ -296,7 +297,7 @@ class GreedyHintPlayer:
         seen = [*view.pile[:-1], *(card for meld in view.table for card in meld.cards)]
         hint = draw_hint(names(view.hand), card_name(top), view.variant.name, seen=names(seen),
                          rules=library_rules(view))
-        return take_discard(top) if hint.recommendation == "take_discard" else DRAW_STOCK
+        return take_discard(top) if hint.recommendation == words.TAKE_DISCARD else DRAW_STOCK
 
     def take(self, depth: Any) -> Action:
         """Take down to ``depth`` (a ``PileDepth``), remembering it when its card must be used."""
@@ -566,7 +567,7 @@ def public_table(view: PlayerView) -> PublicTable:
                          [False] * view.players, [])
     for event in view.events:
         holds = public.holds[event.seat]
-        if event.action == "draw_stock":
+        if event.action == words.DRAW_STOCK:
             if dealt:
                 dealt -= 1
                 continue
@@ -574,19 +575,19 @@ def public_table(view: PlayerView) -> PublicTable:
                 public.turned, public.pile = public.pile, []
             if public.turned:
                 holds[public.turned.pop(0)] += 1
-        elif event.action == "take_discard" and event.card is not None:
+        elif event.action == words.TAKE_DISCARD and event.card is not None:
             pile = public.pile
             depth = take_depth(pile, event.card)
             holds.update(pile[len(pile) - depth:])
             del pile[len(pile) - depth:]
-        elif event.action == "discard" and event.card is not None:
+        elif event.action == words.DISCARD and event.card is not None:
             public.pile.append(event.card)
             _forget(holds, [event.card])
-        elif event.action == "meld":
+        elif event.action == words.MELD:
             public.table += event.melds
             _forget(holds, [card for meld in event.melds for card in meld])
             public.laid[event.seat] = True
-        elif event.action == "lay_off" and event.target is not None:
+        elif event.action == words.LAY_OFF and event.target is not None:
             extended = event.melds[0]
             _forget(holds, _minus(extended, public.table[event.target]))
             public.table[event.target] = extended

@@ -1,7 +1,8 @@
 """The Rummy 500, Rommy and basic rummy referee: one round from a shuffled deck, every
 action checked.
 
-It shares no code with ``solver``: its melds and points are
+It shares no code with ``solver`` but the game's words (``solver.play.words``:
+its phases, actions and event fields): its melds and points are
 ``benchmarks.arena.laydown.melds``, its card names
 ``benchmarks.arena.core.joker_cards``, and what tells the games apart is a
 ``Variant`` of ``benchmarks.arena.laydown.variants`` (Rummy 500's unless
@@ -77,6 +78,7 @@ from benchmarks.arena.laydown.melds import (
     read_meld,
 )
 from benchmarks.arena.laydown.variants import CARDS, RUMMY500, Variant
+from solver.play import words
 
 DECK: tuple[int, ...] = RUMMY500.deck
 """Rummy 500's deck at 2 to 4 players (and Rommy's): 52 cards and two jokers
@@ -89,19 +91,20 @@ MAX_TURNS = 300
 class Phase(enum.StrEnum):
     """The decision asked for."""
 
-    DRAW = "draw"
+    DRAW = words.DRAW
     """Start of a turn: draw from the stock, take from the pile, or pass (where the game has it)."""
-    PLAY = "play"
+    PLAY = words.PLAY
     """After the draw: melds, layoffs and the throw, in one action."""
 
 
 class Kind(enum.StrEnum):
     """What an action does."""
 
-    DRAW_STOCK = "draw_stock"
-    TAKE_DISCARD = "take_discard"
-    PASS = "pass"
-    PLAY = "play"
+    DRAW_STOCK = words.DRAW_STOCK
+    TAKE_DISCARD = words.TAKE_DISCARD
+    PASS = words.PASS
+    PLAY = words.PLAY
+    """The play phase's one action: the melds, the layoffs and the throw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,20 +159,20 @@ class Event:
 
     seat: int
     action: str
-    """``draw_stock``, ``take_discard``, ``meld``, ``lay_off``, ``discard`` or ``pass``."""
+    """One of the game's history actions, ``solver.play.words.LAY_DOWN.actions``."""
     card: int | None = None
     melds: tuple[tuple[int, ...], ...] = ()
     target: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``{"player": p, "action": ..., "card": "8H"}`` and so on, with card names."""
-        data: dict[str, Any] = {"player": self.seat, "action": self.action}
+        data: dict[str, Any] = {words.PLAYER: self.seat, words.ACTION: self.action}
         if self.card is not None:
-            data["card"] = card_name(self.card)
+            data[words.CARD] = card_name(self.card)
         if self.target is not None:
-            data["target"] = self.target
-        if self.action in ("meld", "lay_off"):
-            data["melds"] = [[card_name(c) for c in meld] for meld in self.melds]
+            data[words.TARGET] = self.target
+        if self.action in (words.MELD, words.LAY_OFF):
+            data[words.MELDS] = [[card_name(c) for c in meld] for meld in self.melds]
         return data
 
 
@@ -376,7 +379,7 @@ class Rummy500Round:
                 raise IllegalActionError(f"seat {seat_index} draws from an empty stock")
             if not self.stock_size:
                 if not self.pile:  # never in practice: every turn that goes on throws
-                    self.events.append(Event(seat_index, "draw_stock"))
+                    self.events.append(Event(seat_index, words.DRAW_STOCK))
                     seat.turns += 1
                     self.turn += 1
                     self._end("void", None)
@@ -387,7 +390,7 @@ class Rummy500Round:
                 self.next_stock += 1
             else:
                 seat.hand.append(self.turned.pop(0))
-            self.events.append(Event(seat_index, "draw_stock"))
+            self.events.append(Event(seat_index, words.DRAW_STOCK))
         elif action.kind == Kind.TAKE_DISCARD:
             card = action.card
             if card is None or card not in self.pile:
@@ -407,7 +410,7 @@ class Rummy500Round:
                 self.taken_top = card
             else:
                 self.must_use = card
-            self.events.append(Event(seat_index, "take_discard", card))
+            self.events.append(Event(seat_index, words.TAKE_DISCARD, card))
         elif action.kind == Kind.PASS:
             if not self.variant.passes:
                 raise IllegalActionError(f"seat {seat_index} passes: {self.variant.label} has "
@@ -415,14 +418,14 @@ class Rummy500Round:
             if self.stock_size:
                 raise IllegalActionError(f"seat {seat_index} passes with {self.stock_size} "
                                          "card(s) in the stock (pass only when it is empty)")
-            self.events.append(Event(seat_index, "pass"))
+            self.events.append(Event(seat_index, words.PASS))
             seat.turns += 1
             self.turn += 1
             self._end("passed", None)
             return
         else:
-            raise IllegalActionError(f"seat {seat_index} must draw (draw_stock, take_discard or "
-                                     f"pass), not {action.kind}")
+            raise IllegalActionError(f"seat {seat_index} must draw ({Kind.DRAW_STOCK}, "
+                                     f"{Kind.TAKE_DISCARD} or {Kind.PASS}), not {action.kind}")
         seat.turns += 1
         self.turn += 1
         self.phase = Phase.PLAY
@@ -497,13 +500,13 @@ class Rummy500Round:
         seat.pile_penalties += penalised
         self.table = table
         if action.melds:
-            self.events.append(Event(seat_index, "meld", melds=action.melds))
+            self.events.append(Event(seat_index, words.MELD, melds=action.melds))
         for layoff in action.layoffs:
-            self.events.append(Event(seat_index, "lay_off", melds=(tuple(layoff.extended),),
+            self.events.append(Event(seat_index, words.LAY_OFF, melds=(tuple(layoff.extended),),
                                      target=layoff.target))
         if action.card is not None:
             self.pile.append(action.card)
-            self.events.append(Event(seat_index, "discard", action.card))
+            self.events.append(Event(seat_index, words.DISCARD, action.card))
         self.taken_top = self.must_use = None
         if not left:
             self._end("went_out", seat_index, rummy)

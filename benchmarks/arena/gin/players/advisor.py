@@ -33,7 +33,7 @@ from benchmarks.arena.gin.protocol import (
     layoff,
     meld,
 )
-from solver.play import advise
+from solver.play import advise, words
 
 SUIT_RANKS = 13
 
@@ -61,28 +61,29 @@ def history(events: Sequence[Event]) -> list[dict[str, Any]]:
     for event in events:
         kind = event.kind
         if kind == ActionKind.KNOCK:
-            knock = {"player": event.seat, "action": "knock", "melds": []}
-        elif knock is not None and event.seat == knock["player"]:
-            if kind == ActionKind.DISCARD and "card" not in knock:
-                knock["card"] = card_name(event.card or 0)
+            knock = {words.PLAYER: event.seat, words.ACTION: words.KNOCK, words.MELDS: []}
+        elif knock is not None and event.seat == knock[words.PLAYER]:
+            if kind == ActionKind.DISCARD and words.CARD not in knock:
+                knock[words.CARD] = card_name(event.card or 0)
             elif kind == ActionKind.TAKE_DISCARD:  # the wall: the top taken before the knock
-                out.append({"player": event.seat, "action": "take_discard",
-                            "card": card_name(event.card or 0)})
+                out.append(_event(event))
             elif kind == ActionKind.MELD:
-                knock["melds"].append(names(event.meld))
+                knock[words.MELDS].append(names(event.meld))
             elif kind == ActionKind.FINISH:
                 out.append(knock)
                 knock = None
-        elif kind == ActionKind.TAKE_DISCARD:
-            out.append({"player": event.seat, "action": "take_discard",
-                        "card": card_name(event.card or 0)})
-        elif kind == ActionKind.DRAW_STOCK:
-            out.append({"player": event.seat, "action": "draw_stock"})
-        elif kind == ActionKind.PASS:
-            out.append({"player": event.seat, "action": "pass"})
-        elif kind == ActionKind.DISCARD:
-            out.append({"player": event.seat, "action": "discard",
-                        "card": card_name(event.card or 0)})
+        elif kind in (ActionKind.TAKE_DISCARD, ActionKind.DRAW_STOCK, ActionKind.PASS,
+                      ActionKind.DISCARD):
+            out.append(_event(event))
+    return out
+
+
+def _event(event: Event) -> dict[str, Any]:
+    """A take, draw, pass or discard as the advisor's history event (the
+    arena's action kinds are the advisor's words): the card where one shows."""
+    out: dict[str, Any] = {words.PLAYER: event.seat, words.ACTION: str(event.kind)}
+    if event.kind in (ActionKind.TAKE_DISCARD, ActionKind.DISCARD):
+        out[words.CARD] = card_name(event.card or 0)
     return out
 
 
@@ -163,15 +164,15 @@ class AdvisorPlayer:
             return FINISH if FINISH in view.legal_actions else view.legal_actions[0]
         move = self._advice(view).recommended.move
         action = move.action
-        if action == "pass":
+        if action == words.PASS:
             return PASS
-        if action == "draw_stock":
+        if action == words.DRAW_STOCK:
             return DRAW_STOCK
-        if action == "take_discard":
+        if action == words.TAKE_DISCARD:
             return KNOCK if phase == Phase.WALL else TAKE_DISCARD
-        if action == "discard":
+        if action == words.DISCARD:
             return discard(move.card)
-        if action == "knock":
+        if action == words.KNOCK:
             self.plan = [discard(move.card), *(meld(p) for p in pieces(move.melds)), FINISH]
             if phase == Phase.KNOCK_DISCARD:  # knocked at the wall: the discard comes now
                 return self.act(view)

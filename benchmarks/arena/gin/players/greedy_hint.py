@@ -42,6 +42,7 @@ from benchmarks.arena.gin.protocol import (
     meld,
     opponent_known_cards,
 )
+from solver.play import words
 
 VARIANT = "gin"
 
@@ -119,7 +120,7 @@ class GreedyHintPlayer:
         top = view.discard_pile[-1]
         seen = [*view.discard_pile[:-1], *opponent_known_cards(view)]
         hint = solver.draw_hint(names(view.hand), card_name(top), VARIANT, seen=names(seen))
-        if hint.recommendation == "take_discard":
+        if hint.recommendation == words.TAKE_DISCARD:
             return TAKE_DISCARD
         return PASS if view.phase == Phase.FIRST_UPCARD else DRAW_STOCK
 
