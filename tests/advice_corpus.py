@@ -86,14 +86,21 @@ class _Recorder:
 
 
 def _recording(run: Callable[[], object]) -> list[dict[str, Any]]:
+    import benchmarks.arena.core.cli  # noqa: F401 -- loads every game's players
     import solver.play
 
     recorder = _Recorder(solver.play.advise)
-    setattr(solver.play, "advise", recorder)  # noqa: B010 -- the arena players look it up there
+    # The arena's players import advise at their modules' top: the recorder
+    # stands in for it in each module that holds it.
+    callers = [module for name, module in sorted(sys.modules.items())
+               if name.startswith("benchmarks.") and getattr(module, "advise", None) is recorder.real]
+    for module in callers:
+        setattr(module, "advise", recorder)  # noqa: B010
     try:
         run()
     finally:
-        setattr(solver.play, "advise", recorder.real)  # noqa: B010
+        for module in callers:
+            setattr(module, "advise", recorder.real)  # noqa: B010
     return recorder.calls
 
 
