@@ -435,7 +435,7 @@ def test_a_paused_redis_holds_no_request_of_the_real_server(
     77 s for the pause to end), /readyz reports Redis, /metrics moves.  And
     (while Redis answers) uvicorn's client address behind a proxy is what
     the failed keys are counted by."""
-    from benchmarks.load import Server
+    from benchmarks.service.load import Server
 
     process, url = paused_redis
     server = Server(workers=1, settings={"api_keys": "k", "redis_url": url, "processes": "1",

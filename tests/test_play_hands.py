@@ -1,6 +1,6 @@
 """The advisor's fast gin primitives against the arena's independent meld code.
 
-``benchmarks/arena/melds.py`` was written apart from the library (it imports
+``benchmarks/arena/gin/melds.py`` was written apart from the library (it imports
 none of it): its exhaustive least deadwood and best defence are the oracle
 for ``solver.play.gin.hands`` and ``solver.play.gin.scoring``.
 """
@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from benchmarks.arena import melds as oracle
+from benchmarks.arena.gin import melds as oracle
 from solver.gin import gin_deal
 from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
 from solver.play.gin.scoring import defender_deadwood, knock_points

@@ -17,6 +17,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api.shared.examples import REQUESTS
+from benchmarks.arena.core.joker_cards import card_name, names
 from benchmarks.arena.indian import players as arena_players
 from benchmarks.arena.indian.melds import show_problem
 from benchmarks.arena.indian.referee import (
@@ -27,7 +28,6 @@ from benchmarks.arena.indian.referee import (
     PlayerView,
 )
 from benchmarks.arena.indian.runner import run_indian_arena
-from benchmarks.arena.joker_cards import card_name, names
 from solver import solve
 from solver.cards import JOKER, parse_card
 from solver.deadline import Deadline
@@ -292,7 +292,7 @@ def test_the_referee_counts_agree_with_the_solver() -> None:
 
 def test_the_arena_command_line_seats_the_table() -> None:
     from benchmarks.__main__ import build_parser
-    from benchmarks.arena.cli import indian_lineup
+    from benchmarks.arena.core.cli import indian_lineup
 
     parser = build_parser()
     assert indian_lineup(parser.parse_args(["--arena", "--game", "indian13"])) == [
@@ -395,7 +395,7 @@ def test_a_copy_of_the_card_taken_may_be_thrown_and_is_offered() -> None:
 def _to_the_last_card() -> dict[str, Any]:
     """A one-deck indian13 deal for three, played until the stock is empty
     with seat 2 to throw: every turn draws the stock top and throws it."""
-    from benchmarks.arena.joker_cards import card_name as token
+    from benchmarks.arena.core.joker_cards import card_name as token
 
     deck = [c for c in range(52)] + [JOKER]
     import random

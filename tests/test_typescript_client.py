@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.load import Server
+from benchmarks.service.load import Server
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT = ROOT / "clients" / "typescript"

@@ -1,6 +1,7 @@
 """The Indian rummy referee: one deal from a shuffled deck, every action checked.
 
-It shares no code with ``solver``: its melds, shows and counts are
+It shares no code with ``solver`` but the game's words (``solver.play.words``,
+the values of ``Phase`` and ``Kind``): its melds, shows and counts are
 ``benchmarks.arena.indian.melds``.  One referee plays both Indian games, the
 differences being data (``benchmarks.arena.indian.variants``): ``indian13``
 and ``indian21`` (docs/RULES.md), phase by phase:
@@ -62,6 +63,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from benchmarks.arena.core.joker_cards import card_name
 from benchmarks.arena.indian.melds import (
     deal_wild,
     least_count,
@@ -72,7 +74,7 @@ from benchmarks.arena.indian.melds import (
 )
 from benchmarks.arena.indian.variants import INDIAN13, IndianVariant
 from benchmarks.arena.indian.variants import IndianRules as IndianRules  # where callers find it
-from benchmarks.arena.joker_cards import card_name
+from solver.play import words
 
 HAND_SIZE = INDIAN13.hand_size
 DECK: tuple[int, ...] = INDIAN13.deck
@@ -82,20 +84,20 @@ DECK: tuple[int, ...] = INDIAN13.deck
 class Phase(enum.StrEnum):
     """The decision asked for."""
 
-    DRAW = "draw"
+    DRAW = words.DRAW
     """Start of a turn: take the pile top, draw from the stock, or drop."""
-    DISCARD = "discard"
+    DISCARD = words.AFTER_DRAW
     """After drawing: discard, or declare."""
 
 
 class Kind(enum.StrEnum):
     """What an action or event does."""
 
-    TAKE_DISCARD = "take_discard"
-    DRAW_STOCK = "draw_stock"
-    DROP = "drop"
-    DISCARD = "discard"
-    DECLARE = "declare"
+    TAKE_DISCARD = words.TAKE_DISCARD
+    DRAW_STOCK = words.DRAW_STOCK
+    DROP = words.DROP
+    DISCARD = words.DISCARD
+    DECLARE = words.DECLARE
 
 
 @dataclass(frozen=True, slots=True, order=True)
