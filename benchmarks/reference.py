@@ -2,7 +2,7 @@
 
 The README is a reference: what each benchmark is, how to run it, and
 today's figures.  The figures are never typed by hand: each comes from a
-result file, ``benchmarks/results/NAME.json``, which holds the command that
+result file, ``benchmarks/results/<name>.json``, which holds the command that
 produced it, the commit it was measured at, the date, the host's cores and
 the benchmark's own JSON (``data``), and this module writes them into the
 README between marker comments::
@@ -19,7 +19,7 @@ Commands::
 
 ``--record`` runs the command, where ``{json}`` stands for the path its JSON
 is written to (appended as ``--json {json}`` when absent), keeps that JSON as
-``benchmarks/results/NAME.json`` with the command, commit, date and cores,
+``benchmarks/results/<name>.json`` with the command, commit, date and cores,
 and rewrites the README.  A result file whose ``source`` is ``"notebook"``
 was copied from the old lab notebook (the README before issue 39) and not
 re-run; its rows say so.
@@ -129,7 +129,7 @@ def wrap(name: str, command: str, data: dict[str, Any], *, commit: str, date: st
 
 
 def write_result(result: dict[str, Any], folder: Path = RESULTS_DIR) -> Path:
-    """Write ``result`` as ``folder/NAME.json``."""
+    """Write ``result`` as ``<folder>/<name>.json``."""
     path = folder / f"{result['name']}.json"
     path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
@@ -152,7 +152,7 @@ def _join(words: Sequence[str]) -> str:
 
 
 def record(name: str, command: Sequence[str], folder: Path = RESULTS_DIR) -> Path:
-    """Run ``command`` (see the module docstring), keep its JSON as ``folder/NAME.json``."""
+    """Run ``command`` (see the module docstring), keep its JSON as ``<folder>/<name>.json``."""
     words = list(command)
     if not any(JSON_SLOT in word for word in words):
         words += ["--json", JSON_SLOT]
