@@ -144,47 +144,50 @@ def _keeps_least_deadwood(hand: str, searched: list[Any]) -> bool:
 def _gin_advisor(hand: str, history: list[dict[str, Any]], upcard: str) -> Any:
     from solver.deadline import Deadline
     from solver.gin import gin_deal
-    from solver.play.gin.advisor import LEVELS, GinAdvisor
+    from solver.play.gin.advisor import LEVELS, GinDecision
     from solver.play.gin.state import GinState
+    from solver.play.search import Budget
 
     state = GinState.parse(hand=hand, upcard=upcard, history=history)
-    return GinAdvisor(state, gin_deal(None), 10, LEVELS["standard"], 7, Deadline.after_ms(2000))
+    return GinDecision(state, gin_deal(None), 10, Budget(LEVELS["standard"],
+                                                         Deadline.after_ms(2000)), 7)
 
 
 def test_each_searched_discard_is_played_out_knocking_at_once_and_playing_for_gin() -> None:
-    from solver.play.gin.advisor import PLANS
+    from solver.play.gin.params import GIN_PARAMS
     from solver.play.gin.simulate import AT_ONCE, FOR_GIN
 
     hand = "AS 2S 3S 4S 7H 7D 7C 8C 9C 2D 5H"
     advisor = _gin_advisor(hand, [{"player": 0, "action": "take_discard", "card": "4S"}], "4S")
     played: dict[Any, set[Any]] = {}
-    real = advisor._play
+    real = advisor.play
 
-    def spy(move: Any, world: Any, plans: Any = (AT_ONCE,)) -> list[int]:
+    def spy(move: Any, plans: Any, world: Any) -> list[float]:
         played.setdefault(move, set()).update(plans)
-        return list(real(move, world, plans))
+        return list(real(move, plans, world))
 
-    advisor._play = spy
+    advisor.play = spy
     advice = advisor.advise()
     searched = [m.move for m in advice.moves if m.searched and m.move.action == "discard"]
-    assert PLANS == (AT_ONCE, FOR_GIN) and len(searched) == 6
+    assert GIN_PARAMS.plans == (AT_ONCE, FOR_GIN) and len(searched) == 6
     assert all(played[move] == {AT_ONCE, FOR_GIN} for move in searched)
 
 
 def test_the_plainest_discard_goes_first_unless_the_deals_favour_another_clearly() -> None:
     from solver.play.advice import Move
-    from solver.play.gin.advisor import PLAIN_Z, _Tally
+    from solver.play.gin.params import GIN_PARAMS
+    from solver.play.search import Tally
 
     # after taking 4S: A-4S and the 7s melded; throwing 9C keeps the least (8C 2D 5H: 15)
     hand = "AS 2S 3S 4S 7H 7D 7C 8C 9C 2D 5H"
     advisor = _gin_advisor(hand, [{"player": 0, "action": "take_discard", "card": "4S"}], "4S")
-    plain = _Tally(Move("discard", card=parse_card("9C")), 0.0, [0, 10, 0, 10] * 8)
+    plain = Tally(Move("discard", card=parse_card("9C")), 0.0, [0, 10, 0, 10] * 8)
     close = [5, 6, 5, 6] * 8  # half a point better, within the noise ...
     far = [0, 10, 0, 10] * 4 + [10, 20, 10, 20] * 4  # ... or 5 better, beyond it
     for points, first in ((close, "9C"), (far, "2D")):
-        best = _Tally(Move("discard", card=parse_card("2D")), 0.0, points)
+        best = Tally(Move("discard", card=parse_card("2D")), 0.0, points)
         ranked = advisor._prefer_plain([best, plain])
         assert ranked[0].move.card == parse_card(first) and len(ranked) == 2
-    knock = _Tally(Move("knock", card=parse_card("5H")), 0.0, [1, 11, 1, 11] * 8)
+    knock = Tally(Move("knock", card=parse_card("5H")), 0.0, [1, 11, 1, 11] * 8)
     assert advisor._prefer_plain([knock, plain])[0] is knock  # a knock is not a discard
-    assert PLAIN_Z > 0
+    assert GIN_PARAMS.plain_z > 0

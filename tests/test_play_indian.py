@@ -33,8 +33,9 @@ from solver.cards import JOKER, parse_card
 from solver.deadline import Deadline
 from solver.errors import InvalidStateError
 from solver.play import advise
-from solver.play.indian.advisor import LEVELS, IndianAdvisor
+from solver.play.indian.advisor import LEVELS, IndianDecision
 from solver.play.indian.state import IndianState
+from solver.play.search import Budget
 from solver.rules import make_deal, make_rules
 
 HAND = "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D"
@@ -309,11 +310,11 @@ pure sequences (2S-3S-4S, AH-2H-3H, 2D-3D-4D) with only 2C 2C unmelded: count
 it with a pure sequence still short and estimates 48."""
 
 
-def _advisor(game: str, hand: str, wild_rank: str, deadline: Deadline) -> IndianAdvisor:
+def _advisor(game: str, hand: str, wild_rank: str, deadline: Deadline) -> IndianDecision:
     deal = make_deal(make_rules(game), wild_rank)
     state = IndianState.parse(game=game, deal=deal, players=2, me=1, dealer=0, hand=hand,
                               upcard="KC", history=None)
-    return IndianAdvisor(state, deal, wild_rank, None, LEVELS["novice"], 0, deadline)
+    return IndianDecision(state, deal, wild_rank, None, Budget(LEVELS["novice"], deadline), 0)
 
 
 def test_the_count_after_a_draw_is_the_solvers_not_the_packings_estimate() -> None:

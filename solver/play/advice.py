@@ -21,30 +21,15 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from solver.cards import card_name
+from solver.play.words import GO_OUT, KNOCK, LAY_OFF
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:
     return [card_name(c) for c in cards]
-
-
-def mean_and_error(points: Sequence[float]) -> tuple[float, float | None]:
-    """The mean of a move's points over its deals and the standard error of
-    that mean (None from a single deal).
-
-    >>> mean_and_error([1.0, 3.0])
-    (2.0, 1.0)
-    """
-    n = len(points)
-    mean = sum(points) / n
-    if n < 2:
-        return mean, None
-    return mean, math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1) / n)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -80,11 +65,11 @@ class Move:
         data: dict[str, Any] = {"action": self.action}
         if self.card is not None:
             data["card"] = card_name(self.card)
-        if self.melds or self.action in ("knock", "lay_off", "go_out"):
+        if self.melds or self.action in (KNOCK, LAY_OFF, GO_OUT):
             data["melds"] = [_names(m) for m in self.melds]
-        if self.deadwood or self.action in ("knock", "lay_off"):
+        if self.deadwood or self.action in (KNOCK, LAY_OFF):
             data["deadwood"] = _names(self.deadwood)
-        if self.layoffs or self.action == "lay_off":
+        if self.layoffs or self.action == LAY_OFF:
             data["layoffs"] = [layoff.to_dict() for layoff in self.layoffs]
         return data
 

@@ -43,90 +43,49 @@ counted, not timed: the deadline only cuts it short.
 from __future__ import annotations
 
 import functools
-import math
 import random
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from typing import cast
 
 from solver.cards import card_name, rank_of, suit_of
-from solver.deadline import Deadline
 from solver.gin import arrangements
 from solver.layoffs import LayoffSearch, read_table
 from solver.objective import TIE_SCALE
-from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
-from solver.play.gin.hands import GinHands, cards_of, mask_of
+from solver.play.advice import Advice, Layoff, Move, MoveValue
+from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
+from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.policy import HandJudge, stock_odds
 from solver.play.gin.scoring import defender_deadwood, knock_points
-from solver.play.gin.simulate import AT_ONCE, FOR_GIN, KnockStyle, Simulator, World
+from solver.play.gin.simulate import KnockStyle, Simulator, World
 from solver.play.gin.state import GinState
 from solver.play.gin.worlds import WorldSampler
+from solver.play.search import Budget, Level, Racing, Tally, levels, mean_and_error, race
+from solver.play.words import (
+    DISCARD,
+    DRAW,
+    DRAW_STOCK,
+    FIRST_UPCARD,
+    KNOCK,
+    LAY_OFF,
+    LAYOFF,
+    PASS,
+    TAKE_DISCARD,
+    WALL,
+)
 from solver.rules import Deal
 
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """How hard the advisor thinks: the deals it may simulate per move, and
-    how many of the moves its judgement ranks first it plays out in full
-    (``shortlist``; 0: the judgement alone chooses, the deals only give the
-    figures).  The work is counted, not timed, so a seed gives the same
-    advice on any machine; the request's deadline stops it early."""
-
-    name: str
-    worlds: int
-    shortlist: int
-    judged: int
-    """Deals the judgement reads the opponent's hand from (odds, danger, knocks)."""
-
-
-LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("novice", 4, 0, 16),
-    Level("standard", 96, 6, 60),
-    Level("expert", 800, 6, 120),
-)}
+LEVELS: dict[str, Level] = levels(
+    Level("novice", worlds=4, shortlist=0, judged=16),
+    Level("standard", worlds=96, shortlist=6, judged=60),
+    Level("expert", worlds=800, shortlist=6, judged=120),
+)
+"""How hard the advisor thinks: ``worlds``, the deals it may simulate per
+move; ``shortlist``, how many of the moves its judgement ranks first it
+plays out in full (0: the judgement alone chooses, the deals only give the
+figures); ``judged``, the deals the judgement reads the opponent's hand from
+(odds, danger, knocks).  The work is counted, not timed, so a seed gives the
+same advice on any machine; the request's deadline stops it early."""
 DEFAULT_LEVEL = "standard"
-
-MY_STYLE = AT_ONCE
-"""How the advisor's side knocks in the simulated rest of a hand."""
-PLANS: tuple[KnockStyle, ...] = (MY_STYLE, FOR_GIN)
-"""The ways to go on after a searched discard: each discard is played out
-under each plan on the same deals and keeps the better (knock at the first
-chance, or play for gin: the choice a gin player makes every turn).  With
-the first plan alone the search valued "play on" as "knock next turn", and
-knocked at the first chance in more than half of the hands where a player
-that waits gains 5-6 points (benchmarks/README.md)."""
-SEARCHED_PHASES = ("discard", "wall")
-"""The phases whose move the search chooses.  A draw is the judgement's: in
-the simulated rest of a hand nobody reads what a pickup shows, so the search
-overrates taking a low card that makes no meld (in the arena it took such a
-card in 56 % of its pickups and lost 4 points a hand to the judgement alone)."""
-PLAIN_Z = 1.0
-"""The search's best discard is recommended over the plainest one (the
-least deadwood kept) only when the deals favour it by this many standard
-errors.  Among close calls the best of several noisy estimates drifts from
-the plain discard (in a quarter to a half of the discards, at a point of
-deadwood each), and the drift shows when the opponent knocks: 17-19 points
-of deadwood left against 14 for a player that sheds deadwood.  Measured on
-the same 600 arena hands: +1.7 +- 1.9 points a hand against the EAAI port,
-+2.7 +- 2.4 against a MARJJ-style player (benchmarks/README.md)."""
-BATCH = 8
-"""Deals simulated per move before the racing check."""
-MARGIN_S = 0.01
-"""The search stops this long (or a tenth of the time left) before the
-deadline, to leave time to write the answer."""
-KNOCK_RISK = 0.25
-"""The judgement knocks when it expects to gain and risks an undercut in at
-most this share of deals."""
-TAKE_EDGE = 2.0
-"""Deadwood points the judgement credits a pile card that goes into a meld
-(and charges one that does not: taking shows the opponent a card)."""
-DROP_Z = 2.5
-"""A move stops being simulated when it is this many standard errors behind."""
-RACE_FLOOR_POINTS = 0.5
-"""The least standard error (points) racing assumes, so a few equal deals
-do not end a move."""
-RACE_FLOOR_MATCH = 0.005
-"""The same, in chance of winning the match (when a match score is given)."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -135,53 +94,43 @@ def hands_for(deal: Deal) -> GinHands:
     return GinHands(deal)
 
 
-@dataclass(slots=True)
-class _Tally:
-    """Simulated outcomes of one move."""
-
-    move: Move
-    prior: float
-    points: list[int]
-    alive: bool = True
-    plan: KnockStyle = MY_STYLE
-    """How the advisor's side goes on after the move in the simulated hand."""
-
-    def mean(self) -> float:
-        return sum(self.points) / len(self.points) if self.points else -math.inf
-
-
-class GinAdvisor:
+class GinDecision:
     """Values the moves of one decision (see the module docstring)."""
 
-    def __init__(self, state: GinState, deal: Deal, knock_limit: int | None, level: Level,
-                 seed: int, deadline: Deadline) -> None:
+    def __init__(self, state: GinState, deal: Deal, knock_limit: int | None, budget: Budget,
+                 seed: int, params: GinParams = GIN_PARAMS) -> None:
         self.state = state
         self.deal = deal
         self.rules = deal.rules
         self.limit = -1 if knock_limit is None else knock_limit
-        self.level = level
+        self.budget = budget
+        self.level = budget.level
+        self.deadline = budget.deadline
         self.seed = seed
-        self.deadline = deadline
+        self.params = params
         self.hands = hands_for(deal)
         self.simulator = Simulator(self.hands, self.rules, self.limit)
         self.mask = mask_of(state.hand)
         self.rng = random.Random(seed)
+        self.racing = Racing(params.batch, params.drop_z,
+                             params.race_floor_points if state.target is None
+                             else params.race_floor_match)
 
     # -- the moves --------------------------------------------------------------
     def moves(self) -> list[Move]:
         """Every legal move of the phase (the defender's reply is one exact move)."""
         state = self.state
-        if state.phase == "first_upcard":
-            return [Move("take_discard", card=state.pile_top), Move("pass")]
-        if state.phase == "wall":
-            moves = [Move("pass")]
+        if state.phase == FIRST_UPCARD:
+            return [Move(TAKE_DISCARD, card=state.pile_top), Move(PASS)]
+        if state.phase == WALL:
+            moves = [Move(PASS)]
             if state.pile_top is not None and self._wall_knock() is not None:
-                moves.insert(0, Move("take_discard", card=state.pile_top))
+                moves.insert(0, Move(TAKE_DISCARD, card=state.pile_top))
             return moves
-        if state.phase == "draw":
+        if state.phase == DRAW:
             if state.stock_only or state.pile_top is None:
-                return [Move("draw_stock")]
-            return [Move("take_discard", card=state.pile_top), Move("draw_stock")]
+                return [Move(DRAW_STOCK)]
+            return [Move(TAKE_DISCARD, card=state.pile_top), Move(DRAW_STOCK)]
         moves = []
         keep = state.taken_this_turn
         for card in sorted(cards_of(self.mask), key=lambda c: -self.hands.points[c]):
@@ -189,9 +138,9 @@ class GinAdvisor:
                 continue
             kept = self.mask & ~(1 << card)
             if self.hands.deadwood(kept) <= self.limit:
-                moves.append(Move("knock", card=card))
+                moves.append(Move(KNOCK, card=card))
             if not state.must_knock:
-                moves.append(Move("discard", card=card))
+                moves.append(Move(DISCARD, card=card))
         return moves
 
     def _wall_knock(self) -> int | None:
@@ -201,38 +150,54 @@ class GinAdvisor:
         cost, card = self.simulator.discard(self.mask | 1 << top, top)
         return card if cost // TIE_SCALE <= self.limit else None
 
-    # -- one move in one deal ---------------------------------------------------
-    def play(self, move: Move, world: World, plans: Sequence[KnockStyle]) -> list[int]:
-        """Seat 0's points when it plays ``move`` in ``world`` and the hand goes
-        on, under each of its ``plans`` (the opponent knocks by the world's style)."""
+    # -- the worlds -----------------------------------------------------------------
+    def sample(self, count: int, until: float) -> list[World]:
+        """``count`` more worlds consistent with the state (the search's dealer)."""
+        return self.sampler.take(count, until)
+
+    # -- one move in one world ---------------------------------------------------
+    def apply(self, move: Move, world: World) -> list[int] | None:
+        """``move`` played in ``world`` by seat 0 (the advisor's side); the
+        points when that ends the hand (a knock, the wall), else None."""
         simulator = self.simulator
         hands = world.hands
         action = move.action
-        if action == "knock":
+        if action == KNOCK:
             assert move.card is not None
-            return [simulator.knock_score(hands[0] & ~(1 << move.card), hands[1])] * len(plans)
-        if action == "discard":
+            return [simulator.knock_score(hands[0] & ~(1 << move.card), hands[1])]
+        if action == DISCARD:
             assert move.card is not None
             hands[0] &= ~(1 << move.card)
             world.pile.append(move.card)
             world.turns[0] += 1
             world.to_act, world.taken, world.drawn = 1, None, False
-        elif action == "take_discard":
+        elif action == TAKE_DISCARD:
             top = world.pile.pop()
-            if self.state.phase == "wall":
+            if self.state.phase == WALL:
                 hand = hands[0] | 1 << top
                 _, card = simulator.discard(hand, top)
-                return [simulator.knock_score(hand & ~(1 << card), hands[1])] * len(plans)
+                return [simulator.knock_score(hand & ~(1 << card), hands[1])]
             hands[0] |= 1 << top
             world.taken, world.drawn = top, True
-        elif action == "draw_stock":
+        elif action == DRAW_STOCK:
             hands[0] |= 1 << world.stock.pop()
             world.taken, world.drawn = None, True
-        elif action == "pass":
-            if self.state.phase == "wall":
-                return [0] * len(plans)
+        elif action == PASS:
+            if self.state.phase == WALL:
+                return [0]
             self._after_pass(world)
-        return simulator.play_out(world, plans, world.opponent_style)
+        return None
+
+    def play(self, move: Move, lines: Sequence[Hashable], world: World) -> list[float]:
+        """Seat 0's points when it plays ``move`` in a copy of ``world`` and the
+        hand goes on by the fast policy, under each of its plans (``lines``; the
+        opponent knocks by the world's style)."""
+        plans = cast(Sequence[KnockStyle], lines)
+        world = world.copy()
+        ended = self.apply(move, world)
+        if ended is not None:
+            return [float(ended[0])] * len(plans)
+        return [float(p) for p in self.simulator.play_out(world, plans, world.opponent_style)]
 
     def _after_pass(self, world: World) -> None:
         """Passing the first upcard: a non-dealer hands the choice to the
@@ -251,102 +216,58 @@ class GinAdvisor:
             hands[1] |= 1 << world.stock.pop()
             world.to_act, world.taken, world.drawn = 1, None, True
 
-    # -- racing ------------------------------------------------------------------
-    def _race(self, tallies: list[_Tally], worlds: list[World], sampler: WorldSampler,
-              until: float) -> bool:
-        """Simulate the moves deal by deal (dealing more as needed, up to the
-        level's count) until the deals or the time run out; True when every
-        deal of the level was used."""
-        done = 0
-        while done < self.level.worlds:
-            if time.monotonic() >= until or self.deadline.expired():
-                return False
-            if done >= len(worlds):
-                worlds.extend(sampler.take(min(BATCH, self.level.worlds - len(worlds)), until))
-            chunk = range(done, min(done + BATCH, len(worlds)))
-            moves: dict[Move, list[_Tally]] = {}
-            for tally in tallies:
-                if tally.alive:
-                    moves.setdefault(tally.move, []).append(tally)
-            for move, plans in moves.items():  # a move's plans share each deal's play
-                if time.monotonic() >= until:
-                    return False
-                outcomes = [self._play(move, worlds[i], [t.plan for t in plans]) for i in chunk]
-                for k, tally in enumerate(plans):
-                    tally.points.extend(points[k] for points in outcomes)
-            done = chunk.stop
-            self._drop_the_clearly_worse(tallies)
-            if sum(t.alive for t in tallies) <= 1 and done >= 4 * BATCH:
-                return True
-        return True
-
-    def _play(self, move: Move, world: World,
-              plans: Sequence[KnockStyle] = (MY_STYLE,)) -> list[int]:
-        """``play`` on a copy of ``world``: the advisor's side goes on by each
-        of ``plans``, the opponent by the world's knock style."""
-        return self.play(move, world.copy(), plans)
-
-    def _utility(self, points: int) -> float:
+    def utility(self, points: float) -> float:
         """What one simulated outcome is worth to the player: its points, or
         with a match score given, the chance to win the match after it."""
         state = self.state
         if state.target is None:
             return float(points)
-        return match_win_probability(state.my_score + max(points, 0),
-                                     state.opponent_score + max(-points, 0), state.target)
+        whole = int(points)
+        return match_win_probability(state.my_score + max(whole, 0),
+                                     state.opponent_score + max(-whole, 0), state.target,
+                                     self.params.match_outcomes)
 
-    def _worth(self, tally: _Tally) -> float:
-        """The mean ``_utility`` of a move's outcomes: what the search ranks by."""
+    def _worth(self, tally: Tally) -> float:
+        """The mean ``utility`` of a move's outcomes: what the search ranks by."""
         match = self._match(tally.points) if tally.points else None
         return tally.mean() if match is None else match
-
-    def _drop_the_clearly_worse(self, tallies: list[_Tally]) -> None:
-        alive = [t for t in tallies if t.alive]
-        if len(alive) < 2 or len(alive[0].points) < 2 * BATCH:
-            return
-        floor = RACE_FLOOR_POINTS if self.state.target is None else RACE_FLOOR_MATCH
-        worth = {id(t): [self._utility(p) for p in t.points] for t in alive}
-        best = max(alive, key=lambda t: sum(worth[id(t)]))
-        for tally in alive:
-            if tally is best:
-                continue
-            diffs = [a - b for a, b in zip(worth[id(tally)], worth[id(best)], strict=True)]
-            mean = sum(diffs) / len(diffs)
-            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
-            if mean + DROP_Z * max(spread, floor) < 0:
-                tally.alive = False
 
     # -- the answer ------------------------------------------------------------
     def advise(self) -> Advice:
         """Every legal move valued and ranked (see the module docstring)."""
-        if self.state.phase == "layoff":
+        if self.state.phase == LAYOFF:
             return self._defend()
+        params = self.params
         moves = self.moves()
-        until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
-        sampler = WorldSampler(self.state, self.hands, self.rng, self.limit)
+        until = self.budget.until()
+        self.sampler = WorldSampler(self.state, self.hands, self.rng, self.limit, params)
         judged = self.level.judged
-        worlds = sampler.take(judged, until)
-        self.judge = HandJudge(self.hands, stock_odds(self.state.knowledge.unseen, worlds[:100]),
-                               worlds[:judged])
+        worlds = self.sampler.take(judged, until)
+        self.judge = HandJudge(self.hands,
+                               stock_odds(self.state.knowledge.unseen, worlds[:params.odds_deals]),
+                               worlds[:judged], params)
         priors = {move: self._prior(move, worlds) for move in moves}
         moves.sort(key=lambda m: priors[m])
-        tallies = [_Tally(move, priors[move], []) for move in moves]
-        shortlist = self.level.shortlist if self.state.phase in SEARCHED_PHASES else 0
+        mine = params.plans[0]
+        tallies = [Tally(move, priors[move], line=mine) for move in moves]
+        shortlist = self.level.shortlist if self.state.phase in params.searched_phases else 0
+        chosen: set[Move] = set()
         if shortlist:
             chosen = set(moves[:shortlist])
-            knocks = [m for m in moves if m.action == "knock"]
+            knocks = [m for m in moves if m.action == KNOCK]
             if knocks:  # knocking now against playing on is always weighed
                 chosen.add(knocks[0])
             for tally in tallies:
                 tally.alive = tally.move in chosen
-            tallies += [_Tally(t.move, t.prior, [], plan=plan) for t in tallies
-                        if t.alive and t.move.action == "discard" for plan in PLANS[1:]]
+            tallies += [Tally(t.move, t.prior, line=plan) for t in tallies
+                        if t.alive and t.move.action == DISCARD for plan in params.plans[1:]]
             tallies.sort(key=lambda t: not t.alive)
-        complete = self._race(tallies, worlds, sampler, until) if shortlist else True
+        complete = race(self, tallies, worlds, self.budget, self.racing, until) \
+            if shortlist else True
         for tally in tallies:  # figures for every move, from a few deals at least
             if not tally.points:
-                tally.points.extend(self._play(tally.move, worlds[i])[0]
-                                    for i in range(min(BATCH // 2, len(worlds))))
+                tally.points.extend(self.play(tally.move, (mine,), worlds[i])[0]
+                                    for i in range(min(params.unsearched_deals, len(worlds))))
         if shortlist:
             searched = sorted((t for t in tallies if t.move in chosen),
                               key=lambda t: (-self._worth(t), -t.mean(), t.prior))
@@ -363,25 +284,24 @@ class GinAdvisor:
         return Advice("gin", self.state.phase, tuple(values), self.level.name, self.seed,
                       complete)
 
-    def _prefer_plain(self, ranked: list[_Tally]) -> list[_Tally]:
+    def _prefer_plain(self, ranked: list[Tally]) -> list[Tally]:
         """``ranked`` with the plainest discard (the least deadwood kept)
         first instead of the search's best discard, unless the deals favour
-        the best by ``PLAIN_Z`` standard errors (paired, on the deals both
-        played)."""
+        the best by ``params.plain_z`` standard errors (paired, on the deals
+        both played)."""
         best = ranked[0]
-        if best.move.action != "discard":
+        if best.move.action != DISCARD:
             return ranked
-        discards = [t for t in ranked if t.move.action == "discard"]
+        discards = [t for t in ranked if t.move.action == DISCARD]
         plain = min(discards, key=lambda t: (
             self.hands.deadwood(self.mask & ~(1 << (t.move.card or 0))), t.prior))
         count = min(len(best.points), len(plain.points))
         if plain is best or count < 2:
             return ranked
-        diffs = [self._utility(a) - self._utility(b)
+        diffs = [self.utility(a) - self.utility(b)
                  for a, b in zip(best.points[:count], plain.points[:count], strict=True)]
         mean, error = mean_and_error(diffs)
-        floor = RACE_FLOOR_POINTS if self.state.target is None else RACE_FLOOR_MATCH
-        if mean > PLAIN_Z * max(error or 0.0, floor):
+        if mean > self.params.plain_z * max(error or 0.0, self.racing.floor):
             return ranked
         return [plain, *(t for t in ranked if t is not plain)]
 
@@ -390,45 +310,47 @@ class GinAdvisor:
         move is expected to keep; a knock the judgement favours goes first)."""
         judge, hands, mask = self.judge, self.hands, self.mask
         action = move.action
-        if action == "discard":
+        if action == DISCARD:
             assert move.card is not None
             return judge.discard_score(mask, move.card) / TIE_SCALE
-        if action == "knock":
+        if action == KNOCK:
             assert move.card is not None
             kept = mask & ~(1 << move.card)
             points = [self.simulator.knock_score(kept, w.hands[1])
                       for w in worlds[:self.level.judged]]
             expected = sum(points) / max(1, len(points))
             undercut = sum(p < 0 for p in points) / max(1, len(points))
-            favoured = hands.deadwood(kept) == 0 or (expected > 0 and undercut <= KNOCK_RISK)
+            favoured = hands.deadwood(kept) == 0 or (expected > 0
+                                                     and undercut <= self.params.knock_risk)
             return (-1000.0 if favoured else 1000.0) - expected
-        if action == "take_discard":
+        if action == TAKE_DISCARD:
             top = move.card
             assert top is not None
-            if self.state.phase == "wall":
+            if self.state.phase == WALL:
                 return -1.0
             best = min(hands.cost((mask | 1 << top) & ~(1 << c)) for c in cards_of(mask))
             melds = hands.melds_with(mask, top)
-            return best / TIE_SCALE - (TAKE_EDGE if melds else -TAKE_EDGE)
-        if action == "draw_stock" or (action == "pass" and self.state.phase == "first_upcard"):
+            edge = self.params.take_edge
+            return best / TIE_SCALE - (edge if melds else -edge)
+        if action == DRAW_STOCK or (action == PASS and self.state.phase == FIRST_UPCARD):
             return judge.expected_cost(mask) / TIE_SCALE
         return 0.0
 
-    def _value(self, tally: _Tally, worlds: Sequence[World], searched: bool) -> MoveValue:
+    def _value(self, tally: Tally, worlds: Sequence[World], searched: bool) -> MoveValue:
         points = tally.points
         n = len(points)
         mean, error = mean_and_error(points)
         wins = sum(p > 0 for p in points) / n
-        move = self._shown(tally.move, worlds) if tally.move.action == "knock" else tally.move
+        move = self._shown(tally.move, worlds) if tally.move.action == KNOCK else tally.move
         # passing at the wall ends the hand unscored: its figures are exact
-        exact = move.action == "pass" and self.state.phase == "wall"
+        exact = move.action == PASS and self.state.phase == WALL
         return MoveValue(move, mean, wins, self._match(points), exact, n,
                          0.0 if exact else error, tuple(self._reasons(tally, worlds)), searched)
 
-    def _match(self, points: Sequence[int]) -> float | None:
+    def _match(self, points: Sequence[float]) -> float | None:
         if self.state.target is None:
             return None
-        return sum(self._utility(p) for p in points) / len(points)
+        return sum(self.utility(p) for p in points) / len(points)
 
     # -- the melds a knock shows ---------------------------------------------------
     def _shown(self, move: Move, worlds: Sequence[World]) -> Move:
@@ -436,10 +358,10 @@ class GinAdvisor:
         the one that scores most against the deals' defenders (fewest layoffs)."""
         assert move.card is not None
         kept = sorted(cards_of(self.mask & ~(1 << move.card)))
-        sample = worlds[: min(len(worlds), 60)]
+        sample = worlds[: min(len(worlds), self.params.shown_deals)]
         best: tuple[float, tuple[tuple[int, ...], ...], tuple[int, ...]] | None = None
         for count, (melds, deadwood) in enumerate(arrangements(kept, self.deal, self.limit)):
-            if count >= 64:
+            if count >= self.params.shown_arrangements:
                 break
             meld_masks = [mask_of(m.cards) for m in melds]
             dead = sum(self.hands.points[c] for c in deadwood)
@@ -455,7 +377,7 @@ class GinAdvisor:
                 best = (score, shown, tuple(deadwood))
         if best is None:
             return move
-        return Move("knock", card=move.card, melds=best[1], deadwood=best[2])
+        return Move(KNOCK, card=move.card, melds=best[1], deadwood=best[2])
 
     # -- the defender's reply --------------------------------------------------------
     def _defend(self) -> Advice:
@@ -469,7 +391,7 @@ class GinAdvisor:
         if gin:  # no layoffs onto gin
             arrangement_melds, dead = _best_melds(self.hands, self.mask)
             reply = sum(self.hands.points[c] for c in dead)
-            move = Move("lay_off", melds=arrangement_melds, deadwood=dead)
+            move = Move(LAY_OFF, melds=arrangement_melds, deadwood=dead)
         else:
             table = read_table([list(m) for m in knock.melds], self.deal)
             search = LayoffSearch(self.deal, table, self.deadline)
@@ -477,7 +399,7 @@ class GinAdvisor:
             reply = play.deadwood_points
             layoffs = tuple(sorted(Layoff(lay.table_index, tuple(lay.cards))
                                    for lay in play.layoffs))
-            move = Move("lay_off", melds=tuple(tuple(sorted(m.cards)) for m in play.melds),
+            move = Move(LAY_OFF, melds=tuple(tuple(sorted(m.cards)) for m in play.melds),
                         deadwood=tuple(sorted(play.deadwood)), layoffs=layoffs)
         knocker = [0] if gin else self._knocker_deadwood(knock.deadwood, 10 - melded)
         points = [-knock_points(self.rules, k, reply) for k in knocker]
@@ -494,7 +416,7 @@ class GinAdvisor:
         error = None if exact else (mean_and_error(points)[1] or 0.0)
         value = MoveValue(move, mean, undercut, self._match(points), exact, len(points),
                           0.0 if exact else error, tuple(reasons))
-        return Advice("gin", "layoff", (value,), self.level.name, self.seed, True)
+        return Advice("gin", LAYOFF, (value,), self.level.name, self.seed, True)
 
     def _knocker_deadwood(self, shown: tuple[int, ...] | None, count: int) -> list[int]:
         """The knocker's deadwood points: shown, or guessed from the unseen
@@ -503,28 +425,29 @@ class GinAdvisor:
             return [sum(self.hands.points[c] for c in shown)]
         pool = sorted(self.state.knowledge.unseen)
         guesses: list[int] = []
-        for _ in range(400):
+        for _ in range(self.params.knocker_tries):
             total = sum(self.hands.points[c] for c in self.rng.sample(pool, count))
             if total <= self.limit:
                 guesses.append(total)
-            if len(guesses) >= 100:
+            if len(guesses) >= self.params.knocker_guesses:
                 break
         return guesses or [self.limit]
 
     # -- reasons ---------------------------------------------------------------------
-    def _reasons(self, tally: _Tally, worlds: Sequence[World]) -> list[str]:
+    def _reasons(self, tally: Tally, worlds: Sequence[World]) -> list[str]:
         move = tally.move
         reasons: list[str] = []
         n = len(tally.points)
-        if move.action == "knock":
-            dead = self.hands.deadwood(self.mask & ~(1 << move.card))  # type: ignore[operator]
+        if move.action == KNOCK:
+            assert move.card is not None
+            dead = self.hands.deadwood(self.mask & ~(1 << move.card))
             undercut = sum(p < 0 for p in tally.points) / n
             reasons.append("gin" if dead == 0 else f"knocking now: {undercut:.0%} undercut risk")
-        elif move.action == "discard":
+        elif move.action == DISCARD:
             assert move.card is not None
             kept = self.mask & ~(1 << move.card)
             reasons.append(f"deadwood {self.hands.deadwood(kept)} after it")
-            if tally.plan is not MY_STYLE:
+            if tally.line != self.params.plans[0]:
                 reasons.append("then play for gin")
             outs = self._outs(kept)
             reasons.append(f"{outs} out{'s' if outs != 1 else ''}")
@@ -536,12 +459,12 @@ class GinAdvisor:
                            for w in worlds[:n]) / min(n, len(worlds))
                 if used >= 0.25:
                     reasons.append(f"the opponent could meld it in {used:.0%} of deals")
-        elif move.action == "take_discard":
+        elif move.action == TAKE_DISCARD:
             top = move.card
             assert top is not None
             reasons.append("goes into a meld" if self.hands.melds_with(self.mask, top)
                            else "makes no meld")
-        elif move.action == "draw_stock":
+        elif move.action == DRAW_STOCK:
             reasons.append(f"{self._outs(self.mask)} unseen cards would improve the hand")
         reasons.append(f"expected {tally.mean():+.1f} points over {n} deals")
         return reasons
@@ -563,8 +486,6 @@ class GinAdvisor:
 
 
 def _best_melds(hands: GinHands, mask: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    from solver.play.gin.hands import arrangement
-
     melds = arrangement(hands, mask).melds
     melded = 0
     for meld in melds:
@@ -573,11 +494,10 @@ def _best_melds(hands: GinHands, mask: int) -> tuple[tuple[tuple[int, ...], ...]
 
 
 @functools.lru_cache(maxsize=8)
-def _match_table(target: int) -> Callable[[int, int], float]:
+def _match_table(target: int, outcomes: tuple[tuple[int, float], ...]) -> Callable[[int, int], float]:
     """P(win the match) from a score, with every hand won by either side
-    alike and worth the points of a typical gin hand (a knock 12, an
-    undercut 30, gin 40; weights from simulated hands)."""
-    outcomes = ((12, 0.34), (22, 0.08), (30, 0.04), (40, 0.04))  # per side: points, chance
+    alike and worth the points of a typical gin hand (``outcomes``: per side,
+    points and their chance)."""
     void = 1.0 - 2 * sum(p for _, p in outcomes)
 
     @functools.cache
@@ -594,6 +514,8 @@ def _match_table(target: int) -> Callable[[int, int], float]:
     return win
 
 
-def match_win_probability(mine: int, theirs: int, target: int) -> float:
+def match_win_probability(mine: int, theirs: int, target: int,
+                          outcomes: tuple[tuple[int, float], ...] = GIN_PARAMS.match_outcomes
+                          ) -> float:
     """The chance to win a match to ``target`` from ``mine`` against ``theirs``."""
-    return _match_table(target)(min(mine, target), min(theirs, target))
+    return _match_table(target, outcomes)(min(mine, target), min(theirs, target))

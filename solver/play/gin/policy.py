@@ -16,24 +16,11 @@ of the advice at the ``novice`` level.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from solver.objective import TIE_SCALE
 from solver.play.gin.hands import GinHands, cards_of
+from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.simulate import World
-
-
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """How much a judge weighs what is to come against what is now."""
-
-    lookahead: float = 1.0
-    """Weight of the next draw's expected improvement (0: today's deadwood only)."""
-    danger: float = 4.0
-    """Points a discard costs per unit of chance that the opponent melds it."""
-
-
-DEFAULT = Judgement()
 
 
 def stock_odds(unseen: Iterable[int], worlds: Sequence[World]) -> dict[int, float]:
@@ -54,12 +41,13 @@ class HandJudge:
     """Values 10-card hands and discards for one decision (see the module docstring)."""
 
     def __init__(self, hands: GinHands, odds: dict[int, float], worlds: Sequence[World],
-                 judgement: Judgement = DEFAULT) -> None:
+                 params: GinParams = GIN_PARAMS) -> None:
         self.hands = hands
         self.odds = odds
         self.total = sum(odds.values()) or 1.0
         self.worlds = worlds
-        self.judgement = judgement
+        self.lookahead = params.lookahead
+        self.danger_points = params.danger
         self._expected: dict[int, float] = {}
 
     def expected_cost(self, kept: int) -> float:
@@ -87,18 +75,6 @@ class HandJudge:
         cost units (deadwood points x ``TIE_SCALE``)."""
         kept = hand & ~(1 << card)
         now = self.hands.cost(kept)
-        ahead = self.expected_cost(kept) if self.judgement.lookahead else now
-        score = now + self.judgement.lookahead * (ahead - now)
-        return score + self.judgement.danger * TIE_SCALE * self.danger(card)
-
-    def ranked_discards(self, hand: int, keep: int | None, shortlist: int = 6) -> list[tuple[float, int]]:
-        """``(score, card)`` best first: the ``shortlist`` discards that keep
-        least now are judged in full, the rest by today's cost (the higher
-        card first on ties)."""
-        points = self.hands.points
-        plain = sorted((self.hands.cost(hand & ~(1 << c)), -points[c], c)
-                       for c in cards_of(hand) if c != keep)
-        judged = [(self.discard_score(hand, c), c) for _, _, c in plain[:shortlist]]
-        judged.sort(key=lambda item: (item[0], -points[item[1]]))
-        worst = judged[-1][0] if judged else 0.0
-        return judged + [(worst + cost, c) for cost, _, c in plain[shortlist:]]
+        ahead = self.expected_cost(kept) if self.lookahead else now
+        score = now + self.lookahead * (ahead - now)
+        return score + self.danger_points * TIE_SCALE * self.danger(card)

@@ -33,15 +33,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from solver.cards import card_name, parse_card
+from solver.cards import card_name
 from solver.errors import InvalidStateError
-from solver.play.events import Event, parse_history
-from solver.play.public import check_pile, check_stock, hand_cards
+from solver.play.events import Event
+from solver.play.replay import PublicState, Replay, replayed
+from solver.play.words import (
+    AFTER_DRAW,
+    DISCARD,
+    DRAW,
+    DRAW_STOCK,
+    FIRST_UPCARD,
+    GIN,
+    KNOCK,
+    LAYOFF,
+    OVER,
+    PASS,
+    TAKE_DISCARD,
+)
+from solver.play.words import WALL as WALL_PHASE
+from solver.play.words import GinPhase as Phase
 
-Phase = Literal["first_upcard", "draw", "discard", "wall", "layoff", "over"]
-ACTIONS = frozenset({"pass", "take_discard", "draw_stock", "discard", "knock"})
+ACTIONS = frozenset(GIN.actions)
 DECK = 52
 HAND = 10
 WALL = 2
@@ -79,16 +93,9 @@ class Knock:
 
 
 @dataclass(frozen=True, slots=True)
-class GinState:
+class GinState(PublicState):
     """A checked public state (see the module docstring)."""
 
-    me: int
-    dealer: int
-    hand: tuple[int, ...]
-    upcard: int
-    history: tuple[Event, ...]
-    discard_pile: tuple[int, ...]
-    stock_count: int
     phase: Phase
     to_act: int
     knowledge: Knowledge
@@ -110,18 +117,13 @@ class GinState:
         return 1 - self.me
 
     @property
-    def pile_top(self) -> int | None:
-        """The card a draw may take (None: the pile is empty)."""
-        return self.discard_pile[-1] if self.discard_pile else None
-
-    @property
     def taken_this_turn(self) -> int | None:
         """The card this player took from the pile this turn (not to be
         thrown back this turn), or None."""
-        if self.phase != "discard" or not self.history:
+        if self.phase != AFTER_DRAW or not self.history:
             return None
         last = self.history[-1]
-        if last.player == self.me and last.action == "take_discard":
+        if last.player == self.me and last.action == TAKE_DISCARD:
             return last.card
         return None
 
@@ -141,18 +143,15 @@ class GinState:
             if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
                 raise InvalidStateError(f"{name} must be seat 0 or 1; got {seat!r}",
                                         code="invalid_state", loc=(name,))
-        cards = hand_cards(hand)
-        first = parse_card(upcard, None, "upcard")
-        events = parse_history(history, ACTIONS)
-        replay = _Replay(me, dealer, cards, first, events)
-        pile = replay.pile
-        check_pile(discard_pile, pile)
-        stock = DECK - 2 * HAND - 1 - replay.stock_draws
-        check_stock(stock_count, stock)
+        replay = replayed(lambda cards, first, events: _Replay(me, dealer, cards, first, events),
+                          players=2, me=me, dealer=dealer, hand=hand, upcard=upcard,
+                          history=history, discard_pile=discard_pile, stock_count=stock_count,
+                          actions=ACTIONS)
         my_score, opponent_score, target = _score(score)
-        return cls(me, dealer, cards, first, events, tuple(pile), stock, replay.phase,
-                   replay.to_act, replay.knowledge(), replay.knock, replay.turns,
-                   replay.stock_only, replay.must_knock, my_score, opponent_score, target)
+        return cls(me, dealer, replay.hand, replay.upcard, replay.events, tuple(replay.pile),
+                   replay.stock, replay.phase, replay.to_act, replay.knowledge(), replay.knock,
+                   replay.turns_done, replay.stock_only, replay.must_knock, my_score,
+                   opponent_score, target)
 
 
 def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
@@ -174,180 +173,151 @@ def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
     return values[0], values[1], values[2]
 
 
-class _Replay:
+class _Replay(Replay):
     """Walks the history once: turn order, the pile, who holds which known card."""
 
     def __init__(self, me: int, dealer: int, hand: tuple[int, ...], upcard: int,
                  events: tuple[Event, ...]) -> None:
-        self.me = me
-        self.hand = set(hand)
-        self.pile: list[int] = [upcard]
-        self.sizes = [HAND, HAND]
-        self.known: list[set[int]] = [set(), set()]  # taken from the pile, still held
-        self.discarded: list[list[int]] = [[], []]
-        self.declined: list[int] = []
-        self.stock_draws = 0
-        self.turns = 0
+        super().__init__(players=2, me=me, hand=hand, pile=[upcard], hand_size=HAND,
+                         first=1 - dealer)
+        self.upcard = upcard
+        self.events = events
+        self.stock = DECK - 2 * HAND - 1
+        self.turns_done = 0
         self.knock: Knock | None = None
-        self.phase: Phase = "first_upcard"
-        self.to_act = 1 - dealer
+        self.phase: Phase = FIRST_UPCARD
         self.passes = 0
         self.stock_only = False  # both passed the upcard: the next draw is from the stock
         self.must_knock = False  # took the pile top at the wall: only a knock may follow
-        if len(self.hand) != len(hand):
+        if len(set(hand)) != len(hand):
             index = next(i for i, c in enumerate(hand) if c in hand[:i])
             raise InvalidStateError(f"{card_name(hand[index])} is in the hand twice",
                                     code="card_in_two_places", loc=("hand", index))
         for index, event in enumerate(events):
             self._apply(index, event)
-        self._check_end(hand)
+        self._check_end()
 
-    @property
-    def stock(self) -> int:
-        return DECK - 2 * HAND - 1 - self.stock_draws
-
-    def _check_end(self, hand: tuple[int, ...]) -> None:
+    def _check_end(self) -> None:
         me = self.me
-        if len(hand) != self.sizes[me]:
-            raise InvalidStateError(
-                f"hand has {len(hand)} cards; the history leaves this player {self.sizes[me]}",
-                code="wrong_hand_size", loc=("hand",))
-        for card in self.known[me]:
-            if card not in self.hand:
-                raise InvalidStateError(f"the history has this player take {card_name(card)} "
-                                        "and not throw it, but it is not in the hand",
-                                        code="card_in_two_places", loc=("hand",))
-        for index, card in enumerate(hand):
+        self.check_hand_size()
+        self.check_known_held("throw")
+        for index, card in enumerate(self.hand):
             if card in self.pile or card in self.known[1 - me]:
                 where = "the discard pile" if card in self.pile else "the opponent's hand"
                 raise InvalidStateError(f"{card_name(card)} is in the hand and in {where}",
                                         code="card_in_two_places", loc=("hand", index))
-        if self.phase == "over":
-            raise InvalidStateError("the hand is over: nothing to decide", code="hand_over",
-                                    loc=("history",))
-        if self.to_act != me:
-            raise InvalidStateError("it is the opponent's turn: advice is for the player to act",
-                                    code="not_your_turn", loc=("history",))
+        self.check_not_over(self.phase == OVER, "hand")
+        self.check_my_turn("the opponent's")
 
     def knowledge(self) -> Knowledge:
         """What the replay tells this player about the cards it cannot see."""
         me, them = self.me, 1 - self.me
-        unseen = set(range(DECK)) - set(self.pile) - self.known[them] - self.hand
+        unseen = set(range(DECK)) - set(self.pile) - set(self.known[them]) - set(self.hand)
         return Knowledge(frozenset(self.known[them]), tuple(self.discarded[them]),
-                         tuple(self.declined), tuple(self.discarded[me]), frozenset(unseen),
-                         self.sizes[them])
-
-    def _fail(self, index: int, message: str, code: str = "history_out_of_turn") -> None:
-        raise InvalidStateError(f"history[{index}]: {message}", code=code, loc=("history", index))
+                         tuple(self.declined[them]), tuple(self.discarded[me]),
+                         frozenset(unseen), self.sizes[them])
 
     def _apply(self, index: int, event: Event) -> None:
-        if self.phase == "over":
-            self._fail(index, "the hand was already over")
-        if self.phase == "layoff":
-            self._fail(index, "after a knock only the defender's reply remains")
-        if event.player != self.to_act:
-            self._fail(index, f"it was seat {self.to_act}'s turn, not seat {event.player}'s")
-        if self.phase == "first_upcard":
+        if self.phase == OVER:
+            self.fail(index, "the hand was already over")
+        if self.phase == LAYOFF:
+            self.fail(index, "after a knock only the defender's reply remains")
+        self.check_turn(index, event.player)
+        if self.phase == FIRST_UPCARD:
             self._first_upcard(index, event)
-        elif self.phase in ("draw", "wall"):
+        elif self.phase in (DRAW, WALL_PHASE):
             self._draw(index, event)
         else:
             self._discard(index, event)
 
     def _first_upcard(self, index: int, event: Event) -> None:
-        if event.action == "pass":
+        if event.action == PASS:
             self.passes += 1
             if event.player != self.me:
-                self.declined.append(self.pile[-1])
+                self.declined[event.player].append(self.pile[-1])
             self.to_act = 1 - event.player
             if self.passes == 2:
-                self.phase = "draw"
+                self.phase = DRAW
                 self.stock_only = True
-        elif event.action == "take_discard":
+        elif event.action == TAKE_DISCARD:
             self._take_pile(index, event)
         else:
-            self._fail(index, f"{event.action} is not a move when the first upcard is offered "
-                              "(take_discard or pass)")
+            self.fail(index, f"{event.action} is not a move when the first upcard is offered "
+                             "(take_discard or pass)")
 
     def _draw(self, index: int, event: Event) -> None:
-        if self.stock_only and event.action != "draw_stock":
-            self._fail(index, "both passed the upcard: the non-dealer draws from the stock")
-        if event.action == "take_discard" and not self.stock_only:
-            self.must_knock = self.phase == "wall"
+        if self.stock_only and event.action != DRAW_STOCK:
+            self.fail(index, "both passed the upcard: the non-dealer draws from the stock")
+        if event.action == TAKE_DISCARD and not self.stock_only:
+            self.must_knock = self.phase == WALL_PHASE
             self._take_pile(index, event)
-        elif event.action == "draw_stock" and self.phase == "draw":
-            if self.pile and event.player != self.me and not self.stock_only:
-                self.declined.append(self.pile[-1])
+        elif event.action == DRAW_STOCK and self.phase == DRAW:
+            if not self.stock_only:
+                self.decline_top(event.player)
             self.stock_only = False
             self._take_stock()
             self.sizes[event.player] += 1
-            self.phase = "discard"
-        elif event.action == "pass" and self.phase == "wall":
-            self.phase = "over"
-        elif self.phase == "wall":
-            self._fail(index, f"{event.action} is not a move at the wall (the stock is down to "
-                              f"{WALL} cards): knock with the pile top, or pass")
+            self.phase = AFTER_DRAW
+        elif event.action == PASS and self.phase == WALL_PHASE:
+            self.phase = OVER
+        elif self.phase == WALL_PHASE:
+            self.fail(index, f"{event.action} is not a move at the wall (the stock is down to "
+                             f"{WALL} cards): knock with the pile top, or pass")
         else:
-            self._fail(index, f"{event.action} is not a move at the start of a turn "
-                              "(take_discard or draw_stock)")
+            self.fail(index, f"{event.action} is not a move at the start of a turn "
+                             "(take_discard or draw_stock)")
 
     def _take_pile(self, index: int, event: Event) -> None:
-        if not self.pile:
-            self._fail(index, "the discard pile is empty", "pile_mismatch")
-        if event.card != self.pile[-1]:
-            shown = "no card" if event.card is None else card_name(event.card)
-            self._fail(index, f"takes {shown} but the pile top is {card_name(self.pile[-1])}",
-                       "pile_mismatch")
-        self.known[event.player].add(self.pile.pop())
+        self.take_top(index, event.player, event.card)
         self.sizes[event.player] += 1
-        self.phase = "discard"
+        self.phase = AFTER_DRAW
 
     def _take_stock(self) -> None:
-        self.stock_draws += 1
+        self.stock -= 1
         if self.stock < 0:
             raise InvalidStateError("the history draws more cards than the stock holds",
                                     code="stock_mismatch", loc=("history",))
 
     def _discard(self, index: int, event: Event) -> None:
-        if event.action not in ("discard", "knock"):
-            self._fail(index, f"{event.action} is not a move after drawing: discard or knock")
-        if self.must_knock and event.action != "knock":
-            self._fail(index, "the pile top was taken at the wall: only a knock may follow")
+        if event.action not in (DISCARD, KNOCK):
+            self.fail(index, f"{event.action} is not a move after drawing: discard or knock")
+        if self.must_knock and event.action != KNOCK:
+            self.fail(index, "the pile top was taken at the wall: only a knock may follow")
         card = event.card
         if card is None:
-            self._fail(index, f"{event.action} needs the card thrown", "invalid_event")
-            return
+            self.fail(index, f"{event.action} needs the card thrown", "invalid_event")
         player, other = event.player, 1 - event.player
         if card in self.pile or card in self.known[other]:
-            self._fail(index, f"{card_name(card)} is already elsewhere", "card_in_two_places")
-        self.known[player].discard(card)
+            self.fail(index, f"{card_name(card)} is already elsewhere", "card_in_two_places")
+        if card in self.known[player]:
+            self.known[player].remove(card)
         self.discarded[player].append(card)
         self.pile.append(card)
         self.sizes[player] -= 1
-        self.turns += 1
-        if event.action == "knock":
+        self.turns_done += 1
+        if event.action == KNOCK:
             self._knock(index, event, card)
             return
         self.to_act = other
-        self.phase = "wall" if self.stock <= WALL else "draw"
+        self.phase = WALL_PHASE if self.stock <= WALL else DRAW
 
     def _knock(self, index: int, event: Event, card: int) -> None:
         shown = [c for meld in event.melds for c in meld] + list(event.deadwood or ())
         whole = event.deadwood is not None
         if len(shown) != len(set(shown)) or (len(shown) != HAND if whole else len(shown) > HAND):
-            self._fail(index, f"a knock shows the knocker's {HAND} cards (melds, and deadwood "
-                              f"when shown) once each; got {len(shown)}", "invalid_knock")
+            self.fail(index, f"a knock shows the knocker's {HAND} cards (melds, and deadwood "
+                             f"when shown) once each; got {len(shown)}", "invalid_knock")
         player = event.player
         clash = [c for c in shown if c in self.pile or c in self.known[1 - player]
                  or (player != self.me and c in self.hand)]
         if clash:
-            self._fail(index, f"the knock shows {card_name(clash[0])}, which is elsewhere",
-                       "card_in_two_places")
+            self.fail(index, f"the knock shows {card_name(clash[0])}, which is elsewhere",
+                      "card_in_two_places")
         missing = [c for c in self.known[player] if c not in shown]
         if missing and whole:
-            self._fail(index, f"the knocker took {card_name(missing[0])} and does not show it",
-                       "invalid_knock")
+            self.fail(index, f"the knocker took {card_name(missing[0])} and does not show it",
+                      "invalid_knock")
         self.knock = Knock(player, card, event.melds, event.deadwood)
-        self.known[player] = set(shown) | (set() if whole else self.known[player])
-        self.phase = "layoff"
+        self.known[player] = list(dict.fromkeys([*shown, *([] if whole else self.known[player])]))
+        self.phase = LAYOFF
         self.to_act = 1 - player

@@ -12,51 +12,30 @@ resampling, so the returned worlds are equally weighted.
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from collections.abc import Sequence
 
 from solver.play.gin.hands import GinHands, cards_of, mask_of
-from solver.play.gin.simulate import AT_ONCE, FOR_GIN, KnockStyle, World
+from solver.play.gin.params import GIN_PARAMS, GinParams
+from solver.play.gin.simulate import KnockStyle, World
 from solver.play.gin.state import GinState
+from solver.play.words import AFTER_DRAW, DISCARD, KNOCK
+from solver.play.worlds import WeightedSampler
 
-THREW_A_MELD_CARD = 0.35
-"""Likelihood factor of a deal in which a card the opponent threw melds with its hand."""
-PASSED_A_MELD_CARD = 0.25
-"""Likelihood factor of a deal in which a card it let go by melds with its hand."""
-OVERSAMPLE = 2
-"""Raw deals drawn per world kept."""
-PRACTICE = 14
-"""At most this many practice turns shape the opponent's hand (see ``practised``)."""
-PRACTICE_PER_TURN = 1.4
-"""Practice turns per turn the opponent played: a plain greedy player sheds
-deadwood more slowly than real players, who also take pile cards and plan
-for melds (a turn-by-turn comparison with the arena's bots: at their sixth
-turn these guesses average about 20 points of deadwood, the bots 19-24)."""
+RawDeal = tuple[int, list[int], KnockStyle]
+"""A raw deal: the opponent's hand, the stock, how the opponent knocks."""
 
 
-STYLE_PRIOR: tuple[tuple[KnockStyle, float], ...] = ((AT_ONCE, 0.75), (FOR_GIN, 0.25))
-"""How the opponent may knock, with the prior chance of each: most players
-knock as soon as they can, some play for gin.  What the opponent has not
-done then weighs each world (one that knocks at once and has not knocked
-holds more than the limit).  Measured against an even prior on the same
-2,000 arena hands: +1.4 +- 1.3 points a hand against OpenSpiel's simple
-bot, +0.1 +- 1.2 against the EAAI port (both knock at once); no change seen
-against a MARJJ-style player, which plays for gin (benchmarks/README.md,
-2026-12-02)."""
-
-
-def likelihood(hands: GinHands, opponent: int, threw: Sequence[int],
-               passed: Sequence[int]) -> float:
+def likelihood(hands: GinHands, opponent: int, threw: Sequence[int], passed: Sequence[int],
+               params: GinParams = GIN_PARAMS) -> float:
     """How well the opponent hand ``opponent`` explains what it threw and passed."""
     weight = 1.0
     for card in threw:
         if hands.melds_with(opponent, card):
-            weight *= THREW_A_MELD_CARD
+            weight *= params.threw_a_meld_card
     for card in passed:
         if hands.melds_with(opponent, card):
-            weight *= PASSED_A_MELD_CARD
+            weight *= params.passed_a_meld_card
     return weight
 
 
@@ -85,40 +64,42 @@ def turns_taken(state: GinState) -> list[int]:
     """Turns completed per seat, the advisor's first (world seat 0)."""
     counts = [0, 0]
     for event in state.history:
-        if event.action in ("discard", "knock"):
+        if event.action in (DISCARD, KNOCK):
             counts[0 if event.player == state.me else 1] += 1
     return counts
 
 
-class WorldSampler:
+class WorldSampler(WeightedSampler[RawDeal, World]):
     """Equally likely worlds consistent with a state, dealt in batches (see
     the module docstring): seat 0 is the advisor; each world has how its
-    opponent knocks (one of ``styles``, drawn with its prior chance).  An opponent that
-    knocks at once and has not knocked holds more than ``knock_limit`` of
-    deadwood, so a deal where it would have knocked is not kept."""
+    opponent knocks (one of ``params.style_prior``, drawn with its prior
+    chance).  An opponent that knocks at once and has not knocked holds more
+    than ``knock_limit`` of deadwood, so a deal where it would have knocked
+    is not kept."""
 
     def __init__(self, state: GinState, hands: GinHands, rng: random.Random,
-                 knock_limit: int = -1,
-                 styles: Sequence[tuple[KnockStyle, float]] = STYLE_PRIOR) -> None:
+                 knock_limit: int = -1, params: GinParams = GIN_PARAMS) -> None:
+        super().__init__(rng, params.oversample)
         knowledge = state.knowledge
         self.state = state
         self.hands = hands
-        self.rng = rng
         self.limit = knock_limit
-        self.styles = [style for style, _ in styles]
-        self.style_chances = [chance for _, chance in styles]
+        self.params = params
+        self.styles = [style for style, _ in params.style_prior]
+        self.style_chances = [chance for _, chance in params.style_prior]
         self.known = mask_of(knowledge.opponent_known)
         self.unseen = sorted(knowledge.unseen)
         self.hidden = knowledge.opponent_size - len(knowledge.opponent_known)
-        self.threw = knowledge.opponent_discarded[-6:]
-        self.passed = knowledge.opponent_declined[-6:]
+        self.threw = knowledge.opponent_discarded[-params.recent:]
+        self.passed = knowledge.opponent_declined[-params.recent:]
         played = len(knowledge.opponent_discarded)
-        self.practice = min(PRACTICE, round(PRACTICE_PER_TURN * played) + (1 if played else 0))
+        self.practice = min(params.practice,
+                            round(params.practice_per_turn * played) + (1 if played else 0))
         self.has_played = played > 0
         self.me = mask_of(state.hand)
         self.turns = turns_taken(state)
 
-    def _deal(self) -> tuple[float, int, list[int], KnockStyle]:
+    def deal(self) -> tuple[float, RawDeal]:
         """One raw deal and its likelihood."""
         rng, hands = self.rng, self.hands
         shuffled = self.unseen[:]
@@ -128,30 +109,14 @@ class WorldSampler:
                              stock, self.practice, rng)
         rng.shuffle(stock)
         style = rng.choices(self.styles, self.style_chances)[0]
-        weight = likelihood(hands, opponent, self.threw, self.passed)
+        weight = likelihood(hands, opponent, self.threw, self.passed, self.params)
         if self.has_played and style.early_turns > 90 and hands.deadwood(opponent) <= self.limit:
             weight = 0.0  # it would have knocked
-        return weight, opponent, stock, style
+        return weight, (opponent, stock, style)
 
-    def take(self, count: int, until: float = math.inf) -> list[World]:
-        """``count`` more worlds (importance resampled from twice as many
-        deals); fewer, one at least, when the clock (``time.monotonic``)
-        reaches ``until``."""
-        deals = []
-        for _ in range(count * OVERSAMPLE):
-            deals.append(self._deal())
-            if time.monotonic() >= until:
-                count = max(1, len(deals) // OVERSAMPLE)
-                break
-        weights = [deal[0] for deal in deals]
-        if not any(weights):
-            weights = [1.0] * len(deals)
+    def world(self, raw: RawDeal) -> World:
+        """The world of a raw deal (fresh lists: a playout uses a world up)."""
+        opponent, stock, style = raw
         state = self.state
-        worlds = []
-        for index in self.rng.choices(range(len(deals)), weights=weights, k=count):
-            _, opponent, stock, style = deals[index]
-            worlds.append(World([self.me, opponent], list(stock), list(state.discard_pile), 0,
-                                list(self.turns), state.taken_this_turn, state.phase == "discard",
-                                style))
-        return worlds
-
+        return World([self.me, opponent], list(stock), list(state.discard_pile), 0,
+                     list(self.turns), state.taken_this_turn, state.phase == AFTER_DRAW, style)

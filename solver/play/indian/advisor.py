@@ -33,68 +33,35 @@ answer on any machine unless the deadline cuts it short.
 from __future__ import annotations
 
 import functools
-import math
 import random
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from solver.cards import NUM_CARD_TYPES, card_name
-from solver.deadline import Deadline
 from solver.hints import discard_hint
-from solver.play.advice import Advice, Move, MoveValue, mean_and_error
+from solver.play.advice import Advice, Move, MoveValue
 from solver.play.indian.hands import IndianHands, Packing
+from solver.play.indian.params import INDIAN_PARAMS, IndianParams
 from solver.play.indian.policy import FastPolicy, useful
 from solver.play.indian.race import given_survived, race_and_length, turns
 from solver.play.indian.state import IndianState
 from solver.play.indian.worlds import World, WorldSampler
+from solver.play.search import Budget, Level, Tally, every_world, levels, mean_and_error
+from solver.play.words import DECLARE, DISCARD, DRAW, DRAW_STOCK, DROP, FIRST_DROP, TAKE_DISCARD
 from solver.results import Solution
 from solver.rules import Deal
 from solver.session import Session
 
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """How hard the advisor thinks: the deals it values every move on (at 13
-    cards; ``LONG_HAND_SHARE`` of them at 21), and whether a hand's own outs
-    (the unseen cards that help it) set its first step in the race.  Counted,
-    not timed."""
-
-    name: str
-    worlds: int
-    outs: bool
-
-
-LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("novice", 8, False),
-    Level("standard", 48, True),
-    Level("expert", 240, True),
-)}
+LEVELS: dict[str, Level] = levels(
+    Level("novice", worlds=8),
+    Level("standard", worlds=48),
+    Level("expert", worlds=240),
+)
+"""How hard the advisor thinks: the deals it values every move on (at 13
+cards; ``IndianParams.long_hand_share`` of them at 21); whether a hand's own
+outs set its first step in the race is ``IndianParams.outs_levels``.
+Counted, not timed."""
 DEFAULT_LEVEL = "standard"
-LONG_HAND = 15
-"""Hands this long or longer (21-card Indian rummy) are dealt ``LONG_HAND_SHARE``
-of their level's worlds."""
-LONG_HAND_SHARE = 1 / 3
-"""A 22-card packing and count cost about five times a 14-card one, so a
-21-card decision deals fewer worlds to answer in about the time of a
-13-card one at the same level (``standard``: 16 worlds at 21 cards;
-benchmarks/README.md)."""
-MARGIN_S = 0.01
-"""The search stops this long (or a tenth of the time left) before the deadline."""
-SAMPLING_SHARE = 0.4
-"""Of the time left, the share dealing the worlds may take (valuing them takes the rest)."""
-COUNT_DECAY = 0.03
-"""A hand's count shrinks by this share of a fresh hand's per turn played
-(the fast players' counts fall from about 76 at the deal to 58 by their
-ninth turn, measured), down to ``COUNT_FLOOR`` of a fresh hand's.  What a
-loser pays is its count when the winner declares, ``race_and_length``
-rounds from now, not its count now: every hand, the player's own and the
-opponents', shrinks by the same rule until then."""
-COUNT_FLOOR = 0.6
-OUTS_WEIGHT = 0.9
-"""A hand's first-step chance: this share of its outs over the unseen
-cards, plus the chance the pile brings the card (``PILE_HELP``)."""
-PILE_HELP = 0.05
 
 
 @functools.lru_cache(maxsize=16)
@@ -103,9 +70,9 @@ def hands_for(deal: Deal) -> IndianHands:
     return IndianHands(deal)
 
 
-def shrink(turns: float) -> float:
+def shrink(turns: float, params: IndianParams = INDIAN_PARAMS) -> float:
     """The share of a fresh hand's count left after ``turns`` turns played."""
-    return max(COUNT_FLOOR, 1.0 - COUNT_DECAY * turns)
+    return max(params.count_floor, 1.0 - params.count_decay * turns)
 
 
 @dataclass(slots=True)
@@ -118,50 +85,41 @@ class _Opponents:
     counts: list[float]
     turns: list[int]
     dropped: float
+    params: IndianParams
 
     def pay_now(self, first_turn: bool) -> float:
         """What the player collects by declaring this turn: a player that has
         had no turn yet pays half, and a show on the player's first turn
         (hand rummy) doubles the counts."""
-        counts = sum(c * shrink(t) * (0.5 if t == 0 else 1.0)
+        counts = sum(c * shrink(t, self.params) * (0.5 if t == 0 else 1.0)
                      for c, t in zip(self.counts, self.turns, strict=True))
         return self.dropped + counts * (2.0 if first_turn else 1.0)
 
     def pay_later(self, rounds: float) -> float:
         """What the player collects by declaring first ``rounds`` rounds from now."""
-        return self.dropped + sum(c * shrink(t + rounds)
+        return self.dropped + sum(c * shrink(t + rounds, self.params)
                                   for c, t in zip(self.counts, self.turns, strict=True))
 
 
-@dataclass(slots=True)
-class _Tally:
-    move: Move
-    points: list[float] = field(default_factory=list)
-    wins: list[float] = field(default_factory=list)
-    exact: bool = False
-    reasons: list[str] = field(default_factory=list)
-    order: int = 0
-
-    def mean(self) -> float:
-        return sum(self.points) / len(self.points) if self.points else -math.inf
-
-
-class IndianAdvisor:
+class IndianDecision:
     """Values the moves of one decision (see the module docstring)."""
 
     def __init__(self, state: IndianState, deal: Deal, wild_rank: str,
-                 rules: dict[str, object] | None, level: Level, seed: int,
-                 deadline: Deadline) -> None:
+                 rules: dict[str, object] | None, budget: Budget, seed: int,
+                 params: IndianParams = INDIAN_PARAMS) -> None:
         self.state = state
         self.deal = deal
         self.rules = deal.rules
         self.wild_rank = wild_rank
         self.overrides = rules
-        self.level = level
+        self.budget = budget
+        self.level = budget.level
+        self.params = params
+        self.outs = budget.level.name in params.outs_levels
         self.seed = seed
-        self.deadline = deadline
+        self.deadline = budget.deadline
         self.hands = hands_for(deal)
-        self.policy = FastPolicy(self.hands, deadline)
+        self.policy = FastPolicy(self.hands, self.deadline)
         self.rng = random.Random(seed)
         counts = [0] * NUM_CARD_TYPES
         for card in state.unseen:
@@ -169,7 +127,7 @@ class IndianAdvisor:
         self.unseen_counts = counts
         self.unseen_total = max(1, len(state.unseen))
         self.cap = self.rules.points_cap
-        self.session = Session(deal, deadline, "search")
+        self.session = Session(deal, self.deadline, "search")
         self._counts: dict[tuple[int, ...], int] = {}
         self._throws_seen: dict[tuple[tuple[int, ...], int | None],
                                 list[tuple[tuple[float, ...], float]]] = {}
@@ -184,16 +142,16 @@ class IndianAdvisor:
     def moves(self) -> list[Move]:
         """Every legal move of the phase (a declaration only when it is valid)."""
         state = self.state
-        if state.phase == "draw":
+        if state.phase == DRAW:
             moves = []
             if state.pile_top is not None:
-                moves.append(Move("take_discard", card=state.pile_top))
+                moves.append(Move(TAKE_DISCARD, card=state.pile_top))
             if state.stock_count > 0:
-                moves.append(Move("draw_stock"))
-            moves.append(Move("drop"))
+                moves.append(Move(DRAW_STOCK))
+            moves.append(Move(DROP))
             return moves
         keep = state.taken_this_turn
-        return [Move("discard", card=card) for card in sorted(set(state.hand))
+        return [Move(DISCARD, card=card) for card in sorted(set(state.hand))
                 if card != keep] + self._declarations()
 
     def _declarations(self) -> list[Move]:
@@ -210,7 +168,7 @@ class IndianAdvisor:
                                                                                    self.cap)
             if option.solution.declarable and option.discard != self.state.taken_this_turn:
                 melds = tuple(tuple(m.cards) for m in option.solution.melds)
-                out.append(Move("declare", card=option.discard, melds=melds))
+                out.append(Move(DECLARE, card=option.discard, melds=melds))
         return out[:1]
 
     # -- the answer ----------------------------------------------------------------------
@@ -219,42 +177,41 @@ class IndianAdvisor:
         state = self.state
         self.exact_counts = {}
         moves = self.moves()
-        until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
-        # dealing the worlds may take this share of the time left, valuing them the rest
-        now = time.monotonic()
-        sampler = WorldSampler(state, self.hands, self.rng)
+        until = self.budget.until()
+        self.sampler = WorldSampler(state, self.hands, self.rng, self.params)
         wanted = self.worlds_wanted()
-        worlds = sampler.take(wanted, now + SAMPLING_SHARE * max(0.0, until - now))
-        complete = len(worlds) >= wanted
-        tallies = [_Tally(move, order=i) for i, move in enumerate(moves)]
-        mine = {t.move: self._my_hand(t.move) for t in tallies}
-        for index, world in enumerate(worlds):
-            if index and time.monotonic() >= until:
-                complete = False
-                break
-            them = self._opponents(world)
-            for tally in tallies:
-                points, win = self._value(tally.move, world, them, mine[tally.move])
-                tally.points.append(points)
-                tally.wins.append(win)
+        tallies = [Tally(move, order=i) for i, move in enumerate(moves)]
+        self.mine = {t.move: self._my_hand(t.move) for t in tallies}
+        complete = every_world(self, tallies, wanted, self.params.sampling_share, until)
         for tally in tallies:
             if not tally.points:  # out of time before the first deal
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-            tally.exact = tally.move.action == "drop"
-        playing_on = max((t.mean() for t in tallies if t.move.action != "drop"),
-                         default=None)
-        for tally in tallies:
-            tally.reasons = self._reasons(tally, playing_on)
-        ranked = sorted(tallies, key=lambda t: (t.move.action != "declare", -t.mean(), t.order))
-        values = tuple(self._move_value(t) for t in ranked)
+            tally.exact = tally.move.action == DROP
+        playing_on = max((t.mean() for t in tallies if t.move.action != DROP), default=None)
+        reasons = {id(t): self._reasons(t, playing_on) for t in tallies}
+        ranked = sorted(tallies, key=lambda t: (t.move.action != DECLARE, -t.mean(), t.order))
+        values = tuple(self._move_value(t, reasons[id(t)]) for t in ranked)
         return Advice(self.rules.name, state.phase, values, self.level.name, self.seed, complete)
 
     def worlds_wanted(self) -> int:
         """The worlds this decision deals: the level's, fewer for long hands."""
-        if self.hands.hand_size < LONG_HAND:
+        if self.hands.hand_size < self.params.long_hand:
             return self.level.worlds
-        return max(1, round(self.level.worlds * LONG_HAND_SHARE))
+        return max(1, round(self.level.worlds * self.params.long_hand_share))
+
+    def sample(self, count: int, until: float) -> list[World]:
+        """``count`` worlds consistent with the state (the search's dealer)."""
+        return self.sampler.take(count, until)
+
+    def play_all(self, tallies: Sequence[Tally], world: World) -> None:
+        """Every move of ``tallies`` valued in ``world``: the opponents' race
+        read once, each move's points and win added to its tally."""
+        them = self._opponents(world)
+        for tally in tallies:
+            points, win = self._value(tally.move, world, them, self.mine[tally.move])
+            tally.points.append(points)
+            tally.wins.append(win)
 
     # -- one world -------------------------------------------------------------------
     def _opponents(self, world: World) -> _Opponents:
@@ -265,21 +222,21 @@ class IndianAdvisor:
         dropped = 0.0
         for seat in state.opponents:
             if seat.dropped is not None:
-                dropped += self.rules.drop_first if seat.dropped == "first" \
+                dropped += self.rules.drop_first if seat.dropped == FIRST_DROP \
                     else self.rules.drop_middle
                 continue
             # the world deals it a hand as from the deck: its count is a fresh
             # hand's, shrunk by the turns it has played
             hand = world.hands[seat.seat]
             packing = self.policy.packing(hand)
-            laws.append(given_survived(turns(packing.distance), seat.turns))
+            laws.append(given_survived(turns(packing.distance, None, self.params), seat.turns))
             counts.append(float(self.hands.count_estimate(hand, packing)))
             played.append(seat.turns)
-        return _Opponents(laws, counts, played, dropped)
+        return _Opponents(laws, counts, played, dropped, self.params)
 
     def _my_hand(self, move: Move) -> tuple[tuple[float, ...], float] | None:
         """My law and count after a discard (the same in every world), else None."""
-        if move.action != "discard":
+        if move.action != DISCARD:
             return None
         assert move.card is not None
         kept = list(self.state.hand)
@@ -291,11 +248,13 @@ class IndianAdvisor:
         """The law of the turns ``kept`` needs to a show and its count (``exact``
         when the solver gave it; ``like``: the packing of the hand it was thrown from)."""
         packing = self.policy.packing(kept, like)
+        params = self.params
         first = None
-        if self.level.outs and packing.distance > 0:
+        if self.outs and packing.distance > 0:
             outs = sum(self.unseen_counts[c] for c in useful(self.hands, packing))
-            first = min(0.95, OUTS_WEIGHT * outs / self.unseen_total + PILE_HELP)
-        law = turns(packing.distance, first)
+            first = min(params.first_step_cap,
+                        params.outs_weight * outs / self.unseen_total + params.pile_help)
+        law = turns(packing.distance, first, params)
         count = exact if exact is not None else self.hands.count_estimate(kept, packing)
         return law, float(count)
 
@@ -331,15 +290,15 @@ class IndianAdvisor:
         """The move's points and win chance in one world."""
         action = move.action
         played = self.state.seats[self.state.me].turns
-        if action == "declare":
+        if action == DECLARE:
             return them.pay_now(played == 1), 1.0
-        if action == "drop":
-            cost = self.rules.drop_first if self.state.can_drop == "first" else \
+        if action == DROP:
+            cost = self.rules.drop_first if self.state.can_drop == FIRST_DROP else \
                 self.rules.drop_middle
             return -float(cost), 0.0
         if mine is None:  # a draw: the card comes from the pile or this world's stock
             hand = list(self.state.hand)
-            if action == "take_discard":
+            if action == TAKE_DISCARD:
                 assert move.card is not None
                 card, taken = move.card, move.card
             else:
@@ -390,32 +349,33 @@ class IndianAdvisor:
         win = chances[-1]
         lose = sum(chances[:-1])
         # the player's count now, shrunk as its hand improves until the end
-        paid = count * shrink(played + rounds) / shrink(played)
+        paid = count * shrink(played + rounds, self.params) / shrink(played, self.params)
         return win * them.pay_later(rounds) - lose * paid, win
 
     # -- words ---------------------------------------------------------------------
-    def _move_value(self, tally: _Tally) -> MoveValue:
+    @staticmethod
+    def _move_value(tally: Tally, reasons: Sequence[str]) -> MoveValue:
         n = len(tally.points)
         mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / n
         return MoveValue(tally.move, mean, win, None, tally.exact, n,
-                         0.0 if tally.exact else error, tuple(tally.reasons))
+                         0.0 if tally.exact else error, tuple(reasons))
 
-    def _reasons(self, tally: _Tally, playing_on: float | None) -> list[str]:
+    def _reasons(self, tally: Tally, playing_on: float | None) -> list[str]:
         move = tally.move
         rules = self.rules
         reasons: list[str] = []
-        if move.action == "drop":
-            first = self.state.can_drop == "first"
+        if move.action == DROP:
+            first = self.state.can_drop == FIRST_DROP
             cost = rules.drop_first if first else rules.drop_middle
             text = f"dropping now costs {cost} ({'first' if first else 'middle'} drop)"
             if playing_on is not None:
                 verb = "cost" if playing_on < 0 else "win"
                 text += f"; playing on is expected to {verb} {abs(playing_on):.0f}"
             reasons.append(text)
-        elif move.action == "declare":
+        elif move.action == DECLARE:
             reasons.append("a valid show: every card melded, the sequences the rules ask for")
-        elif move.action == "discard":
+        elif move.action == DISCARD:
             assert move.card is not None
             kept = list(self.state.hand)
             kept.remove(move.card)
@@ -426,14 +386,14 @@ class IndianAdvisor:
                 reasons.append(f"count {count} if another player declares now")
             outs = sum(self.unseen_counts[c] for c in useful(self.hands, packing))
             reasons.append(f"{outs} unseen card{'s' if outs != 1 else ''} would help")
-        elif move.action == "take_discard":
+        elif move.action == TAKE_DISCARD:
             assert move.card is not None
             hand = [*self.state.hand, move.card]
             _, packing = self.policy.discard(hand, move.card, self.packing_now)
             before = self.packing_now.distance
             reasons.append(f"distance {before} -> {packing.distance} with "
                            f"{card_name(move.card)}")
-        elif move.action == "draw_stock":
+        elif move.action == DRAW_STOCK:
             packing = self.packing_now
             reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
         reasons.append(f"expected {tally.mean():+.1f} points over {len(tally.points)} deals")
@@ -447,4 +407,4 @@ class IndianAdvisor:
         return f"{distance} card{'s' if distance != 1 else ''} from a declaration ({pure})"
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "IndianAdvisor", "Level"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "IndianDecision", "hands_for"]

@@ -1,7 +1,7 @@
 """Who declares first: the rest of a deal as a race between the players' distances.
 
 A player ``d`` cards from a declaration gets one card nearer on a turn with
-chance ``STEP[d]`` (measured: two fast players (``policy.FastPolicy``) over
+chance ``IndianParams.step(d)`` (measured: two fast players (``policy.FastPolicy``) over
 thousands of simulated turns of ``indian13``, ``python -m
 benchmarks.indian_steps``; a hand's own outs replace the first step's chance
 when they are known), and declares on the turn it
@@ -18,54 +18,49 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-STEP: dict[int, float] = {0: 1.0, 1: 0.244, 2: 0.388, 3: 0.523, 4: 0.614, 5: 0.75, 6: 0.8}
-"""Chance to get one card nearer in a turn, by distance (measured, see the module docstring)."""
-HORIZON = 60
-"""Turns per player the laws cover (a deal rarely lasts 40)."""
-
-
-def step(distance: int) -> float:
-    """The chance to get one card nearer this turn."""
-    return STEP.get(distance, 0.8)
+from solver.play.indian.params import INDIAN_PARAMS, IndianParams
 
 
 @functools.lru_cache(maxsize=256)
-def _tail(distance: int) -> tuple[float, ...]:
-    """P(the declaration comes on turn t), t = 0..HORIZON, from ``distance``
+def _tail(distance: int, params: IndianParams) -> tuple[float, ...]:
+    """P(the declaration comes on turn t), t = 0..horizon, from ``distance``
     (turn 0: already there)."""
-    law = [0.0] * (HORIZON + 1)
+    horizon = params.horizon
+    law = [0.0] * (horizon + 1)
     law[0] = 1.0
     for d in range(distance, 0, -1):
-        law = _geometric(law, step(d))
+        law = _geometric(law, params.step(d))
     return tuple(law)
 
 
 def _geometric(law: Sequence[float], chance: float) -> list[float]:
     """``law`` followed by a wait of one or more turns with ``chance`` per turn."""
-    out = [0.0] * (HORIZON + 1)
+    horizon = len(law) - 1
+    out = [0.0] * (horizon + 1)
     miss = 1.0 - chance
     for start, p in enumerate(law):
         if p < 1e-9:
             continue
         weight = p * chance
-        for t in range(start + 1, HORIZON + 1):
+        for t in range(start + 1, horizon + 1):
             out[t] += weight
             weight *= miss
     return out
 
 
 @functools.lru_cache(maxsize=4096)
-def turns(distance: int, first: float | None = None) -> tuple[float, ...]:
+def turns(distance: int, first: float | None = None,
+          params: IndianParams = INDIAN_PARAMS) -> tuple[float, ...]:
     """The law of the turn (1, 2, ...) on which a player at ``distance``
     (its hand before drawing) declares: index t is P(on turn t); ``first``
     replaces the chance of the first step (the hand's own outs)."""
     if distance <= 0:
-        law = [0.0] * (HORIZON + 1)
+        law = [0.0] * (params.horizon + 1)
         law[1] = 1.0  # any card drawn, thrown again: the show
         return tuple(law)
-    chance = step(distance) if first is None else first
+    chance = params.step(distance) if first is None else first
     # the last step lands on the declaration in the same turn
-    return tuple(_geometric(_tail(distance - 1), chance))
+    return tuple(_geometric(_tail(distance - 1, params), chance))
 
 
 def given_survived(law: Sequence[float], played: int) -> tuple[float, ...]:
@@ -73,14 +68,15 @@ def given_survived(law: Sequence[float], played: int) -> tuple[float, ...]:
     counted from now (its hand was dealt ``played`` turns ago)."""
     if played <= 0:
         return tuple(law)
+    horizon = len(law) - 1
     rest = law[played + 1:]
     total = sum(rest)
     if total < 1e-9:  # it should have declared already: soon, then
-        out = [0.0] * (HORIZON + 1)
+        out = [0.0] * (horizon + 1)
         out[1] = 1.0
         return tuple(out)
     shifted = [0.0] + [p / total for p in rest]
-    return tuple(shifted + [0.0] * (HORIZON + 1 - len(shifted)))
+    return tuple(shifted + [0.0] * (horizon + 1 - len(shifted)))
 
 
 def race(laws: Sequence[Sequence[float]], rounds: int) -> list[float]:
@@ -95,11 +91,12 @@ def race_and_length(laws: Sequence[Sequence[float]], rounds: int) -> tuple[list[
     given that someone does (``rounds`` when nobody can): the hands shrink
     until then, so what the loser pays depends on it."""
     n = len(laws)
+    horizon = max((len(law) - 1 for law in laws), default=0)
     alive = [1.0] * n  # P(player i has not declared by its previous turn)
     first = [0.0] * n
     nobody = 1.0
     ended = 0.0
-    for t in range(1, min(rounds, HORIZON) + 1):
+    for t in range(1, min(rounds, horizon) + 1):
         for i, law in enumerate(laws):
             p = law[t] if t < len(law) else 0.0
             if p <= 0.0:

@@ -12,24 +12,16 @@ importance resampling, so the returned worlds are equally weighted.
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.play.indian.hands import IndianHands
+from solver.play.indian.params import INDIAN_PARAMS, IndianParams
 from solver.play.indian.state import IndianState
+from solver.play.worlds import WeightedSampler
 
 RANKS = 13
-THREW_A_FITTING_CARD = 0.35
-"""Likelihood factor of a deal in which a card an opponent threw fits its hand."""
-PASSED_A_FITTING_CARD = 0.4
-"""Likelihood factor of a deal in which a pile top it let go by fits its hand."""
-RECENT = 6
-"""The last throws and passes of each opponent that weigh a deal."""
-OVERSAMPLE = 2
-"""Raw deals drawn per world kept."""
 
 
 @dataclass(slots=True)
@@ -61,19 +53,23 @@ def fits(hands: IndianHands, hand: Sequence[int], card: int) -> bool:
     return False
 
 
-class WorldSampler:
+class WorldSampler(WeightedSampler[World, World]):
     """Equally likely worlds consistent with a state (see the module docstring)."""
 
-    def __init__(self, state: IndianState, hands: IndianHands, rng: random.Random) -> None:
+    def __init__(self, state: IndianState, hands: IndianHands, rng: random.Random,
+                 params: IndianParams = INDIAN_PARAMS) -> None:
+        super().__init__(rng, params.oversample)
         self.state = state
         self.hands = hands
-        self.rng = rng
+        self.params = params
         self.pool = list(state.unseen)
-        self.seats = [seat for seat in state.opponents]
+        self.seats = list(state.opponents)
         self.hidden = [seat.size - len(seat.known) for seat in self.seats]
 
-    def _deal(self) -> tuple[float, World]:
-        rng, hands = self.rng, self.hands
+    def deal(self) -> tuple[float, World]:
+        """One raw deal of the hidden cards and its likelihood."""
+        rng, hands, params = self.rng, self.hands, self.params
+        recent = params.recent
         pool = self.pool[:]
         rng.shuffle(pool)
         dealt: dict[int, list[int]] = {}
@@ -85,26 +81,14 @@ class WorldSampler:
             dealt[seat.seat] = hand
             if seat.dropped is not None:
                 continue
-            for card in seat.discarded[-RECENT:]:
+            for card in seat.discarded[-recent:]:
                 if fits(hands, hand, card):
-                    weight *= THREW_A_FITTING_CARD
-            for card in seat.declined[-RECENT:]:
+                    weight *= params.threw_a_fitting_card
+            for card in seat.declined[-recent:]:
                 if fits(hands, hand, card):
-                    weight *= PASSED_A_FITTING_CARD
+                    weight *= params.passed_a_fitting_card
         return weight, World(dealt, pool[start:])
 
-    def take(self, count: int, until: float = math.inf) -> list[World]:
-        """``count`` worlds (importance resampled from ``OVERSAMPLE`` times as
-        many deals); fewer, one at least, when the clock reaches ``until``."""
-        deals: list[tuple[float, World]] = []
-        for _ in range(count * OVERSAMPLE):
-            deals.append(self._deal())
-            if time.monotonic() >= until:
-                count = max(1, len(deals) // OVERSAMPLE)
-                break
-        weights = [w for w, _ in deals]
-        if not any(weights):
-            weights = [1.0] * len(deals)
-        picked = self.rng.choices(range(len(deals)), weights=weights, k=count)
-        return [World({s: list(h) for s, h in deals[i][1].hands.items()}, list(deals[i][1].stock))
-                for i in picked]
+    def world(self, raw: World) -> World:
+        """A fresh copy of a raw deal."""
+        return World({s: list(h) for s, h in raw.hands.items()}, list(raw.stock))

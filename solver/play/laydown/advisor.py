@@ -38,94 +38,44 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from solver.cards import JOKER, card_name
 from solver.classify import readings
-from solver.deadline import Deadline, DeadlineExceeded, Ticker
+from solver.deadline import DeadlineExceeded, Ticker
 from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, count_cards, extensions, read_table_meld
-from solver.play.advice import Advice, Layoff, Move, MoveValue, mean_and_error
+from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.laydown.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
+from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState, take_depth
+from solver.play.search import Budget, Level, Tally, halving, levels, mean_and_error
+from solver.play.words import DISCARD, DRAW, DRAW_STOCK, GO_OUT, PASS, TAKE_DISCARD
 
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """How hard the advisor thinks: the playouts of one decision, shared out by
-    successive halving.  Counted, not timed."""
-
-    name: str
-    playouts: int
-
-
-LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("novice", 48),
-    Level("standard", 150),
-    Level("expert", 800),
-)}
+LEVELS: dict[str, Level] = levels(
+    Level("novice", playouts=48),
+    Level("standard", playouts=150),
+    Level("expert", playouts=800),
+)
+"""How hard the advisor thinks: the playouts of one decision, shared out by
+successive halving.  Counted, not timed."""
 DEFAULT_LEVEL = "standard"
-FIRST_DEALS = 3
-"""Deals every move gets in the first round, whatever the budget."""
-
-
-def halving_plan(moves: int, playouts: int) -> list[tuple[int, int]]:
-    """Successive halving: per round, how many moves are still in and the deals
-    each has been played on by the end of it; each round has an even share of
-    ``playouts`` and keeps the better half, down to two.
-
-    >>> halving_plan(14, 200)
-    [(14, 3), (7, 10), (4, 22), (2, 47)]
-    >>> halving_plan(1, 200)
-    [(1, 20)]
-    """
-    if moves <= 1:
-        return [(moves, max(FIRST_DEALS, playouts // 10))]
-    sizes = [moves]
-    while sizes[-1] > 2:
-        sizes.append((sizes[-1] + 1) // 2)
-    share = playouts / len(sizes)
-    plan: list[tuple[int, int]] = []
-    deals = 0
-    for size in sizes:
-        deals += max(FIRST_DEALS if not plan else 1, int(share / size))
-        plan.append((size, deals))
-    return plan
-MARGIN_S = 0.01
-"""The search stops this long before the deadline."""
-MAX_TURNS = 90
-"""Turns a playout plays at most (then scored as it stands)."""
-PENALISED_DEPTHS = 3
-"""Rommy: the deeper takes listed whose deepest card cannot be used (each
-costs the pile penalty and brings every card above it into the hand)."""
-CLOSING_LEFT = 2
-"""Rommy: closings are looked for when the best play leaves at most this
-many cards (laying all but the throw may need another arrangement)."""
 
 Option = tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...], tuple[int, ...], int]
 """A way to play the turn before the throw: new melds, layoffs, the cards
 left, the points laid."""
 
 
-@dataclass(slots=True)
-class _Tally:
-    move: Move
-    order: int
+@dataclass(frozen=True, slots=True)
+class _Play:
+    """What a move of the play phase does before its throw: the points it lays
+    now, the pile penalty it pays (Rommy: the card taken from below the top
+    is not used) and the table after it."""
+
     laid_now: int
     penalty: int
-    """The pile penalty this move pays (Rommy: the card taken from below the
-    top is not used)."""
-    points: list[float] = field(default_factory=list)
-    wins: list[float] = field(default_factory=list)
-    searched: bool = True
-    stage: int = 0
-    """The last round of the halving it was in."""
     table_after: tuple[TableMeld, ...] = ()
-
-    def mean(self) -> float:
-        return sum(self.points) / len(self.points) if self.points else 0.0
 
 
 @dataclass(slots=True)
@@ -135,21 +85,23 @@ class _World:
     """Drawn from the end."""
 
 
-class LayDownAdvisor:
+class LayDownDecision:
     """Values every legal move of the player to act (see the module docstring)."""
 
-    def __init__(self, state: LayDownState, level: Level, seed: int,
-                 deadline: Deadline) -> None:
+    def __init__(self, state: LayDownState, budget: Budget, seed: int,
+                 params: LayDownParams = LAY_DOWN_PARAMS) -> None:
         self.state = state
         self.variant = state.variant
         self.deal = state.variant.deal
         self.values = state.variant.values
-        self.level = level
+        self.budget = budget
+        self.level = budget.level
+        self.params = params
         self.seed = seed
-        self.deadline = deadline
+        self.deadline = budget.deadline
         self.rng = random.Random(f"{self.variant.game}/{seed}")
-        self.fast = FastPlayer(self.values, self.variant.deep_takes)
-        self.search = LayoffSearch(self.deal, state.table, deadline)
+        self.fast = FastPlayer(self.values, self.variant.deep_takes, params)
+        self.search = LayoffSearch(self.deal, state.table, self.deadline)
         self.unusable: set[int] = set()
         """Deeper pile cards listed though they cannot be used (Rommy)."""
         self._tables: dict[tuple[object, ...], tuple[TableMeld, ...]] = {}
@@ -159,18 +111,18 @@ class LayDownAdvisor:
     def moves(self) -> list[tuple[Move, int, int]]:
         """Every legal move of the phase, with the points it lays now and the
         pile penalty it pays."""
-        if self.state.phase == "draw":
+        if self.state.phase == DRAW:
             return [(m, 0, 0) for m in self._draws()]
         return self._plays()
 
     def _draws(self) -> list[Move]:
         state = self.state
         refill = self.variant.turn_over_pile
-        out = [Move("draw_stock") if state.stock_count > 0 or refill else Move("pass")]
+        out = [Move(DRAW_STOCK) if state.stock_count > 0 or refill else Move(PASS)]
         pile = state.discard_pile
         if not pile:
             return out
-        out.append(Move("take_discard", card=pile[-1]))
+        out.append(Move(TAKE_DISCARD, card=pile[-1]))
         if not self.variant.deep_takes:
             return out
         spots = self._spots()
@@ -190,9 +142,9 @@ class LayDownAdvisor:
                 except DeadlineExceeded:
                     break
             if found:
-                out.append(Move("take_discard", card=deepest))
-            elif penalised and depth <= 1 + PENALISED_DEPTHS:
-                out.append(Move("take_discard", card=deepest))
+                out.append(Move(TAKE_DISCARD, card=deepest))
+            elif penalised and depth <= 1 + self.params.penalised_depths:
+                out.append(Move(TAKE_DISCARD, card=deepest))
                 self.unusable.add(deepest)
         return out
 
@@ -223,7 +175,7 @@ class LayDownAdvisor:
                     raise InvalidStateError(f"{card_name(must)} was taken from below the pile "
                                             "top and cannot be melded or laid off",
                                             code="invalid_state", loc=("history",))
-        if self.variant.throw_to_close and len(options[0][2]) <= CLOSING_LEFT:
+        if self.variant.throw_to_close and len(options[0][2]) <= self.params.closing_left:
             options.extend(self._closings())
         seen: set[tuple[object, ...]] = set()
         moves: list[tuple[Move, int, int]] = []
@@ -239,12 +191,12 @@ class LayDownAdvisor:
                 paid = penalty
             if not left:
                 if not self.variant.throw_to_close:
-                    moves.append((Move("go_out", melds=melds, layoffs=layoffs), laid, paid))
+                    moves.append((Move(GO_OUT, melds=melds, layoffs=layoffs), laid, paid))
                 continue
             for card in sorted(set(left)):
                 if card == state.taken_top:
                     continue
-                moves.append((Move("discard", card=card, melds=melds, layoffs=layoffs), laid,
+                moves.append((Move(DISCARD, card=card, melds=melds, layoffs=layoffs), laid,
                               paid))
         return moves
 
@@ -287,39 +239,15 @@ class LayDownAdvisor:
     def advise(self) -> Advice:
         """Every legal move valued and ranked (see the module docstring)."""
         state = self.state
-        moves = self.moves()
-        tallies = [_Tally(move, i, laid, paid, table_after=self._table_after(move))
-                   for i, (move, laid, paid) in enumerate(moves)]
-        until = self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
-        worlds: list[_World] = []
-        complete = True
-
-        def world(index: int) -> _World:
-            while len(worlds) <= index:
-                worlds.append(self._deal_world())
-            return worlds[index]
-
-        def value(tallies_now: Sequence[_Tally], count: int) -> bool:
-            for index in range(count):
-                w = world(index)
-                for tally in tallies_now:
-                    if len(tally.points) > index:
-                        continue
-                    outcome = self._play_out(tally, w, until)
-                    if outcome is None:  # the deadline came first
-                        return False
-                    tally.points.append(outcome[0])
-                    tally.wins.append(outcome[1])
-            return True
-
-        alive = list(tallies)
-        for stage, (size, deals) in enumerate(halving_plan(len(tallies), self.level.playouts)):
-            alive = sorted(alive, key=lambda t: (-t.mean(), t.order))[:size]
-            for tally in alive:
-                tally.stage = stage
-            if not value(alive, deals):
-                complete = False
-                break
+        tallies = []
+        self.plays: dict[Move, _Play] = {}
+        for i, (move, laid, paid) in enumerate(self.moves()):
+            self.plays[move] = _Play(laid, paid, self._table_after(move))
+            tallies.append(Tally(move, order=i))
+        until = self.budget.until()
+        self.worlds: list[_World] = []
+        playouts = self.level.playouts or 0
+        complete = halving(self, tallies, playouts, until)
         last = max(t.stage for t in tallies)
         for tally in tallies:
             tally.searched = tally.stage == last
@@ -330,6 +258,12 @@ class LayDownAdvisor:
         values = tuple(self._move_value(t) for t in ranked)
         return Advice(self.variant.game, state.phase, values, self.level.name, self.seed,
                       complete)
+
+    def world(self, index: int) -> _World:
+        """World ``index``, dealt when first asked for."""
+        while len(self.worlds) <= index:
+            self.worlds.append(self._deal_world())
+        return self.worlds[index]
 
     # -- one deal -----------------------------------------------------------------------
     def _deal_world(self) -> _World:
@@ -351,11 +285,11 @@ class LayDownAdvisor:
     def _spots(self) -> list[Spot]:
         return [self._spot(tm) for tm in self.state.table]
 
-    def _play_out(self, tally: _Tally, world: _World,
-                  until: float) -> tuple[float, float] | None:
+    def play_out(self, tally: Tally, world: _World, until: float) -> tuple[float, float] | None:
         """The move's margin and win (1, a tie shared) in one deal; None when
         the clock passes ``until`` (checked every turn) before the end."""
         move = tally.move
+        play = self.plays[move]
         state = self.state
         n = state.players
         me = state.me
@@ -373,11 +307,11 @@ class LayDownAdvisor:
         early = [seat.laid_cards > 0 for seat in state.seats]
         """Who laid a card in an earlier turn (a "rummy" goes out with none)."""
         early[me] = state.seats[me].laid_cards - state.laid_this_turn > 0
-        if move.action in ("draw_stock", "take_discard", "pass"):
-            if move.action == "pass":
+        if move.action in (DRAW_STOCK, TAKE_DISCARD, PASS):
+            if move.action == PASS:
                 over = True
             else:
-                if move.action == "draw_stock":
+                if move.action == DRAW_STOCK:
                     if not stock:
                         self._refill(stock, pile)
                     hands[me].append(stock.pop())
@@ -399,8 +333,8 @@ class LayDownAdvisor:
             for lay in move.layoffs:
                 for c in lay.cards:
                     hand.remove(c)
-            laid[me] += tally.laid_now - tally.penalty
-            table = [self._spot(tm) for tm in tally.table_after]
+            laid[me] += play.laid_now - play.penalty
+            table = [self._spot(tm) for tm in play.table_after]
             if move.card is not None:
                 hand.remove(move.card)
                 pile.append(move.card)
@@ -409,7 +343,7 @@ class LayDownAdvisor:
                 early[me] = True
         seat = me
         turns = 0
-        while not over and turns < MAX_TURNS:
+        while not over and turns < self.params.max_turns:
             if time.monotonic() >= until:
                 return None
             seat = (seat + 1) % n
@@ -495,18 +429,19 @@ class LayDownAdvisor:
         return table
 
     # -- words ---------------------------------------------------------------------
-    def _move_value(self, tally: _Tally) -> MoveValue:
+    def _move_value(self, tally: Tally) -> MoveValue:
         n = len(tally.points)
         mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / n
         return MoveValue(tally.move, mean, win, None, False, n, error,
                          tuple(self._reasons(tally)), tally.searched)
 
-    def _reasons(self, tally: _Tally) -> list[str]:
+    def _reasons(self, tally: Tally) -> list[str]:
         move = tally.move
         state = self.state
+        play = self.plays[move]
         reasons: list[str] = []
-        if move.action == "take_discard":
+        if move.action == TAKE_DISCARD:
             assert move.card is not None
             depth = take_depth(state.discard_pile, move.card)
             if depth == 1:
@@ -522,23 +457,23 @@ class LayDownAdvisor:
             else:
                 reasons.append(f"takes {depth} cards down to {card_name(move.card)}, which must "
                                "be melded or laid off this turn")
-        elif move.action == "draw_stock":
+        elif move.action == DRAW_STOCK:
             reasons.append(f"draws one of {state.stock_count} stock cards")
-        elif move.action == "pass":
+        elif move.action == PASS:
             reasons.append("the stock is empty: passing ends the round now")
         else:
-            if tally.laid_now and self.variant.scoring == "collect":
-                reasons.append(f"lays down {self._played(move)} cards ({tally.laid_now} points "
+            if play.laid_now and self.variant.scoring == "collect":
+                reasons.append(f"lays down {self._played(move)} cards ({play.laid_now} points "
                                "out of the hand)")
-            elif tally.laid_now:
-                reasons.append(f"lays {tally.laid_now} points now")
+            elif play.laid_now:
+                reasons.append(f"lays {play.laid_now} points now")
             elif state.must_use is None:
                 reasons.append("holds every card (lays nothing this turn)")
-            if tally.penalty:
+            if play.penalty:
                 assert state.must_use is not None
                 reasons.append(f"leaves {card_name(state.must_use)} unused: pays the "
-                               f"{tally.penalty}-point pile penalty")
-            if move.action == "go_out":
+                               f"{play.penalty}-point pile penalty")
+            if move.action == GO_OUT:
                 reasons.append(f"goes out: {self._out_words()}")
             elif move.card is not None and self._closes(move):
                 reasons.append(f"closes: throws {card_name(move.card)}, the last card; "
@@ -619,4 +554,4 @@ def spot_of(tm: TableMeld, top: int) -> Spot:
     return set_spot(rank, sum(1 << (c // 13) for c in naturals), len(meld.cards))
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "LayDownAdvisor", "Level", "quick_use", "spot_of"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "LayDownDecision", "quick_use", "spot_of"]

@@ -28,20 +28,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER
+from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.variant import Values
 
 HIGH_ACE = 13
-LINK_WEIGHT = 7
-"""A kept card's worth per card it could meld with (same rank, or same suit
-within two ranks): the fast player throws the card of most points less this."""
 CACHE_SIZE = 50_000
 """Hands whose melds the fast player remembers (then it forgets them all)."""
-SEARCH_NODES = 6_000
-"""Candidates one hand's meld search looks at, at most: random hands of 13
-cards need at most about 50 and of 20 cards 500 (of 26 cards, 99 in 100
-need under 5,300); a huge hand, after a deep pile take, is cut off here."""
-DEEP_LOOK = 6
-"""Pile depths the fast player considers below the top."""
 
 
 def run_points(card: int, coord: int, values: Values) -> int:
@@ -152,9 +144,13 @@ def _candidate(cards: tuple[int, ...], points: int, spot: Spot, values: Values) 
 class FastPlayer:
     """The fast player's decisions (see the module docstring)."""
 
-    def __init__(self, values: Values, deep_takes: bool = True) -> None:
+    def __init__(self, values: Values, deep_takes: bool = True,
+                 params: LayDownParams = LAY_DOWN_PARAMS) -> None:
         self.values = values
         self.deep_takes = deep_takes
+        self.link_weight = params.link_weight
+        self.deep_look = params.deep_look
+        self.search_nodes = params.search_nodes
         self._cache: dict[tuple[int, ...], tuple[list[list[int]], list[int], int,
                                                  list[Spot]]] = {}
 
@@ -181,7 +177,7 @@ class FastPlayer:
         bound = [0] * (len(candidates) + 1)  # the most the candidates from i on can add
         for i in range(len(candidates) - 1, -1, -1):
             bound[i] = bound[i + 1] + candidates[i].gain
-        _search(candidates, 0, left, chosen, 0, best, best_gain, bound, [SEARCH_NODES])
+        _search(candidates, 0, left, chosen, 0, best, best_gain, bound, [self.search_nodes])
         rest = list(naturals)
         for cand in best[0]:
             for c in cand.cards:
@@ -313,7 +309,7 @@ class FastPlayer:
         best_depth, best_gain = 0, 0
         before: int | None = None
         held = Held(hand)  # the hand and the pile cards above the one looked at
-        for depth in range(1, min(len(pile), DEEP_LOOK if self.deep_takes else 1) + 1):
+        for depth in range(1, min(len(pile), self.deep_look if self.deep_takes else 1) + 1):
             deepest = pile[-depth]
             if depth > 1:
                 held.add(pile[-depth + 1])
@@ -328,12 +324,13 @@ class FastPlayer:
         return best_depth
 
     def throw(self, hand: Sequence[int], keep: int | None) -> int:
-        """The card to throw: most points less ``LINK_WEIGHT`` per link, never a
+        """The card to throw: most points less ``link_weight`` per link, never a
         joker while another card is left, never ``keep`` (the top just taken)."""
         options = [c for c in hand if c != keep] or list(hand)
         naturals = [c for c in options if c != JOKER] or options
         points = self.values.hand
-        return max(naturals, key=lambda c: (points[c] - LINK_WEIGHT * links(c, hand), c))
+        weight = self.link_weight
+        return max(naturals, key=lambda c: (points[c] - weight * links(c, hand), c))
 
 
 def _throwable_after(rest: Sequence[int], card: int, keep: int | None) -> bool:

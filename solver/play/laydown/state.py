@@ -53,57 +53,39 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, NoReturn
 
-from solver.cards import NUM_CARD_TYPES, card_name, parse_card
+from solver.cards import NUM_CARD_TYPES, card_name
 from solver.errors import InvalidHandError, InvalidStateError
 from solver.layoffs import TableMeld, read_table_meld
-from solver.play.events import Event, parse_history
+from solver.play.events import Event
 from solver.play.laydown.variant import VARIANTS, Variant
-from solver.play.public import check_pile, check_players, check_seats, check_stock, hand_cards, names
+from solver.play.public import check_players, names
+from solver.play.replay import PublicState, Replay, Seat, replayed
+from solver.play.words import (
+    DISCARD,
+    DRAW,
+    DRAW_STOCK,
+    LAY_DOWN,
+    LAY_OFF,
+    MELD,
+    OVER,
+    PASS,
+    PLAY,
+    TAKE_DISCARD,
+)
+from solver.play.words import LayDownPhase as Phase
 
-Phase = Literal["draw", "play", "over"]
-ACTIONS = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "discard", "pass"})
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """What the table saw of one player."""
-
-    seat: int
-    size: int
-    """Cards in its hand now."""
-    known: tuple[int, ...]
-    """Cards it took from the pile and has not played or thrown since."""
-    discarded: tuple[int, ...]
-    """Cards it threw, in order."""
-    took: tuple[int, ...]
-    """Every card it took from the pile, in order."""
-    laid_points: int
-    """What the cards it laid down and laid off score."""
-    turns: int
-    penalties: int = 0
-    """Pile penalties it paid (Rommy: a card taken from below the top not used)."""
-    laid_cards: int = 0
-    """Cards it laid down or laid off."""
+ACTIONS = frozenset(LAY_DOWN.actions)
 
 
 @dataclass(frozen=True, slots=True)
-class LayDownState:
+class LayDownState(PublicState):
     """A checked public state (see the module docstring)."""
 
     variant: Variant
     players: int
-    me: int
-    dealer: int
-    hand: tuple[int, ...]
-    upcard: int
-    history: tuple[Event, ...]
-    discard_pile: tuple[int, ...]
-    """Bottom to top."""
     table: tuple[TableMeld, ...]
     """The melds on the table, numbered in the order they were laid."""
-    stock_count: int
     phase: Phase
     to_act: int
     seats: tuple[Seat, ...]
@@ -144,21 +126,22 @@ class LayDownState:
         players = check_players(players, variant.min_players, variant.max_players, variant.game,
                                 f" ({variant.deck_note})")
         variant = variant.seated(players)
-        check_seats(players, me=me, dealer=dealer)
-        cards = hand_cards(hand)
-        first = parse_card(upcard, None, "upcard")
-        events = parse_history(history, ACTIONS, players)
-        replay = _Replay(variant, players, me, dealer, cards, first, events)
-        pile = tuple(replay.pile)
-        check_pile(discard_pile, pile)
-        check_stock(stock_count, replay.stock)
-        seats = tuple(replay.seat(s) for s in range(players))
-        return cls(variant, players, me, dealer, cards, first, events, pile, tuple(replay.table),
-                   replay.stock, replay.phase, replay.to_act, seats, replay.unseen(),
-                   replay.taken_top if replay.phase == "play" else None,
-                   replay.must_use if replay.phase == "play" else None,
-                   None if replay.stock_order is None else tuple(replay.stock_order),
-                   replay.laid_this_turn if replay.phase == "play" else 0)
+        seated = variant
+        replay = replayed(
+            lambda cards, first, events: _Replay(seated, players, me, dealer, cards, first,
+                                                 events),
+            players=players, me=me, dealer=dealer, hand=hand, upcard=upcard, history=history,
+            discard_pile=discard_pile, stock_count=stock_count, actions=ACTIONS)
+        playing = replay.phase == PLAY
+        return cls(me=me, dealer=dealer, hand=replay.hand, upcard=replay.upcard,
+                   history=replay.events, discard_pile=tuple(replay.pile),
+                   stock_count=replay.stock, variant=variant, players=players,
+                   table=tuple(replay.table), phase=replay.phase, to_act=replay.to_act,
+                   seats=tuple(replay.seat(s) for s in range(players)), unseen=replay.unseen(),
+                   taken_top=replay.taken_top if playing else None,
+                   must_use=replay.must_use if playing else None,
+                   stock_order=None if replay.stock_order is None else tuple(replay.stock_order),
+                   laid_this_turn=replay.laid_this_turn if playing else 0)
 
 
 def take_depth(pile: Sequence[int], card: int) -> int:
@@ -190,33 +173,28 @@ def added_cards(old: TableMeld, new: Sequence[int]) -> list[int] | None:
     return rest
 
 
-class _Replay:
+class _Replay(Replay):
     """Walks the history once: turn order, the pile, the table, who holds what."""
 
     def __init__(self, variant: Variant, players: int, me: int, dealer: int,
                  hand: tuple[int, ...], upcard: int, events: tuple[Event, ...]) -> None:
+        size = variant.hand_size(players)
+        super().__init__(players=players, me=me, hand=hand, pile=[upcard], hand_size=size,
+                         first=(dealer + 1) % players)
+        self.upcard = upcard
+        self.events = events
         self.variant = variant
         self.deal = variant.deal
-        self.players = players
-        self.me = me
-        self.hand = hand
-        size = variant.hand_size(players)
         self.copies = variant.copies
-        self.pile: list[int] = [upcard]
         self.table: list[TableMeld] = []
-        self.sizes = [size] * players
-        self.known: list[list[int]] = [[] for _ in range(players)]
-        self.discarded: list[list[int]] = [[] for _ in range(players)]
         self.took: list[list[int]] = [[] for _ in range(players)]
         self.laid = [0] * players
-        self.turns = [0] * players
         self.penalties = [0] * players
         self.laid_cards = [0] * players
         self.laid_this_turn = 0
         self.stock = sum(self.copies) - players * size - 1
         self.stock_order: list[int] | None = None
-        self.phase: Phase = "draw"
-        self.to_act = (dealer + 1) % players
+        self.phase: Phase = DRAW
         self.taken_top: int | None = None
         self.must_use: int | None = None
         for index, event in enumerate(events):
@@ -250,71 +228,51 @@ class _Replay:
 
     def unseen(self) -> tuple[int, ...]:
         """The cards not placed (see ``LayDownState.unseen``)."""
-        placed = self._placed()
-        return tuple(c for c in range(NUM_CARD_TYPES)
-                     for _ in range(max(0, self.copies[c] - placed[c])))
+        return self.unplaced(self.copies, self._placed())
 
     def seat(self, s: int) -> Seat:
         """The public record of seat ``s``."""
         return Seat(s, self.sizes[s], tuple(self.known[s]), tuple(self.discarded[s]),
-                    tuple(self.took[s]), self.laid[s], self.turns[s], self.penalties[s],
-                    self.laid_cards[s])
+                    took=tuple(self.took[s]), turns=self.turns[s], laid_points=self.laid[s],
+                    penalties=self.penalties[s], laid_cards=self.laid_cards[s])
 
     def _check_end(self) -> None:
-        me = self.me
-        if self.phase == "over":
-            raise InvalidStateError("the round is over: nothing to decide", code="hand_over",
-                                    loc=("history",))
-        if self.to_act != me:
-            raise InvalidStateError(f"it is seat {self.to_act}'s turn: advice is for the "
-                                    "player to act", code="not_your_turn", loc=("history",))
-        if len(self.hand) != self.sizes[me]:
-            raise InvalidStateError(
-                f"hand has {len(self.hand)} cards; the history leaves this player "
-                f"{self.sizes[me]}", code="wrong_hand_size", loc=("hand",))
-        held = list(self.hand)
-        for card in self.known[me]:
-            if card not in held:
-                raise InvalidStateError(f"the history has this player take {card_name(card)} "
-                                        "and not play it, but it is not in the hand",
-                                        code="card_in_two_places", loc=("hand",))
-            held.remove(card)
+        self.check_not_over(self.phase == OVER, "round")
+        self.check_my_turn()
+        self.check_hand_size()
+        self.check_known_held("play")
         self._check_copies()
 
     # -- events -----------------------------------------------------------------------
-    def _fail(self, index: int, message: str, code: str = "history_out_of_turn") -> NoReturn:
-        raise InvalidStateError(f"history[{index}]: {message}", code=code, loc=("history", index))
-
     def _apply(self, index: int, event: Event) -> None:
-        if self.phase == "over":
-            self._fail(index, "the round was already over", "hand_over")
-        if event.player != self.to_act:
-            self._fail(index, f"it was seat {self.to_act}'s turn, not seat {event.player}'s")
+        if self.phase == OVER:
+            self.fail(index, "the round was already over", "hand_over")
+        self.check_turn(index, event.player)
         action = event.action
-        if self.phase == "draw":
-            if action == "draw_stock":
+        if self.phase == DRAW:
+            if action == DRAW_STOCK:
                 self._draw(index, event.player)
-            elif action == "take_discard":
+            elif action == TAKE_DISCARD:
                 self._take(index, event)
-            elif action == "pass":
+            elif action == PASS:
                 if self.variant.turn_over_pile:
-                    self._fail(index, f"{self.variant.game} has no pass: an empty stock is "
+                    self.fail(index, f"{self.variant.game} has no pass: an empty stock is "
                                       "refilled from the discard pile")
                 if self.stock > 0:
-                    self._fail(index, "pass ends the round only when the stock is empty")
-                self.phase = "over"
+                    self.fail(index, "pass ends the round only when the stock is empty")
+                self.phase = OVER
             else:
-                self._fail(index, f"{action} is not a move at the start of a turn "
+                self.fail(index, f"{action} is not a move at the start of a turn "
                                   "(draw_stock, take_discard or pass)")
             return
-        if action == "meld":
+        if action == MELD:
             self._meld(index, event)
-        elif action == "lay_off":
+        elif action == LAY_OFF:
             self._lay_off(index, event)
-        elif action == "discard":
+        elif action == DISCARD:
             self._discard(index, event)
         else:
-            self._fail(index, f"{action} is not a move after drawing: meld, lay_off or discard")
+            self.fail(index, f"{action} is not a move after drawing: meld, lay_off or discard")
 
     def _draw(self, index: int, seat: int) -> None:
         if self.stock <= 0 and self.variant.turn_over_pile and self.pile:
@@ -322,7 +280,7 @@ class _Replay:
             self.stock_order, self.pile = list(self.pile), []
             self.stock = len(self.stock_order)
         if self.stock <= 0:
-            self._fail(index, "the stock is empty", "stock_mismatch")
+            self.fail(index, "the stock is empty", "stock_mismatch")
         self.stock -= 1
         if self.stock_order is not None:
             card = self.stock_order.pop(0)
@@ -333,12 +291,12 @@ class _Replay:
         seat = event.player
         if event.card is None or event.card not in self.pile:
             shown = "no card" if event.card is None else card_name(event.card)
-            self._fail(index, f"takes {shown}, which is not in the discard pile "
+            self.fail(index, f"takes {shown}, which is not in the discard pile "
                               f"({names(self.pile)})", "pile_mismatch")
             return
         depth = take_depth(self.pile, event.card)
         if depth > 1 and not self.variant.deep_takes:
-            self._fail(index, f"{self.variant.game} takes the pile's top card only "
+            self.fail(index, f"{self.variant.game} takes the pile's top card only "
                               f"({card_name(self.pile[-1])}), not {card_name(event.card)}",
                        "pile_mismatch")
         taken = self.pile[len(self.pile) - depth:]
@@ -354,12 +312,12 @@ class _Replay:
         self.sizes[seat] += cards
         self.turns[seat] += 1
         self.laid_this_turn = 0
-        self.phase = "play"
+        self.phase = PLAY
 
     def _leave_hand(self, index: int, seat: int, cards: Sequence[int]) -> None:
         """``cards`` leave ``seat``'s hand (laid or thrown)."""
         if len(cards) > self.sizes[seat]:
-            self._fail(index, f"seat {seat} plays {len(cards)} cards but holds "
+            self.fail(index, f"seat {seat} plays {len(cards)} cards but holds "
                               f"{self.sizes[seat]}", "wrong_hand_size")
         self.sizes[seat] -= len(cards)
         for card in cards:
@@ -374,12 +332,12 @@ class _Replay:
 
     def _meld(self, index: int, event: Event) -> None:
         if not event.melds:
-            self._fail(index, "meld needs the melds laid down", "invalid_event")
+            self.fail(index, "meld needs the melds laid down", "invalid_event")
         for group in event.melds:
             try:
                 tm = read_table_meld(group, len(self.table), self.deal)
             except InvalidHandError as error:
-                self._fail(index, str(error), "invalid_meld")
+                self.fail(index, str(error), "invalid_meld")
                 return
             self._leave_hand(index, event.player, group)
             self._laid_cards(event.player, len(group))
@@ -392,27 +350,27 @@ class _Replay:
     def _lay_off(self, index: int, event: Event) -> None:
         target = event.target
         if target is None or not 0 <= target < len(self.table):
-            self._fail(index, f"lay_off needs a target from 0 to {len(self.table) - 1} (the "
+            self.fail(index, f"lay_off needs a target from 0 to {len(self.table) - 1} (the "
                               f"table melds in the order laid); got {target!r}", "invalid_event")
             return
         if len(event.melds) != 1:
-            self._fail(index, "lay_off gives the target meld as it is afterwards: one meld "
+            self.fail(index, "lay_off gives the target meld as it is afterwards: one meld "
                               "in melds", "invalid_event")
         old = self.table[target]
         new = event.melds[0]
         added = added_cards(old, new)
         if not added:
-            self._fail(index, f"{names(new)} is not table meld {target} "
+            self.fail(index, f"{names(new)} is not table meld {target} "
                               f"({names(old.meld.cards)}) with cards added at its ends",
                        "invalid_meld")
             return
         try:
             tm = read_table_meld(new, target, self.deal)
         except InvalidHandError as error:
-            self._fail(index, str(error), "invalid_meld")
+            self.fail(index, str(error), "invalid_meld")
             return
         if tm.kind != old.kind:
-            self._fail(index, f"table meld {target} is a {old.kind}; {names(new)} is not",
+            self.fail(index, f"table meld {target} is a {old.kind}; {names(new)} is not",
                        "invalid_meld")
         self._leave_hand(index, event.player, added)
         self._laid_cards(event.player, len(added))
@@ -426,14 +384,14 @@ class _Replay:
         seat = event.player
         card = event.card
         if card is None:
-            self._fail(index, "discard needs the card thrown", "invalid_event")
+            self.fail(index, "discard needs the card thrown", "invalid_event")
             return
         if card == self.taken_top:
-            self._fail(index, f"{card_name(card)} was taken from the pile top this turn: it "
+            self.fail(index, f"{card_name(card)} was taken from the pile top this turn: it "
                               "may not be thrown back in the same turn")
         if self.must_use is not None:
             if self.variant.pile_penalty is None:
-                self._fail(index, f"{card_name(self.must_use)} was taken from below the pile "
+                self.fail(index, f"{card_name(self.must_use)} was taken from below the pile "
                                   "top and must be melded or laid off in the same turn")
             self.penalties[seat] += 1
             self.must_use = None
@@ -444,24 +402,24 @@ class _Replay:
         self.taken_top = None
         if not self._maybe_out(seat):
             self.to_act = (seat + 1) % self.players
-            self.phase = "draw"
+            self.phase = DRAW
 
     def _check_throw_left(self, index: int, seat: int) -> None:
         """Rommy: melds and layoffs leave a card to throw (not the top just taken)."""
         if not self.variant.throw_to_close:
             return
         if self.sizes[seat] == 0:
-            self._fail(index, f"every {self.variant.game} turn ends with a throw: this play "
+            self.fail(index, f"every {self.variant.game} turn ends with a throw: this play "
                               "leaves no card to throw", "invalid_meld")
         if self.sizes[seat] == 1 and self.taken_top is not None \
                 and self.taken_top in self.known[seat]:
-            self._fail(index, f"every {self.variant.game} turn ends with a throw: this play "
+            self.fail(index, f"every {self.variant.game} turn ends with a throw: this play "
                               f"leaves only {card_name(self.taken_top)}, taken from the pile "
                               "top this turn", "invalid_meld")
 
     def _maybe_out(self, seat: int) -> bool:
         if self.sizes[seat] == 0:
-            self.phase = "over"
+            self.phase = OVER
             return True
         return False
 
@@ -469,7 +427,7 @@ class _Replay:
         try:
             self._check_copies(with_hand=False)
         except InvalidStateError as error:
-            self._fail(index, str(error), "too_many_copies")
+            self.fail(index, str(error), "too_many_copies")
 
 
 __all__ = ["ACTIONS", "LayDownState", "Seat", "added_cards", "take_depth"]

@@ -1,0 +1,44 @@
+"""The lay-down games' advisor's tuned numbers (Rummy 500, Rommy, basic rummy):
+one frozen parameters object (``solver.play.params``).
+
+>>> from dataclasses import replace
+>>> replace(LAY_DOWN_PARAMS, link_weight=5).link_weight, LAY_DOWN_PARAMS.link_weight
+(5, 7)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.play.params import tuned
+
+
+@dataclass(frozen=True, slots=True)
+class LayDownParams:
+    """Every number the lay-down advisor was tuned with (see the module docstring)."""
+
+    # -- the moves -------------------------------------------------------------------------
+    penalised_depths: int = tuned(
+        3, "Rommy: the deeper takes listed whose deepest card cannot be used (each costs the "
+           "pile penalty and brings every card above it into the hand)", None)
+    closing_left: int = tuned(
+        2, "Rommy: closings are looked for when the best play leaves at most this many cards "
+           "(laying all but the throw may need another arrangement)", None)
+
+    # -- the playouts ----------------------------------------------------------------------
+    max_turns: int = tuned(90, "turns a playout plays at most (then scored as it stands)", None)
+    link_weight: int = tuned(
+        7, "the fast player's worth of a kept card per card it could meld with (same rank, "
+           "or same suit within two ranks): it throws the card of most points less this",
+        "laydown-link-weight.md")
+    deep_look: int = tuned(6, "pile depths the fast player considers below the top", None)
+    search_nodes: int = tuned(
+        6_000, "candidates one hand's meld search looks at, at most (random hands of 13 "
+               "cards need about 50, of 20 cards 500, of 26 cards under 5,300 in 99 of 100)",
+        None)
+
+
+LAY_DOWN_PARAMS = LayDownParams()
+"""The parameters ``advise`` plays Rummy 500, Rommy and basic rummy with."""
+
+__all__ = ["LAY_DOWN_PARAMS", "LayDownParams"]

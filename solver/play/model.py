@@ -1,0 +1,113 @@
+"""The game model: what a game gives the advisor, and the registry of games.
+
+A game (``Game``) is a small subclass: its name, its words
+(``solver.play.words``), its levels, its parameters object and the fields
+of a request it takes beyond the ones every game takes; ``position`` checks
+and replays a public state (the 422s that say why), and ``advise`` values
+the legal moves of a position through the one search
+(``solver.play.search``), its game's decision supplying the legal moves,
+the worlds consistent with what the player may know, a move applied in a
+world, the fast playout policy and the returns.  ``solver.play.advise``
+looks the game up in ``GAMES`` and calls it; adding a game is a subclass
+and one line in ``register``'s callers.
+
+>>> sorted(FIELDS)
+['oklahoma', 'players', 'score', 'wild_rank']
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from solver.deadline import Deadline
+from solver.errors import InvalidStateError
+from solver.play.advice import Advice
+from solver.play.search import Budget, Level
+from solver.play.words import GameWords
+
+FIELDS: dict[str, object] = {"score": None, "oklahoma": False, "wild_rank": None,
+                             "players": None}
+"""The request fields some games take and others do not, in the order they are
+checked, each with its value when not given."""
+
+Position = TypeVar("Position")
+Params = TypeVar("Params")
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A public state as a caller sends it (card tokens, plain data): the
+    fields every game takes, and in ``fields`` the game's own (``FIELDS``)."""
+
+    hand: object
+    upcard: object
+    history: Sequence[object] | None = None
+    me: int = 0
+    dealer: int = 1
+    discard_pile: object = None
+    stock_count: int | None = None
+    rules: Mapping[str, Any] | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str) -> Any:
+        """The game field ``name`` as given, else its value when not given."""
+        return self.fields.get(name, FIELDS[name])
+
+
+class Game(ABC, Generic[Position, Params]):
+    """One game the advisor plays (see the module docstring)."""
+
+    name: ClassVar[str]
+    words: ClassVar[GameWords]
+    levels: ClassVar[Mapping[str, Level]]
+    default_level: ClassVar[str] = "standard"
+    takes: ClassVar[tuple[str, ...]]
+    """The ``FIELDS`` this game takes."""
+    refuses: ClassVar[Mapping[str, str]]
+    """For each of the other ``FIELDS``, what the game takes instead (the
+    message of ``field_not_for_game``)."""
+    params: Params
+    """The parameters ``advise`` plays with when the caller gives none."""
+
+    def check_fields(self, request: Request) -> None:
+        """``InvalidStateError`` (``field_not_for_game``) for the first field
+        the caller gave that this game does not take."""
+        for name, unset in FIELDS.items():
+            if name in self.takes:
+                continue
+            value = request.fields.get(name, unset)
+            if value is not None and value is not False:
+                raise InvalidStateError(f"{name} is not a field of {self.name}: it takes "
+                                        f"{self.refuses[name]}", code="field_not_for_game",
+                                        loc=(name,))
+
+    @abstractmethod
+    def position(self, request: Request) -> Position:
+        """The checked position of ``request`` (``InvalidStateError`` saying why
+        it cannot arise)."""
+
+    @abstractmethod
+    def advise(self, position: Position, params: Params, level: Level, seed: int,
+               deadline: Deadline) -> Advice:
+        """Every legal move of ``position`` valued and ranked."""
+
+    @staticmethod
+    def budget(level: Level, deadline: Deadline) -> Budget:
+        """What one decision may spend."""
+        return Budget(level, deadline)
+
+
+GAMES: dict[str, Game[Any, Any]] = {}
+"""Every game the advisor plays, by name (filled by ``register``)."""
+
+
+def register(game: Game[Any, Any]) -> Game[Any, Any]:
+    """Add ``game`` to ``GAMES``."""
+    GAMES[game.name] = game
+    return game
+
+
+__all__ = ["FIELDS", "GAMES", "Game", "Request", "register"]
