@@ -1,4 +1,5 @@
-"""Every repository path the docs cite exists.
+"""Every repository path the docs cite exists, and every experiment a
+parameters object cites is a file of ``docs/experiments/``.
 
 Scanned: ``README.md``, ``CHANGELOG.md``, ``docs/**/*.md``, ``benchmarks/README.md``
 and the docstrings and comments of every ``.py`` file under ``solver/``, ``api/``
@@ -19,6 +20,9 @@ import re
 import tokenize
 from collections.abc import Iterator
 from pathlib import Path
+
+from solver.play.model import GAMES
+from solver.play.params import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKDOWN = ["README.md", "CHANGELOG.md", "benchmarks/README.md", "docs/**/*.md"]
@@ -134,3 +138,13 @@ def test_every_cited_path_exists() -> None:
             lines += [f"  {path}  (cited in {', '.join(sorted(set(places)))})"
                       for path, places in sorted(group.items())]
     raise AssertionError("\n".join(lines))
+
+
+def test_every_experiment_a_parameter_cites_exists() -> None:
+    folder = ROOT / "docs" / "experiments"
+    missing = sorted({f"{type(game.params).__name__}.{row.name} cites {row.experiment}"
+                      for game in GAMES.values() for row in describe(game.params)
+                      if row.experiment and not (folder / row.experiment).is_file()})
+    assert not missing, ("parameters cite experiments that docs/experiments/ does not hold "
+                         "(docs/experiments/CONSTANTS.md says which file set each):\n  "
+                         + "\n  ".join(missing))
