@@ -13,10 +13,9 @@
   const tablePage = window.RummyTablePage;
   const chart = window.RummyAdviceChart;
   const { points } = chart;
-  const {
-    Game, SEED_MAX, MIN_PLAYERS, MAX_PLAYERS, DROP_FIRST, DROP_MIDDLE, WRONG_DECLARATION, POINTS_CAP,
-    randomSeed,
-  } = window.IndianReferee;
+  const { Game, SEED_MAX, MIN_PLAYERS, MAX_PLAYERS, randomSeed, showNeeds } = window.IndianReferee;
+  const W = window.RummyWords;
+  const { DROP_FIRST, DROP_MIDDLE, WRONG_DECLARATION, POINTS_CAP } = W.INDIAN13;
 
   const HUMAN = 0;
   const LEVELS = ["novice", "standard", "expert"];
@@ -62,15 +61,15 @@
     const lower = (text) => text[0].toLowerCase() + text.slice(1);
     const verb = (you, them) => (seat === null ? you : subject + (seat === HUMAN ? lower(you) : them));
     switch (move.action) {
-      case "take_discard":
+      case W.TAKE_DISCARD:
         return verb(`Take ${card} from the pile`, `takes ${card} from the pile`);
-      case "draw_stock":
+      case W.DRAW_STOCK:
         return verb("Draw from the stock", "draws from the stock");
-      case "discard":
+      case W.DISCARD:
         return verb(`Discard ${card}`, `discards ${card}`);
-      case "drop":
+      case W.DROP:
         return verb("Drop", "drops");
-      case "declare":
+      case W.DECLARE:
         return verb(`Show: throw ${card} and declare`, `throws ${card} and declares`);
       default:
         return move.action;
@@ -135,10 +134,10 @@
     clearError();
     render();
     if ($("hint").dataset.state === "empty") {
-      $("hint-status").textContent = game.phase === "over" ? "The deal is over."
+      $("hint-status").textContent = game.phase === W.OVER ? "The deal is over."
         : game.toAct !== HUMAN ? "Hints are for your turn: a bot is playing." : "Ask for every legal move, ranked.";
     }
-    if (game.phase === "over") finishDeal();
+    if (game.phase === W.OVER) finishDeal();
     else if (game.toAct !== HUMAN) botTurn();
     else humanTurn();
   }
@@ -149,7 +148,7 @@
     const { drawn } = game.apply(move);
     epoch += 1;
     document.body.dataset.turn = "busy"; // until the next decision is worked out
-    const drew = move.action === "draw_stock" || move.action === "take_discard";
+    const drew = move.action === W.DRAW_STOCK || move.action === W.TAKE_DISCARD;
     drawnCard = seat === HUMAN && drew ? drawn ?? move.card : null;
     logMove(seat, move, drawn);
     discards = null;
@@ -163,7 +162,7 @@
     const at = epoch;
     document.body.dataset.turn = "busy";
     renderMoves(null);
-    if (game.phase === "discard") {
+    if (game.phase === W.AFTER_DRAW) {
       setStatus("Checking whether your cards make a show…");
       try {
         discards = await api("v1/hints/discard", game.discardHintRequest());
@@ -182,7 +181,7 @@
   }
 
   function turnPrompt() {
-    if (game.phase === "draw") {
+    if (game.phase === W.DRAW) {
       const stage = game.canDrop;
       return `Your turn: take ${shortName(game.pileTop)} from the pile or draw from the stock, `
         + `or drop (${stage} drop: you pay ${game.dropCost()}).`;
@@ -192,7 +191,7 @@
 
   /** The human's legal moves, except discards (those are its hand's cards). */
   function humanMoves() {
-    return game.legalMoves(declaration).filter((m) => m.action !== "discard");
+    return game.legalMoves(declaration).filter((m) => m.action !== W.DISCARD);
   }
 
   async function botTurn() {
@@ -256,7 +255,7 @@
       if (scored) scored.points.forEach((p, seat) => { match.totals[seat] += p; });
       game.counted = true;
     }
-    document.body.dataset.turn = "over";
+    document.body.dataset.turn = W.OVER;
     render();
     setStatus(outcomeWords());
     showOutcome();
@@ -431,10 +430,10 @@
   function renderBots() {
     const box = $("bots");
     box.replaceChildren();
-    const reveal = game.phase === "over" && document.body.dataset.turn === "over";
+    const reveal = game.phase === W.OVER && document.body.dataset.turn === W.OVER;
     for (let seat = 1; seat < game.players; seat++) {
       const hand = game.hands[seat];
-      const seatBox = element("div", "seat bot-seat" + (game.toAct === seat && game.phase !== "over" ? " acting" : ""));
+      const seatBox = element("div", "seat bot-seat" + (game.toAct === seat && game.phase !== W.OVER ? " acting" : ""));
       seatBox.dataset.testid = "bot-seat";
       seatBox.dataset.seat = String(seat);
       const title = element("h3", null, who(seat) + " ");
@@ -461,7 +460,7 @@
     const box = $("your-hand");
     box.replaceChildren();
     const mine = game.toAct === HUMAN && document.body.dataset.turn === "human";
-    const discarding = mine && game.phase === "discard";
+    const discarding = mine && game.phase === W.AFTER_DRAW;
     const showing = discarding && $("show-mode").checked;
     const taken = game.takenThisTurn;
     for (const card of hand) {
@@ -471,12 +470,12 @@
       node.dataset.testid = "hand-card";
       if (card === drawnCard) node.classList.add("new");
       if (legal) {
-        node.dataset.move = showing ? "declare" : "discard";
+        node.dataset.move = showing ? W.DECLARE : W.DISCARD;
         const label = node.getAttribute("aria-label");
         node.setAttribute("aria-label", showing ? `Throw the ${label} and declare` : `Discard the ${label}`);
         node.title = showing ? `Throw ${shortName(card)} and show the rest` : `Discard ${shortName(card)}`;
         node.addEventListener("click", () => {
-          humanPlay($("show-mode").checked ? game.showThrowing(discards, card) : { action: "discard", card });
+          humanPlay($("show-mode").checked ? game.showThrowing(discards, card) : { action: W.DISCARD, card });
         });
       } else {
         node.disabled = true;
@@ -504,13 +503,13 @@
     box.replaceChildren();
     if (moves === null) return;
     for (const move of moves) {
-      const button = element("button", move.action === "declare" ? "primary" : move.action === "drop" ? "drop" : "",
+      const button = element("button", move.action === W.DECLARE ? "primary" : move.action === W.DROP ? "drop-move" : "",
         moveWords(move));
       button.type = "button";
       button.dataset.testid = "move";
       button.dataset.move = move.action;
       if (move.card) button.dataset.card = move.card;
-      if (move.action === "drop") button.textContent += ` (${game.canDrop} drop: pay ${game.dropCost()})`;
+      if (move.action === W.DROP) button.textContent += ` (${game.canDrop} drop: pay ${game.dropCost()})`;
       button.addEventListener("click", () => humanPlay(move));
       box.append(button);
     }
@@ -518,7 +517,7 @@
 
   function logMove(seat, move, drawn) {
     const text = moveWords(move, { seat }) + (seat === HUMAN && drawn ? ` (${shortName(drawn)})` : "")
-      + (move.action === "drop" ? ` (${game.dropped[seat]})` : "");
+      + (move.action === W.DROP ? ` (${game.dropped[seat]})` : "");
     const item = element("li", seat === HUMAN ? "you" : "bot", text);
     const last = $("last-moves");
     last.append(item);
@@ -549,12 +548,12 @@
    * move is expected to bring. */
   function renderDropAdvice(advice) {
     const line = $("drop-advice");
-    const drop = advice.moves.find((v) => v.move.action === "drop");
+    const drop = advice.moves.find((v) => v.move.action === W.DROP);
     if (!drop) {
       line.hidden = true;
       return;
     }
-    const on = advice.moves.find((v) => v.move.action !== "drop");
+    const on = advice.moves.find((v) => v.move.action !== W.DROP);
     const stage = game.canDrop;
     line.replaceChildren();
     line.dataset.drop = String(drop.expected_points);
@@ -568,7 +567,7 @@
       playing.dataset.testid = "play-on";
       line.append(playing, element("span", "note", ` (${moveWords(on.move).toLowerCase()})`));
     }
-    line.classList.toggle("drop-better", advice.recommended.move.action === "drop");
+    line.classList.toggle("drop-better", advice.recommended.move.action === W.DROP);
     line.hidden = false;
   }
 
@@ -576,9 +575,9 @@
   function renderAdvice(advice) {
     chart.renderAdvice(advice, {
       list: $("advice"), panel: $("hint"), status: $("hint-status"),
-      words: (move) => moveWords(move) + (move.action === "drop" ? ` (${game.canDrop} drop)` : ""),
+      words: (move) => moveWords(move) + (move.action === W.DROP ? ` (${game.canDrop} drop)` : ""),
       statusWords: (move) => moveWords(move),
-      marks: (move) => (move.action === "drop" ? " drop" : ""),
+      marks: (move) => (move.action === W.DROP ? " drop-move" : ""),
       play: (move) => humanPlay(fromAdvice(move)),
     });
     renderDropAdvice(advice);
@@ -588,7 +587,7 @@
   function fromAdvice(move) {
     const played = { action: move.action };
     if (move.card) played.card = move.card;
-    if (move.action === "declare") played.melds = (move.melds || []).map((m) => [...m]);
+    if (move.action === W.DECLARE) played.melds = (move.melds || []).map((m) => [...m]);
     return played;
   }
 
@@ -616,6 +615,7 @@
     $("drop-middle").textContent = String(DROP_MIDDLE);
     $("cap").textContent = String(POINTS_CAP);
     $("wrong-cost").textContent = String(WRONG_DECLARATION);
+    for (const node of document.querySelectorAll("[data-words=show-needs]")) node.textContent = showNeeds();
     wire();
     document.body.dataset.ready = "true";
     startDeal();
