@@ -47,6 +47,8 @@ class ApiKeyMiddleware:
         path: str = scope.get("path", "")
         if scope.get("method") == "OPTIONS":
             return False
+        if scope.get("state", {}).get("lane"):
+            return False  # admitted by the playground's lane (api.server.playground_lane)
         return path.startswith("/v1/") or (self.metrics_need_key and path == "/metrics")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from limits import parse
 from starlette.middleware.cors import CORSMiddleware
 
 from api import API_VERSION
@@ -26,6 +27,7 @@ from api.server.http_errors import install_exception_handlers
 from api.server.keys import KeyRing
 from api.server.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
 from api.server.openapi import install_openapi
+from api.server.playground_lane import PlaygroundLaneMiddleware
 from api.server.quick_lane import QuickLaneMiddleware
 from api.server.rate_limit import RateLimiter
 from api.server.routes import health, operations, play, stream, variants
@@ -114,8 +116,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if keys:
         # Outside the body guard (an unknown caller's body is never read), inside CORS
         # (a browser can read the 401 and 429).
-        app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=RateLimiter(settings.redis_url),
+        limiter = RateLimiter(settings.redis_url)
+        app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=limiter,
                            metrics_need_key=settings.metrics_need_key)
+        if settings.playground_rate:
+            # Outside the key check, which lets the calls it admitted pass.
+            app.add_middleware(PlaygroundLaneMiddleware, limiter=limiter,
+                               rate=parse(settings.playground_rate))
     if settings.origins:
         app.add_middleware(
             CORSMiddleware, allow_origins=settings.origins,
