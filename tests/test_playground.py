@@ -74,9 +74,10 @@ def link(**params: str) -> str:
 
 
 @contextmanager
-def serve_app() -> Iterator[str]:
-    """The app (solver threads, no processes) on a free port; yields its base URL."""
-    app = create_app(Settings(processes=0))
+def serve_app(settings: Settings | None = None) -> Iterator[str]:
+    """The app (``settings``, by default the environment's with solver threads, no
+    processes) on a free port; yields its base URL."""
+    app = create_app(Settings(processes=0) if settings is None else settings)
     if not any(getattr(route, "path", None) == "/play" for route in app.routes):
         app.include_router(play.router)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
