@@ -1,10 +1,12 @@
 // Indian rummy against the bots: one deal of 13-card Indian rummy at a time, you (seat 0) and
 // one to three bots.  The referee (indian-referee.js) holds the deal; you are offered only the
 // legal moves of your turn (POST /v1/hints/discard says whether the 13 cards you would keep
-// make a valid show), each bot plays what POST /v1/advise recommends from its own seat's view,
-// the Hint button asks /v1/advise from your view (every move ranked, the drop beside playing
-// on), a show is checked by POST /v1/validate and the deal scored by POST /v1/score/round.
-// The game (seed, deal number, players, running totals, levels) lives in the query string.
+// make a valid show), each bot plays POST /v1/advise's answer from its own seat's view in its
+// style (`botMove`: lively bots play on unless the hand is hopeless; the advisor's style drops
+// whenever the advisor says), the Hint button asks /v1/advise from your view (every move ranked,
+// the drop beside playing on, always as the advisor says), a show is checked by POST
+// /v1/validate and the deal scored by POST /v1/score/round.  The game (seed, deal number,
+// players, running totals, levels, bot style) lives in the query string.
 "use strict";
 
 (() => {
@@ -23,12 +25,18 @@
   const MAX_DELAY_MS = 5000;
   const SHOWN_MOVES = 4;
   const DEFAULT_PLAYERS = 3;
+  // Bot styles.  The advisor's drop advice is right for the money (a first drop costs 10, a poor
+  // hand played on often more) but bots that take it end many deals at once: in 5 of 13 seeds
+  // every bot dropped on its first turn (issue 38).  A lively bot drops only a hopeless hand.
+  const STYLES = ["lively", "advisor"];
+  const DEFAULT_STYLE = "lively";
+  const HOPELESS_WIN = 0.1; // a lively bot drops when its best other move wins less often than this
 
   const $ = (id) => document.getElementById(id);
 
   const match = {
     seed: 0, dealNumber: 1, players: DEFAULT_PLAYERS, totals: [0, 0, 0], botLevel: "standard",
-    hintLevel: "standard", delay: BOT_DELAY_MS,
+    hintLevel: "standard", delay: BOT_DELAY_MS, style: DEFAULT_STYLE,
   };
   let game = null;
   let discards = null; // POST /v1/hints/discard's answer for the human's 14 cards
@@ -92,6 +100,7 @@
     });
     match.dealNumber = tablePage.numberParam(params, "deal", 1, 1000) ?? 1;
     match.players = tablePage.numberParam(params, "players", MIN_PLAYERS, MAX_PLAYERS) ?? DEFAULT_PLAYERS;
+    match.style = STYLES.includes(params.get("style")) ? params.get("style") : DEFAULT_STYLE;
     const score = (params.get("score") || "").split(",");
     match.totals = score.length === match.players && score.every((s) => /^-?\d{1,5}$/.test(s))
       ? score.map(Number) : new Array(match.players).fill(0);
@@ -101,9 +110,11 @@
     const url = tablePage.shareUrl(match, [
       ["deal", String(match.dealNumber)], ["players", String(match.players)],
       ["score", match.totals.some((t) => t !== 0) ? match.totals.join(",") : null],
+      ["style", match.style === DEFAULT_STYLE ? null : match.style],
     ], BOT_DELAY_MS);
     tablePage.showUrl(url, match.seed);
     $("players").value = String(match.players);
+    $("bot-style").value = match.style;
   }
 
   // -------------------------------------------------------------- the turn
@@ -142,15 +153,16 @@
     else humanTurn();
   }
 
-  /** Play `move` for the player to act, and go on. */
-  function play(move) {
+  /** Play `move` for the player to act (`note`: why, in the log, when it is not the advisor's
+   * choice), and go on. */
+  function play(move, note = null) {
     const seat = game.toAct;
     const { drawn } = game.apply(move);
     epoch += 1;
     document.body.dataset.turn = "busy"; // until the next decision is worked out
     const drew = move.action === W.DRAW_STOCK || move.action === W.TAKE_DISCARD;
     drawnCard = seat === HUMAN && drew ? drawn ?? move.card : null;
-    logMove(seat, move, drawn);
+    logMove(seat, move, drawn, note);
     discards = null;
     declaration = null;
     $("show-mode").checked = false;
@@ -210,11 +222,22 @@
       return;
     }
     if (at !== epoch) return;
+    const move = botMove(advice);
     try {
-      play(fromAdvice(advice.recommended.move));
+      play(fromAdvice(move), move !== advice.recommended.move ? "playing on where the advisor would drop" : null);
     } catch (err) {
       showError(`The advisor's move for ${who(seat)} is not legal here: ${err.message}`, null);
     }
+  }
+
+  /** The move a bot plays from the advice for its seat: the recommendation, except that a
+   * lively bot does not drop a hand that is not hopeless: it plays the advisor's best other move
+   * (the moves come best first) unless that wins under HOPELESS_WIN of the deals. */
+  function botMove(advice) {
+    const best = advice.recommended.move;
+    if (match.style !== "lively" || best.action !== W.DROP) return best;
+    const on = advice.moves.find((v) => v.move.action !== W.DROP);
+    return on && on.win_probability >= HOPELESS_WIN ? on.move : best;
   }
 
   /** The human plays `move` (a button, a card, or a hint). */
@@ -436,6 +459,7 @@
       const seatBox = element("div", "seat bot-seat" + (game.toAct === seat && game.phase !== W.OVER ? " acting" : ""));
       seatBox.dataset.testid = "bot-seat";
       seatBox.dataset.seat = String(seat);
+      seatBox.dataset.dropped = game.dropped[seat] || "";
       const title = element("h3", null, who(seat) + " ");
       const count = element("span", "count", `${hand.length} cards`);
       title.append(count);
@@ -515,9 +539,9 @@
     }
   }
 
-  function logMove(seat, move, drawn) {
+  function logMove(seat, move, drawn, note = null) {
     const text = moveWords(move, { seat }) + (seat === HUMAN && drawn ? ` (${shortName(drawn)})` : "")
-      + (move.action === W.DROP ? ` (${game.dropped[seat]})` : "");
+      + (move.action === W.DROP ? ` (${game.dropped[seat]})` : "") + (note ? ` (${note})` : "");
     const item = element("li", seat === HUMAN ? "you" : "bot", text);
     const last = $("last-moves");
     last.append(item);
@@ -607,6 +631,10 @@
       newId: "new-game", randomId: "random-game",
     });
     $("players").addEventListener("change", () => restart(match.seed));
+    $("bot-style").addEventListener("change", () => {
+      match.style = $("bot-style").value;
+      syncUrl();
+    });
   }
 
   function start() {
@@ -615,6 +643,7 @@
     $("drop-middle").textContent = String(DROP_MIDDLE);
     $("cap").textContent = String(POINTS_CAP);
     $("wrong-cost").textContent = String(WRONG_DECLARATION);
+    $("hopeless").textContent = `${Math.round(HOPELESS_WIN * 100)}%`;
     for (const node of document.querySelectorAll("[data-words=show-needs]")) node.textContent = showNeeds();
     wire();
     document.body.dataset.ready = "true";
