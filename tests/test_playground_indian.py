@@ -366,6 +366,30 @@ def test_the_bot_style_decides_the_bots_drops_and_the_hint_stays_the_advisors(
     assert indian.testid("drop-advice").is_visible()
 
 
+def test_hint_panel_shows_the_ranking_rule_and_marks_rough_figures(indian: IndianPage) -> None:
+    assert indian.open(indian_link(SEED)) == "human"
+    top = indian.testid("pile-top").get_by_test_id("card").get_attribute("data-card")
+
+    def value(move: dict[str, Any], points: float, confidence: str) -> dict[str, Any]:
+        return {"move": move, "expected_points": points, "win_probability": 0.3,
+                "match_win_probability": None, "exact": confidence == "exact", "samples": 16,
+                "standard_error": None if confidence == "exact" else 4.0, "reasons": ["scripted"],
+                "searched": confidence != "rough", "confidence": confidence}
+
+    moves = [value({"action": "draw_stock"}, -6.0, "ranked"), value({"action": "drop"}, -10.0, "exact"),
+             value({"action": "take_discard", "card": top}, -3.0, "rough")]
+    rule = "expected points, the plainest move first unless the search is sure"
+    indian.route_advice(0, {"game": "indian13", "phase": "draw", "recommended": moves[0],
+                            "moves": moves, "level": "novice", "seed": 1, "complete": True,
+                            "elapsed_ms": 1.0, "ranked_by": "expected_points", "ranking": rule})
+    shown = indian.hint()
+    assert [m["confidence"] for m in shown] == ["ranked", "exact", "rough"]
+    assert [("(rough)" in m["quality"], m["rough_bar"]) for m in shown] == [
+        (False, False), (False, False), (True, True)]
+    assert indian.ranking() == rule
+    assert indian.testid("drop-advice").is_visible()  # the drop beside playing on, as before
+
+
 def test_a_later_drop_costs_40_and_ends_a_two_player_deal(indian: IndianPage, shots: Path,
                                                            base_url: str) -> None:
     indian.page.route("**/v1/advise", scripted_bot)

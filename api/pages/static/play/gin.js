@@ -531,7 +531,7 @@
   /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
   function renderAdvice(advice) {
     chart.renderAdvice(advice, {
-      list: $("advice"), panel: $("hint"), status: $("hint-status"),
+      list: $("advice"), ranking: $("advice-ranking"), panel: $("hint"), status: $("hint-status"),
       words: (move) => moveWords(move, { phase: advice.phase }),
       play: (move) => humanPlay(fromAdvice(move)),
     });

@@ -598,7 +598,7 @@
   /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
   function renderAdvice(advice) {
     chart.renderAdvice(advice, {
-      list: $("advice"), panel: $("hint"), status: $("hint-status"),
+      list: $("advice"), ranking: $("advice-ranking"), panel: $("hint"), status: $("hint-status"),
       words: (move) => moveWords(move) + (move.action === W.DROP ? ` (${game.canDrop} drop)` : ""),
       statusWords: (move) => moveWords(move),
       marks: (move) => (move.action === W.DROP ? " drop-move" : ""),
