@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from limits import parse
 from starlette.middleware.cors import CORSMiddleware
 
 from api import API_VERSION
@@ -122,7 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.playground_rate:
             # Outside the key check, which lets the calls it admitted pass.
             app.add_middleware(PlaygroundLaneMiddleware, limiter=limiter,
-                               rate=parse(settings.playground_rate))
+                               rate=settings.playground_rate)
     if settings.origins:
         app.add_middleware(
             CORSMiddleware, allow_origins=settings.origins,

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from limits import RateLimitItem
+from limits import parse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.pages.calls import CALLS, MARKER, MARKER_VALUE
@@ -91,10 +91,10 @@ class PlaygroundLaneMiddleware:
     """See the module docstring.  Outside ``ApiKeyMiddleware``: it marks an admitted call
     (``state["lane"]``), which the key check then lets pass."""
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter, rate: RateLimitItem) -> None:
+    def __init__(self, app: ASGIApp, limiter: RateLimiter, rate: str) -> None:
         self.app = app
         self.limiter = limiter
-        self.rate = rate
+        self.rate = parse(rate)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not wants_lane(scope):

@@ -51,6 +51,11 @@ def _log_level(value: str) -> str:
     return level
 
 
+def _rate_or_off(value: str) -> str:
+    """A rate, or empty for none."""
+    return _rate(value) if value.strip() else ""
+
+
 def _rate(value: str) -> str:
     from limits import parse
 
@@ -59,11 +64,6 @@ def _rate(value: str) -> str:
     except ValueError:
         raise ValueError("a rate such as 100/second or 6000 per minute") from None
     return value.strip()
-
-
-def _rate_or_off(value: str) -> str:
-    """A rate, or empty for none."""
-    return _rate(value) if value.strip() else ""
 
 
 def _env(name: str, *old: str) -> Any:
