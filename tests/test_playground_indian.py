@@ -344,7 +344,8 @@ def advising_a_drop(win: float) -> Any:
 def test_the_bot_style_decides_the_bots_drops_and_the_hint_stays_the_advisors(
         indian: IndianPage, style: str, win: float, drops: bool) -> None:
     indian.page.route("**/v1/advise", advising_a_drop(win))
-    link = indian_link(SEED, players=2, **({"style": style} if style != "lively" else {}))
+    styled = {} if style == "lively" else {"style": style}  # lively: the default, not in the link
+    link = indian_link(SEED, 1, 2, **styled)
     assert indian.open(link) == "human"
     assert indian.testid("bot-style").input_value() == style
     assert indian.query().get("style") == ([style] if style != "lively" else None)
