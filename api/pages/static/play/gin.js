@@ -11,7 +11,7 @@
   const { api, describeError, sleep } = window.RummyTableApi;
   const tablePage = window.RummyTablePage;
   const chart = window.RummyAdviceChart;
-  const { Game, GAME, MATCH_TARGET, SEED_MAX, randomSeed } = window.GinReferee;
+  const { Game, GAME, MATCH_TARGET, WALL, SEED_MAX, randomSeed } = window.GinReferee;
   const W = window.RummyWords;
 
   const HUMAN = 0;
@@ -189,8 +189,8 @@
       case W.DRAW: return game.stockOnly ? "Both passed the upcard: draw from the stock." : "Your turn: take the pile top or draw from the stock.";
       case W.WALL:
         return game.legalMoves(knocks).some((m) => m.action === W.TAKE_DISCARD)
-          ? "Two cards left in the stock: knock with the pile top, or pass and end the hand."
-          : "Two cards left in the stock and the pile top does not let you knock: pass, and the hand ends.";
+          ? `${WALL} cards left in the stock: knock with the pile top, or pass and end the hand.`
+          : `${WALL} cards left in the stock and the pile top does not let you knock: pass, and the hand ends.`;
       case W.AFTER_DRAW:
         if (game.mustKnock) return "You took the pile top at the wall: knock.";
         return knocks && knocks.can_knock ? "Discard a card (tap it), or knock." : "Discard a card: tap it.";
@@ -253,7 +253,7 @@
     renderMoves([]);
     if (game.ending === W.WALL) {
       document.body.dataset.turn = W.OVER;
-      setStatus("The stock is down to two cards and nobody knocked: no score this hand.");
+      setStatus(`The stock is down to ${WALL} cards and nobody knocked: no score this hand.`);
       showOutcome(null);
       return;
     }
