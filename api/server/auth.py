@@ -42,8 +42,8 @@ KEY_LOC = ("header", "authorization")
 
 
 def failure_bucket(scope: Scope) -> str:
-    """Under what the unknown keys of this request's client are counted: its
-    address, or for IPv6 its /64 network (one host is commonly given a whole
+    """Under what a client's calls are counted by address (its unknown keys; the
+    playground lane's calls): its address, or for IPv6 its /64 network (one host is commonly given a whole
     /64, so counting single addresses would let it rotate past the limit).
 
     >>> failure_bucket({"client": ("203.0.113.7", 5000)})
@@ -90,6 +90,8 @@ class ApiKeyMiddleware:
         path: str = scope.get("path", "")
         if scope.get("method") == "OPTIONS":
             return False
+        if scope.get("state", {}).get("lane"):
+            return False  # admitted by the playground's lane (api.server.playground_lane)
         return path.startswith("/v1/") or (self.metrics_need_key and path == "/metrics")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -100,7 +102,7 @@ class ApiKeyMiddleware:
         try:
             refusal = await self._check(scope, state)
         except CounterUnavailable as down:
-            refusal = _counter_down(down)
+            refusal = counter_down(down)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -139,7 +141,7 @@ class ApiKeyMiddleware:
         return None
 
 
-def _counter_down(down: CounterUnavailable) -> Response:
+def counter_down(down: CounterUnavailable) -> Response:
     """503 while the rate limit counter does not answer (``RUMMY_SOLVER_RATE_LIMIT_FAIL=closed``)."""
     return error_response(
         503, "rate_limit_unavailable",

@@ -27,6 +27,7 @@ from api.server.http_errors import install_exception_handlers
 from api.server.keys import KeyRing
 from api.server.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
 from api.server.openapi import install_openapi
+from api.server.playground_lane import PlaygroundLaneMiddleware
 from api.server.quick_lane import QuickLaneMiddleware
 from api.server.rate_limit import RateLimiter
 from api.server.routes import health, operations, play, stream, variants
@@ -122,6 +123,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=limiter,
                            failure_limit=parse(settings.auth_failure_limit),
                            metrics_need_key=settings.metrics_need_key)
+        if settings.playground_rate:
+            # Outside the key check, which lets the calls it admitted pass.
+            app.add_middleware(PlaygroundLaneMiddleware, limiter=limiter,
+                               rate=settings.playground_rate)
     if settings.origins:
         app.add_middleware(
             JsonCorsMiddleware, allow_origins=settings.origins,

@@ -56,6 +56,11 @@ def _log_level(value: str) -> str:
     return level
 
 
+def _rate_or_off(value: str) -> str:
+    """A rate, or empty for none."""
+    return _rate(value) if value.strip() else ""
+
+
 def _rate(value: str) -> str:
     from limits import parse
 
@@ -174,6 +179,12 @@ class Settings(BaseSettings):
             "workers makes a fresh directory when it is unset"))
     cors_origins: str = Field(default="", description="comma-separated origins a browser game may call "
                                               "from (* for any); empty: no CORS headers")
+    playground_rate: Annotated[str, AfterValidator(_rate_or_off)] = Field(
+        default="120/minute", description=(
+            "with API keys on: the key-less calls one client address (an IPv6 /64) may make from "
+            "the playground's pages (marked X-Playground: 1; only the operations the pages use; "
+            "all of them one client of the solvers' fair share); empty: none, the pages ask for "
+            "a key"))
     log_level: Annotated[str, AfterValidator(_log_level)] = Field(
         default="info", description=f"log level of every process: {', '.join(LOG_LEVELS)}")
     cpsat_workers: Count = Field(default=DEFAULTS.cpsat_workers, ge=BOUNDS["cpsat_workers"][0],
