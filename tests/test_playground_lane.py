@@ -105,3 +105,27 @@ def test_the_lane_is_limited_per_address() -> None:
         assert int(over.headers["Retry-After"]) >= 1
         # a key holder from the same address is not held back by the lane's count
         assert client.get("/v1/variants", headers={"Authorization": f"Bearer {KEY}"}).status_code == 200
+
+
+def test_the_lane_is_refused_when_redis_is_silent_and_the_policy_closed() -> None:
+    """With the rate limits counted in a Redis that cannot be reached and the
+    closed policy, the lane refuses as the key check does: 503
+    rate_limit_unavailable with Retry-After, never an uncounted call."""
+    import socket
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from api.server.main import create_app
+
+    with socket.socket() as probe:  # a port nothing listens on: the connection is refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(keyed_settings(redis_url=f"redis://127.0.0.1:{port}/0",
+                                    rate_limit_fail="closed"))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.get("/v1/variants", headers=PAGE)
+        assert answer.status_code == 503
+        assert answer.json()["detail"][0]["type"] == "rate_limit_unavailable"
+        assert int(answer.headers["Retry-After"]) >= 1
