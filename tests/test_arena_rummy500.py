@@ -612,11 +612,12 @@ def test_two_copies_of_a_card_never_meld_together() -> None:
     assert game.seats[0].laid_points == 7 + 8 + 9 + 21
 
 
-def test_a_take_names_the_topmost_copy_which_is_not_thrown_back_in_either_copy() -> None:
+def test_a_take_names_the_topmost_copy_and_another_copy_held_may_be_thrown() -> None:
     """The pile 9D QS 9D: a take of 9D is the top alone (a card named is its
     topmost copy); a card in no one's sight in the pile (9C) is no take; a
-    player holding one TD who takes the other from the top throws neither
-    back this turn."""
+    player holding one TD who takes the other from the top may throw the copy
+    it held (docs/RULES.md section 14), the one taken staying; with one TD
+    only, the top taken may not go back."""
     hands = ["2H 3H 4H 5C 6C TH KH", "9D JH JC JD 5H 6H 8H", "2C 3S 4D 5C 6S 8D TD",
              "TD 3C 4S 5D 6C 8S TS", "AS AD QC JS QD 9S 9C"]
     game = Rummy500Round(deal_two_decks(hands, "9D", "QS"), 5)
@@ -631,10 +632,11 @@ def test_a_take_names_the_topmost_copy_which_is_not_thrown_back_in_either_copy()
     game.apply(play((), (), c("TD")))
     game.apply(take_discard(c("TD")))  # seat 3 now holds both TD
     assert Counter(game.hand_of(3))[c("TD")] == 2
+    game.apply(play((), (), c("TD")))
+    assert Counter(game.hand_of(3))[c("TD")] == 1 and game.pile[-1] == c("TD")
+    game.apply(take_discard(c("TD")))  # seat 4 holds no TD
     with pytest.raises(IllegalActionError, match="throws back TD"):
         game.apply(play((), (), c("TD")))
-    game.apply(play((), (), c("TS")))
-    assert Counter(game.hand_of(3))[c("TD")] == 2 and game.pile[-1] == c("TS")
 
 
 @pytest.mark.parametrize(("lineup", "seed"), [

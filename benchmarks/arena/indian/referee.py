@@ -21,7 +21,8 @@ and ``indian21`` (docs/RULES.md), phase by phase:
   discard and show the other ``h`` cards in groups (``indian13``: two
   sequences, one of them pure; ``indian21``: three pure sequences, a tanala
   -- three identical cards -- counting as one).  The card taken from the
-  pile may not be thrown in the same turn (not even an identical copy);
+  pile may not be thrown in the same turn; another copy of it that the
+  player held may (two decks hold two of every card);
 * a valid show ends the deal: every other player pays the winner its least
   count (``indian13``: capped at 80; ``indian21``: uncapped, the count of
   docs/RULES.md 4.5; half, rounded down, for a player who had no turn yet;
@@ -242,8 +243,9 @@ class IndianDeal:
             if self.stock_size > 0:
                 out.append(DRAW)
             return tuple(out)
+        # the card taken from the pile stays this turn; another copy of it held may go
         return tuple(Action(Kind.DISCARD, card) for card in sorted(set(seat.hand))
-                     if card != self.taken)
+                     if card != self.taken or seat.hand.count(card) >= 2)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now."""

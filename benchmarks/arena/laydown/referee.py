@@ -19,8 +19,8 @@ preset ``rummy500``):
 * a turn is two actions.  The draw: ``draw_stock``; ``take_discard`` of a
   pile card, taking it and every card above it (the top card alone may be
   kept but not thrown back this turn -- where the game has two of that card
-  (the jokers; with two decks, every card) a card taken alone means no copy
-  of it is thrown; a deeper card must be melded or laid off in this turn's
+  (the jokers; with two decks, every card) another copy the player held may
+  be thrown, the one taken staying; a deeper card must be melded or laid off in this turn's
   play; a card named that the pile holds twice is its topmost copy,
   ``take_depth``); or ``pass`` when the stock is empty, which ends the round.
   Cards are counted as a multiset everywhere (hands, pile, stock, table):
@@ -488,7 +488,7 @@ class Rummy500Round:
             if hand[action.card] < 1:
                 raise IllegalActionError(f"{who} throws {_name(action.card)}, not in hand after "
                                          "its melds and layoffs")
-            if action.card == self.taken_top:
+            if action.card == self.taken_top and hand[action.card] < 2:
                 raise IllegalActionError(f"{who} throws back {card_name(action.card)}, the pile "
                                          "top it took alone this turn")
             left.remove(action.card)
@@ -523,7 +523,7 @@ class Rummy500Round:
         if not left:
             raise IllegalActionError(f"{who}'s melds and layoffs leave no card to throw "
                                      f"({self.variant.label}: every turn ends with a throw)")
-        if all(c == self.taken_top for c in left):
+        if len(left) < 2 and all(c == self.taken_top for c in left):
             raise IllegalActionError(f"{who}'s melds and layoffs leave only {_name(self.taken_top)}, "
                                      "the pile top it took alone this turn, which it may not "
                                      "throw back: no card to throw")

@@ -135,13 +135,19 @@
       return { variant: GAME, wild_rank: this.wildRank, hand: [...this.hands[this.toAct]] };
     }
 
+    /** Whether the player to act may throw `card`: not the card it took from the pile this
+     * turn, unless it holds another copy of it (two decks: the copy it held may go). */
+    mayThrow(card) {
+      const hand = this.hands[this.toAct];
+      return card !== this.takenThisTurn || hand.filter((c) => c === card).length >= 2;
+    }
+
     /** The valid show of POST /v1/hints/discard's answer, as the advisor offers it: the first
      * discard (in the answer's order) leaving a declarable hand, never the card just taken. */
     declarationFrom(hint) {
       if (!hint || this.phase !== W.AFTER_DRAW) return null;
-      const taken = this.takenThisTurn;
       for (const option of hint.options) {
-        if (option.solution.declarable && option.discard !== taken) {
+        if (option.solution.declarable && this.mayThrow(option.discard)) {
           return { action: W.DECLARE, card: option.discard, melds: option.solution.melds.map((m) => [...m.cards]) };
         }
       }
@@ -170,8 +176,7 @@
           return moves;
         }
         case W.AFTER_DRAW: {
-          const taken = this.takenThisTurn;
-          const cards = [...new Set(this.hands[this.toAct])].filter((c) => c !== taken);
+          const cards = [...new Set(this.hands[this.toAct])].filter((c) => this.mayThrow(c));
           const moves = cards.map((card) => ({ action: W.DISCARD, card }));
           if (declaration) moves.push(declaration);
           return moves;
@@ -185,7 +190,7 @@
      * a wrong show is a legal move that costs the declarer (POST /v1/validate decides). */
     isLegal(move, declaration = null) {
       if (move.action === W.DECLARE) {
-        return this.phase === W.AFTER_DRAW && Array.isArray(move.melds) && move.card !== this.takenThisTurn
+        return this.phase === W.AFTER_DRAW && Array.isArray(move.melds) && this.mayThrow(move.card)
           && this.hands[this.toAct].includes(move.card);
       }
       return this.legalMoves(declaration).some((m) => same(m, move));
