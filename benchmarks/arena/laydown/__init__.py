@@ -1,8 +1,8 @@
 """The arena of the lay-down games: Rummy 500 rounds between bots, rotated
 over the seats, refereed by code that shares nothing with ``solver`` but
-the game's words (notes/rummy500_spec.md;
-``python -m benchmarks --arena --game rummy500``); Rommy (``--game rommy``,
-notes/rommy_spec.md) and basic rummy (``--game basic``, notes/basic_spec.md)
+the game's words (the rules: docs/RULES.md's presets, as ``referee`` states them;
+``python -m benchmarks --arena --game rummy500``); Rommy (``--game rommy``)
+and basic rummy (``--game basic``)
 are played by the same referee and players, each game a ``Variant``.
 
 * ``variants`` -- what tells the games apart, as data (``Variant``);

@@ -6,8 +6,7 @@ its phases, actions and event fields): its melds and points are
 ``benchmarks.arena.laydown.melds``, its card names
 ``benchmarks.arena.core.joker_cards``, and what tells the games apart is a
 ``Variant`` of ``benchmarks.arena.laydown.variants`` (Rummy 500's unless
-told).  The rules are the contract of notes/rummy500_spec.md (docs/RULES.md
-preset ``rummy500``):
+told).  The rules, as docs/RULES.md's preset ``rummy500`` has them:
 
 * the deal: one deck and two jokers (54 cards) for 2 to 4 players, two such
   decks shuffled together (108 cards: every card twice, four jokers) for 5
@@ -34,7 +33,7 @@ preset ``rummy500``):
   stop, scored as it stands).  Each seat scores the points of the cards it
   laid down or laid off minus the points of the cards left in its hand.
 
-Rommy (notes/rommy_spec.md, preset ``rommy``; ``variant=ROMMY``) differs
+Rommy (preset ``rommy``; ``variant=ROMMY``) differs
 only where its ``Variant`` does: 2 to 6 players, 7 cards each; its own card
 points (joker 25, ace 15 even melded low, T-K 10, 2-9 5); a deeper card taken
 and not used this turn is no illegal play but costs ``pile_penalty`` (50)
@@ -42,7 +41,7 @@ points, once per take; and every turn ends with a throw: a play that leaves
 no card, or only the top taken alone this turn, is illegal, and the round
 ends when the throw empties the hand.
 
-Basic rummy (notes/basic_spec.md, preset ``basic``; ``variant=BASIC``)
+Basic rummy (preset ``basic``; ``variant=BASIC``)
 differs where its ``Variant`` does: 52 cards and no joker, 2 to 6 players
 (10 cards each for two, 7 for three or four, 6 for five or six); the ace low
 only (Q-K-A is no run); ace 1, 2-9 their number, T-K 10; ``take_discard``

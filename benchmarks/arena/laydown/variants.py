@@ -1,7 +1,7 @@
 """What tells the games of this arena apart, as data: Rummy 500, Rommy and basic rummy.
 
-Rommy (Danish "500", notes/rommy_spec.md) and basic rummy
-(notes/basic_spec.md) are played like Rummy 500 (notes/rummy500_spec.md)
+Rommy (Danish "500") and basic rummy are played like Rummy 500 (docs/RULES.md's
+presets ``rommy``, ``basic``, ``rummy500``)
 but for a handful of numbers and rules; each game is one frozen
 ``Variant``, and the referee, its meld reader and the players read these
 fields instead of asking which game it is:

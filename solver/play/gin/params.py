@@ -60,7 +60,7 @@ class GinParams:
               "this share of deals", None)
     take_edge: float = tuned(
         2.0, "deadwood points the judgement credits a pile card that goes into a meld (and "
-             "charges one that does not: taking shows the opponent a card)", None)
+             "charges one that does not: taking shows the opponent a card)", "gin-take-edge.md")
     lookahead: float = tuned(
         1.0, "weight of the next draw's expected improvement in judging a discard (0: "
              "today's deadwood only)", None)
