@@ -99,6 +99,8 @@ GAME_STATES: dict[str, str] = {
     "match_over": "a score already reached the match target",
     "invalid_level": "not an advisor level: novice, standard or expert",
     "invalid_seed": "a seed that is not an integer",
+    "illegal_move": "a move to value (a played move under review) that is not legal in its "
+                    "position",
 }
 
 STREAMS: dict[str, str] = {

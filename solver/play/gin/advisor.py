@@ -59,6 +59,7 @@ from solver.play.gin.scoring import defender_deadwood, knock_points
 from solver.play.gin.simulate import KnockStyle, Simulator, World
 from solver.play.gin.state import GinState
 from solver.play.gin.worlds import WorldSampler
+from solver.play.model import not_legal
 from solver.play.search import (
     Budget,
     Level,
@@ -240,12 +241,15 @@ class GinDecision:
                                      self.params.match_outcomes)
 
     # -- the answer ------------------------------------------------------------
-    def advise(self) -> Advice:
-        """Every legal move valued and ranked (see the module docstring)."""
+    def advise(self, consider: Sequence[Move] = ()) -> Advice:
+        """Every legal move valued and ranked (see the module docstring);
+        ``consider``: moves searched in full whatever the shortlist (each names
+        a listed move by its action and card)."""
         if self.state.phase == LAYOFF:
-            return self._defend()
+            return self._defend(consider)
         params = self.params
         moves = self.moves()
+        wanted = [self._listed(move, moves, i) for i, move in enumerate(consider)]
         until = self.budget.until()
         self.sampler = WorldSampler(self.state, self.hands, self.rng, self.limit, params)
         judged = self.level.judged
@@ -260,7 +264,7 @@ class GinDecision:
         shortlist = self.level.shortlist if self.state.phase in params.searched_phases else 0
         chosen: set[Move] = set()
         if shortlist:
-            chosen = set(moves[:shortlist])
+            chosen = set(moves[:shortlist]) | set(wanted)
             knocks = [m for m in moves if m.action == KNOCK]
             if knocks:  # knocking now against playing on is always weighed
                 chosen.add(knocks[0])
@@ -283,6 +287,15 @@ class GinDecision:
         values = [self._value(t, worlds, order[0]) for t in order]
         return Advice("gin", self.state.phase, tuple(values), self.level.name, self.seed,
                       complete, self._ranked_by(), self._ranking(bool(shortlist)))
+
+    @staticmethod
+    def _listed(move: Move, moves: Sequence[Move], index: int) -> Move:
+        """The listed move ``move`` names (a knock by its card: its melds are
+        the advisor's choice); ``illegal_move`` when none."""
+        for listed in moves:
+            if listed.action == move.action and listed.card == move.card:
+                return listed
+        raise not_legal(move, index)
 
     def _ranked_by(self) -> RankedBy:
         return "expected_points" if self.state.target is None else "match_win_probability"
@@ -402,7 +415,7 @@ class GinDecision:
         return Move(KNOCK, card=move.card, melds=best[1], deadwood=best[2])
 
     # -- the defender's reply --------------------------------------------------------
-    def _defend(self) -> Advice:
+    def _defend(self, consider: Sequence[Move] = ()) -> Advice:
         """After the opponent knocked: the exact best melds and layoffs (the
         points are exact when the knocker's deadwood was shown, else
         estimated over the deadwood it could hold)."""
@@ -423,6 +436,10 @@ class GinDecision:
                                    for lay in play.layoffs))
             move = Move(LAY_OFF, melds=tuple(tuple(sorted(m.cards)) for m in play.melds),
                         deadwood=tuple(sorted(play.deadwood)), layoffs=layoffs)
+        for index, other in enumerate(consider):  # the one reply: the exact best
+            if other.action != LAY_OFF or (other.melds, other.layoffs) != (move.melds,
+                                                                           move.layoffs):
+                raise not_legal(other, index)
         knocker = [0] if gin else self._knocker_deadwood(knock.deadwood, 10 - melded)
         points = [-knock_points(self.rules, k, reply) for k in knocker]
         mean = sum(points) / len(points)

@@ -46,6 +46,7 @@ from solver.play.indian.policy import FastPolicy, useful
 from solver.play.indian.race import given_survived, race_and_length, turns
 from solver.play.indian.state import IndianState
 from solver.play.indian.worlds import World, WorldSampler
+from solver.play.model import not_legal
 from solver.play.search import (
     Budget,
     Level,
@@ -128,6 +129,7 @@ class IndianDecision:
         self.level = budget.level
         self.params = params
         self.outs = budget.level.name in params.outs_levels
+        self.shows: dict[int | None, Move] = {}
         self.last_turn = state.stock_count == 0
         """The stock is empty: the next throw ends the deal, void, unless it shows."""
         self.seed = seed
@@ -187,14 +189,25 @@ class IndianDecision:
             if option.solution.declarable and self._may_throw(option.discard):
                 melds = tuple(tuple(m.cards) for m in option.solution.melds)
                 out.append(Move(DECLARE, card=option.discard, melds=melds))
+        self.shows = {move.card: move for move in out}
+        """Every valid show, by the card it throws (the first is offered)."""
         return out[:1]
 
     # -- the answer ----------------------------------------------------------------------
-    def advise(self) -> Advice:
-        """Every legal move valued and ranked (see the module docstring)."""
+    def advise(self, consider: Sequence[Move] = ()) -> Advice:
+        """Every legal move valued and ranked (see the module docstring);
+        ``consider``: another valid show (by its card) besides the one listed."""
         state = self.state
         self.exact_counts = {}
         moves = self.moves()
+        for index, move in enumerate(consider):
+            listed = next((m for m in moves if (m.action, m.card) == (move.action, move.card)),
+                          None)
+            if listed is None:
+                show = self.shows.get(move.card) if move.action == DECLARE else None
+                if show is None:
+                    raise not_legal(move, index)
+                moves.append(show)
         until = self.budget.until()
         self.sampler = WorldSampler(state, self.hands, self.rng, self.params)
         wanted = self.worlds_wanted()

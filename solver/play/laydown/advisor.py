@@ -50,7 +50,8 @@ from solver.layoffs import LayoffSearch, Play, TableMeld, count_cards, extension
 from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.laydown.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
-from solver.play.laydown.state import LayDownState, take_depth
+from solver.play.laydown.state import LayDownState, added_cards, take_depth
+from solver.play.model import not_legal
 from solver.play.search import (
     Budget,
     Level,
@@ -215,6 +216,54 @@ class LayDownDecision:
                               paid))
         return moves
 
+    def _considered(self, move: Move, index: int) -> tuple[Move, int, int]:
+        """A move the advisor did not list, checked legal: its points laid now
+        and the pile penalty it pays (``illegal_move`` when it is not legal)."""
+        state, variant = self.state, self.variant
+        if state.phase == DRAW:
+            # Rommy takes deeper than listed with its penalty; every other draw is listed
+            if move.action == TAKE_DISCARD and move.card in state.discard_pile \
+                    and variant.deep_takes and variant.pile_penalty is not None:
+                self.unusable.add(move.card)
+                return Move(TAKE_DISCARD, card=move.card), 0, 0
+            raise not_legal(move, index)
+        if move.action not in (DISCARD, GO_OUT):
+            raise not_legal(move, index)
+        hand = list(state.hand)
+        table = list(state.table)
+        laid = 0
+        try:
+            for meld in move.melds:
+                tm = read_table_meld(meld, len(table), self.deal)
+                _take(hand, meld)
+                laid += tm.meld.points
+                table.append(tm)
+            for lay in move.layoffs:
+                old = table[lay.target]
+                added = added_cards(old, lay.extended) if lay.extended else None
+                new = read_table_meld(lay.extended, lay.target, self.deal) if added else None
+                if not added or new is None or new.kind != old.kind:
+                    raise ValueError("not that table meld with cards added at its ends")
+                _take(hand, added)
+                laid += new.meld.points - old.meld.points
+                table[lay.target] = new
+        except (ValueError, IndexError):  # InvalidHandError is a ValueError
+            raise not_legal(move, index) from None
+        if move.action == GO_OUT:
+            legal = not hand and not variant.throw_to_close
+        else:
+            card = move.card
+            legal = card in hand and (card != state.taken_top or hand.count(card) >= 2)
+        used = [c for meld in move.melds for c in meld] + [c for lay in move.layoffs
+                                                           for c in lay.cards]
+        paid = 0
+        if state.must_use is not None and state.must_use not in used:
+            legal = legal and variant.pile_penalty is not None
+            paid = variant.pile_penalty or 0
+        if not legal:
+            raise not_legal(move, index)
+        return move, laid, paid
+
     def _closings(self) -> list[Option]:
         """Rommy: for each card the hand may throw, the best play of the other
         cards, when it lays them all (the throw then closes the round)."""
@@ -251,12 +300,20 @@ class LayDownDecision:
                 use.meld.points - old.points)
 
     # -- the answer ----------------------------------------------------------------------
-    def advise(self) -> Advice:
-        """Every legal move valued and ranked (see the module docstring)."""
+    def advise(self, consider: Sequence[Move] = ()) -> Advice:
+        """Every legal move valued and ranked (see the module docstring);
+        ``consider``: moves to value besides the listed ones (a play of other
+        melds and layoffs, a deeper Rommy take), each checked legal."""
         state = self.state
         tallies = []
         self.plays: dict[Move, _Play] = {}
-        for i, (move, laid, paid) in enumerate(self.moves()):
+        moves = self.moves()
+        listed = {move for move, _, _ in moves}
+        moves += [self._considered(move, index) for index, move in enumerate(consider)
+                  if move not in listed]
+        for i, (move, laid, paid) in enumerate(moves):
+            if move in self.plays:
+                continue
             self.plays[move] = _Play(laid, paid, self._table_after(move))
             tallies.append(Tally(move, order=i))
         until = self.until = self.budget.until()
@@ -550,6 +607,12 @@ class LayDownDecision:
     def _closes(self, move: Move) -> bool:
         """Whether ``move`` lays every card but its throw."""
         return self._played(move) == len(self.state.hand) - 1
+
+
+def _take(hand: list[int], cards: Sequence[int]) -> None:
+    """``cards`` leave ``hand`` (``ValueError`` when it does not hold them)."""
+    for card in cards:
+        hand.remove(card)
 
 
 def quick_use(state: LayDownState, card: int) -> PileUse | None:
