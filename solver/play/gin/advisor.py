@@ -122,7 +122,7 @@ class GinDecision:
         self.seed = seed
         self.params = params
         self.hands = hands_for(deal)
-        self.simulator = Simulator(self.hands, self.rules, self.limit)
+        self.simulator = Simulator(self.hands, self.rules, self.limit, params.careful_slack)
         self.mask = mask_of(state.hand)
         self.rng = random.Random(seed)
         self.spending = Spending(params.batch, params.drop_z,
@@ -181,6 +181,7 @@ class GinDecision:
         if action == DISCARD:
             assert move.card is not None
             hands[0] &= ~(1 << move.card)
+            world.shown[0] &= ~(1 << move.card)
             world.pile.append(move.card)
             world.turns[0] += 1
             world.to_act, world.taken, world.drawn = 1, None, False
@@ -191,6 +192,7 @@ class GinDecision:
                 _, card = simulator.discard(hand, top)
                 return [simulator.knock_score(hand & ~(1 << card), hands[1])]
             hands[0] |= 1 << top
+            world.shown[0] |= 1 << top
             world.taken, world.drawn = top, True
         elif action == DRAW_STOCK:
             hands[0] |= 1 << world.stock.pop()
@@ -221,6 +223,7 @@ class GinDecision:
         if self.state.me != self.state.dealer and simulator.takes(hands[1], top):
             world.pile.pop()
             hands[1] |= 1 << top
+            world.shown[1] |= 1 << top
             world.to_act, world.taken, world.drawn = 1, top, True
         elif self.state.me != self.state.dealer:
             hands[0] |= 1 << world.stock.pop()
