@@ -191,3 +191,23 @@ def test_the_plainest_discard_goes_first_unless_the_deals_favour_another_clearly
     knock = Tally(Move("knock", card=parse_card("5H")), 0.0, [1.0, 11.0, 1.0, 11.0] * 8)
     assert advisor._prefer_plain([knock, plain])[0] is knock  # a knock is not a discard
     assert GIN_PARAMS.plain_z > 0
+
+
+def test_the_ismcts_search_is_an_option_that_answers_every_move() -> None:
+    """GinParams.search = "ismcts" (the experiment of docs/experiments/gin-ismcts.md):
+    a two-level tree over the discard and the next draw answers the same moves,
+    its figures from the playouts the tree gave each."""
+    import dataclasses
+
+    from solver.play.gin.params import GIN_PARAMS
+
+    state: dict[str, Any] = {"hand": "AS 2S 3S 4S 7H 7D 7C 8C 9C 2D 5H", "upcard": "4S",
+                             "history": [{"player": 0, "action": "take_discard", "card": "4S"}]}
+    flat = advise(**state, seed=4)
+    tree = advise(**state, seed=4, params=dataclasses.replace(GIN_PARAMS, search="ismcts",
+                                                              ismcts_playouts=120))
+    assert {m.move for m in tree.moves} == {m.move for m in flat.moves}
+    searched = [m for m in tree.moves if m.searched]
+    assert sum(m.samples for m in searched if m.move.action == "discard") >= 120
+    assert tree.to_dict() == advise(**state, seed=4, params=dataclasses.replace(
+        GIN_PARAMS, search="ismcts", ismcts_playouts=120)).to_dict()  # the seed decides

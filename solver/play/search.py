@@ -234,6 +234,78 @@ def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
     return True  # pragma: no cover -- the loop returns
 
 
+class FollowedDecision(Decision[World], Protocol):
+    """What ``ismcts`` asks of a decision beyond ``Decision``: the player's
+    choices at its next decision after a move, and a play that makes one."""
+
+    def follows(self, move: Move) -> tuple[Hashable, ...]:
+        """The choices of the player's next decision after ``move`` (none: the
+        move ends what the tree looks at)."""
+
+    def play_following(self, move: Move, lines: Sequence[Hashable], world: World,
+                       follow: Hashable) -> list[Outcome] | None:
+        """``play``, the player's next decision being ``follow``."""
+
+
+def ismcts(decision: FollowedDecision[World], tallies: list[Tally], worlds: list[World],
+           playouts: int, explore: float, until: float) -> bool:
+    """Information-set Monte Carlo tree search of two levels over the alive
+    tallies' moves (the experiment of docs/experiments/gin-ismcts.md): each
+    iteration takes the next world (a determinization), picks a move by UCB1
+    over the worlds seen so far, then the player's next decision after it
+    (``decision.follows``: open loop, the same choices in every world) by
+    UCB1 under that move, and plays the rest out by the fast policy.  A
+    move's outcomes go to its tallies (one per line) whatever the follow, so
+    the figures are those of the move played by the tree.  ``playouts``
+    iterations at most; True when they were all played."""
+    moves: dict[Move, list[Tally]] = {}
+    for tally in tallies:
+        if tally.alive:
+            moves.setdefault(tally.move, []).append(tally)
+    if not moves:
+        return True
+    order = list(moves)
+    visits = dict.fromkeys(order, 0)
+    score = dict.fromkeys(order, 0.0)
+    under: dict[tuple[Move, Hashable], list[float]] = {}
+
+    def best_line(outcomes: Sequence[Outcome]) -> float:
+        return max(decision.utility(points) for points, _ in outcomes)
+
+    def ucb(total: float, count: int, parent: int) -> float:
+        return math.inf if count == 0 else \
+            total / count + explore * math.sqrt(math.log(max(parent, 1)) / count)
+
+    for index in range(playouts):
+        if time.monotonic() >= until:
+            return False
+        while len(worlds) <= index:
+            worlds.extend(decision.sample(8, until))
+        move = max(order, key=lambda m: ucb(score[m], visits[m], index))
+        follows = decision.follows(move)
+        lines = moves[move]
+        if follows:
+            stats = [under.setdefault((move, f), [0.0, 0.0]) for f in follows]
+            choice = max(range(len(follows)),
+                         key=lambda k: ucb(stats[k][1], int(stats[k][0]), visits[move]))
+            outcomes = decision.play_following(move, [t.line for t in lines], worlds[index],
+                                               follows[choice])
+        else:
+            outcomes = decision.play(move, [t.line for t in lines], worlds[index])
+        if outcomes is None:
+            return False
+        value = best_line(outcomes)
+        visits[move] += 1
+        score[move] += value
+        if follows:
+            stats[choice][0] += 1
+            stats[choice][1] += value
+        for tally, (points, win) in zip(lines, outcomes, strict=True):
+            tally.points.append(points)
+            tally.wins.append(win)
+    return True
+
+
 def _even(alive: Sequence[Tally], deals: int) -> None:
     """A round cut short by the clock: every move still in keeps its first
     ``deals`` outcomes, so all compare on the same worlds."""
@@ -322,6 +394,22 @@ def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[
     return out
 
 
-__all__ = ["MARGIN_S", "Budget", "Decision", "Level", "Outcome", "Spending", "Tally", "behind",
-           "drop_the_clearly_worse", "halving_sizes", "levels", "mean_and_error", "ranked",
-           "ranked_below", "spend"]
+__all__ = [
+    "MARGIN_S",
+    "Budget",
+    "Decision",
+    "FollowedDecision",
+    "Level",
+    "Outcome",
+    "Spending",
+    "Tally",
+    "behind",
+    "drop_the_clearly_worse",
+    "halving_sizes",
+    "ismcts",
+    "levels",
+    "mean_and_error",
+    "ranked",
+    "ranked_below",
+    "spend",
+]

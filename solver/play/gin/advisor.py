@@ -67,6 +67,7 @@ from solver.play.search import (
     Spending,
     Tally,
     behind,
+    ismcts,
     levels,
     mean_and_error,
     ranked,
@@ -214,6 +215,21 @@ class GinDecision:
             self.simulator.play_out(world, plans, world.opponent_style)
         return [(float(p), 1.0 if p > 0 else 0.0) for p in points]
 
+    def follows(self, move: Move) -> tuple[Hashable, ...]:
+        """After a discard, the player's next draw: the pile top or the stock."""
+        return (True, False) if move.action == DISCARD else ()
+
+    def play_following(self, move: Move, lines: Sequence[Hashable], world: World,
+                       follow: Hashable) -> list[Outcome]:
+        """``play``, the player's next draw taking the pile top (``follow``
+        True) or the stock."""
+        plans = cast(Sequence[KnockStyle], lines)
+        world = world.copy()
+        ended = self.apply(move, world)
+        points = [ended[0]] * len(plans) if ended is not None else \
+            self.simulator.play_out(world, plans, world.opponent_style, bool(follow))
+        return [(float(p), 1.0 if p > 0 else 0.0) for p in points]
+
     def _after_pass(self, world: World) -> None:
         """Passing the first upcard: a non-dealer hands the choice to the
         dealer (who takes it only into a meld, else the non-dealer draws); a
@@ -276,8 +292,13 @@ class GinDecision:
             tallies += [Tally(t.move, t.prior, line=plan) for t in tallies
                         if t.alive and t.move.action == DISCARD for plan in params.plans[1:]]
             tallies.sort(key=lambda t: not t.alive)
-        complete = spend(self, tallies, worlds, self.budget, self.spending, until) \
-            if shortlist else True
+        if not shortlist:
+            complete = True
+        elif params.search == "ismcts" and self.state.target is None:
+            complete = ismcts(self, tallies, worlds, params.ismcts_playouts,
+                              params.ismcts_explore, until)
+        else:
+            complete = spend(self, tallies, worlds, self.budget, self.spending, until)
         for tally in tallies:  # figures for every move, from a few deals at least
             tally.searched = tally.move in chosen
             if not tally.points:

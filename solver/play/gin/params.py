@@ -51,6 +51,17 @@ class GinParams:
              "not end a move", None)
     floor_match: float = tuned(
         0.005, "the same, in chance of winning the match (when a match score is given)", None)
+    search: str = tuned(
+        "flat", "how the discard is searched: flat (every shortlisted discard on the same "
+                "deals, the clearly worse dropped) or ismcts (a two-level tree: the discard, "
+                "then the next draw, by UCB over the deals; an experiment)",
+        "gin-ismcts.md")
+    ismcts_playouts: int = tuned(
+        400, "ismcts: playouts of one decision (the flat search's mean over the corpus's "
+             "standard discards, 398: equal work)", "gin-ismcts.md")
+    ismcts_explore: float = tuned(
+        12.0, "ismcts: UCB1's exploration weight, in points (the spread of a hand's outcomes)",
+        "gin-ismcts.md")
     careful_slack: int = tuned(
         0, "deadwood points a simulated player gives up not to throw a card that feeds what "
            "the other took from the pile (its rank, or its suit within two): playouts where "

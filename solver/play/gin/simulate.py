@@ -140,11 +140,13 @@ class Simulator:
                             defender_deadwood(self.hands, melds, defender))
 
     def play_out(self, world: World, plans: Sequence[KnockStyle],
-                 opponent: KnockStyle) -> list[int]:
+                 opponent: KnockStyle, my_next_take: bool | None = None) -> list[int]:
         """Seat 0's points at the end of the hand (0 at the wall) under each of
         its ``plans``, the opponent knocking by ``opponent``; ``world`` is used
-        up.  Plans differ only in when they knock, so they share one play:
-        a plan that knocks is scored there and the others go on.
+        up.  ``my_next_take``: seat 0's next draw is the pile top (True) or the
+        stock (False) whatever the policy says (a searched draw).  Plans differ
+        only in when they knock, so they share one play: a plan that knocks is
+        scored there and the others go on.
 
         >>> from solver.play.gin.hands import mask_of
         >>> from solver.rules import make_deal, make_rules
@@ -172,7 +174,12 @@ class Simulator:
                     outcome = self._at_wall(world, seat)
                     return [outcome if p is None else p for p in points]
                 top = pile[-1] if pile else None
-                if top is not None and self.takes(hand, top):
+                if seat == 0 and my_next_take is not None:  # a draw the caller chose
+                    take = my_next_take and top is not None
+                    my_next_take = None
+                else:
+                    take = top is not None and self.takes(hand, top)
+                if take and top is not None:
                     pile.pop()
                     hand |= 1 << top
                     taken = top
