@@ -367,11 +367,10 @@ def test_missing_variant_is_422(client: TestClient) -> None:
         (b'{"variant": "gin", "hand": [', "application/json", "json_invalid"),
         (b"[1, 2, 3]", "application/json", "model_attributes_type"),
         (b'"gin"', "application/json", "model_attributes_type"),
-        (b"\xff\xfe\x00junk", "text/plain", "body_not_utf8"),  # read as JSON whatever its type
+        (b"\xff\xfe\x00junk", "application/json; charset=utf-8", "body_not_utf8"),
         (b"\xff\xfe\x00junk", "application/json", "body_not_utf8"),
         (b"[" * 40 + b"]" * 40, "application/json", "body_too_deep"),
         (b"[" * 5000 + b"]" * 5000, "application/json", "body_too_deep"),
-        (b"variant=gin", "application/x-www-form-urlencoded", "json_invalid"),
     ],
 )
 def test_malformed_bodies_are_422(
@@ -380,6 +379,48 @@ def test_malformed_bodies_are_422(
     response = client.post("/v1/solve", content=content, headers={"content-type": content_type})
     item = single_error(response)
     assert item["type"] == type_
+
+
+ADVISE_BODY = {"game": "gin", "hand": " ".join(GIN_HAND), "upcard": "4S", "level": "novice"}
+
+
+@pytest.mark.parametrize("path", ["/v1/solve", "/v1/advise", "/v1/hints/discard"])
+@pytest.mark.parametrize("content_type", [
+    "text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x", "application/x-ndjson", "application/jsonx", "json"])
+def test_a_body_labelled_as_another_type_is_415(client: TestClient, path: str,
+                                                content_type: str) -> None:
+    """A body that says it is not JSON is refused before it is read, valid JSON or not."""
+    body = json.dumps({"variant": "gin", "hand": GIN_HAND} if path != "/v1/advise"
+                      else ADVISE_BODY)
+    response = client.post(path, content=body, headers={"content-type": content_type})
+    assert response.status_code == 415, response.text
+    item = single_error(response, 415)
+    assert item["type"] == "unsupported_media_type"
+    assert item["loc"] == ["header", "content-type"]
+    assert "application/json" in item["msg"]
+
+
+@pytest.mark.parametrize("content_type", [
+    None, "", "application/json", "Application/JSON; charset=UTF-8",
+    "application/problem+json", "application/vnd.rummy.v1+json"])
+def test_a_json_body_and_one_without_a_content_type_are_read_as_json(
+        client: TestClient, content_type: str | None) -> None:
+    """No Content-Type at all is read as JSON (clients written before the check may
+    leave it out); JSON by any of its names is JSON."""
+    headers = {} if content_type is None else {"content-type": content_type}
+    for path, body in (("/v1/solve", {"variant": "gin", "hand": GIN_HAND}),
+                       ("/v1/advise", ADVISE_BODY)):
+        request = client.build_request("POST", path, content=json.dumps(body), headers=headers)
+        assert request.headers.get("content-type") == content_type
+        response = client.send(request)
+        assert response.status_code == 200, (path, response.text[:300])
+
+
+def test_the_media_type_is_only_checked_on_operations(client: TestClient) -> None:
+    assert client.get("/v1/variants", headers={"content-type": "text/plain"}).status_code == 200
+    response = client.post("/v1/nothing", content=b"x", headers={"content-type": "text/plain"})
+    assert response.status_code == 404
 
 
 @pytest.mark.parametrize(
