@@ -417,6 +417,61 @@ def test_a_json_body_and_one_without_a_content_type_are_read_as_json(
         assert response.status_code == 200, (path, response.text[:300])
 
 
+GIN_ADVICE_KNOBS = ("knock_limit", "gin_bonus", "undercut_bonus", "undercut_on_tie",
+                    "oklahoma_ace_knock", "ace_points", "pip_points", "court_points", "card_points")
+
+
+def test_an_unknown_knob_gets_the_librarys_whole_message(client: TestClient) -> None:
+    """The near miss and every knob there is, not a message cut at 120 characters."""
+    from solver.rules import unknown_knob_message
+
+    item = single_error(client.post("/v1/solve", json={"variant": "gin", "hand": GIN_HAND,
+                                                       "rules": {"knock_limt": 10}}))
+    assert item["type"] == "invalid_rules" and item["loc"] == ["body", "rules", "knock_limt"]
+    assert item["msg"] == unknown_knob_message("knock_limt")
+    assert "did you mean 'knock_limit'?" in item["msg"]
+    assert item["msg"].endswith(", marriage_points")  # the last knob: the list is whole
+
+
+@pytest.mark.parametrize(("game", "knob", "value", "last"), [
+    ("gin", "knock_limt", 10, "card_points"),  # a typo: the game's near miss, the game's knobs
+    ("gin", "cut_joker", True, "card_points"),  # another game's knob
+    ("gin", "jokers_per_deck", 2, "card_points"),
+    ("indian13", "knock_limit", 2, "marriage_points"),
+    ("indian13", "cut_jocker", True, "marriage_points"),
+])
+def test_an_advice_knob_the_game_does_not_take_is_named_with_the_games_knobs(
+        client: TestClient, game: str, knob: str, value: object, last: str) -> None:
+    from solver.play import GAMES
+
+    body: dict[str, Any] = {**ADVISE_BODY, "game": game, "rules": {knob: value}}
+    if game != "gin":
+        body.update(hand="AS 2S 3S 7H 7D 7C KD QH 4C 9S 3D 4D 5D", wild_rank="7H")
+    item = single_error(client.post("/v1/advise", json=body))
+    assert item["type"] == "invalid_rules" and item["loc"] == ["body", "rules", knob]
+    assert f"{knob!r} is not a knob of the {game} advisor" in item["msg"], item["msg"]
+    assert item["msg"].endswith(", ".join(GAMES[game].knobs)), item["msg"]
+    assert item["msg"].endswith(last)
+    if knob == "knock_limt":
+        assert "did you mean 'knock_limit'?" in item["msg"]
+        assert "decks" not in item["msg"]  # the gin advisor's knobs, not every preset's
+    if knob == "cut_jocker":
+        assert "did you mean 'cut_joker'?" in item["msg"]
+    if game == "gin":
+        assert tuple(GAMES["gin"].knobs) == GIN_ADVICE_KNOBS
+
+
+@pytest.mark.parametrize("path", ["/v1/solve", "/v1/advise"])
+def test_a_huge_unknown_knob_name_is_echoed_bounded(client: TestClient, path: str) -> None:
+    body: dict[str, Any] = ({"variant": "gin", "hand": GIN_HAND} if path == "/v1/solve"
+                            else dict(ADVISE_BODY))
+    body["rules"] = {"k" * 100_000: 1}
+    item = single_error(client.post(path, json=body))
+    assert item["type"] == "invalid_rules"
+    assert len(item["loc"][-1]) < 200
+    assert 200 < len(item["msg"]) < 2_000, item["msg"]
+
+
 def test_the_media_type_is_only_checked_on_operations(client: TestClient) -> None:
     assert client.get("/v1/variants", headers={"content-type": "text/plain"}).status_code == 200
     response = client.post("/v1/nothing", content=b"x", headers={"content-type": "text/plain"})
