@@ -598,3 +598,64 @@ def test_a_bad_body_with_a_one_ms_limit_gets_its_422(server: Server, client: htt
             assert response.status_code == 422, response.text
             if code is not None:
                 assert response.json()["detail"][0]["type"] == code
+
+
+# ---------------------------------------------------------------------------
+# Advice against its deadline, and a crowd of it (issue 38, items 4 and 5)
+
+
+CROWDED_TABLES = Path(__file__).resolve().parent / "corpus" / "crowded_tables.jsonl.gz"
+"""Forty advice positions at crowded tables (indian21 at six players, rummy500 at
+eight), the heaviest the advisor meets: recorded from arena deals with
+``benchmarks.advise_load.advise_bodies(1, 0, game, players)``."""
+
+
+def _advice_bodies(count: int, seed: int = 38) -> list[dict[str, Any]]:
+    """``count`` advice requests taking turns over every game (the advice
+    corpus's tables of two to four) and the crowded tables, each at a random
+    level and a time limit from 1 to 200 ms (evenly on a log scale: the short
+    limits are where an answer is most at risk of coming late)."""
+    import gzip
+    import math
+
+    from tests.advice_corpus import GAMES, positions_path, read_lines
+
+    rng = random.Random(seed)
+    with gzip.open(CROWDED_TABLES, "rt", encoding="utf-8") as lines:
+        crowded = [json.loads(line) for line in lines]
+    tables = [read_lines(positions_path(game)) for game in GAMES] + [crowded]
+    bodies = []
+    for index in range(count):
+        position = rng.choice(tables[index % len(tables)])
+        body = {key: value for key, value in position.items() if key != "id" and value is not None}
+        body["level"] = rng.choice(["novice", "standard", "expert"])
+        body["seed"] = rng.randrange(1000)
+        body["time_limit_ms"] = round(math.exp(rng.uniform(0.0, math.log(200.0))))
+        bodies.append(body)
+    return bodies
+
+
+def test_advice_with_limits_of_1_to_200_ms_is_answered_by_the_promise_never_503(
+        server: Server, client: httpx.Client) -> None:
+    """On a quiet server every advice request gets its ranking by its deadline
+    + 100 ms (``complete: false`` when the search was cut short), never a 503:
+    an answer the solver process gives a little after the deadline is sent, and
+    the process is told to stop early enough for the way back."""
+    bodies = _advice_bodies(200)
+    answers: dict[str, tuple[int, int, float, str]] = {}
+    for index, body in enumerate(bodies):
+        request_id = f"short-advice-{index}"
+        started = time.monotonic()
+        response = client.post(server.url + "/v1/advise", json=body,
+                               headers={"X-Request-ID": request_id})
+        answers[request_id] = (response.status_code, body["time_limit_ms"],
+                               time.monotonic() - started, response.text[:300])
+    time.sleep(0.3)  # the last access-log lines
+    on_server = server.server_ms()
+    refused = {rid: answer for rid, answer in answers.items() if answer[0] != 200}
+    assert not refused, refused
+    for request_id, (_status, limit_ms, took_s, _text) in answers.items():
+        assert on_server[request_id] <= limit_ms + MARGIN_S * 1000, (request_id, limit_ms,
+                                                                     on_server[request_id])
+        assert took_s <= limit_ms / 1000 + MARGIN_S + 0.2, (request_id, limit_ms, took_s)
+    assert "after its 503" not in server.output()

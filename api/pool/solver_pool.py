@@ -10,10 +10,13 @@ misbehaves can be cut short without losing the worker.
 * **Deadlines** are ``time.monotonic()`` instants, the same clock in every
   process of the machine; they count from the request's arrival, so time
   spent queued counts.  The solver honours them itself (its answer is then
-  the best found); a job whose process is still busy
-  is answered 503 ``LATE_S`` past its deadline (so the client hears by the
-  deadline + 100 ms even when the machine is starved), and killed and
-  replaced if still busy ``BACKSTOP_S`` past it.
+  the best found, ``api.pool.jobs`` stopping a little before the deadline for
+  the way back).  The service promises an answer by the deadline +
+  ``PROMISE_S`` (100 ms): an answer that arrives after the deadline but
+  before ``LATE_S`` past it is sent as it is; a job whose process is still
+  busy then is answered 503 (``SEND_S`` is left to write that answer, so the
+  client hears by the promise even when the machine is starved), and killed
+  and replaced if still busy ``BACKSTOP_S`` past it.
 * **Fair share**: jobs wait in one line per client (``api.pool.fair_queue``): the
   client running fewest jobs goes next, and the last free solver is kept for
   a client running nothing, so long jobs of some clients never hold every
@@ -67,8 +70,14 @@ from api.shared.settings import Settings
 
 logger = logging.getLogger("api.pool")
 
-LATE_S = 0.05
-"""How far past its deadline a job waits for its process before it is answered 503."""
+PROMISE_S = 0.1
+"""The service answers by a request's deadline + this (README: Deadlines)."""
+SEND_S = 0.015
+"""What is kept of ``PROMISE_S`` to write an answer the worker has: a turn of
+a busy event loop and the socket write."""
+LATE_S = PROMISE_S - SEND_S
+"""How far past its deadline a job waits for its process before it is
+answered 503: an answer arriving before then is sent."""
 BACKSTOP_S = 0.3
 """How far past its deadline a solver process may run before it is killed."""
 IDLE_COLLECT_S = 0.25
