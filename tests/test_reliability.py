@@ -659,3 +659,63 @@ def test_advice_with_limits_of_1_to_200_ms_is_answered_by_the_promise_never_503(
                                                                      on_server[request_id])
         assert took_s <= limit_ms / 1000 + MARGIN_S + 0.2, (request_id, limit_ms, took_s)
     assert "after its 503" not in server.output()
+
+
+def test_a_crowd_of_expert_advice_is_refused_at_once_or_served() -> None:
+    """Twenty expert advice requests at once, with the default 5 s budget, on one
+    worker with two solver processes: what cannot start in time is refused at
+    arrival (503 ``overloaded``, Retry-After), never at the deadline; what is
+    taken is answered with the hand's legal moves ranked, by the deadline +
+    100 ms.  The pool has seen novice and expert advice on the hand before, as
+    a running service would have (novice advice takes milliseconds: a pool
+    that learnt one time for both queued the expert crowd and refused it at
+    its deadline)."""
+    from api.shared.examples import REQUESTS
+    from api.shared.schemas_advice import AdviceResponse
+
+    budget_ms = 5000
+    body = {**REQUESTS["advise"][1], "level": "expert"}  # 11 cards, 4S taken: discard
+    legal = {card for card in body["hand"].split() if card != "4S"}
+    crowd = start_server(workers=1, processes="2")
+    try:
+        with httpx.Client(timeout=30) as held:
+            for seed, level in ((97, "novice"), (98, "novice"), (99, "expert"), (100, "expert")):
+                before = held.post(crowd.url + "/v1/advise",
+                                   json={**body, "seed": seed, "level": level})
+                assert before.status_code == 200, before.text
+        results: dict[str, httpx.Response] = {}
+        pool = httpx.Client(timeout=30, limits=httpx.Limits(max_connections=20))
+
+        def ask(index: int) -> None:
+            request_id = f"expert-{index}"
+            results[request_id] = pool.post(crowd.url + "/v1/advise", json={**body, "seed": index},
+                                            headers={"X-Request-ID": request_id})
+
+        threads = [threading.Thread(target=ask, args=(index,)) for index in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        pool.close()
+        time.sleep(0.3)
+        on_server = crowd.server_ms()
+    finally:
+        crowd.close()
+    assert len(results) == 20
+    served = {rid: r for rid, r in results.items() if r.status_code == 200}
+    refused = {rid: r for rid, r in results.items() if r.status_code != 200}
+    assert len(served) >= 2, {rid: r.text[:200] for rid, r in refused.items()}  # both solvers
+    assert refused, "twenty expert searches of seconds each cannot all start in 5 s on two solvers"
+    for request_id, response in refused.items():
+        assert response.status_code == 503, response.text
+        assert response.json()["detail"][0]["type"] == "overloaded", response.text
+        assert int(response.headers["retry-after"]) >= 1
+        assert on_server[request_id] < 1000, (request_id, on_server[request_id])  # not at 5 s
+    for request_id, response in served.items():
+        advice = AdviceResponse.model_validate(response.json())
+        moves = [move.move for move in advice.moves]
+        assert {move.card for move in moves} == legal and len(moves) == len(legal)
+        assert all(move.action == "discard" for move in moves)
+        assert advice.recommended == advice.moves[0]
+        assert on_server[request_id] <= budget_ms + MARGIN_S * 1000, (request_id,
+                                                                      on_server[request_id])
