@@ -11893,6 +11893,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -12030,6 +12053,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
@@ -12181,6 +12227,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -12318,6 +12387,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
@@ -12469,6 +12561,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -12606,6 +12721,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
@@ -12757,6 +12895,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -12894,6 +13055,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
@@ -13045,6 +13229,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -13189,6 +13396,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -13296,6 +13526,15 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
+            /** @description the body's Content-Type is not NDJSON (application/x-ndjson; a body without a Content-Type is read as NDJSON) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     validate_hand: {
@@ -13360,6 +13599,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
