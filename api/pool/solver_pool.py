@@ -77,15 +77,17 @@ from typing import Any, Protocol
 from api.pool.fair_queue import FairQueue
 from api.pool.service_times import ServiceTimes
 from api.shared.errors import error_bytes
+from api.shared.logs import REQUEST_ID
 from api.shared.settings import Settings
 
 logger = logging.getLogger("api.pool")
 
 PROMISE_S = 0.1
 """The service answers by a request's deadline + this (README: Deadlines)."""
-SEND_S = 0.015
-"""What is kept of ``PROMISE_S`` to write an answer the worker has: a turn of
-a busy event loop and the socket write."""
+SEND_S = 0.035
+"""What is kept of ``PROMISE_S`` for an answer the worker has to reach its
+client: the timer's turn of the event loop, the socket write and the
+client's read took 10-30 ms on a two-core machine at a load of 10."""
 LATE_S = PROMISE_S - SEND_S
 """How far past its deadline a job waits for its process before it is
 answered 503: an answer arriving before then is sent."""
@@ -719,8 +721,8 @@ class SolverPool:
             self.times.observe(job.kind, job.limit_s, now - job.started_at,
                                job.deadline_at - job.started_at)
         if job.future.done() and not job.cancelled:
-            logger.warning("solver process answered %s %.0f ms past its deadline, after its 503",
-                           job.op, (now - job.deadline_at) * 1000)
+            _log(job, logging.WARNING, "solver process answered %s %.0f ms past its deadline, "
+                 "after its 503", job.op, (now - job.deadline_at) * 1000)
         self._finish(job, outcome)
         if slot.broken and slot in self.slots:
             self._replace(self.slots.index(slot), slot)
@@ -742,8 +744,8 @@ class SolverPool:
         may still finish (and take the next job) until the backstop."""
         if slot.job is not job:
             return
-        logger.warning("solver process late on %s by %.0f ms; answering 503",
-                       job.op, (self.loop.time() - job.deadline_at) * 1000)
+        _log(job, logging.WARNING, "solver process late on %s by %.0f ms; answering 503",
+             job.op, (self.loop.time() - job.deadline_at) * 1000)
         self._finish(job, _unavailable("the solver overran the request's deadline", 1))
         # Its client has its answer: its next request is not one behind this
         # job's tail (the fair queue would keep it off the last free solver).
@@ -837,6 +839,16 @@ def _unavailable(detail: str, retry_after_s: float = 1) -> Outcome:
     """A 503 answer with ``Retry-After`` (the pool could not answer in time)."""
     return Outcome(503, error_bytes("unavailable", detail),
                    {"retry_after": max(1, math.ceil(retry_after_s)), "deadline_hit": True})
+
+
+def _log(job: _Job, level: int, message: str, *args: object) -> None:
+    """Log about ``job`` under its request's id (a timer or a pipe's callback
+    runs in whichever request's context scheduled it, or none)."""
+    token = REQUEST_ID.set(job.request_id)
+    try:
+        logger.log(level, message, *args)
+    finally:
+        REQUEST_ID.reset(token)
 
 
 def _filled(free: list[float], work: float) -> float:
