@@ -689,10 +689,10 @@ def test_a_crowd_of_expert_advice_is_refused_at_once_or_served() -> None:
     worker with two solver processes: what cannot start in time is refused at
     arrival (503 ``overloaded``, Retry-After), never at the deadline; what is
     taken is answered with the hand's legal moves ranked, by the deadline +
-    100 ms.  The pool has seen novice and expert advice on the hand before, as
-    a running service would have (novice advice takes milliseconds: a pool
-    that learnt one time for both queued the expert crowd and refused it at
-    its deadline)."""
+    100 ms.  The pool has seen expert advice on the hand before, two at a
+    time as the crowd runs, and novice advice on it last, as a running service
+    would have (novice advice takes milliseconds: a pool that learnt one time
+    for both queued the expert crowd and refused it at its deadline)."""
     from api.shared.examples import REQUESTS
     from api.shared.schemas_advice import AdviceResponse
 
@@ -701,13 +701,21 @@ def test_a_crowd_of_expert_advice_is_refused_at_once_or_served() -> None:
     legal = {card for card in body["hand"].split() if card != "4S"}
     crowd = start_server(workers=1, processes="2")
     try:
-        with httpx.Client(timeout=30) as held:
-            for seed, level in ((97, "novice"), (98, "novice"), (99, "expert"), (100, "expert")):
-                before = held.post(crowd.url + "/v1/advise",
-                                   json={**body, "seed": seed, "level": level})
-                assert before.status_code == 200, before.text
         results: dict[str, httpx.Response] = {}
         pool = httpx.Client(timeout=30, limits=httpx.Limits(max_connections=20))
+
+        def before(seed: int, level: str) -> None:
+            answer = pool.post(crowd.url + "/v1/advise", json={**body, "seed": seed, "level": level})
+            assert answer.status_code == 200, answer.text
+
+        for seeds in ((99, 100), (101, 102)):
+            pair = [threading.Thread(target=before, args=(seed, "expert")) for seed in seeds]
+            for thread in pair:
+                thread.start()
+            for thread in pair:
+                thread.join(30)
+        for seed in (96, 97, 98):  # the latest requests: hints at the novice level
+            before(seed, "novice")
 
         def ask(index: int) -> None:
             request_id = f"expert-{index}"
