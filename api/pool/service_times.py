@@ -22,7 +22,7 @@ seen at a limit is assumed to use that whole limit until one has finished.
 Each kind keeps a moving average of its times and of their deviation from
 it (as TCP keeps its round-trip times: the deviation starts at half the
 first time).  Admission plans with the *cautious* figure, the average plus
-twice the deviation, so that a request it takes does start in time although
+the deviation, so that a request it takes does start in time although
 jobs of one kind vary (expert advice on one hand: from milliseconds to over
 a second) and run slower when many run at once; the plan of the waiting
 jobs (``api.pool.solver_pool``) uses the average, so it refuses a job it
@@ -37,7 +37,9 @@ from typing import Any
 _WEIGHT = 0.3
 """Weight of the newest observation in a kind's moving average."""
 DEVIATIONS = 1.0
-"""The cautious time is the average and this many deviations."""
+"""The cautious time is the average and this many deviations: after one
+observation, 1.5 times it (two deviations: twice it, which left a crowd's
+solvers idle before its deadline)."""
 CUT = 0.8
 """A job that ran this share of the time it had left (or more) was cut short
 by its deadline (the library stops a little before it)."""
@@ -104,7 +106,7 @@ class ServiceTimes:
     (4.75, 5.0)
     >>> times.observe("advise:gin:8", 0.2, 0.1)
     >>> round(times.estimate("advise:gin:8", 0.2), 3), round(times.cautious("advise:gin:8", 0.2), 3)
-    (0.1, 0.2)
+    (0.1, 0.15)
     """
 
     def __init__(self) -> None:
@@ -118,7 +120,7 @@ class ServiceTimes:
 
     def cautious(self, kind: str, limit_s: float) -> float:
         """Seconds a job of ``kind`` rarely takes longer than: the average and
-        twice the deviation (at most ``limit_s``)."""
+        ``DEVIATIONS`` times the deviation (at most ``limit_s``)."""
         seen = self.seconds.get((kind, limit_class(limit_s)))
         return limit_s if seen is None else min(seen[0] + DEVIATIONS * seen[1], limit_s)
 
