@@ -516,7 +516,7 @@ class SolverPool:
             return max(now, min(job.stop_by, job.deadline_at + BACKSTOP_S))
         end = job.started_at + (job.cautious_s if cautious else job.estimate_s)
         if end <= now:
-            # Longer than its kind's average: expect it to run as long again as
+            # Longer than expected: expect it to run as long again as
             # it has overrun (a job that overran by much is a heavy one).
             end = now + max(now - end, OVERRUN_FLOOR_S)
         return max(now, min(end, job.deadline_at + LATE_S))

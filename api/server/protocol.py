@@ -1,7 +1,8 @@
 """uvicorn's HTTP protocol with bounded request heads and JSON error answers.
 
 ``JsonErrorsProtocol`` is uvicorn's httptools protocol (``rummy-solver
-serve`` hands it to uvicorn: ``uvicorn.Config(http=...)``) with two changes:
+serve`` hands it to uvicorn: ``uvicorn.Config(http=...)``; httptools is a
+dependency) with two changes:
 
 * **Malformed HTTP** (a ``Content-Length`` that is not a number, a broken
   request line or header ...) never reaches the application: uvicorn answers
@@ -30,6 +31,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _Base
+
 from api.shared.errors import error_body, error_bytes, item
 from api.shared.settings import current
 
@@ -54,20 +57,14 @@ def too_large_answer(msg: str) -> bytes:
     return _answer(431, error_body([item("headers_too_large", ("header",), msg)]))
 
 
-try:
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _Base
-except ImportError:  # pragma: no cover - httptools is a dependency
-    # h11 bounds a head itself (uvicorn's h11_max_incomplete_event_size) and
-    # calls the same send_400_response: the JSON 400 holds, the 431 does not.
-    from uvicorn.protocols.http.h11_impl import H11Protocol as _Base  # type: ignore[assignment]
-
-
 class _HeadTooLarge(Exception):
     """Raised in a parser callback to stop parsing a head over the limits."""
 
 
 class JsonErrorsProtocol(_Base):
-    """uvicorn's protocol; bounded heads, errors in the JSON error shape."""
+    """uvicorn's httptools protocol (httptools is a dependency: where a head
+    starts and ends comes from its parser's callbacks); bounded heads, errors
+    in the JSON error shape."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
