@@ -715,7 +715,7 @@ def test_batch_deadline_stops_later_items(monkeypatch: pytest.MonkeyPatch) -> No
 
     patch_call(monkeypatch, "solve_hand", slow)
     # A budget a loaded machine still starts the batch within (it counts from arrival);
-    # the item running at the deadline ends within the pool's 50 ms of grace.
+    # the item running at the deadline ends within the pool's grace (LATE_S).
     with make_client(request_budget_ms=100) as small:
         hands = [{"variant": "gin", "hand": GIN_HAND}] * 4
         answered = small.post("/v1/solve/batch", json={"requests": hands})
