@@ -1,8 +1,8 @@
 # rummy-solver: the REST API in a container.
 #   docker build -t rummy-solver .
 #   docker run --rm -p 8000:8000 rummy-solver
-# Settings are RUMMY_SOLVER_* environment variables (README: "Service
-# settings"), e.g. -e RUMMY_SOLVER_CORS_ORIGINS=https://game.example.
+# Settings are RUMMY_SOLVER_* environment variables (the README's "Settings"
+# table, under "REST API"), e.g. -e RUMMY_SOLVER_CORS_ORIGINS=https://game.example.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

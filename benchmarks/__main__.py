@@ -18,18 +18,137 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from benchmarks import SMOKE_HANDS, correctness_problems, run
-from benchmarks.advise_load import GAMES as ADVISE_LOAD_GAMES
-from benchmarks.advise_load import TABLE_PLAYERS, render_advise_load, run_advise_load
-from benchmarks.arena.cli import add_arena_arguments, run_arena_command
-from benchmarks.hints import HINT_SUITES, MIN_DEALS
-from benchmarks.report import render, write_json
-from benchmarks.runner import SEARCH_ENGINES
-from benchmarks.suites import DEFAULT_SEED, SUITES
+from benchmarks.arena.core.cli import add_arena_arguments, run_arena_command
+from benchmarks.service.advise_load import GAMES as ADVISE_LOAD_GAMES
+from benchmarks.service.advise_load import TABLE_PLAYERS, render_advise_load, run_advise_load
+from benchmarks.service.deadline import run_deadline
+from benchmarks.service.load import run_load
+from benchmarks.speed.anchors import run_anchors
+from benchmarks.speed.bulk import DEFAULT_LINES as DEFAULT_BULK_LINES
+from benchmarks.speed.bulk import run_bulk
+from benchmarks.speed.hints import HINT_SUITES, MIN_DEALS, run_hints
+from benchmarks.speed.overrides import DISTINCT_OVERRIDES, run_overrides
+from benchmarks.speed.report import environment, render, targets, write_json
+from benchmarks.speed.runner import SEARCH_ENGINES, run_suites
+from benchmarks.speed.suites import DEFAULT_SEED, SUITES
 
+SMOKE_HANDS = 3
 SMOKE_DISTINCT_OVERRIDES = 20
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(
+    suites: Sequence[str] | None = None,
+    n: int = 300,
+    engines: Sequence[str] = SEARCH_ENGINES,
+    *,
+    anchors: bool = False,
+    load: bool = False,
+    load_seconds: float = 20.0,
+    hints: bool = False,
+    hint_min: int = MIN_DEALS,
+    overrides: bool = False,
+    overrides_distinct: int | None = None,
+    deadline: bool = False,
+    bulk: bool = False,
+    bulk_n: int | None = None,
+    bulk_ray: bool = True,
+    seed: int = DEFAULT_SEED,
+    time_limit_ms: int | None = None,
+    progress: Callable[[str], None] | None = _stderr,
+) -> dict[str, Any]:
+    """Run the chosen suites, optionally anchors, hints, overrides, the load
+    test, the deadline suite and bulk; returns plain data (``render`` and
+    ``write_json`` of ``benchmarks.speed.report`` take it).
+
+    ``suites`` may name solve suites (``SUITES``) and hint suites
+    (``HINT_SUITES``); with none named every solve suite runs.  ``hints=True``
+    adds every hint suite not named; hint suites deal ``max(n, hint_min)``
+    hands.
+    """
+    asked = list(suites or [])
+    names = [s for s in asked if s in SUITES] if asked else list(SUITES)
+    hint_names = [s for s in asked if s in HINT_SUITES]
+    if hints and not hint_names:
+        hint_names = list(HINT_SUITES)
+    results: dict[str, Any] = {
+        "environment": environment(),
+        "settings": {"suites": names, "hint_suites": hint_names, "n": n, "engines": list(engines),
+                     "seed": seed, "time_limit_ms": time_limit_ms, "anchors": anchors,
+                     "load": load, "overrides": overrides, "deadline": deadline, "bulk": bulk},
+    }
+    runs = run_suites(names, n, engines, seed, time_limit_ms, progress)
+    results["suites"] = [r.summary() for r in runs]
+    if anchors:
+        results["anchors"] = run_anchors(n, seed, progress)
+    if hint_names:
+        results["hints"] = run_hints(hint_names, n, seed, time_limit_ms, hint_min, progress)
+    if overrides:
+        distinct = DISTINCT_OVERRIDES if overrides_distinct is None else overrides_distinct
+        results["overrides"] = run_overrides(n, seed, distinct, progress)
+    if load:
+        results["load"] = run_load(load_seconds, progress=progress)
+    if deadline:
+        results["deadline"] = run_deadline(progress)
+    if bulk:
+        results["bulk"] = run_bulk_if_ready(bulk_n, bulk_ray, seed, progress)
+    results["targets"] = targets(results)
+    results["correct"] = correctness_problems(results) == []
+    return results
+
+
+def run_bulk_if_ready(n: int | None, ray: bool, seed: int,
+                      progress: Callable[[str], None] | None) -> dict[str, Any]:
+    """``benchmarks.speed.bulk.run_bulk`` (1 and 2 processes, Ray unless ``ray`` is
+    false), or ``{"skipped": why}`` when the run cannot be made here."""
+    lines = DEFAULT_BULK_LINES if n is None else n
+    if progress is not None:
+        progress(f"bulk: {lines} lines, 1 and 2 processes{', Ray' if ray else ''}")
+    try:
+        return run_bulk(lines, (1, 2), ray, seed, 1, progress)
+    except (RuntimeError, OSError) as error:
+        return {"skipped": f"bulk run failed: {error}"}
+
+
+def correctness_problems(results: dict[str, Any]) -> list[str]:
+    """Every correctness failure of a run: invalid answers, engine and anchor
+    disagreements, wrong hints, overrides that change a preset's answer,
+    unexpected HTTP statuses in the deadline suite, bulk errors."""
+    problems = []
+    for suite in results.get("suites", []):
+        for engine, summary in suite["engines"].items():
+            if summary["invalid"]:
+                problems.append(f"{suite['suite']}/{engine}: {summary['invalid']} invalid answers")
+        if suite["disagreements"]:
+            problems.append(f"{suite['suite']}: engines disagree on {suite['disagreements']} hands")
+    for anchor_run in results.get("anchors", {}).get("runs", []):
+        if anchor_run["disagreements"]:
+            problems.append(f"{anchor_run['suite']} vs {anchor_run['anchor']}: "
+                            f"{anchor_run['disagreements']} disagreements")
+    for hint_run in results.get("hints", {}).get("runs", []):
+        if hint_run["invalid"]:
+            problems.append(f"{hint_run['suite']}: {hint_run['invalid']} wrong hints")
+    if results.get("overrides", {}).get("invalid"):
+        problems.append(f"overrides: {results['overrides']['invalid']} hands with problems")
+    deadline = results.get("deadline", {})
+    for row in deadline.get("hostile", []):
+        if row["status"] is not None and row["status"] not in (200, 503):
+            problems.append(f"deadline: {row['name']} (time_limit_ms {row['time_limit_ms']}) "
+                            f"answered HTTP {row['status']}")
+    for status, count in deadline.get("heavy", {}).get("statuses", {}).items():
+        if status not in ("200", "503"):
+            problems.append(f"deadline: {count} heavy solves answered HTTP {status}")
+    for bulk_run in results.get("bulk", {}).get("runs", []):
+        if bulk_run.get("errors") or bulk_run.get("differing"):
+            problems.append(f"bulk {bulk_run['runner']}: {bulk_run.get('errors')} errors, "
+                            f"{bulk_run.get('differing')} answers differing")
+    return problems
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,9 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="start the API server (2 workers): hostile bodies and 40 concurrent "
                              "heavy solves against their deadlines")
     parser.add_argument("--bulk", action="store_true",
-                        help="rummy-solver bulk throughput, 1 and 2 processes and Ray (benchmarks.bulk)")
+                        help="rummy-solver bulk throughput, 1 and 2 processes and Ray "
+                             "(benchmarks.speed.bulk)")
     parser.add_argument("--bulk-n", type=int, default=None,
-                        help="lines of the bulk file (default: benchmarks.bulk's, 10000)")
+                        help="lines of the bulk file (default: benchmarks.speed.bulk's, 10000)")
     parser.add_argument("--bulk-no-ray", action="store_true", help="skip the Ray runner of --bulk")
     parser.add_argument("--load", action="store_true",
                         help="start the API server (1 and 2 workers) and load-test /v1/solve")

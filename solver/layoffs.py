@@ -38,6 +38,7 @@ best play found so far is answered with ``optimal=False``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, islice
@@ -128,20 +129,30 @@ def read_table_meld(cards: Sequence[int], index: int, deal: Deal) -> TableMeld:
             f"{field} has {len(cards)} cards; a meld has at most 13",
             code="invalid_table_meld", field=field,
         )
-    found = readings(cards, deal)
-    if not found:
+    chosen = _table_reading(tuple(cards), deal)
+    if chosen is None:
         problems = meld_problems(cards, deal)
         why = problems[0][1] if problems else "it cannot be read as a set or a run"
         raise InvalidHandError(
             f"{field} ({names}) is not a meld: {why}", code="invalid_table_meld", field=field,
         )
-    given = tuple(cards)
+    return TableMeld.from_meld(index, chosen)
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_reading(given: tuple[int, ...], deal: Deal) -> Meld | None:
+    """The reading of a table meld given in meld order (None: no meld).
+    Remembered: a round's history lays the same melds again at every later
+    decision, and reading a long run with jokers weighs every way to place them."""
+    found = readings(given, deal)
+    if not found:
+        return None
     chosen = next((m for m in found if m.kind == "run" and m.cards == given), None)
     if chosen is None:
         chosen = next((m for m in found if m.kind == "set"), None)
     if chosen is None:  # a run listed high to low
         chosen = next((m for m in found if m.kind == "run" and m.cards == given[::-1]), found[0])
-    return TableMeld.from_meld(index, chosen)
+    return chosen
 
 
 def read_table(table: Sequence[Sequence[int]], deal: Deal) -> list[TableMeld]:

@@ -86,14 +86,21 @@ class _Recorder:
 
 
 def _recording(run: Callable[[], object]) -> list[dict[str, Any]]:
+    import benchmarks.arena.core.cli  # noqa: F401 -- loads every game's players
     import solver.play
 
     recorder = _Recorder(solver.play.advise)
-    setattr(solver.play, "advise", recorder)  # noqa: B010 -- the arena players look it up there
+    # The arena's players import advise at their modules' top: the recorder
+    # stands in for it in each module that holds it.
+    callers = [module for name, module in sorted(sys.modules.items())
+               if name.startswith("benchmarks.") and getattr(module, "advise", None) is recorder.real]
+    for module in callers:
+        setattr(module, "advise", recorder)  # noqa: B010
     try:
         run()
     finally:
-        setattr(solver.play, "advise", recorder.real)  # noqa: B010
+        for module in callers:
+            setattr(module, "advise", recorder.real)  # noqa: B010
     return recorder.calls
 
 
@@ -105,7 +112,7 @@ def _spread(calls: Sequence[dict[str, Any]], count: int) -> list[dict[str, Any]]
 
 
 def _gin_positions() -> list[dict[str, Any]]:
-    from benchmarks.arena.runner import run_arena
+    from benchmarks.arena.gin.runner import run_arena
 
     rows: list[dict[str, Any]] = []
     for a, b, hands, matches in (("advisor", "eaai_simple", 14, 0),
@@ -118,7 +125,7 @@ def _gin_positions() -> list[dict[str, Any]]:
 
 
 def _rotated_positions(game: str) -> list[dict[str, Any]]:
-    from benchmarks.arena.cli import ROTATED_GAMES
+    from benchmarks.arena.core.cli import ROTATED_GAMES
 
     lineups = {
         "indian13": (["advisor", "distance"], ["advisor", "greedy", "distance"],

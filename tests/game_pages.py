@@ -114,9 +114,28 @@ class GamePage(WatchedPage):
                 "bars": row.get_by_test_id("advice-bar").count(),
                 "negative": "negative" in (row.get_by_test_id("advice-bar").get_attribute("class") or ""),
                 "quality": row.get_by_test_id("advice-quality").inner_text(),
+                "confidence": row.get_attribute("data-confidence"),
+                "rough_bar": "rough" in (row.get_by_test_id("advice-bar").get_attribute("class") or ""),
                 "reasons": reasons.inner_text() if reasons.count() else "",
             })
         return shown
+
+    def ranking(self) -> str | None:
+        """The rule the Hint panel says the moves are ranked by (None: not shown)."""
+        rule = self.testid("advice-ranking")
+        return None if rule.is_hidden() else str(rule.inner_text())
+
+    def route_advice(self, seat: int, answer: dict[str, Any]) -> None:
+        """Answer ``seat``'s ``POST /v1/advise`` with ``answer``; the other seats' go to the
+        advisor."""
+
+        def fulfil(route: Any) -> None:
+            if json.loads(route.request.post_data)["me"] != seat:
+                route.continue_()
+                return
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+
+        self.page.route("**/v1/advise", fulfil)
 
     def take_the_hint(self) -> None:
         self.testid("advice-play").first.click()

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from benchmarks.arena.joker_cards import parse_card, parse_cards
-from benchmarks.arena.rummy500.players import make_player
-from benchmarks.arena.rummy500.referee import Rummy500Round
+from benchmarks.arena.core.joker_cards import parse_card, parse_cards
+from benchmarks.arena.laydown.players import make_player
+from benchmarks.arena.laydown.referee import Rummy500Round
 
 
 def cards(text: str) -> tuple[int, ...]:

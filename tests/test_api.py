@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import itertools
 import json
 import re
 import subprocess
@@ -1116,6 +1117,37 @@ def test_request_ids_are_echoed_or_made(client: TestClient) -> None:
     assert odd.headers["x-request-id"] != "no spaces please"
 
 
+def test_made_request_ids_are_random_not_a_count(client: TestClient) -> None:
+    """An id the service makes tells nothing of its volume: no shared prefix,
+    no sequence (issue 38 item 8: it was a worker's prefix and a counter)."""
+    made = [client.get("/healthz").headers["x-request-id"] for _ in range(40)]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", made_id) for made_id in made)
+    assert len(set(made)) == len(made)
+    assert len({made_id[:8] for made_id in made}) == len(made)  # 2**-32 odds per pair
+    steps = {int(after, 16) - int(before, 16) for before, after in itertools.pairwise(made)}
+    assert len(steps) == len(made) - 1  # a counter advances by one step
+
+
+def test_a_forked_process_makes_other_request_ids() -> None:
+    """A child forked with part of the parent's batch of random bytes left
+    does not repeat the parent's next ids."""
+    import os
+
+    from api.server.middleware import RandomIds
+
+    ids = RandomIds()
+    ids.next()
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        os.write(writer, ids.next().encode())
+        os._exit(0)
+    os.close(writer)
+    os.waitpid(child, 0)
+    with os.fdopen(reader) as pipe:
+        assert pipe.read() != ids.next()
+
+
 def test_metrics_count_requests_and_solves(client: TestClient) -> None:
     solve(client, variant="gin", hand=GIN_HAND)
     text = client.get("/metrics").text
@@ -1144,6 +1176,31 @@ def test_cors_follows_the_setting() -> None:
         other = open_client.post("/v1/solve", json={"variant": "gin", "hand": GIN_HAND},
                                  headers={"Origin": "https://evil.example"})
         assert "access-control-allow-origin" not in other.headers
+
+
+def test_a_refused_cors_preflight_is_a_json_error() -> None:
+    """A preflight the CORS setting refuses answers 403 ``cors_refused`` in the
+    one error shape, an item per refused part (issue 38 item 8: it was a
+    plain-text 400)."""
+    app = create_app(Settings(processes=0, cors_origins="https://game.example"))
+    with TestClient(app) as client:
+        origin = client.options("/v1/solve", headers={
+            "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
+        assert origin.status_code == 403
+        assert origin.headers["content-type"] == "application/json"
+        assert origin.json()["detail"] == [{
+            "type": "cors_refused", "loc": ["header", "origin"],
+            "msg": "the origin 'https://evil.example' may not call this service "
+                   "(RUMMY_SOLVER_CORS_ORIGINS lists those that may)"}]
+        both = client.options("/v1/solve", headers={
+            "Origin": "https://evil.example", "Access-Control-Request-Method": "DELETE"})
+        assert both.status_code == 403
+        assert [(i["type"], i["loc"]) for i in both.json()["detail"]] == [
+            ("cors_refused", ["header", "origin"]),
+            ("cors_refused", ["header", "access-control-request-method"])]
+        assert "GET, POST, OPTIONS" in both.json()["detail"][1]["msg"]
+        assert "access-control-allow-origin" not in both.headers
+        assert "x-request-id" in both.headers  # answered inside the request context
 
 
 # ---------------------------------------------------------------------------

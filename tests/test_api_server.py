@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from benchmarks.load import Server, build_requests, free_port, run_phase
+from benchmarks.service.load import Server, build_requests, free_port, run_phase
 
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 15.0
@@ -49,7 +49,7 @@ def test_solve_over_http(server: Server) -> None:
 
 
 def test_the_load_client_paces_its_requests_and_counts_what_fails(server: Server) -> None:
-    """``benchmarks.load``'s open loop (the half-load phase of the goodput
+    """``benchmarks.service.load``'s open loop (the half-load phase of the goodput
     benchmark): every request due in the phase answered 200 over
     connections opened before the clock; against a port nobody listens on,
     each connection's failures are counted, not raised."""

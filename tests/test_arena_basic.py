@@ -21,16 +21,16 @@ from typing import Any
 
 import pytest
 
-from benchmarks.arena.rummy500.hint_players import card_scale, public_table
-from benchmarks.arena.rummy500.melds import (
+from benchmarks.arena.laydown.hint_players import card_scale, public_table
+from benchmarks.arena.laydown.melds import (
     InvalidMeldError,
     hand_points,
     meld_problem,
     read_extension,
     read_meld,
 )
-from benchmarks.arena.rummy500.players import make_player
-from benchmarks.arena.rummy500.referee import (
+from benchmarks.arena.laydown.players import make_player
+from benchmarks.arena.laydown.referee import (
     DRAW_STOCK,
     PASS,
     Action,
@@ -44,14 +44,14 @@ from benchmarks.arena.rummy500.referee import (
     play,
     take_discard,
 )
-from benchmarks.arena.rummy500.report import render
-from benchmarks.arena.rummy500.runner import (
+from benchmarks.arena.laydown.report import render
+from benchmarks.arena.laydown.runner import (
     deck_for,
     run_basic_arena,
     run_rummy500_arena,
     seed_for,
 )
-from benchmarks.arena.rummy500.variants import BASIC, BASIC_POINTS, ROMMY, RUMMY500
+from benchmarks.arena.laydown.variants import BASIC, BASIC_POINTS, ROMMY, RUMMY500
 from tests.laydown_decks import c, cards, played_out, stacked
 
 FUZZ_ROUNDS = 2000
@@ -490,7 +490,7 @@ def test_careful_holds_its_melds_for_a_rummy_when_one_card_from_out() -> None:
 def test_the_command_line_seats_two_to_six_and_runs(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     from benchmarks.__main__ import build_parser, main
-    from benchmarks.arena.cli import basic_lineup
+    from benchmarks.arena.core.cli import basic_lineup
 
     parser = build_parser()
     args = ["--arena", "--game", "basic"]
@@ -531,7 +531,7 @@ def test_every_move_the_advisor_lists_is_legal_for_the_referee() -> None:
     one it recommends), applied to a copy of the round, is accepted by the
     referee, which shares no code with the advisor.  The positions cover both
     draws, throws and going out, and stocks turned over from the pile."""
-    from benchmarks.arena.rummy500.advisor_player import action_of, advice_request
+    from benchmarks.arena.laydown.advisor_player import action_of, advice_request
     from solver.play import advise
 
     listed: Counter[str] = Counter()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.arena.core.joker_cards import JOKER, card_name, names, parse_card, parse_cards
 from benchmarks.arena.indian.melds import (
     deal_wild,
     marriage_count,
@@ -28,10 +29,11 @@ from benchmarks.arena.indian.referee import (
     IllegalActionError,
     IndianDeal,
     Kind,
+    Phase,
 )
 from benchmarks.arena.indian.runner import run_indian21_arena
 from benchmarks.arena.indian.variants import INDIAN13, INDIAN21
-from benchmarks.arena.joker_cards import JOKER, card_name, names, parse_card, parse_cards
+from solver.play import words
 from tests.imports import solver_imports
 
 CUT = "7H"
@@ -340,12 +342,17 @@ def test_the_arena_runs_the_advisor() -> None:
 
 
 # -- the referee's independence and the command line ------------------------------------------
-def test_the_referee_side_never_imports_solver() -> None:
+def test_the_referee_side_imports_nothing_of_solver_but_its_words() -> None:
     folder = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "indian"
     for path in sorted(folder.glob("*.py")):
         if path.name == "players.py":  # the players may use the library: they are measured
             continue
         assert not solver_imports(path), path.name
+
+
+def test_the_referee_speaks_the_library_s_words() -> None:
+    assert set(Kind) == set(words.INDIAN.actions)
+    assert (*Phase, words.OVER) == words.INDIAN.phases
 
 
 def test_indian13_keeps_its_deck_and_knobs() -> None:
@@ -355,7 +362,7 @@ def test_indian13_keeps_its_deck_and_knobs() -> None:
 
 def test_the_command_line_seats_an_indian21_table() -> None:
     from benchmarks.__main__ import build_parser
-    from benchmarks.arena.cli import ROTATED_GAMES
+    from benchmarks.arena.core.cli import ROTATED_GAMES
 
     parser = build_parser()
     lineup = ROTATED_GAMES["indian21"].lineup

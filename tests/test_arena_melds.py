@@ -3,7 +3,7 @@
 The brute force here finds melds by testing every 3-5 card subset with its
 own rules (same rank, or one suit with consecutive ranks, ace low) and packs
 them disjointly by plain recursion: nothing is shared with
-``benchmarks.arena.melds`` but the card encoding.
+``benchmarks.arena.gin.melds`` but the card encoding.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from benchmarks.arena.cards import POINTS, cards_of, mask_of, parse_cards
-from benchmarks.arena.melds import (
+from benchmarks.arena.gin.cards import POINTS, cards_of, mask_of, parse_cards
+from benchmarks.arena.gin.melds import (
     ALL_MELDS,
     arrangements,
     best_defence,

@@ -10,19 +10,19 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from benchmarks.arena.cards import DECK_SIZE, mask_of, parse_cards  # noqa: E402
-from benchmarks.arena.game import play_hand  # noqa: E402
-from benchmarks.arena.melds import ALL_MELDS, min_deadwood, min_deadwood_after_discard  # noqa: E402
-from benchmarks.arena.openspiel_shadow import (  # noqa: E402
+from benchmarks.arena.gin.cards import DECK_SIZE, mask_of, parse_cards  # noqa: E402
+from benchmarks.arena.gin.game import play_hand  # noqa: E402
+from benchmarks.arena.gin.melds import ALL_MELDS, min_deadwood, min_deadwood_after_discard  # noqa: E402
+from benchmarks.arena.gin.openspiel_shadow import (  # noqa: E402
     OpenSpielShadow,
     from_openspiel_card,
     to_openspiel_card,
 )
-from benchmarks.arena.players.eaai_simple import EaaiSimplePlayer  # noqa: E402
-from benchmarks.arena.players.greedy_hint import GreedyHintPlayer  # noqa: E402
-from benchmarks.arena.players.openspiel_bot import OpenSpielBotPlayer  # noqa: E402
-from benchmarks.arena.players.random_player import RandomPlayer  # noqa: E402
-from benchmarks.arena.protocol import Action, Phase, Player, PlayerView, meld  # noqa: E402
+from benchmarks.arena.gin.players.eaai_simple import EaaiSimplePlayer  # noqa: E402
+from benchmarks.arena.gin.players.greedy_hint import GreedyHintPlayer  # noqa: E402
+from benchmarks.arena.gin.players.openspiel_bot import OpenSpielBotPlayer  # noqa: E402
+from benchmarks.arena.gin.players.random_player import RandomPlayer  # noqa: E402
+from benchmarks.arena.gin.protocol import Action, Phase, Player, PlayerView, meld  # noqa: E402
 from tests.test_arena_referee import deal  # noqa: E402
 
 

@@ -7,16 +7,17 @@ import random
 
 import pytest
 
-from benchmarks.arena.cards import DECK_SIZE, mask_of, parse_card, parse_cards
-from benchmarks.arena.game import HandRecord, play_hand
-from benchmarks.arena.melds import melded_cards, min_deadwood
-from benchmarks.arena.openspiel_shadow import OpenSpielShadow, openspiel_available
-from benchmarks.arena.players.eaai_simple import EaaiSimplePlayer
-from benchmarks.arena.players.greedy_hint import GreedyHintPlayer
-from benchmarks.arena.players.marjj import MarjjSettings, MarjjStylePlayer, danger, read_knowledge
-from benchmarks.arena.players.random_player import RandomPlayer
-from benchmarks.arena.players.registry import ENTRANTS, ArenaContext, make_player
-from benchmarks.arena.protocol import (
+from benchmarks.arena.core.entrants import ArenaContext
+from benchmarks.arena.gin.cards import DECK_SIZE, mask_of, parse_card, parse_cards
+from benchmarks.arena.gin.game import HandRecord, play_hand
+from benchmarks.arena.gin.melds import melded_cards, min_deadwood
+from benchmarks.arena.gin.openspiel_shadow import OpenSpielShadow, openspiel_available
+from benchmarks.arena.gin.players.eaai_simple import EaaiSimplePlayer
+from benchmarks.arena.gin.players.greedy_hint import GreedyHintPlayer
+from benchmarks.arena.gin.players.marjj import MarjjSettings, MarjjStylePlayer, danger, read_knowledge
+from benchmarks.arena.gin.players.random_player import RandomPlayer
+from benchmarks.arena.gin.players.registry import ENTRANTS, make_player
+from benchmarks.arena.gin.protocol import (
     DRAW_STOCK,
     KNOCK,
     PASS,
@@ -25,7 +26,7 @@ from benchmarks.arena.protocol import (
     Phase,
     Player,
 )
-from benchmarks.arena.referee import GinHand
+from benchmarks.arena.gin.referee import GinHand
 from tests.test_arena_referee import cards, deal
 
 
@@ -55,10 +56,9 @@ def games(player: Player, opponent: Player, count: int, seed: int) -> list[tuple
 def test_every_registered_player_plays_legal_hands(name: str) -> None:
     if ENTRANTS[name].needs_openspiel and not openspiel_available():
         pytest.skip("needs pyspiel")
-    context = ArenaContext(OpenSpielShadow() if openspiel_available() else None)
-    player = make_player(name, context)
+    shadow = OpenSpielShadow() if openspiel_available() else None
+    player = make_player(name, ArenaContext(shadow))
     assert isinstance(player, Player) and player.name == name
-    shadow = context.shadow
     for index in range(6):
         opponent = EaaiSimplePlayer() if index % 2 else RandomPlayer()
         players = (player, opponent) if index % 4 < 2 else (opponent, player)
@@ -133,7 +133,7 @@ def test_greedy_defender_melds_a_chain_openspiel_will_not_take() -> None:
 
 def test_greedy_turns_a_long_layoff_chain_into_a_meld() -> None:
     import solver
-    from benchmarks.arena.players.greedy_hint import laid_as_melds
+    from benchmarks.arena.gin.players.greedy_hint import laid_as_melds
     from solver.layoffs import Layoff
 
     four, five, six, seven, eight, nine, ten = parse_cards("4H 5H 6H 7H 8H 9H TH")
@@ -202,7 +202,7 @@ def test_marjj_draw_takes_only_cards_that_meld() -> None:
 def test_the_advisor_lays_its_melds_after_the_opponents_gin() -> None:
     # Seat 0 holds gin from the deal and knocks on its first turn; the
     # advisor (seat 1) has no layoff phase after gin, only its own melds.
-    from benchmarks.arena.players.advisor import AdvisorPlayer
+    from benchmarks.arena.gin.players.advisor import AdvisorPlayer
 
     knocker = "2S 3S 4S 5H 6H 7H 8D 8C 8S 8H"
     defender = "9C TC JC QH QD QS 2D 5D 4C 6C"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.arena.cards import DECK_SIZE, parse_card, parse_cards
-from benchmarks.arena.game import play_hand
-from benchmarks.arena.protocol import (
+from benchmarks.arena.gin.cards import DECK_SIZE, parse_card, parse_cards
+from benchmarks.arena.gin.game import play_hand
+from benchmarks.arena.gin.protocol import (
     DRAW_STOCK,
     FINISH,
     KNOCK,
@@ -23,8 +23,9 @@ from benchmarks.arena.protocol import (
     layoff,
     meld,
 )
-from benchmarks.arena.referee import GinHand, IllegalActionError
-from benchmarks.arena.rules import ARENA_RULES, MAX_UPCARD_DRAWS, OPENSPIEL_RULES, settle
+from benchmarks.arena.gin.referee import GinHand, IllegalActionError
+from benchmarks.arena.gin.rules import ARENA_RULES, MAX_UPCARD_DRAWS, OPENSPIEL_RULES, settle
+from solver.play import words
 from tests.imports import solver_imports
 
 ARENA = Path(__file__).resolve().parent.parent / "benchmarks" / "arena"
@@ -61,9 +62,38 @@ def knock_with_three(hand: GinHand) -> None:
     play(hand, TAKE_DISCARD, KNOCK, discard(c("KD")), m("2S 3S 4S"), m("7H 7D 7C"), m("8C 9C TC"), FINISH)
 
 
-def test_the_referee_never_imports_solver() -> None:
-    for path in [*ARENA.glob("*.py")]:
+def test_the_referee_imports_nothing_of_solver_but_its_words() -> None:
+    """Gin's referee side (its players may use the library: they are what is
+    measured) and the arena's shared core."""
+    paths = [*(ARENA / "gin").glob("*.py"), *(ARENA / "core").glob("*.py")]
+    assert len(paths) > 10
+    for path in paths:
         assert not solver_imports(path), path
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ("from solver.play import words", []),
+    ("from solver.play.words import DRAW, TAKE_DISCARD", []),
+    ("import solver.play.words as words", []),
+    ("import solver", ["solver"]),
+    ("from solver import solve", ["solver.solve"]),
+    ("from solver import play", ["solver.play"]),
+    ("from solver.play import advise, words", ["solver.play.advise"]),
+    ("import solver.play.words_of_mine", ["solver.play.words_of_mine"]),
+    ("def f() -> None:\n    from solver.cards import card_name", ["solver.cards.card_name"]),
+    ("import solvers\nfrom api import words", []),
+])
+def test_the_import_check_lets_the_words_through_and_nothing_else(
+        tmp_path: Path, source: str, found: list[str]) -> None:
+    path = tmp_path / "module.py"
+    path.write_text(source + "\n")
+    assert solver_imports(path) == found
+
+
+def test_the_table_speaks_the_library_s_words() -> None:
+    """The gin table's phases and actions are the words' steps, in their order."""
+    assert tuple(Phase) == words.GIN_TABLE_PHASES
+    assert tuple(ActionKind) == words.GIN_TABLE_ACTIONS
 
 
 def test_knock_layoffs_and_score() -> None:

@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-from benchmarks.arena.joker_cards import JOKER
-from benchmarks.arena.rummy500.hint_players import GreedyHintPlayer, takeable
-from benchmarks.arena.rummy500.melds import hand_points, read_extension, read_meld
-from benchmarks.arena.rummy500.players import make_player
-from benchmarks.arena.rummy500.referee import (
+from benchmarks.arena.core.joker_cards import JOKER
+from benchmarks.arena.laydown.hint_players import GreedyHintPlayer, takeable
+from benchmarks.arena.laydown.melds import hand_points, read_extension, read_meld
+from benchmarks.arena.laydown.players import make_player
+from benchmarks.arena.laydown.referee import (
     DECK,
     DRAW_STOCK,
     Action,
@@ -35,13 +35,13 @@ from benchmarks.arena.rummy500.referee import (
     play,
     take_discard,
 )
-from benchmarks.arena.rummy500.report import render
-from benchmarks.arena.rummy500.runner import deck_for, run_rommy_arena, seed_for
-from benchmarks.arena.rummy500.variants import ROMMY, ROMMY_POINTS, RUMMY500, Variant
+from benchmarks.arena.laydown.report import render
+from benchmarks.arena.laydown.runner import deck_for, run_rommy_arena, seed_for
+from benchmarks.arena.laydown.variants import ROMMY, ROMMY_POINTS, RUMMY500, Variant
 from tests.imports import solver_imports
 from tests.laydown_decks import c, cards, stacked
 
-FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "rummy500"
+FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "laydown"
 FUZZ_ROUNDS = 2000
 """Random rounds checked, shared over table sizes 2 to 6 (two processes)."""
 
@@ -372,7 +372,7 @@ def test_the_report_shows_the_pile_penalties_of_each_player_and_seat() -> None:
 def test_the_command_line_seats_two_to_six_and_runs(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     from benchmarks.__main__ import build_parser, main
-    from benchmarks.arena.cli import rommy_lineup
+    from benchmarks.arena.core.cli import rommy_lineup
 
     parser = build_parser()
     args = ["--arena", "--game", "rommy"]
@@ -395,7 +395,7 @@ def test_the_command_line_seats_two_to_six_and_runs(tmp_path: Path,
     assert data["game"] == "rommy" and data["illegal_actions"] == 0 and data["pile_penalty"] == 50
 
 
-def test_the_referee_side_never_imports_solver() -> None:
+def test_the_referee_side_imports_nothing_of_solver_but_its_words() -> None:
     paths = [FOLDER / name for name in ("variants.py", "melds.py", "referee.py", "runner.py",
                                         "report.py", "random_player.py")]
     for path in paths:
@@ -415,7 +415,7 @@ needs_advisor = pytest.mark.skipif(not _advisor_plays_rommy(),
 
 
 def test_the_adapter_reads_a_rommy_closing_as_a_discard() -> None:
-    from benchmarks.arena.rummy500.advisor_player import action_of
+    from benchmarks.arena.laydown.advisor_player import action_of
     from solver.play.advice import Move
 
     move = Move("discard", card=JOKER, melds=(cards("5S 6S 7S"), cards("9D 9C 9H 9S")))
@@ -434,7 +434,7 @@ def test_the_advisor_plays_legal_rommy_rounds() -> None:
 def test_every_move_the_advisor_lists_is_legal_for_the_referee(players: int) -> None:
     """Each listed move (penalised takes too), applied to a copy of the round,
     is accepted by the referee, which shares no code with the advisor."""
-    from benchmarks.arena.rummy500.advisor_player import action_of, advice_request
+    from benchmarks.arena.laydown.advisor_player import action_of, advice_request
     from solver.play import advise
 
     deck = list(DECK)

@@ -16,33 +16,35 @@ from typing import Any
 
 import pytest
 
-from benchmarks.arena.joker_cards import JOKER
-from benchmarks.arena.rummy500.melds import (
+from benchmarks.arena.core.joker_cards import JOKER
+from benchmarks.arena.laydown.melds import (
     InvalidMeldError,
     hand_points,
     meld_problem,
     read_extension,
     read_meld,
 )
-from benchmarks.arena.rummy500.players import make_player
-from benchmarks.arena.rummy500.referee import (
+from benchmarks.arena.laydown.players import make_player
+from benchmarks.arena.laydown.referee import (
     DECK,
     DRAW_STOCK,
     PASS,
     Action,
     IllegalActionError,
+    Kind,
     Layoff,
     Phase,
     Rummy500Round,
     play,
     take_discard,
 )
-from benchmarks.arena.rummy500.runner import deck_for, run_rummy500_arena, seed_for
-from benchmarks.arena.rummy500.variants import RUMMY500
+from benchmarks.arena.laydown.runner import deck_for, run_rummy500_arena, seed_for
+from benchmarks.arena.laydown.variants import RUMMY500
+from solver.play import words
 from tests.imports import solver_imports
 from tests.laydown_decks import c, cards, played_out, stacked
 
-FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "rummy500"
+FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "laydown"
 
 
 def deal(hands: Sequence[str], upcard: str, stock: str = "") -> list[int]:
@@ -413,20 +415,26 @@ def test_two_workers_give_the_same_results_as_one() -> None:
     assert _without_times(one) == _without_times(two)
 
 
-def test_the_referee_never_imports_solver() -> None:
+def test_the_referee_imports_nothing_of_solver_but_its_words() -> None:
     """The referee, its melds, the runner and the report are the independent
     check (the players may use the library: they are what is measured); so
-    are the arena modules they share with the Indian arena."""
+    are the arena modules they share with the Indian arena.  The game's
+    words (``solver.play.words``) are the one thing they share with it."""
     paths = [FOLDER / name for name in ("melds.py", "referee.py", "runner.py", "report.py",
                                         "random_player.py")]
-    paths += [FOLDER.parent / name for name in ("joker_cards.py", "entrants.py", "rotations.py")]
+    paths += [FOLDER.parent / "core" / name for name in ("joker_cards.py", "entrants.py", "rotations.py")]
     for path in paths:
         assert not solver_imports(path), path.name
 
 
+def test_the_referee_speaks_the_library_s_words() -> None:
+    assert (*Phase, words.OVER) == words.LAY_DOWN.phases
+    assert set(Kind) - {Kind.PLAY} <= set(words.LAY_DOWN.actions)  # play: melds, layoffs, throw
+
+
 def test_the_command_line_seats_the_table() -> None:
     from benchmarks.__main__ import build_parser
-    from benchmarks.arena.cli import indian_lineup, rummy500_lineup
+    from benchmarks.arena.core.cli import indian_lineup, rummy500_lineup
 
     parser = build_parser()
     assert rummy500_lineup(parser.parse_args(["--arena", "--game", "rummy500"])) == [
@@ -463,7 +471,7 @@ def test_the_command_line_runs_and_renders(tmp_path: Path, capsys: pytest.Captur
 
 # -- the advisor adapter -----------------------------------------------------------------
 def test_the_adapter_turns_the_advisors_moves_into_actions() -> None:
-    from benchmarks.arena.rummy500.advisor_player import action_of
+    from benchmarks.arena.laydown.advisor_player import action_of
     from solver.play.advice import Layoff as AdvisorLayoff
     from solver.play.advice import Move
 
@@ -504,8 +512,8 @@ def test_every_move_the_advisor_lists_is_legal_for_the_referee(players: int,
     import copy
     import random
 
-    from benchmarks.arena.rummy500.advisor_player import action_of, advice_request
-    from benchmarks.arena.rummy500.variants import with_house
+    from benchmarks.arena.laydown.advisor_player import action_of, advice_request
+    from benchmarks.arena.laydown.variants import with_house
     from solver.play import advise
 
     variant = with_house(RUMMY500, house) if house else RUMMY500
@@ -604,11 +612,12 @@ def test_two_copies_of_a_card_never_meld_together() -> None:
     assert game.seats[0].laid_points == 7 + 8 + 9 + 21
 
 
-def test_a_take_names_the_topmost_copy_which_is_not_thrown_back_in_either_copy() -> None:
+def test_a_take_names_the_topmost_copy_and_another_copy_held_may_be_thrown() -> None:
     """The pile 9D QS 9D: a take of 9D is the top alone (a card named is its
     topmost copy); a card in no one's sight in the pile (9C) is no take; a
-    player holding one TD who takes the other from the top throws neither
-    back this turn."""
+    player holding one TD who takes the other from the top may throw the copy
+    it held (docs/RULES.md section 14), the one taken staying; with one TD
+    only, the top taken may not go back."""
     hands = ["2H 3H 4H 5C 6C TH KH", "9D JH JC JD 5H 6H 8H", "2C 3S 4D 5C 6S 8D TD",
              "TD 3C 4S 5D 6C 8S TS", "AS AD QC JS QD 9S 9C"]
     game = Rummy500Round(deal_two_decks(hands, "9D", "QS"), 5)
@@ -623,10 +632,11 @@ def test_a_take_names_the_topmost_copy_which_is_not_thrown_back_in_either_copy()
     game.apply(play((), (), c("TD")))
     game.apply(take_discard(c("TD")))  # seat 3 now holds both TD
     assert Counter(game.hand_of(3))[c("TD")] == 2
+    game.apply(play((), (), c("TD")))
+    assert Counter(game.hand_of(3))[c("TD")] == 1 and game.pile[-1] == c("TD")
+    game.apply(take_discard(c("TD")))  # seat 4 holds no TD
     with pytest.raises(IllegalActionError, match="throws back TD"):
         game.apply(play((), (), c("TD")))
-    game.apply(play((), (), c("TS")))
-    assert Counter(game.hand_of(3))[c("TD")] == 2 and game.pile[-1] == c("TS")
 
 
 @pytest.mark.parametrize(("lineup", "seed"), [
@@ -650,7 +660,7 @@ def test_two_deck_rounds_are_legal_and_every_card_is_accounted_for(lineup: tuple
 def test_a_six_player_arena_says_two_decks_and_plays_legally() -> None:
     """The runner deals 108 cards to a table of six; the report's title says so
     (a one-deck table's title is as it always was)."""
-    from benchmarks.arena.rummy500.report import render
+    from benchmarks.arena.laydown.report import render
 
     lineup = ["greedy", "careful", "random", "careful", "greedy", "random"]
     results = run_rummy500_arena(lineup, 1, seed=6, progress=False)
@@ -663,7 +673,7 @@ def test_a_six_player_arena_says_two_decks_and_plays_legally() -> None:
 
 def test_the_hint_players_ask_the_library_for_two_decks() -> None:
     """At five players the hints get ``{"decks": 2}``: the library's deck is then 108 cards."""
-    from benchmarks.arena.rummy500.hint_players import library_rules
+    from benchmarks.arena.laydown.hint_players import library_rules
     from solver.rules import deck_copies, make_rules
 
     game = Rummy500Round(deal_two_decks(COPIES, "KS"), 5)
@@ -676,7 +686,7 @@ def test_the_hint_players_ask_the_library_for_two_decks() -> None:
 def test_the_command_line_seats_eight_rummy500_players() -> None:
     """``--players`` 5 to 8 fills the table with greedy players."""
     from benchmarks.__main__ import build_parser
-    from benchmarks.arena.cli import rummy500_lineup
+    from benchmarks.arena.core.cli import rummy500_lineup
 
     parser = build_parser()
     for players in (5, 8):
@@ -687,7 +697,7 @@ def test_the_command_line_seats_eight_rummy500_players() -> None:
 
 # -- house rules ---------------------------------------------------------------------------
 def test_the_referee_plays_a_houses_knobs_by_its_own_reading() -> None:
-    from benchmarks.arena.rummy500.variants import with_house
+    from benchmarks.arena.laydown.variants import with_house
 
     low = with_house(RUMMY500, {"ace": "low", "joker_points": 25, "ace_points": 11})
     assert low.points.of(JOKER) == 25 and low.points.of(c("AS")) == 11
@@ -702,8 +712,8 @@ def test_the_referee_plays_a_houses_knobs_by_its_own_reading() -> None:
 
 
 def test_the_advisor_plays_a_house_round_of_rommy_legally() -> None:
-    from benchmarks.arena.rummy500.runner import run_arena
-    from benchmarks.arena.rummy500.variants import ROMMY, with_house
+    from benchmarks.arena.laydown.runner import run_arena
+    from benchmarks.arena.laydown.variants import ROMMY, with_house
 
     house = {"pile_penalty": 30, "joker_points": 40}
     results = run_arena(with_house(ROMMY, house), ["advisor_novice", "careful"], 1,
@@ -716,7 +726,7 @@ def test_the_advisor_plays_a_house_round_of_rommy_legally() -> None:
 def test_the_command_line_refuses_a_house_knob_it_cannot_play(
         capsys: pytest.CaptureFixture[str]) -> None:
     from benchmarks.__main__ import build_parser
-    from benchmarks.arena.cli import ROTATED_GAMES, run_rotated_command
+    from benchmarks.arena.core.cli import ROTATED_GAMES, run_rotated_command
 
     parser = build_parser()
     for game, house in (("rummy500", '{"decks": 2}'), ("rummy500", "[1]"),

@@ -10,10 +10,11 @@ from typing import Any, ClassVar
 
 import pytest
 
-from benchmarks.arena.players import registry
-from benchmarks.arena.players.random_player import RandomPlayer
-from benchmarks.arena.protocol import Action, PlayerView
-from benchmarks.arena.runner import Arena, deck_for, run_arena, seed_for
+from benchmarks.arena.core.entrants import Entrant
+from benchmarks.arena.gin.players import registry
+from benchmarks.arena.gin.players.random_player import RandomPlayer
+from benchmarks.arena.gin.protocol import Action, PlayerView
+from benchmarks.arena.gin.runner import Arena, deck_for, run_arena, seed_for
 
 TIMING = {"decision_median_ms", "decision_p99_ms"}
 
@@ -45,10 +46,10 @@ class _Spy(RandomPlayer):
 def spies(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, tuple[int, ...]]]:
     _Spy.seen = []
     entrants = dict(registry.ENTRANTS)
-    entrants["spy_a"] = registry.Entrant("spy_a", "", lambda context: _Spy("a"))
-    entrants["spy_b"] = registry.Entrant("spy_b", "", lambda context: _Spy("b"))
+    entrants["spy_a"] = Entrant("spy_a", "", lambda context: _Spy("a"))
+    entrants["spy_b"] = Entrant("spy_b", "", lambda context: _Spy("b"))
     monkeypatch.setattr(registry, "ENTRANTS", entrants)
-    import benchmarks.arena.runner as runner
+    import benchmarks.arena.gin.runner as runner
 
     monkeypatch.setattr(runner, "ENTRANTS", entrants)
     return _Spy.seen
@@ -123,7 +124,8 @@ def test_workers_play_the_same_pairs_as_one_process() -> None:
 
 
 def test_report_renders_markdown_and_json(tmp_path: Path) -> None:
-    from benchmarks.arena.report import render, write_json
+    from benchmarks.arena.core.report import write_json
+    from benchmarks.arena.gin.report import render
 
     results = run_arena("eaai_simple", "random", hands=4, matches=2, seed=1, progress=None)
     text = render(results)

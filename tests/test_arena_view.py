@@ -10,13 +10,13 @@ import random
 
 import pytest
 
-from benchmarks.arena.cards import DECK_SIZE
-from benchmarks.arena.game import play_hand
-from benchmarks.arena.players.eaai_simple import EaaiSimplePlayer
-from benchmarks.arena.players.random_player import RandomPlayer
-from benchmarks.arena.protocol import Action, ActionKind, Event, Phase, Player, PlayerView
-from benchmarks.arena.referee import GinHand
-from benchmarks.arena.rules import GinRules
+from benchmarks.arena.gin.cards import DECK_SIZE
+from benchmarks.arena.gin.game import play_hand
+from benchmarks.arena.gin.players.eaai_simple import EaaiSimplePlayer
+from benchmarks.arena.gin.players.random_player import RandomPlayer
+from benchmarks.arena.gin.protocol import Action, ActionKind, Event, Phase, Player, PlayerView
+from benchmarks.arena.gin.referee import GinHand
+from benchmarks.arena.gin.rules import GinRules
 
 VIEW_FIELDS = [
     "seat", "phase", "hand", "drawn_card", "discard_pile", "history", "stock_size", "legal_actions",

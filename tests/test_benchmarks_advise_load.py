@@ -8,7 +8,7 @@ import pytest
 
 from api.shared.operations import OPERATIONS
 from api.shared.settings import Settings
-from benchmarks.advise_load import advise_bodies, raw_requests
+from benchmarks.service.advise_load import advise_bodies, raw_requests
 from solver.deadline import Deadline
 
 

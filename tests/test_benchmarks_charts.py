@@ -1,4 +1,4 @@
-"""``benchmarks.charts``: SVG charts from a benchmark run's JSON."""
+"""``benchmarks.speed.charts``: SVG charts from a benchmark run's JSON."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from benchmarks import charts, run
-from benchmarks.charts import CHART_KINDS, arena_points_charts, draw, interval_chart, main, write
-from benchmarks.report import write_json
+from benchmarks.__main__ import run
+from benchmarks.speed import charts
+from benchmarks.speed.charts import CHART_KINDS, arena_points_charts, draw, interval_chart, main, write
+from benchmarks.speed.report import write_json
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -95,7 +96,7 @@ def test_arena_runs_drawn_together(tmp_path: Path) -> None:
     """Two pairings' arena JSON files give one chart of points per hand with a
     row per pairing (its mean and interval as the arena summed them) and one
     of match win rates."""
-    from benchmarks.arena.runner import run_arena
+    from benchmarks.arena.gin.runner import run_arena
 
     files = []
     for b in ("random", "greedy_no_layoff"):

@@ -1,4 +1,4 @@
-"""The mid-game hint suites' positions (``benchmarks.midgame``): seeded, dealt
+"""The mid-game hint suites' positions (``benchmarks.speed.midgame``): seeded, dealt
 from the real deck, taken at the turns they say, answered correctly."""
 
 from __future__ import annotations
@@ -8,9 +8,16 @@ from collections import Counter
 
 import pytest
 
-import benchmarks.midgame
-from benchmarks.hints import HINT_SUITES, MID_TURNS, call_hint, check_discard, check_draw, generate_hints
-from benchmarks.suites import preset_deck
+import benchmarks.speed.midgame
+from benchmarks.speed.hints import (
+    HINT_SUITES,
+    MID_TURNS,
+    call_hint,
+    check_discard,
+    check_draw,
+    generate_hints,
+)
+from benchmarks.speed.suites import preset_deck
 from solver.cards import parse_card, parse_cards
 from solver.rules import PRESETS
 
@@ -58,5 +65,5 @@ def test_mid_game_hints_answer_correctly(name: str) -> None:
 
 
 def test_module_examples() -> None:
-    result = doctest.testmod(benchmarks.midgame)
+    result = doctest.testmod(benchmarks.speed.midgame)
     assert result.attempted >= 1 and result.failed == 0

@@ -16,11 +16,10 @@ from typing import Any
 
 import pytest
 
-from benchmarks import SMOKE_HANDS, correctness_problems, run
-from benchmarks.__main__ import main
-from benchmarks.anchors import KNOWN_HAND, to_openspiel
-from benchmarks.runner import SEARCH_ENGINES, check_solution, engine_available, load_validator
-from benchmarks.suites import SUITES, generate, preset_deck, wild_cards
+from benchmarks.__main__ import SMOKE_HANDS, correctness_problems, main, run
+from benchmarks.speed.anchors import KNOWN_HAND, to_openspiel
+from benchmarks.speed.runner import SEARCH_ENGINES, check_solution, engine_available, load_validator
+from benchmarks.speed.suites import SUITES, generate, preset_deck, wild_cards
 from solver import solve
 from solver.cards import JOKER, parse_card, parse_cards
 
@@ -139,7 +138,7 @@ def test_check_solution_validates_with_the_hands_rules() -> None:
 
 
 def test_hint_suites_answer_correctly() -> None:
-    from benchmarks.hints import HINT_SUITES, run_hints
+    from benchmarks.speed.hints import HINT_SUITES, run_hints
 
     hints = run_hints(n=2, min_n=0, time_limit_ms=GENEROUS_LIMIT_MS)
     assert [r["suite"] for r in hints["runs"]] == list(HINT_SUITES)
@@ -149,7 +148,7 @@ def test_hint_suites_answer_correctly() -> None:
 
 
 def test_hint_checks_flag_a_wrong_hint() -> None:
-    from benchmarks.hints import HINT_SUITES, call_hint, check_discard, check_draw, generate_hints
+    from benchmarks.speed.hints import HINT_SUITES, call_hint, check_discard, check_draw, generate_hints
 
     rng = random.Random(1)
     for name, checker in (("hints_gin_draw", check_draw), ("hints_indian13_draw", check_draw),
@@ -167,7 +166,7 @@ def test_hint_checks_flag_a_wrong_hint() -> None:
 
 
 def test_overrides_suite_keeps_the_presets_answers() -> None:
-    from benchmarks.overrides import run_overrides
+    from benchmarks.speed.overrides import run_overrides
 
     found = run_overrides(n=3, distinct=4)
     assert found["invalid"] == 0, found["problems"]

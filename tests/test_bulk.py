@@ -464,7 +464,7 @@ def test_ray_gives_the_local_answers(local_ray: Any, tmp_path: Path) -> None:
 
 
 def test_the_throughput_benchmark_runs() -> None:
-    from benchmarks.bulk import MIXED_SUITES, mixed_lines, render, run_bulk
+    from benchmarks.speed.bulk import MIXED_SUITES, mixed_lines, render, run_bulk
 
     lines = mixed_lines(8)
     assert [json.loads(line)["variant"] for line in lines[:4]] == [

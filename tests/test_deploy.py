@@ -8,14 +8,18 @@ agree with the app and with each other.
   Specification's schema (``check-jsonschema``'s vendored copy), and through
   ``docker compose config`` where the Compose plugin is installed.
 * Our own checks: probe and scrape paths are routes of the app (and answer
-  200), the SIGTERM drain ends before the grace period, limits cover requests,
-  ports and labels line up, every ``RUMMY_SOLVER_*`` variable is a setting the
-  service reads.
+  200), the SIGTERM drain ends before the grace period, limits cover requests
+  and the memory the workers' solver processes may hold, the README's fair
+  share has its solver processes, ports and labels line up, the Redis URL
+  names the Redis that runs beside the service (and the app waits for it to
+  be healthy in Compose), the key file is the mounted Secret and parses, every
+  ``RUMMY_SOLVER_*`` variable is a setting the service reads.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import warnings
@@ -23,12 +27,14 @@ from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import kubernetes_validate
 import pytest
 import yaml
 from starlette.exceptions import StarletteDeprecationWarning
 
+from api.server.keys import KeyRing
 from api.server.main import create_app
 from api.shared.settings import ENV_PREFIX, Settings, load_settings
 
@@ -36,12 +42,17 @@ ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 KUBERNETES = DEPLOY / "kubernetes"
 COMPOSE = DEPLOY / "compose.yaml"
+COMPOSE_KEYS = DEPLOY / "compose.keys.yaml"
 KUBERNETES_VERSIONS = ("1.29.0", "1.37.0")
 """The oldest Kubernetes the manifests support (1.29: still in the managed
 clouds' extended support) and the newest whose schemas kubernetes-validate ships."""
-PLANNED_SETTINGS = {"RUMMY_SOLVER_REDIS_URL"}
-"""Set in compose.yaml ahead of the feature that reads it (docs/DEPLOYMENT.md)."""
+APP = "rummy-solver"
+"""The name of the service's Deployment, Service and Compose service."""
 APP_PORT = 8000
+REDIS_PORT = 6379
+WORKER_MIB = 256
+"""What a uvicorn worker holds with its forkserver, its solver processes apart
+(measured: about 135 + 110 MB after expert advice of every game)."""
 
 
 def _documents(path: Path) -> list[dict[str, Any]]:
@@ -56,17 +67,26 @@ def _manifests() -> list[dict[str, Any]]:
     return [doc for path in _manifest_files() for doc in _documents(path)]
 
 
-def _one(kind: str) -> dict[str, Any]:
-    found = [doc for doc in _manifests() if doc["kind"] == kind]
-    assert len(found) == 1, f"expected one {kind} in deploy/kubernetes, found {len(found)}"
+def _one(kind: str, name: str = APP) -> dict[str, Any]:
+    found = [doc for doc in _manifests() if doc["kind"] == kind and doc["metadata"]["name"] == name]
+    assert len(found) == 1, f"expected one {kind} {name} in deploy/kubernetes, found {len(found)}"
     return found[0]
 
 
-def _container() -> dict[str, Any]:
-    containers = _one("Deployment")["spec"]["template"]["spec"]["containers"]
+def _container(deployment: str = APP) -> dict[str, Any]:
+    containers = _one("Deployment", deployment)["spec"]["template"]["spec"]["containers"]
     assert len(containers) == 1
     container: dict[str, Any] = containers[0]
     return container
+
+
+def _pod_labels(deployment: str) -> dict[str, str]:
+    labels: dict[str, str] = _one("Deployment", deployment)["spec"]["template"]["metadata"]["labels"]
+    return labels
+
+
+def _selects(selector: dict[str, str], labels: dict[str, str]) -> bool:
+    return selector.items() <= labels.items()
 
 
 def _env(container: dict[str, Any]) -> dict[str, str]:
@@ -251,9 +271,102 @@ def test_environment_is_settings_the_service_reads() -> None:
     _settings(env)  # raises SettingsError on a value the service cannot start with
 
 
+def _check_fair_share(settings: Settings) -> None:
+    """README, "Overload and fair shares": a worker keeps its last free solver process
+    for a client running nothing; 3 (the default) let two long clients run beside it."""
+    assert settings.processes >= Settings.model_fields["processes"].default, (
+        "fewer solver processes per worker than the README's fair share needs")
+
+
+def _check_memory(memory_limit: Decimal, cpus: Decimal, settings: Settings) -> None:
+    """One worker per CPU of the quota, each with its solver processes replaced past
+    RUMMY_SOLVER_RECYCLE_RSS_MB: the limit holds them all at their largest."""
+    workers = int(cpus)
+    mib = Decimal(2) ** 20
+    needed = workers * (WORKER_MIB + settings.processes * settings.recycle_rss_mb) * mib
+    assert memory_limit >= needed, f"memory limit {memory_limit / mib} MiB < {needed / mib} MiB"
+
+
+def test_each_worker_has_the_fair_shares_solver_processes() -> None:
+    _check_fair_share(_settings(_env(_container())))
+
+
+def test_the_memory_limit_holds_every_solver_process() -> None:
+    limits = _container()["resources"]["limits"]
+    _check_memory(quantity(limits["memory"]), quantity(limits["cpu"]), _settings(_env(_container())))
+
+
+def test_the_redis_url_names_the_redis_beside_the_service() -> None:
+    """RUMMY_SOLVER_REDIS_URL is a Service of deploy/kubernetes whose pods run Redis on
+    that port, and the app's Service and budget select none of them."""
+    url = urlsplit(_env(_container())["RUMMY_SOLVER_REDIS_URL"])
+    assert url.scheme == "redis" and url.hostname is not None
+    service = _one("Service", url.hostname)["spec"]
+    (port,) = service["ports"]
+    assert port["port"] == (url.port or REDIS_PORT)
+    redis = _one("Deployment", url.hostname)
+    container = _container(url.hostname)
+    assert container["image"].startswith("redis:")
+    (container_port,) = container["ports"]
+    assert container_port["containerPort"] == REDIS_PORT
+    assert port["targetPort"] in (container_port["name"], container_port["containerPort"])
+    labels = _pod_labels(url.hostname)
+    assert _selects(service["selector"], labels)
+    assert _selects(redis["spec"]["selector"]["matchLabels"], labels)
+    assert not _selects(_one("Service")["spec"]["selector"], labels)
+    assert not _selects(_one("PodDisruptionBudget")["spec"]["selector"]["matchLabels"], labels)
+    assert not _selects(service["selector"], _pod_labels(APP))
+
+
+def test_only_the_service_reaches_redis() -> None:
+    host = urlsplit(_env(_container())["RUMMY_SOLVER_REDIS_URL"]).hostname
+    assert host is not None
+    policy = _one("NetworkPolicy", host)["spec"]
+    assert _selects(policy["podSelector"]["matchLabels"], _pod_labels(host))
+    assert policy["policyTypes"] == ["Ingress"]
+    (rule,) = policy["ingress"]
+    (source,) = rule["from"]
+    assert _selects(source["podSelector"]["matchLabels"], _pod_labels(APP))
+    (port,) = rule["ports"]
+    (container_port,) = _container(host)["ports"]
+    assert port["port"] in (container_port["name"], container_port["containerPort"])
+
+
+def _key_file_parses(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "api-keys"
+    path.write_text(text)
+    KeyRing.load("", str(path), "10/second")  # KeyFileError on a line the service refuses
+
+
+def test_the_key_file_is_the_mounted_secret(tmp_path: Path) -> None:
+    path = Path(_env(_container())["RUMMY_SOLVER_API_KEYS_FILE"])
+    (mount,) = [m for m in _container()["volumeMounts"] if Path(m["mountPath"]) == path.parent]
+    assert mount.get("readOnly") is True
+    volumes = _one("Deployment")["spec"]["template"]["spec"]["volumes"]
+    (volume,) = [v for v in volumes if v["name"] == mount["name"]]
+    secret = _one("Secret", volume["secret"]["secretName"])
+    assert path.name in secret["stringData"]
+    _key_file_parses(secret["stringData"][path.name], tmp_path)
+
+
+def test_kustomize_builds_valid_manifests() -> None:
+    """What ``kubectl apply -k`` applies: kustomize's output, image set, still valid."""
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        pytest.skip("kubectl not installed")
+    result = subprocess.run([kubectl, "kustomize", str(KUBERNETES)], capture_output=True,
+                            text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    built = [doc for doc in yaml.safe_load_all(result.stdout) if doc]
+    assert sorted((d["kind"], d["metadata"]["name"]) for d in built) == \
+        sorted((d["kind"], d["metadata"]["name"]) for d in _manifests())
+    for doc in built:
+        kubernetes_validate.validate(doc, KUBERNETES_VERSIONS[-1], strict=True)
+
+
 def test_selectors_and_targets_name_the_deployment() -> None:
     deployment = _one("Deployment")
-    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    labels = _pod_labels(APP)
     assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
     assert _one("Service")["spec"]["selector"].items() <= labels.items()
     assert _one("PodDisruptionBudget")["spec"]["selector"]["matchLabels"].items() <= labels.items()
@@ -291,8 +404,49 @@ def test_compose_stops_after_the_drain() -> None:
 
 def test_compose_environment_is_settings_the_service_reads() -> None:
     env = _compose()["services"]["rummy-solver"]["environment"]
-    unknown = set(env) - _setting_names() - PLANNED_SETTINGS
+    unknown = set(env) - _setting_names()
     assert not unknown, unknown
+    _settings(env)
+
+
+def test_compose_has_the_fair_shares_solver_processes_and_their_memory() -> None:
+    service = _compose()["services"]["rummy-solver"]
+    settings = _settings(service["environment"])
+    _check_fair_share(settings)
+    limit = re.fullmatch(r"(\d+)([mg])", service["mem_limit"])
+    assert limit is not None
+    memory = Decimal(limit.group(1)) * Decimal(2) ** (20 if limit.group(2) == "m" else 30)
+    _check_memory(memory, Decimal(service["cpus"]), settings)
+
+
+def test_compose_waits_for_a_healthy_redis() -> None:
+    """The Redis URL names the Compose service running Redis, which has a health check
+    the app waits for."""
+    services = _compose()["services"]
+    url = urlsplit(services["rummy-solver"]["environment"]["RUMMY_SOLVER_REDIS_URL"])
+    assert url.scheme == "redis" and (url.port or REDIS_PORT) == REDIS_PORT
+    assert url.hostname is not None
+    redis = services[url.hostname]
+    assert redis["image"].startswith("redis:")
+    assert "PONG" in " ".join(redis["healthcheck"]["test"])
+    depends = services["rummy-solver"]["depends_on"]
+    assert depends[url.hostname]["condition"] == "service_healthy"
+
+
+def test_compose_keys_file(tmp_path: Path) -> None:
+    """compose.keys.yaml is a valid Compose file that mounts a key file the service reads;
+    the keys of a deployment stay out of the repository."""
+    result = _check_compose_schema(COMPOSE_KEYS)
+    assert result.returncode == 0, result.stdout + result.stderr
+    keys: dict[str, Any] = yaml.safe_load(COMPOSE_KEYS.read_text())
+    service = keys["services"]["rummy-solver"]
+    (secret,) = service["secrets"]
+    assert service["environment"]["RUMMY_SOLVER_API_KEYS_FILE"] == f"/run/secrets/{secret}"
+    assert set(service["environment"]) <= _setting_names()
+    source = keys["secrets"][secret]["file"]
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(DEPLOY / source)], cwd=ROOT,
+                             capture_output=True, timeout=30, check=False)
+    assert ignored.returncode == 0, f"deploy/{source} is not in .gitignore"
 
 
 def test_compose_builds_the_dockerfile() -> None:

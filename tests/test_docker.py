@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.load import free_port
+from benchmarks.service.load import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIMES = [r for r in ("docker", "podman") if shutil.which(r)]

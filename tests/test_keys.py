@@ -7,20 +7,27 @@ apps, as two workers or replicas would share it.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import shutil
+import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import httpx
 import pytest
 
-from api.server.keys import KeyFileError, KeyRing, digest_of, main
+from api.server.keys import KeyFileError, KeyRing, derived_secret, digest_of, main
 from api.server.main import create_app
-from api.shared.settings import Settings
+from api.shared.settings import Settings, SettingsError, load_settings
 
 try:  # Starlette 1.x prefers httpx2 for its TestClient; httpx works the same here.
     import warnings
@@ -33,9 +40,14 @@ except ImportError:  # pragma: no cover
 
 HAND = {"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"}
 
+T = TypeVar("T")
+
 
 def make(**settings: Any) -> TestClient:
-    return TestClient(create_app(Settings(**{"processes": 0, **settings})))
+    """A test client of an app with ``settings``, calling from ``settings["client"]``
+    (an address and port) when given."""
+    client = settings.pop("client", ("testclient", 50000))
+    return TestClient(create_app(Settings(**{"processes": 0, **settings})), client=client)
 
 
 def test_without_keys_everything_is_open() -> None:
@@ -95,7 +107,74 @@ def test_keys_are_never_logged(caplog: pytest.LogCaptureFixture) -> None:
         client.post("/v1/solve", json=HAND, headers={"X-API-Key": "secret-key-456"})
     text = "\n".join(f"{record.getMessage()} {vars(record)}" for record in caplog.records)
     assert "secret-key" not in text
-    assert digest_of("secret-key-123").hex()[:12] in text  # the key's id names it
+    ring = KeyRing.load("secret-key-123", "", "10/second")
+    known = ring.find("secret-key-123")
+    assert known is not None and known.id in text  # the key's id names it
+
+
+SECRET = "a server secret, 32 characters.."
+
+
+def _hmac_id(secret: bytes, key: str) -> str:
+    """A key's id computed here, independently of ``api.server.keys``."""
+    return hmac.new(secret, hashlib.sha256(key.encode()).digest(), hashlib.sha256).hexdigest()[:16]
+
+
+def test_a_key_id_is_an_hmac_under_the_server_secret(caplog: pytest.LogCaptureFixture) -> None:
+    """What names a key in logs and Redis is an HMAC-SHA256 of it under
+    ``RUMMY_SOLVER_KEY_ID_SECRET``: not a prefix of its plain hash, which
+    anyone could compute for guessed keys (issue 38 item 8); the same in
+    every worker with that secret, and another under another secret."""
+    caplog.set_level(logging.INFO)
+    with make(api_keys="weak-key", key_id_secret=SECRET, access_log_per_s=0) as first, \
+            make(api_keys="weak-key", key_id_secret=SECRET, access_log_per_s=0) as second:
+        for client in (first, second):
+            assert client.post("/v1/solve", json=HAND,
+                               headers={"X-API-Key": "weak-key"}).status_code == 200
+    logged = [vars(record).get("key") for record in caplog.records
+              if record.name == "api.access"]
+    expected = _hmac_id(SECRET.encode(), "weak-key")
+    assert logged == [expected, expected]
+    assert digest_of("weak-key").hex()[:12] not in expected
+    other = KeyRing.load("weak-key", "", "10/second", "another secret, 16+ chars").find("weak-key")
+    assert other is not None and other.id != expected
+
+
+def test_without_a_secret_ids_are_derived_from_the_keys(tmp_path: Path) -> None:
+    """Unset, the secret comes from the configured keys: the same keys name a
+    key alike in every worker and after a restart, and the id is still no
+    function of the key alone."""
+    keys = tmp_path / "keys"
+    keys.write_text(f"{digest_of('alpha').hex()}\n{digest_of('beta').hex()}  5/second\n")
+    worker = KeyRing.load("", str(keys), "10/second").find("alpha")
+    restarted = KeyRing.load("", str(keys), "10/second").find("alpha")
+    assert worker is not None and restarted is not None and worker.id == restarted.id
+    assert worker.id != digest_of("alpha").hex()[:16]
+    assert worker.id == _hmac_id(derived_secret([digest_of("alpha"), digest_of("beta")]),
+                                       "alpha")
+    alone = KeyRing.load("alpha", "", "10/second").find("alpha")
+    assert alone is not None and alone.id != worker.id  # another key set: another secret
+
+
+def test_a_short_id_secret_is_refused_at_start() -> None:
+    with pytest.raises(SettingsError, match=r"KEY_ID_SECRET.*16 characters"):
+        load_settings(key_id_secret="short")
+
+
+def test_the_key_id_command(monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    from api.shared.settings import current
+
+    monkeypatch.setenv("RUMMY_SOLVER_API_KEYS", "alpha,beta")
+    monkeypatch.setenv("RUMMY_SOLVER_KEY_ID_SECRET", SECRET)
+    current.cache_clear()
+    try:
+        assert main(["--id", "alpha"]) == 0
+        assert capsys.readouterr().out.strip() == _hmac_id(SECRET.encode(), "alpha")
+        assert main(["--id", "gamma"]) == 1
+        assert "not configured" in capsys.readouterr().err
+    finally:
+        current.cache_clear()
 
 
 def test_a_bad_key_file_is_refused_at_start(tmp_path: Path) -> None:
@@ -113,6 +192,51 @@ def test_a_bad_key_file_is_refused_at_start(tmp_path: Path) -> None:
 def test_the_key_line_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["k", "5/second"]) == 0
     assert capsys.readouterr().out.split() == [digest_of("k").hex(), "5/second"]
+
+
+def _from(app: Any, address: str) -> TestClient:
+    """Another client of a running app, calling from ``address`` (no lifespan of
+    its own; each request on a loop of its own, so not for counts in Redis)."""
+    return TestClient(app, client=(address, 40000))
+
+
+def test_failed_keys_are_limited_per_address() -> None:
+    """Past RUMMY_SOLVER_AUTH_FAILURE_LIMIT unknown keys, an address gets 429
+    ``too_many_failed_keys`` whatever key it sends (a right guess answers as
+    a wrong one); a key holder at another address is not refused, and
+    requests without a key are not counted (issue 38 item 8)."""
+    with make(api_keys="right-key", auth_failure_limit="3/minute") as started:
+        attacker, holder, keyless = (_from(started.app, address) for address in
+                                     ("203.0.113.9", "198.51.100.20", "192.0.2.33"))
+        guesses = [attacker.post("/v1/solve", json=HAND, headers={"X-API-Key": f"guess-{n}"})
+                   for n in range(4)]
+        assert [g.status_code for g in guesses] == [401, 401, 401, 429]
+        refused = guesses[3].json()["detail"][0]
+        assert refused["type"] == "too_many_failed_keys"
+        assert refused["loc"] == ["header", "authorization"]
+        assert 1 <= int(guesses[3].headers["retry-after"]) <= 60
+        right = attacker.post("/v1/solve", json=HAND, headers={"X-API-Key": "right-key"})
+        assert right.status_code == 429  # not checked: no oracle past the limit
+        assert holder.post("/v1/solve", json=HAND,
+                           headers={"X-API-Key": "right-key"}).status_code == 200
+        assert holder.post("/v1/solve", json=HAND,
+                           headers={"X-API-Key": "typo"}).status_code == 401
+        assert [keyless.post("/v1/solve", json=HAND).status_code for _ in range(5)] == [401] * 5
+        assert keyless.post("/v1/solve", json=HAND,
+                            headers={"X-API-Key": "right-key"}).status_code == 200
+
+
+def test_an_ipv6_client_is_counted_by_its_network() -> None:
+    from api.server.auth import failure_bucket
+
+    def bucket(host: str) -> str:
+        return failure_bucket({"client": (host, 1)})
+
+    assert bucket("2001:db8:0:1::1") == bucket("2001:db8:0:1:ffff::2") == "2001:db8:0:1::/64"
+    assert bucket("2001:db8:0:2::1") != bucket("2001:db8:0:1::1")
+    assert bucket("::ffff:203.0.113.9") == bucket("203.0.113.9") == "203.0.113.9"
+    assert bucket("testclient") == "testclient"
+    assert failure_bucket({}) == "-"
 
 
 def test_the_fair_share_is_per_key() -> None:
@@ -135,8 +259,9 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
+@contextmanager
+def _redis_server() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A redis-server of its own on a free port (skips the test without one)."""
     server = shutil.which("redis-server")
     if server is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
@@ -154,10 +279,17 @@ def redis_url() -> Iterator[str]:
                 if time.monotonic() > deadline or process.poll() is not None:
                     pytest.fail("redis-server did not start")
                 time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield process, f"redis://127.0.0.1:{port}/0"
     finally:
+        process.send_signal(signal.SIGCONT)  # a paused server cannot act on SIGTERM
         process.terminate()
         process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    with _redis_server() as (_, url):
+        yield url
 
 
 def test_two_workers_share_one_count_in_redis(redis_url: str) -> None:
@@ -169,8 +301,176 @@ def test_two_workers_share_one_count_in_redis(redis_url: str) -> None:
     assert statuses == [200, 200, 200, 429]
 
 
+def test_failed_keys_are_counted_across_workers(redis_url: str) -> None:
+    """With Redis, an address's unknown keys count in every worker."""
+    settings = {"api_keys": "right-key", "auth_failure_limit": "3/minute",
+                "redis_url": redis_url}
+    guesser = ("203.0.113.77", 40000)
+    with make(client=guesser, **settings) as first, make(client=guesser, **settings) as second, \
+            make(client=("198.51.100.77", 40000), **settings) as elsewhere:
+        statuses = [client.post("/v1/solve", json=HAND, headers={"X-API-Key": "wrong"}).status_code
+                    for client in (first, second, first, second)]
+        assert statuses == [401, 401, 401, 429]
+        assert elsewhere.post("/v1/solve", json=HAND,
+                              headers={"X-API-Key": "right-key"}).status_code == 200
+
+
 def test_redis_down_lets_requests_through() -> None:
     dead = f"redis://127.0.0.1:{_free_port()}/0"
     with make(api_keys="k", rate_limit="1/minute", redis_url=dead) as client:
         assert [client.post("/v1/solve", json=HAND, headers={"X-API-Key": "k"}).status_code
                 for _ in range(2)] == [200, 200]
+
+
+# ---------------------------------------------------------------------------
+# A Redis that stops answering (issue 38 item 1): paused with SIGSTOP, it
+# still accepts connections (the kernel does) and never answers.
+
+LIMIT_MS = 100  # the requests' own deadline
+REDIS_WAIT_S = (50 + 50) / 1000.0  # the default connect and command timeouts
+MARGIN_S = 0.5  # a loaded two-core machine answering a request
+
+
+@pytest.fixture()
+def paused_redis() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A Redis of its own for a test that pauses it."""
+    with _redis_server() as started:
+        yield started
+
+
+@contextmanager
+def _paused(process: subprocess.Popen[bytes]) -> Iterator[None]:
+    process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        process.send_signal(signal.SIGCONT)
+
+
+def _timed(call: Callable[[], T], limit_s: float) -> tuple[T, float]:
+    """``call()``'s result and seconds, failing (not hanging) past ``limit_s``."""
+    pool = ThreadPoolExecutor(1)
+    started = time.monotonic()
+    try:
+        result = pool.submit(call).result(timeout=limit_s)
+    except FutureTimeout:
+        pytest.fail(f"no answer within {limit_s:.1f} s while Redis is paused")
+    finally:
+        pool.shutdown(wait=False)  # a hung call ends once Redis is resumed
+    return result, time.monotonic() - started
+
+
+def _sample(metrics_text: str, series: str) -> float:
+    """A series' value in Prometheus text (0 when absent)."""
+    for line in metrics_text.splitlines():
+        if line.startswith(series + " "):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+FAILURES = 'rummy_solver_rate_limit_failures_total{{policy="{}"}}'
+REDIS_UP = 'rummy_solver_redis_up{use="rate_limits"}'
+TIMED = {**HAND, "time_limit_ms": LIMIT_MS}
+
+
+@pytest.mark.parametrize("policy", ["open", "closed"])
+def test_a_paused_redis_holds_no_request(
+        policy: str, paused_redis: tuple[subprocess.Popen[bytes], str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """While Redis does not answer, a keyed request answers within its deadline
+    plus the Redis timeouts, by the policy (open: 200 uncounted; closed: 503
+    ``rate_limit_unavailable`` with Retry-After); the next ones at once; the
+    metrics and /readyz say so; one warning, not one per request, and a line
+    when Redis is back."""
+    process, url = paused_redis
+    caplog.set_level(logging.INFO, logger="api.rate_limit")
+    headers = {"X-API-Key": "k"}
+    bound = LIMIT_MS / 1000.0 + REDIS_WAIT_S + MARGIN_S
+    with make(api_keys="k", redis_url=url, rate_limit_fail=policy) as client:
+        assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 200
+        assert client.get("/readyz").json()["redis"] == "ok"
+        before = client.get("/metrics").text
+        assert _sample(before, REDIS_UP) == 1.0
+        with _paused(process):
+            answers = []
+            for _ in range(4):
+                answer, took = _timed(
+                    lambda: client.post("/v1/solve", json=TIMED, headers=headers), bound + 5)
+                assert took <= bound, f"{took:.3f} s"
+                answers.append(answer)
+            ready, took = _timed(lambda: client.get("/readyz"), bound + 5)
+            assert took <= bound, f"/readyz took {took:.3f} s"
+            during = client.get("/metrics").text
+        if policy == "open":
+            assert [a.status_code for a in answers] == [200] * 4
+            assert ready.status_code == 200 and ready.json()["redis"] == "unreachable"
+        else:
+            assert [a.status_code for a in answers] == [503] * 4
+            refused = answers[0].json()["detail"][0]
+            assert refused["type"] == "rate_limit_unavailable"
+            assert 1 <= int(answers[0].headers["retry-after"]) <= 2
+            assert ready.status_code == 503
+            assert ready.json()["detail"][0]["type"] == "not_ready"
+            assert "Redis" in ready.json()["detail"][0]["msg"]
+        assert _sample(during, REDIS_UP) == 0.0
+        # two checks a request when both get through (the address's failed keys,
+        # the key's rate), one when the first refuses
+        assert _sample(during, FAILURES.format(policy)) - _sample(
+            before, FAILURES.format(policy)) == {"open": 8, "closed": 4}[policy]
+        # resumed: /readyz probes at once, and the requests are counted again
+        assert client.get("/readyz").json()["redis"] == "ok"
+        assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 200
+        assert _sample(client.get("/metrics").text, REDIS_UP) == 1.0
+    lines = [record.getMessage() for record in caplog.records if record.name == "api.rate_limit"]
+    assert len(lines) == 2, lines  # gone (once for five failed checks), back
+    assert "failed a check" in lines[0] and f"RATE_LIMIT_FAIL={policy}" in lines[0]
+    assert "answers again" in lines[1]
+
+
+@pytest.mark.parametrize("policy", ["open", "closed"])
+def test_a_paused_redis_holds_no_request_of_the_real_server(
+        policy: str, paused_redis: tuple[subprocess.Popen[bytes], str]) -> None:
+    """The same against ``rummy-solver serve`` over HTTP: a keyed solve with a
+    100 ms deadline answers within its deadline plus the timeouts (it waited
+    77 s for the pause to end), /readyz reports Redis, /metrics moves.  And
+    (while Redis answers) uvicorn's client address behind a proxy is what
+    the failed keys are counted by."""
+    from benchmarks.service.load import Server
+
+    process, url = paused_redis
+    server = Server(workers=1, settings={"api_keys": "k", "redis_url": url, "processes": "1",
+                                         "rate_limit_fail": policy, "auth_failure_limit": "2/hour"})
+    headers = {"X-API-Key": "k"}
+    bound = LIMIT_MS / 1000.0 + REDIS_WAIT_S + MARGIN_S
+    try:
+        server.wait_ready()
+        with httpx.Client(base_url=server.url, timeout=bound + 5) as client:
+            assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 200
+            assert client.get("/readyz").json()["redis"] == "ok"
+            # Behind a trusted proxy (FORWARDED_ALLOW_IPS: this host by default) the
+            # failed keys count by the client's own address, not the proxy's.
+            guesser = {"X-API-Key": "guess", "X-Forwarded-For": "203.0.113.9"}
+            assert [client.post("/v1/solve", json=TIMED, headers=guesser).status_code
+                    for _ in range(3)] == [401, 401, 429]
+            assert client.post("/v1/solve", json=TIMED, headers={
+                **headers, "X-Forwarded-For": "198.51.100.1"}).status_code == 200
+            with _paused(process):
+                started = time.monotonic()
+                answer = client.post("/v1/solve", json=TIMED, headers=headers)
+                took = time.monotonic() - started
+                ready = client.get("/readyz")
+                metrics_text = client.get("/metrics").text
+            assert took <= bound, f"{took:.3f} s"
+            if policy == "open":
+                assert answer.status_code == 200 and answer.json()["deadwood_points"] == 33
+                assert ready.status_code == 200 and ready.json()["redis"] == "unreachable"
+            else:
+                assert answer.status_code == 503, answer.text
+                assert answer.json()["detail"][0]["type"] == "rate_limit_unavailable"
+                assert "retry-after" in answer.headers
+                assert ready.status_code == 503
+            assert _sample(metrics_text, REDIS_UP) == 0.0
+            assert _sample(metrics_text, FAILURES.format(policy)) >= 1
+            assert client.get("/readyz").status_code == 200  # resumed
+    finally:
+        server.close()

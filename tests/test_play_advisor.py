@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.arena import melds as oracle
-from benchmarks.arena.runner import run_arena
+from benchmarks.arena.gin import melds as oracle
+from benchmarks.arena.gin.runner import run_arena
 from solver.cards import parse_card, parse_cards
 from solver.play import advise
 from solver.play.gin.hands import mask_of
@@ -98,7 +98,7 @@ def test_the_defenders_reply_is_exact() -> None:
     assert advice.phase == "layoff" and reply.exact and len(advice.moves) == 1
     knocker_melds = [mask_of(parse_cards(" ".join(m))) for m in knock["melds"]]
     _, deadwood = oracle.best_defence(mask_of(parse_cards(hand)), knocker_melds)
-    from benchmarks.arena.cards import POINTS
+    from benchmarks.arena.gin.cards import POINTS
 
     assert sum(POINTS[c] for c in reply.move.deadwood) == deadwood
     assert reply.expected_points == -(deadwood - 2)

@@ -59,7 +59,7 @@ def test_the_deal_gives_ten_seven_or_six_cards_from_52(players: int, size: int) 
 
 BAD_STATES = [
     ("wrong_player_count", {"players": 7}, ("players",)),
-    ("too_many_copies", {"hand": "AH 2H 3H 9S 9D 9C 5C 6C 7C JK"}, ("hand",)),  # no jokers
+    ("too_many_jokers", {"hand": "AH 2H 3H 9S 9D 9C 5C 6C 7C JK"}, ("hand", 9)),  # no jokers
     # below the top: basic rummy takes the top card only
     ("pile_mismatch", {"me": 0, "hand": "AH 2H 3H 9S 9D 9C 5C 6C 7C 8C KD 4S",
                        "history": [{"player": 1, "action": "draw_stock"},

@@ -1,6 +1,6 @@
 """The advisor's fast gin primitives against the arena's independent meld code.
 
-``benchmarks/arena/melds.py`` was written apart from the library (it imports
+``benchmarks/arena/gin/melds.py`` was written apart from the library (it imports
 none of it): its exhaustive least deadwood and best defence are the oracle
 for ``solver.play.gin.hands`` and ``solver.play.gin.scoring``.
 """
@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from benchmarks.arena import melds as oracle
+from benchmarks.arena.gin import melds as oracle
 from solver.gin import gin_deal
 from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
 from solver.play.gin.scoring import defender_deadwood, knock_points
@@ -153,3 +153,28 @@ def test_a_fast_player_takes_a_card_only_into_a_meld(hands: GinHands) -> None:
         assert simulator.takes(rest, top) == hands.melds_with(rest, top) == melds_it
         taken += melds_it
     assert 100 < taken < 500
+
+
+def test_a_careful_player_keeps_a_card_that_feeds_the_others_pickups() -> None:
+    """With a careful slack, a simulated player does not throw the card that
+    would feed what the other took from the pile (its rank, or its suit within
+    two) when another throw costs at most the slack more; without it, it
+    throws the plain best."""
+    from solver.play.gin.hands import GinHands, mask_of
+    from solver.play.gin.simulate import FEEDS, Simulator
+    from solver.rules import make_deal, make_rules
+
+    deal = make_deal(make_rules("gin"))
+    hands = GinHands(deal)
+    # A-2-3S, 7H 7D 7C, 4C 5C 6C, KH and QD loose: the plain throw is KH (10, the higher)
+    hand = mask_of([0, 1, 2, 19, 32, 45, 42, 43, 44, 25, 37])
+    plain = Simulator(hands, deal.rules, 10)
+    _, card = plain.discard(hand, None)
+    assert card in (25, 37)
+    other = 37 if card == 25 else 25
+    shown = mask_of([12 if card == 25 else 11])  # the other took KS (or QS): card's rank
+    assert FEEDS[card] & shown and not FEEDS[other] & shown
+    careful = Simulator(hands, deal.rules, 10, careful_slack=2)
+    _, safer = careful.careful_discard(hand, None, shown)
+    assert safer != card and not FEEDS[safer] & shown
+    assert plain.careful_discard(hand, None, shown) == plain.discard(hand, None)

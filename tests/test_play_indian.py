@@ -17,6 +17,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from api.shared.examples import REQUESTS
+from benchmarks.arena.core.joker_cards import card_name, names
 from benchmarks.arena.indian import players as arena_players
 from benchmarks.arena.indian.melds import show_problem
 from benchmarks.arena.indian.referee import (
@@ -27,7 +28,6 @@ from benchmarks.arena.indian.referee import (
     PlayerView,
 )
 from benchmarks.arena.indian.runner import run_indian_arena
-from benchmarks.arena.joker_cards import card_name, names
 from solver import solve
 from solver.cards import JOKER, parse_card
 from solver.deadline import Deadline
@@ -60,8 +60,8 @@ BAD_STATES = [
      ("history", 0)),
     ("history_out_of_turn", _state(history=[{"player": 1, "action": "draw_stock"},
                                             {"player": 1, "action": "drop"}]), ("history", 1)),
-    ("history_out_of_turn", _state(
-        hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D 8C",
+    ("history_out_of_turn", _state(  # one deck: the card taken itself goes back
+        hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D 8C", rules={"decks": 1},
         history=[{"player": 1, "action": "take_discard", "card": "8C"},
                  {"player": 1, "action": "discard", "card": "8C"}]), ("history", 1)),
     ("hand_over", _state(me=0, hand="AS 2S 3S 5D 6D JK 9H 9C 4S KH QH 4D 2C",
@@ -292,7 +292,7 @@ def test_the_referee_counts_agree_with_the_solver() -> None:
 
 def test_the_arena_command_line_seats_the_table() -> None:
     from benchmarks.__main__ import build_parser
-    from benchmarks.arena.cli import indian_lineup
+    from benchmarks.arena.core.cli import indian_lineup
 
     parser = build_parser()
     assert indian_lineup(parser.parse_args(["--arena", "--game", "indian13"])) == [
@@ -366,3 +366,65 @@ def test_after_a_draw_the_throw_that_keeps_the_least_count_is_weighed_too() -> N
     assert cheapest.discard != out
     counts = [count for _, count in advisor._throws(full, drawn, out, packing)]
     assert counts == [14, cheapest.penalty_points] == [14, 2]
+
+
+# -- two decks: another copy of the card taken may go ---------------------------------------
+def test_a_copy_of_the_card_taken_may_be_thrown_and_is_offered() -> None:
+    """RULES.md section 14: with several decks, a player who takes the pile top
+    may throw another copy of the same card that it held; the copy it took
+    stays in its hand (docs/RULES.md; draw_hint allows it too)."""
+    taken = _state(hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 8C 8C", upcard="8C",
+                   history=[{"player": 1, "action": "take_discard", "card": "8C"}])
+    advice = advise("indian13", **taken, level="novice")
+    assert "8C" in {m.move.to_dict().get("card") for m in advice.moves
+                    if m.move.action == "discard"}
+    thrown = _state(hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 8C", me=1, upcard="8C",
+                    history=[{"player": 1, "action": "take_discard", "card": "8C"},
+                             {"player": 1, "action": "discard", "card": "8C"},
+                             {"player": 0, "action": "draw_stock"},
+                             {"player": 0, "action": "discard", "card": "KC"}])
+    assert advise("indian13", **thrown, level="novice").phase == "draw"
+    # without the copy in hand, the card taken may not go back
+    alone = _state(hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D 8C", upcard="8C",
+                   history=[{"player": 1, "action": "take_discard", "card": "8C"}])
+    advice = advise("indian13", **alone, level="novice")
+    assert "8C" not in {m.move.to_dict().get("card") for m in advice.moves
+                        if m.move.action == "discard"}
+
+
+def _to_the_last_card() -> dict[str, Any]:
+    """A one-deck indian13 deal for three, played until the stock is empty
+    with seat 2 to throw: every turn draws the stock top and throws it."""
+    from benchmarks.arena.core.joker_cards import card_name as token
+
+    deck = [c for c in range(52)] + [JOKER]
+    import random
+    random.Random(5).shuffle(deck)
+    hands = [deck[i * 13:(i + 1) * 13] for i in range(3)]
+    upcard, stock = deck[39], deck[41:]  # deck[40]: the cut card, under the stock
+    history: list[dict[str, Any]] = []
+    for turn in range(len(stock)):
+        seat = turn % 3
+        card = stock[turn]
+        history.append({"player": seat, "action": "draw_stock"})
+        if turn == len(stock) - 1:
+            hands[seat].append(card)
+            break
+        history.append({"player": seat, "action": "discard", "card": token(card)})
+    assert seat == 2
+    return {"hand": [token(c) for c in hands[2]], "upcard": token(upcard),
+            "wild_rank": token(deck[40]), "players": 3, "me": 2, "dealer": 2,
+            "history": history, "rules": {"decks": 1}}
+
+
+def test_with_the_stock_empty_every_throw_ends_the_deal_void() -> None:
+    """The last stock card drawn: any throw but a show ends the deal and
+    nobody pays; the figures say so exactly, not as if play went on."""
+    state = _to_the_last_card()
+    advice = advise("indian13", **state, level="novice")
+    assert advice.phase == "discard"
+    for value in advice.moves:
+        if value.move.action == "discard":
+            assert value.expected_points == 0 and value.exact and value.win_probability == 0
+            assert any("void" in reason for reason in value.reasons)
+

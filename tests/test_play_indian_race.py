@@ -1,11 +1,11 @@
 """The Indian advisor's race model (``solver.play.indian.race``) and the
-benchmark that measures its step chances (``benchmarks.indian_steps``)."""
+benchmark that measures its step chances (``benchmarks.speed.indian_steps``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.indian_steps import measure
+from benchmarks.speed.indian_steps import measure
 from solver.play.indian.race import race, turns
 
 

@@ -127,3 +127,48 @@ def test_a_parameter_changes_the_play() -> None:
 def test_every_parameter_says_what_it_means(game: str) -> None:
     rows = describe(GAMES[game].params)
     assert rows and all(row.meaning for row in rows)
+
+
+# -- moves to consider besides the listed ones ---------------------------------------------
+def test_a_move_to_consider_is_searched_on_the_same_deals() -> None:
+    """Gin's standard level searches its shortlist of six discards; a discard it
+    would not search is searched when asked for, on the same deals."""
+    from solver.play.advice import Move
+    from solver.cards import parse_card
+
+    state = {**GIN, "hand": "AS 2S 3S 4S 7H 7D 7C 8C 9C 2D 5H", "upcard": "4S",
+             "history": [{"player": 0, "action": "take_discard", "card": "4S"}]}
+    plain = advise("gin", **state, seed=5)
+    rough = [m for m in plain.moves if m.confidence == "rough" and m.move.action == "discard"]
+    assert rough
+    asked = rough[0].move
+    advice = advise("gin", **state, seed=5, consider=[asked])
+    value = next(m for m in advice.moves if m.move == asked)
+    assert value.searched and value.confidence == "ranked" and value.gap is not None
+    with pytest.raises(InvalidStateError) as info:
+        advise("gin", **state, seed=5, consider=[Move("discard", card=parse_card("KH"))])
+    assert info.value.code == "illegal_move" and info.value.loc == ("consider", 0)
+
+
+def test_a_lay_down_play_the_advisor_did_not_list_is_valued_when_asked() -> None:
+    """Rummy 500 lists a few plays per throw; a play of other melds is valued
+    when asked for, and an impossible one is refused."""
+    from solver.cards import parse_cards
+    from solver.play.advice import Move
+
+    state = {**BASIC, "hand": "AH 2H 3H 4H 9S 9D 9C KD QD 5C 6C", "me": 0, "dealer": 1,
+             "history": [{"player": 0, "action": "draw_stock"}]}
+    advice = advise("rummy500", **{**state, "hand": "AH 2H 3H 4H 9S 9D 9C KD QD 5C 6C 7C 2S 8S"},
+                    level="novice", seed=2)
+    listed = {m.move for m in advice.moves}
+    run = tuple(parse_cards("AH 2H 3H"))  # a shorter run than the best play lays
+    asked = Move("discard", card=parse_cards("KD")[0], melds=(run,))
+    assert asked not in listed
+    advice = advise("rummy500", **{**state, "hand": "AH 2H 3H 4H 9S 9D 9C KD QD 5C 6C 7C 2S 8S"},
+                    level="novice", seed=2, consider=[asked])
+    assert asked in {m.move for m in advice.moves}
+    wrong = Move("discard", card=parse_cards("KD")[0], melds=(tuple(parse_cards("AH 2H 9S")),))
+    with pytest.raises(InvalidStateError) as info:
+        advise("rummy500", **{**state, "hand": "AH 2H 3H 4H 9S 9D 9C KD QD 5C 6C 7C 2S 8S"},
+               level="novice", seed=2, consider=[wrong])
+    assert info.value.code == "illegal_move"

@@ -415,3 +415,28 @@ def test_a_deadline_that_cuts_the_search_still_offers_moves_using_the_card(playe
         used = [c for meld in value.move.melds for c in meld] + \
                [c for lay in value.move.layoffs for c in lay.cards]
         assert upcard in used, str(value.move)
+
+
+def test_with_two_decks_a_copy_of_the_top_taken_may_be_thrown() -> None:
+    """Five players play Rummy 500 with two decks: after taking the pile top a
+    player holding another copy of it may throw that copy (the top it took
+    stays in hand); with one copy the top may not go back."""
+    from solver.play import advise
+
+    taken: dict[str, Any] = {
+        "hand": "AH 5S 9D 9C KD QD 8C 8C", "upcard": "8C", "players": 5, "me": 0, "dealer": 4,
+        "history": [{"player": 0, "action": "take_discard", "card": "8C"}]}
+    advice = advise("rummy500", **taken, level="novice")
+    assert any(m.move.action == "discard" and m.move.to_dict()["card"] == "8C"
+               for m in advice.moves)
+    thrown: dict[str, Any] = {**taken, "hand": "AH 5S 9D 9C KD QD 8C",
+              "history": [*taken["history"], {"player": 0, "action": "discard", "card": "8C"},
+                          *({"player": s, "action": "draw_stock"} if i == 0 else
+                            {"player": s, "action": "discard", "card": card}
+                            for s, card in ((1, "2S"), (2, "3S"), (3, "4S"), (4, "6S"))
+                            for i in range(2))]}
+    assert advise("rummy500", **thrown, level="novice").phase == "draw"
+    alone: dict[str, Any] = {**taken, "hand": "AH 5S 9D 9C KD QD 2D 8C"}
+    advice = advise("rummy500", **alone, level="novice")
+    assert not any(m.move.action == "discard" and m.move.to_dict()["card"] == "8C"
+                   for m in advice.moves)

@@ -74,9 +74,10 @@ def link(**params: str) -> str:
 
 
 @contextmanager
-def serve_app() -> Iterator[str]:
-    """The app (solver threads, no processes) on a free port; yields its base URL."""
-    app = create_app(Settings(processes=0))
+def serve_app(settings: Settings | None = None) -> Iterator[str]:
+    """The app (``settings``, by default the environment's with solver threads, no
+    processes) on a free port; yields its base URL."""
+    app = create_app(Settings(processes=0) if settings is None else settings)
     if not any(getattr(route, "path", None) == "/play" for route in app.routes):
         app.include_router(play.router)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -170,7 +171,7 @@ def test_page_and_assets_are_served_with_a_strict_policy(base_url: str) -> None:
     for asset in ("play.js", "play.css", "icon.svg", "cards.js", "seeded.js", "table-api.js",
                   "table-page.js",
                   "advice-chart.js", "gin.js", "gin-referee.js", "gin.css", "indian.js",
-                  "indian-referee.js", "indian.css"):
+                  "indian-referee.js", "indian.css", "words.js"):
         assert httpx.get(f"{base_url}/play-assets/{asset}").status_code == 200
     for missing_path in ("/play-assets/..%2Fplay.py", "/play-assets/gin.html", "/play-assets/indian.html"):
         missing = httpx.get(base_url + missing_path)

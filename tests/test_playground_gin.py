@@ -196,6 +196,48 @@ def dull_bot(route: Any) -> None:
         "seed": 0, "complete": True, "elapsed_ms": 0.0}))
 
 
+def advised(move: dict[str, Any], points: float, **extra: Any) -> dict[str, Any]:
+    """One ranked move of a scripted /v1/advise answer (``extra``: confidence, searched ...)."""
+    return {"move": move, "expected_points": points, "win_probability": 0.5,
+            "match_win_probability": None, "exact": False, "samples": 8,
+            "standard_error": 2.0, "reasons": ["scripted"], **extra}
+
+
+RANKING = "the plainest move unless the search is sure another is better (expected points)"
+
+
+def test_hint_panel_shows_the_ranking_rule_and_marks_rough_figures(gin: GinPage, shots: Path) -> None:
+    assert gin.open(gin_link(SHORT_SEED)) == "human"
+    upcard = gin.pile_top()
+    take = {"action": "take_discard", "card": upcard}
+    # An answer with each figure's confidence and the rule: the rough figure is marked, the
+    # ranked one (searched on the same deals, however few) is not, and the rule is shown.
+    moves = [advised({"action": "pass"}, 2.9, confidence="ranked", searched=True),
+             advised(take, 8.0, confidence="rough", searched=False, samples=4)]
+    gin.route_advice(0, {"game": "gin", "phase": "first_upcard", "recommended": moves[0],
+                         "moves": moves, "level": "novice", "seed": 1, "complete": True,
+                         "elapsed_ms": 1.0, "ranked_by": "expected_points", "ranking": RANKING})
+    shown = gin.hint()
+    assert [(m["action"], m["confidence"]) for m in shown] == [("pass", "ranked"), ("take_discard", "rough")]
+    assert "(rough)" in shown[1]["quality"] and shown[1]["rough_bar"]
+    assert "(rough)" not in shown[0]["quality"] and not shown[0]["rough_bar"]
+    assert gin.ranking() == RANKING
+    basis = gin.testid("advice-move").first.locator(".basis")
+    assert basis.count() == 1 and "pts" in basis.inner_text()
+    gin.page.screenshot(path=str(shots / "hint-ranking.png"), full_page=True)
+    # An answer from before those fields: the searched flag says which figure is rough, and no
+    # rule is shown.
+    gin.page.unroute("**/v1/advise")
+    for move in moves:
+        del move["confidence"]
+    answer = {"game": "gin", "phase": "first_upcard", "recommended": moves[0], "moves": moves,
+              "level": "novice", "seed": 1, "complete": True, "elapsed_ms": 1.0}
+    gin.route_advice(0, answer)
+    shown = gin.hint()
+    assert [m["confidence"] for m in shown] == ["ranked", "rough"]
+    assert "(rough)" in shown[1]["quality"] and gin.ranking() is None
+
+
 def test_a_hand_to_the_wall_scores_nothing(gin: GinPage, shots: Path) -> None:
     gin.page.route("**/v1/advise", dull_bot)
     gin.open(gin_link(SHORT_SEED, hand=2))  # you deal: the wall comes on your turn

@@ -14,7 +14,9 @@ server, no horizontal scrolling on a phone.  The referee test drives the page's
 own referee (``indian-referee.js``, no clicking) through whole deals and checks at
 every turn that ``/v1/advise`` accepts the view the page would send, refuses the
 same view from a seat whose turn it is not, and lists exactly the moves the page
-offers.
+offers.  The bots' style: lively bots (the default) make a game of every one of the
+13 deals where the advisor's own drops ended 5 at once, and a scripted advisor shows
+which drops each style takes while your Hint stays the advisor's.
 
 The tests do not depend on which moves the advisor prefers: what they play by
 hand (drawing from the stock, throwing the card drawn, dropping, a show) is always
@@ -282,6 +284,111 @@ def scripted_bot(route: Any) -> None:
         "game": "indian13", "phase": "discard" if len(hand) == 14 else "draw",
         "recommended": value, "moves": [value], "level": "novice", "seed": 0, "complete": True,
         "elapsed_ms": 0.0}))
+
+
+ISSUE_SEEDS = range(13)
+"""Deal 1 of these seeds for three players: with bots that took the advisor's every move, in 5
+of them every bot dropped on its first turn (issue 38, item 15)."""
+
+
+def test_lively_bots_make_a_game_of_every_deal(indian: IndianPage) -> None:
+    """The page's default bot style: in none of the 13 deals does every bot drop on its first
+    turn (you draw from the stock and throw the card drawn; then each bot has had its turn)."""
+    all_dropped = []
+    for seed in ISSUE_SEEDS:
+        assert indian.open(indian_link(seed)) == "human"
+        assert indian.testid("bot-style").input_value() == "lively"
+        indian.testid("moves").locator("[data-move=draw_stock]").click()
+        assert indian.turn() == "human" and indian.phase() == "discard"
+        indian.testid("your-hand").locator("[data-testid=hand-card].new").first.click()
+        indian.turn()  # both bots have played their first turn (or the deal is over)
+        seats = indian.page.locator("[data-testid=bot-seat]")
+        dropped = [seats.nth(i).get_attribute("data-dropped") for i in range(seats.count())]
+        if all(d == "first" for d in dropped):
+            all_dropped.append(seed)
+    assert not all_dropped, f"every bot dropped at once in deal 1 of seeds {all_dropped}"
+
+
+def advising_a_drop(win: float) -> Any:
+    """A bot's /v1/advise answered with a drop recommended over drawing from the stock, which
+    wins ``win`` of the deals (after drawing: throw the card drawn); your hints go to the
+    advisor."""
+
+    def answer(route: Any) -> None:
+        body = json.loads(route.request.post_data)
+        if body["me"] == 0:
+            route.continue_()
+            return
+        hand = body["hand"]
+
+        def value(move: dict[str, Any], points: float, chance: float) -> dict[str, Any]:
+            return {"move": move, "expected_points": points, "win_probability": chance,
+                    "match_win_probability": None, "exact": False, "samples": 16,
+                    "standard_error": 3.0, "reasons": ["scripted"]}
+
+        if len(hand) == 14:
+            moves = [value({"action": "discard", "card": hand[-1]}, -20.0, win)]
+        else:
+            moves = [value({"action": "drop"}, -10.0, 0.0),
+                     value({"action": "draw_stock"}, -25.0, win)]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps({
+            "game": "indian13", "phase": "discard" if len(hand) == 14 else "draw",
+            "recommended": moves[0], "moves": moves, "level": "novice", "seed": 0,
+            "complete": True, "elapsed_ms": 0.0}))
+
+    return answer
+
+
+@pytest.mark.parametrize(("style", "win", "drops"), [
+    ("lively", 0.3, False), ("lively", 0.05, True), ("advisor", 0.3, True)])
+def test_the_bot_style_decides_the_bots_drops_and_the_hint_stays_the_advisors(
+        indian: IndianPage, style: str, win: float, drops: bool) -> None:
+    indian.page.route("**/v1/advise", advising_a_drop(win))
+    styled = {} if style == "lively" else {"style": style}  # lively: the default, not in the link
+    link = indian_link(SEED, 1, 2, **styled)
+    assert indian.open(link) == "human"
+    assert indian.testid("bot-style").input_value() == style
+    assert indian.query().get("style") == ([style] if style != "lively" else None)
+    indian.testid("moves").locator("[data-move=draw_stock]").click()
+    assert indian.turn() == "human"
+    indian.testid("your-hand").locator("[data-testid=hand-card].new").first.click()
+    bot = indian.page.locator("[data-testid=bot-seat][data-seat='1']")
+    if drops:
+        assert indian.turn() == "over"
+        assert bot.get_attribute("data-dropped") == "first"
+        return
+    assert indian.turn() == "human" and indian.phase() == "draw"
+    assert bot.get_attribute("data-dropped") == ""
+    assert "playing on where the advisor would drop" in indian.testid("last-moves").inner_text()
+    # Your hint is the advisor's own: the drop beside playing on, as it ranks them.
+    shown = indian.hint()
+    drop = next(m for m in shown if m["action"] == "drop")
+    assert drop["expected"] == -DROP["middle"]
+    assert indian.testid("drop-advice").is_visible()
+
+
+def test_hint_panel_shows_the_ranking_rule_and_marks_rough_figures(indian: IndianPage) -> None:
+    assert indian.open(indian_link(SEED)) == "human"
+    top = indian.testid("pile-top").get_by_test_id("card").get_attribute("data-card")
+
+    def value(move: dict[str, Any], points: float, confidence: str) -> dict[str, Any]:
+        return {"move": move, "expected_points": points, "win_probability": 0.3,
+                "match_win_probability": None, "exact": confidence == "exact", "samples": 16,
+                "standard_error": None if confidence == "exact" else 4.0, "reasons": ["scripted"],
+                "searched": confidence != "rough", "confidence": confidence}
+
+    moves = [value({"action": "draw_stock"}, -6.0, "ranked"), value({"action": "drop"}, -10.0, "exact"),
+             value({"action": "take_discard", "card": top}, -3.0, "rough")]
+    rule = "expected points, the plainest move first unless the search is sure"
+    indian.route_advice(0, {"game": "indian13", "phase": "draw", "recommended": moves[0],
+                            "moves": moves, "level": "novice", "seed": 1, "complete": True,
+                            "elapsed_ms": 1.0, "ranked_by": "expected_points", "ranking": rule})
+    shown = indian.hint()
+    assert [m["confidence"] for m in shown] == ["ranked", "exact", "rough"]
+    assert [("(rough)" in m["quality"], m["rough_bar"]) for m in shown] == [
+        (False, False), (False, False), (True, True)]
+    assert indian.ranking() == rule
+    assert indian.testid("drop-advice").is_visible()  # the drop beside playing on, as before
 
 
 def test_a_later_drop_costs_40_and_ends_a_two_player_deal(indian: IndianPage, shots: Path,

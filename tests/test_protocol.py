@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from api.shared.settings import Settings
-from benchmarks.load import Server
+from benchmarks.service.load import Server
 
 LIMITS = Settings.model_construct()
 HEADER_BYTES = LIMITS.max_header_bytes

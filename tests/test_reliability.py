@@ -44,9 +44,9 @@ import httpx
 import pytest
 
 from api.pool.solver_pool import IDLE_COLLECT_S, LATE_S
-from benchmarks.hostile import deck as _deck
-from benchmarks.hostile import hostile_bodies
-from benchmarks.load import Server
+from benchmarks.service.hostile import deck as _deck
+from benchmarks.service.hostile import hostile_bodies
+from benchmarks.service.load import Server
 
 MARGIN_S = 0.1  # the API answers within the deadline + 100 ms
 # After a disconnect: the job stops within 100 ms, then the solver process,
@@ -318,7 +318,7 @@ def _gin30(shift: int = 0) -> list[str]:
 
 def _light_solves(count: int, seed: int = 5) -> list[dict[str, Any]]:
     """indian13 solves (a solver process, milliseconds each)."""
-    from benchmarks.suites import SUITES, generate
+    from benchmarks.speed.suites import SUITES, generate
 
     return [case.payload(SUITES["indian13_14"]) for case in generate("indian13_14", count, seed)]
 
@@ -326,7 +326,7 @@ def _light_solves(count: int, seed: int = 5) -> list[dict[str, Any]]:
 def test_a_crowd_of_gin_solves_is_served_not_shed(server: Server) -> None:
     """200 connections, each sending its next solve at once (no Retry-After
     honoured): every answer is a 200 (the quick path needs no solver)."""
-    from benchmarks.load import build_requests, run_phase
+    from benchmarks.service.load import build_requests, run_phase
 
     phase = run_phase(server.port, build_requests("gin10", server.port), 2.0, concurrency=200)
     assert phase.errors == 0, phase.first_error
@@ -540,7 +540,7 @@ def test_a_replaced_worker_gets_its_share_of_keep_alive_clients() -> None:
     """kill -9 of a worker: its clients reconnect to the survivor; connections
     end after RUMMY_SOLVER_CONNECTION_MAX_S, so the replacement gets clients
     back within seconds.  No answer is a 500."""
-    from benchmarks.load import build_requests, run_phase
+    from benchmarks.service.load import build_requests, run_phase
 
     pair = start_server(workers=2, connection_max_s="2")
     try:
@@ -607,7 +607,7 @@ def test_a_bad_body_with_a_one_ms_limit_gets_its_422(server: Server, client: htt
 CROWDED_TABLES = Path(__file__).resolve().parent / "corpus" / "crowded_tables.jsonl.gz"
 """Forty advice positions at crowded tables (indian21 at six players, rummy500 at
 eight), the heaviest the advisor meets: recorded from arena deals with
-``benchmarks.advise_load.advise_bodies(1, 0, game, players)``."""
+``benchmarks.service.advise_load.advise_bodies(1, 0, game, players)``."""
 
 
 def _advice_bodies(count: int, seed: int = 38) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.load import Server
+from benchmarks.service.load import Server
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT = ROOT / "clients" / "typescript"
@@ -148,3 +148,52 @@ def test_the_node_tests_pass_against_the_live_service(node_modules: Path, servic
     assert summary.get("pass") == summary.get("tests"), output[-8000:]
     skipped = re.findall(r"^\s*﹣ .*$", output, re.MULTILINE)  # the spec reporter's skipped suites
     assert not skipped, "\n".join(skipped)
+
+
+CONSUMER = """\
+import { RummySolver, RummySolverError, type AdviseRequest, type AdviceResponse } from "@rummy-solver/client";
+
+const request: AdviseRequest = { game: "gin", hand: "AS 2S 3S 7H 7D 7C KD QH 4C 9S", upcard: "4S",
+                                 history: [], me: 0, dealer: 1 };
+export const advise = (solver: RummySolver): Promise<AdviceResponse> => solver.advise(request);
+export const isSolverError = (error: unknown): boolean => error instanceof RummySolverError;
+"""
+"""A game's module: what it imports of the installed package type-checks."""
+
+
+@pytest.mark.slow
+def test_the_package_installs_from_its_tarball(node_modules: Path, tmp_path: Path) -> None:
+    """docs/INTEGRATION.md's commands: ``npm pack`` here (which builds), then ``npm
+    install`` of the file in a game's project; the game imports it and type-checks."""
+    from tests.test_docs_integration import tarball_name
+
+    assert NPM is not None and NODE is not None
+    packed = _run([NPM, "pack", "--pack-destination", str(tmp_path)], 600)
+    assert packed.returncode == 0, packed.stdout + packed.stderr
+    name = tarball_name(json.loads((CLIENT / "package.json").read_text(encoding="utf-8")))
+    game = tmp_path / "game"
+    (game / "vendor").mkdir(parents=True)
+    shutil.copy(tmp_path / name, game / "vendor" / name)
+    (game / "package.json").write_text('{"name": "game", "private": true, "type": "module"}\n')
+
+    def in_game(command: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(command, cwd=game, capture_output=True, text=True, timeout=600,
+                              check=False)
+
+    installed = in_game([NPM, "install", "--prefer-offline", "--no-audit", "--no-fund",
+                         f"./vendor/{name}"])
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    dependencies = json.loads((game / "package.json").read_text())["dependencies"]
+    assert dependencies == {"@rummy-solver/client": f"file:vendor/{name}"}
+    imported = in_game([NODE, "--input-type=module", "-e",
+                        "import * as client from '@rummy-solver/client';"
+                        "console.log(Object.keys(client).sort().join(' '))"])
+    assert imported.returncode == 0, imported.stderr
+    assert {"RummySolver", "RummySolverError", "DeadlineExceededError"} <= set(imported.stdout.split())
+    (game / "game.ts").write_text(CONSUMER)
+    (game / "tsconfig.json").write_text(json.dumps({
+        "compilerOptions": {"target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
+                            "strict": True, "noEmit": True, "types": []},
+        "files": ["game.ts"]}))
+    checked = in_game([str(node_modules / ".bin" / "tsc"), "-p", "."])
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -10,9 +10,11 @@
   costs microseconds, else a job of the solver pool); ``quick_lane``: those
   microsecond answers past FastAPI's routing; ``stream``: ``POST
   /v1/solve/stream``;
-* ``middleware``, ``keepalive``, ``access_log``, ``metrics``: the request
-  context, body limits, connection ages, the access log, Prometheus;
-* ``keys``, ``auth``, ``rate_limit``: API keys and their rates;
+* ``middleware``, ``keepalive``, ``access_log``, ``metrics``, ``cors``: the
+  request context, body limits, connection ages, the access log,
+  Prometheus, CORS answered in the error shape;
+* ``keys``, ``auth``, ``rate_limit``: API keys, their ids and rates, the
+  bound on failed keys, and Redis's timeouts and failure policy;
 * ``http_errors``: the one error shape as HTTP answers;
 * ``openapi``, ``docs``: the OpenAPI document and its offline pages;
   ``openapi_compat``: what would break a ``/v1`` client;

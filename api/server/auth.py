@@ -1,12 +1,25 @@
-"""``ApiKeyMiddleware``: no ``/v1`` request without a known key, and each key
-within its rate.
+"""``ApiKeyMiddleware``: no ``/v1`` request without a known key, each key
+within its rate, and a bound on guessing keys.
 
 Only when keys are configured (``api.server.keys``).  A ``/v1`` request without a
 key, or with one the service does not know, gets 401 ``unauthorized`` (with
 ``WWW-Authenticate: Bearer``); one over its key's rate gets 429
-``rate_limited`` with ``Retry-After`` (``api.server.rate_limit``).  Both before the
-body is read.  ``/healthz``, ``/readyz``, ``/version``, the documentation and
-the playground page stay open, and so does ``/metrics`` unless
+``rate_limited`` with ``Retry-After`` (``api.server.rate_limit``).
+
+Unknown keys are counted per client address (``failure_bucket``: the
+address, an IPv6 client's /64 network): past ``RUMMY_SOLVER_AUTH_FAILURE_LIMIT``
+every request carrying a key from there gets 429 ``too_many_failed_keys``
+with ``Retry-After`` *before* its key is looked at, so a right guess answers
+the same as a wrong one and guessing goes no faster than the limit.  Only
+that address waits: a key holder elsewhere is never refused for someone
+else's guesses.  A request without any key guesses nothing and is not
+counted.
+
+While the counter (Redis) does not answer, ``RUMMY_SOLVER_RATE_LIMIT_FAIL``
+applies: requests go on uncounted (open), or get 503
+``rate_limit_unavailable`` with ``Retry-After`` (closed).  All of this before
+the body is read.  ``/healthz``, ``/readyz``, ``/version``, the documentation
+and the playground page stay open, and so does ``/metrics`` unless
 ``RUMMY_SOLVER_METRICS_NEED_KEY``; CORS preflights (``OPTIONS``) carry no key
 and pass.  An admitted request's key id goes to ``scope["state"]["key_id"]``:
 the fair share of the solvers is then per key, and the access log names it.
@@ -14,12 +27,41 @@ the fair share of the solvers is then per key, and the access log names it.
 
 from __future__ import annotations
 
+import ipaddress
+
+from limits import RateLimitItem
+from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.server.http_errors import error_response
 from api.server.keys import KeyRing
 from api.server.middleware import header
-from api.server.rate_limit import RateLimiter
+from api.server.rate_limit import CounterUnavailable, RateLimiter
+
+KEY_LOC = ("header", "authorization")
+
+
+def failure_bucket(scope: Scope) -> str:
+    """Under what a client's calls are counted by address (its unknown keys; the
+    playground lane's calls): its address, or for IPv6 its /64 network (one host is commonly given a whole
+    /64, so counting single addresses would let it rotate past the limit).
+
+    >>> failure_bucket({"client": ("203.0.113.7", 5000)})
+    '203.0.113.7'
+    >>> failure_bucket({"client": ("2001:db8:1:2:aaaa::1", 5000)})
+    '2001:db8:1:2::/64'
+    """
+    client = scope.get("client")
+    host: str = client[0] if client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host or "-"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def presented_key(scope: Scope) -> str | None:
@@ -37,42 +79,72 @@ class ApiKeyMiddleware:
     """See the module docstring."""
 
     def __init__(self, app: ASGIApp, keys: KeyRing, limiter: RateLimiter,
-                 metrics_need_key: bool = False) -> None:
+                 failure_limit: RateLimitItem, metrics_need_key: bool = False) -> None:
         self.app = app
         self.keys = keys
         self.limiter = limiter
+        self.failure_limit = failure_limit
         self.metrics_need_key = metrics_need_key
 
     def _guarded(self, scope: Scope) -> bool:
         path: str = scope.get("path", "")
         if scope.get("method") == "OPTIONS":
             return False
+        if scope.get("state", {}).get("lane"):
+            return False  # admitted by the playground's lane (api.server.playground_lane)
         return path.startswith("/v1/") or (self.metrics_need_key and path == "/metrics")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not self.keys or not self._guarded(scope):
             await self.app(scope, receive, send)
             return
-        presented = presented_key(scope)
-        key = self.keys.find(presented) if presented is not None else None
         state = scope.setdefault("state", {})
-        if key is None:
-            state["log_fields"] = {"key": "unknown" if presented else "none"}
-            await error_response(
-                401, "unauthorized",
-                "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: "
-                "KEY'" if presented is None else "this API key is not known",
-                ("header", "authorization"), headers={"WWW-Authenticate": "Bearer"},
-            )(scope, receive, send)
-            return
-        state["key_id"] = key.id
-        wait = await self.limiter.allow(key.id, key.rate)
-        if wait is not None:
-            state["log_fields"] = {"key": key.id}
-            await error_response(
-                429, "rate_limited",
-                f"this API key is over its rate limit ({key.rate}); retry in {wait} s",
-                ("header", "authorization"), headers={"Retry-After": str(wait)},
-            )(scope, receive, send)
+        try:
+            refusal = await self._check(scope, state)
+        except CounterUnavailable as down:
+            refusal = counter_down(down)
+        if refusal is not None:
+            await refusal(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+    async def _check(self, scope: Scope, state: dict[str, object]) -> Response | None:
+        """The refusal of this request, or None when it may go on."""
+        presented = presented_key(scope)
+        if presented is None:
+            state["log_fields"] = {"key": "none"}
+            return error_response(
+                401, "unauthorized", "an API key is required: send it as 'Authorization: "
+                "Bearer KEY' or 'X-API-Key: KEY'", KEY_LOC, headers={"WWW-Authenticate": "Bearer"})
+        failures = f"failed-keys/{failure_bucket(scope)}"
+        wait = await self.limiter.over(failures, self.failure_limit)
+        if wait is not None:
+            state["log_fields"] = {"key": "not-checked"}
+            return error_response(
+                429, "too_many_failed_keys",
+                f"too many requests with an unknown API key from this address "
+                f"({self.failure_limit}); no key is checked from here for {wait} s",
+                KEY_LOC, headers={"Retry-After": str(wait)})
+        key = self.keys.find(presented)
+        if key is None:
+            state["log_fields"] = {"key": "unknown"}
+            await self.limiter.hit(failures, self.failure_limit)
+            return error_response(401, "unauthorized", "this API key is not known", KEY_LOC,
+                                  headers={"WWW-Authenticate": "Bearer"})
+        state["key_id"] = key.id  # the access log names the key by it, admitted or not
+        wait = await self.limiter.allow(key.id, key.rate)
+        if wait is not None:
+            return error_response(
+                429, "rate_limited",
+                f"this API key is over its rate limit ({key.rate}); retry in {wait} s",
+                KEY_LOC, headers={"Retry-After": str(wait)})
+        return None
+
+
+def counter_down(down: CounterUnavailable) -> Response:
+    """503 while the rate limit counter does not answer (``RUMMY_SOLVER_RATE_LIMIT_FAIL=closed``)."""
+    return error_response(
+        503, "rate_limit_unavailable",
+        f"the rate limits cannot be counted now (Redis does not answer) and this service "
+        f"refuses what it cannot count; retry in {down.retry_after} s",
+        KEY_LOC, headers={"Retry-After": str(down.retry_after)})

@@ -13,10 +13,23 @@ comment::
     # sha256 of the key                                               rate
     2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae  200/second
 
-``python -m api.server.keys KEY`` prints a key's line.  A key is only ever held as
-its digest; it is compared in constant time (``hmac.compare_digest``, after a
-look-up by digest, which tells nothing of the key) and never logged: logs and
-the fair share name a key by its *id*, the first 12 hex digits of its digest.
+``python -m api.server.keys KEY`` prints a key's line (``--id KEY``: the id
+the logs name it by, under this environment's settings).  A key is only ever
+held as its digest; it is compared in constant time (``hmac.compare_digest``,
+after a look-up by digest, which tells nothing of the key) and never logged.
+
+Logs, the fair share and the rate counts (in Redis too) name a key by its
+*id*: 16 hex digits of an HMAC-SHA256 of the key's digest under a server
+secret, so an id read in a log or in Redis cannot be tried against guessed
+keys offline, as a plain hash prefix could.  The secret is
+``RUMMY_SOLVER_KEY_ID_SECRET``; unset, it is derived from the configured
+keys' digests (``derived_secret``): every worker and replica holding the same
+keys computes the same ids, across restarts, with nothing more to configure,
+and the secret is no easier to find than the keys themselves.  A change of
+the key set then changes every id (log ids, and the rate counts start afresh
+once); set the secret to keep ids stable across key changes, and in every
+replica that shares one Redis, so that a rollout that changes the keys does
+not count a key in two places.
 """
 
 from __future__ import annotations
@@ -25,15 +38,18 @@ import hashlib
 import hmac
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from limits import RateLimitItem, parse
 
-from api.shared.settings import SettingsError
+from api.shared.settings import Settings, SettingsError, current
 
-ID_DIGITS = 12
-"""Hex digits of a key's digest that name it in logs."""
+ID_DIGITS = 16
+"""Hex digits of a key's HMAC that name it in logs and rate counts (64 bits:
+two keys of a large ring never share a count)."""
+
+_DERIVED_LABEL = b"rummy-solver key id secret, derived from the key digests\0"
 
 
 class KeyFileError(SettingsError):
@@ -42,15 +58,12 @@ class KeyFileError(SettingsError):
 
 @dataclass(frozen=True, slots=True)
 class ApiKey:
-    """A known key: its digest, id and rate limit."""
+    """A known key: its digest, rate limit and id (what names it in logs, the
+    fair share and the rate counts; never the key)."""
 
     digest: bytes
     rate: RateLimitItem
-
-    @property
-    def id(self) -> str:
-        """What names the key in logs and metrics (never the key)."""
-        return self.digest.hex()[:ID_DIGITS]
+    id: str = ""
 
 
 def digest_of(key: str) -> bytes:
@@ -58,11 +71,27 @@ def digest_of(key: str) -> bytes:
     return hashlib.sha256(key.encode("utf-8")).digest()
 
 
-class KeyRing:
-    """The keys the service accepts (see the module docstring)."""
+def derived_secret(digests: Iterable[bytes]) -> bytes:
+    """The id secret when ``RUMMY_SOLVER_KEY_ID_SECRET`` is unset: a hash of
+    every configured key's digest, in a fixed order (the same keys give the
+    same secret in every process)."""
+    return hashlib.sha256(_DERIVED_LABEL + b"".join(sorted(set(digests)))).digest()
 
-    def __init__(self, keys: Iterable[ApiKey]) -> None:
-        self.by_digest = {key.digest: key for key in keys}
+
+def key_id(secret: bytes, digest: bytes) -> str:
+    """The id of the key whose digest is ``digest``: HMAC-SHA256 under ``secret``."""
+    return hmac.new(secret, digest, hashlib.sha256).hexdigest()[:ID_DIGITS]
+
+
+class KeyRing:
+    """The keys the service accepts (see the module docstring); ``secret``
+    names them (``derived_secret`` of the keys when empty)."""
+
+    def __init__(self, keys: Iterable[ApiKey], secret: bytes = b"") -> None:
+        found = list(keys)
+        secret = secret or derived_secret(key.digest for key in found)
+        self.by_digest = {key.digest: replace(key, id=key_id(secret, key.digest))
+                          for key in found}
 
     def __bool__(self) -> bool:
         return bool(self.by_digest)
@@ -76,14 +105,20 @@ class KeyRing:
         return known
 
     @classmethod
-    def load(cls, keys: str, keys_file: str, default_rate: str) -> KeyRing:
-        """The keys of ``RUMMY_SOLVER_API_KEYS`` and ``RUMMY_SOLVER_API_KEYS_FILE``;
-        ``KeyFileError`` when the file is unusable."""
+    def load(cls, keys: str, keys_file: str, default_rate: str, id_secret: str = "") -> KeyRing:
+        """The keys of ``RUMMY_SOLVER_API_KEYS`` and ``RUMMY_SOLVER_API_KEYS_FILE``,
+        named under ``id_secret``; ``KeyFileError`` when the file is unusable."""
         rate = parse(default_rate)
         found = [ApiKey(digest_of(key.strip()), rate) for key in keys.split(",") if key.strip()]
         if keys_file:
             found += _read_file(Path(keys_file), rate)
-        return cls(found)
+        return cls(found, id_secret.encode("utf-8"))
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> KeyRing:
+        """The keys ``settings`` configure (``load``)."""
+        return cls.load(settings.api_keys, settings.api_keys_file, settings.rate_limit,
+                        settings.key_id_secret)
 
 
 def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
@@ -109,11 +144,31 @@ def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
     return keys
 
 
+_USAGE = "usage: python -m api.server.keys KEY [RATE] | --id KEY"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m api.server.keys KEY [RATE]``: the key file line of a key."""
+    """``python -m api.server.keys KEY [RATE]``: the key file line of a key;
+    ``--id KEY``: the id the service names a configured key by, under this
+    environment's settings (to tell which key a log line is about)."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--id"]:
+        if len(args) != 2:
+            print(_USAGE, file=sys.stderr)
+            return 2
+        try:
+            found = KeyRing.from_settings(current()).find(args[1])
+        except SettingsError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        if found is None:
+            print("error: that key is not configured here (RUMMY_SOLVER_API_KEYS, "
+                  "RUMMY_SOLVER_API_KEYS_FILE)", file=sys.stderr)
+            return 1
+        print(found.id)
+        return 0
     if not args or len(args) > 2:
-        print("usage: python -m api.server.keys KEY [RATE]", file=sys.stderr)
+        print(_USAGE, file=sys.stderr)
         return 2
     print(digest_of(args[0]).hex() + (f"  {args[1]}" if len(args) > 1 else ""))
     return 0

@@ -15,18 +15,20 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from starlette.middleware.cors import CORSMiddleware
+from limits import parse
 
 from api import API_VERSION
 from api.pool.solver_pool import SolverPool
 from api.server import metrics
 from api.server.auth import ApiKeyMiddleware
+from api.server.cors import JsonCorsMiddleware
 from api.server.dispatch import warm_up
 from api.server.http_errors import install_exception_handlers
 from api.server.keys import KeyRing
 from api.server.media_types import JSON, NDJSON
 from api.server.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
 from api.server.openapi import install_openapi
+from api.server.playground_lane import PlaygroundLaneMiddleware
 from api.server.quick_lane import QuickLaneMiddleware
 from api.server.rate_limit import RateLimiter
 from api.server.routes import health, operations, play, stream, variants
@@ -114,15 +116,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        body_timeout_s=settings.body_timeout_s,
                        body_types={**{op.path: JSON for op in OPERATIONS.values()},
                                    stream.PATH: NDJSON})
-    keys = KeyRing.load(settings.api_keys, settings.api_keys_file, settings.rate_limit)
+    keys = KeyRing.from_settings(settings)
+    app.state.limiter = None
     if keys:
+        limiter = RateLimiter(settings.redis_url, settings.redis_connect_timeout_ms,
+                              settings.redis_timeout_ms, settings.rate_limit_fail)
+        app.state.limiter = limiter  # /readyz reports its Redis
         # Outside the body guard (an unknown caller's body is never read), inside CORS
         # (a browser can read the 401 and 429).
-        app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=RateLimiter(settings.redis_url),
+        app.add_middleware(ApiKeyMiddleware, keys=keys, limiter=limiter,
+                           failure_limit=parse(settings.auth_failure_limit),
                            metrics_need_key=settings.metrics_need_key)
+        if settings.playground_rate:
+            # Outside the key check, which lets the calls it admitted pass.
+            app.add_middleware(PlaygroundLaneMiddleware, limiter=limiter,
+                               rate=settings.playground_rate)
     if settings.origins:
         app.add_middleware(
-            CORSMiddleware, allow_origins=settings.origins,
+            JsonCorsMiddleware, allow_origins=settings.origins,
             allow_methods=["GET", "POST", "OPTIONS"], allow_headers=["*"],
             expose_headers=["X-Request-ID", "Retry-After"], max_age=600,
         )

@@ -2,7 +2,9 @@
 
 Series are prefixed ``rummy_solver_``: requests by route and status, request
 latency by route, solves by variant, engine and status, deadline hits by
-route, and the solver queue depth and busy solvers (summed over workers).
+route, the solver queue depth and busy solvers (summed over workers), and
+with Redis for the rate limits whether it answers (the lowest of the
+workers': 0 when any of them cannot reach it) and the checks it failed.
 
 With several workers ``rummy-solver serve`` points ``PROMETHEUS_MULTIPROC_DIR``
 (``Settings.prometheus_multiproc_dir``) at a fresh directory before the
@@ -39,6 +41,14 @@ QUEUE_DEPTH = Gauge("rummy_solver_queue_depth", "Requests waiting for a solver p
                     multiprocess_mode="livesum")
 BUSY = Gauge("rummy_solver_busy_solvers", "Solver processes running a request",
              multiprocess_mode="livesum")
+REDIS_UP = Gauge("rummy_solver_redis_up",
+                 "1 when Redis answered the last call in time, 0 when not (only with "
+                 "RUMMY_SOLVER_REDIS_URL; the lowest over workers)", ["use"],
+                 multiprocess_mode="livemin")
+RATE_LIMIT_FAILURES = Counter(
+    "rummy_solver_rate_limit_failures_total",
+    "Rate limit checks the counter (Redis) failed, answered by RUMMY_SOLVER_RATE_LIMIT_FAIL: "
+    "let through uncounted (open) or refused with 503 (closed)", ["policy"])
 
 
 def shared_across_workers(settings: Settings) -> bool:

@@ -1,56 +1,219 @@
-"""Per-key rate limits, counted across every worker and replica in Redis.
+"""Rate limits, counted across every worker and replica in Redis.
 
 The counting is the ``limits`` library's sliding-window counter: in Redis
 when ``RUMMY_SOLVER_REDIS_URL`` is set (every uvicorn worker and every
-replica pointed at it shares one count per key), else in each worker's
-memory (then a key's rate holds per worker).  A Redis that cannot be reached
-lets requests through (logged, at most once a minute): the limits protect the
-service, and refusing every caller because the counter is down would do the
-opposite.
+replica pointed at it shares one count per name), else in each worker's
+memory (then a rate holds per worker).
+
+A Redis that does not answer must not hold the requests it counts: every
+call to it is bounded by ``RUMMY_SOLVER_REDIS_CONNECT_TIMEOUT_MS`` to connect
+and ``RUMMY_SOLVER_REDIS_TIMEOUT_MS`` per command, with no retry (a retry
+would double the wait of every request while Redis is away).  A check that
+fails (refused, timed out, any error) gets the policy of
+``RUMMY_SOLVER_RATE_LIMIT_FAIL``:
+
+* ``open`` (the default): the request goes on, uncounted.  The limits protect
+  the service; refusing every caller because the counter is down would do
+  the opposite.
+* ``closed``: the request is refused, 503 ``rate_limit_unavailable`` with
+  ``Retry-After`` (``CounterUnavailable``), for a deployment where an
+  uncounted request costs more than a refused one.
+
+After a failure Redis is left alone for ``RETRY_S``: meanwhile checks get the
+policy at once instead of each waiting out the timeout (and opening one more
+connection to a Redis that does not read them); then one check tries again.
+While it is away ``rummy_solver_redis_up{use="rate_limits"}`` is 0,
+``rummy_solver_rate_limit_failures_total`` counts the checks that got the
+policy, a warning is logged when it goes away and once a minute after, and
+a line when it is back; ``/readyz`` says so (``probe``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, TypeVar
 
 from limits import RateLimitItem
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.util import WindowStats
+
+from api.server import metrics
 
 logger = logging.getLogger("api.rate_limit")
 
+Policy = Literal["open", "closed"]
+
+RETRY_S = 1.0
+"""How long a Redis that failed a check is left alone before the next try."""
+
 _WARN_EVERY_S = 60.0
+
+T = TypeVar("T")
+
+
+class CounterUnavailable(Exception):
+    """Redis did not answer and the policy is ``closed``: refuse the request,
+    retry in ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"the rate limit counter does not answer; retry in {retry_after} s")
+        self.retry_after = retry_after
 
 
 class RateLimiter:
-    """``allow(key_id, rate)``: whether a request of that key may go on now."""
+    """``allow(name, rate)``: whether a request counted under ``name`` may go
+    on now; ``over(name, rate)`` and ``hit(name, rate)``: look at a count
+    without adding to it, and add to it (see the module docstring)."""
 
-    def __init__(self, redis_url: str = "") -> None:
+    def __init__(self, redis_url: str = "", connect_timeout_ms: int = 50,
+                 timeout_ms: int = 50, fail: Policy = "open") -> None:
         storage: Storage
         if redis_url:
             # limits' asyncio storages are named async+redis://, async+rediss:// ...
             url = redis_url if redis_url.startswith("async+") else f"async+{redis_url}"
+            from redis.asyncio.retry import Retry
+            from redis.backoff import NoBackoff
+
+            client: dict[str, Any] = {  # redis-py's client arguments
+                "socket_connect_timeout": connect_timeout_ms / 1000.0,
+                "socket_timeout": timeout_ms / 1000.0,
+                "retry": Retry(NoBackoff(), 0),
+            }
             storage = RedisStorage(url, implementation="redispy", key_prefix="rummy-solver",
-                                   wrap_exceptions=True)
+                                   wrap_exceptions=True, **client)
         else:
             storage = MemoryStorage()
+        self.storage = storage
         self.shared = bool(redis_url)
         self.limiter = SlidingWindowCounterRateLimiter(storage)
+        self.fail = fail
+        # A bound on each call whatever the client library does inside it
+        # (a connection and one command).
+        self.call_timeout_s = (connect_timeout_ms + timeout_ms) / 1000.0
+        self.down_since: float | None = None
+        self.retry_at = -math.inf
         self.warned_at = -math.inf
+        self.failures_since_warned = 0
+        self.gauge: int | None = None  # what REDIS_UP says; set on a change only
 
-    async def allow(self, key_id: str, rate: RateLimitItem) -> int | None:
-        """None when the request may go on, else the seconds to wait (Retry-After)."""
-        try:
-            if await self.limiter.hit(rate, key_id):
+    async def allow(self, name: str, rate: RateLimitItem) -> int | None:
+        """Count one request under ``name``: None when it may go on, else the
+        seconds to wait (Retry-After); ``CounterUnavailable`` under ``closed``."""
+
+        async def count() -> int | None:
+            if await self.limiter.hit(rate, name):
                 return None
-            stats = await self.limiter.get_window_stats(rate, key_id)
-        except Exception as error:  # the counter is down: let the request through
-            now = time.monotonic()
-            if now - self.warned_at >= _WARN_EVERY_S:
-                self.warned_at = now
-                logger.warning("rate limit storage unavailable; requests are not limited "
-                               "(%s: %s)", type(error).__name__, error)
+            return _wait(await self.limiter.get_window_stats(rate, name))
+
+        return await self._guarded(count)
+
+    async def over(self, name: str, rate: RateLimitItem) -> int | None:
+        """The seconds to wait when ``name``'s count is at its rate, else None
+        (counts nothing)."""
+
+        async def look() -> int | None:
+            stats = await self.limiter.get_window_stats(rate, name)
+            return _wait(stats) if stats.remaining <= 0 else None
+
+        return await self._guarded(look)
+
+    async def hit(self, name: str, rate: RateLimitItem) -> None:
+        """Add one to ``name``'s count (whether or not it is over)."""
+
+        async def add() -> None:
+            await self.limiter.hit(rate, name)
+
+        await self._guarded(add)
+
+    async def probe(self) -> bool:
+        """Whether the counter answers now (a PING within the timeouts, even
+        while it is left alone): for ``/readyz``, which also keeps the gauge
+        current when no keyed request comes."""
+        if not self.shared:
+            return True
+        try:
+            async with asyncio.timeout(self.call_timeout_s):
+                answered = await self.storage.check()
+        except Exception as error:
+            self._failed(_reason(error))
+            return False
+        if not answered:
+            self._failed("no answer to PING")
+            return False
+        self._answered()
+        return True
+
+    async def _guarded(self, call: Callable[[], Awaitable[T | None]]) -> T | None:
+        """``call()`` within the timeouts; when the counter fails, None (open:
+        as if nothing were counted yet) or ``CounterUnavailable`` (closed)."""
+        if not self.shared:
+            return await call()
+        now = time.monotonic()
+        if self.down_since is not None and now < self.retry_at:
+            self._policy(now)
             return None
-        return max(1, math.ceil(stats.reset_time - time.time()))
+        if self.down_since is not None:
+            self.retry_at = now + RETRY_S  # this check tries; the others meanwhile do not
+        try:
+            async with asyncio.timeout(self.call_timeout_s):
+                result = await call()
+        except Exception as error:  # refused, timed out, a Redis error: the counter failed
+            self._failed(_reason(error))
+            self._policy(time.monotonic())
+            return None
+        self._answered()
+        return result
+
+    def _policy(self, now: float) -> None:
+        """Count a check the counter failed; under ``closed``, refuse its request."""
+        metrics.RATE_LIMIT_FAILURES.labels(self.fail).inc()
+        self.failures_since_warned += 1
+        if self.fail == "closed":
+            raise CounterUnavailable(max(1, math.ceil(self.retry_at - now)))
+
+    def _failed(self, reason: str) -> None:
+        now = time.monotonic()
+        self.retry_at = now + RETRY_S
+        self._report(0)
+        action = ("requests go on uncounted" if self.fail == "open"
+                  else "keyed requests are refused with 503")
+        if self.down_since is None:
+            self.down_since = now
+            self.warned_at = now
+            logger.warning("the rate limit counter (Redis) failed a check (%s); %s until it "
+                           "answers (RUMMY_SOLVER_RATE_LIMIT_FAIL=%s)", reason, action, self.fail)
+        elif now - self.warned_at >= _WARN_EVERY_S:
+            logger.warning("the rate limit counter (Redis) still fails after %.0f s (%s); %s: "
+                           "%d checks since the last warning", now - self.down_since, reason,
+                           action, self.failures_since_warned)
+            self.warned_at = now
+            self.failures_since_warned = 0
+
+    def _answered(self) -> None:
+        if self.down_since is not None:
+            logger.info("the rate limit counter (Redis) answers again after %.1f s (%d checks "
+                        "got RUMMY_SOLVER_RATE_LIMIT_FAIL=%s since the last warning)",
+                        time.monotonic() - self.down_since, self.failures_since_warned, self.fail)
+            self.down_since = None
+            self.failures_since_warned = 0
+        self._report(1)
+
+    def _report(self, up: int) -> None:
+        if self.gauge != up:  # on a change only: a multiprocess gauge writes a file
+            metrics.REDIS_UP.labels("rate_limits").set(up)
+            self.gauge = up
+
+
+def _reason(error: Exception) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _wait(stats: WindowStats) -> int:
+    """Retry-After from a window's stats: whole seconds, at least 1."""
+    return max(1, math.ceil(stats.reset_time - time.time()))

@@ -46,7 +46,7 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
     """Run the service until SIGTERM / Ctrl-C; returns the exit code."""
     try:
         settings = current()
-        KeyRing.load(settings.api_keys, settings.api_keys_file, settings.rate_limit)
+        KeyRing.from_settings(settings)
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -65,6 +65,8 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
         # At the drain's end uvicorn cancels what is left: the app answers
         # those requests 503 (CatchAllMiddleware) and ends streams with a line.
         timeout_graceful_shutdown=settings.drain_s,
+        # The client address behind a trusted proxy: the failed-key limit counts by it.
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )
     try:
         listener = _listen(host, port)

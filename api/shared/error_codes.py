@@ -104,6 +104,8 @@ GAME_STATES: dict[str, str] = {
     "match_over": "a score already reached the match target",
     "invalid_level": "not an advisor level: novice, standard or expert",
     "invalid_seed": "a seed that is not an integer",
+    "illegal_move": "a move to value (a played move under review) that is not legal in its "
+                    "position",
 }
 
 STREAMS: dict[str, str] = {
@@ -124,10 +126,19 @@ SERVICE: dict[str, str] = {
     "unavailable": "503: the solver process failed or overran the deadline",
     "solver_error": "503: the solver failed on this request (a bug; the log has a reference)",
     "service_error": "503: the service failed outside the solver (a bug; logged)",
-    "not_ready": "503 from /readyz: the self-check solve failed",
+    "not_ready": "503 from /readyz: the self-check solve failed, or Redis does not answer "
+                 "under RUMMY_SOLVER_RATE_LIMIT_FAIL=closed",
     "unauthorized": "401: the request carries no API key, or one the service does not know "
                     "(only when keys are configured)",
     "rate_limited": "429: the API key is over its rate limit (Retry-After says when to retry)",
+    "too_many_failed_keys": "429: too many requests with an unknown API key from this client "
+                            "address (RUMMY_SOLVER_AUTH_FAILURE_LIMIT); no key is checked from "
+                            "there until Retry-After",
+    "rate_limit_unavailable": "503: the rate limits cannot be counted (Redis does not answer) "
+                              "and RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (Retry-After says when "
+                              "to retry)",
+    "cors_refused": "403: a CORS preflight from an origin, or asking for a method or headers, "
+                    "that RUMMY_SOLVER_CORS_ORIGINS does not allow",
     "not_found": "404: no such path (or variant)",
     "method_not_allowed": "405",
     "http_error": "another HTTP error",

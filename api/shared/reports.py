@@ -410,14 +410,16 @@ def format_advice(advice: Advice) -> str:
         error = "" if value.standard_error is None else f" ±{value.standard_error:.1f}"
         match = "" if value.match_win_probability is None else \
             f", match {value.match_win_probability:.0%}"
+        rough = " (rough)" if value.confidence == "rough" else ""
         rows.append(f"{index:>2}. {_move_text(value.move)}: {value.expected_points:+.1f}{error} "
-                    f"points, wins {value.win_probability:.0%}{match}")
+                    f"points, wins {value.win_probability:.0%}{match}{rough}")
     best = advice.recommended
     figures = "exact" if best.exact else f"estimated over {best.samples} simulated deals"
     blocks = [
         _block("game", [f"{advice.game}, {advice.phase.replace('_', ' ')}"]),
         _block("best", [_move_text(best.move), *best.reasons]),
         _block("moves", rows),
+        _wrapped("ranking", advice.ranking or "-"),
         _block("figures", [figures + ("" if advice.complete else " (cut short by the deadline)"),
                            f"level {advice.level}, seed {advice.seed}"]),
     ]

@@ -675,12 +675,17 @@ class HealthResponse(BaseModel):
 
 
 class ReadyResponse(BaseModel):
-    """Readiness: a small hand was solved correctly just now, by a solver process."""
+    """Readiness: a small hand was solved correctly just now, by a solver process
+    (and, with API keys counted in Redis, whether Redis answers)."""
 
-    model_config = _response_config({"status": "ready", "elapsed_ms": 0.9})
+    model_config = _response_config({"status": "ready", "elapsed_ms": 0.9, "redis": None})
 
     status: Literal["ready"] = "ready"
     elapsed_ms: float
+    redis: Literal["ok", "unreachable"] | None = Field(default=None, description=(
+        "with API keys and RUMMY_SOLVER_REDIS_URL: whether Redis answered a PING just now. "
+        "unreachable: keyed requests go on uncounted (RUMMY_SOLVER_RATE_LIMIT_FAIL=open; under "
+        "closed /readyz answers 503 instead); null without Redis"))
 
 
 class VersionResponse(BaseModel):

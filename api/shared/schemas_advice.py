@@ -233,6 +233,16 @@ class MoveValueOut(BaseModel):
     searched: bool = Field(description="the search compared this move in full; else its "
                                        "place comes from the advisor's judgement and its "
                                        "figures from a few deals")
+    confidence: Literal["exact", "ranked", "rough"] = Field(
+        description="how far the figures can be trusted: exact; ranked (compared with the "
+                    "recommended move on the same deals); rough (a few deals only: not enough "
+                    "to rank it)")
+    gap: float | None = Field(
+        description="how far this move is behind the recommended one on the deals both were "
+                    "played on, in the units of ranked_by (null for the recommended move); a "
+                    "negative gap within gap_error is a move whose figures look better but "
+                    "not beyond their noise, placed below by the ranking rule")
+    gap_error: float | None = Field(description="the paired standard error of gap")
 
 
 class AdviceResponse(BaseModel):
@@ -252,6 +262,11 @@ class AdviceResponse(BaseModel):
     level: str
     seed: int
     complete: bool = Field(description="false when the deadline cut the estimates short")
+    ranked_by: Literal["expected_points", "match_win_probability"] = Field(
+        description="what the moves are ranked by: this hand's expected points, or with a "
+                    "match score the chance to win the match")
+    ranking: str = Field(description="the ranking rule in words (which moves were compared "
+                                     "on the same deals, which rule breaks close calls)")
     elapsed_ms: float = Field(description="wall time spent, milliseconds")
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -44,11 +44,21 @@ def _whole_number(value: object) -> object:
 Count = Annotated[int, BeforeValidator(_whole_number)]
 
 
+def _word(value: object) -> object:
+    """``" Closed "`` reads as ``closed``."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
 def _log_level(value: str) -> str:
     level = value.strip().lower()
     if level not in LOG_LEVELS:
         raise ValueError(f"choose one of {', '.join(LOG_LEVELS)}")
     return level
+
+
+def _rate_or_off(value: str) -> str:
+    """A rate, or empty for none."""
+    return _rate(value) if value.strip() else ""
 
 
 def _rate(value: str) -> str:
@@ -59,6 +69,12 @@ def _rate(value: str) -> str:
     except ValueError:
         raise ValueError("a rate such as 100/second or 6000 per minute") from None
     return value.strip()
+
+
+def _secret(value: str) -> str:
+    if value and len(value) < 16:
+        raise ValueError("at least 16 characters (or empty, to derive it from the keys)")
+    return value
 
 
 def _env(name: str, *old: str) -> Any:
@@ -130,12 +146,36 @@ class Settings(BaseSettings):
     api_keys_file: str = Field(default="", description=(
         "a file of keys, one SHA-256 hex digest a line and an optional rate (python -m api.server.keys "
         "KEY prints the line)"))
+    key_id_secret: Annotated[str, AfterValidator(_secret)] = Field(default="", description=(
+        "the secret (16 characters or more) under which a key's id in logs and Redis is an "
+        "HMAC of the key, so an id cannot be tried against guessed keys; empty: derived from "
+        "the configured keys (stable while they are; set it when replicas share Redis)"))
     rate_limit: Annotated[str, AfterValidator(_rate)] = Field(
         default="1000/second", description="each key's rate limit where the file gives none "
                                            "(limits notation: 100/second, 6000 per minute)")
+    auth_failure_limit: Annotated[str, AfterValidator(_rate)] = Field(
+        default="10/minute", description=(
+            "requests with an unknown API key one client address (an IPv6 /64) may make; past "
+            "it every keyed request from there gets 429 too_many_failed_keys, its key unchecked, "
+            "until the window allows again (other addresses are not affected)"))
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1,::1", validation_alias=AliasChoices("FORWARDED_ALLOW_IPS"),
+        description=(
+            "proxies whose X-Forwarded-For gives the client address (uvicorn's own variable, no "
+            "prefix; * for any): behind a proxy, list it, or every client is the proxy's address "
+            "to RUMMY_SOLVER_AUTH_FAILURE_LIMIT"))
     redis_url: str = Field(default="", description=(
         "Redis that counts the rate limits across workers and replicas (redis://host:6379/0); "
         "empty: each worker counts in memory"))
+    redis_connect_timeout_ms: Count = Field(default=50, ge=1, le=60_000, description=(
+        "the longest a rate limit check waits to connect to Redis"))
+    redis_timeout_ms: Count = Field(default=50, ge=1, le=60_000, description=(
+        "the longest a rate limit check waits for Redis to answer a command (no retry); past "
+        "either, RUMMY_SOLVER_RATE_LIMIT_FAIL applies and Redis is left alone for a second"))
+    rate_limit_fail: Annotated[Literal["open", "closed"], BeforeValidator(_word)] = Field(
+        default="open", description=(
+            "when Redis does not answer: open lets keyed requests through uncounted, closed "
+            "refuses them (503 rate_limit_unavailable with Retry-After; /readyz then 503 too)"))
     metrics_need_key: bool = Field(default=False, description="/metrics needs an API key too")
     prometheus_multiproc_dir: str = Field(
         default="", validation_alias=AliasChoices("PROMETHEUS_MULTIPROC_DIR"), description=(
@@ -144,6 +184,12 @@ class Settings(BaseSettings):
             "workers makes a fresh directory when it is unset"))
     cors_origins: str = Field(default="", description="comma-separated origins a browser game may call "
                                               "from (* for any); empty: no CORS headers")
+    playground_rate: Annotated[str, AfterValidator(_rate_or_off)] = Field(
+        default="120/minute", description=(
+            "with API keys on: the key-less calls one client address (an IPv6 /64) may make from "
+            "the playground's pages (marked X-Playground: 1; only the operations the pages use; "
+            "all of them one client of the solvers' fair share); empty: none, the pages ask for "
+            "a key"))
     log_level: Annotated[str, AfterValidator(_log_level)] = Field(
         default="info", description=f"log level of every process: {', '.join(LOG_LEVELS)}")
     cpsat_workers: Count = Field(default=DEFAULTS.cpsat_workers, ge=BOUNDS["cpsat_workers"][0],

@@ -62,6 +62,7 @@ def advise(
     time_limit_ms: int | None = None,
     deadline: Deadline | None = None,
     params: object = None,
+    consider: Sequence[Move] = (),
     **fields: Any,
 ) -> Advice:
     """Every legal move of the player to act, ranked (see the module docstring).
@@ -73,7 +74,11 @@ def advise(
     Rommy and basic 2 to 6; default 2); ``level`` is one of the game's
     levels (``novice``, ``standard`` -- the default -- or ``expert``);
     ``seed`` makes the answer reproducible; the call returns by
-    ``time_limit_ms`` (or ``deadline``) with the best valuation found."""
+    ``time_limit_ms`` (or ``deadline``) with the best valuation found.
+    ``consider`` (a library caller's, e.g. a game review's): moves to value
+    besides the ones the advisor lists, on the same deals (a played move the
+    list leaves out); ``InvalidStateError`` (``illegal_move``) for one that is
+    not legal now."""
     unknown = [name for name in fields if name not in FIELDS]
     if unknown:
         raise TypeError(f"advise() got an unexpected keyword argument {unknown[0]!r}")
@@ -98,4 +103,5 @@ def advise(
                       fields)
     model.check_fields(request)
     model.check_rules(request)
-    return model.advise(model.position(request), params, model.levels[level], seed, until)
+    return model.advise(model.position(request), params, model.levels[level], seed, until,
+                        tuple(consider))

@@ -9,10 +9,20 @@
   exact or estimated from ``samples`` simulated deals (with the standard
   error of the expected points), whether the search compared it in full
   (``searched``: else its place comes from the advisor's judgement and its
-  figures from a few deals), and short reasons a person can read;
+  figures from a few deals), how far its figures can be trusted
+  (``confidence``: ``exact``; ``ranked``, compared with the recommendation
+  on the same deals; ``rough``, a few deals only), how far it is behind the
+  recommendation on the deals both were played on (``gap``, in the units
+  the moves are ranked by, and its paired standard error ``gap_error``:
+  a negative gap within its error is a move the figures alone would have
+  put first, kept below by the ranking rule), and short reasons a person
+  can read;
 * ``Advice`` -- every legal move ranked, best first, the recommendation
-  first of all; ``complete`` is false when the deadline stopped the
-  estimates early (the ranking is then the best found so far).
+  first of all; ``ranked_by`` says what the moves are ranked by
+  (``expected_points``, or ``match_win_probability`` with a match score)
+  and ``ranking`` the rule in words; ``complete`` is false when the
+  deadline stopped the estimates early (the ranking is then the best found
+  so far).
 
 >>> move = Move("discard", card=38)
 >>> MoveValue(move, 2.5, 0.5, None, False, 40, 1.2, ("keeps 8 outs",)).to_dict()["move"]
@@ -22,10 +32,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from solver.cards import card_name
 from solver.play.words import GO_OUT, KNOCK, LAY_OFF
+
+Confidence = Literal["exact", "ranked", "rough"]
+"""How far a move's figures can be trusted (see the module docstring)."""
+RankedBy = Literal["expected_points", "match_win_probability"]
+"""What the moves of an answer are ranked by."""
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:
@@ -93,6 +108,9 @@ class MoveValue:
     standard_error: float | None
     reasons: tuple[str, ...]
     searched: bool = True
+    confidence: Confidence = "ranked"
+    gap: float | None = None
+    gap_error: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form."""
@@ -108,6 +126,9 @@ class MoveValue:
             else round(self.standard_error, 3),
             "reasons": list(self.reasons),
             "searched": self.searched,
+            "confidence": self.confidence,
+            "gap": None if self.gap is None else round(self.gap, 4),
+            "gap_error": None if self.gap_error is None else round(self.gap_error, 4),
         }
 
 
@@ -121,6 +142,8 @@ class Advice:
     level: str
     seed: int
     complete: bool
+    ranked_by: RankedBy = "expected_points"
+    ranking: str = ""
 
     @property
     def recommended(self) -> MoveValue:
@@ -137,4 +160,6 @@ class Advice:
             "level": self.level,
             "seed": self.seed,
             "complete": self.complete,
+            "ranked_by": self.ranked_by,
+            "ranking": self.ranking,
         }

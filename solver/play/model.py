@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from solver.deadline import Deadline
 from solver.errors import InvalidRulesError, InvalidStateError
-from solver.play.advice import Advice
+from solver.play.advice import Advice, Move
 from solver.play.search import Budget, Level
 from solver.play.words import GameWords
 from solver.rules import did_you_mean
@@ -109,13 +109,21 @@ class Game(ABC, Generic[Position, Params]):
 
     @abstractmethod
     def advise(self, position: Position, params: Params, level: Level, seed: int,
-               deadline: Deadline) -> Advice:
-        """Every legal move of ``position`` valued and ranked."""
+               deadline: Deadline, consider: Sequence[Move] = ()) -> Advice:
+        """Every legal move of ``position`` valued and ranked; the moves of
+        ``consider`` are valued too (on the same deals, searched in full) where
+        the game lists fewer (``illegal_move`` for one that is not legal)."""
 
     @staticmethod
     def budget(level: Level, deadline: Deadline) -> Budget:
         """What one decision may spend."""
         return Budget(level, deadline)
+
+
+def not_legal(move: Move, index: int) -> InvalidStateError:
+    """The error of a move to consider that is not legal now."""
+    return InvalidStateError(f"consider[{index}]: {move} is not a legal move now",
+                             code="illegal_move", loc=("consider", index))
 
 
 GAMES: dict[str, Game[Any, Any]] = {}
@@ -128,4 +136,4 @@ def register(game: Game[Any, Any]) -> Game[Any, Any]:
     return game
 
 
-__all__ = ["FIELDS", "GAMES", "Game", "Request", "register"]
+__all__ = ["FIELDS", "GAMES", "Game", "Request", "not_legal", "register"]

@@ -126,6 +126,19 @@ class Replay:
         self.known[seat].append(top)
         return top
 
+    def throws_a_copy(self, index: int, card: int, taken: int | None, copies: Sequence[int],
+                      what: str = "the pile") -> bool:
+        """Whether the throw of ``card`` at ``index`` is another copy of the card
+        ``taken`` from ``what`` this turn (with several decks a player may hold
+        and throw one; the card taken itself may not go back the same turn).
+        With one copy in the deck such a throw is refused."""
+        if card != taken:
+            return False
+        if copies[card] < 2:
+            self.fail(index, f"{card_name(card)} was taken from {what} this turn: it may not be "
+                             "thrown back in the same turn")
+        return True
+
     def decline_top(self, seat: int) -> None:
         """``seat`` drew from the stock over the pile top: it let that card go
         by (what the player to advise did itself is not a clue)."""

@@ -10,8 +10,8 @@ fast policy (each game's ``play``), and the moves compare on the same worlds.
   deals the judgement reads, the playouts in all; counted, not timed, so a
   seed gives the same answer on any machine.
 * ``Budget`` -- a level and the request's deadline; ``until`` is when the
-  search stops, ``MARGIN_S`` (or a tenth of the time left) before it, to
-  leave time to write the answer.
+  search stops, ``MARGIN_S`` (or ``MARGIN_SHARE`` of the time left) before
+  it, to leave time to write the answer.
 * ``Tally`` -- one move's outcomes (points, wins), with its mean and
   standard error (``mean_and_error``).
 * ``spend`` -- the one way to spend the budget on the close calls: rounds
@@ -41,8 +41,11 @@ from solver.deadline import Deadline
 from solver.play.advice import Move
 
 MARGIN_S = 0.01
-"""The search stops this long (or a tenth of the time left) before the
-deadline, to leave time to write the answer."""
+"""The search stops this long, or ``MARGIN_SHARE`` of the time left, before
+the deadline, to leave time to write the answer."""
+MARGIN_SHARE = 0.1
+"""The share of a decision's time left that is kept for writing the answer
+(the words and figures of every move)."""
 
 World = TypeVar("World")
 
@@ -78,8 +81,9 @@ class Budget:
 
     def until(self) -> float:
         """The clock time (``time.monotonic``) the search stops at: ``MARGIN_S``,
-        or a tenth of the time left, before the deadline."""
-        return self.deadline.at - max(MARGIN_S, self.deadline.remaining_ms() / 10_000.0)
+        or ``MARGIN_SHARE`` of the time left, before the deadline."""
+        return self.deadline.at - max(MARGIN_S,
+                                      MARGIN_SHARE * self.deadline.remaining_ms() / 1000.0)
 
 
 def mean_and_error(points: Sequence[float]) -> tuple[float, float | None]:
@@ -281,6 +285,28 @@ def drop_the_clearly_worse(tallies: Sequence[Tally], utility: Callable[[float], 
             tally.alive = False
 
 
+def behind(best: Tally, tally: Tally,
+           utility: Callable[[float], float]) -> tuple[float | None, float | None]:
+    """How far ``tally`` is behind ``best`` on the deals both were played on
+    (the first ones of each: every move is played on the same worlds in the
+    same order), in ``utility`` units, and the paired standard error of
+    that gap; None (and None) for ``best`` itself or without a common deal."""
+    count = min(len(best.points), len(tally.points))
+    if tally is best or count == 0:
+        return None, None
+    gap, error = mean_and_error([utility(a) - utility(b) for a, b in
+                                 zip(best.points[:count], tally.points[:count], strict=True)])
+    return gap, error
+
+
+def ranked_below(best: Tally, gap: float, error: float | None) -> str:
+    """The reason of a move placed below ``best`` though its figures are
+    ``-gap`` better on the same deals (within the noise: the ranking rule decides)."""
+    noise = "" if error is None else f" (± {error:.2g})"
+    return (f"{-gap:+.2g} over {best.move} on the same deals, within the noise{noise}: the "
+            f"ranking rule puts {best.move} first")
+
+
 def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[Tally]:
     """The searched moves best first, each under its best line: the moves
     that stayed in longest first, then by worth (mean utility), then by the
@@ -296,6 +322,6 @@ def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[
     return out
 
 
-__all__ = ["MARGIN_S", "Budget", "Decision", "Level", "Outcome", "Spending", "Tally",
+__all__ = ["MARGIN_S", "Budget", "Decision", "Level", "Outcome", "Spending", "Tally", "behind",
            "drop_the_clearly_worse", "halving_sizes", "levels", "mean_and_error", "ranked",
-           "spend"]
+           "ranked_below", "spend"]

@@ -5,6 +5,8 @@ the HTTP schemas, the arena's protocol, referees and players
 (``benchmarks/arena``) and the browser pages (``api/pages/static/play/words.js``,
 generated from this module by ``python -m api.pages.export_words``, kept in
 sync by a test) all read them from here, so an action is spelled in one place.
+The TypeScript client's ``GAME_WORDS`` are generated from it too, by a script
+that runs this file on its own: it imports the standard library only.
 
 A history **event** is an object of ``EVENT_FIELDS``: who acted (``player``,
 a seat), what it did (``action``) and, as the action needs, the ``card`` it

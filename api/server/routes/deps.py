@@ -36,12 +36,16 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
                 "invalid_card", "unknown card 'ZZ' at position 3: use rank A 2-9 T (or 10) J Q K "
                 "followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker", ["body", "hand", 3]),
     429: {**_error("the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in "
-                   "the key file)", "rate_limited", "this API key is over its rate limit (1000 "
-                   "per 1 second); retry in 1 s", ["header", "authorization"]),
+                   "the key file), or this client address sent too many unknown keys "
+                   "(too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT)", "rate_limited",
+                   "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                   ["header", "authorization"]),
           "headers": {"Retry-After": {"description": "seconds to wait before retrying",
                                       "schema": {"type": "integer"}}}},
     503: {**_error("the request could not be served in time (the solvers are busy: see the "
-                   "Retry-After header) or the solver failed (logged; not your input)",
+                   "Retry-After header), the solver failed (logged; not your input), or the "
+                   "rate limits cannot be counted (Redis does not answer) and the service "
+                   "refuses what it cannot count (rate_limit_unavailable)",
                    "overloaded", "the solvers are busy: this request would wait about 2400 ms, "
                    "too close to its deadline; retry in 3 s"),
           "headers": {"Retry-After": {"description": "seconds to wait before retrying",

@@ -1,10 +1,12 @@
 """``GET /healthz`` (liveness), ``/readyz`` (a solver process answers a known
-hand), ``/version`` and ``/metrics`` (Prometheus)."""
+hand; Redis, when the rate limits are counted there), ``/version`` and
+``/metrics`` (Prometheus)."""
 
 from __future__ import annotations
 
 import json
 import time
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -12,6 +14,7 @@ from fastapi.responses import Response
 from api.server import metrics
 from api.server.dispatch import answer, settings_of
 from api.server.http_errors import error_response
+from api.server.rate_limit import RateLimiter
 from api.shared.operations import OPERATIONS
 from api.shared.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
 from solver.version import version_info
@@ -34,14 +37,27 @@ async def healthz() -> HealthResponse:
     "/readyz",
     operation_id="readyz",
     response_model=ReadyResponse,
-    responses={503: {"model": ErrorResponse, "description": "the self-check failed",
+    responses={503: {"model": ErrorResponse, "description": (
+        "the self-check failed, or Redis does not answer while RUMMY_SOLVER_RATE_LIMIT_FAIL "
+        "is closed (every keyed request would be refused)"),
                      "content": {"application/json": {"example": {"detail": [{
                          "type": "not_ready", "loc": ["readyz"],
                          "msg": "self-check solve answered deadwood 40, expected 33"}]}}}}},
 )
 async def readyz(request: Request) -> Response:
-    """Readiness: a solver process solves a small gin hand and the answer is checked."""
+    """Readiness: a solver process solves a small gin hand and the answer is checked;
+    with API keys counted in Redis, Redis answers a PING (``redis`` says whether)."""
     start = time.perf_counter()
+    redis = await _redis_state(request)
+    if redis == "unreachable" and request.app.state.limiter.fail == "closed":
+        # Every keyed request would be refused: let the load balancer send them
+        # to a replica that reaches Redis.  Under "open" this replica serves them
+        # (uncounted), so it stays ready: an unready fleet for a counter that is
+        # down would turn a counting outage into a full one.
+        return error_response(
+            503, "not_ready", "Redis (RUMMY_SOLVER_REDIS_URL) does not answer, and with "
+            "RUMMY_SOLVER_RATE_LIMIT_FAIL=closed every keyed request is refused until it does",
+            ("readyz",))
     call = OPERATIONS["solve_hand"].parse(
         {"variant": "gin", "hand": _SELF_CHECK_HAND, "time_limit_ms": _SELF_CHECK_TIME_LIMIT_MS},
         settings_of(request))
@@ -56,8 +72,16 @@ async def readyz(request: Request) -> Response:
     if problem is not None:
         return error_response(503, "not_ready", problem, ("readyz",))
     elapsed = round((time.perf_counter() - start) * 1000.0, 3)
-    return Response(ReadyResponse(elapsed_ms=elapsed).model_dump_json(),
+    return Response(ReadyResponse(elapsed_ms=elapsed, redis=redis).model_dump_json(),
                     media_type="application/json")
+
+
+async def _redis_state(request: Request) -> Literal["ok", "unreachable"] | None:
+    """Whether the rate limits' Redis answers now; None without one."""
+    limiter: RateLimiter | None = request.app.state.limiter
+    if limiter is None or not limiter.shared:
+        return None
+    return "ok" if await limiter.probe() else "unreachable"
 
 
 @router.get("/version", operation_id="version", response_model=VersionResponse)

@@ -45,7 +45,7 @@ import functools
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 
-from benchmarks.arena.joker_cards import JOKER, RANKS, SUITS
+from benchmarks.arena.core.joker_cards import JOKER, RANKS, SUITS
 
 
 def wild_cards(cut_rank: int | None) -> frozenset[int]:

@@ -36,8 +36,9 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from benchmarks.arena.entrants import Entrant
-from benchmarks.arena.entrants import make_player as make_entrant
+from benchmarks.arena.core.entrants import Entrant
+from benchmarks.arena.core.entrants import make_player as make_entrant
+from benchmarks.arena.core.joker_cards import card_name, names
 from benchmarks.arena.indian.referee import (
     DRAW,
     DROP,
@@ -47,7 +48,9 @@ from benchmarks.arena.indian.referee import (
     Phase,
     PlayerView,
 )
-from benchmarks.arena.joker_cards import card_name, names
+from solver import discard_hint, draw_hint, make_deal, make_rules, solve
+from solver.play import advise, words
+from solver.play.indian import FastPolicy, hands_for
 
 LABEL = "Indian"
 """The game as messages name it."""
@@ -82,8 +85,6 @@ def cut_token(view: PlayerView) -> str:
 
 def _declaration(view: PlayerView) -> Action | None:
     """A valid show by ``solve`` (never throwing back the card taken), or None."""
-    from solver import solve
-
     solution = solve(names(view.hand), view.game, wild_rank=cut_token(view), discard=True)
     if not solution.declarable:
         return None
@@ -103,14 +104,12 @@ class GreedyHintPlayer:
 
     def act(self, view: PlayerView) -> Action:
         """The hints' move."""
-        from solver import discard_hint, draw_hint
-
         if view.phase == Phase.DRAW:
             if TAKE in view.legal and DRAW in view.legal:
                 seen = list(view.discard_pile[:-1])
                 draw = draw_hint(names(view.hand), card_name(view.discard_pile[-1]), view.game,
                                  wild_rank=cut_token(view), seen=names(seen))
-                if draw.recommendation == "take_discard":
+                if draw.recommendation == words.TAKE_DISCARD:
                     return TAKE
             return DRAW if DRAW in view.legal else TAKE
         declare = _declaration(view)
@@ -133,11 +132,7 @@ class DistancePlayer:
     def start_deal(self, seat: int, seed: int) -> None:
         """Nothing to remember."""
 
-    def _policy(self, view: PlayerView) -> Any:
-        from solver.play.indian.advisor import hands_for
-        from solver.play.indian.policy import FastPolicy
-        from solver.rules import make_deal, make_rules
-
+    def _policy(self, view: PlayerView) -> FastPolicy:
         deal = make_deal(make_rules(view.game), cut_token(view))
         return FastPolicy(hands_for(deal))
 
@@ -173,9 +168,9 @@ def advisor_history(view: PlayerView) -> list[dict[str, Any]]:
     """The arena's events as the advisor's history."""
     out: list[dict[str, Any]] = []
     for event in view.history:
-        item: dict[str, Any] = {"player": event.seat, "action": str(event.kind)}
+        item: dict[str, Any] = {words.PLAYER: event.seat, words.ACTION: str(event.kind)}
         if event.card is not None:
-            item["card"] = card_name(event.card)
+            item[words.CARD] = card_name(event.card)
         out.append(item)
     return out
 
@@ -216,12 +211,10 @@ class AdvisorPlayer:
 
     def _ranked(self, view: PlayerView) -> list[Any]:
         """The advisor's moves, best first, less the drops it would not make."""
-        from solver.play import advise
-
         body = self.request(view)
         moves = list(advise(body.pop("game"), **body, level=self.level).moves)
-        others = [v for v in moves if v.move.action != "drop"]
-        if moves and moves[0].move.action == "drop" and (
+        others = [v for v in moves if v.move.action != words.DROP]
+        if moves and moves[0].move.action == words.DROP and (
                 not self.drops or (others and moves[0].expected_points
                                    < others[0].expected_points + self.drop_margin)):
             return others
@@ -233,16 +226,16 @@ class AdvisorPlayer:
         if not ranked:
             return view.legal[0]
         move = ranked[0].move
-        if self.greedy is not None and move.action != "drop" and move.action != "declare" and (
+        if self.greedy is not None and move.action not in (words.DROP, words.DECLARE) and (
                 self.greedy_draws if view.phase == Phase.DRAW else self.greedy_discards):
             return self.greedy.act(view)
-        if move.action == "drop":
+        if move.action == words.DROP:
             return DROP
-        if move.action == "take_discard":
+        if move.action == words.TAKE_DISCARD:
             return TAKE
-        if move.action == "draw_stock":
+        if move.action == words.DRAW_STOCK:
             return DRAW
-        if move.action == "declare":
+        if move.action == words.DECLARE:
             return Action(Kind.DECLARE, move.card, tuple(tuple(m) for m in move.melds))
         return Action(Kind.DISCARD, move.card)
 
@@ -275,24 +268,25 @@ class RandomPlayer:
 
 ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
     Entrant("advisor", "the move advisor, level standard (solver.play.advise)",
-            lambda: AdvisorPlayer("standard")),
-    Entrant("advisor_novice", "the move advisor, level novice", lambda: AdvisorPlayer("novice")),
-    Entrant("advisor_expert", "the move advisor, level expert", lambda: AdvisorPlayer("expert")),
+            lambda _: AdvisorPlayer("standard")),
+    Entrant("advisor_novice", "the move advisor, level novice", lambda _: AdvisorPlayer("novice")),
+    Entrant("advisor_expert", "the move advisor, level expert", lambda _: AdvisorPlayer("expert")),
     Entrant("advisor_nodrop", "the advisor, never dropping",
-            lambda: AdvisorPlayer("standard", drops=False)),
+            lambda _: AdvisorPlayer("standard", drops=False)),
     Entrant("advisor_drop8", "the advisor, dropping only when 8 points better than playing on",
-            lambda: AdvisorPlayer(drop_margin=8.0, name="advisor_drop8")),
+            lambda _: AdvisorPlayer(drop_margin=8.0, name="advisor_drop8")),
     Entrant("advisor_greedy_draws", "the advisor's drops, discards and shows; greedy's draws",
-            lambda: AdvisorPlayer(greedy_draws=True, name="advisor_greedy_draws")),
+            lambda _: AdvisorPlayer(greedy_draws=True, name="advisor_greedy_draws")),
     Entrant("advisor_greedy_discards", "the advisor's drops, draws and shows; greedy's discards",
-            lambda: AdvisorPlayer(greedy_discards=True, name="advisor_greedy_discards")),
+            lambda _: AdvisorPlayer(greedy_discards=True, name="advisor_greedy_discards")),
     Entrant("greedy", "today's hints: draw_hint, solve, discard_hint; never drops",
-            GreedyHintPlayer),
+            lambda _: GreedyHintPlayer()),
     Entrant("distance", "distance to a declaration, pure sequence first; drops a weak first hand",
-            lambda: DistancePlayer(True)),
+            lambda _: DistancePlayer(True)),
     Entrant("distance_nodrop", "the distance player, never dropping",
-            lambda: DistancePlayer(False)),
-    Entrant("random", "a random legal move; declares when solve finds a show", RandomPlayer),
+            lambda _: DistancePlayer(False)),
+    Entrant("random", "a random legal move; declares when solve finds a show",
+            lambda _: RandomPlayer()),
 )}
 
 

@@ -1,6 +1,7 @@
 """The Indian rummy referee: one deal from a shuffled deck, every action checked.
 
-It shares no code with ``solver``: its melds, shows and counts are
+It shares no code with ``solver`` but the game's words (``solver.play.words``,
+the values of ``Phase`` and ``Kind``): its melds, shows and counts are
 ``benchmarks.arena.indian.melds``.  One referee plays both Indian games, the
 differences being data (``benchmarks.arena.indian.variants``): ``indian13``
 and ``indian21`` (docs/RULES.md), phase by phase:
@@ -20,7 +21,8 @@ and ``indian21`` (docs/RULES.md), phase by phase:
   discard and show the other ``h`` cards in groups (``indian13``: two
   sequences, one of them pure; ``indian21``: three pure sequences, a tanala
   -- three identical cards -- counting as one).  The card taken from the
-  pile may not be thrown in the same turn (not even an identical copy);
+  pile may not be thrown in the same turn; another copy of it that the
+  player held may (two decks hold two of every card);
 * a valid show ends the deal: every other player pays the winner its least
   count (``indian13``: capped at 80; ``indian21``: uncapped, the count of
   docs/RULES.md 4.5; half, rounded down, for a player who had no turn yet;
@@ -62,6 +64,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from benchmarks.arena.core.joker_cards import card_name
 from benchmarks.arena.indian.melds import (
     deal_wild,
     least_count,
@@ -72,7 +75,7 @@ from benchmarks.arena.indian.melds import (
 )
 from benchmarks.arena.indian.variants import INDIAN13, IndianVariant
 from benchmarks.arena.indian.variants import IndianRules as IndianRules  # where callers find it
-from benchmarks.arena.joker_cards import card_name
+from solver.play import words
 
 HAND_SIZE = INDIAN13.hand_size
 DECK: tuple[int, ...] = INDIAN13.deck
@@ -82,20 +85,20 @@ DECK: tuple[int, ...] = INDIAN13.deck
 class Phase(enum.StrEnum):
     """The decision asked for."""
 
-    DRAW = "draw"
+    DRAW = words.DRAW
     """Start of a turn: take the pile top, draw from the stock, or drop."""
-    DISCARD = "discard"
+    DISCARD = words.AFTER_DRAW
     """After drawing: discard, or declare."""
 
 
 class Kind(enum.StrEnum):
     """What an action or event does."""
 
-    TAKE_DISCARD = "take_discard"
-    DRAW_STOCK = "draw_stock"
-    DROP = "drop"
-    DISCARD = "discard"
-    DECLARE = "declare"
+    TAKE_DISCARD = words.TAKE_DISCARD
+    DRAW_STOCK = words.DRAW_STOCK
+    DROP = words.DROP
+    DISCARD = words.DISCARD
+    DECLARE = words.DECLARE
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -240,8 +243,9 @@ class IndianDeal:
             if self.stock_size > 0:
                 out.append(DRAW)
             return tuple(out)
+        # the card taken from the pile stays this turn; another copy of it held may go
         return tuple(Action(Kind.DISCARD, card) for card in sorted(set(seat.hand))
-                     if card != self.taken)
+                     if card != self.taken or seat.hand.count(card) >= 2)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now."""

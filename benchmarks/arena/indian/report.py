@@ -1,23 +1,23 @@
 """The Indian arena's results (``indian13``, ``indian21``) as Markdown (stdout,
-the README); JSON is ``benchmarks.arena.report.write_json``."""
+the README); JSON is ``benchmarks.arena.core.report.write_json``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from benchmarks.arena.core.report import Column, interval_text, number, rate_text, render_rotated
 from benchmarks.arena.indian.variants import INDIAN21
-from benchmarks.arena.report import Column, _interval, _rate, number, render_rotated
 
 
 def _one_place(data: dict[str, Any]) -> str:
-    return _interval(data, digits=1)
+    return interval_text(data, digits=1)
 
 
 COLUMNS: tuple[Column, ...] = (
-    ("points per deal (95 % CI)", "points_per_deal", _interval),
-    ("win rate", "win_rate", _rate),
-    ("drop rate", "drop_rate", _rate),
-    ("first drops", "first_drop_rate", _rate),
+    ("points per deal (95 % CI)", "points_per_deal", interval_text),
+    ("win rate", "win_rate", rate_text),
+    ("drop rate", "drop_rate", rate_text),
+    ("first drops", "first_drop_rate", rate_text),
     ("points when dropping", "points_when_dropping", _one_place),
     ("points when playing on", "points_when_playing_on", _one_place),
     ("wrong declarations", "wrong_declarations", str),

@@ -1,7 +1,7 @@
 """The Indian rummy arena: rotated deals between named players, summed up as plain data.
 
 The deals, their rotations, the worker processes and the figures every such
-game shares are ``benchmarks.arena.rotations``; this module holds the game
+game shares are ``benchmarks.arena.core.rotations``; this module holds the game
 loop and Indian rummy's own figures, for ``indian13`` and ``indian21``
 alike (the game is an ``IndianVariant``; ``run_indian21_arena`` plays the
 21-card game).
@@ -27,8 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.arena import rotations
-from benchmarks.arena.entrants import check_names
+from benchmarks.arena.core import rotations
+from benchmarks.arena.core.entrants import check_names
+from benchmarks.arena.core.rotations import interval, share
 from benchmarks.arena.indian.players import ENTRANTS, LABEL, Player, make_player
 from benchmarks.arena.indian.referee import (
     DealResult,
@@ -38,7 +39,6 @@ from benchmarks.arena.indian.referee import (
     Kind,
 )
 from benchmarks.arena.indian.variants import INDIAN13, INDIAN21, IndianVariant
-from benchmarks.arena.rotations import interval, share
 
 GAME = INDIAN13.game
 SEEDS = INDIAN13.seeds

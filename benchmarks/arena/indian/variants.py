@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from benchmarks.arena.joker_cards import JOKER
+from benchmarks.arena.core.joker_cards import JOKER
 
 CARDS = 52
 """One deck without its jokers."""

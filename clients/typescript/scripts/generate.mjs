@@ -1,6 +1,6 @@
-// Regenerates src/generated/ from the repository's openapi.json and
-// api/shared/error_codes.py: the request and response types (openapi-typescript)
-// and the constants they cannot carry (scripts/generate_constants.py).
+// Regenerates src/generated/ from the repository's openapi.json,
+// api/shared/error_codes.py and solver/play/words.py: the request and response types
+// (openapi-typescript) and the constants they cannot carry (scripts/generate_constants.py).
 //
 //   npm run generate                       # into src/generated/
 //   node scripts/generate.mjs --out DIR    # elsewhere (the freshness test)
@@ -37,7 +37,8 @@ execFileSync(process.execPath, [
 ], { stdio: ["ignore", "ignore", "inherit"] });
 
 execFileSync(process.env.PYTHON || "python3", [
-  join(here, "generate_constants.py"), openapi, join(root, "api", "shared", "error_codes.py"), join(out, "constants.ts"),
+  join(here, "generate_constants.py"), openapi, join(root, "api", "shared", "error_codes.py"),
+  join(root, "solver", "play", "words.py"), join(out, "constants.ts"),
 ], { stdio: "inherit" });
 
 console.log(`wrote ${join(out, "openapi.ts")} and ${join(out, "constants.ts")}`);

@@ -23,6 +23,15 @@ export {
   parseRetryAfter,
   RummySolverError,
 } from "./errors.js";
-export { ERROR_CODES, type KnownErrorCode, TIME_LIMIT_MAX_MS } from "./generated/constants.js";
+export {
+  ERROR_CODES,
+  type FamilyAction,
+  type FamilyMove,
+  type FamilyPhase,
+  GAME_WORDS,
+  type GameFamily,
+  type KnownErrorCode,
+  TIME_LIMIT_MAX_MS,
+} from "./generated/constants.js";
 export type * from "./generated/openapi.js";
 export { DEFAULT_RETRY, type RetryControl, type RetryOptions, withRetries } from "./retry.js";

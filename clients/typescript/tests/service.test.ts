@@ -12,6 +12,8 @@ import { describe, it } from "node:test";
 import {
   type AdviseRequest,
   ERROR_CODES,
+  type FamilyMove,
+  GAME_WORDS,
   isKnownErrorCode,
   type MeldOut,
   RummySolver,
@@ -77,8 +79,11 @@ describe("the live service", { skip: NO_SERVICE }, () => {
       me: 0, dealer: 1, level: "novice", seed: 1,
     };
     const advice = await client.advise(state, { deadlineMs: 5_000 });
-    assert.equal(advice.phase, "first_upcard");
-    assert.deepEqual(new Set(advice.moves.map((move) => move.move.action)), new Set(["take_discard", "pass"]));
+    assert.equal(advice.phase, GAME_WORDS.gin.phases[0]);
+    const offered: FamilyMove<"gin">[] = ["take_discard", "pass"];
+    assert.deepEqual(new Set(advice.moves.map((move) => move.move.action)), new Set(offered));
+    const ginMoves: readonly string[] = GAME_WORDS.gin.moves;
+    assert.ok(advice.moves.every((move) => ginMoves.includes(move.move.action)));
     assert.deepEqual(advice.recommended, advice.moves[0]);
     const notYours = await client.advise({ ...state, me: 1 }).catch((caught: unknown) => caught);
     assert.ok(notYours instanceof RummySolverError && notYours.type === "not_your_turn", String(notYours));

@@ -51,7 +51,7 @@ from solver.cards import card_name, rank_of, suit_of
 from solver.gin import arrangements
 from solver.layoffs import LayoffSearch, read_table
 from solver.objective import TIE_SCALE
-from solver.play.advice import Advice, Layoff, Move, MoveValue
+from solver.play.advice import Advice, Confidence, Layoff, Move, MoveValue, RankedBy
 from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
 from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.policy import HandJudge, stock_odds
@@ -59,15 +59,18 @@ from solver.play.gin.scoring import defender_deadwood, knock_points
 from solver.play.gin.simulate import KnockStyle, Simulator, World
 from solver.play.gin.state import GinState
 from solver.play.gin.worlds import WorldSampler
+from solver.play.model import not_legal
 from solver.play.search import (
     Budget,
     Level,
     Outcome,
     Spending,
     Tally,
+    behind,
     levels,
     mean_and_error,
     ranked,
+    ranked_below,
     spend,
 )
 from solver.play.words import (
@@ -119,7 +122,7 @@ class GinDecision:
         self.seed = seed
         self.params = params
         self.hands = hands_for(deal)
-        self.simulator = Simulator(self.hands, self.rules, self.limit)
+        self.simulator = Simulator(self.hands, self.rules, self.limit, params.careful_slack)
         self.mask = mask_of(state.hand)
         self.rng = random.Random(seed)
         self.spending = Spending(params.batch, params.drop_z,
@@ -178,6 +181,7 @@ class GinDecision:
         if action == DISCARD:
             assert move.card is not None
             hands[0] &= ~(1 << move.card)
+            world.shown[0] &= ~(1 << move.card)
             world.pile.append(move.card)
             world.turns[0] += 1
             world.to_act, world.taken, world.drawn = 1, None, False
@@ -188,6 +192,7 @@ class GinDecision:
                 _, card = simulator.discard(hand, top)
                 return [simulator.knock_score(hand & ~(1 << card), hands[1])]
             hands[0] |= 1 << top
+            world.shown[0] |= 1 << top
             world.taken, world.drawn = top, True
         elif action == DRAW_STOCK:
             hands[0] |= 1 << world.stock.pop()
@@ -218,6 +223,7 @@ class GinDecision:
         if self.state.me != self.state.dealer and simulator.takes(hands[1], top):
             world.pile.pop()
             hands[1] |= 1 << top
+            world.shown[1] |= 1 << top
             world.to_act, world.taken, world.drawn = 1, top, True
         elif self.state.me != self.state.dealer:
             hands[0] |= 1 << world.stock.pop()
@@ -238,12 +244,15 @@ class GinDecision:
                                      self.params.match_outcomes)
 
     # -- the answer ------------------------------------------------------------
-    def advise(self) -> Advice:
-        """Every legal move valued and ranked (see the module docstring)."""
+    def advise(self, consider: Sequence[Move] = ()) -> Advice:
+        """Every legal move valued and ranked (see the module docstring);
+        ``consider``: moves searched in full whatever the shortlist (each names
+        a listed move by its action and card)."""
         if self.state.phase == LAYOFF:
-            return self._defend()
+            return self._defend(consider)
         params = self.params
         moves = self.moves()
+        wanted = [self._listed(move, moves, i) for i, move in enumerate(consider)]
         until = self.budget.until()
         self.sampler = WorldSampler(self.state, self.hands, self.rng, self.limit, params)
         judged = self.level.judged
@@ -258,7 +267,7 @@ class GinDecision:
         shortlist = self.level.shortlist if self.state.phase in params.searched_phases else 0
         chosen: set[Move] = set()
         if shortlist:
-            chosen = set(moves[:shortlist])
+            chosen = set(moves[:shortlist]) | set(wanted)
             knocks = [m for m in moves if m.action == KNOCK]
             if knocks:  # knocking now against playing on is always weighed
                 chosen.add(knocks[0])
@@ -278,9 +287,33 @@ class GinDecision:
                     tally.wins.append(win)
         order = self._prefer_plain(ranked(tallies, self.utility)) if shortlist else []
         order += [t for t in tallies if not t.searched]
-        values = [self._value(t, worlds) for t in order]
+        values = [self._value(t, worlds, order[0]) for t in order]
         return Advice("gin", self.state.phase, tuple(values), self.level.name, self.seed,
-                      complete)
+                      complete, self._ranked_by(), self._ranking(bool(shortlist)))
+
+    @staticmethod
+    def _listed(move: Move, moves: Sequence[Move], index: int) -> Move:
+        """The listed move ``move`` names (a knock by its card: its melds are
+        the advisor's choice); ``illegal_move`` when none."""
+        for listed in moves:
+            if listed.action == move.action and listed.card == move.card:
+                return listed
+        raise not_legal(move, index)
+
+    def _ranked_by(self) -> RankedBy:
+        return "expected_points" if self.state.target is None else "match_win_probability"
+
+    def _ranking(self, searched: bool) -> str:
+        """The ranking rule in words."""
+        worth = "expected points for this hand" if self.state.target is None else \
+            "the chance to win the match after this hand"
+        if not searched:
+            return ("by the advisor's judgement (the deadwood kept now and after the next "
+                    "draw, a pickup that melds); every figure comes from a few deals (rough)")
+        return (f"by {worth}: the moves the search played on the same deals first, the "
+                "plainest discard (the least deadwood kept) ahead of the others unless one "
+                f"is better by more than {self.params.plain_z:g} standard errors of the "
+                "difference; then the judgement's other moves, valued on a few deals (rough)")
 
     def _prefer_plain(self, ranked: list[Tally]) -> list[Tally]:
         """``ranked`` with the plainest discard (the least deadwood kept)
@@ -334,7 +367,7 @@ class GinDecision:
             return judge.expected_cost(mask) / TIE_SCALE
         return 0.0
 
-    def _value(self, tally: Tally, worlds: Sequence[World]) -> MoveValue:
+    def _value(self, tally: Tally, worlds: Sequence[World], best: Tally) -> MoveValue:
         points = tally.points
         n = len(points)
         mean, error = mean_and_error(points)
@@ -342,9 +375,14 @@ class GinDecision:
         move = self._shown(tally.move, worlds) if tally.move.action == KNOCK else tally.move
         # passing at the wall ends the hand unscored: its figures are exact
         exact = move.action == PASS and self.state.phase == WALL
+        gap, gap_error = behind(best, tally, self.utility)
+        confidence: Confidence = "exact" if exact else "ranked" if tally.searched else "rough"
+        reasons = self._reasons(tally, worlds)
+        if gap is not None and gap < 0 and tally.searched and best.searched:
+            reasons.append(ranked_below(best, gap, gap_error))
         return MoveValue(move, mean, wins, self._match(points), exact, n,
-                         0.0 if exact else error, tuple(self._reasons(tally, worlds)),
-                         tally.searched)
+                         0.0 if exact else error, tuple(reasons), tally.searched, confidence,
+                         gap, gap_error)
 
     def _match(self, points: Sequence[float]) -> float | None:
         if self.state.target is None:
@@ -357,10 +395,11 @@ class GinDecision:
         the one that scores most against the deals' defenders (fewest layoffs)."""
         assert move.card is not None
         kept = sorted(cards_of(self.mask & ~(1 << move.card)))
-        sample = worlds[: min(len(worlds), self.params.shown_deals)]
+        late = self.deadline.expired()  # past the deadline: the first arrangement, few deals
+        sample = worlds[: min(len(worlds), 8 if late else self.params.shown_deals)]
         best: tuple[float, tuple[tuple[int, ...], ...], tuple[int, ...]] | None = None
         for count, (melds, deadwood) in enumerate(arrangements(kept, self.deal, self.limit)):
-            if count >= self.params.shown_arrangements:
+            if count >= (1 if late else self.params.shown_arrangements):
                 break
             meld_masks = [mask_of(m.cards) for m in melds]
             dead = sum(self.hands.points[c] for c in deadwood)
@@ -379,7 +418,7 @@ class GinDecision:
         return Move(KNOCK, card=move.card, melds=best[1], deadwood=best[2])
 
     # -- the defender's reply --------------------------------------------------------
-    def _defend(self) -> Advice:
+    def _defend(self, consider: Sequence[Move] = ()) -> Advice:
         """After the opponent knocked: the exact best melds and layoffs (the
         points are exact when the knocker's deadwood was shown, else
         estimated over the deadwood it could hold)."""
@@ -400,6 +439,10 @@ class GinDecision:
                                    for lay in play.layoffs))
             move = Move(LAY_OFF, melds=tuple(tuple(sorted(m.cards)) for m in play.melds),
                         deadwood=tuple(sorted(play.deadwood)), layoffs=layoffs)
+        for index, other in enumerate(consider):  # the one reply: the exact best
+            if other.action != LAY_OFF or (other.melds, other.layoffs) != (move.melds,
+                                                                           move.layoffs):
+                raise not_legal(other, index)
         knocker = [0] if gin else self._knocker_deadwood(knock.deadwood, 10 - melded)
         points = [-knock_points(self.rules, k, reply) for k in knocker]
         mean = sum(points) / len(points)
@@ -414,8 +457,12 @@ class GinDecision:
             reasons.append("undercut" if exact else f"undercut in {undercut:.0%} of deals")
         error = None if exact else (mean_and_error(points)[1] or 0.0)
         value = MoveValue(move, mean, undercut, self._match(points), exact, len(points),
-                          0.0 if exact else error, tuple(reasons))
-        return Advice("gin", LAYOFF, (value,), self.level.name, self.seed, True)
+                          0.0 if exact else error, tuple(reasons),
+                          confidence="exact" if exact else "ranked")
+        return Advice("gin", LAYOFF, (value,), self.level.name, self.seed, True,
+                      self._ranked_by(), "the one reply: the exact best melds and layoffs "
+                      "against the knock (figures over the knocker's unshown deadwood when "
+                      "it was not shown)")
 
     def _knocker_deadwood(self, shown: tuple[int, ...] | None, count: int) -> list[int]:
         """The knocker's deadwood points: shown, or guessed from the unseen

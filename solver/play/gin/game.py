@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from solver.deadline import Deadline
 from solver.gin import gin_deal, resolve_knock_limit
-from solver.play.advice import Advice
+from solver.play.advice import Advice, Move
 from solver.play.gin.advisor import LEVELS, GinDecision
 from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.state import GinState
@@ -53,10 +53,10 @@ class Gin(Game[GinPosition, GinParams]):
         return GinPosition(state, deal, limit)
 
     def advise(self, position: GinPosition, params: GinParams, level: Level, seed: int,
-               deadline: Deadline) -> Advice:
+               deadline: Deadline, consider: Sequence[Move] = ()) -> Advice:
         """Every legal move valued and ranked (``GinDecision``)."""
         return GinDecision(position.state, position.deal, position.knock_limit,
-                           self.budget(level, deadline), seed, params).advise()
+                           self.budget(level, deadline), seed, params).advise(consider)
 
 
 __all__ = ["Gin", "GinPosition"]

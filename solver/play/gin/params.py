@@ -51,6 +51,11 @@ class GinParams:
              "not end a move", None)
     floor_match: float = tuned(
         0.005, "the same, in chance of winning the match (when a match score is given)", None)
+    careful_slack: int = tuned(
+        0, "deadwood points a simulated player gives up not to throw a card that feeds what "
+           "the other took from the pile (its rank, or its suit within two): playouts where "
+           "pickups are read, so a searched draw pays for what it shows (0: nobody reads the "
+           "pile)", None)
     unsearched_deals: int = tuned(
         4, "deals that give the figures of a move the search did not compare", None)
 
@@ -60,7 +65,7 @@ class GinParams:
               "this share of deals", None)
     take_edge: float = tuned(
         2.0, "deadwood points the judgement credits a pile card that goes into a meld (and "
-             "charges one that does not: taking shows the opponent a card)", None)
+             "charges one that does not: taking shows the opponent a card)", "gin-take-edge.md")
     lookahead: float = tuned(
         1.0, "weight of the next draw's expected improvement in judging a discard (0: "
              "today's deadwood only)", None)

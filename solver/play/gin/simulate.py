@@ -16,7 +16,7 @@ model of how a hand goes on, not a referee.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from solver.objective import TIE_SCALE
 from solver.play.gin.hands import GinHands, arrangement
@@ -68,20 +68,58 @@ class World:
     """The seat to act has drawn this turn (it must discard)."""
     opponent_style: KnockStyle = AT_ONCE
     """How the opponent of this world knocks."""
+    shown: list[int] = field(default_factory=lambda: [0, 0])
+    """Per seat, the cards it took from the pile and still holds: the other
+    seat saw them (a careful player does not feed them)."""
 
     def copy(self) -> World:
         """An independent copy."""
         return World(list(self.hands), list(self.stock), list(self.pile), self.to_act,
-                     list(self.turns), self.taken, self.drawn, self.opponent_style)
+                     list(self.turns), self.taken, self.drawn, self.opponent_style,
+                     list(self.shown))
+
+
+def _feeding(card: int) -> int:
+    """The cards ``card`` would help a holder of them meld: its rank in the
+    other suits, its suit within two ranks."""
+    rank, suit = card % 13, card // 13
+    mask = sum(1 << (other * 13 + rank) for other in range(4) if other != suit)
+    for step in (-2, -1, 1, 2):
+        if 0 <= rank + step < 13:
+            mask |= 1 << (suit * 13 + rank + step)
+    return mask
+
+
+FEEDS = tuple(_feeding(card) for card in range(52))
+"""Per card, the cards whose holder it would feed (``FEEDS[c] & shown``)."""
 
 
 class Simulator:
     """Plays worlds out under one deal's rules and knock limit."""
 
-    def __init__(self, hands: GinHands, rules: Rules, knock_limit: int) -> None:
+    def __init__(self, hands: GinHands, rules: Rules, knock_limit: int,
+                 careful_slack: int = 0) -> None:
         self.hands = hands
         self.rules = rules
         self.limit = knock_limit
+        self.careful = careful_slack * TIE_SCALE
+        """Cost a player gives up not to throw a card that feeds what the other
+        took from the pile (0: it does not read the pile)."""
+
+    def careful_discard(self, hand: int, taken: int | None, shown: int) -> tuple[int, int]:
+        """``discard``, but a card that feeds the other's pile takes (``shown``)
+        is kept when another costs at most ``careful`` more."""
+        cost, card = self.discard(hand, taken)
+        if not self.careful or not FEEDS[card] & shown:
+            return cost, card
+        keep = 0 if taken is None else 1 << taken
+        points = self.hands.points
+        safer = [(c, -points[k], k) for c, k in self.hands.discard_costs(hand, keep)
+                 if not FEEDS[k] & shown and c <= cost + self.careful]
+        if not safer:
+            return cost, card
+        best = min(safer)
+        return best[0], best[2]
 
     def takes(self, hand: int, top: int) -> bool:
         """Whether a fast player takes ``top``: only when it goes into a meld
@@ -121,6 +159,7 @@ class Simulator:
         [16, 14]
         """
         hands, stock, pile, turns = world.hands, world.stock, world.pile, world.turns
+        shown = world.shown
         points: list[int | None] = [None] * len(plans)
         waiting = list(range(len(plans)))
         seat = world.to_act
@@ -137,11 +176,14 @@ class Simulator:
                     pile.pop()
                     hand |= 1 << top
                     taken = top
+                    shown[seat] |= 1 << top
                 else:
                     hand |= 1 << stock.pop()
                     taken = None
             must_discard = False
-            cost, card = self.discard(hand, taken)
+            cost, card = self.careful_discard(hand, taken, shown[1 - seat]) if self.careful \
+                else self.discard(hand, taken)
+            shown[seat] &= ~(1 << card)
             hand &= ~(1 << card)
             hands[seat] = hand
             pile.append(card)

@@ -63,6 +63,8 @@ HAND = 10
 WALL = 2
 """The hand ends unscored when a player's turn starts with this many cards
 left in the stock and it does not knock (as OpenSpiel plays it)."""
+MATCH_TARGET = 100
+"""The points that win a match, when a score is given without a target."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +113,8 @@ class GinState(PublicState):
     my_score: int = 0
     opponent_score: int = 0
     target: int | None = None
-    """The match target (100) when scores are given, else None (one hand)."""
+    """The match target (``MATCH_TARGET`` unless the score says) when scores are given, else
+    None (one hand)."""
 
     @property
     def opponent(self) -> int:
@@ -161,7 +164,7 @@ def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
         return 0, 0, None
     values = []
     for key in ("me", "opponent", "target"):
-        value = score.get(key, 100 if key == "target" else 0)
+        value = score.get(key, MATCH_TARGET if key == "target" else 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InvalidStateError(f"score.{key} must be a whole number of points",
                                     code="invalid_state", loc=("score", key))

@@ -19,7 +19,7 @@ from solver.play.gin.hands import GinHands, cards_of, mask_of
 from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.simulate import KnockStyle, World
 from solver.play.gin.state import GinState
-from solver.play.words import AFTER_DRAW, DISCARD, KNOCK
+from solver.play.words import AFTER_DRAW, DISCARD, KNOCK, TAKE_DISCARD
 from solver.play.worlds import WeightedSampler
 
 RawDeal = tuple[int, list[int], KnockStyle]
@@ -60,6 +60,19 @@ def practised(hands: GinHands, opponent: int, keep: int, pool: list[int], draws:
     return opponent
 
 
+def taken_and_held(state: GinState) -> list[int]:
+    """The cards this player took from the pile and still holds (the opponent saw them)."""
+    held: list[int] = []
+    for event in state.history:
+        if event.player != state.me or event.card is None:
+            continue
+        if event.action == TAKE_DISCARD:
+            held.append(event.card)
+        elif event.action in (DISCARD, KNOCK) and event.card in held:
+            held.remove(event.card)
+    return held
+
+
 def turns_taken(state: GinState) -> list[int]:
     """Turns completed per seat, the advisor's first (world seat 0)."""
     counts = [0, 0]
@@ -98,6 +111,8 @@ class WorldSampler(WeightedSampler[RawDeal, World]):
         self.has_played = played > 0
         self.me = mask_of(state.hand)
         self.turns = turns_taken(state)
+        self.shown = [mask_of(taken_and_held(state)), self.known]
+        """What each seat took from the pile and still holds (the other saw it)."""
 
     def deal(self) -> tuple[float, RawDeal]:
         """One raw deal and its likelihood."""
@@ -119,4 +134,5 @@ class WorldSampler(WeightedSampler[RawDeal, World]):
         opponent, stock, style = raw
         state = self.state
         return World([self.me, opponent], list(stock), list(state.discard_pile), 0,
-                     list(self.turns), state.taken_this_turn, state.phase == AFTER_DRAW, style)
+                     list(self.turns), state.taken_this_turn, state.phase == AFTER_DRAW, style,
+                     list(self.shown))

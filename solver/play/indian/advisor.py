@@ -46,15 +46,18 @@ from solver.play.indian.policy import FastPolicy, useful
 from solver.play.indian.race import given_survived, race_and_length, turns
 from solver.play.indian.state import IndianState
 from solver.play.indian.worlds import World, WorldSampler
+from solver.play.model import not_legal
 from solver.play.search import (
     Budget,
     Level,
     Outcome,
     Spending,
     Tally,
+    behind,
     levels,
     mean_and_error,
     ranked,
+    ranked_below,
     spend,
 )
 from solver.play.words import DECLARE, DISCARD, DRAW, DRAW_STOCK, DROP, FIRST_DROP, TAKE_DISCARD
@@ -126,6 +129,9 @@ class IndianDecision:
         self.level = budget.level
         self.params = params
         self.outs = budget.level.name in params.outs_levels
+        self.shows: dict[int | None, Move] = {}
+        self.last_turn = state.stock_count == 0
+        """The stock is empty: the next throw ends the deal, void, unless it shows."""
         self.seed = seed
         self.deadline = budget.deadline
         self.hands = hands_for(deal)
@@ -160,9 +166,13 @@ class IndianDecision:
                 moves.append(Move(DRAW_STOCK))
             moves.append(Move(DROP))
             return moves
-        keep = state.taken_this_turn
         return [Move(DISCARD, card=card) for card in sorted(set(state.hand))
-                if card != keep] + self._declarations()
+                if self._may_throw(card)] + self._declarations()
+
+    def _may_throw(self, card: int) -> bool:
+        """Whether ``card`` may be thrown: not the card taken from the pile this
+        turn, unless the hand holds another copy of it (several decks)."""
+        return card != self.state.taken_this_turn or self.state.hand.count(card) >= 2
 
     def _declarations(self) -> list[Move]:
         """The valid shows: one per discard that leaves a declarable hand (the
@@ -176,22 +186,33 @@ class IndianDecision:
             count = option.value
             self.exact_counts[option.discard] = count if self.cap is None else min(count,
                                                                                    self.cap)
-            if option.solution.declarable and option.discard != self.state.taken_this_turn:
+            if option.solution.declarable and self._may_throw(option.discard):
                 melds = tuple(tuple(m.cards) for m in option.solution.melds)
                 out.append(Move(DECLARE, card=option.discard, melds=melds))
+        self.shows = {move.card: move for move in out}
+        """Every valid show, by the card it throws (the first is offered)."""
         return out[:1]
 
     # -- the answer ----------------------------------------------------------------------
-    def advise(self) -> Advice:
-        """Every legal move valued and ranked (see the module docstring)."""
+    def advise(self, consider: Sequence[Move] = ()) -> Advice:
+        """Every legal move valued and ranked (see the module docstring);
+        ``consider``: another valid show (by its card) besides the one listed."""
         state = self.state
         self.exact_counts = {}
         moves = self.moves()
+        for index, move in enumerate(consider):
+            listed = next((m for m in moves if (m.action, m.card) == (move.action, move.card)),
+                          None)
+            if listed is None:
+                show = self.shows.get(move.card) if move.action == DECLARE else None
+                if show is None:
+                    raise not_legal(move, index)
+                moves.append(show)
         until = self.budget.until()
         self.sampler = WorldSampler(state, self.hands, self.rng, self.params)
         wanted = self.worlds_wanted()
         tallies = [Tally(move, order=i) for i, move in enumerate(moves)]
-        self.mine = {t.move: self._my_hand(t.move) for t in tallies}
+        self.mine: dict[Move, tuple[tuple[float, ...], float] | None] = {}
         params = self.params
         spending = Spending(params.batch, params.drop_z, params.floor, params.least,
                             params.settle)
@@ -201,12 +222,18 @@ class IndianDecision:
             if not tally.points:  # out of time before the first deal
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-            tally.exact = tally.move.action == DROP
+            tally.exact = tally.move.action == DROP or (
+                self.last_turn and tally.move.action == DISCARD)
         playing_on = max((t.mean() for t in tallies if t.move.action != DROP), default=None)
         reasons = {id(t): self._reasons(t, playing_on) for t in tallies}
         order = sorted(ranked(tallies, self.utility), key=lambda t: t.move.action != DECLARE)
-        values = tuple(self._move_value(t, reasons[id(t)]) for t in order)
-        return Advice(self.rules.name, state.phase, values, self.level.name, self.seed, complete)
+        values = tuple(self._move_value(t, reasons[id(t)], order[0]) for t in order)
+        return Advice(self.rules.name, state.phase, values, self.level.name, self.seed, complete,
+                      "expected_points",
+                      "by expected points over the same deals (what the player collects when it "
+                      "declares first less what it pays when another does); a valid show always "
+                      "first; the moves that stayed in the search longest ahead of those it "
+                      "dropped as clearly worse; a drop's cost is exact")
 
     def worlds_wanted(self) -> int:
         """The worlds this decision deals: the level's, fewer for long hands."""
@@ -223,6 +250,8 @@ class IndianDecision:
         them = world.race
         if not isinstance(them, _Opponents):  # read once a world, for every move
             them = world.race = self._opponents(world)
+        if move not in self.mine:  # a discard's hand is read when the search first plays it
+            self.mine[move] = self._my_hand(move)
         return [self._value(move, world, them, self.mine[move])] * len(lines)
 
     @staticmethod
@@ -327,8 +356,12 @@ class IndianDecision:
             played += 1
             if packing.distance == 0:
                 return them.pay_now(played == 1), 1.0
+            if self.last_turn:  # the throw that must follow ends the deal void
+                return 0.0, 0.0
             return max(self._race(after, them, played)
                        for after in self._throws(hand, taken, out, packing))
+        if self.last_turn:  # the stock is empty: this throw ends the deal void
+            return 0.0, 0.0
         return self._race(mine, them, played)
 
     def _throws(self, hand: Sequence[int], taken: int | None, out: int,
@@ -370,13 +403,17 @@ class IndianDecision:
         return win * them.pay_later(rounds) - lose * paid, win
 
     # -- words ---------------------------------------------------------------------
-    @staticmethod
-    def _move_value(tally: Tally, reasons: Sequence[str]) -> MoveValue:
+    def _move_value(self, tally: Tally, reasons: Sequence[str], best: Tally) -> MoveValue:
         n = len(tally.points)
         mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / n
+        gap, gap_error = behind(best, tally, self.utility)
+        if gap is not None and gap < 0:
+            reasons = [*reasons, ranked_below(best, gap, gap_error)]
         return MoveValue(tally.move, mean, win, None, tally.exact, n,
-                         0.0 if tally.exact else error, tuple(reasons))
+                         0.0 if tally.exact else error, tuple(reasons),
+                         confidence="exact" if tally.exact else "ranked", gap=gap,
+                         gap_error=gap_error)
 
     def _reasons(self, tally: Tally, playing_on: float | None) -> list[str]:
         move = tally.move
@@ -392,17 +429,26 @@ class IndianDecision:
             reasons.append(text)
         elif move.action == DECLARE:
             reasons.append("a valid show: every card melded, the sequences the rules ask for")
+        elif move.action == DISCARD and self.last_turn:
+            reasons.append("the stock is empty: this throw ends the deal void (nobody pays)")
         elif move.action == DISCARD:
             assert move.card is not None
             kept = list(self.state.hand)
             kept.remove(move.card)
-            packing = self.policy.packing(kept)
-            reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
+            # the search's packing of the hand (a move it never played: out of
+            # time, its words say so rather than work one out past the deadline)
+            packing = self.policy.known(kept)
+            if packing is None and self.deadline.expired():
+                reasons.append("not valued before the deadline")
+            else:
+                packing = packing or self.policy.packing(kept)
+                reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
             count = self.exact_counts.get(move.card)
             if count is not None:
                 reasons.append(f"count {count} if another player declares now")
-            outs = sum(self.unseen_counts[c] for c in useful(self.hands, packing))
-            reasons.append(f"{outs} unseen card{'s' if outs != 1 else ''} would help")
+            if packing is not None:
+                outs = sum(self.unseen_counts[c] for c in useful(self.hands, packing))
+                reasons.append(f"{outs} unseen card{'s' if outs != 1 else ''} would help")
         elif move.action == TAKE_DISCARD:
             assert move.card is not None
             hand = [*self.state.hand, move.card]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from solver.deadline import Deadline
 from solver.errors import InvalidStateError
-from solver.play.advice import Advice
+from solver.play.advice import Advice, Move
 from solver.play.indian.advisor import LEVELS, IndianDecision
 from solver.play.indian.params import INDIAN_PARAMS, IndianParams
 from solver.play.indian.state import IndianState
@@ -68,11 +68,11 @@ class Indian13(Game[IndianPosition, IndianParams]):
         return IndianPosition(state, deal, wild_rank, overrides)
 
     def advise(self, position: IndianPosition, params: IndianParams, level: Level, seed: int,
-               deadline: Deadline) -> Advice:
+               deadline: Deadline, consider: Sequence[Move] = ()) -> Advice:
         """Every legal move valued and ranked (``IndianDecision``)."""
         return IndianDecision(position.state, position.deal, position.wild_rank,
                               position.overrides, self.budget(level, deadline), seed,
-                              params).advise()
+                              params).advise(consider)
 
 
 class Indian21(Indian13):

@@ -200,7 +200,7 @@ class _Search:
     ...``, so that the budget is spread over the whole tree rather than
     spent under its first branches.  On random 21- and 22-card hands that
     finds the best distance within 2,500 nodes in 95 % of them, where the
-    plain search found it in 85 % (``benchmarks/README.md``)."""
+    plain search found it in 85 % (docs/experiments/indian21-packing-discrepancy-search.md)."""
 
     def __init__(self, hands: IndianHands, counts: list[int], wilds: int,
                  max_nodes: int) -> None:

@@ -57,8 +57,8 @@ class IndianParams:
         "players' counts fall from about 76 at the deal to 58 by their ninth turn), down to "
         "count_floor: what a loser pays is its count when the winner declares",
         "indian-count-decay.md")
-    count_floor: float = tuned(0.6, "the least share of a fresh hand's count a hand keeps",
-                               "indian-count-decay.md")
+    count_floor: float = tuned(0.6, "the least share of a fresh hand's count a hand keeps "
+                                    "(not measured apart from count_decay)", None)
     outs_weight: float = tuned(
         0.9, "a hand's first-step chance: this share of its outs over the unseen cards, plus "
              "pile_help", None)

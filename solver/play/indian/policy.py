@@ -35,7 +35,7 @@ value its moves stays within milliseconds of the deadline."""
 class FastPolicy:
     """Turn decisions on hands of card ids (see the module docstring), with a
     bounded cache of packings (hands repeat across an advisor's deals).  Past
-    ``deadline`` a packing is the search's first descent (not cached)."""
+    ``deadline`` a packing is the search's first descent."""
 
     def __init__(self, hands: IndianHands, deadline: Deadline | None = None) -> None:
         self.hands = hands
@@ -50,13 +50,18 @@ class FastPolicy:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        if self.deadline is not None and self.deadline.expired():
-            return self.hands.evaluate(key, LATE_NODES, like)
-        packing = self.hands.evaluate(key, like=like)
+        late = self.deadline is not None and self.deadline.expired()
+        # past the deadline the first descent only, kept too: the answer's
+        # words may ask for the same hand again
+        packing = self.hands.evaluate(key, LATE_NODES if late else None, like)
         self._cache[key] = packing
         if len(self._cache) > CACHE:
             self._cache.popitem(last=False)
         return packing
+
+    def known(self, hand: Iterable[int]) -> Packing | None:
+        """The packing of ``hand`` when it was already worked out, else None."""
+        return self._cache.get(tuple(sorted(hand)))
 
     def takes(self, hand: Sequence[int], top: int) -> bool:
         """Whether to take ``top`` into ``hand`` (13 cards) rather than draw."""

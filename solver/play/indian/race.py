@@ -3,7 +3,7 @@
 A player ``d`` cards from a declaration gets one card nearer on a turn with
 chance ``IndianParams.step(d)`` (measured: two fast players (``policy.FastPolicy``) over
 thousands of simulated turns of ``indian13``, ``python -m
-benchmarks.indian_steps``; a hand's own outs replace the first step's chance
+benchmarks.speed.indian_steps``; a hand's own outs replace the first step's chance
 when they are known), and declares on the turn it
 reaches 0.  ``turns(d)`` is then the law of the turns it needs; ``race``
 combines the players' laws in turn order into the chance that each

@@ -257,10 +257,9 @@ class _Replay(Replay):
         card = event.card
         if card is None:
             self.fail(index, f"{action} needs the card thrown", "invalid_event")
-        if card == self.taken:
-            self.fail(index, f"{card_name(card)} was taken from the pile this turn: it may "
-                             "not be thrown back in the same turn")
-        if card in self.known[seat]:
+        # another copy of the card taken this turn may go; the one taken stays held
+        if not self.throws_a_copy(index, card, self.taken, self.copies) \
+                and card in self.known[seat]:
             self.known[seat].remove(card)
         self.discarded[seat].append(card)
         self.pile.append(card)

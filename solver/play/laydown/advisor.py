@@ -50,16 +50,19 @@ from solver.layoffs import LayoffSearch, Play, TableMeld, count_cards, extension
 from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.laydown.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
-from solver.play.laydown.state import LayDownState, take_depth
+from solver.play.laydown.state import LayDownState, added_cards, take_depth
+from solver.play.model import not_legal
 from solver.play.search import (
     Budget,
     Level,
     Outcome,
     Spending,
     Tally,
+    behind,
     levels,
     mean_and_error,
     ranked,
+    ranked_below,
     spend,
 )
 from solver.play.words import DISCARD, DRAW, DRAW_STOCK, GO_OUT, PASS, TAKE_DISCARD
@@ -72,6 +75,8 @@ LEVELS: dict[str, Level] = levels(
 """How hard the advisor thinks: the playouts of one decision, shared out by
 successive halving.  Counted, not timed."""
 DEFAULT_LEVEL = "standard"
+MIN_RANKED = 3
+"""A move played on fewer deals than this (cut short by the clock) has rough figures."""
 
 Option = tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...], tuple[int, ...], int]
 """A way to play the turn before the throw: new melds, layoffs, the cards
@@ -205,11 +210,59 @@ class LayDownDecision:
                     moves.append((Move(GO_OUT, melds=melds, layoffs=layoffs), laid, paid))
                 continue
             for card in sorted(set(left)):
-                if card == state.taken_top:
-                    continue
+                if card == state.taken_top and left.count(card) < 2:
+                    continue  # the top taken may not go back (another copy may)
                 moves.append((Move(DISCARD, card=card, melds=melds, layoffs=layoffs), laid,
                               paid))
         return moves
+
+    def _considered(self, move: Move, index: int) -> tuple[Move, int, int]:
+        """A move the advisor did not list, checked legal: its points laid now
+        and the pile penalty it pays (``illegal_move`` when it is not legal)."""
+        state, variant = self.state, self.variant
+        if state.phase == DRAW:
+            # Rommy takes deeper than listed with its penalty; every other draw is listed
+            if move.action == TAKE_DISCARD and move.card in state.discard_pile \
+                    and variant.deep_takes and variant.pile_penalty is not None:
+                self.unusable.add(move.card)
+                return Move(TAKE_DISCARD, card=move.card), 0, 0
+            raise not_legal(move, index)
+        if move.action not in (DISCARD, GO_OUT):
+            raise not_legal(move, index)
+        hand = list(state.hand)
+        table = list(state.table)
+        laid = 0
+        try:
+            for meld in move.melds:
+                tm = read_table_meld(meld, len(table), self.deal)
+                _take(hand, meld)
+                laid += tm.meld.points
+                table.append(tm)
+            for lay in move.layoffs:
+                old = table[lay.target]
+                added = added_cards(old, lay.extended) if lay.extended else None
+                new = read_table_meld(lay.extended, lay.target, self.deal) if added else None
+                if not added or new is None or new.kind != old.kind:
+                    raise ValueError("not that table meld with cards added at its ends")
+                _take(hand, added)
+                laid += new.meld.points - old.meld.points
+                table[lay.target] = new
+        except (ValueError, IndexError):  # InvalidHandError is a ValueError
+            raise not_legal(move, index) from None
+        if move.action == GO_OUT:
+            legal = not hand and not variant.throw_to_close
+        else:
+            card = move.card
+            legal = card in hand and (card != state.taken_top or hand.count(card) >= 2)
+        used = [c for meld in move.melds for c in meld] + [c for lay in move.layoffs
+                                                           for c in lay.cards]
+        paid = 0
+        if state.must_use is not None and state.must_use not in used:
+            legal = legal and variant.pile_penalty is not None
+            paid = variant.pile_penalty or 0
+        if not legal:
+            raise not_legal(move, index)
+        return move, laid, paid
 
     def _closings(self) -> list[Option]:
         """Rommy: for each card the hand may throw, the best play of the other
@@ -217,7 +270,7 @@ class LayDownDecision:
         hand = self.state.hand
         out: list[Option] = []
         for card in sorted(set(hand)):
-            if card == self.state.taken_top:
+            if card == self.state.taken_top and hand.count(card) < 2:
                 continue
             rest = list(hand)
             rest.remove(card)
@@ -247,12 +300,20 @@ class LayDownDecision:
                 use.meld.points - old.points)
 
     # -- the answer ----------------------------------------------------------------------
-    def advise(self) -> Advice:
-        """Every legal move valued and ranked (see the module docstring)."""
+    def advise(self, consider: Sequence[Move] = ()) -> Advice:
+        """Every legal move valued and ranked (see the module docstring);
+        ``consider``: moves to value besides the listed ones (a play of other
+        melds and layoffs, a deeper Rommy take), each checked legal."""
         state = self.state
         tallies = []
         self.plays: dict[Move, _Play] = {}
-        for i, (move, laid, paid) in enumerate(self.moves()):
+        moves = self.moves()
+        listed = {move for move, _, _ in moves}
+        moves += [self._considered(move, index) for index, move in enumerate(consider)
+                  if move not in listed]
+        for i, (move, laid, paid) in enumerate(moves):
+            if move in self.plays:
+                continue
             self.plays[move] = _Play(laid, paid, self._table_after(move))
             tallies.append(Tally(move, order=i))
         until = self.until = self.budget.until()
@@ -265,10 +326,16 @@ class LayDownDecision:
             if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-        values = tuple(self._move_value(t, t.stage == last)
-                       for t in ranked(tallies, self.utility))
+        order = ranked(tallies, self.utility)
+        values = tuple(self._move_value(t, t.stage == last, order[0]) for t in order)
+        collect = self.variant.scoring == "collect"
+        worth = "what the player collects (or pays) when the round ends" if collect else \
+            "the round's points against the others' mean"
         return Advice(self.variant.game, state.phase, values, self.level.name, self.seed,
-                      complete)
+                      complete, "expected_points",
+                      f"by {worth}, over the same deals: the moves that stayed in the search "
+                      "longest first (each round of deals keeps the better half, and a move "
+                      "clearly worse than the best stops), then by their figures")
 
     def sample(self, count: int, until: float) -> list[_World]:
         """``count`` more worlds: the hidden cards dealt at random."""
@@ -447,12 +514,16 @@ class LayDownDecision:
         return table
 
     # -- words ---------------------------------------------------------------------
-    def _move_value(self, tally: Tally, searched: bool) -> MoveValue:
+    def _move_value(self, tally: Tally, searched: bool, best: Tally) -> MoveValue:
         n = len(tally.points)
         mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / n
-        return MoveValue(tally.move, mean, win, None, False, n, error,
-                         tuple(self._reasons(tally)), searched)
+        gap, gap_error = behind(best, tally, self.utility)
+        reasons = self._reasons(tally)
+        if gap is not None and gap < 0:
+            reasons.append(ranked_below(best, gap, gap_error))
+        return MoveValue(tally.move, mean, win, None, False, n, error, tuple(reasons), searched,
+                         "ranked" if n >= MIN_RANKED else "rough", gap, gap_error)
 
     def _reasons(self, tally: Tally) -> list[str]:
         move = tally.move
@@ -536,6 +607,12 @@ class LayDownDecision:
     def _closes(self, move: Move) -> bool:
         """Whether ``move`` lays every card but its throw."""
         return self._played(move) == len(self.state.hand) - 1
+
+
+def _take(hand: list[int], cards: Sequence[int]) -> None:
+    """``cards`` leave ``hand`` (``ValueError`` when it does not hold them)."""
+    for card in cards:
+        hand.remove(card)
 
 
 def quick_use(state: LayDownState, card: int) -> PileUse | None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from solver.deadline import Deadline
-from solver.play.advice import Advice
+from solver.play.advice import Advice, Move
 from solver.play.laydown.advisor import LEVELS, LayDownDecision
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState
@@ -43,9 +43,10 @@ class Rummy500(Game[LayDownState, LayDownParams]):
                                   stock_count=request.stock_count, variant=variant)
 
     def advise(self, position: LayDownState, params: LayDownParams, level: Level, seed: int,
-               deadline: Deadline) -> Advice:
+               deadline: Deadline, consider: Sequence[Move] = ()) -> Advice:
         """Every legal move valued and ranked (``LayDownDecision``)."""
-        return LayDownDecision(position, self.budget(level, deadline), seed, params).advise()
+        return LayDownDecision(position, self.budget(level, deadline), seed,
+                               params).advise(consider)
 
 
 class Rommy(Rummy500):

@@ -42,7 +42,7 @@ class LayDownParams:
     link_weight: int = tuned(
         7, "the fast player's worth of a kept card per card it could meld with (same rank, "
            "or same suit within two ranks): it throws the card of most points less this",
-        "laydown-link-weight.md")
+        None)
     deep_look: int = tuned(6, "pile depths the fast player considers below the top", None)
     search_nodes: int = tuned(
         6_000, "candidates one hand's meld search looks at, at most (random hands of 13 "

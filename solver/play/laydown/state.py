@@ -315,14 +315,16 @@ class _Replay(Replay):
         self.laid_this_turn = 0
         self.phase = PLAY
 
-    def _leave_hand(self, index: int, seat: int, cards: Sequence[int]) -> None:
-        """``cards`` leave ``seat``'s hand (laid or thrown)."""
+    def _leave_hand(self, index: int, seat: int, cards: Sequence[int],
+                    keep_known: bool = False) -> None:
+        """``cards`` leave ``seat``'s hand (laid or thrown; ``keep_known``: a
+        copy of a card it is known to hold, which it still holds)."""
         if len(cards) > self.sizes[seat]:
             self.fail(index, f"seat {seat} plays {len(cards)} cards but holds "
                               f"{self.sizes[seat]}", "wrong_hand_size")
         self.sizes[seat] -= len(cards)
         for card in cards:
-            if card in self.known[seat]:
+            if card in self.known[seat] and not keep_known:
                 self.known[seat].remove(card)
             if card == self.must_use:
                 self.must_use = None
@@ -387,16 +389,15 @@ class _Replay(Replay):
         if card is None:
             self.fail(index, "discard needs the card thrown", "invalid_event")
             return
-        if card == self.taken_top:
-            self.fail(index, f"{card_name(card)} was taken from the pile top this turn: it "
-                              "may not be thrown back in the same turn")
+        # another copy of the top taken this turn may go; the one taken stays held
+        copy = self.throws_a_copy(index, card, self.taken_top, self.copies, "the pile top")
         if self.must_use is not None:
             if self.variant.pile_penalty is None:
                 self.fail(index, f"{card_name(self.must_use)} was taken from below the pile "
                                   "top and must be melded or laid off in the same turn")
             self.penalties[seat] += 1
             self.must_use = None
-        self._leave_hand(index, seat, [card])
+        self._leave_hand(index, seat, [card], keep_known=copy)
         self.discarded[seat].append(card)
         self.pile.append(card)
         self._check_copies_at(index)

@@ -1,16 +1,17 @@
 // The referee of one demo hand of gin, in the browser: a seeded deal, whose turn it is, the
 // stock, the pile and both hands, the legal moves of the player to act, and the public
 // history exactly as POST /v1/advise wants it (solver/play/gin/state.py replays the same
-// rules).  No DOM here: the page (gin.js) draws it, and tests drive it directly.
-// A classic script: it defines `GinReferee`.
+// rules).  Its actions, phases and numbers are the library's, from words.js.  No DOM here:
+// the page (gin.js) draws it, and tests drive it directly.
+// A classic script: it defines `GinReferee` (it needs words.js and seeded.js).
 "use strict";
 
 (() => {
   const RANKS = "A23456789TJQK";
   const SUITS = "SHDC";
-  const HAND = 10;
-  const WALL = 2; // a turn that starts with this many stock cards may only knock with the pile top, or pass
-  const TARGET = 100;
+  const W = window.RummyWords;
+  // WALL: a turn that starts with this many stock cards may only knock with the pile top, or pass
+  const { GAME, HAND, WALL, MATCH_TARGET } = W.GIN;
   const { SEED_MAX, mix, shuffle, randomSeed } = window.RummySeeded;
 
   function deck() {
@@ -48,14 +49,14 @@
       this.pile = [this.upcard];
       this.stock = cards.slice(2 * HAND + 1); // drawn from the end
       this.history = [];
-      this.phase = "first_upcard"; // draw, discard, wall, layoff, over
+      this.phase = W.FIRST_UPCARD; // then DRAW, AFTER_DRAW, WALL, LAYOFF, OVER
       this.toAct = first;
       this.passes = 0;
       this.stockOnly = false; // both passed the upcard: the non-dealer draws from the stock
       this.mustKnock = false; // took the pile top at the wall: only a knock may follow
       this.knock = null; // the knock event, once a player knocked
-      this.reply = null; // the defender's lay_off move
-      this.ending = null; // "wall" or "knock" once the hand is over
+      this.reply = null; // the defender's LAY_OFF move
+      this.ending = null; // WALL or KNOCK once the hand is over
     }
 
     get pileTop() {
@@ -64,16 +65,16 @@
 
     /** The card the player to act took from the pile this turn: it may not go back at once. */
     get takenThisTurn() {
-      if (this.phase !== "discard" || !this.history.length) return null;
+      if (this.phase !== W.AFTER_DRAW || !this.history.length) return null;
       const last = this.history[this.history.length - 1];
-      return last.player === this.toAct && last.action === "take_discard" ? last.card : null;
+      return last.player === this.toAct && last.action === W.TAKE_DISCARD ? last.card : null;
     }
 
     /** The hand POST /v1/gin/knock should check for the player to act: its 11 cards when
      * discarding, its 10 and the pile top at the wall (null otherwise). */
     knockCheckHand() {
-      if (this.phase === "discard") return [...this.hands[this.toAct]];
-      if (this.phase === "wall" && this.pileTop !== null) return [...this.hands[this.toAct], this.pileTop];
+      if (this.phase === W.AFTER_DRAW) return [...this.hands[this.toAct]];
+      if (this.phase === W.WALL && this.pileTop !== null) return [...this.hands[this.toAct], this.pileTop];
       return null;
     }
 
@@ -86,31 +87,31 @@
     legalMoves(knocks = null) {
       const options = knocks && knocks.can_knock ? knocks.options : [];
       switch (this.phase) {
-        case "first_upcard":
-          return [{ action: "take_discard", card: this.pileTop }, { action: "pass" }];
-        case "draw":
-          if (this.stockOnly || this.pileTop === null) return [{ action: "draw_stock" }];
-          return [{ action: "take_discard", card: this.pileTop }, { action: "draw_stock" }];
-        case "wall": {
-          const moves = [{ action: "pass" }];
+        case W.FIRST_UPCARD:
+          return [{ action: W.TAKE_DISCARD, card: this.pileTop }, { action: W.PASS }];
+        case W.DRAW:
+          if (this.stockOnly || this.pileTop === null) return [{ action: W.DRAW_STOCK }];
+          return [{ action: W.TAKE_DISCARD, card: this.pileTop }, { action: W.DRAW_STOCK }];
+        case W.WALL: {
+          const moves = [{ action: W.PASS }];
           if (options.some((o) => o.discard !== null && o.discard !== this.pileTop)) {
-            moves.unshift({ action: "take_discard", card: this.pileTop });
+            moves.unshift({ action: W.TAKE_DISCARD, card: this.pileTop });
           }
           return moves;
         }
-        case "discard": {
+        case W.AFTER_DRAW: {
           const taken = this.takenThisTurn;
           const moves = [];
           for (const option of options) {
             if (option.discard === null || option.discard === taken) continue;
             moves.push({
-              action: "knock", card: option.discard, deadwoodPoints: option.deadwood_points,
+              action: W.KNOCK, card: option.discard, deadwoodPoints: option.deadwood_points,
               gin: option.gin, melds: option.melds.map((m) => [...m.cards]), deadwood: [...option.deadwood],
             });
           }
           if (!this.mustKnock) {
             for (const card of this.hands[this.toAct]) {
-              if (card !== taken) moves.push({ action: "discard", card });
+              if (card !== taken) moves.push({ action: W.DISCARD, card });
             }
           }
           return moves;
@@ -122,7 +123,7 @@
 
     /** Whether `move` is one of `legalMoves(knocks)` (a knock: with the same thrown card). */
     isLegal(move, knocks = null) {
-      if (this.phase === "layoff") return move.action === "lay_off";
+      if (this.phase === W.LAYOFF) return move.action === W.LAY_OFF;
       return this.legalMoves(knocks).some((m) => same(m, move));
     }
 
@@ -135,67 +136,67 @@
       const fail = (why) => {
         throw new Error(`seat ${seat} cannot ${move.action}${move.card ? " " + move.card : ""} now: ${why}`);
       };
-      if (this.phase === "over") fail("the hand is over");
+      if (this.phase === W.OVER) fail("the hand is over");
       let event = null;
       let drawn = null;
       switch (move.action) {
-        case "pass":
-          if (this.phase === "first_upcard") {
+        case W.PASS:
+          if (this.phase === W.FIRST_UPCARD) {
             this.passes += 1;
             this.toAct = other;
             if (this.passes === 2) {
-              this.phase = "draw";
+              this.phase = W.DRAW;
               this.stockOnly = true;
             }
-          } else if (this.phase === "wall") {
-            this.phase = "over";
-            this.ending = "wall";
+          } else if (this.phase === W.WALL) {
+            this.phase = W.OVER;
+            this.ending = W.WALL;
           } else fail("pass is for the first upcard and the wall");
-          event = { player: seat, action: "pass" };
+          event = { player: seat, action: W.PASS };
           break;
-        case "take_discard":
-          if (!["first_upcard", "draw", "wall"].includes(this.phase) || this.stockOnly) fail("not a draw");
+        case W.TAKE_DISCARD:
+          if (![W.FIRST_UPCARD, W.DRAW, W.WALL].includes(this.phase) || this.stockOnly) fail("not a draw");
           if (move.card !== this.pileTop) fail(`the pile top is ${this.pileTop}`);
-          this.mustKnock = this.phase === "wall";
+          this.mustKnock = this.phase === W.WALL;
           hand.push(this.pile.pop());
-          this.phase = "discard";
-          event = { player: seat, action: "take_discard", card: move.card };
+          this.phase = W.AFTER_DRAW;
+          event = { player: seat, action: W.TAKE_DISCARD, card: move.card };
           break;
-        case "draw_stock":
-          if (this.phase !== "draw") fail("not a draw from the stock");
+        case W.DRAW_STOCK:
+          if (this.phase !== W.DRAW) fail("not a draw from the stock");
           drawn = this.stock.pop();
           hand.push(drawn);
           this.stockOnly = false;
-          this.phase = "discard";
-          event = { player: seat, action: "draw_stock" };
+          this.phase = W.AFTER_DRAW;
+          event = { player: seat, action: W.DRAW_STOCK };
           break;
-        case "discard":
-        case "knock": {
-          if (this.phase !== "discard") fail("nothing to discard");
+        case W.DISCARD:
+        case W.KNOCK: {
+          if (this.phase !== W.AFTER_DRAW) fail("nothing to discard");
           if (move.card === this.takenThisTurn) fail("it was just taken from the pile");
-          if (move.action === "discard" && this.mustKnock) fail("the pile top was taken at the wall: knock");
+          if (move.action === W.DISCARD && this.mustKnock) fail("the pile top was taken at the wall: knock");
           const at = hand.indexOf(move.card);
           if (at < 0) fail("the card is not in the hand");
           hand.splice(at, 1);
           this.pile.push(move.card);
           event = { player: seat, action: move.action, card: move.card };
-          if (move.action === "knock") {
+          if (move.action === W.KNOCK) {
             event.melds = move.melds.map((m) => [...m]);
             event.deadwood = [...move.deadwood];
             this.knock = event;
-            this.phase = "layoff";
+            this.phase = W.LAYOFF;
           } else {
-            this.phase = this.stock.length <= WALL ? "wall" : "draw";
+            this.phase = this.stock.length <= WALL ? W.WALL : W.DRAW;
           }
           this.mustKnock = false;
           this.toAct = other;
           break;
         }
-        case "lay_off":
-          if (this.phase !== "layoff") fail("nobody knocked");
+        case W.LAY_OFF:
+          if (this.phase !== W.LAYOFF) fail("nobody knocked");
           this.reply = move;
-          this.phase = "over";
-          this.ending = "knock";
+          this.phase = W.OVER;
+          this.ending = W.KNOCK;
           break;
         default:
           fail("unknown action");
@@ -207,12 +208,12 @@
     /** What seat `seat` sees, as the body of POST /v1/advise (never the other seat's cards). */
     adviceRequest(seat, { level = "standard", score = null, seed = null } = {}) {
       const body = {
-        game: "gin", hand: [...this.hands[seat]], upcard: this.upcard,
+        game: GAME, hand: [...this.hands[seat]], upcard: this.upcard,
         history: this.history.map((e) => ({ ...e })), me: seat, dealer: this.dealer,
         discard_pile: [...this.pile], stock_count: this.stock.length, level,
         seed: seed ?? mix(this.seed, this.handNumber, this.history.length, seat),
       };
-      if (score) body.score = { me: score[seat], opponent: score[1 - seat], target: TARGET };
+      if (score) body.score = { me: score[seat], opponent: score[1 - seat], target: MATCH_TARGET };
       return body;
     }
 
@@ -225,6 +226,6 @@
 
 
   window.GinReferee = Object.freeze({
-    Game, HAND, WALL, TARGET, SEED_MAX, dealerOf, shuffled, mix, randomSeed,
+    Game, GAME, HAND, WALL, MATCH_TARGET, SEED_MAX, dealerOf, shuffled, mix, randomSeed,
   });
 })();

@@ -11,7 +11,8 @@
   const { api, describeError, sleep } = window.RummyTableApi;
   const tablePage = window.RummyTablePage;
   const chart = window.RummyAdviceChart;
-  const { Game, TARGET, SEED_MAX, randomSeed } = window.GinReferee;
+  const { Game, GAME, MATCH_TARGET, WALL, SEED_MAX, randomSeed } = window.GinReferee;
+  const W = window.RummyWords;
 
   const HUMAN = 0;
   const BOT = 1;
@@ -57,22 +58,22 @@
     const lower = (text) => text[0].toLowerCase() + text.slice(1);
     const verb = (you, them) => (seat === null ? you : subject + (seat === HUMAN ? lower(you) : them));
     switch (move.action) {
-      case "pass":
-        if (phase === "wall") return verb("Pass: end the hand without a score", "passes at the wall: the hand ends");
+      case W.PASS:
+        if (phase === W.WALL) return verb("Pass: end the hand without a score", "passes at the wall: the hand ends");
         return verb(`Pass on the ${card || "upcard"}`, `passes on the ${card || "upcard"}`);
-      case "take_discard":
-        if (phase === "wall") return verb(`Take ${card} and knock`, `takes ${card} to knock`);
+      case W.TAKE_DISCARD:
+        if (phase === W.WALL) return verb(`Take ${card} and knock`, `takes ${card} to knock`);
         return verb(`Take ${card} from the pile`, `takes ${card} from the pile`);
-      case "draw_stock":
+      case W.DRAW_STOCK:
         return verb("Draw from the stock", "draws from the stock");
-      case "discard":
+      case W.DISCARD:
         return verb(`Discard ${card}`, `discards ${card}`);
-      case "knock": {
+      case W.KNOCK: {
         const gin = move.deadwood && move.deadwood.length === 0;
         return gin ? verb(`Gin: throw ${card} and show every card melded`, `goes gin, throwing ${card}`)
           : verb(`Knock, throwing ${card}`, `knocks, throwing ${card}`);
       }
-      case "lay_off": {
+      case W.LAY_OFF: {
         const laid = (move.layoffs || []).flatMap((l) => l.cards);
         return laid.length ? verb(`Lay off ${cards(laid)} and show your melds`, `lays off ${cards(laid)}`)
           : verb("Show your melds (nothing to lay off)", "shows its melds (nothing to lay off)");
@@ -93,7 +94,7 @@
     });
     match.handNumber = tablePage.numberParam(params, "hand", 1, 1000) ?? 1;
     const score = /^(\d{1,3})-(\d{1,3})$/.exec(params.get("score") || "");
-    match.score = score && Number(score[1]) < TARGET && Number(score[2]) < TARGET
+    match.score = score && Number(score[1]) < MATCH_TARGET && Number(score[2]) < MATCH_TARGET
       ? [Number(score[1]), Number(score[2])] : [0, 0];
   }
 
@@ -130,10 +131,10 @@
     clearError();
     render();
     if ($("hint").dataset.state === "empty") {
-      $("hint-status").textContent = game.phase === "over" ? "The hand is over."
+      $("hint-status").textContent = game.phase === W.OVER ? "The hand is over."
         : game.toAct === BOT ? "Hints are for your turn: the bot is playing." : "Ask for every legal move, ranked.";
     }
-    if (game.phase === "over") finishHand();
+    if (game.phase === W.OVER) finishHand();
     else if (game.toAct === BOT) botTurn();
     else humanTurn();
   }
@@ -145,7 +146,7 @@
     const { drawn } = game.apply(move);
     epoch += 1;
     document.body.dataset.turn = "busy"; // until the next decision is worked out
-    const drew = move.action === "draw_stock" || move.action === "take_discard";
+    const drew = move.action === W.DRAW_STOCK || move.action === W.TAKE_DISCARD;
     drawnCard = seat === HUMAN && drew ? drawn ?? move.card : null;
     logMove(seat, move, phase, drawn);
     knocks = null;
@@ -164,11 +165,11 @@
         setStatus("Checking which discards may knock…");
         knocks = await api("v1/gin/knock", { hand: check });
       }
-      if (game.phase === "layoff") {
+      if (game.phase === W.LAYOFF) {
         setStatus("Finding your best melds and layoffs…");
         const knock = game.knock;
         const table = knock.deadwood.length ? knock.melds : []; // nothing lays off onto gin
-        reply = await api("v1/layoffs", { variant: "gin", hand: [...game.hands[HUMAN]], table });
+        reply = await api("v1/layoffs", { variant: GAME, hand: [...game.hands[HUMAN]], table });
       }
     } catch (err) {
       if (at === epoch) showError(describeError(err, check ? "Checking the knock" : "Finding your layoffs"), humanTurn);
@@ -184,30 +185,30 @@
 
   function turnPrompt() {
     switch (game.phase) {
-      case "first_upcard": return `Your turn: take the upcard ${shortName(game.pileTop)}, or pass.`;
-      case "draw": return game.stockOnly ? "Both passed the upcard: draw from the stock." : "Your turn: take the pile top or draw from the stock.";
-      case "wall":
-        return game.legalMoves(knocks).some((m) => m.action === "take_discard")
-          ? "Two cards left in the stock: knock with the pile top, or pass and end the hand."
-          : "Two cards left in the stock and the pile top does not let you knock: pass, and the hand ends.";
-      case "discard":
+      case W.FIRST_UPCARD: return `Your turn: take the upcard ${shortName(game.pileTop)}, or pass.`;
+      case W.DRAW: return game.stockOnly ? "Both passed the upcard: draw from the stock." : "Your turn: take the pile top or draw from the stock.";
+      case W.WALL:
+        return game.legalMoves(knocks).some((m) => m.action === W.TAKE_DISCARD)
+          ? `${WALL} cards left in the stock: knock with the pile top, or pass and end the hand.`
+          : `${WALL} cards left in the stock and the pile top does not let you knock: pass, and the hand ends.`;
+      case W.AFTER_DRAW:
         if (game.mustKnock) return "You took the pile top at the wall: knock.";
         return knocks && knocks.can_knock ? "Discard a card (tap it), or knock." : "Discard a card: tap it.";
-      case "layoff": return "The bot knocked: show your melds and lay off.";
+      case W.LAYOFF: return "The bot knocked: show your melds and lay off.";
       default: return "";
     }
   }
 
   /** The human's legal moves, except discards (those are its hand's cards). */
   function humanMoves() {
-    if (game.phase === "layoff") {
+    if (game.phase === W.LAYOFF) {
       const best = reply.best;
       return [{
-        action: "lay_off", melds: best.melds.map((m) => [...m.cards]), deadwood: [...best.deadwood],
+        action: W.LAY_OFF, melds: best.melds.map((m) => [...m.cards]), deadwood: [...best.deadwood],
         layoffs: best.layoffs.map((l) => ({ target: l.table_index, cards: [...l.cards] })),
       }];
     }
-    return game.legalMoves(knocks).filter((m) => m.action !== "discard");
+    return game.legalMoves(knocks).filter((m) => m.action !== W.DISCARD);
   }
 
   async function botTurn() {
@@ -236,7 +237,7 @@
   /** The human plays `move` (a button, a card, or a hint). */
   function humanPlay(move) {
     if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
-    if (game.phase !== "layoff" && !game.isLegal(move, knocks)) {
+    if (game.phase !== W.LAYOFF && !game.isLegal(move, knocks)) {
       showError(`${moveWords(move)} is not a legal move now.`, null);
       return;
     }
@@ -250,9 +251,9 @@
     const at = epoch;
     $("hint-button").disabled = true;
     renderMoves([]);
-    if (game.ending === "wall") {
-      document.body.dataset.turn = "over";
-      setStatus("The stock is down to two cards and nobody knocked: no score this hand.");
+    if (game.ending === W.WALL) {
+      document.body.dataset.turn = W.OVER;
+      setStatus(`The stock is down to ${WALL} cards and nobody knocked: no score this hand.`);
       showOutcome(null);
       return;
     }
@@ -271,7 +272,7 @@
       match.score[winner] += scored.points;
       game.counted = true;
     }
-    document.body.dataset.turn = "over";
+    document.body.dataset.turn = W.OVER;
     render();
     setStatus(outcomeWords());
     showOutcome(scored);
@@ -315,12 +316,12 @@
       }
       box.append(element("p", "note", symbolize(result.explanation)));
     } else {
-      box.dataset.outcome = "wall";
+      box.dataset.outcome = W.WALL;
       const head = element("p", "outcome-head", "The hand ends at the wall: no score.");
       head.dataset.testid = "outcome-text";
       box.append(head);
     }
-    const over = match.score.some((s) => s >= TARGET);
+    const over = match.score.some((s) => s >= MATCH_TARGET);
     const next = element("button", "primary", over ? "New match" : `Next hand (${match.handNumber + 1})`);
     next.type = "button";
     next.dataset.testid = over ? "new-match-after" : "next-hand";
@@ -335,7 +336,7 @@
       startHand();
     });
     if (over) {
-      const won = match.score[HUMAN] >= TARGET;
+      const won = match.score[HUMAN] >= MATCH_TARGET;
       const line = element("p", "match-over", `${won ? "You win" : "The bot wins"} the match ${match.score[HUMAN]}–${match.score[BOT]}.`);
       line.dataset.testid = "match-over";
       box.append(line);
@@ -395,13 +396,13 @@
   function renderScore() {
     $("score-you").textContent = String(match.score[HUMAN]);
     $("score-bot").textContent = String(match.score[BOT]);
-    $("match-note").textContent = `hand ${match.handNumber} · ${game && game.dealer === HUMAN ? "you deal" : "the bot deals"} · to ${TARGET}`;
+    $("match-note").textContent = `hand ${match.handNumber} · ${game && game.dealer === HUMAN ? "you deal" : "the bot deals"} · to ${MATCH_TARGET}`;
   }
 
   function renderBot() {
     const hand = game.hands[BOT];
     const box = $("bot-hand");
-    const reveal = game.phase === "over" && (game.ending === "wall" || scored);
+    const reveal = game.phase === W.OVER && (game.ending === W.WALL || scored);
     box.classList.toggle("backs", !reveal);
     box.replaceChildren();
     if (reveal) {
@@ -418,7 +419,7 @@
     const box = $("your-hand");
     box.replaceChildren();
     const mine = game.toAct === HUMAN && document.body.dataset.turn === "human";
-    const discarding = mine && game.phase === "discard";
+    const discarding = mine && game.phase === W.AFTER_DRAW;
     const taken = game.takenThisTurn;
     for (const card of hand) {
       const legal = discarding && !game.mustKnock && card !== taken;
@@ -427,11 +428,11 @@
       node.dataset.testid = "hand-card";
       if (card === drawnCard) node.classList.add("new");
       if (legal) {
-        node.dataset.action = "discard";
-        node.dataset.move = "discard";
+        node.dataset.action = W.DISCARD;
+        node.dataset.move = W.DISCARD;
         node.setAttribute("aria-label", `Discard the ${node.getAttribute("aria-label")}`);
         node.title = `Discard ${shortName(card)}`;
-        node.addEventListener("click", () => humanPlay({ action: "discard", card }));
+        node.addEventListener("click", () => humanPlay({ action: W.DISCARD, card }));
       } else {
         node.disabled = true;
         if (discarding && card === taken) {
@@ -441,7 +442,7 @@
       }
       box.append(node);
     }
-    $("your-count").textContent = `${hand.length} cards` + (knocks && game.phase === "discard" && mine
+    $("your-count").textContent = `${hand.length} cards` + (knocks && game.phase === W.AFTER_DRAW && mine
       ? ` · best deadwood after a discard: ${knocks.min_deadwood}` : "");
   }
 
@@ -451,19 +452,19 @@
     box.replaceChildren();
     if (moves === null) return;
     for (const move of moves) {
-      const button = element("button", move.action === "knock" || move.action === "lay_off" ? "primary" : "",
+      const button = element("button", move.action === W.KNOCK || move.action === W.LAY_OFF ? "primary" : "",
         moveWords(move, { phase: game.phase }));
       button.type = "button";
       button.dataset.testid = "move";
       button.dataset.move = move.action;
       if (move.card) button.dataset.card = move.card;
-      if (move.action === "knock") {
+      if (move.action === W.KNOCK) {
         button.textContent += move.gin ? "" : ` (deadwood ${move.deadwoodPoints})`;
       }
       button.addEventListener("click", () => humanPlay(move));
       box.append(button);
     }
-    if (game.phase === "layoff" && moves.length) box.prepend(replyPreview(moves[0]));
+    if (game.phase === W.LAYOFF && moves.length) box.prepend(replyPreview(moves[0]));
   }
 
   function replyPreview(move) {
@@ -507,7 +508,7 @@
     const last = $("last-moves");
     last.append(item);
     while (last.children.length > SHOWN_MOVES) last.firstElementChild.remove();
-    if (move.action !== "lay_off") {
+    if (move.action !== W.LAY_OFF) {
       const event = game.history[game.history.length - 1];
       let words = `seat ${event.player} (${event.player === HUMAN ? "you" : "the bot"}): ${event.action}`;
       if (event.card) words += ` ${shortName(event.card)}`;
@@ -530,7 +531,7 @@
   /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
   function renderAdvice(advice) {
     chart.renderAdvice(advice, {
-      list: $("advice"), panel: $("hint"), status: $("hint-status"),
+      list: $("advice"), ranking: $("advice-ranking"), panel: $("hint"), status: $("hint-status"),
       words: (move) => moveWords(move, { phase: advice.phase }),
       play: (move) => humanPlay(fromAdvice(move)),
     });
@@ -540,11 +541,11 @@
   function fromAdvice(move) {
     const played = { action: move.action };
     if (move.card) played.card = move.card;
-    if (move.action === "knock" || move.action === "lay_off") {
+    if (move.action === W.KNOCK || move.action === W.LAY_OFF) {
       played.melds = move.melds || [];
       played.deadwood = move.deadwood || [];
     }
-    if (move.action === "lay_off") played.layoffs = move.layoffs || [];
+    if (move.action === W.LAY_OFF) played.layoffs = move.layoffs || [];
     return played;
   }
 
@@ -565,6 +566,7 @@
 
   function start() {
     readUrl();
+    $("match-target").textContent = String(MATCH_TARGET);
     wire();
     document.body.dataset.ready = "true";
     startHand();

@@ -2,27 +2,31 @@
 // players (two decks and a printed joker each, 106 cards), the cut card (its rank is wild) under
 // the stock, the discard pile, whose turn it is, every hand, the legal moves of the player to
 // act, and the public history exactly as POST /v1/advise wants it (solver/play/indian/state.py
-// replays the same rules).  The numbers are the indian13 preset's (docs/RULES.md): a first drop
-// pays 10, a later one 40, a wrong show 80; the round itself is scored by POST /v1/score/round.
-// No DOM here: the page (indian.js) draws it, and tests drive it directly.
-// A classic script: it defines `IndianReferee`.
+// replays the same rules).  Its actions, phases and numbers (the indian13 preset's: a first
+// drop, a later one, a wrong show, the cap; docs/RULES.md) come from words.js; the round itself
+// is scored by POST /v1/score/round.  No DOM here: the page (indian.js) draws it, and tests
+// drive it directly.
+// A classic script: it defines `IndianReferee` (it needs words.js and seeded.js).
 "use strict";
 
 (() => {
   const RANKS = "A23456789TJQK";
   const SUITS = "SHDC";
   const JOKER = "JK";
-  const GAME = "indian13";
-  const HAND = 13;
-  const DECKS = 2;
-  const JOKERS_PER_DECK = 1;
+  const W = window.RummyWords;
+  // The indian13 preset's numbers: DROP_FIRST before the player's first draw, DROP_MIDDLE any
+  // later turn, WRONG_DECLARATION, POINTS_CAP the most a loser's count costs.
+  const {
+    GAME, HAND, DECKS, JOKERS_PER_DECK, DROP_FIRST, DROP_MIDDLE, WRONG_DECLARATION, POINTS_CAP, REQUIREMENTS,
+  } = W.INDIAN13;
   const MIN_PLAYERS = 2;
   const MAX_PLAYERS = 4; // the page's table; the advisor takes up to 6
-  const DROP_FIRST = 10; // drop_first: before the player's first draw
-  const DROP_MIDDLE = 40; // drop_middle: any later turn
-  const WRONG_DECLARATION = 80; // wrong_declaration
-  const POINTS_CAP = 80; // points_cap: the most a loser's count costs
   const { SEED_MAX, mix, shuffle, randomSeed } = window.RummySeeded;
+
+  /** What a show needs, in words ("2 sequences and 1 pure sequence"). */
+  function showNeeds() {
+    return REQUIREMENTS.map((r) => `${r.count} ${r.kind.replace(/_/g, " ")}${r.count > 1 ? "s" : ""}`).join(" and ");
+  }
 
   /** The 106 cards: every card of two decks, and two printed jokers. */
   function deck() {
@@ -80,12 +84,12 @@
       this.pile = [this.upcard];
       this.stock = cards.slice(players * HAND + 2); // drawn from the end
       this.history = [];
-      this.phase = "draw"; // draw, discard, over
+      this.phase = W.DRAW; // then AFTER_DRAW, OVER
       this.toAct = (this.dealer + 1) % players;
       this.turns = new Array(players).fill(0); // turns started by drawing
-      this.dropped = new Array(players).fill(null); // "first" or "middle"
+      this.dropped = new Array(players).fill(null); // FIRST_DROP or MIDDLE_DROP
       this.taken = null; // the card taken from the pile this turn
-      this.ending = null; // "declare", "dropped" (one player left) or "void" (stock gone)
+      this.ending = null; // DECLARE, "dropped" (one player left) or "void" (stock gone)
       this.declaration = null; // {player, card, melds, deadwood, kept}
     }
 
@@ -111,34 +115,40 @@
 
     /** The card the player to act took from the pile this turn: it may not go back at once. */
     get takenThisTurn() {
-      return this.phase === "discard" ? this.taken : null;
+      return this.phase === W.AFTER_DRAW ? this.taken : null;
     }
 
-    /** The drop the player to act may make now ("first" or "middle"), or null. */
+    /** The drop the player to act may make now (FIRST_DROP or MIDDLE_DROP), or null. */
     get canDrop() {
-      if (this.phase !== "draw") return null;
-      return this.turns[this.toAct] === 0 ? "first" : "middle";
+      if (this.phase !== W.DRAW) return null;
+      return this.turns[this.toAct] === 0 ? W.FIRST_DROP : W.MIDDLE_DROP;
     }
 
     dropCost(stage = this.canDrop) {
-      return stage === "first" ? DROP_FIRST : stage === "middle" ? DROP_MIDDLE : null;
+      return stage === W.FIRST_DROP ? DROP_FIRST : stage === W.MIDDLE_DROP ? DROP_MIDDLE : null;
     }
 
     /** The body of POST /v1/hints/discard for the player to act after drawing: every discard
      * of its 14 cards, ranked, with the best arrangement of the 13 kept (declarable or not). */
     discardHintRequest() {
-      if (this.phase !== "discard") return null;
+      if (this.phase !== W.AFTER_DRAW) return null;
       return { variant: GAME, wild_rank: this.wildRank, hand: [...this.hands[this.toAct]] };
+    }
+
+    /** Whether the player to act may throw `card`: not the card it took from the pile this
+     * turn, unless it holds another copy of it (two decks: the copy it held may go). */
+    mayThrow(card) {
+      const hand = this.hands[this.toAct];
+      return card !== this.takenThisTurn || hand.filter((c) => c === card).length >= 2;
     }
 
     /** The valid show of POST /v1/hints/discard's answer, as the advisor offers it: the first
      * discard (in the answer's order) leaving a declarable hand, never the card just taken. */
     declarationFrom(hint) {
-      if (!hint || this.phase !== "discard") return null;
-      const taken = this.takenThisTurn;
+      if (!hint || this.phase !== W.AFTER_DRAW) return null;
       for (const option of hint.options) {
-        if (option.solution.declarable && option.discard !== taken) {
-          return { action: "declare", card: option.discard, melds: option.solution.melds.map((m) => [...m.cards]) };
+        if (option.solution.declarable && this.mayThrow(option.discard)) {
+          return { action: W.DECLARE, card: option.discard, melds: option.solution.melds.map((m) => [...m.cards]) };
         }
       }
       return null;
@@ -149,7 +159,7 @@
     showThrowing(hint, card) {
       const option = hint && hint.options.find((o) => o.discard === card);
       if (!option) return null;
-      return { action: "declare", card, melds: option.solution.melds.map((m) => [...m.cards]) };
+      return { action: W.DECLARE, card, melds: option.solution.melds.map((m) => [...m.cards]) };
     }
 
     /**
@@ -158,17 +168,16 @@
      */
     legalMoves(declaration = null) {
       switch (this.phase) {
-        case "draw": {
+        case W.DRAW: {
           const moves = [];
-          if (this.pileTop !== null) moves.push({ action: "take_discard", card: this.pileTop });
-          if (this.stock.length > 0) moves.push({ action: "draw_stock" });
-          moves.push({ action: "drop" });
+          if (this.pileTop !== null) moves.push({ action: W.TAKE_DISCARD, card: this.pileTop });
+          if (this.stock.length > 0) moves.push({ action: W.DRAW_STOCK });
+          moves.push({ action: W.DROP });
           return moves;
         }
-        case "discard": {
-          const taken = this.takenThisTurn;
-          const cards = [...new Set(this.hands[this.toAct])].filter((c) => c !== taken);
-          const moves = cards.map((card) => ({ action: "discard", card }));
+        case W.AFTER_DRAW: {
+          const cards = [...new Set(this.hands[this.toAct])].filter((c) => this.mayThrow(c));
+          const moves = cards.map((card) => ({ action: W.DISCARD, card }));
           if (declaration) moves.push(declaration);
           return moves;
         }
@@ -180,8 +189,8 @@
     /** Whether `move` may be played now.  A declare may throw any card but the one just taken:
      * a wrong show is a legal move that costs the declarer (POST /v1/validate decides). */
     isLegal(move, declaration = null) {
-      if (move.action === "declare") {
-        return this.phase === "discard" && Array.isArray(move.melds) && move.card !== this.takenThisTurn
+      if (move.action === W.DECLARE) {
+        return this.phase === W.AFTER_DRAW && Array.isArray(move.melds) && this.mayThrow(move.card)
           && this.hands[this.toAct].includes(move.card);
       }
       return this.legalMoves(declaration).some((m) => same(m, move));
@@ -203,66 +212,66 @@
       const fail = (why) => {
         throw new Error(`seat ${seat} cannot ${move.action}${move.card ? " " + move.card : ""} now: ${why}`);
       };
-      if (this.phase === "over") fail("the deal is over");
+      if (this.phase === W.OVER) fail("the deal is over");
       let event;
       let drawn = null;
       switch (move.action) {
-        case "drop": {
-          if (this.phase !== "draw") fail("a drop is only allowed at the start of a turn");
-          this.dropped[seat] = this.turns[seat] === 0 ? "first" : "middle";
-          event = { player: seat, action: "drop" };
+        case W.DROP: {
+          if (this.phase !== W.DRAW) fail("a drop is only allowed at the start of a turn");
+          this.dropped[seat] = this.turns[seat] === 0 ? W.FIRST_DROP : W.MIDDLE_DROP;
+          event = { player: seat, action: W.DROP };
           if (this.active.length <= 1) {
-            this.phase = "over";
+            this.phase = W.OVER;
             this.ending = "dropped";
           } else {
             this.toAct = this._next(seat);
           }
           break;
         }
-        case "take_discard":
-          if (this.phase !== "draw") fail("not the start of a turn");
+        case W.TAKE_DISCARD:
+          if (this.phase !== W.DRAW) fail("not the start of a turn");
           if (this.pileTop === null || move.card !== this.pileTop) fail(`the pile top is ${this.pileTop}`);
           hand.push(this.pile.pop());
           this.taken = move.card;
           this.turns[seat] += 1;
-          this.phase = "discard";
-          event = { player: seat, action: "take_discard", card: move.card };
+          this.phase = W.AFTER_DRAW;
+          event = { player: seat, action: W.TAKE_DISCARD, card: move.card };
           break;
-        case "draw_stock":
-          if (this.phase !== "draw") fail("not the start of a turn");
+        case W.DRAW_STOCK:
+          if (this.phase !== W.DRAW) fail("not the start of a turn");
           if (!this.stock.length) fail("the stock is empty");
           drawn = this.stock.pop();
           hand.push(drawn);
           this.taken = null;
           this.turns[seat] += 1;
-          this.phase = "discard";
-          event = { player: seat, action: "draw_stock" };
+          this.phase = W.AFTER_DRAW;
+          event = { player: seat, action: W.DRAW_STOCK };
           break;
-        case "discard":
-        case "declare": {
-          if (this.phase !== "discard") fail("nothing to throw: draw first");
+        case W.DISCARD:
+        case W.DECLARE: {
+          if (this.phase !== W.AFTER_DRAW) fail("nothing to throw: draw first");
           if (move.card === this.taken) fail("it was just taken from the pile");
           const at = hand.indexOf(move.card);
           if (at < 0) fail("the card is not in the hand");
-          if (move.action === "declare" && !Array.isArray(move.melds)) fail("a show needs its melds");
+          if (move.action === W.DECLARE && !Array.isArray(move.melds)) fail("a show needs its melds");
           hand.splice(at, 1);
           this.pile.push(move.card);
           this.taken = null;
           event = { player: seat, action: move.action, card: move.card };
-          if (move.action === "declare") {
+          if (move.action === W.DECLARE) {
             const melds = move.melds.map((m) => [...m]);
             event.melds = melds;
             this.declaration = {
               player: seat, card: move.card, melds, deadwood: without(hand, melds), kept: [...hand],
               valid: null, problems: [],
             };
-            this.phase = "over";
-            this.ending = "declare";
+            this.phase = W.OVER;
+            this.ending = W.DECLARE;
           } else if (this.stock.length === 0) {
-            this.phase = "over"; // the last stock card drawn and thrown: a void deal
+            this.phase = W.OVER; // the last stock card drawn and thrown: a void deal
             this.ending = "void";
           } else {
-            this.phase = "draw";
+            this.phase = W.DRAW;
             this.toAct = this._next(seat);
           }
           break;
@@ -299,7 +308,7 @@
         const loose = this.declaration.deadwood;
         this.declaration.problems = [loose.length
           ? `${loose.join(" ")} ${loose.length === 1 ? "is" : "are"} not in any meld: a show melds every card`
-          : "the melds lack the sequences a show needs: 2 sequences, 1 of them pure"];
+          : `the melds lack the sequences a show needs: ${showNeeds()}`];
       }
       return this.declaration.valid;
     }
@@ -314,7 +323,7 @@
      * pays).  Every player in seat order: the declarer's groups shown, a dropped player's stage,
      * the others' cards (arranged for their least count; no turn yet: they pay half). */
     scoreRequest() {
-      if (this.ending === "void" || this.phase !== "over") return null;
+      if (this.ending === "void" || this.phase !== W.OVER) return null;
       const players = this.hands.map((hand, seat) => {
         if (this.dropped[seat]) return { dropped: this.dropped[seat] };
         const d = this.declaration;
@@ -329,6 +338,6 @@
 
   window.IndianReferee = Object.freeze({
     Game, GAME, HAND, DECKS, JOKERS_PER_DECK, MIN_PLAYERS, MAX_PLAYERS, DROP_FIRST, DROP_MIDDLE,
-    WRONG_DECLARATION, POINTS_CAP, SEED_MAX, dealerOf, shuffled, mix, randomSeed, without,
+    WRONG_DECLARATION, POINTS_CAP, SEED_MAX, dealerOf, shuffled, mix, randomSeed, without, showNeeds,
   });
 })();

@@ -1,10 +1,12 @@
 // Indian rummy against the bots: one deal of 13-card Indian rummy at a time, you (seat 0) and
 // one to three bots.  The referee (indian-referee.js) holds the deal; you are offered only the
 // legal moves of your turn (POST /v1/hints/discard says whether the 13 cards you would keep
-// make a valid show), each bot plays what POST /v1/advise recommends from its own seat's view,
-// the Hint button asks /v1/advise from your view (every move ranked, the drop beside playing
-// on), a show is checked by POST /v1/validate and the deal scored by POST /v1/score/round.
-// The game (seed, deal number, players, running totals, levels) lives in the query string.
+// make a valid show), each bot plays POST /v1/advise's answer from its own seat's view in its
+// style (`botMove`: lively bots play on unless the hand is hopeless; the advisor's style drops
+// whenever the advisor says), the Hint button asks /v1/advise from your view (every move ranked,
+// the drop beside playing on, always as the advisor says), a show is checked by POST
+// /v1/validate and the deal scored by POST /v1/score/round.  The game (seed, deal number,
+// players, running totals, levels, bot style) lives in the query string.
 "use strict";
 
 (() => {
@@ -13,10 +15,9 @@
   const tablePage = window.RummyTablePage;
   const chart = window.RummyAdviceChart;
   const { points } = chart;
-  const {
-    Game, SEED_MAX, MIN_PLAYERS, MAX_PLAYERS, DROP_FIRST, DROP_MIDDLE, WRONG_DECLARATION, POINTS_CAP,
-    randomSeed,
-  } = window.IndianReferee;
+  const { Game, SEED_MAX, MIN_PLAYERS, MAX_PLAYERS, randomSeed, showNeeds } = window.IndianReferee;
+  const W = window.RummyWords;
+  const { DROP_FIRST, DROP_MIDDLE, WRONG_DECLARATION, POINTS_CAP } = W.INDIAN13;
 
   const HUMAN = 0;
   const LEVELS = ["novice", "standard", "expert"];
@@ -24,12 +25,18 @@
   const MAX_DELAY_MS = 5000;
   const SHOWN_MOVES = 4;
   const DEFAULT_PLAYERS = 3;
+  // Bot styles.  The advisor's drop advice is right for the money (a first drop costs 10, a poor
+  // hand played on often more) but bots that take it end many deals at once: in 5 of 13 seeds
+  // every bot dropped on its first turn (issue 38).  A lively bot drops only a hopeless hand.
+  const STYLES = ["lively", "advisor"];
+  const DEFAULT_STYLE = "lively";
+  const HOPELESS_WIN = 0.1; // a lively bot drops when its best other move wins less often than this
 
   const $ = (id) => document.getElementById(id);
 
   const match = {
     seed: 0, dealNumber: 1, players: DEFAULT_PLAYERS, totals: [0, 0, 0], botLevel: "standard",
-    hintLevel: "standard", delay: BOT_DELAY_MS,
+    hintLevel: "standard", delay: BOT_DELAY_MS, style: DEFAULT_STYLE,
   };
   let game = null;
   let discards = null; // POST /v1/hints/discard's answer for the human's 14 cards
@@ -62,15 +69,15 @@
     const lower = (text) => text[0].toLowerCase() + text.slice(1);
     const verb = (you, them) => (seat === null ? you : subject + (seat === HUMAN ? lower(you) : them));
     switch (move.action) {
-      case "take_discard":
+      case W.TAKE_DISCARD:
         return verb(`Take ${card} from the pile`, `takes ${card} from the pile`);
-      case "draw_stock":
+      case W.DRAW_STOCK:
         return verb("Draw from the stock", "draws from the stock");
-      case "discard":
+      case W.DISCARD:
         return verb(`Discard ${card}`, `discards ${card}`);
-      case "drop":
+      case W.DROP:
         return verb("Drop", "drops");
-      case "declare":
+      case W.DECLARE:
         return verb(`Show: throw ${card} and declare`, `throws ${card} and declares`);
       default:
         return move.action;
@@ -93,6 +100,7 @@
     });
     match.dealNumber = tablePage.numberParam(params, "deal", 1, 1000) ?? 1;
     match.players = tablePage.numberParam(params, "players", MIN_PLAYERS, MAX_PLAYERS) ?? DEFAULT_PLAYERS;
+    match.style = STYLES.includes(params.get("style")) ? params.get("style") : DEFAULT_STYLE;
     const score = (params.get("score") || "").split(",");
     match.totals = score.length === match.players && score.every((s) => /^-?\d{1,5}$/.test(s))
       ? score.map(Number) : new Array(match.players).fill(0);
@@ -102,9 +110,11 @@
     const url = tablePage.shareUrl(match, [
       ["deal", String(match.dealNumber)], ["players", String(match.players)],
       ["score", match.totals.some((t) => t !== 0) ? match.totals.join(",") : null],
+      ["style", match.style === DEFAULT_STYLE ? null : match.style],
     ], BOT_DELAY_MS);
     tablePage.showUrl(url, match.seed);
     $("players").value = String(match.players);
+    $("bot-style").value = match.style;
   }
 
   // -------------------------------------------------------------- the turn
@@ -135,23 +145,24 @@
     clearError();
     render();
     if ($("hint").dataset.state === "empty") {
-      $("hint-status").textContent = game.phase === "over" ? "The deal is over."
+      $("hint-status").textContent = game.phase === W.OVER ? "The deal is over."
         : game.toAct !== HUMAN ? "Hints are for your turn: a bot is playing." : "Ask for every legal move, ranked.";
     }
-    if (game.phase === "over") finishDeal();
+    if (game.phase === W.OVER) finishDeal();
     else if (game.toAct !== HUMAN) botTurn();
     else humanTurn();
   }
 
-  /** Play `move` for the player to act, and go on. */
-  function play(move) {
+  /** Play `move` for the player to act (`note`: why, in the log, when it is not the advisor's
+   * choice), and go on. */
+  function play(move, note = null) {
     const seat = game.toAct;
     const { drawn } = game.apply(move);
     epoch += 1;
     document.body.dataset.turn = "busy"; // until the next decision is worked out
-    const drew = move.action === "draw_stock" || move.action === "take_discard";
+    const drew = move.action === W.DRAW_STOCK || move.action === W.TAKE_DISCARD;
     drawnCard = seat === HUMAN && drew ? drawn ?? move.card : null;
-    logMove(seat, move, drawn);
+    logMove(seat, move, drawn, note);
     discards = null;
     declaration = null;
     $("show-mode").checked = false;
@@ -163,7 +174,7 @@
     const at = epoch;
     document.body.dataset.turn = "busy";
     renderMoves(null);
-    if (game.phase === "discard") {
+    if (game.phase === W.AFTER_DRAW) {
       setStatus("Checking whether your cards make a show…");
       try {
         discards = await api("v1/hints/discard", game.discardHintRequest());
@@ -182,7 +193,7 @@
   }
 
   function turnPrompt() {
-    if (game.phase === "draw") {
+    if (game.phase === W.DRAW) {
       const stage = game.canDrop;
       return `Your turn: take ${shortName(game.pileTop)} from the pile or draw from the stock, `
         + `or drop (${stage} drop: you pay ${game.dropCost()}).`;
@@ -192,7 +203,7 @@
 
   /** The human's legal moves, except discards (those are its hand's cards). */
   function humanMoves() {
-    return game.legalMoves(declaration).filter((m) => m.action !== "discard");
+    return game.legalMoves(declaration).filter((m) => m.action !== W.DISCARD);
   }
 
   async function botTurn() {
@@ -211,11 +222,22 @@
       return;
     }
     if (at !== epoch) return;
+    const move = botMove(advice);
     try {
-      play(fromAdvice(advice.recommended.move));
+      play(fromAdvice(move), move !== advice.recommended.move ? "playing on where the advisor would drop" : null);
     } catch (err) {
       showError(`The advisor's move for ${who(seat)} is not legal here: ${err.message}`, null);
     }
+  }
+
+  /** The move a bot plays from the advice for its seat: the recommendation, except that a
+   * lively bot does not drop a hand that is not hopeless: it plays the advisor's best other move
+   * (the moves come best first) unless that wins under HOPELESS_WIN of the deals. */
+  function botMove(advice) {
+    const best = advice.recommended.move;
+    if (match.style !== "lively" || best.action !== W.DROP) return best;
+    const on = advice.moves.find((v) => v.move.action !== W.DROP);
+    return on && on.win_probability >= HOPELESS_WIN ? on.move : best;
   }
 
   /** The human plays `move` (a button, a card, or a hint). */
@@ -256,7 +278,7 @@
       if (scored) scored.points.forEach((p, seat) => { match.totals[seat] += p; });
       game.counted = true;
     }
-    document.body.dataset.turn = "over";
+    document.body.dataset.turn = W.OVER;
     render();
     setStatus(outcomeWords());
     showOutcome();
@@ -431,12 +453,13 @@
   function renderBots() {
     const box = $("bots");
     box.replaceChildren();
-    const reveal = game.phase === "over" && document.body.dataset.turn === "over";
+    const reveal = game.phase === W.OVER && document.body.dataset.turn === W.OVER;
     for (let seat = 1; seat < game.players; seat++) {
       const hand = game.hands[seat];
-      const seatBox = element("div", "seat bot-seat" + (game.toAct === seat && game.phase !== "over" ? " acting" : ""));
+      const seatBox = element("div", "seat bot-seat" + (game.toAct === seat && game.phase !== W.OVER ? " acting" : ""));
       seatBox.dataset.testid = "bot-seat";
       seatBox.dataset.seat = String(seat);
+      seatBox.dataset.dropped = game.dropped[seat] || "";
       const title = element("h3", null, who(seat) + " ");
       const count = element("span", "count", `${hand.length} cards`);
       title.append(count);
@@ -461,7 +484,7 @@
     const box = $("your-hand");
     box.replaceChildren();
     const mine = game.toAct === HUMAN && document.body.dataset.turn === "human";
-    const discarding = mine && game.phase === "discard";
+    const discarding = mine && game.phase === W.AFTER_DRAW;
     const showing = discarding && $("show-mode").checked;
     const taken = game.takenThisTurn;
     for (const card of hand) {
@@ -471,12 +494,12 @@
       node.dataset.testid = "hand-card";
       if (card === drawnCard) node.classList.add("new");
       if (legal) {
-        node.dataset.move = showing ? "declare" : "discard";
+        node.dataset.move = showing ? W.DECLARE : W.DISCARD;
         const label = node.getAttribute("aria-label");
         node.setAttribute("aria-label", showing ? `Throw the ${label} and declare` : `Discard the ${label}`);
         node.title = showing ? `Throw ${shortName(card)} and show the rest` : `Discard ${shortName(card)}`;
         node.addEventListener("click", () => {
-          humanPlay($("show-mode").checked ? game.showThrowing(discards, card) : { action: "discard", card });
+          humanPlay($("show-mode").checked ? game.showThrowing(discards, card) : { action: W.DISCARD, card });
         });
       } else {
         node.disabled = true;
@@ -504,21 +527,21 @@
     box.replaceChildren();
     if (moves === null) return;
     for (const move of moves) {
-      const button = element("button", move.action === "declare" ? "primary" : move.action === "drop" ? "drop" : "",
+      const button = element("button", move.action === W.DECLARE ? "primary" : move.action === W.DROP ? "drop-move" : "",
         moveWords(move));
       button.type = "button";
       button.dataset.testid = "move";
       button.dataset.move = move.action;
       if (move.card) button.dataset.card = move.card;
-      if (move.action === "drop") button.textContent += ` (${game.canDrop} drop: pay ${game.dropCost()})`;
+      if (move.action === W.DROP) button.textContent += ` (${game.canDrop} drop: pay ${game.dropCost()})`;
       button.addEventListener("click", () => humanPlay(move));
       box.append(button);
     }
   }
 
-  function logMove(seat, move, drawn) {
+  function logMove(seat, move, drawn, note = null) {
     const text = moveWords(move, { seat }) + (seat === HUMAN && drawn ? ` (${shortName(drawn)})` : "")
-      + (move.action === "drop" ? ` (${game.dropped[seat]})` : "");
+      + (move.action === W.DROP ? ` (${game.dropped[seat]})` : "") + (note ? ` (${note})` : "");
     const item = element("li", seat === HUMAN ? "you" : "bot", text);
     const last = $("last-moves");
     last.append(item);
@@ -549,12 +572,12 @@
    * move is expected to bring. */
   function renderDropAdvice(advice) {
     const line = $("drop-advice");
-    const drop = advice.moves.find((v) => v.move.action === "drop");
+    const drop = advice.moves.find((v) => v.move.action === W.DROP);
     if (!drop) {
       line.hidden = true;
       return;
     }
-    const on = advice.moves.find((v) => v.move.action !== "drop");
+    const on = advice.moves.find((v) => v.move.action !== W.DROP);
     const stage = game.canDrop;
     line.replaceChildren();
     line.dataset.drop = String(drop.expected_points);
@@ -568,17 +591,17 @@
       playing.dataset.testid = "play-on";
       line.append(playing, element("span", "note", ` (${moveWords(on.move).toLowerCase()})`));
     }
-    line.classList.toggle("drop-better", advice.recommended.move.action === "drop");
+    line.classList.toggle("drop-better", advice.recommended.move.action === W.DROP);
     line.hidden = false;
   }
 
   /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
   function renderAdvice(advice) {
     chart.renderAdvice(advice, {
-      list: $("advice"), panel: $("hint"), status: $("hint-status"),
-      words: (move) => moveWords(move) + (move.action === "drop" ? ` (${game.canDrop} drop)` : ""),
+      list: $("advice"), ranking: $("advice-ranking"), panel: $("hint"), status: $("hint-status"),
+      words: (move) => moveWords(move) + (move.action === W.DROP ? ` (${game.canDrop} drop)` : ""),
       statusWords: (move) => moveWords(move),
-      marks: (move) => (move.action === "drop" ? " drop" : ""),
+      marks: (move) => (move.action === W.DROP ? " drop-move" : ""),
       play: (move) => humanPlay(fromAdvice(move)),
     });
     renderDropAdvice(advice);
@@ -588,7 +611,7 @@
   function fromAdvice(move) {
     const played = { action: move.action };
     if (move.card) played.card = move.card;
-    if (move.action === "declare") played.melds = (move.melds || []).map((m) => [...m]);
+    if (move.action === W.DECLARE) played.melds = (move.melds || []).map((m) => [...m]);
     return played;
   }
 
@@ -608,6 +631,10 @@
       newId: "new-game", randomId: "random-game",
     });
     $("players").addEventListener("change", () => restart(match.seed));
+    $("bot-style").addEventListener("change", () => {
+      match.style = $("bot-style").value;
+      syncUrl();
+    });
   }
 
   function start() {
@@ -616,6 +643,8 @@
     $("drop-middle").textContent = String(DROP_MIDDLE);
     $("cap").textContent = String(POINTS_CAP);
     $("wrong-cost").textContent = String(WRONG_DECLARATION);
+    $("hopeless").textContent = `${Math.round(HOPELESS_WIN * 100)}%`;
+    for (const node of document.querySelectorAll("[data-words=show-needs]")) node.textContent = showNeeds();
     wire();
     document.body.dataset.ready = "true";
     startDeal();

@@ -294,7 +294,7 @@
 
   // ------------------------------------------------------------------- API
 
-  const { ApiError, answer, unreachable } = window.RummyTableApi;
+  const { ApiError, answer, headers, unreachable } = window.RummyTableApi;
 
   const inflight = {};
 
@@ -307,7 +307,7 @@
     try {
       response = await fetch(path, {
         method: body === undefined ? "GET" : "POST",
-        headers: body === undefined ? {} : { "Content-Type": "application/json" },
+        headers: headers(body !== undefined),
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: controller.signal,
       });

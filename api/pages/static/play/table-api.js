@@ -1,12 +1,77 @@
 // The JSON API as the pages call it: POST a body, get the answer or an ApiError carrying the
 // service's {type, loc, msg} items, and those items in words.  The game pages (gin.js,
 // indian.js) use `api`; the playground (play.js), which cancels superseded calls, makes its own
-// fetch and reads the answer with `answer` and `unreachable`.
+// fetch with `headers` and reads the answer with `answer` and `unreachable`.
+//
+// API keys: every call carries X-Playground: 1, so that a service with keys on lets the pages'
+// own calls through its playground lane (api/server/playground_lane.py: no key needed, a small
+// rate per address).  Where the service answers 401 (the lane is off, or the call is not the
+// pages'), the page offers a box for a key: it is kept in this tab's session storage only and
+// sent as Authorization: Bearer with every call after.
 // A classic script: it defines `RummyTableApi` (it needs cards.js for the suit symbols).
 "use strict";
 
 (() => {
-  const { symbolize } = window.RummyCards;
+  const { symbolize, element } = window.RummyCards;
+  const KEY_ITEM = "rummy-solver-api-key"; // sessionStorage: this tab only, gone when it closes
+  const MARKER = ["X-Playground", "1"]; // api/pages/calls.py
+
+  /** The key pasted into this tab, or null. */
+  function storedKey() {
+    try {
+      return sessionStorage.getItem(KEY_ITEM) || null;
+    } catch {
+      return null; // storage refused (a privacy setting): no key
+    }
+  }
+
+  /** The headers of a call (with a JSON body when `json`): the pages' marker, and the key
+   * pasted into this tab as Authorization when there is one. */
+  function headers(json = true) {
+    const out = { [MARKER[0]]: MARKER[1] };
+    if (json) out["Content-Type"] = "application/json";
+    const key = storedKey();
+    if (key) out.Authorization = `Bearer ${key}`;
+    return out;
+  }
+
+  /** After a 401: a box at the top of the page to paste a key (once per page).  Saving it
+   * keeps it in session storage and reloads the page, whose state lives in its address. */
+  function offerKey(message) {
+    let form = document.getElementById("api-key-form");
+    if (!form) {
+      form = element("form", "api-key-form");
+      form.id = "api-key-form";
+      form.dataset.testid = "api-key-form";
+      const text = element("p", "api-key-text");
+      text.id = "api-key-text";
+      const label = element("label", null, "API key");
+      label.htmlFor = "api-key";
+      const input = element("input");
+      input.id = "api-key";
+      input.type = "password";
+      input.autocomplete = "off";
+      input.required = true;
+      input.dataset.testid = "api-key-input";
+      const save = element("button", "primary", "Use this key");
+      save.type = "submit";
+      save.dataset.testid = "api-key-save";
+      form.append(text, label, input, save);
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        try {
+          sessionStorage.setItem(KEY_ITEM, input.value.trim());
+        } catch {
+          return;
+        }
+        location.reload();
+      });
+      document.body.prepend(form);
+    }
+    const known = storedKey() ? "The key this tab holds was refused" : "This service needs an API key for these calls";
+    form.querySelector("#api-key-text").textContent = `${known} (${symbolize(message)}). Paste a key: it stays in `
+      + "this tab only (session storage) and goes with each call as Authorization.";
+  }
 
   class ApiError extends Error {
     constructor(status, detail) {
@@ -25,17 +90,15 @@
   async function api(path, body) {
     let response;
     try {
-      response = await fetch(`../${path}`, {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-      });
+      response = await fetch(`../${path}`, { method: "POST", headers: headers(), body: JSON.stringify(body) });
     } catch {
       throw unreachable();
     }
     return answer(response);
   }
 
-  /** The JSON body of `response`, or an ApiError with the service's items (a 503 says when to
-   * try again, from Retry-After). */
+  /** The JSON body of `response`, or an ApiError with the service's items (a 503 or 429 says
+   * when to try again, from Retry-After; a 401 offers the box for a key). */
   async function answer(response) {
     let data = null;
     try {
@@ -47,9 +110,10 @@
       let detail = data && Array.isArray(data.detail) ? data.detail : null;
       if (!detail) detail = [{ type: "http", loc: [], msg: `HTTP ${response.status}` }];
       const after = response.headers.get("Retry-After");
-      if (response.status === 503 && after) {
+      if ((response.status === 503 || response.status === 429) && after) {
         detail = detail.map((d) => ({ ...d, msg: `${d.msg} (try again in ${after} s)` }));
       }
+      if (response.status === 401) offerKey(detail.map((d) => d.msg).join("; "));
       throw new ApiError(response.status, detail);
     }
     return data;
@@ -68,5 +132,5 @@
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  window.RummyTableApi = Object.freeze({ ApiError, answer, api, describeError, sleep, unreachable });
+  window.RummyTableApi = Object.freeze({ ApiError, answer, api, describeError, headers, sleep, unreachable });
 })();

@@ -74,6 +74,7 @@
   /** Empty the Hint panel, with `message` as its status. */
   function clearHint(message = "") {
     $("advice").replaceChildren();
+    $("advice-ranking").hidden = true;
     $("hint").dataset.state = "empty";
     $("hint").setAttribute("aria-busy", "false");
     $("hint-status").textContent = message;
@@ -88,6 +89,7 @@
     panel.dataset.state = "loading";
     panel.setAttribute("aria-busy", "true");
     $("advice").replaceChildren();
+    $("advice-ranking").hidden = true;
     $("hint-status").classList.remove("error");
     $("hint-status").textContent = `Asking the advisor (${level})…`;
     let advice;

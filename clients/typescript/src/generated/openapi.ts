@@ -54,7 +54,8 @@ export interface paths {
         };
         /**
          * Readyz
-         * @description Readiness: a solver process solves a small gin hand and the answer is checked.
+         * @description Readiness: a solver process solves a small gin hand and the answer is checked;
+         *     with API keys counted in Redis, Redis answers a PING (``redis`` says whether).
          */
         get: operations["readyz"];
         put?: never;
@@ -420,6 +421,7 @@ export interface components {
          *       "level": "novice",
          *       "moves": [
          *         {
+         *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": 12.5,
          *           "move": {
@@ -436,8 +438,11 @@ export interface components {
          *           "win_probability": 0.75
          *         },
          *         {
+         *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": 14.75,
+         *           "gap": -2.25,
+         *           "gap_error": 9.3575,
          *           "move": {
          *             "action": "pass"
          *           },
@@ -451,7 +456,10 @@ export interface components {
          *         }
          *       ],
          *       "phase": "first_upcard",
+         *       "ranked_by": "expected_points",
+         *       "ranking": "by the advisor's judgement (the deadwood kept now and after the next draw, a pickup that melds); every figure comes from a few deals (rough)",
          *       "recommended": {
+         *         "confidence": "rough",
          *         "exact": false,
          *         "expected_points": 12.5,
          *         "move": {
@@ -476,26 +484,9 @@ export interface components {
          *       "level": "standard",
          *       "moves": [
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
-         *           "expected_points": 23.594,
-         *           "move": {
-         *             "action": "discard",
-         *             "card": "QH"
-         *           },
-         *           "reasons": [
-         *             "deadwood 23 after it",
-         *             "then play for gin",
-         *             "4 outs",
-         *             "expected +23.6 points over 96 deals"
-         *           ],
-         *           "samples": 96,
-         *           "searched": true,
-         *           "standard_error": 2.404,
-         *           "win_probability": 0.7188
-         *         },
-         *         {
-         *           "exact": false,
-         *           "expected_points": 21.615,
+         *           "expected_points": 22.688,
          *           "move": {
          *             "action": "discard",
          *             "card": "KD"
@@ -504,34 +495,19 @@ export interface components {
          *             "deadwood 23 after it",
          *             "then play for gin",
          *             "4 outs",
-         *             "expected +21.6 points over 96 deals"
+         *             "expected +22.7 points over 96 deals"
          *           ],
          *           "samples": 96,
          *           "searched": true,
-         *           "standard_error": 2.386,
-         *           "win_probability": 0.7188
+         *           "standard_error": 2.188,
+         *           "win_probability": 0.7396
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
-         *           "expected_points": 21.531,
-         *           "move": {
-         *             "action": "discard",
-         *             "card": "4C"
-         *           },
-         *           "reasons": [
-         *             "deadwood 29 after it",
-         *             "then play for gin",
-         *             "2 outs",
-         *             "expected +21.5 points over 96 deals"
-         *           ],
-         *           "samples": 96,
-         *           "searched": true,
-         *           "standard_error": 2.757,
-         *           "win_probability": 0.6875
-         *         },
-         *         {
-         *           "exact": false,
-         *           "expected_points": 21.167,
+         *           "expected_points": 22.604,
+         *           "gap": 0.0833,
+         *           "gap_error": 2.4386,
          *           "move": {
          *             "action": "discard",
          *             "card": "9S"
@@ -540,16 +516,61 @@ export interface components {
          *             "deadwood 24 after it",
          *             "then play for gin",
          *             "4 outs",
-         *             "expected +21.2 points over 96 deals"
+         *             "expected +22.6 points over 96 deals"
          *           ],
          *           "samples": 96,
          *           "searched": true,
-         *           "standard_error": 2.408,
+         *           "standard_error": 2.317,
          *           "win_probability": 0.7083
          *         },
          *         {
+         *           "confidence": "ranked",
+         *           "exact": false,
+         *           "expected_points": 21.51,
+         *           "gap": 1.1771,
+         *           "gap_error": 1.9678,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "QH"
+         *           },
+         *           "reasons": [
+         *             "deadwood 23 after it",
+         *             "then play for gin",
+         *             "4 outs",
+         *             "expected +21.5 points over 96 deals"
+         *           ],
+         *           "samples": 96,
+         *           "searched": true,
+         *           "standard_error": 2.308,
+         *           "win_probability": 0.6979
+         *         },
+         *         {
+         *           "confidence": "ranked",
+         *           "exact": false,
+         *           "expected_points": 16.562,
+         *           "gap": 6.125,
+         *           "gap_error": 2.6116,
+         *           "move": {
+         *             "action": "discard",
+         *             "card": "4C"
+         *           },
+         *           "reasons": [
+         *             "deadwood 29 after it",
+         *             "then play for gin",
+         *             "2 outs",
+         *             "expected +16.6 points over 96 deals"
+         *           ],
+         *           "samples": 96,
+         *           "searched": true,
+         *           "standard_error": 2.578,
+         *           "win_probability": 0.6354
+         *         },
+         *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 0.188,
+         *           "gap": 23.5625,
+         *           "gap_error": 7.4933,
          *           "move": {
          *             "action": "discard",
          *             "card": "AS"
@@ -567,8 +588,11 @@ export interface components {
          *           "win_probability": 0.3125
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": -8.062,
+         *           "gap": 31.8125,
+         *           "gap_error": 6.3214,
          *           "move": {
          *             "action": "discard",
          *             "card": "3S"
@@ -585,8 +609,11 @@ export interface components {
          *           "win_probability": 0.125
          *         },
          *         {
+         *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": -24.5,
+         *           "gap": 45.25,
+         *           "gap_error": 9.9781,
          *           "move": {
          *             "action": "discard",
          *             "card": "2S"
@@ -603,8 +630,11 @@ export interface components {
          *           "win_probability": 0
          *         },
          *         {
+         *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": -10.75,
+         *           "gap": 31.5,
+         *           "gap_error": 8.1904,
          *           "move": {
          *             "action": "discard",
          *             "card": "7C"
@@ -620,8 +650,11 @@ export interface components {
          *           "win_probability": 0.5
          *         },
          *         {
+         *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": -19.25,
+         *           "gap": 40,
+         *           "gap_error": 10.1242,
          *           "move": {
          *             "action": "discard",
          *             "card": "7D"
@@ -637,8 +670,11 @@ export interface components {
          *           "win_probability": 0.25
          *         },
          *         {
+         *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": -12.75,
+         *           "gap": 33.5,
+         *           "gap_error": 10.1858,
          *           "move": {
          *             "action": "discard",
          *             "card": "7H"
@@ -656,23 +692,26 @@ export interface components {
          *         }
          *       ],
          *       "phase": "discard",
+         *       "ranked_by": "expected_points",
+         *       "ranking": "by expected points for this hand: the moves the search played on the same deals first, the plainest discard (the least deadwood kept) ahead of the others unless one is better by more than 1 standard errors of the difference; then the judgement's other moves, valued on a few deals (rough)",
          *       "recommended": {
+         *         "confidence": "ranked",
          *         "exact": false,
-         *         "expected_points": 23.594,
+         *         "expected_points": 22.688,
          *         "move": {
          *           "action": "discard",
-         *           "card": "QH"
+         *           "card": "KD"
          *         },
          *         "reasons": [
          *           "deadwood 23 after it",
          *           "then play for gin",
          *           "4 outs",
-         *           "expected +23.6 points over 96 deals"
+         *           "expected +22.7 points over 96 deals"
          *         ],
          *         "samples": 96,
          *         "searched": true,
-         *         "standard_error": 2.404,
-         *         "win_probability": 0.7188
+         *         "standard_error": 2.188,
+         *         "win_probability": 0.7396
          *       },
          *       "seed": 7
          *     }
@@ -683,6 +722,7 @@ export interface components {
          *       "level": "novice",
          *       "moves": [
          *         {
+         *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": 1.5,
          *           "match_win_probability": 0.3078,
@@ -699,8 +739,11 @@ export interface components {
          *           "win_probability": 0.5
          *         },
          *         {
+         *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": 14.5,
+         *           "gap": -0.1236,
+         *           "gap_error": 0.0757,
          *           "match_win_probability": 0.4314,
          *           "move": {
          *             "action": "take_discard",
@@ -717,7 +760,10 @@ export interface components {
          *         }
          *       ],
          *       "phase": "draw",
+         *       "ranked_by": "match_win_probability",
+         *       "ranking": "by the advisor's judgement (the deadwood kept now and after the next draw, a pickup that melds); every figure comes from a few deals (rough)",
          *       "recommended": {
+         *         "confidence": "rough",
          *         "exact": false,
          *         "expected_points": 1.5,
          *         "match_win_probability": 0.3078,
@@ -742,6 +788,7 @@ export interface components {
          *       "level": "standard",
          *       "moves": [
          *         {
+         *           "confidence": "exact",
          *           "exact": true,
          *           "expected_points": -57,
          *           "move": {
@@ -778,7 +825,10 @@ export interface components {
          *         }
          *       ],
          *       "phase": "layoff",
+         *       "ranked_by": "expected_points",
+         *       "ranking": "the one reply: the exact best melds and layoffs against the knock (figures over the knocker's unshown deadwood when it was not shown)",
          *       "recommended": {
+         *         "confidence": "exact",
          *         "exact": true,
          *         "expected_points": -57,
          *         "move": {
@@ -822,6 +872,7 @@ export interface components {
          *       "level": "novice",
          *       "moves": [
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 1.16,
          *           "move": {
@@ -837,8 +888,11 @@ export interface components {
          *           "win_probability": 0.4506
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": -4.044,
+         *           "gap": 5.2037,
+         *           "gap_error": 5.3696,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "4D"
@@ -853,8 +907,11 @@ export interface components {
          *           "win_probability": 0.4144
          *         },
          *         {
+         *           "confidence": "exact",
          *           "exact": true,
          *           "expected_points": -40,
+         *           "gap": 41.1596,
+         *           "gap_error": 9.5691,
          *           "move": {
          *             "action": "drop"
          *           },
@@ -869,7 +926,10 @@ export interface components {
          *         }
          *       ],
          *       "phase": "draw",
+         *       "ranked_by": "expected_points",
+         *       "ranking": "by expected points over the same deals (what the player collects when it declares first less what it pays when another does); a valid show always first; the moves that stayed in the search longest ahead of those it dropped as clearly worse; a drop's cost is exact",
          *       "recommended": {
+         *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 1.16,
          *         "move": {
@@ -893,6 +953,7 @@ export interface components {
          *       "level": "novice",
          *       "moves": [
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 68.991,
          *           "move": {
@@ -932,8 +993,11 @@ export interface components {
          *           "win_probability": 1
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 66.857,
+         *           "gap": 2.1338,
+         *           "gap_error": 0.1167,
          *           "move": {
          *             "action": "discard",
          *             "card": "2S"
@@ -950,8 +1014,11 @@ export interface components {
          *           "win_probability": 1
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 48.623,
+         *           "gap": 20.3682,
+         *           "gap_error": 1.3116,
          *           "move": {
          *             "action": "discard",
          *             "card": "9S"
@@ -968,8 +1035,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 48.623,
+         *           "gap": 20.3682,
+         *           "gap_error": 1.3116,
          *           "move": {
          *             "action": "discard",
          *             "card": "9H"
@@ -986,8 +1056,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 48.623,
+         *           "gap": 20.3682,
+         *           "gap_error": 1.3116,
          *           "move": {
          *             "action": "discard",
          *             "card": "9D"
@@ -1004,8 +1077,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 48.623,
+         *           "gap": 20.3682,
+         *           "gap_error": 1.3116,
          *           "move": {
          *             "action": "discard",
          *             "card": "9C"
@@ -1022,8 +1098,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 47.692,
+         *           "gap": 21.2994,
+         *           "gap_error": 1.3764,
          *           "move": {
          *             "action": "discard",
          *             "card": "AH"
@@ -1040,8 +1119,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 46.761,
+         *           "gap": 22.2307,
+         *           "gap_error": 1.4457,
          *           "move": {
          *             "action": "discard",
          *             "card": "QD"
@@ -1058,8 +1140,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 46.761,
+         *           "gap": 22.2307,
+         *           "gap_error": 1.4457,
          *           "move": {
          *             "action": "discard",
          *             "card": "KD"
@@ -1076,8 +1161,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 46.761,
+         *           "gap": 22.2307,
+         *           "gap_error": 1.4457,
          *           "move": {
          *             "action": "discard",
          *             "card": "5C"
@@ -1094,8 +1182,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 46.574,
+         *           "gap": 22.4169,
+         *           "gap_error": 1.4601,
          *           "move": {
          *             "action": "discard",
          *             "card": "4C"
@@ -1112,8 +1203,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 46.388,
+         *           "gap": 22.6032,
+         *           "gap_error": 1.4746,
          *           "move": {
          *             "action": "discard",
          *             "card": "3H"
@@ -1130,8 +1224,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 46.202,
+         *           "gap": 22.7894,
+         *           "gap_error": 1.4892,
          *           "move": {
          *             "action": "discard",
          *             "card": "2H"
@@ -1148,8 +1245,11 @@ export interface components {
          *           "win_probability": 0.7911
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 44.898,
+         *           "gap": 24.0932,
+         *           "gap_error": 1.5955,
          *           "move": {
          *             "action": "discard",
          *             "card": "JK"
@@ -1167,7 +1267,10 @@ export interface components {
          *         }
          *       ],
          *       "phase": "discard",
+         *       "ranked_by": "expected_points",
+         *       "ranking": "by expected points over the same deals (what the player collects when it declares first less what it pays when another does); a valid show always first; the moves that stayed in the search longest ahead of those it dropped as clearly worse; a drop's cost is exact",
          *       "recommended": {
+         *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 68.991,
          *         "move": {
@@ -1215,6 +1318,7 @@ export interface components {
          *       "level": "novice",
          *       "moves": [
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 110.104,
          *           "move": {
@@ -1231,8 +1335,11 @@ export interface components {
          *           "win_probability": 1
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 64.958,
+         *           "gap": 45.1458,
+         *           "gap_error": 6.5902,
          *           "move": {
          *             "action": "draw_stock"
          *           },
@@ -1247,7 +1354,10 @@ export interface components {
          *         }
          *       ],
          *       "phase": "draw",
+         *       "ranked_by": "expected_points",
+         *       "ranking": "by the round's points against the others' mean, over the same deals: the moves that stayed in the search longest first (each round of deals keeps the better half, and a move clearly worse than the best stops), then by their figures",
          *       "recommended": {
+         *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 110.104,
          *         "move": {
@@ -1272,6 +1382,7 @@ export interface components {
          *       "level": "novice",
          *       "moves": [
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 68,
          *           "move": {
@@ -1288,8 +1399,11 @@ export interface components {
          *           "win_probability": 0.85
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 49.833,
+         *           "gap": 18.1667,
+         *           "gap_error": 10.4321,
          *           "move": {
          *             "action": "draw_stock"
          *           },
@@ -1303,8 +1417,11 @@ export interface components {
          *           "win_probability": 0.5
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 44.167,
+         *           "gap": 8.125,
+         *           "gap_error": 5.0928,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "2C"
@@ -1320,7 +1437,10 @@ export interface components {
          *         }
          *       ],
          *       "phase": "draw",
+         *       "ranked_by": "expected_points",
+         *       "ranking": "by the round's points against the others' mean, over the same deals: the moves that stayed in the search longest first (each round of deals keeps the better half, and a move clearly worse than the best stops), then by their figures",
          *       "recommended": {
+         *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 68,
          *         "move": {
@@ -1345,8 +1465,9 @@ export interface components {
          *       "level": "novice",
          *       "moves": [
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
-         *           "expected_points": 93.733,
+         *           "expected_points": 94.476,
          *           "move": {
          *             "action": "discard",
          *             "card": "QS",
@@ -1372,16 +1493,19 @@ export interface components {
          *           "reasons": [
          *             "lays down 10 cards (59 points out of the hand)",
          *             "closes: throws QS, the last card; Rummy! (out in one turn, nothing laid before): the others pay double",
-         *             "collects +93.7 points on average (paid when negative) over 15 deals"
+         *             "collects +94.5 points on average (paid when negative) over 21 deals"
          *           ],
-         *           "samples": 15,
+         *           "samples": 21,
          *           "searched": true,
-         *           "standard_error": 5.108,
+         *           "standard_error": 3.964,
          *           "win_probability": 1
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
-         *           "expected_points": 62.267,
+         *           "expected_points": 60.222,
+         *           "gap": 37.1111,
+         *           "gap_error": 12.257,
          *           "move": {
          *             "action": "discard",
          *             "card": "QS"
@@ -1389,16 +1513,19 @@ export interface components {
          *           "reasons": [
          *             "holds every card (lays nothing this turn)",
          *             "throws QS (10 points out of the hand)",
-         *             "collects +62.3 points on average (paid when negative) over 15 deals"
+         *             "collects +60.2 points on average (paid when negative) over 9 deals"
          *           ],
-         *           "samples": 15,
-         *           "searched": true,
-         *           "standard_error": 6.713,
+         *           "samples": 9,
+         *           "searched": false,
+         *           "standard_error": 9.588,
          *           "win_probability": 1
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 12.111,
+         *           "gap": 85.2222,
+         *           "gap_error": 8.6004,
          *           "move": {
          *             "action": "discard",
          *             "card": "8C"
@@ -1414,8 +1541,11 @@ export interface components {
          *           "win_probability": 0.8889
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 11.6,
+         *           "gap": 96.4,
+         *           "gap_error": 13.1552,
          *           "move": {
          *             "action": "discard",
          *             "card": "5C"
@@ -1431,8 +1561,11 @@ export interface components {
          *           "win_probability": 0.8
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 6,
+         *           "gap": 102,
+         *           "gap_error": 11.1041,
          *           "move": {
          *             "action": "discard",
          *             "card": "AH"
@@ -1448,8 +1581,11 @@ export interface components {
          *           "win_probability": 0.2
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 1.4,
+         *           "gap": 106.6,
+         *           "gap_error": 9.0477,
          *           "move": {
          *             "action": "discard",
          *             "card": "2H"
@@ -1465,8 +1601,11 @@ export interface components {
          *           "win_probability": 0.2
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": -1.667,
+         *           "gap": 116.3333,
+         *           "gap_error": 9.9555,
          *           "move": {
          *             "action": "discard",
          *             "card": "3H"
@@ -1482,8 +1621,11 @@ export interface components {
          *           "win_probability": 0
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": -3,
+         *           "gap": 117.6667,
+         *           "gap_error": 9.2075,
          *           "move": {
          *             "action": "discard",
          *             "card": "9S"
@@ -1499,8 +1641,11 @@ export interface components {
          *           "win_probability": 0.3333
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": -3,
+         *           "gap": 117.6667,
+         *           "gap_error": 9.2075,
          *           "move": {
          *             "action": "discard",
          *             "card": "9D"
@@ -1516,8 +1661,11 @@ export interface components {
          *           "win_probability": 0.3333
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": -7.333,
+         *           "gap": 122,
+         *           "gap_error": 12.7017,
          *           "move": {
          *             "action": "discard",
          *             "card": "6C"
@@ -1533,8 +1681,11 @@ export interface components {
          *           "win_probability": 0
          *         },
          *         {
+         *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": -14,
+         *           "gap": 128.6667,
+         *           "gap_error": 17.4579,
          *           "move": {
          *             "action": "discard",
          *             "card": "9C"
@@ -1551,9 +1702,12 @@ export interface components {
          *         }
          *       ],
          *       "phase": "play",
+         *       "ranked_by": "expected_points",
+         *       "ranking": "by what the player collects (or pays) when the round ends, over the same deals: the moves that stayed in the search longest first (each round of deals keeps the better half, and a move clearly worse than the best stops), then by their figures",
          *       "recommended": {
+         *         "confidence": "ranked",
          *         "exact": false,
-         *         "expected_points": 93.733,
+         *         "expected_points": 94.476,
          *         "move": {
          *           "action": "discard",
          *           "card": "QS",
@@ -1579,11 +1733,11 @@ export interface components {
          *         "reasons": [
          *           "lays down 10 cards (59 points out of the hand)",
          *           "closes: throws QS, the last card; Rummy! (out in one turn, nothing laid before): the others pay double",
-         *           "collects +93.7 points on average (paid when negative) over 15 deals"
+         *           "collects +94.5 points on average (paid when negative) over 21 deals"
          *         ],
-         *         "samples": 15,
+         *         "samples": 21,
          *         "searched": true,
-         *         "standard_error": 5.108,
+         *         "standard_error": 3.964,
          *         "win_probability": 1
          *       },
          *       "seed": 7
@@ -1614,6 +1768,17 @@ export interface components {
              * @description gin: first_upcard, draw, discard, wall or layoff; Indian rummy: draw (the start of a turn: drop, take the pile top or draw from the stock) or discard (discard or declare); Rummy 500, Rommy and basic: draw (the stock, the pile down to a card or its top, or pass) or play (the rest of the turn: lay down, lay off, throw or go out)
              */
             phase: string;
+            /**
+             * Ranked By
+             * @description what the moves are ranked by: this hand's expected points, or with a match score the chance to win the match
+             * @enum {string}
+             */
+            ranked_by: "expected_points" | "match_win_probability";
+            /**
+             * Ranking
+             * @description the ranking rule in words (which moves were compared on the same deals, which rule breaks close calls)
+             */
+            ranking: string;
             recommended: components["schemas"]["MoveValueOut"];
             /** Seed */
             seed: number;
@@ -8277,7 +8442,7 @@ export interface components {
          * @description A legal move: the action with what it plays and shows.
          * @example {
          *       "action": "discard",
-         *       "card": "QH"
+         *       "card": "KD"
          *     }
          */
         MoveOut: {
@@ -8311,25 +8476,32 @@ export interface components {
          * MoveValueOut
          * @description A move and what it is worth to the player (this hand's points).
          * @example {
+         *       "confidence": "ranked",
          *       "exact": false,
-         *       "expected_points": 23.594,
+         *       "expected_points": 22.688,
          *       "move": {
          *         "action": "discard",
-         *         "card": "QH"
+         *         "card": "KD"
          *       },
          *       "reasons": [
          *         "deadwood 23 after it",
          *         "then play for gin",
          *         "4 outs",
-         *         "expected +23.6 points over 96 deals"
+         *         "expected +22.7 points over 96 deals"
          *       ],
          *       "samples": 96,
          *       "searched": true,
-         *       "standard_error": 2.404,
-         *       "win_probability": 0.7188
+         *       "standard_error": 2.188,
+         *       "win_probability": 0.7396
          *     }
          */
         MoveValueOut: {
+            /**
+             * Confidence
+             * @description how far the figures can be trusted: exact; ranked (compared with the recommended move on the same deals); rough (a few deals only: not enough to rank it)
+             * @enum {string}
+             */
+            confidence: "exact" | "ranked" | "rough";
             /**
              * Exact
              * @description the figures are exact (else estimated over samples)
@@ -8340,6 +8512,16 @@ export interface components {
              * @description the points the player can expect from this hand (negative: it expects to pay); Rummy 500 and Rommy: its round score less the mean of the others' round scores; basic: what it collects (negative: pays)
              */
             expected_points: number;
+            /**
+             * Gap
+             * @description how far this move is behind the recommended one on the deals both were played on, in the units of ranked_by (null for the recommended move); a negative gap within gap_error is a move whose figures look better but not beyond their noise, placed below by the ranking rule
+             */
+            gap: number | null;
+            /**
+             * Gap Error
+             * @description the paired standard error of gap
+             */
+            gap_error: number | null;
             /**
              * Match Win Probability
              * @description the chance of winning the match (with a score)
@@ -9753,7 +9935,8 @@ export interface components {
         };
         /**
          * ReadyResponse
-         * @description Readiness: a small hand was solved correctly just now, by a solver process.
+         * @description Readiness: a small hand was solved correctly just now, by a solver process
+         *     (and, with API keys counted in Redis, whether Redis answers).
          * @example {
          *       "elapsed_ms": 0.9,
          *       "status": "ready"
@@ -9762,6 +9945,11 @@ export interface components {
         ReadyResponse: {
             /** Elapsed Ms */
             elapsed_ms: number;
+            /**
+             * Redis
+             * @description with API keys and RUMMY_SOLVER_REDIS_URL: whether Redis answered a PING just now. unreachable: keyed requests go on uncounted (RUMMY_SOLVER_RATE_LIMIT_FAIL=open; under closed /readyz answers 503 instead); null without Redis
+             */
+            redis?: ("ok" | "unreachable") | null;
             /**
              * Status
              * @default ready
@@ -11800,7 +11988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
-            /** @description the self-check failed */
+            /** @description the self-check failed, or Redis does not answer while RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (every keyed request would be refused) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11940,7 +12128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11965,7 +12153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12107,7 +12295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12132,7 +12320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12274,7 +12462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12299,7 +12487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12441,7 +12629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12466,7 +12654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12608,7 +12796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12633,7 +12821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12775,7 +12963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12800,7 +12988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12942,7 +13130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12967,7 +13155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13109,7 +13297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13134,7 +13322,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13276,7 +13464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13301,7 +13489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13443,7 +13631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13468,7 +13656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13653,7 +13841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file) */
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13678,7 +13866,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header) or the solver failed (logged; not your input) */
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */

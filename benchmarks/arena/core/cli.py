@@ -1,0 +1,264 @@
+"""``python -m benchmarks --arena``: the options, the run, the exit code.
+
+``--game gin`` (the default) plays gin hands and matches between two players
+(``--a``, ``--b``); ``--game indian13`` plays Indian rummy deals between
+``--players`` 2 to 4 (``--lineup``, else ``--a``, ``--b`` and then the
+``INDIAN_FILL`` players), every deal once per rotation of the seats
+(``benchmarks.arena.indian``; ``--game indian21`` the same for 21-card
+Indian rummy); ``--game rummy500`` plays Rummy 500 rounds
+the same way, 2 to 8 players (two decks from 5; default: 3 players, the
+advisor and greedy fill-ins; ``benchmarks.arena.laydown``),
+``--game rommy`` Rommy (Danish "500") rounds between 2 to 6 players, and
+``--game basic`` basic rummy rounds between 2 to 6 players, both with the
+same players and referee.
+
+Exit code 1 when a player made an illegal move or a wrong declaration, or
+the referee disagreed with OpenSpiel; never because of a result or a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from benchmarks.arena.core.entrants import Entrant, check_names
+from benchmarks.arena.core.report import write_json
+from benchmarks.arena.gin.openspiel_shadow import OpenSpielMissingError
+from benchmarks.arena.gin.players.registry import ENTRANTS
+from benchmarks.arena.gin.players.registry import LABEL as GIN_LABEL
+from benchmarks.arena.gin.report import render as render_gin
+from benchmarks.arena.gin.runner import run_arena
+from benchmarks.arena.indian.players import ENTRANTS as INDIAN_ENTRANTS
+from benchmarks.arena.indian.players import LABEL as INDIAN_LABEL
+from benchmarks.arena.indian.report import render as render_indian
+from benchmarks.arena.indian.runner import run_indian21_arena, run_indian_arena
+from benchmarks.arena.laydown.players import ENTRANTS as RUMMY500_ENTRANTS
+from benchmarks.arena.laydown.players import LABEL as RUMMY500_LABEL
+from benchmarks.arena.laydown.report import render as render_rummy500
+from benchmarks.arena.laydown.runner import run_arena as run_lay_down_arena
+from benchmarks.arena.laydown.runner import (
+    run_basic_arena,
+    run_rommy_arena,
+    run_rummy500_arena,
+)
+from benchmarks.arena.laydown.variants import BASIC, ROMMY, RUMMY500, Variant, with_house
+
+INDIAN_DEFAULT = ("advisor", "greedy")
+INDIAN_FILL = ("distance", "greedy", "advisor_nodrop")
+"""Who fills the seats of an Indian table beyond ``--a`` and ``--b``."""
+RUMMY500_DEFAULT = ("advisor", "greedy")
+RUMMY500_FILL = ("greedy",) * (max(RUMMY500.seats) - 2)
+"""Who fills the seats of a Rummy 500 table beyond ``--a`` and ``--b`` (up to eight)."""
+RUMMY500_PLAYERS = 3
+ROMMY_FILL = ("greedy", "greedy", "greedy", "greedy")
+"""Who fills the seats of a Rommy (or basic rummy) table beyond ``--a`` and ``--b`` (up to six)."""
+
+
+class RunRotated(Protocol):
+    """A rotated-deal game's ``run_*_arena``."""
+
+    def __call__(self, lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
+                 progress: bool = True, max_seconds: float | None = None) -> dict[str, Any]:
+        """Play and sum up."""
+
+
+@dataclass(frozen=True, slots=True)
+class RotatedGame:
+    """A game of rotated deals as the command line seats, runs and reports it."""
+
+    label: str
+    """The game as messages name it."""
+    entrants: Mapping[str, Entrant[object]]
+    default: tuple[str, str]
+    """``--a`` and ``--b`` when not given."""
+    fill: tuple[str, ...]
+    """Who fills the seats beyond ``--a`` and ``--b``."""
+    players: int
+    """The table's size when ``--players`` is not given."""
+    run: RunRotated
+    render: Callable[[dict[str, Any]], str]
+    seats: tuple[int, int] = (2, 4)
+    """The fewest and the most players at a table."""
+    variant: Variant | None = None
+    """The lay-down games' rules (``--house`` changes them); None: no house rules."""
+
+    def lineup(self, args: argparse.Namespace) -> list[str]:
+        """The table the options ask for (``ValueError`` saying why not)."""
+        low, high = self.seats
+        if args.lineup:
+            lineup = [name.strip() for name in args.lineup.split(",") if name.strip()]
+        else:
+            players = self.players if args.players is None else args.players
+            if not low <= players <= high:
+                raise ValueError(f"--players must be {low} to {high}")
+            lineup = [args.a or self.default[0], args.b or self.default[1], *self.fill][:players]
+        if not low <= len(lineup) <= high:
+            raise ValueError(f"{self.label} tables seat {low} to {high} players")
+        unknown = [name for name in lineup if name not in self.entrants]
+        if unknown:
+            raise ValueError(f"unknown {self.label} player(s) {', '.join(unknown)}; known: "
+                             f"{', '.join(self.entrants)}")
+        return lineup
+
+
+ROTATED_GAMES: dict[str, RotatedGame] = {
+    "indian13": RotatedGame(INDIAN_LABEL, INDIAN_ENTRANTS, INDIAN_DEFAULT, INDIAN_FILL, 2,
+                            run_indian_arena, render_indian),
+    "indian21": RotatedGame(INDIAN_LABEL, INDIAN_ENTRANTS, INDIAN_DEFAULT, INDIAN_FILL, 2,
+                            run_indian21_arena, render_indian),
+    "rummy500": RotatedGame(RUMMY500_LABEL, RUMMY500_ENTRANTS, RUMMY500_DEFAULT,
+                            RUMMY500_FILL, RUMMY500_PLAYERS, run_rummy500_arena, render_rummy500,
+                            (min(RUMMY500.seats), max(RUMMY500.seats)), RUMMY500),
+    "rommy": RotatedGame(ROMMY.label, RUMMY500_ENTRANTS, RUMMY500_DEFAULT, ROMMY_FILL,
+                         RUMMY500_PLAYERS, run_rommy_arena, render_rummy500,
+                         (min(ROMMY.seats), max(ROMMY.seats)), ROMMY),
+    "basic": RotatedGame(BASIC.label, RUMMY500_ENTRANTS, RUMMY500_DEFAULT, ROMMY_FILL,
+                         RUMMY500_PLAYERS, run_basic_arena, render_rummy500,
+                         (min(BASIC.seats), max(BASIC.seats)), BASIC),
+}
+indian_lineup = ROTATED_GAMES["indian13"].lineup
+rummy500_lineup = ROTATED_GAMES["rummy500"].lineup
+rommy_lineup = ROTATED_GAMES["rommy"].lineup
+basic_lineup = ROTATED_GAMES["basic"].lineup
+
+
+def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arena's options (``--seed`` and ``--json`` are the benchmark's own)."""
+    group = parser.add_argument_group("arena (bots on mirrored or rotated deals; benchmarks/arena)")
+    group.add_argument("--arena", action="store_true",
+                       help="play gin hands and matches to 100 between two players, mirrored "
+                            "deals (or, with --game indian13, indian21, rummy500, rommy or basic, "
+                            "rotated deals)")
+    group.add_argument("--game", default="gin", choices=["gin", *ROTATED_GAMES],
+                       help="the game (default gin); rommy is Danish 500 and basic is basic "
+                            "rummy (52 cards, the winner collects the other hands), both "
+                            "played by the rummy500 players and referee")
+    group.add_argument("--a", default=None, metavar="NAME",
+                       help=f"player A (gin default greedy: {', '.join(ENTRANTS)}; indian13 "
+                            f"default advisor: {', '.join(INDIAN_ENTRANTS)}; rummy500, rommy "
+                            f"and basic default advisor: {', '.join(RUMMY500_ENTRANTS)})")
+    group.add_argument("--b", default=None, metavar="NAME",
+                       help="player B (gin default openspiel_simple; indian13, rummy500, rommy "
+                            "and basic default greedy)")
+    group.add_argument("--players", type=int, default=None,
+                       help="indian13, rummy500, rommy and basic: players at the table, 2 to 4, "
+                            "rummy500 2 to 8 (two decks from 5), rommy and basic 2 to 6 "
+                            "(default 2; rummy500, rommy and basic "
+                            f"{RUMMY500_PLAYERS})")
+    group.add_argument("--house", default=None, metavar="JSON",
+                       help="rummy500, rommy and basic: house rules as the rule book's knobs, "
+                            "e.g. '{\"joker_points\": 25, \"ace\": \"low\"}' (the referee "
+                            "plays them, the library's players are told them)")
+    group.add_argument("--lineup", default=None, metavar="NAME,NAME,...",
+                       help="indian13, rummy500, rommy and basic: every player at the table, "
+                            "in place order (overrides --a, --b and --players)")
+    group.add_argument("--deals", type=int, default=100,
+                       help="indian13, rummy500, rommy and basic: deals, each played once per "
+                            "seat rotation (default 100)")
+    group.add_argument("--workers", type=int, default=1,
+                       help="processes playing hand pairs, match pairs or deals, shared out "
+                            "in order: the same results as one (default 1)")
+    group.add_argument("--max-minutes", type=float, default=None,
+                       help="indian13, rummy500, rommy and basic: start no more deals after "
+                            "this long; the report covers the deals played (as many as fit)")
+    group.add_argument("--hands", type=int, default=200,
+                       help="single hands to play, in mirrored pairs (default 200)")
+    group.add_argument("--matches", type=int, default=0,
+                       help="matches to 100 to play, in mirrored pairs (default 0)")
+    group.add_argument("--no-cross-check", action="store_true",
+                       help="do not shadow every hand in OpenSpiel (it still follows hands "
+                            "OpenSpiel's bot plays)")
+
+
+def arena_problems(results: dict[str, Any]) -> list[str]:
+    """What makes the run fail: illegal moves, wrong declarations (Indian
+    rummy) and referee disagreements (gin)."""
+    problems = list(results["violations"])
+    if results.get("wrong_declarations"):
+        problems.append(f"{results['wrong_declarations']} wrong declaration(s)")
+    check = results.get("cross_check")
+    if check is not None and check["disagreements"]:
+        problems.append(f"{check['disagreements']} referee/OpenSpiel disagreement(s): "
+                        + "; ".join(check["disagreement_examples"][:2]))
+    return problems
+
+
+def _report(results: dict[str, Any], render: Callable[[dict[str, Any]], str],
+            args: argparse.Namespace) -> int:
+    """Print the report, write the JSON, say what went wrong; the exit code."""
+    print(render(results))
+    if args.json:
+        write_json(results, args.json)
+    problems = arena_problems(results)
+    for problem in problems:
+        print(f"CORRECTNESS: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _house_variant(game: RotatedGame, house: str) -> Variant:
+    """The game under ``--house``'s knobs (``ValueError`` saying why not)."""
+    if game.variant is None:
+        raise ValueError(f"{game.label} takes no house rules here (rummy500, rommy and basic do)")
+    try:
+        knobs = json.loads(house)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON: {error}") from None
+    if not isinstance(knobs, dict):
+        raise ValueError("a JSON object of knobs, e.g. '{\"joker_points\": 25}'")
+    return with_house(game.variant, knobs)
+
+
+def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
+    """``--game indian13``, ``rummy500``, ``rommy`` or ``basic``: play, print, write JSON;
+    the exit code."""
+    try:
+        lineup = game.lineup(args)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.deals < 1 or args.workers < 1:
+        print("error: --deals and --workers must be at least 1", file=sys.stderr)
+        return 2
+    max_seconds = None if args.max_minutes is None else 60.0 * args.max_minutes
+    if args.house is None:
+        results = game.run(lineup, args.deals, seed=args.seed, workers=args.workers,
+                           max_seconds=max_seconds)
+    else:
+        try:
+            variant = _house_variant(game, args.house)
+        except ValueError as error:
+            print(f"error: --house: {error}", file=sys.stderr)
+            return 2
+        results = run_lay_down_arena(variant, lineup, args.deals, seed=args.seed,
+                                     workers=args.workers, max_seconds=max_seconds)
+    return _report(results, game.render, args)
+
+
+def run_arena_command(args: argparse.Namespace) -> int:
+    """Run the arena as the options say; print the report; the exit code."""
+    if args.game in ROTATED_GAMES:
+        return run_rotated_command(args, ROTATED_GAMES[args.game])
+    args.a = args.a or "greedy"
+    args.b = args.b or "openspiel_simple"
+    try:
+        check_names(ENTRANTS, (args.a, args.b), GIN_LABEL)
+    except KeyError as error:
+        print(f"error: {error.args[0]}", file=sys.stderr)
+        return 2
+    if args.hands < 0 or args.matches < 0 or args.hands + args.matches == 0:
+        print("error: --hands and --matches must be >= 0, and one of them > 0", file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print("error: --workers must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        results = run_arena(args.a, args.b, hands=args.hands, matches=args.matches, seed=args.seed,
+                            cross_check=not args.no_cross_check, workers=args.workers)
+    except OpenSpielMissingError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return _report(results, render_gin, args)

@@ -1,0 +1,2 @@
+"""The arena's players: each one small class implementing
+``benchmarks.arena.gin.protocol.Player``; ``registry`` names them."""

@@ -1,0 +1,61 @@
+"""The Rummy 500, Rommy and basic rummy players the arena can seat, and their
+registry (the same players for the three games: each reads the table's
+game, its ``Variant``, from its view).
+
+* ``greedy`` and ``careful`` -- the library's hints as they are, and the
+  same with some care (``hint_players``);
+* ``random`` -- random legal moves, to fuzz the referee (``random_player``);
+* ``advisor`` / ``advisor_novice`` / ``advisor_expert`` -- ``solver.play.advise``'s
+  recommendation from the public state only (``advisor_player``);
+  ``advisor_lay_all`` never holds a meld back (an ablation).
+
+Every player sees only its ``PlayerView``.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from benchmarks.arena.core.entrants import Entrant
+from benchmarks.arena.core.entrants import make_player as make_entrant
+from benchmarks.arena.laydown.advisor_player import AdvisorPlayer
+from benchmarks.arena.laydown.hint_players import CarefulPlayer, GreedyHintPlayer
+from benchmarks.arena.laydown.random_player import RandomPlayer
+from benchmarks.arena.laydown.referee import Action, PlayerView
+
+LABEL = "Rummy 500"
+"""The game as messages name it (Rommy's runner names its own: ``Variant.label``)."""
+
+
+class Player(Protocol):
+    """A bot the Rummy 500 (or Rommy, or basic rummy) arena can seat."""
+
+    name: str
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        """A new round begins; ``seed`` is this player's for the round."""
+
+    def act(self, view: PlayerView) -> Action:
+        """The draw (``view.phase`` draw) or the rest of the turn (play)."""
+
+
+ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
+    Entrant("advisor", "the move advisor, level standard (solver.play.advise)",
+            lambda _: AdvisorPlayer("standard")),
+    Entrant("advisor_novice", "the move advisor, level novice", lambda _: AdvisorPlayer("novice")),
+    Entrant("advisor_expert", "the move advisor, level expert", lambda _: AdvisorPlayer("expert")),
+    Entrant("advisor_lay_all", "the advisor's best move among those laying the most cards "
+                               "(an ablation: never holds a meld back)",
+            lambda _: AdvisorPlayer("standard", lay_all=True)),
+    Entrant("greedy", "today's hints: pile_hint (basic: draw_hint), layoffs_hint, discard_hint",
+            lambda _: GreedyHintPlayer()),
+    Entrant("careful", "the hints with care: deep takes that pay, lays off all that fits, "
+                       "keeps what the next player collects (basic: draws and throws weighed "
+                       "against the table and the next draw)", lambda _: CarefulPlayer()),
+    Entrant("random", "random legal moves (fuzzes the referee)", lambda _: RandomPlayer()),
+)}
+
+
+def make_player(name: str, label: str = LABEL) -> Player:
+    """A fresh player named ``name`` (``label``: the game, for the message of an unknown name)."""
+    return make_entrant(ENTRANTS, name, label)

@@ -1,2 +1,0 @@
-"""The arena's players: each one small class implementing
-``benchmarks.arena.protocol.Player``; ``registry`` names them."""

@@ -1,0 +1,196 @@
+"""Throughput of ``rummy-solver bulk``: hands/s with 1 and 2 processes and on Ray.
+
+``python -m benchmarks.speed.bulk [--n 10000] [--processes 1 2] [--no-ray] [--repeat R] [--json PATH]``
+
+Builds a mixed game log of ``n`` ``/v1/solve`` lines dealt by
+``benchmarks.speed.suites`` (a quarter each, interleaved: indian13 14 cards with
+discard, indian21 22 cards with discard, rummy500 13 cards, gin 11 cards with
+discard) and times what ``rummy-solver bulk`` does with it, once per runner
+and repeat, each run in a new Python process (cold caches, as a real run
+starts): read the file (``api.bulk.command.read_lines``), answer every line
+(``api.bulk.on_pool.run_lines`` / ``api.bulk.on_ray.run_lines_ray``, a local Ray
+instance started and stopped inside the timing), write the answers to a
+file.  ``first answer`` is the time to the first answer line: the pool's or
+Ray's start-up.  Runners take turns within each repeat and the fastest run
+of each counts, so a shared machine's bursts of load spread over all of
+them (the table shows the load average before the runs).
+
+Prints a Markdown table; never asserts on time.  The exit code is 1 when a
+runner answered a line with an error or the runners disagree on an answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from api.bulk.command import read_lines
+from api.bulk.on_pool import run_lines
+from api.bulk.on_ray import run_lines_ray  # imports ray only when it runs
+from api.shared.operations import DEFAULT_SETTINGS
+from benchmarks.speed.markdown import markdown_table
+from benchmarks.speed.suites import DEFAULT_SEED, SUITES, generate
+
+MIXED_SUITES: tuple[str, ...] = ("indian13_14", "indian21_22", "rummy500_13", "gin11")
+DEFAULT_LINES = 10_000
+RAY = 0
+"""The ``processes`` value that stands for the Ray runner in a plan."""
+
+
+def mixed_lines(n: int, seed: int = DEFAULT_SEED) -> list[str]:
+    """``n`` JSON lines (``/v1/solve`` bodies with an ``id``), the suites of
+    ``MIXED_SUITES`` taking turns."""
+    per_suite = -(-n // len(MIXED_SUITES))
+    cases = {name: generate(name, per_suite, seed) for name in MIXED_SUITES}
+    lines = []
+    for i in range(n):
+        name = MIXED_SUITES[i % len(MIXED_SUITES)]
+        body = cases[name][i // len(MIXED_SUITES)].payload(SUITES[name])
+        lines.append(json.dumps({"id": f"{name}-{i}", **body}))
+    return lines
+
+
+def runner_name(processes: int) -> str:
+    """How a runner is shown in the table."""
+    if processes == RAY:
+        return "ray, local instance"
+    return "local, 1 process" if processes == 1 else f"local, {processes} processes"
+
+
+def time_once(path: Path, out: Path, processes: int) -> dict[str, float]:
+    """One run of the bulk pipeline over ``path`` into ``out``, in this
+    process: seconds in all and to the first answer."""
+    longest = DEFAULT_SETTINGS.max_body_bytes
+    start = time.perf_counter()
+    first = None
+    with open(path, "rb") as source, open(out, "wb") as sink:
+        if processes == RAY:
+            answers = run_lines_ray(read_lines(source, longest))
+        else:
+            answers = run_lines(read_lines(source, longest), processes=processes)
+        for answered in answers:
+            if first is None:
+                first = time.perf_counter() - start
+            sink.write(answered.text.encode("utf-8") + b"\n")
+    return {"seconds": time.perf_counter() - start, "first_answer_s": first or 0.0}
+
+
+def time_fresh(path: Path, out: Path, processes: int) -> dict[str, float]:
+    """``time_once`` in a new Python process, so every run starts as cold as
+    ``rummy-solver bulk`` does (the solver's caches warm up within a process:
+    a second in-process run over the same hands would be unfairly fast)."""
+    command = [sys.executable, "-m", "benchmarks.speed.bulk", "--one", str(path), str(out),
+               str(processes)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False,
+                          cwd=Path(__file__).resolve().parents[2])
+    if done.returncode != 0:
+        raise RuntimeError(f"bulk run failed ({' '.join(command)}):\n{done.stderr[-2000:]}")
+    timing: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return timing
+
+
+def run_bulk(n: int = DEFAULT_LINES, processes: Sequence[int] = (1, 2), ray: bool = True,
+             seed: int = DEFAULT_SEED, repeat: int = 1,
+             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Time every runner on one mixed file; plain data for ``render`` / JSON."""
+    ray_missing = importlib.util.find_spec("ray") is None
+    plan = [*processes, *([RAY] if ray and not ray_missing else [])]
+    results: dict[str, Any] = {"n": n, "seed": seed, "repeat": repeat, "suites": list(MIXED_SUITES),
+                               "cpus": os.cpu_count(), "runs": [], "disagreements": 0}
+    if ray and ray_missing:
+        results["ray_skipped"] = "ray is not installed (pip install -e '.[ray]')"
+    timings: dict[int, list[dict[str, float]]] = {p: [] for p in plan}
+    with tempfile.TemporaryDirectory(prefix="bulk-bench-") as folder:
+        path = Path(folder) / "mixed.jsonl"
+        path.write_text("\n".join(mixed_lines(n, seed)) + "\n", encoding="utf-8")
+        outputs = {p: Path(folder) / f"out-{p}.jsonl" for p in plan}
+        for round_ in range(repeat):
+            for count in plan:
+                load = os.getloadavg()[0]
+                timing = {**time_fresh(path, outputs[count], count), "load_before": load}
+                timings[count].append(timing)
+                if progress is not None:
+                    progress(f"bulk {round_ + 1}/{repeat}: {runner_name(count)}: "
+                             f"{timing['seconds']:.1f} s (load average before {load:.1f})")
+        reference = outputs[plan[0]].read_text(encoding="utf-8").splitlines() if plan else []
+        for count in plan:
+            answers = outputs[count].read_text(encoding="utf-8").splitlines()
+            best = min(timings[count], key=lambda t: t["seconds"])
+            differing = sum(a != b for a, b in zip(answers, reference, strict=False))
+            results["disagreements"] += differing
+            results["runs"].append({
+                "runner": runner_name(count), "processes": count or None, "ray": count == RAY,
+                "lines": len(answers),
+                "errors": sum(1 for line in answers if "result" not in json.loads(line)),
+                "differing": differing, **best,
+                "hands_per_s": len(answers) / best["seconds"],
+                "all_seconds": [t["seconds"] for t in timings[count]],
+            })
+    base = next((r for r in results["runs"] if r["processes"] == 1), None)
+    for row in results["runs"]:
+        row["speedup"] = row["hands_per_s"] / base["hands_per_s"] if base else None
+    return results
+
+
+def render(results: dict[str, Any]) -> str:
+    """The Markdown table of a ``run_bulk`` result."""
+    rows = [[r["runner"], f"{r['lines']:,}", f"{r['seconds']:.1f}", f"{r['first_answer_s']:.2f}",
+             f"{r['hands_per_s']:,.0f}", "-" if r["speedup"] is None else f"{r['speedup']:.2f}x",
+             r["errors"], r["differing"], f"{r['load_before']:.1f}"] for r in results["runs"]]
+    table = markdown_table(["runner", "lines", "seconds", "first answer (s)", "hands/s",
+                            "vs 1 process", "errors", "answers differing", "load avg before"],
+                           rows)
+    title = (f"### Bulk throughput: {results['n']:,} mixed /v1/solve lines "
+             f"({', '.join(results['suites'])}), {results['cpus']} CPUs, "
+             f"best of {results['repeat']}\n\n")
+    note = f"\n\n{results['ray_skipped']}" if "ray_skipped" in results else ""
+    return title + table + note
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.speed.bulk", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=DEFAULT_LINES, help="lines (default 10000)")
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2], metavar="N",
+                        help="process counts to time (default: 1 2)")
+    parser.add_argument("--no-ray", action="store_true", help="skip the Ray runner")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per runner, taking turns; the fastest counts (default 1)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--one", nargs=3, metavar=("IN", "OUT", "PROCESSES"),
+                        help=argparse.SUPPRESS)  # one timed run (what time_fresh starts)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; returns the exit code (1: errors or disagreements)."""
+    args = build_parser().parse_args(argv)
+    if args.one:
+        source, out, processes = args.one
+        print(json.dumps(time_once(Path(source), Path(out), int(processes))))
+        return 0
+    if args.n < 1 or args.repeat < 1 or any(p < 1 for p in args.processes):
+        print("error: --n, --repeat and --processes must be at least 1", file=sys.stderr)
+        return 2
+    results = run_bulk(args.n, args.processes, not args.no_ray, args.seed, args.repeat,
+                       progress=lambda m: print(m, file=sys.stderr, flush=True))
+    print(render(results))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    bad = results["disagreements"] or any(r["errors"] for r in results["runs"])
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""``api.server.docs``: the page at ``/`` (where ``rummy-solver serve``'s start
+line points) links every page and probe, and ``/docs`` and ``/redoc`` work
+offline: in headless Chromium (skipped without it, as in
+``test_playground.py``) neither page asks another host for anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+
+from api.server import docs
+
+WAIT_MS = 20_000
+
+
+def test_home_is_a_page_of_links_that_answer(inline_client: Any) -> None:
+    home = inline_client.get("/")
+    assert home.status_code == 200
+    assert home.headers["content-type"].startswith("text/html")
+    links = re.findall(r'href="([^"]+)"', home.text)
+    assert {"docs", "redoc", "play", "healthz"} <= set(links)
+    for link in links:
+        path = urlsplit(urljoin("http://testserver/", link)).path
+        assert inline_client.get(path).status_code == 200, path
+
+
+def test_home_is_not_an_operation_of_the_schema(inline_client: Any) -> None:
+    assert "/" not in inline_client.get("/openapi.json").json()["paths"]
+
+
+def test_redoc_bundle_has_no_image_from_another_host(inline_client: Any) -> None:
+    html = inline_client.get("/redoc").text
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    assert scripts == [docs.REDOC_JS]
+    bundle = inline_client.get(docs.REDOC_JS)
+    assert bundle.status_code == 200
+    assert bundle.headers["content-type"].startswith("text/javascript")
+    assert re.search(rb'src:"https?://', bundle.content) is None
+    assert b"cdn.redoc.ly" not in bundle.content
+    # The package's own copy does load one: the check above is not vacuous.
+    with open(f"{docs.assets_dir()}/redoc.standalone.js", "rb") as original:
+        assert re.search(rb'src:"https?://', original.read()) is not None
+
+
+@pytest.fixture()
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def _visit(page: Any, base_url: str, path: str, ready: str) -> list[str]:
+    """Open ``path``, wait for ``ready`` to show; the addresses asked of any other host
+    (refused, so the test never waits on the network)."""
+    own = urlsplit(base_url).netloc
+    elsewhere: list[str] = []
+
+    def route(request_route: Any) -> None:
+        url = request_route.request.url
+        if urlsplit(url).scheme in ("http", "https") and urlsplit(url).netloc != own:
+            elsewhere.append(url)
+            request_route.abort()
+        else:
+            request_route.continue_()
+
+    page.route("**/*", route)
+    page.goto(base_url + path)
+    page.wait_for_selector(ready, timeout=WAIT_MS)
+    page.wait_for_load_state("networkidle", timeout=WAIT_MS)
+    return elsewhere
+
+
+def test_redoc_asks_no_other_host(page: Any, base_url: str) -> None:
+    elsewhere = _visit(page, base_url, "/redoc", "h1:has-text('rummy-solver')")
+    # The sidebar's "API docs by Redocly" link, where the logo was drawn, is still there.
+    assert page.get_by_text("API docs by Redocly").count() == 1
+    assert elsewhere == []
+
+
+def test_swagger_ui_asks_no_other_host(page: Any, base_url: str) -> None:
+    elsewhere = _visit(page, base_url, "/docs", ".swagger-ui .info")
+    assert elsewhere == []
+
+
+def test_home_asks_no_other_host(page: Any, base_url: str) -> None:
+    elsewhere = _visit(page, base_url, "/", "a[href=docs]")
+    page.click("a[href=redoc]")
+    page.wait_for_selector("h1:has-text('rummy-solver')", timeout=WAIT_MS)
+    assert urlsplit(page.url).path == "/redoc"
+    assert elsewhere == []

@@ -1,0 +1,52 @@
+"""``docs/INTEGRATION.md`` and the TypeScript client's README say how to get
+``@rummy-solver/client``, which is not on the npm registry: ``npm pack`` in
+``clients/typescript`` (which builds it first) and ``npm install`` of the
+file it writes.  The file name they give is the one npm writes for the
+package's name and version, and the package holds what its ``exports`` name.
+``tests/test_typescript_client.py`` runs the commands (under ``--run-slow``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIENT = ROOT / "clients" / "typescript"
+DOCS = [ROOT / "docs" / "INTEGRATION.md", CLIENT / "README.md"]
+
+
+def _package() -> dict[str, Any]:
+    package: dict[str, Any] = json.loads((CLIENT / "package.json").read_text(encoding="utf-8"))
+    return package
+
+
+def tarball_name(package: dict[str, Any]) -> str:
+    """What ``npm pack`` names the package's file: ``@scope/name`` -> ``scope-name``."""
+    return f"{package['name'].lstrip('@').replace('/', '-')}-{package['version']}.tgz"
+
+
+def test_the_docs_name_the_file_npm_pack_writes() -> None:
+    name = tarball_name(_package())
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        named = set(re.findall(r"rummy-solver-client-[\w.-]+?\.tgz", text))
+        assert named == {name}, f"{doc.name} names {sorted(named)}, npm pack writes {name}"
+
+
+def test_the_docs_import_the_package_by_its_name() -> None:
+    name = _package()["name"]
+    for doc in DOCS:
+        imported = set(re.findall(r'from "([^"./][^"]*)"', doc.read_text(encoding="utf-8")))
+        assert imported == {name}, (doc.name, imported)
+
+
+def test_npm_pack_builds_what_the_package_exports() -> None:
+    package = _package()
+    assert "npm run build" in package["scripts"]["prepack"], "npm pack would pack no dist/"
+    targets = [path for entry in package["exports"].values() for path in entry.values()]
+    for target in targets:
+        assert any(target.removeprefix("./").startswith(folder + "/") for folder in package["files"]), \
+            f"{target} is not in the package's files {package['files']}"

@@ -1,0 +1,70 @@
+"""The playground's ``words.js`` (``api.pages.export_words``): fresh, and the only place the
+page scripts spell a game's words.
+
+The referees and page scripts read every action, phase and drop stage from
+``RummyWords``; a quoted game word anywhere else in them is a copy that could
+drift from ``solver.play.words``.  The few quoted strings that happen to be
+spelled like a game word but name something else are listed, with what they
+are, in ``NOT_GAME_WORDS``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+
+from api.pages.assets import ASSET_FILES, STATIC_DIR
+from api.pages.export_words import COMMAND, WORDS_JS, render
+from solver.play import words
+
+NOT_GAME_WORDS = {
+    ("gin.js", "meld"): 2,  # the CSS class of a meld's figure in the outcome
+    ("indian.js", "meld"): 1,  # the same, in the show's box
+    ("play.js", "meld"): 1,  # a meld's data-testid on the solver page
+    ("play.js", "discard"): 3,  # the solver page's discard checkbox (its id) and ?discard= link
+}
+"""(script, word) -> how many quoted strings there spell a game word but are not one."""
+
+
+def game_words() -> set[str]:
+    """Every action, move, phase and drop stage a page could spell."""
+    spelled = {words.FIRST_DROP, words.MIDDLE_DROP}
+    for family in words.FAMILIES:
+        spelled |= set(family.actions) | set(family.moves) | set(family.phases)
+    return spelled
+
+
+def test_words_js_is_up_to_date() -> None:
+    expected = render()
+    actual = WORDS_JS.read_text(encoding="utf-8") if WORDS_JS.exists() else ""
+    if actual != expected:
+        diff = "".join(list(difflib.unified_diff(
+            actual.splitlines(keepends=True), expected.splitlines(keepends=True),
+            "words.js (committed)", "words.js (generated)"))[:40])
+        raise AssertionError(f"api/pages/static/play/words.js is stale: run `{COMMAND}` and "
+                             f"commit the result\n{diff}")
+
+
+def test_words_js_is_served_with_the_pages() -> None:
+    assert WORDS_JS.name in ASSET_FILES
+    for page in ("gin.html", "indian.html"):
+        html = (STATIC_DIR / page).read_text(encoding="utf-8")
+        scripts = re.findall(r'<script src="\.\./play-assets/([^"]+)"', html)
+        # before the referee that reads it
+        assert scripts.index("words.js") < scripts.index(page.replace(".html", "-referee.js"))
+
+
+def test_page_scripts_spell_no_game_word_but_words_js() -> None:
+    pattern = re.compile(r"""["'`]([a-z_]+)["'`]""")
+    spelled: Counter[tuple[str, str]] = Counter()
+    for script in sorted(STATIC_DIR.glob("*.js")):
+        if script == WORDS_JS:
+            continue
+        code = "\n".join(line for line in script.read_text(encoding="utf-8").splitlines()
+                         if not line.lstrip().startswith(("//", "*", "/*")))
+        for word in pattern.findall(code):
+            if word in game_words():
+                spelled[(script.name, word)] += 1
+    assert dict(spelled) == NOT_GAME_WORDS, (
+        "a page script spells a game word: read it from RummyWords (words.js) instead")
