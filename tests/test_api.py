@@ -368,11 +368,10 @@ def test_missing_variant_is_422(client: TestClient) -> None:
         (b'{"variant": "gin", "hand": [', "application/json", "json_invalid"),
         (b"[1, 2, 3]", "application/json", "model_attributes_type"),
         (b'"gin"', "application/json", "model_attributes_type"),
-        (b"\xff\xfe\x00junk", "text/plain", "body_not_utf8"),  # read as JSON whatever its type
+        (b"\xff\xfe\x00junk", "application/json; charset=utf-8", "body_not_utf8"),
         (b"\xff\xfe\x00junk", "application/json", "body_not_utf8"),
         (b"[" * 40 + b"]" * 40, "application/json", "body_too_deep"),
         (b"[" * 5000 + b"]" * 5000, "application/json", "body_too_deep"),
-        (b"variant=gin", "application/x-www-form-urlencoded", "json_invalid"),
     ],
 )
 def test_malformed_bodies_are_422(
@@ -381,6 +380,103 @@ def test_malformed_bodies_are_422(
     response = client.post("/v1/solve", content=content, headers={"content-type": content_type})
     item = single_error(response)
     assert item["type"] == type_
+
+
+ADVISE_BODY = {"game": "gin", "hand": " ".join(GIN_HAND), "upcard": "4S", "level": "novice"}
+
+
+@pytest.mark.parametrize("path", ["/v1/solve", "/v1/advise", "/v1/hints/discard"])
+@pytest.mark.parametrize("content_type", [
+    "text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x", "application/x-ndjson", "application/jsonx", "json"])
+def test_a_body_labelled_as_another_type_is_415(client: TestClient, path: str,
+                                                content_type: str) -> None:
+    """A body that says it is not JSON is refused before it is read, valid JSON or not."""
+    body = json.dumps({"variant": "gin", "hand": GIN_HAND} if path != "/v1/advise"
+                      else ADVISE_BODY)
+    response = client.post(path, content=body, headers={"content-type": content_type})
+    assert response.status_code == 415, response.text
+    item = single_error(response, 415)
+    assert item["type"] == "unsupported_media_type"
+    assert item["loc"] == ["header", "content-type"]
+    assert "application/json" in item["msg"]
+
+
+@pytest.mark.parametrize("content_type", [
+    None, "", "application/json", "Application/JSON; charset=UTF-8",
+    "application/problem+json", "application/vnd.rummy.v1+json"])
+def test_a_json_body_and_one_without_a_content_type_are_read_as_json(
+        client: TestClient, content_type: str | None) -> None:
+    """No Content-Type at all is read as JSON (clients written before the check may
+    leave it out); JSON by any of its names is JSON."""
+    headers = {} if content_type is None else {"content-type": content_type}
+    for path, body in (("/v1/solve", {"variant": "gin", "hand": GIN_HAND}),
+                       ("/v1/advise", ADVISE_BODY)):
+        request = client.build_request("POST", path, content=json.dumps(body), headers=headers)
+        assert request.headers.get("content-type") == content_type
+        response = client.send(request)
+        assert response.status_code == 200, (path, response.text[:300])
+
+
+GIN_ADVICE_KNOBS = ("knock_limit", "gin_bonus", "undercut_bonus", "undercut_on_tie",
+                    "oklahoma_ace_knock", "ace_points", "pip_points", "court_points", "card_points")
+
+
+def test_an_unknown_knob_gets_the_librarys_whole_message(client: TestClient) -> None:
+    """The near miss and every knob there is, not a message cut at 120 characters."""
+    from solver.rules import unknown_knob_message
+
+    item = single_error(client.post("/v1/solve", json={"variant": "gin", "hand": GIN_HAND,
+                                                       "rules": {"knock_limt": 10}}))
+    assert item["type"] == "invalid_rules" and item["loc"] == ["body", "rules", "knock_limt"]
+    assert item["msg"] == unknown_knob_message("knock_limt")
+    assert "did you mean 'knock_limit'?" in item["msg"]
+    assert item["msg"].endswith(", marriage_points")  # the last knob: the list is whole
+
+
+@pytest.mark.parametrize(("game", "knob", "value", "last"), [
+    ("gin", "knock_limt", 10, "card_points"),  # a typo: the game's near miss, the game's knobs
+    ("gin", "cut_joker", True, "card_points"),  # another game's knob
+    ("gin", "jokers_per_deck", 2, "card_points"),
+    ("indian13", "knock_limit", 2, "marriage_points"),
+    ("indian13", "cut_jocker", True, "marriage_points"),
+])
+def test_an_advice_knob_the_game_does_not_take_is_named_with_the_games_knobs(
+        client: TestClient, game: str, knob: str, value: object, last: str) -> None:
+    from solver.play import GAMES
+
+    body: dict[str, Any] = {**ADVISE_BODY, "game": game, "rules": {knob: value}}
+    if game != "gin":
+        body.update(hand="AS 2S 3S 7H 7D 7C KD QH 4C 9S 3D 4D 5D", wild_rank="7H")
+    item = single_error(client.post("/v1/advise", json=body))
+    assert item["type"] == "invalid_rules" and item["loc"] == ["body", "rules", knob]
+    assert f"{knob!r} is not a knob of the {game} advisor" in item["msg"], item["msg"]
+    assert item["msg"].endswith(", ".join(GAMES[game].knobs)), item["msg"]
+    assert item["msg"].endswith(last)
+    if knob == "knock_limt":
+        assert "did you mean 'knock_limit'?" in item["msg"]
+        assert "decks" not in item["msg"]  # the gin advisor's knobs, not every preset's
+    if knob == "cut_jocker":
+        assert "did you mean 'cut_joker'?" in item["msg"]
+    if game == "gin":
+        assert tuple(GAMES["gin"].knobs) == GIN_ADVICE_KNOBS
+
+
+@pytest.mark.parametrize("path", ["/v1/solve", "/v1/advise"])
+def test_a_huge_unknown_knob_name_is_echoed_bounded(client: TestClient, path: str) -> None:
+    body: dict[str, Any] = ({"variant": "gin", "hand": GIN_HAND} if path == "/v1/solve"
+                            else dict(ADVISE_BODY))
+    body["rules"] = {"k" * 100_000: 1}
+    item = single_error(client.post(path, json=body))
+    assert item["type"] == "invalid_rules"
+    assert len(item["loc"][-1]) < 200
+    assert 200 < len(item["msg"]) < 2_000, item["msg"]
+
+
+def test_the_media_type_is_only_checked_on_operations(client: TestClient) -> None:
+    assert client.get("/v1/variants", headers={"content-type": "text/plain"}).status_code == 200
+    response = client.post("/v1/nothing", content=b"x", headers={"content-type": "text/plain"})
+    assert response.status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -620,7 +716,7 @@ def test_batch_deadline_stops_later_items(monkeypatch: pytest.MonkeyPatch) -> No
 
     patch_call(monkeypatch, "solve_hand", slow)
     # A budget a loaded machine still starts the batch within (it counts from arrival);
-    # the item running at the deadline ends within the pool's 50 ms of grace.
+    # the item running at the deadline ends within the pool's grace (LATE_S).
     with make_client(request_budget_ms=100) as small:
         hands = [{"variant": "gin", "hand": GIN_HAND}] * 4
         answered = small.post("/v1/solve/batch", json={"requests": hands})

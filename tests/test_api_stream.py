@@ -142,3 +142,22 @@ def test_the_stream_is_in_the_schema(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()["paths"]["/v1/solve/stream"]["post"]
     assert "application/x-ndjson" in schema["requestBody"]["content"]
     assert "application/x-ndjson" in schema["responses"]["200"]["content"]
+
+
+@pytest.mark.parametrize(("content_type", "status"), [
+    ("application/x-ndjson", 200), ("application/jsonl", 200), (None, 200),
+    ("text/plain", 415), ("application/json", 415)])
+def test_the_stream_takes_ndjson_or_no_content_type(client: TestClient, content_type: str | None,
+                                                    status: int) -> None:
+    """The stream's body is NDJSON: another type is refused with 415 before a line is
+    read (a JSON document may span lines); no Content-Type at all is read as NDJSON."""
+    headers = {} if content_type is None else {"content-type": content_type}
+    lines = '{"variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"}\n'
+    response = client.post("/v1/solve/stream", content=lines, headers=headers)
+    assert response.status_code == status, response.text
+    if status == 415:
+        item = response.json()["detail"][0]
+        assert item["type"] == "unsupported_media_type"
+        assert "application/x-ndjson" in item["msg"]
+    else:
+        assert json.loads(response.text.splitlines()[0])["result"]["deadwood_points"] == 33

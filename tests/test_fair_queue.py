@@ -55,7 +55,7 @@ def test_service_times_are_learnt_per_kind() -> None:
     heavy = kind_of("solve_hand", {"variant": "gin", "hand": ["AS"] * 30})
     assert gin != heavy and kind_of("solve_hand", {"variant": "gin", "hand": "AS 2S"}) != gin
     assert times.estimate(gin, 1.0) == 1.0  # never seen: its whole limit
-    times.observe(gin, 0.002)
+    times.observe(gin, 1.0, 0.002)
     assert times.estimate(gin, 1.0) == pytest.approx(0.002)
     assert times.estimate(heavy, 1.0) == 1.0
     assert gin == "solve_hand:gin:8"  # a solve's kind is what it always was
@@ -73,8 +73,58 @@ def test_advice_is_timed_per_game() -> None:
         kinds[game] = kind_of(call.op, call.args)
     assert len(set(kinds.values())) == 3, kinds
     times = ServiceTimes()
-    times.observe(kinds["basic"], 0.01)
+    times.observe(kinds["basic"], 1.0, 0.01)
     assert times.estimate(kinds["rummy500"], 1.0) == 1.0  # not the basic deal's time
+
+
+def test_advice_is_timed_per_level_and_table() -> None:
+    """Novice advice on a hand takes milliseconds, expert advice on it a second;
+    Rummy 500 at eight players is not Rummy 500 at three."""
+    settings = Settings()
+    body = {"game": "rummy500", "hand": "AH 2H 3H 9S 9D KC 5C", "upcard": "8C", "me": 1,
+            "dealer": 0}
+    kinds = {(level, players): kind_of("advise", OPERATIONS["advise"].parse(
+                 {**body, "level": level, "players": players}, settings).args)
+             for level in ("novice", "expert") for players in (3, 8)}
+    assert len(set(kinds.values())) == 4, kinds
+
+
+def test_service_times_are_learnt_per_time_limit() -> None:
+    """Expert advice with a 5 s budget is not judged by the same advice with a
+    1 s one (a crowd with a 1 s budget taught the pool 1 s; the next crowd at
+    5 s was admitted by it and refused only at its deadline)."""
+    times = ServiceTimes()
+    advice = "advise:gin:8"
+    for _ in range(5):
+        times.observe(advice, 1.0, 0.97)  # each ran to its 1 s deadline
+    assert times.estimate(advice, 1.0) == pytest.approx(0.97)
+    assert times.estimate(advice, 5.0) == 5.0  # never seen at 5 s: its whole limit
+    times.observe(advice, 5.0, 1.6)  # finished long before its deadline: its time
+    assert times.estimate(advice, 5.0) == pytest.approx(1.6)
+
+
+def test_a_job_cut_short_by_its_deadline_counts_as_using_its_limit() -> None:
+    """A job that started with 0.5 s of its 5 s left and ran all of it would
+    have run on: it is not evidence that such jobs are quick."""
+    times = ServiceTimes()
+    times.observe("solve_hand:gin:28", 5.0, 0.48, available_s=0.5)
+    assert times.estimate("solve_hand:gin:28", 5.0) == pytest.approx(4.8)
+    times.observe("solve_hand:indian13:12", 5.0, 0.004, available_s=0.5)  # done early: its time
+    assert times.estimate("solve_hand:indian13:12", 5.0) == pytest.approx(0.004)
+
+
+def test_the_waiting_jobs_are_ordered_as_they_will_start() -> None:
+    """Clients take turns: the stream's second line waits behind everyone's first."""
+    queue = FairQueue[str](reserve=1)
+    queue.push("stream", "line1")
+    queue.push("stream", "line2")
+    queue.push("stream", "line3")
+    queue.started("stream")
+    queue.push("a", "a1")
+    queue.push("b", "b1")
+    queue.push("a", "a2")
+    assert [job for _, job in queue.ordered()] == ["a1", "b1", "line1", "a2", "line2", "line3"]
+    assert [client for client, _ in queue.ordered()][:2] == ["a", "b"]
 
 
 def test_the_access_log_is_bounded_and_summed_up(caplog: pytest.LogCaptureFixture) -> None:

@@ -43,7 +43,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.pool.solver_pool import IDLE_COLLECT_S
+from api.pool.solver_pool import IDLE_COLLECT_S, LATE_S
 from benchmarks.service.hostile import deck as _deck
 from benchmarks.service.hostile import hostile_bodies
 from benchmarks.service.load import Server
@@ -598,3 +598,155 @@ def test_a_bad_body_with_a_one_ms_limit_gets_its_422(server: Server, client: htt
             assert response.status_code == 422, response.text
             if code is not None:
                 assert response.json()["detail"][0]["type"] == code
+
+
+# ---------------------------------------------------------------------------
+# Advice against its deadline, and a crowd of it (issue 38, items 4 and 5)
+
+
+CROWDED_TABLES = Path(__file__).resolve().parent / "corpus" / "crowded_tables.jsonl.gz"
+"""Forty advice positions at crowded tables (indian21 at six players, rummy500 at
+eight), the heaviest the advisor meets: recorded from arena deals with
+``benchmarks.service.advise_load.advise_bodies(1, 0, game, players)``."""
+
+
+def _advice_bodies(count: int, seed: int = 38) -> list[dict[str, Any]]:
+    """``count`` advice requests, every other one from the crowded tables and
+    the rest taking turns over every game (the advice corpus's tables of two to
+    four), each at a random level and a time limit from 1 to 200 ms (evenly on
+    a log scale): the heavy positions and the short limits are where an answer
+    is most at risk of coming late."""
+    import gzip
+    import math
+
+    from tests.advice_corpus import GAMES, positions_path, read_lines
+
+    rng = random.Random(seed)
+    with gzip.open(CROWDED_TABLES, "rt", encoding="utf-8") as lines:
+        crowded = [json.loads(line) for line in lines]
+    tables = [read_lines(positions_path(game)) for game in GAMES]
+    bodies = []
+    for index in range(count):
+        position = rng.choice(crowded if index % 2 else tables[index // 2 % len(tables)])
+        body = {key: value for key, value in position.items() if key != "id" and value is not None}
+        body["level"] = rng.choice(["novice", "standard", "expert"])
+        body["seed"] = rng.randrange(1000)
+        body["time_limit_ms"] = round(math.exp(rng.uniform(0.0, math.log(200.0))))
+        bodies.append(body)
+    return bodies
+
+
+def test_advice_with_limits_of_1_to_200_ms_is_answered_by_the_promise_never_503(
+        server: Server, client: httpx.Client) -> None:
+    """On a quiet server every advice request gets its ranking by its deadline
+    + 100 ms (``complete: false`` when the search was cut short), never a 503:
+    an answer the solver process gives a little after the deadline is sent, and
+    the process is told to stop early enough for the way back.
+
+    The service's side is checked strictly: every answer by the promise on
+    the server's clock, no request refused (``overloaded``), and a 503 only
+    where the solver was still busy 60 ms past the deadline (its log line
+    says by how much; the pool waits ``LATE_S``).  A solver that busy is the
+    library's side of issue 38 item 4 (advice returning by its deadline):
+    while any remains the test is an expected failure naming them."""
+    bodies = _advice_bodies(200)
+    answers: dict[str, tuple[int, int, str]] = {}
+    for index, body in enumerate(bodies):
+        request_id = f"short-advice-{index}"
+        response = client.post(server.url + "/v1/advise", json=body,
+                               headers={"X-Request-ID": request_id})
+        answers[request_id] = (response.status_code, body["time_limit_ms"], response.text[:300])
+    time.sleep(0.3)  # the last access-log lines
+    on_server = server.server_ms()
+    for request_id, (_status, limit_ms, _text) in answers.items():
+        assert on_server[request_id] <= limit_ms + MARGIN_S * 1000, (request_id, limit_ms,
+                                                                     on_server[request_id])
+    refused = {rid: answer for rid, answer in answers.items() if answer[0] != 200}
+    late: dict[str, float] = {}  # ms past the deadline when the solver was found busy
+    answered: dict[str, float] = {}  # ... and when it answered after all
+    for line in server.output().splitlines():
+        if "solver process late on" in line or "past its deadline, after its 503" in line:
+            entry = json.loads(line)
+            words = entry["message"].split()
+            if "late" in words:
+                late[entry["request_id"]] = float(words[words.index("by") + 1])
+            else:
+                answered[entry["request_id"]] = float(words[words.index("ms") - 1])
+    for request_id, (status, _limit_ms, text) in refused.items():
+        assert status == 503 and json.loads(text)["detail"][0]["type"] == "unavailable", text
+        # Busy at least 60 ms past the deadline: an answer arriving before then
+        # would have been sent (the pool waits LATE_S), not replaced by this 503.
+        assert late.get(request_id, 0.0) >= 60, (request_id, late.get(request_id))
+    if refused:
+        overran = [(bodies[int(rid.rsplit("-", 1)[1])]["game"], answer[1], answered.get(rid))
+                   for rid, answer in refused.items()]
+        pytest.xfail(f"the library ran past the deadline + {LATE_S * 1000:.0f} ms: {overran} "
+                     "(game, limit in ms, ms past the deadline it answered at)")
+
+
+def test_a_crowd_of_expert_advice_is_refused_at_once_or_served() -> None:
+    """Twenty expert advice requests at once, with the default 5 s budget, on one
+    worker with two solver processes: what cannot start in time is refused at
+    arrival (503 ``overloaded``, Retry-After), never at the deadline; what is
+    taken is answered with the hand's legal moves ranked, by the deadline +
+    100 ms.  The pool has seen expert advice on the hand before, two at a
+    time as the crowd runs, and novice advice on it last, as a running service
+    would have (novice advice takes milliseconds: a pool that learnt one time
+    for both queued the expert crowd and refused it at its deadline)."""
+    from api.shared.examples import REQUESTS
+    from api.shared.schemas_advice import AdviceResponse
+
+    budget_ms = 5000
+    body = {**REQUESTS["advise"][1], "level": "expert"}  # 11 cards, 4S taken: discard
+    legal = {card for card in body["hand"].split() if card != "4S"}
+    crowd = start_server(workers=1, processes="2")
+    try:
+        results: dict[str, httpx.Response] = {}
+        pool = httpx.Client(timeout=30, limits=httpx.Limits(max_connections=20))
+
+        def before(seed: int, level: str) -> None:
+            answer = pool.post(crowd.url + "/v1/advise", json={**body, "seed": seed, "level": level})
+            assert answer.status_code == 200, answer.text
+
+        for seeds in ((99, 100), (101, 102)):
+            pair = [threading.Thread(target=before, args=(seed, "expert")) for seed in seeds]
+            for thread in pair:
+                thread.start()
+            for thread in pair:
+                thread.join(30)
+        for seed in (96, 97, 98):  # the latest requests: hints at the novice level
+            before(seed, "novice")
+
+        def ask(index: int) -> None:
+            request_id = f"expert-{index}"
+            results[request_id] = pool.post(crowd.url + "/v1/advise", json={**body, "seed": index},
+                                            headers={"X-Request-ID": request_id})
+
+        threads = [threading.Thread(target=ask, args=(index,)) for index in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        pool.close()
+        time.sleep(0.3)
+        on_server = crowd.server_ms()
+    finally:
+        crowd.close()
+    assert len(results) == 20
+    served = {rid: r for rid, r in results.items() if r.status_code == 200}
+    refused = {rid: r for rid, r in results.items() if r.status_code != 200}
+    assert len(served) >= 2, {rid: r.text[:200] for rid, r in refused.items()}  # both solvers
+    assert refused, "twenty expert searches of seconds each cannot all start in 5 s on two solvers"
+    for request_id, response in refused.items():
+        assert response.status_code == 503, response.text
+        assert response.json()["detail"][0]["type"] == "overloaded", response.text
+        assert int(response.headers["retry-after"]) >= 1
+        assert on_server[request_id] < 1000, (request_id, on_server[request_id])  # not at 5 s
+    for request_id, response in served.items():
+        advice = AdviceResponse.model_validate(response.json())
+        moves = [move.move for move in advice.moves]
+        assert {move.card for move in moves} == legal and len(moves) == len(legal)
+        assert all(move.action == "discard" for move in moves)
+        assert advice.recommended == advice.moves[0]
+        assert on_server[request_id] <= budget_ms + MARGIN_S * 1000, (request_id,
+                                                                      on_server[request_id])

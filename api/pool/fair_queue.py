@@ -67,6 +67,30 @@ class FairQueue(Generic[J]):
         return sum(work for other, work in self.work.items()
                    if self.running.get(other, 0) <= running)
 
+    def ordered(self) -> list[tuple[str, J]]:
+        """Every waiting job with its client, in the order they are expected to
+        start if nothing else arrives or finishes: the ``k``-th job of a
+        client running ``r`` goes at level ``r + k``, lower levels first, and
+        within a level as ``pop`` takes them: the least recently served client
+        first (one served at a lower level of this order counts as served
+        last), then the oldest job.
+
+        >>> queue = FairQueue[str]()
+        >>> for client, job in (("a", "a1"), ("a", "a2"), ("b", "b1"), ("a", "a3")):
+        ...     queue.push(client, job)
+        >>> queue.started("b")
+        >>> [job for _, job in queue.ordered()]
+        ['a1', 'b1', 'a2', 'a3']
+        """
+        keyed: list[tuple[tuple[int, bool, int, int], str, J]] = []
+        for client, line in self.lines.items():
+            running = self.running.get(client, 0)
+            served = self.served.get(client, -1)
+            keyed.extend(((running + k, k > 0, served if k == 0 else 0, order), client, job)
+                         for k, (order, job) in enumerate(line))
+        keyed.sort(key=lambda entry: entry[0])
+        return [(client, job) for _, client, job in keyed]
+
     def _taken(self, job: J) -> str | None:
         entry = self.client_of.pop(id(job), None)
         if entry is None:

@@ -38,9 +38,15 @@ logger = logging.getLogger("api.jobs")
 
 REPLY_MARGIN_S = 0.03
 """The library stops this long before the request's deadline (at most a tenth
-of the time the request had left): writing the answer, piping it to the
-worker and sending it must fit before the deadline + 100 ms also when a busy
-machine makes each of those steps wait for a core."""
+of the time the request had left, at least ``HOP_S``): writing the answer,
+piping it to the worker and sending it must fit before the deadline + 100 ms
+also when a busy machine makes each of those steps wait for a core."""
+HOP_S = 0.005
+"""The way back at least: writing the answer, pickling it through the pipe
+and the worker's loop reading it took 3 ms (median; 9 ms at the 90th
+percentile) on a two-core machine at a load of 9, so an answer the library
+gives at the deadline itself arrives after it (the pool still sends what
+arrives within ``api.pool.solver_pool.LATE_S`` of it)."""
 
 Payload = dict[str, Any]
 Answer = tuple[int, bytes, dict[str, Any]]
@@ -67,7 +73,7 @@ def run_job(op: str, payload: Payload, deadline_at: float, budget_ms: float,
     """Run one job (see the module docstring): ``(status, JSON body, log fields)``."""
     token = REQUEST_ID.set(request_id)
     try:
-        margin = min(REPLY_MARGIN_S, max(0.0, deadline_at - time.monotonic()) / 10)
+        margin = min(REPLY_MARGIN_S, max(HOP_S, (deadline_at - time.monotonic()) / 10))
         deadline = Deadline(deadline_at - margin, cancelled, Work(budget_ms * NODES_PER_MS))
         if op == "stream_line":
             data = answer_line(payload["line"], payload["number"], deadline, settings=settings,

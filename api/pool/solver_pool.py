@@ -10,20 +10,33 @@ misbehaves can be cut short without losing the worker.
 * **Deadlines** are ``time.monotonic()`` instants, the same clock in every
   process of the machine; they count from the request's arrival, so time
   spent queued counts.  The solver honours them itself (its answer is then
-  the best found); a job whose process is still busy
-  is answered 503 ``LATE_S`` past its deadline (so the client hears by the
-  deadline + 100 ms even when the machine is starved), and killed and
-  replaced if still busy ``BACKSTOP_S`` past it.
+  the best found, ``api.pool.jobs`` stopping a little before the deadline for
+  the way back).  The service promises an answer by the deadline +
+  ``PROMISE_S`` (100 ms): an answer that arrives after the deadline but
+  before ``LATE_S`` past it is sent as it is; a job whose process is still
+  busy then is answered 503 (``SEND_S`` is left to write that answer, so the
+  client hears by the promise even when the machine is starved), and killed
+  and replaced if still busy ``BACKSTOP_S`` past it.
 * **Fair share**: jobs wait in one line per client (``api.pool.fair_queue``): the
   client running fewest jobs goes next, and the last free solver is kept for
   a client running nothing, so long jobs of some clients never hold every
-  solver against the others.
+  solver against the others.  A job whose client has had its answer (503
+  past the deadline, or gone) no longer counts as that client's.
 * **Admission by expected work**: each job's cost is estimated from the jobs
-  of its kind that finished before (``api.pool.service_times``).  A job is
-  refused at once (``Overloaded``: 503, ``Retry-After`` the expected wait)
-  when the work ahead of it means it could not start before its deadline, or
-  when ``settings.queue_size`` jobs already wait; a job still waiting at its
-  deadline (the estimate was wrong) is refused then.
+  of its kind and time limit that finished before
+  (``api.pool.service_times``: an average, and a cautious figure that jobs
+  rarely pass).  When a job arrives, the slots' expected free times (a
+  running job's expected end; one running past it is expected to run as long
+  again as it has overrun) and the work queued ahead of it say, cautiously,
+  when it would start (``expected_start_s``); it is refused at once
+  (``Overloaded``: 503 ``overloaded``, ``Retry-After`` the expected wait)
+  unless it would start with the time it needs still left (``need_s``: its
+  cautious time, at most half its limit), or when ``settings.queue_size``
+  jobs already wait.  While jobs wait they are planned again every
+  ``RECHECK_S`` in the order they are to start (``FairQueue.ordered``, by
+  the average times), and one that can no longer start before its deadline
+  (the jobs ahead ran long) is refused then with the same 503, not at its
+  deadline; one still waiting at its deadline is refused then.
 * **Cancellation**: a client that goes away cancels its job: a waiting job is
   dropped, a running one sees its shared-memory cancel flag within
   milliseconds (the library's deadline checks read it).
@@ -43,6 +56,7 @@ queueing and cancellation; no backstop kill): for embedding and tests.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import gc
 import itertools
@@ -63,12 +77,20 @@ from typing import Any, Protocol
 from api.pool.fair_queue import FairQueue
 from api.pool.service_times import ServiceTimes
 from api.shared.errors import error_bytes
+from api.shared.logs import REQUEST_ID
 from api.shared.settings import Settings
 
 logger = logging.getLogger("api.pool")
 
-LATE_S = 0.05
-"""How far past its deadline a job waits for its process before it is answered 503."""
+PROMISE_S = 0.1
+"""The service answers by a request's deadline + this (README: Deadlines)."""
+SEND_S = 0.035
+"""What is kept of ``PROMISE_S`` for an answer the worker has to reach its
+client: the timer's turn of the event loop, the socket write and the
+client's read took 10-30 ms on a two-core machine at a load of 10."""
+LATE_S = PROMISE_S - SEND_S
+"""How far past its deadline a job waits for its process before it is
+answered 503: an answer arriving before then is sent."""
 BACKSTOP_S = 0.3
 """How far past its deadline a solver process may run before it is killed."""
 IDLE_COLLECT_S = 0.25
@@ -81,8 +103,18 @@ CANCEL_KILL_S = 1.0
 process still busy with the job it was given (it may not have read the flag
 yet) is healthy; one that ignores its flag for a second is not."""
 START_MARGIN_S = 0.1
-"""A job must be expected to start this long (at most a tenth of its time)
-before its deadline to be queued."""
+"""A waiting job must be expected to start this long (at most a tenth of its
+time limit) before its deadline to stay queued."""
+NEED_SHARE = 0.5
+"""A job is queued only if expected to start with its expected time left, or
+this share of its limit when that is less (an anytime job started later than
+that answers with little of its budget)."""
+RECHECK_S = 0.05
+"""How often the waiting jobs are planned again (``SolverPool._recheck``)."""
+OVERRUN_FLOOR_S = 0.01
+"""A job running past its expected end is expected to run at least this much longer."""
+COLLECT_S = 0.1
+"""How long a solver process's full garbage collection is expected to take."""
 _COLLECT = "collect"
 """The message that tells an idle solver process to run a full garbage collection."""
 _READY = "ready"
@@ -129,10 +161,30 @@ class _Job:
     client: str = "-"
     kind: str = ""
     estimate_s: float = 0.0
+    """How long the job is expected to hold its solver (its kind's average)."""
+    cautious_s: float = 0.0
+    """... and how long it rarely holds it longer than (what admission plans with)."""
     started_at: float = 0.0
     stop_by: float = math.inf
     """When a job answered early (cancelled, or late) should have left its process."""
     timer: asyncio.TimerHandle | None = None
+    cancelled: bool = False
+    counted: bool = True
+    """Whether the job still counts as running for its client's fair share:
+    until it leaves its slot, or its client has been answered (late, or gone)."""
+
+    @property
+    def limit_s(self) -> float:
+        """The job's time limit (its deadline counts from its request's arrival)."""
+        return self.budget_ms / 1000.0
+
+    def margin_s(self) -> float:
+        """How long before its deadline a waiting job must still be expected to start."""
+        return min(START_MARGIN_S, self.limit_s / 10)
+
+    def need_s(self) -> float:
+        """The time a job must be expected to have left when it starts, to be queued."""
+        return max(self.margin_s(), min(self.cautious_s, NEED_SHARE * self.limit_s))
 
 
 class _Slot(Protocol):
@@ -398,6 +450,7 @@ class SolverPool:
         self.running = False
         self.context: Any = None
         self.collect_timer: asyncio.TimerHandle | None = None
+        self.recheck_timer: asyncio.TimerHandle | None = None
         self.swaps: set[asyncio.Task[None]] = set()  # slots being replaced
         self.loop: asyncio.AbstractEventLoop  # set by start()
 
@@ -438,8 +491,9 @@ class SolverPool:
     async def stop(self) -> None:
         """Refuse what waits, stop every slot."""
         self.running = False
-        if self.collect_timer is not None:
-            self.collect_timer.cancel()
+        for timer in (self.collect_timer, self.recheck_timer):
+            if timer is not None:
+                timer.cancel()
         for job in self.pending.clear():
             self._finish(job, _unavailable("the service is shutting down"))
         if self.swaps:  # a replacement still starting: it sees running is False and stops
@@ -450,29 +504,41 @@ class SolverPool:
         await asyncio.gather(*(asyncio.to_thread(slot.close) for slot in slots))
 
     # -- submitting -------------------------------------------------------------
-    def _free_at(self, slot: _Slot, now: float) -> float:
-        """When ``slot`` is expected to take a new job."""
+    def _free_at(self, slot: _Slot, now: float, cautious: bool = False) -> float:
+        """When ``slot`` is expected to take a new job (``cautious``: by its
+        job's cautious time rather than its average)."""
         job = slot.job
         if job is None:
             if slot.collecting:
-                return now + 0.1
+                return now + COLLECT_S
             return now + (self.start_s if slot.broken else 0.0)
         if job.future.done():  # answered late or cancelled: its process stops soon
             return max(now, min(job.stop_by, job.deadline_at + BACKSTOP_S))
-        expected = job.started_at + job.estimate_s
-        if expected <= now:  # longer than its kind's average: it may use its whole limit
-            expected = job.deadline_at
-        return max(now, min(expected, job.deadline_at + LATE_S))
+        end = job.started_at + (job.cautious_s if cautious else job.estimate_s)
+        if end <= now:
+            # Longer than expected: expect it to run as long again as
+            # it has overrun (a job that overran by much is a heavy one).
+            end = now + max(now - end, OVERRUN_FLOOR_S)
+        return max(now, min(end, job.deadline_at + LATE_S))
+
+    def _free_times(self, now: float, cautious: bool = False) -> list[float]:
+        """Every slot's expected free time, earliest first."""
+        return sorted(self._free_at(slot, now, cautious) for slot in self.slots)
 
     def expected_start_s(self, client: str = "-") -> float:
-        """Seconds until a new job of ``client`` would start: the earliest a
-        slot frees (by its job's expected end), plus the waiting work that
-        goes first (``FairQueue.work_ahead``) spread over the slots."""
+        """Seconds until a new job of ``client`` would start, cautiously: the
+        waiting work that goes first (``FairQueue.work_ahead``, each job's
+        cautious time) poured onto the slots from their expected free times
+        (``_filled``).  A client already running a job may not take the last
+        free solver (the fair queue keeps it for a client running nothing), so
+        for it the earliest slot does not count."""
         if not self.slots:
             return self.start_s
         now = self.loop.time()
-        earliest = min(self._free_at(slot, now) for slot in self.slots)
-        return max(0.0, earliest - now) + self.pending.work_ahead(client) / len(self.slots)
+        free = self._free_times(now, cautious=True)
+        if self.pending.running.get(client) and self.pending.reserve:
+            free = free[min(self.pending.reserve, len(free) - 1):]
+        return max(0.0, _filled(free, self.pending.work_ahead(client)) - now)
 
     async def submit(self, op: str, payload: Payload, deadline_at: float, budget_ms: float,
                      disconnected: Callable[[], Awaitable[Any]], request_id: str = "-", *,
@@ -480,7 +546,7 @@ class SolverPool:
         """Run a job and return its answer; raises ``Overloaded`` when it cannot
         start in time.  ``disconnected`` returns once the client went away;
         ``client`` is whose job it is (fair share), ``kind`` what it is like
-        (its cost estimate; default: the operation)."""
+        (its cost estimate, with its limit ``budget_ms``; default: the operation)."""
         if not self.running:
             raise Overloaded("the service is shutting down", 1)
         now = self.loop.time()
@@ -488,22 +554,22 @@ class SolverPool:
         if len(self.pending) >= self.settings.queue_size:
             raise Overloaded(f"{len(self.pending)} requests are already waiting for a solver "
                              f"(RUMMY_SOLVER_QUEUE_SIZE)", wait)
-        # A job expected to start only in the last tenth of its time is refused
-        # now: a little late, the estimate's error, and it waits to its deadline.
-        # One that can start at once is taken even that late (even past a 1 ms
-        # limit): the library answers by the deadline + 100 ms with what it
-        # can, a 422 for a bad body first of all.
-        margin = min(START_MARGIN_S, (deadline_at - now) / 10)
-        if wait > 0 and now + wait + margin > deadline_at:
-            raise Overloaded(f"the solvers are busy: this request would wait about "
-                             f"{wait * 1000:.0f} ms, too close to its deadline", wait)
         kind = op if kind is None else kind
         job = _Job(next(self.ids), op, payload, deadline_at, budget_ms, self.loop.create_future(),
-                   request_id, client, kind,
-                   self.times.estimate(kind, max(0.0, deadline_at - now)))
-        self.pending.push(client, job, job.estimate_s)
+                   request_id, client, kind, self.times.estimate(kind, budget_ms / 1000.0),
+                   self.times.cautious(kind, budget_ms / 1000.0))
+        # A job that would start with less time left than it needs is refused
+        # now, not at its deadline.  One that can start at once is taken even
+        # late (even past a 1 ms limit): the library answers by the deadline +
+        # 100 ms with what it can, a 422 for a bad body first of all.
+        if wait > 0 and now + wait + job.need_s() > deadline_at:
+            raise Overloaded(f"the solvers are busy: this request would wait about "
+                             f"{wait * 1000:.0f} ms, too close to its deadline", wait)
+        self.pending.push(client, job, job.cautious_s)
         job.timer = self.loop.call_at(deadline_at, self._expire, job)
         self._dispatch()
+        if self.pending and self.recheck_timer is None:
+            self.recheck_timer = self.loop.call_later(RECHECK_S, self._recheck)
         watcher = asyncio.ensure_future(disconnected())
         try:
             await asyncio.wait({job.future, watcher}, return_when=asyncio.FIRST_COMPLETED)
@@ -515,13 +581,44 @@ class SolverPool:
             return Outcome(499, b"", {"cancelled": True})  # nobody is left to read it
         return job.future.result()
 
+    def _recheck(self) -> None:
+        """Plan the waiting jobs again: in the order they are to start, each
+        takes the earliest free slot (the second earliest for a client already
+        running one: ``expected_start_s``) for its expected time, at most to
+        its deadline; one that would start too close to its deadline
+        (``margin_s``) is refused now and leaves its turn to the next."""
+        self.recheck_timer = None
+        if not self.running or not self.pending or not self.slots:
+            return
+        now = self.loop.time()
+        free = self._free_times(now)
+        running = dict(self.pending.running)
+        reserve = self.pending.reserve
+        for client, job in self.pending.ordered():
+            start = free[min(reserve if running.get(client) else 0, len(free) - 1)]
+            if start + job.margin_s() > job.deadline_at:
+                self.pending.remove(job)
+                if job.timer is not None:
+                    job.timer.cancel()
+                self._finish(job, _overloaded("the solvers are busy: the work ahead of this "
+                                              "request means it cannot start before its deadline",
+                                              start - now))
+                continue
+            bisect.insort(free, start + max(0.0, min(job.estimate_s, job.deadline_at - start)))
+            del free[0]
+            running[client] = running.get(client, 0) + 1
+        if self.pending:
+            self.recheck_timer = self.loop.call_later(RECHECK_S, self._recheck)
+
     def _expire(self, job: _Job) -> None:
-        """A job's deadline came while it still waited for a slot."""
+        """A job's deadline came while it still waited for a slot (the last
+        ``_recheck`` expected it to start in time)."""
         if self.pending.remove(job):
-            self._finish(job, _unavailable("the request waited for a solver until its deadline",
-                                           self.expected_start_s(job.client)))
+            self._finish(job, _overloaded("the request waited for a solver until its deadline",
+                                          self.expected_start_s(job.client)))
 
     def _cancel(self, job: _Job) -> None:
+        job.cancelled = True
         if self.pending.remove(job):
             if job.timer is not None:
                 job.timer.cancel()
@@ -536,6 +633,7 @@ class SolverPool:
                 job.timer = self.loop.call_at(now + CANCEL_KILL_S, self._overdue, slot, job,
                                               "cancelled")
                 self._finish(job, Outcome(499, b"", {"cancelled": True}))
+                self._uncount(job)
 
     def _usable(self) -> list[tuple[int, _Slot]]:
         return [(index, slot) for index, slot in enumerate(self.slots)
@@ -556,7 +654,7 @@ class SolverPool:
             except (OSError, BrokenPipeError, ValueError):
                 slot.job = None
                 self.pending.finished(job.client)
-                self.pending.push(job.client, job, job.estimate_s)
+                self.pending.push(job.client, job, job.cautious_s)
                 self._replace(index, slot)
                 continue
             job.timer = self.loop.call_at(job.deadline_at + LATE_S, self._late, slot, job)
@@ -602,7 +700,13 @@ class SolverPool:
         slot.job = None
         slot.untidy += 1
         slot.idle_since = self.loop.time()
-        self.pending.finished(job.client)
+        self._uncount(job)
+
+    def _uncount(self, job: _Job) -> None:
+        """``job`` no longer counts as running for its client."""
+        if job.counted:
+            job.counted = False
+            self.pending.finished(job.client)
 
     def slot_done(self, slot: _Slot, job_id: int, outcome: Outcome) -> None:
         """A slot answered a job (called on the loop)."""
@@ -612,8 +716,13 @@ class SolverPool:
         self._release(slot, job)
         if job.timer is not None:
             job.timer.cancel()
-        if not job.future.done():  # a cancelled job's time says nothing of its kind
-            self.times.observe(job.kind, self.loop.time() - job.started_at)
+        now = self.loop.time()
+        if not job.cancelled:  # a cancelled job's time says nothing of its kind
+            self.times.observe(job.kind, job.limit_s, now - job.started_at,
+                               job.deadline_at - job.started_at)
+        if job.future.done() and not job.cancelled:
+            _log(job, logging.WARNING, "solver process answered %s %.0f ms past its deadline, "
+                 "after its 503", job.op, (now - job.deadline_at) * 1000)
         self._finish(job, outcome)
         if slot.broken and slot in self.slots:
             self._replace(self.slots.index(slot), slot)
@@ -635,9 +744,12 @@ class SolverPool:
         may still finish (and take the next job) until the backstop."""
         if slot.job is not job:
             return
-        logger.warning("solver process late on %s by %.0f ms; answering 503",
-                       job.op, (self.loop.time() - job.deadline_at) * 1000)
+        _log(job, logging.WARNING, "solver process late on %s by %.0f ms; answering 503",
+             job.op, (self.loop.time() - job.deadline_at) * 1000)
         self._finish(job, _unavailable("the solver overran the request's deadline", 1))
+        # Its client has its answer: its next request is not one behind this
+        # job's tail (the fair queue would keep it off the last free solver).
+        self._uncount(job)
         job.timer = self.loop.call_at(job.deadline_at + BACKSTOP_S, self._overdue, slot, job)
 
     def _overdue(self, slot: _Slot, job: _Job, why: str = "late") -> None:
@@ -727,6 +839,41 @@ def _unavailable(detail: str, retry_after_s: float = 1) -> Outcome:
     """A 503 answer with ``Retry-After`` (the pool could not answer in time)."""
     return Outcome(503, error_bytes("unavailable", detail),
                    {"retry_after": max(1, math.ceil(retry_after_s)), "deadline_hit": True})
+
+
+def _log(job: _Job, level: int, message: str, *args: object) -> None:
+    """Log about ``job`` under its request's id (a timer or a pipe's callback
+    runs in whichever request's context scheduled it, or none)."""
+    token = REQUEST_ID.set(job.request_id)
+    try:
+        logger.log(level, message, *args)
+    finally:
+        REQUEST_ID.reset(token)
+
+
+def _filled(free: list[float], work: float) -> float:
+    """When slots that free at ``free`` (sorted) have done ``work`` seconds
+    more between them: the level ``t`` with ``sum(max(0, t - f)) == work``.
+
+    >>> _filled([0.0, 1.0, 1.0], 0.5), _filled([0.0, 1.0, 1.0], 2.5), _filled([2.0], 0.0)
+    (0.5, 1.5, 2.0)
+    """
+    level = free[0]
+    for active in range(1, len(free) + 1):
+        following = free[active] if active < len(free) else math.inf
+        if work <= active * (following - level):
+            return level + work / active
+        work -= active * (following - level)
+        level = following
+    return level  # pragma: no cover - the last step always fits
+
+
+def _overloaded(detail: str, retry_after_s: float) -> Outcome:
+    """A waiting job refused: 503 ``overloaded`` with ``Retry-After`` (as ``Overloaded``)."""
+    return Outcome(503, error_bytes("overloaded", f"{detail}; retry in "
+                                                  f"{max(1, math.ceil(retry_after_s))} s"),
+                   {"retry_after": max(1, math.ceil(retry_after_s)), "deadline_hit": True,
+                    "shed": True})
 
 
 def now() -> float:

@@ -25,12 +25,14 @@ from api.server.cors import JsonCorsMiddleware
 from api.server.dispatch import warm_up
 from api.server.http_errors import install_exception_handlers
 from api.server.keys import KeyRing
+from api.server.media_types import JSON, NDJSON
 from api.server.middleware import BodyGuardMiddleware, CatchAllMiddleware, RequestContextMiddleware
 from api.server.openapi import install_openapi
 from api.server.playground_lane import PlaygroundLaneMiddleware
 from api.server.quick_lane import QuickLaneMiddleware
 from api.server.rate_limit import RateLimiter
 from api.server.routes import health, operations, play, stream, variants
+from api.shared.operations import OPERATIONS
 from api.shared.settings import Settings, load_settings
 
 DESCRIPTION = """\
@@ -110,8 +112,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # body guard's 413/422 too.
     app.add_middleware(QuickLaneMiddleware, settings=settings)
     app.add_middleware(BodyGuardMiddleware, max_body_bytes=settings.max_body_bytes,
-                       streaming_paths=frozenset({"/v1/solve/stream"}),
-                       body_timeout_s=settings.body_timeout_s)
+                       streaming_paths=frozenset({stream.PATH}),
+                       body_timeout_s=settings.body_timeout_s,
+                       body_types={**{op.path: JSON for op in OPERATIONS.values()},
+                                   stream.PATH: NDJSON})
     keys = KeyRing.from_settings(settings)
     app.state.limiter = None
     if keys:

@@ -6,10 +6,12 @@
   (bounded: ``api.server.access_log``), records the Prometheus series, and ends
   keep-alive connections older than ``RUMMY_SOLVER_CONNECTION_MAX_S``
   (``api.server.keepalive``).
-* ``BodyGuardMiddleware`` answers 413 when a body is over the limit (by
-  ``Content-Length`` or as it arrives) and 408 when it has not arrived within
-  ``RUMMY_SOLVER_BODY_TIMEOUT_S`` of the request, before any handler reads it
-  (the operations decode and check what they read: ``api.shared.decode``).
+* ``BodyGuardMiddleware`` answers 415 when a body is labelled as neither
+  JSON nor (a stream) NDJSON (``api.server.media_types``), 413 when it is
+  over the limit (by ``Content-Length`` or as it arrives) and 408 when it has
+  not arrived within ``RUMMY_SOLVER_BODY_TIMEOUT_S`` of the request, before
+  any handler reads it (the operations decode and check what they read:
+  ``api.shared.decode``).
 * ``CatchAllMiddleware`` turns an exception that escaped every handler into a
   logged 503, and the server's cancellation of a request at the end of its
   drain time into a 503 with ``Retry-After``: the service never answers 500.
@@ -23,6 +25,7 @@ import os
 import re
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.responses import Response
@@ -32,6 +35,7 @@ from api.server import metrics
 from api.server.access_log import AccessLog
 from api.server.http_errors import error_response
 from api.server.keepalive import ConnectionAges
+from api.server.media_types import BodyType, refusal
 from api.shared.logs import REQUEST_ID
 
 logger = logging.getLogger("api")
@@ -144,14 +148,16 @@ class RequestContextMiddleware:
 
 
 class BodyGuardMiddleware:
-    """Reject oversized (413) and unparseable or too deeply nested JSON (422) bodies."""
+    """Reject bodies of another media type (415), oversized (413) or late (408) ones."""
 
     def __init__(self, app: ASGIApp, max_body_bytes: int,
-                 streaming_paths: frozenset[str] = frozenset(), body_timeout_s: float = 30.0) -> None:
+                 streaming_paths: frozenset[str] = frozenset(), body_timeout_s: float = 30.0,
+                 body_types: Mapping[str, BodyType] | None = None) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.streaming_paths = streaming_paths  # read line by line by their route
         self.body_timeout_s = body_timeout_s
+        self.body_types = dict(body_types or {})  # path -> what a POST body there may be
 
     def _too_large(self, size: str) -> Response:
         return error_response(
@@ -160,7 +166,17 @@ class BodyGuardMiddleware:
             "(RUMMY_SOLVER_MAX_BODY_BYTES)")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("path") in self.streaming_paths:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        accepted = self.body_types.get(scope.get("path", ""))
+        if accepted is not None and scope.get("method") == "POST":
+            refused = refusal(header(scope, b"content-type"), accepted)
+            if refused is not None:
+                await error_response(415, "unsupported_media_type", refused,
+                                     ("header", "content-type"))(scope, receive, send)
+                return
+        if scope.get("path") in self.streaming_paths:
             await self.app(scope, receive, send)
             return
         declared = header(scope, b"content-length")

@@ -160,6 +160,10 @@ class NdjsonStream:
             return encode(error_answer(None, number, item(
                 "overloaded", PREFIX, f"{exc.reason}; retry in {exc.retry_after_s} s"))).encode(), \
                 False
+        if outcome.log.get("shed"):  # refused while waiting: the work ahead ran long
+            return encode(error_answer(None, number, item(
+                "overloaded", PREFIX, "the solvers are busy: this line could not start before "
+                f"its deadline; retry in {outcome.log['retry_after']} s"))).encode(), False
         if outcome.status != 200:  # the solver process failed or overran: the line's error
             return encode(error_answer(None, number, item(
                 "unavailable", PREFIX, "the solver could not answer this line in time"))).encode(), \

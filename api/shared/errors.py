@@ -43,6 +43,10 @@ Loc = Sequence[str | int]
 MAX_ERRORS = 20
 """Items listed at most (a ``too_many_errors`` item says how many more)."""
 MAX_ERROR_BYTES = 64 * 1024
+MAX_MESSAGE_CHARS = 2000
+"""The longest message of the library's own words (the longest, a rules
+error listing every knob, is under 800): a backstop, as what a message
+echoes of the input came through the request models' bounds."""
 _PREVIEW_ITEMS = 8
 _PREVIEW_DEPTH = 3
 _PREVIEW_CHARS = 120
@@ -92,11 +96,19 @@ class RequestRejected(ValueError):
 
 
 def from_exception(exc: ValueError) -> ErrorItem:
-    """The item of an input error the library raised."""
+    """The item of an input error the library raised: its message whole (the
+    list of knobs a game takes, say), up to ``MAX_MESSAGE_CHARS``."""
     if isinstance(exc, SolverInputError):
-        return item(exc.code, exc.loc, str(bounded(exc.message)))
+        return item(exc.code, exc.loc, _whole(exc.message))
     # The library raises a plain ValueError only for unusable input it has no code for.
-    return item("invalid_request", (), str(bounded(str(exc))) or type(exc).__name__)
+    return item("invalid_request", (), _whole(str(exc)) or type(exc).__name__)
+
+
+def _whole(message: str) -> str:
+    """A message written by the library or this module, cut only past
+    ``MAX_MESSAGE_CHARS`` (``bounded`` is for echoing input, not for our words)."""
+    cut = message if len(message) <= MAX_MESSAGE_CHARS else message[:MAX_MESSAGE_CHARS] + "..."
+    return cut.encode("utf-8", "replace").decode("utf-8")  # lone surrogates the input held
 
 
 def from_validation(errors: Iterable[Mapping[str, Any]], prefix: Loc = ()) -> RequestRejected:
@@ -108,8 +120,10 @@ def from_validation(errors: Iterable[Mapping[str, Any]], prefix: Loc = ()) -> Re
         type_ = str(error.get("type", "invalid_request"))
         msg = str(error.get("msg", ""))
         if "rules" in loc:
-            type_, msg = "invalid_rules", _rules_message(loc[loc.index("rules") + 1:], type_, msg,
-                                                         error.get("input"))
+            # Our words, whole: only what they echo of the input is bounded.
+            items.append(item("invalid_rules", loc, _whole(_rules_message(
+                loc[loc.index("rules") + 1:], type_, str(bounded(msg)), error.get("input")))))
+            continue
         items.append(item(str(bounded(type_)), loc, str(bounded(msg))))
     return RequestRejected(items)
 
@@ -123,7 +137,7 @@ def _rules_message(path: Sequence[Any], type_: str, msg: str, given: object) -> 
         return "rules must be an object mapping knob names to values (GET /v1/variants)"
     knob = path[0]
     if type_ == "extra_forbidden" and len(path) == 1:
-        return unknown_knob_message(knob)
+        return unknown_knob_message(knob)  # the loc's names are bounded already
     if not isinstance(knob, str) or (knob not in KNOB_NAMES and knob not in LEGACY_KNOBS):
         return msg
     if len(path) == 1:

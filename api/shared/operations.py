@@ -39,14 +39,24 @@ from pydantic import BaseModel, ValidationError
 
 from api.shared import reports as report
 from api.shared import schemas, schemas_advice, schemas_play
-from api.shared.errors import RequestRejected, from_exception, from_validation, item, solver_failure
+from api.shared.errors import (
+    ErrorItem,
+    RequestRejected,
+    from_exception,
+    from_validation,
+    item,
+    solver_failure,
+)
 from api.shared.round_flags import ROUND_FLAGS
 from api.shared.settings import Settings
 from solver.deadline import Deadline
+from solver.errors import InvalidRulesError
 from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
-from solver.play import advise
+from solver.play import GAMES, advise
+from solver.play.model import Request as PlayRequest
 from solver.round_scoring import score_round
+from solver.rules import KNOB_NAMES, LEGACY_KNOBS
 from solver.session import quick_path_for
 from solver.solve import solve
 from solver.validate import validate
@@ -124,6 +134,10 @@ class Operation:
     quick: Callable[[Mapping[str, Any]], Any] | None = None
     """A cost hint: the answer of a call that costs microseconds (the HTTP
     worker answers it itself, no solver process), or None for every other call."""
+    reword: Callable[[object, ErrorItem], ErrorItem] | None = None
+    """Says a validation error of the request model in the library's more
+    precise words, given the decoded request (advice: an unknown knob in
+    those of the game the request is about)."""
 
     def parse(self, data: object, settings: Settings) -> Call:
         """Check a decoded request against the model and ``settings``;
@@ -132,7 +146,10 @@ class Operation:
             request = self.request.model_validate(
                 data, from_attributes=True, context=schemas.validation_context(settings))
         except ValidationError as exc:
-            raise from_validation(exc.errors(include_url=False)) from None
+            rejected = from_validation(exc.errors(include_url=False))
+            if self.reword is not None:
+                rejected = RequestRejected([self.reword(data, i) for i in rejected.items])
+            raise rejected from None
         return Call(self.name, request.library_args(),
                     self.limit_ms(getattr(request, "time_limit_ms", None), settings))
 
@@ -220,6 +237,24 @@ def solve_quick(args: Mapping[str, Any]) -> Any:
         return None
     return path.solve(hand.replace(",", " ").split() if isinstance(hand, str) else hand,
                       bool(args.get("discard", False)))
+
+
+def game_knob_words(data: object, error: ErrorItem) -> ErrorItem:
+    """An unknown knob of an advice request in its game's words: the knobs
+    that game takes (``Game.check_rules``: "did you mean 'knock_limit'?"
+    among them), not every knob of every preset, which is what the request
+    model knows.  Any other item, or a request whose game is not one, as it is."""
+    loc = error["loc"]
+    game = data.get("game") if isinstance(data, Mapping) else None
+    if (error["type"] != "invalid_rules" or len(loc) != 2 or loc[0] != "rules"
+            or not isinstance(loc[1], str) or loc[1] in KNOB_NAMES or loc[1] in LEGACY_KNOBS
+            or not isinstance(game, str) or game not in GAMES):
+        return error
+    try:  # the loc's knob name is bounded already (errors.from_validation)
+        GAMES[game].check_rules(PlayRequest(hand=None, upcard=None, rules={loc[1]: None}))
+    except InvalidRulesError as exc:
+        return {**from_exception(exc), "loc": loc}
+    return error
 
 
 def _examples(*lines: str) -> tuple[str, ...]:
@@ -352,7 +387,8 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
                        '"AH 2H 3H 9S 9D KC 5C"',
                        'advise --game basic --players 4 --me 1 --dealer 0 --upcard 8C '
                        '"AH 2H 3H 9S 9D KC 5C"'),
-                   defaults={"game": "gin"})),
+                   defaults={"game": "gin"}),
+        reword=game_knob_words),
 )}
 
 _BY_ALIAS: dict[str, Operation] = {alias: op for op in OPERATIONS.values() for alias in op.aliases}

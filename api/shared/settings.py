@@ -107,6 +107,11 @@ class Settings(BaseSettings):
                     "time_limit_ms (old name RUMMY_SOLVER_BATCH_BUDGET_MS still read)")
     max_body_bytes: Count = Field(default=1_000_000, ge=1, le=1 << 30,
                                   description="request body size (413 above); a stream's line size")
+    max_header_bytes: Count = Field(default=32 * 1024, ge=1024, le=1 << 24, description=(
+        "bytes of a request's head, its request line and every header (431 above, refused as "
+        "they arrive)"))
+    max_headers: Count = Field(default=100, ge=1, le=10_000,
+                               description="headers in one request (431 above)")
     max_stream_bytes: Count = Field(default=64 * 1024 * 1024, ge=1, le=1 << 40,
                                     description="bytes one /v1/solve/stream request may send")
     max_stream_s: Count = Field(default=600, ge=1, le=86_400,

@@ -26,6 +26,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: _error("request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES)",
                 "body_too_large", "request body is 2000000 bytes; the limit is 1000000 "
                 "(RUMMY_SOLVER_MAX_BODY_BYTES)"),
+    415: _error("the body's Content-Type is not JSON (application/json or application/*+json); "
+                "a body without a Content-Type is read as JSON",
+                "unsupported_media_type", "the body's Content-Type is 'text/plain'; send JSON as "
+                "application/json", ["header", "content-type"]),
     422: _error("malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a "
                 "domain error (unknown card, too many copies, bad knob, limits); type is a "
                 "stable code and loc points at the field and index",

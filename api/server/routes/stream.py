@@ -8,8 +8,11 @@ from fastapi.responses import Response
 from api.server.dispatch import settings_of
 from api.server.stream import MEDIA_TYPE, NdjsonStream, StreamResponse
 from api.shared.operations import line_names
+from api.shared.schemas import ErrorResponse
 
 router = APIRouter(prefix="/v1/solve", tags=["solve"])
+PATH = router.prefix + "/stream"
+"""The stream's path (its body is NDJSON: ``api.server.media_types``)."""
 
 STREAM_EXAMPLE_IN = (
     '{"id": 1, "variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"}\n'
@@ -34,7 +37,10 @@ STREAM_EXAMPLE_IN = (
             '{"id":1,"result":{"variant":"gin","melds":[...],"deadwood_points":33,...}}\n'
             '{"id":2,"result":{"variant":"gin","better":"lower","options":[...],...}}\n'
             '{"id":3,"line":3,"error":{"type":"invalid_card","loc":["line","hand",1],'
-            '"msg":"unknown card \'ZZ\' at position 1: ..."}}\n')}}}},
+            '"msg":"unknown card \'ZZ\' at position 1: ..."}}\n')}}},
+        415: {"model": ErrorResponse, "description": (
+            "the body's Content-Type is not NDJSON (application/x-ndjson; a body without a "
+            "Content-Type is read as NDJSON)")}},
 )
 async def solve_stream(request: Request) -> Response:
     """Answer a game log line by line: NDJSON in, NDJSON out (as ``rummy-solver bulk``).

@@ -12081,6 +12081,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -12218,6 +12241,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
@@ -12369,6 +12415,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -12506,6 +12575,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
@@ -12657,6 +12749,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -12794,6 +12909,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
@@ -12945,6 +13083,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -13082,6 +13243,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
@@ -13233,6 +13417,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -13377,6 +13584,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
@@ -13484,6 +13714,15 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
+            /** @description the body's Content-Type is not NDJSON (application/x-ndjson; a body without a Content-Type is read as NDJSON) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     validate_hand: {
@@ -13548,6 +13787,29 @@ export interface operations {
                      *           ],
                      *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
                      *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
                      *         }
                      *       ]
                      *     }
