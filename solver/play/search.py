@@ -383,8 +383,9 @@ def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[
     """The searched moves best first, each under its best line: the moves
     that stayed in longest first, then by worth (mean utility), then by the
     judgement's order."""
+    worth = {id(t): _worth(t, utility) for t in tallies if t.searched}
     searched = sorted((t for t in tallies if t.searched),
-                      key=lambda t: (-t.stage, -_worth(t, utility), -t.mean(), t.prior, t.order))
+                      key=lambda t: (-t.stage, -worth[id(t)], -t.mean(), t.prior, t.order))
     seen: set[Move] = set()
     out = []
     for tally in searched:

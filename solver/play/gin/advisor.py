@@ -42,12 +42,15 @@ counted, not timed: the deadline only cuts it short.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
+import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import cast
 
 from solver.cards import card_name, rank_of, suit_of
+from solver.deadline import DeadlineExceeded
 from solver.gin import arrangements
 from solver.layoffs import LayoffSearch, read_table
 from solver.objective import TIE_SCALE
@@ -273,9 +276,12 @@ class GinDecision:
         self.sampler = WorldSampler(self.state, self.hands, self.rng, self.limit, params)
         judged = self.level.judged
         worlds = self.sampler.take(judged, until)
+        # past the search's time the judgement looks at today's deadwood only (no lookahead)
+        late = time.monotonic() >= until
         self.judge = HandJudge(self.hands,
                                stock_odds(self.state.knowledge.unseen, worlds[:params.odds_deals]),
-                               worlds[:judged], params)
+                               worlds[:judged],
+                               dataclasses.replace(params, lookahead=0.0) if late else params)
         priors = {move: self._prior(move, worlds) for move in moves}
         moves.sort(key=lambda m: priors[m])
         mine = params.plans[0]
@@ -299,10 +305,12 @@ class GinDecision:
                               params.ismcts_explore, until)
         else:
             complete = spend(self, tallies, worlds, self.budget, self.spending, until)
-        for tally in tallies:  # figures for every move, from a few deals at least
+        # figures for every move, from a few deals at least (one past the search's time)
+        deals = params.unsearched_deals if time.monotonic() < until else 1
+        for tally in tallies:
             tally.searched = tally.move in chosen
             if not tally.points:
-                for i in range(min(params.unsearched_deals, len(worlds))):
+                for i in range(min(deals, len(worlds))):
                     points, win = self.play(tally.move, (mine,), worlds[i])[0]
                     tally.points.append(points)
                     tally.wins.append(win)
@@ -415,27 +423,37 @@ class GinDecision:
         """The knock's melds: of every arrangement within the knock limit,
         the one that scores most against the deals' defenders (fewest layoffs)."""
         assert move.card is not None
-        kept = sorted(cards_of(self.mask & ~(1 << move.card)))
-        late = self.deadline.expired()  # past the deadline: the first arrangement, few deals
-        sample = worlds[: min(len(worlds), 8 if late else self.params.shown_deals)]
+        kept_mask = self.mask & ~(1 << move.card)
+        if self.deadline.expired():  # past the deadline: the least deadwood's melds, at once
+            melds_shown, dead_shown = _best_melds(self.hands, kept_mask)
+            return Move(KNOCK, card=move.card, melds=tuple(sorted(melds_shown)),
+                        deadwood=dead_shown)
+        kept = sorted(cards_of(kept_mask))
+        sample = worlds[: min(len(worlds), self.params.shown_deals)]
         best: tuple[float, tuple[tuple[int, ...], ...], tuple[int, ...]] | None = None
-        for count, (melds, deadwood) in enumerate(arrangements(kept, self.deal, self.limit)):
-            if count >= (1 if late else self.params.shown_arrangements):
-                break
-            meld_masks = [mask_of(m.cards) for m in melds]
-            dead = sum(self.hands.points[c] for c in deadwood)
-            total = 0
-            for world in sample:
-                defender = world.hands[1]
-                reply = self.hands.deadwood(defender) if dead == 0 else \
-                    defender_deadwood(self.hands, meld_masks, defender)
-                total += knock_points(self.rules, dead, reply)
-            score = total / len(sample)
-            shown = tuple(tuple(sorted(m.cards)) for m in melds)
-            if best is None or score > best[0]:
-                best = (score, shown, tuple(deadwood))
+        try:
+            for count, (melds, deadwood) in enumerate(arrangements(kept, self.deal, self.limit,
+                                                                    self.deadline)):
+                if count >= self.params.shown_arrangements:
+                    break
+                meld_masks = [mask_of(m.cards) for m in melds]
+                dead = sum(self.hands.points[c] for c in deadwood)
+                total = 0
+                for world in sample:
+                    defender = world.hands[1]
+                    reply = self.hands.deadwood(defender) if dead == 0 else \
+                        defender_deadwood(self.hands, meld_masks, defender)
+                    total += knock_points(self.rules, dead, reply)
+                score = total / len(sample)
+                shown = tuple(tuple(sorted(m.cards)) for m in melds)
+                if best is None or score > best[0]:
+                    best = (score, shown, tuple(deadwood))
+        except DeadlineExceeded:  # the best of the arrangements scored so far
+            pass
         if best is None:
-            return move
+            melds_shown, dead_shown = _best_melds(self.hands, kept_mask)
+            return Move(KNOCK, card=move.card, melds=tuple(sorted(melds_shown)),
+                        deadwood=dead_shown)
         return Move(KNOCK, card=move.card, melds=best[1], deadwood=best[2])
 
     # -- the defender's reply --------------------------------------------------------
