@@ -341,8 +341,9 @@ class GinDecision:
                     "draw, a pickup that melds); every figure comes from a few deals (rough)")
         return (f"by {worth}: the moves the search played on the same deals first, the "
                 "plainest discard (the least deadwood kept) ahead of the others unless one "
-                f"is better by more than {self.params.plain_z:g} standard errors of the "
-                "difference; then the judgement's other moves, valued on a few deals (rough)")
+                f"is better by more than {self.params.plain_z:g} standard "
+                f"error{'' if self.params.plain_z == 1 else 's'} of the difference; then the "
+                "judgement's other moves, valued on a few deals (rough)")
 
     def _prefer_plain(self, ranked: list[Tally]) -> list[Tally]:
         """``ranked`` with the plainest discard (the least deadwood kept)
@@ -527,15 +528,16 @@ class GinDecision:
             assert move.card is not None
             dead = self.hands.deadwood(self.mask & ~(1 << move.card))
             undercut = sum(p < 0 for p in tally.points) / n
-            reasons.append("gin" if dead == 0 else f"knocking now: {undercut:.0%} undercut risk")
+            reasons.append("gin" if dead == 0 else
+                           f"knocking now: undercut in {undercut:.0%} of the deals played out")
         elif move.action == DISCARD:
             assert move.card is not None
             kept = self.mask & ~(1 << move.card)
-            reasons.append(f"deadwood {self.hands.deadwood(kept)} after it")
+            reasons.append(f"{self.hands.deadwood(kept)} points of deadwood left")
             if tally.line != self.params.plans[0]:
                 reasons.append("then play for gin")
             outs = self._outs(kept)
-            reasons.append(f"{outs} out{'s' if outs != 1 else ''}")
+            reasons.append(f"{outs} unseen card{'s' if outs != 1 else ''} would go into a meld")
             feeds = self._feeds(move.card)
             if feeds:
                 reasons.append(feeds)
@@ -551,7 +553,7 @@ class GinDecision:
                            else "makes no meld")
         elif move.action == DRAW_STOCK:
             reasons.append(f"{self._outs(self.mask)} unseen cards would improve the hand")
-        reasons.append(f"expected {tally.mean():+.1f} points over {n} deals")
+        reasons.append(f"{tally.mean():+.1f} points on average over {n} deals played out")
         return reasons
 
     def _outs(self, kept: int) -> int:

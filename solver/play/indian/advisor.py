@@ -445,21 +445,29 @@ class IndianDecision:
                 reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
             count = self.exact_counts.get(move.card)
             if count is not None:
-                reasons.append(f"count {count} if another player declares now")
+                reasons.append(f"you would pay {count} if another player showed now")
             if packing is not None:
                 outs = sum(self.unseen_counts[c] for c in useful(self.hands, packing))
-                reasons.append(f"{outs} unseen card{'s' if outs != 1 else ''} would help")
+                reasons.append(f"{outs} unseen card{'s' if outs != 1 else ''} would bring the "
+                               "hand nearer a show")
         elif move.action == TAKE_DISCARD:
             assert move.card is not None
             hand = [*self.state.hand, move.card]
             _, packing = self.policy.discard(hand, move.card, self.packing_now)
             before = self.packing_now.distance
-            reasons.append(f"distance {before} -> {packing.distance} with "
-                           f"{card_name(move.card)}")
+            card = card_name(move.card)
+            if packing.distance < before:
+                reasons.append(f"{card} brings the hand a card nearer a show ({before} cards "
+                               f"away, then {packing.distance})")
+            else:
+                reasons.append(f"{card} does not bring the hand nearer a show ({before} "
+                               f"card{'s' if before != 1 else ''} away)")
         elif move.action == DRAW_STOCK:
             packing = self.packing_now
             reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
-        reasons.append(f"expected {tally.mean():+.1f} points over {len(tally.points)} deals")
+        if not tally.exact:  # an exact figure needs no deals
+            reasons.append(f"{tally.mean():+.1f} points on average over {len(tally.points)} "
+                           "deals played out")
         return reasons
 
     def _distance_words(self, distance: int, pure_gaps: int) -> str:
@@ -467,7 +475,7 @@ class IndianDecision:
             return "ready to declare"
         pure = "pure sequence made" if pure_gaps == 0 else \
             f"pure sequence {pure_gaps} card{'s' if pure_gaps != 1 else ''} short"
-        return f"{distance} card{'s' if distance != 1 else ''} from a declaration ({pure})"
+        return f"{distance} card{'s' if distance != 1 else ''} from a show ({pure})"
 
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "IndianDecision", "hands_for"]
