@@ -1,4 +1,5 @@
-"""Shared pytest setup: the ``--run-slow`` switch, the cross-check summary, the
+"""Shared pytest setup: the ``--run-slow`` switch, the cross-check summary, mypy
+started early (``tests/test_quality.py``), the
 playground tests' server, browser and screenshot folder (one of each per test module),
 and an in-process client of the app (``inline_client``)."""
 
@@ -15,6 +16,8 @@ import pytest
 _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
+
+from tests.test_quality import MYPY_RUN, MYPY_TEST, start_mypy  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +76,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip_slow)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start mypy (``tests/test_quality.py``) now when its test is to run: it
+    uses the second core while this process runs the tests before it."""
+    if not any(item.nodeid == MYPY_TEST for item in session.items) or session.config.option.collectonly:
+        return
+    session.config.stash[MYPY_RUN] = start_mypy()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    process = config.stash.get(MYPY_RUN, None)
+    if process is not None and process.poll() is None:  # the session stopped before its test
+        process.kill()
+        process.communicate()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -1,12 +1,13 @@
-"""The basic rummy arena (notes/basic_spec.md, docs/RULES.md preset ``basic``):
-the Rummy 500 referee and players with basic rummy's ``Variant`` -- 52 cards
-and no joker, 10 cards each for two players, 7 for three or four, 6 for five
-or six, the ace low only, the pile's top card only, an empty stock refilled
-by turning the pile over, no pass, the winner collecting every other hand,
-doubled for a rummy -- scripted rounds through each difference, thousands of
-random rounds checked against the table and the history they leave, the hint
-players never illegal, every move the advisor lists legal for the referee,
-the report and the command line."""
+"""The basic rummy arena (notes/basic_spec.md, docs/RULES.md preset
+``basic``): the Rummy 500 referee and players with basic rummy's ``Variant``
+-- 52 cards and no joker, 10 cards each for two players, 7 for three or
+four, 6 for five or six, the ace low only, the pile's top card only, an
+empty stock refilled by turning the pile over, no pass, the winner
+collecting every other hand, doubled for a rummy -- scripted rounds through
+each difference, random rounds (hundreds; thousands under ``--run-slow``)
+checked against the table and the history they leave, the hint players never
+illegal, every move the advisor lists legal for the referee, the report and
+the command line."""
 
 from __future__ import annotations
 
@@ -54,8 +55,9 @@ from benchmarks.arena.laydown.runner import (
 from benchmarks.arena.laydown.variants import BASIC, BASIC_POINTS, ROMMY, RUMMY500
 from tests.laydown_decks import c, cards, played_out, stacked
 
-FUZZ_ROUNDS = 2000
-"""Random rounds checked, shared over table sizes 2 to 6 (two processes)."""
+FUZZ_ROUNDS = (200, 2000)
+"""Random rounds checked, shared over table sizes 2 to 6 (two processes): by
+default, and in the slow lane (``--run-slow``)."""
 FUZZ_TURNS = 150
 """The random rounds' turn limit (random players seldom go out: a round can
 turn the pile over again and again)."""
@@ -415,16 +417,17 @@ def _fuzz(start: int, stop: int) -> tuple[Counter[str], int, list[str]]:
     return outcomes, turned_over, problems
 
 
-def test_thousands_of_random_rounds_are_legal_and_scored_as_the_table_shows() -> None:
-    half = FUZZ_ROUNDS // 2
+@pytest.mark.parametrize("rounds", [FUZZ_ROUNDS[0], pytest.param(FUZZ_ROUNDS[1], marks=pytest.mark.slow)])
+def test_random_rounds_are_legal_and_scored_as_the_table_shows(rounds: int) -> None:
+    half = rounds // 2
     with ProcessPoolExecutor(max_workers=2) as pool:
-        parts = list(pool.map(_fuzz, (0, half), (half, FUZZ_ROUNDS)))
+        parts = list(pool.map(_fuzz, (0, half), (half, rounds)))
     problems = [problem for _, _, found in parts for problem in found]
     assert not problems, problems[:5]
     outcomes = sum((found for found, _, _ in parts), Counter())
-    assert sum(outcomes.values()) == FUZZ_ROUNDS
-    assert outcomes["went_out"] > FUZZ_ROUNDS // 2 and outcomes["turn_limit"] > 0
-    assert sum(turned for _, turned, _ in parts) > FUZZ_ROUNDS // 4  # the pile turned over
+    assert sum(outcomes.values()) == rounds
+    assert outcomes["went_out"] > rounds // 2 and outcomes["turn_limit"] > 0
+    assert sum(turned for _, turned, _ in parts) > rounds // 4  # the pile turned over
 
 
 def test_greedy_careful_and_random_play_legal_rounds_at_every_table_size() -> None:

@@ -4,6 +4,7 @@ the policy its module describes."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -52,14 +53,31 @@ def games(player: Player, opponent: Player, count: int, seed: int) -> list[tuple
     return out
 
 
-@pytest.mark.parametrize("name", sorted(ENTRANTS))
-def test_every_registered_player_plays_legal_hands(name: str) -> None:
+SLOW_PLAYERS = {"advisor_expert"}
+"""Seconds a hand: by default they play two of the six hands (either seat,
+either opponent), the slow lane (``--run-slow``) all six."""
+HANDS = range(6)
+
+
+def _players_and_hands() -> list[Any]:
+    cases: list[Any] = []
+    for name in sorted(ENTRANTS):
+        if name in SLOW_PLAYERS:
+            cases.append(pytest.param(name, HANDS[::3], id=f"{name}-2"))
+            cases.append(pytest.param(name, HANDS, id=f"{name}-6", marks=pytest.mark.slow))
+        else:
+            cases.append(pytest.param(name, HANDS, id=name))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "hands"), _players_and_hands())
+def test_every_registered_player_plays_legal_hands(name: str, hands: range) -> None:
     if ENTRANTS[name].needs_openspiel and not openspiel_available():
         pytest.skip("needs pyspiel")
     shadow = OpenSpielShadow() if openspiel_available() else None
     player = make_player(name, ArenaContext(shadow))
     assert isinstance(player, Player) and player.name == name
-    for index in range(6):
+    for index in hands:  # index 0: seat 0 against random; 3: seat 1 against eaai_simple
         opponent = EaaiSimplePlayer() if index % 2 else RandomPlayer()
         players = (player, opponent) if index % 4 < 2 else (opponent, player)
         record = play_hand(shuffled(index), players, (index, index),

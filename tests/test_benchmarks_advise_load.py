@@ -29,7 +29,7 @@ def test_recorded_positions_are_advise_requests() -> None:
 # decision of its own: those games record several deals.
 @pytest.mark.parametrize(("game", "players", "deals", "step", "phases"), [
     ("indian13", 3, 3, 1, {"draw"}),
-    ("indian21", 3, 3, 3, {"draw"}),
+    ("indian21", 3, 2, 3, {"draw"}),
     ("rummy500", 3, 1, 3, {"draw", "play"}),
     ("rummy500", 6, 1, 3, {"draw", "play"}),  # two decks
     ("rommy", 3, 1, 3, {"draw", "play"}),

@@ -440,7 +440,7 @@ def test_cli_usage_errors(tmp_path: Path, capsys: Any) -> None:
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[Any]:
-    ray = pytest.importorskip("ray", reason="ray is not installed (pip install -e '.[ray]')")
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install -e '.[test-slow]')")
     ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
     try:
         yield ray
@@ -448,6 +448,7 @@ def local_ray() -> Iterator[Any]:
         ray.shutdown()
 
 
+@pytest.mark.slow  # Ray (240 MB, the test-slow extra) and its start: the slow lane
 def test_ray_gives_the_local_answers(local_ray: Any, tmp_path: Path) -> None:
     from api.bulk.on_ray import run_lines_ray
 

@@ -4,7 +4,8 @@ agree with the app and with each other.
 * Schemas: each Kubernetes manifest against the official JSON schemas of its
   ``apiVersion``/``kind`` (``kubernetes-validate``, which ships them for every
   Kubernetes minor version, strict: unknown fields are errors), for the oldest
-  and the newest Kubernetes we support; ``compose.yaml`` against the Compose
+  and the newest Kubernetes we support (the slow lane: ``pip install -e
+  '.[test-slow]'`` and ``pytest --run-slow``); ``compose.yaml`` against the Compose
   Specification's schema (``check-jsonschema``'s vendored copy), and through
   ``docker compose config`` where the Compose plugin is installed.
 * Our own checks: probe and scrape paths are routes of the app (and answer
@@ -29,7 +30,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import kubernetes_validate
 import pytest
 import yaml
 from starlette.exceptions import StarletteDeprecationWarning
@@ -53,6 +53,12 @@ REDIS_PORT = 6379
 WORKER_MIB = 256
 """What a uvicorn worker holds with its forkserver, its solver processes apart
 (measured: about 135 + 110 MB after expert advice of every game)."""
+
+
+def _kubernetes_validate() -> Any:
+    """The schema checker (over 100 MB of schemas: the test-slow extra, the slow lane)."""
+    return pytest.importorskip(
+        "kubernetes_validate", reason="kubernetes-validate is not installed (pip install -e '.[test-slow]')")
 
 
 def _documents(path: Path) -> list[dict[str, Any]]:
@@ -141,9 +147,11 @@ def test_quantity(text: str | int, value: Decimal) -> None:
 # Schemas
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
 @pytest.mark.parametrize("path", _manifest_files(), ids=lambda p: p.name)
 def test_manifest_matches_the_kubernetes_schema(path: Path, version: str) -> None:
+    kubernetes_validate = _kubernetes_validate()
     for doc in _documents(path):
         try:
             kubernetes_validate.validate(doc, version, strict=True)
@@ -153,8 +161,10 @@ def test_manifest_matches_the_kubernetes_schema(path: Path, version: str) -> Non
                         f"{where}: {error.message}")
 
 
+@pytest.mark.slow
 def test_the_schema_check_catches_a_misspelt_field() -> None:
     """Strict mode: an unknown field (a typo) fails, not only a wrong type."""
+    kubernetes_validate = _kubernetes_validate()
     deployment = yaml.safe_load(yaml.safe_dump(_one("Deployment")))
     deployment["spec"]["template"]["spec"]["terminationGracePeriod"] = 30
     with pytest.raises(kubernetes_validate.ValidationError):
@@ -349,8 +359,10 @@ def test_the_key_file_is_the_mounted_secret(tmp_path: Path) -> None:
     _key_file_parses(secret["stringData"][path.name], tmp_path)
 
 
+@pytest.mark.slow
 def test_kustomize_builds_valid_manifests() -> None:
     """What ``kubectl apply -k`` applies: kustomize's output, image set, still valid."""
+    kubernetes_validate = _kubernetes_validate()
     kubectl = shutil.which("kubectl")
     if kubectl is None:
         pytest.skip("kubectl not installed")

@@ -98,8 +98,8 @@ def _random_eleven(rng: random.Random) -> list[int]:
     return rng.sample(range(52), 11)
 
 
-def test_knock_eligibility_matches_brute_force(request: pytest.FixtureRequest) -> None:
-    hands = 20_000 if request.config.getoption("--run-slow") else 2_000
+@pytest.mark.parametrize("hands", [500, pytest.param(20_000, marks=pytest.mark.slow)])
+def test_knock_eligibility_matches_brute_force(hands: int) -> None:
     rng = random.Random("gin-knock")
     knocking = gins = 0
     for _ in range(hands):
@@ -233,9 +233,9 @@ def _small_deal_cards(rng: random.Random, size: int) -> tuple[list[int], list[in
     return knocker, defender
 
 
+@pytest.mark.parametrize("hands", [150, pytest.param(1000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize(("size", "limit"), [(5, 10), (5, 20), (6, 10), (6, 20)])
-def test_minimax_matches_brute_force(size: int, limit: int, request: pytest.FixtureRequest) -> None:
-    hands = 1000 if request.config.getoption("--run-slow") else 150
+def test_minimax_matches_brute_force(size: int, limit: int, hands: int) -> None:
     rng = random.Random(f"gin-minimax-{size}")
     rules = {"hand_size": size, "knock_limit": limit}
     deal = gin_deal(rules)

@@ -135,9 +135,9 @@ def test_draw_expectation_with_two_decks_by_enumeration() -> None:
     CHECKED["draw_expectation"] += 1
 
 
+@pytest.mark.parametrize("hands", [8, pytest.param(60, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("variant", ["gin", "rummy500", "basic"])
-def test_random_draw_expectations_match_enumeration(variant: str, request: pytest.FixtureRequest) -> None:
-    hands = 60 if request.config.getoption("--run-slow") else 8
+def test_random_draw_expectations_match_enumeration(variant: str, hands: int) -> None:
     rng = random.Random(f"draw-{variant}")
     rules = PRESETS[variant]
     shoe = list(range(52)) + [JOKER] * rules.jokers_per_deck
@@ -249,9 +249,9 @@ def _random_pile_case(rng: random.Random) -> tuple[list[list[int]], list[int], l
     return table, hand, pile
 
 
+@pytest.mark.parametrize("cases", [150, pytest.param(1000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("variant", ["rummy500", "rommy"])
-def test_pile_hint_matches_brute_force(variant: str, request: pytest.FixtureRequest) -> None:
-    cases = 1000 if request.config.getoption("--run-slow") else 150
+def test_pile_hint_matches_brute_force(variant: str, cases: int) -> None:
     rng = random.Random(f"pile-{variant}")
     deal = make_deal(PRESETS[variant])
     checked = 0

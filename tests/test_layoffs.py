@@ -200,9 +200,9 @@ def random_case(rng: random.Random, variant: str) -> tuple[list[list[int]], list
     return table, hand
 
 
+@pytest.mark.parametrize("hands", [150, pytest.param(1500, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("variant", ["gin", "rummy500"])
-def test_best_play_matches_brute_force(variant: str, request: pytest.FixtureRequest) -> None:
-    hands = 1500 if request.config.getoption("--run-slow") else 150
+def test_best_play_matches_brute_force(variant: str, hands: int) -> None:
     rng = random.Random(f"layoffs-{variant}")
     deal = make_deal(PRESETS[variant])
     checked = 0

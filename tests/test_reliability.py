@@ -21,7 +21,8 @@ free port and checks, over real HTTP:
   streams; a solve right after heavy work is not held up by garbage
   collection; clients leaving before their solve starts replace no process;
 * malformed HTTP gets the JSON error shape, a body that never arrives a 408;
-* kill -9 of a worker: the replacement gets its keep-alive clients back.
+* kill -9 of a worker: the replacement gets its keep-alive clients back
+  (slow lane: ``--run-slow``).
 """
 
 from __future__ import annotations
@@ -535,6 +536,7 @@ def _workers(server: Server) -> set[int]:
     return found
 
 
+@pytest.mark.slow  # its own server and 24 s of load
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_replaced_worker_gets_its_share_of_keep_alive_clients() -> None:
     """kill -9 of a worker: its clients reconnect to the survivor; connections
