@@ -179,6 +179,33 @@ def test_a_wait_past_the_deadline_is_refused() -> None:
     run(Settings(processes=1), scenario)
 
 
+def test_a_batch_job_waits_for_a_solver_and_its_limit_counts_from_its_start() -> None:
+    """``batch`` (bulk's chunks): however long the wait, never refused for it;
+    its time limit runs from its start, and still ends a job that ignores it."""
+    async def scenario(pool: SolverPool) -> None:
+        for _ in range(3):  # the pool expects a spin to take 0.3 s
+            await _submit(pool, "spin", {"s": 0.3}, 5)
+        busy = asyncio.ensure_future(_submit(pool, "spin", {"s": 0.3}, 5))
+        await asyncio.sleep(0.02)
+        started = time.monotonic()
+        waited = await pool.submit("spin", {"s": 0.05}, started + 0.1, 100, _never, "req-1",
+                                   batch=True)
+        assert waited.status == 200 and body(waited)["stopped"] == "done"
+        assert time.monotonic() - started > 0.25  # it waited for the busy job, past 0.1 s
+        assert (await busy).status == 200
+        busy = asyncio.ensure_future(_submit(pool, "spin", {"s": 0.3}, 5))
+        await asyncio.sleep(0.02)
+        started = time.monotonic()
+        stuck = await pool.submit("sleep", {"s": 5}, started + 0.2, 200, _never, "req-1",
+                                  batch=True)
+        took = time.monotonic() - started
+        assert stuck.status == 503
+        assert 0.25 + 0.2 <= took < 0.3 + 0.2 + LATE_S + 0.15, took
+        await busy
+
+    run(Settings(processes=1), scenario)
+
+
 def test_processes_are_recycled_after_so_many_jobs() -> None:
     async def scenario(pool: SolverPool) -> list[int]:
         pids = []

@@ -24,6 +24,10 @@ misbehaves can be cut short without losing the worker.
   when the work ahead of it means it could not start before its deadline, or
   when ``settings.queue_size`` jobs already wait; a job still waiting at its
   deadline (the estimate was wrong) is refused then.
+* **Batch work** (``submit(..., batch=True)``: ``rummy-solver bulk``'s
+  chunks, which bulk bounds in number itself) is not admitted by expected
+  work: it waits for a solver however long that takes, and its time limit
+  counts from its start (a backstop, as for any job).
 * **Cancellation**: a client that goes away cancels its job: a waiting job is
   dropped, a running one sees its shared-memory cancel flag within
   milliseconds (the library's deadline checks read it).
@@ -133,6 +137,8 @@ class _Job:
     stop_by: float = math.inf
     """When a job answered early (cancelled, or late) should have left its process."""
     timer: asyncio.TimerHandle | None = None
+    batch_limit_s: float | None = None
+    """A batch job's time limit, counted from when it starts (``submit``'s ``batch``)."""
 
 
 class _Slot(Protocol):
@@ -476,11 +482,18 @@ class SolverPool:
 
     async def submit(self, op: str, payload: Payload, deadline_at: float, budget_ms: float,
                      disconnected: Callable[[], Awaitable[Any]], request_id: str = "-", *,
-                     client: str = "-", kind: str | None = None) -> Outcome:
+                     client: str = "-", kind: str | None = None,
+                     batch: bool = False) -> Outcome:
         """Run a job and return its answer; raises ``Overloaded`` when it cannot
         start in time.  ``disconnected`` returns once the client went away;
         ``client`` is whose job it is (fair share), ``kind`` what it is like
-        (its cost estimate; default: the operation)."""
+        (its cost estimate; default: the operation).
+
+        ``batch``: work nobody waits on by a deadline (``rummy-solver bulk``'s
+        chunks), queued until a solver is free however long that takes: never
+        refused for the wait (the caller bounds how many it queues; only a
+        full queue or a pool that stops refuses it), and its time limit
+        (``deadline_at`` less now) counts from when it starts."""
         if not self.running:
             raise Overloaded("the service is shutting down", 1)
         now = self.loop.time()
@@ -488,6 +501,10 @@ class SolverPool:
         if len(self.pending) >= self.settings.queue_size:
             raise Overloaded(f"{len(self.pending)} requests are already waiting for a solver "
                              f"(RUMMY_SOLVER_QUEUE_SIZE)", wait)
+        if batch:
+            return await self._run_batch(op, payload, deadline_at - now, budget_ms,
+                                         disconnected, request_id, client,
+                                         op if kind is None else kind)
         # A job expected to start only in the last tenth of its time is refused
         # now: a little late, the estimate's error, and it waits to its deadline.
         # One that can start at once is taken even that late (even past a 1 ms
@@ -503,6 +520,21 @@ class SolverPool:
                    self.times.estimate(kind, max(0.0, deadline_at - now)))
         self.pending.push(client, job, job.estimate_s)
         job.timer = self.loop.call_at(deadline_at, self._expire, job)
+        return await self._await(job, disconnected)
+
+    async def _run_batch(self, op: str, payload: Payload, limit_s: float, budget_ms: float,
+                         disconnected: Callable[[], Awaitable[Any]], request_id: str,
+                         client: str, kind: str) -> Outcome:
+        """A ``batch`` job (see ``submit``): queued without a deadline while it
+        waits (``_dispatch`` gives it ``limit_s`` from its start)."""
+        job = _Job(next(self.ids), op, payload, math.inf, budget_ms, self.loop.create_future(),
+                   request_id, client, kind, self.times.estimate(kind, limit_s),
+                   batch_limit_s=limit_s)
+        self.pending.push(client, job, job.estimate_s)
+        return await self._await(job, disconnected)
+
+    async def _await(self, job: _Job, disconnected: Callable[[], Awaitable[Any]]) -> Outcome:
+        """Dispatch a queued ``job`` and wait for its answer, or for its client to leave."""
         self._dispatch()
         watcher = asyncio.ensure_future(disconnected())
         try:
@@ -551,6 +583,8 @@ class SolverPool:
             if job.timer is not None:
                 job.timer.cancel()
             job.started_at = self.loop.time()
+            if job.batch_limit_s is not None:
+                job.deadline_at = job.started_at + job.batch_limit_s
             try:
                 slot.send(job)
             except (OSError, BrokenPipeError, ValueError):
