@@ -25,6 +25,7 @@ import argparse
 import importlib.util
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -57,6 +58,17 @@ def mixed_lines(n: int, seed: int = DEFAULT_SEED) -> list[str]:
         body = cases[name][i // len(MIXED_SUITES)].payload(SUITES[name])
         lines.append(json.dumps({"id": f"{name}-{i}", **body}))
     return lines
+
+
+def preset_lines(n: int, seed: int = DEFAULT_SEED) -> list[str]:
+    """``n`` JSON lines (``/v1/solve`` bodies with an ``id``) dealt by every
+    suite of ``benchmarks.speed.suites`` (hands of every preset, the dense ones
+    too) in equal shares, shuffled: a plain game log of every game."""
+    per_suite = -(-n // len(SUITES))
+    lines = [json.dumps({"id": f"{name}-{i}", **case.payload(SUITES[name])})
+             for name in SUITES for i, case in enumerate(generate(name, per_suite, seed))]
+    random.Random(seed).shuffle(lines)
+    return lines[:n]
 
 
 def runner_name(processes: int) -> str:
