@@ -5,7 +5,7 @@ The pool is the one the HTTP service runs its requests on, driven here from
 an event loop on a thread of its own: each chunk of lines is one
 ``bulk_chunk`` *batch* job (``SolverPool.submit``: queued until a process is
 free, never refused for its wait, its time limit counted from its start),
-answered by ``api.pool.jobs`` as ``api.shared.lines`` answers a line.  What
+answered by ``api.bulk.worker`` as ``api.shared.lines`` answers a line.  What
 happens to a chunk is told apart:
 
 * answered: its answers;
@@ -50,7 +50,7 @@ MAX_REFUSALS = 5
 """Times one chunk may be refused by the pool before the run stops (``WorkersFailed``)."""
 REFUSED_PAUSE_S = 0.1
 """Pause before a refused chunk is submitted again (times the refusals so far)."""
-RUNNER = "api.pool.jobs:run_job"
+RUNNER = "api.bulk.worker:run_chunk"
 """The job runner of bulk's solver processes."""
 
 
