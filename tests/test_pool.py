@@ -21,7 +21,14 @@ from typing import Any
 
 import pytest
 
-from api.pool.solver_pool import BACKSTOP_S, LATE_S, Outcome, Overloaded, SolverPool
+from api.pool.solver_pool import (
+    BACKSTOP_S,
+    LATE_S,
+    SOLVER_NICENESS,
+    Outcome,
+    Overloaded,
+    SolverPool,
+)
 from api.shared.settings import Settings
 
 RUNNER = "tests.pool_jobs:run"
@@ -43,9 +50,10 @@ async def _submit(pool: SolverPool, op: str, payload: dict[str, Any], limit_s: f
                              disconnected, "req-1")
 
 
-def run(settings: Settings, scenario: Callable[[SolverPool], Awaitable[Any]]) -> Any:
+def run(settings: Settings, scenario: Callable[[SolverPool], Awaitable[Any]],
+        **options: Any) -> Any:
     async def main() -> Any:
-        pool = SolverPool(settings, RUNNER)
+        pool = SolverPool(settings, RUNNER, **options)
         await pool.start()
         try:
             return await scenario(pool)
@@ -204,6 +212,17 @@ def test_a_batch_job_waits_for_a_solver_and_its_limit_counts_from_its_start() ->
         await busy
 
     run(Settings(processes=1), scenario)
+
+
+@pytest.mark.parametrize("niceness", [SOLVER_NICENESS, 0])
+def test_solver_processes_run_below_their_worker_by_the_pools_niceness(niceness: int) -> None:
+    async def scenario(pool: SolverPool) -> int:
+        pid = body(await _submit(pool, "pid", {}, 5))["pid"]
+        return os.getpriority(os.PRIO_PROCESS, pid)
+
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    options = {} if niceness == SOLVER_NICENESS else {"niceness": niceness}
+    assert run(Settings(processes=1), scenario, **options) == min(19, own + niceness)
 
 
 def test_processes_are_recycled_after_so_many_jobs() -> None:

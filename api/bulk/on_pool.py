@@ -82,7 +82,7 @@ class PoolRunner(ChunkRunner):
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True,
                                        name="rummy-solver-bulk-loop")
         self.thread.start()
-        self.pool = SolverPool(self.settings, runner_path, fair=False)
+        self.pool = SolverPool(self.settings, runner_path, fair=False, niceness=0)
         self.stopping = self._on_loop(self._event()).result()
         self._on_loop(self.pool.start()).result()
 

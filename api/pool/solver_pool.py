@@ -177,14 +177,17 @@ def load_runner(path: str) -> JobRunner:
     return runner
 
 
-def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: str) -> None:
+def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: str,
+                niceness: int = SOLVER_NICENESS) -> None:
     """A solver process: run jobs one at a time until told to stop or recycled."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the worker's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    # Below the worker's event loop: when solves fill every core, the loop
-    # must still get the CPU to answer each request by its deadline.
-    with contextlib.suppress(OSError):
-        os.nice(SOLVER_NICENESS)
+    # Below the worker's event loop (SolverPool's niceness): when solves fill
+    # every core, the loop must still get the CPU to answer each request by
+    # its deadline.
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     import logging.config
 
     from api.shared.logs import log_config
@@ -246,7 +249,7 @@ class _ProcessSlot:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
             target=_child_main,
-            args=(child, self.cancel_flag, pool.settings, pool.runner_path),
+            args=(child, self.cancel_flag, pool.settings, pool.runner_path, pool.niceness),
             daemon=True, name="rummy-solver-child")
         self.process.start()
         child.close()
@@ -389,12 +392,18 @@ class SolverPool:
     """The solver processes (or threads) of one worker; see the module docstring.
 
     ``fair``: keep the last free solver for a client running nothing (the
-    service; ``bulk``, one client, uses every process)."""
+    service; ``bulk``, one client, uses every process).  ``niceness``: how much
+    lower the solver processes' CPU priority is than this process's
+    (``SOLVER_NICENESS`` under an event loop that must answer requests by
+    their deadlines; bulk's loop only hands out chunks, and its processes
+    run at the priority its user gave the command)."""
 
     def __init__(self, settings: Settings, runner_path: str,
-                 on_change: Callable[[SolverPool], None] | None = None, fair: bool = True) -> None:
+                 on_change: Callable[[SolverPool], None] | None = None, fair: bool = True,
+                 niceness: int = SOLVER_NICENESS) -> None:
         self.settings = settings
         self.runner_path = runner_path
+        self.niceness = niceness
         self.on_change = on_change
         self.pending: FairQueue[_Job] = FairQueue(reserve=1 if fair and self.size > 1 else 0)
         self.times = ServiceTimes()
