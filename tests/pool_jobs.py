@@ -44,6 +44,6 @@ def run(op: str, payload: dict[str, Any], deadline_at: float, budget_ms: float,
                 stopped = "deadline"
                 break
             time.sleep(0.001)
-    body = {"op": op, "pid": os.getpid(), "stopped": stopped, "request_id": request_id,
-            "payload": payload}
+    body = {"op": op, "pid": os.getpid(), "ppid": os.getppid(), "stopped": stopped,
+            "request_id": request_id, "payload": payload}
     return 200, json.dumps(body).encode(), {"optimal": True}

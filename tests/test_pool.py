@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -223,6 +224,38 @@ def test_solver_processes_run_below_their_worker_by_the_pools_niceness(niceness:
     own = os.getpriority(os.PRIO_PROCESS, 0)
     options = {} if niceness == SOLVER_NICENESS else {"niceness": niceness}
     assert run(Settings(processes=1), scenario, **options) == min(19, own + niceness)
+
+
+def _forked_and_parent(settings: Settings) -> tuple[bool, int]:
+    """Whether ``fork_processes`` forked the pool's processes, and their parent's pid."""
+    pool = SolverPool(settings, RUNNER)
+    forked = pool.fork_processes()
+
+    async def main() -> int:
+        await pool.start()
+        try:
+            parent: int = body(await _submit(pool, "pid", {}, 5))["ppid"]
+            return parent
+        finally:
+            await pool.stop()
+
+    return forked, asyncio.run(main())
+
+
+def test_processes_are_forked_from_a_caller_without_other_threads() -> None:
+    """``fork_processes``: a process started by fork is this process's child; with
+    another thread running it is the forkserver's (a fork copies no other thread)."""
+    if threading.active_count() == 1:
+        assert _forked_and_parent(Settings(processes=2)) == (True, os.getpid())
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        forked, parent = _forked_and_parent(Settings(processes=1))
+    finally:
+        release.set()
+        other.join()
+    assert not forked and parent != os.getpid()
 
 
 def test_processes_are_recycled_after_so_many_jobs() -> None:

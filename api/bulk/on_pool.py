@@ -17,6 +17,12 @@ happens to a chunk is told apart:
 
 A process recycled (``recycle_tasks``, ``recycle_rss_mb``) leaves after
 answering its chunk, so recycling costs a process start, never a chunk.
+
+The processes run at the caller's priority and, when the caller has no
+other thread (the command line; Linux), start by ``fork``
+(``SolverPool.fork_processes``): at once, with the caller's imports, where
+the forkserver first imports the solver in a fresh interpreter.  Their
+replacements come from the forkserver.
 """
 
 from __future__ import annotations
@@ -78,11 +84,14 @@ class PoolRunner(ChunkRunner):
         self.op = op
         self.window = window
         self.line_limit_s = max(settings.max_time_limit_ms, settings.request_budget_ms) / 1000.0
+        self.pool = SolverPool(self.settings, runner_path, fair=False, niceness=0)
+        # Before the loop's thread exists: a caller with no thread of its own
+        # gets its processes by fork, started at once with its imports.
+        self.pool.fork_processes()
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True,
                                        name="rummy-solver-bulk-loop")
         self.thread.start()
-        self.pool = SolverPool(self.settings, runner_path, fair=False, niceness=0)
         self.stopping = self._on_loop(self._event()).result()
         self._on_loop(self.pool.start()).result()
 

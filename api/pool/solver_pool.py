@@ -57,6 +57,7 @@ import os
 import pickle
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -242,9 +243,9 @@ def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: st
 class _ProcessSlot:
     """One solver process and the job it runs."""
 
-    def __init__(self, pool: SolverPool) -> None:
+    def __init__(self, pool: SolverPool, context: Any = None) -> None:
         self.pool = pool
-        ctx = pool.context
+        ctx = pool.context if context is None else context
         self.cancel_flag = ctx.RawValue("i", 0)
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
@@ -412,6 +413,7 @@ class SolverPool:
         self.start_s = 0.5  # how long starting a solver process takes (measured)
         self.running = False
         self.context: Any = None
+        self.forked: list[_Slot] = []  # started by fork_processes, for start to take
         self.collect_timer: asyncio.TimerHandle | None = None
         self.swaps: set[asyncio.Task[None]] = set()  # slots being replaced
         self.loop: asyncio.AbstractEventLoop  # set by start()
@@ -431,15 +433,35 @@ class SolverPool:
         """Slots running a job."""
         return sum(1 for slot in self.slots if slot.job is not None)
 
+    def fork_processes(self) -> bool:
+        """Start the solver processes now by ``fork`` of this process, for
+        ``start`` to take; only where that is safe: Linux, and no thread but
+        this one (a fork copies no other thread, and a lock one of them held
+        would stay locked in the child).  Whether it did.
+
+        A forked process starts with this process's imports, in milliseconds;
+        the forkserver (what ``start`` uses otherwise, and every replacement
+        uses) first imports the runner's module in a fresh interpreter, a
+        second or more.  Call it before writing output: a process copies
+        what this one has buffered."""
+        if (not self.settings.processes or self.forked
+                or not sys.platform.startswith("linux") or threading.active_count() > 1):
+            return False
+        context = multiprocessing.get_context("fork")
+        self.forked = [_ProcessSlot(self, context) for _ in range(self.size)]
+        return True
+
     async def start(self) -> None:
-        """Start the slots (in a thread: spawning processes blocks for a moment)."""
+        """Start the slots (in a thread: spawning processes blocks for a moment),
+        or take those ``fork_processes`` started."""
         self.loop = asyncio.get_running_loop()
         if self.settings.processes:
             self.context = multiprocessing.get_context("forkserver")
             module = self.runner_path.partition(":")[0]
             self.context.set_forkserver_preload([module])
-        self.slots = list(await asyncio.gather(*(
-            asyncio.to_thread(self._new_slot) for _ in range(self.size))))
+        forked, self.forked = self.forked, []
+        self.slots = forked + list(await asyncio.gather(*(
+            asyncio.to_thread(self._new_slot) for _ in range(self.size - len(forked)))))
         for slot in self.slots:
             slot.attach()
         self.running = True
@@ -459,7 +481,8 @@ class SolverPool:
             self._finish(job, _unavailable("the service is shutting down"))
         if self.swaps:  # a replacement still starting: it sees running is False and stops
             await asyncio.gather(*self.swaps, return_exceptions=True)
-        slots, self.slots = self.slots, []
+        slots, self.slots = self.slots + self.forked, []
+        self.forked = []
         for slot in slots:
             slot.detach()
         await asyncio.gather(*(asyncio.to_thread(slot.close) for slot in slots))
