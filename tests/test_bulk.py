@@ -349,7 +349,7 @@ def test_recycled_processes_lose_no_chunk(caplog: pytest.LogCaptureFixture) -> N
     """Issue 38.6: a plain log of every preset on 2 processes recycled every 3
     jobs (and chunks queued before any finished: nothing known of their cost)
     gets every answer, none rerun as if a process had died."""
-    lines = preset_lines(1_200)
+    lines = preset_lines(800)
     settings = DEFAULT_SETTINGS.model_copy(update={"recycle_tasks": 3})
     with caplog.at_level(logging.WARNING, logger="api.bulk"):
         pooled = list(run_lines(lines, processes=2, settings=settings, chunk_lines=16))
@@ -548,8 +548,19 @@ def test_the_throughput_benchmark_runs() -> None:
     assert [json.loads(line)["variant"] for line in lines[:4]] == [
         "indian13", "indian21", "rummy500", "gin"]
     assert len(MIXED_SUITES) == 4
-    results = run_bulk(n=8, processes=(1, 2), ray=False)
+    results = run_bulk(n=8, processes=(1, 2), ray=False, log="presets")
     assert [r["lines"] for r in results["runs"]] == [8, 8]
     assert all(r["errors"] == 0 for r in results["runs"]) and results["disagreements"] == 0
-    assert "| local, 2 processes" in render(results)
+    assert all(r["best_seconds"] <= r["seconds"] and r["round_speedup"] > 0
+               for r in results["runs"])
+    assert "| local, 2 processes" in render(results) and results["headroom"] > 0
+
+
+def test_the_preset_log_deals_every_preset_shuffled() -> None:
+    from solver import PRESETS
+
+    lines = [json.loads(line) for line in preset_lines(13 * 8)]
+    assert {line["variant"] for line in lines} == set(PRESETS)
+    assert [line["variant"] for line in lines[:13]] != [line["variant"] for line in lines[13:26]]
+    assert len({line["id"] for line in lines}) == len(lines)
 
