@@ -448,7 +448,8 @@ class SolverPool:
                 or not sys.platform.startswith("linux") or threading.active_count() > 1):
             return False
         context = multiprocessing.get_context("fork")
-        self.forked = [_ProcessSlot(self, context) for _ in range(self.size)]
+        for _ in range(self.size):  # one by one: stop() closes those started if one fails
+            self.forked.append(_ProcessSlot(self, context))
         return True
 
     async def start(self) -> None:
