@@ -59,6 +59,7 @@ def run(
     bulk: bool = False,
     bulk_n: int | None = None,
     bulk_ray: bool = True,
+    bulk_repeat: int = 1,
     seed: int = DEFAULT_SEED,
     time_limit_ms: int | None = None,
     progress: Callable[[str], None] | None = _stderr,
@@ -97,21 +98,22 @@ def run(
     if deadline:
         results["deadline"] = run_deadline(progress)
     if bulk:
-        results["bulk"] = run_bulk_if_ready(bulk_n, bulk_ray, seed, progress)
+        results["bulk"] = run_bulk_if_ready(bulk_n, bulk_ray, seed, progress, bulk_repeat)
     results["targets"] = targets(results)
     results["correct"] = correctness_problems(results) == []
     return results
 
 
 def run_bulk_if_ready(n: int | None, ray: bool, seed: int,
-                      progress: Callable[[str], None] | None) -> dict[str, Any]:
+                      progress: Callable[[str], None] | None, repeat: int = 1) -> dict[str, Any]:
     """``benchmarks.speed.bulk.run_bulk`` (1 and 2 processes, Ray unless ``ray`` is
-    false), or ``{"skipped": why}`` when the run cannot be made here."""
+    false, ``repeat`` alternating runs each), or ``{"skipped": why}`` when the
+    run cannot be made here."""
     lines = DEFAULT_BULK_LINES if n is None else n
     if progress is not None:
         progress(f"bulk: {lines} lines, 1 and 2 processes{', Ray' if ray else ''}")
     try:
-        return run_bulk(lines, (1, 2), ray, seed, 1, progress)
+        return run_bulk(lines, (1, 2), ray, seed, repeat, progress)
     except (RuntimeError, OSError) as error:
         return {"skipped": f"bulk run failed: {error}"}
 
@@ -178,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bulk-n", type=int, default=None,
                         help="lines of the bulk file (default: benchmarks.speed.bulk's, 10000)")
     parser.add_argument("--bulk-no-ray", action="store_true", help="skip the Ray runner of --bulk")
+    parser.add_argument("--bulk-repeat", type=int, default=1, metavar="R",
+                        help="alternating runs of each bulk runner; the median counts (default 1)")
     parser.add_argument("--load", action="store_true",
                         help="start the API server (1 and 2 workers) and load-test /v1/solve")
     parser.add_argument("--advise-load", action="store_true",
@@ -219,8 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.json:
             write_json(advice, args.json)
         return 0
-    if args.n < 1 or (args.bulk_n is not None and args.bulk_n < 1):
-        print("error: --n and --bulk-n must be at least 1", file=sys.stderr)
+    if args.n < 1 or (args.bulk_n is not None and args.bulk_n < 1) or args.bulk_repeat < 1:
+        print("error: --n, --bulk-n and --bulk-repeat must be at least 1", file=sys.stderr)
         return 2
     engines = list(SEARCH_ENGINES) if args.engine == "all" else [args.engine]
     hint_min, distinct = MIN_DEALS, None
@@ -231,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   load_seconds=args.load_seconds, hints=args.hints, hint_min=hint_min,
                   overrides=args.overrides, overrides_distinct=distinct, deadline=args.deadline,
                   bulk=args.bulk, bulk_n=args.bulk_n, bulk_ray=not args.bulk_no_ray,
+                  bulk_repeat=args.bulk_repeat,
                   seed=args.seed, time_limit_ms=args.time_limit_ms)
     print(render(results))
     if args.json:

@@ -51,9 +51,10 @@ README_PATH = ROOT / "benchmarks" / "README.md"
 RESULTS_DIR = ROOT / "benchmarks" / "results"
 REGENERATE = "python -m benchmarks.reference"
 
-KINDS = ("speed", "advise_load", "goodput", "arena_gin", "arena_rotated")
+KINDS = ("speed", "bulk", "advise_load", "goodput", "arena_gin", "arena_rotated")
 """What a result file's ``data`` is: the JSON of ``python -m benchmarks`` (speed
-suites, and the service's load, deadline and bulk phases), of ``--advise-load``,
+suites, and the service's load, deadline and bulk phases), of ``python -m
+benchmarks.speed.bulk`` (bulk alone, alternating runs), of ``--advise-load``,
 of ``python -m benchmarks.service.goodput``, of the gin arena, or of a
 rotated-seat arena (Indian and lay-down games)."""
 SOURCES = ("run", "notebook")
@@ -103,6 +104,8 @@ def kind_of(command: Sequence[str]) -> str:
         return "advise_load"
     if any(word.endswith("goodput") for word in words):
         return "goodput"
+    if any(word.endswith("speed.bulk") for word in words):
+        return "bulk"
     return "speed"
 
 
@@ -366,7 +369,8 @@ def service_section(results: Sequence[dict[str, Any]]) -> list[str]:
                      lambda data: bool(data.get("load") or data.get("bulk")
                                        or any(t["target"].startswith("deadline")
                                               for t in data.get("targets", []))))
-    if not found:
+    bulk_alone = _of_kind(results, "bulk")
+    if not found and not bulk_alone:
         return _nothing("a load, deadline or bulk run")
     lines: list[str] = []
     for result in found:
@@ -385,7 +389,7 @@ def service_section(results: Sequence[dict[str, Any]]) -> list[str]:
             lines += _table(["workers", "payload", "max req/s", "p50 ms", "p99 ms", "half rate req/s",
                              "p99 ms at half rate", "errors"], rows, right=(0, *range(2, 8)))
         bulk = data.get("bulk", {})
-        if bulk.get("runs"):
+        if bulk.get("runs") and not bulk_alone:  # a bulk run of its own supersedes the phase
             rows = [[run["runner"], _count(run["lines"]), _ms(run["seconds"], 1),
                      _ms(run["hands_per_s"]), _ratio(run.get("speedup")), _count(run["errors"]),
                      _count(run["differing"])] for run in bulk["runs"]]
@@ -393,7 +397,29 @@ def service_section(results: Sequence[dict[str, Any]]) -> list[str]:
             lines += _table(["runner", "lines", "seconds", "hands/s", "vs 1 process", "errors",
                              "answers differing"], rows, right=range(1, 7))
         lines += _targets(data.get("targets", []), lambda name: name.startswith(("deadline", "bulk")))
-    return lines + _notes(found)
+    for result in bulk_alone:
+        lines += [*([""] if lines else []), _origin(result), "", *_bulk_runs(result["data"])]
+    return lines + _notes([*found, *bulk_alone])
+
+
+def _bulk_runs(bulk: dict[str, Any]) -> list[str]:
+    """``python -m benchmarks.speed.bulk``'s table: each runner's median of
+    alternating runs, its best, the ratios, and what the machine allowed."""
+    rows = [[run["runner"], _count(run["lines"]), _ms(run["seconds"], 1), _ms(run["best_seconds"], 1),
+             _ms(run["first_answer_s"], 2), _ms(run["hands_per_s"]), _ratio(run["speedup"]),
+             _ratio(run["round_speedup"]), _count(run["errors"]), _count(run["differing"]),
+             _ms(run["load_before"], 1)] for run in bulk["runs"]]
+    what = "mixed" if bulk.get("log", "mixed") == "mixed" else "every preset's, shuffled,"
+    lines = [f"`rummy-solver bulk`, {bulk['n']:,} {what} `/v1/solve` lines, the median of "
+             f"{bulk['repeat']} alternating runs:", ""]
+    lines += _table(["runner", "lines", "seconds", "best", "first answer (s)", "hands/s",
+                     "vs 1 process", "per round", "errors", "answers differing", "load avg"],
+                    rows, right=range(1, 11))
+    if "headroom" in bulk:
+        lines += ["", f"Two CPU-bound processes of the same session did {bulk['headroom']:.2f}x "
+                      f"one's work in the same time (median of the rounds; 2.00x on an idle "
+                      f"2-core machine): the most two processes could gain then."]
+    return lines
 
 
 def goodput_section(results: Sequence[dict[str, Any]]) -> list[str]:

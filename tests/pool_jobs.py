@@ -19,15 +19,15 @@ def run(op: str, payload: dict[str, Any], deadline_at: float, budget_ms: float,
     ``sleep`` (ignores both), ``crash`` (the process dies), ``log_level`` (the
     level the process logs ``api`` records at); a ``bulk_chunk``
     holding a line with ``boom`` kills its process, any other is answered as
-    ``api.pool.jobs`` answers it."""
+    ``api.bulk.worker`` answers it."""
     if op == "crash":
         os._exit(3)
     if op == "bulk_chunk":
         if any("boom" in str(line) for line in payload["lines"]):
             os._exit(3)
-        from api.pool.jobs import run_job
+        from api.bulk.worker import run_chunk
 
-        return run_job(op, payload, deadline_at, budget_ms, cancelled, settings, request_id)
+        return run_chunk(op, payload, deadline_at, budget_ms, cancelled, settings, request_id)
     if op == "log_level":
         level = logging.getLevelName(logging.getLogger("api").level)
         return 200, json.dumps({"level": level}).encode(), {}
@@ -44,6 +44,6 @@ def run(op: str, payload: dict[str, Any], deadline_at: float, budget_ms: float,
                 stopped = "deadline"
                 break
             time.sleep(0.001)
-    body = {"op": op, "pid": os.getpid(), "stopped": stopped, "request_id": request_id,
-            "payload": payload}
+    body = {"op": op, "pid": os.getpid(), "ppid": os.getppid(), "stopped": stopped,
+            "request_id": request_id, "payload": payload}
     return 200, json.dumps(body).encode(), {"optimal": True}

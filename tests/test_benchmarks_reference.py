@@ -73,6 +73,7 @@ def test_notebook_rows_and_tuning_deals_are_marked() -> None:
     ("python -m benchmarks --arena --game rommy --deals 5", "arena_rotated"),
     ("python -m benchmarks --advise-load --game indian13", "advise_load"),
     ("python -m benchmarks.service.goodput --seconds 8", "goodput"),
+    ("python -m benchmarks.speed.bulk --n 12000 --no-ray --repeat 7", "bulk"),
 ])
 def test_kind_of_a_command(command: str, kind: str) -> None:
     assert reference.kind_of(command.split()) == kind

@@ -15,6 +15,7 @@ import argparse
 import gzip
 import io
 import json
+import logging
 import multiprocessing
 import sys
 import warnings
@@ -26,11 +27,13 @@ from typing import Any
 import pytest
 
 from api.bulk import command
-from api.bulk.on_pool import PoolRunner, run_lines
+from api.bulk.on_pool import MAX_REFUSALS, PoolRunner, run_lines
 from api.bulk.pipeline import IN_FLIGHT_PER_PROCESS, ChunkRunner, WorkersFailed, chunks, in_order
+from api.pool.solver_pool import Overloaded
 from api.shared.lines import Answered, Line, answer, answer_chunk, answer_line
 from api.shared.operations import DEFAULT_SETTINGS, OPERATIONS
 from api.shared.settings import Settings
+from benchmarks.speed.bulk import preset_lines
 from solver.deadline import NODES_PER_MS, Deadline
 from solver.gin import knock_check
 from solver.hints import discard_hint, draw_hint
@@ -337,6 +340,81 @@ def test_a_solver_process_that_dies_is_replaced_and_only_its_line_lost() -> None
     assert multiprocessing.active_children() == []
 
 
+def _died(records: list[logging.LogRecord]) -> list[str]:
+    """Bulk's "a worker died" messages among ``records``."""
+    return [r.getMessage() for r in records if r.name == "api.bulk" and "died" in r.getMessage()]
+
+
+def test_recycled_processes_lose_no_chunk(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 38.6: a plain log of every preset on 2 processes recycled every 3
+    jobs (and chunks queued before any finished: nothing known of their cost)
+    gets every answer, none rerun as if a process had died."""
+    lines = preset_lines(800)
+    settings = DEFAULT_SETTINGS.model_copy(update={"recycle_tasks": 3})
+    with caplog.at_level(logging.WARNING, logger="api.bulk"):
+        pooled = list(run_lines(lines, processes=2, settings=settings, chunk_lines=16))
+    assert _died(caplog.records) == []
+    assert [a.to_dict()["id"] for a in pooled] == [json.loads(line)["id"] for line in lines]
+    assert all(a.ok for a in pooled)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_crash_among_recycled_processes_costs_only_its_line(
+        caplog: pytest.LogCaptureFixture) -> None:
+    lines = preset_lines(300)
+    lines[100] = '{"id": "b", "variant": "gin", "hand": "boom"}'
+    settings = DEFAULT_SETTINGS.model_copy(update={"recycle_tasks": 2})
+    runner = PoolRunner(2, "solve_hand", settings, runner_path="tests.pool_jobs:run")
+    try:
+        with caplog.at_level(logging.WARNING, logger="api.bulk"):
+            answers = list(in_order(chunks(lines, 8), runner, runner.window))
+    finally:
+        runner.close()
+    assert len(_died(caplog.records)) == 1
+    errors = [(i, a.to_dict()["error"]["type"]) for i, a in enumerate(answers) if not a.ok]
+    assert errors == [(100, "worker_crashed")]
+    assert multiprocessing.active_children() == []
+
+
+def _refusing(runner: PoolRunner, refusals: int) -> list[int]:
+    """Make ``runner``'s pool refuse its next ``refusals`` jobs; the count of refusals so far."""
+    real = runner.pool.submit
+    refused = [0]
+
+    async def submit(*args: Any, **kwargs: Any) -> Any:
+        if refused[0] < refusals:
+            refused[0] += 1
+            raise Overloaded("1024 requests are already waiting", 1)
+        return await real(*args, **kwargs)
+
+    runner.pool.submit = submit  # type: ignore[method-assign]
+    return refused
+
+
+def test_a_refused_chunk_is_submitted_again_as_it_is(caplog: pytest.LogCaptureFixture) -> None:
+    lines = _mixed_lines(40)
+    runner = PoolRunner(2, "solve_hand", DEFAULT_SETTINGS)
+    try:
+        refused = _refusing(runner, 3)
+        with caplog.at_level(logging.WARNING, logger="api.bulk"):
+            answers = list(in_order(chunks(lines, 4), runner, runner.window))
+    finally:
+        runner.close()
+    assert refused == [3] and _died(caplog.records) == []
+    assert sum("refused" in r.getMessage() for r in caplog.records) == 3
+    assert answers == list(run_lines(lines, processes=1))
+
+
+def test_a_pool_that_keeps_refusing_stops_the_run() -> None:
+    runner = PoolRunner(2, "solve_hand", DEFAULT_SETTINGS)
+    try:
+        _refusing(runner, 10**6)
+        with pytest.raises(WorkersFailed, match=f"refused lines 1-4 {MAX_REFUSALS} times"):
+            list(in_order(chunks(_mixed_lines(8), 4), runner, runner.window))
+    finally:
+        runner.close()
+
+
 # ---------------------------------------------------------------------------
 # Command line
 
@@ -471,8 +549,19 @@ def test_the_throughput_benchmark_runs() -> None:
     assert [json.loads(line)["variant"] for line in lines[:4]] == [
         "indian13", "indian21", "rummy500", "gin"]
     assert len(MIXED_SUITES) == 4
-    results = run_bulk(n=8, processes=(1, 2), ray=False)
+    results = run_bulk(n=8, processes=(1, 2), ray=False, log="presets")
     assert [r["lines"] for r in results["runs"]] == [8, 8]
     assert all(r["errors"] == 0 for r in results["runs"]) and results["disagreements"] == 0
-    assert "| local, 2 processes" in render(results)
+    assert all(r["best_seconds"] <= r["seconds"] and r["round_speedup"] > 0
+               for r in results["runs"])
+    assert "| local, 2 processes" in render(results) and results["headroom"] > 0
+
+
+def test_the_preset_log_deals_every_preset_shuffled() -> None:
+    from solver import PRESETS
+
+    lines = [json.loads(line) for line in preset_lines(13 * 8)]
+    assert {line["variant"] for line in lines} == set(PRESETS)
+    assert [line["variant"] for line in lines[:13]] != [line["variant"] for line in lines[13:26]]
+    assert len({line["id"] for line in lines}) == len(lines)
 

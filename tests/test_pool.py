@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -21,7 +22,15 @@ from typing import Any
 
 import pytest
 
-from api.pool.solver_pool import BACKSTOP_S, LATE_S, PROMISE_S, Outcome, Overloaded, SolverPool
+from api.pool.solver_pool import (
+    BACKSTOP_S,
+    LATE_S,
+    PROMISE_S,
+    SOLVER_NICENESS,
+    Outcome,
+    Overloaded,
+    SolverPool,
+)
 from api.shared.settings import Settings
 
 RUNNER = "tests.pool_jobs:run"
@@ -43,9 +52,10 @@ async def _submit(pool: SolverPool, op: str, payload: dict[str, Any], limit_s: f
                              disconnected, "req-1")
 
 
-def run(settings: Settings, scenario: Callable[[SolverPool], Awaitable[Any]]) -> Any:
+def run(settings: Settings, scenario: Callable[[SolverPool], Awaitable[Any]],
+        **options: Any) -> Any:
     async def main() -> Any:
-        pool = SolverPool(settings, RUNNER)
+        pool = SolverPool(settings, RUNNER, **options)
         await pool.start()
         try:
             return await scenario(pool)
@@ -192,6 +202,76 @@ def test_a_wait_past_the_deadline_is_refused() -> None:
         await busy
 
     run(Settings(processes=1), scenario)
+
+
+def test_a_batch_job_waits_for_a_solver_and_its_limit_counts_from_its_start() -> None:
+    """``batch`` (bulk's chunks): however long the wait, never refused for it;
+    its time limit runs from its start, and still ends a job that ignores it."""
+    async def scenario(pool: SolverPool) -> None:
+        for _ in range(3):  # the pool expects a spin to take 0.3 s
+            await _submit(pool, "spin", {"s": 0.3}, 5)
+        busy = asyncio.ensure_future(_submit(pool, "spin", {"s": 0.3}, 5))
+        await asyncio.sleep(0.02)
+        started = time.monotonic()
+        waited = await pool.submit("spin", {"s": 0.05}, started + 0.1, 100, _never, "req-1",
+                                   batch=True)
+        assert waited.status == 200 and body(waited)["stopped"] == "done"
+        assert time.monotonic() - started > 0.25  # it waited for the busy job, past 0.1 s
+        assert (await busy).status == 200
+        busy = asyncio.ensure_future(_submit(pool, "spin", {"s": 0.3}, 5))
+        await asyncio.sleep(0.02)
+        started = time.monotonic()
+        stuck = await pool.submit("sleep", {"s": 5}, started + 0.2, 200, _never, "req-1",
+                                  batch=True)
+        took = time.monotonic() - started
+        assert stuck.status == 503
+        assert 0.25 + 0.2 <= took < 0.3 + 0.2 + LATE_S + 0.15, took
+        await busy
+
+    run(Settings(processes=1), scenario)
+
+
+@pytest.mark.parametrize("niceness", [SOLVER_NICENESS, 0])
+def test_solver_processes_run_below_their_worker_by_the_pools_niceness(niceness: int) -> None:
+    async def scenario(pool: SolverPool) -> int:
+        pid = body(await _submit(pool, "pid", {}, 5))["pid"]
+        return os.getpriority(os.PRIO_PROCESS, pid)
+
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    options = {} if niceness == SOLVER_NICENESS else {"niceness": niceness}
+    assert run(Settings(processes=1), scenario, **options) == min(19, own + niceness)
+
+
+def _forked_and_parent(settings: Settings) -> tuple[bool, int]:
+    """Whether ``fork_processes`` forked the pool's processes, and their parent's pid."""
+    pool = SolverPool(settings, RUNNER)
+    forked = pool.fork_processes()
+
+    async def main() -> int:
+        await pool.start()
+        try:
+            parent: int = body(await _submit(pool, "pid", {}, 5))["ppid"]
+            return parent
+        finally:
+            await pool.stop()
+
+    return forked, asyncio.run(main())
+
+
+def test_processes_are_forked_from_a_caller_without_other_threads() -> None:
+    """``fork_processes``: a process started by fork is this process's child; with
+    another thread running it is the forkserver's (a fork copies no other thread)."""
+    if threading.active_count() == 1:
+        assert _forked_and_parent(Settings(processes=2)) == (True, os.getpid())
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        forked, parent = _forked_and_parent(Settings(processes=1))
+    finally:
+        release.set()
+        other.join()
+    assert not forked and parent != os.getpid()
 
 
 def test_processes_are_recycled_after_so_many_jobs() -> None:

@@ -3,7 +3,8 @@
 * ``api.bulk.pipeline``: the in-order window over any runner of chunks, each
   line answered by ``api.shared.lines`` (checked by its operation's
   ``Operation.parse``, as the endpoint's body is);
-* ``api.bulk.on_pool``: ``run_lines`` on the service's solver pool;
+* ``api.bulk.on_pool``: ``run_lines`` on the service's solver pool, whose
+  processes run ``api.bulk.worker``;
 * ``api.bulk.on_ray``: ``run_lines_ray`` on a Ray cluster;
 * ``api.bulk.command``: the ``rummy-solver bulk`` command.
 

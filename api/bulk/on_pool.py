@@ -3,28 +3,61 @@ solver processes (``api.pool.solver_pool``), in input order.
 
 The pool is the one the HTTP service runs its requests on, driven here from
 an event loop on a thread of its own: each chunk of lines is one
-``bulk_chunk`` job (``api.pool.jobs``), answered as ``api.shared.lines`` answers
-a line.  A solver process that dies is replaced by the pool; its chunk is
-rerun a line at a time (``pipeline.in_order``).
+``bulk_chunk`` *batch* job (``SolverPool.submit``: queued until a process is
+free, never refused for its wait, its time limit counted from its start),
+answered by ``api.bulk.worker`` as ``api.shared.lines`` answers a line.  What
+happens to a chunk is told apart:
+
+* answered: its answers;
+* refused by the pool (``Overloaded``: a full queue, a pool that stops): the
+  same chunk is submitted again, up to ``MAX_REFUSALS`` times;
+* its process died or overran the chunk's limit (the pool kills and replaces
+  it): the chunk is rerun a line at a time (``pipeline.in_order``), so only a
+  line that kills a process on its own is answered ``worker_crashed``.
+
+A process recycled (``recycle_tasks``, ``recycle_rss_mb``) leaves after
+answering its chunk, so recycling costs a process start, never a chunk.
+
+The processes run at the caller's priority and, when the caller has no
+other thread (the command line; Linux), start by ``fork``
+(``SolverPool.fork_processes``): at once, with the caller's imports, where
+the forkserver first imports the solver in a fresh interpreter.  Their
+replacements come from the forkserver.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import threading
 import time
 from collections.abc import Generator, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from api.bulk.pipeline import CHUNK_LINES, IN_FLIGHT_PER_PROCESS, ChunkRunner, chunks, in_order
+from api.bulk.pipeline import (
+    CHUNK_LINES,
+    IN_FLIGHT_PER_PROCESS,
+    ChunkRunner,
+    WorkersFailed,
+    chunks,
+    in_order,
+)
 from api.pool.resources import available_cpus
-from api.pool.solver_pool import Overloaded, SolverPool
+from api.pool.solver_pool import Outcome, Overloaded, SolverPool
 from api.shared.lines import Answered, Line, answer_chunk, check_op, unpack
 from api.shared.operations import DEFAULT_SETTINGS
 from api.shared.settings import Settings
 
+logger = logging.getLogger("api.bulk")
+
 _SLACK_S = 5.0
+MAX_REFUSALS = 5
+"""Times one chunk may be refused by the pool before the run stops (``WorkersFailed``)."""
+REFUSED_PAUSE_S = 0.1
+"""Pause before a refused chunk is submitted again (times the refusals so far)."""
+RUNNER = "api.bulk.worker:run_chunk"
+"""The job runner of bulk's solver processes."""
 
 
 def default_processes() -> int:
@@ -32,22 +65,33 @@ def default_processes() -> int:
     return available_cpus()
 
 
+class _Ticket(NamedTuple):
+    """A submitted chunk: its lines (to submit again when refused) and its answer to be."""
+
+    first: int
+    lines: list[Line]
+    outcome: concurrent.futures.Future[Outcome]
+
+
 class PoolRunner(ChunkRunner):
-    """Chunks of lines as jobs of a ``SolverPool`` of ``processes`` solver processes."""
+    """Chunks of lines as batch jobs of a ``SolverPool`` of ``processes`` solver processes."""
 
     def __init__(self, processes: int, op: str, settings: Settings,
-                 runner_path: str = "api.pool.jobs:run_job") -> None:
+                 runner_path: str = RUNNER) -> None:
         window = processes * IN_FLIGHT_PER_PROCESS
         self.settings = settings.model_copy(update={
             "processes": processes, "queue_size": max(settings.queue_size, window)})
         self.op = op
         self.window = window
         self.line_limit_s = max(settings.max_time_limit_ms, settings.request_budget_ms) / 1000.0
+        self.pool = SolverPool(self.settings, runner_path, fair=False, niceness=0)
+        # Before the loop's thread exists: a caller with no thread of its own
+        # gets its processes by fork, started at once with its imports.
+        self.pool.fork_processes()
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True,
                                        name="rummy-solver-bulk-loop")
         self.thread.start()
-        self.pool = SolverPool(self.settings, runner_path, fair=False)
         self.stopping = self._on_loop(self._event()).result()
         self._on_loop(self.pool.start()).result()
 
@@ -58,21 +102,38 @@ class PoolRunner(ChunkRunner):
     async def _event() -> asyncio.Event:
         return asyncio.Event()
 
-    def start(self, first: int, lines: Sequence[Line]) -> concurrent.futures.Future[Any]:
-        """Submit a chunk; its future outcome."""
-        limit_s = len(lines) * self.line_limit_s + _SLACK_S
-        payload = {"lines": list(lines), "first": first, "op": self.op}
-        return self._on_loop(self.pool.submit(
-            "bulk_chunk", payload, time.monotonic() + limit_s, limit_s * 1000.0,
-            self.stopping.wait, "bulk"))
+    def start(self, first: int, lines: Sequence[Line]) -> _Ticket:
+        """Submit a chunk; its ticket."""
+        return self._submit(first, list(lines))
 
-    def finish(self, ticket: concurrent.futures.Future[Any]) -> list[Answered] | None:
-        """The chunk's answers; None when its solver process died or overran."""
-        try:
-            outcome = ticket.result()
-        except Overloaded:  # pragma: no cover - the window never outgrows the queue
-            return None
-        return unpack(outcome.body) if outcome.status == 200 else None
+    def _submit(self, first: int, lines: list[Line]) -> _Ticket:
+        # Every line may use its whole limit: the chunk's, from its start, is
+        # only the backstop against a process that stopped answering.
+        limit_s = len(lines) * self.line_limit_s + _SLACK_S
+        payload = {"lines": lines, "first": first, "op": self.op}
+        return _Ticket(first, lines, self._on_loop(self.pool.submit(
+            "bulk_chunk", payload, time.monotonic() + limit_s, limit_s * 1000.0,
+            self.stopping.wait, "bulk", batch=True)))
+
+    def finish(self, ticket: _Ticket) -> list[Answered] | None:
+        """The chunk's answers; None when its solver process died or overran.
+        A chunk the pool refused is submitted again as it is: nothing crashed."""
+        refusals = 0
+        while True:
+            try:
+                outcome = ticket.outcome.result()
+            except Overloaded as exc:
+                refusals += 1
+                if refusals >= MAX_REFUSALS:
+                    raise WorkersFailed(f"the solver pool refused lines {ticket.first}-"
+                                        f"{ticket.first + len(ticket.lines) - 1} "
+                                        f"{refusals} times: {exc.reason}") from None
+                logger.warning("the solver pool refused %d lines (%s); submitting them again",
+                               len(ticket.lines), exc.reason)
+                time.sleep(REFUSED_PAUSE_S * refusals)
+                ticket = self._submit(ticket.first, ticket.lines)
+                continue
+            return unpack(outcome.body) if outcome.status == 200 else None
 
     def close(self) -> None:
         """Stop the solver processes and the loop."""

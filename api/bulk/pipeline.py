@@ -33,7 +33,7 @@ MAX_CRASH_STREAK = 3
 
 
 class WorkersFailed(RuntimeError):
-    """Worker processes keep dying: the run cannot go on."""
+    """Worker processes keep dying (or the pool keeps refusing a chunk): the run cannot go on."""
 
 
 def chunks(lines: Iterable[Line], size: int = CHUNK_LINES) -> Iterator[tuple[int, list[Line]]]:

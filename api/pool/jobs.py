@@ -6,9 +6,10 @@ and ``args`` holds its library arguments, already checked by the front end
 (``Operation.parse``); the call runs under one ``solver.deadline.Deadline``
 (the request's, counted from its arrival, with the work budget its time
 limit buys) and the answer is the result's wire form plus ``elapsed_ms``.
-Two transport jobs serve the streaming front ends: ``stream_line`` (one raw
-line of ``/v1/solve/stream``) and ``bulk_chunk`` (lines of ``rummy-solver
-bulk``), both answered as ``api.shared.lines`` answers a line.
+One transport job serves the stream: ``stream_line`` (one raw line of
+``/v1/solve/stream``), answered as ``api.shared.lines`` answers a line
+(``rummy-solver bulk`` runs its chunks on a runner of its own,
+``api.bulk.worker``).
 
 The library's input errors become 422 in the one error shape (``loc`` under
 ``body``); anything else a logged 503.  Never 500.
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from api.shared.errors import RequestRejected, solver_failure
-from api.shared.lines import answer_chunk, answer_line, encode, pack
+from api.shared.lines import answer_line, encode
 from api.shared.logs import REQUEST_ID
 from api.shared.operations import OPERATIONS
 from api.shared.settings import Settings
@@ -79,9 +80,6 @@ def run_job(op: str, payload: Payload, deadline_at: float, budget_ms: float,
             data = answer_line(payload["line"], payload["number"], deadline, settings=settings,
                                op=payload.get("default_op", "solve_hand"))
             return 200, encode(data).encode(), {"ok": "result" in data}
-        if op == "bulk_chunk":
-            answered = answer_chunk(payload["lines"], payload["first"], payload["op"], settings)
-            return 200, pack(answered), {}
         return _run(op, payload, deadline, settings)
     except Exception as exc:
         return 503, error_body([{"type": "solver_error", "loc": ["body"],

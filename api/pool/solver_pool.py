@@ -37,6 +37,10 @@ misbehaves can be cut short without losing the worker.
   the average times), and one that can no longer start before its deadline
   (the jobs ahead ran long) is refused then with the same 503, not at its
   deadline; one still waiting at its deadline is refused then.
+* **Batch work** (``submit(..., batch=True)``: ``rummy-solver bulk``'s
+  chunks, which bulk bounds in number itself) is not admitted by expected
+  work: it waits for a solver however long that takes, and its time limit
+  counts from its start (a backstop, as for any job).
 * **Cancellation**: a client that goes away cancels its job: a waiting job is
   dropped, a running one sees its shared-memory cancel flag within
   milliseconds (the library's deadline checks read it).
@@ -67,6 +71,7 @@ import os
 import pickle
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -172,6 +177,8 @@ class _Job:
     counted: bool = True
     """Whether the job still counts as running for its client's fair share:
     until it leaves its slot, or its client has been answered (late, or gone)."""
+    batch_limit_s: float | None = None
+    """A batch job's time limit, counted from when it starts (``submit``'s ``batch``)."""
 
     @property
     def limit_s(self) -> float:
@@ -223,14 +230,17 @@ def load_runner(path: str) -> JobRunner:
     return runner
 
 
-def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: str) -> None:
+def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: str,
+                niceness: int = SOLVER_NICENESS) -> None:
     """A solver process: run jobs one at a time until told to stop or recycled."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the worker's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    # Below the worker's event loop: when solves fill every core, the loop
-    # must still get the CPU to answer each request by its deadline.
-    with contextlib.suppress(OSError):
-        os.nice(SOLVER_NICENESS)
+    # Below the worker's event loop (SolverPool's niceness): when solves fill
+    # every core, the loop must still get the CPU to answer each request by
+    # its deadline.
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     import logging.config
 
     from api.shared.logs import log_config
@@ -285,14 +295,14 @@ def _child_main(conn: Connection, cancel: Any, config: Settings, runner_path: st
 class _ProcessSlot:
     """One solver process and the job it runs."""
 
-    def __init__(self, pool: SolverPool) -> None:
+    def __init__(self, pool: SolverPool, context: Any = None) -> None:
         self.pool = pool
-        ctx = pool.context
+        ctx = pool.context if context is None else context
         self.cancel_flag = ctx.RawValue("i", 0)
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
             target=_child_main,
-            args=(child, self.cancel_flag, pool.settings, pool.runner_path),
+            args=(child, self.cancel_flag, pool.settings, pool.runner_path, pool.niceness),
             daemon=True, name="rummy-solver-child")
         self.process.start()
         child.close()
@@ -435,12 +445,18 @@ class SolverPool:
     """The solver processes (or threads) of one worker; see the module docstring.
 
     ``fair``: keep the last free solver for a client running nothing (the
-    service; ``bulk``, one client, uses every process)."""
+    service; ``bulk``, one client, uses every process).  ``niceness``: how much
+    lower the solver processes' CPU priority is than this process's
+    (``SOLVER_NICENESS`` under an event loop that must answer requests by
+    their deadlines; bulk's loop only hands out chunks, and its processes
+    run at the priority its user gave the command)."""
 
     def __init__(self, settings: Settings, runner_path: str,
-                 on_change: Callable[[SolverPool], None] | None = None, fair: bool = True) -> None:
+                 on_change: Callable[[SolverPool], None] | None = None, fair: bool = True,
+                 niceness: int = SOLVER_NICENESS) -> None:
         self.settings = settings
         self.runner_path = runner_path
+        self.niceness = niceness
         self.on_change = on_change
         self.pending: FairQueue[_Job] = FairQueue(reserve=1 if fair and self.size > 1 else 0)
         self.times = ServiceTimes()
@@ -449,6 +465,7 @@ class SolverPool:
         self.start_s = 0.5  # how long starting a solver process takes (measured)
         self.running = False
         self.context: Any = None
+        self.forked: list[_Slot] = []  # started by fork_processes, for start to take
         self.collect_timer: asyncio.TimerHandle | None = None
         self.recheck_timer: asyncio.TimerHandle | None = None
         self.swaps: set[asyncio.Task[None]] = set()  # slots being replaced
@@ -469,15 +486,36 @@ class SolverPool:
         """Slots running a job."""
         return sum(1 for slot in self.slots if slot.job is not None)
 
+    def fork_processes(self) -> bool:
+        """Start the solver processes now by ``fork`` of this process, for
+        ``start`` to take; only where that is safe: Linux, and no thread but
+        this one (a fork copies no other thread, and a lock one of them held
+        would stay locked in the child).  Whether it did.
+
+        A forked process starts with this process's imports, in milliseconds;
+        the forkserver (what ``start`` uses otherwise, and every replacement
+        uses) first imports the runner's module in a fresh interpreter, a
+        second or more.  Call it before writing output: a process copies
+        what this one has buffered."""
+        if (not self.settings.processes or self.forked
+                or not sys.platform.startswith("linux") or threading.active_count() > 1):
+            return False
+        context = multiprocessing.get_context("fork")
+        for _ in range(self.size):  # one by one: stop() closes those started if one fails
+            self.forked.append(_ProcessSlot(self, context))
+        return True
+
     async def start(self) -> None:
-        """Start the slots (in a thread: spawning processes blocks for a moment)."""
+        """Start the slots (in a thread: spawning processes blocks for a moment),
+        or take those ``fork_processes`` started."""
         self.loop = asyncio.get_running_loop()
         if self.settings.processes:
             self.context = multiprocessing.get_context("forkserver")
             module = self.runner_path.partition(":")[0]
             self.context.set_forkserver_preload([module])
-        self.slots = list(await asyncio.gather(*(
-            asyncio.to_thread(self._new_slot) for _ in range(self.size))))
+        forked, self.forked = self.forked, []
+        self.slots = forked + list(await asyncio.gather(*(
+            asyncio.to_thread(self._new_slot) for _ in range(self.size - len(forked)))))
         for slot in self.slots:
             slot.attach()
         self.running = True
@@ -498,7 +536,8 @@ class SolverPool:
             self._finish(job, _unavailable("the service is shutting down"))
         if self.swaps:  # a replacement still starting: it sees running is False and stops
             await asyncio.gather(*self.swaps, return_exceptions=True)
-        slots, self.slots = self.slots, []
+        slots, self.slots = self.slots + self.forked, []
+        self.forked = []
         for slot in slots:
             slot.detach()
         await asyncio.gather(*(asyncio.to_thread(slot.close) for slot in slots))
@@ -542,11 +581,18 @@ class SolverPool:
 
     async def submit(self, op: str, payload: Payload, deadline_at: float, budget_ms: float,
                      disconnected: Callable[[], Awaitable[Any]], request_id: str = "-", *,
-                     client: str = "-", kind: str | None = None) -> Outcome:
+                     client: str = "-", kind: str | None = None,
+                     batch: bool = False) -> Outcome:
         """Run a job and return its answer; raises ``Overloaded`` when it cannot
         start in time.  ``disconnected`` returns once the client went away;
         ``client`` is whose job it is (fair share), ``kind`` what it is like
-        (its cost estimate, with its limit ``budget_ms``; default: the operation)."""
+        (its cost estimate, with its limit ``budget_ms``; default: the operation).
+
+        ``batch``: work nobody waits on by a deadline (``rummy-solver bulk``'s
+        chunks), queued until a solver is free however long that takes: never
+        refused for the wait (the caller bounds how many it queues; only a
+        full queue or a pool that stops refuses it), and its time limit
+        (``deadline_at`` less now) counts from when it starts."""
         if not self.running:
             raise Overloaded("the service is shutting down", 1)
         now = self.loop.time()
@@ -554,6 +600,10 @@ class SolverPool:
         if len(self.pending) >= self.settings.queue_size:
             raise Overloaded(f"{len(self.pending)} requests are already waiting for a solver "
                              f"(RUMMY_SOLVER_QUEUE_SIZE)", wait)
+        if batch:
+            return await self._run_batch(op, payload, deadline_at - now, budget_ms,
+                                         disconnected, request_id, client,
+                                         op if kind is None else kind)
         kind = op if kind is None else kind
         job = _Job(next(self.ids), op, payload, deadline_at, budget_ms, self.loop.create_future(),
                    request_id, client, kind, self.times.estimate(kind, budget_ms / 1000.0),
@@ -567,6 +617,21 @@ class SolverPool:
                              f"{wait * 1000:.0f} ms, too close to its deadline", wait)
         self.pending.push(client, job, job.cautious_s)
         job.timer = self.loop.call_at(deadline_at, self._expire, job)
+        return await self._await(job, disconnected)
+
+    async def _run_batch(self, op: str, payload: Payload, limit_s: float, budget_ms: float,
+                         disconnected: Callable[[], Awaitable[Any]], request_id: str,
+                         client: str, kind: str) -> Outcome:
+        """A ``batch`` job (see ``submit``): queued without a deadline while it
+        waits (``_dispatch`` gives it ``limit_s`` from its start)."""
+        job = _Job(next(self.ids), op, payload, math.inf, budget_ms, self.loop.create_future(),
+                   request_id, client, kind, self.times.estimate(kind, limit_s),
+                   self.times.cautious(kind, limit_s), batch_limit_s=limit_s)
+        self.pending.push(client, job, job.estimate_s)
+        return await self._await(job, disconnected)
+
+    async def _await(self, job: _Job, disconnected: Callable[[], Awaitable[Any]]) -> Outcome:
+        """Dispatch a queued ``job`` and wait for its answer, or for its client to leave."""
         self._dispatch()
         if self.pending and self.recheck_timer is None:
             self.recheck_timer = self.loop.call_later(RECHECK_S, self._recheck)
@@ -649,6 +714,8 @@ class SolverPool:
             if job.timer is not None:
                 job.timer.cancel()
             job.started_at = self.loop.time()
+            if job.batch_limit_s is not None:
+                job.deadline_at = job.started_at + job.batch_limit_s
             try:
                 slot.send(job)
             except (OSError, BrokenPipeError, ValueError):

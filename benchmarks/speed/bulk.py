@@ -1,19 +1,27 @@
 """Throughput of ``rummy-solver bulk``: hands/s with 1 and 2 processes and on Ray.
 
-``python -m benchmarks.speed.bulk [--n 10000] [--processes 1 2] [--no-ray] [--repeat R] [--json PATH]``
+``python -m benchmarks.speed.bulk [--n 10000] [--log mixed|presets] [--processes 1 2] [--no-ray]
+[--repeat R] [--json PATH]``
 
-Builds a mixed game log of ``n`` ``/v1/solve`` lines dealt by
-``benchmarks.speed.suites`` (a quarter each, interleaved: indian13 14 cards with
+Builds a game log of ``n`` ``/v1/solve`` lines dealt by ``benchmarks.speed.suites``
+-- ``mixed`` (default): a quarter each, interleaved: indian13 14 cards with
 discard, indian21 22 cards with discard, rummy500 13 cards, gin 11 cards with
-discard) and times what ``rummy-solver bulk`` does with it, once per runner
-and repeat, each run in a new Python process (cold caches, as a real run
-starts): read the file (``api.bulk.command.read_lines``), answer every line
+discard; ``presets``: every suite's hands (every preset) in equal shares,
+shuffled (``preset_lines``) -- and times what ``rummy-solver bulk`` does with
+it, once per runner and repeat, each run in a new Python process (cold
+caches, as a real run starts): read the file
+(``api.bulk.command.read_lines``), answer every line
 (``api.bulk.on_pool.run_lines`` / ``api.bulk.on_ray.run_lines_ray``, a local Ray
 instance started and stopped inside the timing), write the answers to a
 file.  ``first answer`` is the time to the first answer line: the pool's or
-Ray's start-up.  Runners take turns within each repeat and the fastest run
-of each counts, so a shared machine's bursts of load spread over all of
-them (the table shows the load average before the runs).
+Ray's start-up.  Runners take turns within each repeat, so a shared
+machine's bursts of load spread over all of them; each runner's figure is
+the median of its runs (its best and every run are in the JSON), and
+``vs 1 process`` is the ratio of the medians (the median of each round's
+own ratio beside it); the load average before the runs is shown, and each
+round first measures ``parallel_headroom``: what two CPU-bound processes of
+this session gain over one at that moment, the ceiling of any 2-process
+speedup on a machine other sessions share.
 
 Prints a Markdown table; never asserts on time.  The exit code is 1 when a
 runner answered a line with an error or the runners disagree on an answer.
@@ -25,6 +33,8 @@ import argparse
 import importlib.util
 import json
 import os
+import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -57,6 +67,17 @@ def mixed_lines(n: int, seed: int = DEFAULT_SEED) -> list[str]:
         body = cases[name][i // len(MIXED_SUITES)].payload(SUITES[name])
         lines.append(json.dumps({"id": f"{name}-{i}", **body}))
     return lines
+
+
+def preset_lines(n: int, seed: int = DEFAULT_SEED) -> list[str]:
+    """``n`` JSON lines (``/v1/solve`` bodies with an ``id``) dealt by every
+    suite of ``benchmarks.speed.suites`` (hands of every preset, the dense ones
+    too) in equal shares, shuffled: a plain game log of every game."""
+    per_suite = -(-n // len(SUITES))
+    lines = [json.dumps({"id": f"{name}-{i}", **case.payload(SUITES[name])})
+             for name in SUITES for i, case in enumerate(generate(name, per_suite, seed))]
+    random.Random(seed).shuffle(lines)
+    return lines[:n]
 
 
 def runner_name(processes: int) -> str:
@@ -98,62 +119,112 @@ def time_fresh(path: Path, out: Path, processes: int) -> dict[str, float]:
     return timing
 
 
+LOGS: dict[str, Callable[[int, int], list[str]]] = {"mixed": mixed_lines, "presets": preset_lines}
+"""The game logs a run may time, by name."""
+
+HEADROOM_LOOP = 3_000_000
+"""Additions a headroom probe makes (a few tenths of a second on an idle core)."""
+
+
+def parallel_headroom(loop: int = HEADROOM_LOOP) -> float:
+    """How much more two CPU-bound processes of this session get done at once
+    than one, now: about 2 on an idle 2-core machine, about 1 when other
+    sessions leave this one a core's worth (Linux divides the CPU between
+    sessions -- autogroups -- before their processes).  The most two bulk
+    processes could gain at that moment, whatever their code."""
+    command = [sys.executable, "-c", f"x = 0\nfor i in range({loop}): x += i"]
+
+    def run(copies: int) -> float:
+        started = time.perf_counter()
+        for child in [subprocess.Popen(command) for _ in range(copies)]:
+            child.wait()
+        return time.perf_counter() - started
+
+    one = run(1)
+    return 2 * one / run(2)
+
+
 def run_bulk(n: int = DEFAULT_LINES, processes: Sequence[int] = (1, 2), ray: bool = True,
              seed: int = DEFAULT_SEED, repeat: int = 1,
-             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Time every runner on one mixed file; plain data for ``render`` / JSON."""
+             progress: Callable[[str], None] | None = None, log: str = "mixed") -> dict[str, Any]:
+    """Time every runner on one game log (``LOGS[log]``); plain data for
+    ``render`` / JSON."""
     ray_missing = importlib.util.find_spec("ray") is None
     plan = [*processes, *([RAY] if ray and not ray_missing else [])]
-    results: dict[str, Any] = {"n": n, "seed": seed, "repeat": repeat, "suites": list(MIXED_SUITES),
-                               "cpus": os.cpu_count(), "runs": [], "disagreements": 0}
+    suites = list(MIXED_SUITES) if log == "mixed" else list(SUITES)
+    results: dict[str, Any] = {"n": n, "seed": seed, "repeat": repeat, "log": log,
+                               "suites": suites, "cpus": os.cpu_count(), "runs": [],
+                               "disagreements": 0}
     if ray and ray_missing:
         results["ray_skipped"] = "ray is not installed (pip install -e '.[ray]')"
     timings: dict[int, list[dict[str, float]]] = {p: [] for p in plan}
     with tempfile.TemporaryDirectory(prefix="bulk-bench-") as folder:
-        path = Path(folder) / "mixed.jsonl"
-        path.write_text("\n".join(mixed_lines(n, seed)) + "\n", encoding="utf-8")
+        path = Path(folder) / f"{log}.jsonl"
+        path.write_text("\n".join(LOGS[log](n, seed)) + "\n", encoding="utf-8")
         outputs = {p: Path(folder) / f"out-{p}.jsonl" for p in plan}
+        headroom = []
         for round_ in range(repeat):
+            headroom.append(parallel_headroom())
             for count in plan:
                 load = os.getloadavg()[0]
                 timing = {**time_fresh(path, outputs[count], count), "load_before": load}
                 timings[count].append(timing)
                 if progress is not None:
                     progress(f"bulk {round_ + 1}/{repeat}: {runner_name(count)}: "
-                             f"{timing['seconds']:.1f} s (load average before {load:.1f})")
+                             f"{timing['seconds']:.1f} s (load average before {load:.1f}; "
+                             f"two processes' headroom {headroom[-1]:.2f}x)")
+        results["headroom"] = statistics.median(headroom)
+        results["all_headroom"] = headroom
         reference = outputs[plan[0]].read_text(encoding="utf-8").splitlines() if plan else []
         for count in plan:
             answers = outputs[count].read_text(encoding="utf-8").splitlines()
-            best = min(timings[count], key=lambda t: t["seconds"])
+            runs = timings[count]
             differing = sum(a != b for a, b in zip(answers, reference, strict=False))
             results["disagreements"] += differing
+            seconds = statistics.median(t["seconds"] for t in runs)
             results["runs"].append({
                 "runner": runner_name(count), "processes": count or None, "ray": count == RAY,
                 "lines": len(answers),
                 "errors": sum(1 for line in answers if "result" not in json.loads(line)),
-                "differing": differing, **best,
-                "hands_per_s": len(answers) / best["seconds"],
-                "all_seconds": [t["seconds"] for t in timings[count]],
+                "differing": differing, "seconds": seconds,
+                "best_seconds": min(t["seconds"] for t in runs),
+                "first_answer_s": statistics.median(t["first_answer_s"] for t in runs),
+                "load_before": statistics.median(t["load_before"] for t in runs),
+                "hands_per_s": len(answers) / seconds,
+                "all_seconds": [t["seconds"] for t in runs],
+                "all_loads": [t["load_before"] for t in runs],
             })
     base = next((r for r in results["runs"] if r["processes"] == 1), None)
     for row in results["runs"]:
         row["speedup"] = row["hands_per_s"] / base["hands_per_s"] if base else None
+        row["round_speedup"] = statistics.median(
+            one / this for one, this in zip(base["all_seconds"], row["all_seconds"],
+                                            strict=True)) if base else None
     return results
 
 
 def render(results: dict[str, Any]) -> str:
     """The Markdown table of a ``run_bulk`` result."""
-    rows = [[r["runner"], f"{r['lines']:,}", f"{r['seconds']:.1f}", f"{r['first_answer_s']:.2f}",
-             f"{r['hands_per_s']:,.0f}", "-" if r["speedup"] is None else f"{r['speedup']:.2f}x",
+    rows = [[r["runner"], f"{r['lines']:,}", f"{r['seconds']:.1f}", f"{r['best_seconds']:.1f}",
+             f"{r['first_answer_s']:.2f}", f"{r['hands_per_s']:,.0f}",
+             "-" if r["speedup"] is None else f"{r['speedup']:.2f}x",
+             "-" if r["round_speedup"] is None else f"{r['round_speedup']:.2f}x",
              r["errors"], r["differing"], f"{r['load_before']:.1f}"] for r in results["runs"]]
-    table = markdown_table(["runner", "lines", "seconds", "first answer (s)", "hands/s",
-                            "vs 1 process", "errors", "answers differing", "load avg before"],
-                           rows)
-    title = (f"### Bulk throughput: {results['n']:,} mixed /v1/solve lines "
+    table = markdown_table(["runner", "lines", "seconds (median)", "best", "first answer (s)",
+                            "hands/s", "vs 1 process", "per round", "errors",
+                            "answers differing", "load avg before"], rows)
+    what = "mixed" if results.get("log", "mixed") == "mixed" else "every preset's, shuffled,"
+    title = (f"### Bulk throughput: {results['n']:,} {what} /v1/solve lines "
              f"({', '.join(results['suites'])}), {results['cpus']} CPUs, "
-             f"best of {results['repeat']}\n\n")
-    note = f"\n\n{results['ray_skipped']}" if "ray_skipped" in results else ""
-    return title + table + note
+             f"median of {results['repeat']} alternating runs\n\n")
+    notes = []
+    if "headroom" in results:
+        notes.append(f"Two CPU-bound processes of this session did {results['headroom']:.2f}x "
+                     f"one's work in the same time (median of the rounds; 2.00x on an idle "
+                     f"2-core machine): the most two processes could gain here then.")
+    if "ray_skipped" in results:
+        notes.append(results["ray_skipped"])
+    return title + table + "".join(f"\n\n{note}" for note in notes)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -161,11 +232,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.speed.bulk", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=DEFAULT_LINES, help="lines (default 10000)")
+    parser.add_argument("--log", choices=list(LOGS), default="mixed",
+                        help="the game log: four suites interleaved (mixed, default) or every "
+                             "preset's hands shuffled (presets)")
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2], metavar="N",
                         help="process counts to time (default: 1 2)")
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray runner")
     parser.add_argument("--repeat", type=int, default=1,
-                        help="runs per runner, taking turns; the fastest counts (default 1)")
+                        help="runs per runner, taking turns; the median counts (default 1)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--one", nargs=3, metavar=("IN", "OUT", "PROCESSES"),
@@ -184,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: --n, --repeat and --processes must be at least 1", file=sys.stderr)
         return 2
     results = run_bulk(args.n, args.processes, not args.no_ray, args.seed, args.repeat,
-                       progress=lambda m: print(m, file=sys.stderr, flush=True))
+                       progress=lambda m: print(m, file=sys.stderr, flush=True), log=args.log)
     print(render(results))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
