@@ -186,7 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "indian13, indian21, rummy500, rommy or basic)")
     parser.add_argument("--load-seconds", type=float, default=20.0,
                         help="seconds per load phase (default 20)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
+    parser.add_argument("--seed", type=int, default=None,
+                        help=f"generator seed (default {DEFAULT_SEED}; a --panel or --tune run: "
+                             "its half's first seed)")
     parser.add_argument("--time-limit-ms", type=int, default=None,
                         help="time_limit_ms passed to solve() (default: the library's)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
@@ -203,6 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.arena:
         return run_arena_command(args)
+    if args.seed is None:
+        args.seed = DEFAULT_SEED
     if args.advise_load:
         if args.game not in ADVISE_LOAD_GAMES:
             print(f"error: --advise-load plays {', '.join(ADVISE_LOAD_GAMES)} positions",

@@ -275,12 +275,31 @@ def summarize_hands(pairs: Sequence[MirroredPair]) -> dict[str, Any]:
         "pairs": len(pairs),
         "hands": len(seated),
         "points_a": asdict(mean_interval(pair_points)),
+        "points_a_by_end": points_by_end(seated),
         "won": {"a": sum(p > 0 for p in points_a), "b": sum(p < 0 for p in points_a),
                 "none": sum(p == 0 for p in points_a)},
         "outcomes": dict(sorted(outcomes.items())),
         "sides": {label: _side_records(seated, label) for label in LABELS},
         "pair_points_a": pair_points,
     }
+
+
+def points_by_end(seated: Sequence[tuple[str, HandRecord]]) -> dict[str, float]:
+    """A's points per hand split by how the hands ended, summing to its
+    points per hand: ``a knock`` (A knocked and won), ``a gin``, ``a
+    undercut`` (A knocked and was undercut), the same for B's knocks, and
+    ``no score`` (the wall, the guards; always 0)."""
+    totals: Counter[str] = Counter()
+    for seat0, record in seated:
+        result = record.result
+        if result is None or result.knocker is None:
+            totals["no score"] += 0
+            continue
+        a_seat = 0 if seat0 == "a" else 1
+        knocker = "a" if result.knocker == a_seat else "b"
+        totals[f"{knocker} {result.outcome}"] += record.points_for(a_seat)
+    hands = max(1, len(seated))
+    return {end: totals[end] / hands for end in sorted(totals)}
 
 
 def summarize_matches(pairs: Sequence[tuple[MatchRecord, MatchRecord]]) -> dict[str, Any]:
