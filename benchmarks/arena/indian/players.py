@@ -331,8 +331,10 @@ class AdvisorPlayer:
 
     def __init__(self, level: str = "standard", drops: bool = True, *, drop_margin: float = 0.0,
                  greedy_draws: bool = False, greedy_discards: bool = False,
-                 name: str | None = None) -> None:
+                 name: str | None = None, params: object = None) -> None:
         self.level = level
+        self.params = params
+        """The game's parameters object to advise with (None: the game's own)."""
         self.drops = drops
         self.drop_margin = drop_margin
         self.greedy = GreedyHintPlayer() if greedy_draws or greedy_discards else None
@@ -355,7 +357,7 @@ class AdvisorPlayer:
     def _ranked(self, view: PlayerView) -> list[Any]:
         """The advisor's moves, best first, less the drops it would not make."""
         body = self.request(view)
-        moves = list(advise(body.pop("game"), **body, level=self.level).moves)
+        moves = list(advise(body.pop("game"), **body, level=self.level, params=self.params).moves)
         others = [v for v in moves if v.move.action != words.DROP]
         if moves and moves[0].move.action == words.DROP and (
                 not self.drops or (others and moves[0].expected_points
