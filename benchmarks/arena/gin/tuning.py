@@ -11,14 +11,13 @@ from typing import Any
 
 from benchmarks.arena.core.entrants import Entrant
 from benchmarks.arena.core.tuning import Dimension, TuningSpec
-from benchmarks.arena.gin.players.advisor import AdvisorPlayer
+from benchmarks.arena.gin.players.advisor import AdvisorPlayer, default_params
 from benchmarks.arena.gin.players.registry import ENTRANTS
 from benchmarks.arena.gin.runner import Arena
-from solver.play import GAMES
 
 TUNED = "advisor_tuned"
 """The advisor with a trial's numbers, as the arena names it."""
-PARAMS = GAMES["gin"].params
+PARAMS = default_params()
 
 
 def _style_prior(at_once: float) -> object:

@@ -66,7 +66,7 @@ from benchmarks.arena.indian.referee import (
     PlayerView,
 )
 from solver import discard_hint, draw_hint, make_deal, make_rules, solve
-from solver.play import advise, words
+from solver.play import GAMES, advise, words
 from solver.play.indian import FastPolicy, hands_for
 
 LABEL = "Indian"
@@ -324,6 +324,12 @@ def advice_request(view: PlayerView, seed: int) -> dict[str, Any]:
     return {"game": view.game, "hand": names(view.hand), "upcard": card_name(view.upcard),
             "history": advisor_history(view), "me": view.seat, "dealer": view.players - 1,
             "players": view.players, "wild_rank": cut_token(view), "seed": seed}
+
+
+def default_params(game: str) -> Any:
+    """Today's parameters object of ``game`` (``indian13``, ``indian21``): what
+    ``advise`` plays with unless told (the tuner's baseline)."""
+    return GAMES[game].params
 
 
 class AdvisorPlayer:

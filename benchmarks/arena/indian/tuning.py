@@ -13,10 +13,9 @@ from dataclasses import dataclass
 
 from benchmarks.arena.core import rotations
 from benchmarks.arena.core.tuning import Dimension, TuningSpec
-from benchmarks.arena.indian.players import AdvisorPlayer, Player, make_player
+from benchmarks.arena.indian.players import AdvisorPlayer, Player, default_params, make_player
 from benchmarks.arena.indian.runner import GameRecord, play_game
 from benchmarks.arena.indian.variants import INDIAN13, INDIAN21, VARIANTS, IndianVariant
-from solver.play import GAMES
 
 TUNED = "advisor_tuned"
 """The advisor with a trial's numbers, as the table names it."""
@@ -57,6 +56,6 @@ class IndianBench:
 
 
 SPECS = {variant.game: TuningSpec(variant.game, IndianBench(variant.game), SPACE,
-                                  GAMES[variant.game].params, "deal", 50, "points per deal")
+                                  default_params(variant.game), "deal", 50, "points per deal")
          for variant in (INDIAN13, INDIAN21)}
 """Indian rummy's tuning: 50 deals a trial by default."""

@@ -37,7 +37,7 @@ from benchmarks.arena.laydown.referee import (
     take_discard,
 )
 from solver import card_name as library_name
-from solver.play import advise, words
+from solver.play import GAMES, advise, words
 
 
 def _ours(cards: Iterable[int]) -> tuple[int, ...]:
@@ -80,6 +80,12 @@ def action_of(move: Any) -> Action:
         return play(melds, layoffs, _ours([move.card])[0])
     raise ValueError(f"the advisor answered {move.action!r}, no Rummy 500, Rommy or basic "
                      "rummy move")
+
+
+def default_params(game: str) -> Any:
+    """Today's parameters object of ``game`` (``rummy500``, ``rommy``, ``basic``):
+    what ``advise`` plays with unless told (the tuner's baseline)."""
+    return GAMES[game].params
 
 
 class AdvisorPlayer:

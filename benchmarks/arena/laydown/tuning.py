@@ -14,11 +14,10 @@ from dataclasses import dataclass
 
 from benchmarks.arena.core import rotations
 from benchmarks.arena.core.tuning import Dimension, TuningSpec
-from benchmarks.arena.laydown.advisor_player import AdvisorPlayer
+from benchmarks.arena.laydown.advisor_player import AdvisorPlayer, default_params
 from benchmarks.arena.laydown.players import Player, make_player
 from benchmarks.arena.laydown.runner import RoundRecord, play_round
 from benchmarks.arena.laydown.variants import VARIANTS, Variant
-from solver.play import GAMES
 
 TUNED = "advisor_tuned"
 """The advisor with a trial's numbers, as the table names it."""
@@ -60,6 +59,6 @@ class LayDownBench:
 
 
 SPECS = {name: TuningSpec(name, LayDownBench(name), BASIC_SPACE if name == "basic" else SPACE,
-                          GAMES[name].params, "deal", 40, "points per deal")
+                          default_params(name), "deal", 40, "points per deal")
          for name in ("rummy500", "rommy", "basic")}
 """The lay-down games' tuning: 40 deals a trial by default."""

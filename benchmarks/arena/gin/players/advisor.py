@@ -33,7 +33,7 @@ from benchmarks.arena.gin.protocol import (
     layoff,
     meld,
 )
-from solver.play import advise, words
+from solver.play import GAMES, advise, words
 
 SUIT_RANKS = 13
 
@@ -127,6 +127,12 @@ def advice_request(view: PlayerView, seed: int) -> dict[str, Any]:
         request["score"] = {"me": view.my_match_points, "opponent": view.opponent_match_points,
                             "target": view.match_target}
     return request
+
+
+def default_params() -> Any:
+    """Today's gin parameters object: what ``advise`` plays with unless told
+    (the tuner's baseline and the base of its trials)."""
+    return GAMES["gin"].params
 
 
 class AdvisorPlayer:
