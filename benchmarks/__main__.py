@@ -2,7 +2,10 @@
 [--anchors] [--hints] [--overrides] [--load] [--deadline] [--bulk] [--json PATH]
 [--smoke]``, ``python -m benchmarks --advise-load [--load-seconds S]``, or
 ``python -m benchmarks --arena [--a NAME] [--b NAME] [--hands N]
-[--matches M] [--seed S] [--json PATH]``, or ``python -m benchmarks --arena --game
+[--matches M] [--seed S] [--json PATH]``, ``python -m benchmarks --arena --panel GAME``
+(the advisor against a panel's held-out half), ``python -m benchmarks --tune GAME
+[--trials N] [--study NAME] [--resume]`` (the advisor's numbers searched on the
+tuning half), or ``python -m benchmarks --arena --game
 {indian13,rummy500,rommy,basic} [--players N | --lineup A,B,...] [--deals N] [--workers W]``
 (``benchmarks/arena``; rommy is Danish "500", 2 to 6 players; basic is basic rummy, 2
 to 6 players).
@@ -21,7 +24,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmarks.arena.core.cli import add_arena_arguments, run_arena_command
+from benchmarks.arena.core.cli import add_arena_arguments, run_arena_command, run_tune_command
 from benchmarks.service.advise_load import GAMES as ADVISE_LOAD_GAMES
 from benchmarks.service.advise_load import TABLE_PLAYERS, render_advise_load, run_advise_load
 from benchmarks.service.deadline import run_deadline
@@ -190,7 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "indian13, indian21, rummy500, rommy or basic)")
     parser.add_argument("--load-seconds", type=float, default=20.0,
                         help="seconds per load phase (default 20)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
+    parser.add_argument("--seed", type=int, default=None,
+                        help=f"generator seed (default {DEFAULT_SEED}; a --panel or --tune run: "
+                             "its half's first seed)")
     parser.add_argument("--time-limit-ms", type=int, default=None,
                         help="time_limit_ms passed to solve() (default: the library's)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
@@ -205,8 +210,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; returns the exit code."""
     args = build_parser().parse_args(argv)
+    if args.tune is not None:
+        return run_tune_command(args, sys.argv[1:] if argv is None else argv)
     if args.arena:
         return run_arena_command(args)
+    if args.seed is None:
+        args.seed = DEFAULT_SEED
     if args.advise_load:
         if args.game not in ADVISE_LOAD_GAMES:
             print(f"error: --advise-load plays {', '.join(ADVISE_LOAD_GAMES)} positions",

@@ -51,12 +51,13 @@ README_PATH = ROOT / "benchmarks" / "README.md"
 RESULTS_DIR = ROOT / "benchmarks" / "results"
 REGENERATE = "python -m benchmarks.reference"
 
-KINDS = ("speed", "bulk", "advise_load", "goodput", "arena_gin", "arena_rotated")
+KINDS = ("speed", "bulk", "advise_load", "goodput", "arena_gin", "arena_rotated", "arena_panel")
 """What a result file's ``data`` is: the JSON of ``python -m benchmarks`` (speed
 suites, and the service's load, deadline and bulk phases), of ``python -m
 benchmarks.speed.bulk`` (bulk alone, alternating runs), of ``--advise-load``,
-of ``python -m benchmarks.service.goodput``, of the gin arena, or of a
-rotated-seat arena (Indian and lay-down games)."""
+of ``python -m benchmarks.service.goodput``, of the gin arena, of a
+rotated-seat arena (Indian and lay-down games), or of a panel's table
+(``--arena --panel GAME``: the advisor against every bot of one half)."""
 SOURCES = ("run", "notebook")
 REQUIRED = ("name", "kind", "command", "commit", "date", "cores", "source", "data")
 JSON_SLOT = "{json}"
@@ -97,6 +98,8 @@ def check_result(result: dict[str, Any], where: str) -> None:
 def kind_of(command: Sequence[str]) -> str:
     """The kind of result a benchmark command line writes."""
     words = list(command)
+    if "--arena" in words and "--panel" in words:
+        return "arena_panel"
     if "--arena" in words:
         game = words[words.index("--game") + 1] if "--game" in words[:-1] else "gin"
         return "arena_gin" if game == "gin" else "arena_rotated"
@@ -544,6 +547,77 @@ def arena_rotated_section(results: Sequence[dict[str, Any]]) -> list[str]:
     return lines + _notes(found)
 
 
+_MET = {True: "met", False: "**missed**", None: "not measured"}
+
+
+def arena_panel_section(results: Sequence[dict[str, Any]]) -> list[str]:
+    """Each game's held-out table: the advisor against every bot of a panel's half."""
+    found = _of_kind(results, "arena_panel", lambda data: "rows" in data)
+    if not found:
+        return _nothing("a panel run")
+    lines: list[str] = []
+    order = ("gin", "indian13", "indian21", "rummy500", "rommy", "basic")
+    for result in sorted(found, key=lambda r: (order.index(r["data"]["game"])
+                                               if r["data"]["game"] in order else len(order),
+                                               r["name"])):
+        data = result["data"]
+        gin = data["game"] == "gin"
+        half = data["half"].replace("_", "-")
+        lines += [f"**{data['game']}**, {half} half, seed {data['seed']}, "
+                  f"`{data['advisor']}` against each bot. " + _origin(result), ""]
+        rows = []
+        for row in data["rows"]:
+            targets = "; ".join(f"{t['target']}: {_MET[t['met']]}" for t in row["targets"]) or "-"
+            size = (f"{_count(row['hands'])} ({_count(row['pairs'])})" if gin
+                    else _count(row["deals"]))
+            cells = [f"`{row['bot']}`", row["description"], size, _interval(row["points"])]
+            if gin:
+                cells += [_count(row["matches"]) if row["matches"] else "-",
+                          _interval(row["match_win_rate"], percent=True)]
+            else:
+                cells += [_interval(row["difference"])]
+            rows.append([*cells, targets])
+        header = ["bot", "style", "hands (pairs)" if gin else "deals",
+                  f"advisor points per {'hand' if gin else 'deal'}"]
+        header += ["matches", "match win rate"] if gin else ["difference per deal (paired)"]
+        lines += _table([*header, "target (issue 36)"], rows,
+                        right=(2, 3, 4, 5) if gin else (2, 3, 4))
+        if gin:
+            lines += ["", *_gin_panel_ends(data)]
+        lines += [""]
+    return lines[:-1] + _notes(found)
+
+
+def _gin_panel_ends(data: dict[str, Any]) -> list[str]:
+    """Gin: the advisor's points per hand by how hands ended, and each side's rates."""
+    runs = data["runs"]
+    ends = sorted({end for bot in data["bots"]
+                   for end in (runs[bot].get("hands") or {}).get("points_a_by_end", {})})
+    rows = []
+    for bot in data["bots"]:
+        hands = runs[bot].get("hands") or {}
+        split = hands.get("points_a_by_end", {})
+        sides = hands.get("sides") or {}
+        mine, theirs = sides.get("a", {}), sides.get("b", {})
+
+        def rate(side: dict[str, Any], key: str) -> str:
+            return "-" if _missing(side.get(key)) else f"{100 * side[key]:.1f} %"
+
+        rows.append([f"`{bot}`", *(f"{split.get(end, 0.0):+.2f}" for end in ends),
+                     rate(mine, "knock_rate"), rate(mine, "gin_rate"), rate(mine, "undercut_rate"),
+                     rate(theirs, "knock_rate"), rate(theirs, "undercut_rate"),
+                     rate(mine, "pickup_without_meld_rate"), rate(mine, "discard_taken_rate"),
+                     rate(theirs, "discard_taken_rate"), _ms(mine.get("decision_p99_ms"))])
+    return ["Where the advisor's points per hand come from (the columns `a ...` are the hands the "
+            "advisor knocked, `b ...` those the bot knocked, by outcome: they sum to its points "
+            "per hand), and each side's play (*undercut*: share of that side's knocks "
+            "undercut; *fed*: share of its discards the other side took next):", "",
+            *_table(["bot", *ends, "advisor knocks", "advisor gins", "advisor undercut",
+                     "bot knocks", "bot undercut", "advisor pickups without meld",
+                     "advisor fed", "bot fed", "advisor p99 ms"], rows,
+                    right=range(1, len(ends) + 10))]
+
+
 SECTIONS: dict[str, Callable[[Sequence[dict[str, Any]]], list[str]]] = {
     "speed": speed_section,
     "service": service_section,
@@ -551,6 +625,7 @@ SECTIONS: dict[str, Callable[[Sequence[dict[str, Any]]], list[str]]] = {
     "advise-load": advise_load_section,
     "arena-gin": arena_gin_section,
     "arena-rotated": arena_rotated_section,
+    "arena-panel": arena_panel_section,
 }
 
 

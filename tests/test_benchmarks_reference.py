@@ -14,7 +14,8 @@ import pytest
 from benchmarks import reference
 from benchmarks.reference import README_PATH, RESULTS_DIR, SECTIONS, load_results, stale_diff
 
-README_LINES = 300
+README_LINES = 420
+"""The held-out tables of issue 36 (a panel per game family) are about a hundred generated lines."""
 
 
 def test_readme_is_what_the_generator_writes() -> None:

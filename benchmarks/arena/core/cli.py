@@ -12,6 +12,20 @@ advisor and greedy fill-ins; ``benchmarks.arena.laydown``),
 ``--game basic`` basic rummy rounds between 2 to 6 players, both with the
 same players and referee.
 
+``--panel GAME`` plays the advisor against every bot of the held-out half of
+the game's panel (``--half tuning``: the tuning half) on that half's seeds
+(``benchmarks.arena.core.panels``; ``--seed`` defaults to the half's first)
+and prints the table (``benchmarks.arena.core.panel_table``): ``--hands`` and
+``--matches`` for gin (matches against the panel's match bots only),
+``--deals`` for the others, two players.
+
+``python -m benchmarks --tune GAME [--trials N] [--study NAME] [--resume]``
+searches the game's parameters object on the tuning half of its panel and
+reports the best numbers on the held-out half
+(``benchmarks.arena.core.tuning``): ``--hands`` (gin) or ``--deals`` a
+trial, ``--held-out-units`` the held-out hand pairs or deals, ``--seed`` a
+tuning seed; it writes ``docs/experiments/tune-GAME-STUDY.md``.
+
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
 """
@@ -26,18 +40,25 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from benchmarks.arena.core.entrants import Entrant, check_names
-from benchmarks.arena.core.report import write_json
+from benchmarks.arena.core.panel_table import render_panel, run_panel
+from benchmarks.arena.core.panels import HALVES, HELD_OUT, PANELS, check_seed, seeds_of
+from benchmarks.arena.core.report import Column, write_json
+from benchmarks.arena.core.tuning import TuningSpec, run_study, write_experiment
 from benchmarks.arena.gin.openspiel_shadow import OpenSpielMissingError
 from benchmarks.arena.gin.players.registry import ENTRANTS
 from benchmarks.arena.gin.players.registry import LABEL as GIN_LABEL
 from benchmarks.arena.gin.report import render as render_gin
 from benchmarks.arena.gin.runner import run_arena
+from benchmarks.arena.gin.tuning import SPEC as GIN_TUNING
 from benchmarks.arena.indian.players import ENTRANTS as INDIAN_ENTRANTS
 from benchmarks.arena.indian.players import LABEL as INDIAN_LABEL
+from benchmarks.arena.indian.report import COLUMNS as INDIAN_COLUMNS
 from benchmarks.arena.indian.report import render as render_indian
 from benchmarks.arena.indian.runner import run_indian21_arena, run_indian_arena
+from benchmarks.arena.indian.tuning import SPECS as INDIAN_TUNING
 from benchmarks.arena.laydown.players import ENTRANTS as RUMMY500_ENTRANTS
 from benchmarks.arena.laydown.players import LABEL as RUMMY500_LABEL
+from benchmarks.arena.laydown.report import COLUMNS as LAY_DOWN_COLUMNS
 from benchmarks.arena.laydown.report import render as render_rummy500
 from benchmarks.arena.laydown.runner import run_arena as run_lay_down_arena
 from benchmarks.arena.laydown.runner import (
@@ -45,7 +66,9 @@ from benchmarks.arena.laydown.runner import (
     run_rommy_arena,
     run_rummy500_arena,
 )
+from benchmarks.arena.laydown.tuning import SPECS as LAY_DOWN_TUNING
 from benchmarks.arena.laydown.variants import BASIC, ROMMY, RUMMY500, Variant, with_house
+from benchmarks.speed.suites import DEFAULT_SEED
 
 INDIAN_DEFAULT = ("advisor", "greedy")
 INDIAN_FILL = ("distance", "greedy", "advisor_nodrop")
@@ -85,6 +108,8 @@ class RotatedGame:
     """The fewest and the most players at a table."""
     variant: Variant | None = None
     """The lay-down games' rules (``--house`` changes them); None: no house rules."""
+    columns: tuple[Column, ...] = ()
+    """Each player's figures in the game's report (the panel's per-side table)."""
 
     def lineup(self, args: argparse.Namespace) -> list[str]:
         """The table the options ask for (``ValueError`` saying why not)."""
@@ -107,19 +132,25 @@ class RotatedGame:
 
 ROTATED_GAMES: dict[str, RotatedGame] = {
     "indian13": RotatedGame(INDIAN_LABEL, INDIAN_ENTRANTS, INDIAN_DEFAULT, INDIAN_FILL, 2,
-                            run_indian_arena, render_indian),
+                            run_indian_arena, render_indian, columns=INDIAN_COLUMNS),
     "indian21": RotatedGame(INDIAN_LABEL, INDIAN_ENTRANTS, INDIAN_DEFAULT, INDIAN_FILL, 2,
-                            run_indian21_arena, render_indian),
+                            run_indian21_arena, render_indian, columns=INDIAN_COLUMNS),
     "rummy500": RotatedGame(RUMMY500_LABEL, RUMMY500_ENTRANTS, RUMMY500_DEFAULT,
                             RUMMY500_FILL, RUMMY500_PLAYERS, run_rummy500_arena, render_rummy500,
-                            (min(RUMMY500.seats), max(RUMMY500.seats)), RUMMY500),
+                            (min(RUMMY500.seats), max(RUMMY500.seats)), RUMMY500,
+                            LAY_DOWN_COLUMNS),
     "rommy": RotatedGame(ROMMY.label, RUMMY500_ENTRANTS, RUMMY500_DEFAULT, ROMMY_FILL,
                          RUMMY500_PLAYERS, run_rommy_arena, render_rummy500,
-                         (min(ROMMY.seats), max(ROMMY.seats)), ROMMY),
+                         (min(ROMMY.seats), max(ROMMY.seats)), ROMMY, LAY_DOWN_COLUMNS),
     "basic": RotatedGame(BASIC.label, RUMMY500_ENTRANTS, RUMMY500_DEFAULT, ROMMY_FILL,
                          RUMMY500_PLAYERS, run_basic_arena, render_rummy500,
-                         (min(BASIC.seats), max(BASIC.seats)), BASIC),
+                         (min(BASIC.seats), max(BASIC.seats)), BASIC, LAY_DOWN_COLUMNS),
 }
+TUNING_SPECS: dict[str, TuningSpec] = {"gin": GIN_TUNING, **INDIAN_TUNING, **LAY_DOWN_TUNING}
+"""What ``--tune GAME`` plays and searches, by game (each game folder's ``tuning``)."""
+ARENA_HANDS = 200
+ARENA_DEALS = 100
+"""``--hands`` and ``--deals`` when not given (``--tune``: the game's ``TuningSpec.units``)."""
 indian_lineup = ROTATED_GAMES["indian13"].lineup
 rummy500_lineup = ROTATED_GAMES["rummy500"].lineup
 rommy_lineup = ROTATED_GAMES["rommy"].lineup
@@ -156,19 +187,41 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--lineup", default=None, metavar="NAME,NAME,...",
                        help="indian13, rummy500, rommy and basic: every player at the table, "
                             "in place order (overrides --a, --b and --players)")
-    group.add_argument("--deals", type=int, default=100,
+    group.add_argument("--deals", type=int, default=None,
                        help="indian13, rummy500, rommy and basic: deals, each played once per "
-                            "seat rotation (default 100)")
+                            f"seat rotation (default {ARENA_DEALS}; --tune: a trial's)")
     group.add_argument("--workers", type=int, default=1,
                        help="processes playing hand pairs, match pairs or deals, shared out "
                             "in order: the same results as one (default 1)")
     group.add_argument("--max-minutes", type=float, default=None,
                        help="indian13, rummy500, rommy and basic: start no more deals after "
                             "this long; the report covers the deals played (as many as fit)")
-    group.add_argument("--hands", type=int, default=200,
-                       help="single hands to play, in mirrored pairs (default 200)")
+    group.add_argument("--hands", type=int, default=None,
+                       help=f"single hands to play, in mirrored pairs (default {ARENA_HANDS}; "
+                            "--tune: a trial's)")
     group.add_argument("--matches", type=int, default=0,
                        help="matches to 100 to play, in mirrored pairs (default 0)")
+    group.add_argument("--panel", default=None, metavar="GAME", choices=list(PANELS),
+                       help="play the advisor against every bot of GAME's held-out panel on "
+                            "held-out seeds and print the table (" + ", ".join(PANELS) + ")")
+    group.add_argument("--half", default=HELD_OUT, choices=HALVES,
+                       help="with --panel: the panel's half (default held_out)")
+    tune = parser.add_argument_group("tuning (the advisor's numbers on the tuning half; "
+                                     "benchmarks/arena/core/tuning.py)")
+    tune.add_argument("--tune", default=None, metavar="GAME", choices=list(TUNING_SPECS),
+                      help="search GAME's parameters object on the tuning half with Optuna, "
+                           "report the best on the held-out half and write "
+                           "docs/experiments/tune-GAME-STUDY.md (" + ", ".join(TUNING_SPECS)
+                           + ")")
+    tune.add_argument("--trials", type=int, default=25, help="trials of the study (default 25)")
+    tune.add_argument("--study", default="study", metavar="NAME",
+                      help="the study's name: benchmarks/results/tuning/GAME-NAME.db "
+                           "(default study)")
+    tune.add_argument("--resume", action="store_true",
+                      help="go on with the study NAME (without: an existing study is refused)")
+    tune.add_argument("--held-out-units", type=int, default=None, metavar="N",
+                      help="hand pairs (gin) or deals the best trial and today's numbers play "
+                           "on the held-out half (default: a trial's)")
     group.add_argument("--no-cross-check", action="store_true",
                        help="do not shadow every hand in OpenSpiel (it still follows hands "
                             "OpenSpiel's bot plays)")
@@ -238,8 +291,75 @@ def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
     return _report(results, game.render, args)
 
 
+def run_panel_command(args: argparse.Namespace) -> int:
+    """``--panel GAME``: the advisor against every bot of one half; the exit code."""
+    game = args.panel
+    args.hands = ARENA_HANDS if args.hands is None else args.hands
+    args.deals = ARENA_DEALS if args.deals is None else args.deals
+    seed = seeds_of(args.half).start if args.seed is None else args.seed
+    try:
+        check_seed(seed, args.half)
+    except ValueError as error:
+        print(f"error: --seed: {error}", file=sys.stderr)
+        return 2
+    if args.workers < 1 or args.deals < 1 or args.hands < 0 or args.matches < 0:
+        print("error: --workers and --deals must be at least 1, --hands and --matches at "
+              "least 0", file=sys.stderr)
+        return 2
+    rotated = ROTATED_GAMES.get(game)
+
+    def play_rotated(lineup: Sequence[str], deals: int, *, seed: int,
+                     workers: int) -> dict[str, Any]:
+        assert rotated is not None
+        return rotated.run(lineup, deals, seed=seed, workers=workers)
+
+    def describe(bot: str) -> str:
+        entrants = ENTRANTS if rotated is None else rotated.entrants
+        return entrants[bot].description
+
+    try:
+        results = run_panel(game, args.half, seed=seed, hands=args.hands, matches=args.matches,
+                            deals=args.deals, workers=args.workers,
+                            cross_check=not args.no_cross_check, play_gin=run_arena,
+                            play_rotated=play_rotated, describe=describe,
+                            progress=lambda line: print(line, file=sys.stderr, flush=True))
+    except OpenSpielMissingError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    columns = () if rotated is None else rotated.columns
+    return _report(results, lambda data: render_panel(data, columns), args)
+
+
+def run_tune_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    """``--tune GAME``: the study, the held-out comparison, the experiment file."""
+    spec = TUNING_SPECS[args.tune]
+    units = (None if args.hands is None else (args.hands + 1) // 2) if args.tune == "gin" \
+        else args.deals
+    try:
+        result = run_study(spec, study_name=args.study, trials=args.trials, resume=args.resume,
+                           units=units, seed=args.seed, held_out_units=args.held_out_units,
+                           workers=args.workers,
+                           progress=lambda line: print(line, file=sys.stderr, flush=True))
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    words = [word for word in argv if word != "--resume"]
+    path = write_experiment(result, "python -m benchmarks " + " ".join(words))
+    print(path.read_text(encoding="utf-8"))
+    if args.json:
+        write_json(result, args.json)
+    print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
 def run_arena_command(args: argparse.Namespace) -> int:
     """Run the arena as the options say; print the report; the exit code."""
+    if args.panel is not None:
+        return run_panel_command(args)
+    args.hands = ARENA_HANDS if args.hands is None else args.hands
+    args.deals = ARENA_DEALS if args.deals is None else args.deals
+    if args.seed is None:
+        args.seed = DEFAULT_SEED
     if args.game in ROTATED_GAMES:
         return run_rotated_command(args, ROTATED_GAMES[args.game])
     args.a = args.a or "greedy"

@@ -20,12 +20,13 @@ import hashlib
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from benchmarks.arena.core.entrants import ArenaContext, check_names
+from benchmarks.arena.core.entrants import ArenaContext, Entrant, check_names
+from benchmarks.arena.core.entrants import make_player as make_entrant
 from benchmarks.arena.core.stats import mean_interval
 from benchmarks.arena.gin.cards import DECK_SIZE
 from benchmarks.arena.gin.game import HandRecord, Watcher, play_hand
@@ -35,7 +36,7 @@ from benchmarks.arena.gin.openspiel_shadow import (
     OpenSpielShadow,
     openspiel_available,
 )
-from benchmarks.arena.gin.players.registry import ENTRANTS, LABEL, make_player
+from benchmarks.arena.gin.players.registry import ENTRANTS, LABEL
 from benchmarks.arena.gin.protocol import Player
 from benchmarks.arena.gin.rules import ARENA_RULES, MATCH_TARGET, GinRules
 from benchmarks.arena.gin.stats import side_facts, summarize_side
@@ -83,19 +84,23 @@ class MatchRecord:
 
 class Arena:
     """Two named players, the OpenSpiel shadow when it is wanted, and the
-    play of mirrored pairs."""
+    play of mirrored pairs (``entrants``: where the names are looked up, the
+    registry unless given: the tuner adds an advisor with other numbers)."""
 
     def __init__(self, a: str, b: str, *, seed: int, rules: GinRules = ARENA_RULES,
                  cross_check: bool = True,
-                 progress: Callable[[str], None] | None = None) -> None:
-        check_names(ENTRANTS, (a, b), LABEL)
-        needs = any(ENTRANTS[name].needs_openspiel for name in (a, b))
+                 progress: Callable[[str], None] | None = None,
+                 entrants: Mapping[str, Entrant[Player]] | None = None) -> None:
+        entrants = ENTRANTS if entrants is None else entrants  # read at call time
+        check_names(entrants, (a, b), LABEL)
+        needs = any(entrants[name].needs_openspiel for name in (a, b))
         if needs and not openspiel_available():
             raise OpenSpielMissingError("the OpenSpiel bot")
         self.shadow = OpenSpielShadow() if openspiel_available() and (cross_check or needs) else None
         context = ArenaContext(self.shadow)
         self.names = {"a": a, "b": b}
-        self.players: dict[str, Player] = {label: make_player(self.names[label], context) for label in LABELS}
+        self.players: dict[str, Player] = {
+            label: make_entrant(entrants, self.names[label], LABEL, context) for label in LABELS}
         self.seed = seed
         self.rules = rules
         self.progress = progress
@@ -275,12 +280,31 @@ def summarize_hands(pairs: Sequence[MirroredPair]) -> dict[str, Any]:
         "pairs": len(pairs),
         "hands": len(seated),
         "points_a": asdict(mean_interval(pair_points)),
+        "points_a_by_end": points_by_end(seated),
         "won": {"a": sum(p > 0 for p in points_a), "b": sum(p < 0 for p in points_a),
                 "none": sum(p == 0 for p in points_a)},
         "outcomes": dict(sorted(outcomes.items())),
         "sides": {label: _side_records(seated, label) for label in LABELS},
         "pair_points_a": pair_points,
     }
+
+
+def points_by_end(seated: Sequence[tuple[str, HandRecord]]) -> dict[str, float]:
+    """A's points per hand split by how the hands ended, summing to its
+    points per hand: ``a knock`` (A knocked and won), ``a gin``, ``a
+    undercut`` (A knocked and was undercut), the same for B's knocks, and
+    ``no score`` (the wall, the guards; always 0)."""
+    totals: Counter[str] = Counter()
+    for seat0, record in seated:
+        result = record.result
+        if result is None or result.knocker is None:
+            totals["no score"] += 0
+            continue
+        a_seat = 0 if seat0 == "a" else 1
+        knocker = "a" if result.knocker == a_seat else "b"
+        totals[f"{knocker} {result.outcome}"] += record.points_for(a_seat)
+    hands = max(1, len(seated))
+    return {end: totals[end] / hands for end in sorted(totals)}
 
 
 def summarize_matches(pairs: Sequence[tuple[MatchRecord, MatchRecord]]) -> dict[str, Any]:

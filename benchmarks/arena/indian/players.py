@@ -23,6 +23,22 @@ for the lower and upper jokers).
   drops only when the drop beats its best other move by 8 points;
   ``advisor_greedy_draws`` and ``advisor_greedy_discards`` play the greedy
   player's draws (or discards) and the advisor's other moves.
+* ``careful`` -- tracks the pile: the distance player's draws and shows, but
+  its throw weighs what the next player collects: among the cards the
+  packing leaves out (the dearest first, as distance), one that melds with a
+  card the next player took from the pile and still holds (the same rank,
+  or the same suit within two ranks) costs ``FEED_COST`` points, one next to
+  a card that player threw or let go by is ``SAFE_CREDIT`` points safer; it
+  drops a first hand only when very weak (``CAREFUL_DROP`` cards or more from
+  a show), and later, in the middle of a deal, when it is still
+  ``CAREFUL_MIDDLE_DROP`` cards or more from a show after
+  ``CAREFUL_MIDDLE_TURNS`` turns while an opponent has taken
+  ``CAREFUL_THREAT`` cards from the pile (a middle drop costs 40, a loser's
+  count up to 80);
+* noisy versions (``greedy_noisy``, ``distance_noisy``, ``careful_noisy``):
+  the player as it is, but at a draw or a plain discard, with the seeded
+  chance ``NOISE``, a random one of the legal draws (never a drop) or
+  discards instead (``NoisyPlayer``); the player is always asked first;
 * ``random`` -- a random legal move (seeded per deal): the pile top or the
   stock alike, a drop at the start of one turn in twenty, any legal discard;
   it declares when ``solve`` finds a show (so its deals end too).  It
@@ -34,6 +50,7 @@ Every player sees only its ``PlayerView``.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from benchmarks.arena.core.entrants import Entrant
@@ -49,7 +66,7 @@ from benchmarks.arena.indian.referee import (
     PlayerView,
 )
 from solver import discard_hint, draw_hint, make_deal, make_rules, solve
-from solver.play import advise, words
+from solver.play import GAMES, advise, words
 from solver.play.indian import FastPolicy, hands_for
 
 LABEL = "Indian"
@@ -64,6 +81,19 @@ DROP_WITHOUT_PURE_21 = 4
 gaps 3 or more): about one first hand in six (a drop costs 10 where a
 loser's count is uncapped, about 110 on such hands)."""
 RANDOM_DROP = 0.05
+FEED_COST = 10
+"""Points the careful player gives up not to throw a card that melds with one
+the next player took from the pile (a throw's worth is its points)."""
+SAFE_CREDIT = 2
+"""Points the careful player credits a card next to one the next player threw or let go by."""
+CAREFUL_DROP = 7
+CAREFUL_MIDDLE_DROP = 5
+CAREFUL_MIDDLE_TURNS = 4
+CAREFUL_THREAT = 3
+"""The careful player's drops (see the module docstring)."""
+NOISE = 0.1
+"""The chance of a random draw or discard at each of those decisions (the noisy versions)."""
+RANKS = 13
 
 
 class Player(Protocol):
@@ -164,6 +194,119 @@ class DistancePlayer:
         return Action(Kind.DISCARD, card)
 
 
+def melds_with(card: int, other: int, wild: Sequence[bool]) -> bool:
+    """Whether ``other`` can meld with ``card`` naturally: the same rank, or
+    the same suit within two ranks (printed jokers and wild cards aside)."""
+    if card == other or card >= len(wild) - 1 or other >= len(wild) - 1 \
+            or wild[card] or wild[other]:
+        return False
+    if card % RANKS == other % RANKS:
+        return True
+    return card // RANKS == other // RANKS and abs(card % RANKS - other % RANKS) <= 2
+
+
+def pile_record(view: PlayerView, seat: int) -> tuple[list[int], list[int]]:
+    """The cards ``seat`` took from the pile and still holds, and the cards it
+    threw or let go by (the pile top it drew from the stock over)."""
+    pile = [view.upcard]
+    holds: list[int] = []
+    let_go: list[int] = []
+    for event in view.history:
+        if event.kind == Kind.TAKE_DISCARD:
+            card = pile.pop() if pile else event.card
+            if event.seat == seat and card is not None:
+                holds.append(card)
+        elif event.kind == Kind.DRAW_STOCK:
+            if event.seat == seat and pile:
+                let_go.append(pile[-1])
+        elif event.kind in (Kind.DISCARD, Kind.DECLARE) and event.card is not None:
+            pile.append(event.card)
+            if event.seat == seat:
+                let_go.append(event.card)
+                if event.card in holds:
+                    holds.remove(event.card)
+    return holds, let_go
+
+
+class CarefulPlayer(DistancePlayer):
+    """Tracks the pile: will not throw what the next player collects (see the
+    module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__(True)
+        self.name = "careful"
+
+    def act(self, view: PlayerView) -> Action:
+        """The distance player's move, a careful throw and drops of its own."""
+        policy = self._policy(view)
+        hand = list(view.hand)
+        if view.phase == Phase.DRAW:
+            packing = policy.packing(hand)
+            if DROP in view.legal and self._drops(view, packing.distance):
+                return DROP
+            if TAKE in view.legal and policy.takes(hand, view.discard_pile[-1]):
+                return TAKE
+            return DRAW if DRAW in view.legal else TAKE
+        declare = _declaration(view)
+        if declare is not None:
+            return declare
+        plain, packing = policy.discard(hand, view.taken)
+        wild = policy.hands.wild
+        points = policy.hands.points
+        options = [c for c in packing.left_out if c != view.taken and not wild[c]]
+        if not options:
+            return Action(Kind.DISCARD, plain)
+        holds, let_go = pile_record(view, (view.seat + 1) % view.players)
+
+        def worth(card: int) -> tuple[float, int]:
+            value = float(points[card])
+            if any(melds_with(card, other, wild) for other in holds):
+                value -= FEED_COST
+            if any(melds_with(card, other, wild) for other in let_go):
+                value += SAFE_CREDIT
+            return value, card
+
+        return Action(Kind.DISCARD, max(options, key=worth))
+
+    @staticmethod
+    def _drops(view: PlayerView, distance: int) -> bool:
+        if view.turns[view.seat] == 0:
+            return distance >= CAREFUL_DROP
+        if view.turns[view.seat] < CAREFUL_MIDDLE_TURNS or distance < CAREFUL_MIDDLE_DROP:
+            return False
+        took = [sum(1 for e in view.history if e.seat == seat and e.kind == Kind.TAKE_DISCARD)
+                for seat in range(view.players) if seat != view.seat]
+        return max(took, default=0) >= CAREFUL_THREAT
+
+
+class NoisyPlayer:
+    """``base`` with an occasional random draw or discard (see the module docstring)."""
+
+    def __init__(self, base: Player, name: str, noise: float = NOISE) -> None:
+        self.base = base
+        self.name = name
+        self.noise = noise
+        self.rng = random.Random(0)
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        """The base player's new deal, and a coin of its own."""
+        self.base.start_deal(seat, seed)
+        self.rng = random.Random(f"noise/{seed}")
+
+    def act(self, view: PlayerView) -> Action:
+        """The base player's action, or now and then a random one."""
+        action = self.base.act(view)
+        if view.phase == Phase.DRAW and action.kind != Kind.DROP:
+            options = [a for a in view.legal if a.kind in (Kind.TAKE_DISCARD, Kind.DRAW_STOCK)]
+        elif view.phase == Phase.DISCARD and action.kind == Kind.DISCARD:
+            options = [a for a in view.legal if a.kind == Kind.DISCARD]
+        else:
+            return action
+        if options and self.rng.random() < self.noise:
+            return self.rng.choice(options)
+        return action
+
+
 def advisor_history(view: PlayerView) -> list[dict[str, Any]]:
     """The arena's events as the advisor's history."""
     out: list[dict[str, Any]] = []
@@ -183,13 +326,21 @@ def advice_request(view: PlayerView, seed: int) -> dict[str, Any]:
             "players": view.players, "wild_rank": cut_token(view), "seed": seed}
 
 
+def default_params(game: str) -> Any:
+    """Today's parameters object of ``game`` (``indian13``, ``indian21``): what
+    ``advise`` plays with unless told (the tuner's baseline)."""
+    return GAMES[game].params
+
+
 class AdvisorPlayer:
     """``solver.play.advise``'s recommendation (see the module docstring)."""
 
     def __init__(self, level: str = "standard", drops: bool = True, *, drop_margin: float = 0.0,
                  greedy_draws: bool = False, greedy_discards: bool = False,
-                 name: str | None = None) -> None:
+                 name: str | None = None, params: object = None) -> None:
         self.level = level
+        self.params = params
+        """The game's parameters object to advise with (None: the game's own)."""
         self.drops = drops
         self.drop_margin = drop_margin
         self.greedy = GreedyHintPlayer() if greedy_draws or greedy_discards else None
@@ -212,7 +363,7 @@ class AdvisorPlayer:
     def _ranked(self, view: PlayerView) -> list[Any]:
         """The advisor's moves, best first, less the drops it would not make."""
         body = self.request(view)
-        moves = list(advise(body.pop("game"), **body, level=self.level).moves)
+        moves = list(advise(body.pop("game"), **body, level=self.level, params=self.params).moves)
         others = [v for v in moves if v.move.action != words.DROP]
         if moves and moves[0].move.action == words.DROP and (
                 not self.drops or (others and moves[0].expected_points
@@ -285,6 +436,16 @@ ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
             lambda _: DistancePlayer(True)),
     Entrant("distance_nodrop", "the distance player, never dropping",
             lambda _: DistancePlayer(False)),
+    Entrant("careful", "tracks the pile: distance's draws and shows, throws nothing the next "
+                       "player collects; drops only a very weak hand, or mid-deal when far "
+                       "behind a player who collects", lambda _: CarefulPlayer()),
+    Entrant("greedy_noisy", f"the greedy player, a random draw or discard {NOISE:.0%} of the time",
+            lambda _: NoisyPlayer(GreedyHintPlayer(), "greedy_noisy")),
+    Entrant("distance_noisy", f"the distance player, a random draw or discard {NOISE:.0%} of "
+                              "the time", lambda _: NoisyPlayer(DistancePlayer(True),
+                                                                "distance_noisy")),
+    Entrant("careful_noisy", f"the careful player, a random draw or discard {NOISE:.0%} of "
+                             "the time", lambda _: NoisyPlayer(CarefulPlayer(), "careful_noisy")),
     Entrant("random", "a random legal move; declares when solve finds a show",
             lambda _: RandomPlayer()),
 )}

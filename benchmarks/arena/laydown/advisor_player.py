@@ -37,7 +37,7 @@ from benchmarks.arena.laydown.referee import (
     take_discard,
 )
 from solver import card_name as library_name
-from solver.play import advise, words
+from solver.play import GAMES, advise, words
 
 
 def _ours(cards: Iterable[int]) -> tuple[int, ...]:
@@ -82,15 +82,25 @@ def action_of(move: Any) -> Action:
                      "rummy move")
 
 
+def default_params(game: str) -> Any:
+    """Today's parameters object of ``game`` (``rummy500``, ``rommy``, ``basic``):
+    what ``advise`` plays with unless told (the tuner's baseline)."""
+    return GAMES[game].params
+
+
 class AdvisorPlayer:
     """``solver.play.advise``'s recommendation (see the module docstring)."""
 
-    def __init__(self, level: str = "standard", lay_all: bool = False) -> None:
+    def __init__(self, level: str = "standard", lay_all: bool = False, params: object = None,
+                 name: str | None = None) -> None:
         self.level = level
         self.lay_all = lay_all
+        self.params = params
+        """The game's parameters object to advise with (None: the game's own)."""
         self.name = "advisor" if level == "standard" else f"advisor_{level}"
         if lay_all:
             self.name += "_lay_all"
+        self.name = name or self.name
         self.seed = 0
         self.decisions = 0
 
@@ -103,7 +113,8 @@ class AdvisorPlayer:
         """The advisor's best move (a seed of its own per decision)."""
         self.decisions += 1
         seed = (self.seed * 1000 + self.decisions) % 2**31
-        advice = advise(view.variant.name, **advice_request(view, self.level, seed))
+        advice = advise(view.variant.name, **advice_request(view, self.level, seed),
+                        params=self.params)
         if self.lay_all and advice.phase == words.PLAY:
             return action_of(max(advice.moves, key=lambda value: _laid(value.move)).move)
         return action_of(advice.recommended.move)

@@ -185,6 +185,15 @@ def _minus(cards: Iterable[int], used: Iterable[int]) -> list[int]:
     return sorted(left.elements())
 
 
+def left_after(view: PlayerView, action: Action) -> list[int]:
+    """The cards of ``view``'s hand a play ``action`` leaves in it before its
+    throw: less its melds and what its layoffs add to the table."""
+    plan = _Plan(t.cards for t in view.table)
+    plan.melds = [tuple(meld) for meld in action.melds]
+    plan.layoffs = list(action.layoffs)
+    return _minus(view.hand, plan.used())
+
+
 class _Plan:
     """A play being built: melds, then layoffs, in the order the referee applies them."""
 

@@ -4,6 +4,10 @@ game, its ``Variant``, from its view).
 
 * ``greedy`` and ``careful`` -- the library's hints as they are, and the
   same with some care (``hint_players``);
+* ``hoarder`` -- holds its melds until it can go out or the stock runs low,
+  and the noisy versions ``greedy_noisy``, ``careful_noisy``,
+  ``hoarder_noisy`` (random-ish: a random draw or throw now and then)
+  (``styles``);
 * ``random`` -- random legal moves, to fuzz the referee (``random_player``);
 * ``advisor`` / ``advisor_novice`` / ``advisor_expert`` -- ``solver.play.advise``'s
   recommendation from the public state only (``advisor_player``);
@@ -22,6 +26,7 @@ from benchmarks.arena.laydown.advisor_player import AdvisorPlayer
 from benchmarks.arena.laydown.hint_players import CarefulPlayer, GreedyHintPlayer
 from benchmarks.arena.laydown.random_player import RandomPlayer
 from benchmarks.arena.laydown.referee import Action, PlayerView
+from benchmarks.arena.laydown.styles import HOARD_STOCK, NOISE, HoarderPlayer, NoisyPlayer
 
 LABEL = "Rummy 500"
 """The game as messages name it (Rommy's runner names its own: ``Variant.label``)."""
@@ -52,6 +57,14 @@ ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
     Entrant("careful", "the hints with care: deep takes that pay, lays off all that fits, "
                        "keeps what the next player collects (basic: draws and throws weighed "
                        "against the table and the next draw)", lambda _: CarefulPlayer()),
+    Entrant("hoarder", f"greedy, but holds its melds until it can go out (or the stock is "
+                       f"down to {HOARD_STOCK})", lambda _: HoarderPlayer()),
+    Entrant("greedy_noisy", f"the greedy player, a random draw or throw {NOISE:.0%} of the time",
+            lambda _: NoisyPlayer(GreedyHintPlayer(), "greedy_noisy")),
+    Entrant("careful_noisy", f"the careful player, a random draw or throw {NOISE:.0%} of the "
+                             "time", lambda _: NoisyPlayer(CarefulPlayer(), "careful_noisy")),
+    Entrant("hoarder_noisy", f"the hoarder, a random draw or throw {NOISE:.0%} of the time",
+            lambda _: NoisyPlayer(HoarderPlayer(), "hoarder_noisy")),
     Entrant("random", "random legal moves (fuzzes the referee)", lambda _: RandomPlayer()),
 )}
 

@@ -33,7 +33,7 @@ from benchmarks.arena.gin.protocol import (
     layoff,
     meld,
 )
-from solver.play import advise, words
+from solver.play import GAMES, advise, words
 
 SUIT_RANKS = 13
 
@@ -129,13 +129,23 @@ def advice_request(view: PlayerView, seed: int) -> dict[str, Any]:
     return request
 
 
-class AdvisorPlayer:
-    """Plays ``solver.play.advise``'s recommendation at ``level``."""
+def default_params() -> Any:
+    """Today's gin parameters object: what ``advise`` plays with unless told
+    (the tuner's baseline and the base of its trials)."""
+    return GAMES["gin"].params
 
-    def __init__(self, level: str = "standard", time_limit_ms: int | None = None) -> None:
+
+class AdvisorPlayer:
+    """Plays ``solver.play.advise``'s recommendation at ``level`` (with
+    ``params``, the game's parameters object, when given: an arena entrant
+    with other numbers, ``dataclasses.replace`` of ``GAMES["gin"].params``)."""
+
+    def __init__(self, level: str = "standard", time_limit_ms: int | None = None,
+                 params: object = None, name: str | None = None) -> None:
         self.level = level
         self.time_limit_ms = time_limit_ms
-        self.name = "advisor" if level == "standard" else f"advisor_{level}"
+        self.params = params
+        self.name = name or ("advisor" if level == "standard" else f"advisor_{level}")
         self.start_hand(0, 0)
 
     def start_hand(self, seat: int, seed: int) -> None:
@@ -148,7 +158,8 @@ class AdvisorPlayer:
         self.decisions += 1
         request = advice_request(view, self.seed * 1000 + self.decisions)
         game = request.pop("game")
-        return advise(game, **request, level=self.level, time_limit_ms=self.time_limit_ms)
+        return advise(game, **request, level=self.level, time_limit_ms=self.time_limit_ms,
+                      params=self.params)
 
     def act(self, view: PlayerView) -> Action:
         """The advisor's move for ``view`` (or the next step of its plan)."""

@@ -16,10 +16,14 @@
   end; a longer chain the hint lays off is laid as a meld of its own instead
   (the same cards leave the hand).  ``lay_off=False`` (``greedy_no_layoff``)
   never lays off: it lays ``solver.solve``'s melds.
+* ``random_ties=True`` (``greedy_noisy``, with ``players.noisy``) throws a
+  random card of ``discard_hint``'s best group (the discards it rates
+  equal) instead of the first, seeded per hand.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import solver
@@ -75,13 +79,15 @@ def laid_as_melds(layoff_plan: solver.layoffs.Layoff) -> tuple[list[int], list[t
 class GreedyHintPlayer:
     """The library's draw, knock, discard and layoff hints, greedily."""
 
-    def __init__(self, lay_off: bool = True) -> None:
+    def __init__(self, lay_off: bool = True, random_ties: bool = False) -> None:
         self.lay_off = lay_off
+        self.random_ties = random_ties
         self.name = "greedy" if lay_off else "greedy_no_layoff"
         self.start_hand(0, 0)
 
     def start_hand(self, seat: int, seed: int) -> None:
         """Forget the last hand's plans."""
+        self._rng = random.Random(seed)
         self._knock_discard: int | None = None
         self._melds_to_lay: list[tuple[int, ...]] | None = None
         self._layoffs_to_make: list[int] | None = None
@@ -139,9 +145,9 @@ class GreedyHintPlayer:
                 self._melds_to_lay = pieces(option.melds)
                 return KNOCK
         for group in solver.discard_hint(names(view.hand), VARIANT).groups:
-            for card in group:
-                if card != taken:
-                    return discard(card)
+            cards = [card for card in group if card != taken]
+            if cards:
+                return discard(self._rng.choice(cards) if self.random_ties else cards[0])
         raise RuntimeError("no discard other than the card just taken")  # 11 cards: unreachable
 
     def _layoff(self, view: PlayerView) -> Action:

@@ -18,8 +18,16 @@ from benchmarks.arena.gin.players.advisor import AdvisorPlayer
 from benchmarks.arena.gin.players.eaai_simple import EaaiSimplePlayer
 from benchmarks.arena.gin.players.greedy_hint import GreedyHintPlayer
 from benchmarks.arena.gin.players.marjj import MarjjStylePlayer
+from benchmarks.arena.gin.players.noisy import NOISE, NoisyPlayer
 from benchmarks.arena.gin.players.openspiel_bot import OpenSpielBotPlayer
 from benchmarks.arena.gin.players.random_player import RandomPlayer
+from benchmarks.arena.gin.players.styles import (
+    HUNT_STOCK,
+    LOW_KNOCK,
+    CarefulPlayer,
+    GinHunterPlayer,
+    LowKnockerPlayer,
+)
 from benchmarks.arena.gin.protocol import Player
 
 LABEL = "gin"
@@ -40,6 +48,13 @@ def _advisor(level: str) -> Callable[[ArenaContext], Player]:
     return lambda _: AdvisorPlayer(level)
 
 
+def _noisy(name: str, base: Callable[[], Player]) -> Callable[[ArenaContext], Player]:
+    return lambda _: NoisyPlayer(base(), name)
+
+
+_NOISY = f"a random draw or discard {NOISE:.0%} of the time"
+
+
 ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
     Entrant("advisor", "the move advisor, level standard (solver.play.advise)", _advisor("standard")),
     Entrant("advisor_novice", "the move advisor, level novice", _advisor("novice")),
@@ -51,6 +66,17 @@ ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (
             needs_openspiel=True),
     Entrant("marjj_style", "MARJJ-style: plays for gin, lookahead and danger discards",
             lambda _: MarjjStylePlayer()),
+    Entrant("careful", "tracks the pile: will not throw what the opponent collects; takes "
+                       "what melds, knocks at once", lambda _: CarefulPlayer()),
+    Entrant("low_knocker", f"knocks only with {LOW_KNOCK} or less (gin always); draws and "
+                           "discards like the EAAI player", lambda _: LowKnockerPlayer()),
+    Entrant("gin_hunter", f"knocks only for gin until the stock is down to {HUNT_STOCK}; keeps "
+                          "cards that work towards melds", lambda _: GinHunterPlayer()),
+    Entrant("eaai_noisy", f"the EAAI port, {_NOISY}", _noisy("eaai_noisy", EaaiSimplePlayer)),
+    Entrant("greedy_noisy", f"the greedy hint player, random tie-breaks, {_NOISY}",
+            _noisy("greedy_noisy", lambda: GreedyHintPlayer(random_ties=True))),
+    Entrant("careful_noisy", f"the careful player, {_NOISY}",
+            _noisy("careful_noisy", CarefulPlayer)),
     Entrant("random", "a random legal player", lambda _: RandomPlayer()),
 )}
 
