@@ -5,11 +5,24 @@
   read from its wire form and checked like a state;
 * ``solver.review.table`` -- ``walk``: a record followed with every card face
   up (each seat's hand, its decisions, how the hand ended and its points);
+* ``solver.review.review`` -- ``review``: each decision of each player
+  valued by the advisor, the move played against the best (the paired
+  loss, a label and how sure it is), per player its accuracy, rating,
+  losses by phase, worst decisions, engine agreement and luck;
+* ``solver.review.params`` -- ``ReviewParams``: the thresholds and the
+  review's level of each game, as data;
 * ``solver.review.openspiel`` -- OpenSpiel ``gin_rummy`` action histories as
-  records, and back.
+  records, and back;
+* ``solver.review.selfplay`` -- games played by the advisor's moves, recorded
+  (for tests and speed figures).
+
+docs/REVIEW.md defines the figures and says why each threshold is what it is.
 """
 
 from solver.review.openspiel import from_openspiel, to_openspiel
+from solver.review.params import REVIEW_PARAMS, ReviewParams
 from solver.review.record import Record
+from solver.review.review import Review, Totals, review
 
-__all__ = ["Record", "from_openspiel", "to_openspiel"]
+__all__ = ["REVIEW_PARAMS", "Record", "Review", "ReviewParams", "Totals", "from_openspiel",
+           "review", "to_openspiel"]

@@ -44,12 +44,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn
 
-from solver.cards import rank_of, suit_of
 from solver.errors import InvalidStateError
 from solver.play.advice import Layoff
 from solver.play.events import Event
 from solver.play.words import DISCARD, DRAW_STOCK, KNOCK, LAY_OFF, PASS, TAKE_DISCARD
 from solver.review.record import Dealt, Record, Step
+from solver.review.table import layoff_target
 
 CARDS = 52
 DRAW_UPCARD = 52
@@ -321,7 +321,7 @@ class _Play:
         if not gin:
             while (action := reader.next("a layoff (a card) or 54")) != PASS_ACTION:
                 card = card_from_openspiel(action) if action < CARDS else None
-                target = None if card is None or card not in hand else _target(table, card)
+                target = None if card is None or card not in hand else layoff_target(table, card)
                 if card is None or target is None:
                     _fail(reader.at - 1, f"expected a card of the defender's that extends a "
                                          f"knocker's meld, or 54; got {action}")
@@ -331,21 +331,6 @@ class _Play:
         melds = self._melds(player, "the defender's melds (56 and up) or 54")
         self.emit(Event(player, LAY_OFF, melds=melds, deadwood=tuple(sorted(hand))),
                   layoffs=tuple(layoffs))
-
-
-def _target(table: list[list[int]], card: int) -> int | None:
-    """The knocker's meld ``card`` extends (a run first: a later card may
-    follow it there), or None."""
-    for number, meld in enumerate(table):
-        if len({suit_of(c) for c in meld}) == 1 and suit_of(card) == suit_of(meld[0]):
-            ranks = sorted(rank_of(c) for c in meld)
-            if len(set(ranks)) == len(ranks) and rank_of(card) in (ranks[0] - 1, ranks[-1] + 1):
-                return number
-    for number, meld in enumerate(table):
-        if len(meld) == 3 and len({rank_of(c) for c in meld}) == 1 \
-                and rank_of(card) == rank_of(meld[0]):
-            return number
-    return None
 
 
 def to_openspiel(record: Record) -> list[int]:

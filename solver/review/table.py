@@ -42,7 +42,7 @@ turn (its melds, layoffs and throw, or going out) as one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
 from solver.cards import JOKER, card_name, rank_of, suit_of
@@ -50,6 +50,7 @@ from solver.classify import is_meld
 from solver.errors import InvalidHandError, InvalidStateError, SolverInputError
 from solver.gin import gin_deal, resolve_knock_limit
 from solver.layoffs import TableMeld, read_table_meld
+from solver.play.advice import Layoff, Move
 from solver.play.gin.scoring import knock_points
 from solver.play.gin.state import DECK_COPIES as GIN_COPIES
 from solver.play.gin.state import HAND as GIN_HAND
@@ -65,6 +66,7 @@ from solver.play.words import (
     DRAW_STOCK,
     DROP,
     FIRST_DROP,
+    GO_OUT,
     KNOCK,
     LAY_OFF,
     MELD,
@@ -82,13 +84,16 @@ Loc = tuple[str | int, ...]
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One choice of one seat: its events ``first`` to ``last`` (one but for
-    a lay-down turn's play), the cards it held before them, and for a stock
-    draw the card drawn."""
+    a lay-down turn's play), the cards it held before them, the move, and
+    for a stock draw the card drawn."""
 
     seat: int
     first: int
     last: int
     hand: tuple[int, ...]
+    move: Move
+    """The move played, in the advisor's terms (a lay-down turn's melds,
+    layoffs and throw as one move)."""
     drawn: int | None = None
 
 
@@ -275,10 +280,16 @@ class _Walk:
         """Apply one event."""
         raise NotImplementedError
 
-    def decide(self, index: int, step: Step, drawn: int | None = None) -> None:
+    def decide(self, index: int, step: Step, layoffs: tuple[Layoff, ...] = ()) -> None:
         """Event ``index`` is a decision of its own."""
+        event = step.event
+        move = Move(event.action, event.card, event.melds, event.deadwood or (), layoffs)
         self.decisions.append(Decision(step.player, index, index,
-                                       tuple(self.hands[step.player]), drawn))
+                                       tuple(self.hands[step.player]), move))
+
+    def drew(self, card: int) -> None:
+        """The last decision drew ``card`` from the stock."""
+        self.decisions[-1] = replace(self.decisions[-1], drawn=card)
 
     def give_up(self, index: int, seat: int, cards: Sequence[int], part: str = "card") -> None:
         """``cards`` leave ``seat``'s hand (``card_not_held`` when it does not hold them)."""
@@ -381,17 +392,15 @@ class _GinWalk(_Walk):
     def apply(self, index: int, step: Step) -> None:
         action = step.action
         seat = step.player
-        self.decide(index, step, step.drawn if action == DRAW_STOCK and
-                    self.stock_order is None else None)
+        if action != LAY_OFF:
+            self.decide(index, step)
         if action == PASS:
             if self.played:
                 self.over, self.ending = True, "wall"
         elif action == TAKE_DISCARD:
             self.take_top(index, step)
         elif action == DRAW_STOCK:
-            drawn = self.draw(index, step)
-            last = self.decisions[-1]
-            self.decisions[-1] = Decision(last.seat, last.first, last.last, last.hand, drawn)
+            self.drew(self.draw(index, step))
         elif action == DISCARD:
             self.throw(index, step)
             self.played = True
@@ -444,9 +453,15 @@ class _GinWalk(_Walk):
                              "out of its melds and deadwood", "invalid_meld", "deadwood")
         if step.layoffs:
             self._check_layoffs(index, step, laid)
-        elif not _lays_off(self.knocker_melds, laid):
-            self.fail(index, f"{names(laid)} (neither melded nor in the deadwood) cannot all be "
-                             "laid off onto the knocker's melds", "invalid_meld", "deadwood")
+            layoffs = step.layoffs
+        else:
+            found = gin_layoffs(self.knocker_melds, laid)
+            if found is None:
+                self.fail(index, f"{names(laid)} (neither melded nor in the deadwood) cannot all "
+                                 "be laid off onto the knocker's melds", "invalid_meld",
+                          "deadwood")
+            layoffs = found
+        self.decide(index, step, layoffs)
         self.hands[seat] = [c for c in hand if c in kept]
         self.defender_deadwood = self.points(event.deadwood or ())
         self.over = True
@@ -478,38 +493,46 @@ class _GinWalk(_Walk):
         return tuple(out)
 
 
-def _lays_off(melds: Sequence[Sequence[int]], cards: Sequence[int]) -> bool:
-    """Whether every one of ``cards`` can be laid off onto gin's ``melds``
-    (one deck, no wild card: a run takes the card at either end, over and
-    over; a three-card set its fourth suit).  Runs are tried first: a card
-    that could end a run or fill a set does better in the run, where the
-    next card may follow it."""
-    runs = [sorted(m) for m in melds if len({suit_of(c) for c in m}) == 1
-            and len({rank_of(c) for c in m}) == len(m)]
-    sets = [list(m) for m in melds if len({rank_of(c) for c in m}) == 1]
-    left = set(cards)
-    moved = True
-    while left and moved:
-        moved = False
-        for card in sorted(left):
-            for run in runs:
-                if suit_of(card) == suit_of(run[0]) and rank_of(card) in (
-                        rank_of(run[0]) - 1, rank_of(run[-1]) + 1):
-                    run.append(card)
-                    run.sort()
-                    left.discard(card)
-                    moved = True
-                    break
-        if moved:
-            continue
-        for card in sorted(left):
-            for meld in sets:
-                if len(meld) == 3 and rank_of(card) == rank_of(meld[0]):
-                    meld.append(card)
-                    left.discard(card)
-                    moved = True
-                    break
-    return not left
+def layoff_target(melds: Sequence[Sequence[int]], card: int) -> int | None:
+    """The gin meld of ``melds`` that ``card`` extends (one deck, no wild
+    card: a run at either end, a three-card set its fourth suit), a run
+    first: a card that could end a run or fill a set does better in the run,
+    where the next card may follow it; None when none takes it."""
+    for number, meld in enumerate(melds):
+        if len({suit_of(c) for c in meld}) == 1 and suit_of(card) == suit_of(meld[0]):
+            ranks = sorted(rank_of(c) for c in meld)
+            if len(set(ranks)) == len(ranks) and rank_of(card) in (ranks[0] - 1, ranks[-1] + 1):
+                return number
+    for number, meld in enumerate(melds):
+        if len(meld) == 3 and len({rank_of(c) for c in meld}) == 1 \
+                and rank_of(card) == rank_of(meld[0]):
+            return number
+    return None
+
+
+def gin_layoffs(melds: Sequence[Sequence[int]], cards: Sequence[int]) -> tuple[Layoff, ...] | None:
+    """Where each of ``cards`` is laid off onto the knocker's ``melds``
+    (cards that extend a run go on, and the next may follow them), or None
+    when they cannot all be.
+
+    >>> from solver.cards import parse_cards
+    >>> gin_layoffs([parse_cards("4S 5S 6S"), parse_cards("9H 9D 9C")], parse_cards("8S 7S 9S"))
+    (Layoff(target=0, cards=(6, 7, 8), extended=()),)
+    """
+    table = [list(m) for m in melds]
+    placed: dict[int, list[int]] = {}
+    left = sorted(cards)
+    while left:
+        for card in left:
+            target = layoff_target(table, card)
+            if target is not None:
+                table[target].append(card)
+                placed.setdefault(target, []).append(card)
+                left.remove(card)
+                break
+        else:
+            return None
+    return tuple(Layoff(target, tuple(sorted(added))) for target, added in sorted(placed.items()))
 
 
 # -- Indian rummy ----------------------------------------------------------------------------
@@ -548,9 +571,7 @@ class _IndianWalk(_Walk):
         if action == TAKE_DISCARD:
             self.take_top(index, step)
         elif action == DRAW_STOCK:
-            drawn = self.draw(index, step)
-            last = self.decisions[-1]
-            self.decisions[-1] = Decision(last.seat, last.first, last.last, last.hand, drawn)
+            self.drew(self.draw(index, step))
         elif action == DROP:
             self.dropped[seat] = FIRST_DROP if self.turns[seat] == 0 else MIDDLE_DROP
             standing = [s for s in range(self.seats) if self.dropped[s] is None]
@@ -608,6 +629,9 @@ class _LayDownWalk(_Walk):
         self.laid_now = False
         self.must_use: int | None = None
         self.out: int | None = None
+        self.turn_melds: list[tuple[int, ...]] = []
+        self.turn_layoffs: dict[int, tuple[list[int], tuple[int, ...]]] = {}
+        """The turn's layoffs so far: per table meld, the cards added and the meld after."""
 
     def apply(self, index: int, step: Step) -> None:
         action = step.action
@@ -616,22 +640,27 @@ class _LayDownWalk(_Walk):
             self._start_turn(index, step)
             return
         last = self.decisions[-1] if self.decisions else None
-        if last is None or last.seat != seat or (last.first == last.last and
-                                                 self.record.steps[last.first].action
-                                                 in (DRAW_STOCK, TAKE_DISCARD, PASS)):
-            self.decisions.append(Decision(seat, index, index, tuple(self.hands[seat])))
-        else:
-            self.decisions[-1] = Decision(last.seat, last.first, index, last.hand)
+        if last is None or last.seat != seat or last.move.action in (DRAW_STOCK, TAKE_DISCARD,
+                                                                       PASS):
+            self.turn_melds, self.turn_layoffs = [], {}
+            self.decisions.append(Decision(seat, index, index, tuple(self.hands[seat]),
+                                           Move(GO_OUT)))
+        card = None
         if action == MELD:
             self._meld(index, step)
         elif action == LAY_OFF:
             self._lay_off(index, step)
         elif action == DISCARD:
-            self.throw(index, step)
+            card = self.throw(index, step)
             if self.must_use is not None:
                 self.penalties[seat] += 1  # the advisor's replay refuses it where not allowed
                 self.must_use = None
             self._end_turn(seat)
+        layoffs = tuple(Layoff(target, tuple(added), extended) for target, (added, extended)
+                        in sorted(self.turn_layoffs.items()))
+        move = Move(GO_OUT if card is None else DISCARD, card, tuple(self.turn_melds), (),
+                    layoffs)
+        self.decisions[-1] = replace(self.decisions[-1], last=index, move=move)
         if not self.hands[seat] and not self.over:
             self.out = seat
             self.over, self.ending = True, "out"
@@ -650,9 +679,7 @@ class _LayDownWalk(_Walk):
                 self.stock_order, self.pile = list(self.pile), []
                 self.stock_left = len(self.stock_order)
                 self.turned = True
-            drawn = self.draw(index, step)
-            last = self.decisions[-1]
-            self.decisions[-1] = Decision(last.seat, last.first, last.last, last.hand, drawn)
+            self.drew(self.draw(index, step))
         else:
             card = step.event.card
             if card is None or card not in self.pile:
@@ -677,6 +704,7 @@ class _LayDownWalk(_Walk):
         for group in step.event.melds:
             self.give_up(index, seat, group, "melds")
             self.table.append(self._read(index, group, len(self.table)))
+            self.turn_melds.append(tuple(group))
             self.laid[seat] += self.table[-1].meld.points
             self._used(group)
         self.laid_now = True
@@ -696,6 +724,8 @@ class _LayDownWalk(_Walk):
                       "melds")
         self.give_up(index, seat, added, "melds")
         self.table[target] = self._read(index, new, target)
+        before = self.turn_layoffs.get(target, ([], ()))[0]
+        self.turn_layoffs[target] = ([*before, *added], tuple(new))
         self.laid[seat] += self.table[target].meld.points - old.meld.points
         self._used(added)
         self.laid_now = True
@@ -726,4 +756,5 @@ class _LayDownWalk(_Walk):
         return tuple(float(scores[s] - (sum(scores) - scores[s]) / (n - 1)) for s in range(n))
 
 
-__all__ = ["Decision", "Walked", "game_fields", "public_history", "request_for", "walk"]
+__all__ = ["Decision", "Walked", "game_fields", "gin_layoffs", "layoff_target", "public_history",
+           "request_for", "walk"]
