@@ -22,7 +22,7 @@ docs/REVIEW.md defines the figures and says why each threshold is what it is.
 from solver.review.openspiel import from_openspiel, to_openspiel
 from solver.review.params import REVIEW_PARAMS, ReviewParams
 from solver.review.record import Record
-from solver.review.review import Review, Totals, review
+from solver.review.review import Review, Totals, review, review_game
 
 __all__ = ["REVIEW_PARAMS", "Record", "Review", "ReviewParams", "Totals", "from_openspiel",
-           "review", "to_openspiel"]
+           "review", "review_game", "to_openspiel"]

@@ -112,6 +112,23 @@ def meld_cards(action: int) -> tuple[int, ...]:
     return tuple(sorted(card_from_openspiel(c) for c in MELDS[action - MELD_BASE]))
 
 
+def pieces(meld: Sequence[int]) -> list[tuple[int, ...]]:
+    """``meld`` as OpenSpiel lays it: a run of more than five cards in runs of
+    three to five (the lowest first), anything else whole.
+
+    >>> from solver.cards import names, parse_cards
+    >>> [names(p) for p in pieces(parse_cards("AS 2S 3S 4S 5S 6S 7S"))]
+    ['AS 2S 3S', '4S 5S 6S 7S']
+    """
+    cards = sorted(meld, key=lambda c: (c // 13, c % 13))
+    out = []
+    while len(cards) > 5:
+        size = 3 if len(cards) - 3 <= 5 or len(cards) == 8 else 5
+        out.append(tuple(cards[:size]))
+        cards = cards[size:]
+    return [*out, tuple(cards)]
+
+
 def _fail(index: int, message: str) -> NoReturn:
     raise InvalidStateError(f"history[{index}]: {message}", code="invalid_openspiel_history",
                             loc=("history", index))
@@ -372,14 +389,14 @@ def to_openspiel(record: Record) -> list[int]:
             if not wall:
                 out.append(KNOCK_ACTION)
             out.append(card_to_openspiel(event.card))
-            out += [MELD_BASE + _MELD_IDS[frozenset(m)] for m in event.melds]
+            out += [MELD_BASE + _MELD_IDS[frozenset(p)] for m in event.melds for p in pieces(m)]
             out.append(PASS_ACTION)
             knocked_gin = event.deadwood == ()
         elif action == LAY_OFF:
             if not knocked_gin:
                 out += [card_to_openspiel(c) for lay in step.layoffs for c in lay.cards]
                 out.append(PASS_ACTION)
-            out += [MELD_BASE + _MELD_IDS[frozenset(m)] for m in event.melds]
+            out += [MELD_BASE + _MELD_IDS[frozenset(p)] for m in event.melds for p in pieces(m)]
             out.append(PASS_ACTION)
     if record.result == (0.0, 0.0) and upcard_draws == MAX_UPCARD_DRAWS - 1 and steps \
             and steps[-1].action == DISCARD:
@@ -388,4 +405,4 @@ def to_openspiel(record: Record) -> list[int]:
 
 
 __all__ = ["MELDS", "RULES", "card_from_openspiel", "card_to_openspiel", "from_openspiel",
-           "meld_cards", "to_openspiel"]
+           "meld_cards", "pieces", "to_openspiel"]

@@ -60,6 +60,7 @@ from solver.cards import card_name, parse_card, parse_cards
 from solver.errors import InvalidStateError, SolverInputError
 from solver.play.advice import Layoff
 from solver.play.events import Event, parse_event
+from solver.play.gin.state import MATCH_TARGET
 from solver.play.model import GAMES
 from solver.play.words import (
     ACTION,
@@ -84,8 +85,6 @@ STEP_FIELDS = (*EVENT_FIELDS, DRAWN, LAYOFFS)
 RECORD_FIELDS = ("game", "players", "dealer", "deal", "events", "score", "target", "rules",
                  "oklahoma", "result")
 DEAL_FIELDS = ("hands", "upcard", "wild_rank", "stock")
-MATCH_TARGET = 100
-"""A gin match's target when the record gives a score and no target."""
 
 
 def refuse(message: str, loc: tuple[str | int, ...], code: str = "invalid_record") -> NoReturn:

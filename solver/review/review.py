@@ -83,6 +83,10 @@ PHASES = ("first_upcard", "draw", "discard", "knock", "drop", "lay_down", "layof
 """The kinds of decision the losses are summed by."""
 WORST = 3
 """The worst decisions each player's summary names."""
+WRITE_MARGIN_S = 0.02
+WRITE_SHARE = 0.05
+"""The review stops judging ``WRITE_MARGIN_S`` (or ``WRITE_SHARE`` of the time
+it was given) before its deadline, to sum up and write the answer."""
 _TAKES_CONSIDER = "consider" in inspect.signature(GAMES["gin"].advise).parameters
 """Whether the advisor values a move it does not list when asked (``consider``)."""
 
@@ -92,7 +96,8 @@ _TAKES_CONSIDER = "consider" in inspect.signature(GAMES["gin"].advise).parameter
 class Judged:
     """One decision reviewed (see the module docstring).  ``loss`` and
     ``loss_error`` are in ``units``; ``points_lost`` in the hand's points
-    (the paired gap, or with a match score the difference of the means);
+    (the paired gap, or with a match score the difference of the means;
+    negative when the deals favoured the move played, within the noise);
     ``value`` the best move's expected points and ``played_value`` the
     played move's (None: not valued)."""
 
@@ -281,6 +286,10 @@ def _reason(game: str, played: Move, best: MoveValue, mine: MoveValue | None,
     """Why the best move is better, in words (the advisor's reasons of both)."""
     if mine is not None and move_key(played) == move_key(best.move):
         return f"{describe(played)}: the advisor's choice too ({'; '.join(best.reasons[:2])})"
+    if loss is not None and loss <= 0 and units == "points":
+        return (f"{describe(best.move)} is the advisor's choice, but {describe(played)} did as "
+                f"well on the same deals ({-loss:+.1f} points"
+                + ("" if error is None else f" ± {error:.1f}") + ")")
     amount = "" if loss is None else (
         f" by {loss:.1f} points" if units == "points" else
         f" by {100 * loss:.1f} points of match-winning chance")
@@ -341,7 +350,8 @@ class _Judge:
         loss, error, points = self._loss(decision, advice, mine, units)
         if mine is None and why_not is None and loss is None:
             why_not = "the advisor does not list this move (it values the moves it lists)"
-        forced = len(advice.moves) == 1 and mine is not None
+        # one move listed is no choice but at a gin reply (the advisor lists the best only)
+        forced = len(advice.moves) == 1 and mine is not None and advice.phase != LAYOFF
         if mine is not None and mine is best:
             label: str | None = "best"
             sure: float | None = 1.0
@@ -379,10 +389,10 @@ class _Judge:
             errors = [e for e in (best.standard_error, mine.standard_error) if e is not None]
             gap = worth
             gap_error = math.sqrt(sum(e * e for e in errors)) if units == "points" else None
-        loss = max(0.0, gap)
-        points = max(0.0, gap) if units == "points" else \
-            max(0.0, best.expected_points - mine.expected_points)
-        return loss, gap_error, points
+        # signed: a played move the deals favoured (within the noise) counts
+        # negative, so the noise averages out instead of piling up as loss
+        points = gap if units == "points" else best.expected_points - mine.expected_points
+        return gap, gap_error, points
 
     def _unlisted(self, decision: Decision, advice: Advice
                   ) -> tuple[float | None, float | None, float | None]:
@@ -396,12 +406,12 @@ class _Judge:
             knocker = sum(_gin_points(c, self.record) for c in knock.deadwood or ())
             mine = sum(_gin_points(c, self.record) for c in played.deadwood)
             value = -float(knock_points(self.rules, knocker, mine))
-            loss = max(0.0, best.expected_points - value)
+            loss = best.expected_points - value
             return loss, 0.0, loss
         if played.action == DECLARE and self.walked.ending == "wrong_declaration" \
                 and decision is self.walked.decisions[-1]:
             value = -float(make_rules(self.game, self.record.rules).wrong_declaration)
-            loss = max(0.0, best.expected_points - value)
+            loss = best.expected_points - value
             return loss, best.standard_error, loss
         return None, None, None
 
@@ -470,29 +480,31 @@ class Totals:
             mine[1] += lost
 
     def to_dict(self) -> dict[str, Any]:
-        """Wire form: the sums, and the figures made from them."""
-        per = self.points_lost / self.decisions if self.decisions else None
+        """Wire form: the sums (to six decimals, so that ``from_dict`` reads
+        back the same figures), and the figures made from them."""
+        lost, units, accuracy = (round(v, 6) for v in (self.points_lost, self.units_lost,
+                                                         self.accuracy))
+        deal, draws = round(self.deal_luck, 6), round(self.draw_luck, 6)
+        decided = self.decisions
+        phases = {kind: (int(count), round(points, 6)) for kind, (count, points) in
+                  sorted(self.phases.items(), key=lambda kv: PHASES.index(kv[0]))}
         return {
-            "hands": self.hands, "decisions": self.decisions, "forced": self.forced,
-            "unvalued": self.unvalued, "points_lost": round(self.points_lost, 3),
-            "points_lost_per_decision": _round(per, 4),
-            "accuracy": _round(self.accuracy / self.decisions if self.decisions else None, 2),
-            "rating": _round(1000.0 * self.units_lost / self.decisions if self.decisions
-                             else None, 2),
+            "hands": self.hands, "decisions": decided, "forced": self.forced,
+            "unvalued": self.unvalued, "points_lost": lost,
+            "points_lost_per_decision": _round(lost / decided if decided else None, 4),
+            "accuracy": _round(accuracy / decided if decided else None, 2),
+            "rating": _round(1000.0 * units / decided if decided else None, 2),
             "labels": dict(self.labels),
-            "by_phase": {kind: {"decisions": int(count), "points_lost": round(lost, 3),
-                                "per_decision": round(lost / count, 4) if count else None}
-                         for kind, (count, lost) in sorted(self.phases.items(),
-                                                           key=lambda kv: PHASES.index(kv[0]))},
+            "by_phase": {kind: {"decisions": count, "points_lost": points,
+                                "per_decision": round(points / count, 4) if count else None}
+                         for kind, (count, points) in phases.items()},
             "agreement": {"decisive": self.decisive, "agreed": self.agreed,
                           "rate": _round(self.agreed / self.decisive if self.decisive
                                          else None, 4)},
-            "luck": {"deal": round(self.deal_luck, 3), "draws": round(self.draw_luck, 3),
-                     "stock_draws": self.draws,
-                     "total": round(self.deal_luck + self.draw_luck, 3)},
-            "result": round(self.result, 3) if self.results else None,
-            "sums": {"units_lost": round(self.units_lost, 6),
-                     "accuracy": round(self.accuracy, 6), "results": self.results},
+            "luck": {"deal": deal, "draws": draws, "stock_draws": self.draws,
+                     "total": round(deal + draws, 6)},
+            "result": round(self.result, 6) if self.results else None,
+            "sums": {"units_lost": units, "accuracy": accuracy, "results": self.results},
         }
 
     @classmethod
@@ -607,6 +619,9 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
         raise InvalidOptionError("seed", f"seed must be an integer; got {seed!r}",
                                  code="invalid_seed")
     until = play_deadline(time_limit_ms, deadline)
+    # the decisions stop early enough to leave time to write the answer
+    keep = max(WRITE_MARGIN_S, WRITE_SHARE * until.remaining_s())
+    until = until.within_ms(max(0.0, until.remaining_ms() - 1000.0 * keep))
     judge = _Judge(record, walked, looking, seed, params, until)
     wanted = [(n, d) for n, d in enumerate(walked.decisions) if d.seat in chosen]
     judged: list[Judged] = []
@@ -656,7 +671,7 @@ def _player(record: Record, seat: int, judged: Sequence[Judged], walked: Walked,
         scale = params.scale(record.game, j.units)
         totals.points_lost += j.points_lost or 0.0
         totals.units_lost += j.loss / scale
-        totals.accuracy += 100.0 * math.exp(-j.loss / (params.accuracy_scale * scale))
+        totals.accuracy += 100.0 * math.exp(-max(0.0, j.loss) / (params.accuracy_scale * scale))
         totals.labels[j.label] += 1
         phase = totals.phases.setdefault(j.kind, [0.0, 0.0])
         phase[0] += 1
@@ -716,5 +731,25 @@ def _split(record: Record, players: Sequence[PlayerReview], walked: Walked, comp
     return tuple(out)
 
 
+
+
+def review_game(*, game: str, players: Sequence[str], deal: Mapping[str, Any],
+                events: Sequence[Mapping[str, Any]], dealer: int | None = None,
+                score: Sequence[int] | None = None, target: int | None = None,
+                rules: Mapping[str, Any] | None = None, oklahoma: bool = False,
+                result: Sequence[float] | None = None, seats: Sequence[int] | None = None,
+                level: str | None = None, seed: int = 0, deadline: Deadline | None = None,
+                time_limit_ms: int | None = None) -> Review:
+    """``review`` of the record given field by field (its wire form): the
+    library call of ``POST /v1/review``, ``rummy-solver review`` and a bulk
+    line."""
+    fields = {"game": game, "players": players, "dealer": dealer, "deal": deal,
+              "events": events, "score": score, "target": target, "rules": rules,
+              "oklahoma": oklahoma, "result": result}
+    record = Record.parse({name: value for name, value in fields.items() if value is not None})
+    return review(record, seats=seats, level=level, seed=seed, deadline=deadline,
+                  time_limit_ms=time_limit_ms)
+
+
 __all__ = ["PHASES", "WORST", "Judged", "PlayerReview", "Review", "Split", "Totals",
-           "decision_seed", "describe", "label_of", "move_key", "review"]
+           "decision_seed", "describe", "label_of", "move_key", "review", "review_game"]

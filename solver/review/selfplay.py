@@ -4,7 +4,8 @@ For the review's tests and speed figures: ``play(game, policies, seed)``
 shuffles a deck (``seed``), deals it as the game does (each seat's hand, the
 cut card for Indian rummy, the upcard, the stock in order), and lets each
 seat's policy choose among the moves ``advise`` lists for its public state,
-until the hand is over; the answer is the ``Record`` of that game (its
+until the hand is over (the advisor asked as ``solver.play.advise`` asks
+it, at one of its levels or the review's); the answer is the ``Record`` of that game (its
 stock given, so every draw is known), checked.  ``follow`` plays the
 advisor's recommendation, ``at_random`` any move it lists.  The moves are
 the advisor's, so every one is legal by the advisor's rules; the arena's
@@ -22,7 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from solver.cards import NUM_CARD_TYPES, card_name
-from solver.play import advise
+from solver.deadline import play_deadline
+from solver.play import GAMES
 from solver.play.advice import Advice, Move
 from solver.play.events import Event
 from solver.play.laydown.variant import VARIANTS
@@ -37,8 +39,9 @@ from solver.play.words import (
     PASS,
     TAKE_DISCARD,
 )
+from solver.review.params import REVIEW_LEVEL, REVIEW_PARAMS, ReviewParams
 from solver.review.record import Dealt, Record, Step
-from solver.review.table import game_fields, public_history, walk
+from solver.review.table import request_for, walk
 from solver.rules import deck_copies, make_rules
 
 Policy = Callable[[Advice, random.Random], Move]
@@ -110,9 +113,11 @@ def events_of(move: Move, seat: int) -> list[Step]:
 def play(game: str, policies: Sequence[Policy], *, seed: int = 0, level: str = "novice",
          players: Sequence[str] | None = None, dealer: int | None = None,
          rules: Mapping[str, Any] | None = None, score: Sequence[int] | None = None,
-         max_decisions: int = MAX_DECISIONS) -> Record:
+         max_decisions: int = MAX_DECISIONS, params: ReviewParams = REVIEW_PARAMS) -> Record:
     """A game of ``game`` between ``policies`` (one per seat), recorded
-    (see the module docstring)."""
+    (see the module docstring).  ``level`` is one of the advisor's, or
+    ``review``: the review's own level and parameters (``params``), so a
+    follower plays as the review judges."""
     seats = len(policies)
     ids = tuple(players) if players is not None else tuple(f"seat {s}" for s in range(seats))
     dealer = seats - 1 if dealer is None else dealer
@@ -124,12 +129,12 @@ def play(game: str, policies: Sequence[Policy], *, seed: int = 0, level: str = "
         walked = walk(record, replay=False)
         if walked.over:
             break
-        hand = walked.hands[seat]
-        advice = advise(game, hand=[card_name(c) for c in hand],
-                        upcard=card_name(record.dealt.upcard),
-                        history=public_history(record, len(record.steps)), me=seat,
-                        dealer=dealer, rules=rules, level=level,
-                        seed=seed * 10_007 + number, **game_fields(record, seat))
+        model = GAMES[game]
+        position = model.position(request_for(record, seat, walked.hands[seat],
+                                              len(record.steps)))
+        advice = model.advise(position, params.advisor_params(game) if level == REVIEW_LEVEL
+                              else model.params, params.level(game, level),
+                              seed * 10_007 + number, play_deadline(None, None))
         move = policies[seat](advice, rng)
         record = Record(game, ids, dealer, record.dealt, record.steps + tuple(
             events_of(move, seat)), record.score, record.target, rules)

@@ -152,16 +152,16 @@ def game_fields(record: Record, seat: int) -> dict[str, Any]:
     """The game's own fields of ``advise`` for ``seat`` (the match score
     from its side, the cut card, the number of players)."""
     fields: dict[str, Any] = {}
-    if record.game == "gin":
-        if record.score is not None:
-            fields["score"] = {"me": record.score[seat], "opponent": record.score[1 - seat],
-                               "target": record.target}
-        if record.oklahoma:
-            fields["oklahoma"] = True
-    else:
+    if record.score is not None:  # gin's (any other game refuses it by name)
+        fields["score"] = {"me": record.score[seat],
+                           "opponent": max(s for k, s in enumerate(record.score) if k != seat),
+                           "target": record.target}
+    if record.oklahoma:
+        fields["oklahoma"] = True
+    if record.dealt.wild_rank is not None or record.game in ("indian13", "indian21"):
+        fields["wild_rank"] = record.dealt.wild_rank
+    if record.game != "gin":
         fields["players"] = record.seats
-        if record.game in ("indian13", "indian21"):
-            fields["wild_rank"] = record.dealt.wild_rank
     return fields
 
 
@@ -219,9 +219,6 @@ class _Walk:
                           record.rules, game_fields(record, 0))
         try:
             model = GAMES[record.game]
-            if record.game != "gin" and record.score is not None:
-                refuse(f"score is not a field of {record.game}: only gin records a match "
-                       "score", ("score",), "field_not_for_game")
             model.check_fields(request)
             model.check_rules(request)
         except SolverInputError as error:
