@@ -206,6 +206,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review Game
+         * @description Review a recorded game: every decision of every player (or of the seats asked for) valued by the advisor from what that player knew, the move played against the best on the same deals -- the points lost, the change in the chance to win, a label (best, good, inaccuracy, mistake, blunder) given only beyond the noise and how sure it is -- and per player the points lost per decision, an accuracy, a performance rating, the losses by phase, the three worst decisions with the better move, how often it played the advisor's best where that was clear (engine agreement: a signal, never a verdict) and its luck (the deal and each stock draw against their expectation). The record is the deal, every event in advise's history words with the cards drawn, and an id per seat; one that cannot have happened is a 422 whose loc names the event. Anytime: at the deadline the decisions reviewed so far (complete: false). docs/REVIEW.md defines every figure.
+         */
+        post: operations["review_game"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/score/round": {
         parameters: {
             query?: never;
@@ -2237,6 +2257,25 @@ export interface components {
             wild_rank?: string | null;
         };
         /**
+         * AgreementOut
+         * @description How often the move played was the advisor's best where the moves
+         *     differ by more than the noise: a signal, never a verdict.
+         */
+        AgreementOut: {
+            /**
+             * Agreed
+             * @description of those, the decisions where the best was played
+             */
+            agreed: number;
+            /**
+             * Decisive
+             * @description decisions where every other move is clearly worse
+             */
+            decisive: number;
+            /** Rate */
+            rate: number | null;
+        };
+        /**
          * AnsweredBy
          * @description The engine that produced an answer (auto answers as one of these).
          * @enum {string}
@@ -2459,6 +2498,141 @@ export interface components {
             meld?: {
                 [key: string]: number;
             } | null;
+        };
+        /**
+         * DealIn
+         * @description The deal: every seat's cards, the upcard, the cut card, the stock's order.
+         * @example {
+         *       "hands": [
+         *         [
+         *           "AS",
+         *           "2S",
+         *           "3S",
+         *           "4S",
+         *           "5S",
+         *           "6S",
+         *           "7S",
+         *           "8S",
+         *           "9S",
+         *           "KD"
+         *         ],
+         *         [
+         *           "AH",
+         *           "2H",
+         *           "3H",
+         *           "4H",
+         *           "5H",
+         *           "6H",
+         *           "7H",
+         *           "8H",
+         *           "9H",
+         *           "KC"
+         *         ]
+         *       ],
+         *       "upcard": "QC"
+         *     }
+         */
+        DealIn: {
+            /**
+             * Hands
+             * @description each seat's dealt cards, seat 0 first
+             */
+            hands: string[][];
+            /**
+             * Stock
+             * @description the stock's cards in the order they are drawn, top first (optional: then a draw_stock event may leave out drawn)
+             * @default null
+             */
+            stock?: string[] | null;
+            /**
+             * Upcard
+             * @description the card turned up after the deal (the first card of the discard pile)
+             * @example AS
+             * @example 10h
+             * @example JK
+             */
+            upcard: string;
+            /**
+             * Wild Rank
+             * @description Indian rummy (required): the cut card, as advise takes it
+             * @default null
+             */
+            wild_rank?: string | null;
+        };
+        /**
+         * DecisionOut
+         * @description One decision reviewed.
+         */
+        DecisionOut: {
+            best: components["schemas"]["MoveOut"];
+            /** Confidence */
+            confidence: string;
+            /** Decisive */
+            decisive: boolean;
+            /** Drawn */
+            drawn: string | null;
+            /**
+             * Events
+             * @description its first and last event
+             */
+            events: number[];
+            /** Forced */
+            forced: boolean;
+            /**
+             * Hand
+             * @description the player's cards then (the public history is events before the first)
+             */
+            hand: string[];
+            /** Kind */
+            kind: string;
+            /**
+             * Label
+             * @description best, good, inaccuracy, mistake, blunder; null: not valued
+             */
+            label: string | null;
+            /** Loss */
+            loss: number | null;
+            /** Loss Error */
+            loss_error: number | null;
+            /** Match Win Change */
+            match_win_change: number | null;
+            /**
+             * Moves
+             * @description legal moves the advisor valued
+             */
+            moves: number;
+            /** Number */
+            number: number;
+            /** Phase */
+            phase: string;
+            played: components["schemas"]["MoveOut"];
+            /** Played Value */
+            played_value: number | null;
+            /** Player */
+            player: string;
+            /** Points Lost */
+            points_lost: number | null;
+            /** Reason */
+            reason: string;
+            /** Seat */
+            seat: number;
+            /**
+             * Sure
+             * @description the chance the label is right
+             */
+            sure: number | null;
+            /**
+             * Units
+             * @description points, or match (a gin match score: the chance to win the match)
+             */
+            units: string;
+            /**
+             * Value
+             * @description the best move's expected points
+             */
+            value: number;
+            /** Win Change */
+            win_change: number | null;
         };
         /**
          * Declaration
@@ -5622,6 +5796,16 @@ export interface components {
             detail: components["schemas"]["ErrorItem"][];
         };
         /**
+         * ErrorsOut
+         * @description Standard errors of the player's skill (points lost) and luck.
+         */
+        ErrorsOut: {
+            /** Luck */
+            luck: number;
+            /** Skill */
+            skill: number;
+        };
+        /**
          * EventIn
          * @description One public action of the hand, in order.
          * @example {
@@ -7667,6 +7851,25 @@ export interface components {
          */
         LayoffEnd: "low" | "high" | "set";
         /**
+         * LayoffIn
+         * @description Cards a gin defender laid off onto one of the knocker's melds.
+         * @example {
+         *       "cards": [
+         *         "4S"
+         *       ],
+         *       "target": 0
+         *     }
+         */
+        LayoffIn: {
+            /** Cards */
+            cards: string[];
+            /**
+             * Target
+             * @description the knocker's meld, in the order the knock shows them
+             */
+            target: number;
+        };
+        /**
          * LayoffOut
          * @description Cards laid off onto one table meld; ``extended`` is that meld afterwards.
          * @example {
@@ -8393,6 +8596,21 @@ export interface components {
          */
         Level: "novice" | "standard" | "expert";
         /**
+         * LuckOut
+         * @description The cards' part of the result: the deal's value and each stock draw's
+         *     value against what the draw was worth before the card was seen.
+         */
+        LuckOut: {
+            /** Deal */
+            deal: number;
+            /** Draws */
+            draws: number;
+            /** Stock Draws */
+            stock_draws: number;
+            /** Total */
+            total: number;
+        };
+        /**
          * MeldKind
          * @description set: one rank; run: one suit in sequence; tanala: three identical cards (indian21).
          * @enum {string}
@@ -8560,6 +8778,18 @@ export interface components {
          * @enum {string}
          */
         Objective: "min_deadwood" | "max_net" | "cascade" | "marriage";
+        /**
+         * PhaseOut
+         * @description A player's decisions of one kind and what they lost.
+         */
+        PhaseOut: {
+            /** Decisions */
+            decisions: number;
+            /** Per Decision */
+            per_decision: number | null;
+            /** Points Lost */
+            points_lost: number;
+        };
         /**
          * PileDepthOut
          * @description Taking the top ``depth`` cards of the pile.
@@ -9855,6 +10085,66 @@ export interface components {
             went_out?: boolean;
         };
         /**
+         * PlayerReviewOut
+         * @description One player's review of the game.
+         */
+        PlayerReviewOut: {
+            /**
+             * Accuracy
+             * @description 0 to 100, the mean of each decision's accuracy (docs/REVIEW.md)
+             */
+            accuracy: number | null;
+            agreement: components["schemas"]["AgreementOut"];
+            /**
+             * By Phase
+             * @description losses by kind: first_upcard, draw, discard, knock, drop, lay_down, layoff
+             */
+            by_phase: {
+                [key: string]: components["schemas"]["PhaseOut"];
+            };
+            /**
+             * Decisions
+             * @description decisions reviewed with a choice (forced ones apart)
+             */
+            decisions: number;
+            errors: components["schemas"]["ErrorsOut"];
+            /** Forced */
+            forced: number;
+            /** Hands */
+            hands: number;
+            /**
+             * Labels
+             * @description decisions per label: best, good, inaccuracy, mistake, blunder
+             */
+            labels: {
+                [key: string]: number;
+            };
+            luck: components["schemas"]["LuckOut"];
+            /** Player */
+            player: string;
+            /** Points Lost */
+            points_lost: number;
+            /** Points Lost Per Decision */
+            points_lost_per_decision: number | null;
+            /**
+             * Rating
+             * @description performance rating: the mean loss per decision in thousandths of the game's unit; 0 plays as the advisor (docs/REVIEW.md)
+             */
+            rating: number | null;
+            /** Result */
+            result: number | null;
+            /** Seat */
+            seat: number;
+            sums: components["schemas"]["SumsOut"];
+            /**
+             * Unvalued
+             * @description moves the advisor could not value (it refuses them)
+             */
+            unvalued: number;
+            /** Worst */
+            worst: components["schemas"]["WorstOut"][];
+        };
+        /**
          * PlayerRole
          * @description The player's part in the round.
          * @enum {string}
@@ -9958,6 +10248,79 @@ export interface components {
             status?: "ready";
         };
         /**
+         * RecordEventIn
+         * @description One action of the game, in order: a public history event, and what only the table saw.
+         * @example {
+         *       "action": "draw_stock",
+         *       "drawn": "QC",
+         *       "player": 0
+         *     }
+         * @example {
+         *       "action": "discard",
+         *       "card": "KD",
+         *       "player": 1
+         *     }
+         * @example {
+         *       "action": "lay_off",
+         *       "deadwood": [
+         *         "KD",
+         *         "2C"
+         *       ],
+         *       "melds": [
+         *         [
+         *           "7H",
+         *           "7D",
+         *           "7C"
+         *         ]
+         *       ],
+         *       "player": 0
+         *     }
+         */
+        RecordEventIn: {
+            action: components["schemas"]["Action"];
+            /**
+             * Card
+             * @description the card taken or thrown
+             * @default null
+             */
+            card?: string | null;
+            /**
+             * Deadwood
+             * @description knock: the unmelded cards shown; a gin reply: the cards it keeps unmelded (the rest of its hand was laid off)
+             * @default null
+             */
+            deadwood?: string[] | null;
+            /**
+             * Drawn
+             * @description draw_stock: the card drawn (not public)
+             * @default null
+             */
+            drawn?: string | null;
+            /**
+             * Layoffs
+             * @description a gin reply: where its laid-off cards went (optional)
+             * @default null
+             */
+            layoffs?: components["schemas"]["LayoffIn"][] | null;
+            /**
+             * Melds
+             * @description knock and declare: the melds shown; meld: the melds laid down; lay_off (the lay-down games): the target meld afterwards; lay_off (gin: the defender's reply to a knock): its own melds
+             * @default null
+             */
+            melds?: string[][] | null;
+            /**
+             * Player
+             * @description the seat that acted
+             */
+            player: number;
+            /**
+             * Target
+             * @description lay_off (the lay-down games): the table meld
+             * @default null
+             */
+            target?: number | null;
+        };
+        /**
          * RequirementIn
          * @description What the melds laid down must contain: at least (or exactly) ``count``
          *     melds of ``kind``.
@@ -10006,6 +10369,1072 @@ export interface components {
             /** Exact */
             exact: boolean;
             kind: components["schemas"]["RequirementKind"];
+        };
+        /**
+         * ReviewLevel
+         * @description How hard the advisor looks at each decision: review (the default: each game's own review level, between the advisor's novice and standard, so that a gin hand is reviewed in about a second and an Indian deal in three on one core) or one of the advisor's levels (novice, standard, expert)
+         * @enum {string}
+         */
+        ReviewLevel: "review" | "novice" | "standard" | "expert";
+        /**
+         * ReviewRequest
+         * @description A recorded game and what to review of it.
+         * @example {
+         *       "deal": {
+         *         "hands": [
+         *           [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "9C",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C"
+         *           ],
+         *           [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC"
+         *           ]
+         *         ],
+         *         "upcard": "KD"
+         *       },
+         *       "dealer": 1,
+         *       "events": [
+         *         {
+         *           "action": "take_discard",
+         *           "card": "KD",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "9C",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "take_discard",
+         *           "card": "9C",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "9D",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "draw_stock",
+         *           "drawn": "4H",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "knock",
+         *           "card": "TS",
+         *           "deadwood": [
+         *             "AD"
+         *           ],
+         *           "melds": [
+         *             [
+         *               "4S",
+         *               "4H",
+         *               "4D"
+         *             ],
+         *             [
+         *               "KS",
+         *               "KH",
+         *               "KD"
+         *             ],
+         *             [
+         *               "3C",
+         *               "4C",
+         *               "5C"
+         *             ]
+         *           ],
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "lay_off",
+         *           "deadwood": [
+         *             "6S",
+         *             "6H",
+         *             "8H",
+         *             "AC",
+         *             "9C",
+         *             "QC"
+         *           ],
+         *           "melds": [
+         *             [
+         *               "6D",
+         *               "7D",
+         *               "8D"
+         *             ]
+         *           ],
+         *           "player": 1
+         *         }
+         *       ],
+         *       "game": "gin",
+         *       "players": [
+         *         "ann",
+         *         "bob"
+         *       ],
+         *       "seed": 1
+         *     }
+         * @example {
+         *       "deal": {
+         *         "hands": [
+         *           [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "9C",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C"
+         *           ],
+         *           [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC"
+         *           ]
+         *         ],
+         *         "upcard": "KD"
+         *       },
+         *       "dealer": 1,
+         *       "events": [
+         *         {
+         *           "action": "take_discard",
+         *           "card": "KD",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "9C",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "take_discard",
+         *           "card": "9C",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "9D",
+         *           "player": 1
+         *         }
+         *       ],
+         *       "game": "gin",
+         *       "level": "novice",
+         *       "players": [
+         *         "ann",
+         *         "bob"
+         *       ],
+         *       "score": [
+         *         40,
+         *         65
+         *       ],
+         *       "seats": [
+         *         1
+         *       ],
+         *       "seed": 2
+         *     }
+         */
+        ReviewRequest: {
+            deal: components["schemas"]["DealIn"];
+            /**
+             * Dealer
+             * @description the dealer's seat (default: the last seat; the seat after it plays first)
+             * @default null
+             */
+            dealer?: number | null;
+            /**
+             * Events
+             * @description every action since the deal, in order
+             */
+            events: components["schemas"]["RecordEventIn"][];
+            /** @description gin, indian13, indian21, rummy500, rommy or basic */
+            game: components["schemas"]["Game"];
+            /** @default review */
+            level?: components["schemas"]["ReviewLevel"];
+            /**
+             * Oklahoma
+             * @description gin: the upcard sets the knock limit
+             * @default false
+             */
+            oklahoma?: boolean;
+            /**
+             * Players
+             * @description an id per seat (the same id across records sums up one player)
+             */
+            players: string[];
+            /**
+             * Result
+             * @description each seat's points as the source scored the hand (optional; checked when the events end the hand)
+             * @default null
+             */
+            result?: number[] | null;
+            /**
+             * @description knob overrides (GET /v1/variants lists them)
+             * @default null
+             */
+            rules?: components["schemas"]["RulesOverride"] | null;
+            /**
+             * Score
+             * @description gin: the match score before the hand, per seat
+             * @default null
+             */
+            score?: number[] | null;
+            /**
+             * Seats
+             * @description the seats whose decisions are reviewed (default: every seat)
+             * @default null
+             */
+            seats?: number[] | null;
+            /**
+             * Seed
+             * @description the same record, seats, level and seed give the same review
+             * @default 0
+             */
+            seed?: number;
+            /**
+             * Target
+             * @description gin: the match's target (default 100)
+             * @default null
+             */
+            target?: number | null;
+            /**
+             * Time Limit Ms
+             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved When it runs out the answer holds the decisions reviewed so far (complete: false).
+             * @default null
+             */
+            time_limit_ms?: number | null;
+        };
+        /**
+         * ReviewResponse
+         * @description A recorded game reviewed.
+         * @example {
+         *       "complete": true,
+         *       "decisions": [
+         *         {
+         *           "best": {
+         *             "action": "take_discard",
+         *             "card": "KD"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": false,
+         *           "events": [
+         *             0,
+         *             0
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "9C",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C"
+         *           ],
+         *           "kind": "first_upcard",
+         *           "label": "best",
+         *           "loss": 0,
+         *           "loss_error": 0,
+         *           "moves": 2,
+         *           "number": 0,
+         *           "phase": "first_upcard",
+         *           "played": {
+         *             "action": "take_discard",
+         *             "card": "KD"
+         *           },
+         *           "played_value": 19.042,
+         *           "player": "ann",
+         *           "points_lost": 0,
+         *           "reason": "take KD from the pile: the advisor's choice too (goes into a meld; expected +19.0 points over 24 deals)",
+         *           "seat": 0,
+         *           "sure": 1,
+         *           "units": "points",
+         *           "value": 19.042,
+         *           "win_change": 0
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "discard",
+         *             "card": "TS"
+         *           },
+         *           "confidence": "ranked",
+         *           "decisive": false,
+         *           "events": [
+         *             1,
+         *             1
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "9C",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C",
+         *             "KD"
+         *           ],
+         *           "kind": "discard",
+         *           "label": "good",
+         *           "loss": 5,
+         *           "loss_error": 3.0324,
+         *           "moves": 10,
+         *           "number": 1,
+         *           "phase": "discard",
+         *           "played": {
+         *             "action": "discard",
+         *             "card": "9C"
+         *           },
+         *           "played_value": 19,
+         *           "player": "ann",
+         *           "points_lost": 5,
+         *           "reason": "throw TS was better than throw 9C by 5.0 points (± 3.0): deadwood 18 after it; then play for gin; yours: deadwood 19 after it; then play for gin",
+         *           "seat": 0,
+         *           "sure": 0.094,
+         *           "units": "points",
+         *           "value": 24,
+         *           "win_change": -0.0938
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "draw_stock"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": true,
+         *           "events": [
+         *             2,
+         *             2
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC"
+         *           ],
+         *           "kind": "draw",
+         *           "label": "blunder",
+         *           "loss": 11.4167,
+         *           "loss_error": 4.7681,
+         *           "moves": 2,
+         *           "number": 2,
+         *           "phase": "draw",
+         *           "played": {
+         *             "action": "take_discard",
+         *             "card": "9C"
+         *           },
+         *           "played_value": 5.75,
+         *           "player": "bob",
+         *           "points_lost": 11.417,
+         *           "reason": "draw from the stock was better than take 9C from the pile by 11.4 points (± 4.8): 4 unseen cards would improve the hand; expected +17.2 points over 24 deals; yours: makes no meld; expected +5.8 points over 24 deals",
+         *           "seat": 1,
+         *           "sure": 0.911,
+         *           "units": "points",
+         *           "value": 17.167,
+         *           "win_change": -0.1667
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "discard",
+         *             "card": "QC"
+         *           },
+         *           "confidence": "ranked",
+         *           "decisive": false,
+         *           "events": [
+         *             3,
+         *             3
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC",
+         *             "9C"
+         *           ],
+         *           "kind": "discard",
+         *           "label": "blunder",
+         *           "loss": 9.6667,
+         *           "loss_error": 3.8258,
+         *           "moves": 10,
+         *           "number": 3,
+         *           "phase": "discard",
+         *           "played": {
+         *             "action": "discard",
+         *             "card": "9D"
+         *           },
+         *           "played_value": 6.25,
+         *           "player": "bob",
+         *           "points_lost": 9.667,
+         *           "reason": "throw QC was better than throw 9D by 9.7 points (± 3.8): deadwood 28 after it; then play for gin; yours: deadwood 50 after it; then play for gin",
+         *           "seat": 1,
+         *           "sure": 0.889,
+         *           "units": "points",
+         *           "value": 15.594,
+         *           "win_change": -0.1979
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "draw_stock"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": false,
+         *           "drawn": "4H",
+         *           "events": [
+         *             4,
+         *             4
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C",
+         *             "KD"
+         *           ],
+         *           "kind": "draw",
+         *           "label": "best",
+         *           "loss": 0,
+         *           "loss_error": 0,
+         *           "moves": 2,
+         *           "number": 4,
+         *           "phase": "draw",
+         *           "played": {
+         *             "action": "draw_stock"
+         *           },
+         *           "played_value": 17.917,
+         *           "player": "ann",
+         *           "points_lost": 0,
+         *           "reason": "draw from the stock: the advisor's choice too (4 unseen cards would improve the hand; expected +17.9 points over 24 deals)",
+         *           "seat": 0,
+         *           "sure": 1,
+         *           "units": "points",
+         *           "value": 17.917,
+         *           "win_change": 0
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "knock",
+         *             "card": "TS",
+         *             "deadwood": [
+         *               "AD"
+         *             ],
+         *             "melds": [
+         *               [
+         *                 "4S",
+         *                 "4H",
+         *                 "4D"
+         *               ],
+         *               [
+         *                 "KS",
+         *                 "KH",
+         *                 "KD"
+         *               ],
+         *               [
+         *                 "3C",
+         *                 "4C",
+         *                 "5C"
+         *               ]
+         *             ]
+         *           },
+         *           "confidence": "ranked",
+         *           "decisive": true,
+         *           "events": [
+         *             5,
+         *             5
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C",
+         *             "KD",
+         *             "4H"
+         *           ],
+         *           "kind": "knock",
+         *           "label": "best",
+         *           "loss": 0,
+         *           "loss_error": 0,
+         *           "moves": 13,
+         *           "number": 5,
+         *           "phase": "discard",
+         *           "played": {
+         *             "action": "knock",
+         *             "card": "TS",
+         *             "deadwood": [
+         *               "AD"
+         *             ],
+         *             "melds": [
+         *               [
+         *                 "4S",
+         *                 "4H",
+         *                 "4D"
+         *               ],
+         *               [
+         *                 "KS",
+         *                 "KH",
+         *                 "KD"
+         *               ],
+         *               [
+         *                 "3C",
+         *                 "4C",
+         *                 "5C"
+         *               ]
+         *             ]
+         *           },
+         *           "played_value": 34.344,
+         *           "player": "ann",
+         *           "points_lost": 0,
+         *           "reason": "knock, throwing TS: the advisor's choice too (knocking now: 0% undercut risk; expected +34.3 points over 32 deals)",
+         *           "seat": 0,
+         *           "sure": 1,
+         *           "units": "points",
+         *           "value": 34.344,
+         *           "win_change": 0
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "lay_off",
+         *             "deadwood": [
+         *               "6S",
+         *               "6H",
+         *               "8H",
+         *               "AC",
+         *               "9C",
+         *               "QC"
+         *             ],
+         *             "layoffs": [
+         *               {
+         *                 "cards": [
+         *                   "KC"
+         *                 ],
+         *                 "target": 1
+         *               }
+         *             ],
+         *             "melds": [
+         *               [
+         *                 "6D",
+         *                 "7D",
+         *                 "8D"
+         *               ]
+         *             ]
+         *           },
+         *           "confidence": "exact",
+         *           "decisive": false,
+         *           "events": [
+         *             6,
+         *             6
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC",
+         *             "9C"
+         *           ],
+         *           "kind": "layoff",
+         *           "label": "best",
+         *           "loss": 0,
+         *           "loss_error": 0,
+         *           "moves": 1,
+         *           "number": 6,
+         *           "phase": "layoff",
+         *           "played": {
+         *             "action": "lay_off",
+         *             "deadwood": [
+         *               "6S",
+         *               "6H",
+         *               "8H",
+         *               "AC",
+         *               "9C",
+         *               "QC"
+         *             ],
+         *             "layoffs": [
+         *               {
+         *                 "cards": [
+         *                   "KC"
+         *                 ],
+         *                 "target": 1
+         *               }
+         *             ],
+         *             "melds": [
+         *               [
+         *                 "6D",
+         *                 "7D",
+         *                 "8D"
+         *               ]
+         *             ]
+         *           },
+         *           "played_value": -39,
+         *           "player": "bob",
+         *           "points_lost": 0,
+         *           "reason": "lay off KC, keeping 6S 6H 8H AC 9C QC unmelded: the advisor's choice too (your deadwood 40 against the knocker's 1; lay off KC)",
+         *           "seat": 1,
+         *           "sure": 1,
+         *           "units": "points",
+         *           "value": -39,
+         *           "win_change": 0
+         *         }
+         *       ],
+         *       "elapsed_ms": 1.5,
+         *       "ending": "knock",
+         *       "game": "gin",
+         *       "level": "review",
+         *       "players": [
+         *         {
+         *           "accuracy": 79.72,
+         *           "agreement": {
+         *             "agreed": 1,
+         *             "decisive": 1,
+         *             "rate": 1
+         *           },
+         *           "by_phase": {
+         *             "discard": {
+         *               "decisions": 1,
+         *               "per_decision": 5,
+         *               "points_lost": 5
+         *             },
+         *             "draw": {
+         *               "decisions": 1,
+         *               "per_decision": 0,
+         *               "points_lost": 0
+         *             },
+         *             "first_upcard": {
+         *               "decisions": 1,
+         *               "per_decision": 0,
+         *               "points_lost": 0
+         *             },
+         *             "knock": {
+         *               "decisions": 1,
+         *               "per_decision": 0,
+         *               "points_lost": 0
+         *             }
+         *           },
+         *           "decisions": 4,
+         *           "errors": {
+         *             "luck": 5.233,
+         *             "skill": 3.032
+         *           },
+         *           "forced": 0,
+         *           "hands": 1,
+         *           "labels": {
+         *             "best": 3,
+         *             "blunder": 0,
+         *             "good": 1,
+         *             "inaccuracy": 0,
+         *             "mistake": 0
+         *           },
+         *           "luck": {
+         *             "deal": 19.041667,
+         *             "draws": 16.427083,
+         *             "stock_draws": 1,
+         *             "total": 35.46875
+         *           },
+         *           "player": "ann",
+         *           "points_lost": 5,
+         *           "points_lost_per_decision": 1.25,
+         *           "rating": 62.5,
+         *           "result": 39,
+         *           "seat": 0,
+         *           "sums": {
+         *             "accuracy": 318.88756,
+         *             "results": 1,
+         *             "units_lost": 0.25
+         *           },
+         *           "unvalued": 0,
+         *           "worst": []
+         *         },
+         *         {
+         *           "accuracy": 35.4,
+         *           "agreement": {
+         *             "agreed": 0,
+         *             "decisive": 1,
+         *             "rate": 0
+         *           },
+         *           "by_phase": {
+         *             "discard": {
+         *               "decisions": 1,
+         *               "per_decision": 9.6667,
+         *               "points_lost": 9.666667
+         *             },
+         *             "draw": {
+         *               "decisions": 1,
+         *               "per_decision": 11.4167,
+         *               "points_lost": 11.416667
+         *             },
+         *             "layoff": {
+         *               "decisions": 1,
+         *               "per_decision": 0,
+         *               "points_lost": 0
+         *             }
+         *           },
+         *           "decisions": 3,
+         *           "errors": {
+         *             "luck": 3.621,
+         *             "skill": 6.113
+         *           },
+         *           "forced": 0,
+         *           "hands": 1,
+         *           "labels": {
+         *             "best": 1,
+         *             "blunder": 2,
+         *             "good": 0,
+         *             "inaccuracy": 0,
+         *             "mistake": 0
+         *           },
+         *           "luck": {
+         *             "deal": 17.166667,
+         *             "draws": 0,
+         *             "stock_draws": 0,
+         *             "total": 17.166667
+         *           },
+         *           "player": "bob",
+         *           "points_lost": 21.083333,
+         *           "points_lost_per_decision": 7.0278,
+         *           "rating": 351.39,
+         *           "result": -39,
+         *           "seat": 1,
+         *           "sums": {
+         *             "accuracy": 106.21132,
+         *             "results": 1,
+         *             "units_lost": 1.054167
+         *           },
+         *           "unvalued": 0,
+         *           "worst": [
+         *             {
+         *               "best": {
+         *                 "action": "draw_stock"
+         *               },
+         *               "events": [
+         *                 2,
+         *                 2
+         *               ],
+         *               "kind": "draw",
+         *               "label": "blunder",
+         *               "number": 2,
+         *               "played": {
+         *                 "action": "take_discard",
+         *                 "card": "9C"
+         *               },
+         *               "points_lost": 11.417,
+         *               "reason": "draw from the stock was better than take 9C from the pile by 11.4 points (± 4.8): 4 unseen cards would improve the hand; expected +17.2 points over 24 deals; yours: makes no meld; expected +5.8 points over 24 deals"
+         *             },
+         *             {
+         *               "best": {
+         *                 "action": "discard",
+         *                 "card": "QC"
+         *               },
+         *               "events": [
+         *                 3,
+         *                 3
+         *               ],
+         *               "kind": "discard",
+         *               "label": "blunder",
+         *               "number": 3,
+         *               "played": {
+         *                 "action": "discard",
+         *                 "card": "9D"
+         *               },
+         *               "points_lost": 9.667,
+         *               "reason": "throw QC was better than throw 9D by 9.7 points (± 3.8): deadwood 28 after it; then play for gin; yours: deadwood 50 after it; then play for gin"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "result": [
+         *         39,
+         *         -39
+         *       ],
+         *       "reviewed": 7,
+         *       "seed": 1,
+         *       "split": [
+         *         {
+         *           "luck": 18.302,
+         *           "noise": 9.331,
+         *           "rest": 4.615,
+         *           "result": 39,
+         *           "seat": 0,
+         *           "skill": 16.083
+         *         },
+         *         {
+         *           "luck": -18.302,
+         *           "noise": 9.331,
+         *           "rest": -4.615,
+         *           "result": -39,
+         *           "seat": 1,
+         *           "skill": -16.083
+         *         }
+         *       ],
+         *       "total": 7
+         *     }
+         * @example {
+         *       "complete": true,
+         *       "decisions": [
+         *         {
+         *           "best": {
+         *             "action": "draw_stock"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": false,
+         *           "events": [
+         *             2,
+         *             2
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC"
+         *           ],
+         *           "kind": "draw",
+         *           "label": "good",
+         *           "loss": 0.0332,
+         *           "loss_error": 0.0295,
+         *           "match_win_change": -0.0332,
+         *           "moves": 2,
+         *           "number": 2,
+         *           "phase": "draw",
+         *           "played": {
+         *             "action": "take_discard",
+         *             "card": "9C"
+         *           },
+         *           "played_value": 8.812,
+         *           "player": "bob",
+         *           "points_lost": 4.188,
+         *           "reason": "draw from the stock was better than take 9C from the pile by 3.3 points of match-winning chance (± 2.9): 4 unseen cards would improve the hand; expected +13.0 points over 16 deals; yours: makes no meld; expected +8.8 points over 16 deals",
+         *           "seat": 1,
+         *           "sure": 0.215,
+         *           "units": "match",
+         *           "value": 13,
+         *           "win_change": -0.125
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "discard",
+         *             "card": "QC"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": false,
+         *           "events": [
+         *             3,
+         *             3
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC",
+         *             "9C"
+         *           ],
+         *           "kind": "discard",
+         *           "label": "blunder",
+         *           "loss": 0.1133,
+         *           "loss_error": 0.0369,
+         *           "match_win_change": -0.1133,
+         *           "moves": 10,
+         *           "number": 3,
+         *           "phase": "discard",
+         *           "played": {
+         *             "action": "discard",
+         *             "card": "9D"
+         *           },
+         *           "played_value": -7.5,
+         *           "player": "bob",
+         *           "points_lost": 14.812,
+         *           "reason": "throw QC was better than throw 9D by 11.3 points of match-winning chance (± 3.7): deadwood 28 after it; 5 outs; yours: deadwood 50 after it; 6 outs",
+         *           "seat": 1,
+         *           "sure": 0.957,
+         *           "units": "match",
+         *           "value": 7.312,
+         *           "win_change": -0.25
+         *         }
+         *       ],
+         *       "elapsed_ms": 1.5,
+         *       "ending": "unfinished",
+         *       "game": "gin",
+         *       "level": "novice",
+         *       "players": [
+         *         {
+         *           "accuracy": 17.67,
+         *           "agreement": {
+         *             "agreed": 0,
+         *             "decisive": 0
+         *           },
+         *           "by_phase": {
+         *             "discard": {
+         *               "decisions": 1,
+         *               "per_decision": 14.8125,
+         *               "points_lost": 14.8125
+         *             },
+         *             "draw": {
+         *               "decisions": 1,
+         *               "per_decision": 4.1875,
+         *               "points_lost": 4.1875
+         *             }
+         *           },
+         *           "decisions": 2,
+         *           "errors": {
+         *             "luck": 3.683,
+         *             "skill": 0.047
+         *           },
+         *           "forced": 0,
+         *           "hands": 1,
+         *           "labels": {
+         *             "best": 0,
+         *             "blunder": 1,
+         *             "good": 1,
+         *             "inaccuracy": 0,
+         *             "mistake": 0
+         *           },
+         *           "luck": {
+         *             "deal": 13,
+         *             "draws": 0,
+         *             "stock_draws": 0,
+         *             "total": 13
+         *           },
+         *           "player": "bob",
+         *           "points_lost": 19,
+         *           "points_lost_per_decision": 9.5,
+         *           "rating": 366.19,
+         *           "seat": 1,
+         *           "sums": {
+         *             "accuracy": 35.335404,
+         *             "results": 0,
+         *             "units_lost": 0.732375
+         *           },
+         *           "unvalued": 0,
+         *           "worst": [
+         *             {
+         *               "best": {
+         *                 "action": "discard",
+         *                 "card": "QC"
+         *               },
+         *               "events": [
+         *                 3,
+         *                 3
+         *               ],
+         *               "kind": "discard",
+         *               "label": "blunder",
+         *               "number": 3,
+         *               "played": {
+         *                 "action": "discard",
+         *                 "card": "9D"
+         *               },
+         *               "points_lost": 14.812,
+         *               "reason": "throw QC was better than throw 9D by 11.3 points of match-winning chance (± 3.7): deadwood 28 after it; 5 outs; yours: deadwood 50 after it; 6 outs"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "reviewed": 2,
+         *       "seed": 2,
+         *       "split": [],
+         *       "total": 2
+         *     }
+         */
+        ReviewResponse: {
+            /**
+             * Complete
+             * @description false when the deadline stopped the review: decisions holds the ones reviewed so far
+             */
+            complete: boolean;
+            /** Decisions */
+            decisions: components["schemas"]["DecisionOut"][];
+            /**
+             * Elapsed Ms
+             * @description wall time spent, milliseconds
+             */
+            elapsed_ms: number;
+            /** Ending */
+            ending: string;
+            /** Game */
+            game: string;
+            /** Level */
+            level: string;
+            /** Players */
+            players: components["schemas"]["PlayerReviewOut"][];
+            /** Result */
+            result: number[] | null;
+            /** Reviewed */
+            reviewed: number;
+            /** Seed */
+            seed: number;
+            /** Split */
+            split: components["schemas"]["SplitOut"][];
+            /** Total */
+            total: number;
         };
         /**
          * RoundScoreRequest
@@ -11324,6 +12753,36 @@ export interface components {
          */
         SolveStatus: "optimal" | "feasible" | "timeout" | "infeasible";
         /**
+         * SplitOut
+         * @description A seat's result as net skill + net luck + rest.
+         */
+        SplitOut: {
+            /** Luck */
+            luck: number;
+            /** Noise */
+            noise: number;
+            /** Rest */
+            rest: number;
+            /** Result */
+            result: number;
+            /** Seat */
+            seat: number;
+            /** Skill */
+            skill: number;
+        };
+        /**
+         * SumsOut
+         * @description Sums behind the figures, to add reviews up across games.
+         */
+        SumsOut: {
+            /** Accuracy */
+            accuracy: number;
+            /** Results */
+            results: number;
+            /** Units Lost */
+            units_lost: number;
+        };
+        /**
          * ValidateRequest
          * @description A declared arrangement (melds + deadwood) to check and score.
          * @example {
@@ -11836,6 +13295,26 @@ export interface components {
          * @enum {string}
          */
         WildMeldValue: "own" | "represented";
+        /**
+         * WorstOut
+         * @description One of a player's worst decisions, with the better move in words.
+         */
+        WorstOut: {
+            best: components["schemas"]["MoveOut"];
+            /** Events */
+            events: number[];
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string | null;
+            /** Number */
+            number: number;
+            played: components["schemas"]["MoveOut"];
+            /** Points Lost */
+            points_lost: number | null;
+            /** Reason */
+            reason: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -11848,6 +13327,7 @@ export type Action = components['schemas']['Action'];
 export type AdviceLayoffOut = components['schemas']['AdviceLayoffOut'];
 export type AdviceResponse = components['schemas']['AdviceResponse'];
 export type AdviseRequest = components['schemas']['AdviseRequest'];
+export type AgreementOut = components['schemas']['AgreementOut'];
 export type AnsweredBy = components['schemas']['AnsweredBy'];
 export type BatchItemError = components['schemas']['BatchItemError'];
 export type BatchRequest = components['schemas']['BatchRequest'];
@@ -11855,6 +13335,8 @@ export type BatchResponse = components['schemas']['BatchResponse'];
 export type Better = components['schemas']['Better'];
 export type CardFitsOut = components['schemas']['CardFitsOut'];
 export type CardPointsIn = components['schemas']['CardPointsIn'];
+export type DealIn = components['schemas']['DealIn'];
+export type DecisionOut = components['schemas']['DecisionOut'];
 export type Declaration = components['schemas']['Declaration'];
 export type DefenderHandOut = components['schemas']['DefenderHandOut'];
 export type DiscardHintRequest = components['schemas']['DiscardHintRequest'];
@@ -11870,6 +13352,7 @@ export type DropStage = components['schemas']['DropStage'];
 export type Engine = components['schemas']['Engine'];
 export type ErrorItem = components['schemas']['ErrorItem'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
+export type ErrorsOut = components['schemas']['ErrorsOut'];
 export type EventIn = components['schemas']['EventIn'];
 export type FitOut = components['schemas']['FitOut'];
 export type Game = components['schemas']['Game'];
@@ -11885,16 +13368,19 @@ export type KnockResponse = components['schemas']['KnockResponse'];
 export type KnockerChoiceOut = components['schemas']['KnockerChoiceOut'];
 export type KnockerHandOut = components['schemas']['KnockerHandOut'];
 export type LayoffEnd = components['schemas']['LayoffEnd'];
+export type LayoffIn = components['schemas']['LayoffIn'];
 export type LayoffOut = components['schemas']['LayoffOut'];
 export type LayoffVariant = components['schemas']['LayoffVariant'];
 export type LayoffsRequest = components['schemas']['LayoffsRequest'];
 export type LayoffsResponse = components['schemas']['LayoffsResponse'];
 export type Level = components['schemas']['Level'];
+export type LuckOut = components['schemas']['LuckOut'];
 export type MeldKind = components['schemas']['MeldKind'];
 export type MeldOut = components['schemas']['MeldOut'];
 export type MoveOut = components['schemas']['MoveOut'];
 export type MoveValueOut = components['schemas']['MoveValueOut'];
 export type Objective = components['schemas']['Objective'];
+export type PhaseOut = components['schemas']['PhaseOut'];
 export type PileDepthOut = components['schemas']['PileDepthOut'];
 export type PileHintRequest = components['schemas']['PileHintRequest'];
 export type PileHintResponse = components['schemas']['PileHintResponse'];
@@ -11903,13 +13389,18 @@ export type PileUseKind = components['schemas']['PileUseKind'];
 export type PileUseOut = components['schemas']['PileUseOut'];
 export type PlayOut = components['schemas']['PlayOut'];
 export type PlayerIn = components['schemas']['PlayerIn'];
+export type PlayerReviewOut = components['schemas']['PlayerReviewOut'];
 export type PlayerRole = components['schemas']['PlayerRole'];
 export type PlayerScoreOut = components['schemas']['PlayerScoreOut'];
 export type ProblemOut = components['schemas']['ProblemOut'];
 export type ReadyResponse = components['schemas']['ReadyResponse'];
+export type RecordEventIn = components['schemas']['RecordEventIn'];
 export type RequirementIn = components['schemas']['RequirementIn'];
 export type RequirementKind = components['schemas']['RequirementKind'];
 export type RequirementOut = components['schemas']['RequirementOut'];
+export type ReviewLevel = components['schemas']['ReviewLevel'];
+export type ReviewRequest = components['schemas']['ReviewRequest'];
+export type ReviewResponse = components['schemas']['ReviewResponse'];
 export type RoundScoreRequest = components['schemas']['RoundScoreRequest'];
 export type RoundScoreResponse = components['schemas']['RoundScoreResponse'];
 export type RoundScoring = components['schemas']['RoundScoring'];
@@ -11920,6 +13411,8 @@ export type SolutionOut = components['schemas']['SolutionOut'];
 export type SolveRequest = components['schemas']['SolveRequest'];
 export type SolveResponse = components['schemas']['SolveResponse'];
 export type SolveStatus = components['schemas']['SolveStatus'];
+export type SplitOut = components['schemas']['SplitOut'];
+export type SumsOut = components['schemas']['SumsOut'];
 export type ValidateRequest = components['schemas']['ValidateRequest'];
 export type ValidateResponse = components['schemas']['ValidateResponse'];
 export type Variant = components['schemas']['Variant'];
@@ -11927,6 +13420,7 @@ export type VariantInfo = components['schemas']['VariantInfo'];
 export type VariantList = components['schemas']['VariantList'];
 export type VersionResponse = components['schemas']['VersionResponse'];
 export type WildMeldValue = components['schemas']['WildMeldValue'];
+export type WorstOut = components['schemas']['WorstOut'];
 export type $defs = Record<string, never>;
 export interface operations {
     healthz: {
@@ -13099,6 +14593,150 @@ export interface operations {
                      *           ],
                      *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
                      *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "hand",
+                     *             3
+                     *           ],
+                     *           "msg": "unknown card 'ZZ' at position 3: use rank A 2-9 T (or 10) J Q K followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker",
+                     *           "type": "invalid_card"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
+                     *           "type": "overloaded"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    review_game: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewResponse"];
+                };
+            };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
+                     *           "type": "body_too_large"
                      *         }
                      *       ]
                      *     }
