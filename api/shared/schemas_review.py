@@ -192,6 +192,8 @@ class LuckOut(BaseModel):
     draws: float
     stock_draws: int
     total: float
+    net: float | None = Field(description="its luck less the other players' mean (every seat "
+                                          "reviewed): the figure to compare players by")
 
 
 class SumsOut(BaseModel):
@@ -200,6 +202,7 @@ class SumsOut(BaseModel):
     units_lost: float
     accuracy: float
     results: int
+    net_hands: int
 
 
 class WorstOut(BaseModel):

@@ -49,7 +49,7 @@ from solver.play.advice import Layoff
 from solver.play.events import Event
 from solver.play.words import DISCARD, DRAW_STOCK, KNOCK, LAY_OFF, PASS, TAKE_DISCARD
 from solver.review.record import Dealt, Record, Step
-from solver.review.table import layoff_target
+from solver.review.table import check_record, layoff_target
 
 CARDS = 52
 DRAW_UPCARD = 52
@@ -188,7 +188,7 @@ def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0",
     record = Record("gin", tuple(players), 1, Dealt(tuple(map(tuple, hands)), upcard),
                     tuple(reader.steps), None if score is None else tuple(score), target,
                     dict(RULES), False, (0.0, 0.0) if reader.ended_unscored else None)
-    record.check()
+    check_record(record)
     return record
 
 

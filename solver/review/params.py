@@ -60,8 +60,8 @@ class ReviewParams:
         2.0, "a decision is an error only when the paired gap is more than this many of its "
              "standard errors (about 98 in 100 one-sided when the moves are equal)", None)
     units: tuple[tuple[str, float], ...] = tuned(
-        per_game(gin=20.0, indian13=40.0, indian21=80.0, rummy500=60.0, rommy=40.0,
-                basic=30.0),
+        per_game(gin=20.0, indian13=25.0, indian21=40.0, rummy500=60.0, rommy=45.0,
+                 basic=15.0),
         "points a hand of each game is typically worth between two good players (the mean "
         "absolute result of self-play at the review level, rounded; docs/REVIEW.md): the "
         "scale of every threshold", None)
@@ -75,7 +75,7 @@ class ReviewParams:
         0.15, "units lost at which a decision's accuracy is 100/e (37): a mistake scores "
               "about 45, an inaccuracy about 72", None)
     levels: tuple[tuple[str, Level], ...] = tuned(
-        per_game(gin=Level(REVIEW_LEVEL, worlds=32, shortlist=4, judged=24),
+        per_game(gin=Level(REVIEW_LEVEL, worlds=32, shortlist=4, judged=16),
                  indian13=Level(REVIEW_LEVEL, worlds=24), indian21=Level(REVIEW_LEVEL, worlds=24),
                  rummy500=Level(REVIEW_LEVEL, playouts=64), rommy=Level(REVIEW_LEVEL, playouts=64),
                  basic=Level(REVIEW_LEVEL, playouts=64)),
@@ -84,12 +84,14 @@ class ReviewParams:
         "within the speed targets (a gin hand 1 s, an Indian deal at two players 3 s, one "
         "core, p99; docs/REVIEW.md)", None)
     advisor: tuple[tuple[str, Any], ...] = tuned(
-        per_game(gin=replace(GIN_PARAMS, unsearched_deals=24), indian13=INDIAN_PARAMS,
-                indian21=INDIAN_PARAMS, rummy500=LAY_DOWN_PARAMS, rommy=LAY_DOWN_PARAMS,
-                basic=LAY_DOWN_PARAMS),
+        per_game(gin=replace(GIN_PARAMS, unsearched_deals=16, oversample=1),
+                 indian13=INDIAN_PARAMS, indian21=INDIAN_PARAMS, rummy500=LAY_DOWN_PARAMS,
+                 rommy=LAY_DOWN_PARAMS, basic=LAY_DOWN_PARAMS),
         "the advisor's parameters for a review: its own, but gin values the moves its "
-        "judgement chooses (the draws, the first upcard) on 24 deals instead of 4, so a "
-        "draw's gap is paired over enough deals to tell", None)
+        "judgement chooses (the draws, the first upcard) on 16 deals instead of 4, so a "
+        "draw's gap is paired over enough deals to tell, and keeps one raw deal per world "
+        "(importance resampling from as many deals as worlds: half the dealing, for the "
+        "speed target)", None)
     agreement_floor: float = tuned(
         0.05, "units the runner-up move must be behind the best (beyond the noise too) for a "
               "decision to count in engine agreement", None)

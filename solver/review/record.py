@@ -26,13 +26,14 @@ Rommy, basic rummy) as the table saw it with every card face up:
   (checked against the events' when they end the hand; the result of a hand
   the source stopped early, such as OpenSpiel's 50-pickup guard).
 
-``Record.parse`` reads the wire form and checks it like a state
-(``solver.review.table``): each seat's hand is followed card by card, and
-the public history is replayed by the advisor's own replay, so a record
-that cannot have happened is an ``InvalidStateError`` whose ``loc`` says
-where (``("events", 12)``, ``("deal", "hands", 1, 4)``).
+``Record.from_dict`` reads the wire form (each field's form checked);
+``solver.review.table.read_record`` also checks it like a state: each seat's
+hand is followed card by card, and the public history is replayed by the
+advisor's own replay, so a record that cannot have happened is an
+``InvalidStateError`` whose ``loc`` says where (``("events", 12)``,
+``("deal", "hands", 1, 4)``).
 
->>> record = Record.parse({
+>>> record = Record.from_dict({
 ...     "game": "gin", "players": ["ann", "bob"], "dealer": 1,
 ...     "deal": {"hands": ["AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"],
 ...              "upcard": "KC"},
@@ -169,8 +170,8 @@ class Dealt:
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """A recorded game (see the module docstring).  Build one with ``parse``
-    (wire form, checked) or directly and then ``check()``."""
+    """A recorded game (see the module docstring).  ``from_dict`` reads its
+    wire form; ``solver.review.table.read_record`` reads it and checks it."""
 
     game: str
     players: tuple[str, ...]
@@ -189,22 +190,14 @@ class Record:
         return len(self.players)
 
     @classmethod
-    def parse(cls, data: object) -> Record:
-        """The record ``data`` (its wire form), checked (``check``);
-        ``InvalidStateError`` naming the part that cannot be."""
-        record = _parse(data)
-        record.check()
-        return record
-
-    def check(self) -> None:
-        """Check the record like a state: each seat's cards followed, the
-        public history replayed by the advisor (``solver.review.table``)."""
-        from solver.review.table import walk  # the walk reads records: imported when used
-
-        walk(self, replay=True)
+    def from_dict(cls, data: object) -> Record:
+        """The record ``data`` (its wire form), its fields' forms checked
+        (``InvalidStateError`` naming the part that is wrong); whether it could
+        have happened is ``solver.review.table.read_record``'s to check."""
+        return _parse(data)
 
     def to_dict(self) -> dict[str, Any]:
-        """Wire form (``parse`` reads it back to an equal record)."""
+        """Wire form (``from_dict`` reads it back to an equal record)."""
         data: dict[str, Any] = {"game": self.game, "players": list(self.players),
                                 "dealer": self.dealer, "deal": self.dealt.to_dict(),
                                 "events": [step.to_dict() for step in self.steps]}

@@ -76,7 +76,7 @@ from solver.review.params import (
     Units,
 )
 from solver.review.record import Record
-from solver.review.table import Decision, Walked, request_for, walk
+from solver.review.table import Decision, Walked, read_record, request_for, walk
 from solver.rules import make_rules
 
 PHASES = ("first_upcard", "draw", "discard", "knock", "drop", "lay_down", "layoff")
@@ -463,6 +463,9 @@ class Totals:
     deal_luck: float = 0.0
     draw_luck: float = 0.0
     draws: int = 0
+    net_luck: float = 0.0
+    """Its luck less the other players' mean (hands with every seat reviewed)."""
+    net_hands: int = 0
     result: float = 0.0
     results: int = 0
 
@@ -470,7 +473,7 @@ class Totals:
         """Add ``other``'s figures to these."""
         for name in ("hands", "decisions", "forced", "unvalued", "points_lost", "units_lost",
                      "accuracy", "decisive", "agreed", "deal_luck", "draw_luck", "draws",
-                     "result", "results"):
+                     "net_luck", "net_hands", "result", "results"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for label, count in other.labels.items():
             self.labels[label] = self.labels.get(label, 0) + count
@@ -502,9 +505,11 @@ class Totals:
                           "rate": _round(self.agreed / self.decisive if self.decisive
                                          else None, 4)},
             "luck": {"deal": deal, "draws": draws, "stock_draws": self.draws,
-                     "total": round(deal + draws, 6)},
+                     "total": round(deal + draws, 6),
+                     "net": round(self.net_luck, 6) if self.net_hands else None},
             "result": round(self.result, 6) if self.results else None,
-            "sums": {"units_lost": units, "accuracy": accuracy, "results": self.results},
+            "sums": {"units_lost": units, "accuracy": accuracy, "results": self.results,
+                     "net_hands": self.net_hands},
         }
 
     @classmethod
@@ -522,6 +527,7 @@ class Totals:
             decisive=int(data["agreement"]["decisive"]),
             agreed=int(data["agreement"]["agreed"]), deal_luck=float(luck["deal"]),
             draw_luck=float(luck["draws"]), draws=int(luck["stock_draws"]),
+            net_luck=float(luck["net"] or 0.0), net_hands=int(sums["net_hands"]),
             result=float(data["result"] or 0.0), results=int(sums["results"]))
 
 
@@ -607,7 +613,7 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
     ``ReviewParams.levels``) or one of the advisor's; the review stops by ``deadline`` (or
     ``time_limit_ms``) with the decisions reviewed so far."""
     if not isinstance(record, Record):
-        record = Record.parse(record)
+        record = read_record(record)
     walked = walk(record)
     chosen = _seats(seats, record)
     names_ = (REVIEW_LEVEL, *GAMES[record.game].levels)
@@ -636,6 +642,8 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
             break
         judged.append(found)
     players = tuple(_player(record, seat, judged, walked, complete, params) for seat in chosen)
+    if complete and len(chosen) == record.seats:
+        _net_luck(players)
     split = _split(record, players, walked, complete, chosen)
     return Review(record, looking.name, seed, tuple(judged), players, split, walked.ending,
                   walked.result, complete, len(wanted))
@@ -692,6 +700,17 @@ def _player(record: Record, seat: int, judged: Sequence[Judged], walked: Walked,
                         math.sqrt(skill_error))
 
 
+def _net_luck(players: Sequence[PlayerReview]) -> None:
+    """Each player's luck less the others' mean: what the estimates' common
+    bias (the search after a draw plays better than the playouts before it)
+    does not touch."""
+    luck = [p.totals.deal_luck + p.totals.draw_luck for p in players]
+    for seat, player in enumerate(players):
+        others = [luck[s] for s in range(len(players)) if s != seat]
+        player.totals.net_luck = luck[seat] - sum(others) / len(others)
+        player.totals.net_hands = 1
+
+
 def _luck(mine: Sequence[Judged]) -> tuple[float, float, int]:
     """The luck of a player's stock draws: each draw's card against the
     draw's value (the best value at its next decision less the draw's
@@ -746,7 +765,7 @@ def review_game(*, game: str, players: Sequence[str], deal: Mapping[str, Any],
     fields = {"game": game, "players": players, "dealer": dealer, "deal": deal,
               "events": events, "score": score, "target": target, "rules": rules,
               "oklahoma": oklahoma, "result": result}
-    record = Record.parse({name: value for name, value in fields.items() if value is not None})
+    record = read_record({name: value for name, value in fields.items() if value is not None})
     return review(record, seats=seats, level=level, seed=seed, deadline=deadline,
                   time_limit_ms=time_limit_ms)
 

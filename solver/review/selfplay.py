@@ -41,7 +41,7 @@ from solver.play.words import (
 )
 from solver.review.params import REVIEW_LEVEL, REVIEW_PARAMS, ReviewParams
 from solver.review.record import Dealt, Record, Step
-from solver.review.table import request_for, walk
+from solver.review.table import check_record, request_for, walk
 from solver.rules import deck_copies, make_rules
 
 Policy = Callable[[Advice, random.Random], Move]
@@ -139,7 +139,7 @@ def play(game: str, policies: Sequence[Policy], *, seed: int = 0, level: str = "
         record = Record(game, ids, dealer, record.dealt, record.steps + tuple(
             events_of(move, seat)), record.score, record.target, rules)
         seat = _next(record, seat, move, advice.phase)
-    record.check()
+    check_record(record)
     return record
 
 def _next(record: Record, seat: int, move: Move, phase: str) -> int:

@@ -22,8 +22,7 @@ A decision is one choice of a player as the advisor answers it: gin and
 Indian rummy, each event; the lay-down games, a draw, and the rest of a
 turn (its melds, layoffs and throw, or going out) as one.
 
->>> from solver.review.record import Record
->>> record = Record.parse({"game": "gin", "players": ["ann", "bob"], "dealer": 1,
+>>> record = read_record({"game": "gin", "players": ["ann", "bob"], "dealer": 1,
 ...     "deal": {"hands": ["AS 2S 3S 4S 5S 6S 7S 8S 9S KD", "AH 2H 3H 4H 5H 6H 7H 8H 9H KC"],
 ...              "upcard": "QC"},
 ...     "events": [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
@@ -139,6 +138,20 @@ def walk(record: Record, replay: bool = True) -> Walked:
         result = record.result
     return Walked(tuple(walker.decisions), tuple(tuple(h) for h in walker.hands), walker.over,
                   walker.ending if walker.over else "unfinished", result)
+
+
+def read_record(data: object) -> Record:
+    """The record ``data`` (its wire form), checked like a state (``walk``
+    with the advisor's replay); ``InvalidStateError`` naming where it cannot
+    have happened."""
+    record = Record.from_dict(data)
+    walk(record, replay=True)
+    return record
+
+
+def check_record(record: Record) -> None:
+    """``InvalidStateError`` when ``record`` cannot have happened (see ``walk``)."""
+    walk(record, replay=True)
 
 
 def public_history(record: Record, before: int) -> list[dict[str, Any]]:
@@ -753,5 +766,5 @@ class _LayDownWalk(_Walk):
         return tuple(float(scores[s] - (sum(scores) - scores[s]) / (n - 1)) for s in range(n))
 
 
-__all__ = ["Decision", "Walked", "game_fields", "gin_layoffs", "layoff_target", "public_history",
-           "request_for", "walk"]
+__all__ = ["Decision", "Walked", "check_record", "game_fields", "gin_layoffs", "layoff_target",
+           "public_history", "read_record", "request_for", "walk"]
