@@ -8605,6 +8605,11 @@ export interface components {
             deal: number;
             /** Draws */
             draws: number;
+            /**
+             * Net
+             * @description its luck less the other players' mean (every seat reviewed): the figure to compare players by
+             */
+            net: number | null;
             /** Stock Draws */
             stock_draws: number;
             /** Total */
@@ -10639,7 +10644,7 @@ export interface components {
          *             "card": "KD"
          *           },
          *           "confidence": "rough",
-         *           "decisive": false,
+         *           "decisive": true,
          *           "events": [
          *             0,
          *             0
@@ -10668,14 +10673,14 @@ export interface components {
          *             "action": "take_discard",
          *             "card": "KD"
          *           },
-         *           "played_value": 19.042,
+         *           "played_value": 18.25,
          *           "player": "ann",
          *           "points_lost": 0,
-         *           "reason": "take KD from the pile: the advisor's choice too (goes into a meld; expected +19.0 points over 24 deals)",
+         *           "reason": "take KD from the pile: the advisor's choice too (goes into a meld; expected +18.2 points over 16 deals)",
          *           "seat": 0,
          *           "sure": 1,
          *           "units": "points",
-         *           "value": 19.042,
+         *           "value": 18.25,
          *           "win_change": 0
          *         },
          *         {
@@ -10705,8 +10710,8 @@ export interface components {
          *           ],
          *           "kind": "discard",
          *           "label": "good",
-         *           "loss": 5,
-         *           "loss_error": 3.0324,
+         *           "loss": 2.1875,
+         *           "loss_error": 2.2778,
          *           "moves": 10,
          *           "number": 1,
          *           "phase": "discard",
@@ -10714,22 +10719,22 @@ export interface components {
          *             "action": "discard",
          *             "card": "9C"
          *           },
-         *           "played_value": 19,
+         *           "played_value": 16.406,
          *           "player": "ann",
-         *           "points_lost": 5,
-         *           "reason": "throw TS was better than throw 9C by 5.0 points (± 3.0): deadwood 18 after it; then play for gin; yours: deadwood 19 after it; then play for gin",
+         *           "points_lost": 2.188,
+         *           "reason": "throw TS was better than throw 9C by 2.2 points (± 2.3): deadwood 18 after it; 4 outs; yours: deadwood 19 after it; 4 outs",
          *           "seat": 0,
-         *           "sure": 0.094,
+         *           "sure": 0.301,
          *           "units": "points",
-         *           "value": 24,
-         *           "win_change": -0.0938
+         *           "value": 18.594,
+         *           "win_change": -0.0312
          *         },
          *         {
          *           "best": {
          *             "action": "draw_stock"
          *           },
          *           "confidence": "rough",
-         *           "decisive": true,
+         *           "decisive": false,
          *           "events": [
          *             2,
          *             2
@@ -10748,9 +10753,9 @@ export interface components {
          *             "AC"
          *           ],
          *           "kind": "draw",
-         *           "label": "blunder",
-         *           "loss": 11.4167,
-         *           "loss_error": 4.7681,
+         *           "label": "good",
+         *           "loss": 8.875,
+         *           "loss_error": 6.1812,
          *           "moves": 2,
          *           "number": 2,
          *           "phase": "draw",
@@ -10758,15 +10763,15 @@ export interface components {
          *             "action": "take_discard",
          *             "card": "9C"
          *           },
-         *           "played_value": 5.75,
+         *           "played_value": 9.75,
          *           "player": "bob",
-         *           "points_lost": 11.417,
-         *           "reason": "draw from the stock was better than take 9C from the pile by 11.4 points (± 4.8): 4 unseen cards would improve the hand; expected +17.2 points over 24 deals; yours: makes no meld; expected +5.8 points over 24 deals",
+         *           "points_lost": 8.875,
+         *           "reason": "draw from the stock was better than take 9C from the pile by 8.9 points (± 6.2): 4 unseen cards would improve the hand; expected +18.6 points over 16 deals; yours: makes no meld; expected +9.8 points over 16 deals",
          *           "seat": 1,
-         *           "sure": 0.911,
+         *           "sure": 0.101,
          *           "units": "points",
-         *           "value": 17.167,
-         *           "win_change": -0.1667
+         *           "value": 18.625,
+         *           "win_change": -0.125
          *         },
          *         {
          *           "best": {
@@ -10794,9 +10799,9 @@ export interface components {
          *             "9C"
          *           ],
          *           "kind": "discard",
-         *           "label": "blunder",
-         *           "loss": 9.6667,
-         *           "loss_error": 3.8258,
+         *           "label": "good",
+         *           "loss": -1.9062,
+         *           "loss_error": 3.0751,
          *           "moves": 10,
          *           "number": 3,
          *           "phase": "discard",
@@ -10804,15 +10809,15 @@ export interface components {
          *             "action": "discard",
          *             "card": "9D"
          *           },
-         *           "played_value": 6.25,
+         *           "played_value": 20.75,
          *           "player": "bob",
-         *           "points_lost": 9.667,
-         *           "reason": "throw QC was better than throw 9D by 9.7 points (± 3.8): deadwood 28 after it; then play for gin; yours: deadwood 50 after it; then play for gin",
+         *           "points_lost": -1.906,
+         *           "reason": "throw QC is the advisor's choice, but throw 9D did as well on the same deals (+1.9 points ± 3.1)",
          *           "seat": 1,
-         *           "sure": 0.889,
+         *           "sure": 0.828,
          *           "units": "points",
-         *           "value": 15.594,
-         *           "win_change": -0.1979
+         *           "value": 18.844,
+         *           "win_change": 0.0312
          *         },
          *         {
          *           "best": {
@@ -10848,14 +10853,14 @@ export interface components {
          *           "played": {
          *             "action": "draw_stock"
          *           },
-         *           "played_value": 17.917,
+         *           "played_value": 6,
          *           "player": "ann",
          *           "points_lost": 0,
-         *           "reason": "draw from the stock: the advisor's choice too (4 unseen cards would improve the hand; expected +17.9 points over 24 deals)",
+         *           "reason": "draw from the stock: the advisor's choice too (4 unseen cards would improve the hand; expected +6.0 points over 16 deals)",
          *           "seat": 0,
          *           "sure": 1,
          *           "units": "points",
-         *           "value": 17.917,
+         *           "value": 6,
          *           "win_change": 0
          *         },
          *         {
@@ -10884,7 +10889,7 @@ export interface components {
          *             ]
          *           },
          *           "confidence": "ranked",
-         *           "decisive": true,
+         *           "decisive": false,
          *           "events": [
          *             5,
          *             5
@@ -10934,14 +10939,14 @@ export interface components {
          *               ]
          *             ]
          *           },
-         *           "played_value": 34.344,
+         *           "played_value": 41.312,
          *           "player": "ann",
          *           "points_lost": 0,
-         *           "reason": "knock, throwing TS: the advisor's choice too (knocking now: 0% undercut risk; expected +34.3 points over 32 deals)",
+         *           "reason": "knock, throwing TS: the advisor's choice too (knocking now: 0% undercut risk; expected +41.3 points over 32 deals)",
          *           "seat": 0,
          *           "sure": 1,
          *           "units": "points",
-         *           "value": 34.344,
+         *           "value": 41.312,
          *           "win_change": 0
          *         },
          *         {
@@ -11040,7 +11045,7 @@ export interface components {
          *       "level": "review",
          *       "players": [
          *         {
-         *           "accuracy": 79.72,
+         *           "accuracy": 87.06,
          *           "agreement": {
          *             "agreed": 1,
          *             "decisive": 1,
@@ -11049,8 +11054,8 @@ export interface components {
          *           "by_phase": {
          *             "discard": {
          *               "decisions": 1,
-         *               "per_decision": 5,
-         *               "points_lost": 5
+         *               "per_decision": 2.1875,
+         *               "points_lost": 2.1875
          *             },
          *             "draw": {
          *               "decisions": 1,
@@ -11070,8 +11075,8 @@ export interface components {
          *           },
          *           "decisions": 4,
          *           "errors": {
-         *             "luck": 5.233,
-         *             "skill": 3.032
+         *             "luck": 6.296,
+         *             "skill": 2.278
          *           },
          *           "forced": 0,
          *           "hands": 1,
@@ -11083,42 +11088,43 @@ export interface components {
          *             "mistake": 0
          *           },
          *           "luck": {
-         *             "deal": 19.041667,
-         *             "draws": 16.427083,
+         *             "deal": 18.25,
+         *             "draws": 35.3125,
+         *             "net": 34.9375,
          *             "stock_draws": 1,
-         *             "total": 35.46875
+         *             "total": 53.5625
          *           },
          *           "player": "ann",
-         *           "points_lost": 5,
-         *           "points_lost_per_decision": 1.25,
-         *           "rating": 62.5,
+         *           "points_lost": 2.1875,
+         *           "points_lost_per_decision": 0.5469,
+         *           "rating": 27.34,
          *           "result": 39,
          *           "seat": 0,
          *           "sums": {
-         *             "accuracy": 318.88756,
+         *             "accuracy": 348.231075,
+         *             "net_hands": 1,
          *             "results": 1,
-         *             "units_lost": 0.25
+         *             "units_lost": 0.109375
          *           },
          *           "unvalued": 0,
          *           "worst": []
          *         },
          *         {
-         *           "accuracy": 35.4,
+         *           "accuracy": 68.4,
          *           "agreement": {
          *             "agreed": 0,
-         *             "decisive": 1,
-         *             "rate": 0
+         *             "decisive": 0
          *           },
          *           "by_phase": {
          *             "discard": {
          *               "decisions": 1,
-         *               "per_decision": 9.6667,
-         *               "points_lost": 9.666667
+         *               "per_decision": -1.9062,
+         *               "points_lost": -1.90625
          *             },
          *             "draw": {
          *               "decisions": 1,
-         *               "per_decision": 11.4167,
-         *               "points_lost": 11.416667
+         *               "per_decision": 8.875,
+         *               "points_lost": 8.875
          *             },
          *             "layoff": {
          *               "decisions": 1,
@@ -11128,75 +11134,39 @@ export interface components {
          *           },
          *           "decisions": 3,
          *           "errors": {
-         *             "luck": 3.621,
-         *             "skill": 6.113
+         *             "luck": 4.557,
+         *             "skill": 6.904
          *           },
          *           "forced": 0,
          *           "hands": 1,
          *           "labels": {
          *             "best": 1,
-         *             "blunder": 2,
-         *             "good": 0,
+         *             "blunder": 0,
+         *             "good": 2,
          *             "inaccuracy": 0,
          *             "mistake": 0
          *           },
          *           "luck": {
-         *             "deal": 17.166667,
+         *             "deal": 18.625,
          *             "draws": 0,
+         *             "net": -34.9375,
          *             "stock_draws": 0,
-         *             "total": 17.166667
+         *             "total": 18.625
          *           },
          *           "player": "bob",
-         *           "points_lost": 21.083333,
-         *           "points_lost_per_decision": 7.0278,
-         *           "rating": 351.39,
+         *           "points_lost": 6.96875,
+         *           "points_lost_per_decision": 2.3229,
+         *           "rating": 116.15,
          *           "result": -39,
          *           "seat": 1,
          *           "sums": {
-         *             "accuracy": 106.21132,
+         *             "accuracy": 205.190535,
+         *             "net_hands": 1,
          *             "results": 1,
-         *             "units_lost": 1.054167
+         *             "units_lost": 0.348437
          *           },
          *           "unvalued": 0,
-         *           "worst": [
-         *             {
-         *               "best": {
-         *                 "action": "draw_stock"
-         *               },
-         *               "events": [
-         *                 2,
-         *                 2
-         *               ],
-         *               "kind": "draw",
-         *               "label": "blunder",
-         *               "number": 2,
-         *               "played": {
-         *                 "action": "take_discard",
-         *                 "card": "9C"
-         *               },
-         *               "points_lost": 11.417,
-         *               "reason": "draw from the stock was better than take 9C from the pile by 11.4 points (± 4.8): 4 unseen cards would improve the hand; expected +17.2 points over 24 deals; yours: makes no meld; expected +5.8 points over 24 deals"
-         *             },
-         *             {
-         *               "best": {
-         *                 "action": "discard",
-         *                 "card": "QC"
-         *               },
-         *               "events": [
-         *                 3,
-         *                 3
-         *               ],
-         *               "kind": "discard",
-         *               "label": "blunder",
-         *               "number": 3,
-         *               "played": {
-         *                 "action": "discard",
-         *                 "card": "9D"
-         *               },
-         *               "points_lost": 9.667,
-         *               "reason": "throw QC was better than throw 9D by 9.7 points (± 3.8): deadwood 28 after it; then play for gin; yours: deadwood 50 after it; then play for gin"
-         *             }
-         *           ]
+         *           "worst": []
          *         }
          *       ],
          *       "result": [
@@ -11207,20 +11177,20 @@ export interface components {
          *       "seed": 1,
          *       "split": [
          *         {
-         *           "luck": 18.302,
-         *           "noise": 9.331,
-         *           "rest": 4.615,
+         *           "luck": 34.938,
+         *           "noise": 10.642,
+         *           "rest": -0.719,
          *           "result": 39,
          *           "seat": 0,
-         *           "skill": 16.083
+         *           "skill": 4.781
          *         },
          *         {
-         *           "luck": -18.302,
-         *           "noise": 9.331,
-         *           "rest": -4.615,
+         *           "luck": -34.938,
+         *           "noise": 10.642,
+         *           "rest": 0.719,
          *           "result": -39,
          *           "seat": 1,
-         *           "skill": -16.083
+         *           "skill": -4.781
          *         }
          *       ],
          *       "total": 7
@@ -11253,9 +11223,9 @@ export interface components {
          *           ],
          *           "kind": "draw",
          *           "label": "good",
-         *           "loss": 0.0332,
-         *           "loss_error": 0.0295,
-         *           "match_win_change": -0.0332,
+         *           "loss": 0.0596,
+         *           "loss_error": 0.0302,
+         *           "match_win_change": -0.0596,
          *           "moves": 2,
          *           "number": 2,
          *           "phase": "draw",
@@ -11263,15 +11233,15 @@ export interface components {
          *             "action": "take_discard",
          *             "card": "9C"
          *           },
-         *           "played_value": 8.812,
+         *           "played_value": 10.438,
          *           "player": "bob",
-         *           "points_lost": 4.188,
-         *           "reason": "draw from the stock was better than take 9C from the pile by 3.3 points of match-winning chance (± 2.9): 4 unseen cards would improve the hand; expected +13.0 points over 16 deals; yours: makes no meld; expected +8.8 points over 16 deals",
+         *           "points_lost": 8.375,
+         *           "reason": "draw from the stock was better than take 9C from the pile by 6.0 points of match-winning chance (± 3.0): 4 unseen cards would improve the hand; expected +18.8 points over 16 deals; yours: makes no meld; expected +10.4 points over 16 deals",
          *           "seat": 1,
-         *           "sure": 0.215,
+         *           "sure": 0.05,
          *           "units": "match",
-         *           "value": 13,
-         *           "win_change": -0.125
+         *           "value": 18.812,
+         *           "win_change": -0.3125
          *         },
          *         {
          *           "best": {
@@ -11300,9 +11270,9 @@ export interface components {
          *           ],
          *           "kind": "discard",
          *           "label": "blunder",
-         *           "loss": 0.1133,
-         *           "loss_error": 0.0369,
-         *           "match_win_change": -0.1133,
+         *           "loss": 0.1077,
+         *           "loss_error": 0.0422,
+         *           "match_win_change": -0.1077,
          *           "moves": 10,
          *           "number": 3,
          *           "phase": "discard",
@@ -11310,14 +11280,14 @@ export interface components {
          *             "action": "discard",
          *             "card": "9D"
          *           },
-         *           "played_value": -7.5,
+         *           "played_value": -2.312,
          *           "player": "bob",
-         *           "points_lost": 14.812,
-         *           "reason": "throw QC was better than throw 9D by 11.3 points of match-winning chance (± 3.7): deadwood 28 after it; 5 outs; yours: deadwood 50 after it; 6 outs",
+         *           "points_lost": 15.75,
+         *           "reason": "throw QC was better than throw 9D by 10.8 points of match-winning chance (± 4.2): deadwood 28 after it; 5 outs; yours: deadwood 50 after it; 6 outs",
          *           "seat": 1,
-         *           "sure": 0.957,
+         *           "sure": 0.915,
          *           "units": "match",
-         *           "value": 7.312,
+         *           "value": 13.438,
          *           "win_change": -0.25
          *         }
          *       ],
@@ -11327,7 +11297,7 @@ export interface components {
          *       "level": "novice",
          *       "players": [
          *         {
-         *           "accuracy": 17.67,
+         *           "accuracy": 8.23,
          *           "agreement": {
          *             "agreed": 0,
          *             "decisive": 0
@@ -11335,19 +11305,19 @@ export interface components {
          *           "by_phase": {
          *             "discard": {
          *               "decisions": 1,
-         *               "per_decision": 14.8125,
-         *               "points_lost": 14.8125
+         *               "per_decision": 15.75,
+         *               "points_lost": 15.75
          *             },
          *             "draw": {
          *               "decisions": 1,
-         *               "per_decision": 4.1875,
-         *               "points_lost": 4.1875
+         *               "per_decision": 8.375,
+         *               "points_lost": 8.375
          *             }
          *           },
          *           "decisions": 2,
          *           "errors": {
-         *             "luck": 3.683,
-         *             "skill": 0.047
+         *             "luck": 3.189,
+         *             "skill": 0.052
          *           },
          *           "forced": 0,
          *           "hands": 1,
@@ -11359,20 +11329,21 @@ export interface components {
          *             "mistake": 0
          *           },
          *           "luck": {
-         *             "deal": 13,
+         *             "deal": 18.8125,
          *             "draws": 0,
          *             "stock_draws": 0,
-         *             "total": 13
+         *             "total": 18.8125
          *           },
          *           "player": "bob",
-         *           "points_lost": 19,
-         *           "points_lost_per_decision": 9.5,
-         *           "rating": 366.19,
+         *           "points_lost": 24.125,
+         *           "points_lost_per_decision": 12.0625,
+         *           "rating": 418.41,
          *           "seat": 1,
          *           "sums": {
-         *             "accuracy": 35.335404,
+         *             "accuracy": 16.451999,
+         *             "net_hands": 0,
          *             "results": 0,
-         *             "units_lost": 0.732375
+         *             "units_lost": 0.83682
          *           },
          *           "unvalued": 0,
          *           "worst": [
@@ -11392,8 +11363,8 @@ export interface components {
          *                 "action": "discard",
          *                 "card": "9D"
          *               },
-         *               "points_lost": 14.812,
-         *               "reason": "throw QC was better than throw 9D by 11.3 points of match-winning chance (± 3.7): deadwood 28 after it; 5 outs; yours: deadwood 50 after it; 6 outs"
+         *               "points_lost": 15.75,
+         *               "reason": "throw QC was better than throw 9D by 10.8 points of match-winning chance (± 4.2): deadwood 28 after it; 5 outs; yours: deadwood 50 after it; 6 outs"
          *             }
          *           ]
          *         }
@@ -12777,6 +12748,8 @@ export interface components {
         SumsOut: {
             /** Accuracy */
             accuracy: number;
+            /** Net Hands */
+            net_hands: number;
             /** Results */
             results: number;
             /** Units Lost */
