@@ -11,7 +11,7 @@ import pytest
 
 from solver.cards import parse_card
 from solver.errors import SolverInputError
-from solver.review import Record
+from solver.review import read_record
 from solver.review.selfplay import at_random, follow, play
 from solver.review.table import walk
 
@@ -93,7 +93,7 @@ def test_a_record_that_cannot_have_happened_says_where(
         what: str, change: Callable[[dict[str, Any]], None], code: str,
         loc: tuple[str | int, ...]) -> None:
     with pytest.raises(SolverInputError) as caught:
-        Record.parse(_changed(change))
+        read_record(_changed(change))
     assert (caught.value.code, caught.value.loc) == (code, loc), what
 
 
@@ -105,7 +105,7 @@ def test_out_of_turn_events_are_the_advisors_replays_to_refuse() -> None:
     del data["events"][2]
     data["events"][-1]["deadwood"].remove("9C")
     with pytest.raises(SolverInputError) as caught:
-        Record.parse(data)
+        read_record(data)
     assert caught.value.code == "history_out_of_turn"
     assert caught.value.loc == ("events", 2)
     assert caught.value.message.startswith("events[2]:")
@@ -116,22 +116,22 @@ def test_a_stock_order_fixes_every_draw() -> None:
     rest = STOCK.split()
     data["deal"]["stock"] = rest
     del data["events"][4]["drawn"]
-    record = Record.parse(data)
+    record = read_record(data)
     assert record.steps[4].drawn is None  # as given: the walk reads it off the stock
     assert walk(record).decisions[4].drawn == parse_card("4H")
     data["deal"]["stock"] = [rest[1], rest[0], *rest[2:]]
     data["events"][4]["drawn"] = "4H"
     with pytest.raises(SolverInputError) as caught:
-        Record.parse(data)
+        read_record(data)
     assert (caught.value.code, caught.value.loc) == ("drawn_mismatch", ("events", 4, "drawn"))
 
 
 @pytest.mark.parametrize("game", ["gin", "indian13", "rummy500", "basic"])
 def test_records_read_back_to_themselves(game: str) -> None:
     record = play(game, [follow, at_random], seed=11, level="novice", max_decisions=14)
-    again = Record.parse(record.to_dict())
+    again = read_record(record.to_dict())
     assert again == record
-    assert Record.parse(GIN).to_dict()["events"] == GIN["events"]
+    assert read_record(GIN).to_dict()["events"] == GIN["events"]
 
 
 def test_indian_rummy_needs_its_cut_card() -> None:
@@ -139,7 +139,7 @@ def test_indian_rummy_needs_its_cut_card() -> None:
     data = record.to_dict()
     del data["deal"]["wild_rank"]
     with pytest.raises(SolverInputError) as caught:
-        Record.parse(data)
+        read_record(data)
     assert (caught.value.code, caught.value.loc) == ("missing", ("deal", "wild_rank"))
 
 
@@ -150,5 +150,5 @@ def test_a_lay_off_that_moves_a_meld_is_refused() -> None:
     index, event = layoff
     event["melds"] = [list(reversed(event["melds"][0]))[:-1]]
     with pytest.raises(SolverInputError) as caught:
-        Record.parse(data)
+        read_record(data)
     assert caught.value.loc[:2] == ("events", index)
