@@ -60,6 +60,7 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
     decisions = {0: 0, 1: 0}
     accuracy: dict[int, list[float]] = {0: [], 1: []}
     luck: dict[int, list[float]] = {0: [], 1: []}
+    net: dict[int, list[float]] = {0: [], 1: []}
     rests: list[float] = []
     within = 0
     split_hands = 0
@@ -78,6 +79,8 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
             if totals.decisions:
                 accuracy[player.seat].append(totals.accuracy / totals.decisions)
             luck[player.seat].append(totals.deal_luck + totals.draw_luck)
+            if totals.net_hands:
+                net[player.seat].append(totals.net_luck)
         for split in answer.split:
             if split.seat == 0:
                 split_hands += 1
@@ -86,11 +89,13 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
     seats = {}
     for seat in (0, 1):
         mean_luck, luck_half = _interval(luck[seat])
-        seats[pairing.split("-")[seat]] = {
+        mean_net, net_half = _interval(net[seat]) if net[seat] else (0.0, 0.0)
+        seats[f"seat {seat} {pairing.split('-')[seat]}"] = {
             "seat": seat,
             "points_lost_per_decision": round(sum(lost[seat]) / max(1, decisions[seat]), 3),
             "accuracy": round(statistics.fmean(accuracy[seat]), 1) if accuracy[seat] else None,
-            "mean_luck": round(mean_luck, 2), "luck_interval": round(luck_half, 2)}
+            "mean_luck": round(mean_luck, 2), "luck_interval": round(luck_half, 2),
+            "mean_net_luck": round(mean_net, 2), "net_luck_interval": round(net_half, 2)}
     mean_rest, rest_half = _interval(rests) if rests else (0.0, 0.0)
     return {
         "game": game, "hands": hands, "level": level, "pairing": pairing,
@@ -120,9 +125,10 @@ def render(result: dict[str, Any]) -> str:
              f"| CPU ms per decision, median / p99 | {each['median']} / {each['p99']} |",
              f"| cut short by the deadline | {result['incomplete']} |"]
     for name, seat in result["seats"].items():
-        lines.append(f"| {name} (seat {seat['seat']}): points lost per decision, accuracy, "
-                     f"mean luck | {seat['points_lost_per_decision']}, {seat['accuracy']}, "
-                     f"{seat['mean_luck']} ± {seat['luck_interval']} |")
+        lines.append(f"| {name}: points lost per decision, accuracy, mean luck, mean net luck "
+                     f"| {seat['points_lost_per_decision']}, {seat['accuracy']}, "
+                     f"{seat['mean_luck']} ± {seat['luck_interval']}, "
+                     f"{seat['mean_net_luck']} ± {seat['net_luck_interval']} |")
     split = result["split"]
     lines.append(f"| rest (result - net skill - net luck), mean over {split['hands']} hands | "
                  f"{split['mean_rest']} ± {split['rest_interval']}; within 2 noise in "
