@@ -450,7 +450,7 @@ export interface components {
          *           },
          *           "reasons": [
          *             "goes into a meld",
-         *             "expected +12.5 points over 4 deals"
+         *             "+12.5 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -467,7 +467,7 @@ export interface components {
          *             "action": "pass"
          *           },
          *           "reasons": [
-         *             "expected +14.8 points over 4 deals"
+         *             "+14.8 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -488,7 +488,7 @@ export interface components {
          *         },
          *         "reasons": [
          *           "goes into a meld",
-         *           "expected +12.5 points over 4 deals"
+         *           "+12.5 points on average over 4 deals played out"
          *         ],
          *         "samples": 4,
          *         "searched": false,
@@ -512,10 +512,10 @@ export interface components {
          *             "card": "KD"
          *           },
          *           "reasons": [
-         *             "deadwood 23 after it",
+         *             "23 points of deadwood left",
          *             "then play for gin",
-         *             "4 outs",
-         *             "expected +22.7 points over 96 deals"
+         *             "4 unseen cards would go into a meld",
+         *             "+22.7 points on average over 96 deals played out"
          *           ],
          *           "samples": 96,
          *           "searched": true,
@@ -533,10 +533,10 @@ export interface components {
          *             "card": "9S"
          *           },
          *           "reasons": [
-         *             "deadwood 24 after it",
+         *             "24 points of deadwood left",
          *             "then play for gin",
-         *             "4 outs",
-         *             "expected +22.6 points over 96 deals"
+         *             "4 unseen cards would go into a meld",
+         *             "+22.6 points on average over 96 deals played out"
          *           ],
          *           "samples": 96,
          *           "searched": true,
@@ -554,10 +554,10 @@ export interface components {
          *             "card": "QH"
          *           },
          *           "reasons": [
-         *             "deadwood 23 after it",
+         *             "23 points of deadwood left",
          *             "then play for gin",
-         *             "4 outs",
-         *             "expected +21.5 points over 96 deals"
+         *             "4 unseen cards would go into a meld",
+         *             "+21.5 points on average over 96 deals played out"
          *           ],
          *           "samples": 96,
          *           "searched": true,
@@ -575,10 +575,10 @@ export interface components {
          *             "card": "4C"
          *           },
          *           "reasons": [
-         *             "deadwood 29 after it",
+         *             "29 points of deadwood left",
          *             "then play for gin",
-         *             "2 outs",
-         *             "expected +16.6 points over 96 deals"
+         *             "2 unseen cards would go into a meld",
+         *             "+16.6 points on average over 96 deals played out"
          *           ],
          *           "samples": 96,
          *           "searched": true,
@@ -596,11 +596,11 @@ export interface components {
          *             "card": "AS"
          *           },
          *           "reasons": [
-         *             "deadwood 33 after it",
+         *             "33 points of deadwood left",
          *             "then play for gin",
-         *             "4 outs",
+         *             "4 unseen cards would go into a meld",
          *             "the opponent could meld it in 25% of deals",
-         *             "expected +0.2 points over 16 deals"
+         *             "+0.2 points on average over 16 deals played out"
          *           ],
          *           "samples": 16,
          *           "searched": true,
@@ -618,10 +618,10 @@ export interface components {
          *             "card": "3S"
          *           },
          *           "reasons": [
-         *             "deadwood 40 after it",
+         *             "40 points of deadwood left",
          *             "then play for gin",
-         *             "3 outs",
-         *             "expected -8.1 points over 16 deals"
+         *             "3 unseen cards would go into a meld",
+         *             "-8.1 points on average over 16 deals played out"
          *           ],
          *           "samples": 16,
          *           "searched": true,
@@ -639,10 +639,10 @@ export interface components {
          *             "card": "2S"
          *           },
          *           "reasons": [
-         *             "deadwood 41 after it",
-         *             "4 outs",
+         *             "41 points of deadwood left",
+         *             "4 unseen cards would go into a meld",
          *             "the opponent could meld it in 25% of deals",
-         *             "expected -24.5 points over 4 deals"
+         *             "-24.5 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -660,9 +660,9 @@ export interface components {
          *             "card": "7C"
          *           },
          *           "reasons": [
-         *             "deadwood 47 after it",
-         *             "4 outs",
-         *             "expected -10.8 points over 4 deals"
+         *             "47 points of deadwood left",
+         *             "4 unseen cards would go into a meld",
+         *             "-10.8 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -680,9 +680,9 @@ export interface components {
          *             "card": "7D"
          *           },
          *           "reasons": [
-         *             "deadwood 47 after it",
-         *             "4 outs",
-         *             "expected -19.2 points over 4 deals"
+         *             "47 points of deadwood left",
+         *             "4 unseen cards would go into a meld",
+         *             "-19.2 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -700,10 +700,10 @@ export interface components {
          *             "card": "7H"
          *           },
          *           "reasons": [
-         *             "deadwood 47 after it",
-         *             "4 outs",
+         *             "47 points of deadwood left",
+         *             "4 unseen cards would go into a meld",
          *             "the opponent could meld it in 25% of deals",
-         *             "expected -12.8 points over 4 deals"
+         *             "-12.8 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -713,7 +713,7 @@ export interface components {
          *       ],
          *       "phase": "discard",
          *       "ranked_by": "expected_points",
-         *       "ranking": "by expected points for this hand: the moves the search played on the same deals first, the plainest discard (the least deadwood kept) ahead of the others unless one is better by more than 1 standard errors of the difference; then the judgement's other moves, valued on a few deals (rough)",
+         *       "ranking": "by expected points for this hand: the moves the search played on the same deals first, the plainest discard (the least deadwood kept) ahead of the others unless one is better by more than 1 standard error of the difference; then the judgement's other moves, valued on a few deals (rough)",
          *       "recommended": {
          *         "confidence": "ranked",
          *         "exact": false,
@@ -723,10 +723,10 @@ export interface components {
          *           "card": "KD"
          *         },
          *         "reasons": [
-         *           "deadwood 23 after it",
+         *           "23 points of deadwood left",
          *           "then play for gin",
-         *           "4 outs",
-         *           "expected +22.7 points over 96 deals"
+         *           "4 unseen cards would go into a meld",
+         *           "+22.7 points on average over 96 deals played out"
          *         ],
          *         "samples": 96,
          *         "searched": true,
@@ -751,7 +751,7 @@ export interface components {
          *           },
          *           "reasons": [
          *             "5 unseen cards would improve the hand",
-         *             "expected +1.5 points over 4 deals"
+         *             "+1.5 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -771,7 +771,7 @@ export interface components {
          *           },
          *           "reasons": [
          *             "makes no meld",
-         *             "expected +14.5 points over 4 deals"
+         *             "+14.5 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -792,7 +792,7 @@ export interface components {
          *         },
          *         "reasons": [
          *           "5 unseen cards would improve the hand",
-         *           "expected +1.5 points over 4 deals"
+         *           "+1.5 points on average over 4 deals played out"
          *         ],
          *         "samples": 4,
          *         "searched": false,
@@ -899,8 +899,8 @@ export interface components {
          *             "action": "draw_stock"
          *           },
          *           "reasons": [
-         *             "3 cards from a declaration (pure sequence 1 card short)",
-         *             "expected +1.2 points over 8 deals"
+         *             "3 cards from a show (pure sequence 1 card short)",
+         *             "+1.2 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -918,8 +918,8 @@ export interface components {
          *             "card": "4D"
          *           },
          *           "reasons": [
-         *             "distance 3 -> 3 with 4D",
-         *             "expected -4.0 points over 8 deals"
+         *             "4D does not bring the hand nearer a show (3 cards away)",
+         *             "-4.0 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -936,8 +936,7 @@ export interface components {
          *             "action": "drop"
          *           },
          *           "reasons": [
-         *             "dropping now costs 40 (middle drop); playing on is expected to win 1",
-         *             "expected -40.0 points over 8 deals"
+         *             "dropping now costs 40 (middle drop); playing on is expected to win 1"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -956,8 +955,8 @@ export interface components {
          *           "action": "draw_stock"
          *         },
          *         "reasons": [
-         *           "3 cards from a declaration (pure sequence 1 card short)",
-         *           "expected +1.2 points over 8 deals"
+         *           "3 cards from a show (pure sequence 1 card short)",
+         *           "+1.2 points on average over 8 deals played out"
          *         ],
          *         "samples": 8,
          *         "searched": true,
@@ -1005,7 +1004,7 @@ export interface components {
          *           },
          *           "reasons": [
          *             "a valid show: every card melded, the sequences the rules ask for",
-         *             "expected +69.0 points over 8 deals"
+         *             "+69.0 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1024,9 +1023,9 @@ export interface components {
          *           },
          *           "reasons": [
          *             "ready to declare",
-         *             "count 0 if another player declares now",
-         *             "5 unseen cards would help",
-         *             "expected +66.9 points over 8 deals"
+         *             "you would pay 0 if another player showed now",
+         *             "5 unseen cards would bring the hand nearer a show",
+         *             "+66.9 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1044,10 +1043,10 @@ export interface components {
          *             "card": "9S"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 2 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +48.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 2 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+48.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1065,10 +1064,10 @@ export interface components {
          *             "card": "9H"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 2 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +48.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 2 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+48.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1086,10 +1085,10 @@ export interface components {
          *             "card": "9D"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 2 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +48.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 2 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+48.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1107,10 +1106,10 @@ export interface components {
          *             "card": "9C"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 2 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +48.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 2 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+48.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1128,10 +1127,10 @@ export interface components {
          *             "card": "AH"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 7 if another player declares now",
-         *             "17 unseen cards would help",
-         *             "expected +47.7 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 7 if another player showed now",
+         *             "17 unseen cards would bring the hand nearer a show",
+         *             "+47.7 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1149,10 +1148,10 @@ export interface components {
          *             "card": "QD"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 12 if another player declares now",
-         *             "19 unseen cards would help",
-         *             "expected +46.8 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 12 if another player showed now",
+         *             "19 unseen cards would bring the hand nearer a show",
+         *             "+46.8 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1170,10 +1169,10 @@ export interface components {
          *             "card": "KD"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 12 if another player declares now",
-         *             "19 unseen cards would help",
-         *             "expected +46.8 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 12 if another player showed now",
+         *             "19 unseen cards would bring the hand nearer a show",
+         *             "+46.8 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1191,10 +1190,10 @@ export interface components {
          *             "card": "5C"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 12 if another player declares now",
-         *             "16 unseen cards would help",
-         *             "expected +46.8 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 12 if another player showed now",
+         *             "16 unseen cards would bring the hand nearer a show",
+         *             "+46.8 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1212,10 +1211,10 @@ export interface components {
          *             "card": "4C"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 13 if another player declares now",
-         *             "18 unseen cards would help",
-         *             "expected +46.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 13 if another player showed now",
+         *             "18 unseen cards would bring the hand nearer a show",
+         *             "+46.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1233,10 +1232,10 @@ export interface components {
          *             "card": "3H"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 14 if another player declares now",
-         *             "17 unseen cards would help",
-         *             "expected +46.4 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 14 if another player showed now",
+         *             "17 unseen cards would bring the hand nearer a show",
+         *             "+46.4 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1254,10 +1253,10 @@ export interface components {
          *             "card": "2H"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 15 if another player declares now",
-         *             "16 unseen cards would help",
-         *             "expected +46.2 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 15 if another player showed now",
+         *             "16 unseen cards would bring the hand nearer a show",
+         *             "+46.2 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1275,10 +1274,10 @@ export interface components {
          *             "card": "JK"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 22 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +44.9 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 22 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+44.9 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1322,7 +1321,7 @@ export interface components {
          *         },
          *         "reasons": [
          *           "a valid show: every card melded, the sequences the rules ask for",
-         *           "expected +69.0 points over 8 deals"
+         *           "+69.0 points on average over 8 deals played out"
          *         ],
          *         "samples": 8,
          *         "searched": true,
@@ -8707,10 +8706,10 @@ export interface components {
          *         "card": "KD"
          *       },
          *       "reasons": [
-         *         "deadwood 23 after it",
+         *         "23 points of deadwood left",
          *         "then play for gin",
-         *         "4 outs",
-         *         "expected +22.7 points over 96 deals"
+         *         "4 unseen cards would go into a meld",
+         *         "+22.7 points on average over 96 deals played out"
          *       ],
          *       "samples": 96,
          *       "searched": true,
@@ -10676,7 +10675,7 @@ export interface components {
          *           "played_value": 18.25,
          *           "player": "ann",
          *           "points_lost": 0,
-         *           "reason": "take KD from the pile: the advisor's choice too (goes into a meld; expected +18.2 points over 16 deals)",
+         *           "reason": "take KD from the pile: the advisor's choice too (goes into a meld; +18.2 points on average over 16 deals played out)",
          *           "seat": 0,
          *           "sure": 1,
          *           "units": "points",
@@ -10722,7 +10721,7 @@ export interface components {
          *           "played_value": 16.406,
          *           "player": "ann",
          *           "points_lost": 2.188,
-         *           "reason": "throw TS was better than throw 9C by 2.2 points (± 2.3): deadwood 18 after it; 4 outs; yours: deadwood 19 after it; 4 outs",
+         *           "reason": "throw TS was better than throw 9C by 2.2 points (± 2.3): 18 points of deadwood left; 4 unseen cards would go into a meld; yours: 19 points of deadwood left; 4 unseen cards would go into a meld",
          *           "seat": 0,
          *           "sure": 0.301,
          *           "units": "points",
@@ -10766,7 +10765,7 @@ export interface components {
          *           "played_value": 9.75,
          *           "player": "bob",
          *           "points_lost": 8.875,
-         *           "reason": "draw from the stock was better than take 9C from the pile by 8.9 points (± 6.2): 4 unseen cards would improve the hand; expected +18.6 points over 16 deals; yours: makes no meld; expected +9.8 points over 16 deals",
+         *           "reason": "draw from the stock was better than take 9C from the pile by 8.9 points (± 6.2): 4 unseen cards would improve the hand; +18.6 points on average over 16 deals played out; yours: makes no meld; +9.8 points on average over 16 deals played out",
          *           "seat": 1,
          *           "sure": 0.101,
          *           "units": "points",
@@ -10856,7 +10855,7 @@ export interface components {
          *           "played_value": 6,
          *           "player": "ann",
          *           "points_lost": 0,
-         *           "reason": "draw from the stock: the advisor's choice too (4 unseen cards would improve the hand; expected +6.0 points over 16 deals)",
+         *           "reason": "draw from the stock: the advisor's choice too (4 unseen cards would improve the hand; +6.0 points on average over 16 deals played out)",
          *           "seat": 0,
          *           "sure": 1,
          *           "units": "points",
@@ -10942,7 +10941,7 @@ export interface components {
          *           "played_value": 41.312,
          *           "player": "ann",
          *           "points_lost": 0,
-         *           "reason": "knock, throwing TS: the advisor's choice too (knocking now: 0% undercut risk; expected +41.3 points over 32 deals)",
+         *           "reason": "knock, throwing TS: the advisor's choice too (knocking now: undercut in 0% of the deals played out; +41.3 points on average over 32 deals played out)",
          *           "seat": 0,
          *           "sure": 1,
          *           "units": "points",
@@ -11236,7 +11235,7 @@ export interface components {
          *           "played_value": 10.438,
          *           "player": "bob",
          *           "points_lost": 8.375,
-         *           "reason": "draw from the stock was better than take 9C from the pile by 6.0 points of match-winning chance (± 3.0): 4 unseen cards would improve the hand; expected +18.8 points over 16 deals; yours: makes no meld; expected +10.4 points over 16 deals",
+         *           "reason": "draw from the stock was better than take 9C from the pile by 6.0 points of match-winning chance (± 3.0): 4 unseen cards would improve the hand; +18.8 points on average over 16 deals played out; yours: makes no meld; +10.4 points on average over 16 deals played out",
          *           "seat": 1,
          *           "sure": 0.05,
          *           "units": "match",
@@ -11283,7 +11282,7 @@ export interface components {
          *           "played_value": -2.312,
          *           "player": "bob",
          *           "points_lost": 15.75,
-         *           "reason": "throw QC was better than throw 9D by 10.8 points of match-winning chance (± 4.2): deadwood 28 after it; 5 outs; yours: deadwood 50 after it; 6 outs",
+         *           "reason": "throw QC was better than throw 9D by 10.8 points of match-winning chance (± 4.2): 28 points of deadwood left; 5 unseen cards would go into a meld; yours: 50 points of deadwood left; 6 unseen cards would go into a meld",
          *           "seat": 1,
          *           "sure": 0.915,
          *           "units": "match",
@@ -11364,7 +11363,7 @@ export interface components {
          *                 "card": "9D"
          *               },
          *               "points_lost": 15.75,
-         *               "reason": "throw QC was better than throw 9D by 10.8 points of match-winning chance (± 4.2): deadwood 28 after it; 5 outs; yours: deadwood 50 after it; 6 outs"
+         *               "reason": "throw QC was better than throw 9D by 10.8 points of match-winning chance (± 4.2): 28 points of deadwood left; 5 unseen cards would go into a meld; yours: 50 points of deadwood left; 6 unseen cards would go into a meld"
          *             }
          *           ]
          *         }
