@@ -1,5 +1,8 @@
-"""``rummy-solver bulk IN [-o OUT] [--op OP] [--processes N] [--ray [ADDRESS]] [--quiet]``:
-the options of the ``bulk`` command and running it (``api.cli`` registers it).
+"""``rummy-solver bulk IN [-o OUT] [--op OP] [--processes N] [--ray [ADDRESS]] [--quiet]
+[--summary FILE]``: the options of the ``bulk`` command and running it (``api.cli``
+registers it).  With ``--summary`` the answers of ``review_game`` lines are also added
+up per player id (``solver.review.summary``), in input order, so the summary is the
+same on the pool and on Ray.
 """
 
 from __future__ import annotations
@@ -7,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gzip
+import json
 import os
 import sys
 import time
@@ -19,6 +23,7 @@ from api.bulk.pipeline import WorkersFailed
 from api.shared.lines import Answered
 from api.shared.operations import find, line_names
 from api.shared.settings import Settings, current
+from solver.review.summary import Summaries
 
 PROGRESS_EVERY_S = 0.2
 FLUSH_EVERY_S = 0.5
@@ -44,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "pip install -e '.[ray]'")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar (it shows only when stderr is a terminal)")
+    parser.add_argument("--summary", metavar="FILE", default=None,
+                        help="review_game lines: write each player's figures over every game "
+                             "reviewed (keyed by the records' player ids) to FILE as JSON")
 
 
 DESCRIPTION = """\
@@ -60,6 +68,7 @@ examples:
   rummy-solver bulk games.jsonl.gz -o answers.jsonl.gz --op hint_discard --processes 2
   zcat games.jsonl.gz | rummy-solver bulk - --quiet > answers.jsonl
   rummy-solver bulk games.jsonl.gz -o answers.jsonl.gz --ray auto
+  rummy-solver bulk records.jsonl --op review_game -o reviews.jsonl --summary players.json
 """
 
 
@@ -197,7 +206,11 @@ def run(args: argparse.Namespace) -> int:
         progress = None
         if not args.quiet and sys.stderr.isatty():
             progress = Progress(sys.stderr, _total(args.input))
-        return _write(answers, sink, progress)
+        summaries = None if args.summary is None else Summaries()
+        code = _write(answers, sink, progress, summaries)
+        if summaries is not None:
+            _write_summary(args.summary, summaries)
+        return code
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -210,12 +223,22 @@ def _close_files(streams: list[IO[bytes]]) -> None:
         stream.close()
 
 
-def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: Progress | None) -> int:
+def _write_summary(path: str, summaries: Summaries) -> None:
+    """The players' figures over every review answered, as JSON."""
+    with open(path, "w", encoding="utf-8") as stream:
+        json.dump(summaries.to_dict(), stream, indent=1, ensure_ascii=False)
+        stream.write("\n")
+
+
+def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: Progress | None,
+           summaries: Summaries | None = None) -> int:
     done = failed = 0
     flushed = time.monotonic()
     try:
         for answered in answers:
             sink.write(answered.text.encode("utf-8") + b"\n")
+            if summaries is not None and answered.ok:
+                summaries.add(answered.to_dict()["result"])
             done += 1
             failed += not answered.ok
             if progress is not None:

@@ -102,10 +102,25 @@ GAME_STATES: dict[str, str] = {
     "field_not_for_game": "a field the game does not take (score and oklahoma are gin's, "
                           "wild_rank Indian rummy's, players every game's but gin's)",
     "match_over": "a score already reached the match target",
-    "invalid_level": "not an advisor level: novice, standard or expert",
+    "invalid_level": "not an advisor level: novice, standard or expert (a review: also "
+                     "review)",
     "invalid_seed": "a seed that is not an integer",
     "illegal_move": "a move to value (a played move under review) that is not legal in its "
                     "position",
+}
+
+RECORDS: dict[str, str] = {
+    "invalid_record": "a recorded game's field of the wrong kind (its players, dealer, deal, "
+                      "score, result), or a field a record does not have",
+    "card_not_held": "a recorded event plays a card its player does not hold then (each "
+                     "seat's hand is followed from the deal)",
+    "drawn_missing": "a recorded draw_stock without the card drawn (drawn), in a record "
+                     "that does not give the stock's order (deal.stock)",
+    "drawn_mismatch": "a recorded draw draws a card the stock no longer holds, or not the "
+                      "stock's next card",
+    "result_mismatch": "a record's result differs from what its events score",
+    "invalid_openspiel_history": "an OpenSpiel gin_rummy action history that is not a gin "
+                                 "game (an action out of range, or not legal where it stands)",
 }
 
 STREAMS: dict[str, str] = {
@@ -157,14 +172,15 @@ COMMAND_LINE: dict[str, str] = {
     "internal_error": "exit 1: the solver failed (not the input's fault)",
 }
 
-ERROR_CODES: dict[str, str] = {**REQUEST_SHAPE, **LIBRARY, **GAME_STATES, **STREAMS, **SERVICE,
-                                **COMMAND_LINE}
+ERROR_CODES: dict[str, str] = {**REQUEST_SHAPE, **LIBRARY, **GAME_STATES, **RECORDS, **STREAMS,
+                                **SERVICE, **COMMAND_LINE}
 """Every stable error ``type``, with its meaning."""
 
 GROUPS: tuple[tuple[str, dict[str, str]], ...] = (
     ("the request's shape and limits", REQUEST_SHAPE),
     ("cards, hands and rules (from the library)", LIBRARY),
     ("game states (the advisor)", GAME_STATES),
+    ("recorded games (the review)", RECORDS),
     ("streams, bulk files and batches", STREAMS),
     ("the service", SERVICE),
     ("the command line only", COMMAND_LINE),

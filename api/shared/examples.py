@@ -25,6 +25,12 @@ CUSTOM_RULES: dict[str, Any] = {
 """A house variant defined per request: basic, but the first lay-down must be
 exactly two runs of four or more cards, worth at least 30 points."""
 
+REVIEW_DEAL: dict[str, Any] = {
+    "hands": [["KH", "5C", "4S", "4D", "TS", "9C", "KS", "4C", "AD", "3C"],
+              ["8D", "6H", "6S", "7D", "6D", "9D", "8H", "QC", "KC", "AC"]],
+    "upcard": "KD"}
+"""The deal of the review examples: a short gin hand."""
+
 REQUESTS: dict[str, list[dict[str, Any]]] = {
     "solve_hand": [
         {"variant": "gin", "hand": ["AS", "2S", "3S", "7H", "7D", "7C", "KD", "QH", "4C", "9S"]},
@@ -154,6 +160,28 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
                      {"player": 1, "action": "discard", "card": "7C"},
                      {"player": 0, "action": "take_discard", "card": "7C"}],
          "level": "novice", "seed": 7},
+    ],
+    "review_game": [
+        {"game": "gin", "players": ["ann", "bob"], "dealer": 1,
+         "deal": REVIEW_DEAL,
+         "events": [{"player": 0, "action": "take_discard", "card": "KD"},
+                    {"player": 0, "action": "discard", "card": "9C"},
+                    {"player": 1, "action": "take_discard", "card": "9C"},
+                    {"player": 1, "action": "discard", "card": "9D"},
+                    {"player": 0, "action": "draw_stock", "drawn": "4H"},
+                    {"player": 0, "action": "knock", "card": "TS",
+                     "melds": [["4S", "4H", "4D"], ["KS", "KH", "KD"], ["3C", "4C", "5C"]],
+                     "deadwood": ["AD"]},
+                    {"player": 1, "action": "lay_off", "melds": [["6D", "7D", "8D"]],
+                     "deadwood": ["6S", "6H", "8H", "AC", "9C", "QC"]}],
+         "seed": 1},
+        {"game": "gin", "players": ["ann", "bob"], "dealer": 1,
+         "deal": REVIEW_DEAL,
+         "events": [{"player": 0, "action": "take_discard", "card": "KD"},
+                    {"player": 0, "action": "discard", "card": "9C"},
+                    {"player": 1, "action": "take_discard", "card": "9C"},
+                    {"player": 1, "action": "discard", "card": "9D"}],
+         "score": [40, 65], "seats": [1], "level": "novice", "seed": 2},
     ],
     "score_round": [
         {"variant": "indian13", "wild_rank": "7", "players": [

@@ -38,7 +38,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ValidationError
 
 from api.shared import reports as report
-from api.shared import schemas, schemas_advice, schemas_play
+from api.shared import schemas, schemas_advice, schemas_play, schemas_review
 from api.shared.errors import (
     ErrorItem,
     RequestRejected,
@@ -47,6 +47,7 @@ from api.shared.errors import (
     item,
     solver_failure,
 )
+from api.shared.review_file import REVIEW_FILE
 from api.shared.round_flags import ROUND_FLAGS
 from api.shared.settings import Settings
 from solver.deadline import Deadline
@@ -55,6 +56,7 @@ from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.play import GAMES, advise
 from solver.play.model import Request as PlayRequest
+from solver.review import review_game
 from solver.round_scoring import score_round
 from solver.rules import KNOB_NAMES, LEGACY_KNOBS
 from solver.session import quick_path_for
@@ -389,6 +391,26 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
                        '"AH 2H 3H 9S 9D KC 5C"'),
                    defaults={"game": "gin"}),
         reword=game_knob_words),
+    Operation(
+        "review_game", "/v1/review", "review",
+        "Review a recorded game: every decision of every player (or of the seats asked for) "
+        "valued by the advisor from what that player knew, the move played against the best "
+        "on the same deals -- the points lost, the change in the chance to win, a label "
+        "(best, good, inaccuracy, mistake, blunder) given only beyond the noise and how sure "
+        "it is -- and per player the points lost per decision, an accuracy, a performance "
+        "rating, the losses by phase, the three worst decisions with the better move, how "
+        "often it played the advisor's best where that was clear (engine agreement: a "
+        "signal, never a verdict) and its luck (the deal and each stock draw against their "
+        "expectation). The record is the deal, every event in advise's history words with "
+        "the cards drawn, and an id per seat; one that cannot have happened is a 422 whose "
+        "loc names the event. Anytime: at the deadline the decisions reviewed so far "
+        "(complete: false). docs/REVIEW.md defines every figure.",
+        schemas_review.ReviewRequest, schemas_review.ReviewResponse, review_game, "play",
+        CliCommand(("review",), "review a recorded game: every decision against the advisor's "
+                   "best", report.format_review, positional=None, extra=REVIEW_FILE,
+                   examples=_examples("review docs/examples/gin-hand.json",
+                                      "review docs/examples/gin-hand.json --seats '[1]' "
+                                      "--level novice --seed 3"))),
 )}
 
 _BY_ALIAS: dict[str, Operation] = {alias: op for op in OPERATIONS.values() for alias in op.aliases}

@@ -22,6 +22,7 @@ from solver.hints import DiscardHint, DrawHint, Fit, LayoffHint, PileDepth, Pile
 from solver.layoffs import Layoff, Play
 from solver.play.advice import Advice, Move
 from solver.results import Meld, Solution, ValidationReport
+from solver.review import Review
 from solver.round_scoring import PlayerScore, RoundScore
 
 LABEL_WIDTH = 16
@@ -423,4 +424,51 @@ def format_advice(advice: Advice) -> str:
         _block("figures", [figures + ("" if advice.complete else " (cut short by the deadline)"),
                            f"level {advice.level}, seed {advice.seed}"]),
     ]
+    return _report(*blocks)
+
+
+def _figure(value: float | None, text: str = "{:.1f}") -> str:
+    return "-" if value is None else text.format(value)
+
+
+def format_review(review: Review) -> str:
+    """The report of ``rummy-solver review``: each player's figures, its worst
+    decisions, then every decision reviewed with its label."""
+    data = review.to_dict()
+    result = "-" if data["result"] is None else " ".join(f"{r:+g}" for r in data["result"])
+    blocks = [_block("game", [f"{data['game']}, ended: {data['ending'].replace('_', ' ')}, "
+                              f"result {result}"])]
+    for player in data["players"]:
+        labels = ", ".join(f"{count} {label}" for label, count in player["labels"].items()
+                           if count)
+        agreement = player["agreement"]
+        lines = [
+            f"{player['decisions']} decisions ({player['forced']} forced), "
+            f"{_figure(player['points_lost_per_decision'], '{:.2f}')} points lost per decision, "
+            f"accuracy {_figure(player['accuracy'])}, rating {_figure(player['rating'], '{:.0f}')}",
+            labels or "no decision",
+            f"engine agreement {agreement['agreed']} of {agreement['decisive']} clear decisions"
+            + ("" if agreement["rate"] is None else f" ({agreement['rate']:.0%})"),
+            f"luck {player['luck']['total']:+.1f} (deal {player['luck']['deal']:+.1f}, "
+            f"{player['luck']['stock_draws']} stock draws {player['luck']['draws']:+.1f})",
+            *(f"worst: {worst['reason']}" for worst in player["worst"]),
+        ]
+        blocks.append(_block(f"{player['player']} (seat {player['seat']})", lines))
+    for split in data["split"]:
+        blocks.append(_block(f"seat {split['seat']} split",
+                             [f"result {split['result']:+.1f} = skill {split['skill']:+.1f} + "
+                              f"luck {split['luck']:+.1f} + rest {split['rest']:+.1f} "
+                              f"(noise ±{split['noise']:.1f})"]))
+    rows = []
+    for decision in review.decisions:
+        label = decision.label or "not valued"
+        lost = "" if not decision.points_lost else f" -{decision.points_lost:.1f}"
+        rows.append(f"{decision.number:>3}. {review.record.players[decision.seat]}: "
+                    f"{_move_text(decision.played)} [{label}{lost}]"
+                    + ("" if decision.label in ("best", None) else
+                       f" best: {_move_text(decision.best)}"))
+    blocks.append(_block("decisions", rows))
+    cut = "" if review.complete else f" (cut short by the deadline: {data['reviewed']} of " \
+                                     f"{data['total']} decisions)"
+    blocks.append(_block("figures", [f"level {review.level}, seed {review.seed}{cut}"]))
     return _report(*blocks)

@@ -76,6 +76,7 @@ export interface LineBodies {
   hint_pile: api.PileHintRequest;
   score_round: api.RoundScoreRequest;
   advise: api.AdviseRequest;
+  review_game: api.ReviewRequest;
 }
 
 /** One line of a stream: an operation's body with its `op` (none: a solve) and an optional `id`, echoed. */
@@ -167,6 +168,11 @@ export class RummySolver {
   /** `POST /v1/advise`: the public state of a gin or Indian rummy hand -> every legal move, ranked. */
   advise(body: api.AdviseRequest, options?: CallOptions): Promise<api.AdviceResponse> {
     return this.post("/v1/advise", body, options);
+  }
+
+  /** `POST /v1/review`: a recorded game -> every decision against the advisor's best, and each player's figures. */
+  reviewGame(body: api.ReviewRequest, options?: CallOptions): Promise<api.ReviewResponse> {
+    return this.post("/v1/review", body, options);
   }
 
   /** `GET /v1/variants`: the presets, every knob with its value and meaning. */

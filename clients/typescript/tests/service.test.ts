@@ -16,6 +16,7 @@ import {
   GAME_WORDS,
   isKnownErrorCode,
   type MeldOut,
+  type ReviewRequest,
   RummySolver,
   RummySolverError,
   type StreamAnswer,
@@ -87,6 +88,30 @@ describe("the live service", { skip: NO_SERVICE }, () => {
     assert.deepEqual(advice.recommended, advice.moves[0]);
     const notYours = await client.advise({ ...state, me: 1 }).catch((caught: unknown) => caught);
     assert.ok(notYours instanceof RummySolverError && notYours.type === "not_your_turn", String(notYours));
+  });
+
+  it("reviews a recorded game: each decision against the best, each player's figures", async () => {
+    const game: ReviewRequest = {
+      game: "gin", players: ["ann", "bob"], dealer: 1, level: "novice", seed: 1,
+      deal: {
+        hands: [["KH", "5C", "4S", "4D", "TS", "9C", "KS", "4C", "AD", "3C"],
+                ["8D", "6H", "6S", "7D", "6D", "9D", "8H", "QC", "KC", "AC"]],
+        upcard: "KD",
+      },
+      events: [
+        { player: 0, action: "take_discard", card: "KD" },
+        { player: 0, action: "discard", card: "9C" },
+        { player: 1, action: "draw_stock", drawn: "4H" },
+        { player: 1, action: "discard", card: "9D" },
+      ],
+    };
+    const review = await client.reviewGame(game, { deadlineMs: 10_000 });
+    assert.equal(review.reviewed, 4);
+    assert.deepEqual(review.players.map((player) => player.player), ["ann", "bob"]);
+    assert.ok(review.decisions.every((decision) => decision.best.action.length > 0));
+    const wrong = await client.reviewGame({ ...game, events: [{ player: 0, action: "discard", card: "2H" }] })
+      .catch((caught: unknown) => caught);
+    assert.ok(wrong instanceof RummySolverError && wrong.type === "card_not_held", String(wrong));
   });
 
   it("streams many requests and answers each line, errors in their line", async () => {

@@ -206,6 +206,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review Game
+         * @description Review a recorded game: every decision of every player (or of the seats asked for) valued by the advisor from what that player knew, the move played against the best on the same deals -- the points lost, the change in the chance to win, a label (best, good, inaccuracy, mistake, blunder) given only beyond the noise and how sure it is -- and per player the points lost per decision, an accuracy, a performance rating, the losses by phase, the three worst decisions with the better move, how often it played the advisor's best where that was clear (engine agreement: a signal, never a verdict) and its luck (the deal and each stock draw against their expectation). The record is the deal, every event in advise's history words with the cards drawn, and an id per seat; one that cannot have happened is a 422 whose loc names the event. Anytime: at the deadline the decisions reviewed so far (complete: false). docs/REVIEW.md defines every figure.
+         */
+        post: operations["review_game"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/score/round": {
         parameters: {
             query?: never;
@@ -430,7 +450,7 @@ export interface components {
          *           },
          *           "reasons": [
          *             "goes into a meld",
-         *             "expected +12.5 points over 4 deals"
+         *             "+12.5 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -447,7 +467,7 @@ export interface components {
          *             "action": "pass"
          *           },
          *           "reasons": [
-         *             "expected +14.8 points over 4 deals"
+         *             "+14.8 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -468,7 +488,7 @@ export interface components {
          *         },
          *         "reasons": [
          *           "goes into a meld",
-         *           "expected +12.5 points over 4 deals"
+         *           "+12.5 points on average over 4 deals played out"
          *         ],
          *         "samples": 4,
          *         "searched": false,
@@ -492,10 +512,10 @@ export interface components {
          *             "card": "KD"
          *           },
          *           "reasons": [
-         *             "deadwood 23 after it",
+         *             "23 points of deadwood left",
          *             "then play for gin",
-         *             "4 outs",
-         *             "expected +22.7 points over 96 deals"
+         *             "4 unseen cards would go into a meld",
+         *             "+22.7 points on average over 96 deals played out"
          *           ],
          *           "samples": 96,
          *           "searched": true,
@@ -513,10 +533,10 @@ export interface components {
          *             "card": "9S"
          *           },
          *           "reasons": [
-         *             "deadwood 24 after it",
+         *             "24 points of deadwood left",
          *             "then play for gin",
-         *             "4 outs",
-         *             "expected +22.6 points over 96 deals"
+         *             "4 unseen cards would go into a meld",
+         *             "+22.6 points on average over 96 deals played out"
          *           ],
          *           "samples": 96,
          *           "searched": true,
@@ -534,10 +554,10 @@ export interface components {
          *             "card": "QH"
          *           },
          *           "reasons": [
-         *             "deadwood 23 after it",
+         *             "23 points of deadwood left",
          *             "then play for gin",
-         *             "4 outs",
-         *             "expected +21.5 points over 96 deals"
+         *             "4 unseen cards would go into a meld",
+         *             "+21.5 points on average over 96 deals played out"
          *           ],
          *           "samples": 96,
          *           "searched": true,
@@ -555,10 +575,10 @@ export interface components {
          *             "card": "4C"
          *           },
          *           "reasons": [
-         *             "deadwood 29 after it",
+         *             "29 points of deadwood left",
          *             "then play for gin",
-         *             "2 outs",
-         *             "expected +16.6 points over 96 deals"
+         *             "2 unseen cards would go into a meld",
+         *             "+16.6 points on average over 96 deals played out"
          *           ],
          *           "samples": 96,
          *           "searched": true,
@@ -576,11 +596,11 @@ export interface components {
          *             "card": "AS"
          *           },
          *           "reasons": [
-         *             "deadwood 33 after it",
+         *             "33 points of deadwood left",
          *             "then play for gin",
-         *             "4 outs",
+         *             "4 unseen cards would go into a meld",
          *             "the opponent could meld it in 25% of deals",
-         *             "expected +0.2 points over 16 deals"
+         *             "+0.2 points on average over 16 deals played out"
          *           ],
          *           "samples": 16,
          *           "searched": true,
@@ -598,10 +618,10 @@ export interface components {
          *             "card": "3S"
          *           },
          *           "reasons": [
-         *             "deadwood 40 after it",
+         *             "40 points of deadwood left",
          *             "then play for gin",
-         *             "3 outs",
-         *             "expected -8.1 points over 16 deals"
+         *             "3 unseen cards would go into a meld",
+         *             "-8.1 points on average over 16 deals played out"
          *           ],
          *           "samples": 16,
          *           "searched": true,
@@ -619,10 +639,10 @@ export interface components {
          *             "card": "2S"
          *           },
          *           "reasons": [
-         *             "deadwood 41 after it",
-         *             "4 outs",
+         *             "41 points of deadwood left",
+         *             "4 unseen cards would go into a meld",
          *             "the opponent could meld it in 25% of deals",
-         *             "expected -24.5 points over 4 deals"
+         *             "-24.5 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -640,9 +660,9 @@ export interface components {
          *             "card": "7C"
          *           },
          *           "reasons": [
-         *             "deadwood 47 after it",
-         *             "4 outs",
-         *             "expected -10.8 points over 4 deals"
+         *             "47 points of deadwood left",
+         *             "4 unseen cards would go into a meld",
+         *             "-10.8 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -660,9 +680,9 @@ export interface components {
          *             "card": "7D"
          *           },
          *           "reasons": [
-         *             "deadwood 47 after it",
-         *             "4 outs",
-         *             "expected -19.2 points over 4 deals"
+         *             "47 points of deadwood left",
+         *             "4 unseen cards would go into a meld",
+         *             "-19.2 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -680,10 +700,10 @@ export interface components {
          *             "card": "7H"
          *           },
          *           "reasons": [
-         *             "deadwood 47 after it",
-         *             "4 outs",
+         *             "47 points of deadwood left",
+         *             "4 unseen cards would go into a meld",
          *             "the opponent could meld it in 25% of deals",
-         *             "expected -12.8 points over 4 deals"
+         *             "-12.8 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -693,7 +713,7 @@ export interface components {
          *       ],
          *       "phase": "discard",
          *       "ranked_by": "expected_points",
-         *       "ranking": "by expected points for this hand: the moves the search played on the same deals first, the plainest discard (the least deadwood kept) ahead of the others unless one is better by more than 1 standard errors of the difference; then the judgement's other moves, valued on a few deals (rough)",
+         *       "ranking": "by expected points for this hand: the moves the search played on the same deals first, the plainest discard (the least deadwood kept) ahead of the others unless one is better by more than 1 standard error of the difference; then the judgement's other moves, valued on a few deals (rough)",
          *       "recommended": {
          *         "confidence": "ranked",
          *         "exact": false,
@@ -703,10 +723,10 @@ export interface components {
          *           "card": "KD"
          *         },
          *         "reasons": [
-         *           "deadwood 23 after it",
+         *           "23 points of deadwood left",
          *           "then play for gin",
-         *           "4 outs",
-         *           "expected +22.7 points over 96 deals"
+         *           "4 unseen cards would go into a meld",
+         *           "+22.7 points on average over 96 deals played out"
          *         ],
          *         "samples": 96,
          *         "searched": true,
@@ -731,7 +751,7 @@ export interface components {
          *           },
          *           "reasons": [
          *             "5 unseen cards would improve the hand",
-         *             "expected +1.5 points over 4 deals"
+         *             "+1.5 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -751,7 +771,7 @@ export interface components {
          *           },
          *           "reasons": [
          *             "makes no meld",
-         *             "expected +14.5 points over 4 deals"
+         *             "+14.5 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
          *           "searched": false,
@@ -772,7 +792,7 @@ export interface components {
          *         },
          *         "reasons": [
          *           "5 unseen cards would improve the hand",
-         *           "expected +1.5 points over 4 deals"
+         *           "+1.5 points on average over 4 deals played out"
          *         ],
          *         "samples": 4,
          *         "searched": false,
@@ -879,8 +899,8 @@ export interface components {
          *             "action": "draw_stock"
          *           },
          *           "reasons": [
-         *             "3 cards from a declaration (pure sequence 1 card short)",
-         *             "expected +1.2 points over 8 deals"
+         *             "3 cards from a show (pure sequence 1 card short)",
+         *             "+1.2 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -898,8 +918,8 @@ export interface components {
          *             "card": "4D"
          *           },
          *           "reasons": [
-         *             "distance 3 -> 3 with 4D",
-         *             "expected -4.0 points over 8 deals"
+         *             "4D does not bring the hand nearer a show (3 cards away)",
+         *             "-4.0 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -916,8 +936,7 @@ export interface components {
          *             "action": "drop"
          *           },
          *           "reasons": [
-         *             "dropping now costs 40 (middle drop); playing on is expected to win 1",
-         *             "expected -40.0 points over 8 deals"
+         *             "dropping now costs 40 (middle drop); playing on is expected to win 1"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -936,8 +955,8 @@ export interface components {
          *           "action": "draw_stock"
          *         },
          *         "reasons": [
-         *           "3 cards from a declaration (pure sequence 1 card short)",
-         *           "expected +1.2 points over 8 deals"
+         *           "3 cards from a show (pure sequence 1 card short)",
+         *           "+1.2 points on average over 8 deals played out"
          *         ],
          *         "samples": 8,
          *         "searched": true,
@@ -985,7 +1004,7 @@ export interface components {
          *           },
          *           "reasons": [
          *             "a valid show: every card melded, the sequences the rules ask for",
-         *             "expected +69.0 points over 8 deals"
+         *             "+69.0 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1004,9 +1023,9 @@ export interface components {
          *           },
          *           "reasons": [
          *             "ready to declare",
-         *             "count 0 if another player declares now",
-         *             "5 unseen cards would help",
-         *             "expected +66.9 points over 8 deals"
+         *             "you would pay 0 if another player showed now",
+         *             "5 unseen cards would bring the hand nearer a show",
+         *             "+66.9 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1024,10 +1043,10 @@ export interface components {
          *             "card": "9S"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 2 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +48.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 2 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+48.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1045,10 +1064,10 @@ export interface components {
          *             "card": "9H"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 2 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +48.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 2 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+48.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1066,10 +1085,10 @@ export interface components {
          *             "card": "9D"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 2 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +48.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 2 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+48.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1087,10 +1106,10 @@ export interface components {
          *             "card": "9C"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 2 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +48.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 2 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+48.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1108,10 +1127,10 @@ export interface components {
          *             "card": "AH"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 7 if another player declares now",
-         *             "17 unseen cards would help",
-         *             "expected +47.7 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 7 if another player showed now",
+         *             "17 unseen cards would bring the hand nearer a show",
+         *             "+47.7 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1129,10 +1148,10 @@ export interface components {
          *             "card": "QD"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 12 if another player declares now",
-         *             "19 unseen cards would help",
-         *             "expected +46.8 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 12 if another player showed now",
+         *             "19 unseen cards would bring the hand nearer a show",
+         *             "+46.8 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1150,10 +1169,10 @@ export interface components {
          *             "card": "KD"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 12 if another player declares now",
-         *             "19 unseen cards would help",
-         *             "expected +46.8 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 12 if another player showed now",
+         *             "19 unseen cards would bring the hand nearer a show",
+         *             "+46.8 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1171,10 +1190,10 @@ export interface components {
          *             "card": "5C"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 12 if another player declares now",
-         *             "16 unseen cards would help",
-         *             "expected +46.8 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 12 if another player showed now",
+         *             "16 unseen cards would bring the hand nearer a show",
+         *             "+46.8 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1192,10 +1211,10 @@ export interface components {
          *             "card": "4C"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 13 if another player declares now",
-         *             "18 unseen cards would help",
-         *             "expected +46.6 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 13 if another player showed now",
+         *             "18 unseen cards would bring the hand nearer a show",
+         *             "+46.6 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1213,10 +1232,10 @@ export interface components {
          *             "card": "3H"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 14 if another player declares now",
-         *             "17 unseen cards would help",
-         *             "expected +46.4 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 14 if another player showed now",
+         *             "17 unseen cards would bring the hand nearer a show",
+         *             "+46.4 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1234,10 +1253,10 @@ export interface components {
          *             "card": "2H"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 15 if another player declares now",
-         *             "16 unseen cards would help",
-         *             "expected +46.2 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 15 if another player showed now",
+         *             "16 unseen cards would bring the hand nearer a show",
+         *             "+46.2 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1255,10 +1274,10 @@ export interface components {
          *             "card": "JK"
          *           },
          *           "reasons": [
-         *             "1 card from a declaration (pure sequence made)",
-         *             "count 22 if another player declares now",
-         *             "13 unseen cards would help",
-         *             "expected +44.9 points over 8 deals"
+         *             "1 card from a show (pure sequence made)",
+         *             "you would pay 22 if another player showed now",
+         *             "13 unseen cards would bring the hand nearer a show",
+         *             "+44.9 points on average over 8 deals played out"
          *           ],
          *           "samples": 8,
          *           "searched": true,
@@ -1302,7 +1321,7 @@ export interface components {
          *         },
          *         "reasons": [
          *           "a valid show: every card melded, the sequences the rules ask for",
-         *           "expected +69.0 points over 8 deals"
+         *           "+69.0 points on average over 8 deals played out"
          *         ],
          *         "samples": 8,
          *         "searched": true,
@@ -2237,6 +2256,25 @@ export interface components {
             wild_rank?: string | null;
         };
         /**
+         * AgreementOut
+         * @description How often the move played was the advisor's best where the moves
+         *     differ by more than the noise: a signal, never a verdict.
+         */
+        AgreementOut: {
+            /**
+             * Agreed
+             * @description of those, the decisions where the best was played
+             */
+            agreed: number;
+            /**
+             * Decisive
+             * @description decisions where every other move is clearly worse
+             */
+            decisive: number;
+            /** Rate */
+            rate: number | null;
+        };
+        /**
          * AnsweredBy
          * @description The engine that produced an answer (auto answers as one of these).
          * @enum {string}
@@ -2459,6 +2497,141 @@ export interface components {
             meld?: {
                 [key: string]: number;
             } | null;
+        };
+        /**
+         * DealIn
+         * @description The deal: every seat's cards, the upcard, the cut card, the stock's order.
+         * @example {
+         *       "hands": [
+         *         [
+         *           "AS",
+         *           "2S",
+         *           "3S",
+         *           "4S",
+         *           "5S",
+         *           "6S",
+         *           "7S",
+         *           "8S",
+         *           "9S",
+         *           "KD"
+         *         ],
+         *         [
+         *           "AH",
+         *           "2H",
+         *           "3H",
+         *           "4H",
+         *           "5H",
+         *           "6H",
+         *           "7H",
+         *           "8H",
+         *           "9H",
+         *           "KC"
+         *         ]
+         *       ],
+         *       "upcard": "QC"
+         *     }
+         */
+        DealIn: {
+            /**
+             * Hands
+             * @description each seat's dealt cards, seat 0 first
+             */
+            hands: string[][];
+            /**
+             * Stock
+             * @description the stock's cards in the order they are drawn, top first (optional: then a draw_stock event may leave out drawn)
+             * @default null
+             */
+            stock?: string[] | null;
+            /**
+             * Upcard
+             * @description the card turned up after the deal (the first card of the discard pile)
+             * @example AS
+             * @example 10h
+             * @example JK
+             */
+            upcard: string;
+            /**
+             * Wild Rank
+             * @description Indian rummy (required): the cut card, as advise takes it
+             * @default null
+             */
+            wild_rank?: string | null;
+        };
+        /**
+         * DecisionOut
+         * @description One decision reviewed.
+         */
+        DecisionOut: {
+            best: components["schemas"]["MoveOut"];
+            /** Confidence */
+            confidence: string;
+            /** Decisive */
+            decisive: boolean;
+            /** Drawn */
+            drawn: string | null;
+            /**
+             * Events
+             * @description its first and last event
+             */
+            events: number[];
+            /** Forced */
+            forced: boolean;
+            /**
+             * Hand
+             * @description the player's cards then (the public history is events before the first)
+             */
+            hand: string[];
+            /** Kind */
+            kind: string;
+            /**
+             * Label
+             * @description best, good, inaccuracy, mistake, blunder; null: not valued
+             */
+            label: string | null;
+            /** Loss */
+            loss: number | null;
+            /** Loss Error */
+            loss_error: number | null;
+            /** Match Win Change */
+            match_win_change: number | null;
+            /**
+             * Moves
+             * @description legal moves the advisor valued
+             */
+            moves: number;
+            /** Number */
+            number: number;
+            /** Phase */
+            phase: string;
+            played: components["schemas"]["MoveOut"];
+            /** Played Value */
+            played_value: number | null;
+            /** Player */
+            player: string;
+            /** Points Lost */
+            points_lost: number | null;
+            /** Reason */
+            reason: string;
+            /** Seat */
+            seat: number;
+            /**
+             * Sure
+             * @description the chance the label is right
+             */
+            sure: number | null;
+            /**
+             * Units
+             * @description points, or match (a gin match score: the chance to win the match)
+             */
+            units: string;
+            /**
+             * Value
+             * @description the best move's expected points
+             */
+            value: number;
+            /** Win Change */
+            win_change: number | null;
         };
         /**
          * Declaration
@@ -5622,6 +5795,16 @@ export interface components {
             detail: components["schemas"]["ErrorItem"][];
         };
         /**
+         * ErrorsOut
+         * @description Standard errors of the player's skill (points lost) and luck.
+         */
+        ErrorsOut: {
+            /** Luck */
+            luck: number;
+            /** Skill */
+            skill: number;
+        };
+        /**
          * EventIn
          * @description One public action of the hand, in order.
          * @example {
@@ -7667,6 +7850,25 @@ export interface components {
          */
         LayoffEnd: "low" | "high" | "set";
         /**
+         * LayoffIn
+         * @description Cards a gin defender laid off onto one of the knocker's melds.
+         * @example {
+         *       "cards": [
+         *         "4S"
+         *       ],
+         *       "target": 0
+         *     }
+         */
+        LayoffIn: {
+            /** Cards */
+            cards: string[];
+            /**
+             * Target
+             * @description the knocker's meld, in the order the knock shows them
+             */
+            target: number;
+        };
+        /**
          * LayoffOut
          * @description Cards laid off onto one table meld; ``extended`` is that meld afterwards.
          * @example {
@@ -8393,6 +8595,26 @@ export interface components {
          */
         Level: "novice" | "standard" | "expert";
         /**
+         * LuckOut
+         * @description The cards' part of the result: the deal's value and each stock draw's
+         *     value against what the draw was worth before the card was seen.
+         */
+        LuckOut: {
+            /** Deal */
+            deal: number;
+            /** Draws */
+            draws: number;
+            /**
+             * Net
+             * @description its luck less the other players' mean (every seat reviewed): the figure to compare players by
+             */
+            net: number | null;
+            /** Stock Draws */
+            stock_draws: number;
+            /** Total */
+            total: number;
+        };
+        /**
          * MeldKind
          * @description set: one rank; run: one suit in sequence; tanala: three identical cards (indian21).
          * @enum {string}
@@ -8484,10 +8706,10 @@ export interface components {
          *         "card": "KD"
          *       },
          *       "reasons": [
-         *         "deadwood 23 after it",
+         *         "23 points of deadwood left",
          *         "then play for gin",
-         *         "4 outs",
-         *         "expected +22.7 points over 96 deals"
+         *         "4 unseen cards would go into a meld",
+         *         "+22.7 points on average over 96 deals played out"
          *       ],
          *       "samples": 96,
          *       "searched": true,
@@ -8560,6 +8782,18 @@ export interface components {
          * @enum {string}
          */
         Objective: "min_deadwood" | "max_net" | "cascade" | "marriage";
+        /**
+         * PhaseOut
+         * @description A player's decisions of one kind and what they lost.
+         */
+        PhaseOut: {
+            /** Decisions */
+            decisions: number;
+            /** Per Decision */
+            per_decision: number | null;
+            /** Points Lost */
+            points_lost: number;
+        };
         /**
          * PileDepthOut
          * @description Taking the top ``depth`` cards of the pile.
@@ -9855,6 +10089,66 @@ export interface components {
             went_out?: boolean;
         };
         /**
+         * PlayerReviewOut
+         * @description One player's review of the game.
+         */
+        PlayerReviewOut: {
+            /**
+             * Accuracy
+             * @description 0 to 100, the mean of each decision's accuracy (docs/REVIEW.md)
+             */
+            accuracy: number | null;
+            agreement: components["schemas"]["AgreementOut"];
+            /**
+             * By Phase
+             * @description losses by kind: first_upcard, draw, discard, knock, drop, lay_down, layoff
+             */
+            by_phase: {
+                [key: string]: components["schemas"]["PhaseOut"];
+            };
+            /**
+             * Decisions
+             * @description decisions reviewed with a choice (forced ones apart)
+             */
+            decisions: number;
+            errors: components["schemas"]["ErrorsOut"];
+            /** Forced */
+            forced: number;
+            /** Hands */
+            hands: number;
+            /**
+             * Labels
+             * @description decisions per label: best, good, inaccuracy, mistake, blunder
+             */
+            labels: {
+                [key: string]: number;
+            };
+            luck: components["schemas"]["LuckOut"];
+            /** Player */
+            player: string;
+            /** Points Lost */
+            points_lost: number;
+            /** Points Lost Per Decision */
+            points_lost_per_decision: number | null;
+            /**
+             * Rating
+             * @description performance rating: the mean loss per decision in thousandths of the game's unit; 0 plays as the advisor (docs/REVIEW.md)
+             */
+            rating: number | null;
+            /** Result */
+            result: number | null;
+            /** Seat */
+            seat: number;
+            sums: components["schemas"]["SumsOut"];
+            /**
+             * Unvalued
+             * @description moves the advisor could not value (it refuses them)
+             */
+            unvalued: number;
+            /** Worst */
+            worst: components["schemas"]["WorstOut"][];
+        };
+        /**
          * PlayerRole
          * @description The player's part in the round.
          * @enum {string}
@@ -9958,6 +10252,79 @@ export interface components {
             status?: "ready";
         };
         /**
+         * RecordEventIn
+         * @description One action of the game, in order: a public history event, and what only the table saw.
+         * @example {
+         *       "action": "draw_stock",
+         *       "drawn": "QC",
+         *       "player": 0
+         *     }
+         * @example {
+         *       "action": "discard",
+         *       "card": "KD",
+         *       "player": 1
+         *     }
+         * @example {
+         *       "action": "lay_off",
+         *       "deadwood": [
+         *         "KD",
+         *         "2C"
+         *       ],
+         *       "melds": [
+         *         [
+         *           "7H",
+         *           "7D",
+         *           "7C"
+         *         ]
+         *       ],
+         *       "player": 0
+         *     }
+         */
+        RecordEventIn: {
+            action: components["schemas"]["Action"];
+            /**
+             * Card
+             * @description the card taken or thrown
+             * @default null
+             */
+            card?: string | null;
+            /**
+             * Deadwood
+             * @description knock: the unmelded cards shown; a gin reply: the cards it keeps unmelded (the rest of its hand was laid off)
+             * @default null
+             */
+            deadwood?: string[] | null;
+            /**
+             * Drawn
+             * @description draw_stock: the card drawn (not public)
+             * @default null
+             */
+            drawn?: string | null;
+            /**
+             * Layoffs
+             * @description a gin reply: where its laid-off cards went (optional)
+             * @default null
+             */
+            layoffs?: components["schemas"]["LayoffIn"][] | null;
+            /**
+             * Melds
+             * @description knock and declare: the melds shown; meld: the melds laid down; lay_off (the lay-down games): the target meld afterwards; lay_off (gin: the defender's reply to a knock): its own melds
+             * @default null
+             */
+            melds?: string[][] | null;
+            /**
+             * Player
+             * @description the seat that acted
+             */
+            player: number;
+            /**
+             * Target
+             * @description lay_off (the lay-down games): the table meld
+             * @default null
+             */
+            target?: number | null;
+        };
+        /**
          * RequirementIn
          * @description What the melds laid down must contain: at least (or exactly) ``count``
          *     melds of ``kind``.
@@ -10006,6 +10373,1038 @@ export interface components {
             /** Exact */
             exact: boolean;
             kind: components["schemas"]["RequirementKind"];
+        };
+        /**
+         * ReviewLevel
+         * @description How hard the advisor looks at each decision: review (the default: each game's own review level, between the advisor's novice and standard, so that a gin hand is reviewed in about a second and an Indian deal in three on one core) or one of the advisor's levels (novice, standard, expert)
+         * @enum {string}
+         */
+        ReviewLevel: "review" | "novice" | "standard" | "expert";
+        /**
+         * ReviewRequest
+         * @description A recorded game and what to review of it.
+         * @example {
+         *       "deal": {
+         *         "hands": [
+         *           [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "9C",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C"
+         *           ],
+         *           [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC"
+         *           ]
+         *         ],
+         *         "upcard": "KD"
+         *       },
+         *       "dealer": 1,
+         *       "events": [
+         *         {
+         *           "action": "take_discard",
+         *           "card": "KD",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "9C",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "take_discard",
+         *           "card": "9C",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "9D",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "draw_stock",
+         *           "drawn": "4H",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "knock",
+         *           "card": "TS",
+         *           "deadwood": [
+         *             "AD"
+         *           ],
+         *           "melds": [
+         *             [
+         *               "4S",
+         *               "4H",
+         *               "4D"
+         *             ],
+         *             [
+         *               "KS",
+         *               "KH",
+         *               "KD"
+         *             ],
+         *             [
+         *               "3C",
+         *               "4C",
+         *               "5C"
+         *             ]
+         *           ],
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "lay_off",
+         *           "deadwood": [
+         *             "6S",
+         *             "6H",
+         *             "8H",
+         *             "AC",
+         *             "9C",
+         *             "QC"
+         *           ],
+         *           "melds": [
+         *             [
+         *               "6D",
+         *               "7D",
+         *               "8D"
+         *             ]
+         *           ],
+         *           "player": 1
+         *         }
+         *       ],
+         *       "game": "gin",
+         *       "players": [
+         *         "ann",
+         *         "bob"
+         *       ],
+         *       "seed": 1
+         *     }
+         * @example {
+         *       "deal": {
+         *         "hands": [
+         *           [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "9C",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C"
+         *           ],
+         *           [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC"
+         *           ]
+         *         ],
+         *         "upcard": "KD"
+         *       },
+         *       "dealer": 1,
+         *       "events": [
+         *         {
+         *           "action": "take_discard",
+         *           "card": "KD",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "9C",
+         *           "player": 0
+         *         },
+         *         {
+         *           "action": "take_discard",
+         *           "card": "9C",
+         *           "player": 1
+         *         },
+         *         {
+         *           "action": "discard",
+         *           "card": "9D",
+         *           "player": 1
+         *         }
+         *       ],
+         *       "game": "gin",
+         *       "level": "novice",
+         *       "players": [
+         *         "ann",
+         *         "bob"
+         *       ],
+         *       "score": [
+         *         40,
+         *         65
+         *       ],
+         *       "seats": [
+         *         1
+         *       ],
+         *       "seed": 2
+         *     }
+         */
+        ReviewRequest: {
+            deal: components["schemas"]["DealIn"];
+            /**
+             * Dealer
+             * @description the dealer's seat (default: the last seat; the seat after it plays first)
+             * @default null
+             */
+            dealer?: number | null;
+            /**
+             * Events
+             * @description every action since the deal, in order
+             */
+            events: components["schemas"]["RecordEventIn"][];
+            /** @description gin, indian13, indian21, rummy500, rommy or basic */
+            game: components["schemas"]["Game"];
+            /** @default review */
+            level?: components["schemas"]["ReviewLevel"];
+            /**
+             * Oklahoma
+             * @description gin: the upcard sets the knock limit
+             * @default false
+             */
+            oklahoma?: boolean;
+            /**
+             * Players
+             * @description an id per seat (the same id across records sums up one player)
+             */
+            players: string[];
+            /**
+             * Result
+             * @description each seat's points as the source scored the hand (optional; checked when the events end the hand)
+             * @default null
+             */
+            result?: number[] | null;
+            /**
+             * @description knob overrides (GET /v1/variants lists them)
+             * @default null
+             */
+            rules?: components["schemas"]["RulesOverride"] | null;
+            /**
+             * Score
+             * @description gin: the match score before the hand, per seat
+             * @default null
+             */
+            score?: number[] | null;
+            /**
+             * Seats
+             * @description the seats whose decisions are reviewed (default: every seat)
+             * @default null
+             */
+            seats?: number[] | null;
+            /**
+             * Seed
+             * @description the same record, seats, level and seed give the same review
+             * @default 0
+             */
+            seed?: number;
+            /**
+             * Target
+             * @description gin: the match's target (default 100)
+             * @default null
+             */
+            target?: number | null;
+            /**
+             * Time Limit Ms
+             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved When it runs out the answer holds the decisions reviewed so far (complete: false).
+             * @default null
+             */
+            time_limit_ms?: number | null;
+        };
+        /**
+         * ReviewResponse
+         * @description A recorded game reviewed.
+         * @example {
+         *       "complete": true,
+         *       "decisions": [
+         *         {
+         *           "best": {
+         *             "action": "take_discard",
+         *             "card": "KD"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": true,
+         *           "events": [
+         *             0,
+         *             0
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "9C",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C"
+         *           ],
+         *           "kind": "first_upcard",
+         *           "label": "best",
+         *           "loss": 0,
+         *           "loss_error": 0,
+         *           "moves": 2,
+         *           "number": 0,
+         *           "phase": "first_upcard",
+         *           "played": {
+         *             "action": "take_discard",
+         *             "card": "KD"
+         *           },
+         *           "played_value": 18.25,
+         *           "player": "ann",
+         *           "points_lost": 0,
+         *           "reason": "take KD from the pile: the advisor's choice too (goes into a meld; +18.2 points on average over 16 deals played out)",
+         *           "seat": 0,
+         *           "sure": 1,
+         *           "units": "points",
+         *           "value": 18.25,
+         *           "win_change": 0
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "discard",
+         *             "card": "TS"
+         *           },
+         *           "confidence": "ranked",
+         *           "decisive": false,
+         *           "events": [
+         *             1,
+         *             1
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "9C",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C",
+         *             "KD"
+         *           ],
+         *           "kind": "discard",
+         *           "label": "good",
+         *           "loss": 2.1875,
+         *           "loss_error": 2.2778,
+         *           "moves": 10,
+         *           "number": 1,
+         *           "phase": "discard",
+         *           "played": {
+         *             "action": "discard",
+         *             "card": "9C"
+         *           },
+         *           "played_value": 16.406,
+         *           "player": "ann",
+         *           "points_lost": 2.188,
+         *           "reason": "throw TS was better than throw 9C by 2.2 points (± 2.3): 18 points of deadwood left; 4 unseen cards would go into a meld; yours: 19 points of deadwood left; 4 unseen cards would go into a meld",
+         *           "seat": 0,
+         *           "sure": 0.301,
+         *           "units": "points",
+         *           "value": 18.594,
+         *           "win_change": -0.0312
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "draw_stock"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": false,
+         *           "events": [
+         *             2,
+         *             2
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC"
+         *           ],
+         *           "kind": "draw",
+         *           "label": "good",
+         *           "loss": 8.875,
+         *           "loss_error": 6.1812,
+         *           "moves": 2,
+         *           "number": 2,
+         *           "phase": "draw",
+         *           "played": {
+         *             "action": "take_discard",
+         *             "card": "9C"
+         *           },
+         *           "played_value": 9.75,
+         *           "player": "bob",
+         *           "points_lost": 8.875,
+         *           "reason": "draw from the stock was better than take 9C from the pile by 8.9 points (± 6.2): 4 unseen cards would improve the hand; +18.6 points on average over 16 deals played out; yours: makes no meld; +9.8 points on average over 16 deals played out",
+         *           "seat": 1,
+         *           "sure": 0.101,
+         *           "units": "points",
+         *           "value": 18.625,
+         *           "win_change": -0.125
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "discard",
+         *             "card": "QC"
+         *           },
+         *           "confidence": "ranked",
+         *           "decisive": false,
+         *           "events": [
+         *             3,
+         *             3
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC",
+         *             "9C"
+         *           ],
+         *           "kind": "discard",
+         *           "label": "good",
+         *           "loss": -1.9062,
+         *           "loss_error": 3.0751,
+         *           "moves": 10,
+         *           "number": 3,
+         *           "phase": "discard",
+         *           "played": {
+         *             "action": "discard",
+         *             "card": "9D"
+         *           },
+         *           "played_value": 20.75,
+         *           "player": "bob",
+         *           "points_lost": -1.906,
+         *           "reason": "throw QC is the advisor's choice, but throw 9D did as well on the same deals (+1.9 points ± 3.1)",
+         *           "seat": 1,
+         *           "sure": 0.828,
+         *           "units": "points",
+         *           "value": 18.844,
+         *           "win_change": 0.0312
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "draw_stock"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": false,
+         *           "drawn": "4H",
+         *           "events": [
+         *             4,
+         *             4
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C",
+         *             "KD"
+         *           ],
+         *           "kind": "draw",
+         *           "label": "best",
+         *           "loss": 0,
+         *           "loss_error": 0,
+         *           "moves": 2,
+         *           "number": 4,
+         *           "phase": "draw",
+         *           "played": {
+         *             "action": "draw_stock"
+         *           },
+         *           "played_value": 6,
+         *           "player": "ann",
+         *           "points_lost": 0,
+         *           "reason": "draw from the stock: the advisor's choice too (4 unseen cards would improve the hand; +6.0 points on average over 16 deals played out)",
+         *           "seat": 0,
+         *           "sure": 1,
+         *           "units": "points",
+         *           "value": 6,
+         *           "win_change": 0
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "knock",
+         *             "card": "TS",
+         *             "deadwood": [
+         *               "AD"
+         *             ],
+         *             "melds": [
+         *               [
+         *                 "4S",
+         *                 "4H",
+         *                 "4D"
+         *               ],
+         *               [
+         *                 "KS",
+         *                 "KH",
+         *                 "KD"
+         *               ],
+         *               [
+         *                 "3C",
+         *                 "4C",
+         *                 "5C"
+         *               ]
+         *             ]
+         *           },
+         *           "confidence": "ranked",
+         *           "decisive": false,
+         *           "events": [
+         *             5,
+         *             5
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "KH",
+         *             "5C",
+         *             "4S",
+         *             "4D",
+         *             "TS",
+         *             "KS",
+         *             "4C",
+         *             "AD",
+         *             "3C",
+         *             "KD",
+         *             "4H"
+         *           ],
+         *           "kind": "knock",
+         *           "label": "best",
+         *           "loss": 0,
+         *           "loss_error": 0,
+         *           "moves": 13,
+         *           "number": 5,
+         *           "phase": "discard",
+         *           "played": {
+         *             "action": "knock",
+         *             "card": "TS",
+         *             "deadwood": [
+         *               "AD"
+         *             ],
+         *             "melds": [
+         *               [
+         *                 "4S",
+         *                 "4H",
+         *                 "4D"
+         *               ],
+         *               [
+         *                 "KS",
+         *                 "KH",
+         *                 "KD"
+         *               ],
+         *               [
+         *                 "3C",
+         *                 "4C",
+         *                 "5C"
+         *               ]
+         *             ]
+         *           },
+         *           "played_value": 41.312,
+         *           "player": "ann",
+         *           "points_lost": 0,
+         *           "reason": "knock, throwing TS: the advisor's choice too (knocking now: undercut in 0% of the deals played out; +41.3 points on average over 32 deals played out)",
+         *           "seat": 0,
+         *           "sure": 1,
+         *           "units": "points",
+         *           "value": 41.312,
+         *           "win_change": 0
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "lay_off",
+         *             "deadwood": [
+         *               "6S",
+         *               "6H",
+         *               "8H",
+         *               "AC",
+         *               "9C",
+         *               "QC"
+         *             ],
+         *             "layoffs": [
+         *               {
+         *                 "cards": [
+         *                   "KC"
+         *                 ],
+         *                 "target": 1
+         *               }
+         *             ],
+         *             "melds": [
+         *               [
+         *                 "6D",
+         *                 "7D",
+         *                 "8D"
+         *               ]
+         *             ]
+         *           },
+         *           "confidence": "exact",
+         *           "decisive": false,
+         *           "events": [
+         *             6,
+         *             6
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC",
+         *             "9C"
+         *           ],
+         *           "kind": "layoff",
+         *           "label": "best",
+         *           "loss": 0,
+         *           "loss_error": 0,
+         *           "moves": 1,
+         *           "number": 6,
+         *           "phase": "layoff",
+         *           "played": {
+         *             "action": "lay_off",
+         *             "deadwood": [
+         *               "6S",
+         *               "6H",
+         *               "8H",
+         *               "AC",
+         *               "9C",
+         *               "QC"
+         *             ],
+         *             "layoffs": [
+         *               {
+         *                 "cards": [
+         *                   "KC"
+         *                 ],
+         *                 "target": 1
+         *               }
+         *             ],
+         *             "melds": [
+         *               [
+         *                 "6D",
+         *                 "7D",
+         *                 "8D"
+         *               ]
+         *             ]
+         *           },
+         *           "played_value": -39,
+         *           "player": "bob",
+         *           "points_lost": 0,
+         *           "reason": "lay off KC, keeping 6S 6H 8H AC 9C QC unmelded: the advisor's choice too (your deadwood 40 against the knocker's 1; lay off KC)",
+         *           "seat": 1,
+         *           "sure": 1,
+         *           "units": "points",
+         *           "value": -39,
+         *           "win_change": 0
+         *         }
+         *       ],
+         *       "elapsed_ms": 1.5,
+         *       "ending": "knock",
+         *       "game": "gin",
+         *       "level": "review",
+         *       "players": [
+         *         {
+         *           "accuracy": 87.06,
+         *           "agreement": {
+         *             "agreed": 1,
+         *             "decisive": 1,
+         *             "rate": 1
+         *           },
+         *           "by_phase": {
+         *             "discard": {
+         *               "decisions": 1,
+         *               "per_decision": 2.1875,
+         *               "points_lost": 2.1875
+         *             },
+         *             "draw": {
+         *               "decisions": 1,
+         *               "per_decision": 0,
+         *               "points_lost": 0
+         *             },
+         *             "first_upcard": {
+         *               "decisions": 1,
+         *               "per_decision": 0,
+         *               "points_lost": 0
+         *             },
+         *             "knock": {
+         *               "decisions": 1,
+         *               "per_decision": 0,
+         *               "points_lost": 0
+         *             }
+         *           },
+         *           "decisions": 4,
+         *           "errors": {
+         *             "luck": 6.296,
+         *             "skill": 2.278
+         *           },
+         *           "forced": 0,
+         *           "hands": 1,
+         *           "labels": {
+         *             "best": 3,
+         *             "blunder": 0,
+         *             "good": 1,
+         *             "inaccuracy": 0,
+         *             "mistake": 0
+         *           },
+         *           "luck": {
+         *             "deal": 18.25,
+         *             "draws": 35.3125,
+         *             "net": 34.9375,
+         *             "stock_draws": 1,
+         *             "total": 53.5625
+         *           },
+         *           "player": "ann",
+         *           "points_lost": 2.1875,
+         *           "points_lost_per_decision": 0.5469,
+         *           "rating": 27.34,
+         *           "result": 39,
+         *           "seat": 0,
+         *           "sums": {
+         *             "accuracy": 348.231075,
+         *             "net_hands": 1,
+         *             "results": 1,
+         *             "units_lost": 0.109375
+         *           },
+         *           "unvalued": 0,
+         *           "worst": []
+         *         },
+         *         {
+         *           "accuracy": 68.4,
+         *           "agreement": {
+         *             "agreed": 0,
+         *             "decisive": 0
+         *           },
+         *           "by_phase": {
+         *             "discard": {
+         *               "decisions": 1,
+         *               "per_decision": -1.9062,
+         *               "points_lost": -1.90625
+         *             },
+         *             "draw": {
+         *               "decisions": 1,
+         *               "per_decision": 8.875,
+         *               "points_lost": 8.875
+         *             },
+         *             "layoff": {
+         *               "decisions": 1,
+         *               "per_decision": 0,
+         *               "points_lost": 0
+         *             }
+         *           },
+         *           "decisions": 3,
+         *           "errors": {
+         *             "luck": 4.557,
+         *             "skill": 6.904
+         *           },
+         *           "forced": 0,
+         *           "hands": 1,
+         *           "labels": {
+         *             "best": 1,
+         *             "blunder": 0,
+         *             "good": 2,
+         *             "inaccuracy": 0,
+         *             "mistake": 0
+         *           },
+         *           "luck": {
+         *             "deal": 18.625,
+         *             "draws": 0,
+         *             "net": -34.9375,
+         *             "stock_draws": 0,
+         *             "total": 18.625
+         *           },
+         *           "player": "bob",
+         *           "points_lost": 6.96875,
+         *           "points_lost_per_decision": 2.3229,
+         *           "rating": 116.15,
+         *           "result": -39,
+         *           "seat": 1,
+         *           "sums": {
+         *             "accuracy": 205.190535,
+         *             "net_hands": 1,
+         *             "results": 1,
+         *             "units_lost": 0.348437
+         *           },
+         *           "unvalued": 0,
+         *           "worst": []
+         *         }
+         *       ],
+         *       "result": [
+         *         39,
+         *         -39
+         *       ],
+         *       "reviewed": 7,
+         *       "seed": 1,
+         *       "split": [
+         *         {
+         *           "luck": 34.938,
+         *           "noise": 10.642,
+         *           "rest": -0.719,
+         *           "result": 39,
+         *           "seat": 0,
+         *           "skill": 4.781
+         *         },
+         *         {
+         *           "luck": -34.938,
+         *           "noise": 10.642,
+         *           "rest": 0.719,
+         *           "result": -39,
+         *           "seat": 1,
+         *           "skill": -4.781
+         *         }
+         *       ],
+         *       "total": 7
+         *     }
+         * @example {
+         *       "complete": true,
+         *       "decisions": [
+         *         {
+         *           "best": {
+         *             "action": "draw_stock"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": false,
+         *           "events": [
+         *             2,
+         *             2
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC"
+         *           ],
+         *           "kind": "draw",
+         *           "label": "good",
+         *           "loss": 0.0596,
+         *           "loss_error": 0.0302,
+         *           "match_win_change": -0.0596,
+         *           "moves": 2,
+         *           "number": 2,
+         *           "phase": "draw",
+         *           "played": {
+         *             "action": "take_discard",
+         *             "card": "9C"
+         *           },
+         *           "played_value": 10.438,
+         *           "player": "bob",
+         *           "points_lost": 8.375,
+         *           "reason": "draw from the stock was better than take 9C from the pile by 6.0 points of match-winning chance (± 3.0): 4 unseen cards would improve the hand; +18.8 points on average over 16 deals played out; yours: makes no meld; +10.4 points on average over 16 deals played out",
+         *           "seat": 1,
+         *           "sure": 0.05,
+         *           "units": "match",
+         *           "value": 18.812,
+         *           "win_change": -0.3125
+         *         },
+         *         {
+         *           "best": {
+         *             "action": "discard",
+         *             "card": "QC"
+         *           },
+         *           "confidence": "rough",
+         *           "decisive": false,
+         *           "events": [
+         *             3,
+         *             3
+         *           ],
+         *           "forced": false,
+         *           "hand": [
+         *             "8D",
+         *             "6H",
+         *             "6S",
+         *             "7D",
+         *             "6D",
+         *             "9D",
+         *             "8H",
+         *             "QC",
+         *             "KC",
+         *             "AC",
+         *             "9C"
+         *           ],
+         *           "kind": "discard",
+         *           "label": "blunder",
+         *           "loss": 0.1077,
+         *           "loss_error": 0.0422,
+         *           "match_win_change": -0.1077,
+         *           "moves": 10,
+         *           "number": 3,
+         *           "phase": "discard",
+         *           "played": {
+         *             "action": "discard",
+         *             "card": "9D"
+         *           },
+         *           "played_value": -2.312,
+         *           "player": "bob",
+         *           "points_lost": 15.75,
+         *           "reason": "throw QC was better than throw 9D by 10.8 points of match-winning chance (± 4.2): 28 points of deadwood left; 5 unseen cards would go into a meld; yours: 50 points of deadwood left; 6 unseen cards would go into a meld",
+         *           "seat": 1,
+         *           "sure": 0.915,
+         *           "units": "match",
+         *           "value": 13.438,
+         *           "win_change": -0.25
+         *         }
+         *       ],
+         *       "elapsed_ms": 1.5,
+         *       "ending": "unfinished",
+         *       "game": "gin",
+         *       "level": "novice",
+         *       "players": [
+         *         {
+         *           "accuracy": 8.23,
+         *           "agreement": {
+         *             "agreed": 0,
+         *             "decisive": 0
+         *           },
+         *           "by_phase": {
+         *             "discard": {
+         *               "decisions": 1,
+         *               "per_decision": 15.75,
+         *               "points_lost": 15.75
+         *             },
+         *             "draw": {
+         *               "decisions": 1,
+         *               "per_decision": 8.375,
+         *               "points_lost": 8.375
+         *             }
+         *           },
+         *           "decisions": 2,
+         *           "errors": {
+         *             "luck": 3.189,
+         *             "skill": 0.052
+         *           },
+         *           "forced": 0,
+         *           "hands": 1,
+         *           "labels": {
+         *             "best": 0,
+         *             "blunder": 1,
+         *             "good": 1,
+         *             "inaccuracy": 0,
+         *             "mistake": 0
+         *           },
+         *           "luck": {
+         *             "deal": 18.8125,
+         *             "draws": 0,
+         *             "stock_draws": 0,
+         *             "total": 18.8125
+         *           },
+         *           "player": "bob",
+         *           "points_lost": 24.125,
+         *           "points_lost_per_decision": 12.0625,
+         *           "rating": 418.41,
+         *           "seat": 1,
+         *           "sums": {
+         *             "accuracy": 16.451999,
+         *             "net_hands": 0,
+         *             "results": 0,
+         *             "units_lost": 0.83682
+         *           },
+         *           "unvalued": 0,
+         *           "worst": [
+         *             {
+         *               "best": {
+         *                 "action": "discard",
+         *                 "card": "QC"
+         *               },
+         *               "events": [
+         *                 3,
+         *                 3
+         *               ],
+         *               "kind": "discard",
+         *               "label": "blunder",
+         *               "number": 3,
+         *               "played": {
+         *                 "action": "discard",
+         *                 "card": "9D"
+         *               },
+         *               "points_lost": 15.75,
+         *               "reason": "throw QC was better than throw 9D by 10.8 points of match-winning chance (± 4.2): 28 points of deadwood left; 5 unseen cards would go into a meld; yours: 50 points of deadwood left; 6 unseen cards would go into a meld"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "reviewed": 2,
+         *       "seed": 2,
+         *       "split": [],
+         *       "total": 2
+         *     }
+         */
+        ReviewResponse: {
+            /**
+             * Complete
+             * @description false when the deadline stopped the review: decisions holds the ones reviewed so far
+             */
+            complete: boolean;
+            /** Decisions */
+            decisions: components["schemas"]["DecisionOut"][];
+            /**
+             * Elapsed Ms
+             * @description wall time spent, milliseconds
+             */
+            elapsed_ms: number;
+            /** Ending */
+            ending: string;
+            /** Game */
+            game: string;
+            /** Level */
+            level: string;
+            /** Players */
+            players: components["schemas"]["PlayerReviewOut"][];
+            /** Result */
+            result: number[] | null;
+            /** Reviewed */
+            reviewed: number;
+            /** Seed */
+            seed: number;
+            /** Split */
+            split: components["schemas"]["SplitOut"][];
+            /** Total */
+            total: number;
         };
         /**
          * RoundScoreRequest
@@ -11324,6 +12723,38 @@ export interface components {
          */
         SolveStatus: "optimal" | "feasible" | "timeout" | "infeasible";
         /**
+         * SplitOut
+         * @description A seat's result as net skill + net luck + rest.
+         */
+        SplitOut: {
+            /** Luck */
+            luck: number;
+            /** Noise */
+            noise: number;
+            /** Rest */
+            rest: number;
+            /** Result */
+            result: number;
+            /** Seat */
+            seat: number;
+            /** Skill */
+            skill: number;
+        };
+        /**
+         * SumsOut
+         * @description Sums behind the figures, to add reviews up across games.
+         */
+        SumsOut: {
+            /** Accuracy */
+            accuracy: number;
+            /** Net Hands */
+            net_hands: number;
+            /** Results */
+            results: number;
+            /** Units Lost */
+            units_lost: number;
+        };
+        /**
          * ValidateRequest
          * @description A declared arrangement (melds + deadwood) to check and score.
          * @example {
@@ -11836,6 +13267,26 @@ export interface components {
          * @enum {string}
          */
         WildMeldValue: "own" | "represented";
+        /**
+         * WorstOut
+         * @description One of a player's worst decisions, with the better move in words.
+         */
+        WorstOut: {
+            best: components["schemas"]["MoveOut"];
+            /** Events */
+            events: number[];
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string | null;
+            /** Number */
+            number: number;
+            played: components["schemas"]["MoveOut"];
+            /** Points Lost */
+            points_lost: number | null;
+            /** Reason */
+            reason: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -11848,6 +13299,7 @@ export type Action = components['schemas']['Action'];
 export type AdviceLayoffOut = components['schemas']['AdviceLayoffOut'];
 export type AdviceResponse = components['schemas']['AdviceResponse'];
 export type AdviseRequest = components['schemas']['AdviseRequest'];
+export type AgreementOut = components['schemas']['AgreementOut'];
 export type AnsweredBy = components['schemas']['AnsweredBy'];
 export type BatchItemError = components['schemas']['BatchItemError'];
 export type BatchRequest = components['schemas']['BatchRequest'];
@@ -11855,6 +13307,8 @@ export type BatchResponse = components['schemas']['BatchResponse'];
 export type Better = components['schemas']['Better'];
 export type CardFitsOut = components['schemas']['CardFitsOut'];
 export type CardPointsIn = components['schemas']['CardPointsIn'];
+export type DealIn = components['schemas']['DealIn'];
+export type DecisionOut = components['schemas']['DecisionOut'];
 export type Declaration = components['schemas']['Declaration'];
 export type DefenderHandOut = components['schemas']['DefenderHandOut'];
 export type DiscardHintRequest = components['schemas']['DiscardHintRequest'];
@@ -11870,6 +13324,7 @@ export type DropStage = components['schemas']['DropStage'];
 export type Engine = components['schemas']['Engine'];
 export type ErrorItem = components['schemas']['ErrorItem'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
+export type ErrorsOut = components['schemas']['ErrorsOut'];
 export type EventIn = components['schemas']['EventIn'];
 export type FitOut = components['schemas']['FitOut'];
 export type Game = components['schemas']['Game'];
@@ -11885,16 +13340,19 @@ export type KnockResponse = components['schemas']['KnockResponse'];
 export type KnockerChoiceOut = components['schemas']['KnockerChoiceOut'];
 export type KnockerHandOut = components['schemas']['KnockerHandOut'];
 export type LayoffEnd = components['schemas']['LayoffEnd'];
+export type LayoffIn = components['schemas']['LayoffIn'];
 export type LayoffOut = components['schemas']['LayoffOut'];
 export type LayoffVariant = components['schemas']['LayoffVariant'];
 export type LayoffsRequest = components['schemas']['LayoffsRequest'];
 export type LayoffsResponse = components['schemas']['LayoffsResponse'];
 export type Level = components['schemas']['Level'];
+export type LuckOut = components['schemas']['LuckOut'];
 export type MeldKind = components['schemas']['MeldKind'];
 export type MeldOut = components['schemas']['MeldOut'];
 export type MoveOut = components['schemas']['MoveOut'];
 export type MoveValueOut = components['schemas']['MoveValueOut'];
 export type Objective = components['schemas']['Objective'];
+export type PhaseOut = components['schemas']['PhaseOut'];
 export type PileDepthOut = components['schemas']['PileDepthOut'];
 export type PileHintRequest = components['schemas']['PileHintRequest'];
 export type PileHintResponse = components['schemas']['PileHintResponse'];
@@ -11903,13 +13361,18 @@ export type PileUseKind = components['schemas']['PileUseKind'];
 export type PileUseOut = components['schemas']['PileUseOut'];
 export type PlayOut = components['schemas']['PlayOut'];
 export type PlayerIn = components['schemas']['PlayerIn'];
+export type PlayerReviewOut = components['schemas']['PlayerReviewOut'];
 export type PlayerRole = components['schemas']['PlayerRole'];
 export type PlayerScoreOut = components['schemas']['PlayerScoreOut'];
 export type ProblemOut = components['schemas']['ProblemOut'];
 export type ReadyResponse = components['schemas']['ReadyResponse'];
+export type RecordEventIn = components['schemas']['RecordEventIn'];
 export type RequirementIn = components['schemas']['RequirementIn'];
 export type RequirementKind = components['schemas']['RequirementKind'];
 export type RequirementOut = components['schemas']['RequirementOut'];
+export type ReviewLevel = components['schemas']['ReviewLevel'];
+export type ReviewRequest = components['schemas']['ReviewRequest'];
+export type ReviewResponse = components['schemas']['ReviewResponse'];
 export type RoundScoreRequest = components['schemas']['RoundScoreRequest'];
 export type RoundScoreResponse = components['schemas']['RoundScoreResponse'];
 export type RoundScoring = components['schemas']['RoundScoring'];
@@ -11920,6 +13383,8 @@ export type SolutionOut = components['schemas']['SolutionOut'];
 export type SolveRequest = components['schemas']['SolveRequest'];
 export type SolveResponse = components['schemas']['SolveResponse'];
 export type SolveStatus = components['schemas']['SolveStatus'];
+export type SplitOut = components['schemas']['SplitOut'];
+export type SumsOut = components['schemas']['SumsOut'];
 export type ValidateRequest = components['schemas']['ValidateRequest'];
 export type ValidateResponse = components['schemas']['ValidateResponse'];
 export type Variant = components['schemas']['Variant'];
@@ -11927,6 +13392,7 @@ export type VariantInfo = components['schemas']['VariantInfo'];
 export type VariantList = components['schemas']['VariantList'];
 export type VersionResponse = components['schemas']['VersionResponse'];
 export type WildMeldValue = components['schemas']['WildMeldValue'];
+export type WorstOut = components['schemas']['WorstOut'];
 export type $defs = Record<string, never>;
 export interface operations {
     healthz: {
@@ -13034,6 +14500,173 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LayoffsResponse"];
+                };
+            };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
+                     *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "hand",
+                     *             3
+                     *           ],
+                     *           "msg": "unknown card 'ZZ' at position 3: use rank A 2-9 T (or 10) J Q K followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker",
+                     *           "type": "invalid_card"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
+                     *           "type": "overloaded"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    review_game: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewResponse"];
                 };
             };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */

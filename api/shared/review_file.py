@@ -1,0 +1,55 @@
+"""``rummy-solver review FILE``: the recorded game read from a file.
+
+``FILE`` holds one recorded game, the JSON object ``POST /v1/review`` takes
+(``-``: standard input); the command's options (``--seats``, ``--level``,
+``--seed``, ``--time-limit-ms`` ...) are added to it, and win over the same
+field in the file.  The body is then checked by the operation's model like
+any request.  The operation registry names this as ``review_game``'s
+command-line extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from api.shared.errors import RequestRejected
+
+
+class ReviewFile:
+    """The ``CliExtra`` of ``review_game``."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Add the ``FILE`` argument."""
+        parser.add_argument("file", metavar="FILE",
+                            help="the recorded game: a JSON object, the body of POST "
+                                 "/v1/review (- for standard input)")
+
+    def apply(self, args: argparse.Namespace, body: dict[str, Any]) -> None:
+        """Fill ``body`` with the file's fields (the options given win)."""
+        try:
+            if args.file == "-":
+                text = sys.stdin.read()
+            else:
+                with open(args.file, encoding="utf-8") as stream:
+                    text = stream.read()
+        except OSError as error:
+            raise RequestRejected.one("invalid_value", ["file"],
+                                      f"cannot read {args.file}: {error.strerror}") from None
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RequestRejected.one("json_invalid", ["file"],
+                                      f"{args.file} is not a JSON object: {error}") from None
+        if not isinstance(record, dict):
+            raise RequestRejected.one("model_attributes_type", ["file"],
+                                      f"{args.file} must hold one recorded game, a JSON "
+                                      "object (for many, one a line: rummy-solver bulk --op "
+                                      "review_game)")
+        for name, value in record.items():
+            body.setdefault(name, value)
+
+
+REVIEW_FILE = ReviewFile()

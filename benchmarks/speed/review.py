@@ -1,0 +1,162 @@
+"""How fast the review is, and whether its figures add up: ``python -m benchmarks.speed.review``.
+
+``python -m benchmarks.speed.review --game gin --hands 40 [--level review]
+[--pairing follow-follow|follow-random] [--json PATH]`` plays ``--hands``
+games by the advisor's own moves (``solver.review.selfplay``: each seat
+plays the advisor's recommendation at ``--play-level``, or one seat any move
+it lists), then reviews each one and prints a Markdown table:
+
+* the time of one review on this process's core (CPU seconds, which a busy
+  machine inflates less than the wall clock; the wall clock too), median
+  and p99 over the hands, and per decision;
+* each seat's points lost per decision, accuracy and rating (a follower of
+  the advisor should lose about nothing; a random player clearly more);
+* the luck check: per hand, result = net skill + net luck + rest; the mean
+  luck of each seat with its 95% interval (about 0 between equal players),
+  the mean rest and how many hands have their rest within 2 noise.
+
+Never asserted on time: the figures are for docs/REVIEW.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from solver.review import review
+from solver.review.params import REVIEW_LEVEL
+from solver.review.selfplay import at_random, follow, play
+
+
+def _quantile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    error = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, 1.96 * error
+
+
+def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow-follow",
+        play_level: str = "novice", seed: int = 0) -> dict[str, Any]:
+    """Play ``hands`` games, review each, sum the figures up."""
+    policies = [follow, follow] if pairing == "follow-follow" else [follow, at_random]
+    records = [play(game, policies, seed=seed + n, level=play_level,
+                    players=[f"seat {s} {name}" for s, name in
+                             enumerate(pairing.split("-"))]) for n in range(hands)]
+    cpu: list[float] = []
+    wall: list[float] = []
+    per_decision: list[float] = []
+    lost: dict[int, list[float]] = {0: [], 1: []}
+    decisions = {0: 0, 1: 0}
+    accuracy: dict[int, list[float]] = {0: [], 1: []}
+    luck: dict[int, list[float]] = {0: [], 1: []}
+    net: dict[int, list[float]] = {0: [], 1: []}
+    rests: list[float] = []
+    within = 0
+    split_hands = 0
+    incomplete = 0
+    for number, record in enumerate(records):
+        started_cpu, started = time.process_time(), time.perf_counter()
+        answer = review(record, level=level, seed=number, time_limit_ms=60_000)
+        cpu.append(time.process_time() - started_cpu)
+        wall.append(time.perf_counter() - started)
+        per_decision.append(1000.0 * cpu[-1] / max(1, len(answer.decisions)))
+        incomplete += not answer.complete
+        for player in answer.players:
+            totals = player.totals
+            lost[player.seat].append(totals.points_lost)
+            decisions[player.seat] += totals.decisions
+            if totals.decisions:
+                accuracy[player.seat].append(totals.accuracy / totals.decisions)
+            luck[player.seat].append(totals.deal_luck + totals.draw_luck)
+            if totals.net_hands:
+                net[player.seat].append(totals.net_luck)
+        for split in answer.split:
+            if split.seat == 0:
+                split_hands += 1
+                rests.append(split.rest)
+                within += abs(split.rest) <= 2 * split.noise
+    seats = {}
+    for seat in (0, 1):
+        mean_luck, luck_half = _interval(luck[seat])
+        mean_net, net_half = _interval(net[seat]) if net[seat] else (0.0, 0.0)
+        seats[f"seat {seat} {pairing.split('-')[seat]}"] = {
+            "seat": seat,
+            "points_lost_per_decision": round(sum(lost[seat]) / max(1, decisions[seat]), 3),
+            "accuracy": round(statistics.fmean(accuracy[seat]), 1) if accuracy[seat] else None,
+            "mean_luck": round(mean_luck, 2), "luck_interval": round(luck_half, 2),
+            "mean_net_luck": round(mean_net, 2), "net_luck_interval": round(net_half, 2)}
+    mean_rest, rest_half = _interval(rests) if rests else (0.0, 0.0)
+    return {
+        "game": game, "hands": hands, "level": level, "pairing": pairing,
+        "play_level": play_level, "seed": seed,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "cpu_s": {"median": round(statistics.median(cpu), 3), "p99": round(_quantile(cpu, 0.99), 3),
+                  "max": round(max(cpu), 3)},
+        "wall_s": {"median": round(statistics.median(wall), 3),
+                   "p99": round(_quantile(wall, 0.99), 3)},
+        "cpu_ms_per_decision": {"median": round(statistics.median(per_decision), 1),
+                                "p99": round(_quantile(per_decision, 0.99), 1)},
+        "incomplete": incomplete, "seats": seats,
+        "split": {"hands": split_hands, "mean_rest": round(mean_rest, 2),
+                  "rest_interval": round(rest_half, 2), "within_2_noise": within},
+    }
+
+
+def render(result: dict[str, Any]) -> str:
+    """The result as a Markdown table."""
+    cpu, wall, each = result["cpu_s"], result["wall_s"], result["cpu_ms_per_decision"]
+    lines = [f"review of {result['hands']} {result['game']} hands ({result['pairing']}, "
+             f"level {result['level']}; load average {result['load_average']})", "",
+             "| figure | value |", "|---|---|",
+             f"| CPU s per hand, median / p99 / max | {cpu['median']} / {cpu['p99']} / "
+             f"{cpu['max']} |",
+             f"| wall s per hand, median / p99 | {wall['median']} / {wall['p99']} |",
+             f"| CPU ms per decision, median / p99 | {each['median']} / {each['p99']} |",
+             f"| cut short by the deadline | {result['incomplete']} |"]
+    for name, seat in result["seats"].items():
+        lines.append(f"| {name}: points lost per decision, accuracy, mean luck, mean net luck "
+                     f"| {seat['points_lost_per_decision']}, {seat['accuracy']}, "
+                     f"{seat['mean_luck']} ± {seat['luck_interval']}, "
+                     f"{seat['mean_net_luck']} ± {seat['net_luck_interval']} |")
+    split = result["split"]
+    lines.append(f"| rest (result - net skill - net luck), mean over {split['hands']} hands | "
+                 f"{split['mean_rest']} ± {split['rest_interval']}; within 2 noise in "
+                 f"{split['within_2_noise']} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.speed.review",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="gin")
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--level", default=REVIEW_LEVEL)
+    parser.add_argument("--pairing", default="follow-follow",
+                        choices=("follow-follow", "follow-random"))
+    parser.add_argument("--play-level", default="novice")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", metavar="PATH", default=None)
+    args = parser.parse_args(argv)
+    result = run(args.game, args.hands, args.level, args.pairing, args.play_level, args.seed)
+    print(render(result))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as stream:
+            json.dump(result, stream, indent=1)
+            stream.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,408 @@
+"""OpenSpiel ``gin_rummy`` action histories as recorded games, and back.
+
+Research code and its bots (OpenSpiel's ``pyspiel``) record a game as the
+list of integer actions ``state.history()`` gives, chance actions
+included.  For OpenSpiel's default gin parameters (knock card 10, gin bonus
+25, undercut bonus 25, 52 cards, 10-card hands) an action is:
+
+* ``0``-``51`` a card: a chance outcome (a card dealt or drawn) or a
+  player's discard, a knocker's discard, a layoff; OpenSpiel numbers a card
+  ``suit * 13 + rank`` with the suits in the order spades, clubs, diamonds,
+  hearts (this library's order is spades, hearts, diamonds, clubs);
+* ``52`` take the upcard (the pile top), ``53`` draw from the stock (a
+  chance action then says which card), ``54`` pass (the first upcard, the
+  wall, and the end of a run of melds or layoffs), ``55`` knock;
+* ``56`` and up a meld laid down, one of 185: for each rank the four
+  three-card sets (each without one suit, in suit order) and the four-card
+  set, then the runs of three, four and five cards, suit by suit, lowest
+  first.
+
+The first 21 chance actions deal ten cards to player 0, ten to player 1
+and the upcard; player 0 acts first (the dealer is player 1).  A knock is
+``55``, the card thrown, the melds one by one and ``54``; the defender then
+lays off cards (not after gin) and ``54``, lays its melds and ``54``.  At the
+wall (two cards left in the stock) ``55`` takes the upcard and knocks, and
+``54`` ends the hand unscored; a hand also ends unscored at the 50th pickup
+of the upcard and when two turns in a row throw back the card they took.
+OpenSpiel scores a tie of deadwood as no points (no undercut), so a record
+it makes plays gin with ``undercut_on_tie`` off.
+
+``from_openspiel(history)`` is the ``Record`` of such a history (checked;
+an action history that is not a gin game is an ``InvalidStateError`` at
+``("history", i)``); ``to_openspiel(record)`` gives the history back.
+
+>>> deal = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 51]
+>>> record = from_openspiel(deal + [54, 54, 53, 50, 50])
+>>> [step.action for step in record.steps], record.steps[2].drawn
+(['pass', 'pass', 'draw_stock', 'discard'], 24)
+>>> to_openspiel(record) == deal + [54, 54, 53, 50, 50]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NoReturn
+
+from solver.errors import InvalidStateError
+from solver.play.advice import Layoff
+from solver.play.events import Event
+from solver.play.words import DISCARD, DRAW_STOCK, KNOCK, LAY_OFF, PASS, TAKE_DISCARD
+from solver.review.record import Dealt, Record, Step
+from solver.review.table import check_record, layoff_target
+
+CARDS = 52
+DRAW_UPCARD = 52
+DRAW_STOCK_ACTION = 53
+PASS_ACTION = 54
+KNOCK_ACTION = 55
+MELD_BASE = 56
+HAND = 10
+WALL = 2
+MAX_UPCARD_DRAWS = 50
+"""OpenSpiel ends the hand unscored at the 50th pickup of the upcard."""
+RULES = {"undercut_on_tie": False}
+"""OpenSpiel's scoring in this library's knobs: a tie of deadwood is no undercut."""
+
+_OURS = (0, 3, 2, 1)
+"""This library's suit of each of OpenSpiel's (spades, clubs, diamonds, hearts)."""
+
+
+def card_from_openspiel(card: int) -> int:
+    """This library's card of OpenSpiel's card ``card``.
+
+    >>> card_from_openspiel(13), card_from_openspiel(48)  # Ac, Th
+    (39, 22)
+    """
+    return _OURS[card // 13] * 13 + card % 13
+
+
+def card_to_openspiel(card: int) -> int:
+    """OpenSpiel's card of this library's ``card``."""
+    return _OURS.index(card // 13) * 13 + card % 13
+
+
+def _meld_table() -> tuple[tuple[int, ...], ...]:
+    """OpenSpiel's melds by id, as its cards (OpenSpiel's numbering)."""
+    melds: list[tuple[int, ...]] = []
+    for rank in range(13):
+        for left_out in range(4):
+            melds.append(tuple(suit * 13 + rank for suit in range(4) if suit != left_out))
+        melds.append(tuple(suit * 13 + rank for suit in range(4)))
+    for length in (3, 4, 5):
+        for suit in range(4):
+            for low in range(13 - length + 1):
+                melds.append(tuple(suit * 13 + rank for rank in range(low, low + length)))
+    return tuple(melds)
+
+
+MELDS = _meld_table()
+"""OpenSpiel's 185 melds by id (``action - 56``), in OpenSpiel's card numbers."""
+_MELD_IDS = {frozenset(card_from_openspiel(c) for c in meld): number
+             for number, meld in enumerate(MELDS)}
+
+
+def meld_cards(action: int) -> tuple[int, ...]:
+    """The cards (this library's) of meld action ``action``.
+
+    >>> from solver.cards import names
+    >>> names(meld_cards(56)), names(meld_cards(121))
+    ('AH AD AC', 'AS 2S 3S')
+    """
+    return tuple(sorted(card_from_openspiel(c) for c in MELDS[action - MELD_BASE]))
+
+
+def pieces(meld: Sequence[int]) -> list[tuple[int, ...]]:
+    """``meld`` as OpenSpiel lays it: a run of more than five cards in runs of
+    three to five (the lowest first), anything else whole.
+
+    >>> from solver.cards import names, parse_cards
+    >>> [names(p) for p in pieces(parse_cards("AS 2S 3S 4S 5S 6S 7S"))]
+    ['AS 2S 3S', '4S 5S 6S 7S']
+    """
+    cards = sorted(meld, key=lambda c: (c // 13, c % 13))
+    out = []
+    while len(cards) > 5:
+        size = 3 if len(cards) - 3 <= 5 or len(cards) == 8 else 5
+        out.append(tuple(cards[:size]))
+        cards = cards[size:]
+    return [*out, tuple(cards)]
+
+
+def _fail(index: int, message: str) -> NoReturn:
+    raise InvalidStateError(f"history[{index}]: {message}", code="invalid_openspiel_history",
+                            loc=("history", index))
+
+
+class _Reader:
+    """Walks an OpenSpiel history once, writing the events."""
+
+    def __init__(self, history: Sequence[int]) -> None:
+        self.history = list(history)
+        self.at = 0
+        self.steps: list[Step] = []
+        self.ended_unscored = False
+
+    def next(self, what: str) -> int:
+        if self.at >= len(self.history):
+            raise _Stop
+        action = self.history[self.at]
+        if isinstance(action, bool) or not isinstance(action, int) \
+                or not 0 <= action < MELD_BASE + len(MELDS):
+            _fail(self.at, f"{action!r} is not a gin_rummy action (0 to "
+                           f"{MELD_BASE + len(MELDS) - 1}); expected {what}")
+        self.at += 1
+        return action
+
+    def card(self, what: str) -> int:
+        action = self.next(what)
+        if action >= CARDS:
+            _fail(self.at - 1, f"expected {what} (a card, 0 to 51); got action {action}")
+        return card_from_openspiel(action)
+
+
+class _Stop(Exception):
+    """The history ends here."""
+
+
+def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0", "player 1"),
+                   score: Sequence[int] | None = None, target: int = 100) -> Record:
+    """The ``Record`` of an OpenSpiel ``gin_rummy`` action history (see the
+    module docstring): checked, with ``players`` as the seats' ids and
+    ``score`` the match score before the hand (gin to ``target``)."""
+    if isinstance(history, str) or not isinstance(history, Sequence):
+        raise InvalidStateError("history must be a list of OpenSpiel actions",
+                                code="invalid_openspiel_history", loc=("history",))
+    reader = _Reader(history)
+    hands: list[list[int]] = [[], []]
+    try:
+        for seat in (0, 1):
+            for _ in range(HAND):
+                hands[seat].append(reader.card("a card dealt"))
+        upcard = reader.card("the upcard")
+    except _Stop:
+        raise InvalidStateError(f"an OpenSpiel gin history starts with {2 * HAND + 1} chance "
+                                f"actions (the deal); it has {len(reader.history)}",
+                                code="invalid_openspiel_history", loc=("history",)) from None
+    _Play(reader, [list(h) for h in hands], upcard).run()
+    record = Record("gin", tuple(players), 1, Dealt(tuple(map(tuple, hands)), upcard),
+                    tuple(reader.steps), None if score is None else tuple(score), target,
+                    dict(RULES), False, (0.0, 0.0) if reader.ended_unscored else None)
+    check_record(record)
+    return record
+
+
+class _Play:
+    """OpenSpiel's phases, action by action (see the module docstring)."""
+
+    def __init__(self, reader: _Reader, hands: list[list[int]], upcard: int) -> None:
+        self.reader = reader
+        self.hands = hands
+        self.top: int | None = upcard
+        self.stock = CARDS - 2 * HAND - 1
+        self.taken: int | None = None  # the card taken this turn (OpenSpiel's previous upcard)
+        self.repeated = False
+        self.upcard_draws = 0
+
+    def emit(self, event: Event, drawn: int | None = None,
+             layoffs: tuple[Layoff, ...] = ()) -> None:
+        self.reader.steps.append(Step(event, drawn, layoffs))
+
+    def run(self) -> None:
+        """Every action of the history (up to its end, or the hand's)."""
+        try:
+            player = self._first_upcard()
+            while True:
+                player = self._turn(player)
+        except _Stop:
+            return
+
+    def _first_upcard(self) -> int:
+        """The first upcard's decisions and the first turn; the next player."""
+        reader = self.reader
+        for player in (0, 1):
+            action = reader.next("take the upcard (52) or pass (54)")
+            if action == DRAW_UPCARD:
+                self._take(player)
+                self._throw_or_knock(player)
+                return 1 - player
+            if action != PASS_ACTION:
+                _fail(reader.at - 1, f"the first upcard is taken (52) or passed (54); got {action}")
+            self.emit(Event(player, PASS))
+        action = reader.next("draw from the stock (53)")
+        if action != DRAW_STOCK_ACTION:
+            _fail(reader.at - 1, f"both passed the upcard: player 0 draws from the stock (53); "
+                                 f"got {action}")
+        self._draw(0)
+        self._throw_or_knock(0)
+        return 1
+
+    def _take(self, player: int) -> None:
+        assert self.top is not None
+        self.emit(Event(player, TAKE_DISCARD, card=self.top))
+        self.hands[player].append(self.top)
+        self.taken, self.top = self.top, None
+
+    def _draw(self, player: int) -> None:
+        if self.stock <= 0:
+            _fail(self.reader.at - 1, "the stock is empty")
+        card = self.reader.card("the card drawn (a chance action)")
+        if card in self.hands[0] or card in self.hands[1] or card == self.top:
+            _fail(self.reader.at - 1, "a card drawn that is already dealt")
+        self.stock -= 1
+        self.emit(Event(player, DRAW_STOCK), drawn=card)
+        self.hands[player].append(card)
+        self.taken = None
+
+    def _turn(self, player: int) -> int:
+        """One turn of ``player`` (the wall's choice, a draw, a throw); the next player."""
+        reader = self.reader
+        if self.stock == WALL:
+            action = reader.next("at the wall: knock (55) or pass (54)")
+            if action == PASS_ACTION:
+                self.emit(Event(player, PASS))
+                raise _Stop
+            if action != KNOCK_ACTION:
+                _fail(reader.at - 1, f"at the wall only knock (55) or pass (54); got {action}")
+            self._take(player)
+            self._knock(player)
+        action = reader.next("take the upcard (52) or draw (53)")
+        if action == DRAW_UPCARD:
+            self.upcard_draws += 1
+            if self.upcard_draws == MAX_UPCARD_DRAWS:
+                reader.ended_unscored = True
+                raise _Stop
+            self._take(player)
+        elif action == DRAW_STOCK_ACTION:
+            self._draw(player)
+        else:
+            _fail(reader.at - 1, f"a turn starts with take the upcard (52) or draw (53); got "
+                                 f"{action}")
+        self._throw_or_knock(player)
+        return 1 - player
+
+    def _throw_or_knock(self, player: int) -> None:
+        reader = self.reader
+        action = reader.next("a discard (a card) or knock (55)")
+        if action == KNOCK_ACTION:
+            self._knock(player)
+            return
+        card = card_from_openspiel(action) if action < CARDS else None
+        if card is None or card not in self.hands[player]:
+            _fail(reader.at - 1, f"expected a card of player {player}'s hand or knock (55); got "
+                                 f"{action}")
+        self.hands[player].remove(card)
+        self.emit(Event(player, DISCARD, card=card))
+        if card == self.taken:
+            if self.repeated:
+                self.reader.ended_unscored = True
+                raise _Stop
+            self.repeated = True
+        else:
+            self.repeated = False
+        self.top, self.taken = card, None
+
+    def _knock(self, player: int) -> None:
+        reader = self.reader
+        card = reader.card("the knocker's discard")
+        hand = self.hands[player]
+        if card not in hand:
+            _fail(reader.at - 1, "the knocker throws a card it does not hold")
+        hand.remove(card)
+        melds = self._melds(player, "the knocker's melds (56 and up) or 54")
+        deadwood = tuple(sorted(hand))
+        self.emit(Event(player, KNOCK, card=card, melds=melds, deadwood=deadwood))
+        self._reply(1 - player, melds, not deadwood)
+        raise _Stop
+
+    def _melds(self, player: int, what: str) -> tuple[tuple[int, ...], ...]:
+        reader = self.reader
+        melds: list[tuple[int, ...]] = []
+        while (action := reader.next(what)) != PASS_ACTION:
+            if action < MELD_BASE:
+                _fail(reader.at - 1, f"expected {what}; got {action}")
+            cards = meld_cards(action)
+            hand = self.hands[player]
+            if any(c not in hand for c in cards):
+                _fail(reader.at - 1, "a meld of cards the player does not hold")
+            for c in cards:
+                hand.remove(c)
+            melds.append(cards)
+        return tuple(melds)
+
+    def _reply(self, player: int, knocked: tuple[tuple[int, ...], ...], gin: bool) -> None:
+        reader = self.reader
+        hand = self.hands[player]
+        table = [list(m) for m in knocked]
+        layoffs: list[Layoff] = []
+        if not gin:
+            while (action := reader.next("a layoff (a card) or 54")) != PASS_ACTION:
+                card = card_from_openspiel(action) if action < CARDS else None
+                target = None if card is None or card not in hand else layoff_target(table, card)
+                if card is None or target is None:
+                    _fail(reader.at - 1, f"expected a card of the defender's that extends a "
+                                         f"knocker's meld, or 54; got {action}")
+                hand.remove(card)
+                table[target].append(card)
+                layoffs.append(Layoff(target, (card,)))
+        melds = self._melds(player, "the defender's melds (56 and up) or 54")
+        self.emit(Event(player, LAY_OFF, melds=melds, deadwood=tuple(sorted(hand))),
+                  layoffs=tuple(layoffs))
+
+
+def to_openspiel(record: Record) -> list[int]:
+    """The OpenSpiel ``gin_rummy`` action history of a gin ``record`` played
+    by OpenSpiel's rules (the inverse of ``from_openspiel``)."""
+    if record.game != "gin":
+        raise InvalidStateError("only gin records are OpenSpiel gin_rummy games",
+                                code="unknown_variant", loc=("game",))
+    out = [card_to_openspiel(c) for hand in record.dealt.hands for c in hand]
+    out.append(card_to_openspiel(record.dealt.upcard))
+    stock = CARDS - 2 * HAND - 1
+    played = False
+    upcard_draws = 0
+    knocked_gin = False
+    steps = record.steps
+    for index, step in enumerate(steps):
+        event = step.event
+        action = event.action
+        if action == PASS:
+            out.append(PASS_ACTION)
+        elif action == TAKE_DISCARD:
+            if played and stock == WALL:
+                out.append(KNOCK_ACTION)  # the wall's knock takes the upcard itself
+                continue
+            out.append(DRAW_UPCARD)
+            upcard_draws += played
+        elif action == DRAW_STOCK:
+            assert step.drawn is not None
+            out += [DRAW_STOCK_ACTION, card_to_openspiel(step.drawn)]
+            stock -= 1
+        elif action == DISCARD:
+            assert event.card is not None
+            out.append(card_to_openspiel(event.card))
+            played = True
+        elif action == KNOCK:
+            assert event.card is not None
+            wall = index > 0 and steps[index - 1].action == TAKE_DISCARD and played \
+                and stock == WALL
+            if not wall:
+                out.append(KNOCK_ACTION)
+            out.append(card_to_openspiel(event.card))
+            out += [MELD_BASE + _MELD_IDS[frozenset(p)] for m in event.melds for p in pieces(m)]
+            out.append(PASS_ACTION)
+            knocked_gin = event.deadwood == ()
+        elif action == LAY_OFF:
+            if not knocked_gin:
+                out += [card_to_openspiel(c) for lay in step.layoffs for c in lay.cards]
+                out.append(PASS_ACTION)
+            out += [MELD_BASE + _MELD_IDS[frozenset(p)] for m in event.melds for p in pieces(m)]
+            out.append(PASS_ACTION)
+    if record.result == (0.0, 0.0) and upcard_draws == MAX_UPCARD_DRAWS - 1 and steps \
+            and steps[-1].action == DISCARD:
+        out.append(DRAW_UPCARD)  # the 50th pickup ended the hand before it was made
+    return out
+
+
+__all__ = ["MELDS", "RULES", "card_from_openspiel", "card_to_openspiel", "from_openspiel",
+           "meld_cards", "pieces", "to_openspiel"]

@@ -1,0 +1,388 @@
+"""A recorded game: the deal, every action in order, and who sat where.
+
+A ``Record`` is one hand (gin), deal (Indian rummy) or round (Rummy 500,
+Rommy, basic rummy) as the table saw it with every card face up:
+
+* ``game`` -- one of the advisor's games (``solver.play.GAMES``);
+* ``players`` -- an id per seat (any string: the same id in many records
+  sums up one player across games); their number is the table's size;
+* ``dealer`` -- the dealer's seat (the seat after it plays first);
+* ``deal`` -- ``hands`` (each seat's dealt cards), ``upcard`` (the first
+  card of the discard pile), ``wild_rank`` (Indian rummy: the cut card, as
+  ``advise`` takes it) and, where known, ``stock`` (its cards in the order
+  they are drawn, top first);
+* ``events`` -- every action in order, in the words of the public history
+  ``advise`` takes (``solver.play.words``: ``player``, ``action``, ``card``,
+  ``melds``, ``deadwood``, ``target``), plus what only the table saw: the
+  card a ``draw_stock`` drew (``drawn``; it may be left out when ``stock``
+  is given).  A gin hand ends with the defender's reply to a knock: a
+  ``lay_off`` event whose ``melds`` are its own melds and ``deadwood`` the
+  cards it keeps unmelded; the cards in neither were laid off onto the
+  knocker's melds (``layoffs``, ``[{"target", "cards"}]``, may say where);
+* ``score`` and ``target`` -- gin: the match score before the hand, per
+  seat, and the match's target (100);
+* ``rules`` and ``oklahoma`` -- as ``advise`` takes them;
+* ``result`` -- optional: each seat's points as the source scored the hand
+  (checked against the events' when they end the hand; the result of a hand
+  the source stopped early, such as OpenSpiel's 50-pickup guard).
+
+``Record.from_dict`` reads the wire form (each field's form checked);
+``solver.review.table.read_record`` also checks it like a state: each seat's
+hand is followed card by card, and the public history is replayed by the
+advisor's own replay, so a record that cannot have happened is an
+``InvalidStateError`` whose ``loc`` says where (``("events", 12)``,
+``("deal", "hands", 1, 4)``).
+
+>>> record = Record.from_dict({
+...     "game": "gin", "players": ["ann", "bob"], "dealer": 1,
+...     "deal": {"hands": ["AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"],
+...              "upcard": "KC"},
+...     "events": [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+...                {"player": 0, "action": "draw_stock", "drawn": "QC"},
+...                {"player": 0, "action": "knock", "card": "QC",
+...                 "melds": [["AS", "2S", "3S", "4S", "5S"], ["6S", "7S", "8S", "9S", "TS"]],
+...                 "deadwood": []},
+...                {"player": 1, "action": "lay_off",
+...                 "melds": [["AH", "2H", "3H", "4H", "5H"], ["6H", "7H", "8H", "9H", "TH"]],
+...                 "deadwood": []}]})
+>>> record.players, len(record.steps), record.steps[2].drawn
+(('ann', 'bob'), 5, 50)
+>>> record.to_dict()["events"][2]
+{'player': 0, 'action': 'draw_stock', 'drawn': 'QC'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from solver.cards import card_name, parse_card, parse_cards
+from solver.errors import InvalidStateError, SolverInputError
+from solver.play.advice import Layoff
+from solver.play.events import Event, parse_event
+from solver.play.gin.state import MATCH_TARGET
+from solver.play.model import GAMES
+from solver.play.words import (
+    ACTION,
+    CARD,
+    DEADWOOD,
+    DRAW_STOCK,
+    EVENT_FIELDS,
+    KNOCK,
+    LAY_OFF,
+    MELDS,
+    PLAYER,
+    TARGET,
+)
+
+MAX_PLAYER_ID = 64
+"""Characters of a player id at most."""
+DRAWN = "drawn"
+"""The event field of the card a ``draw_stock`` drew (not public)."""
+LAYOFFS = "layoffs"
+"""The event field of a gin reply's layoffs: ``[{"target", "cards"}]``."""
+STEP_FIELDS = (*EVENT_FIELDS, DRAWN, LAYOFFS)
+RECORD_FIELDS = ("game", "players", "dealer", "deal", "events", "score", "target", "rules",
+                 "oklahoma", "result")
+DEAL_FIELDS = ("hands", "upcard", "wild_rank", "stock")
+
+
+def refuse(message: str, loc: tuple[str | int, ...], code: str = "invalid_record") -> NoReturn:
+    """The record cannot be used: ``InvalidStateError`` at ``loc``."""
+    raise InvalidStateError(message, code=code, loc=loc)
+
+
+def in_events(error: SolverInputError) -> InvalidStateError:
+    """An error the advisor's replay (or an event parser) raised about
+    ``history[i]``, said of the record's ``events[i]``."""
+    loc = error.loc
+    if loc and loc[0] == "history":
+        loc = ("events", *loc[1:])
+    message = error.message.replace("history[", "events[").replace("the history", "the events")
+    return InvalidStateError(message, code=error.code, loc=loc)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One recorded event: the public ``event`` and what only the table saw
+    (the card a stock draw drew; a gin reply's layoffs)."""
+
+    event: Event
+    drawn: int | None = None
+    layoffs: tuple[Layoff, ...] = ()
+
+    @property
+    def player(self) -> int:
+        """The seat that acted."""
+        return self.event.player
+
+    @property
+    def action(self) -> str:
+        """What it did (``solver.play.words``)."""
+        return self.event.action
+
+    def public(self) -> dict[str, Any]:
+        """The event as the advisor's history takes it (no drawn card)."""
+        event = self.event
+        data: dict[str, Any] = {PLAYER: event.player, ACTION: event.action}
+        if event.card is not None:
+            data[CARD] = card_name(event.card)
+        if event.melds:
+            data[MELDS] = [[card_name(c) for c in meld] for meld in event.melds]
+        if event.deadwood is not None:
+            data[DEADWOOD] = [card_name(c) for c in event.deadwood]
+        if event.target is not None:
+            data[TARGET] = event.target
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form: the public event, with ``drawn`` and ``layoffs`` where known."""
+        data = self.public()
+        if self.drawn is not None:
+            data[DRAWN] = card_name(self.drawn)
+        if self.layoffs:
+            data[LAYOFFS] = [{"target": lay.target, "cards": [card_name(c) for c in lay.cards]}
+                             for lay in self.layoffs]
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """The deal: each seat's cards, the upcard, the cut card (Indian rummy),
+    the stock's order when known (top first)."""
+
+    hands: tuple[tuple[int, ...], ...]
+    upcard: int
+    wild_rank: str | None = None
+    stock: tuple[int, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form."""
+        data: dict[str, Any] = {"hands": [[card_name(c) for c in hand] for hand in self.hands],
+                                "upcard": card_name(self.upcard)}
+        if self.wild_rank is not None:
+            data["wild_rank"] = self.wild_rank
+        if self.stock is not None:
+            data["stock"] = [card_name(c) for c in self.stock]
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A recorded game (see the module docstring).  ``from_dict`` reads its
+    wire form; ``solver.review.table.read_record`` reads it and checks it."""
+
+    game: str
+    players: tuple[str, ...]
+    dealer: int
+    dealt: Dealt
+    steps: tuple[Step, ...]
+    score: tuple[int, ...] | None = None
+    target: int = MATCH_TARGET
+    rules: Mapping[str, Any] | None = field(default=None, hash=False)
+    oklahoma: bool = False
+    result: tuple[float, ...] | None = None
+
+    @property
+    def seats(self) -> int:
+        """Players at the table."""
+        return len(self.players)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Record:
+        """The record ``data`` (its wire form), its fields' forms checked
+        (``InvalidStateError`` naming the part that is wrong); whether it could
+        have happened is ``solver.review.table.read_record``'s to check."""
+        return _parse(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Wire form (``from_dict`` reads it back to an equal record)."""
+        data: dict[str, Any] = {"game": self.game, "players": list(self.players),
+                                "dealer": self.dealer, "deal": self.dealt.to_dict(),
+                                "events": [step.to_dict() for step in self.steps]}
+        if self.score is not None:
+            data["score"] = list(self.score)
+            data["target"] = self.target
+        if self.rules:
+            data["rules"] = dict(self.rules)
+        if self.oklahoma:
+            data["oklahoma"] = True
+        if self.result is not None:
+            data["result"] = list(self.result)
+        return data
+
+
+# -- reading the wire form ---------------------------------------------------------------
+def _parse(data: object) -> Record:
+    if not isinstance(data, Mapping):
+        refuse("a record is an object: game, players, dealer, deal, events", ())
+    for name in data:
+        if name not in RECORD_FIELDS:
+            refuse(f"{name!r} is not a field of a record; it has {', '.join(RECORD_FIELDS)}",
+                   (str(name),))
+    game = data.get("game")
+    if game not in GAMES:
+        refuse(f"game must be one of {', '.join(GAMES)}; got {game!r}", ("game",),
+               "unknown_variant")
+    players = _players(data.get("players"))
+    dealer = data.get("dealer", len(players) - 1)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(players):
+        refuse(f"dealer must be a seat from 0 to {len(players) - 1}; got {dealer!r}",
+               ("dealer",))
+    dealt = _deal(data.get("deal"), len(players))
+    steps = _steps(data.get("events"), str(game), len(players))
+    score, target = _score(data.get("score"), data.get("target"), len(players))
+    rules = data.get("rules")
+    if rules is not None and not isinstance(rules, Mapping):
+        refuse("rules must be an object of knobs", ("rules",), "invalid_rules")
+    oklahoma = data.get("oklahoma", False)
+    if not isinstance(oklahoma, bool):
+        refuse("oklahoma must be true or false", ("oklahoma",))
+    result = _result(data.get("result"), len(players))
+    return Record(str(game), players, dealer, dealt, steps, score, target,
+                  None if rules is None else dict(rules), oklahoma, result)
+
+
+def _players(value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) < 2:
+        refuse("players must be a list of an id per seat (two at least)", ("players",))
+    ids: list[str] = []
+    for seat, name in enumerate(value):
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_PLAYER_ID:
+            refuse(f"players[{seat}] must be an id of 1 to {MAX_PLAYER_ID} characters",
+                   ("players", seat))
+        ids.append(name)
+    return tuple(ids)
+
+
+def _deal(value: object, seats: int) -> Dealt:
+    if not isinstance(value, Mapping):
+        refuse("deal must be an object: hands, upcard (and wild_rank, stock)", ("deal",))
+    for name in value:
+        if name not in DEAL_FIELDS:
+            refuse(f"{name!r} is not a field of a deal; it has {', '.join(DEAL_FIELDS)}",
+                   ("deal", str(name)))
+    hands = value.get("hands")
+    if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != seats:
+        refuse(f"deal.hands must hold a hand per seat ({seats})", ("deal", "hands"))
+    dealt = tuple(tuple(_cards(hand, f"deal.hands[{seat}]")) for seat, hand in enumerate(hands))
+    if "upcard" not in value:
+        refuse("deal.upcard is missing: the first card of the discard pile", ("deal", "upcard"),
+               "missing")
+    upcard = parse_card(value["upcard"], None, "deal.upcard")
+    wild_rank = value.get("wild_rank")
+    if wild_rank is not None and not isinstance(wild_rank, str):
+        refuse("deal.wild_rank must be the cut card ('7H', '7' or 'JK')", ("deal", "wild_rank"),
+               "invalid_wild_rank")
+    stock = value.get("stock")
+    order = None if stock is None else tuple(_cards(stock, "deal.stock"))
+    return Dealt(dealt, upcard, wild_rank, order)
+
+
+def _cards(value: object, where: str) -> list[int]:
+    if not isinstance(value, str | list | tuple):
+        refuse(f"{where} must be a list of cards", tuple(_loc(where)))
+    return parse_cards(value, where)
+
+
+def _loc(where: str) -> list[str | int]:
+    from solver.errors import field_loc
+
+    return list(field_loc(where))
+
+
+def _steps(value: object, game: str, seats: int) -> tuple[Step, ...]:
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        refuse("events must be a list of events", ("events",))
+    from solver.play.events import MAX_EVENTS
+
+    if len(value) > MAX_EVENTS:
+        refuse(f"events holds {len(value)} events; at most {MAX_EVENTS}", ("events",),
+               "too_long")
+    actions = set(GAMES[game].words.actions)
+    if game == "gin":
+        actions.add(LAY_OFF)  # the defender's reply closes a knocked hand
+    return tuple(_step(item, index, actions, seats) for index, item in enumerate(value))
+
+
+def _step(data: object, index: int, actions: set[str], seats: int) -> Step:
+    if isinstance(data, Mapping):
+        for name in data:
+            if name not in STEP_FIELDS:
+                refuse(f"events[{index}]: {name!r} is not a field of an event; it has "
+                       f"{', '.join(STEP_FIELDS)}", ("events", index, str(name)),
+                       "invalid_event")
+    try:
+        event = parse_event(data, index, actions, seats)
+    except SolverInputError as error:
+        raise in_events(error) from None
+    assert isinstance(data, Mapping)
+    drawn = data.get(DRAWN)
+    card = None
+    if drawn is not None:
+        if event.action != DRAW_STOCK:
+            refuse(f"events[{index}].drawn: only a draw_stock draws a card",
+                   ("events", index, DRAWN), "invalid_event")
+        card = parse_card(drawn, None, f"events[{index}].drawn")
+    layoffs = _layoffs(data.get(LAYOFFS), index, event)
+    if event.action == KNOCK and event.card is None:
+        refuse(f"events[{index}]: a knock throws a card", ("events", index, CARD),
+               "invalid_event")
+    return Step(event, card, layoffs)
+
+
+def _layoffs(value: object, index: int, event: Event) -> tuple[Layoff, ...]:
+    if value is None:
+        return ()
+    where: tuple[str | int, ...] = ("events", index, LAYOFFS)
+    if event.action != LAY_OFF or isinstance(value, str) or not isinstance(value, Sequence):
+        refuse(f"events[{index}].layoffs: a gin reply's layoffs, a list of "
+               "{target, cards}", where, "invalid_event")
+    out = []
+    for k, item in enumerate(value):
+        target = item.get("target") if isinstance(item, Mapping) else None
+        if isinstance(target, bool) or not isinstance(target, int) or target < 0:
+            refuse(f"events[{index}].layoffs[{k}].target must be the knocker's meld (0 or "
+                   "more)", (*where, k, "target"), "invalid_event")
+        assert isinstance(item, Mapping)
+        cards = _cards(item.get("cards"), f"events[{index}].layoffs[{k}].cards")
+        out.append(Layoff(target, tuple(cards)))
+    return tuple(out)
+
+
+def _score(value: object, target: object, seats: int) -> tuple[tuple[int, ...] | None, int]:
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int)
+                               or target < 1):
+        refuse("target must be a whole number of points (the match's, 1 or more)", ("target",))
+    goal = MATCH_TARGET if target is None else target
+    if value is None:
+        return None, goal
+    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != seats:
+        refuse(f"score must be the match score before the hand, a number per seat ({seats})",
+               ("score",))
+    points = []
+    for seat, item in enumerate(value):
+        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < goal:
+            refuse(f"score[{seat}] must be a whole number of points below the target ({goal})",
+                   ("score", seat), "match_over" if isinstance(item, int) and item >= goal
+                   else "invalid_record")
+        points.append(item)
+    return tuple(points), goal
+
+
+def _result(value: object, seats: int) -> tuple[float, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != seats:
+        refuse(f"result must be each seat's points ({seats} numbers)", ("result",))
+    out = []
+    for seat, item in enumerate(value):
+        if isinstance(item, bool) or not isinstance(item, int | float):
+            refuse(f"result[{seat}] must be a number", ("result", seat))
+        out.append(float(item))
+    return tuple(out)
+
+
+__all__ = ["DRAWN", "LAYOFFS", "MATCH_TARGET", "MAX_PLAYER_ID", "Dealt", "Record", "Step",
+           "in_events", "refuse"]

@@ -1,0 +1,156 @@
+"""POST /v1/review, ``rummy-solver review FILE`` and bulk lines of recorded games:
+the same answers everywhere, a record that cannot have happened a 422 whose
+``loc`` names the event, and per-player summaries across games that do not
+depend on the runner (one process, two, Ray)."""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api.bulk import command
+from api.bulk.on_pool import run_lines
+from api.cli import main
+from api.shared.examples import REQUESTS
+from api.shared.schemas_review import ReviewRequest, ReviewResponse
+from solver.review.selfplay import at_random, follow, play
+
+GAME = REQUESTS["review_game"][0]
+NOVICE = {**GAME, "level": "novice"}
+
+
+def _strip(answer: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in answer.items() if key != "elapsed_ms"}
+
+
+@pytest.fixture(scope="module")
+def http_answer(inline_client: Any) -> dict[str, Any]:
+    response = inline_client.post("/v1/review", json=NOVICE)
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    ReviewResponse.model_validate(answer)
+    return answer
+
+
+def test_the_cli_answers_as_http(http_answer: dict[str, Any], tmp_path: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(GAME), encoding="utf-8")
+    assert main(["review", str(path), "--level", "novice", "--json"]) == 0
+    assert _strip(json.loads(capsys.readouterr().out)) == _strip(http_answer)
+    assert main(["review", str(path), "--level", "novice"]) == 0
+    report = capsys.readouterr().out
+    assert "ann (seat 0)" in report and "decisions" in report
+
+
+def test_the_cli_says_what_is_wrong_with_a_file(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(tmp_path / "none.json"), "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["loc"] == ["file"]
+    lines = tmp_path / "two.jsonl"
+    lines.write_text(json.dumps(GAME) + "\n" + json.dumps(GAME) + "\n", encoding="utf-8")
+    assert main(["review", str(lines), "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["type"] == "json_invalid"
+
+
+def test_bulk_answers_as_http_on_one_process_and_two(http_answer: dict[str, Any]) -> None:
+    lines = [json.dumps({**NOVICE, "id": n, "op": "review_game"}) for n in range(3)]
+    local = [a.to_dict() for a in run_lines(lines, processes=1)]
+    pooled = [a.to_dict() for a in run_lines(lines, processes=2, chunk_lines=1)]
+    assert local == pooled
+    assert [a["id"] for a in local] == [0, 1, 2]
+    assert all(a["result"] == _strip(http_answer) for a in local)
+
+
+def test_an_impossible_record_is_a_422_naming_the_event(inline_client: Any) -> None:
+    bad = copy.deepcopy(GAME)
+    bad["events"][1]["card"] = "2H"
+    response = inline_client.post("/v1/review", json=bad)
+    assert response.status_code == 422
+    item = response.json()["detail"][0]
+    assert item["type"] == "card_not_held"
+    assert item["loc"] == ["body", "events", 1, "card"]
+    line = run_lines([json.dumps({**bad, "op": "review_game"})], processes=1)
+    error = next(line).to_dict()["error"]
+    assert error["type"] == "card_not_held" and error["loc"] == ["line", "events", 1, "card"]
+
+
+def test_requests_are_bounded() -> None:
+    with pytest.raises(ValueError, match=r"too_long|at most"):
+        ReviewRequest.model_validate({**GAME, "events": GAME["events"] * 300})
+    with pytest.raises(ValueError):
+        ReviewRequest.model_validate({**GAME, "players": ["x" * 65, "bob"]})
+
+
+def test_a_review_past_its_deadline_answers_what_it_reviewed(inline_client: Any) -> None:
+    record = play("gin", [follow, at_random], seed=8, level="novice").to_dict()
+    response = inline_client.post("/v1/review", json={**record, "time_limit_ms": 300,
+                                                      "level": "standard"})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["complete"] is False and answer["reviewed"] < answer["total"]
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+@pytest.fixture(scope="module")
+def records() -> list[str]:
+    """Four gin hands between three players (a player's games add up)."""
+    out = []
+    names = [("ann", "bob"), ("bob", "cat"), ("cat", "ann")]
+    for seed in range(4):
+        record = play("gin", [follow, at_random], seed=20 + seed, level="novice",
+                      players=names[seed % 3], max_decisions=10).to_dict()
+        out.append(json.dumps({**record, "level": "novice", "seed": seed}))
+    return out
+
+
+def _summary(records: list[str], tmp_path: Path, *extra: str) -> tuple[list[Any], Any]:
+    source = tmp_path / "games.jsonl"
+    source.write_text("\n".join(records) + "\n", encoding="utf-8")
+    out, summary = tmp_path / "out.jsonl", tmp_path / "players.json"
+    code = command.run(_args(str(source), "-o", str(out), "--op", "review_game", "--quiet",
+                             "--summary", str(summary), *extra))
+    assert code == 0
+    answers = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    return answers, json.loads(summary.read_text(encoding="utf-8"))
+
+
+def test_bulk_sums_each_player_up_across_games(records: list[str], tmp_path: Path) -> None:
+    answers, summary = _summary(records, tmp_path, "--processes", "1")
+    assert summary["reviews"] == 4
+    assert sorted(summary["players"]) == ["ann", "bob", "cat"]
+    ann = summary["players"]["ann"]
+    mine = [p for a in answers for p in a["result"]["players"] if p["player"] == "ann"]
+    assert ann["decisions"] == sum(p["decisions"] for p in mine)
+    assert ann["hands"] == len(mine) == 3 and ann["games"] == {"gin": 3}
+    _, pooled = _summary(records, tmp_path, "--processes", "2")
+    assert pooled == summary
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[Any]:
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install -e '.[ray]')")
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+@pytest.mark.slow
+def test_ray_gives_the_same_reviews_and_summary(local_ray: Any, records: list[str],
+                                                tmp_path: Path) -> None:
+    answers, summary = _summary(records, tmp_path, "--processes", "1")
+    on_ray, ray_summary = _summary(records, tmp_path, "--ray")
+    assert on_ray == answers and ray_summary == summary

@@ -1,0 +1,128 @@
+"""solver.review.openspiel: OpenSpiel gin_rummy histories read as records and written back.
+
+Checked against ``pyspiel`` itself where it is installed (the ``bench``
+extra): its card and meld numbering, random games imported (each scored as
+OpenSpiel scores it) and written back action for action."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from solver.cards import card_name
+from solver.errors import SolverInputError
+from solver.review.openspiel import (
+    MELD_BASE,
+    MELDS,
+    card_from_openspiel,
+    card_to_openspiel,
+    from_openspiel,
+    meld_cards,
+    to_openspiel,
+)
+from solver.review.table import walk
+
+DEAL = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 51]
+"""Player 0: the spades ace to ten; player 1: the clubs ace to ten (OpenSpiel's
+suits: spades, clubs, diamonds, hearts); the upcard the king of hearts."""
+
+
+def _pyspiel() -> Any:
+    return pytest.importorskip("pyspiel", reason="OpenSpiel is in the bench extra")
+
+
+def test_cards_and_melds_map_both_ways() -> None:
+    assert sorted(card_from_openspiel(c) for c in range(52)) == list(range(52))
+    assert all(card_to_openspiel(card_from_openspiel(c)) == c for c in range(52))
+    assert len(MELDS) == 185
+    assert card_name(card_from_openspiel(51)) == "KH"
+
+
+def test_a_gin_knock_imported_and_scored() -> None:
+    """Both pass the upcard, player 0 draws the jack of spades and throws it
+    back, knocking with gin (two five-card spade runs); player 1 lays its
+    two club runs: gin, 25 points and no deadwood to add."""
+    runs = [MELD_BASE + _meld_id(text) for text in
+            ("AS 2S 3S 4S 5S", "6S 7S 8S 9S TS", "AC 2C 3C 4C 5C", "6C 7C 8C 9C TC")]
+    history = [*DEAL, 54, 54, 53, 10, 55, 10, runs[0], runs[1], 54, runs[2], runs[3], 54]
+    record = from_openspiel(history)
+    walked = walk(record)
+    assert walked.ending == "gin" and walked.result == (25.0, -25.0)
+    assert [s.action for s in record.steps] == ["pass", "pass", "draw_stock", "knock", "lay_off"]
+    assert to_openspiel(record) == history
+
+
+def _meld_id(text: str) -> int:
+    wanted = sorted(text.split())
+    return next(i for i in range(len(MELDS))
+                if sorted(card_name(c) for c in meld_cards(MELD_BASE + i)) == wanted)
+
+
+@pytest.mark.parametrize(("history", "index"), [
+    (DEAL[:20], None),                    # the deal cut short
+    ([*DEAL, 53], 21),                    # a draw from the stock before both passed
+    ([*DEAL, 54, 54, 53, 51], 24),        # the upcard drawn again (a card already placed)
+    ([*DEAL, 54, 54, 53, 30, 300], 25),   # not an action at all
+])
+def test_histories_that_are_not_gin_games_are_refused_where(history: list[int],
+                                                           index: int | None) -> None:
+    with pytest.raises(SolverInputError) as caught:
+        from_openspiel(history)
+    assert caught.value.code == "invalid_openspiel_history"
+    assert caught.value.loc == (("history",) if index is None else ("history", index))
+
+
+def test_the_meld_numbering_is_openspiels() -> None:
+    pyspiel = _pyspiel()
+    state = pyspiel.load_game("gin_rummy").new_initial_state()
+    names = {0: "S", 1: "C", 2: "D", 3: "H"}
+    for number in range(len(MELDS)):
+        text = state.action_to_string(0, MELD_BASE + number).split("Action: ")[1]
+        ours = sorted(card_name(c) for c in meld_cards(MELD_BASE + number))
+        theirs = sorted(text[i].upper() + text[i + 1].upper() for i in range(0, len(text), 2))
+        assert ours == theirs, number
+    for card in range(52):
+        text = state.action_to_string(0, card).split("Action: ")[1]
+        assert card_name(card_from_openspiel(card)) == text[0].upper() + text[1].upper()
+        assert names[card // 13] == text[1].upper()
+
+
+def _random_game(pyspiel: Any, seed: int) -> Any:
+    """A pyspiel game by a player that knocks and lays what it can, else
+    draws mostly from the stock and throws at random (knocks, gins,
+    undercuts, walls and OpenSpiel's guards all occur)."""
+    rng = random.Random(seed)
+    state = pyspiel.load_game("gin_rummy").new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+            continue
+        legal = state.legal_actions()
+        if 55 in legal:
+            action = 55
+        elif any(a >= MELD_BASE for a in legal):
+            action = rng.choice([a for a in legal if a >= MELD_BASE])
+        elif legal == [52, 53]:
+            action = 53 if rng.random() < 0.8 else 52
+        elif 54 in legal and any(a < 52 for a in legal):
+            action = rng.choice([a for a in legal if a < 52])  # lay off all it can
+        else:
+            action = rng.choice(legal)
+        state.apply_action(action)
+    return state
+
+
+def test_pyspiel_games_round_trip_and_score_as_openspiel() -> None:
+    pyspiel = _pyspiel()
+    endings = set()
+    for seed in range(60):
+        state = _random_game(pyspiel, seed)
+        history = state.history()
+        record = from_openspiel(history, players=("p0", "p1"))
+        walked = walk(record)
+        endings.add(walked.ending)
+        assert walked.result is not None and list(walked.result) == state.returns(), seed
+        assert to_openspiel(record) == history, seed
+    assert {"knock", "wall"} <= endings

@@ -1,0 +1,154 @@
+"""solver.review.record: a recorded game reads back to itself, and one that cannot
+have happened is refused saying where (the code and the ``loc`` of the event)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from solver.cards import parse_card
+from solver.errors import SolverInputError
+from solver.review import read_record
+from solver.review.selfplay import at_random, follow, play
+from solver.review.table import walk
+
+GIN: dict[str, Any] = {
+    "game": "gin", "players": ["ann", "bob"], "dealer": 1,
+    "deal": {"hands": [["KH", "5C", "4S", "4D", "TS", "9C", "KS", "4C", "AD", "3C"],
+                       ["8D", "6H", "6S", "7D", "6D", "9D", "8H", "QC", "KC", "AC"]],
+             "upcard": "KD"},
+    "events": [{"player": 0, "action": "take_discard", "card": "KD"},
+               {"player": 0, "action": "discard", "card": "9C"},
+               {"player": 1, "action": "take_discard", "card": "9C"},
+               {"player": 1, "action": "discard", "card": "9D"},
+               {"player": 0, "action": "draw_stock", "drawn": "4H"},
+               {"player": 0, "action": "knock", "card": "TS",
+                "melds": [["4S", "4H", "4D"], ["KS", "KH", "KD"], ["3C", "4C", "5C"]],
+                "deadwood": ["AD"]},
+               {"player": 1, "action": "lay_off", "melds": [["6D", "7D", "8D"]],
+                "deadwood": ["6S", "6H", "8H", "AC", "9C", "QC"]}],
+}
+"""A short gin hand: ann knocks, bob replies (laying KC off on the kings)."""
+STOCK = ("4H AH QH 7H 3D 7C 2H 3H JD 8S 2D 2C AS QS 2S TC 8C 5D 5H 7S 9S JS JH TH 3S 5S TD 9H 6C "
+         "JC QD")
+"""The rest of GIN's deck, in the order it is drawn."""
+
+
+def _changed(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    data = copy.deepcopy(GIN)
+    change(data)
+    return data
+
+
+def _set(path: tuple[str | int, ...], value: object) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        target: Any = data
+        for part in path[:-1]:
+            target = target[part]
+        target[path[-1]] = value
+    return change
+
+
+def _drop_stock_and_drawn(data: dict[str, Any]) -> None:
+    del data["events"][4]["drawn"]
+
+
+BAD: list[tuple[str, Callable[[dict[str, Any]], None], str, tuple[str | int, ...]]] = [
+    ("a card not held", _set(("events", 1, "card"), "2H"), "card_not_held",
+     ("events", 1, "card")),
+    ("a take that is not the pile top", _set(("events", 2, "card"), "9D"), "pile_mismatch",
+     ("events", 2, "card")),
+    ("out of turn", _set(("events", 3, "player"), 0), "card_not_held", ("events", 3, "card")),
+    ("a draw of a card dealt", _set(("events", 4, "drawn"), "AC"), "drawn_mismatch",
+     ("events", 4, "drawn")),
+    ("a draw without its card", _drop_stock_and_drawn, "drawn_missing",
+     ("events", 4, "drawn")),
+    ("a card dealt twice", _set(("deal", "hands", 1, 0), "KH"), "too_many_copies",
+     ("deal", "hands", 1, 0)),
+    ("a short hand", _set(("deal", "hands", 0), ["KH"]), "wrong_hand_size",
+     ("deal", "hands", 0)),
+    ("a knock over the limit", _set(("events", 5), {
+        "player": 0, "action": "knock", "card": "TS",
+        "melds": [["4S", "4H", "4D"], ["KS", "KH", "KD"]],
+        "deadwood": ["AD", "3C", "4C", "5C"]}), "cannot_knock", ("events", 5)),
+    ("a field records lack", _set(("winner",), 0), "invalid_record", ("winner",)),
+    ("a result its events do not score", _set(("result",), [10, -10]), "result_mismatch",
+     ("result",)),
+    ("a reply keeping cards it laid", _set(("events", 6, "deadwood"), ["6S", "6H"]),
+     "invalid_meld", ("events", 6, "deadwood")),
+    ("a cut card in gin", _set(("deal", "wild_rank"), "7H"), "field_not_for_game",
+     ("deal", "wild_rank")),
+    ("an event after the end", lambda d: d["events"].append({"player": 0, "action": "pass"}),
+     "hand_over", ("events", 7)),
+    ("an unknown action", _set(("events", 0, "action"), "declare"), "invalid_event",
+     ("events", 0, "action")),
+]
+
+
+@pytest.mark.parametrize(("what", "change", "code", "loc"), BAD, ids=[b[0] for b in BAD])
+def test_a_record_that_cannot_have_happened_says_where(
+        what: str, change: Callable[[dict[str, Any]], None], code: str,
+        loc: tuple[str | int, ...]) -> None:
+    with pytest.raises(SolverInputError) as caught:
+        read_record(_changed(change))
+    assert (caught.value.code, caught.value.loc) == (code, loc), what
+
+
+def test_out_of_turn_events_are_the_advisors_replays_to_refuse() -> None:
+    """Every card is where the events put it, but bob throws without drawing
+    first: the advisor's replay of the public history refuses it, said of the
+    event."""
+    data = copy.deepcopy(GIN)
+    del data["events"][2]
+    data["events"][-1]["deadwood"].remove("9C")
+    with pytest.raises(SolverInputError) as caught:
+        read_record(data)
+    assert caught.value.code == "history_out_of_turn"
+    assert caught.value.loc == ("events", 2)
+    assert caught.value.message.startswith("events[2]:")
+
+
+def test_a_stock_order_fixes_every_draw() -> None:
+    data = copy.deepcopy(GIN)
+    rest = STOCK.split()
+    data["deal"]["stock"] = rest
+    del data["events"][4]["drawn"]
+    record = read_record(data)
+    assert record.steps[4].drawn is None  # as given: the walk reads it off the stock
+    assert walk(record).decisions[4].drawn == parse_card("4H")
+    data["deal"]["stock"] = [rest[1], rest[0], *rest[2:]]
+    data["events"][4]["drawn"] = "4H"
+    with pytest.raises(SolverInputError) as caught:
+        read_record(data)
+    assert (caught.value.code, caught.value.loc) == ("drawn_mismatch", ("events", 4, "drawn"))
+
+
+@pytest.mark.parametrize("game", ["gin", "indian13", "rummy500", "basic"])
+def test_records_read_back_to_themselves(game: str) -> None:
+    record = play(game, [follow, at_random], seed=11, level="novice", max_decisions=14)
+    again = read_record(record.to_dict())
+    assert again == record
+    assert read_record(GIN).to_dict()["events"] == GIN["events"]
+
+
+def test_indian_rummy_needs_its_cut_card() -> None:
+    record = play("indian13", [follow, follow], seed=2, level="novice", max_decisions=4)
+    data = record.to_dict()
+    del data["deal"]["wild_rank"]
+    with pytest.raises(SolverInputError) as caught:
+        read_record(data)
+    assert (caught.value.code, caught.value.loc) == ("missing", ("deal", "wild_rank"))
+
+
+def test_a_lay_off_that_moves_a_meld_is_refused() -> None:
+    record = play("rummy500", [follow, follow], seed=5, level="novice", max_decisions=40)
+    data = record.to_dict()
+    layoff = next((i, e) for i, e in enumerate(data["events"]) if e["action"] == "lay_off")
+    index, event = layoff
+    event["melds"] = [list(reversed(event["melds"][0]))[:-1]]
+    with pytest.raises(SolverInputError) as caught:
+        read_record(data)
+    assert caught.value.loc[:2] == ("events", index)

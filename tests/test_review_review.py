@@ -1,0 +1,152 @@
+"""solver.review.review: each decision judged against the advisor's best.
+
+What is checked: every move the review names best is legal (the arena's
+referee of the game plays it, sharing no rules with the advisor); the same
+seed gives the same review; a player that follows the advisor loses about
+nothing per decision while one that plays any listed move loses clearly
+more; a label needs a loss beyond the noise; the review is anytime; the
+split of a hand's result adds up; a gin reply is valued exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.errors import SolverInputError
+from solver.review import REVIEW_PARAMS, Record, read_record, review
+from solver.review.review import Review, label_of
+from solver.review.selfplay import at_random, follow, play
+from tests.review_arena import replay
+
+GIN_HANDS = 3
+
+
+@pytest.fixture(scope="module")
+def gin_games() -> list[tuple[Record, Review]]:
+    """Gin hands between a follower of the advisor (seat 0) and a player
+    that makes any move the advisor lists (seat 1), reviewed."""
+    games = []
+    for seed in range(GIN_HANDS):
+        record = play("gin", [follow, at_random], seed=seed, level="review",
+                      players=["follower", "random"])
+        games.append((record, review(record, seed=seed, time_limit_ms=60_000)))
+    return games
+
+
+def test_every_best_move_is_legal_by_the_gin_referee(
+        gin_games: list[tuple[Record, Review]]) -> None:
+    for record, answer in gin_games:
+        assert answer.complete
+        replay(record, {j.number: j.best for j in answer.decisions})
+
+
+def _best_moves_are_legal(game: str, seed: int, decisions: int) -> None:
+    # two followers play Indian deals out to a show (a random player drops early)
+    policies = [follow, follow] if game.startswith("indian") else [follow, at_random]
+    record = play(game, policies, seed=seed, level="novice", max_decisions=decisions)
+    answer = review(record, seed=1, level="novice", time_limit_ms=60_000)
+    assert answer.complete and answer.decisions
+    replay(record, {j.number: j.best for j in answer.decisions})
+
+
+@pytest.mark.parametrize("game", ["indian13", "rummy500"])
+def test_every_best_move_is_legal_by_the_games_referee(game: str) -> None:
+    _best_moves_are_legal(game, 3, 12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["indian13", "indian21", "rummy500", "rommy", "basic"])
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_every_best_move_of_whole_games_is_legal_by_the_games_referee(game: str,
+                                                                      seed: int) -> None:
+    _best_moves_are_legal(game, seed, 400)
+
+
+def test_the_same_seed_gives_the_same_review(gin_games: list[tuple[Record, Review]]) -> None:
+    whole, _ = gin_games[0]
+    record = read_record({**whole.to_dict(), "events": whole.to_dict()["events"][:10]})
+    first = review(record, seed=7, time_limit_ms=60_000)
+    assert first.complete and first.ending == "unfinished"
+    assert review(record, seed=7, time_limit_ms=60_000).to_dict() == first.to_dict()
+
+
+def test_the_follower_loses_about_nothing_the_random_player_clearly_more(
+        gin_games: list[tuple[Record, Review]]) -> None:
+    lost = {0: 0.0, 1: 0.0}
+    decisions = {0: 0, 1: 0}
+    errors = {0: 0, 1: 0}
+    for _, answer in gin_games:
+        for player in answer.players:
+            lost[player.seat] += player.totals.points_lost
+            decisions[player.seat] += player.totals.decisions
+            errors[player.seat] += sum(player.totals.labels[k] for k in
+                                       ("inaccuracy", "mistake", "blunder"))
+    follower, randomer = lost[0] / decisions[0], lost[1] / decisions[1]
+    # the follower's loss is the review's own noise: the best of several noisy
+    # estimates looks better than it is (a point or two a gin decision)
+    assert follower < 2.5, follower
+    assert randomer > 3.0 and randomer > 1.8 * follower, (follower, randomer)
+    assert errors[1] > errors[0]
+
+
+def test_a_label_needs_a_loss_beyond_the_noise() -> None:
+    mistake = REVIEW_PARAMS.threshold("gin", "points", "mistake")
+    assert label_of(mistake + 0.1, 0.1, "gin", "points")[0] == "mistake"
+    assert label_of(mistake + 0.1, mistake, "gin", "points")[0] == "good"
+    assert label_of(0.5, 0.01, "gin", "points")[0] == "good"
+    label, sure = label_of(30.0, 1.0, "gin", "points")
+    assert label == "blunder" and sure > 0.99
+
+
+def test_the_review_is_anytime(gin_games: list[tuple[Record, Review]]) -> None:
+    record, answer = gin_games[1]
+    cut = review(record, seed=1, time_limit_ms=40)
+    assert not cut.complete
+    assert len(cut.decisions) < len(answer.decisions)
+    numbers = [j.number for j in cut.decisions]
+    assert numbers == list(range(len(numbers)))  # the decisions played first
+    assert cut.split == ()
+
+
+def test_seats_asked_for_only(gin_games: list[tuple[Record, Review]]) -> None:
+    record, _ = gin_games[2]
+    answer = review(record, seats=[1], seed=2, time_limit_ms=60_000)
+    assert {j.seat for j in answer.decisions} == {1}
+    assert [p.player for p in answer.players] == ["random"]
+    with pytest.raises(SolverInputError) as caught:
+        review(record, seats=[2])
+    assert caught.value.loc == ("seats", 0)
+    with pytest.raises(SolverInputError) as caught:
+        review(record, level="grandmaster")
+    assert caught.value.code == "invalid_level"
+
+
+def test_a_hands_result_splits_into_skill_luck_and_a_rest(
+        gin_games: list[tuple[Record, Review]]) -> None:
+    for _, answer in gin_games:
+        if answer.result is None:
+            continue
+        assert len(answer.split) == 2
+        for split in answer.split:
+            assert split.result == pytest.approx(split.skill + split.luck + split.rest)
+            assert split.noise > 0
+        assert answer.split[0].skill == pytest.approx(-answer.split[1].skill)
+
+
+def test_a_gin_reply_is_valued_exactly() -> None:
+    """Bob keeps 9C QC ... as deadwood where laying 6D 7D 8D and KC off is
+    best: the review says how much the reply gave away, exactly."""
+    from tests.test_review_record import GIN
+
+    answer = review(GIN, seed=1, level="novice", time_limit_ms=60_000)
+    reply = answer.decisions[-1]
+    assert reply.phase == "layoff" and reply.kind == "layoff"
+    assert reply.loss is not None and reply.loss_error == 0.0
+    assert reply.played.action == "lay_off"
+
+
+def test_worst_decisions_name_the_better_move(gin_games: list[tuple[Record, Review]]) -> None:
+    worst = [w for _, answer in gin_games for w in answer.players[1].worst]
+    assert worst
+    for judged in worst:
+        assert judged.label in ("inaccuracy", "mistake", "blunder")
+        assert "was better than" in judged.reason
