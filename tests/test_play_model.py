@@ -133,8 +133,8 @@ def test_every_parameter_says_what_it_means(game: str) -> None:
 def test_a_move_to_consider_is_searched_on_the_same_deals() -> None:
     """Gin's standard level searches its shortlist of six discards; a discard it
     would not search is searched when asked for, on the same deals."""
-    from solver.play.advice import Move
     from solver.cards import parse_card
+    from solver.play.advice import Move
 
     state = {**GIN, "hand": "AS 2S 3S 4S 7H 7D 7C 8C 9C 2D 5H", "upcard": "4S",
              "history": [{"player": 0, "action": "take_discard", "card": "4S"}]}
