@@ -30,6 +30,7 @@ from benchmarks.arena.indian.referee import (
     IndianDeal,
     Kind,
     Phase,
+    PlayerView,
 )
 from benchmarks.arena.indian.runner import run_indian21_arena
 from benchmarks.arena.indian.variants import INDIAN13, INDIAN21
@@ -317,10 +318,22 @@ def test_full_deals_are_legal_and_every_card_is_accounted_for(lineup: tuple[str,
                 assert count == solution.deadwood_points, names(deal.hand_of(seat))
 
 
+class _NeverShows(RandomPlayer):
+    """A random player that never drops and never shows: its deals run the stock out."""
+
+    def __init__(self) -> None:
+        super().__init__(drop=0.0)
+
+    def act(self, view: PlayerView) -> Action:
+        if view.phase == Phase.DRAW:
+            return super().act(view)
+        return self.rng.choice([a for a in view.legal if a.kind != Kind.DECLARE])
+
+
 def test_a_deal_without_a_show_runs_the_stock_out_and_is_void() -> None:
     deck = list(INDIAN21.deck)
     random.Random("void/0").shuffle(deck)
-    deal = _play(deck, ("random", "random"), 0, [RandomPlayer(drop=0.0), RandomPlayer(drop=0.0)])
+    deal = _play(deck, ("random", "random"), 0, [_NeverShows(), _NeverShows()])
     assert deal.result is not None and deal.result.outcome == "void", deal.result
     assert deal.result.points == (0, 0) and deal.stock == ()
     turns = sum(e.kind in (Kind.TAKE_DISCARD, Kind.DRAW_STOCK) for e in deal.history)
