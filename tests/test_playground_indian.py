@@ -572,3 +572,37 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
                 assert 0 <= player["pays"] <= 2 * POINTS_CAP
     finally:
         context.close()
+
+
+def test_the_referee_lets_a_copy_of_the_card_taken_be_thrown(browser: Any, base_url: str) -> None:
+    """RULES.md section 14: with two decks a player who takes the pile top may
+    throw another copy of it at once, never the top itself when it is the only
+    one held (seed 4's deal went on to a bot that held two A♦ and took a third
+    from the pile; the page's referee refused the advisor's throw of the copy)."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(base_url + indian_link(SEED))
+        page.wait_for_selector("body[data-ready=true]")
+        outcome = page.evaluate("""() => {
+            const tries = {};
+            for (const copies of [1, 2]) {
+                const game = new IndianReferee.Game(1, 1, 2);
+                const top = game.pileTop;
+                const seat = game.toAct;
+                game.hands[seat] = game.hands[seat].filter((c) => c !== top);
+                for (let k = 1; k < copies; k++) game.hands[seat][k] = top;
+                game.apply({action: "take_discard", card: top});
+                try {
+                    game.apply({action: "discard", card: top});
+                    tries[copies] = "thrown";
+                } catch (error) {
+                    tries[copies] = String(error.message);
+                }
+            }
+            return tries;
+        }""")
+    finally:
+        context.close()
+    assert outcome["2"] == "thrown"
+    assert "just taken from the pile" in outcome["1"]

@@ -250,7 +250,7 @@
         case W.DISCARD:
         case W.DECLARE: {
           if (this.phase !== W.AFTER_DRAW) fail("nothing to throw: draw first");
-          if (move.card === this.taken) fail("it was just taken from the pile");
+          if (!this.mayThrow(move.card)) fail("it was just taken from the pile (and no other copy is held)");
           const at = hand.indexOf(move.card);
           if (at < 0) fail("the card is not in the hand");
           if (move.action === W.DECLARE && !Array.isArray(move.melds)) fail("a show needs its melds");
