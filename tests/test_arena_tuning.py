@@ -132,3 +132,25 @@ def test_the_gin_bench_with_todays_numbers_is_the_arenas_advisor() -> None:
     unit = GIN_SPEC.bench.play_unit(GIN_SPEC.params, "careful", 1000, 3)
     pair = Arena("advisor", "careful", seed=1000, cross_check=False).play_pair(3)
     assert unit == sum(pair.points_for_a()) / 2
+
+
+def test_a_tried_change_is_paired_with_today_on_the_same_units() -> None:
+    from benchmarks.arena.core.trial import changed_params, render_try, try_params
+
+    result = try_params(SPEC, ["edge=3"], units=12)
+    # the units' luck is the same for both arms: the paired difference is exact
+    assert result["changes"] == {"edge": 3.0}
+    assert result["difference"]["mean"] == pytest.approx(4.0)
+    assert result["difference"]["se"] == pytest.approx(0.0)
+    assert result["seed"] == 1000 and result["half"] == "tuning"
+    assert sum(f["n"] for f in result["by_opponent"].values()) == 12
+    assert set(result["by_opponent"]) == set(PANELS["gin"].tuning)
+    assert "**+4.00 ± 0.00**" in render_try(result)
+    held = try_params(SPEC, ["other=3"], half="held_out", units=4)
+    assert held["seed"] == 5000 and set(held["by_opponent"]) == set(PANELS["gin"].held_out)
+    with pytest.raises(ValueError, match="did you mean 'edge'"):
+        changed_params(Knobs(), ["edg=1"])
+    with pytest.raises(ValueError, match="other must be of type int"):
+        changed_params(Knobs(), ["other=two"])
+    with pytest.raises(ValueError, match="not a tuning seed"):
+        try_params(SPEC, ["edge=2"], seed=5000)

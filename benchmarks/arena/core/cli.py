@@ -41,8 +41,9 @@ from typing import Any, Protocol
 
 from benchmarks.arena.core.entrants import Entrant, check_names
 from benchmarks.arena.core.panel_table import render_panel, run_panel
-from benchmarks.arena.core.panels import HALVES, HELD_OUT, PANELS, check_seed, seeds_of
+from benchmarks.arena.core.panels import HALVES, HELD_OUT, PANELS, TUNING, check_seed, seeds_of
 from benchmarks.arena.core.report import Column, write_json
+from benchmarks.arena.core.trial import render_try, try_params
 from benchmarks.arena.core.tuning import TuningSpec, run_study, write_experiment
 from benchmarks.arena.gin.openspiel_shadow import OpenSpielMissingError
 from benchmarks.arena.gin.players.registry import ENTRANTS
@@ -204,8 +205,9 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--panel", default=None, metavar="GAME", choices=list(PANELS),
                        help="play the advisor against every bot of GAME's held-out panel on "
                             "held-out seeds and print the table (" + ", ".join(PANELS) + ")")
-    group.add_argument("--half", default=HELD_OUT, choices=HALVES,
-                       help="with --panel: the panel's half (default held_out)")
+    group.add_argument("--half", default=None, choices=HALVES,
+                       help="with --panel: the panel's half (default held_out); with --try: "
+                            "the half played (default tuning)")
     tune = parser.add_argument_group("tuning (the advisor's numbers on the tuning half; "
                                      "benchmarks/arena/core/tuning.py)")
     tune.add_argument("--tune", default=None, metavar="GAME", choices=list(TUNING_SPECS),
@@ -219,6 +221,11 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
                            "(default study)")
     tune.add_argument("--resume", action="store_true",
                       help="go on with the study NAME (without: an existing study is refused)")
+    tune.add_argument("--try", dest="try_changes", nargs="+", default=None,
+                      metavar="FIELD=VALUE",
+                      help="with --tune GAME: play today's parameters and these changes on the "
+                           "same units of --half (default tuning) and print their paired "
+                           "difference, no study (benchmarks/arena/core/trial.py)")
     tune.add_argument("--held-out-units", type=int, default=None, metavar="N",
                       help="hand pairs (gin) or deals the best trial and today's numbers play "
                            "on the held-out half (default: a trial's)")
@@ -294,6 +301,7 @@ def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
 def run_panel_command(args: argparse.Namespace) -> int:
     """``--panel GAME``: the advisor against every bot of one half; the exit code."""
     game = args.panel
+    args.half = args.half or HELD_OUT
     args.hands = ARENA_HANDS if args.hands is None else args.hands
     args.deals = ARENA_DEALS if args.deals is None else args.deals
     seed = seeds_of(args.half).start if args.seed is None else args.seed
@@ -335,6 +343,8 @@ def run_tune_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
     spec = TUNING_SPECS[args.tune]
     units = (None if args.hands is None else (args.hands + 1) // 2) if args.tune == "gin" \
         else args.deals
+    if args.try_changes is not None:
+        return run_try_command(args, spec, units)
     try:
         result = run_study(spec, study_name=args.study, trials=args.trials, resume=args.resume,
                            units=units, seed=args.seed, held_out_units=args.held_out_units,
@@ -349,6 +359,21 @@ def run_tune_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
     if args.json:
         write_json(result, args.json)
     print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def run_try_command(args: argparse.Namespace, spec: TuningSpec, units: int | None) -> int:
+    """``--tune GAME --try FIELD=VALUE ...``: one change against today's numbers."""
+    try:
+        result = try_params(spec, args.try_changes, half=args.half or TUNING, units=units,
+                            seed=args.seed, workers=args.workers,
+                            progress=lambda line: print(line, file=sys.stderr, flush=True))
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(render_try(result))
+    if args.json:
+        write_json(result, args.json)
     return 0
 
 
