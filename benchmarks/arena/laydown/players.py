@@ -18,30 +18,16 @@ Every player sees only its ``PlayerView``.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from benchmarks.arena.core.entrants import Entrant
 from benchmarks.arena.core.entrants import make_player as make_entrant
 from benchmarks.arena.laydown.advisor_player import AdvisorPlayer
 from benchmarks.arena.laydown.hint_players import CarefulPlayer, GreedyHintPlayer
 from benchmarks.arena.laydown.random_player import RandomPlayer
-from benchmarks.arena.laydown.referee import Action, PlayerView
+from benchmarks.arena.laydown.referee import Player
 from benchmarks.arena.laydown.styles import HOARD_STOCK, NOISE, HoarderPlayer, NoisyPlayer
 
 LABEL = "Rummy 500"
 """The game as messages name it (Rommy's runner names its own: ``Variant.label``)."""
-
-
-class Player(Protocol):
-    """A bot the Rummy 500 (or Rommy, or basic rummy) arena can seat."""
-
-    name: str
-
-    def start_deal(self, seat: int, seed: int) -> None:
-        """A new round begins; ``seed`` is this player's for the round."""
-
-    def act(self, view: PlayerView) -> Action:
-        """The draw (``view.phase`` draw) or the rest of the turn (play)."""
 
 
 ENTRANTS: dict[str, Entrant[Player]] = {e.name: e for e in (

@@ -66,7 +66,7 @@ import enum
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from benchmarks.arena.core.joker_cards import card_name
 from benchmarks.arena.laydown.melds import (
@@ -584,3 +584,15 @@ def _name(card: int | None) -> str:
         return card_name(card)
     except (ValueError, TypeError, IndexError):
         return repr(card)
+
+
+class Player(Protocol):
+    """A bot the Rummy 500 (or Rommy, or basic rummy) arena can seat."""
+
+    name: str
+
+    def start_deal(self, seat: int, seed: int) -> None:
+        """A new round begins; ``seed`` is this player's for the round."""
+
+    def act(self, view: PlayerView) -> Action:
+        """The draw (``view.phase`` draw) or the rest of the turn (play)."""

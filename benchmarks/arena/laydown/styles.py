@@ -19,13 +19,9 @@ opponent panels (``benchmarks.arena.core.panels``):
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from benchmarks.arena.laydown.hint_players import GreedyHintPlayer, left_after
-from benchmarks.arena.laydown.referee import Action, Kind, Phase, PlayerView, take_discard
-
-if TYPE_CHECKING:  # the registry imports this module
-    from benchmarks.arena.laydown.players import Player
+from benchmarks.arena.laydown.referee import Action, Kind, Phase, Player, PlayerView, take_discard
 
 HOARD_STOCK = 10
 """The hoarder lays down freely once the stock is down to this many cards."""
