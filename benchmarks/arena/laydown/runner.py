@@ -40,10 +40,11 @@ from typing import Any
 from benchmarks.arena.core import rotations
 from benchmarks.arena.core.entrants import check_names
 from benchmarks.arena.core.rotations import mean, share
-from benchmarks.arena.laydown.players import ENTRANTS, Player, make_player
+from benchmarks.arena.laydown.players import ENTRANTS, make_player
 from benchmarks.arena.laydown.referee import (
     MAX_TURNS,
     IllegalActionError,
+    Player,
     RoundResult,
     Rummy500Round,
 )

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from benchmarks.arena.core import rotations
 from benchmarks.arena.core.tuning import Dimension, TuningSpec
 from benchmarks.arena.laydown.advisor_player import AdvisorPlayer, default_params
-from benchmarks.arena.laydown.players import Player, make_player
+from benchmarks.arena.laydown.players import make_player
+from benchmarks.arena.laydown.referee import Player
 from benchmarks.arena.laydown.runner import RoundRecord, play_round
 from benchmarks.arena.laydown.variants import VARIANTS, Variant
 
