@@ -1032,6 +1032,7 @@ def test_operation_ids_are_stable_and_unique() -> None:
             "hint_layoffs",
             "hint_pile",
             "score_round",
+            "review_game",
             "advise",
         ]
     )

@@ -170,6 +170,8 @@ class ReviewRequest(OperationRequest):
 class PhaseOut(BaseModel):
     """A player's decisions of one kind and what they lost."""
 
+    model_config = _response(example("review_game", 0, "players", 0, "by_phase", "discard"))
+
     decisions: int
     points_lost: float
     per_decision: float | None
@@ -179,6 +181,8 @@ class AgreementOut(BaseModel):
     """How often the move played was the advisor's best where the moves
     differ by more than the noise: a signal, never a verdict."""
 
+    model_config = _response(example("review_game", 0, "players", 0, "agreement"))
+
     decisive: int = Field(description="decisions where every other move is clearly worse")
     agreed: int = Field(description="of those, the decisions where the best was played")
     rate: float | None
@@ -187,6 +191,8 @@ class AgreementOut(BaseModel):
 class LuckOut(BaseModel):
     """The cards' part of the result: the deal's value and each stock draw's
     value against what the draw was worth before the card was seen."""
+
+    model_config = _response(example("review_game", 0, "players", 0, "luck"))
 
     deal: float
     draws: float
@@ -199,6 +205,8 @@ class LuckOut(BaseModel):
 class SumsOut(BaseModel):
     """Sums behind the figures, to add reviews up across games."""
 
+    model_config = _response(example("review_game", 0, "players", 0, "sums"))
+
     units_lost: float
     accuracy: float
     results: int
@@ -207,6 +215,8 @@ class SumsOut(BaseModel):
 
 class WorstOut(BaseModel):
     """One of a player's worst decisions, with the better move in words."""
+
+    model_config = _response(example("review_game", 1, "players", 0, "worst", 0))
 
     number: int
     events: list[int]
@@ -221,12 +231,16 @@ class WorstOut(BaseModel):
 class ErrorsOut(BaseModel):
     """Standard errors of the player's skill (points lost) and luck."""
 
+    model_config = _response(example("review_game", 0, "players", 0, "errors"))
+
     skill: float
     luck: float
 
 
 class PlayerReviewOut(BaseModel):
     """One player's review of the game."""
+
+    model_config = _response(example("review_game", 0, "players", 0))
 
     seat: int
     player: str
@@ -254,6 +268,8 @@ class PlayerReviewOut(BaseModel):
 class SplitOut(BaseModel):
     """A seat's result as net skill + net luck + rest."""
 
+    model_config = _response(example("review_game", 0, "split", 0))
+
     seat: int
     result: float
     skill: float
@@ -264,6 +280,8 @@ class SplitOut(BaseModel):
 
 class DecisionOut(BaseModel):
     """One decision reviewed."""
+
+    model_config = _response(example("review_game", 0, "decisions", 0))
 
     number: int
     seat: int

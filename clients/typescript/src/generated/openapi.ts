@@ -2259,6 +2259,11 @@ export interface components {
          * AgreementOut
          * @description How often the move played was the advisor's best where the moves
          *     differ by more than the noise: a signal, never a verdict.
+         * @example {
+         *       "agreed": 1,
+         *       "decisive": 1,
+         *       "rate": 1
+         *     }
          */
         AgreementOut: {
             /**
@@ -2561,6 +2566,51 @@ export interface components {
         /**
          * DecisionOut
          * @description One decision reviewed.
+         * @example {
+         *       "best": {
+         *         "action": "take_discard",
+         *         "card": "KD"
+         *       },
+         *       "confidence": "rough",
+         *       "decisive": true,
+         *       "events": [
+         *         0,
+         *         0
+         *       ],
+         *       "forced": false,
+         *       "hand": [
+         *         "KH",
+         *         "5C",
+         *         "4S",
+         *         "4D",
+         *         "TS",
+         *         "9C",
+         *         "KS",
+         *         "4C",
+         *         "AD",
+         *         "3C"
+         *       ],
+         *       "kind": "first_upcard",
+         *       "label": "best",
+         *       "loss": 0,
+         *       "loss_error": 0,
+         *       "moves": 2,
+         *       "number": 0,
+         *       "phase": "first_upcard",
+         *       "played": {
+         *         "action": "take_discard",
+         *         "card": "KD"
+         *       },
+         *       "played_value": 18.25,
+         *       "player": "ann",
+         *       "points_lost": 0,
+         *       "reason": "take KD from the pile: the advisor's choice too (goes into a meld; +18.2 points on average over 16 deals played out)",
+         *       "seat": 0,
+         *       "sure": 1,
+         *       "units": "points",
+         *       "value": 18.25,
+         *       "win_change": 0
+         *     }
          */
         DecisionOut: {
             best: components["schemas"]["MoveOut"];
@@ -5797,6 +5847,10 @@ export interface components {
         /**
          * ErrorsOut
          * @description Standard errors of the player's skill (points lost) and luck.
+         * @example {
+         *       "luck": 6.296,
+         *       "skill": 2.278
+         *     }
          */
         ErrorsOut: {
             /** Luck */
@@ -8598,6 +8652,13 @@ export interface components {
          * LuckOut
          * @description The cards' part of the result: the deal's value and each stock draw's
          *     value against what the draw was worth before the card was seen.
+         * @example {
+         *       "deal": 18.25,
+         *       "draws": 35.3125,
+         *       "net": 34.9375,
+         *       "stock_draws": 1,
+         *       "total": 53.5625
+         *     }
          */
         LuckOut: {
             /** Deal */
@@ -8785,6 +8846,11 @@ export interface components {
         /**
          * PhaseOut
          * @description A player's decisions of one kind and what they lost.
+         * @example {
+         *       "decisions": 1,
+         *       "per_decision": 2.1875,
+         *       "points_lost": 2.1875
+         *     }
          */
         PhaseOut: {
             /** Decisions */
@@ -10091,6 +10157,71 @@ export interface components {
         /**
          * PlayerReviewOut
          * @description One player's review of the game.
+         * @example {
+         *       "accuracy": 87.06,
+         *       "agreement": {
+         *         "agreed": 1,
+         *         "decisive": 1,
+         *         "rate": 1
+         *       },
+         *       "by_phase": {
+         *         "discard": {
+         *           "decisions": 1,
+         *           "per_decision": 2.1875,
+         *           "points_lost": 2.1875
+         *         },
+         *         "draw": {
+         *           "decisions": 1,
+         *           "per_decision": 0,
+         *           "points_lost": 0
+         *         },
+         *         "first_upcard": {
+         *           "decisions": 1,
+         *           "per_decision": 0,
+         *           "points_lost": 0
+         *         },
+         *         "knock": {
+         *           "decisions": 1,
+         *           "per_decision": 0,
+         *           "points_lost": 0
+         *         }
+         *       },
+         *       "decisions": 4,
+         *       "errors": {
+         *         "luck": 6.296,
+         *         "skill": 2.278
+         *       },
+         *       "forced": 0,
+         *       "hands": 1,
+         *       "labels": {
+         *         "best": 3,
+         *         "blunder": 0,
+         *         "good": 1,
+         *         "inaccuracy": 0,
+         *         "mistake": 0
+         *       },
+         *       "luck": {
+         *         "deal": 18.25,
+         *         "draws": 35.3125,
+         *         "net": 34.9375,
+         *         "stock_draws": 1,
+         *         "total": 53.5625
+         *       },
+         *       "player": "ann",
+         *       "points_lost": 2.1875,
+         *       "points_lost_per_decision": 0.5469,
+         *       "rating": 27.34,
+         *       "result": 39,
+         *       "seat": 0,
+         *       "sums": {
+         *         "accuracy": 348.231075,
+         *         "net_hands": 1,
+         *         "results": 1,
+         *         "units_lost": 0.109375
+         *       },
+         *       "unvalued": 0,
+         *       "worst": []
+         *     }
          */
         PlayerReviewOut: {
             /**
@@ -12725,6 +12856,14 @@ export interface components {
         /**
          * SplitOut
          * @description A seat's result as net skill + net luck + rest.
+         * @example {
+         *       "luck": 34.938,
+         *       "noise": 10.642,
+         *       "rest": -0.719,
+         *       "result": 39,
+         *       "seat": 0,
+         *       "skill": 4.781
+         *     }
          */
         SplitOut: {
             /** Luck */
@@ -12743,6 +12882,12 @@ export interface components {
         /**
          * SumsOut
          * @description Sums behind the figures, to add reviews up across games.
+         * @example {
+         *       "accuracy": 348.231075,
+         *       "net_hands": 1,
+         *       "results": 1,
+         *       "units_lost": 0.109375
+         *     }
          */
         SumsOut: {
             /** Accuracy */
@@ -13270,6 +13415,25 @@ export interface components {
         /**
          * WorstOut
          * @description One of a player's worst decisions, with the better move in words.
+         * @example {
+         *       "best": {
+         *         "action": "discard",
+         *         "card": "QC"
+         *       },
+         *       "events": [
+         *         3,
+         *         3
+         *       ],
+         *       "kind": "discard",
+         *       "label": "blunder",
+         *       "number": 3,
+         *       "played": {
+         *         "action": "discard",
+         *         "card": "9D"
+         *       },
+         *       "points_lost": 15.75,
+         *       "reason": "throw QC was better than throw 9D by 10.8 points of match-winning chance (± 4.2): 28 points of deadwood left; 5 unseen cards would go into a meld; yours: 50 points of deadwood left; 6 unseen cards would go into a meld"
+         *     }
          */
         WorstOut: {
             best: components["schemas"]["MoveOut"];
