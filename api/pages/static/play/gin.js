@@ -26,6 +26,7 @@
   const PLAYERS = ["you", "bot"]; // the record's player ids, by seat
   const SEAT_CLASS = ["you", "bot"]; // the graph's and the list's colour classes, by seat
   const SVG = "http://www.w3.org/2000/svg";
+  const CENTRED = "middle"; // the SVG text-anchor of the graph's centred labels (not a drop stage)
 
   const $ = (id) => document.getElementById(id);
 
@@ -471,7 +472,7 @@
   function graph(decisions) {
     const width = 340;
     const height = 170;
-    const pad = { left: 40, right: 10, top: 10, bottom: 34 };
+    const pad = { left: 40, right: 10, top: 22, bottom: 34 }; // the legend above the plot
     const totals = [0, 0];
     const points = decisions.map((d, i) => {
       totals[d.seat] += d.points_lost ?? 0;
@@ -501,11 +502,11 @@
       axes.append(node("text", { x: pad.left - 4, y: y(v) + 3, "text-anchor": "end" }, v.toFixed(v % 1 ? 1 : 0)));
     }
     for (const i of new Set([0, decisions.length - 1])) {
-      axes.append(node("text", { x: x(i), y: height - pad.bottom + 12, "text-anchor": "middle" }, String(i + 1)));
+      axes.append(node("text", { x: x(i), y: height - pad.bottom + 12, "text-anchor": CENTRED }, String(i + 1)));
     }
-    axes.append(node("text", { x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": "middle",
+    axes.append(node("text", { x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": CENTRED,
       "data-testid": "graph-x-label" }, "decision, in the order played"));
-    axes.append(node("text", { x: 10, y: (pad.top + height - pad.bottom) / 2, "text-anchor": "middle",
+    axes.append(node("text", { x: 10, y: (pad.top + height - pad.bottom) / 2, "text-anchor": CENTRED,
       transform: `rotate(-90 10 ${(pad.top + height - pad.bottom) / 2})`, "data-testid": "graph-y-label" },
     "points lost so far"));
     svg.append(axes);
@@ -524,8 +525,8 @@
         group.append(circle);
       }
       svg.append(group);
-      const legendY = pad.top + 10 + 12 * seat;
-      svg.append(node("text", { x: pad.left + 8, y: legendY, class: `legend ${SEAT_CLASS[seat]}` }, who(seat)));
+      svg.append(node("text", { x: pad.left + 70 * seat, y: 10, class: `legend ${SEAT_CLASS[seat]}` },
+        `${seat === HUMAN ? "——" : "- -"} ${who(seat)}`));
     }
     return svg;
   }
