@@ -4,6 +4,8 @@ The page deals a seeded hand, keeps the public history and asks ``POST /v1/advis
 for the bot's moves and for hints.  The browser tests play hands by clicking (the
 human takes the Hint panel's recommended move; bot and hints at level novice, no
 bot delay, so a hand takes seconds) and check what the page offers and shows; the
+review tests play the short hand (below) and click Review (the hand as a recorded game to
+``POST /v1/review``, its answer drawn: graph, labels, a decision's moves); the
 referee test drives the page's own referee (``gin-referee.js``, no clicking) through
 a whole hand and checks at every turn that ``/v1/advise`` accepts the request the
 page would send and lists exactly the moves the page offers.
@@ -243,6 +245,7 @@ def test_review_after_the_hand(gin: GinPage, base_url: str, shots: Path) -> None
     assert ranked.last.get_attribute("data-action") == played["action"]
     assert detail.get_by_test_id("review-reason").inner_text()
     gin.page.screenshot(path=str(shots / "review-decision.png"), full_page=True)
+    assert gin.no_overflow()
     # The next hand clears the review.
     gin.testid("next-hand").click()
     gin.turn()
@@ -453,6 +456,9 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
         page.goto(base_url + gin_link(KNOCKING_SEED))
         page.wait_for_selector("body[data-ready=true]")
         page.evaluate("(seed) => { window.referee = new GinReferee.Game(seed, 1); }", KNOCKING_SEED)
+        early = page.evaluate("() => { try { referee.record(['you', 'bot']); return null; } "
+                              "catch (error) { return error.message; } }")
+        assert early and "not over" in early  # a record shows every card: only after the hand
         for turns in range(2 * MAX_DECISIONS):
             now = page.evaluate("() => ({phase: referee.phase, seat: referee.toAct, "
                                 "hands: referee.hands, check: referee.knockCheckHand()})")
@@ -485,5 +491,10 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
         if page.evaluate("() => referee.ending") == "knock":
             scored = post(base_url, "/v1/gin/score", page.evaluate("() => referee.scoreRequest()"))
             assert scored.status_code == 200, scored.text
+        # The hand's record (what Review sends) replays: the bot's reply as the advisor gave it.
+        record = page.evaluate("() => referee.record(['you', 'bot'], [0, 0])")
+        reviewed = post(base_url, "/v1/review", record)
+        assert reviewed.status_code == 200, reviewed.text
+        assert reviewed.json()["total"] == len(record["events"]) == turns
     finally:
         context.close()
