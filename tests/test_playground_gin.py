@@ -4,6 +4,8 @@ The page deals a seeded hand, keeps the public history and asks ``POST /v1/advis
 for the bot's moves and for hints.  The browser tests play hands by clicking (the
 human takes the Hint panel's recommended move; bot and hints at level novice, no
 bot delay, so a hand takes seconds) and check what the page offers and shows; the
+review tests play the short hand (below) and click Review (the hand as a recorded game to
+``POST /v1/review``, its answer drawn: graph, labels, a decision's moves); the
 referee test drives the page's own referee (``gin-referee.js``, no clicking) through
 a whole hand and checks at every turn that ``/v1/advise`` accepts the request the
 page would send and lists exactly the moves the page offers.
@@ -26,6 +28,8 @@ from typing import Any
 import httpx
 import pytest
 
+from solver.play import words
+from solver.review.params import LABELS
 from tests.game_pages import GamePage
 from tests.test_playground import PHONE, PHONE_HEIGHT
 
@@ -171,6 +175,101 @@ def test_hint_panel_ranks_every_legal_move_and_no_throw_back(gin: GinPage, shots
         assert outcome.get_attribute("data-ending") == "knock"
         knocker = outcome.get_by_test_id("outcome-knocker").inner_text()
         assert knocker.startswith("The bot (knocker)")
+
+
+def test_review_after_the_hand(gin: GinPage, base_url: str, shots: Path) -> None:
+    """The short hand played by hints, then Review: the page sends the hand as a recorded
+    game (the whole deal, every action) to POST /v1/review, which accepts and replays it,
+    and shows a graph point per decision of each player, every decision's label and loss,
+    and a decision's moves on a click."""
+    assert gin.open(gin_link(SHORT_SEED)) == "human"
+    gin.play_by_hints()
+    turns = int(gin.testid("table").get_attribute("data-turn-count"))  # the public history
+    knocked = gin.testid("outcome").get_attribute("data-ending") == "knock"
+    assert gin.testid("review").is_hidden()
+    with gin.page.expect_response("**/v1/review") as sent:
+        gin.testid("review-button").click()
+    response = sent.value
+    assert response.status == 200, response.text()
+    record = json.loads(response.request.post_data)
+    answer = response.json()
+    gin.page.wait_for_selector("[data-testid=review][data-state=done]")
+    gin.page.screenshot(path=str(shots / "review.png"), full_page=True)
+
+    # The record: the whole deal and every action, each stock draw with its card, in the
+    # words the advisor's history uses; the advisor's replay took it (a 200, not a 422).
+    assert record["game"] == "gin" and record["players"] == ["you", "bot"]
+    assert [len(hand) for hand in record["deal"]["hands"]] == [10, 10]
+    assert len({*record["deal"]["hands"][0], *record["deal"]["hands"][1], record["deal"]["upcard"]}) == 21
+    assert record["score"] == [0, 0] and record["target"] == 100
+    events = record["events"]
+    assert len(events) == turns + knocked  # the public history and the defender's reply
+    assert all(("drawn" in e) == (e["action"] == "draw_stock") for e in events)
+    assert {e["action"] for e in events} <= set(words.GIN.moves)
+    # The answer replays it whole: one decision per event (gin), every one reviewed.
+    assert answer["complete"] and answer["reviewed"] == answer["total"] == len(events)
+    decisions = answer["decisions"]
+    assert [d["events"] for d in decisions] == [[i, i] for i in range(len(events))]
+    assert [d["seat"] for d in decisions] == [e["player"] for e in events]
+
+    # The graph: one point per decision of each player, axes labelled.
+    graph = gin.testid("review-graph")
+    for seat in (0, 1):
+        points = graph.locator(f"[data-testid=graph-point][data-seat='{seat}']")
+        assert points.count() == sum(d["seat"] == seat for d in decisions), seat
+    assert "decision" in gin.testid("graph-x-label").text_content()
+    assert "points lost" in gin.testid("graph-y-label").text_content()
+    # The list: every decision with its label (null: not valued) and its loss.
+    rows = gin.testid("review-decision")
+    assert rows.count() == len(decisions)
+    for i, decision in enumerate(decisions):
+        row = rows.nth(i)
+        label = row.get_attribute("data-label")
+        assert label in (*LABELS, "unvalued")
+        assert label == (decision["label"] or "unvalued")
+        assert row.get_attribute("data-seat") == str(decision["seat"])
+        assert row.get_by_test_id("review-loss").inner_text()
+    assert {p.get_attribute("data-seat") for p in (gin.testid("review-player").nth(i)
+                                                   for i in range(2))} == {"0", "1"}
+    # A click on a decision: its moves ranked, the best first, and the reason.
+    worst = max(range(len(decisions)), key=lambda i: decisions[i]["points_lost"] or 0.0)
+    assert gin.testid("review-detail").is_hidden()
+    rows.nth(worst).click()
+    detail = gin.testid("review-detail")
+    assert detail.is_visible() and rows.nth(worst).get_attribute("aria-pressed") == "true"
+    ranked = detail.get_by_test_id("review-rank")
+    best, played = decisions[worst]["best"], decisions[worst]["played"]
+    assert ranked.first.get_attribute("data-action") == best["action"]
+    assert ranked.first.get_attribute("data-card") == best.get("card")
+    assert ranked.count() == (1 if decisions[worst]["label"] == "best" else 2)
+    assert ranked.last.get_attribute("data-action") == played["action"]
+    assert detail.get_by_test_id("review-reason").inner_text()
+    gin.page.screenshot(path=str(shots / "review-decision.png"), full_page=True)
+    assert gin.no_overflow()
+    # The next hand clears the review.
+    gin.testid("next-hand").click()
+    gin.turn()
+    assert gin.testid("review").is_hidden()
+
+
+def test_review_errors_are_shown_in_the_panel(gin: GinPage) -> None:
+    gin.open(gin_link(SHORT_SEED))
+    gin.play_by_hints()
+    refused = {"detail": [{"type": "pile_mismatch", "loc": ["body", "events", 2],
+                           "msg": "scripted refusal"}]}
+    gin.page.route("**/v1/review", lambda route: route.fulfill(
+        status=422, content_type="application/json", body=json.dumps(refused)))
+    gin.testid("review-button").click()
+    gin.page.wait_for_selector("[data-testid=review][data-state=error]")
+    status = gin.testid("review-status").inner_text()
+    assert "HTTP 422" in status and "pile_mismatch at body.events.2" in status
+    assert gin.testid("review-decision").count() == 0
+    assert gin.turn() == "over" and gin.testid("review-button").is_enabled()
+    gin.page.unroute("**/v1/review")
+    gin.testid("review-button").click()
+    gin.page.wait_for_selector("[data-testid=review][data-state=done]")
+    assert gin.testid("review-decision").count() >= 2
+    gin.answers.clear()  # the refusal above was made on purpose
 
 
 def dull_bot(route: Any) -> None:
@@ -357,6 +456,9 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
         page.goto(base_url + gin_link(KNOCKING_SEED))
         page.wait_for_selector("body[data-ready=true]")
         page.evaluate("(seed) => { window.referee = new GinReferee.Game(seed, 1); }", KNOCKING_SEED)
+        early = page.evaluate("() => { try { referee.record(['you', 'bot']); return null; } "
+                              "catch (error) { return error.message; } }")
+        assert early and "not over" in early  # a record shows every card: only after the hand
         for turns in range(2 * MAX_DECISIONS):
             now = page.evaluate("() => ({phase: referee.phase, seat: referee.toAct, "
                                 "hands: referee.hands, check: referee.knockCheckHand()})")
@@ -389,5 +491,10 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
         if page.evaluate("() => referee.ending") == "knock":
             scored = post(base_url, "/v1/gin/score", page.evaluate("() => referee.scoreRequest()"))
             assert scored.status_code == 200, scored.text
+        # The hand's record (what Review sends) replays: the bot's reply as the advisor gave it.
+        record = page.evaluate("() => referee.record(['you', 'bot'], [0, 0])")
+        reviewed = post(base_url, "/v1/review", record)
+        assert reviewed.status_code == 200, reviewed.text
+        assert reviewed.json()["total"] == len(record["events"]) == turns
     finally:
         context.close()

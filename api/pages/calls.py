@@ -30,6 +30,8 @@ CALLS: frozenset[tuple[str, str]] = frozenset({
     ("POST", "/v1/layoffs"),
     ("POST", "/v1/advise"),
     ("POST", "/v1/gin/score"),
+    # /play/gin: the hand reviewed once it is over (about a second of CPU a hand)
+    ("POST", "/v1/review"),
     # /play/indian: a show checked, the deal scored (and /v1/hints/discard, /v1/advise)
     ("POST", "/v1/validate"),
     ("POST", "/v1/score/round"),

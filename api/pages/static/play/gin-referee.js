@@ -45,10 +45,12 @@
       this.hands = [[], []];
       this.hands[first] = cards.slice(0, HAND);
       this.hands[this.dealer] = cards.slice(HAND, 2 * HAND);
+      this.dealt = this.hands.map((hand) => [...hand]); // for the record, once the hand is over
       this.upcard = cards[2 * HAND];
       this.pile = [this.upcard];
       this.stock = cards.slice(2 * HAND + 1); // drawn from the end
       this.history = [];
+      this.events = []; // every action, as POST /v1/review records it (stock draws with `drawn`)
       this.phase = W.FIRST_UPCARD; // then DRAW, AFTER_DRAW, WALL, LAYOFF, OVER
       this.toAct = first;
       this.passes = 0;
@@ -197,11 +199,19 @@
           this.reply = move;
           this.phase = W.OVER;
           this.ending = W.KNOCK;
+          this.events.push({
+            player: seat, action: W.LAY_OFF, melds: (move.melds || []).map((m) => [...m]),
+            deadwood: [...(move.deadwood || [])],
+            layoffs: (move.layoffs || []).map((l) => ({ target: l.target, cards: [...l.cards] })),
+          });
           break;
         default:
           fail("unknown action");
       }
-      if (event) this.history.push(event);
+      if (event) {
+        this.history.push(event);
+        this.events.push(drawn === null ? { ...event } : { ...event, drawn });
+      }
       return { event, drawn };
     }
 
@@ -214,6 +224,23 @@
         seed: seed ?? mix(this.seed, this.handNumber, this.history.length, seat),
       };
       if (score) body.score = { me: score[seat], opponent: score[1 - seat], target: MATCH_TARGET };
+      return body;
+    }
+
+    /** The hand as a recorded game (solver/review/record.py, the body of POST /v1/review):
+     * the whole deal and every action, the stock draws with the card drawn.  Only once the
+     * hand is over: it shows every card.  `score` is the match score before the hand. */
+    record(players, score = null) {
+      if (this.phase !== W.OVER) throw new Error("the hand is not over: its record would show hidden cards");
+      const body = {
+        game: GAME, players: [...players], dealer: this.dealer,
+        deal: { hands: this.dealt.map((hand) => [...hand]), upcard: this.upcard },
+        events: this.events.map((e) => JSON.parse(JSON.stringify(e))),
+      };
+      if (score) {
+        body.score = [...score];
+        body.target = MATCH_TARGET;
+      }
       return body;
     }
 
