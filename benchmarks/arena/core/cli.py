@@ -24,7 +24,7 @@ searches the game's parameters object on the tuning half of its panel and
 reports the best numbers on the held-out half
 (``benchmarks.arena.core.tuning``): ``--hands`` (gin) or ``--deals`` a
 trial, ``--held-out-units`` the held-out hand pairs or deals, ``--seed`` a
-tuning seed; it writes ``docs/experiments/tune-GAME-STUDY.md``.
+tuning seed; it writes ``docs/experiments/tune-<GAME>-<STUDY>.md``.
 
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
@@ -213,7 +213,7 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     tune.add_argument("--tune", default=None, metavar="GAME", choices=list(TUNING_SPECS),
                       help="search GAME's parameters object on the tuning half with Optuna, "
                            "report the best on the held-out half and write "
-                           "docs/experiments/tune-GAME-STUDY.md (" + ", ".join(TUNING_SPECS)
+                           "docs/experiments/tune-<GAME>-<STUDY>.md (" + ", ".join(TUNING_SPECS)
                            + ")")
     tune.add_argument("--trials", type=int, default=25, help="trials of the study (default 25)")
     tune.add_argument("--study", default="study", metavar="NAME",

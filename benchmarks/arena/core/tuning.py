@@ -28,7 +28,7 @@ held-out half.  No constant of ``solver/`` is changed: the file it writes to
 * **The report**: the best finished trial is played, with today's numbers,
   on the held-out half's bots and seeds (paired the same way); the study's
   table, the best trial's paired difference and the held-out one are written
-  to ``docs/experiments/tune-GAME-STUDY.md``.
+  to ``docs/experiments/tune-<GAME>-<STUDY>.md``.
 """
 
 from __future__ import annotations
@@ -543,7 +543,7 @@ def _why(result: dict[str, Any]) -> str:
 
 def write_experiment(result: dict[str, Any], command: str,
                      folder: Path = EXPERIMENTS_DIR) -> Path:
-    """Write ``docs/experiments/tune-GAME-STUDY.md``."""
+    """Write ``docs/experiments/tune-<GAME>-<STUDY>.md``."""
     path = folder / f"tune-{result['game']}-{result['study']}.md"
     path.write_text(render_experiment(result, command), encoding="utf-8")
     return path
