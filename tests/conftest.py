@@ -83,6 +83,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     uses the second core while this process runs the tests before it."""
     if not any(item.nodeid == MYPY_TEST for item in session.items) or session.config.option.collectonly:
         return
+    if hasattr(session.config, "workerinput"):  # pytest-xdist: every core already runs tests
+        return
     session.config.stash[MYPY_RUN] = start_mypy()
 
 
