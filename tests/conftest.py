@@ -95,9 +95,33 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         process.communicate()
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+_WORKER_COUNTS: dict[str, int] = {}
+"""The brute-force counts pytest-xdist's workers sent back (``pytest_testnodedown``)."""
+
+
+def _brute_force_counts() -> dict[str, int]:
     checked = sys.modules.get("tests.bruteforce")
-    counts = getattr(checked, "CHECKED", None)
+    return dict(getattr(checked, "CHECKED", None) or {})
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker sends its brute-force counts to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["brute_force_counts"] = _brute_force_counts()
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controller adds up what each pytest-xdist worker checked."""
+    for name, count in getattr(node, "workeroutput", {}).get("brute_force_counts", {}).items():
+        _WORKER_COUNTS[name] = _WORKER_COUNTS.get(name, 0) + count
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    counts = _brute_force_counts()
+    for name, count in _WORKER_COUNTS.items():
+        counts[name] = counts.get(name, 0) + count
     if counts:
         total = sum(counts.values())
         terminalreporter.write_line(

@@ -117,12 +117,19 @@ def test_the_pruner_stops_a_trial_clearly_behind() -> None:
     assert pruner.prune(study, reported(2.0, 1.0))        # clearly behind the best trial
 
 
-@pytest.mark.parametrize("spec", [GIN_SPEC, INDIAN_SPECS["indian13"], LAY_DOWN_SPECS["basic"]],
+@pytest.mark.parametrize("spec", [GIN_SPEC, *INDIAN_SPECS.values(), *LAY_DOWN_SPECS.values()],
                          ids=lambda spec: spec.game)
-def test_a_bench_unit_is_the_same_twice_and_its_fields_exist(spec: TuningSpec) -> None:
+def test_a_tuning_space_names_fields_of_todays_parameters(spec: TuningSpec) -> None:
     fields = {f.name for f in dataclasses.fields(spec.params)}
     assert {d.field for d in spec.space} <= fields
     assert spec.params is GAMES[spec.game].params
+
+
+@pytest.mark.parametrize("spec", [GIN_SPEC, INDIAN_SPECS["indian13"],
+                                  pytest.param(LAY_DOWN_SPECS["basic"], marks=pytest.mark.slow)],
+                         ids=lambda spec: spec.game)
+def test_a_bench_unit_is_the_same_twice(spec: TuningSpec) -> None:
+    """(A basic rummy unit, a deal in both rotations, takes 8 s: the slow lane.)"""
     opponent = PANELS[spec.game].tuning[0]
     first = spec.bench.play_unit(spec.params, opponent, 1000, 0)
     assert spec.bench.play_unit(spec.params, opponent, 1000, 0) == first

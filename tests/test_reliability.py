@@ -235,7 +235,10 @@ def test_a_disconnect_stops_the_work(server: Server) -> None:
     before = _tree_cpu_seconds(server.process.pid)
     time.sleep(0.5)
     used = _tree_cpu_seconds(server.process.pid) - before
-    assert used < 0.1, f"the server kept {used:.2f} s of CPU busy after the client left"
+    # A batch still running would take the whole 0.5 s of a core; the rest is
+    # the server's own upkeep (a solver process replaced after the cancel),
+    # slower to finish when the other core runs tests too.
+    assert used < 0.25, f"the server kept {used:.2f} s of CPU busy after the client left"
 
 
 def test_sigterm_drains_in_flight_requests_and_refuses_new_ones() -> None:
