@@ -497,7 +497,8 @@ def test_api_errors_are_shown_and_the_deal_goes_on(indian: IndianPage) -> None:
 # The referee, turn by turn: every request of whole deals
 
 
-@pytest.mark.parametrize(("seed", "players"), [(29, 3), (3, 4), (SHOW_SEED, 2)])
+@pytest.mark.parametrize(("seed", "players"), [pytest.param(29, 3, marks=pytest.mark.slow), (3, 4),
+                                              (SHOW_SEED, 2)])
 def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str, seed: int,
                                                      players: int) -> None:
     """Every seat plays the advisor's recommendation through deal 1 of `seed` on the page's
