@@ -56,6 +56,7 @@ from typing import Any, Protocol
 from benchmarks.arena.core.entrants import Entrant
 from benchmarks.arena.core.entrants import make_player as make_entrant
 from benchmarks.arena.core.joker_cards import card_name, names
+from benchmarks.arena.core.noise import NoiseCoin
 from benchmarks.arena.indian.referee import (
     DRAW,
     DROP,
@@ -285,13 +286,12 @@ class NoisyPlayer:
     def __init__(self, base: Player, name: str, noise: float = NOISE) -> None:
         self.base = base
         self.name = name
-        self.noise = noise
-        self.rng = random.Random(0)
+        self.coin = NoiseCoin(noise)
 
     def start_deal(self, seat: int, seed: int) -> None:
         """The base player's new deal, and a coin of its own."""
         self.base.start_deal(seat, seed)
-        self.rng = random.Random(f"noise/{seed}")
+        self.coin.new_deal(seed)
 
     def act(self, view: PlayerView) -> Action:
         """The base player's action, or now and then a random one."""
@@ -302,9 +302,7 @@ class NoisyPlayer:
             options = [a for a in view.legal if a.kind == Kind.DISCARD]
         else:
             return action
-        if options and self.rng.random() < self.noise:
-            return self.rng.choice(options)
-        return action
+        return self.coin.perturb(options, action)
 
 
 def advisor_history(view: PlayerView) -> list[dict[str, Any]]:

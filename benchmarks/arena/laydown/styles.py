@@ -18,8 +18,7 @@ opponent panels (``benchmarks.arena.core.panels``):
 
 from __future__ import annotations
 
-import random
-
+from benchmarks.arena.core.noise import NoiseCoin
 from benchmarks.arena.laydown.hint_players import GreedyHintPlayer, left_after
 from benchmarks.arena.laydown.referee import Action, Kind, Phase, Player, PlayerView, take_discard
 
@@ -54,28 +53,27 @@ class NoisyPlayer:
     def __init__(self, base: Player, name: str, noise: float = NOISE) -> None:
         self.base = base
         self.name = name
-        self.noise = noise
-        self.rng = random.Random(0)
+        self.coin = NoiseCoin(noise)
 
     def start_deal(self, seat: int, seed: int) -> None:
         """The base player's new round, and a coin of its own."""
         self.base.start_deal(seat, seed)
-        self.rng = random.Random(f"noise/{seed}")
+        self.coin.new_deal(seed)
 
     def act(self, view: PlayerView) -> Action:
         """The base player's action, or now and then a random one."""
         action = self.base.act(view)
-        if self.rng.random() >= self.noise:
+        if not self.coin.flip():
             return action
         if view.phase == Phase.DRAW:
             options = [a for a in view.legal_draws if a.kind == Kind.DRAW_STOCK]
             if view.pile and any(card != view.pile[-1] for card in view.hand) \
                     and take_discard(view.pile[-1]) in view.legal_draws:
                 options.append(take_discard(view.pile[-1]))
-            return self.rng.choice(options) if options else action
+            return self.coin.pick(options) if options else action
         if action.kind != Kind.PLAY or action.card is None:
             return action
         throwable = [card for card in left_after(view, action) if card != view.taken_top]
         if not throwable:
             return action
-        return Action(Kind.PLAY, self.rng.choice(throwable), action.melds, action.layoffs)
+        return Action(Kind.PLAY, self.coin.pick(throwable), action.melds, action.layoffs)

@@ -9,8 +9,7 @@ hand.  Random tie-breaks are the players' own (``greedy_noisy`` plays
 
 from __future__ import annotations
 
-import random
-
+from benchmarks.arena.core.noise import NoiseCoin
 from benchmarks.arena.gin.protocol import (
     Action,
     ActionKind,
@@ -31,13 +30,12 @@ class NoisyPlayer:
     def __init__(self, base: Player, name: str, noise: float = NOISE) -> None:
         self.base = base
         self.name = name
-        self.noise = noise
-        self._rng = random.Random(0)
+        self.coin = NoiseCoin(noise)
 
     def start_hand(self, seat: int, seed: int) -> None:
         """The base player's new hand, and a coin of its own."""
         self.base.start_hand(seat, seed)
-        self._rng = random.Random(f"noise/{seed}")
+        self.coin.new_deal(seed)
 
     def act(self, view: PlayerView) -> Action:
         """The base player's action, or now and then a random one."""
@@ -50,6 +48,4 @@ class NoisyPlayer:
                        if a.kind == ActionKind.DISCARD and a.card != taken]
         else:
             return action
-        if options and self._rng.random() < self.noise:
-            return self._rng.choice(options)
-        return action
+        return self.coin.perturb(options, action)
