@@ -235,3 +235,13 @@ def test_the_advisor_lays_its_melds_after_the_opponents_gin() -> None:
     melds = [e.action.meld for e in hand.log if e.seat == 1 and e.action.kind == ActionKind.MELD]
     assert sorted(melds) == sorted([cards("9C TC JC"), cards("QH QD QS")])
     assert result.deadwood == (0, 2 + 5 + 4 + 6)
+
+
+def test_a_style_player_that_knocks_at_the_wall_throws_a_card_that_knocks() -> None:
+    """Held-out seed 5000, hand pair 58: ``low_knocker`` knocked at the wall
+    where only the top it took there (9♣) leaves a knock, and threw 2♣, its
+    least deadwood without that top (an illegal move found by the panel)."""
+    from benchmarks.arena.gin.runner import Arena
+
+    pair = Arena("advisor", "low_knocker", seed=5000, cross_check=False).play_pair(58)
+    assert [r.violation for r in pair.games] == [None, None]

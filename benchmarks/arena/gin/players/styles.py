@@ -143,11 +143,13 @@ class StylePlayer:
                 return KNOCK
             return PASS
         if phase == Phase.KNOCK_DISCARD:
-            if self._knock_plan is None:  # knocked at the wall: the top is in hand now
+            if self._knock_plan is None or discard(self._knock_plan[0]) not in view.legal_actions:
+                # Knocked at the wall: the top is in hand now, and it may be the
+                # only card whose discard knocks; choose among the legal discards.
                 hand = mask_of(view.hand)
-                least = self._least_knock(hand, card_taken_this_turn(view))
-                card = least[1] if least is not None else view.legal_actions[0].card
-                assert card is not None
+                legal = [a.card for a in view.legal_actions if a.card is not None]
+                fewest = min(min_deadwood(hand ^ (1 << card)) for card in legal)
+                card = self.rng.choice([c for c in legal if min_deadwood(hand ^ (1 << c)) == fewest])
                 self._knock_plan = (card, self._pieces(hand ^ (1 << card)))
             return discard(self._knock_plan[0])
         if phase == Phase.KNOCK_MELD:
