@@ -137,7 +137,8 @@ class StylePlayer:
             return self._discard(view)
         if phase == Phase.WALL:
             top = view.discard_pile[-1]
-            least = self._least_knock(mask_of(view.hand) | 1 << top, top)
+            held = mask_of(view.hand) | 1 << top
+            least = self._least_knock(held, (c for c in cards_of(held) if c != top))
             if KNOCK in view.legal_actions and least is not None \
                     and self.knocks_at_wall(view, least[0]):
                 return KNOCK
@@ -147,9 +148,10 @@ class StylePlayer:
                 # Knocked at the wall: the top is in hand now, and it may be the
                 # only card whose discard knocks; choose among the legal discards.
                 hand = mask_of(view.hand)
-                legal = [a.card for a in view.legal_actions if a.card is not None]
-                fewest = min(min_deadwood(hand ^ (1 << card)) for card in legal)
-                card = self.rng.choice([c for c in legal if min_deadwood(hand ^ (1 << c)) == fewest])
+                least = self._least_knock(
+                    hand, [a.card for a in view.legal_actions if a.card is not None])
+                assert least is not None  # a knock's discard phase offers a discard
+                card = least[1]
                 self._knock_plan = (card, self._pieces(hand ^ (1 << card)))
             return discard(self._knock_plan[0])
         if phase == Phase.KNOCK_MELD:
@@ -163,11 +165,11 @@ class StylePlayer:
             return self._layoff(view)
         return self._defender_meld(view)
 
-    def _least_knock(self, hand: int, taken: int | None) -> tuple[int, int] | None:
-        """The least deadwood a discard (not ``taken``) leaves and that
-        discard (ties at random), or None when no discard knocks."""
-        options = [(min_deadwood(hand ^ (1 << card)), card) for card in cards_of(hand)
-                   if card != taken]
+    def _least_knock(self, hand: int, cards: Iterable[int]) -> tuple[int, int] | None:
+        """The least deadwood a discard of one of ``cards`` leaves and that
+        discard (ties at random, in the order of ``cards``), or None when
+        there is none to discard."""
+        options = [(min_deadwood(hand ^ (1 << card)), card) for card in cards]
         if not options:
             return None
         least = min(dead for dead, _ in options)
@@ -181,7 +183,7 @@ class StylePlayer:
         hand = mask_of(view.hand)
         taken = card_taken_this_turn(view)
         if KNOCK in view.legal_actions:
-            least = self._least_knock(hand, taken)
+            least = self._least_knock(hand, (c for c in cards_of(hand) if c != taken))
             if least is not None and least[0] <= view.rules.knock_limit \
                     and self.knocks(view, least[0]):
                 self._knock_plan = (least[1], self._pieces(hand ^ (1 << least[1])))
