@@ -557,6 +557,19 @@ def test_the_throughput_benchmark_runs() -> None:
     assert "| local, 2 processes" in render(results) and results["headroom"] > 0
 
 
+@pytest.mark.slow
+def test_the_review_log_is_reviewed_alike_on_one_process_and_two() -> None:
+    from benchmarks.speed.bulk import render, review_lines, run_bulk
+
+    lines = [json.loads(line) for line in review_lines(3, seed=40)]
+    assert [line["op"] for line in lines] == ["review_game"] * 3
+    assert [line["id"] for line in lines] == ["review-40", "review-41", "review-42"]
+    results = run_bulk(n=3, processes=(1, 2), ray=False, log="reviews")
+    assert all(r["errors"] == 0 and r["peak_mb"] > 0 for r in results["runs"])
+    assert results["disagreements"] == 0
+    assert "review_game (recorded gin hands)" in render(results)
+
+
 def test_the_preset_log_deals_every_preset_shuffled() -> None:
     from solver import PRESETS
 

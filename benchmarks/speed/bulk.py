@@ -1,13 +1,14 @@
 """Throughput of ``rummy-solver bulk``: hands/s with 1 and 2 processes and on Ray.
 
-``python -m benchmarks.speed.bulk [--n 10000] [--log mixed|presets] [--processes 1 2] [--no-ray]
-[--repeat R] [--json PATH]``
+``python -m benchmarks.speed.bulk [--n 10000] [--log mixed|presets|reviews] [--processes 1 2]
+[--no-ray] [--repeat R] [--json PATH]``
 
 Builds a game log of ``n`` ``/v1/solve`` lines dealt by ``benchmarks.speed.suites``
 -- ``mixed`` (default): a quarter each, interleaved: indian13 14 cards with
 discard, indian21 22 cards with discard, rummy500 13 cards, gin 11 cards with
 discard; ``presets``: every suite's hands (every preset) in equal shares,
-shuffled (``preset_lines``) -- and times what ``rummy-solver bulk`` does with
+shuffled (``preset_lines``) -- or of ``n`` ``review_game`` lines (``reviews``:
+recorded gin hands, ``review_lines``), and times what ``rummy-solver bulk`` does with
 it, once per runner and repeat, each run in a new Python process (cold
 caches, as a real run starts): read the file
 (``api.bulk.command.read_lines``), answer every line
@@ -18,7 +19,9 @@ Ray's start-up.  Runners take turns within each repeat, so a shared
 machine's bursts of load spread over all of them; each runner's figure is
 the median of its runs (its best and every run are in the JSON), and
 ``vs 1 process`` is the ratio of the medians (the median of each round's
-own ratio beside it); the load average before the runs is shown, and each
+own ratio beside it); ``peak MB`` the largest resident memory of the run's
+process and of its largest worker (flat memory: the same peak for a short
+log and a long one); the load average before the runs is shown, and each
 round first measures ``parallel_headroom``: what two CPU-bound processes of
 this session gain over one at that moment, the ceiling of any 2-process
 speedup on a machine other sessions share.
@@ -32,8 +35,10 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import multiprocessing
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -49,6 +54,7 @@ from api.bulk.on_ray import run_lines_ray  # imports ray only when it runs
 from api.shared.operations import DEFAULT_SETTINGS
 from benchmarks.speed.markdown import markdown_table
 from benchmarks.speed.suites import DEFAULT_SEED, SUITES, generate
+from solver.review.selfplay import at_random, follow, play
 
 MIXED_SUITES: tuple[str, ...] = ("indian13_14", "indian21_22", "rummy500_13", "gin11")
 DEFAULT_LINES = 10_000
@@ -80,6 +86,24 @@ def preset_lines(n: int, seed: int = DEFAULT_SEED) -> list[str]:
     return lines[:n]
 
 
+def _recorded_hand(number: int) -> str:
+    """Gin hand ``number`` of a review log, played and recorded: the advisor
+    (``novice``) against itself, every third hand against a random player."""
+    policies = [follow, at_random] if number % 3 == 2 else [follow, follow]
+    record = play("gin", policies, seed=number, level="novice",
+                  players=[f"player {number % 7}", f"player {7 + number % 5}"])
+    return json.dumps({"id": f"review-{number}", "op": "review_game", **record.to_dict(),
+                       "seed": number})
+
+
+def review_lines(n: int, seed: int = DEFAULT_SEED) -> list[str]:
+    """``n`` JSON lines (``review_game`` bodies with an ``id`` and an ``op``):
+    recorded gin hands played by ``solver.review.selfplay`` (seeds ``seed``
+    on), reviewed at the default level; played on every core."""
+    with multiprocessing.Pool(os.cpu_count() or 1) as pool:
+        return pool.map(_recorded_hand, range(seed, seed + n), chunksize=8)
+
+
 def runner_name(processes: int) -> str:
     """How a runner is shown in the table."""
     if processes == RAY:
@@ -102,7 +126,10 @@ def time_once(path: Path, out: Path, processes: int) -> dict[str, float]:
             if first is None:
                 first = time.perf_counter() - start
             sink.write(answered.text.encode("utf-8") + b"\n")
-    return {"seconds": time.perf_counter() - start, "first_answer_s": first or 0.0}
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"seconds": time.perf_counter() - start, "first_answer_s": first or 0.0,
+            "peak_mb": own, "worker_peak_mb": workers}
 
 
 def time_fresh(path: Path, out: Path, processes: int) -> dict[str, float]:
@@ -119,7 +146,8 @@ def time_fresh(path: Path, out: Path, processes: int) -> dict[str, float]:
     return timing
 
 
-LOGS: dict[str, Callable[[int, int], list[str]]] = {"mixed": mixed_lines, "presets": preset_lines}
+LOGS: dict[str, Callable[[int, int], list[str]]] = {
+    "mixed": mixed_lines, "presets": preset_lines, "reviews": review_lines}
 """The game logs a run may time, by name."""
 
 HEADROOM_LOOP = 3_000_000
@@ -151,7 +179,7 @@ def run_bulk(n: int = DEFAULT_LINES, processes: Sequence[int] = (1, 2), ray: boo
     ``render`` / JSON."""
     ray_missing = importlib.util.find_spec("ray") is None
     plan = [*processes, *([RAY] if ray and not ray_missing else [])]
-    suites = list(MIXED_SUITES) if log == "mixed" else list(SUITES)
+    suites = {"mixed": list(MIXED_SUITES), "reviews": ["gin review_game"]}.get(log, list(SUITES))
     results: dict[str, Any] = {"n": n, "seed": seed, "repeat": repeat, "log": log,
                                "suites": suites, "cpus": os.cpu_count(), "runs": [],
                                "disagreements": 0}
@@ -193,6 +221,8 @@ def run_bulk(n: int = DEFAULT_LINES, processes: Sequence[int] = (1, 2), ray: boo
                 "hands_per_s": len(answers) / seconds,
                 "all_seconds": [t["seconds"] for t in runs],
                 "all_loads": [t["load_before"] for t in runs],
+                "peak_mb": max(t.get("peak_mb", 0.0) for t in runs),
+                "worker_peak_mb": max(t.get("worker_peak_mb", 0.0) for t in runs),
             })
     base = next((r for r in results["runs"] if r["processes"] == 1), None)
     for row in results["runs"]:
@@ -209,12 +239,16 @@ def render(results: dict[str, Any]) -> str:
              f"{r['first_answer_s']:.2f}", f"{r['hands_per_s']:,.0f}",
              "-" if r["speedup"] is None else f"{r['speedup']:.2f}x",
              "-" if r["round_speedup"] is None else f"{r['round_speedup']:.2f}x",
-             r["errors"], r["differing"], f"{r['load_before']:.1f}"] for r in results["runs"]]
+             r["errors"], r["differing"], f"{r['load_before']:.1f}",
+             f"{r.get('peak_mb', 0):.0f} / {r.get('worker_peak_mb', 0):.0f}"]
+            for r in results["runs"]]
     table = markdown_table(["runner", "lines", "seconds (median)", "best", "first answer (s)",
                             "hands/s", "vs 1 process", "per round", "errors",
-                            "answers differing", "load avg before"], rows)
-    what = "mixed" if results.get("log", "mixed") == "mixed" else "every preset's, shuffled,"
-    title = (f"### Bulk throughput: {results['n']:,} {what} /v1/solve lines "
+                            "answers differing", "load avg before",
+                            "peak MB: run / worker"], rows)
+    what = {"mixed": "mixed /v1/solve", "reviews": "review_game (recorded gin hands)"}.get(
+        results.get("log", "mixed"), "every preset's, shuffled, /v1/solve")
+    title = (f"### Bulk throughput: {results['n']:,} {what} lines "
              f"({', '.join(results['suites'])}), {results['cpus']} CPUs, "
              f"median of {results['repeat']} alternating runs\n\n")
     notes = []
@@ -233,8 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=DEFAULT_LINES, help="lines (default 10000)")
     parser.add_argument("--log", choices=list(LOGS), default="mixed",
-                        help="the game log: four suites interleaved (mixed, default) or every "
-                             "preset's hands shuffled (presets)")
+                        help="the game log: four suites interleaved (mixed, default), every "
+                             "preset's hands shuffled (presets) or recorded gin hands to "
+                             "review (reviews)")
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2], metavar="N",
                         help="process counts to time (default: 1 2)")
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray runner")
