@@ -516,6 +516,10 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
         page.wait_for_selector("body[data-ready=true]")
         page.evaluate("([seed, players]) => { window.referee = new IndianReferee.Game(seed, 1, players); }",
                       [seed, players])
+        ids = ["you", *(f"bot-{k}" for k in range(1, players))]
+        early = page.evaluate("(ids) => { try { referee.record(ids); return null; } "
+                              "catch (error) { return error.message; } }", ids)
+        assert early and "not over" in early  # a record shows every card: only after the deal
         for turns in range(players * MAX_DECISIONS):
             now = page.evaluate("() => ({phase: referee.phase, seat: referee.toAct, hands: referee.hands, "
                                 "active: referee.active, canDrop: referee.canDrop})")
@@ -557,6 +561,18 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
             assert report.status_code == 200, report.text
             # the advisor offers only valid shows
             assert page.evaluate("(report) => referee.judge(report)", report.json()) is True
+        # The deal's record (what Review sends) replays through the review: every event one
+        # decision of its seat, the first ones (both seats' turns) reviewed at least.
+        record = page.evaluate("(ids) => referee.record(ids)", ids)
+        assert record["deal"]["wild_rank"] == page.evaluate("() => referee.cutCard")
+        assert all(("drawn" in e) == (e["action"] == "draw_stock") for e in record["events"])
+        reviewed = post(base_url, "/v1/review", record)
+        assert reviewed.status_code == 200, reviewed.text
+        review = reviewed.json()
+        assert review["total"] == len(record["events"]) == page.evaluate("() => referee.history.length")
+        acted = {e["player"] for e in record["events"]}
+        seen = {d["seat"] for d in review["decisions"]}
+        assert seen == acted if review["complete"] else len(seen) >= 2, (seen, acted)
         request = page.evaluate("() => referee.scoreRequest()")
         if ending == "void":
             assert request is None
@@ -573,6 +589,39 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
                 assert 0 <= player["pays"] <= 2 * POINTS_CAP
     finally:
         context.close()
+
+
+def test_the_record_of_a_wrong_show_replays_through_the_review(browser: Any, base_url: str) -> None:
+    """Deal 1 of SHOW_SEED for two: you draw and show the 13 kept as arranged best, which is
+    no valid show.  The record's declaration shows every card (those left out of the melds as
+    one more group), the review takes it and finds the wrong declaration; before the deal
+    is over the referee writes no record."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(base_url + indian_link(SHOW_SEED, players=2))
+        page.wait_for_selector("body[data-ready=true]")
+        drawn = page.evaluate("""() => {
+            window.referee = new IndianReferee.Game(%d, 1, 2);
+            return referee.apply({action: RummyWords.DRAW_STOCK}).drawn;
+        }""" % SHOW_SEED)
+        hint = post(base_url, "/v1/hints/discard", page.evaluate("() => referee.discardHintRequest()"))
+        assert hint.status_code == 200, hint.text
+        page.evaluate("([hint, card]) => referee.apply(referee.showThrowing(hint, card))",
+                      [hint.json(), drawn])
+        kept = page.evaluate("() => referee.declaration.kept")
+        record = page.evaluate("() => referee.record(['you', 'bot-1'])")
+    finally:
+        context.close()
+    shown = record["events"][-1]
+    assert shown["action"] == "declare" and shown["card"] == drawn
+    assert sorted(c for meld in shown["melds"] for c in meld) == sorted(kept)
+    assert record["events"][0] == {"player": 0, "action": "draw_stock", "drawn": drawn}
+    reviewed = post(base_url, "/v1/review", record)
+    assert reviewed.status_code == 200, reviewed.text
+    review = reviewed.json()
+    assert review["ending"] == "wrong_declaration" and review["result"] == [-WRONG_DECLARATION, 0]
+    assert [d["seat"] for d in review["decisions"]] == [0, 0]
 
 
 def test_the_referee_lets_a_copy_of_the_card_taken_be_thrown(browser: Any, base_url: str) -> None:
