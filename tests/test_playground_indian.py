@@ -10,13 +10,16 @@ so a deal takes seconds) and check what the page offers and shows: the drop's co
 beside playing on, the summary's points against the rules of ``docs/RULES.md``
 (a first drop pays 10, a later one 40, a loser its count capped at 80 and halved
 before its first turn, a wrong show 80), no console errors, nothing but this
-server, no horizontal scrolling on a phone.  The referee test drives the page's
-own referee (``indian-referee.js``, no clicking) through whole deals and checks at
-every turn that ``/v1/advise`` accepts the view the page would send, refuses the
-same view from a seat whose turn it is not, and lists exactly the moves the page
-offers.  The bots' style: lively bots (the default) make a game of every one of the
-13 deals where the advisor's own drops ended 5 at once, and a scripted advisor shows
-which drops each style takes while your Hint stays the advisor's.
+server, no horizontal scrolling on a phone.  The review tests play a scripted deal
+to its end and click Review (the deal as a recorded game to ``POST /v1/review``, its
+answer drawn: a graph line per player, labels, a decision's moves).  The referee test
+drives the page's own referee (``indian-referee.js``, no clicking) through whole deals
+and checks at every turn that ``/v1/advise`` accepts the view the page would send,
+refuses the same view from a seat whose turn it is not, and lists exactly the moves
+the page offers; at the end the deal's record replays through ``POST /v1/review``.
+The bots' style: lively bots (the default) make a game of every one of the 13 deals
+where the advisor's own drops ended 5 at once, and a scripted advisor shows which
+drops each style takes while your Hint stays the advisor's.
 
 The tests do not depend on which moves the advisor prefers: what they play by
 hand (drawing from the stock, throwing the card drawn, dropping, a show) is always
@@ -736,10 +739,10 @@ def test_the_record_of_a_wrong_show_replays_through_the_review(browser: Any, bas
         page = context.new_page()
         page.goto(base_url + indian_link(SHOW_SEED, players=2))
         page.wait_for_selector("body[data-ready=true]")
-        drawn = page.evaluate("""() => {
-            window.referee = new IndianReferee.Game(%d, 1, 2);
+        drawn = page.evaluate("""(seed) => {
+            window.referee = new IndianReferee.Game(seed, 1, 2);
             return referee.apply({action: RummyWords.DRAW_STOCK}).drawn;
-        }""" % SHOW_SEED)
+        }""", SHOW_SEED)
         hint = post(base_url, "/v1/hints/discard", page.evaluate("() => referee.discardHintRequest()"))
         assert hint.status_code == 200, hint.text
         page.evaluate("([hint, card]) => referee.apply(referee.showThrowing(hint, card))",
