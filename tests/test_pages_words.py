@@ -20,10 +20,10 @@ from solver.play import words
 
 NOT_GAME_WORDS = {
     ("gin.js", "meld"): 2,  # the CSS class of a meld's figure in the outcome
-    ("gin.js", "middle"): 1,  # the review graph's SVG text-anchor, not the drop stage
     ("indian.js", "meld"): 1,  # the same, in the show's box
     ("play.js", "meld"): 1,  # a meld's data-testid on the solver page
     ("play.js", "discard"): 3,  # the solver page's discard checkbox (its id) and ?discard= link
+    ("review-panel.js", "middle"): 1,  # the review graph's SVG text-anchor, not the drop stage
 }
 """(script, word) -> how many quoted strings there spell a game word but are not one."""
 

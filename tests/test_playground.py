@@ -170,7 +170,8 @@ def test_page_and_assets_are_served_with_a_strict_policy(base_url: str) -> None:
         assert "default-src 'none'" in page.headers["content-security-policy"]
     for asset in ("play.js", "play.css", "icon.svg", "cards.js", "seeded.js", "table-api.js",
                   "table-page.js",
-                  "advice-chart.js", "gin.js", "gin-referee.js", "gin.css", "indian.js",
+                  "advice-chart.js", "review-panel.js", "review-panel.css", "gin.js",
+                  "gin-referee.js", "gin.css", "indian.js",
                   "indian-referee.js", "indian.css", "words.js"):
         assert httpx.get(f"{base_url}/play-assets/{asset}").status_code == 200
     for missing_path in ("/play-assets/..%2Fplay.py", "/play-assets/gin.html", "/play-assets/indian.html"):

@@ -10,13 +10,16 @@ so a deal takes seconds) and check what the page offers and shows: the drop's co
 beside playing on, the summary's points against the rules of ``docs/RULES.md``
 (a first drop pays 10, a later one 40, a loser its count capped at 80 and halved
 before its first turn, a wrong show 80), no console errors, nothing but this
-server, no horizontal scrolling on a phone.  The referee test drives the page's
-own referee (``indian-referee.js``, no clicking) through whole deals and checks at
-every turn that ``/v1/advise`` accepts the view the page would send, refuses the
-same view from a seat whose turn it is not, and lists exactly the moves the page
-offers.  The bots' style: lively bots (the default) make a game of every one of the
-13 deals where the advisor's own drops ended 5 at once, and a scripted advisor shows
-which drops each style takes while your Hint stays the advisor's.
+server, no horizontal scrolling on a phone.  The review tests play a scripted deal
+to its end and click Review (the deal as a recorded game to ``POST /v1/review``, its
+answer drawn: a graph line per player, labels, a decision's moves).  The referee test
+drives the page's own referee (``indian-referee.js``, no clicking) through whole deals
+and checks at every turn that ``/v1/advise`` accepts the view the page would send,
+refuses the same view from a seat whose turn it is not, and lists exactly the moves
+the page offers; at the end the deal's record replays through ``POST /v1/review``.
+The bots' style: lively bots (the default) make a game of every one of the 13 deals
+where the advisor's own drops ended 5 at once, and a scripted advisor shows which
+drops each style takes while your Hint stays the advisor's.
 
 The tests do not depend on which moves the advisor prefers: what they play by
 hand (drawing from the stock, throwing the card drawn, dropping, a show) is always
@@ -35,6 +38,8 @@ from typing import Any
 import httpx
 import pytest
 
+from solver.play import words
+from solver.review.params import LABELS
 from tests.game_pages import GamePage
 from tests.test_playground import PHONE
 
@@ -442,6 +447,139 @@ def test_a_wrong_show_costs_80_and_nobody_else_pays(indian: IndianPage, shots: P
     indian.page.screenshot(path=str(shots / "wrong-show.png"), full_page=True)
 
 
+def bots_drop_after_you(route: Any) -> None:
+    """Answer a bot's /v1/advise with a short line: draw from the stock and throw the card
+    drawn, and drop once someone has dropped.  Your hints go to the advisor."""
+    body = json.loads(route.request.post_data)
+    if body["me"] == 0:
+        route.continue_()
+        return
+    hand = body["hand"]
+    if len(hand) == 14:
+        move: dict[str, Any] = {"action": "discard", "card": hand[-1]}
+    elif any(event["action"] == "drop" for event in body["history"]):
+        move = {"action": "drop"}
+    else:
+        move = {"action": "draw_stock"}
+    value = {"move": move, "expected_points": 0.0, "win_probability": 0.0,
+             "match_win_probability": None, "exact": False, "samples": 1, "standard_error": None,
+             "reasons": ["scripted"]}
+    route.fulfill(status=200, content_type="application/json", body=json.dumps({
+        "game": "indian13", "phase": "discard" if len(hand) == 14 else "draw",
+        "recommended": value, "moves": [value], "level": "novice", "seed": 0, "complete": True,
+        "elapsed_ms": 0.0}))
+
+
+def test_review_after_the_deal(indian: IndianPage, shots: Path) -> None:
+    """Three players, the bots scripted: everyone draws from the stock and throws the card
+    drawn, then you drop and bot 1 drops (bot 2 collects).  Review sends the deal as a
+    recorded game (the whole deal, the cut card, every action) to POST /v1/review, which
+    takes it, and the page shows a graph line per player, every decision's label and loss,
+    and a decision's moves on a click."""
+    indian.page.route("**/v1/advise", bots_drop_after_you)
+    assert indian.open(indian_link(SEED)) == "human"
+    indian.testid("moves").locator("[data-move=draw_stock]").click()
+    assert indian.turn() == "human" and indian.phase() == "discard"
+    indian.testid("your-hand").locator("[data-testid=hand-card].new").first.click()
+    assert indian.turn() == "human" and indian.phase() == "draw"
+    assert indian.testid("review").is_hidden()
+    indian.testid("moves").locator("[data-move=drop]").click()
+    assert indian.turn() == "over"
+    assert indian.testid("outcome").get_attribute("data-ending") == "dropped"
+    turns = int(indian.testid("table").get_attribute("data-turn-count"))
+    assert turns == 8
+    with indian.page.expect_response("**/v1/review") as sent:
+        indian.testid("review-button").click()
+    response = sent.value
+    assert response.status == 200, response.text()
+    record = json.loads(response.request.post_data)
+    answer = response.json()
+    indian.page.wait_for_selector("[data-testid=review][data-state=done]")
+    indian.page.screenshot(path=str(shots / "review.png"), full_page=True)
+
+    # The record: every seat's dealt cards, the upcard, the cut card as advise takes it, and
+    # every action in the advisor's words, each stock draw with its card.
+    assert record["game"] == "indian13" and record["players"] == ["you", "bot-1", "bot-2"]
+    assert record["dealer"] == 2  # deal 1: the last seat deals, you play first
+    assert [len(hand) for hand in record["deal"]["hands"]] == [13, 13, 13]
+    assert record["deal"]["wild_rank"] == indian.cut_card()
+    events = record["events"]
+    assert len(events) == turns
+    assert [(e["player"], e["action"]) for e in events][-2:] == [(0, "drop"), (1, "drop")]
+    assert all(("drawn" in e) == (e["action"] == "draw_stock") for e in events)
+    assert {e["action"] for e in events} <= set(words.INDIAN.moves)
+    assert "score" not in record  # gin's match score: an Indian deal has none
+    # The answer replays it whole: one decision per event, every one reviewed.
+    assert answer["complete"] and answer["reviewed"] == answer["total"] == len(events)
+    assert answer["ending"] == "drops"
+    decisions = answer["decisions"]
+    assert [d["events"] for d in decisions] == [[i, i] for i in range(len(events))]
+    assert [d["seat"] for d in decisions] == [e["player"] for e in events]
+
+    # The graph: a line per player, one point per decision of each, axes labelled, a legend.
+    graph = indian.testid("review-graph")
+    for seat in (0, 1, 2):
+        points = graph.locator(f"[data-testid=graph-point][data-seat='{seat}']")
+        assert points.count() == sum(d["seat"] == seat for d in decisions), seat
+    assert [graph.get_by_test_id("graph-legend").nth(i).text_content() for i in range(3)] == [
+        "You", "Bot 1", "Bot 2"]
+    assert "decision" in indian.testid("graph-x-label").text_content()
+    assert "points lost" in indian.testid("graph-y-label").text_content()
+    # The list: every decision with its label (null: not valued) and its loss.
+    rows = indian.testid("review-decision")
+    assert rows.count() == len(decisions)
+    for i, decision in enumerate(decisions):
+        row = rows.nth(i)
+        label = row.get_attribute("data-label")
+        assert label in (*LABELS, "unvalued")
+        assert label == (decision["label"] or "unvalued")
+        assert row.get_attribute("data-seat") == str(decision["seat"])
+        assert row.get_by_test_id("review-loss").inner_text()
+    assert "You drop" in rows.nth(6).inner_text() and "Bot 1 drops" in rows.nth(7).inner_text()
+    players = indian.testid("review-player")
+    assert {players.nth(i).get_attribute("data-seat") for i in range(players.count())} == {"0", "1", "2"}
+    # A click on a decision: its moves, the best first, and the reason.
+    worst = max(range(len(decisions)), key=lambda i: decisions[i]["points_lost"] or 0.0)
+    assert indian.testid("review-detail").is_hidden()
+    rows.nth(worst).click()
+    detail = indian.testid("review-detail")
+    assert detail.is_visible() and rows.nth(worst).get_attribute("aria-pressed") == "true"
+    ranked = detail.get_by_test_id("review-rank")
+    best, played = decisions[worst]["best"], decisions[worst]["played"]
+    assert ranked.first.get_attribute("data-action") == best["action"]
+    assert ranked.first.get_attribute("data-card") == best.get("card")
+    assert ranked.count() == (1 if decisions[worst]["label"] == "best" else 2)
+    assert ranked.last.get_attribute("data-action") == played["action"]
+    assert detail.get_by_test_id("review-reason").inner_text()
+    indian.page.screenshot(path=str(shots / "review-decision.png"), full_page=True)
+    assert indian.no_overflow()
+    # The next deal clears the review.
+    indian.testid("next-deal").click()
+    indian.turn()
+    assert indian.testid("review").is_hidden()
+
+
+def test_review_errors_are_shown_in_the_panel(indian: IndianPage) -> None:
+    assert indian.open(indian_link(SEED, players=2)) == "human"
+    indian.testid("moves").locator("[data-move=drop]").click()  # a first drop ends a deal of two
+    assert indian.turn() == "over"
+    refused = {"detail": [{"type": "drawn_mismatch", "loc": ["body", "events", 0],
+                           "msg": "scripted refusal"}]}
+    indian.page.route("**/v1/review", lambda route: route.fulfill(
+        status=422, content_type="application/json", body=json.dumps(refused)))
+    indian.testid("review-button").click()
+    indian.page.wait_for_selector("[data-testid=review][data-state=error]")
+    status = indian.testid("review-status").inner_text()
+    assert "HTTP 422" in status and "drawn_mismatch at body.events.0" in status
+    assert indian.testid("review-decision").count() == 0
+    assert indian.turn() == "over" and indian.testid("review-button").is_enabled()
+    indian.page.unroute("**/v1/review")
+    indian.testid("review-button").click()
+    indian.page.wait_for_selector("[data-testid=review][data-state=done]")
+    assert indian.testid("review-decision").count() == 1  # your drop, the only decision
+    indian.answers.clear()  # the refusal above was made on purpose
+
+
 # ---------------------------------------------------------------------------
 # A phone, and errors
 
@@ -516,6 +654,10 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
         page.wait_for_selector("body[data-ready=true]")
         page.evaluate("([seed, players]) => { window.referee = new IndianReferee.Game(seed, 1, players); }",
                       [seed, players])
+        ids = ["you", *(f"bot-{k}" for k in range(1, players))]
+        early = page.evaluate("(ids) => { try { referee.record(ids); return null; } "
+                              "catch (error) { return error.message; } }", ids)
+        assert early and "not over" in early  # a record shows every card: only after the deal
         for turns in range(players * MAX_DECISIONS):
             now = page.evaluate("() => ({phase: referee.phase, seat: referee.toAct, hands: referee.hands, "
                                 "active: referee.active, canDrop: referee.canDrop})")
@@ -557,6 +699,18 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
             assert report.status_code == 200, report.text
             # the advisor offers only valid shows
             assert page.evaluate("(report) => referee.judge(report)", report.json()) is True
+        # The deal's record (what Review sends) replays through the review: every event one
+        # decision of its seat, the first ones (both seats' turns) reviewed at least.
+        record = page.evaluate("(ids) => referee.record(ids)", ids)
+        assert record["deal"]["wild_rank"] == page.evaluate("() => referee.cutCard")
+        assert all(("drawn" in e) == (e["action"] == "draw_stock") for e in record["events"])
+        reviewed = post(base_url, "/v1/review", record)
+        assert reviewed.status_code == 200, reviewed.text
+        review = reviewed.json()
+        assert review["total"] == len(record["events"]) == page.evaluate("() => referee.history.length")
+        acted = {e["player"] for e in record["events"]}
+        seen = {d["seat"] for d in review["decisions"]}
+        assert seen == acted if review["complete"] else len(seen) >= 2, (seen, acted)
         request = page.evaluate("() => referee.scoreRequest()")
         if ending == "void":
             assert request is None
@@ -573,6 +727,39 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
                 assert 0 <= player["pays"] <= 2 * POINTS_CAP
     finally:
         context.close()
+
+
+def test_the_record_of_a_wrong_show_replays_through_the_review(browser: Any, base_url: str) -> None:
+    """Deal 1 of SHOW_SEED for two: you draw and show the 13 kept as arranged best, which is
+    no valid show.  The record's declaration shows every card (those left out of the melds as
+    one more group), the review takes it and finds the wrong declaration; before the deal
+    is over the referee writes no record."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(base_url + indian_link(SHOW_SEED, players=2))
+        page.wait_for_selector("body[data-ready=true]")
+        drawn = page.evaluate("""(seed) => {
+            window.referee = new IndianReferee.Game(seed, 1, 2);
+            return referee.apply({action: RummyWords.DRAW_STOCK}).drawn;
+        }""", SHOW_SEED)
+        hint = post(base_url, "/v1/hints/discard", page.evaluate("() => referee.discardHintRequest()"))
+        assert hint.status_code == 200, hint.text
+        page.evaluate("([hint, card]) => referee.apply(referee.showThrowing(hint, card))",
+                      [hint.json(), drawn])
+        kept = page.evaluate("() => referee.declaration.kept")
+        record = page.evaluate("() => referee.record(['you', 'bot-1'])")
+    finally:
+        context.close()
+    shown = record["events"][-1]
+    assert shown["action"] == "declare" and shown["card"] == drawn
+    assert sorted(c for meld in shown["melds"] for c in meld) == sorted(kept)
+    assert record["events"][0] == {"player": 0, "action": "draw_stock", "drawn": drawn}
+    reviewed = post(base_url, "/v1/review", record)
+    assert reviewed.status_code == 200, reviewed.text
+    review = reviewed.json()
+    assert review["ending"] == "wrong_declaration" and review["result"] == [-WRONG_DECLARATION, 0]
+    assert [d["seat"] for d in review["decisions"]] == [0, 0]
 
 
 def test_the_referee_lets_a_copy_of_the_card_taken_be_thrown(browser: Any, base_url: str) -> None:

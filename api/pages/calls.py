@@ -30,7 +30,8 @@ CALLS: frozenset[tuple[str, str]] = frozenset({
     ("POST", "/v1/layoffs"),
     ("POST", "/v1/advise"),
     ("POST", "/v1/gin/score"),
-    # /play/gin: the hand reviewed once it is over (about a second of CPU a hand)
+    # /play/gin and /play/indian: the hand or deal reviewed once it is over (about a second of
+    # CPU a gin hand, up to about two an Indian deal played to a show)
     ("POST", "/v1/review"),
     # /play/indian: a show checked, the deal scored (and /v1/hints/discard, /v1/advise)
     ("POST", "/v1/validate"),

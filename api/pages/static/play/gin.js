@@ -6,7 +6,7 @@
 // score, levels) lives in the query string, so a hand can be shared and replayed.  Once a hand
 // is over, Review sends it as a recorded game (the referee's record: the whole deal and every
 // action) to POST /v1/review and shows each decision's label and loss, a graph of both
-// players' points lost, and a decision's moves on a click.
+// players' points lost, and a decision's moves on a click (review-panel.js).
 "use strict";
 
 (() => {
@@ -24,9 +24,7 @@
   const MAX_DELAY_MS = 5000;
   const SHOWN_MOVES = 3;
   const PLAYERS = ["you", "bot"]; // the record's player ids, by seat
-  const SEAT_CLASS = ["you", "bot"]; // the graph's and the list's colour classes, by seat
-  const SVG = "http://www.w3.org/2000/svg";
-  const CENTRED = "middle"; // the SVG text-anchor of the graph's centred labels (not a drop stage)
+  const SEAT_CLASS = ["you", "bot"]; // the review's colour classes, by seat
 
   const $ = (id) => document.getElementById(id);
 
@@ -47,6 +45,15 @@
   const errors = tablePage.errorPanel(() => setStatus(""));
   const showError = errors.show;
   const clearError = errors.clear;
+
+  // ---------------------------------------------------------------- review
+
+  // Once the hand is over, its Review button sends the referee's record of it (with the match
+  // score before the hand) to POST /v1/review; the panel is review-panel.js's.
+  const review = window.RummyReviewPanel.create({
+    who, seatClass: (seat) => SEAT_CLASS[seat], moveWords, round: "hand", epoch: () => epoch,
+    record: () => (game.phase === W.OVER ? game.record(PLAYERS, scoreBefore) : null),
+  });
 
 
   // ------------------------------------------------------------------ words
@@ -126,7 +133,7 @@
     scored = null;
     drawnCard = null;
     scoreBefore = [...match.score];
-    clearReview();
+    review.clear();
     $("last-moves").replaceChildren();
     $("history").replaceChildren();
     $("outcome").hidden = true;
@@ -351,14 +358,8 @@
       line.dataset.testid = "match-over";
       box.append(line);
     }
-    const review = element("button", "", "Review this hand");
-    review.type = "button";
-    review.id = "review-hand";
-    review.dataset.testid = "review-button";
-    review.title = "Every decision of both players against the advisor's best (POST /v1/review)";
-    review.addEventListener("click", reviewHand);
     const buttons = element("div", "actions outcome-actions");
-    buttons.append(review, next);
+    buttons.append(review.button(), next);
     box.append(buttons);
     box.hidden = false;
     renderScore();
@@ -392,216 +393,6 @@
       box.append(dead);
     }
     return box;
-  }
-
-  // ---------------------------------------------------------------- review
-
-  function clearReview() {
-    const panel = $("review");
-    panel.hidden = true;
-    panel.dataset.state = "empty";
-    $("review-status").textContent = "";
-    $("review-summary").replaceChildren();
-    $("review-graph").replaceChildren();
-    $("review-graph-box").hidden = true;
-    $("review-decisions").replaceChildren();
-    $("review-detail").replaceChildren();
-    $("review-detail").hidden = true;
-  }
-
-  /** Send the hand just played as a recorded game to POST /v1/review and show the answer.
-   * The record holds the whole deal: it is only asked for once the hand is over. */
-  async function reviewHand() {
-    if (game.phase !== W.OVER) return;
-    const at = epoch;
-    const button = $("review-hand");
-    clearReview();
-    const panel = $("review");
-    panel.hidden = false;
-    panel.dataset.state = "busy";
-    if (button) button.disabled = true;
-    $("review-status").textContent = "Reviewing every decision of the hand (POST /v1/review)…";
-    panel.scrollIntoView({ block: "nearest" });
-    let answer;
-    try {
-      answer = await api("v1/review", game.record(PLAYERS, scoreBefore));
-    } catch (err) {
-      if (at !== epoch) return;
-      panel.dataset.state = "error";
-      $("review-status").textContent = describeError(err, "Reviewing the hand (POST /v1/review)");
-      if (button) button.disabled = false; // to try again
-      return;
-    }
-    if (at !== epoch) return;
-    if (button) button.disabled = false;
-    renderReview(answer);
-  }
-
-  function signed(value, digits = 1) {
-    return (value > 0 ? "+" : value < 0 ? "−" : "") + Math.abs(value).toFixed(digits);
-  }
-
-  function renderReview(answer) {
-    const decisions = answer.decisions;
-    const cut = answer.complete ? "" : " (cut short by the deadline: the rest are not reviewed)";
-    $("review-status").textContent = `${answer.reviewed} of ${answer.total} decisions reviewed at level `
-      + `${answer.level}${cut}. Losses are against the advisor's best move, valued from what the player knew then.`;
-    const summary = $("review-summary");
-    for (const player of answer.players) {
-      const line = element("p", `review-player ${SEAT_CLASS[player.seat]}`);
-      line.dataset.testid = "review-player";
-      line.dataset.seat = String(player.seat);
-      const labels = Object.entries(player.labels).filter(([, n]) => n).map(([label, n]) => `${n} ${label}`);
-      const accuracy = player.accuracy === null ? "" : `accuracy ${player.accuracy.toFixed(0)}, `;
-      line.append(element("b", null, who(player.seat)), document.createTextNode(
-        `: ${accuracy}${player.points_lost.toFixed(1)} points lost over ${player.decisions} decisions`
-        + (labels.length ? ` (${labels.join(", ")})` : "")));
-      summary.append(line);
-    }
-    if (decisions.length) {
-      $("review-graph").replaceChildren(graph(decisions));
-      $("review-graph-box").hidden = false;
-    }
-    const list = $("review-decisions");
-    decisions.forEach((decision, i) => list.append(decisionItem(decision, i)));
-    $("review").dataset.state = "done";
-  }
-
-  /** Each player's points lost so far, decision by decision: an inline SVG, one point per
-   * decision of that player at its place in the order played. */
-  function graph(decisions) {
-    const width = 340;
-    const height = 170;
-    const pad = { left: 40, right: 10, top: 22, bottom: 34 }; // the legend above the plot
-    const totals = [0, 0];
-    const points = decisions.map((d, i) => {
-      totals[d.seat] += d.points_lost ?? 0;
-      return { i, seat: d.seat, total: totals[d.seat], decision: d };
-    });
-    const values = [0, ...points.map((p) => p.total)];
-    const top = Math.max(1, ...values);
-    const bottom = Math.min(0, ...values);
-    const last = Math.max(1, decisions.length - 1);
-    const x = (i) => pad.left + (i * (width - pad.left - pad.right)) / last;
-    const y = (v) => pad.top + ((top - v) * (height - pad.top - pad.bottom)) / (top - bottom);
-    const node = (tag, attrs, text) => {
-      const item = document.createElementNS(SVG, tag);
-      for (const [name, value] of Object.entries(attrs)) item.setAttribute(name, String(value));
-      if (text !== undefined) item.textContent = text;
-      return item;
-    };
-    const svg = node("svg", {
-      viewBox: `0 0 ${width} ${height}`, class: "review-graph", role: "img",
-      "aria-label": "Points lost so far by each player, decision by decision",
-    });
-    svg.append(node("title", {}, "Points lost so far by each player, decision by decision"));
-    const axes = node("g", { class: "axes" });
-    axes.append(node("line", { x1: pad.left, y1: pad.top, x2: pad.left, y2: height - pad.bottom }));
-    axes.append(node("line", { x1: pad.left, y1: y(0), x2: width - pad.right, y2: y(0) }));
-    for (const v of new Set([bottom, 0, top])) {
-      axes.append(node("text", { x: pad.left - 4, y: y(v) + 3, "text-anchor": "end" }, v.toFixed(v % 1 ? 1 : 0)));
-    }
-    for (const i of new Set([0, decisions.length - 1])) {
-      axes.append(node("text", { x: x(i), y: height - pad.bottom + 12, "text-anchor": CENTRED }, String(i + 1)));
-    }
-    axes.append(node("text", { x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": CENTRED,
-      "data-testid": "graph-x-label" }, "decision, in the order played"));
-    axes.append(node("text", { x: 10, y: (pad.top + height - pad.bottom) / 2, "text-anchor": CENTRED,
-      transform: `rotate(-90 10 ${(pad.top + height - pad.bottom) / 2})`, "data-testid": "graph-y-label" },
-    "points lost so far"));
-    svg.append(axes);
-    for (const seat of [HUMAN, BOT]) {
-      const mine = points.filter((p) => p.seat === seat);
-      if (!mine.length) continue;
-      const line = [[x(0), y(0)], ...mine.map((p) => [x(p.i), y(p.total)])].map((xy) => xy.join(",")).join(" ");
-      const group = node("g", { class: `series ${SEAT_CLASS[seat]}`, "data-testid": "graph-series", "data-seat": seat });
-      group.append(node("polyline", { points: line }));
-      for (const p of mine) {
-        const circle = node("circle", {
-          cx: x(p.i), cy: y(p.total), r: 3.5, class: `label-${p.decision.label ?? "unvalued"}`,
-          "data-testid": "graph-point", "data-seat": seat, "data-number": p.decision.number,
-        });
-        circle.append(node("title", {}, `${p.i + 1}. ${who(seat)}: ${p.total.toFixed(1)} points lost so far`));
-        group.append(circle);
-      }
-      svg.append(group);
-      svg.append(node("text", { x: pad.left + 70 * seat, y: 10, class: `legend ${SEAT_CLASS[seat]}` },
-        `${seat === HUMAN ? "——" : "- -"} ${who(seat)}`));
-    }
-    return svg;
-  }
-
-  function decisionItem(decision, index) {
-    const item = element("li", `review-item ${SEAT_CLASS[decision.seat]}`);
-    const label = decision.label ?? "unvalued";
-    const button = element("button", `review-decision label-${label}`);
-    button.type = "button";
-    button.dataset.testid = "review-decision";
-    button.dataset.seat = String(decision.seat);
-    button.dataset.number = String(decision.number);
-    button.dataset.label = label;
-    button.setAttribute("aria-pressed", "false");
-    const tag = span(`review-label label-${label}`, label);
-    tag.dataset.testid = "review-label";
-    const lost = span("review-loss", decision.points_lost === null ? "not valued"
-      : decision.points_lost === 0 ? "0" : `${signed(-decision.points_lost)} pts`);
-    lost.dataset.testid = "review-loss";
-    button.append(span("review-number", `${index + 1}.`),
-      span("review-move", moveWords(decision.played, { seat: decision.seat, phase: decision.phase })
-        + (decision.drawn ? ` (${shortName(decision.drawn)})` : "")),
-      tag, lost);
-    button.addEventListener("click", () => showDecision(decision, index, button));
-    item.append(button);
-    return item;
-  }
-
-  /** One decision's moves: the advisor's best and the move played, their values, the loss and
-   * the reason, as the review answered them. */
-  function showDecision(decision, index, button) {
-    for (const other of $("review-decisions").querySelectorAll("[aria-pressed=true]")) {
-      other.setAttribute("aria-pressed", "false");
-    }
-    button.setAttribute("aria-pressed", "true");
-    const box = $("review-detail");
-    box.replaceChildren();
-    box.dataset.number = String(decision.number);
-    const phase = decision.phase;
-    box.append(element("h3", null, `Decision ${index + 1}: ${who(decision.seat)}, ${decision.kind.replace(/_/g, " ")}`));
-    const hand = element("div", "group");
-    hand.append(element("h4", null, decision.seat === HUMAN ? "Your cards then" : "The bot's cards then"),
-      cardRow([...decision.hand].sort((a, b) => sortKey(a) - sortKey(b)), { small: true }));
-    box.append(hand);
-    const ranking = element("ol", "review-ranking");
-    ranking.dataset.testid = "review-ranking";
-    const same = JSON.stringify(decision.played) === JSON.stringify(decision.best)
-      || (decision.label === "best");
-    const row = (move, value, marks) => {
-      const li = element("li", `review-rank ${marks.join(" ")}`);
-      li.dataset.testid = "review-rank";
-      li.dataset.action = move.action;
-      if (move.card) li.dataset.card = move.card;
-      li.append(span("review-rank-move", moveWords(move, { phase })),
-        span("review-rank-value", value === null || value === undefined ? "not valued" : `${signed(value)} pts expected`),
-        span("review-rank-marks", marks.join(" · ")));
-      return li;
-    };
-    ranking.append(row(decision.best, decision.value, same ? ["best", "played"] : ["best"]));
-    if (!same) ranking.append(row(decision.played, decision.played_value, ["played"]));
-    box.append(ranking);
-    const facts = [`${decision.moves} legal move${decision.moves === 1 ? "" : "s"} valued${decision.forced ? " (forced)" : ""}`];
-    if (decision.loss !== null && decision.label !== "best") {
-      facts.push(decision.units === "match"
-        ? `loss ${(100 * decision.loss).toFixed(1)} % of the match (${decision.points_lost.toFixed(1)} points)`
-        : `loss ${decision.loss.toFixed(1)} points` + (decision.loss_error ? ` (± ${decision.loss_error.toFixed(1)})` : ""));
-    }
-    if (decision.label && decision.sure !== null) facts.push(`${decision.label}, ${(100 * decision.sure).toFixed(0)} % sure`);
-    facts.push(`figures: ${decision.confidence}`);
-    box.append(element("p", "note", facts.join(" · ")));
-    const reason = element("p", "review-reason", symbolize(decision.reason));
-    reason.dataset.testid = "review-reason";
-    box.append(reason);
-    box.hidden = false;
-    box.scrollIntoView({ block: "nearest" });
   }
 
   // ------------------------------------------------------------- drawing

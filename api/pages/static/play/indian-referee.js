@@ -4,7 +4,8 @@
 // act, and the public history exactly as POST /v1/advise wants it (solver/play/indian/state.py
 // replays the same rules).  Its actions, phases and numbers (the indian13 preset's: a first
 // drop, a later one, a wrong show, the cap; docs/RULES.md) come from words.js; the round itself
-// is scored by POST /v1/score/round.  No DOM here: the page (indian.js) draws it, and tests
+// is scored by POST /v1/score/round, and once it is over its record (the whole deal, every
+// action) is what POST /v1/review takes.  No DOM here: the page (indian.js) draws it, and tests
 // drive it directly.
 // A classic script: it defines `IndianReferee` (it needs words.js and seeded.js).
 "use strict";
@@ -78,12 +79,14 @@
         const seat = (this.dealer + 1 + k) % players; // dealt from the dealer's left
         this.hands[seat] = cards.slice(k * HAND, (k + 1) * HAND);
       }
+      this.dealt = this.hands.map((hand) => [...hand]); // for the record, once the deal is over
       // The next card is cut: face up under the stock, never drawn; its rank is wild.
       this.cutCard = cards[players * HAND];
       this.upcard = cards[players * HAND + 1];
       this.pile = [this.upcard];
       this.stock = cards.slice(players * HAND + 2); // drawn from the end
       this.history = [];
+      this.events = []; // every action, as POST /v1/review records it (stock draws with `drawn`)
       this.phase = W.DRAW; // then AFTER_DRAW, OVER
       this.toAct = (this.dealer + 1) % players;
       this.turns = new Array(players).fill(0); // turns started by drawing
@@ -280,7 +283,29 @@
           fail("unknown action");
       }
       this.history.push(event);
+      this.events.push(drawn === null ? { ...event } : { ...event, drawn });
       return { event, drawn };
+    }
+
+    /** The deal as a recorded game (solver/review/record.py, the body of POST /v1/review):
+     * every seat's dealt cards, the upcard, the cut card as `wild_rank`, and every action, a
+     * stock draw with the card drawn.  A show lists every card it shows: a wrong show's cards
+     * left out of its melds are one more group (a record's declaration shows all 13).  Only
+     * once the deal is over: it shows every card.  `players`: an id per seat. */
+    record(players) {
+      if (this.phase !== W.OVER) throw new Error("the deal is not over: its record would show hidden cards");
+      if (players.length !== this.players) throw new Error(`players must name ${this.players} seats; got ${players.length}`);
+      const shown = this.declaration;
+      const events = this.events.map((e) => {
+        const copy = JSON.parse(JSON.stringify(e));
+        if (e.action === W.DECLARE && shown.deadwood.length) copy.melds.push([...shown.deadwood]);
+        return copy;
+      });
+      return {
+        game: GAME, players: [...players], dealer: this.dealer,
+        deal: { hands: this.dealt.map((hand) => [...hand]), upcard: this.upcard, wild_rank: this.wildRank },
+        events,
+      };
     }
 
     /** What seat `seat` sees, as the body of POST /v1/advise (never another seat's cards). */

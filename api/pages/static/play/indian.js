@@ -6,7 +6,10 @@
 // whenever the advisor says), the Hint button asks /v1/advise from your view (every move ranked,
 // the drop beside playing on, always as the advisor says), a show is checked by POST
 // /v1/validate and the deal scored by POST /v1/score/round.  The game (seed, deal number,
-// players, running totals, levels, bot style) lives in the query string.
+// players, running totals, levels, bot style) lives in the query string.  Once a deal is over,
+// Review sends it as a recorded game (the referee's record: the whole deal, the cut card and
+// every action) to POST /v1/review and shows each decision's label and loss, a graph of every
+// player's points lost, and a decision's moves on a click (review-panel.js).
 "use strict";
 
 (() => {
@@ -50,6 +53,24 @@
   const errors = tablePage.errorPanel(() => setStatus(""));
   const showError = errors.show;
   const clearError = errors.clear;
+
+  // ---------------------------------------------------------------- review
+
+  // Once the deal is over, its Review button sends the referee's record of it to POST
+  // /v1/review; the panel is review-panel.js's.  The record's ids and the review's colours:
+  // you, then bot-1, bot-2, bot-3 by seat.
+  const review = window.RummyReviewPanel.create({
+    who, seatClass, moveWords, round: "deal", epoch: () => epoch,
+    record: () => (game.phase === W.OVER ? game.record(playerIds()) : null),
+  });
+
+  function playerIds() {
+    return [...game.hands.keys()].map((seat) => (seat === HUMAN ? "you" : `bot-${seat}`));
+  }
+
+  function seatClass(seat) {
+    return seat === HUMAN ? "you" : `bot bot-${seat}`;
+  }
 
 
   // ------------------------------------------------------------------ words
@@ -130,6 +151,7 @@
     declaration = null;
     scored = null;
     drawnCard = null;
+    review.clear();
     $("last-moves").replaceChildren();
     $("history").replaceChildren();
     $("outcome").hidden = true;
@@ -322,7 +344,9 @@
       match.dealNumber += 1;
       startDeal();
     });
-    box.append(next);
+    const buttons = element("div", "actions outcome-actions");
+    buttons.append(review.button(), next);
+    box.append(buttons);
     box.hidden = false;
     renderTotals();
     next.focus({ preventScroll: true });
