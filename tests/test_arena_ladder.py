@@ -21,6 +21,7 @@ from benchmarks.arena.core.ladder import (
     Unit,
     bootstrap,
     build_ladder,
+    by_units,
     fit,
     players_of,
     render_ladder,
@@ -145,6 +146,13 @@ def test_the_ladder_renders_and_says_what_each_level_is_for() -> None:
     assert "distinct" in data["rungs"][0]["step"]
 
 
+def test_a_unit_can_count_as_one_game_won_on_its_points() -> None:
+    pairing = Pairing("a", "b", (Unit(1, 1, 0, 40.0, -40.0), Unit(0, 2, 0, -5.0, 5.0),
+                                 Unit(1, 0, 1, 3.0, 3.0)))
+    assert by_units([pairing])[0].units == (Unit(1, 0, 0, 20.0, -20.0), Unit(0, 1, 0, -2.5, 2.5),
+                                            Unit(0, 0, 1, 1.5, 1.5))
+
+
 def test_results_read_as_units() -> None:
     gin = {"hands": {"hand_points_a": [[25, -10], [0, 0], [-30, -5]]}}
     assert gin_units(gin, "a", "b") == (Unit(1, 1, 0, 15.0, -15.0), Unit(0, 0, 2, 0.0, 0.0),
@@ -210,7 +218,8 @@ def test_the_command_line_plays_a_tiny_ladder(game: str, size: str, tmp_path: Pa
     assert [r["player"] for r in data["ladder"]["rungs"]] == ["greedy", "random"]
     assert data["round_robin"]["seed"] == 5000 and data["violations"] == []
     assert json.loads(run.read_text())["pairings"][0]["a"] == "random"
-    assert main(argv) == 0  # resumed: nothing left to play
+    assert main([*argv, "--wins-by", "deal"]) == 0  # resumed: nothing left to play
     assert "1 read from" in capsys.readouterr().out
+    assert json.loads(out.read_text())["wins_by"] == "deal"
     assert main(["--ladder", game, "--players", "3"]) == 2
     assert main(["--ladder", game, "--players", "random,greedy", "--anchor", "careful"]) == 2

@@ -31,7 +31,8 @@ tuning seed; it writes ``docs/experiments/tune-<GAME>-<STUDY>.md``.
 ``round_robin.LINEUPS``) on the same held-out deals and rates the players on
 one Elo scale with bootstrap intervals (``benchmarks.arena.core.ladder``):
 ``--anchor`` the player at 0 (default random; ``mean``: the players' mean),
-``--resume`` a run file that keeps finished pairings.
+``--resume`` a run file that keeps finished pairings, ``--wins-by deal`` a
+deal (gin: a mirrored pair) counted as one game won on its points.
 
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
@@ -48,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from benchmarks.arena.core.entrants import Entrant, check_names
-from benchmarks.arena.core.ladder import ANCHOR, build_ladder, render_ladder
+from benchmarks.arena.core.ladder import ANCHOR, Pairing, build_ladder, by_units, render_ladder
 from benchmarks.arena.core.panel_table import render_panel, run_panel
 from benchmarks.arena.core.panels import (
     HALVES,
@@ -268,6 +269,10 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     ladder.add_argument("--anchor", default=ANCHOR, metavar="NAME",
                         help=f"--ladder: the player rated 0 (default {ANCHOR}; mean: the "
                              "players' mean)")
+    ladder.add_argument("--wins-by", default="hand", choices=("hand", "deal"),
+                        help="--ladder: count each hand (an Indian game, a lay-down round) as "
+                             "one game, won by the side that scores more (default), or each "
+                             "deal (gin: each mirrored pair), won on its points")
     group.add_argument("--no-cross-check", action="store_true",
                        help="do not shadow every hand in OpenSpiel (it still follows hands "
                             "OpenSpiel's bot plays)")
@@ -523,18 +528,23 @@ def run_ladder_command(args: argparse.Namespace) -> int:
         return 2
     games_word, points_word = words_of(game)
     anchor = None if args.anchor == "mean" else args.anchor
-    ladder = build_ladder(robin.pairings, anchor=anchor, games_word=games_word)
+    pairings: Sequence[Pairing] = robin.pairings
+    if args.wins_by == "deal":
+        pairings = by_units(pairings)
+        games_word = "hand pairs" if game == "gin" else "deals"
+    ladder = build_ladder(pairings, anchor=anchor, games_word=games_word)
     unit = "hands (mirrored pairs)" if game == "gin" else "deals (both seatings)"
     count = len(robin.played)
     detail = (f"{count} pairing{'' if count == 1 else 's'}, {size} {unit} each on seed {seed}"
               + (f", {robin.resumed} read from {args.resume}" if robin.resumed else "")
+              + ("; a game is a whole deal, won on its points" if args.wins_by == "deal" else "")
               + f"; {time.monotonic() - started:.0f} s on {args.workers} worker(s).")
-    print(render_ladder(ladder, robin.pairings, title=f"Ladder {game}: {len(lineup)} players",
+    print(render_ladder(ladder, pairings, title=f"Ladder {game}: {len(lineup)} players",
                         points_word=points_word, detail=detail))
     problems = robin.problems()
     if args.json:
-        write_json({"game": game, "ladder": ladder.to_dict(), "round_robin": robin.to_dict(),
-                    "violations": problems}, args.json)
+        write_json({"game": game, "wins_by": args.wins_by, "ladder": ladder.to_dict(),
+                    "round_robin": robin.to_dict(), "violations": problems}, args.json)
     for problem in problems:
         print(f"CORRECTNESS: {problem}", file=sys.stderr)
     return 1 if problems else 0

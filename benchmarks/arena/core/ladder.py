@@ -29,6 +29,9 @@ as ``Pairing``s (``benchmarks.arena.core.round_robin`` plays them).
 * **What a level is for**: the fitted chance of each reference player
   (``random``, ``greedy``, ``advisor_novice``) to win a hand against it,
   ties half: "``random`` wins 3 % of hands against it".
+* ``by_units`` counts a unit as one game instead, won on its points: for
+  gin, where a player can win fewer hands but by more, that rates the
+  points rather than the hands.
 * **Distinct steps**: neighbours on the ladder are distinct when the
   interval of their difference lies above 0.
 """
@@ -118,6 +121,19 @@ def win_chance(difference: float) -> float:
     """A hand's expected score of the side ``difference`` Elo points above the other."""
     exponent = -difference / ELO
     return 0.0 if exponent > 700 else 1.0 / (1.0 + math.exp(exponent))
+
+
+def by_units(pairings: Iterable[Pairing]) -> list[Pairing]:
+    """``pairings`` with each unit counted as one game, won by the side with
+    more points over the unit (gin: over the mirrored pair; equal: a tie):
+    a win then weighs the margin as the points do, and the deal's luck is
+    out of it.  A unit's points become its points per game (a unit keeps
+    the points per hand of the ladder's table)."""
+    return [Pairing(p.a, p.b, tuple(
+        Unit(int(u.a_points > u.b_points), int(u.b_points > u.a_points),
+             int(u.a_points == u.b_points), u.a_points / max(1, u.games),
+             u.b_points / max(1, u.games)) for u in p.units))
+        for p in pairings]
 
 
 def players_of(pairings: Iterable[Pairing]) -> tuple[str, ...]:
