@@ -5,7 +5,9 @@
 [--matches M] [--seed S] [--json PATH]``, ``python -m benchmarks --arena --panel GAME``
 (the advisor against a panel's held-out half), ``python -m benchmarks --tune GAME
 [--trials N] [--study NAME] [--resume]`` (the advisor's numbers searched on the
-tuning half), or ``python -m benchmarks --arena --game
+tuning half), ``python -m benchmarks --ladder GAME [--players A,B,...] [--hands N |
+--deals N] [--resume PATH]`` (every player of a game rated on one scale), or
+``python -m benchmarks --arena --game
 {indian13,rummy500,rommy,basic} [--players N | --lineup A,B,...] [--deals N] [--workers W]``
 (``benchmarks/arena``; rommy is Danish "500", 2 to 6 players; basic is basic rummy, 2
 to 6 players).
@@ -24,7 +26,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmarks.arena.core.cli import add_arena_arguments, run_arena_command, run_tune_command
+from benchmarks.arena.core.cli import (
+    add_arena_arguments,
+    run_arena_command,
+    run_ladder_command,
+    run_tune_command,
+)
 from benchmarks.service.advise_load import GAMES as ADVISE_LOAD_GAMES
 from benchmarks.service.advise_load import TABLE_PLAYERS, render_advise_load, run_advise_load
 from benchmarks.service.deadline import run_deadline
@@ -210,6 +217,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; returns the exit code."""
     args = build_parser().parse_args(argv)
+    if args.ladder is not None:
+        return run_ladder_command(args)
+    if isinstance(args.players, tuple) and not args.arena:
+        print("error: --players NAME,... goes with --ladder or --arena", file=sys.stderr)
+        return 2
     if args.tune is not None:
         return run_tune_command(args, sys.argv[1:] if argv is None else argv)
     if args.arena:

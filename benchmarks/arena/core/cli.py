@@ -26,6 +26,14 @@ reports the best numbers on the held-out half
 trial, ``--held-out-units`` the held-out hand pairs or deals, ``--seed`` a
 tuning seed; it writes ``docs/experiments/tune-<GAME>-<STUDY>.md``.
 
+``python -m benchmarks --ladder GAME [--players A,B,...] [--hands N | --deals N]
+[--resume PATH]`` plays every pair of a lineup (the game's default:
+``round_robin.LINEUPS``) on the same held-out deals and rates the players on
+one Elo scale with bootstrap intervals (``benchmarks.arena.core.ladder``):
+``--anchor`` the player at 0 (default random; ``mean``: the players' mean),
+``--resume`` a run file that keeps finished pairings, ``--wins-by deal`` a
+deal (gin: a mirrored pair) counted as one game won on its points.
+
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
 """
@@ -35,14 +43,32 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from benchmarks.arena.core.entrants import Entrant, check_names
+from benchmarks.arena.core.ladder import ANCHOR, Pairing, build_ladder, by_units, render_ladder
 from benchmarks.arena.core.panel_table import render_panel, run_panel
-from benchmarks.arena.core.panels import HALVES, HELD_OUT, PANELS, TUNING, check_seed, seeds_of
+from benchmarks.arena.core.panels import (
+    HALVES,
+    HELD_OUT,
+    HELD_OUT_SEEDS,
+    PANELS,
+    TUNING,
+    check_seed,
+    seeds_of,
+)
 from benchmarks.arena.core.report import Column, write_json
+from benchmarks.arena.core.round_robin import (
+    LINEUPS,
+    SIZES,
+    gin_units,
+    rotated_units,
+    run_round_robin,
+    words_of,
+)
 from benchmarks.arena.core.trial import render_try, try_params
 from benchmarks.arena.core.tuning import TuningSpec, run_study, write_experiment
 from benchmarks.arena.gin.openspiel_shadow import OpenSpielMissingError
@@ -115,8 +141,9 @@ class RotatedGame:
     def lineup(self, args: argparse.Namespace) -> list[str]:
         """The table the options ask for (``ValueError`` saying why not)."""
         low, high = self.seats
-        if args.lineup:
-            lineup = [name.strip() for name in args.lineup.split(",") if name.strip()]
+        if args.lineup or isinstance(args.players, tuple):
+            lineup = list(args.players) if isinstance(args.players, tuple) else \
+                [name.strip() for name in args.lineup.split(",") if name.strip()]
         else:
             players = self.players if args.players is None else args.players
             if not low <= players <= high:
@@ -176,11 +203,12 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--b", default=None, metavar="NAME",
                        help="player B (gin default openspiel_simple; indian13, rummy500, rommy "
                             "and basic default greedy)")
-    group.add_argument("--players", type=int, default=None,
+    group.add_argument("--players", type=players_option, default=None, metavar="N|A,B,...",
                        help="indian13, rummy500, rommy and basic: players at the table, 2 to 4, "
                             "rummy500 2 to 8 (two decks from 5), rommy and basic 2 to 6 "
                             "(default 2; rummy500, rommy and basic "
-                            f"{RUMMY500_PLAYERS})")
+                            f"{RUMMY500_PLAYERS}), or their names as --lineup; --ladder: the "
+                            "players rated (default: the game's lineup)")
     group.add_argument("--house", default=None, metavar="JSON",
                        help="rummy500, rommy and basic: house rules as the rule book's knobs, "
                             "e.g. '{\"joker_points\": 25, \"ace\": \"low\"}' (the referee "
@@ -219,8 +247,10 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     tune.add_argument("--study", default="study", metavar="NAME",
                       help="the study's name: benchmarks/results/tuning/GAME-NAME.db "
                            "(default study)")
-    tune.add_argument("--resume", action="store_true",
-                      help="go on with the study NAME (without: an existing study is refused)")
+    tune.add_argument("--resume", nargs="?", const=True, default=False, metavar="PATH",
+                      help="go on with the study NAME (without: an existing study is refused); "
+                           "--ladder: the run file PATH keeping finished pairings (created "
+                           "when missing; a run plays only the pairings it lacks)")
     tune.add_argument("--try", dest="try_changes", nargs="+", default=None,
                       metavar="FIELD=VALUE",
                       help="with --tune GAME: play today's parameters and these changes on the "
@@ -229,9 +259,33 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     tune.add_argument("--held-out-units", type=int, default=None, metavar="N",
                       help="hand pairs (gin) or deals the best trial and today's numbers play "
                            "on the held-out half (default: a trial's)")
+    ladder = parser.add_argument_group("ladder (every player of a game on one Elo scale; "
+                                       "benchmarks/arena/core/ladder.py)")
+    ladder.add_argument("--ladder", default=None, metavar="GAME", choices=list(LINEUPS),
+                        help="play every pair of --players (default: the game's lineup) on the "
+                             "same held-out deals (--hands for gin, --deals; default: "
+                             + ", ".join(f"{game} {size}" for game, size in SIZES.items())
+                             + ") and print the ladder (" + ", ".join(LINEUPS) + ")")
+    ladder.add_argument("--anchor", default=ANCHOR, metavar="NAME",
+                        help=f"--ladder: the player rated 0 (default {ANCHOR}; mean: the "
+                             "players' mean)")
+    ladder.add_argument("--wins-by", default="hand", choices=("hand", "deal"),
+                        help="--ladder: count each hand (an Indian game, a lay-down round) as "
+                             "one game, won by the side that scores more (default), or each "
+                             "deal (gin: each mirrored pair), won on its points")
     group.add_argument("--no-cross-check", action="store_true",
                        help="do not shadow every hand in OpenSpiel (it still follows hands "
                             "OpenSpiel's bot plays)")
+
+
+def players_option(text: str) -> int | tuple[str, ...]:
+    """``--players``: a number of players, or their names (``a,b,c``)."""
+    if text.strip().isdigit():
+        return int(text)
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise ValueError(f"not a number or names: {text!r}")
+    return names
 
 
 def arena_problems(results: dict[str, Any]) -> list[str]:
@@ -407,3 +461,90 @@ def run_arena_command(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return _report(results, render_gin, args)
+
+
+def play_pairing(game: str, a: str, b: str, *, size: int, seed: int, workers: int = 1,
+                 **options: Any) -> dict[str, Any]:
+    """One pairing of a ladder: ``a`` against ``b`` through ``game``'s runner
+    on ``size`` hands (gin, mirrored pairs, no OpenSpiel cross-check) or
+    deals (two players, seats rotated) of ``seed``; ``options`` go to the
+    runner unchanged."""
+    if game == "gin":
+        return run_arena(a, b, hands=size, seed=seed, cross_check=False, workers=workers,
+                         progress=None, **options)
+    run: Callable[..., dict[str, Any]] = ROTATED_GAMES[game].run
+    return run([a, b], size, seed=seed, workers=workers, progress=False, **options)
+
+
+def _ladder_lineup(args: argparse.Namespace) -> list[str]:
+    """The players ``--ladder`` rates (``ValueError`` saying why not)."""
+    game = args.ladder
+    if isinstance(args.players, int):
+        raise ValueError("--ladder takes the players' names: --players a,b,c")
+    if isinstance(args.players, tuple):
+        lineup = list(args.players)
+    elif args.lineup:
+        lineup = [name.strip() for name in args.lineup.split(",") if name.strip()]
+    else:
+        lineup = list(LINEUPS[game])
+    entrants = ENTRANTS if game == "gin" else ROTATED_GAMES[game].entrants
+    unknown = [name for name in lineup if name not in entrants]
+    if unknown:
+        raise ValueError(f"unknown {game} player(s) {', '.join(unknown)}; known: "
+                         f"{', '.join(entrants)}")
+    if len(set(lineup)) != len(lineup) or len(lineup) < 2:
+        raise ValueError("a ladder needs two or more different players")
+    if args.anchor != "mean" and args.anchor not in lineup:
+        raise ValueError(f"the anchor {args.anchor} is not among the players (--anchor NAME "
+                         "or mean)")
+    return lineup
+
+
+def run_ladder_command(args: argparse.Namespace) -> int:
+    """``--ladder GAME``: the round robin, the ladder's table and JSON; the exit code."""
+    game = args.ladder
+    size = args.hands if game == "gin" else args.deals
+    size = SIZES[game] if size is None else size
+    seed = HELD_OUT_SEEDS.start if args.seed is None else args.seed
+    started = time.monotonic()
+    try:
+        lineup = _ladder_lineup(args)
+        if size < 1 or args.workers < 1:
+            raise ValueError("--hands, --deals and --workers must be at least 1")
+        if args.resume is True:
+            raise ValueError("--resume takes the run file's path with --ladder")
+        if seed not in HELD_OUT_SEEDS:
+            print(f"note: seed {seed} is not a held-out seed ({HELD_OUT_SEEDS.start}-"
+                  f"{HELD_OUT_SEEDS.stop - 1})", file=sys.stderr)
+        robin = run_round_robin(
+            game, lineup, size=size, seed=seed,
+            play=lambda a, b: play_pairing(game, a, b, size=size, seed=seed,
+                                           workers=args.workers),
+            units_of=gin_units if game == "gin" else rotated_units,
+            path=args.resume or None,
+            progress=lambda line: print(line, file=sys.stderr, flush=True))
+    except (ValueError, OpenSpielMissingError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    games_word, points_word = words_of(game)
+    anchor = None if args.anchor == "mean" else args.anchor
+    pairings: Sequence[Pairing] = robin.pairings
+    if args.wins_by == "deal":
+        pairings = by_units(pairings)
+        games_word = "hand pairs" if game == "gin" else "deals"
+    ladder = build_ladder(pairings, anchor=anchor, games_word=games_word)
+    unit = "hands (mirrored pairs)" if game == "gin" else "deals (both seatings)"
+    count = len(robin.played)
+    detail = (f"{count} pairing{'' if count == 1 else 's'}, {size} {unit} each on seed {seed}"
+              + (f", {robin.resumed} read from {args.resume}" if robin.resumed else "")
+              + ("; a game is a whole deal, won on its points" if args.wins_by == "deal" else "")
+              + f"; {time.monotonic() - started:.0f} s on {args.workers} worker(s).")
+    print(render_ladder(ladder, pairings, title=f"Ladder {game}: {len(lineup)} players",
+                        points_word=points_word, detail=detail))
+    problems = robin.problems()
+    if args.json:
+        write_json({"game": game, "wins_by": args.wins_by, "ladder": ladder.to_dict(),
+                    "round_robin": robin.to_dict(), "violations": problems}, args.json)
+    for problem in problems:
+        print(f"CORRECTNESS: {problem}", file=sys.stderr)
+    return 1 if problems else 0

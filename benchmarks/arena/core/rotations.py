@@ -183,6 +183,9 @@ class Summary:
     games: int = 0
     per_deal: dict[str, list[float]] = field(default_factory=dict)
     """Each player's points per deal (its mean over the deal's games)."""
+    per_game: dict[str, list[list[float]]] = field(default_factory=dict)
+    """Each player's points in each game of each deal, in rotation order (its
+    mean over its seats when it sits twice; the ladder's per-game wins)."""
     sat: Counter[str] = field(default_factory=Counter)
     """The games each player sat in (stopped ones too)."""
     seat_points: list[list[float]] = field(default_factory=list)
@@ -231,6 +234,7 @@ class Summary:
             "seats": [interval(p) for p in self.seat_points],
             "outcomes": dict(self.outcomes),
             "per_deal": self.per_deal,
+            "per_game": self.per_game,
             "violations": self.violations,
         }
 
@@ -239,12 +243,15 @@ def sum_up(lineup: Sequence[str], deals: Sequence[Sequence[Played]]) -> Summary:
     """The common figures of ``deals`` (each deal's games in rotation order)."""
     names = list(dict.fromkeys(lineup))
     summary = Summary(list(lineup), len(deals), sum(len(d) for d in deals),
-                      {name: [] for name in names}, seat_points=[[] for _ in lineup],
+                      {name: [] for name in names}, {name: [] for name in names},
+                      seat_points=[[] for _ in lineup],
                       times={name: [] for name in names})
     for deal_index, deal in enumerate(deals):
         totals = dict.fromkeys(names, 0.0)
         sits = dict.fromkeys(names, 0)
+        games: dict[str, list[float]] = {name: [] for name in names}
         for game in deal:
+            in_game: dict[str, list[int]] = {name: [] for name in names}
             summary.outcomes[game.result.outcome if game.result else "illegal"] += 1
             if game.violation is not None:
                 seat, message = game.violation
@@ -254,9 +261,13 @@ def sum_up(lineup: Sequence[str], deals: Sequence[Sequence[Played]]) -> Summary:
                 totals[name] += game.points(seat)
                 sits[name] += 1
                 summary.seat_points[seat].append(game.points(seat))
+                in_game[name].append(game.points(seat))
+            for name, points in in_game.items():
+                games[name].append(sum(points) / len(points) if points else 0.0)
             for name, ms in game.decision_ms.items():
                 summary.times[name].extend(ms)
         for name in names:
             summary.per_deal[name].append(totals[name] / max(1, sits[name]))
+            summary.per_game[name].append(games[name])
             summary.sat[name] += sits[name]
     return summary

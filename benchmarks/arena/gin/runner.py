@@ -270,8 +270,9 @@ def _side_records(seated: Sequence[tuple[str, HandRecord]], label: str) -> dict[
 
 
 def summarize_hands(pairs: Sequence[MirroredPair]) -> dict[str, Any]:
-    """Points per hand for A (interval over pairs), hands won, outcomes and
-    each side's rates."""
+    """Points per hand for A (interval over pairs), hands won, outcomes,
+    each side's rates, and A's points in each hand of each pair (the
+    ladder's per-hand wins, ``benchmarks.arena.core.round_robin``)."""
     pair_points = [sum(p.points_for_a()) / 2 for p in pairs]
     seated = [(label, game) for p in pairs for label, game in zip(LABELS, p.games, strict=True)]
     points_a = [points for p in pairs for points in p.points_for_a()]
@@ -286,6 +287,7 @@ def summarize_hands(pairs: Sequence[MirroredPair]) -> dict[str, Any]:
         "outcomes": dict(sorted(outcomes.items())),
         "sides": {label: _side_records(seated, label) for label in LABELS},
         "pair_points_a": pair_points,
+        "hand_points_a": [list(p.points_for_a()) for p in pairs],
     }
 
 
