@@ -34,6 +34,15 @@ as ``Pairing``s (``benchmarks.arena.core.round_robin`` plays them).
   points rather than the hands.
 * **Distinct steps**: neighbours on the ladder are distinct when the
   interval of their difference lies above 0.
+* **The points scale** beside it: in a game scored in points a level can
+  win as many hands as another and win them by more (gin's undercuts and
+  gins), which hands won do not see.  Each player also gets a points
+  rating, fitted by weighted least squares so that two players' ratings
+  differ by the mean margin per game of one over the other (the weights:
+  their games), anchored like the Elo; its intervals and steps come from
+  the same resamples.  A step on the points scale is the rating of the
+  ladder's neighbour subtracted, so it is negative where the two scales
+  order a pair differently.
 """
 
 from __future__ import annotations
@@ -141,6 +150,45 @@ def players_of(pairings: Iterable[Pairing]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for p in pairings for name in (p.a, p.b)))
 
 
+def fit_margins(margins: FloatArray, games: FloatArray) -> FloatArray:
+    """The points ratings, mean 0, whose differences best fit the margins
+    (``margins[i, j]``: i's points less j's summed over their games, an
+    antisymmetric table; ``games`` symmetric): the weighted least squares
+    of ``r_i - r_j = margins[i, j] / games[i, j]``, weights ``games``.  A
+    player without games gets 0."""
+    laplacian = np.diag(games.sum(axis=1)) - games
+    solution, *_ = np.linalg.lstsq(laplacian, margins.sum(axis=1), rcond=None)
+    ratings: FloatArray = solution - solution.mean()
+    return ratings
+
+
+def _margin_table(pairings: Sequence[Pairing], players: Sequence[str]) -> FloatArray:
+    index = {name: i for i, name in enumerate(players)}
+    margins = np.zeros((len(players), len(players)))
+    for pairing in pairings:
+        i, j = index[pairing.a], index[pairing.b]
+        total = pairing.totals()
+        margins[i, j] += total.a_points - total.b_points
+        margins[j, i] -= total.a_points - total.b_points
+    return margins
+
+
+def _shifted(ratings: FloatArray, players: Sequence[str], anchor: str | None) -> FloatArray:
+    zero = float(ratings[list(players).index(anchor)]) if anchor is not None else 0.0
+    shifted: FloatArray = ratings - zero
+    return shifted
+
+
+def fit_points(pairings: Sequence[Pairing], anchor: str | None = ANCHOR,
+               players: Sequence[str] | None = None) -> tuple[float, ...]:
+    """The points ratings of ``players`` (``fit_margins``), ``anchor`` at 0."""
+    players = tuple(players) if players is not None else players_of(pairings)
+    _check_anchor(players, anchor)
+    _, games = _tables(pairings, players)
+    ratings = _shifted(fit_margins(_margin_table(pairings, players), games), players, anchor)
+    return tuple(float(r) for r in ratings)
+
+
 def _tables(pairings: Sequence[Pairing], players: Sequence[str]) -> tuple[FloatArray, FloatArray]:
     """``scores[i, j]``: i's wins against j, ties half; ``games[i, j]``: their games."""
     index = {name: i for i, name in enumerate(players)}
@@ -221,6 +269,14 @@ def bootstrap(pairings: Sequence[Pairing], players: Sequence[str], anchor: str |
     """``replicates`` refits (rows; a column per player, anchored) of
     ``pairings`` with their units resampled with replacement; pairings of
     the same length draw the same unit indices in a resample."""
+    return bootstrap_both(pairings, players, anchor, replicates, seed)[0]
+
+
+def bootstrap_both(pairings: Sequence[Pairing], players: Sequence[str], anchor: str | None,
+                   replicates: int = REPLICATES,
+                   seed: int = BOOTSTRAP_SEED) -> tuple[FloatArray, FloatArray]:
+    """``bootstrap``'s Elo refits and, from the same resamples, the points
+    ratings' (``fit_margins``, anchored)."""
     _check_anchor(players, anchor)
     index = {name: i for i, name in enumerate(players)}
     rng = np.random.default_rng(seed)
@@ -228,22 +284,29 @@ def bootstrap(pairings: Sequence[Pairing], players: Sequence[str], anchor: str |
     draws = {n: rng.integers(0, n, size=(replicates, n)) for n in lengths}
     scores = np.zeros((replicates, len(players), len(players)))
     games = np.zeros_like(scores)
+    margins = np.zeros_like(scores)
     for pairing in pairings:
         if not pairing.units:
             continue
         i, j = index[pairing.a], index[pairing.b]
         a_score = np.array([u.a_score for u in pairing.units])
         count = np.array([float(u.games) for u in pairing.units])
+        lead = np.array([u.a_points - u.b_points for u in pairing.units])
         drawn = draws[len(pairing.units)]
         a_total, games_total = a_score[drawn].sum(axis=1), count[drawn].sum(axis=1)
+        lead_total = lead[drawn].sum(axis=1)
         scores[:, i, j] += a_total
         scores[:, j, i] += games_total - a_total
         games[:, i, j] += games_total
         games[:, j, i] += games_total
-    out = np.empty((replicates, len(players)))
+        margins[:, i, j] += lead_total
+        margins[:, j, i] -= lead_total
+    elo = np.empty((replicates, len(players)))
+    points = np.empty((replicates, len(players)))
     for row in range(replicates):
-        out[row] = _anchored(fit_strengths(scores[row], games[row]), players, anchor)
-    return out
+        elo[row] = _anchored(fit_strengths(scores[row], games[row]), players, anchor)
+        points[row] = _shifted(fit_margins(margins[row], games[row]), players, anchor)
+    return elo, points
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,11 +317,20 @@ class Step:
     difference: float
     low: float
     high: float
+    points_difference: float = math.nan
+    """The same step on the points scale (points per game)."""
+    points_low: float = math.nan
+    points_high: float = math.nan
 
     @property
     def distinct(self) -> bool:
         """Whether the difference's interval lies above 0."""
         return self.low > 0
+
+    @property
+    def points_distinct(self) -> bool:
+        """Whether the points step's interval lies above 0."""
+        return self.points_low > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +350,10 @@ class Rung:
     """The chances in words."""
     step: Step | None
     """To the next player down (None: the last)."""
+    points_rating: float = math.nan
+    """Its points rating (``fit_points``): points per game above the anchor."""
+    points_low: float = math.nan
+    points_high: float = math.nan
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,11 +375,17 @@ class Ladder:
             row["chances"] = dict(rung.chances)
             if rung.step is not None:
                 row["step"]["distinct"] = rung.step.distinct
+                row["step"]["points_distinct"] = rung.step.points_distinct
         return data
 
     def distinct_steps(self) -> int:
         """How many neighbours are distinct steps."""
         return sum(1 for rung in self.rungs if rung.step is not None and rung.step.distinct)
+
+    def distinct_points_steps(self) -> int:
+        """How many neighbours are distinct steps on the points scale."""
+        return sum(1 for rung in self.rungs
+                   if rung.step is not None and rung.step.points_distinct)
 
 
 def percent(chance: float) -> str:
@@ -343,7 +425,8 @@ def build_ladder(pairings: Sequence[Pairing], *, anchor: str | None = ANCHOR,
     the chances of the ``references`` that played, and each step down."""
     players = players_of(pairings)
     found = fit(pairings, anchor, players)
-    samples = bootstrap(pairings, players, anchor, replicates, seed)
+    points_ratings = fit_points(pairings, anchor, players)
+    samples, points_samples = bootstrap_both(pairings, players, anchor, replicates, seed)
     order = sorted(range(len(players)), key=lambda i: -found.ratings[i])
     present = [name for name in references if name in players]
     rungs = []
@@ -354,12 +437,17 @@ def build_ladder(pairings: Sequence[Pairing], *, anchor: str | None = ANCHOR,
         if place + 1 < len(order):
             j = order[place + 1]
             lead = samples[:, i] - samples[:, j]
+            margin = points_samples[:, i] - points_samples[:, j]
             step = Step(players[j], found.ratings[i] - found.ratings[j],
-                        float(np.percentile(lead, 2.5)), float(np.percentile(lead, 97.5)))
+                        float(np.percentile(lead, 2.5)), float(np.percentile(lead, 97.5)),
+                        points_ratings[i] - points_ratings[j],
+                        float(np.percentile(margin, 2.5)), float(np.percentile(margin, 97.5)))
         games, points = _points(pairings, player)
         rungs.append(Rung(player, found.ratings[i], float(np.percentile(samples[:, i], 2.5)),
                           float(np.percentile(samples[:, i], 97.5)), games, points, chances,
-                          purpose_words(player, chances, games_word), step))
+                          purpose_words(player, chances, games_word), step,
+                          points_ratings[i], float(np.percentile(points_samples[:, i], 2.5)),
+                          float(np.percentile(points_samples[:, i], 97.5))))
     return Ladder(tuple(rungs), anchor, tuple(present), replicates, seed, games_word)
 
 
@@ -379,9 +467,12 @@ def render_ladder(ladder: Ladder, pairings: Sequence[Pairing], *, title: str,
              f"intervals from {ladder.replicates:,} bootstrap resamples of the units (seed "
              f"{ladder.seed}). A reference column is that player's fitted chance to win one "
              f"of the {ladder.games_word} against the row's player; a step is distinct when "
-             "the interval of the difference to the next player down lies above 0.", ""]
+             "the interval of the difference to the next player down lies above 0. The "
+             f"points rating: points per {points_word} above the anchor, its differences "
+             "fitted to the pairings' mean margins (same resamples).", ""]
     header = ["rank", "player", "Elo (95 % CI)", f"points per {points_word}",
-              *(f"{name} wins" for name in ladder.references), "step to next (95 % CI)"]
+              *(f"{name} wins" for name in ladder.references), "step to next (95 % CI)",
+              "points rating (95 % CI)", "points step (95 % CI)"]
     rows = []
     for rank, rung in enumerate(ladder.rungs, 1):
         if rung.player == ladder.anchor:
@@ -391,14 +482,23 @@ def render_ladder(ladder: Ladder, pairings: Sequence[Pairing], *, title: str,
         chances = [("-" if name == rung.player else percent(chance))
                    for name, chance in rung.chances]
         if rung.step is None:
-            step = "-"
+            step = points_step = "-"
         else:
             s = rung.step
             step = (f"{_elo_text(s.difference)} ({_elo_text(s.low)} to {_elo_text(s.high)}) "
                     f"{'distinct' if s.distinct else 'not distinct'}")
-        rows.append([rank, rung.player, elo, f"{rung.points:+.2f}", *chances, step])
+            points_step = (f"{s.points_difference:+.1f} ({s.points_low:+.1f} to "
+                           f"{s.points_high:+.1f}) "
+                           f"{'distinct' if s.points_distinct else 'not distinct'}")
+        points_rating = ("0 (anchor)" if rung.player == ladder.anchor else
+                         f"{rung.points_rating:+.1f} ({rung.points_low:+.1f} to "
+                         f"{rung.points_high:+.1f})")
+        rows.append([rank, rung.player, elo, f"{rung.points:+.2f}", *chances, step,
+                     points_rating, points_step])
+    steps = max(0, len(ladder.rungs) - 1)
     lines += [markdown_table(header, rows), "",
-              f"{ladder.distinct_steps()} of {max(0, len(ladder.rungs) - 1)} steps are distinct.",
+              f"{ladder.distinct_steps()} of {steps} steps are distinct on the Elo scale, "
+              f"{ladder.distinct_points_steps()} on the points scale.",
               "", "What each level is for:", ""]
     lines += [f"* `{rung.player}`: {rung.purpose or '-'}." for rung in ladder.rungs]
     lines += ["", f"Each pairing ({ladder.games_word} won by each side, ties; points per "
