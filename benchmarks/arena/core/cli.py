@@ -26,6 +26,11 @@ reports the best numbers on the held-out half
 trial, ``--held-out-units`` the held-out hand pairs or deals, ``--seed`` a
 tuning seed; it writes ``docs/experiments/tune-<GAME>-<STUDY>.md``.
 
+``--records PATH`` (``--arena`` and ``--panel``) writes every game played
+as a recorded game, one JSON line each (``benchmarks.arena.core.records``;
+docs/REVIEW.md), for ``rummy-solver bulk --op review_game`` and
+``python -m benchmarks.speed.review_ordering``.
+
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
 """
@@ -42,6 +47,7 @@ from typing import Any, Protocol
 from benchmarks.arena.core.entrants import Entrant, check_names
 from benchmarks.arena.core.panel_table import render_panel, run_panel
 from benchmarks.arena.core.panels import HALVES, HELD_OUT, PANELS, TUNING, check_seed, seeds_of
+from benchmarks.arena.core.records import Records, file_sink
 from benchmarks.arena.core.report import Column, write_json
 from benchmarks.arena.core.trial import render_try, try_params
 from benchmarks.arena.core.tuning import TuningSpec, run_study, write_experiment
@@ -86,7 +92,8 @@ class RunRotated(Protocol):
     """A rotated-deal game's ``run_*_arena``."""
 
     def __call__(self, lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
-                 progress: bool = True, max_seconds: float | None = None) -> dict[str, Any]:
+                 progress: bool = True, max_seconds: float | None = None,
+                 records: Records = None) -> dict[str, Any]:
         """Play and sum up."""
 
 
@@ -229,6 +236,9 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     tune.add_argument("--held-out-units", type=int, default=None, metavar="N",
                       help="hand pairs (gin) or deals the best trial and today's numbers play "
                            "on the held-out half (default: a trial's)")
+    group.add_argument("--records", default=None, metavar="PATH",
+                       help="write every game played as a recorded game, one JSON line each "
+                            "(docs/REVIEW.md; the file is emptied first)")
     group.add_argument("--no-cross-check", action="store_true",
                        help="do not shadow every hand in OpenSpiel (it still follows hands "
                             "OpenSpiel's bot plays)")
@@ -259,6 +269,11 @@ def _report(results: dict[str, Any], render: Callable[[dict[str, Any]], str],
     return 1 if problems else 0
 
 
+def _records(args: argparse.Namespace) -> Records:
+    """``--records PATH``: a sink appending to the file, emptied now (None: no records)."""
+    return None if args.records is None else file_sink(args.records)
+
+
 def _house_variant(game: RotatedGame, house: str) -> Variant:
     """The game under ``--house``'s knobs (``ValueError`` saying why not)."""
     if game.variant is None:
@@ -286,7 +301,7 @@ def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
     max_seconds = None if args.max_minutes is None else 60.0 * args.max_minutes
     if args.house is None:
         results = game.run(lineup, args.deals, seed=args.seed, workers=args.workers,
-                           max_seconds=max_seconds)
+                           max_seconds=max_seconds, records=_records(args))
     else:
         try:
             variant = _house_variant(game, args.house)
@@ -294,7 +309,8 @@ def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
             print(f"error: --house: {error}", file=sys.stderr)
             return 2
         results = run_lay_down_arena(variant, lineup, args.deals, seed=args.seed,
-                                     workers=args.workers, max_seconds=max_seconds)
+                                     workers=args.workers, max_seconds=max_seconds,
+                                     records=_records(args))
     return _report(results, game.render, args)
 
 
@@ -315,11 +331,15 @@ def run_panel_command(args: argparse.Namespace) -> int:
               "least 0", file=sys.stderr)
         return 2
     rotated = ROTATED_GAMES.get(game)
+    records = _records(args)
 
     def play_rotated(lineup: Sequence[str], deals: int, *, seed: int,
                      workers: int) -> dict[str, Any]:
         assert rotated is not None
-        return rotated.run(lineup, deals, seed=seed, workers=workers)
+        return rotated.run(lineup, deals, seed=seed, workers=workers, records=records)
+
+    def play_gin(a: str, b: str, **options: Any) -> dict[str, Any]:
+        return run_arena(a, b, records=records, **options)
 
     def describe(bot: str) -> str:
         entrants = ENTRANTS if rotated is None else rotated.entrants
@@ -328,7 +348,7 @@ def run_panel_command(args: argparse.Namespace) -> int:
     try:
         results = run_panel(game, args.half, seed=seed, hands=args.hands, matches=args.matches,
                             deals=args.deals, workers=args.workers,
-                            cross_check=not args.no_cross_check, play_gin=run_arena,
+                            cross_check=not args.no_cross_check, play_gin=play_gin,
                             play_rotated=play_rotated, describe=describe,
                             progress=lambda line: print(line, file=sys.stderr, flush=True))
     except OpenSpielMissingError as error:
@@ -402,7 +422,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
         return 2
     try:
         results = run_arena(args.a, args.b, hands=args.hands, matches=args.matches, seed=args.seed,
-                            cross_check=not args.no_cross_check, workers=args.workers)
+                            cross_check=not args.no_cross_check, workers=args.workers,
+                            records=_records(args))
     except OpenSpielMissingError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
