@@ -18,6 +18,7 @@ then the games of each), whatever the number of worker processes.
 
 >>> lines = []
 >>> write_records(lines.append, [{"game": "gin", "players": ["a", "b"]}])
+1
 >>> lines
 ['{"game":"gin","players":["a","b"]}']
 """
