@@ -319,6 +319,11 @@ def test_the_ordering_benchmark_is_the_same_on_two_processes(tmp_path: Path) -> 
     assert set(found["players"]) == {"random", "greedy", "careful"}
     assert found["players"]["greedy"]["records"] == 4
     assert -1.0 <= found["pearson"] <= 1.0
+    # greedy, everybody's opponent, left out of the order: the same figures
+    star = review_ordering.run(path, level="novice", exclude=["greedy"])["games"]["gin"]
+    assert star["unranked"] == ["greedy"] and star["pairs"] == 1
+    assert star["order_by_points"] == ["careful", "random"]
+    assert star["players"]["greedy"] == found["players"]["greedy"]
 
 
 def test_the_ordering_command_writes_json(tmp_path: Path,

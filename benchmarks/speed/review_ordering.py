@@ -1,7 +1,7 @@
 """Does the review order players as the arena does?  ``python -m benchmarks.speed.review_ordering``.
 
 ``python -m benchmarks.speed.review_ordering RECORDS.jsonl [--level review]
-[--processes 2] [--seed 0] [--json PATH]`` reviews every recorded game of
+[--processes 2] [--seed 0] [--exclude NAME,...] [--json PATH]`` reviews every recorded game of
 the file (one JSON line each, as ``python -m benchmarks --arena --records``
 writes them; ``solver.review.review`` with the seed ``--seed`` plus the
 line's number, so a file, a level and a seed give the same figures on any
@@ -20,6 +20,12 @@ is better play, so the review agrees with the arena when they are strongly
 negative: issue 37's target is ``r <= -0.9`` over 8 players or more), and
 whether the order by points lost per decision (least first) is the arena's
 (most points first), with the pairs of players the two orders put alike.
+
+A player's arena points are against the opponents it met: compare players
+that met the same field (a round robin, or each against one common
+opponent).  ``--exclude`` leaves players out of the order and the
+correlation (still in the table): the common opponent of such a file, whose
+points are against everybody else.
 
 Never asserted on time: the figures are for docs/REVIEW.md.
 """
@@ -183,9 +189,11 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     return pearson(ranks(xs), ranks(ys))
 
 
-def summarize(reviewed: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def summarize(reviewed: Iterable[dict[str, Any]],
+              exclude: Sequence[str] = ()) -> dict[str, Any]:
     """Per game of the records: each player's figures, the table's order by
-    arena points, the correlations and whether the orders agree."""
+    arena points, the correlations and whether the orders agree (the
+    players in ``exclude`` left out of the last three)."""
     by_game: dict[str, dict[str, _Player]] = {}
     counts: dict[str, list[int]] = {}
     for answer in reviewed:
@@ -200,15 +208,15 @@ def summarize(reviewed: Iterable[dict[str, Any]]) -> dict[str, Any]:
     for game, players in by_game.items():
         figures = {name: player.figures() for name, player in players.items()}
         games[game] = {"records": counts[game][0], "incomplete": counts[game][1],
-                       **compare(figures)}
+                       **compare(figures, exclude)}
     return {"games": games}
 
 
-def compare(figures: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def compare(figures: dict[str, dict[str, Any]], exclude: Sequence[str] = ()) -> dict[str, Any]:
     """The players sorted by arena points, the correlation of rating and
-    points, and the two orders side by side."""
+    points, and the two orders side by side (without ``exclude``)."""
     ranked = [name for name in figures if not math.isnan(figures[name]["arena_points"])
-              and not math.isnan(figures[name]["rating"])]
+              and not math.isnan(figures[name]["rating"]) and name not in exclude]
     by_points = sorted(ranked, key=lambda n: -figures[n]["arena_points"])
     by_loss = sorted(ranked, key=lambda n: figures[n]["points_lost_per_decision"])
     ratings = [figures[n]["rating"] for n in by_points]
@@ -216,22 +224,24 @@ def compare(figures: dict[str, dict[str, Any]]) -> dict[str, Any]:
     alike = sum(1 for a, b in combinations(by_points, 2)
                 if figures[a]["points_lost_per_decision"] < figures[b]["points_lost_per_decision"])
     pairs = len(ranked) * (len(ranked) - 1) // 2
-    return {"players": {name: figures[name] for name in by_points},
-            "unranked": sorted(set(figures) - set(ranked)),
+    rest = sorted(set(figures) - set(ranked), key=lambda n: -figures[n]["arena_points"])
+    return {"players": {name: figures[name] for name in [*by_points, *rest]},
+            "unranked": rest,
             "order_by_points": by_points, "order_by_loss": by_loss,
             "same_order": by_points == by_loss, "pairs_alike": alike, "pairs": pairs,
             "pearson": pearson(ratings, points), "spearman": spearman(ratings, points)}
 
 
 def run(path: str | Path, *, level: str = REVIEW_LEVEL, seed: int = 0, processes: int = 1,
-        time_limit_ms: int = TIME_LIMIT_MS) -> dict[str, Any]:
-    """Review every record of the file at ``path`` and sum up (see the module docstring)."""
+        time_limit_ms: int = TIME_LIMIT_MS, exclude: Sequence[str] = ()) -> dict[str, Any]:
+    """Review every record of the file at ``path`` and sum up (see the module
+    docstring; ``exclude``: players left out of the order and the correlation)."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines if line.strip()]
     reviewed = review_all(records, level=level, seed=seed, processes=processes,
                           time_limit_ms=time_limit_ms)
     return {"file": str(path), "level": level, "seed": seed, "processes": processes,
-            **summarize(reviewed)}
+            "exclude": list(exclude), **summarize(reviewed, exclude)}
 
 
 def plain(value: Any) -> Any:
@@ -253,7 +263,8 @@ def render(result: dict[str, Any]) -> str:
     """The figures as Markdown: a table per game, then its correlations."""
     out = []
     for game, found in result["games"].items():
-        rows = [[name, f["records"], f["decisions"],
+        rows = [[name + (" (left out)" if name in found["unranked"] else ""),
+                 f["records"], f["decisions"],
                  f"{_number(f['points_lost_per_decision'])} ± {_number(f['loss_interval'])}",
                  _number(f["rating"], 0), _number(f["accuracy"], 1),
                  f"{_number(f['arena_points'])} ± {_number(f['points_interval'])}"]
@@ -262,7 +273,8 @@ def render(result: dict[str, Any]) -> str:
                 f"(seed {result['seed']}; cut short: {found['incomplete']})", "",
                 markdown_table(["player", "records", "decisions", "points lost / decision",
                                 "rating", "accuracy", "arena points / hand"], rows), "",
-                f"rating against arena points per hand over {len(found['players'])} players: "
+                f"rating against arena points per hand over {len(found['order_by_points'])} "
+                "players: "
                 f"Pearson r = {_number(found['pearson'])}, Spearman = "
                 f"{_number(found['spearman'])} (lower rating is better play: the review "
                 "agrees with the arena when both are near -1)",
@@ -286,10 +298,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0,
                         help="the first record's review seed (each next line: one more)")
     parser.add_argument("--time-limit-ms", type=int, default=TIME_LIMIT_MS)
+    parser.add_argument("--exclude", default="", metavar="NAME,...",
+                        help="players left out of the order and the correlation (the common "
+                             "opponent of a file of games against one)")
     parser.add_argument("--json", metavar="PATH", default=None)
     args = parser.parse_args(argv)
+    exclude = [name.strip() for name in args.exclude.split(",") if name.strip()]
     result = run(args.records, level=args.level, seed=args.seed, processes=args.processes,
-                 time_limit_ms=args.time_limit_ms)
+                 time_limit_ms=args.time_limit_ms, exclude=exclude)
     print(render(result), end="")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as stream:
