@@ -32,20 +32,42 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from benchmarks.arena.core.joker_cards import card_name, names
-from benchmarks.arena.indian.referee import Event, IndianRules, Kind
+from benchmarks.arena.indian.referee import DealResult, Event, IndianRules, Kind
 from benchmarks.arena.indian.variants import IndianVariant
 from solver.play import words
-
-if TYPE_CHECKING:  # the runner writes records with this module
-    from benchmarks.arena.indian.runner import GameRecord
 
 KNOBS = {"cap": "points_cap", "drop_first": "drop_first", "drop_middle": "drop_middle",
          "wrong_declaration": "wrong_declaration", "value_card_points": "value_card_points",
          "marriage_points": "marriage_points"}
 """The library's knob of each field of ``IndianRules``."""
+
+
+class Played(Protocol):
+    """What a record is written from: the runner's ``GameRecord`` (the
+    runner imports this module, so it is not imported back)."""
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The player in each seat."""
+
+    @property
+    def result(self) -> DealResult | None:
+        """None: stopped by an illegal action."""
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The shuffled deck the game was dealt from."""
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The referee's public history."""
+
+    @property
+    def drawn(self) -> tuple[int, ...]:
+        """The card of each stock draw, in order."""
 
 
 def rules_of(rules: IndianRules, variant: IndianVariant) -> dict[str, Any]:
@@ -56,7 +78,7 @@ def rules_of(rules: IndianRules, variant: IndianVariant) -> dict[str, Any]:
             if default[name] != value}
 
 
-def game_record(game: GameRecord, variant: IndianVariant,
+def game_record(game: Played, variant: IndianVariant,
                 rules: IndianRules | None = None) -> dict[str, Any]:
     """The recorded game of ``game`` (see the module docstring), played by
     ``variant`` under ``rules`` (the variant's by default)."""
@@ -113,4 +135,4 @@ def events_of(history: Sequence[Event], drawn: Sequence[int],
     return out
 
 
-__all__ = ["KNOBS", "events_of", "game_record", "rules_of"]
+__all__ = ["KNOBS", "Played", "events_of", "game_record", "rules_of"]

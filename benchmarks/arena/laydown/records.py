@@ -33,15 +33,37 @@ beyond its words.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from benchmarks.arena.core.joker_cards import card_name, names
-from benchmarks.arena.laydown.referee import Event
+from benchmarks.arena.laydown.referee import Event, RoundResult
 from benchmarks.arena.laydown.variants import Variant
 from solver.play import words
 
-if TYPE_CHECKING:  # the runner writes records with this module
-    from benchmarks.arena.laydown.runner import RoundRecord
+
+class Played(Protocol):
+    """What a record is written from: the runner's ``RoundRecord`` (the
+    runner imports this module, so it is not imported back)."""
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The player in each seat."""
+
+    @property
+    def result(self) -> RoundResult | None:
+        """None: stopped by an illegal action."""
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The shuffled deck the round was dealt from."""
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The referee's public history."""
+
+    @property
+    def drawn(self) -> tuple[int, ...]:
+        """The card of each stock draw, in order."""
 
 
 def relative(points: Sequence[float]) -> list[float]:
@@ -56,7 +78,7 @@ def relative(points: Sequence[float]) -> list[float]:
     return [float(p - (total - p) / (n - 1)) for p in points]
 
 
-def round_record(played: RoundRecord, variant: Variant) -> dict[str, Any]:
+def round_record(played: Played, variant: Variant) -> dict[str, Any]:
     """The recorded game of ``played``, a round of ``variant`` (see the module
     docstring)."""
     if played.result is None:
@@ -93,4 +115,4 @@ def events_of(history: Sequence[Event], drawn: Sequence[int]) -> list[dict[str, 
     return out
 
 
-__all__ = ["events_of", "relative", "round_record"]
+__all__ = ["Played", "events_of", "relative", "round_record"]
