@@ -152,3 +152,18 @@ def test_a_lay_off_that_moves_a_meld_is_refused() -> None:
     with pytest.raises(SolverInputError) as caught:
         read_record(data)
     assert caught.value.loc[:2] == ("events", index)
+
+
+def test_a_basic_rummy_that_goes_out_with_a_throw_is_paid_double() -> None:
+    # ann lays her whole hand in her first turn and throws the card drawn:
+    # a rummy (nothing laid in an earlier turn), so bob pays his 68 twice
+    data = {"game": "basic", "players": ["ann", "bob"], "dealer": 1,
+            "deal": {"hands": ["AS 2S 3S 4S 5H 5D 5C 9C TC JC",
+                               "2H 3H 6D 7S 8D 9H QS KC 6C 7H"], "upcard": "4D"},
+            "events": [{"player": 0, "action": "draw_stock", "drawn": "KD"},
+                       {"player": 0, "action": "meld",
+                        "melds": [["AS", "2S", "3S", "4S"], ["5H", "5D", "5C"],
+                                  ["9C", "TC", "JC"]]},
+                       {"player": 0, "action": "discard", "card": "KD"}]}
+    walked = walk(read_record(data))
+    assert (walked.ending, walked.result) == ("out", (136.0, -136.0))

@@ -665,7 +665,8 @@ class _LayDownWalk(_Walk):
             if self.must_use is not None:
                 self.penalties[seat] += 1  # the advisor's replay refuses it where not allowed
                 self.must_use = None
-            self._end_turn(seat)
+            if self.hands[seat]:  # a throw that goes out ends the last turn: a rummy's
+                self._end_turn(seat)
         layoffs = tuple(Layoff(target, tuple(added), extended) for target, (added, extended)
                         in sorted(self.turn_layoffs.items()))
         move = Move(GO_OUT if card is None else DISCARD, card, tuple(self.turn_melds), (),

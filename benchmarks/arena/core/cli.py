@@ -34,6 +34,11 @@ one Elo scale with bootstrap intervals (``benchmarks.arena.core.ladder``):
 ``--resume`` a run file that keeps finished pairings, ``--wins-by deal`` a
 deal (gin: a mirrored pair) counted as one game won on its points.
 
+``--records PATH`` (``--arena``, ``--panel`` and ``--ladder``) writes every game played
+as a recorded game, one JSON line each (``benchmarks.arena.core.records``;
+docs/REVIEW.md), for ``rummy-solver bulk --op review_game`` and
+``python -m benchmarks.speed.review_ordering``.
+
 Exit code 1 when a player made an illegal move or a wrong declaration, or
 the referee disagreed with OpenSpiel; never because of a result or a time.
 """
@@ -46,6 +51,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from benchmarks.arena.core.entrants import Entrant, check_names
@@ -60,6 +66,7 @@ from benchmarks.arena.core.panels import (
     check_seed,
     seeds_of,
 )
+from benchmarks.arena.core.records import Records, file_sink
 from benchmarks.arena.core.report import Column, write_json
 from benchmarks.arena.core.round_robin import (
     LINEUPS,
@@ -112,7 +119,8 @@ class RunRotated(Protocol):
     """A rotated-deal game's ``run_*_arena``."""
 
     def __call__(self, lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
-                 progress: bool = True, max_seconds: float | None = None) -> dict[str, Any]:
+                 progress: bool = True, max_seconds: float | None = None,
+                 records: Records = None) -> dict[str, Any]:
         """Play and sum up."""
 
 
@@ -259,6 +267,9 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     tune.add_argument("--held-out-units", type=int, default=None, metavar="N",
                       help="hand pairs (gin) or deals the best trial and today's numbers play "
                            "on the held-out half (default: a trial's)")
+    group.add_argument("--records", default=None, metavar="PATH",
+                       help="write every game played as a recorded game, one JSON line each "
+                            "(docs/REVIEW.md; the file is emptied first)")
     ladder = parser.add_argument_group("ladder (every player of a game on one Elo scale; "
                                        "benchmarks/arena/core/ladder.py)")
     ladder.add_argument("--ladder", default=None, metavar="GAME", choices=list(LINEUPS),
@@ -313,6 +324,11 @@ def _report(results: dict[str, Any], render: Callable[[dict[str, Any]], str],
     return 1 if problems else 0
 
 
+def _records(args: argparse.Namespace) -> Records:
+    """``--records PATH``: a sink appending to the file, emptied now (None: no records)."""
+    return None if args.records is None else file_sink(args.records)
+
+
 def _house_variant(game: RotatedGame, house: str) -> Variant:
     """The game under ``--house``'s knobs (``ValueError`` saying why not)."""
     if game.variant is None:
@@ -340,7 +356,7 @@ def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
     max_seconds = None if args.max_minutes is None else 60.0 * args.max_minutes
     if args.house is None:
         results = game.run(lineup, args.deals, seed=args.seed, workers=args.workers,
-                           max_seconds=max_seconds)
+                           max_seconds=max_seconds, records=_records(args))
     else:
         try:
             variant = _house_variant(game, args.house)
@@ -348,7 +364,8 @@ def run_rotated_command(args: argparse.Namespace, game: RotatedGame) -> int:
             print(f"error: --house: {error}", file=sys.stderr)
             return 2
         results = run_lay_down_arena(variant, lineup, args.deals, seed=args.seed,
-                                     workers=args.workers, max_seconds=max_seconds)
+                                     workers=args.workers, max_seconds=max_seconds,
+                                     records=_records(args))
     return _report(results, game.render, args)
 
 
@@ -369,11 +386,15 @@ def run_panel_command(args: argparse.Namespace) -> int:
               "least 0", file=sys.stderr)
         return 2
     rotated = ROTATED_GAMES.get(game)
+    records = _records(args)
 
     def play_rotated(lineup: Sequence[str], deals: int, *, seed: int,
                      workers: int) -> dict[str, Any]:
         assert rotated is not None
-        return rotated.run(lineup, deals, seed=seed, workers=workers)
+        return rotated.run(lineup, deals, seed=seed, workers=workers, records=records)
+
+    def play_gin(a: str, b: str, **options: Any) -> dict[str, Any]:
+        return run_arena(a, b, records=records, **options)
 
     def describe(bot: str) -> str:
         entrants = ENTRANTS if rotated is None else rotated.entrants
@@ -382,7 +403,7 @@ def run_panel_command(args: argparse.Namespace) -> int:
     try:
         results = run_panel(game, args.half, seed=seed, hands=args.hands, matches=args.matches,
                             deals=args.deals, workers=args.workers,
-                            cross_check=not args.no_cross_check, play_gin=run_arena,
+                            cross_check=not args.no_cross_check, play_gin=play_gin,
                             play_rotated=play_rotated, describe=describe,
                             progress=lambda line: print(line, file=sys.stderr, flush=True))
     except OpenSpielMissingError as error:
@@ -456,7 +477,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
         return 2
     try:
         results = run_arena(args.a, args.b, hands=args.hands, matches=args.matches, seed=args.seed,
-                            cross_check=not args.no_cross_check, workers=args.workers)
+                            cross_check=not args.no_cross_check, workers=args.workers,
+                            records=_records(args))
     except OpenSpielMissingError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -500,6 +522,16 @@ def _ladder_lineup(args: argparse.Namespace) -> list[str]:
     return lineup
 
 
+def _ladder_records(args: argparse.Namespace) -> Records:
+    """``--records PATH`` of a ladder: emptied first, unless the run resumes
+    (its finished pairings' records are already in it; appended)."""
+    if args.records is None:
+        return None
+    if isinstance(args.resume, str) and Path(args.records).exists():
+        return str(args.records)
+    return file_sink(args.records)
+
+
 def run_ladder_command(args: argparse.Namespace) -> int:
     """``--ladder GAME``: the round robin, the ladder's table and JSON; the exit code."""
     game = args.ladder
@@ -516,10 +548,11 @@ def run_ladder_command(args: argparse.Namespace) -> int:
         if seed not in HELD_OUT_SEEDS:
             print(f"note: seed {seed} is not a held-out seed ({HELD_OUT_SEEDS.start}-"
                   f"{HELD_OUT_SEEDS.stop - 1})", file=sys.stderr)
+        records = _ladder_records(args)
         robin = run_round_robin(
             game, lineup, size=size, seed=seed,
             play=lambda a, b: play_pairing(game, a, b, size=size, seed=seed,
-                                           workers=args.workers),
+                                           workers=args.workers, records=records),
             units_of=gin_units if game == "gin" else rotated_units,
             path=args.resume or None,
             progress=lambda line: print(line, file=sys.stderr, flush=True))

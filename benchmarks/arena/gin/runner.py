@@ -12,6 +12,10 @@ whole matches to 100, summed up as plain data (``report`` renders it).
 * Decks and the players' seeds derive from ``seed`` and the hand's place
   only, so a run is reproducible (the decision times aside), and pairs can
   be shared out to ``workers`` processes in order with the same outcome.
+* ``records`` (a path or a callable, ``benchmarks.arena.core.records``)
+  receives every hand played as a recorded game (``gin.records``): the
+  single hands in pair order, then the match hands, each with the match
+  score before it; a hand stopped by an illegal action is left out.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 
 from benchmarks.arena.core.entrants import ArenaContext, Entrant, check_names
 from benchmarks.arena.core.entrants import make_player as make_entrant
+from benchmarks.arena.core.records import Records, write_records
 from benchmarks.arena.core.stats import mean_interval
 from benchmarks.arena.gin.cards import DECK_SIZE
 from benchmarks.arena.gin.game import HandRecord, Watcher, play_hand
@@ -38,6 +43,7 @@ from benchmarks.arena.gin.openspiel_shadow import (
 )
 from benchmarks.arena.gin.players.registry import ENTRANTS, LABEL
 from benchmarks.arena.gin.protocol import Player
+from benchmarks.arena.gin.records import hand_record
 from benchmarks.arena.gin.rules import ARENA_RULES, MATCH_TARGET, GinRules
 from benchmarks.arena.gin.stats import side_facts, summarize_side
 
@@ -226,10 +232,12 @@ def _play_shared(arena: Arena, count: int, matches: bool, workers: int,
 
 def run_arena(a: str, b: str, *, hands: int = 200, matches: int = 0, seed: int = 0,
               cross_check: bool = True, rules: GinRules = ARENA_RULES, workers: int = 1,
-              progress: Callable[[str], None] | None = _stderr) -> dict[str, Any]:
+              progress: Callable[[str], None] | None = _stderr,
+              records: Records = None) -> dict[str, Any]:
     """Play ``hands`` single hands (rounded up to whole mirrored pairs) and
     ``matches`` matches (likewise) between players ``a`` and ``b``, on
-    ``workers`` processes; plain data for ``report``."""
+    ``workers`` processes; plain data for ``report``; every hand played as a
+    recorded game to ``records`` (see the module docstring)."""
     arena = Arena(a, b, seed=seed, rules=rules, cross_check=cross_check, progress=progress)
     results: dict[str, Any] = {
         "settings": {"a": a, "b": b, "hands": hands, "matches": matches, "seed": seed,
@@ -237,6 +245,7 @@ def run_arena(a: str, b: str, *, hands: int = 200, matches: int = 0, seed: int =
                      "cross_check": arena.shadow is not None, "workers": workers},
     }
     violations: list[str] = []
+    recorded: list[dict[str, Any]] = []
     if hands > 0:
         count = (hands + 1) // 2
         pairs: list[MirroredPair] = arena.play_pairs(count) if workers <= 1 else \
@@ -244,6 +253,9 @@ def run_arena(a: str, b: str, *, hands: int = 200, matches: int = 0, seed: int =
         results["hands"] = summarize_hands(pairs)
         violations += [f"hand pair {p.index} game {g}: {r.violation.message}"
                        for p in pairs for g, r in enumerate(p.games) if r.violation is not None]
+        if records is not None:
+            recorded += [record for pair in pairs
+                         for record in pair_records(pair, arena.names, rules)]
     if matches > 0:
         count = (matches + 1) // 2
         match_pairs: list[tuple[MatchRecord, MatchRecord]] = \
@@ -252,9 +264,42 @@ def run_arena(a: str, b: str, *, hands: int = 200, matches: int = 0, seed: int =
         results["matches"] = summarize_matches(match_pairs)
         violations += [f"match {i}: {r.violation.message}" for i, pair in enumerate(match_pairs)
                        for m in pair for _, r in m.hands if r.violation is not None]
+        if records is not None:
+            recorded += [record for pair in match_pairs for match in pair
+                         for record in match_records(match, arena.names, rules)]
     results["violations"] = violations
     results["cross_check"] = None if arena.shadow is None else arena.shadow.tally.to_dict()
+    if records is not None:
+        results["records"] = write_records(records, recorded)
     return results
+
+
+def _other(label: str) -> str:
+    return "b" if label == "a" else "a"
+
+
+def pair_records(pair: MirroredPair, names: Mapping[str, str],
+                 rules: GinRules = ARENA_RULES) -> list[dict[str, Any]]:
+    """The recorded games of a mirrored pair of single hands (``names``: the
+    player of each label), A in seat 0 first."""
+    return [hand_record(hand, (names[seat0], names[_other(seat0)]), rules=rules)
+            for seat0, hand in zip(LABELS, pair.games, strict=True) if hand.violation is None]
+
+
+def match_records(match: MatchRecord, names: Mapping[str, str],
+                  rules: GinRules = ARENA_RULES) -> list[dict[str, Any]]:
+    """The recorded games of a match's hands, each with the match score
+    before it (``names``: the player of each label)."""
+    scores = {"a": 0, "b": 0}
+    out = []
+    for seat0, hand in match.hands:
+        seat1 = _other(seat0)
+        if hand.violation is None:
+            out.append(hand_record(hand, (names[seat0], names[seat1]), rules=rules,
+                                   score=(scores[seat0], scores[seat1]), target=MATCH_TARGET))
+        scores[seat0] += max(0, hand.points_for(0))
+        scores[seat1] += max(0, hand.points_for(1))
+    return out
 
 
 def _side_records(seated: Sequence[tuple[str, HandRecord]], label: str) -> dict[str, Any]:

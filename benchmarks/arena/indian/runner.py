@@ -16,6 +16,11 @@ alike (the game is an ``IndianVariant``; ``run_indian21_arena`` plays the
 
 An illegal action (``IllegalActionError``) stops that game, unscored, and
 is counted against the player that made it; the run then fails.
+
+``records`` (a path or a callable, ``benchmarks.arena.core.records``)
+receives every game played as a recorded game (``indian.records``), deal by
+deal in order and each deal's rotations in order, whatever the number of
+workers; a game stopped by an illegal action is left out.
 """
 
 from __future__ import annotations
@@ -29,10 +34,13 @@ from typing import Any
 
 from benchmarks.arena.core import rotations
 from benchmarks.arena.core.entrants import check_names
+from benchmarks.arena.core.records import Records, write_records
 from benchmarks.arena.core.rotations import interval, share
 from benchmarks.arena.indian.players import ENTRANTS, LABEL, Player, make_player
+from benchmarks.arena.indian.records import game_record
 from benchmarks.arena.indian.referee import (
     DealResult,
+    Event,
     IllegalActionError,
     IndianDeal,
     IndianRules,
@@ -74,6 +82,12 @@ class GameRecord:
     """(seat, message) of an illegal action."""
     wrong_shows: int = 0
     decision_ms: dict[str, list[float]] = field(default_factory=dict)
+    deck: tuple[int, ...] = ()
+    """The shuffled deck the game was dealt from."""
+    events: tuple[Event, ...] = ()
+    """The referee's public history of the game."""
+    drawn: tuple[int, ...] = ()
+    """The card of each stock draw, in order (referee-side)."""
 
     def points(self, seat: int) -> int:
         """The points of ``seat`` (0 when the game was stopped)."""
@@ -92,6 +106,7 @@ def play_game(deck: Sequence[int], seats: Sequence[str], seeds: Sequence[int],
     times: dict[str, list[float]] = {name: [] for name in seats}
     actions = 0
     violation: tuple[int, str] | None = None
+    drawn: list[int] = []
     while not deal.over:
         seat = deal.to_act
         view = deal.view(seat)
@@ -102,11 +117,14 @@ def play_game(deck: Sequence[int], seats: Sequence[str], seeds: Sequence[int],
             violation = (seat, f"{seats[seat]} raised {type(error).__name__}: {error}")
             break
         times[seats[seat]].append((time.perf_counter() - started) * 1000)
+        held = Counter(deal.hand_of(seat))
         try:
             deal.apply(action)
         except IllegalActionError as error:
             violation = (seat, f"{seats[seat]}: {error}")
             break
+        if action.kind == Kind.DRAW_STOCK:
+            drawn += (Counter(deal.hand_of(seat)) - held).elements()
         actions += 1
         if actions > MAX_ACTIONS:
             violation = (seat, f"{seats[seat]}: more than {MAX_ACTIONS} actions")
@@ -114,7 +132,8 @@ def play_game(deck: Sequence[int], seats: Sequence[str], seeds: Sequence[int],
     dropped = tuple(s.dropped for s in deal.seats)
     turns = sum(1 for e in deal.history if e.kind in (Kind.TAKE_DISCARD, Kind.DRAW_STOCK))
     return GameRecord(tuple(seats), deal.result if violation is None else None, dropped, turns,
-                      violation, deal.wrong_shows, times)
+                      violation, deal.wrong_shows, times, deal.deck, tuple(deal.history),
+                      tuple(drawn))
 
 
 def summarize(lineup: Sequence[str], deals: Sequence[Sequence[GameRecord]],
@@ -173,8 +192,10 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[GameRecord]],
 def run_indian_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
                      rules: IndianRules | None = None, progress: bool = True,
                      max_seconds: float | None = None,
-                     variant: IndianVariant = INDIAN13) -> dict[str, Any]:
-    """Play and sum up (see the module docstring and ``rotations.play_deals``)."""
+                     variant: IndianVariant = INDIAN13,
+                     records: Records = None) -> dict[str, Any]:
+    """Play and sum up (see the module docstring and ``rotations.play_deals``);
+    every game played as a recorded game to ``records``."""
     check_names(ENTRANTS, lineup, LABEL)
     rules = rules or variant.rules
     started = time.monotonic()
@@ -190,12 +211,18 @@ def run_indian_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, worker
         knobs.update(value_card_points=rules.value_card_points,
                      marriage_points=rules.marriage_points)
     results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started, rules=knobs)
+    if records is not None:
+        results["records"] = write_records(records, (
+            game_record(game, variant, rules) for deal in played for game in deal
+            if game.result is not None))
     return results
 
 
 def run_indian21_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
                        rules: IndianRules | None = None, progress: bool = True,
-                       max_seconds: float | None = None) -> dict[str, Any]:
+                       max_seconds: float | None = None,
+                       records: Records = None) -> dict[str, Any]:
     """``run_indian_arena`` for 21-card Indian rummy (``indian21``)."""
     return run_indian_arena(lineup, deals, seed=seed, workers=workers, rules=rules,
-                            progress=progress, max_seconds=max_seconds, variant=INDIAN21)
+                            progress=progress, max_seconds=max_seconds, variant=INDIAN21,
+                            records=records)

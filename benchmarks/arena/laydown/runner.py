@@ -27,23 +27,33 @@ deals other decks in each).
 
 An illegal action (``IllegalActionError``) or a player's exception stops
 that round, unscored, and is counted against the player; the run then fails.
+
+``records`` (a path or a callable, ``benchmarks.arena.core.records``)
+receives every round played as a recorded game (``laydown.records``), deal
+by deal in order and each deal's rotations in order, whatever the number of
+workers; a round stopped by an illegal action is left out.
 """
 
 from __future__ import annotations
 
 import functools
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks.arena.core import rotations
 from benchmarks.arena.core.entrants import check_names
+from benchmarks.arena.core.records import Records, write_records
 from benchmarks.arena.core.rotations import mean, share
 from benchmarks.arena.laydown.players import ENTRANTS, make_player
+from benchmarks.arena.laydown.records import round_record
 from benchmarks.arena.laydown.referee import (
     MAX_TURNS,
+    Event,
     IllegalActionError,
+    Kind,
     Player,
     RoundResult,
     Rummy500Round,
@@ -80,6 +90,12 @@ class RoundRecord:
     violation: tuple[int, str] | None = None
     """(seat, message) of an illegal action."""
     decision_ms: dict[str, list[float]] = field(default_factory=dict)
+    deck: tuple[int, ...] = ()
+    """The shuffled deck the round was dealt from."""
+    events: tuple[Event, ...] = ()
+    """The referee's public history of the round."""
+    drawn: tuple[int, ...] = ()
+    """The card of each stock draw, in order (referee-side)."""
 
     def points(self, seat: int) -> int:
         """The round points of ``seat`` (0 when the round was stopped)."""
@@ -99,6 +115,7 @@ def play_round(deck: Sequence[int], seats: Sequence[str], seeds: Sequence[int],
         player.start_deal(index, seeds[index])
     times: dict[str, list[float]] = {name: [] for name in seats}
     violation: tuple[int, str] | None = None
+    drawn: list[int] = []
     for _ in range(MAX_ACTIONS):
         if game.over:
             break
@@ -112,15 +129,18 @@ def play_round(deck: Sequence[int], seats: Sequence[str], seeds: Sequence[int],
                                f"{view.phase} phase: {error}")
             break
         times[seats[seat]].append((time.perf_counter() - started) * 1000)
+        held = Counter(game.hand_of(seat))
         try:
             game.apply(action)
         except IllegalActionError as error:
             violation = (seat, f"{seats[seat]}: {error}")
             break
+        if action.kind == Kind.DRAW_STOCK:
+            drawn += (Counter(game.hand_of(seat)) - held).elements()
     else:
         violation = (game.to_act, f"the round did not end in {MAX_ACTIONS} actions")
     return RoundRecord(tuple(seats), game.result if violation is None else None, violation,
-                       times)
+                       times, game.deck, tuple(game.events), tuple(drawn))
 
 
 @dataclass(slots=True)
@@ -204,8 +224,10 @@ def summarize(lineup: Sequence[str], deals: Sequence[Sequence[RoundRecord]],
 
 def run_arena(variant: Variant, lineup: Sequence[str], deals: int, *, seed: int = 0,
               workers: int = 1, progress: bool = True,
-              max_seconds: float | None = None) -> dict[str, Any]:
-    """Play ``variant`` and sum up (see the module docstring and ``rotations.play_deals``)."""
+              max_seconds: float | None = None, records: Records = None) -> dict[str, Any]:
+    """Play ``variant`` and sum up (see the module docstring and
+    ``rotations.play_deals``); every round played as a recorded game to
+    ``records``."""
     check_names(ENTRANTS, lineup, variant.label)
     players = len(lineup)
     variant.hand_size(players)  # ValueError when the game does not seat them
@@ -218,26 +240,32 @@ def run_arena(variant: Variant, lineup: Sequence[str], deals: int, *, seed: int 
     results.update(seed=seed, workers=workers, wall_s=time.monotonic() - started,
                    max_turns=MAX_TURNS, decks=variant.decks(players),
                    deck=variant.deck_label(players), house_rules=dict(variant.house_rules))
+    if records is not None:
+        results["records"] = write_records(records, (
+            round_record(game, variant) for deal in played for game in deal
+            if game.result is not None))
     return results
 
 
 def run_rummy500_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
-                       progress: bool = True,
-                       max_seconds: float | None = None) -> dict[str, Any]:
+                       progress: bool = True, max_seconds: float | None = None,
+                       records: Records = None) -> dict[str, Any]:
     """Play Rummy 500 and sum up (``run_arena``)."""
     return run_arena(RUMMY500, lineup, deals, seed=seed, workers=workers, progress=progress,
-                     max_seconds=max_seconds)
+                     max_seconds=max_seconds, records=records)
 
 
 def run_rommy_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
-                    progress: bool = True, max_seconds: float | None = None) -> dict[str, Any]:
+                    progress: bool = True, max_seconds: float | None = None,
+                    records: Records = None) -> dict[str, Any]:
     """Play Rommy and sum up (``run_arena``)."""
     return run_arena(ROMMY, lineup, deals, seed=seed, workers=workers, progress=progress,
-                     max_seconds=max_seconds)
+                     max_seconds=max_seconds, records=records)
 
 
 def run_basic_arena(lineup: Sequence[str], deals: int, *, seed: int = 0, workers: int = 1,
-                    progress: bool = True, max_seconds: float | None = None) -> dict[str, Any]:
+                    progress: bool = True, max_seconds: float | None = None,
+                    records: Records = None) -> dict[str, Any]:
     """Play basic rummy and sum up (``run_arena``)."""
     return run_arena(BASIC, lineup, deals, seed=seed, workers=workers, progress=progress,
-                     max_seconds=max_seconds)
+                     max_seconds=max_seconds, records=records)
