@@ -16,11 +16,14 @@ Commands::
     python -m benchmarks.reference            # rewrite the generated sections of README.md
     python -m benchmarks.reference --check    # exit 1 when README.md is not what this writes
     python -m benchmarks.reference --record NAME -- python -m benchmarks --n 100 --json {json}
+    python -m benchmarks.reference --record NAME --from out.json -- python -m benchmarks ... --json {json}
 
 ``--record`` runs the command, where ``{json}`` stands for the path its JSON
 is written to (appended as ``--json {json}`` when absent), keeps that JSON as
 ``benchmarks/results/<name>.json`` with the command, commit, date and cores,
-and rewrites the README.  A result file whose ``source`` is ``"notebook"``
+and rewrites the README.  ``--from PATH`` keeps the JSON a run of the same
+command already wrote to ``PATH`` instead of running it again (a long run
+that was started by hand; its ``host`` says so).  A result file whose ``source`` is ``"notebook"``
 was copied from the old lab notebook (the README before issue 39) and not
 re-run; its rows say so.
 
@@ -51,13 +54,16 @@ README_PATH = ROOT / "benchmarks" / "README.md"
 RESULTS_DIR = ROOT / "benchmarks" / "results"
 REGENERATE = "python -m benchmarks.reference"
 
-KINDS = ("speed", "bulk", "advise_load", "goodput", "arena_gin", "arena_rotated", "arena_panel")
+KINDS = ("speed", "bulk", "advise_load", "goodput", "arena_gin", "arena_rotated", "arena_panel",
+         "ladder", "review")
 """What a result file's ``data`` is: the JSON of ``python -m benchmarks`` (speed
 suites, and the service's load, deadline and bulk phases), of ``python -m
 benchmarks.speed.bulk`` (bulk alone, alternating runs), of ``--advise-load``,
 of ``python -m benchmarks.service.goodput``, of the gin arena, of a
-rotated-seat arena (Indian and lay-down games), or of a panel's table
-(``--arena --panel GAME``: the advisor against every bot of one half)."""
+rotated-seat arena (Indian and lay-down games), of a panel's table
+(``--arena --panel GAME``: the advisor against every bot of one half), of a
+ladder (``--ladder GAME``), or of the review's benchmarks
+(``benchmarks.speed.review``, ``benchmarks.speed.review_ordering``)."""
 SOURCES = ("run", "notebook")
 REQUIRED = ("name", "kind", "command", "commit", "date", "cores", "source", "data")
 JSON_SLOT = "{json}"
@@ -98,6 +104,12 @@ def check_result(result: dict[str, Any], where: str) -> None:
 def kind_of(command: Sequence[str]) -> str:
     """The kind of result a benchmark command line writes."""
     words = list(command)
+    if "--ladder" in words:
+        return "ladder"
+    if any(word.endswith(("speed.review", "speed.review_ordering")) for word in words):
+        return "review"
+    if any(word.endswith("speed.bulk") for word in words) and "reviews" in words:
+        return "review"  # bulk over recorded games: the review's throughput
     if "--arena" in words and "--panel" in words:
         return "arena_panel"
     if "--arena" in words:
@@ -157,11 +169,20 @@ def _join(words: Sequence[str]) -> str:
     return " ".join(word if word == JSON_SLOT else shlex.quote(word) for word in words)
 
 
-def record(name: str, command: Sequence[str], folder: Path = RESULTS_DIR) -> Path:
-    """Run ``command`` (see the module docstring), keep its JSON as ``<folder>/<name>.json``."""
+def record(name: str, command: Sequence[str], folder: Path = RESULTS_DIR,
+           existing: Path | None = None) -> Path:
+    """Run ``command`` (see the module docstring), keep its JSON as
+    ``<folder>/<name>.json``; with ``existing``, keep that file's JSON (what
+    a run of ``command`` wrote) instead of running it."""
     words = list(command)
     if not any(JSON_SLOT in word for word in words):
         words += ["--json", JSON_SLOT]
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if existing is not None:
+        data = json.loads(existing.read_text(encoding="utf-8"))
+        host = f"{platform.processor() or platform.machine()}, run before it was recorded"
+        return write_result(wrap(name, _join(words), data, commit=_git_commit(), date=now,
+                                 cores=os.cpu_count() or 1, host=host), folder)
     with tempfile.TemporaryDirectory(prefix="reference-") as scratch:
         out = Path(scratch) / "out.json"
         argv = [word.replace(JSON_SLOT, str(out)) for word in words]
@@ -172,7 +193,6 @@ def record(name: str, command: Sequence[str], folder: Path = RESULTS_DIR) -> Pat
         if done.returncode != 0:
             raise RuntimeError(f"{_join(words)} exited with {done.returncode}")
         data = json.loads(out.read_text(encoding="utf-8"))
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     host = f"{platform.processor() or platform.machine()}, load average {load:.1f} at the start"
     result = wrap(name, _join(words), data, commit=_git_commit(), date=now,
                   cores=os.cpu_count() or 1, host=host)
@@ -551,41 +571,48 @@ _MET = {True: "met", False: "**missed**", None: "not measured"}
 
 
 def arena_panel_section(results: Sequence[dict[str, Any]]) -> list[str]:
-    """Each game's held-out table: the advisor against every bot of a panel's half."""
+    """Each game's held-out table: the advisor against every bot of a panel's
+    half; gin's on its own, the other games' in one table."""
     found = _of_kind(results, "arena_panel", lambda data: "rows" in data)
     if not found:
         return _nothing("a panel run")
     lines: list[str] = []
     order = ("gin", "indian13", "indian21", "rummy500", "rommy", "basic")
-    for result in sorted(found, key=lambda r: (order.index(r["data"]["game"])
-                                               if r["data"]["game"] in order else len(order),
-                                               r["name"])):
+    ordered = sorted(found, key=lambda r: (order.index(r["data"]["game"])
+                                           if r["data"]["game"] in order else len(order),
+                                           r["name"]))
+    for result in (r for r in ordered if r["data"]["game"] == "gin"):
         data = result["data"]
-        gin = data["game"] == "gin"
         half = data["half"].replace("_", "-")
         lines += [f"**{data['game']}**, {half} half, seed {data['seed']}, "
                   f"`{data['advisor']}` against each bot. " + _origin(result), ""]
         rows = []
         for row in data["rows"]:
-            targets = "; ".join(f"{t['target']}: {_MET[t['met']]}" for t in row["targets"]) or "-"
-            size = (f"{_count(row['hands'])} ({_count(row['pairs'])})" if gin
-                    else _count(row["deals"]))
-            cells = [f"`{row['bot']}`", row["description"], size, _interval(row["points"])]
-            if gin:
-                cells += [_count(row["matches"]) if row["matches"] else "-",
-                          _interval(row["match_win_rate"], percent=True)]
-            else:
-                cells += [_interval(row["difference"])]
-            rows.append([*cells, targets])
-        header = ["bot", "style", "hands (pairs)" if gin else "deals",
-                  f"advisor points per {'hand' if gin else 'deal'}"]
-        header += ["matches", "match win rate"] if gin else ["difference per deal (paired)"]
-        lines += _table([*header, "target (issue 36)"], rows,
-                        right=(2, 3, 4, 5) if gin else (2, 3, 4))
-        if gin:
-            lines += ["", *_gin_panel_ends(data)]
-        lines += [""]
+            rows.append([f"`{row['bot']}`", row["description"],
+                         f"{_count(row['hands'])} ({_count(row['pairs'])})",
+                         _interval(row["points"]),
+                         _count(row["matches"]) if row["matches"] else "-",
+                         _interval(row["match_win_rate"], percent=True), _targets_met(row)])
+        lines += _table(["bot", "style", "hands (pairs)", "advisor points per hand", "matches",
+                         "match win rate", "target (issue 36)"], rows, right=(2, 3, 4, 5))
+        lines += ["", *_gin_panel_ends(data), ""]
+    rotated = [r for r in ordered if r["data"]["game"] != "gin"]
+    if rotated:
+        lines += ["**The other games**, two players, `advisor` against each bot of a half, "
+                  "seats rotated on every deal:", ""]
+        lines += [f"* {r['data']['game']}: {r['data']['half'].replace('_', '-')} half, seed "
+                  f"{r['data']['seed']}. {_origin(r)}" for r in rotated]
+        rows = [[r["data"]["game"], f"`{row['bot']}`", row["description"], _count(row["deals"]),
+                 _interval(row["points"]), _interval(row["difference"]), _targets_met(row)]
+                for r in rotated for row in r["data"]["rows"]]
+        lines += ["", *_table(["game", "bot", "style", "deals", "advisor points per deal",
+                               "difference per deal (paired)", "target (issue 36)"], rows,
+                              right=(3, 4, 5)), ""]
     return lines[:-1] + _notes(found)
+
+
+def _targets_met(row: dict[str, Any]) -> str:
+    return "; ".join(f"{t['target']}: {_MET[t['met']]}" for t in row["targets"]) or "-"
 
 
 def _gin_panel_ends(data: dict[str, Any]) -> list[str]:
@@ -618,6 +645,58 @@ def _gin_panel_ends(data: dict[str, Any]) -> list[str]:
                     right=range(1, len(ends) + 10))]
 
 
+def _ladder_line(result: dict[str, Any]) -> str:
+    """A ladder in one line: its players from the top, and its distinct steps."""
+    data = result["data"]
+    rungs = data["ladder"]["rungs"]
+    steps = [rung["step"] for rung in rungs if rung.get("step")]
+    order = " > ".join(f"`{rung['player']}` {rung['rating']:+.0f}" for rung in rungs)
+    points = sorted(rungs, key=lambda rung: -rung.get("points_rating", math.nan))
+    by_points = " > ".join(f"`{rung['player']}` {rung['points_rating']:+.1f}" for rung in points
+                           if not _missing(rung.get("points_rating")))
+    distinct = sum(1 for step in steps if step.get("distinct"))
+    points_distinct = sum(1 for step in steps if step.get("points_distinct"))
+    return (f"* **{data['game']} ladder** (Elo of hands won, `{data['ladder']['anchor']}` at 0): "
+            f"{order}; {distinct} of {len(steps)} steps distinct. Points per hand over the anchor: "
+            f"{by_points} ({points_distinct} of {len(steps)} steps distinct). {_origin(result)}")
+
+
+def _review_line(result: dict[str, Any]) -> str:
+    """A review benchmark in one line: the ordering's correlation, or the speed and luck check."""
+    data = result["data"]
+    if "runs" in data:  # benchmarks.speed.bulk --log reviews
+        runs = "; ".join(f"{run['runner']} {run['seconds']:.0f} s ({_ratio(run['speedup'])}, "
+                         f"peak {run.get('worker_peak_mb') or run.get('peak_mb', 0):.0f} MB)"
+                         for run in data["runs"])
+        return (f"* **Bulk review of {data['n']:,} recorded gin hands** ({_count(data['disagreements'])}"
+                f" answers differing): {runs}; two processes' headroom then "
+                f"{data.get('headroom', math.nan):.2f}x. {_origin(result)}")
+    if "games" in data:
+        parts = []
+        for game, figures in data["games"].items():
+            ranked = figures.get("order_by_points", [])
+            parts.append(f"{game}: {len(ranked)} players, rating against arena points r = "
+                         f"{figures['pearson']:+.2f} (Spearman {figures['spearman']:+.2f}), "
+                         f"{figures['pairs_alike']} of {figures['pairs']} pairs ordered alike")
+        return f"* **Review ordering**, {'; '.join(parts)}. {_origin(result)}"
+    cpu, split = data["cpu_s"], data["split"]
+    nets = "; ".join(f"{name} net luck {seat['mean_net_luck']:+.2f} ± {seat['net_luck_interval']:.2f}"
+                     for name, seat in data["seats"].items())
+    return (f"* **Review of {data['hands']:,} {data['game']} hands** ({data['pairing']}, level "
+            f"{data['level']}): CPU s per hand {cpu['median']} median, {cpu['p99']} p99; {nets}; "
+            f"rest {split['mean_rest']:+.2f} ± {split['rest_interval']:.2f}. {_origin(result)}")
+
+
+def review_section(results: Sequence[dict[str, Any]]) -> list[str]:
+    """The ladders and the review's benchmarks (its speed and luck, its ordering, bulk over
+    recorded games), a line each (docs/REVIEW.md has the tables)."""
+    ladders = _of_kind(results, "ladder", lambda data: "ladder" in data)
+    reviews = _of_kind(results, "review")
+    if not ladders and not reviews:
+        return _nothing("a ladder or a review benchmark")
+    return [*(_ladder_line(r) for r in ladders), *(_review_line(r) for r in reviews)]
+
+
 SECTIONS: dict[str, Callable[[Sequence[dict[str, Any]]], list[str]]] = {
     "speed": speed_section,
     "service": service_section,
@@ -626,6 +705,7 @@ SECTIONS: dict[str, Callable[[Sequence[dict[str, Any]]], list[str]]] = {
     "arena-gin": arena_gin_section,
     "arena-rotated": arena_rotated_section,
     "arena-panel": arena_panel_section,
+    "review": review_section,
 }
 
 
@@ -663,6 +743,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="exit 1 when benchmarks/README.md is not what the generator writes")
     parser.add_argument("--record", metavar="NAME",
                         help="run the command after '--' and keep its JSON as benchmarks/results/NAME.json")
+    parser.add_argument("--from", dest="existing", metavar="PATH", default=None,
+                        help="with --record: keep the JSON a run of the command already wrote "
+                             "to PATH instead of running it")
     parser.add_argument("command", nargs=argparse.REMAINDER,
                         help="with --record: the benchmark command ({json}: where it writes JSON)")
     args = parser.parse_args(argv)
@@ -670,7 +753,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.record:
         if not command:
             parser.error("--record needs a command after '--'")
-        print(f"wrote {record(args.record, command).relative_to(ROOT)}", file=sys.stderr)
+        existing = Path(args.existing) if args.existing else None
+        print(f"wrote {record(args.record, command, existing=existing).relative_to(ROOT)}",
+              file=sys.stderr)
     elif command:
         parser.error("a command is only taken with --record")
     if args.check:

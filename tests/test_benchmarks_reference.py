@@ -75,6 +75,10 @@ def test_notebook_rows_and_tuning_deals_are_marked() -> None:
     ("python -m benchmarks --advise-load --game indian13", "advise_load"),
     ("python -m benchmarks.service.goodput --seconds 8", "goodput"),
     ("python -m benchmarks.speed.bulk --n 12000 --no-ray --repeat 7", "bulk"),
+    ("python -m benchmarks.speed.bulk --log reviews --n 2000", "review"),
+    ("python -m benchmarks --ladder gin --hands 100", "ladder"),
+    ("python -m benchmarks.speed.review --game gin --hands 1000", "review"),
+    ("python -m benchmarks.speed.review_ordering games.jsonl", "review"),
 ])
 def test_kind_of_a_command(command: str, kind: str) -> None:
     assert reference.kind_of(command.split()) == kind
@@ -89,3 +93,29 @@ def test_record_keeps_the_json_with_where_it_ran(tmp_path: Path) -> None:
     assert result["source"] == "run" and result["kind"] == "speed"
     assert result["command"].endswith(" {json}")
     assert result["cores"] >= 1 and result["commit"] and result["date"].endswith("UTC")
+
+
+def test_record_from_an_earlier_run_keeps_its_json_without_running(tmp_path: Path) -> None:
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps({"game": "gin", "hands": 3}), encoding="utf-8")
+    command = ["python", "-m", "benchmarks.speed.review", "--game", "gin", "--json", "{json}"]
+    path = reference.record("luck", command, tmp_path, existing=earlier)
+    result = json.loads(path.read_text(encoding="utf-8"))
+    assert result["data"] == {"game": "gin", "hands": 3} and result["kind"] == "review"
+    assert "run before it was recorded" in result["host"]
+
+
+def test_the_review_section_has_a_line_per_ladder_and_review_result() -> None:
+    rung = {"player": "advisor", "rating": 800.0, "points_rating": 60.0,
+            "step": {"distinct": True, "points_distinct": True}}
+    last = {"player": "random", "rating": 0.0, "points_rating": 0.0, "step": None}
+    ladder = {"name": "ladder-x", "kind": "ladder", "command": "python -m benchmarks --ladder gin",
+              "commit": "abc", "date": "2026-12-05 02:00 UTC", "cores": 2, "source": "run",
+              "data": {"game": "gin", "ladder": {"anchor": "random", "rungs": [rung, last]}}}
+    ordering = {**ladder, "name": "ordering-x", "kind": "review",
+                "data": {"games": {"gin": {"order_by_points": ["a", "b"], "pearson": -0.95,
+                                           "spearman": -0.9, "pairs_alike": 1, "pairs": 1}}}}
+    lines = reference.review_section([ladder, ordering])
+    assert len(lines) == 2
+    assert "`advisor` +800 > `random` +0; 1 of 1 steps distinct" in lines[0]
+    assert "r = -0.95" in lines[1] and "1 of 1 pairs ordered alike" in lines[1]
