@@ -23,6 +23,7 @@ from benchmarks.arena.core.ladder import (
     build_ladder,
     by_units,
     fit,
+    fit_points,
     players_of,
     render_ladder,
     win_chance,
@@ -138,12 +139,33 @@ def test_the_ladder_renders_and_says_what_each_level_is_for() -> None:
     assert "| random wins | greedy wins |" in text
     assert "0 (anchor)" in text
     assert "steps are distinct" in text
-    assert "* `advisor`: `random` wins" in text and "of hands against it." in text
+    assert "* `advisor`: `random` wins" in text and "of hands against it; by points, " in text
     assert "advisor - random" not in text and "random - advisor" in text
     data = json.loads(json.dumps(ladder.to_dict()))
     assert data["rungs"][0]["player"] == "advisor"
     assert set(data["rungs"][0]["chances"]) == {"random", "greedy"}
     assert "distinct" in data["rungs"][0]["step"]
+
+
+def test_the_points_scale_fits_the_margins_and_can_order_the_ladder() -> None:
+    # a wins no more hands than b but by more: 10 points a hand; b beats c by 4, a beats c by 14
+    def pairing(a: str, b: str, games: int, lead: float, a_wins: int) -> Pairing:
+        unit = Unit(a_wins, games - a_wins, 0, lead * games, -lead * games)
+        return Pairing(a, b, (unit, unit, unit, unit))
+
+    pairings = [pairing("a", "b", 10, 10.0, 5), pairing("b", "c", 10, 4.0, 5),
+                pairing("a", "c", 10, 14.0, 5)]
+    ratings = fit_points(pairings, anchor="c")
+    assert ratings == pytest.approx((14.0, 4.0, 0.0))
+    by_points = build_ladder(pairings, anchor="c", replicates=50, references=("c",),
+                             order_by="points")
+    assert [rung.player for rung in by_points.rungs] == ["a", "b", "c"]
+    step = by_points.rungs[0].step
+    assert step is not None and step.points_difference == pytest.approx(10.0)
+    assert abs(step.difference) < 1.0  # the Elo of hands won sees no difference
+    assert "`c` loses 14.0 a hand" in by_points.rungs[0].purpose
+    with pytest.raises(ValueError, match="elo or points"):
+        build_ladder(pairings, order_by="margin")
 
 
 def test_a_unit_can_count_as_one_game_won_on_its_points() -> None:

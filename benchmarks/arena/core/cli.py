@@ -32,7 +32,9 @@ tuning seed; it writes ``docs/experiments/tune-<GAME>-<STUDY>.md``.
 one Elo scale with bootstrap intervals (``benchmarks.arena.core.ladder``):
 ``--anchor`` the player at 0 (default random; ``mean``: the players' mean),
 ``--resume`` a run file that keeps finished pairings, ``--wins-by deal`` a
-deal (gin: a mirrored pair) counted as one game won on its points.
+deal (gin: a mirrored pair) counted as one game won on its points,
+``--order-by elo`` the players ordered by the Elo of hands won instead of
+their points rating.
 
 ``--records PATH`` (``--arena``, ``--panel`` and ``--ladder``) writes every game played
 as a recorded game, one JSON line each (``benchmarks.arena.core.records``;
@@ -280,6 +282,9 @@ def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
     ladder.add_argument("--anchor", default=ANCHOR, metavar="NAME",
                         help=f"--ladder: the player rated 0 (default {ANCHOR}; mean: the "
                              "players' mean)")
+    ladder.add_argument("--order-by", default="points", choices=("points", "elo"),
+                        help="--ladder: order the players by their points rating (default: "
+                             "points per hand above the anchor) or by the Elo of hands won")
     ladder.add_argument("--wins-by", default="hand", choices=("hand", "deal"),
                         help="--ladder: count each hand (an Indian game, a lay-down round) as "
                              "one game, won by the side that scores more (default), or each "
@@ -565,7 +570,7 @@ def run_ladder_command(args: argparse.Namespace) -> int:
     if args.wins_by == "deal":
         pairings = by_units(pairings)
         games_word = "hand pairs" if game == "gin" else "deals"
-    ladder = build_ladder(pairings, anchor=anchor, games_word=games_word)
+    ladder = build_ladder(pairings, anchor=anchor, games_word=games_word, order_by=args.order_by)
     unit = "hands (mirrored pairs)" if game == "gin" else "deals (both seatings)"
     count = len(robin.played)
     detail = (f"{count} pairing{'' if count == 1 else 's'}, {size} {unit} each on seed {seed}"

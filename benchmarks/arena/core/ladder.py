@@ -39,7 +39,9 @@ as ``Pairing``s (``benchmarks.arena.core.round_robin`` plays them).
   gins), which hands won do not see.  Each player also gets a points
   rating, fitted by weighted least squares so that two players' ratings
   differ by the mean margin per game of one over the other (the weights:
-  their games), anchored like the Elo; its intervals and steps come from
+  their games), anchored like the Elo.  The margin is half the difference
+  of their points: in a zero-sum game at two players (gin, Indian rummy,
+  basic rummy) what one wins from the other; its intervals and steps come from
   the same resamples.  A step on the points scale is the rating of the
   ladder's neighbour subtracted, so it is negative where the two scales
   order a pair differently.
@@ -152,7 +154,7 @@ def players_of(pairings: Iterable[Pairing]) -> tuple[str, ...]:
 
 def fit_margins(margins: FloatArray, games: FloatArray) -> FloatArray:
     """The points ratings, mean 0, whose differences best fit the margins
-    (``margins[i, j]``: i's points less j's summed over their games, an
+    (``margins[i, j]``: half of i's points less j's, summed over their games, an
     antisymmetric table; ``games`` symmetric): the weighted least squares
     of ``r_i - r_j = margins[i, j] / games[i, j]``, weights ``games``.  A
     player without games gets 0."""
@@ -168,8 +170,8 @@ def _margin_table(pairings: Sequence[Pairing], players: Sequence[str]) -> FloatA
     for pairing in pairings:
         i, j = index[pairing.a], index[pairing.b]
         total = pairing.totals()
-        margins[i, j] += total.a_points - total.b_points
-        margins[j, i] -= total.a_points - total.b_points
+        margins[i, j] += (total.a_points - total.b_points) / 2
+        margins[j, i] -= (total.a_points - total.b_points) / 2
     return margins
 
 
@@ -291,7 +293,7 @@ def bootstrap_both(pairings: Sequence[Pairing], players: Sequence[str], anchor: 
         i, j = index[pairing.a], index[pairing.b]
         a_score = np.array([u.a_score for u in pairing.units])
         count = np.array([float(u.games) for u in pairing.units])
-        lead = np.array([u.a_points - u.b_points for u in pairing.units])
+        lead = np.array([(u.a_points - u.b_points) / 2 for u in pairing.units])
         drawn = draws[len(pairing.units)]
         a_total, games_total = a_score[drawn].sum(axis=1), count[drawn].sum(axis=1)
         lead_total = lead[drawn].sum(axis=1)
@@ -367,6 +369,8 @@ class Ladder:
     seed: int
     games_word: str
     """What the chances count: ``hands``, ``games``, ``rounds``."""
+    order_by: str = "elo"
+    """The scale the rungs are ordered by, and the steps taken along: ``elo`` or ``points``."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -397,14 +401,24 @@ def percent(chance: float) -> str:
     return f"{100 * chance:.0f} %"
 
 
-def purpose_words(player: str, chances: Sequence[tuple[str, float]], games_word: str) -> str:
-    """What a level is for: "`random` wins 3 %, `greedy` 21 % of hands against it"."""
+def purpose_words(player: str, chances: Sequence[tuple[str, float]], games_word: str,
+                  margins: Sequence[tuple[str, float]] = ()) -> str:
+    """What a level is for: "`random` wins 3 %, `greedy` 21 % of hands against it"
+    and, with ``margins`` (each reference's points per game against it, from
+    the points scale), "; `greedy` gives up 6.9 points a hand to it"."""
     others = [(name, chance) for name, chance in chances if name != player]
     if not others:
         return ""
     parts = [f"`{name}` {'wins ' if k == 0 else ''}{percent(chance)}"
              for k, (name, chance) in enumerate(others)]
-    return f"{', '.join(parts)} of {games_word} against it"
+    words = f"{', '.join(parts)} of {games_word} against it"
+    lost = [(name, margin) for name, margin in margins if name != player and not math.isnan(margin)]
+    if lost:
+        each = games_word.rstrip("s")
+        words += "; by points, " + ", ".join(
+            f"`{name}` {'loses' if margin < 0 else 'gains'} {abs(margin):.1f} a {each}"
+            for name, margin in lost)
+    return words
 
 
 def _points(pairings: Sequence[Pairing], player: str) -> tuple[int, float]:
@@ -419,20 +433,27 @@ def _points(pairings: Sequence[Pairing], player: str) -> tuple[int, float]:
 
 def build_ladder(pairings: Sequence[Pairing], *, anchor: str | None = ANCHOR,
                  references: Sequence[str] = REFERENCES, replicates: int = REPLICATES,
-                 seed: int = BOOTSTRAP_SEED, games_word: str = "hands") -> Ladder:
+                 seed: int = BOOTSTRAP_SEED, games_word: str = "hands",
+                 order_by: str = "elo") -> Ladder:
     """The ladder of ``pairings``' players: fitted ratings, bootstrap
     intervals (``replicates`` resamples from ``seed``), points per game,
-    the chances of the ``references`` that played, and each step down."""
+    the chances of the ``references`` that played, and each step down, the
+    players ordered by ``order_by`` (``elo`` or ``points``)."""
+    if order_by not in ("elo", "points"):
+        raise ValueError(f"order_by is elo or points, not {order_by!r}")
     players = players_of(pairings)
     found = fit(pairings, anchor, players)
     points_ratings = fit_points(pairings, anchor, players)
     samples, points_samples = bootstrap_both(pairings, players, anchor, replicates, seed)
-    order = sorted(range(len(players)), key=lambda i: -found.ratings[i])
+    primary = found.ratings if order_by == "elo" else points_ratings
+    order = sorted(range(len(players)), key=lambda i: -primary[i])
     present = [name for name in references if name in players]
     rungs = []
     for place, i in enumerate(order):
         player = players[i]
         chances = tuple((ref, found.chance(ref, player)) for ref in present)
+        margins = tuple((ref, points_ratings[players.index(ref)] - points_ratings[i])
+                        for ref in present)
         step = None
         if place + 1 < len(order):
             j = order[place + 1]
@@ -445,10 +466,10 @@ def build_ladder(pairings: Sequence[Pairing], *, anchor: str | None = ANCHOR,
         games, points = _points(pairings, player)
         rungs.append(Rung(player, found.ratings[i], float(np.percentile(samples[:, i], 2.5)),
                           float(np.percentile(samples[:, i], 97.5)), games, points, chances,
-                          purpose_words(player, chances, games_word), step,
+                          purpose_words(player, chances, games_word, margins), step,
                           points_ratings[i], float(np.percentile(points_samples[:, i], 2.5)),
                           float(np.percentile(points_samples[:, i], 97.5))))
-    return Ladder(tuple(rungs), anchor, tuple(present), replicates, seed, games_word)
+    return Ladder(tuple(rungs), anchor, tuple(present), replicates, seed, games_word, order_by)
 
 
 def _elo_text(value: float) -> str:
@@ -465,7 +486,9 @@ def render_ladder(ladder: Ladder, pairings: Sequence[Pairing], *, title: str,
     lines = [f"### {title}", "", *([detail, ""] if detail else []),
              f"Bradley-Terry ratings on the Elo scale, {anchor}, a tie half a win; 95 % "
              f"intervals from {ladder.replicates:,} bootstrap resamples of the units (seed "
-             f"{ladder.seed}). A reference column is that player's fitted chance to win one "
+             f"{ladder.seed}); the players ordered by their "
+             f"{'Elo' if ladder.order_by == 'elo' else 'points rating'}, each step to the next "
+             f"one down on both scales. A reference column is that player's fitted chance to win one "
              f"of the {ladder.games_word} against the row's player; a step is distinct when "
              "the interval of the difference to the next player down lies above 0. The "
              f"points rating: points per {points_word} above the anchor, its differences "
