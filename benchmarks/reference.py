@@ -646,19 +646,24 @@ def _gin_panel_ends(data: dict[str, Any]) -> list[str]:
 
 
 def _ladder_line(result: dict[str, Any]) -> str:
-    """A ladder in one line: its players from the top, and its distinct steps."""
+    """A ladder in one line: its players from the top on the scale it is ordered by
+    (``>``: a distinct step, ``≈``: not), and its distinct steps on both scales."""
     data = result["data"]
-    rungs = data["ladder"]["rungs"]
-    steps = [rung["step"] for rung in rungs if rung.get("step")]
-    order = " > ".join(f"`{rung['player']}` {rung['rating']:+.0f}" for rung in rungs)
-    points = sorted(rungs, key=lambda rung: -rung.get("points_rating", math.nan))
-    by_points = " > ".join(f"`{rung['player']}` {rung['points_rating']:+.1f}" for rung in points
-                           if not _missing(rung.get("points_rating")))
-    distinct = sum(1 for step in steps if step.get("distinct"))
-    points_distinct = sum(1 for step in steps if step.get("points_distinct"))
-    return (f"* **{data['game']} ladder** (Elo of hands won, `{data['ladder']['anchor']}` at 0): "
-            f"{order}; {distinct} of {len(steps)} steps distinct. Points per hand over the anchor: "
-            f"{by_points} ({points_distinct} of {len(steps)} steps distinct). {_origin(result)}")
+    ladder = data["ladder"]
+    by_points = ladder.get("order_by", "elo") == "points"
+    key, distinct = ("points_rating", "points_distinct") if by_points else ("rating", "distinct")
+    parts = []
+    for rung in ladder["rungs"]:
+        value = f"{rung[key]:+.1f}" if by_points else f"{rung[key]:+.0f}"
+        step = rung.get("step")
+        parts.append(f"`{rung['player']}` {value}"
+                     + ("" if step is None else (" >" if step.get(distinct) else " ≈")))
+    steps = [rung["step"] for rung in ladder["rungs"] if rung.get("step")]
+    scale = ("points a hand over" if by_points else "Elo of hands won,") + f" `{ladder['anchor']}`"
+    return (f"* **{data['game']} ladder** ({scale}; >: a distinct step): {' '.join(parts)}; "
+            f"distinct steps: {sum(1 for s in steps if s.get('points_distinct'))} of "
+            f"{len(steps)} on points, {sum(1 for s in steps if s.get('distinct'))} on the Elo of "
+            f"hands won. {_origin(result)}")
 
 
 def _review_line(result: dict[str, Any]) -> str:

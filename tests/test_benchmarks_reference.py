@@ -117,5 +117,5 @@ def test_the_review_section_has_a_line_per_ladder_and_review_result() -> None:
                                            "spearman": -0.9, "pairs_alike": 1, "pairs": 1}}}}
     lines = reference.review_section([ladder, ordering])
     assert len(lines) == 2
-    assert "`advisor` +800 > `random` +0; 1 of 1 steps distinct" in lines[0]
+    assert "`advisor` +800 > `random` +0; distinct steps: 1 of 1 on points, 1 on the Elo" in lines[0]
     assert "r = -0.95" in lines[1] and "1 of 1 pairs ordered alike" in lines[1]
