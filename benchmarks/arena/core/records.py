@@ -28,12 +28,42 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 RecordSink = Callable[[str], None]
 """Receives one recorded game as a JSON line (without its newline)."""
 Records = str | Path | RecordSink | None
 """A runner's ``records`` option (see the module docstring)."""
+
+ResultT = TypeVar("ResultT", covariant=True)
+EventT = TypeVar("EventT", covariant=True)
+
+
+class PlayedGame(Protocol[ResultT, EventT]):
+    """What the rotated-seat games' records are written from: a runner's
+    record of one game (Indian rummy's ``GameRecord``, the lay-down games'
+    ``RoundRecord``; a runner imports its game's records module, so that
+    module names the shape instead of importing the runner back)."""
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The player in each seat."""
+
+    @property
+    def result(self) -> ResultT | None:
+        """None: stopped by an illegal action."""
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The shuffled deck the game was dealt from."""
+
+    @property
+    def events(self) -> tuple[EventT, ...]:
+        """The referee's public history."""
+
+    @property
+    def drawn(self) -> tuple[int, ...]:
+        """The card of each stock draw, in order."""
 
 
 def record_line(record: dict[str, Any]) -> str:

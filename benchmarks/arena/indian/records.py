@@ -32,9 +32,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any, Protocol
+from typing import Any
 
 from benchmarks.arena.core.joker_cards import card_name, names
+from benchmarks.arena.core.records import PlayedGame
 from benchmarks.arena.indian.referee import DealResult, Event, IndianRules, Kind
 from benchmarks.arena.indian.variants import IndianVariant
 from solver.play import words
@@ -45,29 +46,8 @@ KNOBS = {"cap": "points_cap", "drop_first": "drop_first", "drop_middle": "drop_m
 """The library's knob of each field of ``IndianRules``."""
 
 
-class Played(Protocol):
-    """What a record is written from: the runner's ``GameRecord`` (the
-    runner imports this module, so it is not imported back)."""
-
-    @property
-    def seats(self) -> tuple[str, ...]:
-        """The player in each seat."""
-
-    @property
-    def result(self) -> DealResult | None:
-        """None: stopped by an illegal action."""
-
-    @property
-    def deck(self) -> tuple[int, ...]:
-        """The shuffled deck the game was dealt from."""
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The referee's public history."""
-
-    @property
-    def drawn(self) -> tuple[int, ...]:
-        """The card of each stock draw, in order."""
+Played = PlayedGame[DealResult, Event]
+"""A runner's record of one game (``core.records.PlayedGame``)."""
 
 
 def rules_of(rules: IndianRules, variant: IndianVariant) -> dict[str, Any]:

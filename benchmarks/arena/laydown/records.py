@@ -33,37 +33,16 @@ beyond its words.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from benchmarks.arena.core.joker_cards import card_name, names
+from benchmarks.arena.core.records import PlayedGame
 from benchmarks.arena.laydown.referee import Event, RoundResult
 from benchmarks.arena.laydown.variants import Variant
 from solver.play import words
 
-
-class Played(Protocol):
-    """What a record is written from: the runner's ``RoundRecord`` (the
-    runner imports this module, so it is not imported back)."""
-
-    @property
-    def seats(self) -> tuple[str, ...]:
-        """The player in each seat."""
-
-    @property
-    def result(self) -> RoundResult | None:
-        """None: stopped by an illegal action."""
-
-    @property
-    def deck(self) -> tuple[int, ...]:
-        """The shuffled deck the round was dealt from."""
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The referee's public history."""
-
-    @property
-    def drawn(self) -> tuple[int, ...]:
-        """The card of each stock draw, in order."""
+Played = PlayedGame[RoundResult, Event]
+"""A runner's record of one game (``core.records.PlayedGame``)."""
 
 
 def relative(points: Sequence[float]) -> list[float]:
