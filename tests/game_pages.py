@@ -6,16 +6,20 @@ every answer's status, script errors and console errors; ``check`` fails a test
 whose page asked another host, logged an error, or (unless expected) got a 4xx
 or 5xx.  ``GamePage`` adds a table's turn loop as the gin and Indian pages show
 it: whose turn (``body[data-turn]``), the phase, the moves offered, the Hint
-panel's ranked moves, and playing the recommended move to the end.
+panel's ranked moves, and playing the recommended move to the end;
+``check_review_panel`` what the shared Review panel shows of an answer.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+
+from solver.review.params import LABELS
 
 WAIT_MS = 20_000
 """How long a page may take to show what a test waits for."""
@@ -149,3 +153,45 @@ class GamePage(WatchedPage):
             assert {(m["action"], m["card"]) for m in shown} == self.offered(), shown
             self.take_the_hint()
         pytest.fail(f"the {self.round_word} did not end in {self.max_decisions} decisions")
+
+
+def check_review_panel(game: WatchedPage, decisions: list[dict[str, Any]], seats: int,
+                       shots: Path) -> None:
+    """The Review panel (``review-panel.js``, both pages) shows ``decisions``
+    of a ``POST /v1/review`` answer for ``seats`` players: a graph point per
+    decision of each seat with labelled axes; a row per decision with its
+    label (``unvalued`` for null), seat and loss; each player's summary; and
+    on a click on the worst decision its best and played moves and the
+    reason, without sideways scrolling (a screenshot in ``shots``)."""
+    graph = game.testid("review-graph")
+    for seat in range(seats):
+        points = graph.locator(f"[data-testid=graph-point][data-seat='{seat}']")
+        assert points.count() == sum(d["seat"] == seat for d in decisions), seat
+    assert "decision" in game.testid("graph-x-label").text_content()
+    assert "points lost" in game.testid("graph-y-label").text_content()
+    rows = game.testid("review-decision")
+    assert rows.count() == len(decisions)
+    for i, decision in enumerate(decisions):
+        row = rows.nth(i)
+        label = row.get_attribute("data-label")
+        assert label in (*LABELS, "unvalued")
+        assert label == (decision["label"] or "unvalued")
+        assert row.get_attribute("data-seat") == str(decision["seat"])
+        assert row.get_by_test_id("review-loss").inner_text()
+    players = game.testid("review-player")
+    assert {players.nth(i).get_attribute("data-seat")
+            for i in range(players.count())} == {str(seat) for seat in range(seats)}
+    worst = max(range(len(decisions)), key=lambda i: decisions[i]["points_lost"] or 0.0)
+    assert game.testid("review-detail").is_hidden()
+    rows.nth(worst).click()
+    detail = game.testid("review-detail")
+    assert detail.is_visible() and rows.nth(worst).get_attribute("aria-pressed") == "true"
+    ranked = detail.get_by_test_id("review-rank")
+    best, played = decisions[worst]["best"], decisions[worst]["played"]
+    assert ranked.first.get_attribute("data-action") == best["action"]
+    assert ranked.first.get_attribute("data-card") == best.get("card")
+    assert ranked.count() == (1 if decisions[worst]["label"] == "best" else 2)
+    assert ranked.last.get_attribute("data-action") == played["action"]
+    assert detail.get_by_test_id("review-reason").inner_text()
+    game.page.screenshot(path=str(shots / "review-decision.png"), full_page=True)
+    assert game.no_overflow()

@@ -29,8 +29,7 @@ import httpx
 import pytest
 
 from solver.play import words
-from solver.review.params import LABELS
-from tests.game_pages import GamePage
+from tests.game_pages import GamePage, check_review_panel
 from tests.test_playground import PHONE, PHONE_HEIGHT
 
 KNOCKING_SEED = 3
@@ -212,40 +211,8 @@ def test_review_after_the_hand(gin: GinPage, base_url: str, shots: Path) -> None
     assert [d["events"] for d in decisions] == [[i, i] for i in range(len(events))]
     assert [d["seat"] for d in decisions] == [e["player"] for e in events]
 
-    # The graph: one point per decision of each player, axes labelled.
-    graph = gin.testid("review-graph")
-    for seat in (0, 1):
-        points = graph.locator(f"[data-testid=graph-point][data-seat='{seat}']")
-        assert points.count() == sum(d["seat"] == seat for d in decisions), seat
-    assert "decision" in gin.testid("graph-x-label").text_content()
-    assert "points lost" in gin.testid("graph-y-label").text_content()
-    # The list: every decision with its label (null: not valued) and its loss.
-    rows = gin.testid("review-decision")
-    assert rows.count() == len(decisions)
-    for i, decision in enumerate(decisions):
-        row = rows.nth(i)
-        label = row.get_attribute("data-label")
-        assert label in (*LABELS, "unvalued")
-        assert label == (decision["label"] or "unvalued")
-        assert row.get_attribute("data-seat") == str(decision["seat"])
-        assert row.get_by_test_id("review-loss").inner_text()
-    assert {p.get_attribute("data-seat") for p in (gin.testid("review-player").nth(i)
-                                                   for i in range(2))} == {"0", "1"}
-    # A click on a decision: its moves ranked, the best first, and the reason.
-    worst = max(range(len(decisions)), key=lambda i: decisions[i]["points_lost"] or 0.0)
-    assert gin.testid("review-detail").is_hidden()
-    rows.nth(worst).click()
-    detail = gin.testid("review-detail")
-    assert detail.is_visible() and rows.nth(worst).get_attribute("aria-pressed") == "true"
-    ranked = detail.get_by_test_id("review-rank")
-    best, played = decisions[worst]["best"], decisions[worst]["played"]
-    assert ranked.first.get_attribute("data-action") == best["action"]
-    assert ranked.first.get_attribute("data-card") == best.get("card")
-    assert ranked.count() == (1 if decisions[worst]["label"] == "best" else 2)
-    assert ranked.last.get_attribute("data-action") == played["action"]
-    assert detail.get_by_test_id("review-reason").inner_text()
-    gin.page.screenshot(path=str(shots / "review-decision.png"), full_page=True)
-    assert gin.no_overflow()
+    # The graph, the list, the players and a click on the worst decision (both pages' panel).
+    check_review_panel(gin, decisions, 2, shots)
     # The next hand clears the review.
     gin.testid("next-hand").click()
     gin.turn()

@@ -39,8 +39,7 @@ import httpx
 import pytest
 
 from solver.play import words
-from solver.review.params import LABELS
-from tests.game_pages import GamePage
+from tests.game_pages import GamePage, check_review_panel
 from tests.test_playground import PHONE
 
 SEED = 4
@@ -516,43 +515,13 @@ def test_review_after_the_deal(indian: IndianPage, shots: Path) -> None:
     assert [d["events"] for d in decisions] == [[i, i] for i in range(len(events))]
     assert [d["seat"] for d in decisions] == [e["player"] for e in events]
 
-    # The graph: a line per player, one point per decision of each, axes labelled, a legend.
+    # The graph, the list, the players and a click on the worst decision (both pages' panel).
+    check_review_panel(indian, decisions, 3, shots)
     graph = indian.testid("review-graph")
-    for seat in (0, 1, 2):
-        points = graph.locator(f"[data-testid=graph-point][data-seat='{seat}']")
-        assert points.count() == sum(d["seat"] == seat for d in decisions), seat
     assert [graph.get_by_test_id("graph-legend").nth(i).text_content() for i in range(3)] == [
         "You", "Bot 1", "Bot 2"]
-    assert "decision" in indian.testid("graph-x-label").text_content()
-    assert "points lost" in indian.testid("graph-y-label").text_content()
-    # The list: every decision with its label (null: not valued) and its loss.
     rows = indian.testid("review-decision")
-    assert rows.count() == len(decisions)
-    for i, decision in enumerate(decisions):
-        row = rows.nth(i)
-        label = row.get_attribute("data-label")
-        assert label in (*LABELS, "unvalued")
-        assert label == (decision["label"] or "unvalued")
-        assert row.get_attribute("data-seat") == str(decision["seat"])
-        assert row.get_by_test_id("review-loss").inner_text()
     assert "You drop" in rows.nth(6).inner_text() and "Bot 1 drops" in rows.nth(7).inner_text()
-    players = indian.testid("review-player")
-    assert {players.nth(i).get_attribute("data-seat") for i in range(players.count())} == {"0", "1", "2"}
-    # A click on a decision: its moves, the best first, and the reason.
-    worst = max(range(len(decisions)), key=lambda i: decisions[i]["points_lost"] or 0.0)
-    assert indian.testid("review-detail").is_hidden()
-    rows.nth(worst).click()
-    detail = indian.testid("review-detail")
-    assert detail.is_visible() and rows.nth(worst).get_attribute("aria-pressed") == "true"
-    ranked = detail.get_by_test_id("review-rank")
-    best, played = decisions[worst]["best"], decisions[worst]["played"]
-    assert ranked.first.get_attribute("data-action") == best["action"]
-    assert ranked.first.get_attribute("data-card") == best.get("card")
-    assert ranked.count() == (1 if decisions[worst]["label"] == "best" else 2)
-    assert ranked.last.get_attribute("data-action") == played["action"]
-    assert detail.get_by_test_id("review-reason").inner_text()
-    indian.page.screenshot(path=str(shots / "review-decision.png"), full_page=True)
-    assert indian.no_overflow()
     # The next deal clears the review.
     indian.testid("next-deal").click()
     indian.turn()
