@@ -306,8 +306,11 @@ def test_the_ordering_benchmark_on_a_tiny_file(tmp_path: Path) -> None:
     assert greedy["records"] == random["records"] == 2
     assert greedy["arena_points"] == -random["arena_points"]
     assert greedy["rating"] < random["rating"]
+    # engine agreement: the decisive decisions each played the best at, as the reviews count them
+    assert 0 <= greedy["agreement_rate"] <= 1 and greedy["decisive"] > 0
+    assert greedy["agreement_spread"] is None  # two records: no two whole blocks of 25
     text = review_ordering.render(result)
-    assert "| greedy" in text and "matches the arena's" in text
+    assert "| greedy" in text and "matches the arena's" in text and "engine agreement" in text
 
 
 def test_the_ordering_benchmark_is_the_same_on_two_processes(tmp_path: Path) -> None:

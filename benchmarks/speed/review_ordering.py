@@ -12,7 +12,13 @@ number of processes), and for each game of the file, per player id:
   ratio's: each record's losses less the mean's share of its decisions),
   its rating and accuracy (docs/REVIEW.md, "Per player");
 * its arena points per hand: the mean of the records' ``result`` for its
-  seat (the arena's scoring, in the review's units) with a 95 % interval.
+  seat (the arena's scoring, in the review's units) with a 95 % interval;
+* its engine agreement (docs/REVIEW.md, "Engine agreement"): how often it
+  played the review's best where the best was decisive, over all its
+  records, and the spread of that rate over blocks of ``BLOCK`` of its
+  records in file order (the 10th, 50th and 90th percentile): what one
+  account's rate over that many games looks like for a player of its
+  level, the distribution a studio compares an outlier with.
 
 Then the table sorted by arena points, the Pearson and Spearman correlation
 between the rating and the arena points across the players (a lower rating
@@ -65,6 +71,10 @@ class Job:
     time_limit_ms: int
 
 
+BLOCK = 25
+"""Records per block of the engine agreement's spread."""
+
+
 def review_one(job: Job) -> dict[str, Any]:
     """Review one record; per seat the sums the table is made of (a plain
     dict: it comes back from a worker process)."""
@@ -77,6 +87,7 @@ def review_one(job: Job) -> dict[str, Any]:
         seats.append({"seat": player.seat, "player": player.player,
                       "decisions": totals.decisions, "points_lost": totals.points_lost,
                       "units_lost": totals.units_lost, "accuracy": totals.accuracy,
+                      "decisive": totals.decisive, "agreed": totals.agreed,
                       "result": None if result is None else result[player.seat]})
     return {"number": job.number, "game": answer.record.game, "complete": answer.complete,
             "seats": seats}
@@ -106,6 +117,8 @@ class _Player:
     per_record: list[tuple[float, int]] = field(default_factory=list)
     """Each record's (points lost, decisions)."""
     results: list[float] = field(default_factory=list)
+    agreement: list[tuple[int, int]] = field(default_factory=list)
+    """Each record's (agreed, decisive)."""
 
     def add(self, seat: dict[str, Any]) -> None:
         self.decisions += seat["decisions"]
@@ -113,6 +126,7 @@ class _Player:
         self.units_lost += seat["units_lost"]
         self.accuracy += seat["accuracy"]
         self.per_record.append((seat["points_lost"], seat["decisions"]))
+        self.agreement.append((int(seat.get("agreed", 0)), int(seat.get("decisive", 0))))
         if seat["result"] is not None:
             self.results.append(float(seat["result"]))
 
@@ -125,7 +139,41 @@ class _Player:
                 "rating": 1000.0 * self.units_lost / decided if decided else math.nan,
                 "accuracy": self.accuracy / decided if decided else math.nan,
                 "arena_points": statistics.fmean(self.results) if self.results else math.nan,
-                "points_interval": half_width(self.results)}
+                "points_interval": half_width(self.results),
+                **agreement_figures(self.agreement)}
+
+
+def agreement_figures(per_record: Sequence[tuple[int, int]],
+                      block: int = BLOCK) -> dict[str, Any]:
+    """The engine agreement of ``(agreed, decisive)`` per record: the rate
+    over all of them, and its 10th, 50th and 90th percentile over the whole
+    blocks of ``block`` records (None without two whole blocks).
+
+    >>> agreement_figures([(1, 2), (2, 2), (0, 0), (1, 1)], block=2)
+    {'decisive': 5, 'agreement_rate': 0.8, 'agreement_blocks': 2, 'agreement_spread': [0.775, 0.875, 0.975]}
+    """
+    decisive = sum(d for _, d in per_record)
+    rate = sum(a for a, _ in per_record) / decisive if decisive else math.nan
+    rates = []
+    for start in range(0, len(per_record) - block + 1, block):
+        part = per_record[start:start + block]
+        seen = sum(d for _, d in part)
+        if seen:
+            rates.append(sum(a for a, _ in part) / seen)
+    spread = None
+    if len(rates) >= 2:
+        ordered = sorted(rates)
+        spread = [_percentile(ordered, share) for share in (0.1, 0.5, 0.9)]
+    return {"decisive": decisive, "agreement_rate": rate, "agreement_blocks": len(rates),
+            "agreement_spread": spread}
+
+
+def _percentile(ordered: Sequence[float], share: float) -> float:
+    """The ``share`` percentile of sorted values, linear between neighbours."""
+    place = share * (len(ordered) - 1)
+    low = math.floor(place)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (place - low)
 
 
 def half_width(values: Sequence[float]) -> float:
@@ -259,6 +307,16 @@ def _number(value: float, digits: int = 2) -> str:
     return "-" if math.isnan(value) else f"{value:.{digits}f}"
 
 
+def _agreement_text(figures: dict[str, Any]) -> str:
+    if not figures.get("decisive"):
+        return "-"
+    text = f"{100 * figures['agreement_rate']:.0f} % ({figures['decisive']})"
+    spread = figures.get("agreement_spread")
+    if spread:
+        text += "; " + " / ".join(f"{100 * rate:.0f}" for rate in spread)
+    return text
+
+
 def render(result: dict[str, Any]) -> str:
     """The figures as Markdown: a table per game, then its correlations."""
     out = []
@@ -267,12 +325,15 @@ def render(result: dict[str, Any]) -> str:
                  f["records"], f["decisions"],
                  f"{_number(f['points_lost_per_decision'])} ± {_number(f['loss_interval'])}",
                  _number(f["rating"], 0), _number(f["accuracy"], 1),
-                 f"{_number(f['arena_points'])} ± {_number(f['points_interval'])}"]
+                 f"{_number(f['arena_points'])} ± {_number(f['points_interval'])}",
+                 _agreement_text(f)]
                 for name, f in found["players"].items()]
         out += [f"{game}: {found['records']} records reviewed at level {result['level']} "
                 f"(seed {result['seed']}; cut short: {found['incomplete']})", "",
                 markdown_table(["player", "records", "decisions", "points lost / decision",
-                                "rating", "accuracy", "arena points / hand"], rows), "",
+                                "rating", "accuracy", "arena points / hand",
+                                f"engine agreement: all (decisive); p10 / p50 / p90 over "
+                                f"{BLOCK} games"], rows), "",
                 f"rating against arena points per hand over {len(found['order_by_points'])} "
                 "players: "
                 f"Pearson r = {_number(found['pearson'])}, Spearman = "
