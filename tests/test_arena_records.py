@@ -75,6 +75,21 @@ def test_gin_hands_between_bots_read_as_the_arena_scored_them() -> None:
                 assert "rules" not in record  # the arena's rules are the library's defaults
 
 
+
+def test_a_second_copy_taken_and_thrown_back_reads() -> None:
+    """Two decks, seed 5000's seventh deal, random against greedy: the random
+    player takes the second KH while it holds the first and throws one back.
+    The arena's referee allows it; the review's replay counted both as still
+    held and refused the record (too many copies) until it forgot the older
+    copy."""
+    lines: list[str] = []
+    run_indian_arena(["random", "greedy"], 7, seed=5000, records=lines.append, progress=False)
+    for line in lines:
+        read_record(json.loads(line))
+    thrown_back = [e for e in json.loads(lines[13])["events"][44:48]]
+    assert [(e["action"], e.get("card", e.get("drawn"))) for e in thrown_back] == [
+        ("draw_stock", "KH"), ("discard", "KH"), ("take_discard", "KH"), ("discard", "KH")]
+
 def test_the_arena_gin_rules_are_the_library_defaults() -> None:
     library = make_rules("gin", None)
     for item in fields(ARENA_RULES):

@@ -404,6 +404,29 @@ def test_a_copy_of_the_card_taken_may_be_thrown_and_is_offered() -> None:
                         if m.move.action == "discard"}
 
 
+
+def test_a_second_copy_taken_and_one_thrown_back_leaves_one_known() -> None:
+    """Two decks: seat 1 takes 8C, later takes the other 8C and throws an 8C
+    back. It still holds one: the copy known from before goes, the one taken
+    stays. (Counting both as still held put three 8C in play -- those two
+    and the pile's -- and refused a game that happened: the arena's records
+    found it.)"""
+    history = [{"player": 1, "action": "take_discard", "card": "8C"},
+               {"player": 1, "action": "discard", "card": "2S"},
+               {"player": 0, "action": "draw_stock"},
+               {"player": 0, "action": "discard", "card": "8C"},
+               {"player": 1, "action": "take_discard", "card": "8C"},
+               {"player": 1, "action": "discard", "card": "8C"}]
+    state = _state(me=0, dealer=0, history=history,
+                   hand="AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D")
+    advice = advise("indian13", **state, level="novice")
+    assert advice.phase == "draw" and advice.recommended.move.action in ("take_discard",
+                                                                          "draw_stock", "drop")
+    seen = IndianState.parse(game="indian13", deal=make_deal(make_rules("indian13"), "7H"),
+                             players=2, me=0, dealer=0, hand=state["hand"], upcard="8C",
+                             history=history)
+    assert list(seen.seats[1].known).count(parse_card("8C")) == 1
+
 def _to_the_last_card() -> dict[str, Any]:
     """A one-deck indian13 deal for three, played until the stock is empty
     with seat 2 to throw: every turn draws the stock top and throws it."""

@@ -139,6 +139,15 @@ class Replay:
                              "thrown back in the same turn")
         return True
 
+    def forget_thrown(self, seat: int, card: int, another_copy: bool = False) -> None:
+        """``card`` left ``seat``'s hand (thrown or laid): one copy it was known
+        to hold is no longer held.  ``another_copy``: the throw is another copy
+        of the card taken this turn (``throws_a_copy``), which stays held, so
+        only a copy known from before goes (the player took a second copy of
+        a card it was already known to hold and threw one back)."""
+        if self.known[seat].count(card) > (1 if another_copy else 0):
+            self.known[seat].remove(card)
+
     def decline_top(self, seat: int) -> None:
         """``seat`` drew from the stock over the pile top: it let that card go
         by (what the player to advise did itself is not a clue)."""

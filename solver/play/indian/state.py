@@ -257,10 +257,7 @@ class _Replay(Replay):
         card = event.card
         if card is None:
             self.fail(index, f"{action} needs the card thrown", "invalid_event")
-        # another copy of the card taken this turn may go; the one taken stays held
-        if not self.throws_a_copy(index, card, self.taken, self.copies) \
-                and card in self.known[seat]:
-            self.known[seat].remove(card)
+        self.forget_thrown(seat, card, self.throws_a_copy(index, card, self.taken, self.copies))
         self.discarded[seat].append(card)
         self.pile.append(card)
         self.sizes[seat] -= 1

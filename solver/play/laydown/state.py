@@ -317,15 +317,15 @@ class _Replay(Replay):
 
     def _leave_hand(self, index: int, seat: int, cards: Sequence[int],
                     keep_known: bool = False) -> None:
-        """``cards`` leave ``seat``'s hand (laid or thrown; ``keep_known``: a
-        copy of a card it is known to hold, which it still holds)."""
+        """``cards`` leave ``seat``'s hand (laid or thrown; ``keep_known``: the
+        throw is another copy of the top taken this turn, which it still
+        holds: ``forget_thrown``)."""
         if len(cards) > self.sizes[seat]:
             self.fail(index, f"seat {seat} plays {len(cards)} cards but holds "
                               f"{self.sizes[seat]}", "wrong_hand_size")
         self.sizes[seat] -= len(cards)
         for card in cards:
-            if card in self.known[seat] and not keep_known:
-                self.known[seat].remove(card)
+            self.forget_thrown(seat, card, keep_known)
             if card == self.must_use:
                 self.must_use = None
 
