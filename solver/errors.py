@@ -49,6 +49,27 @@ class SolverInputError(ValueError):
         self.code = code
         self.loc: Loc = tuple(loc)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle by attributes: the keyword-only arguments of ``__init__``
+        are not in ``args``, so the default would fail to unpickle, and a
+        process pool whose task raised one would hang on its result.
+
+        >>> import pickle
+        >>> error = pickle.loads(pickle.dumps(InvalidHandError("bad", code="invalid_card", index=2)))
+        >>> type(error).__name__, error.message, error.code, error.loc, error.index
+        ('InvalidHandError', 'bad', 'invalid_card', ('hand', 2), 2)
+        """
+        return (_rebuilt, (type(self), self.message, dict(self.__dict__)))
+
+
+def _rebuilt(kind: type[SolverInputError], message: str,
+             state: dict[str, object]) -> SolverInputError:
+    """A pickled input error again (``SolverInputError.__reduce__``)."""
+    error = kind.__new__(kind, message)
+    Exception.__init__(error, message)
+    error.__dict__.update(state)
+    return error
+
 
 class InvalidHandError(SolverInputError):
     """A hand, card token, cut card or declared arrangement that cannot be used.
