@@ -328,6 +328,21 @@ def test_the_ordering_benchmark_on_a_tiny_file(tmp_path: Path) -> None:
     assert "| greedy" in text and "matches the arena's" in text and "engine agreement" in text
 
 
+
+def test_a_record_the_review_refuses_is_counted_not_fatal(tmp_path: Path) -> None:
+    path = _gin_records(tmp_path, (("random", "greedy"),), 2)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    broken = json.loads(lines[0])
+    held = broken["deal"]["hands"][1]
+    broken["events"][1]["card"] = held[0]  # seat 0 throws a card seat 1 holds
+    path.write_text("\n".join([lines[0], json.dumps(broken), lines[1]]) + "\n", encoding="utf-8")
+    result = review_ordering.run(path, level="novice", processes=2)
+    found = result["games"]["gin"]
+    assert found["records"] == 3 and found["incomplete"] == 0
+    assert len(found["refused"]) == 1 and found["refused"][0].startswith("line 2: ")
+    assert found["players"]["greedy"]["records"] == 2
+    assert "refused: 1: line 2" in review_ordering.render(result)
+
 def test_the_ordering_benchmark_is_the_same_on_two_processes(tmp_path: Path) -> None:
     path = _gin_records(tmp_path, (("random", "greedy"), ("careful", "greedy")), 2)
     one = review_ordering.run(path, level="novice")

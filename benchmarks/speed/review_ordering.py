@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.speed.markdown import markdown_table
+from solver.errors import SolverInputError
 from solver.review import review
 from solver.review.params import REVIEW_LEVEL
 
@@ -78,8 +79,13 @@ BLOCK = 25
 def review_one(job: Job) -> dict[str, Any]:
     """Review one record; per seat the sums the table is made of (a plain
     dict: it comes back from a worker process)."""
-    answer = review(job.record, level=job.level, seed=job.seed + job.number,
-                    time_limit_ms=job.time_limit_ms)
+    try:
+        answer = review(job.record, level=job.level, seed=job.seed + job.number,
+                        time_limit_ms=job.time_limit_ms)
+    except SolverInputError as error:  # a record the review refuses: counted, not fatal
+        return {"number": job.number, "game": str(job.record.get("game")), "complete": False,
+                "seats": [], "refused": f"line {job.number + 1}: {error.code} at "
+                                        f"{list(error.loc)}: {error.message}"}
     result = answer.result
     seats = []
     for player in answer.players:
@@ -244,19 +250,22 @@ def summarize(reviewed: Iterable[dict[str, Any]],
     players in ``exclude`` left out of the last three)."""
     by_game: dict[str, dict[str, _Player]] = {}
     counts: dict[str, list[int]] = {}
+    refused: dict[str, list[str]] = {}
     for answer in reviewed:
         game = answer["game"]
         players = by_game.setdefault(game, {})
         tally = counts.setdefault(game, [0, 0])
         tally[0] += 1
-        tally[1] += not answer["complete"]
+        tally[1] += not answer["complete"] and "refused" not in answer
+        if "refused" in answer:
+            refused.setdefault(game, []).append(answer["refused"])
         for seat in answer["seats"]:
             players.setdefault(seat["player"], _Player()).add(seat)
     games = {}
     for game, players in by_game.items():
         figures = {name: player.figures() for name, player in players.items()}
         games[game] = {"records": counts[game][0], "incomplete": counts[game][1],
-                       **compare(figures, exclude)}
+                       "refused": refused.get(game, []), **compare(figures, exclude)}
     return {"games": games}
 
 
@@ -328,8 +337,10 @@ def render(result: dict[str, Any]) -> str:
                  f"{_number(f['arena_points'])} ± {_number(f['points_interval'])}",
                  _agreement_text(f)]
                 for name, f in found["players"].items()]
+        refused = found.get("refused", [])
         out += [f"{game}: {found['records']} records reviewed at level {result['level']} "
-                f"(seed {result['seed']}; cut short: {found['incomplete']})", "",
+                f"(seed {result['seed']}; cut short: {found['incomplete']}; refused: "
+                f"{len(refused)}{': ' + '; '.join(refused[:3]) if refused else ''})", "",
                 markdown_table(["player", "records", "decisions", "points lost / decision",
                                 "rating", "accuracy", "arena points / hand",
                                 f"engine agreement: all (decisive); p10 / p50 / p90 over "
