@@ -241,6 +241,19 @@ def test_a_disconnect_stops_the_work(server: Server) -> None:
     assert used < 0.25, f"the server kept {used:.2f} s of CPU busy after the client left"
 
 
+def _wait_until_a_solver_is_busy(url: str, within_s: float = 10.0) -> None:
+    """Until ``/metrics`` shows a solver process at work (a loaded machine
+    may take longer than a fixed sleep to get a request that far)."""
+    busy = re.compile(r"^rummy_solver_busy_solvers(?:\{[^}]*\})? ([0-9.e+]+)$", re.MULTILINE)
+    until = time.monotonic() + within_s
+    while time.monotonic() < until:
+        text = httpx.get(f"{url}/metrics", timeout=2).text
+        if any(float(value) > 0 for value in busy.findall(text)):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"no solver was busy within {within_s} s of the request")
+
+
 def test_sigterm_drains_in_flight_requests_and_refuses_new_ones() -> None:
     drain = start_server(workers=2, drain_s="3")
     # 300 dense hands: work for the whole time limit, so it is in flight at SIGTERM
@@ -250,7 +263,7 @@ def test_sigterm_drains_in_flight_requests_and_refuses_new_ones() -> None:
     in_flight = threading.Thread(
         target=lambda: outcome.append(post(drain.url, path, body)[0].status_code))
     in_flight.start()
-    time.sleep(0.3)
+    _wait_until_a_solver_is_busy(drain.url)  # the request is in flight, not still on its way
     started = time.monotonic()
     drain.process.send_signal(signal.SIGTERM)
     time.sleep(0.3)
