@@ -578,3 +578,12 @@ def test_the_preset_log_deals_every_preset_shuffled() -> None:
     assert [line["variant"] for line in lines[:13]] != [line["variant"] for line in lines[13:26]]
     assert len({line["id"] for line in lines}) == len(lines)
 
+
+
+def test_the_memory_benchmark_reviews_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.speed import review_memory
+
+    assert review_memory.main(["1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 hands played; resident ")
+    assert out.splitlines()[-1].startswith("| 1 | ") and review_memory.resident_mb() > 0

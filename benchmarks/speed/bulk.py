@@ -86,7 +86,7 @@ def preset_lines(n: int, seed: int = DEFAULT_SEED) -> list[str]:
     return lines[:n]
 
 
-def _recorded_hand(number: int) -> str:
+def recorded_hand(number: int) -> str:
     """Gin hand ``number`` of a review log, played and recorded: the advisor
     (``novice``) against itself, every third hand against a random player."""
     policies = [follow, at_random] if number % 3 == 2 else [follow, follow]
@@ -101,7 +101,7 @@ def review_lines(n: int, seed: int = DEFAULT_SEED) -> list[str]:
     recorded gin hands played by ``solver.review.selfplay`` (seeds ``seed``
     on), reviewed at the default level; played on every core."""
     with multiprocessing.Pool(os.cpu_count() or 1) as pool:
-        return pool.map(_recorded_hand, range(seed, seed + n), chunksize=8)
+        return pool.map(recorded_hand, range(seed, seed + n), chunksize=8)
 
 
 def runner_name(processes: int) -> str:
