@@ -13,7 +13,7 @@ import pytest
 
 from tests.advice_corpus import GAMES, answer, corpus_cases
 
-SAMPLE = 12
+SAMPLE = 24
 """Every this many positions in the default run (about 25 positions a game)."""
 
 

@@ -29,11 +29,11 @@ def test_recorded_positions_are_advise_requests() -> None:
 # decision of its own: those games record several deals.
 @pytest.mark.parametrize(("game", "players", "deals", "step", "phases"), [
     ("indian13", 3, 3, 1, {"draw"}),
-    ("indian21", 3, 2, 3, {"draw"}),
+    pytest.param("indian21", 3, 2, 3, {"draw"}, marks=pytest.mark.slow),
     ("rummy500", 3, 1, 3, {"draw", "play"}),
     ("rummy500", 6, 1, 3, {"draw", "play"}),  # two decks
     ("rommy", 3, 1, 3, {"draw", "play"}),
-    ("basic", 3, 1, 3, {"draw", "play"}),
+    pytest.param("basic", 3, 1, 3, {"draw", "play"}, marks=pytest.mark.slow),
 ])
 def test_recorded_rotated_game_positions_are_advise_requests(game: str, players: int, deals: int,
                                                              step: int, phases: set[str]) -> None:

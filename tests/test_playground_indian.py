@@ -219,7 +219,7 @@ def test_page_is_served_with_a_strict_policy_and_no_inline_code(base_url: str) -
 # Playing by clicking
 
 
-@pytest.mark.parametrize("seed", [SEED, LONG_SEED])
+@pytest.mark.parametrize("seed", [SEED, pytest.param(LONG_SEED, marks=pytest.mark.slow)])
 def test_a_whole_deal_played_by_hints(indian: IndianPage, shots: Path, base_url: str, seed: int) -> None:
     assert indian.open(indian_link(seed)) == "human"  # deal 1: the last bot deals, you play first
     assert len(indian.hand()) == 13
@@ -295,6 +295,7 @@ ISSUE_SEEDS = range(13)
 of them every bot dropped on its first turn (issue 38, item 15)."""
 
 
+@pytest.mark.slow
 def test_lively_bots_make_a_game_of_every_deal(indian: IndianPage) -> None:
     """The page's default bot style: in none of the 13 deals does every bot drop on its first
     turn (you draw from the stock and throw the card drawn; then each bot has had its turn)."""
@@ -604,7 +605,8 @@ def test_api_errors_are_shown_and_the_deal_goes_on(indian: IndianPage) -> None:
 # The referee, turn by turn: every request of whole deals
 
 
-@pytest.mark.parametrize(("seed", "players"), [pytest.param(29, 3, marks=pytest.mark.slow), (3, 4),
+@pytest.mark.parametrize(("seed", "players"), [pytest.param(29, 3, marks=pytest.mark.slow),
+                                              pytest.param(3, 4, marks=pytest.mark.slow),
                                               (SHOW_SEED, 2)])
 def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str, seed: int,
                                                      players: int) -> None:
