@@ -69,7 +69,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+LONGEST_FIRST = ("test_reliability.py", "test_playground_indian.py", "test_playground_gin.py",
+                 "test_cli.py", "test_quality.py", "test_playground.py",
+                 "test_benchmarks_advise_load.py", "test_variants_against_bruteforce.py",
+                 "test_typescript_client.py", "test_pool.py", "test_arena_basic.py")
+"""The test files that take longest (``--durations=0``), run first: with
+``--dist loadfile`` a long file handed out last keeps one core busy while
+the other waits."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: files stay whole
     if config.getoption("--run-slow"):
         return
     skip_slow = pytest.mark.skip(reason="slow: run with --run-slow")
