@@ -521,6 +521,7 @@ def test_the_command_line_seats_two_to_six_and_runs(tmp_path: Path,
 
 
 # -- the advisor -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_advisor_plays_legal_basic_rounds() -> None:
     results = run_basic_arena(["advisor_novice", "greedy", "careful"], 1, seed=4,
                               progress=False)

@@ -342,6 +342,7 @@ def test_a_deal_without_a_show_runs_the_stock_out_and_is_void() -> None:
     assert sorted([*held, *deal.pile, deal.cut_card]) == list(INDIAN21.deck)
 
 
+@pytest.mark.slow
 def test_the_arena_runs_the_advisor() -> None:
     results = run_indian21_arena(["advisor_novice", "greedy"], 2, seed=3, progress=False)
     assert results["game"] == "indian21" and results["games"] == 4

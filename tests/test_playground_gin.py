@@ -78,6 +78,7 @@ def post(base_url: str, path: str, body: dict[str, Any]) -> httpx.Response:
 # Playing by clicking
 
 
+@pytest.mark.slow
 def test_a_whole_hand_played_by_hints(gin: GinPage, shots: Path) -> None:
     assert gin.open(gin_link(KNOCKING_SEED)) == "human"
     assert gin.testid("your-hand").get_by_test_id("hand-card").count() == 10

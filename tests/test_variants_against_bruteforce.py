@@ -98,7 +98,7 @@ OTHER_CASES: tuple[Case, ...] = (
 CASES: tuple[Case, ...] = CONTRACT_CASES + KALOOKI_CASES + OTHER_CASES
 
 KEPT_SIZES = (7, 12)  # kept cards; the hand holds one more with discard=True
-DEFAULT_EXAMPLES = 24  # per case and discard setting (the slow lane: below)
+DEFAULT_EXAMPLES = 12  # per case and discard setting (the slow lane: below)
 SLOW_EXAMPLES = 2000  # per contract round and Kalooki threshold, half with discard=True
 SLOW_EXAMPLES_OTHER = 1000  # per other case
 
