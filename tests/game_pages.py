@@ -195,3 +195,26 @@ def check_review_panel(game: WatchedPage, decisions: list[dict[str, Any]], seats
     assert detail.get_by_test_id("review-reason").inner_text()
     game.page.screenshot(path=str(shots / "review-decision.png"), full_page=True)
     assert game.no_overflow()
+
+
+def check_a_refused_review_is_shown_and_retried(game: GamePage, code: str, event: int) -> int:
+    """With ``POST /v1/review`` answered by a scripted 422 (``code`` at
+    ``body.events.<event>``), the Review panel shows the error and no
+    decision, the hand stays over and the button usable; asked again without
+    the script, the review is done.  The decisions it shows then."""
+    refused = {"detail": [{"type": code, "loc": ["body", "events", event],
+                           "msg": "scripted refusal"}]}
+    game.page.route("**/v1/review", lambda route: route.fulfill(
+        status=422, content_type="application/json", body=json.dumps(refused)))
+    game.testid("review-button").click()
+    game.page.wait_for_selector("[data-testid=review][data-state=error]")
+    status = game.testid("review-status").inner_text()
+    assert "HTTP 422" in status and f"{code} at body.events.{event}" in status
+    assert game.testid("review-decision").count() == 0
+    assert game.turn() == "over" and game.testid("review-button").is_enabled()
+    game.page.unroute("**/v1/review")
+    game.testid("review-button").click()
+    game.page.wait_for_selector("[data-testid=review][data-state=done]")
+    game.answers.clear()  # the refusal above was made on purpose
+    count: int = game.testid("review-decision").count()
+    return count

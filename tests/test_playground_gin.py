@@ -29,7 +29,11 @@ import httpx
 import pytest
 
 from solver.play import words
-from tests.game_pages import GamePage, check_review_panel
+from tests.game_pages import (
+    GamePage,
+    check_a_refused_review_is_shown_and_retried,
+    check_review_panel,
+)
 from tests.test_playground import PHONE, PHONE_HEIGHT
 
 KNOCKING_SEED = 3
@@ -223,21 +227,7 @@ def test_review_after_the_hand(gin: GinPage, base_url: str, shots: Path) -> None
 def test_review_errors_are_shown_in_the_panel(gin: GinPage) -> None:
     gin.open(gin_link(SHORT_SEED))
     gin.play_by_hints()
-    refused = {"detail": [{"type": "pile_mismatch", "loc": ["body", "events", 2],
-                           "msg": "scripted refusal"}]}
-    gin.page.route("**/v1/review", lambda route: route.fulfill(
-        status=422, content_type="application/json", body=json.dumps(refused)))
-    gin.testid("review-button").click()
-    gin.page.wait_for_selector("[data-testid=review][data-state=error]")
-    status = gin.testid("review-status").inner_text()
-    assert "HTTP 422" in status and "pile_mismatch at body.events.2" in status
-    assert gin.testid("review-decision").count() == 0
-    assert gin.turn() == "over" and gin.testid("review-button").is_enabled()
-    gin.page.unroute("**/v1/review")
-    gin.testid("review-button").click()
-    gin.page.wait_for_selector("[data-testid=review][data-state=done]")
-    assert gin.testid("review-decision").count() >= 2
-    gin.answers.clear()  # the refusal above was made on purpose
+    assert check_a_refused_review_is_shown_and_retried(gin, "pile_mismatch", 2) >= 2
 
 
 def dull_bot(route: Any) -> None:

@@ -39,7 +39,11 @@ import httpx
 import pytest
 
 from solver.play import words
-from tests.game_pages import GamePage, check_review_panel
+from tests.game_pages import (
+    GamePage,
+    check_a_refused_review_is_shown_and_retried,
+    check_review_panel,
+)
 from tests.test_playground import PHONE
 
 SEED = 4
@@ -271,6 +275,18 @@ def test_a_whole_deal_played_by_hints(indian: IndianPage, shots: Path, base_url:
     assert [int(indian.testid(f"total-{s}").inner_text()) for s in range(3)] == points
 
 
+def _answer_with(route: Any, move: dict[str, Any], hand: list[str]) -> None:
+    """Fulfil a bot's /v1/advise with ``move`` as the only move, in the phase
+    its ``hand`` is in (14 cards: after the draw)."""
+    value = {"move": move, "expected_points": 0.0, "win_probability": 0.0,
+             "match_win_probability": None, "exact": False, "samples": 1, "standard_error": None,
+             "reasons": ["scripted"]}
+    route.fulfill(status=200, content_type="application/json", body=json.dumps({
+        "game": "indian13", "phase": "discard" if len(hand) == 14 else "draw",
+        "recommended": value, "moves": [value], "level": "novice", "seed": 0, "complete": True,
+        "elapsed_ms": 0.0}))
+
+
 def scripted_bot(route: Any) -> None:
     """Answer a bot's /v1/advise with a line that never ends the deal: draw from the stock,
     throw the card drawn.  The human's hints go to the advisor."""
@@ -281,13 +297,7 @@ def scripted_bot(route: Any) -> None:
     hand = body["hand"]
     move: dict[str, Any] = {"action": "discard", "card": hand[-1]} if len(hand) == 14 \
         else {"action": "draw_stock"}
-    value = {"move": move, "expected_points": 0.0, "win_probability": 0.0,
-             "match_win_probability": None, "exact": False, "samples": 1, "standard_error": None,
-             "reasons": ["scripted"]}
-    route.fulfill(status=200, content_type="application/json", body=json.dumps({
-        "game": "indian13", "phase": "discard" if len(hand) == 14 else "draw",
-        "recommended": value, "moves": [value], "level": "novice", "seed": 0, "complete": True,
-        "elapsed_ms": 0.0}))
+    _answer_with(route, move, hand)
 
 
 ISSUE_SEEDS = range(13)
@@ -461,13 +471,7 @@ def bots_drop_after_you(route: Any) -> None:
         move = {"action": "drop"}
     else:
         move = {"action": "draw_stock"}
-    value = {"move": move, "expected_points": 0.0, "win_probability": 0.0,
-             "match_win_probability": None, "exact": False, "samples": 1, "standard_error": None,
-             "reasons": ["scripted"]}
-    route.fulfill(status=200, content_type="application/json", body=json.dumps({
-        "game": "indian13", "phase": "discard" if len(hand) == 14 else "draw",
-        "recommended": value, "moves": [value], "level": "novice", "seed": 0, "complete": True,
-        "elapsed_ms": 0.0}))
+    _answer_with(route, move, hand)
 
 
 def test_review_after_the_deal(indian: IndianPage, shots: Path) -> None:
@@ -533,21 +537,8 @@ def test_review_errors_are_shown_in_the_panel(indian: IndianPage) -> None:
     assert indian.open(indian_link(SEED, players=2)) == "human"
     indian.testid("moves").locator("[data-move=drop]").click()  # a first drop ends a deal of two
     assert indian.turn() == "over"
-    refused = {"detail": [{"type": "drawn_mismatch", "loc": ["body", "events", 0],
-                           "msg": "scripted refusal"}]}
-    indian.page.route("**/v1/review", lambda route: route.fulfill(
-        status=422, content_type="application/json", body=json.dumps(refused)))
-    indian.testid("review-button").click()
-    indian.page.wait_for_selector("[data-testid=review][data-state=error]")
-    status = indian.testid("review-status").inner_text()
-    assert "HTTP 422" in status and "drawn_mismatch at body.events.0" in status
-    assert indian.testid("review-decision").count() == 0
-    assert indian.turn() == "over" and indian.testid("review-button").is_enabled()
-    indian.page.unroute("**/v1/review")
-    indian.testid("review-button").click()
-    indian.page.wait_for_selector("[data-testid=review][data-state=done]")
-    assert indian.testid("review-decision").count() == 1  # your drop, the only decision
-    indian.answers.clear()  # the refusal above was made on purpose
+    # your drop, the only decision, once the refused review is asked again
+    assert check_a_refused_review_is_shown_and_retried(indian, "drawn_mismatch", 0) == 1
 
 
 # ---------------------------------------------------------------------------

@@ -11,11 +11,11 @@ Never asserted on: the figures are for docs/REVIEW.md.
 from __future__ import annotations
 
 import json
-import resource
 import sys
 from collections.abc import Sequence
 
 from benchmarks.speed.bulk import recorded_hand
+from benchmarks.speed.overrides import rss_kib
 from solver.review import review
 
 EVERY = 50
@@ -23,15 +23,8 @@ EVERY = 50
 
 
 def resident_mb() -> float:
-    """This process's resident memory now (Linux ``/proc``; 0 elsewhere)."""
-    try:
-        with open("/proc/self/status", encoding="utf-8") as status:
-            for line in status:
-                if line.startswith("VmRSS"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    """This process's resident memory now (``overrides.rss_kib``; 0 without ``/proc``)."""
+    return (rss_kib()["rss_kib"] or 0) / 1024
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         body.pop("op")
         review(body, seed=seed)
         if done % EVERY == 0 or done == count:
-            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            peak = (rss_kib()["max_rss_kib"] or 0) / 1024
             print(f"| {done} | {resident_mb():.0f} | {peak:.0f} |", flush=True)
     return 0
 
