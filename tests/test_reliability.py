@@ -5,7 +5,7 @@ free port and checks, over real HTTP:
 
 * hostile bodies (the layoff listing with 16 wild cards and 20 table melds,
   29- and 30-card hints, a 50-meld pile hint, 30-card 8-deck solves, a large
-  batch) answer within their ``time_limit_ms`` + 100 ms;
+  batch) answer within their ``time_limit_ms`` + 100 ms on the server's clock;
 * 40 concurrent heavy solves: every one gets an HTTP answer (200, or 503 with
   ``Retry-After``) by its deadline + 100 ms, ``/healthz`` keeps answering,
   no connection error, and no worker is replaced;
@@ -108,14 +108,29 @@ def post(url: str, path: str, body: Any, timeout: float = 30.0,
 @pytest.mark.parametrize("limit_ms", [1, 300])
 def test_hostile_bodies_answer_by_their_deadline(server: Server, client: httpx.Client,
                                                  limit_ms: int) -> None:
-    for name, path, body in hostile_bodies():
-        response, took = post(server.url, path, {**body, "time_limit_ms": limit_ms},
-                              client=client)
+    """Each answer is sent by its deadline + 100 ms on the server's clock (from
+    the request's arrival, as the access log records it); the client, which
+    shares the two cores with the other test processes, only checks that no
+    answer is far later than that (a hang)."""
+    names: dict[str, str] = {}
+    for index, (name, path, body) in enumerate(hostile_bodies()):
+        request_id = f"hostile-{limit_ms}-{index}"
+        names[request_id] = name
+        started = time.monotonic()
+        response = client.post(server.url + path, json={**body, "time_limit_ms": limit_ms},
+                               headers={"X-Request-ID": request_id})
+        took = time.monotonic() - started
         assert response.status_code in (200, 503), (name, response.text[:300])
-        assert took <= limit_ms / 1000 + MARGIN_S, (name, limit_ms, took)
+        assert took <= limit_ms / 1000 + 1.0, (name, limit_ms, took)
         if response.status_code == 503:
             assert int(response.headers["retry-after"]) >= 1
         assert len(response.content) < 4_000_000
+    time.sleep(0.3)  # the last access-log lines
+    on_server = server.server_ms()
+    for request_id, name in names.items():
+        assert request_id in on_server, f"no access-log line for {name}"
+        assert on_server[request_id] <= limit_ms + MARGIN_S * 1000, (
+            name, limit_ms, on_server[request_id])
 
 
 def test_bad_input_is_cheap_and_bounded(server: Server, client: httpx.Client) -> None:
