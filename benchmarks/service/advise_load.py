@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.arena.core.rotations import play_deal
+from benchmarks.arena.core.stats import percentile
 from benchmarks.arena.gin.players.advisor import AdvisorPlayer, advice_request
 from benchmarks.arena.gin.protocol import PlayerView
 from benchmarks.arena.gin.runner import Arena
@@ -43,7 +44,6 @@ from benchmarks.arena.laydown.runner import play_round as play_lay_down_round
 from benchmarks.arena.laydown.variants import VARIANTS as LAY_DOWN_VARIANTS
 from benchmarks.service.load import HOST, Server, api_unavailable, run_phase
 from benchmarks.speed.markdown import markdown_table
-from benchmarks.speed.runner import percentile
 from solver.play import advise
 
 HANDS = 8
@@ -182,7 +182,7 @@ def level_times(bodies: list[dict[str, Any]],
             times.append((time.perf_counter() - started) * 1000.0)
         times.sort()
         out[level] = {"decisions": len(times), "median_ms": statistics.median(times),
-                      "p90_ms": percentile(times, 90), "p99_ms": percentile(times, 99),
+                      "p90_ms": percentile(times, 0.90), "p99_ms": percentile(times, 0.99),
                       "max_ms": times[-1]}
     return out
 

@@ -47,9 +47,9 @@ from typing import Any
 import httpx
 
 from api.shared.settings import load_settings
+from benchmarks.arena.core.stats import percentile
 from benchmarks.service.hostile import deck, hostile_bodies
 from benchmarks.service.load import Server, api_unavailable
-from benchmarks.speed.runner import percentile
 
 MARGIN_MS = 100.0
 LIMITS_MS: tuple[int | None, ...] = (1, 300, None)
@@ -194,7 +194,7 @@ def run_heavy(server: LoggedServer, requests: int = HEAVY_REQUESTS, limit_ms: in
         "healthz": {"probes": len(ordered), "errors": len(probe_errors),
                     "first_errors": probe_errors[:5],
                     "p50_ms": statistics.median(ordered) * 1e3 if ordered else None,
-                    "p99_ms": percentile(ordered, 99) * 1e3 if ordered else None,
+                    "p99_ms": percentile(ordered, 0.99) * 1e3 if ordered else None,
                     "max_ms": ordered[-1] * 1e3 if ordered else None},
     }
 

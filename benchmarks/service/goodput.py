@@ -45,8 +45,8 @@ from typing import Any
 
 import httpx
 
+from benchmarks.arena.core.stats import percentile
 from benchmarks.service.load import Server, build_requests, run_phase
-from benchmarks.speed.runner import percentile
 from benchmarks.speed.suites import DEFAULT_SEED, SUITES, generate
 from solver.cards import card_name
 
@@ -213,7 +213,7 @@ def fair_share(server: Server, seconds: float, streams: int = 2,
     ordered = sorted(latencies)
     return {"streams": streams, "light_requests": len(statuses), "statuses": counts,
             "share_200": counts.get("200", 0) / len(statuses) if statuses else 0.0,
-            "p99_ms": percentile(ordered, 99) * 1e3 if ordered else None,
+            "p99_ms": percentile(ordered, 0.99) * 1e3 if ordered else None,
             "stream_lines": len(stream_lines)}
 
 

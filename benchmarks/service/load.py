@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.speed.runner import percentile
+from benchmarks.arena.core.stats import percentile
 from benchmarks.speed.suites import DEFAULT_SEED, SUITES, generate
 
 HOST = "127.0.0.1"
@@ -267,7 +267,7 @@ class Phase:
             "seconds": self.seconds,
             "requests_per_s": len(ordered) / self.seconds if self.seconds else 0.0,
             "p50_ms": statistics.median(ordered) * 1e3 if ordered else None,
-            "p99_ms": percentile(ordered, 99) * 1e3 if ordered else None,
+            "p99_ms": percentile(ordered, 0.99) * 1e3 if ordered else None,
             "max_ms": ordered[-1] * 1e3 if ordered else None,
             # share of one core the client itself used: near 1.0 means the
             # client, not the server, may be the limit

@@ -45,8 +45,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from benchmarks.arena.core.stats import percentile
 from benchmarks.speed.midgame import Position, arena_position, greedy_position
-from benchmarks.speed.runner import percentile
 from benchmarks.speed.suites import DEFAULT_SEED, cut_token, preset_deck
 from solver import Solution, discard_hint, draw_hint, solve
 from solver.cards import card_name
@@ -270,8 +270,8 @@ def ms_stats(seconds: Sequence[float]) -> dict[str, float | None]:
     ordered = sorted(seconds)
     if not ordered:
         return {"median_ms": None, "p90_ms": None, "p99_ms": None, "max_ms": None}
-    return {"median_ms": statistics.median(ordered) * 1e3, "p90_ms": percentile(ordered, 90) * 1e3,
-            "p99_ms": percentile(ordered, 99) * 1e3, "max_ms": ordered[-1] * 1e3}
+    return {"median_ms": statistics.median(ordered) * 1e3, "p90_ms": percentile(ordered, 0.90) * 1e3,
+            "p99_ms": percentile(ordered, 0.99) * 1e3, "max_ms": ordered[-1] * 1e3}
 
 
 def run_hint_suite(name: str, n: int, seed: int = DEFAULT_SEED,
@@ -330,7 +330,7 @@ def work_stats(states: Sequence[int]) -> dict[str, float | None]:
     ordered = sorted(states)
     if not ordered:
         return {"states_median": None, "states_p99": None, "states_total": None}
-    return {"states_median": statistics.median(ordered), "states_p99": percentile(ordered, 99),
+    return {"states_median": statistics.median(ordered), "states_p99": percentile(ordered, 0.99),
             "states_total": sum(ordered)}
 
 

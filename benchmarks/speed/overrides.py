@@ -44,7 +44,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.speed.runner import Validator, check_solution, load_validator, percentile
+from benchmarks.arena.core.stats import percentile
+from benchmarks.speed.runner import Validator, check_solution, load_validator
 from benchmarks.speed.suites import DEFAULT_SEED, SUITES, Case, generate
 from solver import Solution, solve
 
@@ -111,8 +112,8 @@ def _solve(case: Case, rules: tuple[tuple[str, int], ...]) -> Solution:
 
 def _stats(seconds: list[float]) -> dict[str, float]:
     ordered = sorted(seconds)
-    return {"median_us": statistics.median(ordered) * 1e6, "p90_us": percentile(ordered, 90) * 1e6,
-            "p99_us": percentile(ordered, 99) * 1e6, "max_us": ordered[-1] * 1e6}
+    return {"median_us": statistics.median(ordered) * 1e6, "p90_us": percentile(ordered, 0.90) * 1e6,
+            "p99_us": percentile(ordered, 0.99) * 1e6, "max_us": ordered[-1] * 1e6}
 
 
 def time_modes(cases: list[Case], validator: Validator | None) -> dict[str, Any]:

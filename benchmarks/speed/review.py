@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -30,20 +29,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from benchmarks.arena.core.stats import MeanInterval, mean_interval, percentile
 from solver.review import review
 from solver.review.params import REVIEW_LEVEL
 from solver.review.selfplay import at_random, follow, play
-
-
-def _quantile(values: Sequence[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
-
-
-def _interval(values: Sequence[float]) -> tuple[float, float]:
-    mean = statistics.fmean(values)
-    error = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return mean, 1.96 * error
 
 
 def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow-follow",
@@ -88,28 +77,29 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
                 within += abs(split.rest) <= 2 * split.noise
     seats = {}
     for seat in (0, 1):
-        mean_luck, luck_half = _interval(luck[seat])
-        mean_net, net_half = _interval(net[seat]) if net[seat] else (0.0, 0.0)
+        seat_luck = mean_interval(luck[seat])
+        seat_net = mean_interval(net[seat]) if net[seat] else MeanInterval(0.0, 0.0, 0)
         seats[f"seat {seat} {pairing.split('-')[seat]}"] = {
             "seat": seat,
             "points_lost_per_decision": round(sum(lost[seat]) / max(1, decisions[seat]), 3),
             "accuracy": round(statistics.fmean(accuracy[seat]), 1) if accuracy[seat] else None,
-            "mean_luck": round(mean_luck, 2), "luck_interval": round(luck_half, 2),
-            "mean_net_luck": round(mean_net, 2), "net_luck_interval": round(net_half, 2)}
-    mean_rest, rest_half = _interval(rests) if rests else (0.0, 0.0)
+            "mean_luck": round(seat_luck.mean, 2), "luck_interval": round(seat_luck.half_width, 2),
+            "mean_net_luck": round(seat_net.mean, 2),
+            "net_luck_interval": round(seat_net.half_width, 2)}
+    rest = mean_interval(rests) if rests else MeanInterval(0.0, 0.0, 0)
     return {
         "game": game, "hands": hands, "level": level, "pairing": pairing,
         "play_level": play_level, "seed": seed,
         "load_average": [round(x, 2) for x in os.getloadavg()],
-        "cpu_s": {"median": round(statistics.median(cpu), 3), "p99": round(_quantile(cpu, 0.99), 3),
+        "cpu_s": {"median": round(statistics.median(cpu), 3), "p99": round(percentile(cpu, 0.99), 3),
                   "max": round(max(cpu), 3)},
         "wall_s": {"median": round(statistics.median(wall), 3),
-                   "p99": round(_quantile(wall, 0.99), 3)},
+                   "p99": round(percentile(wall, 0.99), 3)},
         "cpu_ms_per_decision": {"median": round(statistics.median(per_decision), 1),
-                                "p99": round(_quantile(per_decision, 0.99), 1)},
+                                "p99": round(percentile(per_decision, 0.99), 1)},
         "incomplete": incomplete, "seats": seats,
-        "split": {"hands": split_hands, "mean_rest": round(mean_rest, 2),
-                  "rest_interval": round(rest_half, 2), "within_2_noise": within},
+        "split": {"hands": split_hands, "mean_rest": round(rest.mean, 2),
+                  "rest_interval": round(rest.half_width, 2), "within_2_noise": within},
     }
 
 

@@ -50,6 +50,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from benchmarks.arena.core.stats import Z_95, mean_interval, percentile
 from benchmarks.speed.markdown import markdown_table
 from solver.errors import SolverInputError
 from solver.review import review
@@ -58,7 +59,6 @@ from solver.review.params import REVIEW_LEVEL
 TIME_LIMIT_MS = 600_000
 """Each review's deadline (the most the library takes): the work is counted,
 not timed, so it only cuts short a review that runs away."""
-Z95 = 1.96
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +145,7 @@ class _Player:
                 "rating": 1000.0 * self.units_lost / decided if decided else math.nan,
                 "accuracy": self.accuracy / decided if decided else math.nan,
                 "arena_points": statistics.fmean(self.results) if self.results else math.nan,
-                "points_interval": half_width(self.results),
+                "points_interval": mean_interval(self.results).half_width,
                 **agreement_figures(self.agreement)}
 
 
@@ -169,24 +169,9 @@ def agreement_figures(per_record: Sequence[tuple[int, int]],
     spread = None
     if len(rates) >= 2:
         ordered = sorted(rates)
-        spread = [_percentile(ordered, share) for share in (0.1, 0.5, 0.9)]
+        spread = [percentile(ordered, share) for share in (0.1, 0.5, 0.9)]
     return {"decisive": decisive, "agreement_rate": rate, "agreement_blocks": len(rates),
             "agreement_spread": spread}
-
-
-def _percentile(ordered: Sequence[float], share: float) -> float:
-    """The ``share`` percentile of sorted values, linear between neighbours."""
-    place = share * (len(ordered) - 1)
-    low = math.floor(place)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (place - low)
-
-
-def half_width(values: Sequence[float]) -> float:
-    """The 95 % interval's half width of the mean of independent ``values``."""
-    if len(values) < 2:
-        return math.nan
-    return Z95 * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def ratio_half_width(pairs: Sequence[tuple[float, int]], ratio: float) -> float:
@@ -201,7 +186,7 @@ def ratio_half_width(pairs: Sequence[tuple[float, int]], ratio: float) -> float:
         return math.nan
     residuals = [x - ratio * d for x, d in pairs]
     variance = sum(r * r for r in residuals) / (n * (n - 1))
-    return Z95 * math.sqrt(variance) / mean_d
+    return Z_95 * math.sqrt(variance) / mean_d
 
 
 def pearson(xs: Sequence[float], ys: Sequence[float]) -> float:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks.arena.core.stats import percentile
 from benchmarks.speed.suites import DEFAULT_SEED, SUITES, Case, Suite, generate
 from solver import Solution, solve
 from solver.cards import card_name
@@ -50,22 +51,14 @@ def engine_available(engine: str) -> str | None:
     return None
 
 
-def percentile(sorted_values: Sequence[float], pct: float) -> float:
-    """Nearest-rank percentile of an ascending sequence (``pct`` in 0..100)."""
-    if not sorted_values:
-        return math.nan
-    rank = max(1, math.ceil(pct / 100 * len(sorted_values)))
-    return sorted_values[rank - 1]
-
-
 def timing_stats(seconds: Sequence[float]) -> dict[str, float]:
     """Median, p90, p99 and max in microseconds, plus hands per second."""
     ordered = sorted(seconds)
     total = sum(ordered)
     return {
         "median_us": statistics.median(ordered) * 1e6 if ordered else math.nan,
-        "p90_us": percentile(ordered, 90) * 1e6,
-        "p99_us": percentile(ordered, 99) * 1e6,
+        "p90_us": percentile(ordered, 0.90) * 1e6,
+        "p99_us": percentile(ordered, 0.99) * 1e6,
         "max_us": ordered[-1] * 1e6 if ordered else math.nan,
         "hands_per_s": len(ordered) / total if total > 0 else math.nan,
     }

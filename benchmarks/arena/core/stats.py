@@ -1,6 +1,7 @@
 """Means with 95 % confidence intervals and percentiles: the statistics every
 game of the arena sums its figures up with (gin over mirrored pairs, the
-rotated-deal games over deals).
+rotated-deal games over deals), and the one percentile of every benchmark
+(the speed suites' and the service's p90 and p99, the review's).
 """
 
 from __future__ import annotations
