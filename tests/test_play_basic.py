@@ -182,3 +182,22 @@ def test_the_documented_basic_example_is_answered(inline_client: TestClient) -> 
     data = answer.json()
     assert data["game"] == "basic" and data["phase"] == "play"
     assert all(m["move"]["card"] != "7C" for m in data["moves"])  # taken from the pile top
+
+
+def test_the_playouts_careful_thrower_keeps_what_completes_the_next_players_meld() -> None:
+    """``feed_care``: the fast player's throw pays for a card that makes a meld
+    with the next player's hand; at 0 (or without that hand) it throws its
+    loosest card of most points as before."""
+    from dataclasses import replace
+
+    from solver.play.laydown.params import LAY_DOWN_PARAMS
+
+    values = VARIANTS["basic"].values
+    hand = parse_cards("KS 9D 4C 5C")
+    theirs = parse_cards("KH KD 2S 7H")  # the king of spades makes their set of kings
+    careless = FastPlayer(values)
+    careful = FastPlayer(values, params=replace(LAY_DOWN_PARAMS, feed_care=30))
+    assert card_name(careless.throw(hand, None, theirs)) == "KS"
+    assert card_name(careful.throw(hand, None)) == "KS"
+    assert card_name(careful.throw(hand, None, theirs)) == "9D"
+    assert card_name(careful.throw(hand, None, parse_cards("QH QD 2S 7H"))) == "KS"

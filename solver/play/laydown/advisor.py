@@ -409,7 +409,7 @@ class LayDownDecision:
                     hands[me].extend(taken)
                     keep = move.card if depth == 1 else None
                     must = move.card if depth > 1 else None
-                over = self._fast_rest(me, hands[me], table, pile, laid, keep, must, early)
+                over = self._fast_rest(me, hands, table, pile, laid, keep, must, early)
         else:
             hand = hands[me]
             for meld in move.melds:
@@ -446,7 +446,7 @@ class LayDownDecision:
                 hand.extend(taken)
                 keep = taken[-1] if depth == 1 else None
                 must = taken[0] if depth > 1 else None
-            over = self._fast_rest(seat, hand, table, pile, laid, keep, must, early)
+            over = self._fast_rest(seat, hands, table, pile, laid, keep, must, early)
         points = self.values.hand
         if self.variant.scoring == "collect":
             if not over:  # stopped: nobody went out
@@ -473,12 +473,13 @@ class LayDownDecision:
         pile.clear()
         return True
 
-    def _fast_rest(self, seat: int, hand: list[int], table: list[Spot], pile: list[int],
-                   laid: list[float], keep: int | None, must: int | None,
+    def _fast_rest(self, seat: int, hands: dict[int, list[int]], table: list[Spot],
+                   pile: list[int], laid: list[float], keep: int | None, must: int | None,
                    early: list[bool]) -> bool:
         """The fast player's turn after its draw (``must``: the card taken from
         below the top; ``early``: who laid a card in an earlier turn, updated);
         whether the round is over."""
+        hand = hands[seat]
         held, before = len(hand), early[seat]
         if self.variant.throw_to_close:
             laid[seat] += self.fast.lay_keeping(hand, table, keep)
@@ -492,7 +493,7 @@ class LayDownDecision:
             early[seat] = True
         if len(hand) == 1 and hand[0] == keep:
             return False  # cannot throw the top it took: it keeps it (a rare model shortcut)
-        card = self.fast.throw(hand, keep)
+        card = self.fast.throw(hand, keep, hands[(seat + 1) % self.state.players])
         hand.remove(card)
         pile.append(card)
         if not hand:  # out this turn: a rummy counts the earlier turns only

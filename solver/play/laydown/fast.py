@@ -150,6 +150,7 @@ class FastPlayer:
         self.deep_takes = deep_takes
         self.link_weight = params.link_weight
         self.deep_look = params.deep_look
+        self.feed_care = params.feed_care
         self.search_nodes = params.search_nodes
         self._cache: dict[tuple[int, ...], tuple[list[list[int]], list[int], int,
                                                  list[Spot]]] = {}
@@ -323,13 +324,20 @@ class FastPlayer:
                 best_depth, best_gain = depth, gain
         return best_depth
 
-    def throw(self, hand: Sequence[int], keep: int | None) -> int:
+    def throw(self, hand: Sequence[int], keep: int | None,
+              next_hand: Sequence[int] | None = None) -> int:
         """The card to throw: most points less ``link_weight`` per link, never a
-        joker while another card is left, never ``keep`` (the top just taken)."""
+        joker while another card is left, never ``keep`` (the top just taken);
+        with ``next_hand`` (the next player's) and ``feed_care``, a card that
+        makes a meld with it costs ``feed_care`` points more."""
         options = [c for c in hand if c != keep] or list(hand)
         naturals = [c for c in options if c != JOKER] or options
         points = self.values.hand
         weight = self.link_weight
+        if self.feed_care and next_hand is not None:
+            care, theirs = self.feed_care, Held(next_hand)
+            return max(naturals, key=lambda c: (points[c] - weight * links(c, hand)
+                                                - care * theirs.completes(c), c))
         return max(naturals, key=lambda c: (points[c] - weight * links(c, hand), c))
 
 
