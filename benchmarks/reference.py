@@ -600,8 +600,9 @@ def arena_panel_section(results: Sequence[dict[str, Any]]) -> list[str]:
     if rotated:
         lines += ["**The other games**, two players, `advisor` against each bot of a half, "
                   "seats rotated on every deal:", ""]
-        lines += [f"* {r['data']['game']}: {r['data']['half'].replace('_', '-')} half, seed "
-                  f"{r['data']['seed']}. {_origin(r)}" for r in rotated]
+        lines.append("Sources: " + " ".join(
+            f"**{r['data']['game']}**, {r['data']['half'].replace('_', '-')} half, seed "
+            f"{r['data']['seed']}. {_origin(r)}" for r in rotated))
         rows = [[r["data"]["game"], f"`{row['bot']}`", row["description"], _count(row["deals"]),
                  _interval(row["points"]), _interval(row["difference"]), _targets_met(row)]
                 for r in rotated for row in r["data"]["rows"]]
