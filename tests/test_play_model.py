@@ -172,3 +172,22 @@ def test_a_lay_down_play_the_advisor_did_not_list_is_valued_when_asked() -> None
         advise("rummy500", **{**state, "hand": "AH 2H 3H 4H 9S 9D 9C KD QD 5C 6C 7C 2S 8S"},
                level="novice", seed=2, consider=[wrong])
     assert info.value.code == "illegal_move"
+
+
+def test_a_lay_down_play_laying_off_onto_its_own_new_meld_is_valued() -> None:
+    """A recorded turn may lay a meld and then lay off onto it (an arena bot's
+    turn, reviewed): asked for, the play is valued, not a crash."""
+    from solver.cards import parse_cards
+    from solver.play.advice import Layoff, Move
+
+    hand = "AH 2H 3H 4H 9S 9D 9C KD QD 5C 6C 7C 2S 8S"
+    state = {**BASIC, "hand": hand, "me": 0, "dealer": 1,
+             "history": [{"player": 0, "action": "draw_stock"}]}
+    run = tuple(parse_cards("AH 2H 3H"))
+    onto_it = Layoff(target=0, cards=tuple(parse_cards("4H")),
+                     extended=tuple(parse_cards("AH 2H 3H 4H")))
+    asked = Move("discard", card=parse_cards("KD")[0], melds=(run,), layoffs=(onto_it,))
+    advice = advise("rummy500", **state, level="novice", seed=2, consider=[asked])
+    valued = {m.move: m for m in advice.moves}
+    assert asked in valued
+    assert valued[asked].expected_points is not None

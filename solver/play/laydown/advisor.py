@@ -501,16 +501,17 @@ class LayDownDecision:
         return not hand
 
     def _table_after(self, move: Move) -> tuple[TableMeld, ...]:
-        """The table after a move's melds and layoffs (read once for every
-        throw that follows the same play)."""
+        """The table after a move's melds and then its layoffs, which may go
+        onto a meld the move lays (read once for every throw that follows the
+        same play)."""
         key = (move.melds, move.layoffs)
         table = self._tables.get(key)
         if table is None:
             after = list(self.state.table)
-            for lay in move.layoffs:
-                after[lay.target] = read_table_meld(lay.extended, lay.target, self.deal)
             for meld in move.melds:
                 after.append(read_table_meld(meld, len(after), self.deal))
+            for lay in move.layoffs:
+                after[lay.target] = read_table_meld(lay.extended, lay.target, self.deal)
             table = self._tables[key] = tuple(after)
         return table
 
