@@ -47,7 +47,7 @@ class LayDownParams:
     feed_care: int = tuned(
         0, "points the fast player's throw pays for a card that makes a meld with the next "
            "player's hand in the deal played (a careful player reads what the next player "
-           "collects): 0 feeds freely", None)
+           "collects): 0 feeds freely", "laydown-feed-care.md")
     search_nodes: int = tuned(
         6_000, "candidates one hand's meld search looks at, at most (random hands of 13 "
                "cards need about 50, of 20 cards 500, of 26 cards under 5,300 in 99 of 100)",
