@@ -156,7 +156,7 @@ def agreement_figures(per_record: Sequence[tuple[int, int]],
     blocks of ``block`` records (None without two whole blocks).
 
     >>> agreement_figures([(1, 2), (2, 2), (0, 0), (1, 1)], block=2)
-    {'decisive': 5, 'agreement_rate': 0.8, 'agreement_blocks': 2, 'agreement_spread': [0.775, 0.875, 0.975]}
+    {'decisive': 5, 'agreement_rate': 0.8, 'agreement_blocks': 2, 'agreement_spread': [0.75, 0.75, 1.0]}
     """
     decisive = sum(d for _, d in per_record)
     rate = sum(a for a, _ in per_record) / decisive if decisive else math.nan
