@@ -27,6 +27,7 @@ from typing import Any
 
 from benchmarks.arena.core.stats import MeanInterval, mean_interval
 from solver.cards import JOKER
+from solver.play.laydown.advisor import round_outcome, turn_over_pile
 from solver.play.laydown.fast import FastPlayer, Spot
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.variant import VARIANTS
@@ -46,7 +47,6 @@ def play_round(game: str, players: Sequence[FastPlayer], deck: Sequence[int]) ->
     """One round of ``game`` between two fast players from ``deck`` (seat 0
     first); seat 0's margin."""
     variant = VARIANTS[game]
-    points = variant.values.hand
     size = variant.hand_size(2)
     hands = [list(deck[:size]), list(deck[size:2 * size])]
     pile, stock = [deck[2 * size]], list(deck[2 * size + 1:])
@@ -63,11 +63,8 @@ def play_round(game: str, players: Sequence[FastPlayer], deck: Sequence[int]) ->
             hand.extend(taken)
             keep = taken[-1] if depth == 1 else None
         else:
-            if not stock:
-                if not variant.turn_over_pile or not pile:
-                    break  # Rummy 500: the round ends
-                stock[:] = pile[::-1]
-                pile.clear()
+            if not stock and not turn_over_pile(variant, stock, pile):
+                break  # Rummy 500: the round ends
             hand.append(stock.pop())
         held, before = len(hand), early[seat]
         laid[seat] += player.lay(hand, table)
@@ -83,14 +80,9 @@ def play_round(game: str, players: Sequence[FastPlayer], deck: Sequence[int]) ->
             out = seat
             break
         seat = 1 - seat
-    if variant.scoring == "collect":
-        if out is None:
-            return 0.0
-        double = 2 if variant.rummy_doubles and not early[out] else 1
-        owed = sum(points[c] for c in hands[1 - out]) * double
-        return float(owed if out == 0 else -owed)
-    scores = [laid[s] - sum(points[c] for c in hands[s]) for s in (0, 1)]
-    return float(scores[0] - scores[1])
+    margin, _ = round_outcome(variant, dict(enumerate(hands)), laid, early,
+                              seat if out is None else out, 0, out is not None)
+    return margin
 
 
 def compare(game: str, tried: LayDownParams, today: LayDownParams, rounds: int,

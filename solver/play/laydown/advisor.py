@@ -38,7 +38,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER, card_name
@@ -51,6 +51,7 @@ from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.laydown.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState, added_cards, take_depth
+from solver.play.laydown.variant import Variant
 from solver.play.model import not_legal
 from solver.play.search import (
     Budget,
@@ -447,31 +448,10 @@ class LayDownDecision:
                 keep = taken[-1] if depth == 1 else None
                 must = taken[0] if depth > 1 else None
             over = self._fast_rest(seat, hands, table, pile, laid, keep, must, early)
-        points = self.values.hand
-        if self.variant.scoring == "collect":
-            if not over:  # stopped: nobody went out
-                return 0.0, 0.0
-            double = 2 if self.variant.rummy_doubles and not early[seat] else 1
-            owed = [sum(points[c] for c in hands[s]) * double
-                    for s in range(n)]
-            if seat == me:
-                return float(sum(owed)), 1.0
-            return -float(owed[me]), 0.0
-        scores = [laid[s] - sum(points[c] for c in hands[s]) for s in range(n)]
-        mine = scores[me]
-        others = [scores[s] for s in range(n) if s != me]
-        top = max(others)
-        win = 1.0 if mine > top else 0.5 if mine == top else 0.0
-        return mine - sum(others) / len(others), win
+        return round_outcome(self.variant, hands, laid, early, seat, me, over)
 
     def _refill(self, stock: list[int], pile: list[int]) -> bool:
-        """An empty stock refilled by turning the pile over (basic rummy: its
-        bottom card drawn first); whether it was."""
-        if not self.variant.turn_over_pile or not pile:
-            return False
-        stock[:] = pile[::-1]
-        pile.clear()
-        return True
+        return turn_over_pile(self.variant, stock, pile)
 
     def _fast_rest(self, seat: int, hands: dict[int, list[int]], table: list[Spot],
                    pile: list[int], laid: list[float], keep: int | None, must: int | None,
@@ -609,6 +589,41 @@ class LayDownDecision:
     def _closes(self, move: Move) -> bool:
         """Whether ``move`` lays every card but its throw."""
         return self._played(move) == len(self.state.hand) - 1
+
+
+def round_outcome(variant: Variant, hands: Mapping[int, Sequence[int]], laid: Sequence[float],
+                  early: Sequence[bool], last: int, me: int, over: bool) -> tuple[float, float]:
+    """A played-out round's margin for seat ``me`` and its win (1, a tie
+    shared): laid less hand points, ``me``'s less the others' mean; or, when
+    the winner collects (basic rummy), what ``me`` collects or pays, doubled
+    for a rummy (``last`` went out having laid nothing in an earlier turn:
+    not ``early[last]``), and 0 when ``over`` is false (nobody went out)."""
+    n = len(laid)
+    points = variant.values.hand
+    if variant.scoring == "collect":
+        if not over:  # stopped: nobody went out
+            return 0.0, 0.0
+        double = 2 if variant.rummy_doubles and not early[last] else 1
+        owed = [sum(points[c] for c in hands[s]) * double for s in range(n)]
+        if last == me:
+            return float(sum(owed)), 1.0
+        return -float(owed[me]), 0.0
+    scores = [laid[s] - sum(points[c] for c in hands[s]) for s in range(n)]
+    mine = scores[me]
+    others = [scores[s] for s in range(n) if s != me]
+    top = max(others)
+    win = 1.0 if mine > top else 0.5 if mine == top else 0.0
+    return mine - sum(others) / len(others), win
+
+
+def turn_over_pile(variant: Variant, stock: list[int], pile: list[int]) -> bool:
+    """An empty stock refilled by turning the pile over (basic rummy: its
+    bottom card drawn first); whether it was."""
+    if not variant.turn_over_pile or not pile:
+        return False
+    stock[:] = pile[::-1]
+    pile.clear()
+    return True
 
 
 def _take(hand: list[int], cards: Sequence[int]) -> None:
