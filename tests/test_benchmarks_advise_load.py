@@ -30,9 +30,9 @@ def test_recorded_positions_are_advise_requests() -> None:
 @pytest.mark.parametrize(("game", "players", "deals", "step", "phases"), [
     ("indian13", 3, 3, 1, {"draw"}),
     pytest.param("indian21", 3, 2, 3, {"draw"}, marks=pytest.mark.slow),
-    ("rummy500", 3, 1, 3, {"draw", "play"}),
-    ("rummy500", 6, 1, 3, {"draw", "play"}),  # two decks
-    ("rommy", 3, 1, 3, {"draw", "play"}),
+    pytest.param("rummy500", 3, 1, 3, {"draw", "play"}, marks=pytest.mark.slow),
+    ("rummy500", 6, 1, 3, {"draw", "play"}),  # two decks: the lay-down games' default case
+    pytest.param("rommy", 3, 1, 3, {"draw", "play"}, marks=pytest.mark.slow),
     pytest.param("basic", 3, 1, 3, {"draw", "play"}, marks=pytest.mark.slow),
 ])
 def test_recorded_rotated_game_positions_are_advise_requests(game: str, players: int, deals: int,
