@@ -68,13 +68,26 @@ from solver.play.search import (
 )
 from solver.play.words import DISCARD, DRAW, DRAW_STOCK, GO_OUT, PASS, TAKE_DISCARD
 
-LEVELS: dict[str, Level] = levels(
-    Level("novice", playouts=48),
-    Level("standard", playouts=150),
-    Level("expert", playouts=800),
-)
-"""How hard the advisor thinks: the playouts of one decision, shared out by
-successive halving.  Counted, not timed."""
+
+def lay_down_levels(standard: int) -> dict[str, Level]:
+    """How hard the advisor thinks: the playouts of one decision, shared out by
+    successive halving (counted, not timed); ``standard`` at the default level,
+    the most a game's decisions take within its time target (its playouts
+    cost more or less: the stock, the hand sizes, the table).
+
+    >>> {name: level.playouts for name, level in lay_down_levels(150).items()}
+    {'novice': 48, 'standard': 150, 'expert': 800}
+    """
+    return levels(Level("novice", playouts=48), Level("standard", playouts=standard),
+                  Level("expert", playouts=800))
+
+
+LEVELS_BY_GAME: dict[str, dict[str, Level]] = {
+    "rummy500": lay_down_levels(150),
+    "rommy": lay_down_levels(150),
+    "basic": lay_down_levels(150),
+}
+"""Each lay-down game's levels (``docs/experiments/rummy500-standard-playouts.md``)."""
 DEFAULT_LEVEL = "standard"
 MIN_RANKED = 3
 """A move played on fewer deals than this (cut short by the clock) has rough figures."""
@@ -666,4 +679,5 @@ def spot_of(tm: TableMeld, top: int) -> Spot:
     return set_spot(rank, sum(1 << (c // 13) for c in naturals), len(meld.cards))
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "LayDownDecision", "quick_use", "spot_of"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS_BY_GAME", "LayDownDecision", "lay_down_levels", "quick_use",
+           "spot_of"]

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from solver.deadline import Deadline
 from solver.play.advice import Advice, Move
-from solver.play.laydown.advisor import LEVELS, LayDownDecision
+from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState
 from solver.play.laydown.variant import HOUSE_KNOBS, VARIANTS
@@ -24,7 +24,7 @@ class Rummy500(Game[LayDownState, LayDownParams]):
 
     name: ClassVar[str] = "rummy500"
     words: ClassVar[GameWords] = LAY_DOWN
-    levels: ClassVar[Mapping[str, Level]] = LEVELS
+    levels: ClassVar[Mapping[str, Level]] = LEVELS_BY_GAME["rummy500"]
     takes: ClassVar[tuple[str, ...]] = ("players",)
     refuses: ClassVar[Mapping[str, str]] = {"score": "no match score (each round is scored alone)",
                "oklahoma": "no knock limit", "wild_rank": "no cut card (the jokers are wild)"}
@@ -53,12 +53,14 @@ class Rommy(Rummy500):
     """Rommy, the Danish 500: 2 to 6 players, a pile penalty, every turn ends with a throw."""
 
     name: ClassVar[str] = "rommy"
+    levels: ClassVar[Mapping[str, Level]] = LEVELS_BY_GAME["rommy"]
 
 
 class Basic(Rummy500):
     """Basic rummy: 2 to 6 players, 52 cards, the pile's top only, the winner collects."""
 
     name: ClassVar[str] = "basic"
+    levels: ClassVar[Mapping[str, Level]] = LEVELS_BY_GAME["basic"]
 
 
 __all__ = ["Basic", "LayDownParams", "Rommy", "Rummy500"]
