@@ -84,10 +84,11 @@ def lay_down_levels(standard: int) -> dict[str, Level]:
 
 LEVELS_BY_GAME: dict[str, dict[str, Level]] = {
     "rummy500": lay_down_levels(150),
-    "rommy": lay_down_levels(150),
-    "basic": lay_down_levels(150),
+    "rommy": lay_down_levels(200),
+    "basic": lay_down_levels(200),
 }
-"""Each lay-down game's levels (``docs/experiments/rummy500-standard-playouts.md``)."""
+"""Each lay-down game's levels (``docs/experiments/rummy500-standard-playouts.md``,
+``laydown-standard-playouts.md``)."""
 DEFAULT_LEVEL = "standard"
 MIN_RANKED = 3
 """A move played on fewer deals than this (cut short by the clock) has rough figures."""
