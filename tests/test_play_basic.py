@@ -201,3 +201,22 @@ def test_the_playouts_careful_thrower_keeps_what_completes_the_next_players_meld
     assert card_name(careful.throw(hand, None)) == "KS"
     assert card_name(careful.throw(hand, None, theirs)) == "9D"
     assert card_name(careful.throw(hand, None, parse_cards("QH QD 2S 7H"))) == "KS"
+
+
+def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> None:
+    """``hold_left``: a fast player that has laid nothing yet holds its melds
+    while laying would leave from 2 to ``hold_left`` cards (it goes for a
+    rummy); it lays when that goes out, once it has laid before, when more
+    cards would be left, and always at 0."""
+    from dataclasses import replace
+
+    from solver.play.laydown.params import LAY_DOWN_PARAMS
+
+    values = VARIANTS["basic"].values
+    chaser = FastPlayer(values, params=replace(LAY_DOWN_PARAMS, hold_left=2))
+    two_left = parse_cards("7H 7D 7C 2S 9D")  # a set of sevens, two loose cards
+    assert chaser.holds(two_left, [], laid_before=False)
+    assert not chaser.holds(two_left, [], laid_before=True)
+    assert not FastPlayer(values).holds(two_left, [], laid_before=False)
+    assert not chaser.holds(parse_cards("7H 7D 7C 2S"), [], laid_before=False)  # one left: out
+    assert not chaser.holds(parse_cards("7H 7D 7C 2S 9D KC"), [], laid_before=False)  # three

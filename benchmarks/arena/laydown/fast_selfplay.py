@@ -67,7 +67,8 @@ def play_round(game: str, players: Sequence[FastPlayer], deck: Sequence[int]) ->
                 break  # Rummy 500: the round ends
             hand.append(stock.pop())
         held, before = len(hand), early[seat]
-        laid[seat] += player.lay(hand, table)
+        if not (variant.rummy_doubles and player.holds(hand, table, before)):
+            laid[seat] += player.lay(hand, table)
         if len(hand) < held:
             early[seat] = True
         if hand and not (len(hand) == 1 and hand[0] == keep):

@@ -477,7 +477,7 @@ class LayDownDecision:
         held, before = len(hand), early[seat]
         if self.variant.throw_to_close:
             laid[seat] += self.fast.lay_keeping(hand, table, keep)
-        else:
+        elif not (self.variant.rummy_doubles and self.fast.holds(hand, table, before)):
             laid[seat] += self.fast.lay(hand, table)
         if must is not None and must in hand:
             laid[seat] -= self.variant.pile_penalty or 0

@@ -151,6 +151,7 @@ class FastPlayer:
         self.link_weight = params.link_weight
         self.deep_look = params.deep_look
         self.feed_care = params.feed_care
+        self.hold_left = params.hold_left
         self.search_nodes = params.search_nodes
         self._cache: dict[tuple[int, ...], tuple[list[list[int]], list[int], int,
                                                  list[Spot]]] = {}
@@ -258,6 +259,18 @@ class FastPlayer:
             rest.remove(JOKER)
         hand[:] = rest
         return points
+
+    def holds(self, hand: Sequence[int], table: Sequence[Spot], laid_before: bool) -> bool:
+        """Whether the fast player lays nothing this turn, to go out in one
+        later turn (a rummy, paid double; the caller asks only where it is):
+        ``hold_left`` is 2 or more, it has laid nothing in the round
+        (``laid_before`` false), and laying now would leave from 2 to
+        ``hold_left`` cards."""
+        if self.hold_left < 2 or laid_before:
+            return False
+        rest = list(hand)
+        self.lay(rest, [spot.copy() for spot in table])
+        return 2 <= len(rest) <= self.hold_left
 
     def lay_keeping(self, hand: list[int], table: list[Spot], keep: int | None) -> int:
         """``lay``, but a card other than ``keep`` (the top just taken) stays in

@@ -48,6 +48,11 @@ class LayDownParams:
         0, "points the fast player's throw pays for a card that makes a meld with the next "
            "player's hand in the deal played (a careful player reads what the next player "
            "collects): 0 feeds freely", "laydown-feed-care.md")
+    hold_left: int = tuned(
+        0, "a rummy paid double (basic rummy): the fast player that has laid nothing yet "
+           "in the round holds its melds while laying would leave from 2 to this many cards "
+           "(one good draw from going out in one turn); below 2: it always lays",
+        "laydown-hold-for-rummy.md")
     search_nodes: int = tuned(
         6_000, "candidates one hand's meld search looks at, at most (random hands of 13 "
                "cards need about 50, of 20 cards 500, of 26 cards under 5,300 in 99 of 100)",
