@@ -67,6 +67,8 @@ def margin_ms(config: pytest.Config) -> float:
     """The margin past a deadline these tests allow, in ms: ``MARGIN_S`` in the
     slow lane, ``SHARED_MARGIN_S`` in the default run."""
     return 1000 * (MARGIN_S if config.getoption("--run-slow") else SHARED_MARGIN_S)
+
+
 # After a disconnect: the job stops within 100 ms, then the solver process,
 # idle for api.pool.solver_pool.IDLE_COLLECT_S, runs the garbage collector once; the CPU
 # is measured after that (the solve itself had seconds of work left).

@@ -413,7 +413,7 @@ class LayDownDecision:
             else:
                 if move.action == DRAW_STOCK:
                     if not stock:
-                        self._refill(stock, pile)
+                        turn_over_pile(self.variant, stock, pile)
                     hands[me].append(stock.pop())
                     keep = None
                 else:
@@ -451,7 +451,7 @@ class LayDownDecision:
             hand = hands[seat]
             depth = fast.draw(hand, pile, table)
             if depth == 0:
-                if not stock and not self._refill(stock, pile):
+                if not stock and not turn_over_pile(self.variant, stock, pile):
                     break
                 hand.append(stock.pop())
                 keep = must = None
@@ -463,9 +463,6 @@ class LayDownDecision:
                 must = taken[0] if depth > 1 else None
             over = self._fast_rest(seat, hands, table, pile, laid, keep, must, early)
         return round_outcome(self.variant, hands, laid, early, seat, me, over)
-
-    def _refill(self, stock: list[int], pile: list[int]) -> bool:
-        return turn_over_pile(self.variant, stock, pile)
 
     def _fast_rest(self, seat: int, hands: dict[int, list[int]], table: list[Spot],
                    pile: list[int], laid: list[float], keep: int | None, must: int | None,
