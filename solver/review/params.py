@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from solver.play.gin.params import GIN_PARAMS
 from solver.play.indian.params import INDIAN_PARAMS
-from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
+from solver.play.laydown.params import LAY_DOWN_PARAMS
 from solver.play.model import GAMES
 from solver.play.params import tuned
 from solver.play.search import Level
@@ -92,14 +92,6 @@ class ReviewParams:
         "draw's gap is paired over enough deals to tell, and keeps one raw deal per world "
         "(importance resampling from as many deals as worlds: half the dealing, for the "
         "speed target)", None)
-    holder_holds: int = tuned(
-        2, "a lay-down player that has laid nothing yet in the round and kept a meld it "
-           "could lay at this many earlier turns is reviewed as a holder: its playouts go "
-           "on holding (solver.review.style); 0: every player is reviewed as one that lays "
-           "each meld at once", "review-holders.md")
-    holder_rounds: int = tuned(
-        2, "a holder's playouts lay its melds once the stock is down to this many rounds "
-           "of draws (LayDownParams.own_hold_rounds)", "review-holders.md")
     agreement_floor: float = tuned(
         0.05, "units the runner-up move must be behind the best (beyond the noise too) for a "
               "decision to count in engine agreement", None)
@@ -119,14 +111,6 @@ class ReviewParams:
     def advisor_params(self, game: str) -> object:
         """The advisor's parameters for reviewing ``game``."""
         return dict(self.advisor)[game]
-
-    def holder_params(self, game: str) -> object:
-        """The advisor's parameters for reviewing a holder's decision in
-        ``game`` (a lay-down game)."""
-        params = self.advisor_params(game)
-        if not isinstance(params, LayDownParams):
-            raise ValueError(f"{game} is not a lay-down game")
-        return replace(params, own_hold_rounds=self.holder_rounds)
 
     def scale(self, game: str, units: Units) -> float:
         """One unit of ``game`` in ``units``."""

@@ -76,7 +76,6 @@ from solver.review.params import (
     Units,
 )
 from solver.review.record import Record
-from solver.review.style import holding_decisions
 from solver.review.table import Decision, Walked, read_record, request_for, walk
 from solver.rules import make_rules
 
@@ -316,9 +315,6 @@ class _Judge:
         self.params = params
         self.deadline = deadline
         self.advisor_params = params.advisor_params(self.game)
-        self.holding = holding_decisions(self.game, walked.decisions, params.holder_holds)
-        """The decisions of a player that holds its melds (``solver.review.style``)."""
-        self.holder_params = params.holder_params(self.game) if self.holding else None
         self.rules = make_rules(self.game, record.rules) if self.game == "gin" else None
 
     def advise(self, decision: Decision, number: int, consider: bool) -> Advice:
@@ -329,8 +325,7 @@ class _Judge:
         position = model.position(request_for(self.record, decision.seat, decision.hand,
                                               decision.first))
         extra: dict[str, Any] = {"consider": [decision.move]} if consider else {}
-        params = self.holder_params if number in self.holding else self.advisor_params
-        return model.advise(position, params, self.level,
+        return model.advise(position, self.advisor_params, self.level,
                             decision_seed(self.seed, number), self.deadline, **extra)
 
     def judge(self, number: int, decision: Decision) -> Judged | None:

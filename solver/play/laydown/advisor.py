@@ -424,8 +424,7 @@ class LayDownDecision:
                     hands[me].extend(taken)
                     keep = move.card if depth == 1 else None
                     must = move.card if depth > 1 else None
-                over = self._fast_rest(me, hands, table, pile, laid, keep, must, early,
-                                       len(stock))
+                over = self._fast_rest(me, hands, table, pile, laid, keep, must, early)
         else:
             hand = hands[me]
             for meld in move.melds:
@@ -462,20 +461,21 @@ class LayDownDecision:
                 hand.extend(taken)
                 keep = taken[-1] if depth == 1 else None
                 must = taken[0] if depth > 1 else None
-            over = self._fast_rest(seat, hands, table, pile, laid, keep, must, early,
-                                   len(stock))
+            over = self._fast_rest(seat, hands, table, pile, laid, keep, must, early)
         return round_outcome(self.variant, hands, laid, early, seat, me, over)
 
     def _fast_rest(self, seat: int, hands: dict[int, list[int]], table: list[Spot],
                    pile: list[int], laid: list[float], keep: int | None, must: int | None,
-                   early: list[bool], stock_left: int) -> bool:
+                   early: list[bool]) -> bool:
         """The fast player's turn after its draw (``must``: the card taken from
         below the top; ``early``: who laid a card in an earlier turn, updated);
         whether the round is over."""
         hand = hands[seat]
         held, before = len(hand), early[seat]
-        if seat != self.state.me or not self._holds_own(hand, table, must, stock_left):
-            laid[seat] += self._lay(hand, table, keep, before)
+        if self.variant.throw_to_close:
+            laid[seat] += self.fast.lay_keeping(hand, table, keep)
+        elif not (self.variant.rummy_doubles and self.fast.holds(hand, table, before)):
+            laid[seat] += self.fast.lay(hand, table)
         if must is not None and must in hand:
             laid[seat] -= self.variant.pile_penalty or 0
         if not hand:
@@ -490,28 +490,6 @@ class LayDownDecision:
         if not hand:  # out this turn: a rummy counts the earlier turns only
             early[seat] = before
         return not hand
-
-    def _lay(self, hand: list[int], table: list[Spot], keep: int | None, before: bool) -> int:
-        """The fast player lays what it lays this turn (``before``: it laid a
-        card in an earlier turn); the points laid."""
-        if self.variant.throw_to_close:
-            return self.fast.lay_keeping(hand, table, keep)
-        if self.variant.rummy_doubles and self.fast.holds(hand, table, before):
-            return 0
-        return self.fast.lay(hand, table)
-
-    def _holds_own(self, hand: Sequence[int], table: Sequence[Spot], must: int | None,
-                   stock_left: int) -> bool:
-        """Whether the player advised lays nothing this turn of a playout
-        (``LayDownParams.own_hold_rounds``): it holds its melds while laying
-        would leave two cards or more, no card taken from below the top must
-        be used, and the stock holds more than that many rounds of draws."""
-        rounds = self.params.own_hold_rounds
-        if rounds < 1 or must is not None or stock_left <= rounds * self.state.players:
-            return False
-        rest = list(hand)
-        self.fast.lay(rest, [spot.copy() for spot in table])
-        return len(rest) >= 2
 
     def _table_after(self, move: Move) -> tuple[TableMeld, ...]:
         """The table after a move's melds and then its layoffs, which may go

@@ -53,12 +53,6 @@ class LayDownParams:
            "in the round holds its melds while laying would leave from 2 to this many cards "
            "(one good draw from going out in one turn); below 2: it always lays",
         "laydown-hold-for-rummy.md")
-    own_hold_rounds: int = tuned(
-        0, "the player advised, in the playouts: 0 lays its melds as every seat does; from 1 "
-           "it holds them (it lays only to go out, or to use a card taken from below the "
-           "top) while the stock holds more than this many rounds of draws, one card a "
-           "player -- the review's model of a player whose own record shows it holding "
-           "melds (solver.review.params.ReviewParams.holder_holds)", "review-holders.md")
     search_nodes: int = tuned(
         6_000, "candidates one hand's meld search looks at, at most (random hands of 13 "
                "cards need about 50, of 20 cards 500, of 26 cards under 5,300 in 99 of 100)",
