@@ -220,3 +220,50 @@ def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> 
     assert not FastPlayer(values).holds(two_left, [], laid_before=False)
     assert not chaser.holds(parse_cards("7H 7D 7C 2S"), [], laid_before=False)  # one left: out
     assert not chaser.holds(parse_cards("7H 7D 7C 2S 9D KC"), [], laid_before=False)  # three
+
+
+def _collector_decision(share: float) -> Any:
+    """Seat 0 to draw after seat 1 drew and threw for five turns, seat 0 four, laying
+    nothing: seat 1 may be a collector."""
+    from dataclasses import replace
+
+    from solver.deadline import play_deadline
+    from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
+    from solver.play.laydown.params import LAY_DOWN_PARAMS
+    from solver.play.model import GAMES
+
+    history = _exhausting_history()[:18]
+    pile = ["KD", *(event["card"] for event in history if event["action"] == "discard")]
+    state = LayDownState.parse(players=2, me=0, dealer=0, hand=HAND, upcard="KD",
+                               history=history, variant=BASIC, discard_pile=pile)
+    assert state.seats[1].turns == 5 and state.seats[1].laid_cards == 0
+    budget = GAMES["basic"].budget(LEVELS_BY_GAME["basic"]["novice"], play_deadline(5000, None))
+    return LayDownDecision(state, budget, 7, replace(LAY_DOWN_PARAMS, collector_share=share))
+
+
+def test_an_opponent_that_laid_nothing_is_dealt_a_collectors_hand_in_its_share() -> None:
+    """``collector_share``: in that share of the worlds, an opponent that has
+    laid nothing for ``collector_turns`` turns holds the most melded of
+    ``collector_draws`` random hands; at 0 the worlds are today's."""
+    fast = FastPlayer(BASIC.values)
+
+    def melded(decision: Any) -> int:
+        worlds = decision.sample(200, 0.0)
+        return sum(len(w.hands[1]) - len(fast.melds(w.hands[1])[1]) for w in worlds)
+
+    def dealt(decision: Any) -> list[tuple[list[int], list[int]]]:
+        return [(w.hands[1], w.stock) for w in decision.sample(20, 0.0)]
+
+    from solver.deadline import play_deadline
+    from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
+    from solver.play.model import GAMES
+
+    off = _collector_decision(0.0)
+    today = LayDownDecision(off.state, GAMES["basic"].budget(
+        LEVELS_BY_GAME["basic"]["novice"], play_deadline(5000, None)), 7)
+    assert dealt(off) == dealt(today)
+    always = melded(_collector_decision(1.0))
+    assert always > 2 * melded(_collector_decision(0.0))
+    for hand, stock in dealt(_collector_decision(1.0)):
+        assert sorted(hand + stock + list(off.state.hand)) == sorted(
+            [*off.state.unseen, *off.state.hand])

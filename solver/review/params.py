@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from solver.play.gin.params import GIN_PARAMS
 from solver.play.indian.params import INDIAN_PARAMS
-from solver.play.laydown.params import LAY_DOWN_PARAMS
+from solver.play.laydown.params import PARAMS_BY_GAME
 from solver.play.model import GAMES
 from solver.play.params import tuned
 from solver.play.search import Level
@@ -85,8 +85,7 @@ class ReviewParams:
         "core, p99; docs/REVIEW.md)", None)
     advisor: tuple[tuple[str, Any], ...] = tuned(
         per_game(gin=replace(GIN_PARAMS, unsearched_deals=16, oversample=1),
-                 indian13=INDIAN_PARAMS, indian21=INDIAN_PARAMS, rummy500=LAY_DOWN_PARAMS,
-                 rommy=LAY_DOWN_PARAMS, basic=LAY_DOWN_PARAMS),
+                 indian13=INDIAN_PARAMS, indian21=INDIAN_PARAMS, **PARAMS_BY_GAME),
         "the advisor's parameters for a review: its own, but gin values the moves its "
         "judgement chooses (the draws, the first upcard) on 16 deals instead of 4, so a "
         "draw's gap is paired over enough deals to tell, and keeps one raw deal per world "

@@ -13,7 +13,8 @@ jokers), ``basic`` (2 to 6, 52 cards).
 from __future__ import annotations
 
 from solver.play.laydown.advisor import LEVELS_BY_GAME
-from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
+from solver.play.laydown.params import BASIC_PARAMS, LAY_DOWN_PARAMS, PARAMS_BY_GAME, LayDownParams
 from solver.play.laydown.variant import VARIANTS
 
-__all__ = ["LAY_DOWN_PARAMS", "LEVELS_BY_GAME", "VARIANTS", "LayDownParams"]
+__all__ = ["BASIC_PARAMS", "LAY_DOWN_PARAMS", "LEVELS_BY_GAME", "PARAMS_BY_GAME", "VARIANTS",
+           "LayDownParams"]

@@ -53,6 +53,7 @@ from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState, added_cards, take_depth
 from solver.play.laydown.variant import Variant
 from solver.play.model import not_legal
+from solver.play.replay import Seat
 from solver.play.search import (
     Budget,
     Level,
@@ -374,11 +375,35 @@ class LayDownDecision:
         hands: dict[int, list[int]] = {}
         for seat in state.opponents:
             need = seat.size - len(seat.known)
-            hands[seat.seat] = [*seat.known, *unseen[:need]]
-            del unseen[:need]
+            take = self._collected(seat, unseen, need) if self._collects(seat) else 0
+            hands[seat.seat] = [*seat.known, *unseen[take:take + need]]
+            del unseen[take:take + need]
         if state.stock_order is not None:  # the pile turned over: every stock card known
             return _World(hands, list(reversed(state.stock_order)))
         return _World(hands, unseen[:state.stock_count])
+
+    def _collects(self, seat: Seat) -> bool:
+        """Whether this world deals ``seat`` a collector's hand
+        (``LayDownParams.collector_share``; the random draw is made only
+        where the share is above 0)."""
+        params = self.params
+        return (params.collector_share > 0 and seat.laid_cards == 0
+                and seat.turns >= params.collector_turns
+                and self.rng.random() < params.collector_share)
+
+    def _collected(self, seat: Seat, unseen: Sequence[int], need: int) -> int:
+        """Where in ``unseen`` (shuffled) the most melded of
+        ``collector_draws`` disjoint hands of ``need`` cards starts."""
+        if need < 1:
+            return 0
+        draws = max(1, min(self.params.collector_draws, len(unseen) // need))
+        best, most = 0, -1
+        for start in range(0, draws * need, need):
+            _, rest, _ = self.fast.melds([*seat.known, *unseen[start:start + need]])
+            melded = need + len(seat.known) - len(rest)
+            if melded > most:
+                best, most = start, melded
+        return best
 
     def _spot(self, tm: TableMeld) -> Spot:
         return spot_of(tm, run_top(self.values))

@@ -8,7 +8,7 @@ from typing import ClassVar
 from solver.deadline import Deadline
 from solver.play.advice import Advice, Move
 from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
-from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
+from solver.play.laydown.params import PARAMS_BY_GAME, LayDownParams
 from solver.play.laydown.state import LayDownState
 from solver.play.laydown.variant import HOUSE_KNOBS, VARIANTS
 from solver.play.model import Game, Request
@@ -29,7 +29,7 @@ class Rummy500(Game[LayDownState, LayDownParams]):
     refuses: ClassVar[Mapping[str, str]] = {"score": "no match score (each round is scored alone)",
                "oklahoma": "no knock limit", "wild_rank": "no cut card (the jokers are wild)"}
     knobs: ClassVar[tuple[str, ...]] = HOUSE_KNOBS
-    params = LAY_DOWN_PARAMS
+    params = PARAMS_BY_GAME["rummy500"]
 
     def position(self, request: Request) -> LayDownState:
         """Check and replay the state (``LayDownState.parse``) under the
@@ -54,6 +54,7 @@ class Rommy(Rummy500):
 
     name: ClassVar[str] = "rommy"
     levels: ClassVar[Mapping[str, Level]] = LEVELS_BY_GAME["rommy"]
+    params = PARAMS_BY_GAME["rommy"]
 
 
 class Basic(Rummy500):
@@ -61,6 +62,7 @@ class Basic(Rummy500):
 
     name: ClassVar[str] = "basic"
     levels: ClassVar[Mapping[str, Level]] = LEVELS_BY_GAME["basic"]
+    params = PARAMS_BY_GAME["basic"]
 
 
 __all__ = ["Basic", "LayDownParams", "Rommy", "Rummy500"]

@@ -8,7 +8,7 @@ one frozen parameters object (``solver.play.params``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver.play.params import tuned
 
@@ -53,6 +53,19 @@ class LayDownParams:
            "in the round holds its melds while laying would leave from 2 to this many cards "
            "(one good draw from going out in one turn); below 2: it always lays",
         "laydown-hold-for-rummy.md")
+    collector_share: float = tuned(
+        0.0, "the share of the worlds in which an opponent that has laid no card after "
+             "collector_turns turns of its own is dealt a collector's hand (the most melded "
+             "of collector_draws random hands): a player who holds its melds for a rummy, "
+             "not one with nothing to lay; 0: every opponent is dealt at random (Rummy "
+             "500, Rommy; basic rummy: BASIC_PARAMS)",
+        "laydown-collector-worlds.md")
+    collector_turns: int = tuned(
+        3, "turns of its own an opponent has played, laying nothing, before it may be "
+           "dealt a collector's hand", "laydown-collector-worlds.md")
+    collector_draws: int = tuned(
+        4, "random hands a collector's hand is the most melded of",
+        "laydown-collector-worlds.md")
     search_nodes: int = tuned(
         6_000, "candidates one hand's meld search looks at, at most (random hands of 13 "
                "cards need about 50, of 20 cards 500, of 26 cards under 5,300 in 99 of 100)",
@@ -60,6 +73,14 @@ class LayDownParams:
 
 
 LAY_DOWN_PARAMS = LayDownParams()
-"""The parameters ``advise`` plays Rummy 500, Rommy and basic rummy with."""
+"""The parameters ``advise`` plays Rummy 500 and Rommy with."""
 
-__all__ = ["LAY_DOWN_PARAMS", "LayDownParams"]
+BASIC_PARAMS = replace(LAY_DOWN_PARAMS)
+"""The parameters ``advise`` plays basic rummy with: half the worlds deal an
+opponent that has laid nothing for three turns a collector's hand, where a
+rummy is paid double (docs/experiments/laydown-collector-worlds.md)."""
+
+PARAMS_BY_GAME = {"rummy500": LAY_DOWN_PARAMS, "rommy": LAY_DOWN_PARAMS, "basic": BASIC_PARAMS}
+"""Each lay-down game's parameters."""
+
+__all__ = ["BASIC_PARAMS", "LAY_DOWN_PARAMS", "PARAMS_BY_GAME", "LayDownParams"]
