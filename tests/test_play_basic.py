@@ -267,3 +267,5 @@ def test_an_opponent_that_laid_nothing_is_dealt_a_collectors_hand_in_its_share()
     for hand, stock in dealt(_collector_decision(1.0)):
         assert sorted(hand + stock + list(off.state.hand)) == sorted(
             [*off.state.unseen, *off.state.hand])
+    shares = {game: GAMES[game].params.collector_share for game in ("rummy500", "rommy", "basic")}
+    assert shares == {"rummy500": 0.0, "rommy": 0.0, "basic": 0.5}

@@ -75,7 +75,7 @@ class LayDownParams:
 LAY_DOWN_PARAMS = LayDownParams()
 """The parameters ``advise`` plays Rummy 500 and Rommy with."""
 
-BASIC_PARAMS = replace(LAY_DOWN_PARAMS)
+BASIC_PARAMS = replace(LAY_DOWN_PARAMS, collector_share=0.5)
 """The parameters ``advise`` plays basic rummy with: half the worlds deal an
 opponent that has laid nothing for three turns a collector's hand, where a
 rummy is paid double (docs/experiments/laydown-collector-worlds.md)."""
