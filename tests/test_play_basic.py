@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,11 +20,15 @@ with warnings.catch_warnings():
 
 from api.shared.examples import REQUESTS
 from solver.cards import card_name, parse_card, parse_cards
+from solver.deadline import play_deadline
 from solver.errors import InvalidStateError
 from solver.play import advise
+from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
 from solver.play.laydown.fast import FastPlayer
+from solver.play.laydown.params import LAY_DOWN_PARAMS
 from solver.play.laydown.state import LayDownState
 from solver.play.laydown.variant import VARIANTS
+from solver.play.model import GAMES
 
 BASIC = VARIANTS["basic"]
 HAND = "AH 2H 3H 9S 9D 9C 5C 6C 7C 8C"
@@ -208,10 +213,6 @@ def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> 
     while laying would leave from 2 to ``hold_left`` cards (it goes for a
     rummy); it lays when that goes out, once it has laid before, when more
     cards would be left, and always at 0."""
-    from dataclasses import replace
-
-    from solver.play.laydown.params import LAY_DOWN_PARAMS
-
     values = VARIANTS["basic"].values
     chaser = FastPlayer(values, params=replace(LAY_DOWN_PARAMS, hold_left=2))
     two_left = parse_cards("7H 7D 7C 2S 9D")  # a set of sevens, two loose cards
@@ -222,16 +223,10 @@ def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> 
     assert not chaser.holds(parse_cards("7H 7D 7C 2S 9D KC"), [], laid_before=False)  # three
 
 
-def _collector_decision(share: float) -> Any:
+
+def _collector_decision(share: float) -> LayDownDecision:
     """Seat 0 to draw after seat 1 drew and threw for five turns, seat 0 four, laying
     nothing: seat 1 may be a collector."""
-    from dataclasses import replace
-
-    from solver.deadline import play_deadline
-    from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
-    from solver.play.laydown.params import LAY_DOWN_PARAMS
-    from solver.play.model import GAMES
-
     history = _exhausting_history()[:18]
     pile = ["KD", *(event["card"] for event in history if event["action"] == "discard")]
     state = LayDownState.parse(players=2, me=0, dealer=0, hand=HAND, upcard="KD",
@@ -244,28 +239,19 @@ def _collector_decision(share: float) -> Any:
 def test_an_opponent_that_laid_nothing_is_dealt_a_collectors_hand_in_its_share() -> None:
     """``collector_share``: in that share of the worlds, an opponent that has
     laid nothing for ``collector_turns`` turns holds the most melded of
-    ``collector_draws`` random hands; at 0 the worlds are today's."""
+    ``collector_draws`` random hands, dealt from the unseen cards like any
+    other; basic rummy alone deals so by default."""
     fast = FastPlayer(BASIC.values)
 
-    def melded(decision: Any) -> int:
-        worlds = decision.sample(200, 0.0)
+    def melded(share: float) -> int:
+        worlds = _collector_decision(share).sample(200, 0.0)
         return sum(len(w.hands[1]) - len(fast.melds(w.hands[1])[1]) for w in worlds)
 
-    def dealt(decision: Any) -> list[tuple[list[int], list[int]]]:
-        return [(w.hands[1], w.stock) for w in decision.sample(20, 0.0)]
-
-    from solver.deadline import play_deadline
-    from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
-    from solver.play.model import GAMES
-
-    off = _collector_decision(0.0)
-    today = LayDownDecision(off.state, GAMES["basic"].budget(
-        LEVELS_BY_GAME["basic"]["novice"], play_deadline(5000, None)), 7)
-    assert dealt(off) == dealt(today)
-    always = melded(_collector_decision(1.0))
-    assert always > 2 * melded(_collector_decision(0.0))
-    for hand, stock in dealt(_collector_decision(1.0)):
-        assert sorted(hand + stock + list(off.state.hand)) == sorted(
-            [*off.state.unseen, *off.state.hand])
+    assert melded(1.0) > 2 * melded(0.0)
+    decision = _collector_decision(1.0)
+    seen = decision.state.hand
+    for world in decision.sample(20, 0.0):
+        assert sorted([*world.hands[1], *world.stock]) == sorted(decision.state.unseen)
+        assert not set(world.hands[1]) & set(seen)
     shares = {game: GAMES[game].params.collector_share for game in ("rummy500", "rommy", "basic")}
     assert shares == {"rummy500": 0.0, "rommy": 0.0, "basic": 0.5}
