@@ -397,13 +397,9 @@ class LayDownDecision:
         if need < 1:
             return 0
         draws = max(1, min(self.params.collector_draws, len(unseen) // need))
-        best, most = 0, -1
-        for start in range(0, draws * need, need):
-            _, rest, _ = self.fast.melds([*seat.known, *unseen[start:start + need]])
-            melded = need + len(seat.known) - len(rest)
-            if melded > most:
-                best, most = start, melded
-        return best
+        return min(range(0, draws * need, need),  # the first of the fewest cards left unmelded
+                   key=lambda start: len(self.fast.melds([*seat.known,
+                                                          *unseen[start:start + need]])[1]))
 
     def _spot(self, tm: TableMeld) -> Spot:
         return spot_of(tm, run_top(self.values))
