@@ -221,13 +221,10 @@ def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> 
     assert not FastPlayer(values).holds(two_left, [], laid_before=False)
     assert not chaser.holds(parse_cards("7H 7D 7C 2S"), [], laid_before=False)  # one left: out
     assert not chaser.holds(parse_cards("7H 7D 7C 2S 9D KC"), [], laid_before=False)  # three
-    # a collector's playout (``collector_holds``) holds whatever would be left, until it is out
-    assert FastPlayer(values).holds(parse_cards("7H 7D 7C 2S 9D KC"), [], False, hold_left=6)
-    assert not FastPlayer(values).holds(parse_cards("7H 7D 7C 2S"), [], False, hold_left=4)
 
 
 
-def _collector_decision(share: float, holds: bool = False) -> LayDownDecision:
+def _collector_decision(share: float) -> LayDownDecision:
     """Seat 0 to draw after seat 1 drew and threw for five turns, seat 0 four, laying
     nothing: seat 1 may be a collector."""
     history = _exhausting_history()[:18]
@@ -236,8 +233,7 @@ def _collector_decision(share: float, holds: bool = False) -> LayDownDecision:
                                history=history, variant=BASIC, discard_pile=pile)
     assert state.seats[1].turns == 5 and state.seats[1].laid_cards == 0
     budget = GAMES["basic"].budget(LEVELS_BY_GAME["basic"]["novice"], play_deadline(5000, None))
-    return LayDownDecision(state, budget, 7, replace(LAY_DOWN_PARAMS, collector_share=share,
-                                                     collector_holds=holds))
+    return LayDownDecision(state, budget, 7, replace(LAY_DOWN_PARAMS, collector_share=share))
 
 
 def test_an_opponent_that_laid_nothing_is_dealt_a_collectors_hand_in_its_share() -> None:
@@ -259,11 +255,3 @@ def test_an_opponent_that_laid_nothing_is_dealt_a_collectors_hand_in_its_share()
         assert not set(world.hands[1]) & set(seen)
     shares = {game: GAMES[game].params.collector_share for game in ("rummy500", "rommy", "basic")}
     assert shares == {"rummy500": 0.0, "rommy": 0.0, "basic": 0.5}
-
-
-def test_a_collector_holds_its_melds_in_the_playouts_only_where_asked() -> None:
-    """``collector_holds``: the seats dealt a collector's hand, and those
-    alone, play their playouts holding their melds for a rummy."""
-    assert all(w.holders == frozenset({1}) for w in _collector_decision(1.0, True).sample(20, 0.0))
-    assert all(not w.holders for w in _collector_decision(1.0).sample(20, 0.0))
-    assert all(not w.holders for w in _collector_decision(0.0, True).sample(20, 0.0))

@@ -115,9 +115,6 @@ class _World:
     hands: dict[int, list[int]]
     stock: list[int]
     """Drawn from the end."""
-    holders: frozenset[int] = frozenset()
-    """Seats dealt a collector's hand whose playout holds its melds for a
-    rummy (``LayDownParams.collector_holds``)."""
 
 
 class LayDownDecision:
@@ -376,19 +373,14 @@ class LayDownDecision:
         unseen = list(state.unseen)
         self.rng.shuffle(unseen)
         hands: dict[int, list[int]] = {}
-        holders: set[int] = set()
         for seat in state.opponents:
             need = seat.size - len(seat.known)
-            take = 0
-            if self._collects(seat):
-                take = self._collected(seat, unseen, need)
-                if self.params.collector_holds:
-                    holders.add(seat.seat)
+            take = self._collected(seat, unseen, need) if self._collects(seat) else 0
             hands[seat.seat] = [*seat.known, *unseen[take:take + need]]
             del unseen[take:take + need]
         if state.stock_order is not None:  # the pile turned over: every stock card known
-            return _World(hands, list(reversed(state.stock_order)), frozenset(holders))
-        return _World(hands, unseen[:state.stock_count], frozenset(holders))
+            return _World(hands, list(reversed(state.stock_order)))
+        return _World(hands, unseen[:state.stock_count])
 
     def _collects(self, seat: Seat) -> bool:
         """Whether this world deals ``seat`` a collector's hand
@@ -453,7 +445,7 @@ class LayDownDecision:
                     hands[me].extend(taken)
                     keep = move.card if depth == 1 else None
                     must = move.card if depth > 1 else None
-                over = self._fast_rest(me, hands, table, pile, laid, keep, must, early, False)
+                over = self._fast_rest(me, hands, table, pile, laid, keep, must, early)
         else:
             hand = hands[me]
             for meld in move.melds:
@@ -490,23 +482,20 @@ class LayDownDecision:
                 hand.extend(taken)
                 keep = taken[-1] if depth == 1 else None
                 must = taken[0] if depth > 1 else None
-            over = self._fast_rest(seat, hands, table, pile, laid, keep, must, early,
-                                   seat in world.holders)
+            over = self._fast_rest(seat, hands, table, pile, laid, keep, must, early)
         return round_outcome(self.variant, hands, laid, early, seat, me, over)
 
     def _fast_rest(self, seat: int, hands: dict[int, list[int]], table: list[Spot],
                    pile: list[int], laid: list[float], keep: int | None, must: int | None,
-                   early: list[bool], holder: bool) -> bool:
+                   early: list[bool]) -> bool:
         """The fast player's turn after its draw (``must``: the card taken from
-        below the top; ``early``: who laid a card in an earlier turn, updated;
-        ``holder``: it holds its melds until it can go out); whether the round
-        is over."""
+        below the top; ``early``: who laid a card in an earlier turn, updated);
+        whether the round is over."""
         hand = hands[seat]
         held, before = len(hand), early[seat]
         if self.variant.throw_to_close:
             laid[seat] += self.fast.lay_keeping(hand, table, keep)
-        elif not (self.variant.rummy_doubles
-                  and self.fast.holds(hand, table, before, len(hand) if holder else None)):
+        elif not (self.variant.rummy_doubles and self.fast.holds(hand, table, before)):
             laid[seat] += self.fast.lay(hand, table)
         if must is not None and must in hand:
             laid[seat] -= self.variant.pile_penalty or 0

@@ -260,19 +260,17 @@ class FastPlayer:
         hand[:] = rest
         return points
 
-    def holds(self, hand: Sequence[int], table: Sequence[Spot], laid_before: bool,
-              hold_left: int | None = None) -> bool:
+    def holds(self, hand: Sequence[int], table: Sequence[Spot], laid_before: bool) -> bool:
         """Whether the fast player lays nothing this turn, to go out in one
         later turn (a rummy, paid double; the caller asks only where it is):
-        ``hold_left`` (``params.hold_left`` unless given) is 2 or more, it
-        has laid nothing in the round (``laid_before`` false), and laying now
-        would leave from 2 to ``hold_left`` cards."""
-        most = self.hold_left if hold_left is None else hold_left
-        if most < 2 or laid_before:
+        ``hold_left`` is 2 or more, it has laid nothing in the round
+        (``laid_before`` false), and laying now would leave from 2 to
+        ``hold_left`` cards."""
+        if self.hold_left < 2 or laid_before:
             return False
         rest = list(hand)
         self.lay(rest, [spot.copy() for spot in table])
-        return 2 <= len(rest) <= most
+        return 2 <= len(rest) <= self.hold_left
 
     def lay_keeping(self, hand: list[int], table: list[Spot], keep: int | None) -> int:
         """``lay``, but a card other than ``keep`` (the top just taken) stays in

@@ -66,11 +66,6 @@ class LayDownParams:
     collector_draws: int = tuned(
         4, "random hands a collector's hand is the most melded of",
         "laydown-collector-worlds.md")
-    collector_holds: bool = tuned(
-        False, "in a world that deals an opponent a collector's hand, that opponent's playout "
-               "holds its melds until it can go out in one turn (a rummy, where it is paid "
-               "double), as the player it stands for does; False: it lays them at once",
-        "laydown-collector-holds.md")
     search_nodes: int = tuned(
         6_000, "candidates one hand's meld search looks at, at most (random hands of 13 "
                "cards need about 50, of 20 cards 500, of 26 cards under 5,300 in 99 of 100)",
