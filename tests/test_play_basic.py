@@ -223,7 +223,6 @@ def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> 
     assert not chaser.holds(parse_cards("7H 7D 7C 2S 9D KC"), [], laid_before=False)  # three
 
 
-
 def _collector_decision(share: float) -> LayDownDecision:
     """Seat 0 to draw after seat 1 drew and threw for five turns, seat 0 four, laying
     nothing: seat 1 may be a collector."""
