@@ -254,3 +254,33 @@ def test_an_opponent_that_laid_nothing_is_dealt_a_collectors_hand_in_its_share()
         assert not set(world.hands[1]) & set(seen)
     shares = {game: GAMES[game].params.collector_share for game in ("rummy500", "rommy", "basic")}
     assert shares == {"rummy500": 0.0, "rommy": 0.0, "basic": 0.5}
+
+
+def _first_draw(hand: str, upcard: str, z: float) -> Any:
+    """The non-dealer's first draw at the standard level, seed 1, with ``plain_draw_z`` ``z``."""
+    params = replace(GAMES["basic"].params, plain_draw_z=z)
+    return advise("basic", players=2, me=0, dealer=1, hand=hand, upcard=upcard, history=[],
+                  level="standard", seed=1, params=params)
+
+
+def test_a_take_no_meld_holds_is_advised_over_the_stock_only_when_clearly_better() -> None:
+    """``plain_draw_z``: the stock draw goes ahead of taking a top card that no
+    meld or layoff can hold this turn unless the deals favour the take by that
+    many paired standard errors; a take that melds at once is left alone, and
+    no game turns the rule on by default."""
+    close = ("AH 8C 5C 9C 5S 8S TH TC 3D 9H", "2D")  # the take leads by about 0.7 errors
+    clear = ("TD 6D 3S KD 3D 6S 3H 4D 5D AC", "TH")  # the take leads by about 3 errors
+    for hand, upcard in (close, clear):
+        assert _first_draw(hand, upcard, 0.0).moves[0].move.action == "take_discard"
+    ruled = _first_draw(*close, 1.0)
+    assert [m.move.action for m in ruled.moves] == ["draw_stock", "take_discard"]
+    take = ruled.moves[1]
+    assert take.gap is not None and take.gap < 0  # better figures, ranked below by the rule
+    assert any("within the noise" in reason for reason in take.reasons)
+    assert "stock draw ahead" in ruled.ranking
+    assert _first_draw(*clear, 1.0).moves[0].move.action == "take_discard"
+    assert _first_draw(*clear, 5.0).moves[0].move.action == "draw_stock"
+    melds = _first_draw("QD JD 9S 9H 4C 5C 2H 7S AD 6H", "KD", 100.0)  # KD runs with QD JD
+    assert melds.moves[0].move.action == "take_discard"
+    assert "stock draw ahead" not in _first_draw(*close, 0.0).ranking
+    assert {GAMES[g].params.plain_draw_z for g in ("rummy500", "rommy", "basic")} == {0.0}

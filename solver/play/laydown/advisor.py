@@ -342,7 +342,7 @@ class LayDownDecision:
             if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-        order = ranked(tallies, self.utility)
+        order = self._prefer_the_stock(ranked(tallies, self.utility))
         values = tuple(self._move_value(t, t.stage == last, order[0]) for t in order)
         collect = self.variant.scoring == "collect"
         worth = "what the player collects (or pays) when the round ends" if collect else \
@@ -351,7 +351,36 @@ class LayDownDecision:
                       complete, "expected_points",
                       f"by {worth}, over the same deals: the moves that stayed in the search "
                       "longest first (each round of deals keeps the better half, and a move "
-                      "clearly worse than the best stops), then by their figures")
+                      "clearly worse than the best stops), then by their figures"
+                      + self._stock_rule())
+
+    def _stock_rule(self) -> str:
+        z = self.params.plain_draw_z
+        if not z:
+            return ""
+        return (f"; the stock draw ahead of taking a top card no meld or layoff holds this "
+                f"turn unless the take is better by more than {z:g} standard "
+                f"error{'' if z == 1 else 's'} of the difference")
+
+    def _prefer_the_stock(self, order: list[Tally]) -> list[Tally]:
+        """``order`` with the stock draw first instead of a take of the top
+        card that no meld or layoff can hold this turn, unless the deals
+        favour the take by ``params.plain_draw_z`` paired standard errors."""
+        z = self.params.plain_draw_z
+        best = order[0] if order else None
+        if not z or best is None or best.move.action != TAKE_DISCARD:
+            return order
+        pile, hand = self.state.discard_pile, self.state.hand
+        if best.move.card != pile[-1] or \
+                quick_use(self.state, pile[-1], (*hand, pile[-1])) is not None:
+            return order
+        stock = next((t for t in order if t.move.action == DRAW_STOCK), None)
+        if stock is None:
+            return order
+        gap, error = behind(stock, best, self.utility)
+        if gap is None or -gap > z * max(error or 0.0, self.params.floor):
+            return order
+        return [stock, *(t for t in order if t is not stock)]
 
     def sample(self, count: int, until: float) -> list[_World]:
         """``count`` more worlds: the hidden cards dealt at random."""
@@ -664,15 +693,17 @@ def _take(hand: list[int], cards: Sequence[int]) -> None:
         hand.remove(card)
 
 
-def quick_use(state: LayDownState, card: int) -> PileUse | None:
+def quick_use(state: LayDownState, card: int,
+              hand: Sequence[int] | None = None) -> PileUse | None:
     """One way to use ``card`` (taken from below the pile top) at once, found
     without a search: a layoff of it (with hand cards of its rank or suit, or
     wild) onto a table meld, else a three-card meld holding it (every longer
     meld holding it has one).  None: there is none.  Bounded by the hand: at
     most the pairs of the cards near ``card``, for a move to offer when the
-    deadline cut the full search short."""
+    deadline cut the full search short.  ``hand``: the hand that holds
+    ``card`` (default: the state's, after a take)."""
     deal = state.variant.deal
-    near = [c for c in state.hand
+    near = [c for c in (state.hand if hand is None else hand)
             if c in deal.wild or c % 13 == card % 13 or c // 13 == card // 13]
     counts = count_cards(near)
     for tm in state.table:

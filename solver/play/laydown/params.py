@@ -48,6 +48,12 @@ class LayDownParams:
         0, "points the fast player's throw pays for a card that makes a meld with the next "
            "player's hand in the deal played (a careful player reads what the next player "
            "collects): 0 feeds freely", "laydown-feed-care.md")
+    plain_draw_z: float = tuned(
+        0.0, "a take of the pile's top card that no meld or layoff can hold this turn is "
+             "recommended over the stock draw only when the deals favour it by this many "
+             "paired standard errors (a short search's noise picks such takes, and the most "
+             "are thrown back later); 0: the better figure decides",
+        "laydown-plain-draw.md")
     hold_left: int = tuned(
         0, "a rummy paid double (basic rummy): the fast player that has laid nothing yet "
            "in the round holds its melds while laying would leave from 2 to this many cards "
