@@ -51,8 +51,8 @@ class LayDownParams:
     plain_draw_z: float = tuned(
         0.0, "a take of the pile's top card that no meld or layoff can hold this turn is "
              "recommended over the stock draw only when the deals favour it by this many "
-             "paired standard errors (a short search's noise picks such takes, and the most "
-             "are thrown back later); 0: the better figure decides",
+             "paired standard errors (a short search's noise picks such takes: the standard "
+             "level throws a third of them back later); 0: the better figure decides",
         "laydown-plain-draw.md")
     hold_left: int = tuned(
         0, "a rummy paid double (basic rummy): the fast player that has laid nothing yet "
