@@ -371,6 +371,19 @@ def behind(best: Tally, tally: Tally,
     return gap, error
 
 
+def clearly_ahead(best: Tally, plain: Tally, z: float, floor: float,
+                  utility: Callable[[float], float]) -> bool:
+    """Whether ``best`` leads ``plain`` by more than ``z`` paired standard
+    errors (at least ``floor``) on the deals both were played on; with fewer
+    than two common deals there is nothing to weigh and ``best`` stands."""
+    count = min(len(best.points), len(plain.points))
+    if plain is best or count < 2:
+        return True
+    lead, error = mean_and_error([utility(a) - utility(b) for a, b in
+                                  zip(best.points[:count], plain.points[:count], strict=True)])
+    return lead > z * max(error or 0.0, floor)
+
+
 def ranked_below(best: Tally, gap: float, error: float | None) -> str:
     """The reason of a move placed below ``best`` though its figures are
     ``-gap`` better on the same deals (within the noise: the ranking rule decides)."""
@@ -405,6 +418,7 @@ __all__ = [
     "Spending",
     "Tally",
     "behind",
+    "clearly_ahead",
     "drop_the_clearly_worse",
     "halving_sizes",
     "ismcts",

@@ -70,6 +70,7 @@ from solver.play.search import (
     Spending,
     Tally,
     behind,
+    clearly_ahead,
     ismcts,
     levels,
     mean_and_error,
@@ -356,13 +357,7 @@ class GinDecision:
         discards = [t for t in ranked if t.move.action == DISCARD]
         plain = min(discards, key=lambda t: (
             self.hands.deadwood(self.mask & ~(1 << (t.move.card or 0))), t.prior))
-        count = min(len(best.points), len(plain.points))
-        if plain is best or count < 2:
-            return ranked
-        diffs = [self.utility(a) - self.utility(b)
-                 for a, b in zip(best.points[:count], plain.points[:count], strict=True)]
-        mean, error = mean_and_error(diffs)
-        if mean > self.params.plain_z * max(error or 0.0, self.spending.floor):
+        if clearly_ahead(best, plain, self.params.plain_z, self.spending.floor, self.utility):
             return ranked
         return [plain, *(t for t in ranked if t is not plain)]
 

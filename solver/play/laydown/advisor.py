@@ -61,6 +61,7 @@ from solver.play.search import (
     Spending,
     Tally,
     behind,
+    clearly_ahead,
     levels,
     mean_and_error,
     ranked,
@@ -377,8 +378,7 @@ class LayDownDecision:
         stock = next((t for t in order if t.move.action == DRAW_STOCK), None)
         if stock is None:
             return order
-        gap, error = behind(stock, best, self.utility)
-        if gap is None or -gap > z * max(error or 0.0, self.params.floor):
+        if clearly_ahead(best, stock, z, self.params.floor, self.utility):
             return order
         return [stock, *(t for t in order if t is not stock)]
 
