@@ -738,16 +738,28 @@ def test_advice_with_limits_of_1_to_200_ms_is_answered_by_the_promise_never_503(
                      "(game, limit in ms, ms past the deadline it answered at)")
 
 
+# The crowd test's size: this many times the work two solvers do in the
+# budget, at most CROWD_MAX requests (each a client thread and a connection).
+OVERLOAD = 3
+CROWD_MAX = 160
+
+
 def test_a_crowd_of_expert_advice_is_refused_at_once_or_served(
         pytestconfig: pytest.Config) -> None:
-    """Twenty expert advice requests at once, with the default 5 s budget, on one
-    worker with two solver processes: what cannot start in time is refused at
-    arrival (503 ``overloaded``, Retry-After), never at the deadline; what is
-    taken is answered with the hand's legal moves ranked, by the deadline +
-    100 ms.  The pool has seen expert advice on the hand before, two at a
-    time as the crowd runs, and novice advice on it last, as a running service
-    would have (novice advice takes milliseconds: a pool that learnt one time
-    for both queued the expert crowd and refused it at its deadline)."""
+    """A crowd of expert advice requests at once, with the default 5 s budget,
+    on one worker with two solver processes: what cannot start in time is
+    refused at arrival (503 ``overloaded``, Retry-After), or, where the work
+    ahead overran its expected time, as soon as the pool's plan shows it
+    cannot start -- never held to its deadline; what is taken is answered
+    with the hand's legal moves ranked, by the deadline + the margin.  The
+    pool has seen expert advice on the hand before, two at a time as the
+    crowd runs, and novice advice on it last, as a running service would have
+    (novice advice takes milliseconds: a pool that learnt one time for both
+    queued the expert crowd and refused it at its deadline).  The crowd holds
+    ``OVERLOAD`` times the work the two solvers do in the budget, from the
+    time the warm-up's expert advice took here: a fraction of a second on a
+    quiet machine, seconds on a busy one, so a fixed crowd overloads one and
+    not the other."""
     from api.shared.examples import REQUESTS
     from api.shared.schemas_advice import AdviceResponse
 
@@ -757,27 +769,30 @@ def test_a_crowd_of_expert_advice_is_refused_at_once_or_served(
     crowd = start_server(workers=1, processes="2")
     try:
         results: dict[str, httpx.Response] = {}
-        pool = httpx.Client(timeout=30, limits=httpx.Limits(max_connections=20))
+        pool = httpx.Client(timeout=30, limits=httpx.Limits(max_connections=CROWD_MAX))
 
         def before(seed: int, level: str) -> None:
             answer = pool.post(crowd.url + "/v1/advise", json={**body, "seed": seed, "level": level})
             assert answer.status_code == 200, answer.text
 
+        started = time.monotonic()
         for seeds in ((99, 100), (101, 102)):
             pair = [threading.Thread(target=before, args=(seed, "expert")) for seed in seeds]
             for thread in pair:
                 thread.start()
             for thread in pair:
                 thread.join(30)
+        expert_s = (time.monotonic() - started) / 2  # two rounds of two at a time
         for seed in (96, 97, 98):  # the latest requests: hints at the novice level
             before(seed, "novice")
+        size = max(20, min(CROWD_MAX, round(OVERLOAD * 2 * budget_ms / 1000 / expert_s)))
 
         def ask(index: int) -> None:
             request_id = f"expert-{index}"
             results[request_id] = pool.post(crowd.url + "/v1/advise", json={**body, "seed": index},
                                             headers={"X-Request-ID": request_id})
 
-        threads = [threading.Thread(target=ask, args=(index,)) for index in range(20)]
+        threads = [threading.Thread(target=ask, args=(index,)) for index in range(size)]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -787,16 +802,19 @@ def test_a_crowd_of_expert_advice_is_refused_at_once_or_served(
         on_server = crowd.server_ms()
     finally:
         crowd.close()
-    assert len(results) == 20
+    assert len(results) == size
     served = {rid: r for rid, r in results.items() if r.status_code == 200}
     refused = {rid: r for rid, r in results.items() if r.status_code != 200}
     assert len(served) >= 2, {rid: r.text[:200] for rid, r in refused.items()}  # both solvers
-    assert refused, "twenty expert searches of seconds each cannot all start in 5 s on two solvers"
+    assert refused, f"{size} expert searches of {expert_s:.2f} s cannot all start in 5 s on two"
     for request_id, response in refused.items():
         assert response.status_code == 503, response.text
         assert response.json()["detail"][0]["type"] == "overloaded", response.text
         assert int(response.headers["retry-after"]) >= 1
-        assert on_server[request_id] < 1000, (request_id, on_server[request_id])  # not at 5 s
+        assert "until its deadline" not in response.text, response.text  # not held to it
+        if on_server[request_id] >= 1000:  # not at arrival: the plan's later word
+            assert "cannot start before its deadline" in response.text, response.text
+            assert on_server[request_id] < budget_ms - 100, (request_id, on_server[request_id])
     for request_id, response in served.items():
         advice = AdviceResponse.model_validate(response.json())
         moves = [move.move for move in advice.moves]
@@ -805,3 +823,4 @@ def test_a_crowd_of_expert_advice_is_refused_at_once_or_served(
         assert advice.recommended == advice.moves[0]
         assert on_server[request_id] <= budget_ms + margin_ms(pytestconfig), (request_id,
                                                                       on_server[request_id])
+
