@@ -266,8 +266,8 @@ def _first_draw(hand: str, upcard: str, z: float) -> Any:
 def test_a_take_no_meld_holds_is_advised_over_the_stock_only_when_clearly_better() -> None:
     """``plain_draw_z``: the stock draw goes ahead of taking a top card that no
     meld or layoff can hold this turn unless the deals favour the take by that
-    many paired standard errors; a take that melds at once is left alone, and
-    no game turns the rule on by default."""
+    many paired standard errors; a take that melds at once is left alone;
+    basic rummy plays the rule at 1, Rummy 500 and Rommy do not."""
     close = ("AH 8C 5C 9C 5S 8S TH TC 3D 9H", "2D")  # the take leads by about 0.7 errors
     clear = ("TD 6D 3S KD 3D 6S 3H 4D 5D AC", "TH")  # the take leads by about 3 errors
     for hand, upcard in (close, clear):
@@ -283,4 +283,7 @@ def test_a_take_no_meld_holds_is_advised_over_the_stock_only_when_clearly_better
     melds = _first_draw("QD JD 9S 9H 4C 5C 2H 7S AD 6H", "KD", 100.0)  # KD runs with QD JD
     assert melds.moves[0].move.action == "take_discard"
     assert "stock draw ahead" not in _first_draw(*close, 0.0).ranking
-    assert {GAMES[g].params.plain_draw_z for g in ("rummy500", "rommy", "basic")} == {0.0}
+    assert [GAMES[g].params.plain_draw_z for g in ("rummy500", "rommy", "basic")] == [0, 0, 1]
+    assert "stock draw ahead" in advise("basic", players=2, me=0, dealer=1, hand=close[0],
+                                        upcard=close[1], history=[], level="standard",
+                                        seed=1).ranking  # the default plays the rule

@@ -353,11 +353,12 @@ class LayDownDecision:
                       f"by {worth}, over the same deals: the moves that stayed in the search "
                       "longest first (each round of deals keeps the better half, and a move "
                       "clearly worse than the best stops), then by their figures"
-                      + self._stock_rule())
+                      + self._stock_rule(order))
 
-    def _stock_rule(self) -> str:
+    def _stock_rule(self, order: Sequence[Tally]) -> str:
+        """The ranking's words for ``plain_draw_z``, where a stock draw is a move."""
         z = self.params.plain_draw_z
-        if not z:
+        if not z or all(t.move.action != DRAW_STOCK for t in order):
             return ""
         return (f"; the stock draw ahead of taking a top card no meld or layoff holds this "
                 f"turn unless the take is better by more than {z:g} standard "

@@ -81,10 +81,12 @@ class LayDownParams:
 LAY_DOWN_PARAMS = LayDownParams()
 """The parameters ``advise`` plays Rummy 500 and Rommy with."""
 
-BASIC_PARAMS = replace(LAY_DOWN_PARAMS, collector_share=0.5)
+BASIC_PARAMS = replace(LAY_DOWN_PARAMS, collector_share=0.5, plain_draw_z=1.0)
 """The parameters ``advise`` plays basic rummy with: half the worlds deal an
 opponent that has laid nothing for three turns a collector's hand, where a
-rummy is paid double (docs/experiments/laydown-collector-worlds.md)."""
+rummy is paid double (docs/experiments/laydown-collector-worlds.md), and a
+pickup no meld or layoff holds is advised over the stock only when it leads
+by a paired standard error (docs/experiments/laydown-plain-draw.md)."""
 
 PARAMS_BY_GAME = {"rummy500": LAY_DOWN_PARAMS, "rommy": LAY_DOWN_PARAMS, "basic": BASIC_PARAMS}
 """Each lay-down game's parameters."""
