@@ -287,3 +287,43 @@ def test_a_take_no_meld_holds_is_advised_over_the_stock_only_when_clearly_better
     assert "stock draw ahead" in advise("basic", players=2, me=0, dealer=1, hand=close[0],
                                         upcard=close[1], history=[], level="standard",
                                         seed=1).ranking  # the default plays the rule
+
+
+_HOLDING = dict(  # player 0 took KD: K♠ K♥ K♦ can go down (30 points) or be held
+    hand="4S KS 7H KH 3D 5D KD 7C", upcard="8C", me=0, dealer=1, players=2,
+    history=[{"player": 0, "action": "draw_stock"},
+             {"player": 0, "action": "meld", "melds": [["JS", "JD", "JC"]]},
+             {"player": 0, "action": "discard", "card": "2H"},
+             {"player": 1, "action": "take_discard", "card": "2H"},
+             {"player": 1, "action": "meld", "melds": [["AS", "AH", "AC"]]},
+             {"player": 1, "action": "discard", "card": "TH"},
+             {"player": 0, "action": "draw_stock"}, {"player": 0, "action": "discard", "card": "8D"},
+             {"player": 1, "action": "draw_stock"}, {"player": 1, "action": "discard", "card": "KH"},
+             {"player": 0, "action": "take_discard", "card": "KH"},
+             {"player": 0, "action": "discard", "card": "6S"},
+             {"player": 1, "action": "take_discard", "card": "6S"},
+             {"player": 1, "action": "discard", "card": "KD"},
+             {"player": 0, "action": "take_discard", "card": "KD"}])
+
+
+def _holding(z: float) -> Any:
+    params = replace(GAMES["basic"].params, plain_lay_z=z)
+    return advise("basic", **_HOLDING, level="standard", seed=5, params=params)  # type: ignore[arg-type]
+
+
+def test_holding_every_card_is_advised_over_laying_down_only_when_clearly_better() -> None:
+    """``plain_lay_z``: the best move that lays cards down goes ahead of one
+    that holds every card unless the deals favour holding by that many paired
+    standard errors; the held move keeps its figures and says why it is below."""
+    free = _holding(0.0)
+    assert free.moves[0].move.melds == ()  # the search's figures favour holding the kings
+    lay = next(m for m in free.moves if m.move.melds)
+    assert lay.gap is not None and lay.gap_error is not None and 0 < lay.gap < lay.gap_error
+    ruled = _holding(1.0)
+    assert ruled.moves[0].move == lay.move
+    held = next(m for m in ruled.moves if m.move == free.moves[0].move)
+    assert held.gap is not None and held.gap < 0
+    assert any("within the noise" in reason for reason in held.reasons)
+    assert "ahead of holding every card" in ruled.ranking
+    assert "ahead of holding every card" not in free.ranking
+    assert _holding(0.1).moves[0].move == free.moves[0].move  # holding leads by 0.15 errors

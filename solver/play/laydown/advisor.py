@@ -343,7 +343,7 @@ class LayDownDecision:
             if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-        order = self._prefer_the_stock(ranked(tallies, self.utility))
+        order = self._prefer_laying(self._prefer_the_stock(ranked(tallies, self.utility)))
         values = tuple(self._move_value(t, t.stage == last, order[0]) for t in order)
         collect = self.variant.scoring == "collect"
         worth = "what the player collects (or pays) when the round ends" if collect else \
@@ -353,7 +353,7 @@ class LayDownDecision:
                       f"by {worth}, over the same deals: the moves that stayed in the search "
                       "longest first (each round of deals keeps the better half, and a move "
                       "clearly worse than the best stops), then by their figures"
-                      + self._stock_rule(order))
+                      + self._stock_rule(order) + self._laying_rule(order))
 
     def _stock_rule(self, order: Sequence[Tally]) -> str:
         """The ranking's words for ``plain_draw_z``, where a stock draw is a move."""
@@ -363,6 +363,30 @@ class LayDownDecision:
         return (f"; the stock draw ahead of taking a top card no meld or layoff holds this "
                 f"turn unless the take is better by more than {z:g} standard "
                 f"error{'' if z == 1 else 's'} of the difference")
+
+    def _laying_rule(self, order: Sequence[Tally]) -> str:
+        """The ranking's words for ``plain_lay_z``, where a move lays cards down."""
+        z = self.params.plain_lay_z
+        if not z or not any(t.move in self.plays and self.plays[t.move].laid_now for t in order):
+            return ""
+        return (f"; the best move that lays cards down ahead of holding every card unless "
+                f"holding is better by more than {z:g} standard "
+                f"error{'' if z == 1 else 's'} of the difference")
+
+    def _prefer_laying(self, order: list[Tally]) -> list[Tally]:
+        """``order`` with its best move that lays cards down first instead of
+        a move that holds every card (the throw aside), unless the deals
+        favour holding by ``params.plain_lay_z`` paired standard errors."""
+        z = self.params.plain_lay_z
+        best = order[0] if order else None
+        if not z or best is None or best.move not in self.plays or \
+                self.plays[best.move].laid_now or best.move.action == GO_OUT:
+            return order
+        lay = next((t for t in order if t.move in self.plays and self.plays[t.move].laid_now),
+                   None)
+        if lay is None or clearly_ahead(best, lay, z, self.params.floor, self.utility):
+            return order
+        return [lay, *(t for t in order if t is not lay)]
 
     def _prefer_the_stock(self, order: list[Tally]) -> list[Tally]:
         """``order`` with the stock draw first instead of a take of the top

@@ -54,6 +54,12 @@ class LayDownParams:
              "paired standard errors (a short search's noise picks such takes: the standard "
              "level throws a third of them back later); 0: the better figure decides",
         "laydown-plain-draw.md")
+    plain_lay_z: float = tuned(
+        0.0, "a move that holds every card (lays nothing down, its throw aside) is "
+             "recommended over the best move that lays cards down only when the deals favour "
+             "it by this many paired standard errors (held melds count against the hand when "
+             "another player goes out); 0: the better figure decides",
+        "laydown-plain-lay.md")
     hold_left: int = tuned(
         0, "a rummy paid double (basic rummy): the fast player that has laid nothing yet "
            "in the round holds its melds while laying would leave from 2 to this many cards "
