@@ -43,6 +43,17 @@ RankedBy = Literal["expected_points", "match_win_probability"]
 """What the moves of an answer are ranked by."""
 
 
+def counted(number: float, noun: str) -> str:
+    """``number`` ``noun``, the noun plural unless the number is 1: the
+    words of a reason.
+
+    >>> counted(1, "card"), counted(3, "card"), counted(0.5, "standard error")
+    ('1 card', '3 cards', '0.5 standard errors')
+    """
+    shown = f"{number:g}" if isinstance(number, float) else str(number)
+    return f"{shown} {noun}{'' if number == 1 else 's'}"
+
+
 def _names(cards: tuple[int, ...]) -> list[str]:
     return [card_name(c) for c in cards]
 

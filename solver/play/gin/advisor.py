@@ -54,7 +54,7 @@ from solver.deadline import DeadlineExceeded
 from solver.gin import arrangements
 from solver.layoffs import LayoffSearch, read_table
 from solver.objective import TIE_SCALE
-from solver.play.advice import Advice, Confidence, Layoff, Move, MoveValue, RankedBy
+from solver.play.advice import Advice, Confidence, Layoff, Move, MoveValue, RankedBy, counted
 from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
 from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.policy import HandJudge, stock_odds
@@ -342,8 +342,8 @@ class GinDecision:
                     "draw, a pickup that melds); every figure comes from a few deals (rough)")
         return (f"by {worth}: the moves the search played on the same deals first, the "
                 "plainest discard (the least deadwood kept) ahead of the others unless one "
-                f"is better by more than {self.params.plain_z:g} standard "
-                f"error{'' if self.params.plain_z == 1 else 's'} of the difference; then the "
+                f"is better by more than {counted(self.params.plain_z, 'standard error')} "
+                "of the difference; then the "
                 "judgement's other moves, valued on a few deals (rough)")
 
     def _prefer_plain(self, ranked: list[Tally]) -> list[Tally]:
@@ -532,7 +532,7 @@ class GinDecision:
             if tally.line != self.params.plans[0]:
                 reasons.append("then play for gin")
             outs = self._outs(kept)
-            reasons.append(f"{outs} unseen card{'s' if outs != 1 else ''} would go into a meld")
+            reasons.append(f"{counted(outs, 'unseen card')} would go into a meld")
             feeds = self._feeds(move.card)
             if feeds:
                 reasons.append(feeds)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 
 from solver.cards import NUM_CARD_TYPES, card_name
 from solver.hints import discard_hint
-from solver.play.advice import Advice, Move, MoveValue
+from solver.play.advice import Advice, Move, MoveValue, counted
 from solver.play.indian.hands import IndianHands, Packing
 from solver.play.indian.params import INDIAN_PARAMS, IndianParams
 from solver.play.indian.policy import FastPolicy, useful
@@ -448,8 +448,8 @@ class IndianDecision:
                 reasons.append(f"you would pay {count} if another player showed now")
             if packing is not None:
                 outs = sum(self.unseen_counts[c] for c in useful(self.hands, packing))
-                reasons.append(f"{outs} unseen card{'s' if outs != 1 else ''} would bring the "
-                               "hand nearer a show")
+                reasons.append(f"{counted(outs, 'unseen card')} would bring the hand nearer "
+                               "a show")
         elif move.action == TAKE_DISCARD:
             assert move.card is not None
             hand = [*self.state.hand, move.card]
@@ -460,8 +460,8 @@ class IndianDecision:
                 reasons.append(f"{card} brings the hand a card nearer a show ({before} cards "
                                f"away, then {packing.distance})")
             else:
-                reasons.append(f"{card} does not bring the hand nearer a show ({before} "
-                               f"card{'s' if before != 1 else ''} away)")
+                reasons.append(f"{card} does not bring the hand nearer a show "
+                               f"({counted(before, 'card')} away)")
         elif move.action == DRAW_STOCK:
             packing = self.packing_now
             reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
@@ -474,8 +474,8 @@ class IndianDecision:
         if distance == 0:
             return "ready to declare"
         pure = "pure sequence made" if pure_gaps == 0 else \
-            f"pure sequence {pure_gaps} card{'s' if pure_gaps != 1 else ''} short"
-        return f"{distance} card{'s' if distance != 1 else ''} from a show ({pure})"
+            f"pure sequence {counted(pure_gaps, 'card')} short"
+        return f"{counted(distance, 'card')} from a show ({pure})"
 
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "IndianDecision", "hands_for"]

@@ -47,7 +47,7 @@ from solver.deadline import DeadlineExceeded, Ticker
 from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, count_cards, extensions, read_table_meld
-from solver.play.advice import Advice, Layoff, Move, MoveValue
+from solver.play.advice import Advice, Layoff, Move, MoveValue, counted
 from solver.play.laydown.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState, added_cards, take_depth
@@ -361,8 +361,8 @@ class LayDownDecision:
         if not z or all(t.move.action != DRAW_STOCK for t in order):
             return ""
         return (f"; the stock draw ahead of taking a top card no meld or layoff holds this "
-                f"turn unless the take is better by more than {z:g} standard "
-                f"error{'' if z == 1 else 's'} of the difference")
+                f"turn unless the take is better by more than {counted(z, 'standard error')} "
+                "of the difference")
 
     def _laying_rule(self, order: Sequence[Tally]) -> str:
         """The ranking's words for ``plain_lay_z``, where a move lays cards down."""
@@ -370,8 +370,8 @@ class LayDownDecision:
         if not z or not any(t.move in self.plays and self.plays[t.move].laid_now for t in order):
             return ""
         return (f"; the best move that lays cards down ahead of holding every card unless "
-                f"holding is better by more than {z:g} standard "
-                f"error{'' if z == 1 else 's'} of the difference")
+                f"holding is better by more than {counted(z, 'standard error')} of the "
+                "difference")
 
     def _prefer_laying(self, order: list[Tally]) -> list[Tally]:
         """``order`` with its best move that lays cards down first instead of
@@ -620,8 +620,8 @@ class LayDownDecision:
             reasons.append("the stock is empty: passing ends the round now")
         else:
             if play.laid_now and self.variant.scoring == "collect":
-                reasons.append(f"lays down {self._played(move)} cards ({play.laid_now} points "
-                               "out of the hand)")
+                reasons.append(f"lays down {counted(self._played(move), 'card')} "
+                               f"({counted(play.laid_now, 'point')} out of the hand)")
             elif play.laid_now:
                 reasons.append(f"lays {play.laid_now} points now")
             elif state.must_use is None:
@@ -664,8 +664,7 @@ class LayDownDecision:
         if any(links(card, (c,)) for c in took):
             return f"throws {card_name(card)}, close to cards the next player took"
         points = self.values.hand[card]
-        return f"throws {card_name(card)} ({points} point{'' if points == 1 else 's'} out of " \
-               "the hand)"
+        return f"throws {card_name(card)} ({counted(points, 'point')} out of the hand)"
 
     @staticmethod
     def _played(move: Move) -> int:
