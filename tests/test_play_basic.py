@@ -327,3 +327,44 @@ def test_holding_every_card_is_advised_over_laying_down_only_when_clearly_better
     assert "ahead of holding every card" in ruled.ranking
     assert "ahead of holding every card" not in free.ranking
     assert _holding(0.1).moves[0].move == free.moves[0].move  # holding leads by 0.15 errors
+
+
+_THROWING = dict(  # player 0 drew: J♣ or K♣ (10 points each) to throw, 3-4-5♦ to hold or lay
+    hand="3D 4D 5D JC KC", upcard="7S", me=0, dealer=1, players=2,
+    history=[{"player": 0, "action": "take_discard", "card": "7S"},
+             {"player": 0, "action": "meld", "melds": [["5S", "6S", "7S"], ["TD", "JD", "QD"]]},
+             {"player": 0, "action": "discard", "card": "5C"},
+             {"player": 1, "action": "draw_stock"},
+             {"player": 1, "action": "lay_off", "target": 1, "melds": [["9D", "TD", "JD", "QD"]]},
+             {"player": 1, "action": "discard", "card": "TS"},
+             {"player": 0, "action": "draw_stock"}, {"player": 0, "action": "discard", "card": "2H"},
+             {"player": 1, "action": "take_discard", "card": "2H"},
+             {"player": 1, "action": "discard", "card": "JH"},
+             {"player": 0, "action": "draw_stock"}, {"player": 0, "action": "discard", "card": "9H"},
+             {"player": 1, "action": "draw_stock"},
+             {"player": 1, "action": "lay_off", "target": 0, "melds": [["5S", "6S", "7S", "8S"]]},
+             {"player": 1, "action": "discard", "card": "TC"},
+             {"player": 0, "action": "draw_stock"}, {"player": 0, "action": "discard", "card": "JS"},
+             {"player": 1, "action": "draw_stock"}, {"player": 1, "action": "discard", "card": "KS"},
+             {"player": 0, "action": "draw_stock"}])
+
+
+def _throwing(z: float) -> Any:
+    params = replace(GAMES["basic"].params, plain_throw_z=z)
+    return advise("basic", **_THROWING, level="standard", seed=5, params=params)  # type: ignore[arg-type]
+
+
+def test_the_quick_players_throw_is_advised_unless_another_is_clearly_better() -> None:
+    """``plain_throw_z``: with the best move's cards laid down (here none),
+    the fast player's throw (K♣: the most points, the higher card on a tie)
+    goes first unless the best throw leads it by that many paired errors."""
+    free = _throwing(0.0)
+    assert free.moves[0].move.card == parse_card("JC") and free.moves[0].move.melds == ()
+    assert "a quick player would make" not in free.ranking
+    ruled = _throwing(1.0)
+    assert ruled.moves[0].move.card == parse_card("KC") and ruled.moves[0].move.melds == ()
+    below = next(m for m in ruled.moves if m.move == free.moves[0].move)
+    assert below.gap is not None and below.gap < 0
+    assert any("within the noise" in reason for reason in below.reasons)
+    assert "a quick player would make" in ruled.ranking
+    assert [GAMES[g].params.plain_throw_z for g in ("rummy500", "rommy", "basic")] == [0, 0, 0]

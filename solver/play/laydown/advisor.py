@@ -39,7 +39,7 @@ import contextlib
 import random
 import time
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver.cards import JOKER, card_name
 from solver.classify import readings
@@ -343,7 +343,8 @@ class LayDownDecision:
             if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-        order = self._prefer_laying(self._prefer_the_stock(ranked(tallies, self.utility)))
+        order = self._prefer_the_plain_throw(
+            self._prefer_laying(self._prefer_the_stock(ranked(tallies, self.utility))))
         values = tuple(self._move_value(t, t.stage == last, order[0]) for t in order)
         collect = self.variant.scoring == "collect"
         worth = "what the player collects (or pays) when the round ends" if collect else \
@@ -353,7 +354,8 @@ class LayDownDecision:
                       f"by {worth}, over the same deals: the moves that stayed in the search "
                       "longest first (each round of deals keeps the better half, and a move "
                       "clearly worse than the best stops), then by their figures"
-                      + self._stock_rule(order) + self._laying_rule(order))
+                      + self._stock_rule(order) + self._laying_rule(order)
+                      + self._throw_rule(order))
 
     def _stock_rule(self, order: Sequence[Tally]) -> str:
         """The ranking's words for ``plain_draw_z``, where a stock draw is a move."""
@@ -387,6 +389,34 @@ class LayDownDecision:
         if lay is None or clearly_ahead(best, lay, z, self.params.floor, self.utility):
             return order
         return [lay, *(t for t in order if t is not lay)]
+
+    def _throw_rule(self, order: Sequence[Tally]) -> str:
+        """The ranking's words for ``plain_throw_z``, where a move throws a card."""
+        z = self.params.plain_throw_z
+        if not z or all(t.move.action != DISCARD for t in order):
+            return ""
+        return (f"; with the same cards laid down, the throw a quick player would make (the "
+                f"card of most points, less for each card it could meld with) ahead of the "
+                f"others unless one is better by more than {counted(z, 'standard error')} of "
+                "the difference")
+
+    def _prefer_the_plain_throw(self, order: list[Tally]) -> list[Tally]:
+        """``order`` with the fast player's throw first instead of the best
+        move's throw (the same cards laid down), unless the deals favour the
+        best by ``params.plain_throw_z`` paired standard errors."""
+        z = self.params.plain_throw_z
+        best = order[0] if order else None
+        if not z or best is None or best.move.action != DISCARD:
+            return order
+        left = list(self.state.hand)
+        for card in (*(c for meld in best.move.melds for c in meld),
+                     *(c for lay in best.move.layoffs for c in lay.cards)):
+            left.remove(card)
+        plain_move = replace(best.move, card=self.fast.throw(left, self.state.taken_top))
+        plain = next((t for t in order if t.move == plain_move), None)
+        if plain is None or clearly_ahead(best, plain, z, self.params.floor, self.utility):
+            return order
+        return [plain, *(t for t in order if t is not plain)]
 
     def _prefer_the_stock(self, order: list[Tally]) -> list[Tally]:
         """``order`` with the stock draw first instead of a take of the top

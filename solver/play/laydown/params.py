@@ -60,6 +60,12 @@ class LayDownParams:
              "it by this many paired standard errors (held melds count against the hand when "
              "another player goes out); 0: the better figure decides",
         "laydown-plain-lay.md")
+    plain_throw_z: float = tuned(
+        0.0, "the throw the fast player would make (the card of most points less "
+             "link_weight per link), with the best move's cards laid down, is recommended "
+             "unless the best move's throw leads it by this many paired standard errors (a "
+             "short search's noise among the throws); 0: the better figure decides",
+        "laydown-plain-throw.md")
     hold_left: int = tuned(
         0, "a rummy paid double (basic rummy): the fast player that has laid nothing yet "
            "in the round holds its melds while laying would leave from 2 to this many cards "
