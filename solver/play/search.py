@@ -384,9 +384,17 @@ def clearly_ahead(best: Tally, plain: Tally, z: float, floor: float,
     return lead > z * max(error or 0.0, floor)
 
 
+LEVEL = 1e-9
+"""A lead below this is float rounding, shown as level: means of points that
+are equal on every deal can differ by about 1e-16 (the lead is in points, or
+in match-win chance with a score)."""
+
+
 def ranked_below(best: Tally, gap: float, error: float | None) -> str:
     """The reason of a move placed below ``best`` though its figures are
     ``-gap`` better on the same deals (within the noise: the ranking rule decides)."""
+    if -gap < LEVEL:  # a difference of float rounding: the same points on every deal
+        return f"level with {best.move} on the same deals: the ranking rule puts it first"
     noise = "" if error is None else f" (± {error:.2g})"
     return (f"{-gap:+.2g} over {best.move} on the same deals, within the noise{noise}: the "
             f"ranking rule puts {best.move} first")
