@@ -192,3 +192,22 @@ def test_seven_players_are_a_422_naming_the_field(inline_client: TestClient) -> 
     answer = inline_client.post("/v1/advise", json={**BASE, "game": "rommy", "players": 7})
     assert answer.status_code == 422
     assert "players" in answer.text
+
+
+def test_a_play_is_listed_once_whatever_the_order_of_its_melds() -> None:
+    """Closing finds the play of the other cards again, its melds perhaps in
+    another order than the hand's best play: the same move, listed (and
+    searched) once.  A hand of sets and a joker, found from the corpus."""
+    history = [{"player": 0, "action": "take_discard", "card": "JS"},
+               {"player": 0, "action": "discard", "card": "7C"},
+               {"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "meld", "melds": [["3S", "3D", "3C"]]},
+               {"player": 1, "action": "discard", "card": "AS"},
+               {"player": 2, "action": "draw_stock"},
+               {"player": 2, "action": "discard", "card": "JH"},
+               {"player": 0, "action": "take_discard", "card": "AS"}]
+    advice = advise("rommy", players=3, me=0, dealer=2, hand="AS JS AH JH AD AC TC QC JK",
+                    upcard="JS", history=history, level="novice", seed=1)
+    plays = [(m.move.card, tuple(sorted(m.move.melds)), m.move.layoffs) for m in advice.moves]
+    assert len(plays) == len(set(plays))
+    assert any(len(m.move.melds) >= 2 for m in advice.moves)  # the plays of two melds are there

@@ -213,7 +213,7 @@ class LayDownDecision:
         seen: set[tuple[object, ...]] = set()
         moves: list[tuple[Move, int, int]] = []
         for melds, layoffs, left, laid in options:
-            key = (melds, layoffs)
+            key = (tuple(sorted(melds)), layoffs)  # the same play with its melds in another order
             if key in seen:
                 continue
             seen.add(key)
