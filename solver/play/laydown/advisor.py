@@ -38,7 +38,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from solver.cards import JOKER, card_name
@@ -109,6 +109,19 @@ class _Play:
     laid_now: int
     penalty: int
     table_after: tuple[TableMeld, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _PlainRule:
+    """A ranking rule: ``plain`` names the move to put ahead of the search's
+    best (None: the best stands) unless the best leads it by ``z`` paired
+    standard errors (0: the rule is off); ``words`` say it in the ranking
+    where a move it can touch (``shown``) is listed."""
+
+    z: float
+    words: str
+    shown: Callable[[Tally], bool]
+    plain: Callable[[Sequence[Tally]], Tally | None]
 
 
 @dataclass(slots=True)
@@ -343,8 +356,7 @@ class LayDownDecision:
             if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-        order = self._prefer_the_plain_throw(
-            self._prefer_laying(self._prefer_the_stock(ranked(tallies, self.utility))))
+        order = self._prefer_plain(ranked(tallies, self.utility))
         values = tuple(self._move_value(t, t.stage == last, order[0]) for t in order)
         collect = self.variant.scoring == "collect"
         worth = "what the player collects (or pays) when the round ends" if collect else \
@@ -354,88 +366,75 @@ class LayDownDecision:
                       f"by {worth}, over the same deals: the moves that stayed in the search "
                       "longest first (each round of deals keeps the better half, and a move "
                       "clearly worse than the best stops), then by their figures"
-                      + self._stock_rule(order) + self._laying_rule(order)
-                      + self._throw_rule(order))
+                      + self._plain_words(order))
 
-    def _stock_rule(self, order: Sequence[Tally]) -> str:
-        """The ranking's words for ``plain_draw_z``, where a stock draw is a move."""
-        z = self.params.plain_draw_z
-        if not z or all(t.move.action != DRAW_STOCK for t in order):
-            return ""
-        return (f"; the stock draw ahead of taking a top card no meld or layoff holds this "
-                f"turn unless the take is better by more than {counted(z, 'standard error')} "
-                "of the difference")
+    def _plain_rules(self) -> tuple[_PlainRule, ...]:
+        """The ranking's rules that put a plain move ahead of the search's
+        best unless the best leads it clearly (``solver.play.search.clearly_ahead``)."""
+        params = self.params
+        return (
+            _PlainRule(params.plain_draw_z, "the stock draw ahead of taking a top card no meld "
+                       "or layoff holds this turn unless the take is better",
+                       lambda t: t.move.action == DRAW_STOCK, self._stock_over_a_loose_take),
+            _PlainRule(params.plain_lay_z, "the best move that lays cards down ahead of "
+                       "holding every card unless holding is better", self._lays,
+                       self._laying_over_holding),
+            _PlainRule(params.plain_throw_z, "with the same cards laid down, the throw a quick "
+                       "player would make (the card of most points, less for each card it "
+                       "could meld with) ahead of the others unless one is better",
+                       lambda t: t.move.action == DISCARD, self._the_quick_throw),
+        )
 
-    def _laying_rule(self, order: Sequence[Tally]) -> str:
-        """The ranking's words for ``plain_lay_z``, where a move lays cards down."""
-        z = self.params.plain_lay_z
-        if not z or not any(t.move in self.plays and self.plays[t.move].laid_now for t in order):
-            return ""
-        return (f"; the best move that lays cards down ahead of holding every card unless "
-                f"holding is better by more than {counted(z, 'standard error')} of the "
-                "difference")
+    def _prefer_plain(self, order: list[Tally]) -> list[Tally]:
+        """``order`` with each rule's plain move first (in the rules' order)
+        unless the best move leads it by the rule's ``z`` paired standard
+        errors on the deals both were played on."""
+        for rule in self._plain_rules():
+            plain = rule.plain(order) if rule.z and order else None
+            if plain is not None and \
+                    not clearly_ahead(order[0], plain, rule.z, self.params.floor, self.utility):
+                order = [plain, *(t for t in order if t is not plain)]
+        return order
 
-    def _prefer_laying(self, order: list[Tally]) -> list[Tally]:
-        """``order`` with its best move that lays cards down first instead of
-        a move that holds every card (the throw aside), unless the deals
-        favour holding by ``params.plain_lay_z`` paired standard errors."""
-        z = self.params.plain_lay_z
-        best = order[0] if order else None
-        if not z or best is None or best.move not in self.plays or \
-                self.plays[best.move].laid_now or best.move.action == GO_OUT:
-            return order
-        lay = next((t for t in order if t.move in self.plays and self.plays[t.move].laid_now),
-                   None)
-        if lay is None or clearly_ahead(best, lay, z, self.params.floor, self.utility):
-            return order
-        return [lay, *(t for t in order if t is not lay)]
+    def _plain_words(self, order: Sequence[Tally]) -> str:
+        """The ranking's words for the rules in force where they can apply."""
+        return "".join(f"; {rule.words} by more than {counted(rule.z, 'standard error')} of "
+                       "the difference" for rule in self._plain_rules()
+                       if rule.z and any(rule.shown(t) for t in order))
 
-    def _throw_rule(self, order: Sequence[Tally]) -> str:
-        """The ranking's words for ``plain_throw_z``, where a move throws a card."""
-        z = self.params.plain_throw_z
-        if not z or all(t.move.action != DISCARD for t in order):
-            return ""
-        return (f"; with the same cards laid down, the throw a quick player would make (the "
-                f"card of most points, less for each card it could meld with) ahead of the "
-                f"others unless one is better by more than {counted(z, 'standard error')} of "
-                "the difference")
+    def _stock_over_a_loose_take(self, order: Sequence[Tally]) -> Tally | None:
+        """``plain_draw_z``: the stock draw, when the best move takes the top
+        card and no meld or layoff can hold it this turn."""
+        best = order[0]
+        pile, hand = self.state.discard_pile, self.state.hand
+        if best.move.action != TAKE_DISCARD or best.move.card != pile[-1] or \
+                quick_use(self.state, pile[-1], (*hand, pile[-1])) is not None:
+            return None
+        return next((t for t in order if t.move.action == DRAW_STOCK), None)
 
-    def _prefer_the_plain_throw(self, order: list[Tally]) -> list[Tally]:
-        """``order`` with the fast player's throw first instead of the best
-        move's throw (the same cards laid down), unless the deals favour the
-        best by ``params.plain_throw_z`` paired standard errors."""
-        z = self.params.plain_throw_z
-        best = order[0] if order else None
-        if not z or best is None or best.move.action != DISCARD:
-            return order
+    def _lays(self, tally: Tally) -> bool:
+        return tally.move in self.plays and self.plays[tally.move].laid_now > 0
+
+    def _laying_over_holding(self, order: Sequence[Tally]) -> Tally | None:
+        """``plain_lay_z``: the best move that lays cards down, when the best
+        move holds every card (its throw aside)."""
+        best = order[0]
+        if best.move not in self.plays or self._lays(best) or best.move.action == GO_OUT:
+            return None
+        return next((t for t in order if self._lays(t)), None)
+
+    def _the_quick_throw(self, order: Sequence[Tally]) -> Tally | None:
+        """``plain_throw_z``: the fast player's throw with the best move's
+        cards laid down (never the top just taken), when the best is a throw."""
+        best = order[0]
+        if best.move.action != DISCARD:
+            return None
         left = list(self.state.hand)
         for card in (*(c for meld in best.move.melds for c in meld),
                      *(c for lay in best.move.layoffs for c in lay.cards)):
             left.remove(card)
-        plain_move = replace(best.move, card=self.fast.throw(left, self.state.taken_top))
-        plain = next((t for t in order if t.move == plain_move), None)
-        if plain is None or clearly_ahead(best, plain, z, self.params.floor, self.utility):
-            return order
-        return [plain, *(t for t in order if t is not plain)]
-
-    def _prefer_the_stock(self, order: list[Tally]) -> list[Tally]:
-        """``order`` with the stock draw first instead of a take of the top
-        card that no meld or layoff can hold this turn, unless the deals
-        favour the take by ``params.plain_draw_z`` paired standard errors."""
-        z = self.params.plain_draw_z
-        best = order[0] if order else None
-        if not z or best is None or best.move.action != TAKE_DISCARD:
-            return order
-        pile, hand = self.state.discard_pile, self.state.hand
-        if best.move.card != pile[-1] or \
-                quick_use(self.state, pile[-1], (*hand, pile[-1])) is not None:
-            return order
-        stock = next((t for t in order if t.move.action == DRAW_STOCK), None)
-        if stock is None:
-            return order
-        if clearly_ahead(best, stock, z, self.params.floor, self.utility):
-            return order
-        return [stock, *(t for t in order if t is not stock)]
+        quick = replace(best.move, card=self.fast.throw(left, self.state.taken_top))
+        return next((t for t in order if t.move == quick and t is not best), None)
 
     def sample(self, count: int, until: float) -> list[_World]:
         """``count`` more worlds: the hidden cards dealt at random."""
