@@ -284,8 +284,7 @@ class LayDownDecision:
         else:
             card = move.card
             legal = card in hand and (card != state.taken_top or hand.count(card) >= 2)
-        used = [c for meld in move.melds for c in meld] + [c for lay in move.layoffs
-                                                           for c in lay.cards]
+        used = self._laid(move)
         paid = 0
         if state.must_use is not None and state.must_use not in used:
             legal = legal and variant.pile_penalty is not None
@@ -356,7 +355,8 @@ class LayDownDecision:
             if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
-        order = self._prefer_plain(ranked(tallies, self.utility))
+        rules = self._plain_rules()
+        order = self._prefer_plain(ranked(tallies, self.utility), rules)
         values = tuple(self._move_value(t, t.stage == last, order[0]) for t in order)
         collect = self.variant.scoring == "collect"
         worth = "what the player collects (or pays) when the round ends" if collect else \
@@ -366,7 +366,7 @@ class LayDownDecision:
                       f"by {worth}, over the same deals: the moves that stayed in the search "
                       "longest first (each round of deals keeps the better half, and a move "
                       "clearly worse than the best stops), then by their figures"
-                      + self._plain_words(order))
+                      + self._plain_words(order, rules))
 
     def _plain_rules(self) -> tuple[_PlainRule, ...]:
         """The ranking's rules that put a plain move ahead of the search's
@@ -385,21 +385,22 @@ class LayDownDecision:
                        lambda t: t.move.action == DISCARD, self._the_quick_throw),
         )
 
-    def _prefer_plain(self, order: list[Tally]) -> list[Tally]:
+    def _prefer_plain(self, order: list[Tally], rules: Sequence[_PlainRule]) -> list[Tally]:
         """``order`` with each rule's plain move first (in the rules' order)
         unless the best move leads it by the rule's ``z`` paired standard
         errors on the deals both were played on."""
-        for rule in self._plain_rules():
+        for rule in rules:
             plain = rule.plain(order) if rule.z and order else None
             if plain is not None and \
                     not clearly_ahead(order[0], plain, rule.z, self.params.floor, self.utility):
                 order = [plain, *(t for t in order if t is not plain)]
         return order
 
-    def _plain_words(self, order: Sequence[Tally]) -> str:
+    @staticmethod
+    def _plain_words(order: Sequence[Tally], rules: Sequence[_PlainRule]) -> str:
         """The ranking's words for the rules in force where they can apply."""
         return "".join(f"; {rule.words} by more than {counted(rule.z, 'standard error')} of "
-                       "the difference" for rule in self._plain_rules()
+                       "the difference" for rule in rules
                        if rule.z and any(rule.shown(t) for t in order))
 
     def _stock_over_a_loose_take(self, order: Sequence[Tally]) -> Tally | None:
@@ -430,9 +431,7 @@ class LayDownDecision:
         if best.move.action != DISCARD:
             return None
         left = list(self.state.hand)
-        for card in (*(c for meld in best.move.melds for c in meld),
-                     *(c for lay in best.move.layoffs for c in lay.cards)):
-            left.remove(card)
+        _take(left, self._laid(best.move))
         quick = replace(best.move, card=self.fast.throw(left, self.state.taken_top))
         return next((t for t in order if t.move == quick and t is not best), None)
 
@@ -696,9 +695,15 @@ class LayDownDecision:
         return f"throws {card_name(card)} ({counted(points, 'point')} out of the hand)"
 
     @staticmethod
+    def _laid(move: Move) -> list[int]:
+        """The cards ``move`` lays down or off."""
+        return [c for meld in move.melds for c in meld] + [c for lay in move.layoffs
+                                                           for c in lay.cards]
+
+    @staticmethod
     def _played(move: Move) -> int:
-        """Cards ``move`` lays down or off."""
-        return sum(len(meld) for meld in move.melds) + sum(len(lay.cards) for lay in move.layoffs)
+        """How many cards ``move`` lays down or off."""
+        return len(LayDownDecision._laid(move))
 
     def _closes(self, move: Move) -> bool:
         """Whether ``move`` lays every card but its throw."""
