@@ -368,3 +368,23 @@ def test_the_quick_players_throw_is_advised_unless_another_is_clearly_better() -
     assert any("within the noise" in reason for reason in below.reasons)
     assert "a quick player would make" in ruled.ranking
     assert [GAMES[g].params.plain_throw_z for g in ("rummy500", "rommy", "basic")] == [0, 0, 0]
+
+
+def _dumping(z: float, left: int) -> Any:
+    params = replace(GAMES["basic"].params, plain_dump_z=z, dump_left=left)
+    return advise("basic", **_THROWING, level="standard", seed=5, params=params)  # type: ignore[arg-type]
+
+
+def test_the_costliest_throw_is_advised_near_the_end_unless_another_is_clearly_better() -> None:
+    """``plain_dump_z``: while an opponent holds at most ``dump_left`` cards
+    (here it holds 8), the throw of the most points (J♣ and K♣ score 10
+    each and have one link each: the higher card) goes first unless the
+    best throw leads it by that many paired errors; with more cards in
+    every opponent's hand the search's best stands."""
+    free = _dumping(1.0, 7)
+    assert free.moves[0].move.card == parse_card("JC")
+    assert "the throw of the most points" not in free.ranking
+    ruled = _dumping(1.0, 8)
+    assert ruled.moves[0].move.card == parse_card("KC") and ruled.moves[0].move.melds == ()
+    assert "an opponent down to 8 cards or fewer, the throw of the most points" in ruled.ranking
+    assert _dumping(0.0, 8).moves[0].move == free.moves[0].move

@@ -383,6 +383,11 @@ class LayDownDecision:
                        "player would make (the card of most points, less for each card it "
                        "could meld with) ahead of the others unless one is better",
                        lambda t: t.move.action == DISCARD, self._the_quick_throw),
+            _PlainRule(params.plain_dump_z, "with the same cards laid down and an opponent down "
+                       f"to {counted(params.dump_left, 'card')} or fewer, the throw of the most "
+                       "points ahead of the others unless one is better",
+                       lambda t: t.move.action == DISCARD and self._an_opponent_near_out(),
+                       self._the_costliest_throw),
         )
 
     def _prefer_plain(self, order: list[Tally], rules: Sequence[_PlainRule]) -> list[Tally]:
@@ -434,6 +439,29 @@ class LayDownDecision:
         _take(left, self._laid(best.move))
         quick = replace(best.move, card=self.fast.throw(left, self.state.taken_top))
         return next((t for t in order if t.move == quick and t is not best), None)
+
+    def _an_opponent_near_out(self) -> bool:
+        """Whether some opponent holds at most ``dump_left`` cards."""
+        return min(seat.size for seat in self.state.opponents) <= self.params.dump_left
+
+    def _the_costliest_throw(self, order: Sequence[Tally]) -> Tally | None:
+        """``plain_dump_z``: the throw of the most points with the best move's
+        cards laid down (never a joker while another card is left, never the
+        top just taken; a tie: the fewer links, then the higher card), when
+        the best is a throw and some opponent holds at most ``dump_left`` cards."""
+        best = order[0]
+        state = self.state
+        if best.move.action != DISCARD or not self._an_opponent_near_out():
+            return None
+        left = list(state.hand)
+        _take(left, self._laid(best.move))
+        options = [c for c in left if c != state.taken_top and c != JOKER]
+        if not options:
+            return None
+        points = self.values.hand
+        card = max(options, key=lambda c: (points[c], -links(c, left), c))
+        costliest = replace(best.move, card=card)
+        return next((t for t in order if t.move == costliest and t is not best), None)
 
     def sample(self, count: int, until: float) -> list[_World]:
         """``count`` more worlds: the hidden cards dealt at random."""

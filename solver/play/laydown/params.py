@@ -66,6 +66,16 @@ class LayDownParams:
              "unless the best move's throw leads it by this many paired standard errors (a "
              "short search's noise among the throws); 0: the better figure decides",
         "laydown-plain-throw.md")
+    plain_dump_z: float = tuned(
+        0.0, "when an opponent holds at most dump_left cards (one may go out soon, and every "
+             "point kept may be paid), the throw of the most points, with the best move's "
+             "cards laid down, is recommended unless the best move's throw leads it by this "
+             "many paired standard errors (a short search's noise among the throws keeps "
+             "high cards a careful player sheds); 0: the better figure decides",
+        "laydown-plain-dump.md")
+    dump_left: int = tuned(
+        4, "plain_dump_z applies while some opponent holds at most this many cards",
+        "laydown-plain-dump.md")
     hold_left: int = tuned(
         0, "a rummy paid double (basic rummy): the fast player that has laid nothing yet "
            "in the round holds its melds while laying would leave from 2 to this many cards "
