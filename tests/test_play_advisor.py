@@ -13,6 +13,7 @@ from benchmarks.arena.gin import melds as oracle
 from benchmarks.arena.gin.runner import run_arena
 from solver.cards import parse_card, parse_cards
 from solver.play import advise
+from solver.play.gin.advisor import match_win_probability
 from solver.play.gin.hands import mask_of
 
 HAND = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
@@ -128,6 +129,20 @@ def test_with_a_match_score_the_search_ranks_by_the_chance_to_win_the_match(
     assert ranked[1:] == sorted(ranked[1:], reverse=True)
     if ranked[0] != max(ranked):
         assert _keeps_least_deadwood(hand, by_points)
+
+
+@pytest.mark.parametrize("target", [2_000, 10_000])
+def test_a_long_match_is_ranked_by_its_chance_to_win_like_a_short_one(target: int) -> None:
+    """A match to thousands of points (the request allows 10,000) is read on
+    its scores scaled down (``MATCH_CELLS``): an answer with chances between
+    0 and 1, never a call stack as deep as the match is long; half-way to
+    the target with the other side at 0 is nearly won, as in a match to 100."""
+    advice = advise(hand="AS 2S 3S 7H 7D 7C KD QH 4C 9S", upcard="4S", history=[], me=0,
+                    dealer=1, level="novice", seed=1,
+                    score={"me": target // 2, "opponent": 0, "target": target})
+    chances = [m.match_win_probability for m in advice.moves]
+    assert chances and all(c is not None and 0.9 < c <= 1.0 for c in chances)
+    assert match_win_probability(target // 2, 0, target) > match_win_probability(0, 0, target)
 
 
 def _keeps_least_deadwood(hand: str, searched: list[Any]) -> bool:

@@ -46,7 +46,7 @@ import dataclasses
 import functools
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import cast
 
 from solver.cards import card_name, rank_of, suit_of
@@ -575,29 +575,47 @@ def _best_melds(hands: GinHands, mask: int) -> tuple[tuple[tuple[int, ...], ...]
     return tuple(tuple(cards_of(m)) for m in melds), tuple(cards_of(mask & ~melded))
 
 
+MATCH_CELLS = 250
+"""The most score steps a side's match-win table holds: a longer match is
+read on a table of its scores scaled down to this many steps (each hand's
+points scaled alike, one step at least), so its size and time stay bounded
+whatever target a request names."""
+
+
 @functools.lru_cache(maxsize=8)
-def _match_table(target: int, outcomes: tuple[tuple[int, float], ...]) -> Callable[[int, int], float]:
-    """P(win the match) from a score, with every hand won by either side
-    alike and worth the points of a typical gin hand (``outcomes``: per side,
-    points and their chance)."""
+def _match_table(target: int, outcomes: tuple[tuple[int, float], ...]) -> list[list[float]]:
+    """P(win the match), indexed ``[mine][theirs]`` from 0 to ``target`` each,
+    with every hand won by either side alike and worth the points of a
+    typical gin hand (``outcomes``: per side, points and their chance); filled
+    from the end of the match back, so no score's chance waits on a call stack."""
     void = 1.0 - 2 * sum(p for _, p in outcomes)
-
-    @functools.cache
-    def win(mine: int, theirs: int) -> float:
-        if mine >= target:
-            return 1.0
-        if theirs >= target:
-            return 0.0
-        total = 0.0
-        for points, chance in outcomes:
-            total += chance * (win(mine + points, theirs) + win(mine, theirs + points))
-        return total / (1.0 - void)
-
+    win = [[0.0] * (target + 1) for _ in range(target + 1)]
+    win[target] = [1.0] * (target + 1)
+    for mine in range(target - 1, -1, -1):
+        row = win[mine]
+        for theirs in range(target - 1, -1, -1):
+            total = 0.0
+            for points, chance in outcomes:
+                total += chance * (win[min(mine + points, target)][theirs]
+                                   + row[min(theirs + points, target)])
+            row[theirs] = total / (1.0 - void)
     return win
 
 
 def match_win_probability(mine: int, theirs: int, target: int,
                           outcomes: tuple[tuple[int, float], ...] = GIN_PARAMS.match_outcomes
                           ) -> float:
-    """The chance to win a match to ``target`` from ``mine`` against ``theirs``."""
-    return _match_table(target, outcomes)(min(mine, target), min(theirs, target))
+    """The chance to win a match to ``target`` from ``mine`` against ``theirs``
+    (beyond ``MATCH_CELLS`` points, read on the match scaled down to that many).
+
+    >>> round(match_win_probability(0, 0, 100), 3), round(match_win_probability(90, 0, 100), 3)
+    (0.5, 0.983)
+    >>> round(match_win_probability(5_000, 0, 10_000), 3) > 0.9
+    True
+    """
+    if target > MATCH_CELLS:
+        scale = target / MATCH_CELLS
+        outcomes = tuple((max(1, round(points / scale)), chance) for points, chance in outcomes)
+        mine, theirs, target = round(mine / scale), round(theirs / scale), MATCH_CELLS
+    mine, theirs = max(0, min(mine, target)), max(0, min(theirs, target))
+    return _match_table(target, outcomes)[mine][theirs]
