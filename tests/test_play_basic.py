@@ -7,6 +7,7 @@ the player going out collects the others' hands, doubled for a "rummy"."""
 
 from __future__ import annotations
 
+import math
 import random
 import warnings
 from dataclasses import replace
@@ -24,7 +25,7 @@ from solver.deadline import play_deadline
 from solver.errors import InvalidStateError
 from solver.play import advise
 from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
-from solver.play.laydown.fast import FastPlayer
+from solver.play.laydown.fast import FastPlayer, Held
 from solver.play.laydown.params import LAY_DOWN_PARAMS
 from solver.play.laydown.state import LayDownState
 from solver.play.laydown.variant import VARIANTS
@@ -254,6 +255,38 @@ def test_an_opponent_that_laid_nothing_is_dealt_a_collectors_hand_in_its_share()
         assert not set(world.hands[1]) & set(seen)
     shares = {game: GAMES[game].params.collector_share for game in ("rummy500", "rommy", "basic")}
     assert shares == {"rummy500": 0.0, "rommy": 0.0, "basic": 0.5}
+
+
+def _reading_decision(factor: float) -> LayDownDecision:
+    """The collector position of ``_collector_decision`` (no collector
+    worlds), the opponent's throws and passes weighed by ``factor``."""
+    decision = _collector_decision(0.0)
+    params = replace(decision.params, threw_a_fitting_card=factor, passed_a_fitting_card=factor)
+    return LayDownDecision(decision.state, decision.budget, 7, params)
+
+
+def test_worlds_seldom_deal_an_opponent_the_cards_its_throws_and_passes_would_meld_with() -> None:
+    """``threw_a_fitting_card`` and ``passed_a_fitting_card``: a world in which
+    a card the opponent threw or passed up lately would have made a meld with
+    the hand it is dealt is that much less likely (importance resampled from
+    ``oversample`` deals a world); every world still places every unseen card
+    once; no game weighs them by default."""
+    seat = _reading_decision(1.0).state.seats[1]
+    recent = LAY_DOWN_PARAMS.recent
+    let_go = [*seat.discarded[-recent:], *seat.declined[-recent:]]
+    assert seat.declined and let_go
+
+    def fitting(factor: float) -> int:
+        worlds = _reading_decision(factor).sample(300, math.inf)
+        return sum(Held(w.hands[1]).completes(card) for w in worlds for card in let_go)
+
+    assert fitting(0.1) < 0.6 * fitting(1.0)
+    decision = _reading_decision(0.1)
+    for world in decision.sample(20, math.inf):
+        assert sorted([*world.hands[1], *world.stock]) == sorted(decision.state.unseen)
+    factors = {(GAMES[g].params.threw_a_fitting_card, GAMES[g].params.passed_a_fitting_card)
+               for g in ("rummy500", "rommy", "basic")}
+    assert factors == {(1.0, 1.0)}
 
 
 def _first_draw(hand: str, upcard: str, z: float) -> Any:

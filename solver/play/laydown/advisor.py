@@ -48,7 +48,7 @@ from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, count_cards, extensions, read_table_meld
 from solver.play.advice import Advice, Layoff, Move, MoveValue, counted
-from solver.play.laydown.fast import FastPlayer, Spot, links, run_spot, run_top, set_spot
+from solver.play.laydown.fast import FastPlayer, Held, Spot, links, run_spot, run_top, set_spot
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState, added_cards, take_depth
 from solver.play.laydown.variant import Variant
@@ -69,6 +69,7 @@ from solver.play.search import (
     spend,
 )
 from solver.play.words import DISCARD, DRAW, DRAW_STOCK, GO_OUT, PASS, TAKE_DISCARD
+from solver.play.worlds import WeightedSampler
 
 
 def lay_down_levels(standard: int) -> dict[str, Level]:
@@ -129,6 +130,37 @@ class _World:
     hands: dict[int, list[int]]
     stock: list[int]
     """Drawn from the end."""
+
+
+class _ReadWorlds(WeightedSampler[_World, _World]):
+    """Worlds weighed by what each opponent let go lately: a card it threw
+    or a pile top it passed up that would have made a meld with the hand a
+    world deals it makes that world less likely (``LayDownParams``:
+    ``threw_a_fitting_card``, ``passed_a_fitting_card``, ``recent``)."""
+
+    def __init__(self, decision: LayDownDecision) -> None:
+        super().__init__(decision.rng, decision.params.oversample)
+        self.decision = decision
+
+    def deal(self) -> tuple[float, _World]:
+        """One world as ``LayDownDecision`` deals it, and its likelihood."""
+        decision = self.decision
+        params = decision.params
+        world = decision._deal_world()
+        weight = 1.0
+        for seat in decision.state.opponents:
+            held = Held(world.hands[seat.seat])
+            for card in seat.discarded[-params.recent:]:
+                if card != JOKER and held.completes(card):
+                    weight *= params.threw_a_fitting_card
+            for card in seat.declined[-params.recent:]:
+                if card != JOKER and held.completes(card):
+                    weight *= params.passed_a_fitting_card
+        return weight, world
+
+    def world(self, raw: _World) -> _World:
+        """The world itself: a playout copies what it changes."""
+        return raw
 
 
 class LayDownDecision:
@@ -464,8 +496,11 @@ class LayDownDecision:
         return next((t for t in order if t.move == costliest and t is not best), None)
 
     def sample(self, count: int, until: float) -> list[_World]:
-        """``count`` more worlds: the hidden cards dealt at random."""
-        return [self._deal_world() for _ in range(count)]
+        """``count`` more worlds: the hidden cards dealt at random, then, where
+        the opponents' throws and passes weigh them, importance resampled."""
+        if self.params.threw_a_fitting_card == self.params.passed_a_fitting_card == 1:
+            return [self._deal_world() for _ in range(count)]
+        return _ReadWorlds(self).take(count, until)
 
     def play(self, move: Move, lines: Sequence[Hashable], world: _World) -> list[Outcome] | None:
         """The move's margin and win in ``world`` (None: the clock ran out first)."""

@@ -592,4 +592,4 @@ def _pair_spot(a: int, b: int) -> Spot | None:
     return None
 
 
-__all__ = ["FastPlayer", "Spot", "links", "run_spot", "run_top", "set_spot"]
+__all__ = ["FastPlayer", "Held", "Spot", "links", "run_spot", "run_top", "set_spot"]

@@ -94,6 +94,18 @@ class LayDownParams:
     collector_draws: int = tuned(
         4, "random hands a collector's hand is the most melded of",
         "laydown-collector-worlds.md")
+    threw_a_fitting_card: float = tuned(
+        1.0, "likelihood factor of a world in which a card an opponent threw lately would "
+             "have made a meld with the hand it is dealt (a player keeps what it collects); "
+             "1: the worlds are dealt at random", "laydown-read-passes.md")
+    passed_a_fitting_card: float = tuned(
+        1.0, "likelihood factor of a world in which a pile top an opponent let go by lately "
+             "would have made a meld with the hand it is dealt; 1: not weighed",
+        "laydown-read-passes.md")
+    recent: int = tuned(3, "the last throws and passes of each opponent that weigh a world",
+                        "laydown-read-passes.md")
+    oversample: int = tuned(2, "worlds dealt per world kept when they are weighed "
+                               "(importance resampling)", "laydown-read-passes.md")
     search_nodes: int = tuned(
         6_000, "candidates one hand's meld search looks at, at most (random hands of 13 "
                "cards need about 50, of 20 cards 500, of 26 cards under 5,300 in 99 of 100)",

@@ -234,7 +234,8 @@ class _Replay(Replay):
     def seat(self, s: int) -> Seat:
         """The public record of seat ``s``."""
         return Seat(s, self.sizes[s], tuple(self.known[s]), tuple(self.discarded[s]),
-                    took=tuple(self.took[s]), turns=self.turns[s], laid_points=self.laid[s],
+                    tuple(self.declined[s]), took=tuple(self.took[s]), turns=self.turns[s],
+                    laid_points=self.laid[s],
                     penalties=self.penalties[s], laid_cards=self.laid_cards[s])
 
     def _check_end(self) -> None:
@@ -276,6 +277,8 @@ class _Replay(Replay):
             self.fail(index, f"{action} is not a move after drawing: meld, lay_off or discard")
 
     def _draw(self, index: int, seat: int) -> None:
+        if self.stock > 0:
+            self.decline_top(seat)
         if self.stock <= 0 and self.variant.turn_over_pile and self.pile:
             # the pile turned over, unshuffled: its bottom card is drawn first
             self.stock_order, self.pile = list(self.pile), []
