@@ -371,6 +371,12 @@ def _score(value: object, target: object, seats: int) -> tuple[tuple[int, ...] |
     return tuple(points), goal
 
 
+MAX_RESULT = 100_000
+"""The most points a seat's ``result`` may name either way: far beyond any
+hand of the six games (an unfinished hand's result is taken as given, so a
+bound keeps sums over millions of records finite)."""
+
+
 def _result(value: object, seats: int) -> tuple[float, ...] | None:
     if value is None:
         return None
@@ -380,9 +386,12 @@ def _result(value: object, seats: int) -> tuple[float, ...] | None:
     for seat, item in enumerate(value):
         if isinstance(item, bool) or not isinstance(item, int | float):
             refuse(f"result[{seat}] must be a number", ("result", seat))
+        if not -MAX_RESULT <= item <= MAX_RESULT:  # also NaN, which no comparison holds
+            refuse(f"result[{seat}] must be a hand's points, from {-MAX_RESULT:,} to "
+                   f"{MAX_RESULT:,}; got {item}", ("result", seat))
         out.append(float(item))
     return tuple(out)
 
 
-__all__ = ["DRAWN", "LAYOFFS", "MATCH_TARGET", "MAX_PLAYER_ID", "Dealt", "Record", "Step",
+__all__ = ["DRAWN", "LAYOFFS", "MATCH_TARGET", "MAX_PLAYER_ID", "MAX_RESULT", "Dealt", "Record", "Step",
            "in_events", "refuse"]
