@@ -25,10 +25,33 @@ import math
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Generic, TypeVar
+
+from solver.play.replay import Seat
 
 Raw = TypeVar("Raw")
 World = TypeVar("World")
+
+
+def let_go_likelihood(weight: float, seat: Seat, fits: Callable[[int], bool], threw: float,
+                      passed: float, recent: int) -> float:
+    """``weight`` times ``threw`` for each of the last ``recent`` cards ``seat``
+    threw, and ``passed`` for each of the last ``recent`` pile tops it passed
+    up, that ``fits`` the hand a deal gives it (a player keeps what works with
+    its hand and lets go what does not).
+
+    >>> seat = Seat(1, 7, (), discarded=(5, 9), declined=(30,))
+    >>> let_go_likelihood(1.0, seat, lambda card: card != 9, 0.5, 0.25, 6)
+    0.125
+    """
+    for card in seat.discarded[max(0, len(seat.discarded) - recent):]:
+        if fits(card):
+            weight *= threw
+    for card in seat.declined[max(0, len(seat.declined) - recent):]:
+        if fits(card):
+            weight *= passed
+    return weight
 
 
 class WeightedSampler(ABC, Generic[Raw, World]):
@@ -63,4 +86,4 @@ class WeightedSampler(ABC, Generic[Raw, World]):
                 for i in self.rng.choices(range(len(deals)), weights=weights, k=count)]
 
 
-__all__ = ["WeightedSampler"]
+__all__ = ["WeightedSampler", "let_go_likelihood"]

@@ -15,11 +15,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from solver.play.indian.hands import IndianHands
 from solver.play.indian.params import INDIAN_PARAMS, IndianParams
 from solver.play.indian.state import IndianState
-from solver.play.worlds import WeightedSampler
+from solver.play.worlds import WeightedSampler, let_go_likelihood
 
 RANKS = 13
 
@@ -71,7 +72,6 @@ class WorldSampler(WeightedSampler[World, World]):
     def deal(self) -> tuple[float, World]:
         """One raw deal of the hidden cards and its likelihood."""
         rng, hands, params = self.rng, self.hands, self.params
-        recent = params.recent
         pool = self.pool[:]
         rng.shuffle(pool)
         dealt: dict[int, list[int]] = {}
@@ -83,12 +83,9 @@ class WorldSampler(WeightedSampler[World, World]):
             dealt[seat.seat] = hand
             if seat.dropped is not None:
                 continue
-            for card in seat.discarded[-recent:]:
-                if fits(hands, hand, card):
-                    weight *= params.threw_a_fitting_card
-            for card in seat.declined[-recent:]:
-                if fits(hands, hand, card):
-                    weight *= params.passed_a_fitting_card
+            weight = let_go_likelihood(weight, seat, partial(fits, hands, hand),
+                                       params.threw_a_fitting_card,
+                                       params.passed_a_fitting_card, params.recent)
         return weight, World(dealt, pool[start:])
 
     def world(self, raw: World) -> World:

@@ -40,6 +40,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from solver.cards import JOKER, card_name
 from solver.classify import readings
@@ -69,7 +70,7 @@ from solver.play.search import (
     spend,
 )
 from solver.play.words import DISCARD, DRAW, DRAW_STOCK, GO_OUT, PASS, TAKE_DISCARD
-from solver.play.worlds import WeightedSampler
+from solver.play.worlds import WeightedSampler, let_go_likelihood
 
 
 def lay_down_levels(standard: int) -> dict[str, Level]:
@@ -132,6 +133,11 @@ class _World:
     """Drawn from the end."""
 
 
+def _melds_with(held: Held, card: int) -> bool:
+    """Whether natural ``card`` makes a meld with the cards ``held`` (a joker: no clue)."""
+    return card != JOKER and held.completes(card)
+
+
 class _ReadWorlds(WeightedSampler[_World, _World]):
     """Worlds weighed by what each opponent let go lately: a card it threw
     or a pile top it passed up that would have made a meld with the hand a
@@ -150,12 +156,9 @@ class _ReadWorlds(WeightedSampler[_World, _World]):
         weight = 1.0
         for seat in decision.state.opponents:
             held = Held(world.hands[seat.seat])
-            for card in seat.discarded[-params.recent:]:
-                if card != JOKER and held.completes(card):
-                    weight *= params.threw_a_fitting_card
-            for card in seat.declined[-params.recent:]:
-                if card != JOKER and held.completes(card):
-                    weight *= params.passed_a_fitting_card
+            weight = let_go_likelihood(weight, seat, partial(_melds_with, held),
+                                       params.threw_a_fitting_card,
+                                       params.passed_a_fitting_card, params.recent)
         return weight, world
 
     def world(self, raw: _World) -> _World:
