@@ -25,32 +25,31 @@ import math
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
-
-from solver.play.replay import Seat
 
 Raw = TypeVar("Raw")
 World = TypeVar("World")
 
 
-def let_go_likelihood(weight: float, seat: Seat, fits: Callable[[int], bool], threw: float,
-                      passed: float, recent: int) -> float:
-    """``weight`` times ``threw`` for each of the last ``recent`` cards ``seat``
-    threw, and ``passed`` for each of the last ``recent`` pile tops it passed
-    up, that ``fits`` the hand a deal gives it (a player keeps what works with
-    its hand and lets go what does not).
+def let_go_likelihood(weight: float, threw: Sequence[int], passed: Sequence[int],
+                      fits: Callable[[int], bool], threw_factor: float,
+                      passed_factor: float) -> float:
+    """``weight`` times ``threw_factor`` for each card an opponent ``threw``,
+    and ``passed_factor`` for each pile top it ``passed`` up, that ``fits``
+    the hand a deal gives it (a player keeps what works with its hand and
+    lets go what does not): the likelihood of the deal, every game's worlds
+    weighed alike.
 
-    >>> seat = Seat(1, 7, (), discarded=(5, 9), declined=(30,))
-    >>> let_go_likelihood(1.0, seat, lambda card: card != 9, 0.5, 0.25, 6)
+    >>> let_go_likelihood(1.0, [5, 9], [30], lambda card: card != 9, 0.5, 0.25)
     0.125
     """
-    for card in seat.discarded[max(0, len(seat.discarded) - recent):]:
+    for card in threw:
         if fits(card):
-            weight *= threw
-    for card in seat.declined[max(0, len(seat.declined) - recent):]:
+            weight *= threw_factor
+    for card in passed:
         if fits(card):
-            weight *= passed
+            weight *= passed_factor
     return weight
 
 

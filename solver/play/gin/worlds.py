@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 
 from solver.play.gin.hands import GinHands, cards_of, mask_of
 from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.simulate import KnockStyle, World
 from solver.play.gin.state import GinState
 from solver.play.words import AFTER_DRAW, DISCARD, KNOCK, TAKE_DISCARD
-from solver.play.worlds import WeightedSampler
+from solver.play.worlds import WeightedSampler, let_go_likelihood
 
 RawDeal = tuple[int, list[int], KnockStyle]
 """A raw deal: the opponent's hand, the stock, how the opponent knocks."""
@@ -29,14 +30,8 @@ RawDeal = tuple[int, list[int], KnockStyle]
 def likelihood(hands: GinHands, opponent: int, threw: Sequence[int], passed: Sequence[int],
                params: GinParams = GIN_PARAMS) -> float:
     """How well the opponent hand ``opponent`` explains what it threw and passed."""
-    weight = 1.0
-    for card in threw:
-        if hands.melds_with(opponent, card):
-            weight *= params.threw_a_meld_card
-    for card in passed:
-        if hands.melds_with(opponent, card):
-            weight *= params.passed_a_meld_card
-    return weight
+    return let_go_likelihood(1.0, threw, passed, partial(hands.melds_with, opponent),
+                             params.threw_a_meld_card, params.passed_a_meld_card)
 
 
 def practised(hands: GinHands, opponent: int, keep: int, pool: list[int], draws: int,

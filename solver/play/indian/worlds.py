@@ -83,9 +83,9 @@ class WorldSampler(WeightedSampler[World, World]):
             dealt[seat.seat] = hand
             if seat.dropped is not None:
                 continue
-            weight = let_go_likelihood(weight, seat, partial(fits, hands, hand),
-                                       params.threw_a_fitting_card,
-                                       params.passed_a_fitting_card, params.recent)
+            weight = let_go_likelihood(weight, seat.discarded[-params.recent:],
+                                       seat.declined[-params.recent:], partial(fits, hands, hand),
+                                       params.threw_a_fitting_card, params.passed_a_fitting_card)
         return weight, World(dealt, pool[start:])
 
     def world(self, raw: World) -> World:

@@ -156,9 +156,9 @@ class _ReadWorlds(WeightedSampler[_World, _World]):
         weight = 1.0
         for seat in decision.state.opponents:
             held = Held(world.hands[seat.seat])
-            weight = let_go_likelihood(weight, seat, partial(_melds_with, held),
-                                       params.threw_a_fitting_card,
-                                       params.passed_a_fitting_card, params.recent)
+            weight = let_go_likelihood(weight, seat.discarded[-params.recent:],
+                                       seat.declined[-params.recent:], partial(_melds_with, held),
+                                       params.threw_a_fitting_card, params.passed_a_fitting_card)
         return weight, world
 
     def world(self, raw: _World) -> _World:
