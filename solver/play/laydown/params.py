@@ -42,7 +42,7 @@ class LayDownParams:
     link_weight: int = tuned(
         7, "the fast player's worth of a kept card per card it could meld with (same rank, "
            "or same suit within two ranks): it throws the card of most points less this",
-        None)
+        "laydown-link-weight.md")
     deep_look: int = tuned(6, "pile depths the fast player considers below the top", None)
     feed_care: int = tuned(
         0, "points the fast player's throw pays for a card that makes a meld with the next "
