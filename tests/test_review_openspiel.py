@@ -40,13 +40,19 @@ def test_cards_and_melds_map_both_ways() -> None:
     assert card_name(card_from_openspiel(51)) == "KH"
 
 
+def _knock_history() -> list[int]:
+    """Both pass the upcard, player 0 draws the jack of spades and throws it
+    back, knocking with gin; player 1 lays its two club runs."""
+    runs = [MELD_BASE + _meld_id(text) for text in
+            ("AS 2S 3S 4S 5S", "6S 7S 8S 9S TS", "AC 2C 3C 4C 5C", "6C 7C 8C 9C TC")]
+    return [*DEAL, 54, 54, 53, 10, 55, 10, runs[0], runs[1], 54, runs[2], runs[3], 54]
+
+
 def test_a_gin_knock_imported_and_scored() -> None:
     """Both pass the upcard, player 0 draws the jack of spades and throws it
     back, knocking with gin (two five-card spade runs); player 1 lays its
     two club runs: gin, 25 points and no deadwood to add."""
-    runs = [MELD_BASE + _meld_id(text) for text in
-            ("AS 2S 3S 4S 5S", "6S 7S 8S 9S TS", "AC 2C 3C 4C 5C", "6C 7C 8C 9C TC")]
-    history = [*DEAL, 54, 54, 53, 10, 55, 10, runs[0], runs[1], 54, runs[2], runs[3], 54]
+    history = _knock_history()
     record = from_openspiel(history)
     walked = walk(record)
     assert walked.ending == "gin" and walked.result == (25.0, -25.0)
@@ -112,6 +118,36 @@ def _random_game(pyspiel: Any, seed: int) -> Any:
             action = rng.choice(legal)
         state.apply_action(action)
     return state
+
+
+def test_mangled_histories_are_a_record_or_a_refusal_never_a_crash() -> None:
+    """Histories cut, spliced, repeated and filled with actions out of range
+    or of the wrong type (the importer is a library call: no schema stands
+    in front of it) give a checked record or a ``SolverInputError``."""
+    rng = random.Random(11)
+    base = _knock_history()
+    outcomes = {"record": 0, "refused": 0}
+    for _ in range(1500):
+        history: list[Any] = list(base)
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(history) + 1)
+            change = rng.randrange(5)
+            if change == 0 and at < len(history):
+                history[at] = rng.randrange(-5, 260)
+            elif change == 1 and at < len(history):
+                del history[at]
+            elif change == 2:
+                history.insert(at, rng.choice([*range(52, 60), rng.randrange(245)]))
+            elif change == 3:
+                history = history[:at]
+            else:
+                history.insert(at, rng.choice([1.5, "10", None, True, 10**30, -1]))
+        try:
+            from_openspiel(history)
+            outcomes["record"] += 1
+        except SolverInputError:
+            outcomes["refused"] += 1
+    assert outcomes["refused"] > 1000 and outcomes["record"] > 0
 
 
 def test_pyspiel_games_round_trip_and_score_as_openspiel() -> None:
