@@ -464,16 +464,26 @@ class LayDownDecision:
             return None
         return next((t for t in order if self._lays(t)), None)
 
-    def _the_quick_throw(self, order: Sequence[Tally]) -> Tally | None:
-        """``plain_throw_z``: the fast player's throw with the best move's
-        cards laid down (never the top just taken), when the best is a throw."""
+    def _throw_instead(self, order: Sequence[Tally],
+                       pick: Callable[[list[int]], int | None]) -> Tally | None:
+        """When the best move is a throw: the move laying the same cards and
+        throwing what ``pick`` chooses from the cards it leaves (None: no
+        choice), if that is another listed move."""
         best = order[0]
         if best.move.action != DISCARD:
             return None
         left = list(self.state.hand)
         _take(left, self._laid(best.move))
-        quick = replace(best.move, card=self.fast.throw(left, self.state.taken_top))
-        return next((t for t in order if t.move == quick and t is not best), None)
+        card = pick(left)
+        if card is None:
+            return None
+        other = replace(best.move, card=card)
+        return next((t for t in order if t.move == other and t is not best), None)
+
+    def _the_quick_throw(self, order: Sequence[Tally]) -> Tally | None:
+        """``plain_throw_z``: the fast player's throw with the best move's
+        cards laid down (never the top just taken), when the best is a throw."""
+        return self._throw_instead(order, lambda left: self.fast.throw(left, self.state.taken_top))
 
     def _an_opponent_near_out(self) -> bool:
         """Whether some opponent holds at most ``dump_left`` cards."""
@@ -484,19 +494,15 @@ class LayDownDecision:
         cards laid down (never a joker while another card is left, never the
         top just taken; a tie: the fewer links, then the higher card), when
         the best is a throw and some opponent holds at most ``dump_left`` cards."""
-        best = order[0]
-        state = self.state
-        if best.move.action != DISCARD or not self._an_opponent_near_out():
+        if not self._an_opponent_near_out():
             return None
-        left = list(state.hand)
-        _take(left, self._laid(best.move))
-        options = [c for c in left if c != state.taken_top and c != JOKER]
-        if not options:
-            return None
-        points = self.values.hand
-        card = max(options, key=lambda c: (points[c], -links(c, left), c))
-        costliest = replace(best.move, card=card)
-        return next((t for t in order if t.move == costliest and t is not best), None)
+        points, top = self.values.hand, self.state.taken_top
+
+        def costliest(left: list[int]) -> int | None:
+            options = [c for c in left if c != top and c != JOKER]
+            return max(options, key=lambda c: (points[c], -links(c, left), c), default=None)
+
+        return self._throw_instead(order, costliest)
 
     def sample(self, count: int, until: float) -> list[_World]:
         """``count`` more worlds: the hidden cards dealt at random, then, where
