@@ -695,7 +695,7 @@ def _review_line(result: dict[str, Any]) -> str:
 
 def review_section(results: Sequence[dict[str, Any]]) -> list[str]:
     """The ladders and the review's benchmarks (its speed and luck, its ordering, bulk over
-    recorded games), a line each (docs/REVIEW.md has the tables)."""
+    recorded games), a line each (docs/REVIEW_FIGURES.md has the tables)."""
     ladders = _of_kind(results, "ladder", lambda data: "ladder" in data)
     reviews = _of_kind(results, "review")
     if not ladders and not reviews:

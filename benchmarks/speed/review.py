@@ -15,7 +15,7 @@ it lists), then reviews each one and prints a Markdown table:
   luck of each seat with its 95% interval (about 0 between equal players),
   the mean rest and how many hands have their rest within 2 noise.
 
-Never asserted on time: the figures are for docs/REVIEW.md.
+Never asserted on time: the figures are for docs/REVIEW_FIGURES.md.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ advisor at ``novice`` against itself, every third hand against a random
 player), then reviews them one after another in this process at the
 default level and prints the resident memory (MB) after every 50 reviews
 and the peak so far: a leak grows with the count, a cache fills once.
-Never asserted on: the figures are for docs/REVIEW.md.
+Never asserted on: the figures are for docs/REVIEW_FIGURES.md.
 """
 
 from __future__ import annotations

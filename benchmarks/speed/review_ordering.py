@@ -33,7 +33,7 @@ opponent).  ``--exclude`` leaves players out of the order and the
 correlation (still in the table): the common opponent of such a file, whose
 points are against everybody else.
 
-Never asserted on time: the figures are for docs/REVIEW.md.
+Never asserted on time: the figures are for docs/REVIEW_FIGURES.md.
 """
 
 from __future__ import annotations
