@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import sys
 import warnings
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -456,6 +457,39 @@ def test_cli_files_gzip_and_exit_codes(tmp_path: Path) -> None:
     assert _read(out)[0]["result"]["min_deadwood"] == 32
 
 
+
+@pytest.mark.parametrize("damage", ["cut", "corrupt", "not_gzip"])
+def test_a_gzip_input_cut_short_or_corrupt_ends_the_run_with_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str) -> None:
+    lines = [json.dumps({"id": i, "variant": "gin", "hand": "AS 2S 3S"}) for i in range(3000)]
+    packed = gzip.compress("\n".join(lines).encode() + b"\n")
+    if damage == "cut":
+        data = packed[:len(packed) // 2]
+    elif damage == "corrupt":
+        data = bytearray(packed)
+        data[len(data) // 2] ^= 0xFF
+        data = bytes(data)
+    else:
+        data = b"junk, not gzip"
+    # The whole lines zlib itself gets out of the bytes cut short: the answers the
+    # run owes before it stops (corrupt bytes may decode to garbage first).
+    unpacker = zlib.decompressobj(wbits=31)
+    try:
+        readable = unpacker.decompress(data)
+    except zlib.error:
+        readable = b""
+    whole = readable.count(b"\n") if damage == "cut" else None
+    source, out = tmp_path / "log.jsonl.gz", tmp_path / "answers.jsonl"
+    source.write_bytes(data)
+    assert command.run(_args(str(source), "-o", str(out), "--processes", "2", "--quiet")) == 2
+    answers = _read(out)
+    err = capsys.readouterr().err
+    assert f"cannot be read past line {len(answers)} (" in err and "Traceback" not in err
+    if whole is not None:  # cut short: every whole line before the cut, in order
+        assert [a["id"] for a in answers] == list(range(whole)) and whole > 0
+    if damage == "not_gzip":
+        assert answers == [] and "Not a gzipped file" in err
+
 def test_cli_stdin_stdout(monkeypatch: pytest.MonkeyPatch, capsysbinary: Any) -> None:
     data = b'{"id": "a", "variant": "gin", "hand": "AS 2S 3S"}\r\n\xff\n{"id": "c", "op": "knock"}'
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
@@ -470,7 +504,7 @@ def test_cli_stdin_stdout(monkeypatch: pytest.MonkeyPatch, capsysbinary: Any) ->
 
 def test_cli_reads_an_overlong_line_in_bounded_memory() -> None:
     stream = io.BytesIO(b"x" * 50 + b"\n" + b"y" * 10 + b"\n" + b"z" * 30)
-    assert list(command.read_lines(stream, limit=20)) == [b"x" * 21, b"y" * 10, b"z" * 21]
+    assert list(command.InputLines(stream, limit=20)) == [b"x" * 21, b"y" * 10, b"z" * 21]
     assert command.count_lines.__doc__
 
 

@@ -15,6 +15,7 @@ import os
 import sys
 import time
 import typing
+import zlib
 from collections.abc import Generator, Iterator
 from typing import IO, TextIO
 
@@ -60,7 +61,9 @@ endpoint, plus an optional "id" and an optional "op"), one answer per line,
 in input order: {"id", "result"} or {"id", "line", "error": {type, loc, msg}}
 -- exactly what POST /v1/solve/stream writes.  IN may be - (standard input);
 a .gz name is read or written gzip-compressed.  Exit code: 1 when any line
-got an error answer, 2 when the run could not start, else 0."""
+got an error answer, 2 when the run could not start or its input could not be
+read to the end (a gzip file cut short: the answers before it are written),
+else 0."""
 
 EXAMPLES = """\
 examples:
@@ -80,16 +83,40 @@ def _operation(text: str) -> str:
     return operation.name
 
 
-def read_lines(stream: IO[bytes], limit: int) -> Iterator[bytes]:
-    """The lines of ``stream`` without their line endings, never holding more
+class InputLines:
+    """The lines of a stream without their line endings, never holding more
     than ``limit + 1`` bytes of one: a longer line comes out cut to that
-    (and is answered ``line_too_large``), the rest of it skipped."""
-    while line := stream.readline(limit + 1):
-        if len(line) > limit and not line.endswith(b"\n"):
-            while rest := stream.readline(_READ_BLOCK):
-                if rest.endswith(b"\n"):
-                    break
-        yield line.rstrip(b"\r\n")
+    (and is answered ``line_too_large``), the rest of it skipped.  A stream
+    that cannot be read to its end (a gzip file cut short or corrupt, a read
+    error) ends the lines there, every line before it still answered, and
+    ``failure`` says where and why.
+
+    >>> import io
+    >>> lines = InputLines(io.BytesIO(b'{"a": 1}\r\n{"b": 2}'), 100)
+    >>> list(lines), lines.failure
+    ([b'{"a": 1}', b'{"b": 2}'], None)
+    """
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        self.stream = stream
+        self.limit = limit
+        self.failure: str | None = None
+
+    def __iter__(self) -> Iterator[bytes]:
+        read = 0
+        stream, limit = self.stream, self.limit
+        try:
+            while line := stream.readline(limit + 1):
+                if len(line) > limit and not line.endswith(b"\n"):
+                    while rest := stream.readline(_READ_BLOCK):
+                        if rest.endswith(b"\n"):
+                            break
+                read += 1
+                yield line.rstrip(b"\r\n")
+        except (OSError, EOFError, zlib.error) as exc:
+            self.failure = (f"the input cannot be read past line {read} ({exc}): a gzip file "
+                            f"cut short or corrupt?; the answers to the {read} lines before it "
+                            "are written")
 
 
 def count_lines(path: str) -> int:
@@ -193,7 +220,8 @@ def run(args: argparse.Namespace) -> int:
         if args.input != "-":
             opened.append(source)
         try:
-            answers = _answers(args, read_lines(source, settings.max_body_bytes), settings)
+            lines = InputLines(source, settings.max_body_bytes)
+            answers = _answers(args, iter(lines), settings)
         except (ImportError, ConnectionError, ValueError) as exc:  # Ray could not start
             raise ValueError(f"--ray: {exc}") from None
         try:
@@ -210,6 +238,9 @@ def run(args: argparse.Namespace) -> int:
         code = _write(answers, sink, progress, summaries)
         if summaries is not None:
             _write_summary(args.summary, summaries)
+        if lines.failure is not None and code in (0, 1):
+            print(f"error: {lines.failure}", file=sys.stderr)
+            return 2
         return code
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

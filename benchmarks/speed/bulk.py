@@ -11,7 +11,7 @@ shuffled (``preset_lines``) -- or of ``n`` ``review_game`` lines (``reviews``:
 recorded gin hands, ``review_lines``), and times what ``rummy-solver bulk`` does with
 it, once per runner and repeat, each run in a new Python process (cold
 caches, as a real run starts): read the file
-(``api.bulk.command.read_lines``), answer every line
+(``api.bulk.command.InputLines``), answer every line
 (``api.bulk.on_pool.run_lines`` / ``api.bulk.on_ray.run_lines_ray``, a local Ray
 instance started and stopped inside the timing), write the answers to a
 file.  ``first answer`` is the time to the first answer line: the pool's or
@@ -48,7 +48,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from api.bulk.command import read_lines
+from api.bulk.command import InputLines
 from api.bulk.on_pool import run_lines
 from api.bulk.on_ray import run_lines_ray  # imports ray only when it runs
 from api.shared.operations import DEFAULT_SETTINGS
@@ -119,9 +119,9 @@ def time_once(path: Path, out: Path, processes: int) -> dict[str, float]:
     first = None
     with open(path, "rb") as source, open(out, "wb") as sink:
         if processes == RAY:
-            answers = run_lines_ray(read_lines(source, longest))
+            answers = run_lines_ray(iter(InputLines(source, longest)))
         else:
-            answers = run_lines(read_lines(source, longest), processes=processes)
+            answers = run_lines(iter(InputLines(source, longest)), processes=processes)
         for answered in answers:
             if first is None:
                 first = time.perf_counter() - start
