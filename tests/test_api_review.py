@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import gzip
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,6 +58,40 @@ def test_the_cli_says_what_is_wrong_with_a_file(tmp_path: Path,
     lines.write_text(json.dumps(GAME) + "\n" + json.dumps(GAME) + "\n", encoding="utf-8")
     assert main(["review", str(lines), "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["type"] == "json_invalid"
+
+
+@pytest.mark.parametrize(("content", "type_"), [
+    (b"\xff{}", "body_not_utf8"),
+    (b"[" * 40 + b"]" * 40, "body_too_deep"),
+    (b'{"game": "gin", "seed": ' + b"9" * 5000 + b"}", "json_invalid"),
+    (b'{"game": NaN}', "json_invalid"),
+    (b"  \n", "missing"),
+])
+def test_a_file_that_is_not_a_json_body_is_refused_as_http_refuses_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], inline_client: Any,
+        content: bytes, type_: str) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    assert main(["review", str(path), "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert (error["type"], error["loc"]) == (type_, ["file"]) and str(path) in error["msg"]
+    response = inline_client.post("/v1/review", content=content,
+                                  headers={"content-type": "application/json"})
+    assert response.status_code == 422 and response.json()["detail"][0]["type"] == type_
+
+
+def test_a_gzip_file_is_read_and_a_damaged_one_refused(
+        http_answer: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    packed = gzip.compress(json.dumps(GAME).encode())
+    path = tmp_path / "game.json.gz"
+    path.write_bytes(packed)
+    assert main(["review", str(path), "--level", "novice", "--json"]) == 0
+    assert _strip(json.loads(capsys.readouterr().out)) == _strip(http_answer)
+    path.write_bytes(packed[:len(packed) // 2])
+    assert main(["review", str(path), "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert (error["type"], error["loc"]) == ("invalid_value", ["file"])
+    assert "cannot read" in error["msg"]
 
 
 def test_bulk_answers_as_http_on_one_process_and_two(http_answer: dict[str, Any]) -> None:

@@ -199,6 +199,25 @@ def test_bad_rules_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert (error["type"], error["loc"]) == ("json_invalid", ["rules"])
 
 
+@pytest.mark.parametrize(("value", "kind"), [
+    ('{"decks": ' + "9" * 5000 + "}", "json_invalid"),
+    ("[" * 2000 + "]" * 2000, "body_too_deep"),
+    ('{"knock_limit": Infinity}', "json_invalid"),
+    ("", "missing"),
+])
+def test_a_json_option_is_read_as_an_http_body_is(capsys: pytest.CaptureFixture[str],
+                                                  inline_client: Any, value: str,
+                                                  kind: str) -> None:
+    code, out, err = run(capsys, "solve", GIN, "--rules", value)
+    assert (code, out) == (2, "") and "Traceback" not in err and "--rules" in err
+    error = error_of(capsys, "solve", GIN, "--rules", value)
+    assert (error["type"], error["loc"]) == (kind, ["rules"])
+    if kind != "missing":  # the same document as a whole HTTP body: the same code
+        response = inline_client.post("/v1/solve", content=value.encode(),
+                                   headers={"content-type": "application/json"})
+        assert response.status_code == 422 and response.json()["detail"][0]["type"] == kind
+
+
 @pytest.mark.parametrize(("argv", "kind", "loc"), [
     (("solve", GIN, "--rules", '{"decks": 9}'), "invalid_rules", ["rules", "decks"]),
     (("solve", GIN, "--rules", '{"no_such_knob": 1}'), "invalid_rules", ["rules", "no_such_knob"]),

@@ -92,7 +92,7 @@ class InputLines:
     ``failure`` says where and why.
 
     >>> import io
-    >>> lines = InputLines(io.BytesIO(b'{"a": 1}\r\n{"b": 2}'), 100)
+    >>> lines = InputLines(io.BytesIO(b'{"a": 1}\\r\\n{"b": 2}'), 100)
     >>> list(lines), lines.failure
     ([b'{"a": 1}', b'{"b": 2}'], None)
     """

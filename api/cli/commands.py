@@ -31,6 +31,7 @@ from typing import Any, NoReturn, TextIO
 
 from api.pool.resources import available_cpus
 from api.shared import reports as report
+from api.shared.decode import decode_field
 from api.shared.errors import ErrorItem, RequestRejected, item
 from api.shared.logs import LOG_LEVELS
 from api.shared.operations import OPERATIONS, Operation
@@ -214,12 +215,7 @@ def request_body(args: argparse.Namespace, operation: Operation) -> dict[str, An
         elif kind == "groups":
             body[name] = [_tokens(group) for group in value]
         elif kind == "json":
-            try:
-                body[name] = json.loads(value)
-            except json.JSONDecodeError as error:
-                raise RequestRejected.one("json_invalid", [name],
-                                          f"--{name.replace('_', '-')} is not valid JSON: "
-                                          f"{error}") from None
+            body[name] = decode_field(value, name, f"--{name.replace('_', '-')}")
         elif kind == "integer":
             body[name] = _whole_number(value)
         else:

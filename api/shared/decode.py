@@ -67,39 +67,64 @@ def depth_exceeds(text: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
     return False
 
 
-def decode(raw: bytes | str, kind: Kind, max_bytes: int | None = None) -> object:
-    """The JSON value of ``raw`` (see the module docstring)."""
+def decode(raw: bytes | str, kind: Kind, max_bytes: int | None = None,
+           name: str | None = None) -> object:
+    """The JSON value of ``raw`` (see the module docstring); ``name``: what
+    the messages call the document (a command-line option, a file), else
+    "the body" or "the line"."""
+    the = name or f"the {kind}"
     if max_bytes is not None and len(raw) > max_bytes:
-        raise RequestRejected.one(f"{kind}_too_large", (), f"{kind} is over {max_bytes} bytes")
+        raise RequestRejected.one(f"{kind}_too_large", (),
+                                  f"{name or kind} is over {max_bytes} bytes")
     if isinstance(raw, bytes):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise RequestRejected.one(f"{kind}_not_utf8", (exc.start,),
-                                      f"the {kind} is not UTF-8: byte {exc.start} cannot be "
+                                      f"{the} is not UTF-8: byte {exc.start} cannot be "
                                       "decoded") from None
         data = raw
     else:
         text = raw
         data = raw.encode("utf-8", "surrogatepass")
     if not text.strip():
-        raise RequestRejected.one("missing", (), f"the {kind} is empty: send a JSON object")
+        raise RequestRejected.one("missing", (), f"{the} is empty: send a JSON object")
+    invalid = "JSON decode error" if name is None else f"{name} is not valid JSON"
     try:
         value = json.loads(text.removeprefix("\ufeff"), parse_constant=_reject_constant,
                            parse_float=_finite)
     except json.JSONDecodeError as exc:
         raise RequestRejected.one("json_invalid", (exc.pos,),
-                                  f"JSON decode error: {exc.msg}") from None
+                                  f"{invalid}: {exc.msg if name is None else exc}") from None
     except RecursionError:
-        raise _too_deep(kind) from None
-    except ValueError as exc:
-        raise RequestRejected.one("json_invalid", (), f"JSON decode error: {exc}") from None
+        raise _too_deep(kind, name) from None
+    except ValueError as exc:  # a number past Python's digit limit, NaN, an infinity
+        raise RequestRejected.one("json_invalid", (), f"{invalid}: {exc}") from None
     # Only on valid JSON: there every quote the scan meets opens a string that ends.
     if depth_exceeds(data):
-        raise _too_deep(kind)
+        raise _too_deep(kind, name)
     return value
 
 
-def _too_deep(kind: Kind) -> RequestRejected:
+def decode_field(raw: bytes | str, field: str, name: str) -> object:
+    """``decode`` for a JSON document given apart from a request body that
+    fills one of its fields (a command-line option, a file the command reads):
+    the same checks and codes as an HTTP body, each error's ``loc`` the
+    ``field`` (the offset, where there is one, in the message) and its
+    message naming the document ``name``.
+
+    >>> decode_field("[" * 40 + "]" * 40, "rules", "--rules")
+    Traceback (most recent call last):
+    ...
+    api.shared.errors.RequestRejected: --rules nests arrays/objects more than 32 deep
+    """
+    try:
+        return decode(raw, "body", name=name)
+    except RequestRejected as rejected:
+        raise RequestRejected([{**i, "loc": [field]} for i in rejected.items]) from None
+
+
+def _too_deep(kind: Kind, name: str | None = None) -> RequestRejected:
     return RequestRejected.one(f"{kind}_too_deep", (),
-                               f"the JSON {kind} nests arrays/objects more than {MAX_JSON_DEPTH} deep")
+                               f"{name or f'the JSON {kind}'} nests arrays/objects more than "
+                               f"{MAX_JSON_DEPTH} deep")

@@ -11,10 +11,12 @@ command-line extra.
 from __future__ import annotations
 
 import argparse
-import json
+import gzip
 import sys
+import zlib
 from typing import Any
 
+from api.shared.decode import decode_field
 from api.shared.errors import RequestRejected
 
 
@@ -28,21 +30,23 @@ class ReviewFile:
                                  "/v1/review (- for standard input)")
 
     def apply(self, args: argparse.Namespace, body: dict[str, Any]) -> None:
-        """Fill ``body`` with the file's fields (the options given win)."""
+        """Fill ``body`` with the file's fields (the options given win); the
+        file read as an HTTP body is (``api.shared.decode``), a ``.gz`` name
+        uncompressed first."""
         try:
             if args.file == "-":
-                text = sys.stdin.read()
+                raw = sys.stdin.buffer.read()
+            elif args.file.endswith(".gz"):
+                with gzip.open(args.file, "rb") as packed:
+                    raw = packed.read()
             else:
-                with open(args.file, encoding="utf-8") as stream:
-                    text = stream.read()
-        except OSError as error:
+                with open(args.file, "rb") as stream:
+                    raw = stream.read()
+        except (OSError, EOFError, zlib.error) as error:
+            reason = getattr(error, "strerror", None) or str(error)
             raise RequestRejected.one("invalid_value", ["file"],
-                                      f"cannot read {args.file}: {error.strerror}") from None
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RequestRejected.one("json_invalid", ["file"],
-                                      f"{args.file} is not a JSON object: {error}") from None
+                                      f"cannot read {args.file}: {reason}") from None
+        record = decode_field(raw, "file", "-" if args.file == "-" else args.file)
         if not isinstance(record, dict):
             raise RequestRejected.one("model_attributes_type", ["file"],
                                       f"{args.file} must hold one recorded game, a JSON "
