@@ -25,8 +25,9 @@ REQUEST_SHAPE: dict[str, str] = {
     "model_attributes_type": "an object was expected (the body, a line, a batch item, a player)",
     "json_invalid": "not standard JSON (NaN and infinities are not), or a JSON option of the "
                     "command line that does not parse",
-    "body_not_utf8": "the body is not UTF-8",
-    "body_too_deep": "the body nests arrays/objects more than 32 deep",
+    "body_not_utf8": "the body (or a JSON option or file of the command line) is not UTF-8",
+    "body_too_deep": "the body (or a JSON option or file of the command line) nests "
+                     "arrays/objects more than 32 deep",
     "body_too_large": "413: the body is over RUMMY_SOLVER_MAX_BODY_BYTES",
     "headers_too_large": "431: the request's head is over RUMMY_SOLVER_MAX_HEADER_BYTES or has "
                          "more than RUMMY_SOLVER_MAX_HEADERS headers (the connection is closed)",
