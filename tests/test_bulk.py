@@ -484,7 +484,7 @@ def test_a_gzip_input_cut_short_or_corrupt_ends_the_run_with_exit_2(
     assert command.run(_args(str(source), "-o", str(out), "--processes", "2", "--quiet")) == 2
     answers = _read(out)
     err = capsys.readouterr().err
-    assert f"cannot be read past line {len(answers)} (" in err and "Traceback" not in err
+    assert f"cannot be read past line {len(answers)}: " in err and "Traceback" not in err
     if whole is not None:  # cut short: every whole line before the cut, in order
         assert [a["id"] for a in answers] == list(range(whole)) and whole > 0
     if damage == "not_gzip":

@@ -114,9 +114,9 @@ class InputLines:
                 read += 1
                 yield line.rstrip(b"\r\n")
         except (OSError, EOFError, zlib.error) as exc:
-            self.failure = (f"the input cannot be read past line {read} ({exc}): a gzip file "
-                            f"cut short or corrupt?; the answers to the {read} lines before it "
-                            "are written")
+            self.failure = (f"the input cannot be read past line {read}: {exc} (a gzip file "
+                            "cut short or corrupt, or a read error); every line before it is "
+                            "answered in the output")
 
 
 def count_lines(path: str) -> int:
