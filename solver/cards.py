@@ -7,7 +7,7 @@ suit 0..3 = spades, hearts, diamonds, clubs; the printed joker is ``JOKER``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from solver.errors import InvalidHandError as InvalidHandError  # raised here, defined there
 
@@ -41,10 +41,10 @@ def suit_of(card: int) -> int:
 
 def card_name(card: int) -> str:
     """Canonical notation: ``"AS"``, ``"TH"``, ``"JK"``."""
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= JOKER:
+        raise ValueError(f"not a card id: {card!r}")
     if card == JOKER:
         return "JK"
-    if not 0 <= card < JOKER:
-        raise ValueError(f"not a card id: {card!r}")
     return RANKS[card % 13] + SUITS[card // 13]
 
 
@@ -90,10 +90,31 @@ for _card in range(NUM_CARD_TYPES):
         CANONICAL["10" + _name[1]] = CANONICAL["10" + _name[1].lower()] = _card
 
 
-def parse_cards(tokens: str | Iterable[object], field: str = "hand") -> list[int]:
-    """Parse a list of tokens (or one space/comma separated string) into card ids."""
+def card_tokens(tokens: object, field: str = "hand") -> list[object]:
+    """The tokens of a group of cards, read once: one space/comma separated
+    string split, any other iterable (a list, a tuple, a generator) made a
+    list; a mapping, bytes or a value that is not iterable is refused
+    (``invalid_hand``), as is a hand passed as something else by mistake.
+
+    >>> card_tokens("AS, 2S 3S"), card_tokens(iter(["KD"]))
+    (['AS', '2S', '3S'], ['KD'])
+    >>> card_tokens(None)
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidHandError: hand must be a string of cards or a list of card tokens, not NoneType
+    """
     if isinstance(tokens, str):
-        tokens = tokens.replace(",", " ").split()
+        return list(tokens.replace(",", " ").split())
+    if isinstance(tokens, Iterable) and not isinstance(tokens, Mapping | bytes | bytearray):
+        return list(tokens)
+    raise InvalidHandError(f"{field} must be a string of cards or a list of card tokens, not "
+                           f"{type(tokens).__name__}", code="invalid_hand", field=field)
+
+
+def parse_cards(tokens: object, field: str = "hand") -> list[int]:
+    """Parse a list of tokens (or one space/comma separated string) into card
+    ids (``card_tokens`` reads them)."""
+    tokens = card_tokens(tokens, field)
     cards = []
     for i, token in enumerate(tokens):
         known = CANONICAL.get(token) if isinstance(token, str) else None

@@ -187,11 +187,25 @@ def check_time_limit(time_limit_ms: object, default_ms: int | None = None,
     return time_limit_ms
 
 
+def check_deadline(deadline: object) -> Deadline | None:
+    """``deadline`` when it is a ``Deadline`` or None; ``InvalidOptionError``
+    (``invalid_deadline``) for anything else (a number of seconds or
+    milliseconds belongs in ``time_limit_ms``)."""
+    if deadline is None or isinstance(deadline, Deadline):
+        return deadline
+    raise InvalidOptionError(
+        "deadline", f"deadline must be a solver.deadline.Deadline or None, not "
+                    f"{type(deadline).__name__} (a time limit in milliseconds is time_limit_ms)",
+        code="invalid_deadline")
+
+
 def deadline_within(limit_ms: int | None, deadline: Deadline | None,
                     default_ms: int | None = None) -> Deadline:
     """The deadline of a call whose limit was already checked: ``deadline`` if
     given (cut to ``limit_ms`` when both are), else ``limit_ms`` (or
-    ``default_ms``) from now."""
+    ``default_ms``) from now; ``check_deadline`` refuses a ``deadline`` that
+    is not one."""
+    deadline = check_deadline(deadline)
     if deadline is None:
         if limit_ms is None:
             limit_ms = CONFIG.default_time_limit_ms if default_ms is None else default_ms

@@ -165,6 +165,10 @@ def player_hand(player: PlayerHand | Mapping[str, Any], index: int) -> PlayerHan
 
 def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
                    deal: Deal) -> list[_Parsed]:
+    if isinstance(players, str | Mapping) or not isinstance(players, Sequence):
+        raise InvalidHandError(f"players must be a list of 2 to {MAX_PLAYERS} players, not "
+                               f"{type(players).__name__}", code="wrong_player_count",
+                               field="players")
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise InvalidHandError(f"a round has 2 to {MAX_PLAYERS} players; got {len(players)}",
                                code="wrong_player_count", field="players")
@@ -180,7 +184,9 @@ def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
         groups.append((f"{where}.hand", hand))
         melded: list[list[int]] | None = None
         if player.melded is not None:
-            if isinstance(player.melded, str) or len(player.melded) > MAX_MELDED_GROUPS:
+            if isinstance(player.melded, str | Mapping) or \
+                    not isinstance(player.melded, Sequence) or \
+                    len(player.melded) > MAX_MELDED_GROUPS:
                 raise InvalidHandError(
                     f"{where}.melded must be a list of at most {MAX_MELDED_GROUPS} groups of cards",
                     code="invalid_melded", field=f"{where}.melded",
@@ -215,6 +221,10 @@ def _check_flags(players: list[_Parsed], rules: Rules) -> None:
     method = rules.round_scoring
     for i, p in enumerate(players):
         info = p.info
+        for flag in ("went_out", "had_turn", "rummy"):
+            if not isinstance(getattr(info, flag), bool):  # "no" is not False
+                raise _flag_error(i, flag, f"must be true or false, not "
+                                           f"{type(getattr(info, flag)).__name__}")
         if method != "indian":
             if info.dropped is not None:
                 raise _flag_error(i, "dropped", "dropping exists only under round_scoring "

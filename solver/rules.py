@@ -610,7 +610,7 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
                 "variant", f"unknown variant {variant!r}; choose one of {', '.join(PRESETS)}",
                 code="unknown_variant")
         base = preset
-    if not overrides:
+    if overrides is None or (isinstance(overrides, Mapping) and not overrides):
         return _intern(base)
     if not isinstance(overrides, Mapping):
         raise InvalidRulesError("rules", "rules must be an object mapping knob names to values")
@@ -624,7 +624,14 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
             if hit is not None:
                 _BY_REQUEST.move_to_end(key)
                 return hit
-    rules = _intern(_apply(base, overrides))
+    try:
+        rules = _intern(_apply(base, overrides))
+    except InvalidRulesError as error:
+        if "opening_points" in overrides and error.loc == ("rules", "min_meld_points"):
+            # named as the caller wrote it: the alias
+            raise InvalidRulesError("opening_points", error.message.replace(
+                "'min_meld_points'", "'opening_points' (min_meld_points)")) from None
+        raise
     if key is not None:
         _BY_REQUEST[key] = rules
         if len(_BY_REQUEST) > _INTERNED_LIMIT:
@@ -650,7 +657,7 @@ def _apply(base: Rules, overrides: Mapping[str, Any]) -> Rules:
                 "opening_points", "give min_meld_points or its alias opening_points, not both")
         changes["min_meld_points"] = overrides["opening_points"]
     round_number = changes.get("contract_round")
-    if round_number is not None and round_number in CONTRACTS:
+    if isinstance(round_number, int) and round_number in CONTRACTS:  # others: the knob's check
         hand_size, contract, lay_down_all = CONTRACTS[round_number]
         changes.setdefault("hand_size", hand_size)
         changes.setdefault("requirements", contract)
@@ -799,6 +806,9 @@ def make_deal(rules: Rules, wild_rank: str | None = None) -> Deal:
     value).  Raises ``InvalidHandError`` (field ``wild_rank``) when the variant
     has no cut joker, the token is unknown, or ``indian21`` needs a suit.
     """
+    if not isinstance(rules, Rules):
+        raise InvalidRulesError("rules", f"make_deal takes the Rules of make_rules(variant, "
+                                         f"overrides), not {type(rules).__name__}")
     if wild_rank is not None and not isinstance(wild_rank, str):
         return _make_deal(rules, wild_rank)  # raises the clear error
     key = (rules, wild_rank)

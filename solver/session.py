@@ -98,7 +98,7 @@ def quick_path_for(variant: str, rules: Mapping[str, Any] | None, wild_rank: obj
     and ``search``.  Raises what ``make_rules`` raises."""
     if wild_rank is not None or engine == "cpsat":
         return None
-    if not rules:
+    if rules is None or (isinstance(rules, Mapping) and not rules):
         return quick_path(variant)  # an unknown name has none; make_rules reports it later
     if isinstance(variant, str) and quick_path(variant) is None:
         # Overrides never rename a preset, so they cannot give one without a

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from solver.cards import InvalidHandError, parse_cards
-from solver.deadline import Deadline, check_time_limit, deadline_within
+from solver.cards import InvalidHandError, card_tokens, parse_cards
+from solver.deadline import Deadline, check_deadline, check_time_limit, deadline_within
 from solver.engines.base import Instance
 from solver.results import Solution
 from solver.rules import Deal, check_hand, make_deal, make_rules
@@ -79,13 +79,15 @@ def solve(
     if engine not in ENGINES:
         raise invalid_engine(engine)
     limit_ms = None if time_limit_ms is None else check_time_limit(time_limit_ms)
+    check_deadline(deadline)  # refused before the quick path, which needs none
     quick = quick_path_for(variant, rules, wild_rank, engine)
     deal = quick.deal if quick is not None else make_deal(make_rules(variant, rules), wild_rank)
     if discard is not True and discard is not False:
         raise _invalid_discard(discard)
+    tokens = card_tokens(hand)  # read once: the quick path and the general one see the same
     if quick is not None:
-        answer = quick.solve(hand, discard)
+        answer = quick.solve(tokens, discard)
         if answer is not None:
             return answer
-    instance = _instance(deal, hand, discard)
+    instance = _instance(deal, tokens, discard)
     return Session(deal, deadline_within(limit_ms, deadline), engine).answer(instance)

@@ -112,7 +112,7 @@ def _parse_list(tokens: object, field: str) -> list[int]:
 def _parse(
     melds: Sequence[CardList], deadwood: CardList, hand: CardList | None, rules: Rules
 ) -> _Declared:
-    if isinstance(melds, str):
+    if isinstance(melds, str | Mapping) or not isinstance(melds, Sequence):
         raise InvalidHandError(
             "melds must be a list of melds, each a list of cards like ['AS', '2S', '3S']",
             code="invalid_card", field="melds",

@@ -466,9 +466,8 @@ def test_a_gzip_input_cut_short_or_corrupt_ends_the_run_with_exit_2(
     if damage == "cut":
         data = packed[:len(packed) // 2]
     elif damage == "corrupt":
-        data = bytearray(packed)
-        data[len(data) // 2] ^= 0xFF
-        data = bytes(data)
+        middle = len(packed) // 2
+        data = packed[:middle] + bytes([packed[middle] ^ 0xFF]) + packed[middle + 1:]
     else:
         data = b"junk, not gzip"
     # The whole lines zlib itself gets out of the bytes cut short: the answers the

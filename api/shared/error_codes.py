@@ -51,6 +51,8 @@ REQUEST_SHAPE: dict[str, str] = {
 
 LIBRARY: dict[str, str] = {
     "invalid_card": "a token that is not a card; the message says the accepted forms",
+    "invalid_hand": "cards given as neither a string of cards nor a list of card tokens (the "
+                    "library called directly: null, a number, a mapping)",
     "too_many_copies": "more copies of a card than the variant's decks hold",
     "too_many_jokers": "more printed jokers than the variant's decks hold",
     "too_many_cards": "more cards than the operation allows",
@@ -65,6 +67,8 @@ LIBRARY: dict[str, str] = {
     "invalid_engine": "not an engine (the library called directly)",
     "invalid_time_limit": "a time limit that is not an integer in range (the library called "
                           "directly)",
+    "invalid_deadline": "a deadline that is not a solver.deadline.Deadline (the library called "
+                        "directly; a time limit in milliseconds goes in time_limit_ms)",
     "invalid_setting": "an engine or service setting out of range",
     "invalid_knock_limit": "a knock limit out of range",
     "conflicting_knock_limit": "both knock_limit and upcard (Oklahoma) given",

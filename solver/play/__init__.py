@@ -26,7 +26,7 @@ parameters object (``dataclasses.replace`` of ``GAMES[game].params``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from solver.deadline import Deadline, play_deadline
@@ -82,12 +82,12 @@ def advise(
     unknown = [name for name in fields if name not in FIELDS]
     if unknown:
         raise TypeError(f"advise() got an unexpected keyword argument {unknown[0]!r}")
-    model = GAMES.get(game)
+    model = GAMES.get(game) if isinstance(game, str) else None
     if model is None:
         raise InvalidRulesError("game", f"unknown game {game!r}; the advisor plays "
                                         f"{', '.join(GAMES)}", code="unknown_variant")
     level = model.default_level if level is None else level
-    if level not in model.levels:
+    if not isinstance(level, str) or level not in model.levels:
         raise InvalidOptionError("level", f"unknown level {level!r}; choose one of "
                                           f"{', '.join(model.levels)}", code="invalid_level")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -98,10 +98,15 @@ def advise(
     elif type(params) is not type(model.params):
         raise TypeError(f"params of {game} are a {type(model.params).__name__}; got "
                         f"{type(params).__name__}")
+    extra = tuple(consider) if isinstance(consider, Iterable) and \
+        not isinstance(consider, str) else None
+    if extra is None or not all(isinstance(move, Move) for move in extra):
+        raise InvalidOptionError("consider", "consider must be a list of solver.play.Move",
+                                 code="illegal_move")
     until = play_deadline(time_limit_ms, deadline)
     request = Request(hand, upcard, history, me, dealer, discard_pile, stock_count, rules,
                       fields)
     model.check_fields(request)
     model.check_rules(request)
     return model.advise(model.position(request), params, model.levels[level], seed, until,
-                        tuple(consider))
+                        extra)

@@ -56,7 +56,7 @@ def parse_event(data: object, index: int, actions: Collection[str],
         raise InvalidStateError(f"history[{index}].player must be a seat from 0 to {players - 1}; "
                                 f"got {player!r}", code="invalid_event", loc=(*where, "player"))
     action = data.get("action")
-    if action not in actions:
+    if not isinstance(action, str) or action not in actions:
         raise InvalidStateError(f"history[{index}].action {action!r} is not an action of this "
                                 f"game; choose one of {', '.join(sorted(actions))}",
                                 code="invalid_event", loc=(*where, "action"))

@@ -82,6 +82,8 @@ class Budget:
     def until(self) -> float:
         """The clock time (``time.monotonic``) the search stops at: ``MARGIN_S``,
         or ``MARGIN_SHARE`` of the time left, before the deadline."""
+        if math.isinf(self.deadline.at):  # Deadline.never(): no time to keep back
+            return math.inf
         return self.deadline.at - max(MARGIN_S,
                                       MARGIN_SHARE * self.deadline.remaining_ms() / 1000.0)
 

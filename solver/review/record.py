@@ -222,7 +222,7 @@ def _parse(data: object) -> Record:
             refuse(f"{name!r} is not a field of a record; it has {', '.join(RECORD_FIELDS)}",
                    (str(name),))
     game = data.get("game")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         refuse(f"game must be one of {', '.join(GAMES)}; got {game!r}", ("game",),
                "unknown_variant")
     players = _players(data.get("players"))

@@ -606,12 +606,16 @@ class Review:
 def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = None,
            level: str | None = None, seed: int = 0, deadline: Deadline | None = None,
            time_limit_ms: int | None = None,
-           params: ReviewParams = REVIEW_PARAMS) -> Review:
+           params: ReviewParams | None = REVIEW_PARAMS) -> Review:
     """Review every decision of ``record`` (a ``Record`` or its wire form)
     by the players in ``seats`` (default: all); see the module docstring.
     ``level`` is ``review`` (the default: the game's review level,
     ``ReviewParams.levels``) or one of the advisor's; the review stops by ``deadline`` (or
     ``time_limit_ms``) with the decisions reviewed so far."""
+    if params is None:
+        params = REVIEW_PARAMS
+    elif not isinstance(params, ReviewParams):
+        raise TypeError(f"params of a review are a ReviewParams; got {type(params).__name__}")
     if not isinstance(record, Record):
         record = read_record(record)
     walked = walk(record)
@@ -625,9 +629,10 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
         raise InvalidOptionError("seed", f"seed must be an integer; got {seed!r}",
                                  code="invalid_seed")
     until = play_deadline(time_limit_ms, deadline)
-    # the decisions stop early enough to leave time to write the answer
-    keep = max(WRITE_MARGIN_S, WRITE_SHARE * until.remaining_s())
-    until = until.within_ms(max(0.0, until.remaining_ms() - 1000.0 * keep))
+    if math.isfinite(until.remaining_s()):  # Deadline.never(): no time to keep back
+        # the decisions stop early enough to leave time to write the answer
+        keep = max(WRITE_MARGIN_S, WRITE_SHARE * until.remaining_s())
+        until = until.within_ms(max(0.0, until.remaining_ms() - 1000.0 * keep))
     judge = _Judge(record, walked, looking, seed, params, until)
     wanted = [(n, d) for n, d in enumerate(walked.decisions) if d.seat in chosen]
     judged: list[Judged] = []
@@ -652,6 +657,10 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
 def _seats(seats: Sequence[int] | None, record: Record) -> tuple[int, ...]:
     if seats is None:
         return tuple(range(record.seats))
+    if isinstance(seats, str | Mapping) or not isinstance(seats, Sequence):
+        raise InvalidStateError(f"seats must be a list of seats from 0 to {record.seats - 1}; "
+                                f"got {type(seats).__name__}", code="invalid_state",
+                                loc=("seats",))
     chosen = []
     for index, seat in enumerate(seats):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.seats:

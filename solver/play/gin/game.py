@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from solver.deadline import Deadline
+from solver.errors import InvalidStateError
 from solver.gin import gin_deal, resolve_knock_limit
 from solver.play.advice import Advice, Move
 from solver.play.gin.advisor import LEVELS, GinDecision
@@ -48,7 +49,11 @@ class Gin(Game[GinPosition, GinParams]):
                                upcard=request.upcard, history=request.history,
                                discard_pile=request.discard_pile,
                                stock_count=request.stock_count, score=request.get("score"))
-        oklahoma = request.upcard if request.get("oklahoma") else None
+        flag = request.get("oklahoma")
+        if flag is not None and not isinstance(flag, bool):  # "false" is not False
+            raise InvalidStateError(f"oklahoma must be true or false, not {type(flag).__name__}",
+                                    code="invalid_state", loc=("oklahoma",))
+        oklahoma = request.upcard if flag else None
         limit, _ = resolve_knock_limit(deal, upcard=oklahoma)  # type: ignore[arg-type]
         return GinPosition(state, deal, limit)
 

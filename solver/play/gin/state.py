@@ -162,6 +162,9 @@ class GinState(PublicState):
 def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
     if score is None:
         return 0, 0, None
+    if not isinstance(score, Mapping):
+        raise InvalidStateError("score must be an object of me, opponent and target points; got "
+                                f"{type(score).__name__}", code="invalid_state", loc=("score",))
     values = []
     for key in ("me", "opponent", "target"):
         value = score.get(key, MATCH_TARGET if key == "target" else 0)

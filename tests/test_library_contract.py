@@ -1,0 +1,206 @@
+"""The library's contract with a careless or hostile caller: input it cannot use
+raises a ``SolverInputError`` (a ``ValueError``) naming what is wrong, never a
+``TypeError`` or ``AttributeError`` from inside, and never a wrong answer.
+
+The cases come from an audit that called every public function with values of
+every wrong kind (a one-shot iterator for a hand, None, numbers, strings for
+flags, a deadline that is not a ``Deadline`` ...).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from solver import (
+    card_name,
+    discard_hint,
+    knock_check,
+    make_rules,
+    score_round,
+    solve,
+    validate,
+)
+from solver.cards import card_tokens
+from solver.deadline import Deadline
+from solver.errors import InvalidRulesError, SolverInputError
+from solver.play import advise
+from solver.review import review
+from solver.review.selfplay import follow, play
+from solver.rules import make_deal
+
+GIN10 = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
+DECK = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+
+
+def _outcome(call: Callable[[], Any]) -> object:
+    """The answer of ``call``, or the code and loc of the input error it raised."""
+    try:
+        return call().to_dict()
+    except SolverInputError as error:
+        return error.code, error.loc
+
+
+@pytest.mark.parametrize("variant", ["gin", "basic", "indian13", "rummy500"])
+def test_a_hand_given_as_a_one_shot_iterator_is_read_as_the_same_list(variant: str) -> None:
+    rng = random.Random(7)
+    hands = [rng.sample(DECK, rng.randint(1, 14)) for _ in range(40)]
+    hands += [["AS", "2S", "3S", "JK"], ["AS", "AS", "KD"], ["AS"] * 31, ["AS", "ZZ"], []]
+    for hand in hands:
+        listed = _outcome(functools.partial(solve, list(hand), variant, time_limit_ms=2000))
+        once = _outcome(functools.partial(solve, iter(hand), variant, time_limit_ms=2000))
+        assert once == listed, hand
+
+
+@pytest.mark.parametrize("value", [None, 5, 1.5, True, {"AS": 1}, b"AS 2S", object()])
+def test_cards_that_are_not_a_string_or_a_list_are_refused(value: object) -> None:
+    calls: list[Callable[[], object]] = [
+        lambda: solve(value), lambda: solve(value, "indian13"),  # type: ignore[arg-type]
+        lambda: discard_hint(value, "gin"),  # type: ignore[arg-type]
+        lambda: knock_check(value),  # type: ignore[arg-type]
+        lambda: validate(value, []),  # type: ignore[arg-type]
+        lambda: score_round(value, "basic"),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(SolverInputError):
+            call()
+    assert card_tokens(("AS", "2S")) == ["AS", "2S"]
+
+
+@pytest.mark.parametrize("deadline", [0.5, 1, "x", object()])
+def test_a_deadline_that_is_not_a_deadline_is_refused(deadline: object) -> None:
+    calls: list[Callable[[], object]] = [
+        lambda: solve(GIN10, "gin", deadline=deadline),  # type: ignore[arg-type]
+        lambda: solve("AS 2S 3S", "indian13", deadline=deadline),  # type: ignore[arg-type]
+        lambda: discard_hint(GIN10 + " 5D", "gin", deadline=deadline),  # type: ignore[arg-type]
+        lambda: advise("gin", hand=GIN10, upcard="4S", history=[],
+                       deadline=deadline),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(SolverInputError) as raised:
+            call()
+        assert (raised.value.code, raised.value.loc) == ("invalid_deadline", ("deadline",))
+
+
+@pytest.fixture(scope="module")
+def gin_record() -> dict[str, Any]:
+    return play("gin", [follow, follow], seed=3, level="novice").to_dict()
+
+
+def test_a_review_without_any_deadline_reviews_every_decision(gin_record: dict[str, Any]) -> None:
+    timed = review(gin_record, time_limit_ms=60_000)
+    never = review(gin_record, deadline=Deadline.never())
+    assert timed.complete and never.complete
+    assert never.to_dict() | {"elapsed_ms": None} == timed.to_dict() | {"elapsed_ms": None}
+    with pytest.raises(SolverInputError) as raised:
+        review(gin_record, deadline=3)  # type: ignore[arg-type]
+    assert raised.value.code == "invalid_deadline"
+
+
+@pytest.mark.parametrize(("keywords", "loc"), [
+    ({"seats": 0}, ("seats",)),
+    ({"seats": "01"}, ("seats",)),
+])
+def test_review_options_of_the_wrong_kind_are_refused(gin_record: dict[str, Any],
+                                                      keywords: dict[str, Any],
+                                                      loc: tuple[object, ...]) -> None:
+    with pytest.raises(SolverInputError) as raised:
+        review(gin_record, **keywords)
+    assert raised.value.loc == loc
+    assert review(gin_record, params=None, time_limit_ms=60_000).complete  # the defaults
+
+
+@pytest.mark.parametrize(("change", "loc"), [
+    (lambda r: r.update(game=["gin"]), ("game",)),
+    (lambda r: r["events"][0].update(action={}), ("events", 0, "action")),
+])
+def test_a_record_of_the_wrong_shape_is_refused(gin_record: dict[str, Any],
+                                                change: Callable[[dict[str, Any]], None],
+                                                loc: tuple[object, ...]) -> None:
+    broken = {**gin_record, "events": [dict(e) for e in gin_record["events"]]}
+    change(broken)
+    with pytest.raises(SolverInputError) as raised:
+        review(broken)
+    assert raised.value.loc == loc
+
+
+@pytest.mark.parametrize(("keywords", "loc"), [
+    ({"game": ["gin"]}, ("rules", "game")),
+    ({"level": []}, ("level",)),
+    ({"score": 5}, ("score",)),
+    ({"oklahoma": "false"}, ("oklahoma",)),
+    ({"consider": None}, ("consider",)),
+    ({"consider": ["discard 4S"]}, ("consider",)),
+])
+def test_advice_options_of_the_wrong_kind_are_refused(keywords: dict[str, Any],
+                                                      loc: tuple[object, ...]) -> None:
+    state: dict[str, Any] = {"game": "gin", "hand": GIN10, "upcard": "4S", "history": []}
+    with pytest.raises(SolverInputError) as raised:
+        advise(**(state | keywords))
+    assert raised.value.loc == loc
+
+
+@pytest.mark.parametrize("flag", ["went_out", "rummy"])
+def test_a_flag_that_is_not_true_or_false_is_refused(flag: str) -> None:
+    winner: dict[str, Any] = {"hand": [], "melded": [["3C", "4C", "5C"]], "went_out": True,
+                              "rummy": False}
+    players: list[dict[str, Any]] = [{"hand": "KS QD"}, winner]
+    assert score_round(players, "basic").points == (0, 20)
+    winner[flag] = "no"  # truthy: it used to count as true (and double the score)
+    with pytest.raises(SolverInputError) as raised:
+        score_round(players, "basic")
+    assert raised.value.loc == ("players", 1, flag)
+
+
+def test_had_turn_that_is_not_true_or_false_is_refused() -> None:
+    players: list[dict[str, Any]] = [
+        {"hand": "2S 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KD", "had_turn": "no"},
+               {"hand": "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C", "went_out": True}]
+    with pytest.raises(SolverInputError) as raised:
+        score_round(players, "indian13", wild_rank="7")
+    assert raised.value.loc == ("players", 0, "had_turn")
+
+
+@pytest.mark.parametrize("value", [[1], {}, {1}, (1,)])
+def test_a_contract_round_that_is_not_a_number_names_the_knob(value: object) -> None:
+    with pytest.raises(InvalidRulesError) as raised:
+        make_rules("basic", {"contract_round": value})
+    assert raised.value.loc == ("rules", "contract_round")
+
+
+@pytest.mark.parametrize("rules", [0, False, "", []])
+def test_rules_that_are_empty_but_not_an_object_are_refused(rules: object) -> None:
+    for call in (lambda: make_rules("basic", rules),  # type: ignore[arg-type]
+                 lambda: solve(GIN10, "gin", rules=rules)):  # type: ignore[arg-type]
+        with pytest.raises(InvalidRulesError):
+            call()
+    assert make_rules("basic", {}) is make_rules("basic", None)
+
+
+def test_an_alias_is_named_as_the_caller_wrote_it() -> None:
+    with pytest.raises(InvalidRulesError) as raised:
+        make_rules("kalooki", {"opening_points": -1})
+    assert raised.value.loc == ("rules", "opening_points")
+
+
+def test_the_low_level_helpers_refuse_what_is_not_theirs() -> None:
+    for value in (None, True, 1.5, "AS", -1, 53):
+        with pytest.raises(ValueError, match="not a card id"):
+            card_name(value)  # type: ignore[arg-type]
+    assert [card_name(0), card_name(52)] == ["AS", "JK"]
+    with pytest.raises(InvalidRulesError):
+        make_deal("gin")  # type: ignore[arg-type]
+
+
+def test_advice_without_any_deadline_is_the_advice_of_a_long_one() -> None:
+    # Deadline.never() left the search no time (inf - inf): gin's first upcard was
+    # judged on 1 deal instead of 4, and a review's decisions on 1 instead of 16.
+    state: dict[str, Any] = {"hand": GIN10, "upcard": "4S", "history": [], "seed": 1}
+    timed = advise("gin", **state, time_limit_ms=60_000).to_dict()
+    never = advise("gin", **state, deadline=Deadline.never()).to_dict()
+    assert never | {"elapsed_ms": None} == timed | {"elapsed_ms": None}
+    assert never["recommended"]["samples"] == 4
