@@ -12,16 +12,21 @@ card than the deck holds) raises ``InvalidHandError`` instead.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from solver.cards import JOKER, InvalidHandError, card_name, parse_card
-from solver.classify import best_reading, meld_problems
+from solver.classify import meld_problems, readings
 from solver.results import Meld, Problem, ValidationReport
 from solver.rules import MAX_HAND_CARDS, Deal, Rules, check_copies, check_hand, make_deal, make_rules
-from solver.scoring import score_arrangement, unmet_requirements
+from solver.scoring import meets_declaration, score_arrangement, unmet_requirements
+
+MAX_READING_COMBINATIONS = 4096
+"""Readings of the declared groups tried at most when the preferred ones miss a
+requirement (a bound for a declaration of many groups that each read several ways)."""
 
 CardToken = str | int
 CardList = str | Sequence[CardToken]
@@ -61,7 +66,7 @@ def validate(
     """
     deal = make_deal(make_rules(variant, rules), wild_rank)
     declared = _parse(melds, deadwood, hand, deal.rules)
-    readings = [best_reading(cards, deal) for cards in declared.melds]
+    readings = _chosen_readings(declared.melds, deal)
     problems = _meld_problems(declared.melds, readings, deal)
     problems += _count_problems(declared, deal.rules)
     valid = not problems
@@ -81,6 +86,33 @@ def validate(
         net_points=points.net_points,
         penalty_points=points.penalty_points,
     )
+
+
+def _chosen_readings(groups: Sequence[Sequence[int]], deal: Deal) -> list[Meld | None]:
+    """Each declared group read as a meld (None: it is none): its preferred
+    reading (``classify.best_reading``) -- unless with those the melds miss
+    the declaration's requirements or opening threshold
+    (``scoring.meets_declaration``: then, in the variants that score it, every
+    card counts) and another reading of the groups that read several ways
+    (wild cards that make a set or a run) meets them, as the solver reads
+    them: then the combination that meets them with the most meld points, of
+    the first ``MAX_READING_COMBINATIONS`` in order of preference."""
+    options = [readings(cards, deal) for cards in groups]
+    preferred = [found[0] if found else None for found in options]
+    ambiguous = [i for i, found in enumerate(options) if len(found) > 1]
+    if not ambiguous or meets_declaration([m for m in preferred if m is not None], deal):
+        return preferred
+    chosen, most = preferred, -1
+    for combination in itertools.islice(itertools.product(*(options[i] for i in ambiguous)),
+                                        MAX_READING_COMBINATIONS):
+        trial = list(preferred)
+        for i, meld in zip(ambiguous, combination, strict=True):
+            trial[i] = meld
+        melds = [m for m in trial if m is not None]
+        points = sum(m.points for m in melds)
+        if points > most and meets_declaration(melds, deal):
+            chosen, most = trial, points
+    return chosen
 
 
 # ---------------------------------------------------------------------------

@@ -289,3 +289,27 @@ def test_indian21_valid_show() -> None:
     melds = [*TWO_PURE, "7D 8D 9D", "KS KH KD", "AS AH AD", "9S 9H 9C", "QH QD JK"]
     report = validate(split(*melds), [], variant="indian21", wild_rank="5H")
     assert (report.valid, report.declarable, report.penalty_points) == (True, True, 0)
+
+
+@pytest.mark.parametrize(("hand", "wild", "rules"), [
+    # contract round 1: exactly two sets; "JS TS TD" (tens wild) is J-J-J, not 9S-TS-JS
+    ("JS AD 4S 8D TD TC AH TS KS 3D 7D", "10", {"contract_round": 1}),
+    # no run at all: "QS AS JK" (aces wild) is Q-Q-Q
+    ("QS AS JK 5C 6H 8D 9S JD KC 2H 3C 4D 7S", "A",
+     {"requirements": [{"kind": "run", "count": 0, "exact": True}]}),
+])
+def test_a_group_that_reads_as_a_set_or_a_run_is_read_as_the_requirements_ask(
+        hand: str, wild: str, rules: dict[str, object]) -> None:
+    """What the solver declares, validate accepts with the same points: a group
+    of wild cards read another way when the preferred reading misses a
+    requirement the solver's reading meets."""
+    from solver.solve import solve
+
+    solution = solve(hand, "indian13", wild_rank=wild, discard=len(hand.split()) == 11,
+                     rules=rules)
+    assert solution.melds
+    report = validate([list(m.to_dict()["cards"]) for m in solution.melds],
+                      solution.to_dict()["deadwood"], "indian13", wild_rank=wild, rules=rules)
+    codes = [p.code for p in report.problems if p.code != "card_count_mismatch"]
+    assert codes == [] and report.deadwood_points == solution.deadwood_points
+    assert [m.kind for m in report.melds] == [m.kind for m in solution.melds]
