@@ -226,3 +226,14 @@ def test_the_ismcts_search_is_an_option_that_answers_every_move() -> None:
     assert sum(m.samples for m in searched if m.move.action == "discard") >= 120
     assert tree.to_dict() == advise(**state, seed=4, params=dataclasses.replace(
         GIN_PARAMS, search="ismcts", ismcts_playouts=120)).to_dict()  # the seed decides
+
+
+@pytest.mark.parametrize(("upcard", "words"), [
+    ("4S", "leaves 4S, which would go into a meld"),  # AS 2S 3S 4S
+    ("JC", "leaves JC, which makes no meld"),
+])
+def test_passing_up_the_first_upcard_says_what_it_leaves(upcard: str, words: str) -> None:
+    advice = advise("gin", hand="AS 2S 3S 7H 7D 7C KD QH 4C 9S", upcard=upcard, history=[],
+                    seed=1)
+    passing = next(m for m in advice.moves if m.move.action == "pass")
+    assert passing.reasons[0] == words and len(passing.reasons) == 2

@@ -548,6 +548,13 @@ class GinDecision:
                            else "makes no meld")
         elif move.action == DRAW_STOCK:
             reasons.append(f"{self._outs(self.mask)} unseen cards would improve the hand")
+        elif move.action == PASS and self.state.phase == WALL:
+            reasons.append("the stock is down to its last two cards: the hand ends with no score")
+        elif move.action == PASS and self.state.pile_top is not None:
+            top = self.state.pile_top
+            reasons.append(f"leaves {card_name(top)}, which "
+                           + ("would go into a meld" if self.hands.melds_with(self.mask, top)
+                              else "makes no meld"))
         reasons.append(f"{tally.mean():+.1f} points on average over {n} deals played out")
         return reasons
 
