@@ -12,7 +12,7 @@ import { DeadlineExceededError, type ErrorItem, RummySolverError } from "./error
 import { TIME_LIMIT_MAX_MS } from "./generated/constants.js";
 import type { paths } from "./generated/openapi.js";
 import type * as api from "./generated/openapi.js";
-import { type RetryOptions, withRetries } from "./retry.js";
+import { MAX_TIMER_MS, type RetryOptions, withRetries } from "./retry.js";
 
 export interface RummySolverOptions {
   /** Where the service is: `http://127.0.0.1:8000`, `https://rummy.example.com`. */
@@ -100,6 +100,8 @@ export class RummySolver {
   readonly raw: Client<paths>;
   private readonly retry: RetryOptions | false;
   private readonly marginMs: number;
+  /** The most `time_limit_ms` each path takes on this service, where it said less than openapi.json. */
+  private readonly timeLimitMax: Record<string, number> = {};
 
   constructor(options: RummySolverOptions) {
     const headers: Record<string, string> = { ...options.headers };
@@ -201,12 +203,21 @@ export class RummySolver {
    * The methods above are this with a name.
    */
   post<P extends JsonPath>(path: P, body: RequestOf<P>, options: CallOptions = {}): Promise<ResponseOf<P>> {
-    const maximum = (TIME_LIMIT_MAX_MS as Readonly<Record<string, number>>)[path];
     const post = this.raw.POST as unknown as UntypedCall;
-    return this.run((init) => {
-      const sent = maximum === undefined || init.remainingMs === undefined ? body
-        : withTimeLimit(body, Math.min(maximum, Math.floor(init.remainingMs - this.marginMs)));
-      return post(path, { body: sent, signal: init.signal, headers: init.headers });
+    return this.run(async (init) => {
+      for (;;) {
+        const maximum = this.timeLimitMax[path] ?? (TIME_LIMIT_MAX_MS as Readonly<Record<string, number>>)[path];
+        const sent = maximum === undefined || init.remainingMs === undefined ? body
+          : withTimeLimit(body, Math.min(maximum, Math.floor(init.remainingMs - this.marginMs)));
+        const answer = await post(path, { body: sent, signal: init.signal, headers: init.headers });
+        // A service whose operator set a lower limit than openapi.json's says so in
+        // its 422: the call is sent once more within it, and the limit kept for the path.
+        const lower = answer.response.status === 422 && sent !== body ? statedLimit(answer.error) : undefined;
+        if (lower === undefined || lower >= (maximum ?? Infinity)) {
+          return answer;
+        }
+        this.timeLimitMax[path] = lower;
+      }
     }, options) as Promise<ResponseOf<P>>;
   }
 
@@ -217,10 +228,13 @@ export class RummySolver {
    * A deadline covers the whole stream.
    */
   async *solveStream(lines: Iterable<StreamLine>, options: CallOptions = {}): AsyncGenerator<StreamAnswer> {
-    const body = Array.from(lines, (line) => JSON.stringify(line)).join("\n") + "\n";
+    const texts = Array.from(lines, (line) => JSON.stringify(line));
+    const count = texts.length;
+    const body = texts.join("\n") + "\n";
     const post = this.raw.POST as unknown as UntypedCall;
     // The deadline covers reading the answer lines too, so it is the stream's own.
-    const { deadlineMs, ...rest } = options;
+    const { deadlineMs: given, ...rest } = options;
+    const deadlineMs = checkedDeadline(given);
     const deadline = deadlineMs === undefined ? undefined : new Timeout(deadlineMs);
     const signals = combine(options.signal, deadline?.signal);
     try {
@@ -233,19 +247,38 @@ export class RummySolver {
       }), { ...rest, signal: signals.signal }, deadline?.endsAt);
       const decoder = new TextDecoder();
       let pending = "";
+      let answered = 0;
+      let last: StreamAnswer | undefined;
+      const read = (text: string): StreamAnswer => {
+        answered += 1;
+        try {
+          last = JSON.parse(text) as StreamAnswer;
+        } catch (error) {
+          throw unreadableAnswer(`answer line ${answered} that is not JSON (${(error as Error).message})`,
+            { "X-Request-ID": rest.requestId ?? "" });
+        }
+        return last;
+      };
       for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+        let from = pending.length; // only the new text can hold the next newline
         pending += decoder.decode(chunk, { stream: true });
         let end: number;
-        while ((end = pending.indexOf("\n")) >= 0) {
+        while ((end = pending.indexOf("\n", from)) >= 0) {
           const line = pending.slice(0, end).trim();
           pending = pending.slice(end + 1);
+          from = 0;
           if (line !== "") {
-            yield JSON.parse(line) as StreamAnswer;
+            yield read(line);
           }
         }
       }
       if (pending.trim() !== "") {
-        yield JSON.parse(pending) as StreamAnswer;
+        yield read(pending);
+      }
+      const ended = last !== undefined && "error" in last && STREAM_ENDINGS.has(last.error.type);
+      if (answered < count && !ended) {
+        throw unreadableAnswer(`${answered} answer lines for the ${count} lines sent (the stream was cut)`,
+          { "X-Request-ID": rest.requestId ?? "" });
       }
     } catch (error) {
       if (deadline?.signal.aborted && !options.signal?.aborted && deadlineMs !== undefined) {
@@ -260,7 +293,7 @@ export class RummySolver {
 
   /** One call: its deadline, its signal, its request id and its retries. */
   private async run<T>(send: Send, options: CallOptions = {}, retriesUntil?: number): Promise<T> {
-    const deadlineMs = options.deadlineMs;
+    const deadlineMs = checkedDeadline(options.deadlineMs);
     const deadlineAt = deadlineMs === undefined ? undefined : performance.now() + deadlineMs;
     const headers: Record<string, string> = { ...options.headers };
     headers["X-Request-ID"] = options.requestId ?? newRequestId();
@@ -272,15 +305,26 @@ export class RummySolver {
       const deadline = remainingMs === undefined ? undefined : new Timeout(remainingMs);
       const signals = combine(options.signal, deadline?.signal);
       try {
-        const sent = await send({
-          signal: signals.signal,
-          headers,
-          ...(remainingMs === undefined ? {} : { remainingMs }),
-        });
-        if (sent.response.ok) {
-          return sent.data as T;
+        let sent: Sent;
+        try {
+          sent = await send({
+            signal: signals.signal,
+            headers,
+            ...(remainingMs === undefined ? {} : { remainingMs }),
+          });
+        } catch (error) {
+          if (error instanceof SyntaxError) { // a success answer's body that is not JSON
+            throw unreadableAnswer(`a body that is not JSON (${error.message})`, headers);
+          }
+          throw error;
         }
-        throw RummySolverError.fromResponse(sent.response, sent.error);
+        if (!sent.response.ok) {
+          throw RummySolverError.fromResponse(sent.response, sent.error);
+        }
+        if (!(sent.data instanceof ReadableStream) && (typeof sent.data !== "object" || sent.data === null)) {
+          throw unreadableAnswer(`${sent.response.status} without a JSON object`, headers, sent.response.status);
+        }
+        return sent.data as T;
       } catch (error) {
         if (deadline?.signal.aborted && !options.signal?.aborted && deadlineMs !== undefined) {
           throw new DeadlineExceededError(deadlineMs);
@@ -309,6 +353,34 @@ function newRequestId(): string {
     .join("");
 }
 
+/** The error lines with which the service ends a stream early (the lines after them are not answered). */
+const STREAM_ENDINGS = new Set(["stream_time_exceeded", "stream_too_large", "unavailable"]);
+
+/** A call's deadline: a non-negative number of milliseconds (Infinity or undefined: none). */
+function checkedDeadline(deadlineMs: number | undefined): number | undefined {
+  if (deadlineMs === undefined || deadlineMs === Infinity) {
+    return undefined;
+  }
+  if (typeof deadlineMs !== "number" || Number.isNaN(deadlineMs) || deadlineMs < 0) {
+    throw new RangeError(`deadlineMs must be a number of milliseconds, 0 or more; got ${String(deadlineMs)}`);
+  }
+  return deadlineMs;
+}
+
+/** The limit a 422 `time_limit_too_large` states ("... at most 1000 ..."), if it is one. */
+function statedLimit(body: unknown): number | undefined {
+  const item = (body as { detail?: ErrorItem[] } | undefined)?.detail?.[0];
+  const match = item?.type === "time_limit_too_large" ? /at most (\d+)/.exec(item.msg) : null;
+  return match === null || match[1] === undefined ? undefined : Number(match[1]);
+}
+
+/** The error of an answer the client cannot read as the service's (a proxy's page under 200, a cut stream). */
+function unreadableAnswer(what: string, headers: Record<string, string>, status = 200): RummySolverError {
+  const requestId = headers["X-Request-ID"] || undefined;
+  return new RummySolverError(status, [{ type: "http_error", loc: [], msg: `the service answered ${what}` }],
+    requestId === undefined ? {} : { requestId });
+}
+
 function withTimeLimit<B>(body: B, fits: number): B {
   const asked = (body as { time_limit_ms?: number | null }).time_limit_ms;
   const limit = Math.max(1, asked === undefined || asked === null ? fits : Math.min(asked, fits));
@@ -324,7 +396,8 @@ class Timeout {
 
   constructor(ms: number) {
     this.endsAt = performance.now() + ms;
-    this.timer = setTimeout(() => this.controller.abort(new DOMException("deadline", "TimeoutError")), ms);
+    this.timer = setTimeout(() => this.controller.abort(new DOMException("deadline", "TimeoutError")),
+      Math.min(ms, MAX_TIMER_MS));
   }
 
   get signal(): AbortSignal {

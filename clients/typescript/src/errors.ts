@@ -28,7 +28,9 @@ export function isKnownErrorCode(code: string): code is KnownErrorCode {
 }
 
 /**
- * An HTTP error answer of the service (4xx, 503): its status, its error items
+ * An HTTP error answer of the service (4xx, 503), or an answer the client cannot
+ * read as the service's (a 200 whose body is not the JSON answer, a stream cut
+ * short: one `http_error` item): its status, its error items
  * (`{"detail": [{type, loc, msg}]}`), `Retry-After` and `X-Request-ID`.
  */
 export class RummySolverError extends Error {
@@ -103,9 +105,20 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   if (/^\d+$/.test(text)) {
     return Number(text) * 1000;
   }
+  // Only the three date forms HTTP allows: Date.parse alone reads "1.5", "-5" or
+  // "abc 1" as dates long past, which would mean "retry at once".
+  if (!HTTP_DATE.some((form) => form.test(text))) {
+    return undefined;
+  }
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+const HTTP_DATE = [
+  /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/, // IMF-fixdate
+  /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/, // RFC 850
+  /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/, // asctime
+];
 
 function errorItems(body: unknown, response: Response): ErrorItem[] {
   const detail = (body as { detail?: unknown } | null | undefined)?.detail;

@@ -10,7 +10,10 @@ import { RummySolverError } from "./errors.js";
 export interface RetryOptions {
   /** Tries in all, the first included (default 3; 1: no retry). */
   readonly attempts?: number;
-  /** Milliseconds for all tries and the waits between them (default 10 000). */
+  /**
+   * Milliseconds from the first try after which no retry starts and no wait
+   * ends (default 10 000); a try itself is bounded by the call's `deadlineMs`.
+   */
   readonly budgetMs?: number;
   /** HTTP statuses worth another try (default 429 and 503). */
   readonly statuses?: readonly number[];
@@ -30,6 +33,9 @@ export interface RetryControl {
   /** `performance.now()` time after which no try starts and no wait ends. */
   readonly deadlineAt?: number | undefined;
 }
+
+/** The longest wait a timer holds (setTimeout fires at once past 2^31 - 1 ms). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const DEFAULT_RETRY: Required<Omit<RetryOptions, "onRetry">> = {
   attempts: 3,
@@ -77,8 +83,15 @@ function retryable(error: unknown, settings: typeof DEFAULT_RETRY): boolean {
     return settings.statuses.includes(error.status);
   }
   // fetch rejects with a TypeError when the request never got an answer
-  // (connection refused or reset); aborts and deadlines are other errors.
-  return settings.networkErrors && error instanceof TypeError;
+  // (connection refused or reset); aborts and deadlines are other errors. A
+  // TypeError of the caller's own making (a header value with a newline, a
+  // body JSON cannot hold) is not retried: sending it again fails alike.
+  return settings.networkErrors && error instanceof TypeError && isNetworkError(error);
+}
+
+/** Whether a fetch TypeError says the request never got an answer (Node gives the socket's error as its cause; browsers say so in words). */
+function isNetworkError(error: TypeError): boolean {
+  return error.cause !== undefined || /fetch|network|load failed/i.test(error.message);
 }
 
 function delayBefore(attempt: number, error: unknown, settings: typeof DEFAULT_RETRY): number {
@@ -102,7 +115,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
-    }, ms);
+    }, Math.min(ms, MAX_TIMER_MS));
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

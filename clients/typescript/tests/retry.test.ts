@@ -137,6 +137,89 @@ describe("retries", () => {
     assert.equal(parseRetryAfter("Wed, 21 Oct 2026 07:27:00 GMT", now), 0);
     assert.equal(parseRetryAfter(null, now), undefined);
     assert.equal(parseRetryAfter("soon", now), undefined);
+    assert.equal(parseRetryAfter("Wednesday, 21-Oct-26 07:28:02 GMT", now), 2000); // RFC 850
+    assert.equal(parseRetryAfter("Wed Oct 21 07:28:02 2026", now), 2000); // asctime
+    // what Date.parse alone reads as a date long past ("retry at once"): not a Retry-After
+    for (const junk of ["1.5", "-5", "-1", "1, 2", "Mon 2", "abc 1"]) {
+      assert.equal(parseRetryAfter(junk, now), undefined, junk);
+    }
+  });
+
+  it("does not retry a TypeError of the caller's own making", async () => {
+    const server = await scriptedServer((_n, _seen, response) => answerJson(response, SOLVED));
+    try {
+      const client = new RummySolver({ baseUrl: server.url });
+      const started = performance.now();
+      await assert.rejects(client.solveHand(HAND, { requestId: "bad\nid" }), TypeError);
+      assert.ok(performance.now() - started < 150, "retried with backoff");
+      assert.equal(server.seen.length, 0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("answers the client cannot read", () => {
+  for (const [what, body] of [["a page", "<html>hi</html>"], ["cut JSON", '{"variant":"gin","melds":['],
+    ["nothing", ""], ["null", "null"], ["a number", "7"]] as const) {
+    it(`makes a 200 with ${what} an http_error, not an answer`, async () => {
+      const server = await scriptedServer((_n, _seen, response) => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(body);
+      });
+      try {
+        const client = new RummySolver({ baseUrl: server.url });
+        const error = await client.solveHand(HAND, { requestId: "r-1" }).catch((caught: unknown) => caught);
+        assert.ok(error instanceof RummySolverError, String(error));
+        assert.equal(error.type, "http_error");
+        assert.equal(error.requestId, "r-1");
+        assert.equal(server.seen.length, 1); // not retried
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it("makes a stream line that is not JSON, or a stream cut short, an http_error", async () => {
+    for (const [lines, ends] of [[["{\"id\":1,\"result\":{}}", "<html>"], "not JSON"],
+      [["{\"id\":1,\"result\":{}}"], "cut"]] as const) {
+      const server = await scriptedServer((_n, _seen, response) => {
+        response.writeHead(200, { "content-type": "application/x-ndjson" });
+        response.end(lines.join("\n") + "\n");
+      });
+      try {
+        const client = new RummySolver({ baseUrl: server.url });
+        const ids: unknown[] = [];
+        const error = await (async () => {
+          for await (const answer of client.solveStream([{ id: 1, ...HAND }, { id: 2, ...HAND }])) {
+            ids.push(answer.id);
+          }
+        })().catch((caught: unknown) => caught);
+        assert.ok(error instanceof RummySolverError && error.message.includes(ends), String(error));
+        assert.deepEqual(ids, [1]);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it("takes a stream the service ended early with its own error line as complete", async () => {
+    const server = await scriptedServer((_n, _seen, response) => {
+      response.writeHead(200, { "content-type": "application/x-ndjson" });
+      response.end([{ id: 1, result: SOLVED },
+        { id: null, line: null, error: { type: "stream_time_exceeded", loc: [], msg: "600 s" } }]
+        .map((line) => JSON.stringify(line)).join("\n") + "\n");
+    });
+    try {
+      const client = new RummySolver({ baseUrl: server.url });
+      const answers = [];
+      for await (const answer of client.solveStream([{ id: 1, ...HAND }, { id: 2, ...HAND }, { id: 3, ...HAND }])) {
+        answers.push(answer);
+      }
+      assert.equal(answers.length, 2);
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -213,6 +296,42 @@ describe("deadlines", () => {
       assert.ok(performance.now() - started < 2000);
       assert.equal(server.seen[0]?.headers["content-type"], "application/x-ndjson");
       assert.equal(server.seen[0]?.body.split("\n").filter(Boolean).length, 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("keeps within a lower time limit the service states, and sends the call again within it", async () => {
+    const server = await scriptedServer((_n, seen, response) => {
+      const asked = (JSON.parse(seen.body) as { time_limit_ms: number }).time_limit_ms;
+      if (asked > 1000) {
+        response.writeHead(422, { "content-type": "application/json" });
+        response.end(JSON.stringify({ detail: [{ type: "time_limit_too_large", loc: ["body", "time_limit_ms"],
+          msg: `time_limit_ms is ${asked}; at most 1000 is allowed` }] }));
+        return;
+      }
+      answerJson(response, SOLVED);
+    });
+    try {
+      const client = new RummySolver({ baseUrl: server.url });
+      assert.equal((await client.solveHand(HAND, { deadlineMs: 4000 })).deadwood_points, 33);
+      assert.equal((await client.solveHand(HAND, { deadlineMs: 4000 })).deadwood_points, 33);
+      const asked = server.seen.map((s) => (JSON.parse(s.body) as { time_limit_ms: number }).time_limit_ms);
+      assert.equal(asked.length, 3); // the first call learns the limit, the second keeps to it
+      assert.ok((asked[0] ?? 0) > 1000 && asked.slice(1).every((ms) => ms === 1000), String(asked));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("takes Infinity as no deadline and refuses a deadline that is not a number of milliseconds", async () => {
+    const server = await scriptedServer((_n, _seen, response) => answerJson(response, SOLVED));
+    try {
+      const client = new RummySolver({ baseUrl: server.url });
+      assert.equal((await client.solveHand(HAND, { deadlineMs: Infinity })).deadwood_points, 33);
+      assert.equal(JSON.parse(server.seen[0]?.body ?? "{}").time_limit_ms, undefined);
+      await assert.rejects(client.solveHand(HAND, { deadlineMs: Number.NaN }), RangeError);
+      await assert.rejects(client.solveHand(HAND, { deadlineMs: -1 }), RangeError);
     } finally {
       await server.close();
     }
