@@ -467,6 +467,7 @@ export interface components {
          *             "action": "pass"
          *           },
          *           "reasons": [
+         *             "leaves 4S, which would go into a meld",
          *             "+14.8 points on average over 4 deals played out"
          *           ],
          *           "samples": 4,
