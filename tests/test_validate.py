@@ -312,4 +312,4 @@ def test_a_group_that_reads_as_a_set_or_a_run_is_read_as_the_requirements_ask(
                       solution.to_dict()["deadwood"], "indian13", wild_rank=wild, rules=rules)
     codes = [p.code for p in report.problems if p.code != "card_count_mismatch"]
     assert codes == [] and report.deadwood_points == solution.deadwood_points
-    assert [m.kind for m in report.melds] == [m.kind for m in solution.melds]
+    assert [m and m.kind for m in report.melds] == [m.kind for m in solution.melds]
