@@ -28,6 +28,8 @@ places, a history out of turn, a pile that does not match its history).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any, TypeGuard
 
 Loc = tuple[str | int, ...]
 
@@ -110,3 +112,14 @@ class InvalidStateError(SolverInputError):
 
     def __init__(self, message: str, *, code: str, loc: Loc) -> None:
         super().__init__(message, code=code, loc=loc)
+
+
+def is_list(value: object) -> TypeGuard[Sequence[Any]]:
+    """Whether a caller gave ``value`` as a list of things (a list, a tuple,
+    any ``Sequence``), not as a string, a mapping or a single value: the
+    shape every list-taking argument is checked for before it is read.
+
+    >>> is_list(["AS"]), is_list(("AS",)), is_list("AS"), is_list({"AS": 1}), is_list(None)
+    (True, True, False, False, False)
+    """
+    return isinstance(value, Sequence) and not isinstance(value, str)

@@ -42,6 +42,7 @@ from solver.cards import (
 )
 from solver.deadline import Deadline, DeadlineExceeded, Ticker, gc_paused, play_deadline
 from solver.engines.base import INFEASIBLE, wild_count
+from solver.errors import is_list
 from solver.geometry import GEOMETRY
 from solver.layoffs import (
     Layoff,
@@ -502,7 +503,7 @@ class LayoffHint:
 
 
 def _parse_table(table: Sequence[object]) -> list[list[int]]:
-    if isinstance(table, str) or not isinstance(table, Sequence):
+    if not is_list(table):
         raise InvalidHandError("table must be a list of melds, each a list of cards",
                                code="invalid_table", field="table")
     melds = []

@@ -44,6 +44,7 @@ from typing import Any, Literal
 from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
 from solver.classify import best_reading
 from solver.deadline import Deadline, play_deadline
+from solver.errors import is_list
 from solver.results import Meld
 from solver.rules import (
     MAX_HAND_CARDS,
@@ -165,7 +166,7 @@ def player_hand(player: PlayerHand | Mapping[str, Any], index: int) -> PlayerHan
 
 def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
                    deal: Deal) -> list[_Parsed]:
-    if isinstance(players, str | Mapping) or not isinstance(players, Sequence):
+    if not is_list(players):
         raise InvalidHandError(f"players must be a list of 2 to {MAX_PLAYERS} players, not "
                                f"{type(players).__name__}", code="wrong_player_count",
                                field="players")
@@ -184,9 +185,7 @@ def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
         groups.append((f"{where}.hand", hand))
         melded: list[list[int]] | None = None
         if player.melded is not None:
-            if isinstance(player.melded, str | Mapping) or \
-                    not isinstance(player.melded, Sequence) or \
-                    len(player.melded) > MAX_MELDED_GROUPS:
+            if not is_list(player.melded) or len(player.melded) > MAX_MELDED_GROUPS:
                 raise InvalidHandError(
                     f"{where}.melded must be a list of at most {MAX_MELDED_GROUPS} groups of cards",
                     code="invalid_melded", field=f"{where}.melded",

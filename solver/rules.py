@@ -35,7 +35,7 @@ from solver.cards import (
     rank_of,
     suit_of,
 )
-from solver.errors import InvalidRulesError
+from solver.errors import InvalidRulesError, is_list
 from solver.geometry import ACE_MODES, AceMode
 
 Objective = Literal["min_deadwood", "max_net", "cascade", "marriage"]
@@ -689,7 +689,7 @@ def parse_requirements(value: object) -> tuple[Requirement, ...]:
     """Requirement items from their wire form ``[{"kind", "count", "exact"}]``."""
     if isinstance(value, tuple) and all(isinstance(r, Requirement) for r in value):
         return value
-    if not isinstance(value, Sequence) or isinstance(value, str):
+    if not is_list(value):
         raise InvalidRulesError(
             "requirements", "requirements must be a list of {kind, count, exact} items")
     items: list[Requirement] = []

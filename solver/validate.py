@@ -20,6 +20,7 @@ from typing import Any
 
 from solver.cards import JOKER, InvalidHandError, card_name, parse_card
 from solver.classify import meld_problems, readings
+from solver.errors import is_list
 from solver.results import Meld, Problem, ValidationReport
 from solver.rules import MAX_HAND_CARDS, Deal, Rules, check_copies, check_hand, make_deal, make_rules
 from solver.scoring import meets_declaration, score_arrangement, unmet_requirements
@@ -144,7 +145,7 @@ def _parse_list(tokens: object, field: str) -> list[int]:
 def _parse(
     melds: Sequence[CardList], deadwood: CardList, hand: CardList | None, rules: Rules
 ) -> _Declared:
-    if isinstance(melds, str | Mapping) or not isinstance(melds, Sequence):
+    if not is_list(melds):
         raise InvalidHandError(
             "melds must be a list of melds, each a list of cards like ['AS', '2S', '3S']",
             code="invalid_card", field="melds",

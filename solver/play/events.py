@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import parse_card, parse_cards
-from solver.errors import InvalidStateError
+from solver.errors import InvalidStateError, is_list
 
 MAX_EVENTS = 1_500
 """Events in one history at most: a round of 300 turns (the arena's stop) of
@@ -85,7 +85,7 @@ def _cards(value: object) -> str | Sequence[object]:
 def _groups(value: object, index: int) -> Sequence[object]:
     if value is None:
         return ()
-    if isinstance(value, str) or not isinstance(value, Sequence):
+    if not is_list(value):
         raise InvalidStateError(f"history[{index}].melds must be a list of card lists",
                                 code="invalid_event", loc=("history", index, "melds"))
     return value
@@ -96,7 +96,7 @@ def parse_history(history: Sequence[object] | None, actions: Collection[str],
     """Every event of ``history`` (see ``parse_event``), at most ``MAX_EVENTS``."""
     if history is None:
         return ()
-    if isinstance(history, str) or not isinstance(history, Sequence):
+    if not is_list(history):
         raise InvalidStateError("history must be a list of events", code="invalid_event",
                                 loc=("history",))
     if len(history) > MAX_EVENTS:

@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn
 
-from solver.errors import InvalidStateError
+from solver.errors import InvalidStateError, is_list
 from solver.play.advice import Layoff
 from solver.play.events import Event
 from solver.play.words import DISCARD, DRAW_STOCK, KNOCK, LAY_OFF, PASS, TAKE_DISCARD
@@ -170,7 +170,7 @@ def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0",
     """The ``Record`` of an OpenSpiel ``gin_rummy`` action history (see the
     module docstring): checked, with ``players`` as the seats' ids and
     ``score`` the match score before the hand (gin to ``target``)."""
-    if isinstance(history, str) or not isinstance(history, Sequence):
+    if not is_list(history):
         raise InvalidStateError("history must be a list of OpenSpiel actions",
                                 code="invalid_openspiel_history", loc=("history",))
     reader = _Reader(history)

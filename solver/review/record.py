@@ -53,12 +53,12 @@ advisor's own replay, so a record that cannot have happened is an
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from solver.cards import card_name, parse_card, parse_cards
-from solver.errors import InvalidStateError, SolverInputError
+from solver.errors import InvalidStateError, SolverInputError, is_list
 from solver.play.advice import Layoff
 from solver.play.events import Event, parse_event
 from solver.play.gin.state import MATCH_TARGET
@@ -245,7 +245,7 @@ def _parse(data: object) -> Record:
 
 
 def _players(value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) < 2:
+    if not is_list(value) or len(value) < 2:
         refuse("players must be a list of an id per seat (two at least)", ("players",))
     ids: list[str] = []
     for seat, name in enumerate(value):
@@ -264,7 +264,7 @@ def _deal(value: object, seats: int) -> Dealt:
             refuse(f"{name!r} is not a field of a deal; it has {', '.join(DEAL_FIELDS)}",
                    ("deal", str(name)))
     hands = value.get("hands")
-    if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != seats:
+    if not is_list(hands) or len(hands) != seats:
         refuse(f"deal.hands must hold a hand per seat ({seats})", ("deal", "hands"))
     dealt = tuple(tuple(_cards(hand, f"deal.hands[{seat}]")) for seat, hand in enumerate(hands))
     if "upcard" not in value:
@@ -293,7 +293,7 @@ def _loc(where: str) -> list[str | int]:
 
 
 def _steps(value: object, game: str, seats: int) -> tuple[Step, ...]:
-    if isinstance(value, str) or not isinstance(value, Sequence):
+    if not is_list(value):
         refuse("events must be a list of events", ("events",))
     from solver.play.events import MAX_EVENTS
 
@@ -336,7 +336,7 @@ def _layoffs(value: object, index: int, event: Event) -> tuple[Layoff, ...]:
     if value is None:
         return ()
     where: tuple[str | int, ...] = ("events", index, LAYOFFS)
-    if event.action != LAY_OFF or isinstance(value, str) or not isinstance(value, Sequence):
+    if event.action != LAY_OFF or not is_list(value):
         refuse(f"events[{index}].layoffs: a gin reply's layoffs, a list of "
                "{target, cards}", where, "invalid_event")
     out = []
@@ -358,7 +358,7 @@ def _score(value: object, target: object, seats: int) -> tuple[tuple[int, ...] |
     goal = MATCH_TARGET if target is None else target
     if value is None:
         return None, goal
-    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != seats:
+    if not is_list(value) or len(value) != seats:
         refuse(f"score must be the match score before the hand, a number per seat ({seats})",
                ("score",))
     points = []
@@ -380,7 +380,7 @@ bound keeps sums over millions of records finite)."""
 def _result(value: object, seats: int) -> tuple[float, ...] | None:
     if value is None:
         return None
-    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != seats:
+    if not is_list(value) or len(value) != seats:
         refuse(f"result must be each seat's points ({seats} numbers)", ("result",))
     out = []
     for seat, item in enumerate(value):

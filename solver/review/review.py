@@ -46,7 +46,7 @@ from typing import Any
 
 from solver.cards import card_name
 from solver.deadline import Deadline, play_deadline
-from solver.errors import InvalidOptionError, InvalidStateError
+from solver.errors import InvalidOptionError, InvalidStateError, is_list
 from solver.play import GAMES
 from solver.play.advice import Advice, Move, MoveValue
 from solver.play.gin.scoring import knock_points
@@ -657,7 +657,7 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
 def _seats(seats: Sequence[int] | None, record: Record) -> tuple[int, ...]:
     if seats is None:
         return tuple(range(record.seats))
-    if isinstance(seats, str | Mapping) or not isinstance(seats, Sequence):
+    if not is_list(seats):
         raise InvalidStateError(f"seats must be a list of seats from 0 to {record.seats - 1}; "
                                 f"got {type(seats).__name__}", code="invalid_state",
                                 loc=("seats",))
