@@ -235,6 +235,7 @@ export class RummySolver {
     // The deadline covers reading the answer lines too, so it is the stream's own.
     const { deadlineMs: given, ...rest } = options;
     const deadlineMs = checkedDeadline(given);
+    const requestId = options.requestId ?? newRequestId(); // the stream's, for its errors too
     const deadline = deadlineMs === undefined ? undefined : new Timeout(deadlineMs);
     const signals = combine(options.signal, deadline?.signal);
     try {
@@ -244,7 +245,7 @@ export class RummySolver {
         parseAs: "stream",
         signal: signals.signal, // not the try's: the body is read after run() returns
         headers: { ...init.headers, "Content-Type": "application/x-ndjson" },
-      }), { ...rest, signal: signals.signal }, deadline?.endsAt);
+      }), { ...rest, requestId, signal: signals.signal }, deadline?.endsAt);
       const decoder = new TextDecoder();
       let pending = "";
       let answered = 0;
@@ -255,7 +256,7 @@ export class RummySolver {
           last = JSON.parse(text) as StreamAnswer;
         } catch (error) {
           throw unreadableAnswer(`answer line ${answered} that is not JSON (${(error as Error).message})`,
-            { "X-Request-ID": rest.requestId ?? "" });
+            requestId);
         }
         return last;
       };
@@ -278,7 +279,7 @@ export class RummySolver {
       const ended = last !== undefined && "error" in last && STREAM_ENDINGS.has(last.error.type);
       if (answered < count && !ended) {
         throw unreadableAnswer(`${answered} answer lines for the ${count} lines sent (the stream was cut)`,
-          { "X-Request-ID": rest.requestId ?? "" });
+          requestId);
       }
     } catch (error) {
       if (deadline?.signal.aborted && !options.signal?.aborted && deadlineMs !== undefined) {
@@ -314,7 +315,7 @@ export class RummySolver {
           });
         } catch (error) {
           if (error instanceof SyntaxError) { // a success answer's body that is not JSON
-            throw unreadableAnswer(`a body that is not JSON (${error.message})`, headers);
+            throw unreadableAnswer(`a body that is not JSON (${error.message})`, headers["X-Request-ID"]);
           }
           throw error;
         }
@@ -322,7 +323,8 @@ export class RummySolver {
           throw RummySolverError.fromResponse(sent.response, sent.error);
         }
         if (!(sent.data instanceof ReadableStream) && (typeof sent.data !== "object" || sent.data === null)) {
-          throw unreadableAnswer(`${sent.response.status} without a JSON object`, headers, sent.response.status);
+          throw unreadableAnswer(`${sent.response.status} without a JSON object`, headers["X-Request-ID"],
+            sent.response.status);
         }
         return sent.data as T;
       } catch (error) {
@@ -375,10 +377,9 @@ function statedLimit(body: unknown): number | undefined {
 }
 
 /** The error of an answer the client cannot read as the service's (a proxy's page under 200, a cut stream). */
-function unreadableAnswer(what: string, headers: Record<string, string>, status = 200): RummySolverError {
-  const requestId = headers["X-Request-ID"] || undefined;
+function unreadableAnswer(what: string, requestId: string | undefined, status = 200): RummySolverError {
   return new RummySolverError(status, [{ type: "http_error", loc: [], msg: `the service answered ${what}` }],
-    requestId === undefined ? {} : { requestId });
+    { requestId });
 }
 
 function withTimeLimit<B>(body: B, fits: number): B {

@@ -196,6 +196,7 @@ describe("answers the client cannot read", () => {
           }
         })().catch((caught: unknown) => caught);
         assert.ok(error instanceof RummySolverError && error.message.includes(ends), String(error));
+        assert.equal(error.requestId, server.seen[0]?.headers["x-request-id"]); // the one sent
         assert.deepEqual(ids, [1]);
       } finally {
         await server.close();
