@@ -15,12 +15,12 @@ import os
 import sys
 import time
 import typing
-import zlib
 from collections.abc import Generator, Iterator
 from typing import IO, TextIO
 
 from api.bulk.on_pool import default_processes, run_lines
 from api.bulk.pipeline import WorkersFailed
+from api.shared.decode import UNREADABLE_INPUT
 from api.shared.lines import Answered
 from api.shared.operations import find, line_names
 from api.shared.settings import Settings, current
@@ -113,7 +113,7 @@ class InputLines:
                             break
                 read += 1
                 yield line.rstrip(b"\r\n")
-        except (OSError, EOFError, zlib.error) as exc:
+        except UNREADABLE_INPUT as exc:
             self.failure = (f"the input cannot be read past line {read}: {exc} (a gzip file "
                             "cut short or corrupt, or a read error); every line before it is "
                             "answered in the output")

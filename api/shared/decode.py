@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import zlib
 from typing import Any, Literal
 
 from api.shared.errors import RequestRejected
@@ -34,6 +35,10 @@ from api.shared.errors import RequestRejected
 Kind = Literal["body", "line"]
 
 MAX_JSON_DEPTH = 32
+UNREADABLE_INPUT: tuple[type[Exception], ...] = (OSError, EOFError, zlib.error)
+"""What reading an input file or stream raises when it cannot be read to its
+end (a read error; a gzip file cut short or corrupt): the command line's files
+and bulk's lines catch these and say so."""
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 import argparse
 import gzip
 import sys
-import zlib
 from typing import Any
 
-from api.shared.decode import decode_field
+from api.shared.decode import UNREADABLE_INPUT, decode_field
 from api.shared.errors import RequestRejected
 
 
@@ -42,7 +41,7 @@ class ReviewFile:
             else:
                 with open(args.file, "rb") as stream:
                     raw = stream.read()
-        except (OSError, EOFError, zlib.error) as error:
+        except UNREADABLE_INPUT as error:
             reason = getattr(error, "strerror", None) or str(error)
             raise RequestRejected.one("invalid_value", ["file"],
                                       f"cannot read {args.file}: {reason}") from None
