@@ -207,6 +207,9 @@ def test_the_playouts_careful_thrower_keeps_what_completes_the_next_players_meld
     assert card_name(careful.throw(hand, None)) == "KS"
     assert card_name(careful.throw(hand, None, theirs)) == "9D"
     assert card_name(careful.throw(hand, None, parse_cards("QH QD 2S 7H"))) == "KS"
+    jokers = parse_cards("JK JK")  # nothing but jokers left to throw (Rummy 500's deck)
+    rummy500 = FastPlayer(VARIANTS["rummy500"].values, params=replace(LAY_DOWN_PARAMS, feed_care=30))
+    assert card_name(rummy500.throw(jokers, None, theirs)) == "JK"
 
 
 def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> None:

@@ -342,7 +342,8 @@ class FastPlayer:
         """The card to throw: most points less ``link_weight`` per link, never a
         joker while another card is left, never ``keep`` (the top just taken);
         with ``next_hand`` (the next player's) and ``feed_care``, a card that
-        makes a meld with it costs ``feed_care`` points more."""
+        makes a meld with it costs ``feed_care`` points more (a hand of jokers
+        only throws one whatever it feeds)."""
         options = [c for c in hand if c != keep] or list(hand)
         naturals = [c for c in options if c != JOKER] or options
         points = self.values.hand
@@ -350,7 +351,8 @@ class FastPlayer:
         if self.feed_care and next_hand is not None:
             care, theirs = self.feed_care, Held(next_hand)
             return max(naturals, key=lambda c: (points[c] - weight * links(c, hand)
-                                                - care * theirs.completes(c), c))
+                                                - care * (c != JOKER and theirs.completes(c)),
+                                                c))
         return max(naturals, key=lambda c: (points[c] - weight * links(c, hand), c))
 
 
