@@ -24,9 +24,11 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
+from limits import parse as parse_rate
 
 from api.server.keys import KeyFileError, KeyRing, derived_secret, digest_of, main
 from api.server.main import create_app
+from api.server.rate_limit import RateLimiter
 from api.shared.settings import Settings, SettingsError, load_settings
 
 try:  # Starlette 1.x prefers httpx2 for its TestClient; httpx works the same here.
@@ -189,9 +191,75 @@ def test_a_bad_key_file_is_refused_at_start(tmp_path: Path) -> None:
         KeyRing.load("", str(tmp_path / "missing"), "10/second")
 
 
+def test_a_key_file_that_is_not_text_or_lists_a_key_twice_is_refused_at_start(
+        tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 and a digest on two lines (which rate would
+    hold?) name the line; a leading BOM is no line of its own."""
+    line = f"{digest_of('k').hex()}  5/second\n"
+    keys = tmp_path / "keys"
+    keys.write_bytes(line.encode() + b"\xff\xfe bad\n")
+    with pytest.raises(KeyFileError, match=r"keys:2: not UTF-8"):
+        KeyRing.load("", str(keys), "10/second")
+    keys.write_text(line + "# another rate for the same key\n" + line.replace("5/", "9/"))
+    with pytest.raises(KeyFileError, match=r"keys:3: the key of line 1 again"):
+        KeyRing.load("", str(keys), "10/second")
+    keys.write_bytes(b"\xef\xbb\xbf" + line.encode())
+    found = KeyRing.load("", str(keys), "10/second").find("k")
+    assert found is not None and str(found.rate) == str(parse_rate("5/second"))
+
+
+@pytest.mark.parametrize("keys", ["cl\u00e9-secret", "ok-key,abc\udcff"])
+def test_a_key_that_no_header_can_carry_is_refused_at_start(keys: str) -> None:
+    """A key of characters beyond printable ASCII (a header's bytes read as
+    Latin-1 never match its UTF-8 digest; bytes that are not UTF-8 arrive as
+    surrogates): refused naming the setting, the keys never repeated."""
+    with pytest.raises(SettingsError, match=r"API_KEYS: .*not printable ASCII") as refused:
+        load_settings(api_keys=keys)
+    assert "secret" not in str(refused.value) and "ok-key" not in str(refused.value)
+    assert "(hidden)" in str(refused.value)
+
+
+def test_an_empty_key_file_leaves_the_api_open_with_a_warning(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The shipped Kubernetes Secret holds no key: the API is open, and the log says so."""
+    keys = tmp_path / "keys"
+    keys.write_text("# sha256 of the key    rate\n")
+    with caplog.at_level(logging.WARNING, logger="api.keys"):
+        with make(api_keys_file=str(keys)) as client:
+            assert client.post("/v1/solve", json=HAND).status_code == 200
+    assert any("holds no key" in r.getMessage() and "open" in r.getMessage()
+               for r in caplog.records)
+
+
 def test_the_key_line_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["k", "5/second"]) == 0
     assert capsys.readouterr().out.split() == [digest_of("k").hex(), "5/second"]
+    assert main(["cl\u00e9"]) == 2 and "printable ASCII" in capsys.readouterr().err
+    assert main([" k"]) == 2 and "spaces" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("url", "problem"), [
+    ("http://127.0.0.1:6379/0", "a Redis URL"),
+    ("unix:///run/redis.sock", "a Redis URL"),
+    ("redis://:s3cretpw@127.0.0.1:notaport/0", "port is not a number"),
+    ("redis:///0", "names no host"),
+    ("redis://cache:6379/zero", "database is a number"),
+])
+def test_a_redis_url_the_counter_cannot_open_is_refused_at_start(url: str, problem: str) -> None:
+    """Refused by the settings (``rummy-solver serve`` exits 2 before a worker
+    starts), never in the workers, and a password never printed."""
+    with pytest.raises(SettingsError, match=f"REDIS_URL: .*{problem}") as refused:
+        load_settings(redis_url=url)
+    assert "s3cretpw" not in str(refused.value)
+
+
+def test_redis_urls_read_as_redis_reads_them() -> None:
+    """The scheme in any case, Redis' port when none is given, TLS and sockets."""
+    assert load_settings(redis_url="REDIS://:pw@cache/2").redis_url == "redis://:pw@cache:6379/2"
+    assert load_settings(redis_url="rediss://cache:6380").redis_url == "rediss://cache:6380"
+    assert (load_settings(redis_url="redis+unix:///run/redis.sock").redis_url
+            == "redis+unix:///run/redis.sock")
+    RateLimiter(load_settings(redis_url="redis://cache/0").redis_url)  # opens (connects lazily)
 
 
 def _from(app: Any, address: str) -> TestClient:

@@ -43,7 +43,7 @@ from pathlib import Path
 
 from limits import RateLimitItem, parse
 
-from api.shared.settings import Settings, SettingsError, current
+from api.shared.settings import NOT_PRINTABLE_KEY, Settings, SettingsError, current, printable_key
 
 ID_DIGITS = 16
 """Hex digits of a key's HMAC that name it in logs and rate counts (64 bits:
@@ -123,10 +123,15 @@ class KeyRing:
 
 def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a BOM of a Windows editor is no line
     except OSError as error:
         raise KeyFileError(f"cannot read the key file {path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        line = path.read_bytes()[:error.start].count(b"\n") + 1
+        raise KeyFileError(f"{path}:{line}: not UTF-8 text (byte {error.start}); the file "
+                           "holds digests in hex and rates") from None
     keys = []
+    lines: dict[bytes, int] = {}
     for number, raw in enumerate(text.splitlines(), 1):
         fields = raw.split("#", 1)[0].split(maxsplit=1)
         if not fields:
@@ -140,7 +145,12 @@ def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
         except ValueError:
             raise KeyFileError(f"{path}:{number}: {fields[1]!r} is not a rate such as "
                                "100/second or 6000 per minute") from None
-        keys.append(ApiKey(bytes.fromhex(digest), rate))
+        digest_bytes = bytes.fromhex(digest)
+        if digest_bytes in lines:
+            raise KeyFileError(f"{path}:{number}: the key of line {lines[digest_bytes]} again "
+                               "(one line a key: which rate would hold?)")
+        lines[digest_bytes] = number
+        keys.append(ApiKey(digest_bytes, rate))
     return keys
 
 
@@ -169,6 +179,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args or len(args) > 2:
         print(_USAGE, file=sys.stderr)
+        return 2
+    if not printable_key(args[0]):
+        print(f"error: the key {NOT_PRINTABLE_KEY}", file=sys.stderr)
+        return 2
+    if not args[0].strip() or args[0].strip() != args[0]:
+        print("error: the key is empty or has spaces at an end, which the service strips",
+              file=sys.stderr)
         return 2
     print(digest_of(args[0]).hex() + (f"  {args[1]}" if len(args) > 1 else ""))
     return 0

@@ -10,6 +10,7 @@ from packaged assets (no CDN), the schema at ``/openapi.json``.
 from __future__ import annotations
 
 import gc
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -117,6 +118,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        body_types={**{op.path: JSON for op in OPERATIONS.values()},
                                    stream.PATH: NDJSON})
     keys = KeyRing.from_settings(settings)
+    if settings.api_keys_file and not keys:
+        logging.getLogger("api.keys").warning(
+            "RUMMY_SOLVER_API_KEYS_FILE names %s, which holds no key: /v1 is open to anyone "
+            "who reaches the port (add a key's line, python -m api.server.keys KEY)",
+            settings.api_keys_file)
     app.state.limiter = None
     if keys:
         limiter = RateLimiter(settings.redis_url, settings.redis_connect_timeout_ms,

@@ -75,7 +75,8 @@ class RateLimiter:
         storage: Storage
         if redis_url:
             # limits' asyncio storages are named async+redis://, async+rediss:// ...
-            url = redis_url if redis_url.startswith("async+") else f"async+{redis_url}"
+            # (the settings allow redis://, rediss:// and redis+unix:// only)
+            url = f"async+{redis_url}"
             from redis.asyncio.retry import Retry
             from redis.backoff import NoBackoff
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import os
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -75,6 +76,90 @@ def _secret(value: str) -> str:
     if value and len(value) < 16:
         raise ValueError("at least 16 characters (or empty, to derive it from the keys)")
     return value
+
+
+REDIS_SCHEMES = ("redis", "rediss", "redis+unix")
+"""The Redis URLs the rate limits can count in: TCP, TLS, a Unix socket."""
+REDIS_PORT = 6379
+
+
+def _redis_url(value: str) -> str:
+    """A Redis URL the rate limiter can open, or empty for none: the scheme
+    lower-cased and Redis' own port where none is given (the counter's
+    library wants one).
+
+    >>> _redis_url("REDIS://cache/0"), _redis_url(" redis+unix:///run/redis.sock ")
+    ('redis://cache:6379/0', 'redis+unix:///run/redis.sock')
+    """
+    url = value.strip()
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme not in REDIS_SCHEMES:
+        raise ValueError("a Redis URL: redis://host:6379/0, rediss://host:6380/0 (TLS) or "
+                         "redis+unix:///path/to/redis.sock")
+    if scheme == "redis+unix":
+        if not parts.path:
+            raise ValueError("redis+unix:// needs the socket's path (redis+unix:///run/redis.sock)")
+        return f"{scheme}://{url.split('://', 1)[1]}"
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError("its port is not a number from 0 to 65535") from None
+    if not parts.hostname:
+        raise ValueError("it names no host (redis://host:6379/0)")
+    database = parts.path.strip("/")
+    if database and not database.isdigit():
+        raise ValueError(f"its database is a number (redis://host:6379/0), not {database!r}")
+    netloc = parts.netloc if port is not None else f"{parts.netloc}:{REDIS_PORT}"
+    return urlunsplit(parts._replace(scheme=scheme, netloc=netloc))
+
+
+NOT_PRINTABLE_KEY = ("holds a character that is not printable ASCII (keys are sent in a "
+                     "header: letters, digits and punctuation)")
+
+
+def printable_key(key: str) -> bool:
+    """Whether ``key`` can be an API key: printable ASCII only, as a header
+    carries it (a key of other characters could never be matched).
+
+    >>> printable_key("k3y-0f_the.studio"), printable_key("clé")
+    (True, False)
+    """
+    return all(" " <= c <= "~" for c in key)
+
+
+def _api_keys(value: str) -> str:
+    """Comma-separated keys, each ``printable_key``."""
+    for number, key in enumerate(value.split(","), 1):
+        if not printable_key(key.strip()):
+            raise ValueError(f"key {number} {NOT_PRINTABLE_KEY}")
+    return value
+
+
+SECRET_FIELDS = frozenset({"api_keys", "key_id_secret"})
+"""Settings whose value an error message never repeats."""
+
+
+def shown(field: str, value: object) -> str:
+    """How an error message shows the value of setting ``field``: secrets
+    hidden, a URL's password masked.
+
+    >>> shown("redis_url", "redis://:hunter2@cache:6379/0")
+    "'redis://:***@cache:6379/0'"
+    >>> shown("api_keys", "k1,k2")
+    '(hidden)'
+    """
+    if field in SECRET_FIELDS:
+        return "(hidden)"
+    if field == "redis_url" and isinstance(value, str):
+        netloc = urlsplit(value).netloc if "://" in value else ""
+        if "@" in netloc:
+            credentials, _, host = netloc.rpartition("@")
+            user = credentials.partition(":")[0]
+            value = value.replace(netloc, f"{user}:***@{host}", 1)
+    return repr(value)
 
 
 def _env(name: str, *old: str) -> Any:
@@ -140,7 +225,7 @@ class Settings(BaseSettings):
                                  description="a solver process is replaced after this many requests")
     recycle_rss_mb: Count = Field(default=768, ge=1, le=1 << 20,
                                   description="... or once it holds this much memory (MB)")
-    api_keys: str = Field(default="", description=(
+    api_keys: Annotated[str, AfterValidator(_api_keys)] = Field(default="", description=(
         "comma-separated API keys; when set (or a key file), every /v1 request needs one "
         "(Authorization: Bearer KEY or X-API-Key: KEY); never logged"))
     api_keys_file: str = Field(default="", description=(
@@ -164,9 +249,10 @@ class Settings(BaseSettings):
             "proxies whose X-Forwarded-For gives the client address (uvicorn's own variable, no "
             "prefix; * for any): behind a proxy, list it, or every client is the proxy's address "
             "to RUMMY_SOLVER_AUTH_FAILURE_LIMIT"))
-    redis_url: str = Field(default="", description=(
-        "Redis that counts the rate limits across workers and replicas (redis://host:6379/0); "
-        "empty: each worker counts in memory"))
+    redis_url: Annotated[str, AfterValidator(_redis_url)] = Field(default="", description=(
+        "Redis that counts the rate limits across workers and replicas (redis://host:6379/0, "
+        "rediss:// for TLS, redis+unix:///path for a socket; a password as "
+        "redis://:PASSWORD@host:6379/0); empty: each worker counts in memory"))
     redis_connect_timeout_ms: Count = Field(default=50, ge=1, le=60_000, description=(
         "the longest a rate limit check waits to connect to Redis"))
     redis_timeout_ms: Count = Field(default=50, ge=1, le=60_000, description=(
@@ -234,8 +320,8 @@ def load_settings(**overrides: Any) -> Settings:
         for error in exc.errors(include_url=False):
             field = str(error["loc"][0]) if error["loc"] else ""
             name = variable(field) if field else "settings"
-            problems.append(f"{name}: {error['msg']} (got {error.get('input')!r})" if field
-                            else f"{error['msg']}")
+            problems.append(f"{name}: {error['msg']} (got {shown(field, error.get('input'))})"
+                            if field else f"{error['msg']}")
         raise SettingsError("; ".join(problems)) from None
 
 
