@@ -1158,6 +1158,27 @@ def test_metrics_count_requests_and_solves(client: TestClient) -> None:
     assert "rummy_solver_queue_depth" in text and "rummy_solver_deadline_hits_total" in text
 
 
+def test_methods_clients_make_up_do_not_grow_the_metrics(client: TestClient) -> None:
+    """Every method the HTTP parser lets through (PURGE, PROPFIND ...) counts
+    as one ``other`` label: a client cannot add series by inventing calls."""
+    for method in ("PURGE", "PROPFIND", "MKCALENDAR", "LOCK"):
+        client.request(method, "/v1/solve")
+    text = client.get("/metrics").text
+    assert 'rummy_solver_requests_total{method="other",route="/v1/solve",status="405"}' in text
+    assert "PROPFIND" not in text and "PURGE" not in text
+
+
+def test_the_services_own_messages_are_whole_and_quoted_input_is_cut(
+        client: TestClient) -> None:
+    """An error message of the service's words is not cut at the input
+    preview's length; the input it quotes (a path segment) is."""
+    long_name = "v" * 5000
+    answer = client.get(f"/v1/variants/{long_name}")
+    message = answer.json()["detail"][0]["msg"]
+    assert answer.status_code == 404 and len(message) < 400
+    assert "choose one of" in message and "gin" in message.split("choose one of")[1]
+
+
 def test_cors_follows_the_setting() -> None:
     with make_client() as closed:
         response = closed.options("/v1/solve", headers={

@@ -19,10 +19,10 @@ from api.shared.errors import (
     MAX_ERROR_BYTES,
     ErrorItem,
     RequestRejected,
-    bounded,
     error_body,
     from_validation,
     item,
+    whole_message,
 )
 
 BODY = ("body",)
@@ -48,8 +48,9 @@ def rejected_response(rejected: RequestRejected, status_code: int = 422) -> Resp
 
 def error_response(status_code: int, type_: str, msg: str, loc: Sequence[str | int] = BODY,
                    headers: dict[str, str] | None = None) -> Response:
-    """An error answer with one item."""
-    return items_response([item(type_, loc, str(bounded(msg)))], status_code, headers)
+    """An error answer with one item: ``msg`` is the service's own words, kept
+    whole (up to ``MAX_MESSAGE_CHARS``); input it quotes is ``bounded`` by its caller."""
+    return items_response([item(type_, loc, whole_message(msg))], status_code, headers)
 
 
 async def _on_rejected(request: Request, exc: Exception) -> Response:

@@ -53,6 +53,21 @@ def header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+
+METRIC_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""The methods a request counter names; any other (PURGE, PROPFIND ... the
+HTTP parser lets through) counts as ``other``, so clients cannot grow the
+series."""
+
+
+def metric_method(method: str) -> str:
+    """The ``method`` label of a request's metrics.
+
+    >>> metric_method("POST"), metric_method("PROPFIND")
+    ('POST', 'other')
+    """
+    return method if method in METRIC_METHODS else "other"
+
 class RandomIds:
     """Request ids of 128 random bits in hex, drawn from ``os.urandom`` a batch
     at a time.
@@ -131,7 +146,7 @@ class RequestContextMiddleware:
         route = getattr(scope.get("route"), "path", None) or state.get("route") or "unmatched"
         method = scope.get("method", "")
         fields: dict[str, Any] = state.get("log_fields") or {}
-        metrics.REQUESTS.labels(route, method, str(status)).inc()
+        metrics.REQUESTS.labels(route, metric_method(method), str(status)).inc()
         metrics.LATENCY.labels(route).observe(seconds)
         if "engine" in fields and "variant" in fields:
             metrics.SOLVES.labels(fields["variant"], fields["engine"],

@@ -99,13 +99,13 @@ def from_exception(exc: ValueError) -> ErrorItem:
     """The item of an input error the library raised: its message whole (the
     list of knobs a game takes, say), up to ``MAX_MESSAGE_CHARS``."""
     if isinstance(exc, SolverInputError):
-        return item(exc.code, exc.loc, _whole(exc.message))
+        return item(exc.code, exc.loc, whole_message(exc.message))
     # The library raises a plain ValueError only for unusable input it has no code for.
-    return item("invalid_request", (), _whole(str(exc)) or type(exc).__name__)
+    return item("invalid_request", (), whole_message(str(exc)) or type(exc).__name__)
 
 
-def _whole(message: str) -> str:
-    """A message written by the library or this module, cut only past
+def whole_message(message: str) -> str:
+    """A message written by the library or the service, cut only past
     ``MAX_MESSAGE_CHARS`` (``bounded`` is for echoing input, not for our words)."""
     cut = message if len(message) <= MAX_MESSAGE_CHARS else message[:MAX_MESSAGE_CHARS] + "..."
     return cut.encode("utf-8", "replace").decode("utf-8")  # lone surrogates the input held
@@ -121,7 +121,7 @@ def from_validation(errors: Iterable[Mapping[str, Any]], prefix: Loc = ()) -> Re
         msg = str(error.get("msg", ""))
         if "rules" in loc:
             # Our words, whole: only what they echo of the input is bounded.
-            items.append(item("invalid_rules", loc, _whole(_rules_message(
+            items.append(item("invalid_rules", loc, whole_message(_rules_message(
                 loc[loc.index("rules") + 1:], type_, str(bounded(msg)), error.get("input")))))
             continue
         items.append(item(str(bounded(type_)), loc, str(bounded(msg))))

@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, Response
 
 from api.pages.assets import ASSET_FILES, HEADERS, STATIC_DIR, media_type
 from api.server.http_errors import error_response
+from api.shared.errors import bounded
 
 router = APIRouter(include_in_schema=False)
 
@@ -52,5 +53,5 @@ async def indian_page() -> FileResponse:
 async def play_asset(name: str) -> Response:
     """One of the page's files (script, style, icon)."""
     if name not in ASSET_FILES:
-        return error_response(404, "not_found", f"no playground asset {name!r}", ("path", "name"))
+        return error_response(404, "not_found", f"no playground asset {bounded(name)!r}", ("path", "name"))
     return _file(name)

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 from api.server.http_errors import error_response
 from api.server.routes.deps import ERROR_RESPONSES, _error
+from api.shared.errors import bounded
 from api.shared.schemas import VariantInfo, VariantList
 from solver import PRESETS
 from solver.rules import KNOB_DOCS
@@ -38,6 +39,6 @@ async def get_variant(name: str) -> VariantInfo:
     """One rule preset with the value of each knob."""
     if name not in PRESETS:
         return error_response(  # type: ignore[return-value]
-            404, "not_found", f"unknown variant {name!r}; choose one of {', '.join(PRESETS)}",
+            404, "not_found", f"unknown variant {bounded(name)!r}; choose one of {', '.join(PRESETS)}",
             ("path", "name"))
     return _info(name)
