@@ -36,7 +36,7 @@ from starlette.exceptions import StarletteDeprecationWarning
 
 from api.server.keys import KeyRing
 from api.server.main import create_app
-from api.shared.settings import ENV_PREFIX, Settings, load_settings
+from api.shared.settings import Settings, load_settings, variable
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -96,7 +96,9 @@ def _selects(selector: dict[str, str], labels: dict[str, str]) -> bool:
 
 
 def _env(container: dict[str, Any]) -> dict[str, str]:
-    return {item["name"]: item["value"] for item in container.get("env", [])}
+    """A container's environment: the values it sets (a value from a Secret is
+    the Secret's, unknown here: ``""``, the setting's empty default)."""
+    return {item["name"]: item.get("value", "") for item in container.get("env", [])}
 
 
 def _compose() -> dict[str, Any]:
@@ -111,13 +113,18 @@ def _app_paths() -> set[str]:
 
 
 def _setting_names() -> set[str]:
-    return {ENV_PREFIX + name.upper() for name in Settings.model_fields}
+    return set(_fields_by_variable())
+
+
+def _fields_by_variable() -> dict[str, str]:
+    """Each environment variable the service reads, and its setting."""
+    return {variable(name): name for name in Settings.model_fields}
 
 
 def _settings(env: dict[str, str]) -> Settings:
     """The settings the service starts with under ``env`` (``SettingsError`` if it would not)."""
-    known = {name: value for name, value in env.items() if name in _setting_names()}
-    return load_settings(**{name.removeprefix(ENV_PREFIX).lower(): value for name, value in known.items()})
+    fields = _fields_by_variable()
+    return load_settings(**{fields[name]: value for name, value in env.items() if name in fields})
 
 
 _SUFFIXES = {"m": Decimal("0.001"), "": Decimal(1),

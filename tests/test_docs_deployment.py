@@ -77,7 +77,7 @@ def test_the_resources_are_the_manifests() -> None:
 def _env(name: str) -> tuple[str, str]:
     """A setting's value in deployment.yaml and in compose.yaml."""
     container = _app_deployment()["spec"]["template"]["spec"]["containers"][0]
-    kubernetes = {item["name"]: item["value"] for item in container["env"]}[name]
+    kubernetes = {item["name"]: item.get("value") for item in container["env"]}[name]
     return kubernetes, _compose()["services"]["rummy-solver"]["environment"][name]
 
 

@@ -294,6 +294,38 @@ def test_failed_keys_are_limited_per_address() -> None:
                             headers={"X-API-Key": "right-key"}).status_code == 200
 
 
+def test_a_key_holder_behind_a_shared_address_is_not_locked_out() -> None:
+    """Clients behind one proxy share an address: ten wrong keys from one of
+    them must not refuse the others' keys.  A key admitted from the address
+    before passes its block; a key never used from there is refused unchecked
+    as a guess is (audit 4: the shipped manifests locked every key out)."""
+    with make(api_keys="right-key,idle-key", auth_failure_limit="3/minute") as started:
+        proxy = _from(started.app, "10.0.0.1")
+        assert proxy.post("/v1/solve", json=HAND,
+                          headers={"X-API-Key": "right-key"}).status_code == 200
+        guesses = [proxy.post("/v1/solve", json=HAND, headers={"X-API-Key": f"guess-{n}"})
+                   for n in range(4)]
+        assert [g.status_code for g in guesses] == [401, 401, 401, 429]
+        statuses = {key: proxy.post("/v1/solve", json=HAND, headers={"X-API-Key": key}).status_code
+                    for key in ("right-key", "idle-key", "guess-9")}
+        assert statuses == {"right-key": 200, "idle-key": 429, "guess-9": 429}
+
+
+def test_failed_keys_stay_bounded_while_redis_is_down() -> None:
+    """With Redis away (the open policy) each worker counts the unknown keys
+    itself: guessing is bounded through the outage, and a key admitted here
+    before still passes."""
+    dead = f"redis://127.0.0.1:{_free_port()}/0"
+    with make(api_keys="k", auth_failure_limit="3/minute", redis_url=dead,
+              client=("203.0.113.5", 40000)) as client:
+        assert client.post("/v1/solve", json=HAND, headers={"X-API-Key": "k"}).status_code == 200
+        statuses = [client.post("/v1/solve", json=HAND,
+                                headers={"X-API-Key": f"wrong-{n}"}).status_code
+                    for n in range(5)]
+        assert statuses == [401, 401, 401, 429, 429]
+        assert client.post("/v1/solve", json=HAND, headers={"X-API-Key": "k"}).status_code == 200
+
+
 def test_an_ipv6_client_is_counted_by_its_network() -> None:
     from api.server.auth import failure_bucket
 
@@ -381,6 +413,22 @@ def test_failed_keys_are_counted_across_workers(redis_url: str) -> None:
         assert statuses == [401, 401, 401, 429]
         assert elsewhere.post("/v1/solve", json=HAND,
                               headers={"X-API-Key": "right-key"}).status_code == 200
+
+
+def test_a_keys_admission_from_an_address_is_known_to_every_worker(redis_url: str) -> None:
+    """The mark that lets a key holder pass its address's block is in Redis:
+    admitted by one worker, it passes the block in another."""
+    settings = {"api_keys": "right-key", "auth_failure_limit": "3/minute",
+                "redis_url": redis_url}
+    proxy = ("10.0.0.77", 40000)
+    with make(client=proxy, **settings) as first, make(client=proxy, **settings) as second:
+        assert first.post("/v1/solve", json=HAND,
+                          headers={"X-API-Key": "right-key"}).status_code == 200
+        statuses = [first.post("/v1/solve", json=HAND, headers={"X-API-Key": "wrong"}).status_code
+                    for _ in range(4)]
+        assert statuses == [401, 401, 401, 429]
+        assert second.post("/v1/solve", json=HAND,
+                           headers={"X-API-Key": "right-key"}).status_code == 200
 
 
 def test_redis_down_lets_requests_through() -> None:

@@ -9,11 +9,21 @@ key, or with one the service does not know, gets 401 ``unauthorized`` (with
 Unknown keys are counted per client address (``failure_bucket``: the
 address, an IPv6 client's /64 network): past ``RUMMY_SOLVER_AUTH_FAILURE_LIMIT``
 every request carrying a key from there gets 429 ``too_many_failed_keys``
-with ``Retry-After`` *before* its key is looked at, so a right guess answers
-the same as a wrong one and guessing goes no faster than the limit.  Only
-that address waits: a key holder elsewhere is never refused for someone
-else's guesses.  A request without any key guesses nothing and is not
-counted.
+with ``Retry-After``, whether its key is right or wrong, so a right guess
+answers the same as a wrong one and guessing goes no faster than the limit.
+Only that address waits: a key holder elsewhere is never refused for
+someone else's guesses.  Nor is a key holder at that address whose key was
+admitted from it within the last day or two (marked in the counter under
+the key's id, ``ADMITTED_DAY_S``): clients behind one proxy that is not in
+``FORWARDED_ALLOW_IPS`` share an address, and one of them must not lock
+every other out by sending ten wrong keys.  A guesser there learns nothing
+of keys never used from its address; of the keys used from it, a right
+guess then passes (the price of keeping them served; list the proxy and
+each client has its own count).  A blocked request costs the same whether
+its key is known or not (one look-up in the counter either way).  A
+request without any key guesses nothing and is not counted.  While Redis
+is away each worker counts the unknown keys in its own memory
+(``RateLimiter``'s ``local``): the bound holds through an outage.
 
 While the counter (Redis) does not answer, ``RUMMY_SOLVER_RATE_LIMIT_FAIL``
 applies: requests go on uncounted (open), or get 503
@@ -28,6 +38,9 @@ the fair share of the solvers is then per key, and the access log names it.
 from __future__ import annotations
 
 import ipaddress
+import math
+import time
+from collections import OrderedDict
 
 from limits import RateLimitItem
 from starlette.responses import Response
@@ -39,6 +52,13 @@ from api.server.middleware import header
 from api.server.rate_limit import CounterUnavailable, RateLimiter
 
 KEY_LOC = ("header", "authorization")
+ADMITTED_DAY_S = 86_400
+"""A key admitted from an address within the last day or two passes that
+address's block on unknown keys (``_admitted``)."""
+REMEMBER_EVERY_S = 60.0
+"""How often a worker counts a key's admission from one address again."""
+REMEMBERED_PAIRS = 10_000
+"""The (address, key) pairs a worker remembers having counted (the oldest go)."""
 
 
 def failure_bucket(scope: Scope) -> str:
@@ -85,6 +105,8 @@ class ApiKeyMiddleware:
         self.limiter = limiter
         self.failure_limit = failure_limit
         self.metrics_need_key = metrics_need_key
+        self.remembered: OrderedDict[tuple[str, str], float] = OrderedDict()
+        """(address bucket, key id) -> when this worker last counted the pair."""
 
     def _guarded(self, scope: Scope) -> bool:
         path: str = scope.get("path", "")
@@ -116,19 +138,22 @@ class ApiKeyMiddleware:
             return error_response(
                 401, "unauthorized", "an API key is required: send it as 'Authorization: "
                 "Bearer KEY' or 'X-API-Key: KEY'", KEY_LOC, headers={"WWW-Authenticate": "Bearer"})
-        failures = f"failed-keys/{failure_bucket(scope)}"
-        wait = await self.limiter.over(failures, self.failure_limit)
-        if wait is not None:
-            state["log_fields"] = {"key": "not-checked"}
-            return error_response(
-                429, "too_many_failed_keys",
-                f"too many requests with an unknown API key from this address "
-                f"({self.failure_limit}); no key is checked from here for {wait} s",
-                KEY_LOC, headers={"Retry-After": str(wait)})
+        bucket = failure_bucket(scope)
+        failures = f"failed-keys/{bucket}"
+        wait = await self.limiter.over(failures, self.failure_limit, local=True)
         key = self.keys.find(presented)
+        if wait is not None:
+            admitted = await self.limiter.marked(_admitted(bucket, key.id if key else "-"))
+            if key is None or not admitted:
+                state["log_fields"] = {"key": "not-checked"}
+                return error_response(
+                    429, "too_many_failed_keys",
+                    f"too many requests with an unknown API key from this address "
+                    f"({self.failure_limit}); no key is checked from here for {wait} s",
+                    KEY_LOC, headers={"Retry-After": str(wait)})
         if key is None:
             state["log_fields"] = {"key": "unknown"}
-            await self.limiter.hit(failures, self.failure_limit)
+            await self.limiter.hit(failures, self.failure_limit, local=True)
             return error_response(401, "unauthorized", "this API key is not known", KEY_LOC,
                                   headers={"WWW-Authenticate": "Bearer"})
         state["key_id"] = key.id  # the access log names the key by it, admitted or not
@@ -138,7 +163,31 @@ class ApiKeyMiddleware:
                 429, "rate_limited",
                 f"this API key is over its rate limit ({key.rate}); retry in {wait} s",
                 KEY_LOC, headers={"Retry-After": str(wait)})
+        await self._remember(bucket, key.id)
         return None
+
+    async def _remember(self, bucket: str, key_id: str) -> None:
+        """Count that ``key_id`` was admitted from ``bucket`` (in the counter at
+        most once per ``REMEMBER_EVERY_S`` per worker: not a write per request)."""
+        now = time.monotonic()
+        pair = (bucket, key_id)
+        if now - self.remembered.get(pair, -math.inf) < REMEMBER_EVERY_S:
+            self.remembered.move_to_end(pair)
+            return
+        self.remembered[pair] = now
+        self.remembered.move_to_end(pair)
+        while len(self.remembered) > REMEMBERED_PAIRS:
+            self.remembered.popitem(last=False)
+        await self.limiter.mark(_admitted(bucket, key_id)[0], 2 * ADMITTED_DAY_S)
+
+
+def _admitted(bucket: str, key_id: str) -> tuple[str, str]:
+    """The marks of ``key_id``'s admission from ``bucket`` today and yesterday
+    (UTC days; each lives two days): a key admitted within the last one to
+    two days passes a block, whichever side of midnight."""
+    day = int(time.time() // ADMITTED_DAY_S)
+    return (f"admitted-keys/{bucket}/{key_id}/{day}",
+            f"admitted-keys/{bucket}/{key_id}/{day - 1}")
 
 
 def counter_down(down: CounterUnavailable) -> Response:

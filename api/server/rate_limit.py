@@ -14,7 +14,9 @@ fails (refused, timed out, any error) gets the policy of
 
 * ``open`` (the default): the request goes on, uncounted.  The limits protect
   the service; refusing every caller because the counter is down would do
-  the opposite.
+  the opposite.  The bound on guessing keys (``over``/``hit`` with
+  ``local``) is the exception: meanwhile each worker counts it in its own
+  memory, so an outage of Redis never lifts it (it holds per worker then).
 * ``closed``: the request is refused, 503 ``rate_limit_unavailable`` with
   ``Retry-After`` (``CounterUnavailable``), for a deployment where an
   uncounted request costs more than a refused one.
@@ -34,7 +36,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 from limits import RateLimitItem
@@ -92,6 +94,10 @@ class RateLimiter:
         self.storage = storage
         self.shared = bool(redis_url)
         self.limiter = SlidingWindowCounterRateLimiter(storage)
+        self.local_storage = MemoryStorage()
+        self.local = SlidingWindowCounterRateLimiter(self.local_storage)
+        """This worker's own counts, for the checks that must not go uncounted
+        while Redis is away (``local=True``), and its own marks."""
         self.fail = fail
         # A bound on each call whatever the client library does inside it
         # (a connection and one command).
@@ -113,23 +119,60 @@ class RateLimiter:
 
         return await self._guarded(count)
 
-    async def over(self, name: str, rate: RateLimitItem) -> int | None:
+    async def over(self, name: str, rate: RateLimitItem, local: bool = False) -> int | None:
         """The seconds to wait when ``name``'s count is at its rate, else None
-        (counts nothing)."""
+        (counts nothing).  ``local``: while Redis is away, this worker's own
+        count of ``name`` answers instead of the policy's "nothing counted"."""
 
-        async def look() -> int | None:
-            stats = await self.limiter.get_window_stats(rate, name)
-            return _wait(stats) if stats.remaining <= 0 else None
+        def look(limiter: SlidingWindowCounterRateLimiter) -> Callable[[], Awaitable[int | None]]:
+            async def call() -> int | None:
+                stats = await limiter.get_window_stats(rate, name)
+                return _wait(stats) if stats.remaining <= 0 else None
+            return call
 
-        return await self._guarded(look)
+        return await self._guarded(look(self.limiter), look(self.local) if local else None)
 
-    async def hit(self, name: str, rate: RateLimitItem) -> None:
-        """Add one to ``name``'s count (whether or not it is over)."""
+    async def hit(self, name: str, rate: RateLimitItem, local: bool = False) -> None:
+        """Add one to ``name``'s count (whether or not it is over); ``local``
+        as for ``over``."""
 
-        async def add() -> None:
-            await self.limiter.hit(rate, name)
+        def add(limiter: SlidingWindowCounterRateLimiter) -> Callable[[], Awaitable[None]]:
+            async def call() -> None:
+                await limiter.hit(rate, name)
+            return call
 
-        await self._guarded(add)
+        await self._guarded(add(self.limiter), add(self.local) if local else None)
+
+    async def mark(self, name: str, seconds: int) -> None:
+        """Set the mark ``name`` for ``seconds`` (a later mark of the same name
+        keeps the first one's end), in Redis and in this worker's memory
+        (never ``CounterUnavailable``)."""
+        if self.shared:
+            await self.local_storage.incr(name, seconds)
+
+        async def put() -> None:
+            await self.storage.incr(name, seconds)
+
+        try:
+            await self._guarded(put)
+        except CounterUnavailable:
+            pass  # kept in this worker's memory: a request admitted is not refused for it
+
+    async def marked(self, names: Sequence[str]) -> bool:
+        """Whether any of the marks ``names`` is set: in Redis, or in this
+        worker's memory while Redis is away (never ``CounterUnavailable``:
+        a mark only ever lets a request pass)."""
+
+        def look(storage: Storage) -> Callable[[], Awaitable[bool]]:
+            async def call() -> bool:
+                return any([await storage.get(name) > 0 for name in names])
+            return call
+
+        try:
+            found = await self._guarded(look(self.storage), look(self.local_storage))
+        except CounterUnavailable:
+            found = await look(self.local_storage)()
+        return bool(found)
 
     async def probe(self) -> bool:
         """Whether the counter answers now (a PING within the timeouts, even
@@ -149,15 +192,17 @@ class RateLimiter:
         self._answered()
         return True
 
-    async def _guarded(self, call: Callable[[], Awaitable[T | None]]) -> T | None:
-        """``call()`` within the timeouts; when the counter fails, None (open:
-        as if nothing were counted yet) or ``CounterUnavailable`` (closed)."""
+    async def _guarded(self, call: Callable[[], Awaitable[T | None]],
+                       fallback: Callable[[], Awaitable[T | None]] | None = None) -> T | None:
+        """``call()`` within the timeouts; when the counter fails,
+        ``CounterUnavailable`` (closed), else ``fallback()`` (this worker's
+        own count), else None (open: as if nothing were counted yet)."""
         if not self.shared:
             return await call()
         now = time.monotonic()
         if self.down_since is not None and now < self.retry_at:
             self._policy(now)
-            return None
+            return None if fallback is None else await fallback()
         if self.down_since is not None:
             self.retry_at = now + RETRY_S  # this check tries; the others meanwhile do not
         try:
@@ -166,7 +211,7 @@ class RateLimiter:
         except Exception as error:  # refused, timed out, a Redis error: the counter failed
             self._failed(_reason(error))
             self._policy(time.monotonic())
-            return None
+            return None if fallback is None else await fallback()
         self._answered()
         return result
 

@@ -247,8 +247,9 @@ class Settings(BaseSettings):
         default="127.0.0.1,::1", validation_alias=AliasChoices("FORWARDED_ALLOW_IPS"),
         description=(
             "proxies whose X-Forwarded-For gives the client address (uvicorn's own variable, no "
-            "prefix; * for any): behind a proxy, list it, or every client is the proxy's address "
-            "to RUMMY_SOLVER_AUTH_FAILURE_LIMIT"))
+            "prefix; addresses or networks such as 10.0.0.0/8): behind a proxy, list it, or every "
+            "client is the proxy's address to RUMMY_SOLVER_AUTH_FAILURE_LIMIT; * trusts what any "
+            "client writes, so only where no client reaches the service but through the proxy"))
     redis_url: Annotated[str, AfterValidator(_redis_url)] = Field(default="", description=(
         "Redis that counts the rate limits across workers and replicas (redis://host:6379/0, "
         "rediss:// for TLS, redis+unix:///path for a socket; a password as "
