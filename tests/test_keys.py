@@ -224,9 +224,9 @@ def test_an_empty_key_file_leaves_the_api_open_with_a_warning(
     """The shipped Kubernetes Secret holds no key: the API is open, and the log says so."""
     keys = tmp_path / "keys"
     keys.write_text("# sha256 of the key    rate\n")
-    with caplog.at_level(logging.WARNING, logger="api.keys"):
-        with make(api_keys_file=str(keys)) as client:
-            assert client.post("/v1/solve", json=HAND).status_code == 200
+    with caplog.at_level(logging.WARNING, logger="api.keys"), \
+            make(api_keys_file=str(keys)) as client:
+        assert client.post("/v1/solve", json=HAND).status_code == 200
     assert any("holds no key" in r.getMessage() and "open" in r.getMessage()
                for r in caplog.records)
 

@@ -149,7 +149,8 @@ class ApiKeyMiddleware:
                 return error_response(
                     429, "too_many_failed_keys",
                     f"too many requests with an unknown API key from this address "
-                    f"({self.failure_limit}); no key is checked from here for {wait} s",
+                    f"({self.failure_limit}); for {wait} s only keys already used from here "
+                    "are served",
                     KEY_LOC, headers={"Retry-After": str(wait)})
         if key is None:
             state["log_fields"] = {"key": "unknown"}

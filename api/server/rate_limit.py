@@ -33,6 +33,7 @@ a line when it is back; ``/readyz`` says so (``probe``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
@@ -153,10 +154,8 @@ class RateLimiter:
         async def put() -> None:
             await self.storage.incr(name, seconds)
 
-        try:
-            await self._guarded(put)
-        except CounterUnavailable:
-            pass  # kept in this worker's memory: a request admitted is not refused for it
+        with contextlib.suppress(CounterUnavailable):  # kept in this worker's memory:
+            await self._guarded(put)  # a request admitted is not refused for a mark
 
     async def marked(self, names: Sequence[str]) -> bool:
         """Whether any of the marks ``names`` is set: in Redis, or in this

@@ -154,8 +154,8 @@ SERVICE: dict[str, str] = {
                     "(only when keys are configured)",
     "rate_limited": "429: the API key is over its rate limit (Retry-After says when to retry)",
     "too_many_failed_keys": "429: too many requests with an unknown API key from this client "
-                            "address (RUMMY_SOLVER_AUTH_FAILURE_LIMIT); no key is checked from "
-                            "there until Retry-After",
+                            "address (RUMMY_SOLVER_AUTH_FAILURE_LIMIT); until Retry-After only "
+                            "keys already used from there are served",
     "rate_limit_unavailable": "503: the rate limits cannot be counted (Redis does not answer) "
                               "and RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (Retry-After says when "
                               "to retry)",

@@ -109,7 +109,7 @@ export const ERROR_CODES = {
   "not_ready": "503 from /readyz: the self-check solve failed, or Redis does not answer under RUMMY_SOLVER_RATE_LIMIT_FAIL=closed",
   "unauthorized": "401: the request carries no API key, or one the service does not know (only when keys are configured)",
   "rate_limited": "429: the API key is over its rate limit (Retry-After says when to retry)",
-  "too_many_failed_keys": "429: too many requests with an unknown API key from this client address (RUMMY_SOLVER_AUTH_FAILURE_LIMIT); no key is checked from there until Retry-After",
+  "too_many_failed_keys": "429: too many requests with an unknown API key from this client address (RUMMY_SOLVER_AUTH_FAILURE_LIMIT); until Retry-After only keys already used from there are served",
   "rate_limit_unavailable": "503: the rate limits cannot be counted (Redis does not answer) and RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (Retry-After says when to retry)",
   "cors_refused": "403: a CORS preflight from an origin, or asking for a method or headers, that RUMMY_SOLVER_CORS_ORIGINS does not allow",
   "not_found": "404: no such path (or variant)",
