@@ -115,6 +115,27 @@ def test_out_of_turn_events_are_the_advisors_replays_to_refuse() -> None:
     assert caught.value.message.startswith("events[2]:")
 
 
+WRONG_TURNS: list[tuple[str, Callable[[dict[str, Any]], None], tuple[str | int, ...]]] = [
+    ("bob takes the first upcard in ann's place", _set(("events", 0, "player"), 1),
+     ("events", 0)),
+    ("bob passes where he must throw", lambda d: d["events"].insert(
+        3, {"player": 1, "action": "pass"}), ("events", 3)),
+]
+
+
+@pytest.mark.parametrize(("what", "change", "loc"), WRONG_TURNS, ids=[w[0] for w in WRONG_TURNS])
+def test_a_turn_out_of_order_is_named_where_it_was_played(
+        what: str, change: Callable[[dict[str, Any]], None],
+        loc: tuple[str | int, ...]) -> None:
+    """The cards follow any order of turns, so a turn played by the wrong seat,
+    or a pass out of its phase, shows in them only events later (a meld of
+    cards not held at the knock; a hand over at the next event): the error
+    names the event that could not have happened (audit 5)."""
+    with pytest.raises(SolverInputError) as caught:
+        read_record(_changed(change))
+    assert (caught.value.code, caught.value.loc) == ("history_out_of_turn", loc), what
+
+
 def test_a_stock_order_fixes_every_draw() -> None:
     data = copy.deepcopy(GIN)
     rest = STOCK.split()

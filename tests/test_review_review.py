@@ -107,6 +107,32 @@ def test_the_review_is_anytime(gin_games: list[tuple[Record, Review]]) -> None:
     assert cut.split == ()
 
 
+def test_a_time_limit_counts_from_the_call_and_the_record_is_walked_once(
+        gin_games: list[tuple[Record, Review]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading and checking the record is part of the time a caller gave (a
+    long record and a short limit answered 503 over HTTP when the clock
+    started after two walks of it): a walk that takes longer than the limit
+    leaves no decision reviewed, and the wire form is walked once (audit 5)."""
+    import importlib
+    import time
+
+    module = importlib.import_module("solver.review.review")
+
+    record, _ = gin_games[1]
+    walks = []
+
+    def slow_walk(walked: Record, replay: bool = True) -> object:
+        walks.append(walked)
+        time.sleep(0.06)
+        return real_walk(walked, replay)
+
+    real_walk = module.walk
+    monkeypatch.setattr(module, "walk", slow_walk)
+    cut = module.review_game(**record.to_dict(), seed=1, time_limit_ms=40)
+    assert len(walks) == 1
+    assert not cut.complete and cut.decisions == ()
+
+
 def test_seats_asked_for_only(gin_games: list[tuple[Record, Review]]) -> None:
     record, _ = gin_games[2]
     answer = review(record, seats=[1], seed=2, time_limit_ms=60_000)

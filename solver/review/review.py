@@ -40,6 +40,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,7 +77,7 @@ from solver.review.params import (
     Units,
 )
 from solver.review.record import Record
-from solver.review.table import Decision, Walked, read_record, request_for, walk
+from solver.review.table import Decision, Walked, request_for, walk
 from solver.rules import make_rules
 
 PHASES = ("first_upcard", "draw", "discard", "knock", "drop", "lay_down", "layoff")
@@ -612,13 +613,14 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
     ``level`` is ``review`` (the default: the game's review level,
     ``ReviewParams.levels``) or one of the advisor's; the review stops by ``deadline`` (or
     ``time_limit_ms``) with the decisions reviewed so far."""
+    started = time.monotonic()
     if params is None:
         params = REVIEW_PARAMS
     elif not isinstance(params, ReviewParams):
         raise TypeError(f"params of a review are a ReviewParams; got {type(params).__name__}")
     if not isinstance(record, Record):
-        record = read_record(record)
-    walked = walk(record)
+        record = Record.from_dict(record)
+    walked = walk(record)  # the record checked like a state, once
     chosen = _seats(seats, record)
     names_ = (REVIEW_LEVEL, *GAMES[record.game].levels)
     if level is not None and level not in names_:
@@ -629,6 +631,9 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
         raise InvalidOptionError("seed", f"seed must be an integer; got {seed!r}",
                                  code="invalid_seed")
     until = play_deadline(time_limit_ms, deadline)
+    if deadline is None:  # a time limit counts from the call: reading the record too
+        spent_ms = 1000.0 * (time.monotonic() - started)
+        until = until.within_ms(max(0.0, until.remaining_ms() - spent_ms))
     if math.isfinite(until.remaining_s()):  # Deadline.never(): no time to keep back
         # the decisions stop early enough to leave time to write the answer
         keep = max(WRITE_MARGIN_S, WRITE_SHARE * until.remaining_s())
@@ -774,8 +779,8 @@ def review_game(*, game: str, players: Sequence[str], deal: Mapping[str, Any],
     fields = {"game": game, "players": players, "dealer": dealer, "deal": deal,
               "events": events, "score": score, "target": target, "rules": rules,
               "oklahoma": oklahoma, "result": result}
-    record = read_record({name: value for name, value in fields.items() if value is not None})
-    return review(record, seats=seats, level=level, seed=seed, deadline=deadline,
+    return review({name: value for name, value in fields.items() if value is not None},
+                  seats=seats, level=level, seed=seed, deadline=deadline,
                   time_limit_ms=time_limit_ms)
 
 

@@ -124,9 +124,14 @@ def walk(record: Record, replay: bool = True) -> Walked:
     walker.check_fields()
     walker.check_deal()
     for index, step in enumerate(record.steps):
-        if walker.over:
-            walker.fail(index, "the hand was already over", "hand_over")
-        walker.apply(index, step)
+        try:
+            if walker.over:
+                walker.fail(index, "the hand was already over", "hand_over")
+            walker.apply(index, step)
+        except InvalidStateError:
+            if replay:  # an event out of turn or phase before this one is the first fault
+                walker.replay_before(index)
+            raise
     if replay:
         walker.replay()
     result = walker.result() if walker.over else None
@@ -373,6 +378,23 @@ class _Walk:
                     and error.loc[:1] in (("history",), ("hand",)):
                 return  # the end state's checks: the walk followed the hands itself
             raise in_events(error) from None
+
+    def replay_before(self, end: int) -> None:
+        """When the cards fail at event ``end``: the advisor's replay of the
+        events before it, raising where one of them is out of turn or out of
+        phase (the cards follow any order, so a turn played by the wrong
+        seat shows in them only later)."""
+        record = self.record
+        public = public_history(record, end)
+        if not public:
+            return
+        seat = public[-1]["player"]
+        try:
+            GAMES[record.game].position(request_for(record, seat, self.hands[seat], end))
+        except SolverInputError as error:
+            if len(error.loc) >= 2 and error.loc[0] == "history":
+                raise in_events(error) from None
+            # anything else is about the hands walked so far: the cards' own error stands
 
     def result(self) -> tuple[float, ...]:  # pragma: no cover - each game's
         """Each seat's points."""
