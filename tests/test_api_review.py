@@ -173,6 +173,19 @@ def test_bulk_sums_each_player_up_across_games(records: list[str], tmp_path: Pat
     assert pooled == summary
 
 
+def test_an_unwritable_summary_ends_the_run_before_it_starts(
+        records: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary's file is opened first: a path that cannot be written is
+    said at once, not after every game was reviewed (audit 5)."""
+    source = tmp_path / "games.jsonl"
+    source.write_text("\n".join(records) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    code = command.run(_args(str(source), "-o", str(out), "--op", "review_game", "--quiet",
+                             "--summary", str(tmp_path / "missing" / "players.json")))
+    assert code == 2 and "players.json" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == ""  # nothing was reviewed
+
+
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[Any]:
     ray = pytest.importorskip("ray", reason="ray is not installed (pip install -e '.[ray]')")

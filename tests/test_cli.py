@@ -602,3 +602,15 @@ def test_card_option_locs_use_the_library_field_names(capsys: pytest.CaptureFixt
     error = error_of(capsys, "pile", "8H 9H", "--pile", "")
     assert (error["type"], error["loc"]) == ("empty_pile", ["discard_pile"])
     assert run_json(capsys, "hint", "draw", GIN, "--discard-top", "4S")[1]["take"]["value"] == 23
+
+
+def test_review_help_names_player_ids_and_keeps_bracketed_clauses(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An option's help is its field's description to the first ``;`` outside
+    brackets (it was cut inside them: "(default: the last seat"), and a
+    record's player ids are not cards (audit 5)."""
+    with pytest.raises(SystemExit):
+        main(["review", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--players ID [ID ...]" in text
+    assert "the dealer's seat (default: the last seat; the seat after it plays first)" in text

@@ -136,6 +136,22 @@ def test_a_turn_out_of_order_is_named_where_it_was_played(
     assert (caught.value.code, caught.value.loc) == ("history_out_of_turn", loc), what
 
 
+def test_a_result_written_to_two_decimals_agrees_with_its_events() -> None:
+    """A Rummy 500 margin at four players is a third of a point: the result a
+    caller writes rounded to hundredths agrees; one off by a hundredth more
+    does not (audit 5: every rounded third was refused)."""
+    from solver.review.selfplay import at_random, play
+
+    data = play("rummy500", [at_random] * 4, seed=1, players=("a", "b", "c", "d")).to_dict()
+    scored = walk(read_record(data)).result
+    assert scored is not None and any(r != round(r, 2) for r in scored)
+    assert walk(read_record({**data, "result": [round(r, 2) for r in scored]})).result == \
+        tuple(round(r, 2) for r in scored)
+    with pytest.raises(SolverInputError) as caught:
+        read_record({**data, "result": [round(r, 2) + 0.01 for r in scored]})
+    assert caught.value.code == "result_mismatch"
+
+
 def test_a_stock_order_fixes_every_draw() -> None:
     data = copy.deepcopy(GIN)
     rest = STOCK.split()

@@ -234,10 +234,21 @@ def run(args: argparse.Namespace) -> int:
         progress = None
         if not args.quiet and sys.stderr.isatty():
             progress = Progress(sys.stderr, _total(args.input))
-        summaries = None if args.summary is None else Summaries()
-        code = _write(answers, sink, progress, summaries)
-        if summaries is not None:
-            _write_summary(args.summary, summaries)
+        summaries = summary_sink = None
+        if args.summary is not None:  # opened now: an unwritable path ends the run before it starts
+            try:
+                summary_sink = open(args.summary, "w", encoding="utf-8")  # noqa: SIM115
+            except OSError:
+                answers.close()
+                raise
+            summaries = Summaries()
+        try:
+            code = _write(answers, sink, progress, summaries)
+            if summary_sink is not None and summaries is not None:
+                _write_summary(summary_sink, summaries)
+        finally:
+            if summary_sink is not None:
+                summary_sink.close()
         if lines.failure is not None and code in (0, 1):
             print(f"error: {lines.failure}", file=sys.stderr)
             return 2
@@ -254,11 +265,10 @@ def _close_files(streams: list[IO[bytes]]) -> None:
         stream.close()
 
 
-def _write_summary(path: str, summaries: Summaries) -> None:
+def _write_summary(stream: IO[str], summaries: Summaries) -> None:
     """The players' figures over every review answered, as JSON."""
-    with open(path, "w", encoding="utf-8") as stream:
-        json.dump(summaries.to_dict(), stream, indent=1, ensure_ascii=False)
-        stream.write("\n")
+    json.dump(summaries.to_dict(), stream, indent=1, ensure_ascii=False)
+    stream.write("\n")
 
 
 def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: Progress | None,

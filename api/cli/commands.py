@@ -155,6 +155,25 @@ def field_kind(schema: dict[str, Any], definitions: dict[str, Any]) -> str:
     return "json"
 
 
+LIST_METAVARS = {"players": "ID"}
+"""A list of words that is not of cards (a recorded game's player ids)."""
+
+
+def first_clause(description: str) -> str:
+    """A field's description up to its first ``;`` outside brackets: an
+    option's help line.
+
+    >>> first_clause("the dealer's seat (default: the last seat; 0 first); a seat number")
+    "the dealer's seat (default: the last seat; 0 first)"
+    """
+    depth = 0
+    for index, char in enumerate(description):
+        depth += (char in "([") - (char in ")]")
+        if char == ";" and depth <= 0:
+            return description[:index]
+    return description
+
+
 def _add_fields(parser: argparse.ArgumentParser, operation: Operation) -> None:
     """An option (or the positional cards) per field of the operation's request."""
     assert operation.cli is not None
@@ -164,7 +183,7 @@ def _add_fields(parser: argparse.ArgumentParser, operation: Operation) -> None:
              for name, properties in schema["properties"].items()}
     for name, properties in schema["properties"].items():
         kind = kinds[name]
-        help_text = (properties.get("description") or "").split(";")[0]
+        help_text = first_clause(properties.get("description") or "")
         default = operation.cli.defaults.get(name)
         if default is not None:
             help_text = f"{help_text} (default {default})".strip()
@@ -178,7 +197,8 @@ def _add_fields(parser: argparse.ArgumentParser, operation: Operation) -> None:
         if kind == "flag":
             parser.add_argument(*flags, action="store_true", **{**common, "default": False})
         elif kind == "cards":
-            parser.add_argument(*flags, nargs="+", action="extend", metavar="CARD", **common)
+            parser.add_argument(*flags, nargs="+", action="extend",
+                                metavar=LIST_METAVARS.get(name, "CARD"), **common)
         elif kind == "groups":
             parser.add_argument(*flags, nargs="+", action="append", metavar="CARD", **common)
         elif kind == "json":

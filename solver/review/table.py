@@ -113,6 +113,12 @@ class Walked:
     """Each seat's points (None: unfinished and no result given)."""
 
 
+RESULT_TOLERANCE = 0.005
+"""How far a record's ``result`` may be from what its events score: a result
+written to two decimals (a Rummy 500 margin over three players is a third of
+a point) agrees."""
+
+
 def walk(record: Record, replay: bool = True) -> Walked:
     """Walk ``record`` (see the module docstring)."""
     if record.game == "gin":
@@ -136,10 +142,10 @@ def walk(record: Record, replay: bool = True) -> Walked:
         walker.replay()
     result = walker.result() if walker.over else None
     if record.result is not None:
-        if result is not None and any(abs(a - b) > 1e-6 for a, b in
+        if result is not None and any(abs(a - b) > RESULT_TOLERANCE for a, b in
                                       zip(result, record.result, strict=True)):
             refuse(f"result is {list(record.result)} but the events score "
-                   f"{[round(r, 3) for r in result]}", ("result",), "result_mismatch")
+                   f"{[round(r, 6) for r in result]}", ("result",), "result_mismatch")
         result = record.result
     return Walked(tuple(walker.decisions), tuple(tuple(h) for h in walker.hands), walker.over,
                   walker.ending if walker.over else "unfinished", result)
