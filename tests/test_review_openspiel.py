@@ -120,6 +120,42 @@ def _random_game(pyspiel: Any, seed: int) -> Any:
     return state
 
 
+@pytest.mark.parametrize(("cut", "index"), [
+    (lambda h: [*h, 54], 33),          # an action after the hand's end
+    (lambda h: [*h, 54, 7, 200], 33),  # several
+    (lambda h: h[:-1], 31),            # the reply's closing 54 missing
+    (lambda h: h[:28], 27),            # inside the knocker's melds
+])
+def test_a_history_that_goes_past_the_hand_or_stops_inside_a_knock_is_refused(
+        cut: Any, index: int) -> None:
+    """A knock is whole or absent, and nothing follows the hand's end: such
+    actions were dropped without a word, the record written back a shorter
+    history (audit 5)."""
+    with pytest.raises(SolverInputError) as caught:
+        from_openspiel(cut(_knock_history()))
+    assert (caught.value.code, caught.value.loc) == ("invalid_openspiel_history",
+                                                     ("history", index))
+
+
+@pytest.mark.parametrize(("options", "loc"), [
+    ({"players": ("ann",)}, ("players",)),
+    ({"players": ("ann", "bob", "cat")}, ("players",)),
+    ({"players": ("ann", 2)}, ("players", 1)),
+    ({"players": "ab"}, ("players",)),
+    ({"score": (10, 20, 30)}, ("score",)),
+    ({"target": 0}, ("target",)),
+    ({"score": (10, 120)}, ("score", 1)),
+])
+def test_the_importers_own_options_are_checked_as_a_records(options: dict[str, Any],
+                                                            loc: tuple[str | int, ...]) -> None:
+    """``players``, ``score`` and ``target`` are a record's fields: refused
+    where a record's would be (three scores for two seats gave a silently
+    wrong match figure)."""
+    with pytest.raises(SolverInputError) as caught:
+        from_openspiel(_knock_history(), **options)
+    assert caught.value.loc == loc
+
+
 def test_mangled_histories_are_a_record_or_a_refusal_never_a_crash() -> None:
     """Histories cut, spliced, repeated and filled with actions out of range
     or of the wrong type (the importer is a library call: no schema stands

@@ -48,7 +48,7 @@ from solver.errors import InvalidStateError, is_list
 from solver.play.advice import Layoff
 from solver.play.events import Event
 from solver.play.words import DISCARD, DRAW_STOCK, KNOCK, LAY_OFF, PASS, TAKE_DISCARD
-from solver.review.record import Dealt, Record, Step
+from solver.review.record import Dealt, Record, Step, read_players, read_score, refuse
 from solver.review.table import check_record, layoff_target
 
 CARDS = 52
@@ -173,6 +173,10 @@ def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0",
     if not is_list(history):
         raise InvalidStateError("history must be a list of OpenSpiel actions",
                                 code="invalid_openspiel_history", loc=("history",))
+    names = read_players(players)
+    if len(names) != 2:
+        refuse(f"players must be an id per seat of gin's two; got {len(names)}", ("players",))
+    match, goal = read_score(score, target, 2)
     reader = _Reader(history)
     hands: list[list[int]] = [[], []]
     try:
@@ -185,8 +189,8 @@ def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0",
                                 f"actions (the deal); it has {len(reader.history)}",
                                 code="invalid_openspiel_history", loc=("history",)) from None
     _Play(reader, [list(h) for h in hands], upcard).run()
-    record = Record("gin", tuple(players), 1, Dealt(tuple(map(tuple, hands)), upcard),
-                    tuple(reader.steps), None if score is None else tuple(score), target,
+    record = Record("gin", names, 1, Dealt(tuple(map(tuple, hands)), upcard),
+                    tuple(reader.steps), match, goal,
                     dict(RULES), False, (0.0, 0.0) if reader.ended_unscored else None)
     check_record(record)
     return record
@@ -209,13 +213,17 @@ class _Play:
         self.reader.steps.append(Step(event, drawn, layoffs))
 
     def run(self) -> None:
-        """Every action of the history (up to its end, or the hand's)."""
+        """Every action of the history (up to its end, or the hand's: an
+        action after the hand's end cannot have happened)."""
+        reader = self.reader
         try:
             player = self._first_upcard()
             while True:
                 player = self._turn(player)
         except _Stop:
-            return
+            if reader.at < len(reader.history):
+                _fail(reader.at, f"the hand is over; action {reader.history[reader.at]!r} "
+                                 "follows it")
 
     def _first_upcard(self) -> int:
         """The first upcard's decisions and the first turn; the next player."""
@@ -304,15 +312,20 @@ class _Play:
 
     def _knock(self, player: int) -> None:
         reader = self.reader
-        card = reader.card("the knocker's discard")
-        hand = self.hands[player]
-        if card not in hand:
-            _fail(reader.at - 1, "the knocker throws a card it does not hold")
-        hand.remove(card)
-        melds = self._melds(player, "the knocker's melds (56 and up) or 54")
-        deadwood = tuple(sorted(hand))
-        self.emit(Event(player, KNOCK, card=card, melds=melds, deadwood=deadwood))
-        self._reply(1 - player, melds, not deadwood)
+        try:
+            card = reader.card("the knocker's discard")
+            hand = self.hands[player]
+            if card not in hand:
+                _fail(reader.at - 1, "the knocker throws a card it does not hold")
+            hand.remove(card)
+            melds = self._melds(player, "the knocker's melds (56 and up) or 54")
+            deadwood = tuple(sorted(hand))
+            self.emit(Event(player, KNOCK, card=card, melds=melds, deadwood=deadwood))
+            self._reply(1 - player, melds, not deadwood)
+        except _Stop:  # the history ran out inside the knock: its melds or the reply cut off
+            _fail(len(reader.history) - 1,
+                  f"the history ends inside player {player}'s knock: a knock is whole (the "
+                  "discard, the melds and 54, the reply's layoffs, melds and 54) or absent")
         raise _Stop
 
     def _melds(self, player: int, what: str) -> tuple[tuple[int, ...], ...]:

@@ -225,14 +225,14 @@ def _parse(data: object) -> Record:
     if not isinstance(game, str) or game not in GAMES:
         refuse(f"game must be one of {', '.join(GAMES)}; got {game!r}", ("game",),
                "unknown_variant")
-    players = _players(data.get("players"))
+    players = read_players(data.get("players"))
     dealer = data.get("dealer", len(players) - 1)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(players):
         refuse(f"dealer must be a seat from 0 to {len(players) - 1}; got {dealer!r}",
                ("dealer",))
     dealt = _deal(data.get("deal"), len(players))
     steps = _steps(data.get("events"), str(game), len(players))
-    score, target = _score(data.get("score"), data.get("target"), len(players))
+    score, target = read_score(data.get("score"), data.get("target"), len(players))
     rules = data.get("rules")
     if rules is not None and not isinstance(rules, Mapping):
         refuse("rules must be an object of knobs", ("rules",), "invalid_rules")
@@ -244,7 +244,8 @@ def _parse(data: object) -> Record:
                   None if rules is None else dict(rules), oklahoma, result)
 
 
-def _players(value: object) -> tuple[str, ...]:
+def read_players(value: object) -> tuple[str, ...]:
+    """A record's ``players``: an id per seat (``invalid_record`` naming the seat)."""
     if not is_list(value) or len(value) < 2:
         refuse("players must be a list of an id per seat (two at least)", ("players",))
     ids: list[str] = []
@@ -351,7 +352,8 @@ def _layoffs(value: object, index: int, event: Event) -> tuple[Layoff, ...]:
     return tuple(out)
 
 
-def _score(value: object, target: object, seats: int) -> tuple[tuple[int, ...] | None, int]:
+def read_score(value: object, target: object, seats: int) -> tuple[tuple[int, ...] | None, int]:
+    """A gin record's ``score`` before the hand and the match's ``target``."""
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)
                                or target < 1):
         refuse("target must be a whole number of points (the match's, 1 or more)", ("target",))
