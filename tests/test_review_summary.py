@@ -32,3 +32,22 @@ def test_summaries_key_players_by_id_and_skip_other_answers() -> None:
     assert out["reviews"] == 2 and list(out["players"]) == ["ann", "bob"]
     assert out["players"]["bob"]["games"] == {"gin": 2}
     assert out["players"]["bob"]["hands"] == 2
+
+
+def test_a_players_points_are_kept_game_by_game_too() -> None:
+    """Points of different games are unlike units: beside the pooled figures a
+    player's ``by_game`` holds each game's own (audit 5: one player's result
+    over five kinds of games was one sum)."""
+    summaries = Summaries()
+    gin = Totals(hands=1, decisions=4, points_lost=2.0, units_lost=0.1, accuracy=380.0,
+                 result=25.0, results=1)
+    rummy = Totals(hands=1, decisions=10, points_lost=60.0, units_lost=1.0, accuracy=700.0,
+                   result=-120.0, results=1)
+    summaries.add({"game": "gin", "players": [{"player": "ann", **gin.to_dict()}]})
+    summaries.add({"game": "rummy500", "players": [{"player": "ann", **rummy.to_dict()}]})
+    ann = summaries.to_dict()["players"]["ann"]
+    assert ann["games"] == {"gin": 1, "rummy500": 1} and ann["result"] == -95.0
+    assert sorted(ann["by_game"]) == ["gin", "rummy500"]
+    assert (ann["by_game"]["gin"]["result"], ann["by_game"]["gin"]["points_lost"]) == (25.0, 2.0)
+    assert ann["by_game"]["rummy500"]["points_lost_per_decision"] == 6.0
+    assert ann["rating"] == round(1000.0 * 1.1 / 14, 2)  # units pool across games

@@ -8,6 +8,12 @@ points lost per decision, accuracy, rating, losses by phase, engine
 agreement and luck over all of them.  Adding in input order gives the same
 summary whichever runner answered the lines (the solver pool or Ray).
 
+The figures in points (points lost, luck, result) are each game's own
+points: over several games they add unlike units (a gin point is not a
+Rummy 500 point), so each player's ``by_game`` holds the same figures game
+by game; the rating and the accuracy are in units of each game and pool
+across games as they are.
+
 >>> summaries = Summaries()
 >>> totals = Totals(hands=1, decisions=4, points_lost=2.0, units_lost=0.1, accuracy=380.0)
 >>> summaries.add({"game": "gin", "players": [{"player": "ann", **totals.to_dict()}]})
@@ -32,6 +38,7 @@ class Summaries:
     def __init__(self) -> None:
         self.totals: dict[str, Totals] = {}
         self.games: dict[str, Counter[str]] = {}
+        self.by_game: dict[str, dict[str, Totals]] = {}
         self.reviews = 0
         self.incomplete = 0
 
@@ -45,16 +52,21 @@ class Summaries:
         self.reviews += 1
         self.incomplete += answer.get("complete") is False
         for player in players:
-            name = str(player["player"])
-            self.totals.setdefault(name, Totals()).add(Totals.from_dict(player))
-            self.games.setdefault(name, Counter())[str(answer.get("game"))] += 1
+            name, game = str(player["player"]), str(answer.get("game"))
+            sums = Totals.from_dict(player)
+            self.totals.setdefault(name, Totals()).add(sums)
+            self.by_game.setdefault(name, {}).setdefault(game, Totals()).add(sums)
+            self.games.setdefault(name, Counter())[game] += 1
         return True
 
     def to_dict(self) -> dict[str, Any]:
-        """Wire form: per player (sorted by id) its games by kind and its figures."""
+        """Wire form: per player (sorted by id) its games by kind, its figures
+        over all of them, and the same figures game by game (``by_game``)."""
         return {"reviews": self.reviews, "incomplete": self.incomplete,
                 "players": {name: {"games": dict(sorted(self.games[name].items())),
-                                   **self.totals[name].to_dict()}
+                                   **self.totals[name].to_dict(),
+                                   "by_game": {game: totals.to_dict() for game, totals
+                                               in sorted(self.by_game[name].items())}}
                             for name in sorted(self.totals)}}
 
 
