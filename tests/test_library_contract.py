@@ -104,6 +104,7 @@ def test_a_review_without_any_deadline_reviews_every_decision(gin_record: dict[s
 @pytest.mark.parametrize(("keywords", "loc"), [
     ({"seats": 0}, ("seats",)),
     ({"seats": "01"}, ("seats",)),
+    ({"seats": []}, ("seats",)),  # the API refuses it too (audit 5): None is every seat
 ])
 def test_review_options_of_the_wrong_kind_are_refused(gin_record: dict[str, Any],
                                                       keywords: dict[str, Any],

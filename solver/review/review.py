@@ -666,6 +666,9 @@ def _seats(seats: Sequence[int] | None, record: Record) -> tuple[int, ...]:
         raise InvalidStateError(f"seats must be a list of seats from 0 to {record.seats - 1}; "
                                 f"got {type(seats).__name__}", code="invalid_state",
                                 loc=("seats",))
+    if not seats:  # as the API's schema: None is every seat, an empty list none to review
+        raise InvalidStateError("seats must name a seat at least (leave it out for every "
+                                "seat)", code="invalid_state", loc=("seats",))
     chosen = []
     for index, seat in enumerate(seats):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.seats:
