@@ -456,3 +456,37 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
         assert reviewed.json()["total"] == len(record["events"]) == turns
     finally:
         context.close()
+
+
+def test_a_score_that_comes_back_after_a_new_match_is_not_the_next_hands(gin: GinPage) -> None:
+    """A knock's score answered after the player started a new match belongs
+    to the old hand: the new hand is scored by its own request (audit 6: the
+    late answer was kept, the next knock sent no request and showed the old
+    hand's melds and points)."""
+    held: list[Any] = []
+    sent: list[dict[str, Any]] = []
+
+    def hold_the_first(route: Any) -> None:
+        sent.append(json.loads(route.request.post_data))
+        if len(sent) == 1:
+            held.append(route)  # answered after the new match
+            return
+        route.continue_()
+
+    gin.page.route("**/v1/gin/score", hold_the_first)
+    gin.open(gin_link(4))
+    for _ in range(gin.max_decisions):
+        if held:
+            break
+        turn = str(gin.page.locator("body").get_attribute("data-turn"))
+        if turn == "human":
+            gin.hint()
+            gin.take_the_hint()
+        gin.page.wait_for_timeout(50)
+    assert held, "seed 4's first hand reached no knock"
+    gin.testid("seed-input").fill("3")
+    gin.testid("new-match").click()
+    gin.page.wait_for_selector("body[data-turn=human], body[data-turn=busy]")
+    held[0].continue_()  # the old hand's score arrives now, in the new match
+    gin.play_by_hints()
+    assert len(sent) == 2 and sent[1] != sent[0]  # the new hand scored by a request of its own

@@ -579,6 +579,16 @@ def test_api_errors_are_shown_and_the_deal_goes_on(indian: IndianPage) -> None:
     status = indian.testid("hint-status").inner_text()
     assert "HTTP 503" in status and "the solvers are busy" in status and "try again in 3 s" in status
     assert len(indian.hand()) == 13  # the table stays
+    indian.page.unroute("**/v1/advise")
+    limited = {"detail": [{"type": "rate_limited", "loc": ["header", "x-playground"],
+                           "msg": "the playground's calls are limited; retry in 56 s"}]}
+    indian.page.route("**/v1/advise", lambda route: route.fulfill(
+        status=429, headers={"Retry-After": "56"}, content_type="application/json",
+        body=json.dumps(limited)))
+    indian.testid("hint-button").click()
+    indian.testid("hint-status").filter(has_text="retry in 56 s").wait_for()
+    status = indian.testid("hint-status").inner_text()
+    assert "HTTP 429" in status and "try again in" not in status  # the wait said once
 
     indian.page.unroute("**/v1/advise")
     indian.page.route("**/v1/hints/discard", lambda route: route.abort())
@@ -756,3 +766,20 @@ def test_the_referee_lets_a_copy_of_the_card_taken_be_thrown(browser: Any, base_
         context.close()
     assert outcome["2"] == "thrown"
     assert "just taken from the pile" in outcome["1"]
+
+
+def test_the_other_copy_of_a_card_taken_from_the_pile_can_be_thrown_from_the_hand(
+        indian: IndianPage) -> None:
+    """Seed 18's first deal offers the human the A♥ it already holds: taken,
+    one copy may go at once (RULES.md section 14), and the page lets the hand's
+    cards be clicked as its referee and the advisor allow (audit 6: both A♥
+    stood disabled as "just taken", while the hint listed throwing one)."""
+    assert indian.open(indian_link(18, players=3)) == "human"
+    assert indian.hand().count("AH") == 1
+    indian.testid("moves").locator("[data-move=take_discard][data-card=AH]").click()
+    assert indian.turn() == "human" and indian.phase() == "discard"
+    aces = indian.testid("your-hand").locator("[data-testid=hand-card][data-card=AH]")
+    assert aces.count() == 2
+    assert all(aces.nth(i).is_enabled() for i in range(2))
+    aces.first.click()
+    assert indian.hand().count("AH") == 1  # one copy thrown, the other kept

@@ -178,15 +178,19 @@
     renderMoves(null);
     const check = game.knockCheckHand();
     try {
+      // Each answer is kept only while its turn is current: a late one (after a move or
+      // a new match) would stand for the next turn's.
       if (check) {
         setStatus("Checking which discards may knock…");
-        knocks = await api("v1/gin/knock", { hand: check });
+        const answer = await api("v1/gin/knock", { hand: check });
+        if (at === epoch) knocks = answer;
       }
-      if (game.phase === W.LAYOFF) {
+      if (at === epoch && game.phase === W.LAYOFF) {
         setStatus("Finding your best melds and layoffs…");
         const knock = game.knock;
         const table = knock.deadwood.length ? knock.melds : []; // nothing lays off onto gin
-        reply = await api("v1/layoffs", { variant: GAME, hand: [...game.hands[HUMAN]], table });
+        const answer = await api("v1/layoffs", { variant: GAME, hand: [...game.hands[HUMAN]], table });
+        if (at === epoch) reply = answer;
       }
     } catch (err) {
       if (at === epoch) showError(describeError(err, check ? "Checking the knock" : "Finding your layoffs"), humanTurn);
@@ -277,7 +281,8 @@
     document.body.dataset.turn = "busy";
     setStatus("Scoring the knock…");
     try {
-      scored = scored || await api("v1/gin/score", game.scoreRequest());
+      const answer = scored || await api("v1/gin/score", game.scoreRequest());
+      if (at === epoch) scored = answer; // a late answer is not the next hand's score
     } catch (err) {
       if (at === epoch) showError(describeError(err, "Scoring the knock (POST /v1/gin/score)"), finishHand);
       return;

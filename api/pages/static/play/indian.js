@@ -198,13 +198,15 @@
     renderMoves(null);
     if (game.phase === W.AFTER_DRAW) {
       setStatus("Checking whether your cards make a show…");
+      let answer;
       try {
-        discards = await api("v1/hints/discard", game.discardHintRequest());
+        answer = await api("v1/hints/discard", game.discardHintRequest());
       } catch (err) {
         if (at === epoch) showError(describeError(err, "Checking for a show (POST /v1/hints/discard)"), humanTurn);
         return;
       }
-      if (at !== epoch) return;
+      if (at !== epoch) return; // a late answer is not the next turn's
+      discards = answer;
       declaration = game.declarationFrom(discards);
     }
     document.body.dataset.turn = "human";
@@ -281,15 +283,21 @@
     renderMoves([]);
     document.body.dataset.turn = "busy";
     try {
+      // Each answer is kept only while its deal is current: a late one (after a new
+      // game) would stand for the next deal's.
       const shown = game.declaration;
       if (shown && shown.valid === null) {
         setStatus("Checking the show…");
-        game.judge(await api("v1/validate", game.validateRequest()));
+        const judged = await api("v1/validate", game.validateRequest());
+        if (at !== epoch) return;
+        game.judge(judged);
       }
       const request = game.scoreRequest();
       if (request && !scored) {
         setStatus("Scoring the deal…");
-        scored = await api("v1/score/round", request);
+        const answer = await api("v1/score/round", request);
+        if (at !== epoch) return;
+        scored = answer;
       }
     } catch (err) {
       if (at === epoch) showError(describeError(err, "Scoring the deal"), finishDeal);
@@ -512,7 +520,7 @@
     const showing = discarding && $("show-mode").checked;
     const taken = game.takenThisTurn;
     for (const card of hand) {
-      const legal = discarding && card !== taken;
+      const legal = discarding && game.mayThrow(card); // the other copy of a taken card may go
       const node = wildMarked(cardElement(card, { tag: "button" }), card);
       node.type = "button";
       node.dataset.testid = "hand-card";
@@ -527,7 +535,7 @@
         });
       } else {
         node.disabled = true;
-        if (discarding && card === taken) {
+        if (discarding && card === taken) { // the only copy held: it cannot go back
           node.classList.add("taken");
           node.title = `${shortName(card)}: just taken from the pile, it cannot go back this turn`;
         }

@@ -86,12 +86,24 @@
     return new ApiError(0, [{ type: "network", loc: [], msg: "the service did not answer; is it running?" }]);
   }
 
+  /** How long a page waits for an answer: the service answers by its request budget (5 s
+   * unless the operator sets RUMMY_SOLVER_REQUEST_BUDGET_MS), so one that has not answered
+   * by then is stopped or cut off, and the page says so with Try again. */
+  const ANSWER_WAIT_MS = 30_000;
+
   /** POST a JSON body to a path relative to the site root (the game pages live at /play/...). */
   async function api(path, body) {
     let response;
     try {
-      response = await fetch(`../${path}`, { method: "POST", headers: headers(), body: JSON.stringify(body) });
-    } catch {
+      response = await fetch(`../${path}`, {
+        method: "POST", headers: headers(), body: JSON.stringify(body),
+        signal: AbortSignal.timeout(ANSWER_WAIT_MS),
+      });
+    } catch (err) {
+      if (err && err.name === "TimeoutError") {
+        throw new ApiError(0, [{ type: "network", loc: [],
+          msg: `the service did not answer within ${ANSWER_WAIT_MS / 1000} s; is it running?` }]);
+      }
       throw unreachable();
     }
     return answer(response);
@@ -111,7 +123,9 @@
       if (!detail) detail = [{ type: "http", loc: [], msg: `HTTP ${response.status}` }];
       const after = response.headers.get("Retry-After");
       if ((response.status === 503 || response.status === 429) && after) {
-        detail = detail.map((d) => ({ ...d, msg: `${d.msg} (try again in ${after} s)` }));
+        // the service's own words may say when already ("retry in 56 s"): not twice
+        detail = detail.map((d) => (/\b(retry|try again) in \d+ s\b/.test(d.msg) ? d
+          : { ...d, msg: `${d.msg} (try again in ${after} s)` }));
       }
       if (response.status === 401) offerKey(detail.map((d) => d.msg).join("; "));
       throw new ApiError(response.status, detail);
