@@ -391,3 +391,38 @@ def test_phone_width_has_no_sideways_scroll_and_the_answer_on_the_first_screen(
         assert not page.errors, page.errors
     finally:
         context.close()
+
+
+def test_a_variants_list_that_failed_to_load_is_tried_again_and_the_link_kept(
+        watched: Watched) -> None:
+    """The page cannot work without the variants: when their load fails (a 429
+    of the playground's lane, a service away) it says so with Try again, keeps
+    the link's address and sends no solve; the second try loads the link's
+    hand (audit 6: the page stayed empty for good and a Solve rewrote the
+    address to variant=)."""
+    limited = {"detail": [{"type": "rate_limited", "loc": ["header", "x-playground"],
+                           "msg": "the playground's calls are limited; retry in 9 s"}]}
+    calls = []
+
+    def refuse_once(route: Any) -> None:
+        calls.append(route.request.url)
+        if len(calls) == 1:
+            route.fulfill(status=429, headers={"Retry-After": "9"},
+                          content_type="application/json", body=json.dumps(limited))
+        else:
+            route.continue_()
+
+    watched.page.route("**/v1/variants", refuse_once)
+    address = link(variant="gin", hand=GIN_HAND)
+    watched.page.goto(watched.base_url + address)
+    watched.done("result", state="error")
+    assert "retry in 9 s" in watched.testid("result-status").inner_text()
+    watched.testid("hand-input").fill("AS 2S 3S")
+    watched.testid("hand-input").press("Enter")
+    watched.page.wait_for_timeout(300)
+    assert not any("/v1/solve" in url for url in watched.requests)
+    assert "variant=gin" in watched.page.url
+    watched.testid("variants-retry").click()
+    watched.page.wait_for_selector("body[data-ready=true]")
+    watched.done("result")
+    assert watched.testid("variant").input_value() == "gin"

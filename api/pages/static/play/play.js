@@ -289,6 +289,7 @@
   }
 
   function syncUrl() {
+    if (!state.variants.size) return; // not loaded yet: the address keeps the link's values
     history.replaceState(null, "", shareUrl());
   }
 
@@ -404,6 +405,7 @@
   const SOLVE_FIELDS = ["variant", "hand", "wild_rank", "rules"];
 
   async function solve() {
+    if (!state.variants.size) return; // the variants did not load: their error and Try again stay
     syncUrl();
     clearErrors(SOLVE_FIELDS);
     if (!handTokens().length) {
@@ -516,6 +518,7 @@
   }
 
   async function discardHint() {
+    if (!state.variants.size) return; // the variants did not load: their error and Try again stay
     clearErrors(HINT_FIELDS);
     $("discard-hint-result").replaceChildren();
     if (!handTokens().length) {
@@ -600,6 +603,7 @@
   };
 
   async function drawHint() {
+    if (!state.variants.size) return; // the variants did not load: their error and Try again stay
     syncUrl();
     clearErrors(DRAW_FIELDS);
     $("draw-hint-result").replaceChildren();
@@ -795,19 +799,33 @@
   async function start() {
     buildPicker();
     wire();
+    await loadVariants();
+  }
+
+  /** The variants, then the link's hand and the first answer; on a failure the error and a
+   * Try again (a 429 or a service away at load left the page empty for good). */
+  async function loadVariants() {
     setState("result", "loading", "Loading the variants…");
+    let data;
     try {
-      const data = await api("variants", "v1/variants");
-      state.knobDocs = data.knob_docs || {};
-      for (const info of data.variants) {
-        state.variants.set(info.name, info);
-        fields.variant.append(new Option(info.name, info.name));
-      }
-      fields.variant.value = state.variants.has("gin") ? "gin" : data.variants[0]?.name;
+      data = await api("variants", "v1/variants");
     } catch (err) {
       failure("result", err, []);
+      if (err.name !== "AbortError") {
+        const retry = element("button", null, "Try again");
+        retry.type = "button";
+        retry.dataset.testid = "variants-retry";
+        retry.addEventListener("click", () => { retry.remove(); loadVariants(); });
+        $("result-status").append(" ", retry);
+      }
       return;
     }
+    state.knobDocs = data.knob_docs || {};
+    for (const info of data.variants) {
+      state.variants.set(info.name, info);
+      fields.variant.append(new Option(info.name, info.name));
+    }
+    fields.variant.value = state.variants.has("gin") ? "gin" : data.variants[0]?.name;
     readUrl();
     describeVariant();
     renderHand();
