@@ -426,3 +426,14 @@ def test_a_variants_list_that_failed_to_load_is_tried_again_and_the_link_kept(
     watched.page.wait_for_selector("body[data-ready=true]")
     watched.done("result")
     assert watched.testid("variant").input_value() == "gin"
+
+
+def test_no_deal_from_house_rules_the_service_refused(watched: Watched) -> None:
+    """A link's rules of a billion decks: the service refuses them next to the
+    box, and "Deal a random hand" says to fix them instead of building that
+    deck (audit 6: the tab froze, then threw a RangeError)."""
+    watched.open(link(variant="gin", hand=GIN_HAND, rules='{"decks": 1e9}'))
+    watched.page.wait_for_selector("[data-testid=rules-error]:not([hidden])")
+    watched.testid("deal-button").click()
+    watched.done("result", state="error")
+    assert "Fix the house rules" in watched.testid("result-status").inner_text()

@@ -717,6 +717,11 @@
   }
 
   function deal() {
+    if (!rulesOk() || !$("rules-error").hidden) {
+      // house rules the service refused (decks: 1e9, say) would build a deck of that size
+      setState("result", "error", "Fix the house rules above to deal from their deck.");
+      return;
+    }
     const k = knobs();
     const deck = [];
     for (let d = 0; d < (Number(k.decks) || 1); d++) {
