@@ -475,13 +475,19 @@ def test_a_score_that_comes_back_after_a_new_match_is_not_the_next_hands(gin: Gi
 
     gin.page.route("**/v1/gin/score", hold_the_first)
     gin.open(gin_link(4))
-    for _ in range(gin.max_decisions):
+    decisions = 0
+    while not held and decisions < gin.max_decisions:  # by hints to the knock, held unscored
+        gin.page.wait_for_function(
+            "() => ['human', 'over'].includes(document.body.dataset.turn)"
+            " || document.getElementById('status').textContent.startsWith('Scoring')")
+        if gin.page.locator("body").get_attribute("data-turn") != "human":
+            break
+        gin.hint()
+        gin.take_the_hint()
+        decisions += 1
+    for _ in range(200):  # the score's request reaches the route while Playwright waits
         if held:
             break
-        turn = str(gin.page.locator("body").get_attribute("data-turn"))
-        if turn == "human":
-            gin.hint()
-            gin.take_the_hint()
         gin.page.wait_for_timeout(50)
     assert held, "seed 4's first hand reached no knock"
     gin.testid("seed-input").fill("3")
