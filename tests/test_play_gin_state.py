@@ -115,3 +115,21 @@ def test_a_bad_card_names_its_place() -> None:
     with pytest.raises(InvalidHandError) as error:
         state(history=[{"player": 0, "action": "take_discard", "card": "ZZ"}])
     assert error.value.loc == ("history", 0, "card")
+
+
+def test_a_history_that_throws_back_the_card_taken_is_read_but_never_advised() -> None:
+    """docs/RULES.md: the advisor never throws back a card taken from the
+    pile the same turn, and reads a history where a player did (OpenSpiel's
+    games can hold one; their records are reviewed through this replay)."""
+    from solver.play import advise
+
+    history = [{"player": 0, "action": "take_discard", "card": "4S"},
+               {"player": 0, "action": "discard", "card": "4S"},
+               {"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "discard", "card": "5H"},
+               {"player": 0, "action": "take_discard", "card": "5H"}]
+    advice = advise("gin", hand="AS 2S 3S 7H 7D 7C KD QH 4C 9S 5H", upcard="4S", me=0,
+                    dealer=1, history=history, level="novice", time_limit_ms=60_000)
+    assert advice.phase == "discard"
+    thrown = {m.move.card for m in advice.moves}
+    assert parse_card("5H") not in thrown and parse_card("KD") in thrown
