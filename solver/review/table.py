@@ -370,37 +370,36 @@ class _Walk:
     def replay(self) -> None:
         """The advisor's replay of the whole public history (as the last
         seat to act saw it) accepts every event."""
-        record = self.record
-        public = public_history(record, len(record.steps))
-        seat = public[-1]["player"] if public else (record.dealer + 1) % record.seats
-        request = request_for(record, seat, self.hands[seat], len(record.steps))
-        try:
-            GAMES[record.game].position(request)
-        except SolverInputError as error:
-            if len(error.loc) >= 2 and error.loc[0] == "history":
-                raise in_events(error) from None
-            if error.code in ("hand_over", "not_your_turn", "wrong_hand_size",
-                              "card_in_two_places", "too_many_copies") \
-                    and error.loc[:1] in (("history",), ("hand",)):
-                return  # the end state's checks: the walk followed the hands itself
-            raise in_events(error) from None
+        error = self._replay_to(len(self.record.steps))
+        if error is None or (error.code in ("hand_over", "not_your_turn", "wrong_hand_size",
+                                            "card_in_two_places", "too_many_copies")
+                             and error.loc[:1] in (("history",), ("hand",))):
+            return  # the end state's checks: the walk followed the hands itself
+        raise in_events(error) from None
 
-    def replay_before(self, end: int) -> None:
-        """When the cards fail at event ``end``: the advisor's replay of the
-        events before it, raising where one of them is out of turn or out of
-        phase (the cards follow any order, so a turn played by the wrong
-        seat shows in them only later)."""
+    def _replay_to(self, end: int) -> SolverInputError | None:
+        """The advisor's replay of the events before ``end``, as the last seat
+        to act saw them: raises where one of them cannot have happened
+        (``in_events``); answers any other refusal (about the hands walked so
+        far), or None."""
         record = self.record
         public = public_history(record, end)
-        if not public:
-            return
-        seat = public[-1]["player"]
+        seat = public[-1]["player"] if public else (record.dealer + 1) % record.seats
         try:
             GAMES[record.game].position(request_for(record, seat, self.hands[seat], end))
         except SolverInputError as error:
             if len(error.loc) >= 2 and error.loc[0] == "history":
                 raise in_events(error) from None
-            # anything else is about the hands walked so far: the cards' own error stands
+            return error
+        return None
+
+    def replay_before(self, end: int) -> None:
+        """When the cards fail at event ``end``: the advisor's replay of the
+        events before it, raising where one of them is out of turn or out of
+        phase (the cards follow any order, so a turn played by the wrong
+        seat shows in them only later); any other refusal is about the hands
+        walked so far, and the cards' own error stands."""
+        self._replay_to(end)
 
     def result(self) -> tuple[float, ...]:  # pragma: no cover - each game's
         """Each seat's points."""
