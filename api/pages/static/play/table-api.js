@@ -81,9 +81,10 @@
     }
   }
 
-  /** The error of a call the service never answered. */
-  function unreachable() {
-    return new ApiError(0, [{ type: "network", loc: [], msg: "the service did not answer; is it running?" }]);
+  /** The error of a call the service never answered (within `waitedMs`, when given). */
+  function unreachable(waitedMs = null) {
+    const within = waitedMs === null ? "" : ` within ${waitedMs / 1000} s`;
+    return new ApiError(0, [{ type: "network", loc: [], msg: `the service did not answer${within}; is it running?` }]);
   }
 
   /** How long a page waits for an answer: the service answers by its request budget (5 s
@@ -100,11 +101,7 @@
         signal: AbortSignal.timeout(ANSWER_WAIT_MS),
       });
     } catch (err) {
-      if (err && err.name === "TimeoutError") {
-        throw new ApiError(0, [{ type: "network", loc: [],
-          msg: `the service did not answer within ${ANSWER_WAIT_MS / 1000} s; is it running?` }]);
-      }
-      throw unreachable();
+      throw unreachable(err && err.name === "TimeoutError" ? ANSWER_WAIT_MS : null);
     }
     return answer(response);
   }
