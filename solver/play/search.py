@@ -35,7 +35,7 @@ import math
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
 from solver.deadline import Deadline
 from solver.play.advice import Move
@@ -58,13 +58,18 @@ class Level:
     0: the judgement alone chooses, the deals only give the figures);
     ``judged``: the deals the judgement reads before the search;
     ``playouts``: the playouts of the whole decision at most (None: no cap
-    but the worlds)."""
+    but the worlds); ``turns``: with ``playouts``, the turns the decision's
+    playouts may play in all (each playout counting its move as one), so a
+    position whose playouts are short gets more of them, never fewer than
+    ``playouts`` alone gives (0: no turn budget; only where the decision
+    counts its turns, ``TurnCounting``)."""
 
     name: str
     worlds: int = 0
     shortlist: int | None = None
     judged: int = 0
     playouts: int | None = None
+    turns: int = 0
 
 
 def levels(*each: Level) -> dict[str, Level]:
@@ -132,6 +137,15 @@ Outcome = tuple[float, float]
 """One playout's result for the player: its points and its win (1, 0, or a share of a tie)."""
 
 
+@runtime_checkable
+class TurnCounting(Protocol):
+    """A decision that counts the turns its playouts played (``Level.turns``)."""
+
+    def turns_played(self) -> int:
+        """The turns every playout of the decision has played so far, each
+        counting its move as one."""
+
+
 class Decision(Protocol[World]):
     """What the search asks of a game's decision."""
 
@@ -192,26 +206,24 @@ def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
     round a move that is clearly worse than the best (``spending.drop_z``
     paired standard errors on the same deals) stops, so the deals go to the
     close calls.  A move's lines (ways to go on after it) share each deal's
-    play.  Each tally's ``stage`` is the last round it was in."""
+    play.  Each tally's ``stage`` is the last round it was in.  With a
+    ``turns`` budget (``Level.turns``), the playouts are those the turns
+    allow at the mean length of the playouts so far (``turns_total``), read
+    again after each half of a round's deals (a first batch of each move
+    gives the first reading): each round has its share of those not yet
+    played, and never fewer deals than the ``playouts`` budget alone gives it."""
     level = budget.level
     cap = level.worlds if level.worlds else math.inf
     sizes = halving_sizes(len({t.move for t in tallies if t.alive}))
     share = None if level.playouts is None else level.playouts / len(sizes)
-    done = 0
-    for stage in itertools.count():
-        alive = [t for t in tallies if t.alive]
-        moves: dict[Move, list[Tally]] = {}
-        for tally in alive:
-            moves.setdefault(tally.move, []).append(tally)
-        if not moves or done >= cap or (share is not None and stage >= len(sizes)):
-            return True
-        if stage and len(moves) <= 1 and done >= spending.settle:
-            return True
-        if time.monotonic() >= until or budget.deadline.expired():
-            return False
-        step = spending.batch if share is None else \
-            max(spending.batch if stage == 0 else 1, int(share / len(moves)))
-        target = int(min(done + step, cap))
+    counter = decision if level.turns and isinstance(decision, TurnCounting) else None
+    turns_before = counter.turns_played() if counter is not None else 0
+    played = done = 0
+
+    def play_to(target: int, moves: dict[Move, list[Tally]], alive: list[Tally]) -> bool:
+        """Every move of ``moves`` played on the deals up to ``target``; False
+        when the clock cut it short (the moves left even)."""
+        nonlocal played, done
         while len(worlds) < target:
             if worlds and time.monotonic() >= until:
                 return False
@@ -226,7 +238,39 @@ def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
                 for tally, (points, win) in zip(lines, outcomes, strict=True):
                     tally.points.append(points)
                     tally.wins.append(win)
+                played += 1
         done = target
+        return True
+
+    for stage in itertools.count():
+        alive = [t for t in tallies if t.alive]
+        moves: dict[Move, list[Tally]] = {}
+        for tally in alive:
+            moves.setdefault(tally.move, []).append(tally)
+        if not moves or done >= cap or (share is not None and stage >= len(sizes)):
+            return True
+        if stage and len(moves) <= 1 and done >= spending.settle:
+            return True
+        if time.monotonic() >= until or budget.deadline.expired():
+            return False
+        first = spending.batch if stage == 0 else 1
+        if counter is not None and level.playouts is not None:
+            begun, before = done, played
+            if not played and not play_to(int(min(done + first, cap)), moves, alive):
+                return False  # a first batch measures how long the playouts are
+            plain = max(first, int(level.playouts / len(sizes) / len(moves)))
+            while True:  # the round's deals, read again after each half of what is left
+                total = turns_total(level.turns, played, counter.turns_played() - turns_before)
+                goal = int(min(cap, begun + max(plain, (total - before) / (len(sizes) - stage)
+                                                / len(moves))))
+                if done >= goal:
+                    break
+                if not play_to(done + (goal - done + 1) // 2, moves, alive):
+                    return False
+        else:
+            step = spending.batch if share is None else max(first, int(share / len(moves)))
+            if not play_to(int(min(done + step, cap)), moves, alive):
+                return False
         for tally in alive:
             tally.stage = stage
         if done >= spending.least:
@@ -234,6 +278,17 @@ def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
         if share is not None and stage + 1 < len(sizes):
             _keep_the_better(alive, sizes[stage + 1], decision.utility)
     return True  # pragma: no cover -- the loop returns
+
+
+def turns_total(turns: int, played: int, turns_played: int) -> float:
+    """The playouts a budget of ``turns`` (``Level.turns``) allows when
+    ``played`` playouts took ``turns_played`` turns (each at least one):
+    that many at their mean length.
+
+    >>> turns_total(6000, 100, 1000)  # 10 turns a playout
+    600.0
+    """
+    return turns * played / max(turns_played, played)
 
 
 class FollowedDecision(Decision[World], Protocol):
@@ -427,6 +482,7 @@ __all__ = [
     "Outcome",
     "Spending",
     "Tally",
+    "TurnCounting",
     "behind",
     "clearly_ahead",
     "drop_the_clearly_worse",
@@ -437,4 +493,5 @@ __all__ = [
     "ranked",
     "ranked_below",
     "spend",
+    "turns_total",
 ]
