@@ -344,7 +344,7 @@ _HOLDING = dict(  # player 0 took KD: K♠ K♥ K♦ can go down (30 points) or 
 
 def _holding(z: float) -> Any:
     params = replace(GAMES["basic"].params, plain_lay_z=z)
-    return advise("basic", **_HOLDING, level="standard", seed=5, params=params)  # type: ignore[arg-type]
+    return advise("basic", **_HOLDING, level="standard", seed=0, params=params)  # type: ignore[arg-type]
 
 
 def test_holding_every_card_is_advised_over_laying_down_only_when_clearly_better() -> None:
@@ -362,7 +362,7 @@ def test_holding_every_card_is_advised_over_laying_down_only_when_clearly_better
     assert any("within the noise" in reason for reason in held.reasons)
     assert "ahead of holding every card" in ruled.ranking
     assert "ahead of holding every card" not in free.ranking
-    assert _holding(0.1).moves[0].move == free.moves[0].move  # holding leads by 0.15 errors
+    assert _holding(0.1).moves[0].move == free.moves[0].move  # holding leads by 0.52 errors
 
 
 _THROWING = dict(  # player 0 drew: J♣ or K♣ (10 points each) to throw, 3-4-5♦ to hold or lay
@@ -387,7 +387,7 @@ _THROWING = dict(  # player 0 drew: J♣ or K♣ (10 points each) to throw, 3-4-
 
 def _throwing(z: float) -> Any:
     params = replace(GAMES["basic"].params, plain_throw_z=z)
-    return advise("basic", **_THROWING, level="standard", seed=5, params=params)  # type: ignore[arg-type]
+    return advise("basic", **_THROWING, level="standard", seed=0, params=params)  # type: ignore[arg-type]
 
 
 def test_the_quick_players_throw_is_advised_unless_another_is_clearly_better() -> None:
@@ -397,7 +397,7 @@ def test_the_quick_players_throw_is_advised_unless_another_is_clearly_better() -
     free = _throwing(0.0)
     assert free.moves[0].move.card == parse_card("JC") and free.moves[0].move.melds == ()
     assert "a quick player would make" not in free.ranking
-    ruled = _throwing(1.0)
+    ruled = _throwing(2.0)  # J♣ leads K♣ by 1.2 paired errors
     assert ruled.moves[0].move.card == parse_card("KC") and ruled.moves[0].move.melds == ()
     below = next(m for m in ruled.moves if m.move == free.moves[0].move)
     assert below.gap is not None and below.gap < 0
@@ -408,7 +408,7 @@ def test_the_quick_players_throw_is_advised_unless_another_is_clearly_better() -
 
 def _dumping(z: float, left: int) -> Any:
     params = replace(GAMES["basic"].params, plain_dump_z=z, dump_left=left)
-    return advise("basic", **_THROWING, level="standard", seed=5, params=params)  # type: ignore[arg-type]
+    return advise("basic", **_THROWING, level="standard", seed=0, params=params)  # type: ignore[arg-type]
 
 
 def test_the_costliest_throw_is_advised_near_the_end_unless_another_is_clearly_better() -> None:
@@ -417,10 +417,10 @@ def test_the_costliest_throw_is_advised_near_the_end_unless_another_is_clearly_b
     each and have one link each: the higher card) goes first unless the
     best throw leads it by that many paired errors; with more cards in
     every opponent's hand the search's best stands."""
-    free = _dumping(1.0, 7)
+    free = _dumping(2.0, 7)
     assert free.moves[0].move.card == parse_card("JC")
     assert "the throw of the most points" not in free.ranking
-    ruled = _dumping(1.0, 8)
+    ruled = _dumping(2.0, 8)
     assert ruled.moves[0].move.card == parse_card("KC") and ruled.moves[0].move.melds == ()
     assert "an opponent down to 8 cards or fewer, the throw of the most points" in ruled.ranking
     assert _dumping(0.0, 8).moves[0].move == free.moves[0].move

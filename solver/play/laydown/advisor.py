@@ -72,6 +72,10 @@ from solver.play.search import (
 from solver.play.words import DISCARD, DRAW, DRAW_STOCK, GO_OUT, PASS, TAKE_DISCARD
 from solver.play.worlds import WeightedSampler, let_go_likelihood
 
+EXPERT_TURNS = 4
+"""The expert level's turn budget, in standard levels' (as its 800 playouts
+are four times the standard's 200)."""
+
 
 def lay_down_levels(standard: int, turns: int = 0) -> dict[str, Level]:
     """How hard the advisor thinks: the playouts of one decision, shared out by
@@ -80,22 +84,23 @@ def lay_down_levels(standard: int, turns: int = 0) -> dict[str, Level]:
     cost more or less: the stock, the hand sizes, the table).  ``turns``:
     the default level's budget of playout turns (``Level.turns``; 0: none),
     which gives a position with short playouts more of them, never fewer
-    than ``standard`` alone.
+    than ``standard`` alone; the expert's is four times as many.
 
-    >>> {name: level.playouts for name, level in lay_down_levels(150).items()}
-    {'novice': 48, 'standard': 150, 'expert': 800}
+    >>> [(level.playouts, level.turns) for level in lay_down_levels(150, 2500).values()]
+    [(48, 0), (150, 2500), (800, 10000)]
     """
     return levels(Level("novice", playouts=48), Level("standard", playouts=standard, turns=turns),
-                  Level("expert", playouts=800))
+                  Level("expert", playouts=800, turns=EXPERT_TURNS * turns))
 
 
 LEVELS_BY_GAME: dict[str, dict[str, Level]] = {
-    "rummy500": lay_down_levels(150),
-    "rommy": lay_down_levels(200),
-    "basic": lay_down_levels(200),
+    "rummy500": lay_down_levels(150, 2500),
+    "rommy": lay_down_levels(200, 3500),
+    "basic": lay_down_levels(200, 8000),
 }
-"""Each lay-down game's levels (``docs/experiments/rummy500-standard-playouts.md``,
-``laydown-standard-playouts.md``)."""
+"""Each lay-down game's levels: the turns the standard level's decisions play
+within the time target at every table size (``docs/experiments/laydown-turn-budgets.md``;
+the playout counts: ``rummy500-standard-playouts.md``, ``laydown-standard-playouts.md``)."""
 DEFAULT_LEVEL = "standard"
 MIN_RANKED = 3
 """A move played on fewer deals than this (cut short by the clock) has rough figures."""
