@@ -254,23 +254,21 @@ def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
         if time.monotonic() >= until or budget.deadline.expired():
             return False
         first = spending.batch if stage == 0 else 1
-        if counter is not None and level.playouts is not None:
+        step = spending.batch if share is None else max(first, int(share / len(moves)))
+        if counter is not None and share is not None:
             begun, before = done, played
             if not played and not play_to(int(min(done + first, cap)), moves, alive):
                 return False  # a first batch measures how long the playouts are
-            plain = max(first, int(level.playouts / len(sizes) / len(moves)))
             while True:  # the round's deals, read again after each half of what is left
                 total = turns_total(level.turns, played, counter.turns_played() - turns_before)
-                goal = int(min(cap, begun + max(plain, (total - before) / (len(sizes) - stage)
+                goal = int(min(cap, begun + max(step, (total - before) / (len(sizes) - stage)
                                                 / len(moves))))
                 if done >= goal:
                     break
                 if not play_to(done + (goal - done + 1) // 2, moves, alive):
                     return False
-        else:
-            step = spending.batch if share is None else max(first, int(share / len(moves)))
-            if not play_to(int(min(done + step, cap)), moves, alive):
-                return False
+        elif not play_to(int(min(done + step, cap)), moves, alive):
+            return False
         for tally in alive:
             tally.stage = stage
         if done >= spending.least:
