@@ -7,6 +7,7 @@ apps, as two workers or replicas would share it.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import logging
@@ -590,3 +591,41 @@ def test_a_paused_redis_holds_no_request_of_the_real_server(
             assert client.get("/readyz").status_code == 200  # resumed
     finally:
         server.close()
+
+
+def test_concurrent_guesses_get_no_more_answers_than_the_limit(redis_url: str) -> None:
+    """Unknown keys sent at once from one address: at most the failure limit
+    of them are answered 401 (a guess checked), every other one 429.  The
+    count is taken and checked in one step: a look at the count and a later
+    hit let every guess in flight pass the look (all 32 were answered 401)."""
+    from api.server.auth import ApiKeyMiddleware
+    from api.server.keys import KeyRing
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("no guess reaches the app")
+
+    async def guesses() -> list[int]:
+        # Redis alone counts (no fallback to the worker's own count on a slow answer)
+        limiter = RateLimiter(redis_url, connect_timeout_ms=5000, timeout_ms=5000)
+        middleware = ApiKeyMiddleware(inner, KeyRing.load("right-key", "", "100/minute"),
+                                      limiter, parse_rate("3/minute"))
+
+        async def guess(n: int) -> int:
+            scope = {"type": "http", "method": "POST", "path": "/v1/solve",
+                     "client": ("203.0.113.99", 40000),
+                     "headers": [(b"x-api-key", f"wrong-{n}".encode())]}
+            statuses: list[int] = []
+
+            async def receive() -> dict[str, Any]:
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            async def send(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    statuses.append(message["status"])
+
+            await middleware(scope, receive, send)
+            return statuses[0]
+
+        return sorted(await asyncio.gather(*(guess(n) for n in range(32))))
+
+    assert asyncio.run(guesses()) == [401] * 3 + [429] * 29

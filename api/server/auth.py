@@ -20,7 +20,9 @@ every other out by sending ten wrong keys.  A guesser there learns nothing
 of keys never used from its address; of the keys used from it, a right
 guess then passes (the price of keeping them served; list the proxy and
 each client has its own count).  A blocked request costs the same whether
-its key is known or not (one look-up in the counter either way).  A
+its key is known or not (two calls to the counter either way).  An
+unknown key is counted and checked against the limit in one step, so
+guesses sent at once get no more 401 answers than the limit.  A
 request without any key guesses nothing and is not counted.  While Redis
 is away each worker counts the unknown keys in its own memory
 (``RateLimiter``'s ``local``): the bound holds through an outage.
@@ -140,21 +142,23 @@ class ApiKeyMiddleware:
                 "Bearer KEY' or 'X-API-Key: KEY'", KEY_LOC, headers={"WWW-Authenticate": "Bearer"})
         bucket = failure_bucket(scope)
         failures = f"failed-keys/{bucket}"
-        wait = await self.limiter.over(failures, self.failure_limit, local=True)
         key = self.keys.find(presented)
+        if key is None:  # counted and checked in one step: guesses sent at once
+            wait = await self.limiter.allow(failures, self.failure_limit, local=True)
+        else:  # get no more answers than the limit
+            wait = await self.limiter.over(failures, self.failure_limit, local=True)
+            if wait is not None and await self.limiter.marked(_admitted(bucket, key.id)):
+                wait = None
         if wait is not None:
-            admitted = await self.limiter.marked(_admitted(bucket, key.id if key else "-"))
-            if key is None or not admitted:
-                state["log_fields"] = {"key": "not-checked"}
-                return error_response(
-                    429, "too_many_failed_keys",
-                    f"too many requests with an unknown API key from this address "
-                    f"({self.failure_limit}); for {wait} s only keys already used from here "
-                    "are served",
-                    KEY_LOC, headers={"Retry-After": str(wait)})
+            state["log_fields"] = {"key": "not-checked"}
+            return error_response(
+                429, "too_many_failed_keys",
+                f"too many requests with an unknown API key from this address "
+                f"({self.failure_limit}); for {wait} s only keys already used from here "
+                "are served",
+                KEY_LOC, headers={"Retry-After": str(wait)})
         if key is None:
             state["log_fields"] = {"key": "unknown"}
-            await self.limiter.hit(failures, self.failure_limit, local=True)
             return error_response(401, "unauthorized", "this API key is not known", KEY_LOC,
                                   headers={"WWW-Authenticate": "Bearer"})
         state["key_id"] = key.id  # the access log names the key by it, admitted or not

@@ -14,7 +14,7 @@ fails (refused, timed out, any error) gets the policy of
 
 * ``open`` (the default): the request goes on, uncounted.  The limits protect
   the service; refusing every caller because the counter is down would do
-  the opposite.  The bound on guessing keys (``over``/``hit`` with
+  the opposite.  The bound on guessing keys (``allow``/``over`` with
   ``local``) is the exception: meanwhile each worker counts it in its own
   memory, so an outage of Redis never lifts it (it holds per worker then).
 * ``closed``: the request is refused, 503 ``rate_limit_unavailable`` with
@@ -70,8 +70,8 @@ class CounterUnavailable(Exception):
 
 class RateLimiter:
     """``allow(name, rate)``: whether a request counted under ``name`` may go
-    on now; ``over(name, rate)`` and ``hit(name, rate)``: look at a count
-    without adding to it, and add to it (see the module docstring)."""
+    on now (counted in the same step); ``over(name, rate)``: look at a count
+    without adding to it (see the module docstring)."""
 
     def __init__(self, redis_url: str = "", connect_timeout_ms: int = 50,
                  timeout_ms: int = 50, fail: Policy = "open") -> None:
@@ -109,16 +109,20 @@ class RateLimiter:
         self.failures_since_warned = 0
         self.gauge: int | None = None  # what REDIS_UP says; set on a change only
 
-    async def allow(self, name: str, rate: RateLimitItem) -> int | None:
-        """Count one request under ``name``: None when it may go on, else the
-        seconds to wait (Retry-After); ``CounterUnavailable`` under ``closed``."""
+    async def allow(self, name: str, rate: RateLimitItem, local: bool = False) -> int | None:
+        """Count one request under ``name``, in one step with the look at its
+        count (a request over the rate is not counted): None when it may go
+        on, else the seconds to wait (Retry-After); ``CounterUnavailable``
+        under ``closed``; ``local`` as for ``over``."""
 
-        async def count() -> int | None:
-            if await self.limiter.hit(rate, name):
-                return None
-            return _wait(await self.limiter.get_window_stats(rate, name))
+        def count(limiter: SlidingWindowCounterRateLimiter) -> Callable[[], Awaitable[int | None]]:
+            async def call() -> int | None:
+                if await limiter.hit(rate, name):
+                    return None
+                return _wait(await limiter.get_window_stats(rate, name))
+            return call
 
-        return await self._guarded(count)
+        return await self._guarded(count(self.limiter), count(self.local) if local else None)
 
     async def over(self, name: str, rate: RateLimitItem, local: bool = False) -> int | None:
         """The seconds to wait when ``name``'s count is at its rate, else None
@@ -132,17 +136,6 @@ class RateLimiter:
             return call
 
         return await self._guarded(look(self.limiter), look(self.local) if local else None)
-
-    async def hit(self, name: str, rate: RateLimitItem, local: bool = False) -> None:
-        """Add one to ``name``'s count (whether or not it is over); ``local``
-        as for ``over``."""
-
-        def add(limiter: SlidingWindowCounterRateLimiter) -> Callable[[], Awaitable[None]]:
-            async def call() -> None:
-                await limiter.hit(rate, name)
-            return call
-
-        await self._guarded(add(self.limiter), add(self.local) if local else None)
 
     async def mark(self, name: str, seconds: int) -> None:
         """Set the mark ``name`` for ``seconds`` (a later mark of the same name
