@@ -71,6 +71,11 @@ def _meld_id(text: str) -> int:
     ([*DEAL, 53], 21),                    # a draw from the stock before both passed
     ([*DEAL, 54, 54, 53, 51], 24),        # the upcard drawn again (a card already placed)
     ([*DEAL, 54, 54, 53, 30, 300], 25),   # not an action at all
+    ([*DEAL[:15], 3, *DEAL[16:]], 15),    # a card dealt twice (was a record's deal loc)
+    ([*DEAL[:20], 5], 20),                # the upcard dealt twice
+    # the 5 of diamonds thrown, buried under the 2 of hearts, then drawn (was at events[6])
+    ([*DEAL, 54, 54, 53, 30, 30, 53, 40, 40, 53, 30], 30),
+    ([*DEAL, 54, 54, 53], 23),            # the history stops inside a draw (it was dropped)
 ])
 def test_histories_that_are_not_gin_games_are_refused_where(history: list[int],
                                                            index: int | None) -> None:
@@ -135,6 +140,31 @@ def test_a_history_that_goes_past_the_hand_or_stops_inside_a_knock_is_refused(
         from_openspiel(cut(_knock_history()))
     assert (caught.value.code, caught.value.loc) == ("invalid_openspiel_history",
                                                      ("history", index))
+
+
+def test_a_knock_over_the_limit_is_refused_at_its_discard() -> None:
+    """Player 0 draws the 2 of diamonds and knocks with it thrown, showing
+    one spade run and deadwood over 10: refused at the knock's discard, not
+    at a record's event the caller never wrote."""
+    run = MELD_BASE + _meld_id("AS 2S 3S 4S 5S")
+    with pytest.raises(SolverInputError) as caught:
+        from_openspiel([*DEAL, 54, 54, 53, 27, 55, 27, run, 54, 54, 54])
+    assert (caught.value.code, caught.value.loc) == ("invalid_openspiel_history",
+                                                     ("history", 26))
+    assert "knock limit" in caught.value.message
+
+
+def test_a_record_whose_draws_the_stock_order_gives_is_written_back() -> None:
+    """A record giving the stock's order instead of each draw's card (as the
+    self-play and arena records do) was an AssertionError in to_openspiel."""
+    from solver.review.selfplay import at_random, follow, play
+
+    record = play("gin", [follow, at_random], seed=1, level="novice",
+                  rules={"undercut_on_tie": False}, max_decisions=12)
+    assert record.dealt.stock is not None and all(s.drawn is None for s in record.steps)
+    back = from_openspiel(to_openspiel(record))
+    assert [s.event for s in back.steps] == [s.event for s in record.steps]
+    assert [d.drawn for d in walk(back).decisions] == [d.drawn for d in walk(record).decisions]
 
 
 @pytest.mark.parametrize(("options", "loc"), [

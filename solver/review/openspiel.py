@@ -28,8 +28,11 @@ OpenSpiel scores a tie of deadwood as no points (no undercut), so a record
 it makes plays gin with ``undercut_on_tie`` off.
 
 ``from_openspiel(history)`` is the ``Record`` of such a history (checked;
-an action history that is not a gin game is an ``InvalidStateError`` at
-``("history", i)``); ``to_openspiel(record)`` gives the history back.
+an action history that is not a gin game is an ``InvalidStateError``
+``invalid_openspiel_history`` at ``("history", i)``, the action at fault:
+also a card dealt twice, a draw of a card already placed, a knock over the
+limit; a history may stop between actions, not inside a draw or a knock);
+``to_openspiel(record)`` gives the history back.
 
 >>> deal = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 51]
 >>> record = from_openspiel(deal + [54, 54, 53, 50, 50])
@@ -49,7 +52,7 @@ from solver.play.advice import Layoff
 from solver.play.events import Event
 from solver.play.words import DISCARD, DRAW_STOCK, KNOCK, LAY_OFF, PASS, TAKE_DISCARD
 from solver.review.record import Dealt, Record, Step, read_players, read_score, refuse
-from solver.review.table import check_record, layoff_target
+from solver.review.table import check_record, layoff_target, walk
 
 CARDS = 52
 DRAW_UPCARD = 52
@@ -141,6 +144,9 @@ class _Reader:
         self.history = list(history)
         self.at = 0
         self.steps: list[Step] = []
+        self.actions: list[int] = []
+        """The history index of the action each step stands for (where a
+        fault the record's check finds in it is said to be)."""
         self.ended_unscored = False
 
     def next(self, what: str) -> int:
@@ -192,8 +198,31 @@ def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0",
     record = Record("gin", names, 1, Dealt(tuple(map(tuple, hands)), upcard),
                     tuple(reader.steps), match, goal,
                     dict(RULES), False, (0.0, 0.0) if reader.ended_unscored else None)
-    check_record(record)
+    try:
+        check_record(record)
+    except InvalidStateError as error:
+        at = _history_index(error.loc, reader.actions)
+        if at is None:  # the caller's own fields (players, score)
+            raise
+        where = f"events[{error.loc[1]}]: " if error.loc[0] == "events" \
+            else f" at {'.'.join(map(str, error.loc))}"
+        _fail(at, error.message.replace(where, "", 1))
     return record
+
+
+def _history_index(loc: tuple[str | int, ...], actions: Sequence[int]) -> int | None:
+    """The history index of the action a record check's ``loc`` names: a
+    dealt card (the first 21 actions deal them in order), or an event (the
+    action it was read from); None for a field that is not the history's."""
+    if loc[:2] == ("deal", "upcard"):
+        return 2 * HAND
+    if loc[:2] == ("deal", "hands") and len(loc) >= 4 and isinstance(loc[2], int) \
+            and isinstance(loc[3], int):
+        return loc[2] * HAND + loc[3]
+    if loc[:1] == ("events",) and len(loc) >= 2 and isinstance(loc[1], int) \
+            and loc[1] < len(actions):
+        return actions[loc[1]]
+    return None
 
 
 class _Play:
@@ -209,8 +238,10 @@ class _Play:
         self.upcard_draws = 0
 
     def emit(self, event: Event, drawn: int | None = None,
-             layoffs: tuple[Layoff, ...] = ()) -> None:
+             layoffs: tuple[Layoff, ...] = (), at: int | None = None) -> None:
+        """A step, read from the action at ``at`` (default: the last one read)."""
         self.reader.steps.append(Step(event, drawn, layoffs))
+        self.reader.actions.append(self.reader.at - 1 if at is None else at)
 
     def run(self) -> None:
         """Every action of the history (up to its end, or the hand's: an
@@ -254,7 +285,11 @@ class _Play:
     def _draw(self, player: int) -> None:
         if self.stock <= 0:
             _fail(self.reader.at - 1, "the stock is empty")
-        card = self.reader.card("the card drawn (a chance action)")
+        try:
+            card = self.reader.card("the card drawn (a chance action)")
+        except _Stop:  # a draw is whole or absent, as a knock: else the record loses it
+            _fail(self.reader.at - 1, "the history ends inside a draw: 53 is followed by "
+                                      "the card drawn (a chance action)")
         if card in self.hands[0] or card in self.hands[1] or card == self.top:
             _fail(self.reader.at - 1, "a card drawn that is already dealt")
         self.stock -= 1
@@ -314,13 +349,15 @@ class _Play:
         reader = self.reader
         try:
             card = reader.card("the knocker's discard")
+            thrown_at = reader.at - 1
             hand = self.hands[player]
             if card not in hand:
                 _fail(reader.at - 1, "the knocker throws a card it does not hold")
             hand.remove(card)
             melds = self._melds(player, "the knocker's melds (56 and up) or 54")
             deadwood = tuple(sorted(hand))
-            self.emit(Event(player, KNOCK, card=card, melds=melds, deadwood=deadwood))
+            self.emit(Event(player, KNOCK, card=card, melds=melds, deadwood=deadwood),
+                      at=thrown_at)
             self._reply(1 - player, melds, not deadwood)
         except _Stop:  # the history ran out inside the knock: its melds or the reply cut off
             _fail(len(reader.history) - 1,
@@ -365,10 +402,15 @@ class _Play:
 
 def to_openspiel(record: Record) -> list[int]:
     """The OpenSpiel ``gin_rummy`` action history of a gin ``record`` played
-    by OpenSpiel's rules (the inverse of ``from_openspiel``)."""
+    by OpenSpiel's rules (the inverse of ``from_openspiel``); the record is
+    checked first (``InvalidStateError`` where it cannot have happened), and
+    a draw whose card only the stock's order says (``deal.stock``, no
+    ``drawn``) writes that card."""
     if record.game != "gin":
         raise InvalidStateError("only gin records are OpenSpiel gin_rummy games",
                                 code="unknown_variant", loc=("game",))
+    # the walk knows each draw's card, from ``drawn`` or from the stock's order
+    drawn = {d.first: d.drawn for d in walk(record).decisions if d.drawn is not None}
     out = [card_to_openspiel(c) for hand in record.dealt.hands for c in hand]
     out.append(card_to_openspiel(record.dealt.upcard))
     stock = CARDS - 2 * HAND - 1
@@ -388,8 +430,7 @@ def to_openspiel(record: Record) -> list[int]:
             out.append(DRAW_UPCARD)
             upcard_draws += played
         elif action == DRAW_STOCK:
-            assert step.drawn is not None
-            out += [DRAW_STOCK_ACTION, card_to_openspiel(step.drawn)]
+            out += [DRAW_STOCK_ACTION, card_to_openspiel(drawn[index])]
             stock -= 1
         elif action == DISCARD:
             assert event.card is not None
