@@ -94,6 +94,26 @@ def test_a_gzip_file_is_read_and_a_damaged_one_refused(
     assert "cannot read" in error["msg"]
 
 
+@pytest.mark.parametrize("name", ["game.json", "game.json.gz"])
+def test_a_file_over_the_body_limit_is_refused_as_http_refuses_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], inline_client: Any,
+        name: str) -> None:
+    """The file is bounded as a body is: a record padded past the limit was
+    reviewed (HTTP: 413), and a gzip file of a few hundred KB that expands
+    to gigabytes was read whole into memory."""
+    content = json.dumps(NOVICE)[:-1].encode() + b" " * 1_000_000 + b"}"
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(content) if name.endswith(".gz") else content)
+    assert main(["review", str(path), "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert (error["type"], error["loc"]) == ("body_too_large", ["file"])
+    assert str(path) in error["msg"] and "RUMMY_SOLVER_MAX_BODY_BYTES" in error["msg"]
+    response = inline_client.post("/v1/review", content=content,
+                                  headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["detail"][0]["type"] == "body_too_large"
+
+
 def test_bulk_answers_as_http_on_one_process_and_two(http_answer: dict[str, Any]) -> None:
     lines = [json.dumps({**NOVICE, "id": n, "op": "review_game"}) for n in range(3)]
     local = [a.to_dict() for a in run_lines(lines, processes=1)]

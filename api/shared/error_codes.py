@@ -28,7 +28,8 @@ REQUEST_SHAPE: dict[str, str] = {
     "body_not_utf8": "the body (or a JSON option or file of the command line) is not UTF-8",
     "body_too_deep": "the body (or a JSON option or file of the command line) nests "
                      "arrays/objects more than 32 deep",
-    "body_too_large": "413: the body is over RUMMY_SOLVER_MAX_BODY_BYTES",
+    "body_too_large": "413: the body is over RUMMY_SOLVER_MAX_BODY_BYTES (also a file of "
+                      "the command line, uncompressed)",
     "headers_too_large": "431: the request's head is over RUMMY_SOLVER_MAX_HEADER_BYTES or has "
                          "more than RUMMY_SOLVER_MAX_HEADERS headers (the connection is closed)",
     "unsupported_media_type": "415: the body's Content-Type is not JSON (application/json or "

@@ -17,6 +17,7 @@ from typing import Any
 
 from api.shared.decode import UNREADABLE_INPUT, decode_field
 from api.shared.errors import RequestRejected
+from api.shared.settings import current
 
 
 class ReviewFile:
@@ -31,20 +32,30 @@ class ReviewFile:
     def apply(self, args: argparse.Namespace, body: dict[str, Any]) -> None:
         """Fill ``body`` with the file's fields (the options given win); the
         file read as an HTTP body is (``api.shared.decode``), a ``.gz`` name
-        uncompressed first."""
+        uncompressed first, and bounded as one: no more than
+        ``RUMMY_SOLVER_MAX_BODY_BYTES`` is read (uncompressed), so a small
+        gzip bomb or an endless input cannot fill the memory."""
+        limit = current().max_body_bytes
         try:
             if args.file == "-":
-                raw = sys.stdin.buffer.read()
+                raw = sys.stdin.buffer.read(limit + 1)
             elif args.file.endswith(".gz"):
                 with gzip.open(args.file, "rb") as packed:
-                    raw = packed.read()
+                    raw = packed.read(limit + 1)
             else:
                 with open(args.file, "rb") as stream:
-                    raw = stream.read()
+                    raw = stream.read(limit + 1)
         except UNREADABLE_INPUT as error:
             reason = getattr(error, "strerror", None) or str(error)
             raise RequestRejected.one("invalid_value", ["file"],
                                       f"cannot read {args.file}: {reason}") from None
+        if len(raw) > limit:
+            raise RequestRejected.one("body_too_large", ["file"],
+                                      f"{'standard input' if args.file == '-' else args.file}"
+                                      f" is over {limit} bytes"
+                                      f"{' uncompressed' if args.file.endswith('.gz') else ''}"
+                                      ", the limit of a request body "
+                                      "(RUMMY_SOLVER_MAX_BODY_BYTES)")
         record = decode_field(raw, "file", "-" if args.file == "-" else args.file)
         if not isinstance(record, dict):
             raise RequestRejected.one("model_attributes_type", ["file"],
