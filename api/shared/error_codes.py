@@ -19,6 +19,8 @@ REQUEST_SHAPE: dict[str, str] = {
     "too_long": "a list is longer than allowed",
     "too_short": "a list is shorter than allowed (a round: 2 players at least)",
     "int_type": "an integer was expected (\"1\", 1.5 and true are not integers)",
+    "float_type": "a number was expected (\"1\", true and null are not numbers; a review's "
+                  "result)",
     "bool_type": "true or false was expected",
     "greater_than_equal": "a number below its minimum",
     "less_than_equal": "a number above its maximum",
