@@ -56,9 +56,10 @@ def test_every_code_made_is_listed() -> None:
 
 WRONG_VALUES: tuple[object, ...] = (
     "\ud800", "", "x", 1.5, -1, 0, 2**70, 1e300, True, None, {}, [], [None], [{}], ["\ud800"],
-    [1.5], {"a": 1})
+    [""], [1.5], {"a": 1})
 """Values of every wrong kind a client may send in a field: a lone surrogate, a
-float, a huge or negative number, a boolean, null, objects and lists."""
+float, a huge or negative number, a boolean, null, objects and lists (an empty
+string in a list: a review's player id is 1 to 64 characters)."""
 
 
 @pytest.mark.parametrize("operation", sorted(name for name in REQUESTS

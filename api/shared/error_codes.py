@@ -13,6 +13,8 @@ REQUEST_SHAPE: dict[str, str] = {
     "extra_forbidden": "a field the request does not have (typo?)",
     "string_type": "a string was expected",
     "string_too_long": "a string is longer than allowed (a card token: 16 characters)",
+    "string_too_short": "a string is shorter than allowed (a review's player id: 1 character at "
+                        "least)",
     "string_unicode": "a string that is not Unicode text (a lone surrogate escape such as "
                       "\"\\ud800\")",
     "list_type": "a list was expected",
