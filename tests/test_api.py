@@ -1158,6 +1158,18 @@ def test_metrics_count_requests_and_solves(client: TestClient) -> None:
     assert "rummy_solver_queue_depth" in text and "rummy_solver_deadline_hits_total" in text
 
 
+def test_an_answer_cut_short_by_its_deadline_is_a_deadline_hit(client: TestClient) -> None:
+    """``rummy_solver_deadline_hits_total`` counts "requests whose deadline cut
+    the work short": an advice or a review answered ``complete: false`` at its
+    deadline is one, as a solve answered ``optimal: false`` is (the advice and
+    the review have no ``optimal`` field, and were not counted)."""
+    record = json.loads((ROOT / "docs" / "examples" / "gin-hand.json").read_text(encoding="utf-8"))
+    answer = client.post("/v1/review", json={**record, "time_limit_ms": 1})
+    assert answer.status_code == 200 and answer.json()["complete"] is False
+    text = client.get("/metrics").text
+    assert 'rummy_solver_deadline_hits_total{route="/v1/review"}' in text
+
+
 def test_methods_clients_make_up_do_not_grow_the_metrics(client: TestClient) -> None:
     """Every method the HTTP parser lets through (PURGE, PROPFIND ...) counts
     as one ``other`` label: a client cannot add series by inventing calls."""

@@ -64,8 +64,10 @@ def error_body(items: list[dict[str, Any]]) -> bytes:
 
 
 def _log_fields(data: dict[str, Any]) -> dict[str, Any]:
-    """What the access log records of an answer (variant, engine, optimal)."""
-    return {key: data[key] for key in ("variant", "engine", "optimal", "status")
+    """What the access log and the metrics record of an answer (variant,
+    engine, optimal; ``complete``: an advice or a review its deadline cut short
+    is a deadline hit)."""
+    return {key: data[key] for key in ("variant", "engine", "optimal", "status", "complete")
             if isinstance(data.get(key), str | bool)}
 
 

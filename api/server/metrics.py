@@ -35,7 +35,8 @@ LATENCY = Histogram("rummy_solver_request_duration_seconds", "Time to answer a r
 SOLVES = Counter("rummy_solver_solves_total", "Answers that carry a solution",
                  ["variant", "engine", "status"])
 DEADLINE_HITS = Counter("rummy_solver_deadline_hits_total",
-                        "Requests whose deadline cut the work short (answered not optimal or 503)",
+                        "Requests whose deadline cut the work short (answered not optimal, not "
+                        "complete or 503)",
                         ["route"])
 QUEUE_DEPTH = Gauge("rummy_solver_queue_depth", "Requests waiting for a solver process",
                     multiprocess_mode="livesum")

@@ -151,7 +151,8 @@ class RequestContextMiddleware:
         if "engine" in fields and "variant" in fields:
             metrics.SOLVES.labels(fields["variant"], fields["engine"],
                                   fields.get("status", "")).inc()
-        if fields.get("deadline_hit") or fields.get("optimal") is False:
+        if (fields.get("deadline_hit") or fields.get("optimal") is False
+                or fields.get("complete") is False):
             metrics.DEADLINE_HITS.labels(route).inc()
         if route in ("/healthz", "/metrics"):
             return  # probes would drown the access log
