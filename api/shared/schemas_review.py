@@ -162,9 +162,9 @@ class ReviewRequest(OperationRequest):
     seed: int = Field(default=0, ge=0, le=2**31 - 1,
                       description="the same record, seats, level and seed give the same "
                                   "review")
-    time_limit_ms: PlayTimeLimit = Field(default=None, description=TIME_LIMIT_DOC + " When "
+    time_limit_ms: PlayTimeLimit = Field(default=None, description=TIME_LIMIT_DOC + "; when "
                                          "it runs out the answer holds the decisions reviewed "
-                                         "so far (complete: false).")
+                                         "so far (complete: false)")
 
 
 class PhaseOut(BaseModel):

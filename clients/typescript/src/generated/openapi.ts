@@ -10758,7 +10758,7 @@ export interface components {
             target?: number | null;
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved When it runs out the answer holds the decisions reviewed so far (complete: false).
+             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved; when it runs out the answer holds the decisions reviewed so far (complete: false)
              * @default null
              */
             time_limit_ms?: number | null;
