@@ -598,6 +598,8 @@ def test_concurrent_guesses_get_no_more_answers_than_the_limit(redis_url: str) -
     of them are answered 401 (a guess checked), every other one 429.  The
     count is taken and checked in one step: a look at the count and a later
     hit let every guess in flight pass the look (all 32 were answered 401)."""
+    from starlette.types import Message
+
     from api.server.auth import ApiKeyMiddleware
     from api.server.keys import KeyRing
 
@@ -616,10 +618,10 @@ def test_concurrent_guesses_get_no_more_answers_than_the_limit(redis_url: str) -
                      "headers": [(b"x-api-key", f"wrong-{n}".encode())]}
             statuses: list[int] = []
 
-            async def receive() -> dict[str, Any]:
+            async def receive() -> Message:
                 return {"type": "http.request", "body": b"", "more_body": False}
 
-            async def send(message: dict[str, Any]) -> None:
+            async def send(message: Message) -> None:
                 if message["type"] == "http.response.start":
                     statuses.append(message["status"])
 
