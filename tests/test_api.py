@@ -1170,6 +1170,32 @@ def test_an_answer_cut_short_by_its_deadline_is_a_deadline_hit(client: TestClien
     assert 'rummy_solver_deadline_hits_total{route="/v1/review"}' in text
 
 
+def test_a_request_using_a_deprecated_field_is_told_so(client: TestClient) -> None:
+    """docs/API_STABILITY.md: a response to a request that uses a deprecated
+    field carries ``Deprecation`` (RFC 9745, the date as a Structured Field
+    Date) and a ``Link`` with rel="deprecation"; the quick lane (a gin
+    solve), a solver process (Indian rummy) and a batch's items alike, and
+    no request that uses none."""
+    indian = {"variant": "indian13", "wild_rank": "7",
+              "hand": "AH 2H 3H 4S 5S 9D 7S KC KD KS 5D 6D 7D"}
+    gin = {"variant": "gin", "hand": "AS 2S 3S 4S 5S 6S 7S 8S 9S TS"}
+    told = [client.post("/v1/solve", json={**indian, "rules": {"min_pure_sequences": 1}}),
+            client.post("/v1/solve", json={**gin, "rules": {"opening_points": 0}}),
+            client.post("/v1/solve/batch", json={"requests": [
+                gin, {**indian, "rules": {"min_sequences": 2}}]})]
+    for answer in told:
+        assert answer.status_code == 200
+        assert answer.headers["deprecation"] == "@1795996800"  # 2026-11-30T00:00:00Z
+        assert 'rel="deprecation"' in answer.headers["link"]
+    for body in (indian, gin, {**indian, "rules": {"requirements": [
+            {"kind": "pure_sequence", "count": 1}]}}):
+        answer = client.post("/v1/solve", json=body)
+        assert answer.status_code == 200 and "deprecation" not in answer.headers
+    refused = client.post("/v1/solve", json={**indian, "hand": "AH ZZ", "rules": {
+        "min_pure_sequences": 1}})  # the library's refusal answers the request too
+    assert refused.status_code == 422 and refused.headers["deprecation"] == "@1795996800"
+
+
 def test_methods_clients_make_up_do_not_grow_the_metrics(client: TestClient) -> None:
     """Every method the HTTP parser lets through (PURGE, PROPFIND ...) counts
     as one ``other`` label: a client cannot add series by inventing calls."""

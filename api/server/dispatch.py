@@ -24,6 +24,7 @@ from api.pool.jobs import dumps
 from api.pool.service_times import kind_of
 from api.pool.solver_pool import Overloaded, SolverPool
 from api.server.http_errors import error_response
+from api.shared.deprecation import deprecation_headers
 from api.shared.operations import OPERATIONS, Call
 from api.shared.settings import Settings
 
@@ -73,10 +74,11 @@ async def answer(request: Request, call: Call, quick: bool = True) -> Response:
     503 with ``Retry-After`` when it cannot start in time.  ``quick=False``:
     on a solver process even when the quick path covers it."""
     state = request.scope.setdefault("state", {})
+    deprecation = deprecation_headers(call.deprecated)
     answered = quick_answer(call) if quick else None
     if answered is not None:
         state["log_fields"] = answered[1]
-        return Response(answered[0], media_type="application/json")
+        return Response(answered[0], media_type="application/json", headers=deprecation)
     pool: SolverPool = request.app.state.pool
     arrival = state.get("arrival", time.monotonic())
     try:
@@ -87,11 +89,11 @@ async def answer(request: Request, call: Call, quick: bool = True) -> Response:
     except Overloaded as exc:
         state["log_fields"] = {"deadline_hit": True, "shed": True}
         return error_response(503, "overloaded", f"{exc.reason}; retry in {exc.retry_after_s} s",
-                              headers={"Retry-After": str(exc.retry_after_s)})
+                              headers={"Retry-After": str(exc.retry_after_s), **deprecation})
     state["log_fields"] = outcome.log
-    headers = None
+    headers = dict(deprecation)
     if "retry_after" in outcome.log:
-        headers = {"Retry-After": str(outcome.log["retry_after"])}
+        headers["Retry-After"] = str(outcome.log["retry_after"])
     return Response(outcome.body, status_code=outcome.status, media_type="application/json",
                     headers=headers)
 

@@ -141,7 +141,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(
             JsonCorsMiddleware, allow_origins=settings.origins,
             allow_methods=["GET", "POST", "OPTIONS"], allow_headers=["*"],
-            expose_headers=["X-Request-ID", "Retry-After"], max_age=600,
+            expose_headers=["X-Request-ID", "Retry-After", "Deprecation", "Link"], max_age=600,
         )
     app.add_middleware(CatchAllMiddleware)
     app.add_middleware(RequestContextMiddleware, access_log_per_s=settings.access_log_per_s,

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.server.dispatch import quick_answer
 from api.server.http_errors import rejected_response
 from api.shared.decode import decode
+from api.shared.deprecation import deprecation_headers
 from api.shared.errors import RequestRejected
 from api.shared.operations import OPERATIONS, Operation
 from api.shared.settings import Settings
@@ -71,6 +72,9 @@ class QuickLaneMiddleware:
             return
         content, state["log_fields"] = answered
         state["route"] = operation.path
+        deprecation = [(name.lower().encode(), value.encode())
+                       for name, value in deprecation_headers(call.deprecated).items()]
         await send({"type": "http.response.start", "status": 200,
-                    "headers": [*_JSON, (b"content-length", str(len(content)).encode())]})
+                    "headers": [*_JSON, (b"content-length", str(len(content)).encode()),
+                                *deprecation]})
         await send({"type": "http.response.body", "body": content})

@@ -39,6 +39,7 @@ from pydantic import BaseModel, ValidationError
 
 from api.shared import reports as report
 from api.shared import schemas, schemas_advice, schemas_play, schemas_review
+from api.shared.deprecation import deprecated_fields
 from api.shared.errors import (
     ErrorItem,
     RequestRejected,
@@ -113,6 +114,8 @@ class Call:
     op: str
     args: dict[str, Any]
     limit_ms: int
+    deprecated: tuple[str, ...] = ()
+    """The deprecated fields the request set (``api.shared.deprecation``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +156,8 @@ class Operation:
                 rejected = RequestRejected([self.reword(data, i) for i in rejected.items])
             raise rejected from None
         return Call(self.name, request.library_args(),
-                    self.limit_ms(getattr(request, "time_limit_ms", None), settings))
+                    self.limit_ms(getattr(request, "time_limit_ms", None), settings),
+                    deprecated_fields(data, self.request))
 
     def limit_ms(self, requested: int | None, settings: Settings) -> int:
         """The request's time limit: what it asked for (already checked), or
