@@ -212,6 +212,44 @@ def test_the_playouts_careful_thrower_keeps_what_completes_the_next_players_meld
     assert card_name(rummy500.throw(jokers, None, theirs)) == "JK"
 
 
+def test_the_playouts_throw_and_hand_worth_follow_their_definitions() -> None:
+    """The fast player's shortcuts keep its definitions, on random hands of
+    one and two decks with jokers: the throw is the card of most points less
+    ``link_weight`` per ``links`` (and ``feed_care`` for what the next hand
+    melds), never the top just taken; a hand's worth now (``_net_now``) is
+    what laying it on a copy of the table lays less what stays in hand."""
+    from solver.cards import JOKER
+    from solver.play.laydown.fast import links, run_spot, set_spot
+
+    rng = random.Random(7)
+    careful = replace(LAY_DOWN_PARAMS, feed_care=30)
+    for game in ("rummy500", "basic"):
+        values = VARIANTS[game].values
+        for params in (LAY_DOWN_PARAMS, careful):
+            player = FastPlayer(values, params=params)
+            for _ in range(400):
+                deck = [*range(52), *range(52), JOKER, JOKER] if game == "rummy500" \
+                    else list(range(52))
+                cards = rng.sample(deck, rng.randint(12, 22))
+                hand, theirs = cards[:rng.randint(2, 11)], cards[11:]
+                keep = rng.choice([None, hand[0]])
+                options = [c for c in hand if c != keep] or list(hand)
+                naturals = [c for c in options if c != JOKER] or options
+                held = Held(theirs)
+                expected = max(naturals, key=lambda c: (
+                    values.hand[c] - params.link_weight * links(c, hand)
+                    - params.feed_care * (c != JOKER and held.completes(c)), c))
+                assert player.throw(hand, keep, theirs) == expected
+                table = [run_spot(s, lo, lo + 2, 13 if values.ace_high else 12)
+                         for s, lo in ((rng.randrange(4), rng.randrange(10)),)] + \
+                    [set_spot(rng.randrange(13), 0b0111, 3)]
+                copies = [spot.copy() for spot in table]
+                rest = list(hand)
+                laid = player.lay(rest, copies)
+                assert player._net_now(list(hand), table) == \
+                    laid - sum(values.hand[c] for c in rest)
+
+
 def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> None:
     """``hold_left``: a fast player that has laid nothing yet holds its melds
     while laying would leave from 2 to ``hold_left`` cards (it goes for a
