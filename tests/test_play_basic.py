@@ -219,7 +219,7 @@ def test_the_playouts_throw_and_hand_worth_follow_their_definitions() -> None:
     melds), never the top just taken; a hand's worth now (``_net_now``) is
     what laying it on a copy of the table lays less what stays in hand."""
     from solver.cards import JOKER
-    from solver.play.laydown.fast import links, run_spot, set_spot
+    from solver.play.laydown.fast import _any_wanted, links, run_spot, set_spot
 
     rng = random.Random(7)
     careful = replace(LAY_DOWN_PARAMS, feed_care=30)
@@ -248,6 +248,9 @@ def test_the_playouts_throw_and_hand_worth_follow_their_definitions() -> None:
                 laid = player.lay(rest, copies)
                 assert player._net_now(list(hand), table) == \
                     laid - sum(values.hand[c] for c in rest)
+                for spot in copies:  # the wanted cards' mask is ``Spot.wanted``
+                    assert [c for c in range(JOKER) if _any_wanted([spot], [c])] == \
+                        sorted(spot.wanted())
 
 
 def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> None:

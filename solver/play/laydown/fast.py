@@ -118,7 +118,8 @@ _SET_WANTED = [[sum(1 << (suit * 13 + rank) for suit in range(4) if not suits >>
 
 def _any_wanted(spots: Sequence[Spot], cards: Sequence[int]) -> bool:
     """Whether one of ``cards`` (a joker never) is ``wanted`` by one of ``spots``
-    (their ``wanted`` cards as one bit mask over card ids)."""
+    (``Spot.wanted``'s rule, inline and as one bit mask over card ids: the
+    playouts ask it on every turn)."""
     mask = 0
     for spot in spots:
         if spot.run:
