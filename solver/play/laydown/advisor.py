@@ -94,7 +94,7 @@ def lay_down_levels(standard: int, turns: int = 0) -> dict[str, Level]:
 
 
 LEVELS_BY_GAME: dict[str, dict[str, Level]] = {
-    "rummy500": lay_down_levels(150, 3000),
+    "rummy500": lay_down_levels(150, 2500),
     "rommy": lay_down_levels(200),
     "basic": lay_down_levels(200, 10000),
 }
