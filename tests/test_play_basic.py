@@ -217,9 +217,19 @@ def test_the_playouts_throw_and_hand_worth_follow_their_definitions() -> None:
     one and two decks with jokers: the throw is the card of most points less
     ``link_weight`` per ``links`` (and ``feed_care`` for what the next hand
     melds), never the top just taken; a hand's worth now (``_net_now``) is
-    what laying it on a copy of the table lays less what stays in hand."""
+    what laying it on a copy of the table lays less what stays in hand; the
+    draw takes a top only where it makes a meld with the hand
+    (``Held.completes``) or fits the table, and then only for a gain; a hand
+    may hold a meld exactly when the meld search finds a candidate."""
     from solver.cards import JOKER
-    from solver.play.laydown.fast import _any_wanted, links, run_spot, set_spot
+    from solver.play.laydown.fast import (
+        _distinct_candidates,
+        _may_meld,
+        _wanted_mask,
+        links,
+        run_spot,
+        set_spot,
+    )
 
     rng = random.Random(7)
     careful = replace(LAY_DOWN_PARAMS, feed_care=30)
@@ -249,8 +259,17 @@ def test_the_playouts_throw_and_hand_worth_follow_their_definitions() -> None:
                 assert player._net_now(list(hand), table) == \
                     laid - sum(values.hand[c] for c in rest)
                 for spot in copies:  # the wanted cards' mask is ``Spot.wanted``
-                    assert [c for c in range(JOKER) if _any_wanted([spot], [c])] == \
+                    assert [c for c in range(JOKER) if _wanted_mask([spot]) >> c & 1] == \
                         sorted(spot.wanted())
+                naturals = sorted(c for c in cards if c != JOKER)
+                assert _may_meld(naturals, values.ace_high) == \
+                    bool(_distinct_candidates(naturals, values))
+                top = theirs[-1]
+                usable = top == JOKER or Held(hand).completes(top) or \
+                    any(spot.fits(top) for spot in table)
+                gain = player.wants(hand, [top], table) if usable else 0
+                shallow = FastPlayer(values, deep_takes=False, params=params)
+                assert shallow.draw(hand, [top], table) == (1 if gain > 0 else 0)
 
 
 def test_the_playouts_rummy_chaser_holds_its_melds_one_draw_from_going_out() -> None:

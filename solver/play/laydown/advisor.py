@@ -191,6 +191,9 @@ class LayDownDecision:
         self.deadline = budget.deadline
         self.rng = random.Random(f"{self.variant.game}/{seed}")
         self.fast = FastPlayer(self.values, self.variant.deep_takes, params)
+        self._may_hold = self.variant.rummy_doubles and self.fast.hold_left >= 2
+        """Whether the fast player may hold its melds for a rummy (``FastPlayer.holds``
+        is false otherwise: asked once, not every turn of every playout)."""
         self.search = LayoffSearch(self.deal, state.table, self.deadline)
         self.unusable: set[int] = set()
         """Deeper pile cards listed though they cannot be used (Rommy)."""
@@ -666,7 +669,7 @@ class LayDownDecision:
         held, before = len(hand), early[seat]
         if self.variant.throw_to_close:
             laid[seat] += self.fast.lay_keeping(hand, table, keep)
-        elif not (self.variant.rummy_doubles and self.fast.holds(hand, table, before)):
+        elif not (self._may_hold and self.fast.holds(hand, table, before)):
             laid[seat] += self.fast.lay(hand, table)
         if must is not None and must in hand:
             laid[seat] -= self.variant.pile_penalty or 0

@@ -116,10 +116,9 @@ _SET_WANTED = [[sum(1 << (suit * 13 + rank) for suit in range(4) if not suits >>
 """The cards a set of a rank (first index) with natural suits (second) takes."""
 
 
-def _any_wanted(spots: Sequence[Spot], cards: Sequence[int]) -> bool:
-    """Whether one of ``cards`` (a joker never) is ``wanted`` by one of ``spots``
-    (``Spot.wanted``'s rule, inline and as one bit mask over card ids: the
-    playouts ask it on every turn)."""
+def _wanted_mask(spots: Sequence[Spot]) -> int:
+    """The natural cards one of ``spots`` takes now, as one bit mask over card
+    ids (``Spot.wanted``'s rule, inline: the playouts ask it on every turn)."""
     mask = 0
     for spot in spots:
         if spot.run:
@@ -129,7 +128,15 @@ def _any_wanted(spots: Sequence[Spot], cards: Sequence[int]) -> bool:
                 mask |= 1 << (spot.suit * 13 + (spot.hi + 1) % 13)
         elif spot.size < 4:
             mask |= _SET_WANTED[spot.rank][spot.suits]
-    return any(mask >> card & 1 for card in cards)
+    return mask
+
+
+def _bits(cards: Sequence[int]) -> int:
+    """``cards`` as one bit mask over card ids (a copy or a joker adds nothing new)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
 
 
 def run_spot(suit: int, lo: int, hi: int, top: int = HIGH_ACE) -> Spot:
@@ -158,6 +165,11 @@ class _Candidate:
     """What laying it adds to the net: its points and its cards' hand points."""
 
 
+_Peeked = tuple[list[list[int]], list[int], int, list[Spot], int]
+"""A hand's melds, the cards left, the points laid, the melds' spots, and
+the cards left as a bit mask (``_bits``)."""
+
+
 def _candidate(cards: tuple[int, ...], points: int, spot: Spot, values: Values) -> _Candidate:
     return _Candidate(cards, points, spot, points + sum(values.hand[c] for c in cards))
 
@@ -174,8 +186,7 @@ class FastPlayer:
         self.feed_care = params.feed_care
         self.hold_left = params.hold_left
         self.search_nodes = params.search_nodes
-        self._cache: dict[tuple[int, ...], tuple[list[list[int]], list[int], int,
-                                                 list[Spot]]] = {}
+        self._cache: dict[tuple[int, ...], _Peeked] = {}
 
     def melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int]:
         """The melds the fast player lays from ``hand`` (best natural melds, then
@@ -184,7 +195,7 @@ class FastPlayer:
         return melds, rest, points
 
     def _melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int, list[Spot]]:
-        melds, rest, points, spots = self._peek(hand)
+        melds, rest, points, spots, _ = self._peek(hand)
         return [list(m) for m in melds], list(rest), points, [spot.copy() for spot in spots]
 
     def _find_melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int,
@@ -192,10 +203,14 @@ class FastPlayer:
         naturals = sorted(c for c in hand if c != JOKER)
         jokers = len(hand) - len(naturals)
         values = self.values
-        left = _copies(naturals)
-        candidates = _natural_candidates(naturals, values, left)
-        if not candidates and not jokers:
-            return [], naturals, 0, []  # no meld: most hands
+        if not _may_meld(naturals, values.ace_high):
+            if not jokers:
+                return [], naturals, 0, []  # no meld: most hands
+            left: dict[int, int] = {}
+            candidates: list[_Candidate] = []
+        else:
+            left = _copies(naturals)
+            candidates = _natural_candidates(naturals, values, left)
         chosen: list[_Candidate] = []
         best: list[list[_Candidate]] = [[]]
         best_gain = [0]
@@ -231,12 +246,14 @@ class FastPlayer:
         rest.extend([JOKER] * jokers)
         return melds, rest, points, spots
 
-    def _peek(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int, list[Spot]]:
-        """The remembered melds of ``hand`` (not to be changed: ``_melds`` copies)."""
+    def _peek(self, hand: Sequence[int]) -> _Peeked:
+        """The remembered melds of ``hand`` (not to be changed: ``_melds`` copies),
+        and the cards left as a bit mask."""
         key = tuple(sorted(hand))
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._find_melds(key)
+            melds, rest, points, spots = self._find_melds(key)
+            hit = (melds, rest, points, spots, _bits(rest))
             if len(self._cache) >= CACHE_SIZE:
                 self._cache.clear()
             self._cache[key] = hit
@@ -248,13 +265,13 @@ class FastPlayer:
         always does); ``hand`` keeps what is left; the points laid.
         ``keep_one``: no layoff takes the last card other than ``keep`` (the
         melds must leave one: ``lay_keeping`` sees to that)."""
-        melds, kept, points, spots = self._peek(hand)
+        melds, kept, points, spots, kept_bits = self._peek(hand)
         if not table and not melds:
             return 0
         rest = list(kept)
         table.extend([spot.copy() for spot in spots])
         fit: dict[int, Spot] = {}
-        if _any_wanted(table, rest):  # else no layoff: most turns
+        if _wanted_mask(table) & kept_bits:  # else no layoff: most turns
             for spot in table:
                 for card in spot.wanted():
                     fit.setdefault(card, spot)
@@ -302,7 +319,7 @@ class FastPlayer:
         hand to throw (Rommy: a turn ends with a throw): no layoff takes the
         last such card, and when the melds alone would leave none, the card
         held back is the one whose absence lays most."""
-        _, rest, _, _ = self._peek(hand)
+        rest = self._peek(hand)[1]
         if any(card != keep for card in rest):
             return self.lay(hand, table, keep_one=True, keep=keep)
         best: tuple[int, list[int], list[Spot], int] | None = None
@@ -327,10 +344,9 @@ class FastPlayer:
         deepest card must be usable (else -1000); ``before``: the hand's own
         ``_net_now`` when known."""
         deepest = cards[-1]
-        if deepest != JOKER and not any(s.fits(deepest) for s in table):
-            _, rest, _, _ = self._peek([*hand, *cards])
-            if deepest in rest:
-                return -1000
+        if (deepest != JOKER and not any(s.fits(deepest) for s in table)
+                and self._peek([*hand, *cards])[4] >> deepest & 1):  # left in hand
+            return -1000
         if before is None:
             before = self._net_now(list(hand), table)
         after = self._net_now([*hand, *cards], table)
@@ -339,8 +355,8 @@ class FastPlayer:
     def _net_now(self, hand: list[int], table: Sequence[Spot]) -> int:
         """What ``lay`` lays from ``hand`` less the points it leaves there
         (``hand`` and ``table`` unchanged)."""
-        _, rest, points, spots = self._peek(hand)
-        if JOKER not in rest and not (_any_wanted(table, rest) or _any_wanted(spots, rest)):
+        _, rest, points, spots, rest_bits = self._peek(hand)
+        if not rest_bits >> JOKER & 1 and not (_wanted_mask(table) | _wanted_mask(spots)) & rest_bits:
             return points - sum(self.values.hand[c] for c in rest)  # the melds alone
         copies = [spot.copy() for spot in table]
         points = self.lay(hand, copies)
@@ -350,10 +366,17 @@ class FastPlayer:
         """How many pile cards to take (0: the stock)."""
         if not pile:
             return 0
+        look = min(len(pile), self.deep_look if self.deep_takes else 1)
+        top = pile[-1]
+        if look == 1 and top != JOKER:  # most turns: a top that nothing can use
+            partners = sum(map(_LINKED_OR_SELF[top].__contains__, hand))
+            if (partners < 2 and not (partners and JOKER in hand)
+                    and not any(spot.fits(top) for spot in table)):
+                return 0  # ``Held.completes`` needs two partners, or one and a joker
         best_depth, best_gain = 0, 0
         before: int | None = None
         held = Held(hand)  # the hand and the pile cards above the one looked at
-        for depth in range(1, min(len(pile), self.deep_look if self.deep_takes else 1) + 1):
+        for depth in range(1, look + 1):
             deepest = pile[-depth]
             if depth > 1:
                 held.add(pile[-depth + 1])
@@ -374,19 +397,28 @@ class FastPlayer:
         with ``next_hand`` (the next player's) and ``feed_care``, a card that
         makes a meld with it costs ``feed_care`` points more (a hand of jokers
         only throws one whatever it feeds)."""
-        options = [c for c in hand if c != keep] or list(hand)
-        naturals = [c for c in options if c != JOKER] or options
+        naturals = [c for c in hand if c != keep and c != JOKER]
+        if not naturals:  # only ``keep`` and jokers: a joker, else ``keep``
+            options = [c for c in hand if c != keep] or list(hand)
+            naturals = [c for c in options if c != JOKER] or options
+        held = sum(map(_BIT.__getitem__, hand))
+        if held.bit_count() == len(hand):  # one copy of each card: links from one mask
+            jokers = held >> JOKER & 1
+            linked = [3 if c == JOKER else jokers + (held & _LINKED_MASK[c]).bit_count()
+                      for c in naturals]
+        else:  # two decks: count the copies
+            count = [0] * (JOKER + 1)
+            for c in hand:
+                count[c] += 1
+            copies, jokers = count.__getitem__, count[JOKER]
+            linked = [3 if c == JOKER else jokers + sum(map(copies, _LINKED[c]))
+                      for c in naturals]
         points = self.values.hand
         weight = self.link_weight
-        count = [0] * (JOKER + 1)  # the copies of each card in hand, the jokers last
-        for c in hand:
-            count[c] += 1
-        copies, jokers = count.__getitem__, count[JOKER]
         theirs = Held(next_hand) if self.feed_care and next_hand is not None else None
         best: tuple[int, int] | None = None
-        for c in naturals:  # ``links(c, hand)`` from the counts: the same, many times faster
-            linked = 3 if c == JOKER else jokers + sum(map(copies, _LINKED[c]))
-            score = points[c] - weight * linked
+        for c, links_of_c in zip(naturals, linked, strict=True):  # ``links(c, hand)``, fast
+            score = points[c] - weight * links_of_c
             if theirs is not None and c != JOKER and theirs.completes(c):
                 score -= self.feed_care
             if best is None or (score, c) > best:
@@ -481,6 +513,38 @@ _LINKED = [tuple(other for other in range(JOKER) if other != card and links(card
            for card in range(JOKER)]
 """The natural cards that link to each natural card (``links``: the same rank
 in another suit, or the same suit within two ranks, the ace beside the king)."""
+_LINKED_MASK = [sum(1 << other for other in linked) for linked in _LINKED]
+"""``_LINKED`` as bit masks over card ids."""
+_LINKED_OR_SELF = [frozenset((*linked, card)) for card, linked in enumerate(_LINKED)]
+"""The cards whose copies ``Held.completes`` may count as a card's partners."""
+_BIT = [1 << card for card in range(JOKER + 1)]
+
+
+def _may_meld(naturals: Sequence[int], ace_high: bool) -> bool:
+    """Whether ``naturals`` hold a natural set (3 suits of a rank) or run (3
+    in sequence; ``ace_high``: the ace also above the king): the test of
+    ``_distinct_candidates``, as bit operations on one mask (most hands of
+    a playout hold no meld).
+
+    >>> _may_meld([0, 13, 26], False), _may_meld([11, 12, 0], True), _may_meld([11, 12, 0], False)
+    (True, True, False)
+    """
+    held = 0
+    for c in naturals:
+        held |= 1 << c
+    s0, s1, s2, s3 = (held & _RANKS, held >> 13 & _RANKS, held >> 26 & _RANKS,
+                      held >> 39 & _RANKS)
+    if s0 & s1 & (s2 | s3) or s2 & s3 & (s0 | s1):
+        return True
+    for bits in (s0, s1, s2, s3):
+        if bits & 1 and ace_high:
+            bits |= 1 << HIGH_ACE
+        if bits & (bits >> 1) & (bits >> 2):
+            return True
+    return False
+
+
+_RANKS = (1 << 13) - 1
 
 
 def _copies(naturals: Sequence[int]) -> dict[int, int]:
