@@ -133,3 +133,41 @@ def test_a_history_that_throws_back_the_card_taken_is_read_but_never_advised() -
     assert advice.phase == "discard"
     thrown = {m.move.card for m in advice.moves}
     assert parse_card("5H") not in thrown and parse_card("KD") in thrown
+
+
+KNOCK_HISTORY = [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+                 {"player": 0, "action": "draw_stock"},
+                 {"player": 0, "action": "discard", "card": "KC"},
+                 {"player": 1, "action": "draw_stock"}]
+KNOCK_MELDS = [["AD", "2D", "3D"], ["8S", "8C", "8D"], ["4H", "5H", "6H"]]
+
+
+@pytest.mark.parametrize(("melds", "deadwood", "code", "loc"), [
+    # a "meld" that is none, with the deadwood shown and with gin
+    ([["AD", "2D", "3D"], ["8S", "8C", "9D"], ["4H", "5H", "6H"]], ["2H"], "invalid_meld",
+     ("history", 5, "melds", 1)),
+    ([["AD", "2D", "3D", "8S", "8C", "8D", "4H", "5H", "6H", "2H"]], [], "invalid_meld",
+     ("history", 5, "melds", 0)),
+    # deadwood over the knock limit: shown (2 + 4 + 5 + 6), or not shown (seven
+    # cards cannot be worth 10 or less)
+    (KNOCK_MELDS[:2], ["2H", "4H", "5H", "6H"], "cannot_knock", ("history", 5)),
+    (KNOCK_MELDS[:1], None, "cannot_knock", ("history", 5)),
+])
+def test_the_knock_replied_to_is_one_the_rules_allow(melds: list[list[str]],
+                                                      deadwood: list[str] | None, code: str,
+                                                      loc: tuple[Any, ...]) -> None:
+    """A knock showing a meld that is none, or deadwood over the knock limit,
+    could not have happened: a 422 at the knock event (it was read as a table
+    meld at ``table[0]``, or not read at all after gin)."""
+    from solver.play import advise
+
+    knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "QD", "melds": melds}
+    if deadwood is not None:
+        knock["deadwood"] = deadwood
+    request: dict[str, Any] = {"hand": HAND, "upcard": "JH", "me": 0, "dealer": 1,
+                               "level": "novice"}
+    assert advise("gin", **request, history=[*KNOCK_HISTORY, {
+        **knock, "melds": KNOCK_MELDS, "deadwood": ["2H"]}]).phase == "layoff"
+    with pytest.raises(InvalidStateError) as error:
+        advise("gin", **request, history=[*KNOCK_HISTORY, knock])
+    assert (error.value.code, error.value.loc) == (code, loc), error.value.message

@@ -12,7 +12,7 @@ from solver.gin import gin_deal, resolve_knock_limit
 from solver.play.advice import Advice, Move
 from solver.play.gin.advisor import LEVELS, GinDecision
 from solver.play.gin.params import GIN_PARAMS, GinParams
-from solver.play.gin.state import GinState
+from solver.play.gin.state import GinState, check_knock
 from solver.play.model import Game, Request
 from solver.play.search import Level
 from solver.play.words import GIN, GameWords
@@ -55,6 +55,7 @@ class Gin(Game[GinPosition, GinParams]):
                                     code="invalid_state", loc=("oklahoma",))
         oklahoma = request.upcard if flag else None
         limit, _ = resolve_knock_limit(deal, upcard=oklahoma)  # type: ignore[arg-type]
+        check_knock(state, deal, limit)
         return GinPosition(state, deal, limit)
 
     def advise(self, position: GinPosition, params: GinParams, level: Level, seed: int,

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.cards import card_name
+from solver.classify import is_meld
 from solver.errors import InvalidStateError
 from solver.play.events import Event
 from solver.play.replay import PublicState, Replay, replayed
@@ -54,6 +55,7 @@ from solver.play.words import (
 )
 from solver.play.words import WALL as WALL_PHASE
 from solver.play.words import GinPhase as Phase
+from solver.rules import Deal
 
 ACTIONS = frozenset(GIN.actions)
 DECK = 52
@@ -157,6 +159,38 @@ class GinState(PublicState):
                    replay.stock, replay.phase, replay.to_act, replay.knowledge(), replay.knock,
                    replay.turns_done, replay.stock_only, replay.must_knock, my_score,
                    opponent_score, target)
+
+
+def check_knock(state: GinState, deal: Deal, knock_limit: int | None) -> None:
+    """The knock the defender replies to is one the rules allow: each meld it
+    shows is a meld of ``deal``, and its deadwood (shown, or the cheapest the
+    unshown cards could be) is within ``knock_limit`` (None: not checked).
+    ``InvalidStateError`` (``invalid_meld``, ``cannot_knock``) at the knock
+    event, which is the history's last when the defender is to act."""
+    knock = state.knock
+    if knock is None:
+        return
+    index = len(state.history) - 1
+    for j, meld in enumerate(knock.melds):
+        if not is_meld(meld, deal):
+            raise InvalidStateError(f"history[{index}]: the knock shows "
+                                    f"{' '.join(card_name(c) for c in meld)}, which is not a "
+                                    "meld", code="invalid_meld", loc=("history", index, "melds", j))
+    if knock_limit is None:
+        return
+    points = deal.points
+    if knock.deadwood is not None:
+        deadwood, shown = sum(points[c] for c in knock.deadwood), "shows"
+    else:  # the unshown cards: those it is known to hold, then the cheapest unseen
+        melded = {c for meld in knock.melds for c in meld}
+        held = [c for c in state.knowledge.opponent_known if c not in melded]
+        count = HAND - len(melded) - len(held)
+        cheapest = sorted(points[c] for c in state.knowledge.unseen)[:max(0, count)]
+        deadwood, shown = sum(points[c] for c in held) + sum(cheapest), "holds at least"
+    if deadwood > knock_limit:
+        raise InvalidStateError(f"history[{index}]: the knocker {shown} {deadwood} points of "
+                                f"deadwood, over the knock limit ({knock_limit})",
+                                code="cannot_knock", loc=("history", index))
 
 
 def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
