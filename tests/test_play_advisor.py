@@ -105,6 +105,24 @@ def test_the_defenders_reply_is_exact() -> None:
     assert reply.expected_points == -(deadwood - 2)
 
 
+def test_the_knockers_unshown_deadwood_holds_the_cards_it_took() -> None:
+    """A knock that does not show its deadwood: a card the knocker took from
+    the pile and did not meld is part of it (here all of it, 2C: 2 points),
+    not a guess from the unseen cards."""
+    knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "QD",
+                             "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["4D", "5D", "6D"]]}
+    history = [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+               {"player": 0, "action": "draw_stock"},
+               {"player": 0, "action": "discard", "card": "2C"},
+               {"player": 1, "action": "take_discard", "card": "2C"}, knock]
+    hand = "3H 4H 6H 4S 5S 9S 9C JD JC 8C"
+    reply = advise(hand=hand, upcard="5H", history=history, level="novice").recommended
+    knocker_melds = [mask_of(parse_cards(" ".join(m))) for m in knock["melds"]]
+    _, deadwood = oracle.best_defence(mask_of(parse_cards(hand)), knocker_melds)
+    assert reply.expected_points == -(deadwood - 2)
+    assert reply.win_probability == 0  # never an undercut: 2 is below any deadwood left
+
+
 @pytest.mark.parametrize("score", [{"me": 90, "opponent": 95}, {"me": 0, "opponent": 80},
                                    {"me": 96, "opponent": 10}])
 def test_with_a_match_score_the_search_ranks_by_the_chance_to_win_the_match(

@@ -60,7 +60,7 @@ from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.policy import HandJudge, stock_odds
 from solver.play.gin.scoring import defender_deadwood, knock_points
 from solver.play.gin.simulate import KnockStyle, Simulator, World
-from solver.play.gin.state import GinState
+from solver.play.gin.state import GinState, knocker_held
 from solver.play.gin.worlds import WorldSampler
 from solver.play.model import not_legal
 from solver.play.search import (
@@ -500,14 +500,19 @@ class GinDecision:
                       "it was not shown)")
 
     def _knocker_deadwood(self, shown: tuple[int, ...] | None, count: int) -> list[int]:
-        """The knocker's deadwood points: shown, or guessed from the unseen
-        cards (``count`` of them, worth at most the knock limit together)."""
+        """The knocker's deadwood points: shown, or the cards it is known to
+        hold and not shown (``knocker_held``) and a guess of the others from
+        the unseen cards (``count`` cards in all, worth at most the knock
+        limit together)."""
+        points = self.hands.points
         if shown is not None:
-            return [sum(self.hands.points[c] for c in shown)]
+            return [sum(points[c] for c in shown)]
+        held = knocker_held(self.state)
+        known = sum(points[c] for c in held)
         pool = sorted(self.state.knowledge.unseen)
         guesses: list[int] = []
         for _ in range(self.params.knocker_tries):
-            total = sum(self.hands.points[c] for c in self.rng.sample(pool, count))
+            total = known + sum(points[c] for c in self.rng.sample(pool, max(0, count - len(held))))
             if total <= self.limit:
                 guesses.append(total)
             if len(guesses) >= self.params.knocker_guesses:

@@ -161,6 +161,14 @@ class GinState(PublicState):
                    opponent_score, target)
 
 
+def knocker_held(state: GinState) -> list[int]:
+    """The cards the opponent's knock does not show that it is known to hold
+    (taken from the pile): part of its unshown deadwood, whatever the rest."""
+    assert state.knock is not None
+    melded = {c for meld in state.knock.melds for c in meld}
+    return sorted(c for c in state.knowledge.opponent_known if c not in melded)
+
+
 def check_knock(state: GinState, deal: Deal, knock_limit: int | None) -> None:
     """The knock the defender replies to is one the rules allow: each meld it
     shows is a meld of ``deal``, and its deadwood (shown, or the cheapest the
@@ -182,9 +190,8 @@ def check_knock(state: GinState, deal: Deal, knock_limit: int | None) -> None:
     if knock.deadwood is not None:
         deadwood, shown = sum(points[c] for c in knock.deadwood), "shows"
     else:  # the unshown cards: those it is known to hold, then the cheapest unseen
-        melded = {c for meld in knock.melds for c in meld}
-        held = [c for c in state.knowledge.opponent_known if c not in melded]
-        count = HAND - len(melded) - len(held)
+        held = knocker_held(state)
+        count = HAND - sum(len(meld) for meld in knock.melds) - len(held)
         cheapest = sorted(points[c] for c in state.knowledge.unseen)[:max(0, count)]
         deadwood, shown = sum(points[c] for c in held) + sum(cheapest), "holds at least"
     if deadwood > knock_limit:
