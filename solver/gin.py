@@ -454,7 +454,13 @@ def _choice(
 
 
 def _rank_key(choice: KnockerChoice) -> tuple[object, ...]:
+    # A defender reply cut short by the deadline is the best play found, not
+    # the defender's best: its deadwood is too high, so the knocker's points
+    # against it are too high too (a reply that ran out of time before any
+    # arrangement keeps every card).  Choices with a proved reply come first,
+    # so an unproved reply never outranks a proved one on points it may not get.
     return (
+        not choice.defender.optimal,
         -choice.knocker_points,
         choice.deadwood_points,
         sort_key(choice.discard) if choice.discard is not None else (-1, -1),

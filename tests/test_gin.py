@@ -13,8 +13,10 @@ import random
 
 import pytest
 
+from solver import gin as gin_module
 from solver.cards import InvalidHandError, card_name, make_card, parse_cards
 from solver.gin import arrangements, gin_deal, gin_score, knock_check, settle
+from solver.layoffs import combine
 from solver.rules import InvalidRulesError
 from tests.bruteforce import CHECKED
 from tests.play_brute import brute_knock, brute_min_deadwood, brute_minimax, remove_one
@@ -191,6 +193,28 @@ def test_minimax_picks_sets_over_runs_to_block() -> None:
     result = gin_score("5H 6H 4H 6D 4C 5D 5C 4D 6C 8D", "2C TH TC 2D 3H 9C 8C 3D 9S 7S")
     assert [m.kind for m in result.chosen.melds] == ["set", "set", "set"]
     assert result.chosen.knocker_points == 28 and result.baseline.knocker_points == 20
+
+
+def test_an_unproved_defender_reply_does_not_outrank_a_proved_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A defender reply cut short by the deadline keeps every card: against it a
+    # knock "scores" the defender's whole hand.  Here every reply against a
+    # table of knocker melds runs out of time; the one proved reply is the
+    # reply to gin (no layoffs, no table), which must win, not a knock that
+    # claims 99 points (the defender's 100 less the knocker's AS) where the
+    # defender melds every card (TS-KS, J-K of hearts, J-K of diamonds).
+    class OutOfTime(gin_module.LayoffSearch):
+        def best(self, cards, skip=()):
+            if not self.table:
+                return super().best(cards, skip)
+            play = combine(self.deal, (), (), tuple(sorted(cards)), False)
+            return play.cost(self.objective), play
+
+    monkeypatch.setattr(gin_module, "LayoffSearch", OutOfTime)
+    result = gin_score("AS 2S 3S 7H 7D 7C 8C 9C TC JC", "KS KH KD QS QH QD JS JH JD TS",
+                       knock_limit=200)
+    assert result.chosen.outcome == "gin" and result.chosen.knocker_points == 25
+    assert result.chosen.defender.optimal and not result.optimal
 
 
 def test_cannot_knock_is_an_error_on_the_knocker() -> None:
