@@ -22,7 +22,10 @@ def build_meld(placed: PlacedMeld, deal: Deal) -> Meld:
         melded_points(card, rep, deal, cand.low_ace and i == 0)
         for i, (card, rep) in enumerate(zip(cards, cand.represents, strict=True))
     )
-    return Meld(cand.kind, cards, cand.represents, cand.pure, points)
+    # A wild slot filled by the very card it stands for (7S in 5S 6S * with 7s
+    # wild) holds a natural card: a run of such cards is pure (RULES.md 2.5).
+    pure = cand.pure or (cand.kind == "run" and cards == cand.represents)
+    return Meld(cand.kind, cards, cand.represents, pure, points)
 
 
 def meld_order(meld: Meld) -> list[tuple[int, int]]:

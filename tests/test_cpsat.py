@@ -13,10 +13,11 @@ from collections import Counter
 import pytest
 
 from solver import solve
-from solver.assemble import build_solution
-from solver.cards import JOKER, card_name, parse_cards
-from solver.engines.base import INFEASIBLE, EngineResult, Instance
+from solver.assemble import build_meld, build_solution
+from solver.cards import JOKER, card_name, make_card, parse_cards
+from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld
 from solver.engines.cpsat import model_size, solve_cpsat
+from solver.melds import Candidate
 from solver.rules import make_deal, make_rules
 from solver.session import solve_search
 from solver.solve import prepare
@@ -171,6 +172,24 @@ def test_wild_cards_fill_slots_and_leftovers_stay_in_hand() -> None:
     for placed in result.melds:
         assert len(placed.wild_cards) == placed.candidate.wilds
         assert all(c in instance.deal.wild for c in placed.wild_cards)
+
+
+def test_a_wild_card_filling_its_own_slot_keeps_the_run_pure() -> None:
+    # 2s wild: CP-SAT merges "AS 2S 3S 4S" with "AS * 3S 4S" (the same naturals
+    # but one) and may fill the * with the 2S itself.  Every card then stands
+    # for itself, so the run is pure (RULES.md 2.5), as the search reports it.
+    hand = "5S 5H 5D AS 2S 3S 4S 7S"
+    for engine in ("cpsat", "search"):
+        solution = solve(hand, "basic", wild_rank="2", discard=True, rules={"cut_joker": True},
+                         engine=engine, time_limit_ms=2000)
+        runs = [m for m in solution.melds if m.kind == "run"]
+        assert [card_name(c) for c in runs[0].cards] == ["AS", "2S", "3S", "4S"], engine
+        assert runs[0].cards == runs[0].represents and runs[0].pure, engine
+    deal = make_deal(make_rules("basic", {"cut_joker": True}), "2")
+    two, three = parse_cards("2S 3S")
+    slot = Candidate("run", (two - 1, three), 1, (two - 1, two, three), (True, False, True), True)
+    assert build_meld(PlacedMeld(slot, (two,)), deal).pure
+    assert not build_meld(PlacedMeld(slot, (make_card(1, 2),)), deal).pure  # 2D for the 2S
 
 
 def test_model_size_reports_positive_counts() -> None:
