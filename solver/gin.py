@@ -25,6 +25,8 @@ means no knocking: only gin ends the hand.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -66,6 +68,7 @@ Winner = Literal["knocker", "defender"]
 
 MAX_ALTERNATIVES = 10
 MAX_ARRANGEMENTS = 200_000
+_KEPT_CHOICES = 64 * (1 + MAX_ALTERNATIVES)  # choices held before the worst are dropped
 
 
 # ---------------------------------------------------------------------------
@@ -496,13 +499,27 @@ def gin_score(
     hands = Session(deal, budget)
 
     baseline = _baseline(deal, reply, knocker_cards, size, hands)
-    choices: list[KnockerChoice] = []
+    # Only the best few choices are kept, ranked as they are made (within the
+    # deadline): a large house hand has tens of thousands of arrangements, and
+    # sorting (or merely freeing) all of them past the deadline took a tenth
+    # of a second and more.
+    choices: list[tuple[tuple[object, ...], int, KnockerChoice]] = []
+    order = itertools.count()  # ties on the key go to the earlier choice
+    replies_proved = True
+
+    def consider(choice: KnockerChoice) -> None:
+        nonlocal replies_proved
+        replies_proved = replies_proved and choice.defender.optimal
+        choices.append((_rank_key(choice), next(order), choice))
+        if len(choices) > _KEPT_CHOICES:
+            choices[:] = heapq.nsmallest(1 + MAX_ALTERNATIVES, choices)
+
     considered = 0
     complete = True
     if len(knocker_cards) == size + 1:
         whole = hands.solution(knocker_cards, False, go_out=False)
         if not whole.deadwood:
-            choices.append(_choice(deal, reply, None, whole.melds, (), big_gin=True))
+            consider(_choice(deal, reply, None, whole.melds, (), big_gin=True))
             considered += 1
         kept_options: list[tuple[int | None, list[int]]] = [
             (d, without(knocker_cards, d)) for d in sorted(set(knocker_cards), key=sort_key)
@@ -515,13 +532,13 @@ def gin_score(
                 considered += 1
                 if considered > MAX_ARRANGEMENTS:
                     raise DeadlineExceeded
-                choices.append(_choice(deal, reply, discard, melds, deadwood, big_gin=False))
+                consider(_choice(deal, reply, discard, melds, deadwood, big_gin=False))
     except DeadlineExceeded:
         # Out of time (or past MAX_ARRANGEMENTS): the best of those seen so far,
         # and the least-deadwood arrangement, answer; the result says so.
         complete = False
         if baseline.deadwood_points <= limit or baseline.outcome == "big_gin":
-            choices.append(baseline)
+            consider(baseline)
     if not choices:
         least = min(hands.solution(kept, False, go_out=False).deadwood_points
                     for _, kept in kept_options)
@@ -530,10 +547,10 @@ def gin_score(
             f"{limit} ({source})",
             code="cannot_knock", field="knocker",
         )
-    choices.sort(key=_rank_key)
-    chosen = choices[0]
-    alternatives = tuple(choices[1: 1 + MAX_ALTERNATIVES])
-    optimal = complete and all(c.defender.optimal for c in choices) and baseline.defender.optimal
+    ranked = [choice for _, _, choice in heapq.nsmallest(1 + MAX_ALTERNATIVES, choices)]
+    chosen = ranked[0]
+    alternatives = tuple(ranked[1:])
+    optimal = complete and replies_proved and baseline.defender.optimal
     return GinScore(
         knock_limit=limit,
         limit_source=source,

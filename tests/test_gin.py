@@ -15,6 +15,7 @@ import pytest
 
 from solver import gin as gin_module
 from solver.cards import InvalidHandError, card_name, make_card, parse_cards
+from solver.deadline import Deadline
 from solver.gin import arrangements, gin_deal, gin_score, knock_check, settle
 from solver.layoffs import combine
 from solver.rules import InvalidRulesError
@@ -215,6 +216,34 @@ def test_an_unproved_defender_reply_does_not_outrank_a_proved_one(
                        knock_limit=200)
     assert result.chosen.outcome == "gin" and result.chosen.knocker_points == 25
     assert result.chosen.defender.optimal and not result.optimal
+
+
+def test_no_work_per_arrangement_past_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A house hand with thousands of knocker arrangements within the limit:
+    # past the deadline the answer must come at once, without ranking (or
+    # holding) every arrangement seen -- sorting 26,000 of them made the
+    # service's answer 150 ms late, a 503.  Here the deadline passes after
+    # 300 arrangements; ranking work done after it is counted.
+    seen = {"choices": 0, "late_keys": 0}
+    choice, rank_key = gin_module._choice, gin_module._rank_key
+
+    def counted_choice(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen["choices"] += 1
+        return choice(*args, **kwargs)
+
+    def counted_key(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen["late_keys"] += seen["choices"] > 300
+        return rank_key(*args, **kwargs)
+
+    monkeypatch.setattr(gin_module, "_choice", counted_choice)
+    monkeypatch.setattr(gin_module, "_rank_key", counted_key)
+    rules = {"decks": 8, "jokers_per_deck": 4, "printed_jokers_wild": True, "hand_size": 14}
+    result = gin_score("JK JK JK JK JK JK 7H 7S 7D 7C 6H 8H 6H 8H AS",
+                       "2S 3S 4S 5S 6S 9C TC JC QC KC AD 2D 3D 4D", rules=rules, knock_limit=200,
+                       deadline=Deadline(cancel=lambda: seen["choices"] > 300))
+    assert not result.optimal and result.considered > 300
+    # one key for each choice made before the search saw the deadline, and the baseline's
+    assert seen["late_keys"] <= seen["choices"] - 300 + 1, seen
 
 
 def test_cannot_knock_is_an_error_on_the_knocker() -> None:
