@@ -733,6 +733,13 @@ def parse_card_points(value: object) -> CardPoints:
                     "card_points", f"card_points.{part} key {key!r} is not a rank "
                     "(A 2-9 T/10 J Q K) or JK")
             _check_points(points, f"card_points.{part}.{key}")
+            if out.get(index, points) != points:
+                # "T" and "10" (or "JK" and "joker") name one rank: two values
+                # for it contradict each other (and which one won depended on
+                # the order of the keys, and on what the process had cached).
+                raise InvalidRulesError(
+                    "card_points", f"card_points.{part} gives {_POINT_KEYS[index]} two values, "
+                    f"{out[index]} and {points} (key {key!r}); give each rank once")
             out[index] = points
         return tuple(sorted(out.items()))
 

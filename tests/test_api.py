@@ -322,6 +322,8 @@ def test_solve_null_knob_override(client: TestClient) -> None:
          ["body", "rules", "card_points", "hand", "Z", "[key]"], "invalid_rules"),
         ({"hand": GIN_HAND, "rules": {"card_points": {"hand": {"A": 1001}}}},
          ["body", "rules", "card_points", "hand", "A"], "invalid_rules"),
+        ({"hand": GIN_HAND, "rules": {"card_points": {"hand": {"T": 6, "10": 5}}}},
+         ["body", "rules", "card_points"], "invalid_rules"),
         ({"hand": GIN_HAND, "rules": {"min_run_length": 2}}, ["body", "rules", "min_run_length"],
          "invalid_rules"),
         ({"hand": GIN_HAND, "rules": {f"k{i}": 1 for i in range(100)}}, ["body", "rules"],

@@ -119,6 +119,17 @@ def test_points_tables() -> None:
     assert [points("indian13", t, "7") for t in ("AS", "7H", "KC", "JK", "6H")] == [10, 0, 10, 0, 6]
 
 
+@pytest.mark.parametrize("table", [{"T": 6, "10": 5}, {"10": 5, "T": 6}, {"JK": 6, "joker": 5}])
+def test_one_rank_given_two_points_is_refused(table: dict[str, int]) -> None:
+    # "T" and "10" name one rank: two values for it contradict each other (the
+    # one used depended on the order of the keys and on the interning cache).
+    with pytest.raises(InvalidRulesError) as info:
+        make_rules("rummy500", {"card_points": {"hand": table}})
+    assert info.value.loc == ("rules", "card_points") and "two values" in info.value.message
+    same = make_rules("rummy500", {"card_points": {"meld": {"T": 6, "10": 6}}})
+    assert same.card_points is not None and same.card_points.meld == ((9, 6),)
+
+
 def test_copy_limits() -> None:
     cards = [parse_card(t) for t in ("9S", "9S")]
     with pytest.raises(InvalidHandError) as info:
