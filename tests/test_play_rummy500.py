@@ -17,6 +17,7 @@ with warnings.catch_warnings():
 
 from api.shared.examples import REQUESTS
 from solver.cards import parse_card, parse_cards
+from solver.deadline import Deadline
 from solver.errors import InvalidStateError
 from solver.play import advise
 from solver.play.laydown.state import LayDownState
@@ -202,6 +203,22 @@ def test_the_deadline_is_kept() -> None:
     advice = advise("rummy500", **state, level="expert", time_limit_ms=40)
     assert time.monotonic() - started < 0.04 + 0.15
     assert not advice.complete and advice.phase == "play"
+
+
+def test_a_cancelled_request_stops_its_search_at_once() -> None:
+    """A client that goes away stops the playouts within milliseconds, not at
+    the end of a round (at eight players an expert decision plays a second
+    or more in one round): the API's solver process would otherwise be
+    killed and replaced once it ignored its cancel flag for a second."""
+    state = {"players": 8, "me": 1, "dealer": 0, "upcard": "8C", "history": [],
+             "hand": "3H 9S KD 5C 5C QH 2D"}
+    advise("rummy500", **state, level="novice")  # warm
+    cancelled_at = time.monotonic() + 0.05
+    advice = advise("rummy500", **state, level="expert",
+                    deadline=Deadline(time.monotonic() + 5.0,
+                                      lambda: time.monotonic() >= cancelled_at))
+    assert time.monotonic() - cancelled_at < 0.15
+    assert not advice.complete and advice.moves
 
 
 # -- the API ---------------------------------------------------------------------------------

@@ -220,17 +220,23 @@ def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
     turns_before = counter.turns_played() if counter is not None else 0
     played = done = 0
 
+    def stopped() -> bool:
+        # The cancel check too, not only the clock: a round may play for
+        # seconds (eight players, expert), and a request whose client went
+        # away must stop within a playout, not at the round's end.
+        return time.monotonic() >= until or budget.deadline.cancelled()
+
     def play_to(target: int, moves: dict[Move, list[Tally]], alive: list[Tally]) -> bool:
         """Every move of ``moves`` played on the deals up to ``target``; False
-        when the clock cut it short (the moves left even)."""
+        when the clock (or a cancel) cut it short (the moves left even)."""
         nonlocal played, done
         while len(worlds) < target:
-            if worlds and time.monotonic() >= until:
+            if worlds and stopped():
                 return False
             worlds.extend(decision.sample(target - len(worlds), until))
         for index in range(done, target):  # world by world: a cut leaves the moves even
             for move, lines in moves.items():
-                outcomes = None if time.monotonic() >= until else \
+                outcomes = None if stopped() else \
                     decision.play(move, [t.line for t in lines], worlds[index])
                 if outcomes is None:
                     _even(alive, index)
