@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import math
 import random
 import time
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
@@ -16,7 +19,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from fastapi.testclient import TestClient
 
+from api.pool.solver_pool import Outcome, SolverPool
 from api.server.main import create_app
+from api.server.stream import STALLED_WRITE_S, NdjsonStream
 from api.shared.lines import answer_line
 from api.shared.settings import Settings
 from solver.cards import card_name
@@ -161,3 +166,50 @@ def test_the_stream_takes_ndjson_or_no_content_type(client: TestClient, content_
         assert "application/x-ndjson" in item["msg"]
     else:
         assert json.loads(response.text.splitlines()[0])["result"]["deadwood_points"] == 33
+
+
+class _InstantPool:
+    """A pool whose every job is answered at once (the stream's writes are under test)."""
+
+    async def submit(self, *args: Any, **kwargs: Any) -> Outcome:
+        return Outcome(200, b'{"id":null,"result":{}}', {"ok": True})
+
+
+def test_a_client_that_stops_reading_is_let_go_after_the_streams_time() -> None:
+    """A client that stops reading blocks the stream's writes for good; the
+    stream is dropped once its time (RUMMY_SOLVER_MAX_STREAM_S) and
+    ``STALLED_WRITE_S`` are up, instead of holding its connection and its
+    unread lines in memory for as long as the client stays connected."""
+    stream = NdjsonStream(cast(SolverPool, _InstantPool()), Settings(max_stream_s=1), "-")
+    body = [{"type": "http.request", "body": b'{"variant": "gin", "hand": "AS"}\n' * 50,
+             "more_body": False}]
+    sent: list[dict[str, Any]] = []
+
+    async def run() -> float:
+        reading = asyncio.Event()  # set: the client reads again (the test's end)
+
+        async def receive() -> dict[str, Any]:
+            if body:
+                return body.pop()
+            await asyncio.Event().wait()  # still connected
+            raise AssertionError  # pragma: no cover
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+            if len(sent) > 3:  # the client's buffers are full: the write waits for it
+                await reading.wait()
+
+        started = time.monotonic()
+        task = asyncio.ensure_future(stream({"type": "http", "client": ("1.2.3.4", 5)},
+                                            receive, send))
+        done, _ = await asyncio.wait({task}, timeout=1 + STALLED_WRITE_S + 5)
+        took = time.monotonic() - started if done else math.inf
+        reading.set()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return took
+
+    took = asyncio.run(run())
+    assert 1 <= took < 1 + STALLED_WRITE_S + 1, took
+    assert not any(m["type"] == "http.response.body" and not m.get("more_body") for m in sent)

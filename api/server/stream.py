@@ -14,7 +14,10 @@ number.
   requests instead of going in front of them.  A line that cannot start in
   time is answered with an ``overloaded`` error line; the stream goes on.
 * **Time**: a stream runs at most ``RUMMY_SOLVER_MAX_STREAM_S`` seconds; then
-  one ``stream_time_exceeded`` line ends it.  When the service shuts down
+  one ``stream_time_exceeded`` line ends it.  A client that stops reading
+  blocks the writes; one still blocked ``STALLED_WRITE_S`` past that time
+  has its connection dropped (uvicorn closes a response its app left
+  unfinished), so the stream and its unread lines do not outlive it.  When the service shuts down
   and its drain time (``RUMMY_SOLVER_DRAIN_S``) is over, one ``unavailable``
   line ends it.
 * **Limits**: a line over ``RUMMY_SOLVER_MAX_BODY_BYTES`` is answered
@@ -32,12 +35,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator
 
 from starlette.responses import Response
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from api.pool.solver_pool import Overloaded, SolverPool
 from api.server.dispatch import client_of
@@ -45,7 +49,12 @@ from api.shared.errors import ErrorItem, item
 from api.shared.lines import PREFIX, encode, error_answer
 from api.shared.settings import Settings
 
+logger = logging.getLogger("api.stream")
+
 MEDIA_TYPE = "application/x-ndjson"
+STALLED_WRITE_S = 2.0
+"""How long past the stream's time (``RUMMY_SOLVER_MAX_STREAM_S``) a write may
+wait for a client that does not read; then the stream is dropped."""
 
 
 class _Lines:
@@ -181,6 +190,7 @@ class NdjsonStream:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
         self.client = client_of(scope)
+        send = _writes_until(send, started + self.settings.max_stream_s)
         lines = _Lines(receive, self.settings)
         reader = asyncio.ensure_future(lines.read())
         window: deque[asyncio.Future[tuple[bytes, bool]]] = deque()
@@ -201,6 +211,9 @@ class NdjsonStream:
                 window.append(asyncio.ensure_future(self._answer(line, number, lines)))
                 await self._send_one(window.popleft(), send)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except TimeoutError:  # before OSError, which it is: the writes waited too long
+            logger.warning("the stream's client stopped reading; its connection is dropped "
+                           "%.0f s after RUMMY_SOLVER_MAX_STREAM_S", STALLED_WRITE_S)
         except OSError:
             pass  # the client went away while we wrote
         except asyncio.CancelledError:
@@ -227,6 +240,21 @@ class NdjsonStream:
         self.lines += 1
         self.failed += not ok
         await send({"type": "http.response.body", "body": body + b"\n", "more_body": True})
+
+
+def _writes_until(send: Send, ends_at: float) -> Send:
+    """``send`` whose writes wait for the client until ``ends_at`` (the
+    stream's end, a ``time.monotonic()`` instant) and ``STALLED_WRITE_S``
+    more -- a write begun after it, ``STALLED_WRITE_S`` -- then give up with
+    ``TimeoutError`` (an ``OSError``): a client that stopped reading would
+    hold them forever."""
+    async def bounded(message: Message) -> None:
+        now = time.monotonic()
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout_at(loop.time() + max(ends_at - now, 0.0) + STALLED_WRITE_S):
+            await send(message)
+
+    return bounded
 
 
 class StreamResponse(Response):
