@@ -529,9 +529,7 @@ def _may_meld(naturals: Sequence[int], ace_high: bool) -> bool:
     >>> _may_meld([0, 13, 26], False), _may_meld([11, 12, 0], True), _may_meld([11, 12, 0], False)
     (True, True, False)
     """
-    held = 0
-    for c in naturals:
-        held |= 1 << c
+    held = _bits(naturals)
     s0, s1, s2, s3 = (held & _RANKS, held >> 13 & _RANKS, held >> 26 & _RANKS,
                       held >> 39 & _RANKS)
     if s0 & s1 & (s2 | s3) or s2 & s3 & (s0 | s1):
