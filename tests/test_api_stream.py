@@ -9,7 +9,7 @@ import math
 import random
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from typing import Any, cast
 
 import pytest
@@ -194,8 +194,8 @@ def test_a_client_that_stops_reading_is_let_go_after_the_streams_time() -> None:
             await asyncio.Event().wait()  # still connected
             raise AssertionError  # pragma: no cover
 
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
+        async def send(message: MutableMapping[str, Any]) -> None:
+            sent.append(dict(message))
             if len(sent) > 3:  # the client's buffers are full: the write waits for it
                 await reading.wait()
 

@@ -10,6 +10,7 @@ layoffs found by trying every sub-multiset.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 import pytest
 
@@ -17,7 +18,7 @@ from solver import gin as gin_module
 from solver.cards import InvalidHandError, card_name, make_card, parse_cards
 from solver.deadline import Deadline
 from solver.gin import arrangements, gin_deal, gin_score, knock_check, settle
-from solver.layoffs import combine
+from solver.layoffs import Cost, LayoffSearch, Play, combine
 from solver.rules import InvalidRulesError
 from tests.bruteforce import CHECKED
 from tests.play_brute import brute_knock, brute_min_deadwood, brute_minimax, remove_one
@@ -204,8 +205,8 @@ def test_an_unproved_defender_reply_does_not_outrank_a_proved_one(
     # reply to gin (no layoffs, no table), which must win, not a knock that
     # claims 99 points (the defender's 100 less the knocker's AS) where the
     # defender melds every card (TS-KS, J-K of hearts, J-K of diamonds).
-    class OutOfTime(gin_module.LayoffSearch):
-        def best(self, cards, skip=()):
+    class OutOfTime(LayoffSearch):
+        def best(self, cards: Iterable[int], skip: Iterable[int] = ()) -> tuple[Cost, Play]:
             if not self.table:
                 return super().best(cards, skip)
             play = combine(self.deal, (), (), tuple(sorted(cards)), False)

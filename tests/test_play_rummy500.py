@@ -210,7 +210,7 @@ def test_a_cancelled_request_stops_its_search_at_once() -> None:
     the end of a round (at eight players an expert decision plays a second
     or more in one round): the API's solver process would otherwise be
     killed and replaced once it ignored its cancel flag for a second."""
-    state = {"players": 8, "me": 1, "dealer": 0, "upcard": "8C", "history": [],
+    state: dict[str, Any] = {"players": 8, "me": 1, "dealer": 0, "upcard": "8C", "history": [],
              "hand": "3H 9S KD 5C 5C QH 2D"}
     advise("rummy500", **state, level="novice")  # warm
     cancelled_at = time.monotonic() + 0.05
