@@ -12,6 +12,7 @@ import pytest
 from benchmarks.arena.gin import melds as oracle
 from benchmarks.arena.gin.runner import run_arena
 from solver.cards import parse_card, parse_cards
+from solver.deadline import Deadline
 from solver.play import advise
 from solver.play.gin.advisor import match_win_probability
 from solver.play.gin.hands import mask_of
@@ -175,7 +176,6 @@ def _keeps_least_deadwood(hand: str, searched: list[Any]) -> bool:
 
 
 def _gin_advisor(hand: str, history: list[dict[str, Any]], upcard: str) -> Any:
-    from solver.deadline import Deadline
     from solver.gin import gin_deal
     from solver.play.gin.advisor import LEVELS, GinDecision
     from solver.play.gin.state import GinState
@@ -244,6 +244,10 @@ def test_the_ismcts_search_is_an_option_that_answers_every_move() -> None:
     assert sum(m.samples for m in searched if m.move.action == "discard") >= 120
     assert tree.to_dict() == advise(**state, seed=4, params=dataclasses.replace(
         GIN_PARAMS, search="ismcts", ismcts_playouts=120)).to_dict()  # the seed decides
+    cancelled = advise(**state, seed=4, deadline=Deadline(time.monotonic() + 5.0, lambda: True),
+                       params=dataclasses.replace(GIN_PARAMS, search="ismcts",
+                                                  ismcts_playouts=120))
+    assert not cancelled.complete  # a cancel stops the tree as it stops the flat search
 
 
 @pytest.mark.parametrize(("upcard", "words"), [

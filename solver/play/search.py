@@ -192,6 +192,14 @@ def halving_sizes(moves: int) -> list[int]:
     return sizes
 
 
+def stopped(until: float, deadline: Deadline) -> bool:
+    """Whether a search must stop before its next playout: the clock reached
+    ``until``, or the request was cancelled (its client went away: a round
+    may play for seconds, eight players at the expert level, and must stop
+    within a playout, not at its end)."""
+    return time.monotonic() >= until or deadline.cancelled()
+
+
 def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
           budget: Budget, spending: Spending, until: float) -> bool:
     """Play the moves of the alive ``tallies`` round by round on the same
@@ -220,23 +228,17 @@ def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
     turns_before = counter.turns_played() if counter is not None else 0
     played = done = 0
 
-    def stopped() -> bool:
-        # The cancel check too, not only the clock: a round may play for
-        # seconds (eight players, expert), and a request whose client went
-        # away must stop within a playout, not at the round's end.
-        return time.monotonic() >= until or budget.deadline.cancelled()
-
     def play_to(target: int, moves: dict[Move, list[Tally]], alive: list[Tally]) -> bool:
         """Every move of ``moves`` played on the deals up to ``target``; False
         when the clock (or a cancel) cut it short (the moves left even)."""
         nonlocal played, done
         while len(worlds) < target:
-            if worlds and stopped():
+            if worlds and stopped(until, budget.deadline):
                 return False
             worlds.extend(decision.sample(target - len(worlds), until))
         for index in range(done, target):  # world by world: a cut leaves the moves even
             for move, lines in moves.items():
-                outcomes = None if stopped() else \
+                outcomes = None if stopped(until, budget.deadline) else \
                     decision.play(move, [t.line for t in lines], worlds[index])
                 if outcomes is None:
                     _even(alive, index)
@@ -309,7 +311,7 @@ class FollowedDecision(Decision[World], Protocol):
 
 
 def ismcts(decision: FollowedDecision[World], tallies: list[Tally], worlds: list[World],
-           playouts: int, explore: float, until: float) -> bool:
+           playouts: int, explore: float, until: float, deadline: Deadline) -> bool:
     """Information-set Monte Carlo tree search of two levels over the alive
     tallies' moves (the experiment of docs/experiments/gin-ismcts.md): each
     iteration takes the next world (a determinization), picks a move by UCB1
@@ -318,7 +320,8 @@ def ismcts(decision: FollowedDecision[World], tallies: list[Tally], worlds: list
     UCB1 under that move, and plays the rest out by the fast policy.  A
     move's outcomes go to its tallies (one per line) whatever the follow, so
     the figures are those of the move played by the tree.  ``playouts``
-    iterations at most; True when they were all played."""
+    iterations at most; True when they were all played (``stopped`` by
+    ``until`` or a cancel of ``deadline`` before that: False)."""
     moves: dict[Move, list[Tally]] = {}
     for tally in tallies:
         if tally.alive:
@@ -338,7 +341,7 @@ def ismcts(decision: FollowedDecision[World], tallies: list[Tally], worlds: list
             total / count + explore * math.sqrt(math.log(max(parent, 1)) / count)
 
     for index in range(playouts):
-        if time.monotonic() >= until:
+        if stopped(until, deadline):
             return False
         while len(worlds) <= index:
             worlds.extend(decision.sample(8, until))

@@ -303,7 +303,7 @@ class GinDecision:
             complete = True
         elif params.search == "ismcts" and self.state.target is None:
             complete = ismcts(self, tallies, worlds, params.ismcts_playouts,
-                              params.ismcts_explore, until)
+                              params.ismcts_explore, until, self.budget.deadline)
         else:
             complete = spend(self, tallies, worlds, self.budget, self.spending, until)
         # figures for every move, from a few deals at least (one past the search's time)
