@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from solver.deadline import Deadline
-from solver.errors import InvalidStateError
+from solver.errors import InvalidRulesError, InvalidStateError
 from solver.play.advice import Advice, Move
 from solver.play.indian.advisor import LEVELS, IndianDecision
 from solver.play.indian.params import INDIAN_PARAMS, IndianParams
@@ -52,11 +52,16 @@ class Indian13(Game[IndianPosition, IndianParams]):
 
     def position(self, request: Request) -> IndianPosition:
         """Check and replay the state (``IndianState.parse``)."""
+        rules = make_rules(self.name, request.rules)
+        if not rules.cut_joker:  # the advisor's deal always has a cut card (wild_rank)
+            raise InvalidRulesError("cut_joker", f"cut_joker: the {self.name} advisor plays "
+                                                 "with a cut card (wild_rank), so cut_joker "
+                                                 "must stay true")
         wild_rank = request.get("wild_rank")
         if wild_rank is None:
             raise InvalidStateError(f"{self.name} needs wild_rank: the cut card ('7H', '7' or "
                                     "'JK')", code="missing", loc=("wild_rank",))
-        deal = make_deal(make_rules(self.name, request.rules), wild_rank)
+        deal = make_deal(rules, wild_rank)
         players = request.get("players")
         state = IndianState.parse(game=self.name, deal=deal,
                                   players=DEFAULT_PLAYERS if players is None else players,
