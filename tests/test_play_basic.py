@@ -258,9 +258,9 @@ def test_the_playouts_throw_and_hand_worth_follow_their_definitions() -> None:
                 laid = player.lay(rest, copies)
                 assert player._net_now(list(hand), table) == \
                     laid - sum(values.hand[c] for c in rest)
-                for spot in copies:  # the wanted cards' mask is ``Spot.wanted``
+                for spot in copies:  # the wanted cards' mask is ``Spot.wanted`` and ``fits``
                     assert [c for c in range(JOKER) if _wanted_mask([spot]) >> c & 1] == \
-                        sorted(spot.wanted())
+                        sorted(spot.wanted()) == [c for c in range(JOKER) if spot.fits(c)]
                 naturals = sorted(c for c in cards if c != JOKER)
                 assert _may_meld(naturals, values.ace_high) == \
                     bool(_distinct_candidates(naturals, values))
