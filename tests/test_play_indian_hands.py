@@ -10,7 +10,7 @@ import random
 import pytest
 
 from solver import solve
-from solver.cards import JOKER, card_name
+from solver.cards import JOKER, card_name, parse_card
 from solver.play.indian.hands import IndianHands
 from solver.rules import make_deal, make_rules
 
@@ -103,3 +103,15 @@ def test_a_drawn_card_never_takes_a_cut_short_search_farther_than_the_hand() -> 
             after = hands.evaluate([*hand, card], 200, like=before)
             assert after.distance <= before.distance
             assert len(after.left_out) >= 1
+
+
+@pytest.mark.parametrize("ace", ["high_low", "low", "high"])
+def test_the_ace_goes_low_only_where_the_rules_let_it(ace: str) -> None:
+    """A-2-3 is a run unless the ace is high only (``ace: "high"``): the
+    packing search agrees with the exact solver on a hand whose show needs it."""
+    hand = "AH 2H 3H 4S 5S 6S 7S 8D 9D TD 8C 9C TC"
+    rules = make_rules("indian13", {"ace": ace})
+    hands = IndianHands(make_deal(rules, "KS"))
+    cards = [parse_card(token) for token in hand.split()]
+    expected = solve(hand, "indian13", wild_rank="KS", rules={"ace": ace}).declarable
+    assert hands.evaluate(cards).declarable == expected == (ace != "high")

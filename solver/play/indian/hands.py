@@ -101,6 +101,7 @@ class IndianHands:
         self.pure_needed = pure
         self.sequences_needed = max(pure, sequences)
         self.ace_high = rules.ace in ("high_low", "high", "wrap")
+        self.ace_low = rules.ace != "high"
         self.max_set = min(4, rules.max_set_size or 4)
         tanala = rules.tanala
         self.tanala = rules.decks >= 3 if tanala is None else tanala
@@ -393,7 +394,8 @@ class _Search:
                 elif span - len(members) > MAX_GAPS:
                     break
 
-        runs((r, r - rank + 1) for r in range(rank + 1, RANKS))  # upwards from this rank
+        if rank or h.ace_low:  # upwards from this rank (the ace: A-2-3, where it may be low)
+            runs((r, r - rank + 1) for r in range(rank + 1, RANKS))
         if rank == 0 and h.ace_high:  # the ace on top: ...Q K A
             runs((r, RANKS - r + 1) for r in range(RANKS - 1, 0, -1))
         # sets of this rank, other suits above this one
