@@ -17,9 +17,9 @@ number.
   one ``stream_time_exceeded`` line ends it.  A client that stops reading
   blocks the writes; one still blocked ``STALLED_WRITE_S`` past that time
   has its connection dropped (uvicorn closes a response its app left
-  unfinished), so the stream and its unread lines do not outlive it.  When the service shuts down
-  and its drain time (``RUMMY_SOLVER_DRAIN_S``) is over, one ``unavailable``
-  line ends it.
+  unfinished), so the stream and its unread lines do not outlive it.  When
+  the service shuts down and its drain time (``RUMMY_SOLVER_DRAIN_S``) is
+  over, one ``unavailable`` line ends it.
 * **Limits**: a line over ``RUMMY_SOLVER_MAX_BODY_BYTES`` is answered
   ``line_too_large`` (and never held whole); the stream reads at most
   ``RUMMY_SOLVER_MAX_STREAM_BYTES``, then answers one ``stream_too_large``

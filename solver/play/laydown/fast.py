@@ -401,7 +401,7 @@ class FastPlayer:
         if not naturals:  # only ``keep`` and jokers: a joker, else ``keep``
             options = [c for c in hand if c != keep] or list(hand)
             naturals = [c for c in options if c != JOKER] or options
-        held = sum(map(_BIT.__getitem__, hand))
+        held = _bits(hand)
         if held.bit_count() == len(hand):  # one copy of each card: links from one mask
             jokers = held >> JOKER & 1
             linked = [3 if c == JOKER else jokers + (held & _LINKED_MASK[c]).bit_count()
@@ -517,7 +517,6 @@ _LINKED_MASK = [sum(1 << other for other in linked) for linked in _LINKED]
 """``_LINKED`` as bit masks over card ids."""
 _LINKED_OR_SELF = [frozenset((*linked, card)) for card, linked in enumerate(_LINKED)]
 """The cards whose copies ``Held.completes`` may count as a card's partners."""
-_BIT = [1 << card for card in range(JOKER + 1)]
 
 
 def _may_meld(naturals: Sequence[int], ace_high: bool) -> bool:
