@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from solver.deadline import Deadline
 from solver.errors import InvalidRulesError, InvalidStateError
 from solver.play.advice import Advice, Move
-from solver.play.search import Budget, Level
+from solver.play.search import Budget, Level, Tally
 from solver.play.words import GameWords
 from solver.rules import did_you_mean
 
@@ -113,6 +113,17 @@ class Game(ABC, Generic[Position, Params]):
         """Every legal move of ``position`` valued and ranked; the moves of
         ``consider`` are valued too (on the same deals, searched in full) where
         the game lists fewer (``illegal_move`` for one that is not legal)."""
+
+    def compare(self, position: Position, params: Params, seed: int, deadline: Deadline,
+                moves: Sequence[Move], deals: int) -> list[Tally] | None:
+        """``moves`` (each legal now) played on the same ``deals`` fresh deals
+        of ``seed``, none dropped: figures no choice among them has touched,
+        where a search's gap between its best and another move leans its way
+        (a review's check, ``ReviewParams.check_deals``); a tally per move in
+        order, None when ``deadline`` cut the deals short.  A game whose
+        decisions cannot be played apart from their search raises
+        ``NotImplementedError`` (its review keeps the search's gaps)."""
+        raise NotImplementedError(f"the {self.name} advisor compares moves only in its search")
 
     @staticmethod
     def budget(level: Level, deadline: Deadline) -> Budget:

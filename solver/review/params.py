@@ -91,6 +91,12 @@ class ReviewParams:
         "draw's gap is paired over enough deals to tell, and keeps one raw deal per world "
         "(importance resampling from as many deals as worlds: half the dealing, for the "
         "speed target)", None)
+    checks: tuple[tuple[str, int], ...] = tuned(
+        per_game(gin=0, indian13=0, indian21=0, rummy500=32, rommy=32, basic=32),
+        "fresh deals on which a decision's played move and the search's best are both played "
+        "again, when they differ, for the loss (0: the search's own gap, which leans its way: "
+        "its best is the move its deals favoured most, and a move it dropped was dropped on "
+        "the deals worst for it)", "review-checked-losses.md")
     agreement_floor: float = tuned(
         0.05, "units the runner-up move must be behind the best (beyond the noise too) for a "
               "decision to count in engine agreement", None)
@@ -106,6 +112,10 @@ class ReviewParams:
             found: Level = dict(self.levels)[game]
             return found
         return GAMES[game].levels[name]
+
+    def check_deals(self, game: str) -> int:
+        """The deals of a decision's check in ``game`` (``checks``; 0: none)."""
+        return int(dict(self.checks)[game])
 
     def advisor_params(self, game: str) -> object:
         """The advisor's parameters for reviewing ``game``."""

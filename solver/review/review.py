@@ -52,7 +52,7 @@ from solver.play import GAMES
 from solver.play.advice import Advice, Move, MoveValue
 from solver.play.gin.scoring import knock_points
 from solver.play.public import names
-from solver.play.search import Level
+from solver.play.search import Level, mean_and_error
 from solver.play.words import (
     DECLARE,
     DISCARD,
@@ -196,6 +196,11 @@ def decision_seed(seed: int, number: int) -> int:
     return (seed * 1_000_003 + number * 7_919 + 104_729) % (2**31 - 1)
 
 
+CHECK_OFFSET = 15_485_863
+"""Added to a decision's seed for the deals of its check (``ReviewParams.check_deals``),
+so that they are fresh, not the search's."""
+
+
 def _normal(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
@@ -318,13 +323,17 @@ class _Judge:
         self.advisor_params = params.advisor_params(self.game)
         self.rules = make_rules(self.game, record.rules) if self.game == "gin" else None
 
+    def position(self, decision: Decision) -> Any:
+        """The game model's position at ``decision`` (the record's fields and
+        knobs were checked when it was read)."""
+        return GAMES[self.game].position(request_for(self.record, decision.seat, decision.hand,
+                                                     decision.first))
+
     def advise(self, decision: Decision, number: int, consider: bool) -> Advice:
         """The advisor's answer at ``decision`` (the game's model called as
-        ``solver.play.advise`` calls it, with the review's level; the record's
-        fields and knobs were checked when it was read)."""
+        ``solver.play.advise`` calls it, with the review's level)."""
         model = GAMES[self.game]
-        position = model.position(request_for(self.record, decision.seat, decision.hand,
-                                              decision.first))
+        position = self.position(decision)
         extra: dict[str, Any] = {"consider": [decision.move]} if consider else {}
         return model.advise(position, self.advisor_params, self.level,
                             decision_seed(self.seed, number), self.deadline, **extra)
@@ -349,6 +358,14 @@ class _Judge:
         units: Units = "match" if getattr(advice, "ranked_by", "expected_points") == \
             "match_win_probability" else "points"
         loss, error, points = self._loss(decision, advice, mine, units)
+        win = None if mine is None else mine.win_probability - best.win_probability
+        deals = self.params.check_deals(self.game)
+        if deals and mine is not None and mine is not best and units == "points":
+            checked = self._check(number, decision, best.move, mine.move, deals)
+            if checked is None:
+                return None
+            loss, error, win = checked
+            points = loss
         if mine is None and why_not is None and loss is None:
             why_not = "the advisor does not list this move (it values the moves it lists)"
         # one move listed is no choice but at a gin reply (the advisor lists the best only)
@@ -361,7 +378,6 @@ class _Judge:
             label, sure = None, None
         else:
             label, sure = label_of(loss, error, self.game, units, self.params)
-        win = None if mine is None else mine.win_probability - best.win_probability
         match = None if mine is None or mine.match_win_probability is None \
             or best.match_win_probability is None \
             else mine.match_win_probability - best.match_win_probability
@@ -375,6 +391,26 @@ class _Judge:
             self._decisive(advice, units), best.expected_points, best.standard_error,
             None if mine is None else mine.expected_points,
             None if mine is None else mine.standard_error, reason, why_not)
+
+    def _check(self, number: int, decision: Decision, best: Move, played: Move, deals: int
+               ) -> tuple[float, float | None, float] | None:
+        """The played move's gap behind the best on ``deals`` fresh deals,
+        both played on every one (``Game.compare``): its paired standard
+        error and the change in the chance to win; None when the deadline
+        cut the deals short.  The search's own gap leans its way: the move it
+        ranks first is the one its deals favoured most, and a move it dropped
+        early was dropped on the deals that looked worst for it."""
+        tallies = GAMES[self.game].compare(
+            self.position(decision), self.advisor_params,
+            (decision_seed(self.seed, number) + CHECK_OFFSET) % (2**31 - 1), self.deadline,
+            [best, played], deals)
+        if tallies is None:
+            return None
+        ahead, behind_it = tallies
+        gap, error = mean_and_error([a - b for a, b in zip(ahead.points, behind_it.points,
+                                                           strict=True)])
+        win = (sum(behind_it.wins) - sum(ahead.wins)) / len(ahead.wins)
+        return gap, error, win
 
     def _loss(self, decision: Decision, advice: Advice, mine: MoveValue | None,
               units: Units) -> tuple[float | None, float | None, float | None]:
@@ -787,5 +823,5 @@ def review_game(*, game: str, players: Sequence[str], deal: Mapping[str, Any],
                   time_limit_ms=time_limit_ms)
 
 
-__all__ = ["PHASES", "WORST", "Judged", "PlayerReview", "Review", "Split", "Totals",
-           "decision_seed", "describe", "label_of", "move_key", "review", "review_game"]
+__all__ = ["CHECK_OFFSET", "PHASES", "WORST", "Judged", "PlayerReview", "Review", "Split",
+           "Totals", "decision_seed", "describe", "label_of", "move_key", "review", "review_game"]

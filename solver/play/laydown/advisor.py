@@ -36,6 +36,7 @@ gives the same answer on any machine unless the deadline cuts it short.
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -383,17 +384,7 @@ class LayDownDecision:
         ``consider``: moves to value besides the listed ones (a play of other
         melds and layoffs, a deeper Rommy take), each checked legal."""
         state = self.state
-        tallies = []
-        self.plays: dict[Move, _Play] = {}
-        moves = self.moves()
-        listed = {move for move, _, _ in moves}
-        moves += [self._considered(move, index) for index, move in enumerate(consider)
-                  if move not in listed]
-        for i, (move, laid, paid) in enumerate(moves):
-            if move in self.plays:
-                continue
-            self.plays[move] = _Play(laid, paid, self._table_after(move))
-            tallies.append(Tally(move, order=i))
+        tallies = self._tallies(consider)
         until = self.until = self.budget.until()
         params = self.params
         spending = Spending(params.batch, params.drop_z, params.floor, params.least,
@@ -416,6 +407,42 @@ class LayDownDecision:
                       "longest first (each round of deals keeps the better half, and a move "
                       "clearly worse than the best stops), then by their figures"
                       + self._plain_words(order, rules))
+
+    def _tallies(self, consider: Sequence[Move], only: bool = False) -> list[Tally]:
+        """A tally for every legal move and each of ``consider`` (checked
+        legal), each move's play read; ``only``: for those of ``consider`` alone."""
+        self.plays: dict[Move, _Play] = {}
+        moves = self.moves()
+        listed = {move for move, _, _ in moves}
+        moves += [self._considered(move, index) for index, move in enumerate(consider)
+                  if move not in listed]
+        if only:
+            wanted = set(consider)
+            moves = [entry for entry in moves if entry[0] in wanted]
+        tallies = []
+        for i, (move, laid, paid) in enumerate(moves):
+            if move in self.plays:
+                continue
+            self.plays[move] = _Play(laid, paid, self._table_after(move))
+            tallies.append(Tally(move, order=i))
+        return tallies
+
+    def compare(self, moves: Sequence[Move]) -> list[Tally] | None:
+        """``moves`` (each legal: listed, or as ``advise`` considers it) played
+        on the same deals, every one of the level's ``worlds``, none dropped:
+        figures no choice among the moves has touched (a review's check of
+        the move played against the best the search chose, whose gap on the
+        search's own deals leans the search's way); a tally per move in
+        ``moves``' order, None when the clock cut the deals short."""
+        tallies = self._tallies(moves, only=True)
+        self.until = self.budget.until()
+        deals = self.level.worlds
+        everything = Spending(batch=deals, drop_z=math.inf, floor=0.0, least=deals + 1,
+                              settle=deals + 1)
+        if not spend(self, tallies, [], self.budget, everything, self.until):
+            return None
+        by_move = {tally.move: tally for tally in tallies}
+        return [by_move[move] for move in moves]
 
     def _plain_rules(self) -> tuple[_PlainRule, ...]:
         """The ranking's rules that put a plain move ahead of the search's

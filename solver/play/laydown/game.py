@@ -12,7 +12,7 @@ from solver.play.laydown.params import PARAMS_BY_GAME, LayDownParams
 from solver.play.laydown.state import LayDownState
 from solver.play.laydown.variant import HOUSE_KNOBS, VARIANTS
 from solver.play.model import Game, Request
-from solver.play.search import Level
+from solver.play.search import Level, Tally
 from solver.play.words import LAY_DOWN, GameWords
 
 DEFAULT_PLAYERS = 2
@@ -47,6 +47,13 @@ class Rummy500(Game[LayDownState, LayDownParams]):
         """Every legal move valued and ranked (``LayDownDecision``)."""
         return LayDownDecision(position, self.budget(level, deadline), seed,
                                params).advise(consider)
+
+    def compare(self, position: LayDownState, params: LayDownParams, seed: int,
+                deadline: Deadline, moves: Sequence[Move], deals: int) -> list[Tally] | None:
+        """``moves`` on the same ``deals`` fresh deals (``LayDownDecision.compare``)."""
+        level = Level("compare", worlds=deals)
+        return LayDownDecision(position, self.budget(level, deadline), seed,
+                               params).compare(moves)
 
 
 class Rommy(Rummy500):

@@ -1,0 +1,109 @@
+"""A lay-down review's losses come from a check on fresh deals, not from the search's own gap.
+
+The search's best is the move its deals favoured most, and a move it
+dropped was dropped on the deals that looked worst for it, so its gap
+between the two leans its way: a player who plays exactly as the review's
+own level would is charged points on average.  With ``ReviewParams.checks``
+the played move and the best are played again on fresh deals, both on
+every one (``Game.compare``), and that gap is the loss.  Checked here: a
+follower of the review's level loses nothing beyond the noise under the
+check, where the search's own gaps charge it clearly; the check's figures
+are the compare's of both moves on the decision's check seed; a game
+without a compare keeps its checks at 0."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import replace
+
+import pytest
+
+from solver.deadline import Deadline
+from solver.errors import InvalidStateError
+from solver.play import GAMES
+from solver.play.advice import Move
+from solver.play.words import DISCARD
+from solver.review import REVIEW_PARAMS, review
+from solver.review.review import CHECK_OFFSET, decision_seed, move_key
+from solver.review.selfplay import follow, play
+from solver.review.table import request_for, walk
+
+NO_CHECKS = replace(REVIEW_PARAMS, checks=tuple((game, 0) for game, _ in REVIEW_PARAMS.checks))
+
+
+def _follower_losses(params: object) -> list[float]:
+    lost = []
+    for seed in range(3):
+        record = play("basic", [follow, follow], seed=seed, level="review")
+        answer = review(record, seed=seed + 100, params=params)  # type: ignore[arg-type]
+        assert answer.complete
+        lost += [j.points_lost for j in answer.decisions
+                 if j.points_lost is not None and not j.forced]
+    return lost
+
+
+def test_a_follower_of_the_review_level_loses_nothing_beyond_the_noise() -> None:
+    checked = _follower_losses(REVIEW_PARAMS)
+    searched = _follower_losses(NO_CHECKS)
+    mean, error = statistics.mean(checked), statistics.stdev(checked) / math.sqrt(len(checked))
+    assert abs(mean) < 3 * error + 0.05, (mean, error)
+    # the search's own gaps charge the same player, on the same decisions, clearly
+    lean = statistics.mean(searched)
+    assert lean > mean + 3 * error and lean > 1.0, (lean, mean, error)
+
+
+def test_the_loss_is_the_compare_of_both_moves_on_the_check_seed() -> None:
+    record = play("rummy500", [follow, follow], seed=2, level="novice", max_decisions=14)
+    answer = review(record, seed=5, level="novice")
+    walked = walk(record)
+    model = GAMES["rummy500"]
+    checked = 0
+    for judged in answer.decisions:
+        if judged.forced or move_key(judged.played) == move_key(judged.best):
+            assert judged.loss in (0.0, None) or judged.forced
+            continue
+        decision = walked.decisions[judged.number]
+        position = model.position(request_for(record, decision.seat, decision.hand,
+                                              decision.first))
+        seed = (decision_seed(5, judged.number) + CHECK_OFFSET) % (2**31 - 1)
+        deals = REVIEW_PARAMS.check_deals("rummy500")
+        tallies = model.compare(position, model.params, seed, Deadline.never(),
+                                [judged.best, judged.played], deals)
+        assert tallies is not None
+        best, played = tallies
+        assert len(best.points) == len(played.points) == deals
+        gaps = [a - b for a, b in zip(best.points, played.points, strict=True)]
+        assert judged.loss == pytest.approx(statistics.mean(gaps))
+        assert judged.loss_error == pytest.approx(statistics.stdev(gaps) / math.sqrt(deals))
+        checked += 1
+    assert checked, "no decision where the played move and the best differ"
+
+
+def test_compare_plays_only_legal_moves_on_the_deals_asked_for() -> None:
+    record = play("basic", [follow, follow], seed=1, level="novice", max_decisions=4)
+    decision = walk(record).decisions[-1]
+    model = GAMES["basic"]
+    position = model.position(request_for(record, decision.seat, decision.hand, decision.first))
+    advice = model.advise(position, model.params, model.levels["novice"], 0, Deadline.never())
+    moves = [m.move for m in advice.moves[:2]]
+    first = model.compare(position, model.params, 9, Deadline.never(), moves, 12)
+    again = model.compare(position, model.params, 9, Deadline.never(), moves, 12)
+    assert first is not None and again is not None
+    assert [t.move for t in first] == moves and all(len(t.points) == 12 for t in first)
+    assert [t.points for t in first] == [t.points for t in again]
+    absent = next(c for c in range(52) if c not in decision.hand)
+    with pytest.raises(InvalidStateError) as refused:
+        model.compare(position, model.params, 9, Deadline.never(),
+                      [Move(DISCARD, card=absent)], 4)
+    assert refused.value.code == "illegal_move"
+
+
+def test_a_game_checks_only_where_its_model_compares() -> None:
+    for game, deals in REVIEW_PARAMS.checks:
+        if deals:
+            continue
+        with pytest.raises(NotImplementedError):
+            GAMES[game].compare(None, None, 0, Deadline.never(), [], 1)
+    assert {game for game, deals in REVIEW_PARAMS.checks if deals} == \
+        {"rummy500", "rommy", "basic"}
