@@ -8,8 +8,9 @@ the played move and the best are played again on fresh deals, both on
 every one (``Game.compare``), and that gap is the loss.  Checked here: a
 follower of the review's level loses nothing beyond the noise under the
 check, where the search's own gaps charge it clearly; the check's figures
-are the compare's of both moves on the decision's check seed; a game
-without a compare keeps its checks at 0."""
+are the compare's of both moves on the decision's check seed; a compare
+plays legal moves only, on the deals of its seed; gin, whose decisions are
+played only inside its search, keeps its checks at 0."""
 
 from __future__ import annotations
 
@@ -80,18 +81,21 @@ def test_the_loss_is_the_compare_of_both_moves_on_the_check_seed() -> None:
     assert checked, "no decision where the played move and the best differ"
 
 
-def test_compare_plays_only_legal_moves_on_the_deals_asked_for() -> None:
-    record = play("basic", [follow, follow], seed=1, level="novice", max_decisions=4)
+@pytest.mark.parametrize("game", ["basic", "indian13"])
+def test_compare_plays_only_legal_moves_on_the_deals_asked_for(game: str) -> None:
+    record = play(game, [follow, follow], seed=1, level="novice", max_decisions=4)
     decision = walk(record).decisions[-1]
-    model = GAMES["basic"]
+    model = GAMES[game]
     position = model.position(request_for(record, decision.seat, decision.hand, decision.first))
     advice = model.advise(position, model.params, model.levels["novice"], 0, Deadline.never())
     moves = [m.move for m in advice.moves[:2]]
     first = model.compare(position, model.params, 9, Deadline.never(), moves, 12)
     again = model.compare(position, model.params, 9, Deadline.never(), moves, 12)
-    assert first is not None and again is not None
+    other = model.compare(position, model.params, 10, Deadline.never(), moves, 12)
+    assert first is not None and again is not None and other is not None
     assert [t.move for t in first] == moves and all(len(t.points) == 12 for t in first)
     assert [t.points for t in first] == [t.points for t in again]
+    assert [t.points for t in first] != [t.points for t in other]  # another seed: other deals
     absent = next(c for c in range(52) if c not in decision.hand)
     with pytest.raises(InvalidStateError) as refused:
         model.compare(position, model.params, 9, Deadline.never(),
@@ -100,10 +104,9 @@ def test_compare_plays_only_legal_moves_on_the_deals_asked_for() -> None:
 
 
 def test_a_game_checks_only_where_its_model_compares() -> None:
-    for game, deals in REVIEW_PARAMS.checks:
-        if deals:
-            continue
-        with pytest.raises(NotImplementedError):
-            GAMES[game].compare(None, None, 0, Deadline.never(), [], 1)
+    # gin's decisions are played only inside its search (plans, a judged shortlist)
+    with pytest.raises(NotImplementedError):
+        GAMES["gin"].compare(None, None, 0, Deadline.never(), [], 1)
+    assert dict(REVIEW_PARAMS.checks)["gin"] == 0
     assert {game for game, deals in REVIEW_PARAMS.checks if deals} == \
         {"rummy500", "rommy", "basic"}

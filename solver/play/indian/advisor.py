@@ -33,6 +33,7 @@ answer on any machine unless the deadline cuts it short.
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
@@ -130,6 +131,8 @@ class IndianDecision:
         self.params = params
         self.outs = budget.level.name in params.outs_levels
         self.shows: dict[int | None, Move] = {}
+        self.exact_counts: dict[int, int] = {}
+        """Each throw's exact count of the hand it leaves (read with the valid shows)."""
         self.last_turn = state.stock_count == 0
         """The stock is empty: the next throw ends the deal, void, unless it shows."""
         self.seed = seed
@@ -177,7 +180,7 @@ class IndianDecision:
     def _declarations(self) -> list[Move]:
         """The valid shows: one per discard that leaves a declarable hand (the
         solver's melds), never throwing back the card taken this turn."""
-        self.exact_counts: dict[int, int] = {}
+        self.exact_counts = {}
         hint = discard_hint([card_name(c) for c in self.state.hand], self.rules.name,
                             wild_rank=self.wild_rank, rules=self.overrides,
                             deadline=self.deadline)
@@ -198,16 +201,8 @@ class IndianDecision:
         """Every legal move valued and ranked (see the module docstring);
         ``consider``: another valid show (by its card) besides the one listed."""
         state = self.state
-        self.exact_counts = {}
         moves = self.moves()
-        for index, move in enumerate(consider):
-            listed = next((m for m in moves if (m.action, m.card) == (move.action, move.card)),
-                          None)
-            if listed is None:
-                show = self.shows.get(move.card) if move.action == DECLARE else None
-                if show is None:
-                    raise not_legal(move, index)
-                moves.append(show)
+        moves += [m for m in self._legal(consider, moves) if m not in moves]
         until = self.budget.until()
         self.sampler = WorldSampler(state, self.hands, self.rng, self.params)
         wanted = self.worlds_wanted()
@@ -234,6 +229,38 @@ class IndianDecision:
                       "declares first less what it pays when another does); a valid show always "
                       "first; the moves that stayed in the search longest ahead of those it "
                       "dropped as clearly worse; a drop's cost is exact")
+
+    def _legal(self, asked: Sequence[Move], listed: Sequence[Move]) -> list[Move]:
+        """Each move of ``asked`` as the advisor plays it: the listed move of
+        its action and card, or another valid show by its card
+        (``illegal_move`` for one that is neither)."""
+        out = []
+        for index, move in enumerate(asked):
+            found = next((m for m in listed if (m.action, m.card) == (move.action, move.card)),
+                         None)
+            if found is None:
+                found = self.shows.get(move.card) if move.action == DECLARE else None
+                if found is None:
+                    raise not_legal(move, index)
+            out.append(found)
+        return out
+
+    def compare(self, moves: Sequence[Move]) -> list[Tally] | None:
+        """``moves`` (each legal) played on the same deals, every one of the
+        level's ``worlds``, none dropped: figures no choice among the moves
+        has touched (a review's check); a tally per move in ``moves``' order,
+        None when the clock cut the deals short."""
+        legal = self._legal(moves, self.moves())
+        self.sampler = WorldSampler(self.state, self.hands, self.rng, self.params)
+        self.mine = {}
+        tallies = {move: Tally(move, order=i) for i, move in enumerate(dict.fromkeys(legal))}
+        deals = self.level.worlds
+        everything = Spending(batch=deals, drop_z=math.inf, floor=0.0, least=deals + 1,
+                              settle=deals + 1)
+        if not spend(self, list(tallies.values()), [], self.budget, everything,
+                     self.budget.until()):
+            return None
+        return [tallies[move] for move in legal]
 
     def worlds_wanted(self) -> int:
         """The worlds this decision deals: the level's, fewer for long hands."""

@@ -13,7 +13,7 @@ from solver.play.indian.advisor import LEVELS, IndianDecision
 from solver.play.indian.params import INDIAN_PARAMS, IndianParams
 from solver.play.indian.state import IndianState
 from solver.play.model import Game, Request
-from solver.play.search import Level
+from solver.play.search import Level, Tally
 from solver.play.words import INDIAN, GameWords
 from solver.rules import Deal, make_deal, make_rules
 
@@ -78,6 +78,14 @@ class Indian13(Game[IndianPosition, IndianParams]):
         return IndianDecision(position.state, position.deal, position.wild_rank,
                               position.overrides, self.budget(level, deadline), seed,
                               params).advise(consider)
+
+    def compare(self, position: IndianPosition, params: IndianParams, seed: int,
+                deadline: Deadline, moves: Sequence[Move], deals: int) -> list[Tally] | None:
+        """``moves`` on the same ``deals`` fresh deals (``IndianDecision.compare``)."""
+        return IndianDecision(position.state, position.deal, position.wild_rank,
+                              position.overrides, self.budget(Level("compare", worlds=deals),
+                                                              deadline), seed,
+                              params).compare(moves)
 
 
 class Indian21(Indian13):
