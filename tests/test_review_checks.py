@@ -27,7 +27,7 @@ from solver.play.advice import Move
 from solver.play.words import DISCARD
 from solver.review import REVIEW_PARAMS, review
 from solver.review.review import CHECK_OFFSET, decision_seed, move_key
-from solver.review.selfplay import follow, play
+from solver.review.selfplay import at_random, follow, play
 from solver.review.table import request_for, walk
 
 NO_CHECKS = replace(REVIEW_PARAMS, checks=tuple((game, 0) for game, _ in REVIEW_PARAMS.checks))
@@ -110,3 +110,13 @@ def test_a_game_checks_only_where_its_model_compares() -> None:
     assert dict(REVIEW_PARAMS.checks)["gin"] == 0
     assert {game for game, deals in REVIEW_PARAMS.checks if deals} == \
         {"rummy500", "rommy", "basic"}
+
+
+def test_checks_asked_of_a_game_that_does_not_compare_keep_the_search_gaps() -> None:
+    # Game.compare: a game that compares only in its search raises NotImplementedError,
+    # and its review keeps the search's gaps (it raised out of the review)
+    record = play("gin", [follow, at_random], seed=1, level="novice")
+    asked = replace(REVIEW_PARAMS, checks=tuple((game, 8) for game, _ in REVIEW_PARAMS.checks))
+    checked = review(record, level="novice", params=asked)
+    assert checked.complete and any(j.label not in ("best", None) for j in checked.decisions)
+    assert checked.to_dict() == review(record, level="novice").to_dict()

@@ -321,6 +321,9 @@ class _Judge:
         self.params = params
         self.deadline = deadline
         self.advisor_params = params.advisor_params(self.game)
+        self.check_deals = params.check_deals(self.game)
+        """The deals of a decision's check (0 once the game's model says it
+        compares moves only in its search: its review keeps the search's gaps)."""
         self.rules = make_rules(self.game, record.rules) if self.game == "gin" else None
 
     def position(self, decision: Decision) -> Any:
@@ -359,13 +362,16 @@ class _Judge:
             "match_win_probability" else "points"
         loss, error, points = self._loss(decision, advice, mine, units)
         win = None if mine is None else mine.win_probability - best.win_probability
-        deals = self.params.check_deals(self.game)
-        if deals and mine is not None and mine is not best and units == "points":
-            checked = self._check(number, decision, best.move, mine.move, deals)
-            if checked is None:
-                return None
-            loss, error, win = checked
-            points = loss
+        if self.check_deals and mine is not None and mine is not best and units == "points":
+            try:
+                checked = self._check(number, decision, best.move, mine.move, self.check_deals)
+            except NotImplementedError:  # Game.compare: the game keeps the search's gaps
+                self.check_deals = 0
+            else:
+                if checked is None:
+                    return None
+                loss, error, win = checked
+                points = loss
         if mine is None and why_not is None and loss is None:
             why_not = "the advisor does not list this move (it values the moves it lists)"
         # one move listed is no choice but at a gin reply (the advisor lists the best only)
