@@ -20,7 +20,9 @@ score less the mean of the others'; basic rummy, what it collects or pays.
 
 A decision is one choice of a player as the advisor answers it: gin and
 Indian rummy, each event; the lay-down games, a draw, and the rest of a
-turn (its melds, layoffs and throw, or going out) as one.
+turn (its melds, layoffs and throw, or going out) as one (a turn the
+events stop inside, before its throw, is not one yet: its play is not
+known whole).
 
 >>> record = read_record({"game": "gin", "players": ["ann", "bob"], "dealer": 1,
 ...     "deal": {"hands": ["AS 2S 3S 4S 5S 6S 7S 8S 9S KD", "AH 2H 3H 4H 5H 6H 7H 8H 9H KC"],
@@ -140,6 +142,9 @@ def walk(record: Record, replay: bool = True) -> Walked:
             raise
     if replay:
         walker.replay()
+    decisions = walker.decisions
+    if not walker.over and decisions and decisions[-1].move.action == GO_OUT:
+        decisions = decisions[:-1]  # a lay-down turn the events stop inside: no play yet
     result = walker.result() if walker.over else None
     if record.result is not None:
         if result is not None and any(abs(a - b) > RESULT_TOLERANCE for a, b in
@@ -147,7 +152,7 @@ def walk(record: Record, replay: bool = True) -> Walked:
             refuse(f"result is {list(record.result)} but the events score "
                    f"{[round(r, 6) for r in result]}", ("result",), "result_mismatch")
         result = record.result
-    return Walked(tuple(walker.decisions), tuple(tuple(h) for h in walker.hands), walker.over,
+    return Walked(tuple(decisions), tuple(tuple(h) for h in walker.hands), walker.over,
                   walker.ending if walker.over else "unfinished", result)
 
 
