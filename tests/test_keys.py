@@ -239,6 +239,19 @@ def test_the_key_line_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([" k"]) == 2 and "spaces" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("rate", ["200/sec", "200 a second", "fast"])
+def test_the_key_line_command_refuses_a_rate_the_key_file_would_not_take(
+        rate: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A line printed with a mistyped rate would stop the service at start
+    (``KeyFileError``, every replica at once): the command says so instead."""
+    with pytest.raises(KeyFileError):
+        (tmp_path / "keys").write_text(f"{digest_of('k').hex()}  {rate}\n")
+        KeyRing.load("", str(tmp_path / "keys"), "1000/second")
+    assert main(["k", rate]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "not a rate such as 100/second" in captured.err
+
+
 @pytest.mark.parametrize(("url", "problem"), [
     ("http://127.0.0.1:6379/0", "a Redis URL"),
     ("unix:///run/redis.sock", "a Redis URL"),

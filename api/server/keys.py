@@ -121,6 +121,10 @@ class KeyRing:
                         settings.key_id_secret)
 
 
+_NOT_A_RATE = "{!r} is not a rate such as 100/second or 6000 per minute"
+"""What a key file line's rate that ``limits`` cannot read is told (``{!r}``: the rate)."""
+
+
 def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
     try:
         text = path.read_text(encoding="utf-8-sig")  # a BOM of a Windows editor is no line
@@ -143,8 +147,7 @@ def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
         try:
             rate = parse(fields[1]) if len(fields) > 1 else default_rate
         except ValueError:
-            raise KeyFileError(f"{path}:{number}: {fields[1]!r} is not a rate such as "
-                               "100/second or 6000 per minute") from None
+            raise KeyFileError(f"{path}:{number}: {_NOT_A_RATE.format(fields[1])}") from None
         digest_bytes = bytes.fromhex(digest)
         if digest_bytes in lines:
             raise KeyFileError(f"{path}:{number}: the key of line {lines[digest_bytes]} again "
@@ -187,6 +190,13 @@ def main(argv: list[str] | None = None) -> int:
         print("error: the key is empty or has spaces at an end, which the service strips",
               file=sys.stderr)
         return 2
+    if len(args) > 1:
+        # Checked as the service reads the file: a line it refuses stops it at start.
+        try:
+            parse(args[1])
+        except ValueError:
+            print(f"error: {_NOT_A_RATE.format(args[1])}", file=sys.stderr)
+            return 2
     print(digest_of(args[0]).hex() + (f"  {args[1]}" if len(args) > 1 else ""))
     return 0
 
