@@ -76,6 +76,25 @@ def test_a_key_is_needed_and_checked() -> None:
             assert client.get(path).status_code == 200, path
 
 
+def test_openapi_documents_the_key_answers_of_every_v1_operation() -> None:
+    """Every ``/v1`` request is checked for its key before its route runs, the
+    variants and the stream included: the document lists their 401, 429 and
+    503 (``rate_limit_unavailable``) as it does the other operations', so a
+    client generated from it expects them."""
+    with make(api_keys="alpha-key", rate_limit="1/minute") as client:
+        document = client.get("/openapi.json").json()
+        for path, operations in document["paths"].items():
+            if not path.startswith("/v1/"):
+                continue
+            for method, operation in operations.items():
+                where = f"{method.upper()} {path}"
+                assert {"401", "429", "503"} <= set(operation["responses"]), where
+                assert "Retry-After" in operation["responses"]["429"]["headers"], where
+                assert "Retry-After" in operation["responses"]["503"]["headers"], where
+                url = path.replace("{name}", "gin")
+                assert client.request(method, url).status_code == 401, where
+
+
 def test_metrics_can_need_a_key() -> None:
     with make(api_keys="alpha-key", metrics_need_key=True) as client:
         assert client.get("/metrics").status_code == 401

@@ -52,3 +52,17 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
                                       "schema": {"type": "integer"}}}},
 }
 """Error responses documented on every POST route, each with an example."""
+
+KEY_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: ERROR_RESPONSES[401],
+    429: ERROR_RESPONSES[429],
+    503: {**_error("the rate limits cannot be counted (Redis does not answer) and the service "
+                   "refuses what it cannot count (RUMMY_SOLVER_RATE_LIMIT_FAIL=closed)",
+                   "rate_limit_unavailable", "the rate limits cannot be counted now (Redis does "
+                   "not answer) and this service refuses what it cannot count; retry in 1 s",
+                   ["header", "authorization"]),
+          "headers": ERROR_RESPONSES[503]["headers"]},
+}
+"""The answers of the API key check, which every ``/v1`` request passes before its
+route runs: documented on the routes that take no JSON body (the variants, the
+stream), whose other errors are their own."""

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api.server.dispatch import settings_of
+from api.server.routes.deps import KEY_RESPONSES
 from api.server.stream import MEDIA_TYPE, NdjsonStream, StreamResponse
 from api.shared.operations import line_names
 from api.shared.schemas import ErrorResponse
@@ -40,7 +41,8 @@ STREAM_EXAMPLE_IN = (
             '"msg":"unknown card \'ZZ\' at position 1: ..."}}\n')}}},
         415: {"model": ErrorResponse, "description": (
             "the body's Content-Type is not NDJSON (application/x-ndjson; a body without a "
-            "Content-Type is read as NDJSON)")}},
+            "Content-Type is read as NDJSON)")},
+        **KEY_RESPONSES},
 )
 async def solve_stream(request: Request) -> Response:
     """Answer a game log line by line: NDJSON in, NDJSON out (as ``rummy-solver bulk``).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from api.server.http_errors import error_response
-from api.server.routes.deps import ERROR_RESPONSES, _error
+from api.server.routes.deps import ERROR_RESPONSES, KEY_RESPONSES, _error
 from api.shared.errors import bounded
 from api.shared.schemas import VariantInfo, VariantList
 from solver import PRESETS
@@ -20,7 +20,7 @@ def _info(name: str) -> VariantInfo:
                                        "requirements": [r.to_dict() for r in rules.requirements]})
 
 
-@router.get("", operation_id="list_variants", response_model=VariantList)
+@router.get("", operation_id="list_variants", response_model=VariantList, responses=KEY_RESPONSES)
 async def list_variants() -> VariantList:
     """Every rule preset with the value of each knob (its requirements too), plus what each
     knob means."""
@@ -33,7 +33,7 @@ async def list_variants() -> VariantList:
     response_model=VariantInfo,
     responses={404: _error("no preset of that name", "not_found",
                            "unknown variant 'poker'; choose one of basic, gin, ...", ["path", "name"]),
-               422: ERROR_RESPONSES[422]},
+               422: ERROR_RESPONSES[422], **KEY_RESPONSES},
 )
 async def get_variant(name: str) -> VariantInfo:
     """One rule preset with the value of each knob."""

@@ -15512,12 +15512,87 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the body's Content-Type is not NDJSON (application/x-ndjson; a body without a Content-Type is read as NDJSON) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (RUMMY_SOLVER_RATE_LIMIT_FAIL=closed) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "the rate limits cannot be counted now (Redis does not answer) and this service refuses what it cannot count; retry in 1 s",
+                     *           "type": "rate_limit_unavailable"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -15708,6 +15783,81 @@ export interface operations {
                     "application/json": components["schemas"]["VariantList"];
                 };
             };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (RUMMY_SOLVER_RATE_LIMIT_FAIL=closed) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "the rate limits cannot be counted now (Redis does not answer) and this service refuses what it cannot count; retry in 1 s",
+                     *           "type": "rate_limit_unavailable"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     get_variant: {
@@ -15728,6 +15878,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VariantInfo"];
+                };
+            };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description no preset of that name */
@@ -15770,6 +15945,56 @@ export interface operations {
                      *           ],
                      *           "msg": "unknown card 'ZZ' at position 3: use rank A 2-9 T (or 10) J Q K followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker",
                      *           "type": "invalid_card"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (RUMMY_SOLVER_RATE_LIMIT_FAIL=closed) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "the rate limits cannot be counted now (Redis does not answer) and this service refuses what it cannot count; retry in 1 s",
+                     *           "type": "rate_limit_unavailable"
                      *         }
                      *       ]
                      *     }
