@@ -258,6 +258,16 @@ def test_the_key_line_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([" k"]) == 2 and "spaces" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_the_key_line_command_answers_help_with_its_usage(
+        flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--help`` is asked for the usage, not a key line for the key "--help"."""
+    assert main([flag]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("usage: python -m api.server.keys KEY [RATE]")
+    assert digest_of(flag).hex() not in captured.out
+
+
 @pytest.mark.parametrize("rate", ["200/sec", "200 a second", "fast"])
 def test_the_key_line_command_refuses_a_rate_the_key_file_would_not_take(
         rate: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

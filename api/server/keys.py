@@ -165,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     ``--id KEY``: the id the service names a configured key by, under this
     environment's settings (to tell which key a log line is about)."""
     args = sys.argv[1:] if argv is None else argv
+    if args in (["-h"], ["--help"]):  # the usage asked for, not the line of a key "--help"
+        print(_USAGE)
+        return 0
     if args[:1] == ["--id"]:
         if len(args) != 2:
             print(_USAGE, file=sys.stderr)
