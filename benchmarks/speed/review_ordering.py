@@ -23,7 +23,10 @@ number of processes), and for each game of the file, per player id:
 Then the table sorted by arena points, the Pearson and Spearman correlation
 between the rating and the arena points across the players (a lower rating
 is better play, so the review agrees with the arena when they are strongly
-negative: issue 37's target is ``r <= -0.9`` over 8 players or more), and
+negative: issue 37's target is ``r <= -0.9`` over 8 players or more), the
+Pearson correlation of the points lost per hand (the luck split's skill
+term, in the arena's own unit: a player whose play makes hands longer
+makes more decisions, each counting for less) with the arena points, and
 whether the order by points lost per decision (least first) is the arena's
 (most points first), with the pairs of players the two orders put alike.
 
@@ -141,6 +144,8 @@ class _Player:
         loss = self.points_lost / decided if decided else math.nan
         return {"records": len(self.per_record), "decisions": decided,
                 "points_lost_per_decision": loss,
+                "points_lost_per_hand": self.points_lost / len(self.per_record)
+                if self.per_record else math.nan,
                 "loss_interval": ratio_half_width(self.per_record, loss),
                 "rating": 1000.0 * self.units_lost / decided if decided else math.nan,
                 "accuracy": self.accuracy / decided if decided else math.nan,
@@ -263,6 +268,7 @@ def compare(figures: dict[str, dict[str, Any]], exclude: Sequence[str] = ()) -> 
     by_loss = sorted(ranked, key=lambda n: figures[n]["points_lost_per_decision"])
     ratings = [figures[n]["rating"] for n in by_points]
     points = [figures[n]["arena_points"] for n in by_points]
+    per_hand = [hand_loss(figures[n]) for n in by_points]
     alike = sum(1 for a, b in combinations(by_points, 2)
                 if figures[a]["points_lost_per_decision"] < figures[b]["points_lost_per_decision"])
     pairs = len(ranked) * (len(ranked) - 1) // 2
@@ -271,7 +277,23 @@ def compare(figures: dict[str, dict[str, Any]], exclude: Sequence[str] = ()) -> 
             "unranked": rest,
             "order_by_points": by_points, "order_by_loss": by_loss,
             "same_order": by_points == by_loss, "pairs_alike": alike, "pairs": pairs,
-            "pearson": pearson(ratings, points), "spearman": spearman(ratings, points)}
+            "pearson": pearson(ratings, points), "spearman": spearman(ratings, points),
+            "pearson_per_hand": pearson(per_hand, points)}
+
+
+def hand_loss(figures: dict[str, Any]) -> float:
+    """A player's points lost per hand (per record): its figure, or from a
+    file written before it was, its points lost per decision times its
+    decisions over its records.
+
+    >>> hand_loss({"points_lost_per_decision": 0.5, "decisions": 30, "records": 3})
+    5.0
+    """
+    if "points_lost_per_hand" in figures:
+        return float(figures["points_lost_per_hand"])
+    records = figures["records"]
+    return figures["points_lost_per_decision"] * figures["decisions"] / records if records \
+        else math.nan
 
 
 def run(path: str | Path, *, level: str = REVIEW_LEVEL, seed: int = 0, processes: int = 1,
@@ -334,7 +356,9 @@ def render(result: dict[str, Any]) -> str:
                 "players: "
                 f"Pearson r = {_number(found['pearson'])}, Spearman = "
                 f"{_number(found['spearman'])} (lower rating is better play: the review "
-                "agrees with the arena when both are near -1)",
+                "agrees with the arena when both are near -1); points lost per hand (the "
+                "luck split's skill, in the arena's unit) against arena points per hand: "
+                f"Pearson r = {_number(found['pearson_per_hand'])}",
                 f"order by points lost per decision {'matches' if found['same_order'] else 'differs from'}"
                 f" the arena's: {found['pairs_alike']} of {found['pairs']} pairs alike "
                 f"({', '.join(found['order_by_loss'])})", ""]
