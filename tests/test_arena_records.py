@@ -351,7 +351,10 @@ def test_the_ordering_benchmark_is_the_same_on_two_processes(tmp_path: Path) -> 
     found = one["games"]["gin"]
     assert set(found["players"]) == {"random", "greedy", "careful"}
     assert found["players"]["greedy"]["records"] == 4
-    assert -1.0 <= found["pearson"] <= 1.0
+    assert -1.0 <= found["pearson"] <= 1.0 and -1.0 <= found["pearson_per_hand"] <= 1.0
+    greedy = found["players"]["greedy"]
+    assert greedy["points_lost_per_hand"] == pytest.approx(
+        greedy["points_lost_per_decision"] * greedy["decisions"] / greedy["records"])
     # greedy, everybody's opponent, left out of the order: the same figures
     star = review_ordering.run(path, level="novice", exclude=["greedy"])["games"]["gin"]
     assert star["unranked"] == ["greedy"] and star["pairs"] == 1
