@@ -437,3 +437,25 @@ def test_no_deal_from_house_rules_the_service_refused(watched: Watched) -> None:
     watched.testid("deal-button").click()
     watched.done("result", state="error")
     assert "Fix the house rules" in watched.testid("result-status").inner_text()
+
+
+def test_a_solve_the_service_never_answers_is_given_up_and_said(watched: Watched) -> None:
+    """A service that takes a solve and never answers: after the pages' wait
+    (30 s, ``ANSWER_WAIT_MS`` in table-api.js; the browser's clock run on) the
+    answer panel says the service did not answer, instead of "Solving…" for
+    good (audit 7: the game pages gave up, the playground never did)."""
+    held: list[Any] = []
+    watched.page.clock.install()
+    watched.page.route("**/v1/solve", lambda route: held.append(route))
+    watched.open(link(variant="gin", hand=GIN_HAND))
+    watched.done("result", state="loading")
+    for _ in range(200):  # the solve reaches the route while Playwright waits
+        if held:
+            break
+        watched.page.wait_for_timeout(50)
+    assert held, "the page sent no solve"
+    watched.page.clock.run_for(31_000)
+    watched.done("result", state="error")
+    assert "did not answer within 30 s" in watched.testid("result-status").inner_text()
+    for route in held:
+        route.abort()

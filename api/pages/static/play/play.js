@@ -295,11 +295,12 @@
 
   // ------------------------------------------------------------------- API
 
-  const { ApiError, answer, headers, unreachable } = window.RummyTableApi;
+  const { ANSWER_WAIT_MS, ApiError, answer, headers, unreachable } = window.RummyTableApi;
 
   const inflight = {};
 
-  /** POST (or GET) a relative API path; a newer call of the same `key` cancels the older one. */
+  /** POST (or GET) a relative API path; a newer call of the same `key` cancels the older one,
+   * and one not answered within ANSWER_WAIT_MS is given up (the game pages' wait). */
   async function api(key, path, body) {
     inflight[key]?.abort();
     const controller = new AbortController();
@@ -310,11 +311,11 @@
         method: body === undefined ? "GET" : "POST",
         headers: headers(body !== undefined),
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: controller.signal,
+        signal: AbortSignal.any([controller.signal, AbortSignal.timeout(ANSWER_WAIT_MS)]),
       });
     } catch (err) {
       if (err.name === "AbortError") throw err;
-      throw unreachable();
+      throw unreachable(err.name === "TimeoutError" ? ANSWER_WAIT_MS : null);
     }
     try {
       return await answer(response);

@@ -1,7 +1,8 @@
 // The JSON API as the pages call it: POST a body, get the answer or an ApiError carrying the
 // service's {type, loc, msg} items, and those items in words.  The game pages (gin.js,
 // indian.js) use `api`; the playground (play.js), which cancels superseded calls, makes its own
-// fetch with `headers` and reads the answer with `answer` and `unreachable`.
+// fetch with `headers`, waits as long (`ANSWER_WAIT_MS`) and reads the answer with `answer` and
+// `unreachable`.
 //
 // API keys: every call carries X-Playground: 1, so that a service with keys on lets the pages'
 // own calls through its playground lane (api/server/playground_lane.py: no key needed, a small
@@ -143,5 +144,7 @@
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  window.RummyTableApi = Object.freeze({ ApiError, answer, api, describeError, headers, sleep, unreachable });
+  window.RummyTableApi = Object.freeze({
+    ANSWER_WAIT_MS, ApiError, answer, api, describeError, headers, sleep, unreachable,
+  });
 })();
