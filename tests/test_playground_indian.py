@@ -732,6 +732,15 @@ def test_the_record_of_a_wrong_show_replays_through_the_review(browser: Any, bas
     review = reviewed.json()
     assert review["ending"] == "wrong_declaration" and review["result"] == [-WRONG_DECLARATION, 0]
     assert [d["seat"] for d in review["decisions"]] == [0, 0]
+    # The wrong show pays 80 exactly (docs/REVIEW.md): the Review panel shows that value and
+    # its loss, not "not valued" beside a loss and a reason saying the advisor does not value it.
+    shown_decision = review["decisions"][-1]
+    assert shown_decision["played"]["action"] == "declare" and shown_decision["label"] == "blunder"
+    assert shown_decision["played_value"] == -WRONG_DECLARATION
+    assert shown_decision["confidence"] == "exact"
+    lost = shown_decision["value"] + WRONG_DECLARATION
+    assert shown_decision["points_lost"] == pytest.approx(lost, abs=1e-3)
+    assert "does not value" not in shown_decision["reason"]
 
 
 def test_the_referee_lets_a_copy_of_the_card_taken_be_thrown(browser: Any, base_url: str) -> None:

@@ -361,6 +361,11 @@ class _Judge:
         units: Units = "match" if getattr(advice, "ranked_by", "expected_points") == \
             "match_win_probability" else "points"
         loss, error, points = self._loss(decision, advice, mine, units)
+        # a move not listed but valued exactly (``_unlisted``: a gin reply, a wrong show):
+        # its value is the best's less the points it gives away, and it is valued after all
+        exact = None if mine is not None or points is None else best.expected_points - points
+        if exact is not None:
+            why_not = None
         win = None if mine is None else mine.win_probability - best.win_probability
         if self.check_deals and mine is not None and mine is not best and units == "points":
             try:
@@ -393,9 +398,10 @@ class _Judge:
         return Judged(
             number, decision, advice.phase, _kind(self.game, advice.phase, played, best.move),
             played, best.move, len(advice.moves), forced, units, loss, error, points, win, match,
-            label, sure, getattr(mine, "confidence", "rough") if mine else "none",
+            label, sure,
+            getattr(mine, "confidence", "rough") if mine else "none" if exact is None else "exact",
             self._decisive(advice, units), best.expected_points, best.standard_error,
-            None if mine is None else mine.expected_points,
+            exact if mine is None else mine.expected_points,
             None if mine is None else mine.standard_error, reason, why_not)
 
     def _check(self, number: int, decision: Decision, best: Move, played: Move, deals: int
