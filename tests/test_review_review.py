@@ -170,6 +170,29 @@ def test_a_gin_reply_is_valued_exactly() -> None:
     assert reply.played.action == "lay_off"
 
 
+@pytest.mark.parametrize("score", [None, [80, 90]])
+def test_a_gin_reply_that_keeps_too_much_is_charged_its_points(score: list[int] | None) -> None:
+    """Bob lays nothing off and melds nothing: 31 points more deadwood than
+    the best reply, charged in points (in a match too, where the advisor
+    ranks by the chance to win it: a points loss is not a chance)."""
+    from tests.test_review_record import GIN
+
+    record = {**GIN, "events": [*GIN["events"][:-1], {
+        "player": 1, "action": "lay_off", "melds": [],
+        "deadwood": ["6S", "6H", "8H", "AC", "9C", "QC", "6D", "7D", "8D", "KC"]}]}
+    if score is not None:
+        record["score"] = score
+    answer = review(record, seed=1, level="novice", time_limit_ms=60_000)
+    reply = answer.decisions[-1]
+    assert reply.units == "points" and reply.loss == reply.points_lost == 31.0
+    assert reply.label == "blunder" and reply.played_value == reply.value - 31.0
+    bob = next(p for p in answer.players if p.seat == 1)
+    assert bob.totals.units_lost == pytest.approx(
+        sum((j.loss or 0.0) / REVIEW_PARAMS.scale("gin", j.units)
+            for j in answer.decisions if j.seat == 1 and not j.forced and j.loss is not None))
+    assert bob.totals.units_lost < 5.0  # 31 points is 1.55 gin units, not 155 match units
+
+
 def test_worst_decisions_name_the_better_move(gin_games: list[tuple[Record, Review]]) -> None:
     worst = [w for _, answer in gin_games for w in answer.players[1].worst]
     assert worst

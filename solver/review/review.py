@@ -366,6 +366,7 @@ class _Judge:
         exact = None if mine is not None or points is None else best.expected_points - points
         if exact is not None:
             why_not = None
+            units = "points"  # its loss is in points, even where the advisor ranks by the match
         win = None if mine is None else mine.win_probability - best.win_probability
         if self.check_deals and mine is not None and mine is not best and units == "points":
             try:
