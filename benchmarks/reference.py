@@ -678,11 +678,16 @@ def _review_line(result: dict[str, Any]) -> str:
                 f" answers differing): {runs}; two processes' headroom then "
                 f"{data.get('headroom', math.nan):.2f}x. {_origin(result)}")
     if "games" in data:
+        from benchmarks.speed.review_ordering import hand_loss, pearson
+
         parts = []
         for game, figures in data["games"].items():
             ranked = figures.get("order_by_points", [])
+            hand = pearson([hand_loss(figures["players"][n]) for n in ranked],
+                           [figures["players"][n]["arena_points"] for n in ranked])
             parts.append(f"{game}: {len(ranked)} players, rating against arena points r = "
-                         f"{figures['pearson']:+.2f} (Spearman {figures['spearman']:+.2f}), "
+                         f"{figures['pearson']:+.2f} (Spearman {figures['spearman']:+.2f}; "
+                         f"points lost per hand {hand:+.2f}), "
                          f"{figures['pairs_alike']} of {figures['pairs']} pairs ordered alike")
         return f"* **Review ordering**, {'; '.join(parts)}. {_origin(result)}"
     cpu, split = data["cpu_s"], data["split"]
