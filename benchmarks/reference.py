@@ -683,11 +683,14 @@ def _review_line(result: dict[str, Any]) -> str:
         parts = []
         for game, figures in data["games"].items():
             ranked = figures.get("order_by_points", [])
-            hand = pearson([hand_loss(figures["players"][n]) for n in ranked],
-                           [figures["players"][n]["arena_points"] for n in ranked])
+            players = figures.get("players", {})
+            hand = ""
+            if ranked and all(n in players for n in ranked):
+                per_hand = pearson([hand_loss(players[n]) for n in ranked],
+                                   [players[n]["arena_points"] for n in ranked])
+                hand = f"; points lost per hand {per_hand:+.2f}"
             parts.append(f"{game}: {len(ranked)} players, rating against arena points r = "
-                         f"{figures['pearson']:+.2f} (Spearman {figures['spearman']:+.2f}; "
-                         f"points lost per hand {hand:+.2f}), "
+                         f"{figures['pearson']:+.2f} (Spearman {figures['spearman']:+.2f}{hand}), "
                          f"{figures['pairs_alike']} of {figures['pairs']} pairs ordered alike")
         return f"* **Review ordering**, {'; '.join(parts)}. {_origin(result)}"
     cpu, split = data["cpu_s"], data["split"]
