@@ -9,9 +9,14 @@ split of a hand's result adds up; a gin reply is valued exactly."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from benchmarks.arena.gin import melds as oracle
 from solver.errors import SolverInputError
+from solver.play.gin.hands import mask_of
+from solver.play.words import DISCARD
 from solver.review import REVIEW_PARAMS, Record, read_record, review
 from solver.review.review import Review, label_of
 from solver.review.selfplay import at_random, follow, play
@@ -199,3 +204,32 @@ def test_worst_decisions_name_the_better_move(gin_games: list[tuple[Record, Revi
     for judged in worst:
         assert judged.label in ("inaccuracy", "mistake", "blunder")
         assert "was better than" in judged.reason
+
+
+DEADWOOD_LEFT = re.compile(r"(\d+) points of deadwood left")
+
+
+def test_a_better_discard_that_keeps_more_deadwood_says_why() -> None:
+    """A discard's reason quotes the deadwood its throw leaves (checked
+    against the arena's own meld finder); when the better discard leaves more
+    than the one played, the words say so and why, not only the bigger figure
+    (a tester read "28 points of deadwood left" for the better throw against
+    "26" for theirs as a contradiction: the reason was that 9D fed the opponent)."""
+    dearer = 0
+    for seed in (11, 12):
+        record = play("gin", [follow, at_random], seed=seed, level="novice")
+        for judged in review(record, seed=seed, level="novice", time_limit_ms=60_000).decisions:
+            best, played = judged.best, judged.played
+            if best.action != DISCARD or played.action != DISCARD or best == played:
+                continue
+            hand = mask_of(judged.decision.hand)
+            left = [int(n) for n in DEADWOOD_LEFT.findall(judged.reason)]
+            if not left:  # "... did as well on the same deals": no reasons quoted
+                continue
+            assert left == [oracle.min_deadwood(hand & ~(1 << (m.card or 0)))
+                            for m in (best, played)], judged.reason
+            if left[0] > left[1]:
+                dearer += 1
+                assert "more than throwing" in judged.reason and ", but " in judged.reason, \
+                    judged.reason
+    assert dearer

@@ -402,7 +402,7 @@ class GinDecision:
         exact = move.action == PASS and self.state.phase == WALL
         gap, gap_error = behind(best, tally, self.utility)
         confidence: Confidence = "exact" if exact else "ranked" if tally.searched else "rough"
-        reasons = self._reasons(tally, worlds)
+        reasons = self._reasons(tally, worlds, tally is best)
         if gap is not None and gap < 0 and tally.searched and best.searched:
             reasons.append(ranked_below(best, gap, gap_error))
         return MoveValue(move, mean, wins, self._match(points), exact, n,
@@ -520,7 +520,8 @@ class GinDecision:
         return guesses or [self.limit]
 
     # -- reasons ---------------------------------------------------------------------
-    def _reasons(self, tally: Tally, worlds: Sequence[World]) -> list[str]:
+    def _reasons(self, tally: Tally, worlds: Sequence[World], first: bool) -> list[str]:
+        """Why, in words; ``first``: the move is the recommended one."""
         move = tally.move
         reasons: list[str] = []
         n = len(tally.points)
@@ -533,17 +534,18 @@ class GinDecision:
         elif move.action == DISCARD:
             assert move.card is not None
             kept = self.mask & ~(1 << move.card)
-            reasons.append(f"{self.hands.deadwood(kept)} points of deadwood left")
+            reasons.append(self._dearer(kept, tally, worlds) if first else
+                           f"{self.hands.deadwood(kept)} points of deadwood left")
             if tally.line != self.params.plans[0]:
                 reasons.append("then play for gin")
-            outs = self._outs(kept)
-            reasons.append(f"{counted(outs, 'unseen card')} would go into a meld")
+            outs = f"{counted(self._outs(kept), 'unseen card')} would go into a meld"
+            if outs not in reasons[0]:  # not said already (``_dearer``)
+                reasons.append(outs)
             feeds = self._feeds(move.card)
             if feeds:
                 reasons.append(feeds)
             elif worlds:
-                used = sum(self.hands.melds_with(w.hands[1], move.card)
-                           for w in worlds[:n]) / min(n, len(worlds))
+                used = self._used(move.card, worlds, n)
                 if used >= 0.25:
                     reasons.append(f"the opponent could meld it in {used:.0%} of deals")
         elif move.action == TAKE_DISCARD:
@@ -562,6 +564,41 @@ class GinDecision:
                               else "makes no meld"))
         reasons.append(f"{tally.mean():+.1f} points on average over {n} deals played out")
         return reasons
+
+    def _dearer(self, kept: int, tally: Tally, worlds: Sequence[World]) -> str:
+        """The deadwood the recommended discard leaves (``kept``), and when
+        another throw leaves less, how much less and why this one is first
+        anyway: the cheaper throw feeds the opponent, or more unseen cards
+        would meld with this hand, or it did better on the deals (the
+        judgement's look at the next draw when it was not searched).  A
+        player reading only the bigger figure takes the advice for a slip."""
+        dead = self.hands.deadwood(kept)
+        taken = self.state.taken_this_turn
+        least, plain = self.hands.best_discard(self.mask, 0 if taken is None else 1 << taken)
+        if dead <= least:
+            return f"{dead} points of deadwood left"
+        plain_kept = self.mask & ~(1 << plain)
+        n = len(tally.points)
+        used = self._used(plain, worlds, n) if worlds else 0.0
+        outs, plain_outs = self._outs(kept), self._outs(plain_kept)
+        feeds = self._feeds(plain)
+        if feeds:
+            why = feeds
+        elif used >= 0.25:
+            why = f"the opponent could meld {card_name(plain)} in {used:.0%} of deals"
+        elif outs > plain_outs:
+            why = f"{counted(outs, 'unseen card')} would go into a meld against {plain_outs}"
+        elif tally.searched:
+            why = "it did better on the same deals played out"
+        else:
+            why = "it leaves more to hope for from the next draw"
+        return (f"{dead} points of deadwood left now, {dead - least} more than throwing "
+                f"{card_name(plain)}, but {why}")
+
+    def _used(self, card: int, worlds: Sequence[World], n: int) -> float:
+        """The share of the first ``n`` deals whose opponent could meld ``card``."""
+        return sum(self.hands.melds_with(w.hands[1], card)
+                   for w in worlds[:n]) / min(n, len(worlds))
 
     def _outs(self, kept: int) -> int:
         """Unseen cards that, drawn next, would go into a meld of ``kept``."""
