@@ -286,6 +286,18 @@ def spend(decision: Decision[World], tallies: list[Tally], worlds: list[World],
     return True  # pragma: no cover -- the loop returns
 
 
+def play_every_deal(decision: Decision[World], tallies: list[Tally], budget: Budget,
+                    until: float) -> bool:
+    """Every move of ``tallies`` played on each of the level's ``worlds``
+    deals, the same for all, none dropped (a comparison no choice among the
+    moves has touched: ``Game.compare``); False when the clock or a cancel
+    cut it short."""
+    deals = budget.level.worlds
+    every = Spending(batch=deals, drop_z=math.inf, floor=0.0, least=deals + 1,
+                     settle=deals + 1)
+    return spend(decision, tallies, [], budget, every, until)
+
+
 def turns_total(turns: int, played: int, turns_played: int) -> float:
     """The playouts a budget of ``turns`` (``Level.turns``) allows when
     ``played`` playouts took ``turns_played`` turns (each at least one):
@@ -497,6 +509,7 @@ __all__ = [
     "ismcts",
     "levels",
     "mean_and_error",
+    "play_every_deal",
     "ranked",
     "ranked_below",
     "spend",

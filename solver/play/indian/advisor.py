@@ -33,7 +33,6 @@ answer on any machine unless the deadline cuts it short.
 from __future__ import annotations
 
 import functools
-import math
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
@@ -57,6 +56,7 @@ from solver.play.search import (
     behind,
     levels,
     mean_and_error,
+    play_every_deal,
     ranked,
     ranked_below,
     spend,
@@ -254,11 +254,7 @@ class IndianDecision:
         self.sampler = WorldSampler(self.state, self.hands, self.rng, self.params)
         self.mine = {}
         tallies = {move: Tally(move, order=i) for i, move in enumerate(dict.fromkeys(legal))}
-        deals = self.level.worlds
-        everything = Spending(batch=deals, drop_z=math.inf, floor=0.0, least=deals + 1,
-                              settle=deals + 1)
-        if not spend(self, list(tallies.values()), [], self.budget, everything,
-                     self.budget.until()):
+        if not play_every_deal(self, list(tallies.values()), self.budget, self.budget.until()):
             return None
         return [tallies[move] for move in legal]
 

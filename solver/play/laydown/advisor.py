@@ -36,7 +36,6 @@ gives the same answer on any machine unless the deadline cuts it short.
 from __future__ import annotations
 
 import contextlib
-import math
 import random
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -66,6 +65,7 @@ from solver.play.search import (
     clearly_ahead,
     levels,
     mean_and_error,
+    play_every_deal,
     ranked,
     ranked_below,
     spend,
@@ -436,10 +436,7 @@ class LayDownDecision:
         ``moves``' order, None when the clock cut the deals short."""
         tallies = self._tallies(moves, only=True)
         self.until = self.budget.until()
-        deals = self.level.worlds
-        everything = Spending(batch=deals, drop_z=math.inf, floor=0.0, least=deals + 1,
-                              settle=deals + 1)
-        if not spend(self, tallies, [], self.budget, everything, self.until):
+        if not play_every_deal(self, tallies, self.budget, self.until):
             return None
         by_move = {tally.move: tally for tally in tallies}
         return [by_move[move] for move in moves]
