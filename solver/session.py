@@ -238,6 +238,11 @@ class Session:
             self._draws = SearchSession(deal, wild_cap, deadline,
                                         passes=tuple(untied(p) for p in passes_for(deal)))
 
+    def spent(self) -> bool:
+        """Whether the deadline or its work budget is spent: every further
+        hand of a session of many hands then answers at once."""
+        return self.deadline.expired() or self.deadline.work.left <= 0
+
     def instance(self, cards: Sequence[int], discard: bool) -> Instance:
         """The engine ``Instance`` of ``cards`` (any order) under this deal."""
         return Instance(self.deal, tuple(sorted(cards)), discard)
@@ -246,7 +251,7 @@ class Session:
         """The engine answer for ``instance`` and the engine that answered."""
         if self._searches is None:
             return run_engine(instance, self.engine, self.deadline)
-        if self.deadline.expired() or self.deadline.work.left <= 0:
+        if self.spent():
             return give_up(instance), "search"
         if bitmask.applies(instance):
             return bitmask.solve_bitmask(instance), "search"
@@ -321,6 +326,11 @@ class Session:
             if bitmask.applies(instance):
                 result = bitmask.solve_bitmask(instance)
                 return result.cost, result.discard, True
+        if self.spent():
+            # The search would only raise at its first node, but building the
+            # drawn card's meld rows first costs a millisecond with many wild
+            # cards: the 53 draws of a hint would overrun the deadline by tens.
+            return INFEASIBLE, None, False
         try:
             return self._draws.draw_value(hand, card, caps)
         except DeadlineExceeded:

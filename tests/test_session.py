@@ -316,6 +316,25 @@ def test_a_session_of_many_hands_answers_at_once_out_of_time(
     assert (result.status, engine) == ("timeout", "search")
 
 
+def test_a_draw_out_of_time_builds_no_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A draw hint asks one draw per card type (53 with jokers); with many wild
+    # cards building one draw's meld rows alone costs about a millisecond, so
+    # once the deadline is spent each draw must answer at once (it overran a
+    # 5 ms hint by 40 to 90 ms and made the service answer 503 unavailable).
+    deal = make_deal(make_rules("rummy500", {"decks": 8, "jokers_per_deck": 4}), None)
+    spent = Deadline.after_ms(1)
+    spent.work.spend(10**9)
+    hands = session.Session(deal, spent, "search", wild_cap=8)
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("out of time: no draw searched")
+
+    assert hands._draws is not None
+    monkeypatch.setattr(hands._draws, "draw_value", refuse)
+    cards = sorted(parse_cards("JK JK JK 5H 6H 8H 9S 9D QC QC 2D 3D 4S"))
+    assert hands.draw_cost(cards, parse_cards("JK")[0]) == (INFEASIBLE, None, False)
+
+
 def test_a_session_of_many_hands_runs_the_search_only() -> None:
     deal = make_deal(PRESETS["indian13"], "7")
     with pytest.raises(ValueError, match="search"):
