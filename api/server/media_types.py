@@ -14,6 +14,10 @@ form, a file).  ``BodyGuardMiddleware`` answers such a body 415
   API before this check may have, and such a body is refused anyway with a
   422 if it is not JSON.  Parameters (``charset=utf-8``) are allowed; the
   body must be UTF-8 whatever they say (422 ``body_not_utf8``).
+* **A ``Content-Encoding``** other than ``identity`` (gzip, br ...) is
+  refused with the same 415: the service does not decompress bodies, and
+  reading a compressed one as JSON gave a 422 ``body_not_utf8`` at byte 1
+  that did not say why.
 
 >>> refusal("application/json; charset=utf-8", JSON), refusal(None, JSON)
 (None, None)
@@ -21,6 +25,10 @@ form, a file).  ``BodyGuardMiddleware`` answers such a body 415
 True
 >>> refusal("text/plain", JSON)
 "the body's Content-Type is 'text/plain'; send JSON as application/json"
+>>> encoding_refusal(None), encoding_refusal("identity")
+(None, None)
+>>> encoding_refusal("gzip")
+"the body's Content-Encoding is 'gzip'; the service takes bodies uncompressed only"
 """
 
 from __future__ import annotations
@@ -64,3 +72,16 @@ def refusal(content_type: str | None, accepted: BodyType) -> str | None:
         return None
     shown = media_type if len(media_type) <= 60 else media_type[:60] + "..."
     return f"the body's Content-Type is {shown!r}; {accepted.advice}"
+
+
+def encoding_refusal(content_encoding: str | None) -> str | None:
+    """Why a body sent with ``content_encoding`` is refused (the 415's
+    message), or None when it is not encoded (no header, or ``identity``)."""
+    if content_encoding is None:
+        return None
+    codings = [c.strip().lower() for c in content_encoding.split(",")]
+    if all(c in ("", "identity") for c in codings):
+        return None
+    shown = content_encoding.strip()
+    shown = shown if len(shown) <= 60 else shown[:60] + "..."
+    return f"the body's Content-Encoding is {shown!r}; the service takes bodies uncompressed only"

@@ -7,7 +7,7 @@
   keep-alive connections older than ``RUMMY_SOLVER_CONNECTION_MAX_S``
   (``api.server.keepalive``).
 * ``BodyGuardMiddleware`` answers 415 when a body is labelled as neither
-  JSON nor (a stream) NDJSON (``api.server.media_types``), 413 when it is
+  JSON nor (a stream) NDJSON, or as compressed (``api.server.media_types``), 413 when it is
   over the limit (by ``Content-Length`` or as it arrives) and 408 when it has
   not arrived within ``RUMMY_SOLVER_BODY_TIMEOUT_S`` of the request, before
   any handler reads it (the operations decode and check what they read:
@@ -35,7 +35,7 @@ from api.server import metrics
 from api.server.access_log import AccessLog
 from api.server.http_errors import error_response
 from api.server.keepalive import ConnectionAges
-from api.server.media_types import BodyType, refusal
+from api.server.media_types import BodyType, encoding_refusal, refusal
 from api.shared.logs import REQUEST_ID
 
 logger = logging.getLogger("api")
@@ -191,6 +191,11 @@ class BodyGuardMiddleware:
             if refused is not None:
                 await error_response(415, "unsupported_media_type", refused,
                                      ("header", "content-type"))(scope, receive, send)
+                return
+            refused = encoding_refusal(header(scope, b"content-encoding"))
+            if refused is not None:
+                await error_response(415, "unsupported_media_type", refused,
+                                     ("header", "content-encoding"))(scope, receive, send)
                 return
         if scope.get("path") in self.streaming_paths:
             await self.app(scope, receive, send)

@@ -38,7 +38,8 @@ REQUEST_SHAPE: dict[str, str] = {
                          "more than RUMMY_SOLVER_MAX_HEADERS headers (the connection is closed)",
     "unsupported_media_type": "415: the body's Content-Type is not JSON (application/json or "
                               "application/*+json; /v1/solve/stream: NDJSON, application/x-ndjson); "
-                              "a body without one is read as JSON (NDJSON)",
+                              "a body without one is read as JSON (NDJSON); also a body with "
+                              "a Content-Encoding (gzip ...): bodies are taken uncompressed",
     "invalid_content_length": "the Content-Length header is not a number",
     "invalid_http": "400: the request is not valid HTTP/1.1 (a Content-Length that is not a "
                     "number, a malformed request line or header)",
