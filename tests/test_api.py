@@ -385,6 +385,18 @@ def test_malformed_bodies_are_422(
     assert item["type"] == type_
 
 
+@pytest.mark.parametrize("number", [b"9" * 5000, b"-" + b"1" * 4301])
+def test_an_integer_of_too_many_digits_is_refused_in_the_clients_words(
+        client: TestClient, number: bytes) -> None:
+    body = b'{"variant": "gin", "hand": ["AS"], "time_limit_ms": ' + number + b"}"
+    response = client.post("/v1/solve", content=body,
+                           headers={"content-type": "application/json"})
+    item = single_error(response)
+    assert item["type"] == "json_invalid"
+    assert "digits (at most 4,300)" in item["msg"]
+    assert "sys." not in item["msg"]  # nothing about the server's Python
+
+
 ADVISE_BODY = {"game": "gin", "hand": " ".join(GIN_HAND), "upcard": "4S", "level": "novice"}
 
 

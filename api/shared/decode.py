@@ -35,6 +35,8 @@ from api.shared.errors import RequestRejected
 Kind = Literal["body", "line"]
 
 MAX_JSON_DEPTH = 32
+MAX_INT_DIGITS = 4_300
+"""The most digits of an integer read (Python's own limit on converting one)."""
 UNREADABLE_INPUT: tuple[type[Exception], ...] = (OSError, EOFError, zlib.error)
 """What reading an input file or stream raises when it cannot be read to its
 end (a read error; a gzip file cut short or corrupt): the command line's files
@@ -52,6 +54,15 @@ def _finite(text: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"number {text[:40]} is out of range")
     return value
+
+
+def _integer(text: str) -> int:
+    """An integer of at most ``MAX_INT_DIGITS`` digits (past that Python's
+    own refusal would tell the client how to configure the server)."""
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {digits:,} digits (at most {MAX_INT_DIGITS:,})")
+    return int(text)
 
 
 def depth_exceeds(text: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
@@ -97,13 +108,13 @@ def decode(raw: bytes | str, kind: Kind, max_bytes: int | None = None,
     invalid = "JSON decode error" if name is None else f"{name} is not valid JSON"
     try:
         value = json.loads(text.removeprefix("\ufeff"), parse_constant=_reject_constant,
-                           parse_float=_finite)
+                           parse_float=_finite, parse_int=_integer)
     except json.JSONDecodeError as exc:
         raise RequestRejected.one("json_invalid", (exc.pos,),
                                   f"{invalid}: {exc.msg if name is None else exc}") from None
     except RecursionError:
         raise _too_deep(kind, name) from None
-    except ValueError as exc:  # a number past Python's digit limit, NaN, an infinity
+    except ValueError as exc:  # an integer of too many digits, NaN, an infinity
         raise RequestRejected.one("json_invalid", (), f"{invalid}: {exc}") from None
     # Only on valid JSON: there every quote the scan meets opens a string that ends.
     if depth_exceeds(data):
