@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from solver.cards import JOKER
+from solver.cards import JOKER, make_card
 from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld
 from solver.melds import Candidate
 from solver.objective import Pass, passes_for
@@ -49,6 +49,19 @@ def rules_allow(deal: Deal) -> bool:
         and not plain.min_points
         and not plain.meld_all
         and not plain.pure_only
+        and _suit_blind_points(deal)
+    )
+
+
+def _suit_blind_points(deal: Deal) -> bool:
+    """Every rank scores alike in the four suits, in hand and melded: the
+    tables are priced per rank from the spades.  Not so when upper and lower
+    jokers (one suit's cards) score 0 under ``wild_cards_score_zero``."""
+    return all(
+        table[make_card(rank, suit)] == table[make_card(rank, 0)]
+        for table in (deal.points, deal.meld_points)
+        for rank in range(13)
+        for suit in range(1, 4)
     )
 
 
