@@ -194,7 +194,9 @@ def passes_for(deal: Deal) -> tuple[Pass, ...]:
                          net=net),
                     Pass("nothing", _NO_MELDS, net=net))
         return (Pass(rules.objective, net=net),)
-    declared = Pass("declared", limits, min_points=threshold, meld_all=rules.lay_down_all)
+    # The Indian tiers read the requirements and the threshold only
+    # (scoring.cascade_count); lay_down_all is a lay-down knob (above).
+    declared = Pass("declared", limits, min_points=threshold)
     if rules.objective == "cascade":
         if rules.penalty_tiers == 3:
             return (declared,

@@ -149,6 +149,20 @@ def test_cascade_tier_three_only_unmelded_cards_count() -> None:
     assert not solution.declarable
 
 
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_cascade_with_lay_down_all_keeps_its_tiers(engine: str) -> None:
+    # RULES.md: with the requirements met (two sequences, one pure) only the
+    # unmelded cards count -- here the KD (10).  lay_down_all is a lay-down
+    # knob (an opening under min_deadwood / max_net); the Indian tiers do
+    # not read it, and validate() scores this arrangement 10 either way.
+    hand = "AH 2H 3H 5S 6S 7S KD"
+    solution = solve(hand, "indian13", wild_rank="9", rules={"lay_down_all": True},
+                     engine=engine)
+    assert solution.deadwood_points == 10
+    assert sorted(meld_names(solution)) == [["5S", "6S", "7S"], ["AH", "2H", "3H"]]
+    assert not solution.declarable
+
+
 def test_indian13_declaration_with_wilds() -> None:
     # pure 3-4-5♥, impure 9-JK-J♣ (JK = T♣), set Q♠ Q♦ 7♠(wild), run 4-5-6-7♦ natural
     hand = "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C"
