@@ -294,6 +294,8 @@ def _check_shape(shape: Shape, rules: Rules) -> None:
 @functools.lru_cache(maxsize=200_000)
 def _readings(cards: tuple[int, ...], deal: Deal) -> tuple[Meld, ...]:
     fixed = [c for c in cards if c not in deal.wild]  # a non-wild card is only itself
+    if JOKER in fixed:
+        return ()  # a printed joker that is not wild is a dead card (RULES.md 1)
     wilds = tuple(sorted(c for c in cards if c in deal.wild))
     found: dict[tuple[object, ...], Meld] = {}
     for shape in _shapes(deal.rules, len(cards), fixed):

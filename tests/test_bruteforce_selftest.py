@@ -106,6 +106,15 @@ def test_jokers_alone_are_never_a_meld() -> None:
     assert kinds("5H 6H JK", deal_of("rummy500", min_naturals_per_meld=2)) == {"run"}
 
 
+def test_a_joker_that_is_not_wild_never_melds() -> None:
+    # RULES.md: a printed joker that is not wild is a dead card, counting
+    # joker_points wherever it lies.
+    deal = deal_of("rommy", decks=3, printed_jokers_wild=False, tanala=True)
+    assert is_meld_brute(parse_cards("5H 6H JK"), deal) == []
+    assert is_meld_brute([JOKER] * 3, deal) == []
+    assert optimum("5H 6H 7H JK", "rommy", printed_jokers_wild=False) == 15 - 25
+
+
 def test_tanala() -> None:
     deal = deal_of("indian13", "9", decks=3)
     readings = is_meld_brute(parse_cards("TC TC TC"), deal)
