@@ -21,6 +21,7 @@ import difflib
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, get_args
 
 from solver.cards import (
@@ -424,6 +425,7 @@ def _check_rules(rules: Rules) -> None:
         elif not isinstance(value, bool):
             raise InvalidRulesError(knob, f"knob {knob!r} must be {knob_expectation(knob)}; "
                                           f"got {value!r}")
+    _check_requirements_reachable(rules)
 
 
 def _check_requirements(value: object) -> None:
@@ -447,6 +449,50 @@ def _check_requirements(value: object) -> None:
             raise InvalidRulesError(
                 "requirements", f"requirement kind {item.kind!r} is listed twice; give it once")
         seen.add(item.kind)
+
+
+def _check_requirements_reachable(rules: Rules) -> None:
+    """Refuse requirements no lay-down (or declaration) of ``hand_size`` cards
+    can meet: items that contradict each other (a pure sequence is a
+    sequence), or more melds than the kept cards can hold (a set has 3
+    cards or more, a run ``min_run_length``, a tanala 3)."""
+    if not rules.requirements:
+        return
+    tanalas = rules.tanala_enabled and rules.min_naturals_per_meld <= 3
+    fewest = _fewest_cards(rules.requirements, tanalas, max(3, rules.min_run_length))
+    wanted = ", ".join(item.describe() for item in rules.requirements)
+    if fewest is None:
+        raise InvalidRulesError(
+            "requirements", f"no lay-down can meet these requirements together: {wanted} "
+            "(a run or tanala is a sequence; a pure sequence is a sequence too)")
+    if fewest > rules.hand_size:
+        raise InvalidRulesError(
+            "requirements", f"the requirements ({wanted}) need at least {fewest} cards in "
+            f"melds, but hand_size is {rules.hand_size}")
+
+
+@lru_cache(maxsize=256)
+def _fewest_cards(items: tuple[Requirement, ...], tanalas: bool, run_length: int) -> int | None:
+    """The fewest melded cards meeting every item (None: no meld counts do),
+    over the counts of sets, pure runs, impure runs and tanalas."""
+    by_kind = {item.kind: item for item in items}
+    set_item = by_kind.get("set")
+    sets = 0 if set_item is None else set_item.count
+    most = max(item.count for item in items) + 1
+    best: int | None = None
+    for pure_runs in range(most):
+        for impure_runs in range(most):
+            for tanala_count in range(most if tanalas else 1):
+                have = {"set": sets, "run": pure_runs + impure_runs,
+                        "sequence": pure_runs + impure_runs + tanala_count,
+                        "pure_sequence": pure_runs + tanala_count}
+                if any(have[item.kind] < item.count
+                       or (item.exact and have[item.kind] != item.count) for item in items):
+                    continue
+                cards = 3 * sets + run_length * (pure_runs + impure_runs) + 3 * tanala_count
+                if best is None or cards < best:
+                    best = cards
+    return best
 
 
 # ---------------------------------------------------------------------------

@@ -140,3 +140,37 @@ def test_copy_limits() -> None:
         check_hand([JOKER] * 3, PRESETS["indian13"])
     with pytest.raises(InvalidHandError, match="at most 30"):
         check_hand([parse_card("AS")] * 31, make_rules("gin", {"decks": 8}))
+
+
+# Requirements no lay-down can meet: a pure sequence is a sequence (RULES.md
+# 5.3), a set holds 3 cards or more and a run min_run_length or more, and a
+# lay-down holds at most the kept cards (hand_size).
+@pytest.mark.parametrize(
+    ("variant", "knobs", "words"),
+    [
+        ("basic", {"requirements": [{"kind": "pure_sequence", "count": 1},
+                                    {"kind": "sequence", "count": 0, "exact": True}]},
+         "no lay-down can meet"),
+        ("basic", {"requirements": [{"kind": "run", "count": 2, "exact": True},
+                                    {"kind": "sequence", "count": 1, "exact": True}]},
+         "no lay-down can meet"),
+        ("basic", {"requirements": [{"kind": "set", "count": 4}]}, "12 cards"),  # 4 x 3 > 10
+        ("contract", {"contract_round": 7, "min_run_length": 5}, "15 cards"),  # 3 x 5 > 12
+        ("indian21", {"hand_size": 8}, "9 cards"),  # 3 pure sequences of 3 > 8
+    ],
+)
+def test_requirements_no_hand_can_meet_are_refused(
+        variant: str, knobs: dict[str, object], words: str) -> None:
+    with pytest.raises(InvalidRulesError) as info:
+        make_rules(variant, knobs)
+    assert info.value.knob == "requirements"
+    assert words in str(info.value)
+
+
+def test_requirements_a_hand_can_meet_are_accepted() -> None:
+    for round_number in range(1, 8):
+        make_rules("contract", {"contract_round": round_number})
+    make_rules("basic", {"requirements": [{"kind": "set", "count": 3}], "hand_size": 9})
+    make_rules("indian21", {"hand_size": 9})
+    # three tanalas are three pure sequences of 3 cards, whatever min_run_length
+    make_rules("indian21", {"hand_size": 9, "min_run_length": 4})
