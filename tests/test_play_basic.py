@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 import warnings
 from dataclasses import replace
 from typing import Any
@@ -307,17 +308,32 @@ def test_an_opponent_that_laid_nothing_is_dealt_a_collectors_hand_in_its_share()
     fast = FastPlayer(BASIC.values)
 
     def melded(share: float) -> int:
-        worlds = _collector_decision(share).sample(200, 0.0)
+        worlds = _collector_decision(share).sample(200, math.inf)
         return sum(len(w.hands[1]) - len(fast.melds(w.hands[1])[1]) for w in worlds)
 
     assert melded(1.0) > 2 * melded(0.0)
     decision = _collector_decision(1.0)
     seen = decision.state.hand
-    for world in decision.sample(20, 0.0):
+    for world in decision.sample(20, math.inf):
         assert sorted([*world.hands[1], *world.stock]) == sorted(decision.state.unseen)
         assert not set(world.hands[1]) & set(seen)
     shares = {game: GAMES[game].params.collector_share for game in ("rummy500", "rommy", "basic")}
     assert shares == {"rummy500": 0.0, "rommy": 0.0, "basic": 0.5}
+
+
+def test_dealing_the_worlds_stops_at_the_clock() -> None:
+    """``sample`` deals fewer worlds, one at least, once the clock reaches
+    ``until`` (the search's ``Decision.sample``), also where no opponent's
+    throws and passes are read: a basic rummy table of opponents who laid
+    nothing, each dealt a collector's hand (the most melded of several random
+    hands), would otherwise deal an expert decision's hundreds of worlds past
+    ``time_limit_ms`` (a 20 ms request took 140 ms)."""
+    decision = _collector_decision(1.0)
+    assert len(decision.sample(50, time.monotonic())) == 1
+    started = time.monotonic()
+    worlds = decision.sample(100_000, started + 0.02)
+    assert 1 <= len(worlds) < 100_000 and time.monotonic() - started < 0.02 + 0.05
+    assert len(decision.sample(50, math.inf)) == 50
 
 
 def _reading_decision(factor: float) -> LayDownDecision:

@@ -544,9 +544,15 @@ class LayDownDecision:
 
     def sample(self, count: int, until: float) -> list[_World]:
         """``count`` more worlds: the hidden cards dealt at random, then, where
-        the opponents' throws and passes weigh them, importance resampled."""
+        the opponents' throws and passes weigh them, importance resampled;
+        fewer, one at least, once the clock reaches ``until`` (a collector's
+        hand is dealt from several random hands: hundreds of worlds cost more
+        than a short ``time_limit_ms``)."""
         if self.params.threw_a_fitting_card == self.params.passed_a_fitting_card == 1:
-            return [self._deal_world() for _ in range(count)]
+            worlds = [self._deal_world()]
+            while len(worlds) < count and time.monotonic() < until:
+                worlds.append(self._deal_world())
+            return worlds
         return _ReadWorlds(self).take(count, until)
 
     def play(self, move: Move, lines: Sequence[Hashable], world: _World) -> list[Outcome] | None:
