@@ -86,6 +86,18 @@ def test_a_tight_deadline_answers_in_time_with_what_it_found() -> None:
     assert len(advice.moves) == 10 and all(m.samples >= 1 for m in advice.moves)
 
 
+def test_figures_from_a_deal_or_two_are_not_called_ranked() -> None:
+    """A deadline that leaves a deal or two a move: those figures are marked
+    ``rough`` (a few deals only, not enough to rank the move: the API's
+    ``confidence``), not ``ranked`` as if the search had compared them."""
+    state: dict[str, Any] = {"hand": "AS 2S 3S 4S 7H 7D 7C KD QH 4C 9S", "upcard": "4S",
+                             "history": [{"player": 0, "action": "take_discard", "card": "4S"}]}
+    advice = advise(**state, level="expert", time_limit_ms=1)
+    few = [m for m in advice.moves if not m.exact and m.samples < 3]
+    assert few
+    assert {m.confidence for m in few} == {"rough"}
+
+
 def test_the_defenders_reply_is_exact() -> None:
     knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "QD",
                              "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["4D", "5D", "6D"]],

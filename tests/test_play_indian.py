@@ -159,6 +159,18 @@ def test_the_deadline_is_kept(phase: str) -> None:
     assert advice.moves[0].samples == most >= 1 and all(m.samples >= 1 for m in advice.moves)
 
 
+@pytest.mark.parametrize("phase", ["draw", "discard"])
+def test_figures_from_a_deal_or_two_are_not_called_ranked(phase: str) -> None:
+    """A deadline that leaves a deal or two a move: those figures are marked
+    ``rough`` (a few deals only, not enough to rank the move: the API's
+    ``confidence``), not ``ranked`` as if the search had compared them."""
+    state = BASE if phase == "draw" else CLOSE_DISCARDS
+    advice = advise("indian13", **{**state, "level": "expert"}, time_limit_ms=1)
+    few = [m for m in advice.moves if not m.exact and m.samples < 3]
+    assert few
+    assert {m.confidence for m in few} == {"rough"}
+
+
 def test_indian21_is_advised() -> None:
     advice = advise("indian21", hand="AH 2H 3H 4C 5C 6C 9D 9C 9S 9H JK QD KD 2S 5D 6D 8D TS "
                                      "JS QS KS", upcard="8C", wild_rank="7H", me=1, dealer=0,

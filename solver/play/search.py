@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, runtime_checkable
 
 from solver.deadline import Deadline
-from solver.play.advice import Move
+from solver.play.advice import Confidence, Move
 
 MARGIN_S = 0.01
 """The search stops this long, or ``MARGIN_SHARE`` of the time left, before
@@ -466,6 +466,24 @@ are equal on every deal can differ by about 1e-16 (the lead is in points, or
 in match-win chance with a score)."""
 
 
+MIN_RANKED = 3
+"""A move played on fewer deals than this (the clock cut its search short)
+has rough figures: too few to rank it, whatever its place in the list."""
+
+
+def confidence_of(samples: int, exact: bool = False, searched: bool = True) -> Confidence:
+    """How far a move's figures can be trusted (``MoveValue.confidence``):
+    ``exact``; ``ranked`` when the search compared it in full on
+    ``MIN_RANKED`` deals or more; else ``rough``.
+
+    >>> confidence_of(40), confidence_of(2), confidence_of(40, searched=False)
+    ('ranked', 'rough', 'rough')
+    """
+    if exact:
+        return "exact"
+    return "ranked" if searched and samples >= MIN_RANKED else "rough"
+
+
 def ranked_below(best: Tally, gap: float, error: float | None) -> str:
     """The reason of a move placed below ``best`` though its figures are
     ``-gap`` better on the same deals (within the noise: the ranking rule decides)."""
@@ -494,6 +512,7 @@ def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[
 
 __all__ = [
     "MARGIN_S",
+    "MIN_RANKED",
     "Budget",
     "Decision",
     "FollowedDecision",
@@ -504,6 +523,7 @@ __all__ = [
     "TurnCounting",
     "behind",
     "clearly_ahead",
+    "confidence_of",
     "drop_the_clearly_worse",
     "halving_sizes",
     "ismcts",

@@ -54,7 +54,7 @@ from solver.deadline import DeadlineExceeded
 from solver.gin import arrangements
 from solver.layoffs import LayoffSearch, read_table
 from solver.objective import TIE_SCALE
-from solver.play.advice import Advice, Confidence, Layoff, Move, MoveValue, RankedBy, counted
+from solver.play.advice import Advice, Layoff, Move, MoveValue, RankedBy, counted
 from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
 from solver.play.gin.params import GIN_PARAMS, GinParams
 from solver.play.gin.policy import HandJudge, stock_odds
@@ -71,6 +71,7 @@ from solver.play.search import (
     Tally,
     behind,
     clearly_ahead,
+    confidence_of,
     ismcts,
     levels,
     mean_and_error,
@@ -401,7 +402,7 @@ class GinDecision:
         # passing at the wall ends the hand unscored: its figures are exact
         exact = move.action == PASS and self.state.phase == WALL
         gap, gap_error = behind(best, tally, self.utility)
-        confidence: Confidence = "exact" if exact else "ranked" if tally.searched else "rough"
+        confidence = confidence_of(n, exact, tally.searched)
         reasons = self._reasons(tally, worlds, tally is best)
         if gap is not None and gap < 0 and tally.searched and best.searched:
             reasons.append(ranked_below(best, gap, gap_error))
@@ -493,7 +494,7 @@ class GinDecision:
         error = None if exact else (mean_and_error(points)[1] or 0.0)
         value = MoveValue(move, mean, undercut, self._match(points), exact, len(points),
                           0.0 if exact else error, tuple(reasons),
-                          confidence="exact" if exact else "ranked")
+                          confidence=confidence_of(len(points), exact))
         return Advice("gin", LAYOFF, (value,), self.level.name, self.seed, True,
                       self._ranked_by(), "the one reply: the exact best melds and layoffs "
                       "against the knock (figures over the knocker's unshown deadwood when "

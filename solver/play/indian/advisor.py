@@ -54,6 +54,7 @@ from solver.play.search import (
     Spending,
     Tally,
     behind,
+    confidence_of,
     levels,
     mean_and_error,
     play_every_deal,
@@ -435,7 +436,7 @@ class IndianDecision:
             reasons = [*reasons, ranked_below(best, gap, gap_error)]
         return MoveValue(tally.move, mean, win, None, tally.exact, n,
                          0.0 if tally.exact else error, tuple(reasons),
-                         confidence="exact" if tally.exact else "ranked", gap=gap,
+                         confidence=confidence_of(n, tally.exact), gap=gap,
                          gap_error=gap_error)
 
     def _reasons(self, tally: Tally, playing_on: float | None) -> list[str]:

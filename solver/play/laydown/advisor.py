@@ -63,6 +63,7 @@ from solver.play.search import (
     Tally,
     behind,
     clearly_ahead,
+    confidence_of,
     levels,
     mean_and_error,
     play_every_deal,
@@ -104,8 +105,6 @@ within the time target at every table size; Rommy's count alone (a turn
 budget gained it nothing: ``docs/experiments/laydown-turn-budgets.md``;
 the playout counts: ``rummy500-standard-playouts.md``, ``laydown-standard-playouts.md``)."""
 DEFAULT_LEVEL = "standard"
-MIN_RANKED = 3
-"""A move played on fewer deals than this (cut short by the clock) has rough figures."""
 
 Option = tuple[tuple[tuple[int, ...], ...], tuple[Layoff, ...], tuple[int, ...], int]
 """A way to play the turn before the throw: new melds, layoffs, the cards
@@ -741,7 +740,7 @@ class LayDownDecision:
         if gap is not None and gap < 0:
             reasons.append(ranked_below(best, gap, gap_error))
         return MoveValue(tally.move, mean, win, None, False, n, error, tuple(reasons), searched,
-                         "ranked" if n >= MIN_RANKED else "rough", gap, gap_error)
+                         confidence_of(n), gap, gap_error)
 
     def _reasons(self, tally: Tally) -> list[str]:
         move = tally.move
