@@ -98,6 +98,31 @@ def test_figures_from_a_deal_or_two_are_not_called_ranked() -> None:
     assert {m.confidence for m in few} == {"rough"}
 
 
+def test_a_move_played_on_one_deal_says_one_deal() -> None:
+    """Past the deadline each discard is valued on a single deal, and its
+    reason says "over 1 deal played out", not "1 deals"."""
+    state: dict[str, Any] = {"hand": "AS 2S 3S 4S 7H 7D 7C KD QH 4C 9S", "upcard": "4S",
+                             "history": [{"player": 0, "action": "take_discard", "card": "4S"}]}
+    advice = advise(**state, level="expert", deadline=Deadline(time.monotonic() - 1))
+    assert any(m.samples == 1 for m in advice.moves)
+    _deals_in_words(advice.moves)
+
+
+def _deals_in_words(values: Any) -> None:
+    """Each move's "over N deals" says its ``samples`` in the right number;
+    a move with no deal says so and shows none."""
+    import re
+    for value in values:
+        said = [m for r in value.reasons for m in re.findall(r"over (\d+) (deals?)\b", r)]
+        if value.samples == 0:
+            assert not said and any("not played out before the deadline" in r
+                                    for r in value.reasons), value
+            continue
+        for number, noun in said:
+            assert int(number) == value.samples and noun == ("deal" if value.samples == 1
+                                                             else "deals"), value
+
+
 def test_the_defenders_reply_is_exact() -> None:
     knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "QD",
                              "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["4D", "5D", "6D"]],

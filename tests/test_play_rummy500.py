@@ -205,6 +205,35 @@ def test_the_deadline_is_kept() -> None:
     assert not advice.complete and advice.phase == "play"
 
 
+@pytest.mark.parametrize("game", ["rummy500", "rommy", "basic"])
+def test_a_move_the_clock_stopped_before_any_deal_shows_no_figures(game: str) -> None:
+    """A deadline already past: no move is played out.  Such a move shows 0
+    deals and says it was not played out, rather than "round score +0.0
+    against the others' mean over 1 deals" (a placeholder read as a deal)."""
+    hand = {"rummy500": "AS 2S 3S 7H 7D 7C KD QH 4C 9S JK 5D 6D", "rommy": "AS 2S 3S 7H 7D 7C KD",
+            "basic": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"}[game]
+    advice = advise(game, hand=hand, upcard="8C", level="expert",
+                    deadline=Deadline(time.monotonic() - 1))
+    assert advice.moves and all(m.samples == 0 and m.confidence == "rough"
+                                for m in advice.moves)
+    _deals_in_words(advice.moves)
+
+
+def _deals_in_words(values: Any) -> None:
+    """Each move's "over N deals" says its ``samples`` in the right number;
+    a move with no deal says so and shows none."""
+    import re
+    for value in values:
+        said = [m for r in value.reasons for m in re.findall(r"over (\d+) (deals?)\b", r)]
+        if value.samples == 0:
+            assert not said and any("not played out before the deadline" in r
+                                    for r in value.reasons), value
+            continue
+        for number, noun in said:
+            assert int(number) == value.samples and noun == ("deal" if value.samples == 1
+                                                             else "deals"), value
+
+
 def test_a_cancelled_request_stops_its_search_at_once() -> None:
     """A client that goes away stops the playouts within milliseconds, not at
     the end of a round (at eight players an expert decision plays a second

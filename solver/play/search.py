@@ -466,6 +466,9 @@ are equal on every deal can differ by about 1e-16 (the lead is in points, or
 in match-win chance with a score)."""
 
 
+NOT_PLAYED = "not played out before the deadline: no figures yet"
+"""The reason of a move the clock stopped before its first deal (its
+figures are placeholders: 0 points, 0 deals)."""
 MIN_RANKED = 3
 """A move played on fewer deals than this (the clock cut its search short)
 has rough figures: too few to rank it, whatever its place in the list."""
@@ -513,6 +516,7 @@ def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[
 __all__ = [
     "MARGIN_S",
     "MIN_RANKED",
+    "NOT_PLAYED",
     "Budget",
     "Decision",
     "FollowedDecision",

@@ -563,7 +563,8 @@ class GinDecision:
             reasons.append(f"leaves {card_name(top)}, which "
                            + ("would go into a meld" if self.hands.melds_with(self.mask, top)
                               else "makes no meld"))
-        reasons.append(f"{tally.mean():+.1f} points on average over {n} deals played out")
+        reasons.append(f"{tally.mean():+.1f} points on average over {counted(n, 'deal')} "
+                       "played out")
         return reasons
 
     def _dearer(self, kept: int, tally: Tally, worlds: Sequence[World]) -> str:

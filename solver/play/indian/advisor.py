@@ -48,6 +48,7 @@ from solver.play.indian.state import IndianState
 from solver.play.indian.worlds import World, WorldSampler
 from solver.play.model import not_legal
 from solver.play.search import (
+    NOT_PLAYED,
     Budget,
     Level,
     Outcome,
@@ -124,6 +125,8 @@ class IndianDecision:
                  params: IndianParams = INDIAN_PARAMS) -> None:
         self.state = state
         self.deal = deal
+        self._unplayed: set[int] = set()
+        """The tallies (``id``) the clock stopped before their first deal."""
         self.rules = deal.rules
         self.wild_rank = wild_rank
         self.overrides = rules
@@ -214,13 +217,16 @@ class IndianDecision:
                             params.settle)
         complete = spend(self, tallies, [], Budget(replace(self.level, worlds=wanted),
                                                    self.deadline), spending, until)
+        # a move the clock stopped before its first deal ranks at 0 but shows no figures
+        self._unplayed = {id(t) for t in tallies if not t.points}
         for tally in tallies:
-            if not tally.points:  # out of time before the first deal
+            if not tally.points:
                 tally.points.append(0.0)
                 tally.wins.append(0.0)
             tally.exact = tally.move.action == DROP or (
                 self.last_turn and tally.move.action == DISCARD)
-        playing_on = max((t.mean() for t in tallies if t.move.action != DROP), default=None)
+        playing_on = max((t.mean() for t in tallies
+                          if t.move.action != DROP and id(t) not in self._unplayed), default=None)
         reasons = {id(t): self._reasons(t, playing_on) for t in tallies}
         order = sorted(ranked(tallies, self.utility), key=lambda t: t.move.action != DECLARE)
         values = tuple(self._move_value(t, reasons[id(t)], order[0]) for t in order)
@@ -428,9 +434,9 @@ class IndianDecision:
 
     # -- words ---------------------------------------------------------------------
     def _move_value(self, tally: Tally, reasons: Sequence[str], best: Tally) -> MoveValue:
-        n = len(tally.points)
+        n = 0 if id(tally) in self._unplayed and not tally.exact else len(tally.points)
         mean, error = mean_and_error(tally.points)
-        win = sum(tally.wins) / n
+        win = sum(tally.wins) / len(tally.wins)
         gap, gap_error = behind(best, tally, self.utility)
         if gap is not None and gap < 0:
             reasons = [*reasons, ranked_below(best, gap, gap_error)]
@@ -489,9 +495,11 @@ class IndianDecision:
         elif move.action == DRAW_STOCK:
             packing = self.packing_now
             reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
-        if not tally.exact:  # an exact figure needs no deals
-            reasons.append(f"{tally.mean():+.1f} points on average over {len(tally.points)} "
-                           "deals played out")
+        if id(tally) in self._unplayed and not tally.exact:
+            reasons.append(NOT_PLAYED)
+        elif not tally.exact:  # an exact figure needs no deals
+            reasons.append(f"{tally.mean():+.1f} points on average over "
+                           f"{counted(len(tally.points), 'deal')} played out")
         return reasons
 
     def _distance_words(self, distance: int, pure_gaps: int) -> str:

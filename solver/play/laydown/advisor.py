@@ -56,6 +56,7 @@ from solver.play.laydown.variant import Variant
 from solver.play.model import not_legal
 from solver.play.replay import Seat
 from solver.play.search import (
+    NOT_PLAYED,
     Budget,
     Level,
     Outcome,
@@ -190,6 +191,8 @@ class LayDownDecision:
         self.seed = seed
         self.deadline = budget.deadline
         self.rng = random.Random(f"{self.variant.game}/{seed}")
+        self._unplayed: set[int] = set()
+        """The tallies (``id``) the clock stopped before their first deal."""
         self.fast = FastPlayer(self.values, self.variant.deep_takes, params)
         self._may_hold = self.variant.rummy_doubles and self.fast.hold_left >= 2
         """Whether the fast player may hold its melds for a rummy (``FastPlayer.holds``
@@ -390,6 +393,8 @@ class LayDownDecision:
                             params.settle)
         complete = spend(self, tallies, [], self.budget, spending, until)
         last = max(t.stage for t in tallies)
+        # a move the clock stopped before its first deal ranks at 0 but shows no figures
+        self._unplayed = {id(t) for t in tallies if not t.points}
         for tally in tallies:
             if not tally.points:
                 tally.points.append(0.0)
@@ -732,9 +737,9 @@ class LayDownDecision:
 
     # -- words ---------------------------------------------------------------------
     def _move_value(self, tally: Tally, searched: bool, best: Tally) -> MoveValue:
-        n = len(tally.points)
+        n = 0 if id(tally) in self._unplayed else len(tally.points)
         mean, error = mean_and_error(tally.points)
-        win = sum(tally.wins) / n
+        win = sum(tally.wins) / len(tally.wins)
         gap, gap_error = behind(best, tally, self.utility)
         reasons = self._reasons(tally)
         if gap is not None and gap < 0:
@@ -786,12 +791,15 @@ class LayDownDecision:
                                f"{self._out_words()}")
             elif move.card is not None:
                 reasons.append(self._throw_words(move))
-        if self.variant.scoring == "collect":
+        deals = counted(len(tally.points), "deal")
+        if id(tally) in self._unplayed:
+            reasons.append(NOT_PLAYED)
+        elif self.variant.scoring == "collect":
             reasons.append(f"collects {tally.mean():+.1f} points on average (paid when "
-                           f"negative) over {len(tally.points)} deals")
+                           f"negative) over {deals}")
         else:
             reasons.append(f"round score {tally.mean():+.1f} against the others' mean over "
-                           f"{len(tally.points)} deals")
+                           f"{deals}")
         return reasons
 
     def _out_words(self) -> str:
