@@ -189,6 +189,31 @@ def test_a_move_the_clock_stopped_before_any_deal_shows_no_figures(phase: str) -
             assert not any("playing on" in r for r in value.reasons)
 
 
+@pytest.mark.parametrize("phase", ["draw", "discard"])
+def test_no_move_without_figures_is_put_above_one_with_them(phase: str) -> None:
+    """Clocks cut at several points of the search: a move no deal was played
+    for (its stand-in 0 is no evidence: an Indian deal's points are paid, so
+    0 would beat every real figure) ranks below every move with figures, and
+    shows no gap; the drop keeps its exact cost whatever the clock, and is
+    not advised when no way of playing on has figures to weigh it against."""
+    import re
+    state = BASE if phase == "draw" else CLOSE_DISCARDS
+    for ms in (-1000, 2, 5, 10, 20, 40, 80):
+        advice = advise("indian13", **state, level="standard",
+                        deadline=Deadline(time.monotonic() + ms / 1000))
+        shown = [m.samples > 0 for m in advice.moves if not m.exact]
+        assert shown == sorted(shown, reverse=True), (ms, advice.moves)
+        for value in advice.moves:
+            if value.samples == 0:
+                assert value.gap is None and value.gap_error is None
+            if value.move.action == "drop":  # the figure says what the words say
+                cost = re.search(r"dropping now costs (\d+)", " ".join(value.reasons))
+                assert cost and value.exact and value.expected_points == -int(cost[1])
+        played_on = [m for m in advice.moves if m.move.action != "drop" and m.samples > 0]
+        if not played_on:
+            assert advice.moves[0].move.action != "drop"
+
+
 def _deals_in_words(values: Any) -> None:
     """Each move's "over N deals" says its ``samples`` in the right number;
     a move with no deal says so and shows none."""

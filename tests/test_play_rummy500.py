@@ -219,6 +219,21 @@ def test_a_move_the_clock_stopped_before_any_deal_shows_no_figures(game: str) ->
     _deals_in_words(advice.moves)
 
 
+@pytest.mark.parametrize("game", ["rummy500", "rommy", "basic"])
+def test_no_move_without_figures_is_put_above_one_with_them(game: str) -> None:
+    """Clocks cut at several points of the first pass: a move no deal was
+    played for ranks below every move with figures (its stand-in 0 would
+    otherwise outrank every move whose deals lose points), with no gap."""
+    hand = {"rummy500": "AS 2S 3S 7H 7D 7C KD QH 4C 9S JK 5D 6D", "rommy": "AS 2S 3S 7H 7D 7C KD",
+            "basic": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"}[game]
+    for ms in (3, 6, 12, 25):
+        advice = advise(game, hand=hand, upcard="8C", level="expert",
+                        deadline=Deadline(time.monotonic() + ms / 1000))
+        shown = [m.samples > 0 for m in advice.moves]
+        assert shown == sorted(shown, reverse=True), (ms, advice.moves)
+        assert all(m.gap is None for m in advice.moves if m.samples == 0)
+
+
 def _deals_in_words(values: Any) -> None:
     """Each move's "over N deals" says its ``samples`` in the right number;
     a move with no deal says so and shows none."""

@@ -239,7 +239,8 @@ class MoveValueOut(BaseModel):
                     "to rank it)")
     gap: float | None = Field(
         description="how far this move is behind the recommended one on the deals both were "
-                    "played on, in the units of ranked_by (null for the recommended move); a "
+                    "played on, in the units of ranked_by (null for the recommended move and a "
+                    "move with no deals); a "
                     "negative gap within gap_error is a move whose figures look better but "
                     "not beyond their noise, placed below by the ranking rule")
     gap_error: float | None = Field(description="the paired standard error of gap")
@@ -261,7 +262,9 @@ class AdviceResponse(BaseModel):
     moves: list[MoveValueOut]
     level: str
     seed: int
-    complete: bool = Field(description="false when the deadline cut the estimates short")
+    complete: bool = Field(description="false when the deadline cut the estimates short; a "
+                                       "move no deal was played for then shows samples 0, "
+                                       "no gap, and is listed after every move with figures")
     ranked_by: Literal["expected_points", "match_win_probability"] = Field(
         description="what the moves are ranked by: this hand's expected points, or with a "
                     "match score the chance to win the match")

@@ -497,10 +497,32 @@ def ranked_below(best: Tally, gap: float, error: float | None) -> str:
             f"ranking rule puts {best.move} first")
 
 
+def stand_in_for_unplayed(tallies: Sequence[Tally]) -> set[int]:
+    """The tallies (``id``) the clock stopped before their first deal.  Each
+    gets a stand-in deal of 0 points, so that its figures can be read (an
+    advisor shows it with 0 deals and ``NOT_PLAYED``, no gap), and ``stage``
+    -1, so that ``ranked`` puts it below every move that was played, in the
+    judgement's order: a stand-in is no evidence for or against a move.
+
+    >>> played, cut = Tally(Move("discard", card=1), points=[-30.0]), Tally(Move("discard", card=2))
+    >>> stand_in_for_unplayed([played, cut]) == {id(cut)}, cut.points, cut.stage
+    (True, [0.0], -1)
+    >>> [t.move.card for t in ranked([cut, played], lambda points: points)]
+    [1, 2]
+    """
+    unplayed = {id(t) for t in tallies if not t.points}
+    for tally in tallies:
+        if id(tally) in unplayed:
+            tally.points.append(0.0)
+            tally.wins.append(0.0)
+            tally.stage = -1
+    return unplayed
+
+
 def ranked(tallies: Sequence[Tally], utility: Callable[[float], float]) -> list[Tally]:
     """The searched moves best first, each under its best line: the moves
-    that stayed in longest first, then by worth (mean utility), then by the
-    judgement's order."""
+    that stayed in longest first (one never played, ``stand_in_for_unplayed``,
+    last), then by worth (mean utility), then by the judgement's order."""
     worth = {id(t): _worth(t, utility) for t in tallies if t.searched}
     searched = sorted((t for t in tallies if t.searched),
                       key=lambda t: (-t.stage, -worth[id(t)], -t.mean(), t.prior, t.order))
@@ -537,5 +559,6 @@ __all__ = [
     "ranked",
     "ranked_below",
     "spend",
+    "stand_in_for_unplayed",
     "turns_total",
 ]

@@ -62,6 +62,7 @@ from solver.play.search import (
     ranked,
     ranked_below,
     spend,
+    stand_in_for_unplayed,
 )
 from solver.play.words import DECLARE, DISCARD, DRAW, DRAW_STOCK, DROP, FIRST_DROP, TAKE_DISCARD
 from solver.results import Solution
@@ -217,12 +218,16 @@ class IndianDecision:
                             params.settle)
         complete = spend(self, tallies, [], Budget(replace(self.level, worlds=wanted),
                                                    self.deadline), spending, until)
-        # a move the clock stopped before its first deal ranks at 0 but shows no figures
-        self._unplayed = {id(t) for t in tallies if not t.points}
-        for tally in tallies:
-            if not tally.points:
-                tally.points.append(0.0)
+        for tally in tallies:  # a drop's figure needs no deal
+            if tally.move.action == DROP and not tally.points:
+                tally.points.append(-float(self._drop_cost()))
                 tally.wins.append(0.0)
+        self._unplayed = stand_in_for_unplayed(tallies)
+        if all(id(t) in self._unplayed for t in tallies if t.move.action != DROP):
+            for tally in tallies:  # a drop is advised only against playing on's figures
+                if tally.move.action == DROP:
+                    tally.stage = -1
+        for tally in tallies:
             tally.exact = tally.move.action == DROP or (
                 self.last_turn and tally.move.action == DISCARD)
         playing_on = max((t.mean() for t in tallies
@@ -369,9 +374,7 @@ class IndianDecision:
         if action == DECLARE:
             return them.pay_now(played == 1), 1.0
         if action == DROP:
-            cost = self.rules.drop_first if self.state.can_drop == FIRST_DROP else \
-                self.rules.drop_middle
-            return -float(cost), 0.0
+            return -float(self._drop_cost()), 0.0
         if mine is None:  # a draw: the card comes from the pile or this world's stock
             hand = list(self.state.hand)
             if action == TAKE_DISCARD:
@@ -432,12 +435,19 @@ class IndianDecision:
         paid = count * shrink(played + rounds, self.params) / shrink(played, self.params)
         return win * them.pay_later(rounds) - lose * paid, win
 
+    def _drop_cost(self) -> int:
+        """What dropping now costs (a first or a middle drop)."""
+        return self.rules.drop_first if self.state.can_drop == FIRST_DROP else \
+            self.rules.drop_middle
+
     # -- words ---------------------------------------------------------------------
     def _move_value(self, tally: Tally, reasons: Sequence[str], best: Tally) -> MoveValue:
-        n = 0 if id(tally) in self._unplayed and not tally.exact else len(tally.points)
+        unplayed = id(tally) in self._unplayed and not tally.exact
+        n = 0 if unplayed else len(tally.points)
         mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / len(tally.wins)
-        gap, gap_error = behind(best, tally, self.utility)
+        gap, gap_error = (None, None) if unplayed or id(best) in self._unplayed else \
+            behind(best, tally, self.utility)
         if gap is not None and gap < 0:
             reasons = [*reasons, ranked_below(best, gap, gap_error)]
         return MoveValue(tally.move, mean, win, None, tally.exact, n,
@@ -447,12 +457,10 @@ class IndianDecision:
 
     def _reasons(self, tally: Tally, playing_on: float | None) -> list[str]:
         move = tally.move
-        rules = self.rules
         reasons: list[str] = []
         if move.action == DROP:
             first = self.state.can_drop == FIRST_DROP
-            cost = rules.drop_first if first else rules.drop_middle
-            text = f"dropping now costs {cost} ({'first' if first else 'middle'} drop)"
+            text = f"dropping now costs {self._drop_cost()} ({'first' if first else 'middle'} drop)"
             if playing_on is not None:
                 verb = "cost" if playing_on < 0 else "win"
                 text += f"; playing on is expected to {verb} {abs(playing_on):.0f}"

@@ -71,6 +71,7 @@ from solver.play.search import (
     ranked,
     ranked_below,
     spend,
+    stand_in_for_unplayed,
 )
 from solver.play.words import DISCARD, DRAW, DRAW_STOCK, GO_OUT, PASS, TAKE_DISCARD
 from solver.play.worlds import WeightedSampler, let_go_likelihood
@@ -393,12 +394,7 @@ class LayDownDecision:
                             params.settle)
         complete = spend(self, tallies, [], self.budget, spending, until)
         last = max(t.stage for t in tallies)
-        # a move the clock stopped before its first deal ranks at 0 but shows no figures
-        self._unplayed = {id(t) for t in tallies if not t.points}
-        for tally in tallies:
-            if not tally.points:
-                tally.points.append(0.0)
-                tally.wins.append(0.0)
+        self._unplayed = stand_in_for_unplayed(tallies)
         rules = self._plain_rules()
         order = self._prefer_plain(ranked(tallies, self.utility), rules)
         values = tuple(self._move_value(t, t.stage == last, order[0]) for t in order)
@@ -737,10 +733,12 @@ class LayDownDecision:
 
     # -- words ---------------------------------------------------------------------
     def _move_value(self, tally: Tally, searched: bool, best: Tally) -> MoveValue:
-        n = 0 if id(tally) in self._unplayed else len(tally.points)
+        unplayed = id(tally) in self._unplayed
+        n = 0 if unplayed else len(tally.points)
         mean, error = mean_and_error(tally.points)
         win = sum(tally.wins) / len(tally.wins)
-        gap, gap_error = behind(best, tally, self.utility)
+        gap, gap_error = (None, None) if unplayed or id(best) in self._unplayed else \
+            behind(best, tally, self.utility)
         reasons = self._reasons(tally)
         if gap is not None and gap < 0:
             reasons.append(ranked_below(best, gap, gap_error))

@@ -1766,7 +1766,7 @@ export interface components {
         AdviceResponse: {
             /**
              * Complete
-             * @description false when the deadline cut the estimates short
+             * @description false when the deadline cut the estimates short; a move no deal was played for then shows samples 0, no gap, and is listed after every move with figures
              */
             complete: boolean;
             /**
@@ -8798,7 +8798,7 @@ export interface components {
             expected_points: number;
             /**
              * Gap
-             * @description how far this move is behind the recommended one on the deals both were played on, in the units of ranked_by (null for the recommended move); a negative gap within gap_error is a move whose figures look better but not beyond their noise, placed below by the ranking rule
+             * @description how far this move is behind the recommended one on the deals both were played on, in the units of ranked_by (null for the recommended move and a move with no deals); a negative gap within gap_error is a move whose figures look better but not beyond their noise, placed below by the ranking rule
              */
             gap: number | null;
             /**
