@@ -36,10 +36,13 @@ from solver.review.selfplay import at_random, follow, play
 
 
 def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow-follow",
-        play_level: str = "novice", seed: int = 0) -> dict[str, Any]:
-    """Play ``hands`` games, review each, sum the figures up."""
+        play_level: str = "novice", seed: int = 0, rotate: bool = False) -> dict[str, Any]:
+    """Play ``hands`` games, review each, sum the figures up; ``rotate``: the
+    deal passes from seat to seat hand by hand, as at a table (else seat 0
+    plays first in every hand)."""
     policies = [follow, follow] if pairing == "follow-follow" else [follow, at_random]
-    records = [play(game, policies, seed=seed + n, level=play_level,
+    dealers = [n % 2 if rotate else 1 for n in range(hands)]
+    records = [play(game, policies, seed=seed + n, level=play_level, dealer=dealers[n],
                     players=[f"seat {s} {name}" for s, name in
                              enumerate(pairing.split("-"))]) for n in range(hands)]
     cpu: list[float] = []
@@ -49,7 +52,8 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
     decisions = {0: 0, 1: 0}
     accuracy: dict[int, list[float]] = {0: [], 1: []}
     luck: dict[int, list[float]] = {0: [], 1: []}
-    net: dict[int, list[float]] = {0: [], 1: []}
+    net: dict[int, list[tuple[float, bool]]] = {0: [], 1: []}
+    """Each hand's net luck of the seat, and whether it played first."""
     rests: list[float] = []
     within = 0
     split_hands = 0
@@ -69,7 +73,8 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
                 accuracy[player.seat].append(totals.accuracy / totals.decisions)
             luck[player.seat].append(totals.deal_luck + totals.draw_luck)
             if totals.net_hands:
-                net[player.seat].append(totals.net_luck)
+                first = player.seat == (dealers[number] + 1) % 2
+                net[player.seat].append((totals.net_luck, first))
         for split in answer.split:
             if split.seat == 0:
                 split_hands += 1
@@ -78,18 +83,21 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
     seats = {}
     for seat in (0, 1):
         seat_luck = mean_interval(luck[seat])
-        seat_net = mean_interval(net[seat]) if net[seat] else MeanInterval(0.0, 0.0, 0)
+        seat_net = mean_interval([x for x, _ in net[seat]]) if net[seat] else \
+            MeanInterval(0.0, 0.0, 0)
         seats[f"seat {seat} {pairing.split('-')[seat]}"] = {
             "seat": seat,
             "points_lost_per_decision": round(sum(lost[seat]) / max(1, decisions[seat]), 3),
             "accuracy": round(statistics.fmean(accuracy[seat]), 1) if accuracy[seat] else None,
             "mean_luck": round(seat_luck.mean, 2), "luck_interval": round(seat_luck.half_width, 2),
             "mean_net_luck": round(seat_net.mean, 2),
-            "net_luck_interval": round(seat_net.half_width, 2)}
+            "net_luck_interval": round(seat_net.half_width, 2),
+            "net_luck_playing_first": _rounded([x for x, first in net[seat] if first]),
+            "net_luck_playing_second": _rounded([x for x, first in net[seat] if not first])}
     rest = mean_interval(rests) if rests else MeanInterval(0.0, 0.0, 0)
     return {
         "game": game, "hands": hands, "level": level, "pairing": pairing,
-        "play_level": play_level, "seed": seed,
+        "play_level": play_level, "seed": seed, "rotate": rotate,
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "cpu_s": {"median": round(statistics.median(cpu), 3), "p99": round(percentile(cpu, 0.99), 3),
                   "max": round(max(cpu), 3)},
@@ -103,11 +111,21 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
     }
 
 
+def _rounded(values: Sequence[float]) -> list[float] | None:
+    """``[mean, 95 % half width, count]`` of ``values`` (None without any)."""
+    if not values:
+        return None
+    found = mean_interval(values)
+    return [round(found.mean, 2), round(found.half_width, 2), len(values)]
+
+
 def render(result: dict[str, Any]) -> str:
     """The result as a Markdown table."""
     cpu, wall, each = result["cpu_s"], result["wall_s"], result["cpu_ms_per_decision"]
+    deal = "the deal passing from seat to seat" if result.get("rotate") else \
+        "seat 0 playing first"
     lines = [f"review of {result['hands']} {result['game']} hands ({result['pairing']}, "
-             f"level {result['level']}; load average {result['load_average']})", "",
+             f"{deal}, level {result['level']}; load average {result['load_average']})", "",
              "| figure | value |", "|---|---|",
              f"| CPU s per hand, median / p99 / max | {cpu['median']} / {cpu['p99']} / "
              f"{cpu['max']} |",
@@ -119,6 +137,11 @@ def render(result: dict[str, Any]) -> str:
                      f"| {seat['points_lost_per_decision']}, {seat['accuracy']}, "
                      f"{seat['mean_luck']} ± {seat['luck_interval']}, "
                      f"{seat['mean_net_luck']} ± {seat['net_luck_interval']} |")
+        for when in ("first", "second"):
+            found = seat[f"net_luck_playing_{when}"]
+            if found is not None:
+                lines.append(f"| {name}: mean net luck playing {when} ({found[2]} hands) | "
+                             f"{found[0]} ± {found[1]} |")
     split = result["split"]
     lines.append(f"| rest (result - net skill - net luck), mean over {split['hands']} hands | "
                  f"{split['mean_rest']} ± {split['rest_interval']}; within 2 noise in "
@@ -137,9 +160,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         choices=("follow-follow", "follow-random"))
     parser.add_argument("--play-level", default="novice")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rotate", action="store_true",
+                        help="the deal passes from seat to seat hand by hand (else seat 0 "
+                             "plays first in every hand)")
     parser.add_argument("--json", metavar="PATH", default=None)
     args = parser.parse_args(argv)
-    result = run(args.game, args.hands, args.level, args.pairing, args.play_level, args.seed)
+    result = run(args.game, args.hands, args.level, args.pairing, args.play_level, args.seed,
+                 args.rotate)
     print(render(result))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as stream:
