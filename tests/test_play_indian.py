@@ -204,6 +204,8 @@ def test_no_move_without_figures_is_put_above_one_with_them(phase: str) -> None:
         shown = [m.samples > 0 for m in advice.moves if not m.exact]
         assert shown == sorted(shown, reverse=True), (ms, advice.moves)
         for value in advice.moves:
+            # what the clock left undone is named, not the move's figures called unvalued
+            assert not any(r.startswith("not valued") for r in value.reasons), value
             if value.samples == 0:
                 assert value.gap is None and value.gap_error is None
             if value.move.action == "drop":  # the figure says what the words say

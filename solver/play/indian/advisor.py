@@ -477,7 +477,8 @@ class IndianDecision:
             # time, its words say so rather than work one out past the deadline)
             packing = self.policy.known(kept)
             if packing is None and self.deadline.expired():
-                reasons.append("not valued before the deadline")
+                reasons.append("how near a show it leaves the hand was not worked out before "
+                               "the deadline")
             else:
                 packing = packing or self.policy.packing(kept)
                 reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
