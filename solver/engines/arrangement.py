@@ -4,7 +4,7 @@ The search (``solver.engines.search``) remembers per state only its value and
 its best choice (a row, or ``pool`` / ``dead`` / ``discard``).  An
 arrangement is rebuilt by walking those choices from the root -- after a
 given path first, e.g. the incumbent's -- and then paying the melds' wild
-slots from the pooled cards, most valuable first: the melds (each with the
+slots from the pooled cards as the search priced them: the melds (each with the
 physical wild cards filling its slots), the layoffs, the wild cards laid off
 alone, the deadwood and the discard.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from solver.engines.base import INFEASIBLE, PlacedMeld
-from solver.engines.costs import PassCosts, Pool, pool_key
+from solver.engines.costs import PassCosts, Pool, PoolEntry, pool_key, settle
 from solver.engines.packed import BITS, WEIGHT
 from solver.engines.rows import Row
 from solver.melds import Candidate, Extension, TableSpot
@@ -151,7 +151,32 @@ def _follow(search: Searched, state: State, pool_cards: list[int],
             chosen.append(search.option_of(row, lead, extra))
     entry = search.costs.entry
     pool_cards.sort(key=lambda c: (*pool_key(entry(c)), c))
+    if not isinstance(pool, int):
+        _settle_order(search, pool, pool_cards, debt, owed, points, used)
     return debt, owed, used, discard, cost + end
+
+
+def _settle_order(search: Searched, pool: tuple[PoolEntry, ...], pool_cards: list[int],
+                  debt: int, owed: bool, points: int, used: int) -> None:
+    """Reorder the pooled cards (unlike wild cards) as ``costs.settle`` spends
+    them, as ``end_cost`` priced them: the cards filling wild slots, those
+    laid off alone, the discard, then those kept."""
+    leftover = len(pool) - debt - owed
+    laid_off = min(leftover, search.absorb_room(used)) if search.table else 0
+    settled = settle(pool, debt, laid_off, owed, search.min_points - points)
+    assert settled is not None
+    entry = search.costs.entry
+    slots: list[int] = []
+    alone: list[int] = []
+    thrown: list[int] = []
+    kept: list[int] = []
+    for group, in_slots, laid, out in settled[1]:
+        cards = [c for c in pool_cards if entry(c) == group]
+        slots += cards[:in_slots]
+        alone += cards[in_slots:in_slots + laid]
+        thrown += cards[in_slots + laid:in_slots + laid + out]
+        kept += cards[in_slots + laid + out:]
+    pool_cards[:] = slots + alone + thrown + kept
 
 
 def _leftover(search: Searched, pool_cards: list[int], debt: int, owed: bool, used: int,

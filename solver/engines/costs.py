@@ -39,6 +39,52 @@ def pool_key(entry: PoolEntry) -> tuple[int, int]:
     return (entry[1] - entry[0], -entry[0])
 
 
+Settlement = tuple[tuple[PoolEntry, int, int, int], ...]
+"""How a pool of unlike wild cards ends: per distinct entry, how many copies
+fill the melds' wild slots, are laid off alone, and are the discard (the
+rest stay in hand)."""
+
+
+@lru_cache(maxsize=4096)
+def settle(pool: tuple[PoolEntry, ...], melded: int, laid_off: int, owed: int,
+           need: int) -> tuple[int, Settlement] | None:
+    """The cheapest way for ``pool`` (sorted by ``pool_key``) to pay ``melded``
+    wild slots worth at least ``need`` points together, lay ``laid_off``
+    cards off alone and give ``owed`` discards, the rest staying in hand:
+    (cost, settlement), or None when it cannot.
+
+    Wild cards that score differently (a joker dear in hand but worth nothing
+    melded, a cut card worth more melded than in hand) are not ranked by one
+    order: the discard, which costs nothing, is best spent on the card that
+    would cost most in hand, which may be one that melding also suits best,
+    and a points threshold may want another card in a slot.  So every split
+    of each group of like cards is weighed (a few groups, a few cards)."""
+    groups = tuple((entry, sum(1 for e in pool if e == entry))
+                   for entry in dict.fromkeys(pool))
+    best: tuple[int, Settlement] | None = None
+
+    def split(index: int, slots: int, alone: int, thrown: int, short: int, cost: int,
+              done: Settlement) -> None:
+        nonlocal best
+        if index == len(groups):
+            if slots == alone == thrown == 0 and short <= 0 and (best is None or cost < best[0]):
+                best = (cost, done)
+            return
+        entry, copies = groups[index]
+        hand_cost, wild_cost, points = entry
+        for in_slots in range(min(copies, slots) + 1):
+            for laid in range(min(copies - in_slots, alone) + 1):
+                for out in range(min(copies - in_slots - laid, thrown) + 1):
+                    kept = copies - in_slots - laid - out
+                    split(index + 1, slots - in_slots, alone - laid, thrown - out,
+                          short - in_slots * points,
+                          cost + (in_slots + laid) * wild_cost + kept * hand_cost,
+                          (*done, (entry, in_slots, laid, out)))
+
+    split(0, melded, laid_off, owed, need, 0, ())
+    return best
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class PassCosts:
     """The prices and flags of one pass under one deal (see the module docstring).

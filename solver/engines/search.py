@@ -45,7 +45,7 @@ from solver.deadline import Deadline
 from solver.engines.arrangement import Arrangement, Choice, rebuild
 from solver.engines.base import INFEASIBLE, BudgetExceeded
 from solver.engines.caches import RowCache, shared_rows
-from solver.engines.costs import Pool, pass_costs, pool_key
+from solver.engines.costs import Pool, pass_costs, pool_key, settle
 from solver.engines.packed import BITS, LEAD_SHIFT, SIGNATURE, WEIGHT
 from solver.engines.rows import OptionRows, Row
 from solver.melds import TableSpot
@@ -192,7 +192,8 @@ class PassSearch(OptionRows):
         """The pool pays the melds' wild slots; leftover wild cards are laid
         off onto table melds not yet extended (if any) or fill the ``room``
         of the melds made, one is the discard if still owed, the rest stay in
-        hand."""
+        hand.  Unlike wild cards settle by ``costs.settle``: which card goes
+        where is part of the optimum."""
         if not self.accept[cstate]:
             return INFEASIBLE
         if isinstance(pool, int):
@@ -206,14 +207,12 @@ class PassSearch(OptionRows):
             return absorbed * wild_cost + (leftover - absorbed) * hand_cost
         if debt + owed > len(pool):
             return INFEASIBLE
-        if self.min_points and points + sum(e[2] for e in pool[:debt]) < self.min_points:
-            return INFEASIBLE
         leftover = len(pool) - debt - owed
         absorbed = min(leftover, self.absorb_room(used)) if self.table else 0
         if self.meld_all and leftover > absorbed:
             return INFEASIBLE
-        cost = sum(entry[1] for entry in pool[:debt + absorbed])
-        return cost + sum(entry[0] for entry in pool[debt + absorbed + owed:])
+        settled = settle(pool, debt, absorbed, owed, self.min_points - points)
+        return INFEASIBLE if settled is None else settled[0]
 
     def add_to_pool(self, pool: Pool, card: int) -> Pool:
         """``pool`` with wild card ``card`` added."""
