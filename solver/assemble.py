@@ -39,9 +39,10 @@ def sorted_melds(placed: Iterable[PlacedMeld], deal: Deal) -> tuple[Meld, ...]:
 
 
 def build_solution(result: EngineResult, deal: Deal, engine: str,
-                   go_out: GoOut | None = None) -> Solution:
+                   go_out: GoOut | None = None, *, knocks: bool = False) -> Solution:
     """Score an engine's arrangement with ``solver.scoring`` into a ``Solution``
-    (``engine``: the engine that answered)."""
+    (``engine``: the engine that answered; ``go_out`` / ``knocks``: another
+    arrangement of the hand goes out / knocks, so the hand is declarable)."""
     melds = sorted_melds(result.melds, deal)
     deadwood = tuple(sorted(result.deadwood, key=SORT_KEYS.__getitem__))
     points = score_arrangement(melds, deadwood, deal)
@@ -54,7 +55,7 @@ def build_solution(result: EngineResult, deal: Deal, engine: str,
         meld_points=points.meld_points,
         net_points=points.net_points,
         penalty_points=points.penalty_points,
-        declarable=points.declarable or go_out is not None,
+        declarable=points.declarable or go_out is not None or knocks,
         optimal=result.optimal,
         engine=engine,
         status=result.status,

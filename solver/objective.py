@@ -217,6 +217,16 @@ def go_out_pass(deal: Deal) -> Pass:
     return dataclasses.replace(passes_for(deal)[0], name="go_out", meld_all=True)
 
 
+@lru_cache(maxsize=256)
+def least_deadwood_passes(deal: Deal) -> tuple[Pass, ...]:
+    """The variant's passes priced by the cards kept in hand alone: their
+    cheapest answer keeps the least deadwood any arrangement of the hand
+    can, which is what knocking asks (RULES.md section 5.1), whatever the
+    objective optimises."""
+    return tuple(dataclasses.replace(p, name=f"{p.name}/deadwood", net=False)
+                 for p in passes_for(deal))
+
+
 def plain_pass(deal: Deal) -> Pass:
     """The objective with no requirement or threshold (a player who has
     already laid down: layoffs and later melds)."""

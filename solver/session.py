@@ -45,7 +45,7 @@ from solver.engines.base import INFEASIBLE, EngineResult, Instance, wild_count
 from solver.engines.passes import SearchSession, solve_with_table
 from solver.errors import InvalidOptionError
 from solver.melds import TableSpot, some_card_unmeldable
-from solver.objective import Pass, go_out_pass, passes_for, untied
+from solver.objective import Pass, go_out_pass, least_deadwood_passes, passes_for, untied
 from solver.quick import QuickPath, quick_path
 from solver.results import GoOut, Solution
 from solver.rules import Deal, make_rules, request_key
@@ -115,6 +115,15 @@ def quick_path_for(variant: str, rules: Mapping[str, Any] | None, wild_rank: obj
             del _QUICK_BY_REQUEST[next(iter(_QUICK_BY_REQUEST))]
         _QUICK_BY_REQUEST[key] = path
     return path
+
+
+def knock_differs(deal: Deal) -> bool:
+    """Whether the hand's best arrangement may not be the one that knocks:
+    ``knock`` under ``max_net``, whose optimum may keep more deadwood than
+    another arrangement (``Session.knocks``; without a knock limit, knocking
+    is going out, and ``go_out`` stays null under ``knock``)."""
+    rules = deal.rules
+    return rules.declaration == "knock" and rules.objective == "max_net"
 
 
 def give_up(instance: Instance, passes: Sequence[Pass] | None = None) -> EngineResult:
@@ -215,8 +224,8 @@ class Session:
     every card), since building its search alone would cost milliseconds.
     """
 
-    __slots__ = ("_bitmask_rules", "_draws", "_go_out", "_searches", "deadline", "deal",
-                 "engine")
+    __slots__ = ("_bitmask_rules", "_draws", "_go_out", "_knock", "_searches", "deadline",
+                 "deal", "engine")
 
     def __init__(self, deal: Deal, deadline: Deadline, engine: str = "auto", *,
                  wild_cap: int | None = None) -> None:
@@ -226,12 +235,16 @@ class Session:
         self._bitmask_rules = bitmask.rules_allow(deal)  # else no hand of the deal takes it
         self._searches: SearchSession | None = None
         self._go_out: SearchSession | None = None
+        self._knock: SearchSession | None = None
         self._draws: SearchSession | None = None
         if wild_cap is not None:
             if engine != "search":
                 raise ValueError("a session of many hands runs the search: engine='search'")
             self._searches = SearchSession(deal, wild_cap, deadline)
             self._go_out = SearchSession(deal, wild_cap, deadline, passes=(go_out_pass(deal),))
+            if knock_differs(deal):
+                self._knock = SearchSession(deal, wild_cap, deadline,
+                                            passes=least_deadwood_passes(deal))
             # The draws of a draw hint only need each draw's optimal points (and
             # a discard reaching them): their passes drop the tie unit, so the
             # search stops ranking arrangements that tie on points.
@@ -262,11 +275,13 @@ class Session:
 
     def answer(self, instance: Instance, *, go_out: bool = True) -> Solution:
         """``solve()``'s answer for ``instance``: the optimum, and (``go_out``)
-        the best arrangement melding every kept card when the optimum keeps
-        some back (``go_out_of``)."""
+        what else the hand can do when the optimum cannot: the best
+        arrangement melding every kept card when the optimum keeps some back
+        (``go_out_of``), a knock (``knocks``)."""
         result, answered_by = self.result(instance)
         found = self.go_out_of(instance, result) if go_out else None
-        return build_solution(result, self.deal, answered_by, found)
+        knock = go_out and self.knocks(instance, result)
+        return build_solution(result, self.deal, answered_by, found, knocks=knock)
 
     def solution(self, cards: Sequence[int], discard: bool, *, go_out: bool = True) -> Solution:
         """``answer`` for ``cards`` (in any order)."""
@@ -302,6 +317,29 @@ class Session:
         if result.deadwood or not points.declarable:
             return None
         return GoOut(melds, result.discard, points.meld_points, points.net_points, result.optimal)
+
+    def knocks(self, instance: Instance, best: EngineResult) -> bool:
+        """Whether the hand can knock although ``best`` does not: under an
+        objective other than ``min_deadwood`` the optimum may keep more
+        deadwood than the knock limit while another arrangement keeps little
+        enough (RULES.md section 5.1: ``declarable`` is the hand's)."""
+        if not knock_differs(self.deal) or self.deadline.expired():
+            return False
+        if score_arrangement(sorted_melds(best.melds, self.deal), best.deadwood,
+                             self.deal).declarable:
+            return False
+        if self._knock is not None:
+            try:
+                result = self._knock.solve(instance.cards, instance.discard)
+            except DeadlineExceeded:
+                return False
+        else:
+            result, _ = run_engine(instance, self.engine, self.deadline,
+                                   passes=least_deadwood_passes(self.deal))
+        if result.cost >= INFEASIBLE:
+            return False
+        return score_arrangement(sorted_melds(result.melds, self.deal), result.deadwood,
+                                 self.deal).declarable
 
     # -- the draw hint's questions (a session of many hands) -------------------
     def bitmask_applies(self, cards: Sequence[int], discard: bool) -> bool:

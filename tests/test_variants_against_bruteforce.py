@@ -398,9 +398,9 @@ def test_other_variants_long() -> None:
     run_cases_long(OTHER_CASES, "custom variants and knobs", SLOW_EXAMPLES_OTHER)
 
 
-# Hands with wild cards, checked with both engines: the smallest disagreements
-# the fuzzing found, each with its cut card.
-WILD_HANDS: tuple[tuple[Case, str, str, bool], ...] = (
+# Hands checked with both engines, each with its cut card: the smallest
+# disagreements with the brute force that the fuzzing found.
+ENGINE_HANDS: tuple[tuple[Case, str | None, str, bool], ...] = (
     # Wild cards priced unlike: a joker costs 15 in hand and scores 0 melded,
     # the cut 4S and the neighbours 3S 5S score their points.  Best (52):
     # discard a joker (it would score nothing), meld the 3S in its place.
@@ -408,13 +408,25 @@ WILD_HANDS: tuple[tuple[Case, str, str, bool], ...] = (
         "card_points": {"hand": {"5": 3}, "meld": {"JK": 0}}, "cut_joker": True,
         "neighbour_jokers": True, "ace": "wrap"}),
      "4S", "QD JC 3S JK JK 4S TD 5S JD", True),
+    # Knocking under max_net: the best net (9) keeps KC back, but four tens
+    # and JC JK KC knock with deadwood 0 (net 7): the hand is declarable.
+    (Case("rommy/knock_at_0", "rommy", {
+        "declaration": "knock", "knock_limit": 0, "court_points": 1,
+        "wild_meld_value": "represented", "ace": "low"}),
+     None, "TS JC JK TD TC TH KC", False),
+    # Without a knock limit knocking is going out: the best net (40) keeps
+    # 2D 3D back, AD 2D 3D JK JK goes out, so the hand is declarable.
+    (Case("rummy500/knock_as_go_out", "rummy500",
+          {"declaration": "knock", "knock_limit": None}),
+     None, "2D 3D AD JK JK", False),
 )
 
 
 @pytest.mark.parametrize("engine", ["search", "cpsat"])
-@pytest.mark.parametrize(("case", "wild_rank", "hand", "discard"), WILD_HANDS,
+@pytest.mark.parametrize(("case", "wild_rank", "hand", "discard"), ENGINE_HANDS,
                          ids=[f"{c.name}:{w}:{h}:{'discard' if d else 'keep'}"
-                              for c, w, h, d in WILD_HANDS])
-def test_wild_hands(case: Case, wild_rank: str, hand: str, discard: bool, engine: str) -> None:
+                              for c, w, h, d in ENGINE_HANDS])
+def test_engine_hands(case: Case, wild_rank: str | None, hand: str, discard: bool,
+                      engine: str) -> None:
     cards = [parse_card(t) for t in hand.split()]
     check_hand(case, wild_rank, make_deal(case.rules, wild_rank), cards, discard, engine)
