@@ -397,6 +397,16 @@ def test_an_integer_of_too_many_digits_is_refused_in_the_clients_words(
     assert "sys." not in item["msg"]  # nothing about the server's Python
 
 
+@pytest.mark.parametrize(("value", "said"), [(None, "null"), (True, "true"), ("zz", "'zz'")])
+def test_an_unknown_choice_is_quoted_as_the_client_wrote_it(
+        client: TestClient, value: object, said: str) -> None:
+    response = client.post("/v1/solve", json={"hand": ["AS", "2S"], "variant": "gin",
+                                              "engine": value})
+    item = single_error(response)
+    assert item["type"] == "unknown_engine" and item["loc"][-1] == "engine"
+    assert item["msg"].startswith(f"unknown engine {said};")
+
+
 ADVISE_BODY = {"game": "gin", "hand": " ".join(GIN_HAND), "upcard": "4S", "level": "novice"}
 
 
