@@ -214,8 +214,9 @@ class DefenderHandOut(BaseModel):
 
 
 class GinOutcome(enum.StrEnum):
-    """How a gin hand ended: knock, undercut (the defender had as little or
-    less), gin (no deadwood) or big_gin (all 11 cards melded)."""
+    """How a gin hand ended: knock, undercut (the defender had less deadwood,
+    or as little with undercut_on_tie), gin (no deadwood) or big_gin (all 11
+    cards melded)."""
 
     KNOCK = "knock"
     UNDERCUT = "undercut"

@@ -5964,8 +5964,9 @@ export interface components {
         Game: "gin" | "indian13" | "indian21" | "rummy500" | "rommy" | "basic";
         /**
          * GinOutcome
-         * @description How a gin hand ended: knock, undercut (the defender had as little or
-         *     less), gin (no deadwood) or big_gin (all 11 cards melded).
+         * @description How a gin hand ended: knock, undercut (the defender had less deadwood,
+         *     or as little with undercut_on_tie), gin (no deadwood) or big_gin (all 11
+         *     cards melded).
          * @enum {string}
          */
         GinOutcome: "knock" | "undercut" | "gin" | "big_gin";
