@@ -16,6 +16,7 @@ from solver.deadline import Deadline
 from solver.play import advise
 from solver.play.gin.advisor import match_win_probability
 from solver.play.gin.hands import mask_of
+from tests.advice_words import deals_in_words
 
 HAND = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
 
@@ -105,22 +106,7 @@ def test_a_move_played_on_one_deal_says_one_deal() -> None:
                              "history": [{"player": 0, "action": "take_discard", "card": "4S"}]}
     advice = advise(**state, level="expert", deadline=Deadline(time.monotonic() - 1))
     assert any(m.samples == 1 for m in advice.moves)
-    _deals_in_words(advice.moves)
-
-
-def _deals_in_words(values: Any) -> None:
-    """Each move's "over N deals" says its ``samples`` in the right number;
-    a move with no deal says so and shows none."""
-    import re
-    for value in values:
-        said = [m for r in value.reasons for m in re.findall(r"over (\d+) (deals?)\b", r)]
-        if value.samples == 0:
-            assert not said and any("not played out before the deadline" in r
-                                    for r in value.reasons), value
-            continue
-        for number, noun in said:
-            assert int(number) == value.samples and noun == ("deal" if value.samples == 1
-                                                             else "deals"), value
+    deals_in_words(advice.moves)
 
 
 def test_the_defenders_reply_is_exact() -> None:

@@ -37,6 +37,7 @@ from solver.play.indian.advisor import LEVELS, IndianDecision
 from solver.play.indian.state import IndianState
 from solver.play.search import Budget
 from solver.rules import make_deal, make_rules
+from tests.advice_words import deals_in_words
 
 HAND = "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D"
 BASE: dict[str, Any] = {"hand": HAND, "upcard": "8C", "wild_rank": "7H", "players": 2,
@@ -158,7 +159,7 @@ def test_the_deadline_is_kept(phase: str) -> None:
     # move the clock stopped before its first deal shows none (a loaded machine)
     most = max(m.samples for m in advice.moves if not m.exact)
     assert advice.moves[0].samples == most
-    _deals_in_words(advice.moves)
+    deals_in_words(advice.moves)
 
 
 @pytest.mark.parametrize("phase", ["draw", "discard"])
@@ -183,7 +184,7 @@ def test_a_move_the_clock_stopped_before_any_deal_shows_no_figures(phase: str) -
     advice = advise("indian13", **state, level="expert", deadline=Deadline(time.monotonic() - 1))
     estimated = [m for m in advice.moves if not m.exact]
     assert estimated and all(m.samples == 0 and m.confidence == "rough" for m in estimated)
-    _deals_in_words(advice.moves)
+    deals_in_words(advice.moves)
     for value in advice.moves:
         if value.move.action == "drop":
             assert not any("playing on" in r for r in value.reasons)
@@ -214,21 +215,6 @@ def test_no_move_without_figures_is_put_above_one_with_them(phase: str) -> None:
         played_on = [m for m in advice.moves if m.move.action != "drop" and m.samples > 0]
         if not played_on:
             assert advice.moves[0].move.action != "drop"
-
-
-def _deals_in_words(values: Any) -> None:
-    """Each move's "over N deals" says its ``samples`` in the right number;
-    a move with no deal says so and shows none."""
-    import re
-    for value in values:
-        said = [m for r in value.reasons for m in re.findall(r"over (\d+) (deals?)\b", r)]
-        if value.samples == 0:
-            assert not said and any("not played out before the deadline" in r
-                                    for r in value.reasons), value
-            continue
-        for number, noun in said:
-            assert int(number) == value.samples and noun == ("deal" if value.samples == 1
-                                                             else "deals"), value
 
 
 def test_indian21_is_advised() -> None:

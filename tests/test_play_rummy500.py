@@ -21,6 +21,7 @@ from solver.deadline import Deadline
 from solver.errors import InvalidStateError
 from solver.play import advise
 from solver.play.laydown.state import LayDownState
+from tests.advice_words import deals_in_words
 
 OPENING: list[dict[str, Any]] = [
     {"player": 1, "action": "draw_stock"},
@@ -216,7 +217,7 @@ def test_a_move_the_clock_stopped_before_any_deal_shows_no_figures(game: str) ->
                     deadline=Deadline(time.monotonic() - 1))
     assert advice.moves and all(m.samples == 0 and m.confidence == "rough"
                                 for m in advice.moves)
-    _deals_in_words(advice.moves)
+    deals_in_words(advice.moves)
 
 
 @pytest.mark.parametrize("game", ["rummy500", "rommy", "basic"])
@@ -232,21 +233,6 @@ def test_no_move_without_figures_is_put_above_one_with_them(game: str) -> None:
         shown = [m.samples > 0 for m in advice.moves]
         assert shown == sorted(shown, reverse=True), (ms, advice.moves)
         assert all(m.gap is None for m in advice.moves if m.samples == 0)
-
-
-def _deals_in_words(values: Any) -> None:
-    """Each move's "over N deals" says its ``samples`` in the right number;
-    a move with no deal says so and shows none."""
-    import re
-    for value in values:
-        said = [m for r in value.reasons for m in re.findall(r"over (\d+) (deals?)\b", r)]
-        if value.samples == 0:
-            assert not said and any("not played out before the deadline" in r
-                                    for r in value.reasons), value
-            continue
-        for number, noun in said:
-            assert int(number) == value.samples and noun == ("deal" if value.samples == 1
-                                                             else "deals"), value
 
 
 def test_a_cancelled_request_stops_its_search_at_once() -> None:
