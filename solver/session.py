@@ -302,15 +302,8 @@ class Session:
                 not instance.discard or all(some_card_unmeldable(without(cards, d), self.deal)
                                             for d in set(cards))):
             return None
-        if self._go_out is not None:
-            try:
-                result = self._go_out.solve(instance.cards, instance.discard)
-            except DeadlineExceeded:
-                return None
-        else:
-            result, _ = run_engine(instance, self.engine, self.deadline,
-                                   passes=(go_out_pass(self.deal),))
-        if result.cost >= INFEASIBLE:
+        result = self._solve_passes(instance, self._go_out, (go_out_pass(self.deal),))
+        if result is None or result.cost >= INFEASIBLE:
             return None
         melds = sorted_melds(result.melds, self.deal)
         points = score_arrangement(melds, result.deadwood, self.deal)
@@ -328,18 +321,23 @@ class Session:
         if score_arrangement(sorted_melds(best.melds, self.deal), best.deadwood,
                              self.deal).declarable:
             return False
-        if self._knock is not None:
-            try:
-                result = self._knock.solve(instance.cards, instance.discard)
-            except DeadlineExceeded:
-                return False
-        else:
-            result, _ = run_engine(instance, self.engine, self.deadline,
-                                   passes=least_deadwood_passes(self.deal))
-        if result.cost >= INFEASIBLE:
+        result = self._solve_passes(instance, self._knock, least_deadwood_passes(self.deal))
+        if result is None or result.cost >= INFEASIBLE:
             return False
         return score_arrangement(sorted_melds(result.melds, self.deal), result.deadwood,
                                  self.deal).declarable
+
+    def _solve_passes(self, instance: Instance, search: SearchSession | None,
+                      passes: Sequence[Pass]) -> EngineResult | None:
+        """``instance`` under ``passes`` alone: by the session's own ``search``
+        for them where it has one, else by its engine; None when the deadline
+        stops the search."""
+        if search is None:
+            return run_engine(instance, self.engine, self.deadline, passes=passes)[0]
+        try:
+            return search.solve(instance.cards, instance.discard)
+        except DeadlineExceeded:
+            return None
 
     # -- the draw hint's questions (a session of many hands) -------------------
     def bitmask_applies(self, cards: Sequence[int], discard: bool) -> bool:
