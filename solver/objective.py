@@ -16,7 +16,11 @@ is the cheapest pass, an earlier pass winning ties (RULES.md section 3):
   one pure sequence shown with everything else counting (``penalty_tiers``
   3), and every card counting;
 * ``marriage`` -- the declaration, or at most two pure sequences shown with
-  every other non-wild card counting.
+  every other non-wild card counting, a tier that only applies when those
+  melds do *not* declare (``Pass.unless``): its wild cards count nothing,
+  which the declaration's arrangements do not get.  (In the other passes a
+  lower tier never scores below the declaration's count of the same
+  melds, so they need no such condition.)
 
 Engines never name a requirement: they iterate ``Pass.limits`` through the
 ``Counters`` automaton below.
@@ -94,13 +98,17 @@ class Pass:
     wilds_exempt: bool = False  # unmelded wild cards cost nothing (marriage, low tier)
     zero_cost: bool = False  # every card costs nothing: a pure feasibility question
     tie_break: bool = True  # an unmelded card costs one unit more (see the module docstring)
+    # A lower tier: the melds must not meet all of ``unless`` *and* be worth
+    # ``unless_points`` or more (the declaration's requirements and threshold).
+    unless: tuple[Limit, ...] | None = None
+    unless_points: int = 0
     # Passes key the engines' caches, many times per search: hashed once.
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((
             self.name, self.limits, self.pure_only, self.min_points, self.meld_all, self.net,
-            self.wilds_exempt, self.zero_cost, self.tie_break)))
+            self.wilds_exempt, self.zero_cost, self.tie_break, self.unless, self.unless_points)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -127,9 +135,14 @@ class Pass:
         return min(caps) if caps else None
 
     @property
+    def points_cap(self) -> int:
+        """Meld points above this change nothing (the engines count up to it)."""
+        return max(self.min_points, self.unless_points)
+
+    @property
     def counters(self) -> Counters:
-        """The counting automaton of ``limits`` (built once per pass)."""
-        return _counters(self.limits)
+        """The counting automaton of ``limits`` and ``unless`` (built once per pass)."""
+        return _counters(self.limits, self.unless, self.unless_points > 0)
 
 
 class Counters:
@@ -139,37 +152,52 @@ class Counters:
     one more meld of class ``cls`` (``class_of``), or -1 when that breaks an
     exact or at-most limit; ``accept[state]`` says whether every limit is met.
     Counts are capped at what matters (an "at least 2" counter stops at 2).
+
+    A pass's ``unless`` limits are counted alongside and never break a step.
+    A state meeting them all is not accepted -- unless the pass has
+    ``unless_points`` (``points``): then ``below[state]`` is true instead,
+    and the melds must be worth less than those points.
     """
 
-    def __init__(self, limits: tuple[Limit, ...]) -> None:
+    def __init__(self, limits: tuple[Limit, ...], unless: tuple[Limit, ...] | None = None,
+                 points: bool = False) -> None:
         self.limits = limits
-        caps = [lim.count + (0 if lim.op == "at_least" else 1) for lim in limits]
+        own = len(limits)
+        watched = limits + (unless or ())
+        caps = [lim.count + (0 if lim.op == "at_least" else 1) for lim in watched]
         states = list(itertools.product(*(range(cap + 1) for cap in caps)))
         index = {s: i for i, s in enumerate(states)}
         self.size = len(states)
         self.trivial = not limits
-        self.accept = [all(lim.met(v) for lim, v in zip(limits, s, strict=True)) for s in states]
+        declares = [unless is not None
+                    and all(lim.met(v) for lim, v in zip(unless, s[own:], strict=True))
+                    for s in states]
+        self.accept = [all(lim.met(v) for lim, v in zip(limits, s[:own], strict=True))
+                       and not (declared and not points)
+                       for s, declared in zip(states, declares, strict=True)]
+        self.below = [declared and points for declared in declares]
         self.step: list[list[int]] = []
         for state in states:
             row = []
             for kind, pure in MELD_CLASSES:
                 after = tuple(
                     min(v + lim.counts(kind, pure), cap)
-                    for lim, v, cap in zip(limits, state, caps, strict=True))
+                    for lim, v, cap in zip(watched, state, caps, strict=True))
                 broken = any(lim.op != "at_least" and v > lim.count
-                             for lim, v in zip(limits, after, strict=True))
+                             for lim, v in zip(limits, after[:own], strict=True))
                 row.append(-1 if broken else index[after])
             self.step.append(row)
         self.counts = states
         # Pure sequences still missing for an "at least" limit, per state.
-        self.pure_short = [max([0, *(lim.count - v for lim, v in zip(limits, s, strict=True)
+        self.pure_short = [max([0, *(lim.count - v for lim, v in zip(limits, s[:own], strict=True)
                                      if lim.kind == "pure_sequence" and lim.op == "at_least")])
                            for s in states]
 
 
 @lru_cache(maxsize=256)
-def _counters(limits: tuple[Limit, ...]) -> Counters:
-    return Counters(limits)
+def _counters(limits: tuple[Limit, ...], unless: tuple[Limit, ...] | None = None,
+              points: bool = False) -> Counters:
+    return Counters(limits, unless, points)
 
 
 def requirement_limits(rules: Rules) -> tuple[Limit, ...]:
@@ -202,8 +230,10 @@ def passes_for(deal: Deal) -> tuple[Pass, ...]:
             return (declared,
                     Pass("one_pure_sequence", (Limit("meld", 1, "at_most"),), pure_only=True))
         return (declared, Pass("all_cards", _NO_MELDS, pure_only=True))
+    if not limits and not threshold:
+        return (declared,)  # every arrangement declares: the lower tier never applies
     return (declared, Pass("two_pure_sequences", (Limit("meld", 2, "at_most"),), pure_only=True,
-                           wilds_exempt=True))
+                           wilds_exempt=True, unless=limits, unless_points=threshold))
 
 
 def untied(objective: Pass) -> Pass:

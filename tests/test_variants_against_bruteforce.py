@@ -419,6 +419,26 @@ ENGINE_HANDS: tuple[tuple[Case, str | None, str, bool], ...] = (
     (Case("rummy500/knock_as_go_out", "rummy500",
           {"declaration": "knock", "knock_limit": None}),
      None, "2D 3D AD JK JK", False),
+    # Marriage with wild cards that score: the lower tier (wild cards free)
+    # applies only when the melds do not declare.  Without requirements every
+    # arrangement declares, so the wild AC (15) is the discard: 2.
+    (Case("rummy500/marriage", "rummy500", {"objective": "marriage", "cut_joker": True}),
+     "AD", "AC 2C", True),
+    # ... and the joker (25) goes, not the AH (15): 50.
+    (Case("rommy/marriage", "rommy", {"objective": "marriage", "ace": "low", "tanala": False}),
+     None, "JS JK TH 7D AH 6C 5S", True),
+    # One pure sequence declares: the wild KS counts, so it is the discard
+    # (2C 3D: 5) ...
+    (Case("indian21/one_pure,wilds_score", "indian21", {
+        "requirements": [{"kind": "pure_sequence", "count": 1}],
+        "wild_cards_score_zero": False}),
+     "KD", "5H 6H 7H KS 2C 3D", True),
+    # ... unless a threshold of 20 is missed (5H 6H 7H: 18): the lower tier,
+    # the KS free, the 3D thrown (2C: 2).
+    (Case("indian21/one_pure,wilds_score,20", "indian21", {
+        "requirements": [{"kind": "pure_sequence", "count": 1}],
+        "wild_cards_score_zero": False, "min_meld_points": 20}),
+     "KD", "5H 6H 7H KS 2C 3D", True),
 )
 
 

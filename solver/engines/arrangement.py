@@ -57,6 +57,8 @@ class Searched(Protocol):
     @property
     def min_points(self) -> int: ...
     @property
+    def points_cap(self) -> int: ...
+    @property
     def table(self) -> tuple[TableSpot, ...]: ...
     @property
     def absorb_rooms(self) -> list[int]: ...
@@ -135,7 +137,7 @@ def _follow(search: Searched, state: State, pool_cards: list[int],
             debt += choice.wilds
             if choice.cls >= 0:
                 cstate = search.step[cstate][choice.cls]
-            points = min(points + choice.points, search.min_points)
+            points = min(points + choice.points, search.points_cap)
             used |= choice.slot
             room += choice.room
             cost += choice.cost

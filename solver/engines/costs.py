@@ -92,6 +92,9 @@ class PassCosts:
     * ``step`` / ``accept`` / ``pure_short``: the pass's counting automaton
       (``solver.objective.Counters``); ``pure_reach`` bounds the pure
       sequences a state can still show (``solver.engines.bounds``).
+    * ``points_cap``: meld points are counted up to it; an end state needs
+      ``min_points`` and, where ``below`` (a lower tier whose counts would
+      declare), less than ``unless_points``.
     * ``hand_cost[c]``, ``wild_cost[c]``: card type ``c`` kept in hand, or
       melded filling a wild slot; ``wild_points[c]`` what it scores so
       (``wild_meld_value="own"``); ``stand_in`` any wild card, when a wild slot
@@ -117,6 +120,9 @@ class PassCosts:
     pure_short: list[int]
     pure_reach: PureReach
     min_points: int
+    below: list[bool]
+    unless_points: int
+    points_cap: int
     meld_all: bool
     jokers_wild: bool
     dual_types: frozenset[int]
@@ -165,7 +171,7 @@ def pass_costs(deal: Deal, objective: Pass) -> PassCosts:
             for rep in range(JOKER) for low in (False, True))])
     card_floor = tuple(_card_floor(card, objective, deal, wild_floor)
                        for card in range(NUM_CARD_TYPES))
-    priced = objective.net or objective.min_points > 0
+    priced = objective.net or objective.points_cap > 0
     # When a spare wild card costs no more left over than melded, the
     # extra wild slots of a meld are never needed; when it costs more (the
     # tie unit), the wild cards left at the end fill the melds' room.
@@ -178,6 +184,9 @@ def pass_costs(deal: Deal, objective: Pass) -> PassCosts:
         pure_short=counters.pure_short,
         pure_reach=meld_reach(deal.rules),
         min_points=objective.min_points,
+        below=counters.below,
+        unless_points=objective.unless_points,
+        points_cap=objective.points_cap,
         meld_all=objective.meld_all,
         jokers_wild=JOKER in deal.wild,
         dual_types=dual_types,
@@ -193,7 +202,8 @@ def pass_costs(deal: Deal, objective: Pass) -> PassCosts:
         priced=priced,
         spare_wilds_free=plain and uniform_entry[0] <= uniform_entry[1],
         absorb_spare=plain and uniform_entry[0] > uniform_entry[1],
-        pure_beats_impure=all(limit.op == "at_least" for limit in objective.limits),
+        pure_beats_impure=objective.unless is None and all(
+            limit.op == "at_least" for limit in objective.limits),
     )
 
 

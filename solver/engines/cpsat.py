@@ -15,7 +15,9 @@ One model is built per objective pass (``solver.objective.passes_for``):
 * the pass limits (``Pass.limits``: at least / exactly / at most so many
   melds of a class) as linear constraints over the chosen melds, pure
   sequences only where the pass says so, a meld-points threshold, and no
-  unmelded card when every card must be melded;
+  unmelded card when every card must be melded; in a lower tier
+  (``Pass.unless``) one "missed" boolean per requirement item and threshold,
+  at least one of them true;
 * objective: the pass cost (melded naturals, wild cards melded, unmelded
   cards; all integers already scaled by ``TIE_SCALE``).
 
@@ -153,11 +155,13 @@ class _PassModel:
     def _select(self, candidates: Sequence[Candidate]) -> tuple[list[Candidate], list[int], list[int]]:
         """The pass's usable candidates, one per key, keeping the cheapest
         reading (and, under a points threshold, every reading no other beats
-        on both cost and points)."""
+        on both cost and points -- or on cost with the same points, in a
+        lower tier whose melds must stay below ``unless_points``)."""
         objective = self.objective
         if objective.max_melds == 0:
             return [], [], []
-        threshold = objective.min_points > 0
+        threshold = objective.points_cap > 0
+        either_way = objective.unless_points > 0
         best: dict[_CandidateKey, list[tuple[int, int, Candidate]]] = {}
         for step, cand in enumerate(candidates):
             self._tick(step)
@@ -170,9 +174,11 @@ class _PassModel:
             if not threshold:
                 points = 0
             kept = best.setdefault(key, [])
-            if any(c <= cost and p >= points for c, p, _ in kept):
+            if any(c <= cost and (p == points if either_way else p >= points)
+                   for c, p, _ in kept):
                 continue
-            kept[:] = [(c, p, k) for c, p, k in kept if not (cost <= c and points >= p)]
+            kept[:] = [(c, p, k) for c, p, k in kept
+                       if not (cost <= c and (points == p if either_way else points >= p))]
             kept.append((cost, points, cand))
         chosen = [entry for entries in best.values() for entry in entries]
         return ([cand for _, _, cand in chosen], [cost for cost, _, _ in chosen],
@@ -242,13 +248,39 @@ class _PassModel:
             else:
                 model.add(counted <= limit.count)
         if objective.min_points:
-            own = [self.deal.meld_points[c] * var for c, var in self.wild.items()] \
-                if self.deal.rules.wild_meld_value == "own" else []
-            model.add(sum(p * var for p, var in zip(self.points, self.x, strict=True) if p)
-                      + sum(own) >= objective.min_points)
+            model.add(self._meld_points() >= objective.min_points)
+        if objective.unless is not None:
+            self._add_unless(objective)
         if objective.meld_all:
             for var in self.dead.values():
                 model.add(var == 0)
+
+    def _meld_points(self) -> Any:
+        """What the chosen melds are worth (towards a points threshold)."""
+        own = [self.deal.meld_points[c] * var for c, var in self.wild.items()] \
+            if self.deal.rules.wild_meld_value == "own" else []
+        return sum(p * var for p, var in zip(self.points, self.x, strict=True) if p) + sum(own)
+
+    def _add_unless(self, objective: Pass) -> None:
+        """A lower tier: the melds miss one of ``unless`` or its points."""
+        model = self.model
+        missed = []
+        for limit in objective.unless or ():
+            counted = sum(var for var, cand in zip(self.x, self.candidates, strict=True)
+                          if limit.counts(cand.kind, cand.pure))
+            miss = model.new_bool_var(f"misses_{limit.kind}")
+            if limit.op == "at_least":
+                model.add(counted < limit.count).only_enforce_if(miss)
+            elif limit.op == "exactly":
+                model.add(counted != limit.count).only_enforce_if(miss)
+            else:
+                model.add(counted > limit.count).only_enforce_if(miss)
+            missed.append(miss)
+        if objective.unless_points:
+            miss = model.new_bool_var("misses_points")
+            model.add(self._meld_points() < objective.unless_points).only_enforce_if(miss)
+            missed.append(miss)
+        model.add_bool_or(missed)
 
     def _add_objective(self) -> None:
         objective, deal = self.objective, self.deal

@@ -73,7 +73,7 @@ def _draw_fate(search: PassSearch, hand: Root, card: int, bound: int, keep: bool
                 continue
             fates.append((row.cost, hand.floor - row.floor_used,
                           (code - row.delta, base_pool, row.wilds, owed, cstate,
-                           min(row.points, search.min_points), 0, row.room),
+                           min(row.points, search.points_cap), 0, row.room),
                           hand.dual - row.dual_used, row))
     best_value, best_fate = INFEASIBLE, None
     for cost, floor, state, dual, fate in fates:

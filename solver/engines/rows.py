@@ -97,6 +97,14 @@ def spare_rooms(effects: Sequence[Effect]) -> dict[tuple[int, int], int]:
     return most
 
 
+def _covers(kept: Row, row: Row, either_way: bool) -> bool:
+    """``kept`` is as good as ``row`` (no dearer, as many points -- the same
+    number when fewer may be better)."""
+    if either_way:
+        return kept.cost <= row.cost and kept.points == row.points
+    return kept.cost <= row.cost and kept.points >= row.points
+
+
 class OptionRows:
     """The option rows of one search (the row-building half of ``PassSearch``,
     which sets these attributes).
@@ -238,8 +246,10 @@ class OptionRows:
     def _distinct_rows(self, lead: int, options: Sequence[Candidate | Extension]) -> list[Row]:
         """The rows of ``options`` led by (or holding) ``lead``, one per effect
         on the state (the naturals taken, wild slots, class, table meld) unless
-        a cost/points trade-off keeps several; bigger melds first, so good
-        incumbents come early and the bounds bite."""
+        a cost/points trade-off keeps several (points either way under
+        ``unless_points``, which fewer points may stay below); bigger melds
+        first, so good incumbents come early and the bounds bite."""
+        either_way = self.costs.unless_points > 0
         best: dict[tuple[int, ...], list[Row]] = {}
         order: list[tuple[int, ...]] = []
         for option in options:
@@ -249,8 +259,8 @@ class OptionRows:
             if kept is None:
                 best[key] = [row]
                 order.append(key)
-            elif not any(k.cost <= row.cost and k.points >= row.points for k in kept):
-                kept[:] = [k for k in kept if not (row.cost <= k.cost and row.points >= k.points)]
+            elif not any(_covers(k, row, either_way) for k in kept):
+                kept[:] = [k for k in kept if not _covers(row, k, either_way)]
                 kept.append(row)
         rows = [row for key in order for row in best[key]]
         rows.sort(key=lambda row: (-len(row.option.naturals) if row.option else 0, row.wilds))

@@ -98,6 +98,8 @@ class PassSearch(OptionRows):
         self.step, self.accept, self.pure_short = costs.step, costs.accept, costs.pure_short
         self.pure_reach = costs.pure_reach
         self.min_points, self.meld_all = costs.min_points, costs.meld_all
+        self.points_cap, self.below, self.unless_points = (
+            costs.points_cap, costs.below, costs.unless_points)
         self.hand_cost, self.card_floor = costs.hand_cost, costs.card_floor
         self.dual_types, self.wild_floor = costs.dual_types, costs.wild_floor
         self.uniform_entry = costs.uniform_entry
@@ -112,12 +114,14 @@ class PassSearch(OptionRows):
             wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
                                                                  rules.max_wilds_per_meld))
         self.truncate = rules.ace in ("low", "high_low", "high") and not table
-        # Rows depend on the pass only through its costs, pure_only and
-        # which rows the spare-wild rules drop.
+        # Rows depend on the pass only through its costs, pure_only, which
+        # rows the spare-wild rules drop and whether fewer points can be
+        # better (a lower tier with ``unless_points``).
         self.rows: RowCache[Row] = RowCache(registered=False) if self.table else shared_rows(
             (deal, objective.net, objective.zero_cost, objective.pure_only, costs.priced,
              wild_cap, costs.uniform, melds_allowed,
-             self.spare_wilds_free and (True, costs.pure_beats_impure), self.absorb_spare))
+             self.spare_wilds_free and (True, costs.pure_beats_impure), self.absorb_spare,
+             costs.unless_points > 0))
         self.memo: dict[tuple[object, ...], tuple[int, bool, object]] = {}
         self.roots: dict[tuple[tuple[int, ...], bool], Root] = {}
         self.discards: dict[tuple[object, ...], int | None] = {}  # the draws' (solver.engines.draws)
@@ -194,7 +198,7 @@ class PassSearch(OptionRows):
         of the melds made, one is the discard if still owed, the rest stay in
         hand.  Unlike wild cards settle by ``costs.settle``: which card goes
         where is part of the optimum."""
-        if not self.accept[cstate]:
+        if not self.accept[cstate] or (self.below[cstate] and points >= self.unless_points):
             return INFEASIBLE
         if isinstance(pool, int):
             leftover = pool - debt - owed  # wild costs were paid at meld time
@@ -282,7 +286,7 @@ class PassSearch(OptionRows):
             self.dual_left -= 1
         path = self.path
         step = self.step[cstate]
-        min_points = self.min_points
+        points_cap = self.points_cap
         available = (pool if isinstance(pool, int) else len(pool)) + self.dual_left
         rows = self.rows.get((code_after & SIGNATURE[lead]) | (lead << LEAD_SHIFT))
         if rows is None:
@@ -309,8 +313,8 @@ class PassSearch(OptionRows):
                     lower = cost + child_floor
                 continue
             child_points = points + row.points
-            if child_points > min_points:
-                child_points = min_points
+            if child_points > points_cap:
+                child_points = points_cap
             child_code = code_after - row.delta
             child_room = room + row.room
             hit = None
