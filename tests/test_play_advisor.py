@@ -145,6 +145,30 @@ def test_the_knockers_unshown_deadwood_holds_the_cards_it_took() -> None:
     _, deadwood = oracle.best_defence(mask_of(parse_cards(hand)), knocker_melds)
     assert reply.expected_points == -(deadwood - 2)
     assert reply.win_probability == 0  # never an undercut: 2 is below any deadwood left
+    assert reply.exact and reply.confidence == "exact" and reply.samples == 1
+
+
+def test_a_knockers_deadwood_neither_shown_nor_seen_is_not_called_exact() -> None:
+    """Four deadwood cards of 10 points at most, none shown or seen: a guess
+    drawn from the unseen cards rarely fits (the knock limit itself then
+    stands in), and whatever the figure, it is not the knocker's deadwood
+    known: the reply is the exact best, its points are not."""
+    knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "5H",
+                             "melds": [["2S", "2D", "2C"], ["9C", "TC", "JC"]]}
+    history: list[dict[str, Any]] = [{"player": 0, "action": "pass"},
+                                     {"player": 1, "action": "pass"}]
+    for mine, theirs in (("QD", "JD"), ("QC", "KH"), ("9S", "TH")):
+        history += [{"player": 0, "action": "draw_stock"},
+                    {"player": 0, "action": "discard", "card": mine},
+                    {"player": 1, "action": "draw_stock"},
+                    {"player": 1, "action": "discard", "card": theirs}]
+    history += [{"player": 0, "action": "draw_stock"},
+                {"player": 0, "action": "discard", "card": "JC"},
+                {"player": 1, "action": "take_discard", "card": "JC"}, knock]
+    reply = advise(hand="3S 6S 8S 2H 4H 6H 8H 7D 3C 7C", upcard="KD", history=history,
+                   level="standard", seed=633537).recommended  # no guess fits: the limit
+    assert not reply.exact and reply.confidence != "exact"
+    assert not any("against the knocker's" in r for r in reply.reasons)
 
 
 @pytest.mark.parametrize("score", [{"me": 90, "opponent": 95}, {"me": 0, "opponent": 80},

@@ -479,10 +479,10 @@ class GinDecision:
             if other.action != LAY_OFF or (other.melds, other.layoffs) != (move.melds,
                                                                            move.layoffs):
                 raise not_legal(other, index)
-        knocker = [0] if gin else self._knocker_deadwood(knock.deadwood, 10 - melded)
+        knocker, exact = ([0], True) if gin else \
+            self._knocker_deadwood(knock.deadwood, 10 - melded)
         points = [-knock_points(self.rules, k, reply) for k in knocker]
         mean = sum(points) / len(points)
-        exact = len(points) == 1
         reasons = [f"your deadwood {reply}"
                    + (f" against the knocker's {knocker[0]}" if exact else "")]
         if move.layoffs:
@@ -500,16 +500,20 @@ class GinDecision:
                       "against the knock (figures over the knocker's unshown deadwood when "
                       "it was not shown)")
 
-    def _knocker_deadwood(self, shown: tuple[int, ...] | None, count: int) -> list[int]:
-        """The knocker's deadwood points: shown, or the cards it is known to
-        hold and not shown (``knocker_held``) and a guess of the others from
-        the unseen cards (``count`` cards in all, worth at most the knock
-        limit together)."""
+    def _knocker_deadwood(self, shown: tuple[int, ...] | None,
+                          count: int) -> tuple[list[int], bool]:
+        """The knocker's deadwood points, and whether they are known: shown,
+        or the cards it is known to hold and not shown (``knocker_held``) and
+        a guess of the others from the unseen cards (``count`` cards in all,
+        worth at most the knock limit together; the limit itself when no
+        guess fits, which is no more known than a guess)."""
         points = self.hands.points
         if shown is not None:
-            return [sum(points[c] for c in shown)]
+            return [sum(points[c] for c in shown)], True
         held = knocker_held(self.state)
         known = sum(points[c] for c in held)
+        if count <= len(held):  # every card of its deadwood was seen
+            return [known], True
         pool = sorted(self.state.knowledge.unseen)
         guesses: list[int] = []
         for _ in range(self.params.knocker_tries):
@@ -518,7 +522,7 @@ class GinDecision:
                 guesses.append(total)
             if len(guesses) >= self.params.knocker_guesses:
                 break
-        return guesses or [self.limit]
+        return guesses or [self.limit], False
 
     # -- reasons ---------------------------------------------------------------------
     def _reasons(self, tally: Tally, worlds: Sequence[World], first: bool) -> list[str]:
