@@ -123,6 +123,14 @@ def test_a_tuning_space_names_fields_of_todays_parameters(spec: TuningSpec) -> N
     fields = {f.name for f in dataclasses.fields(spec.params)}
     assert {d.field for d in spec.space} <= fields
     assert spec.params is GAMES[spec.game].params
+    # today's values are reported as numbers a trial draws (a built field, gin's
+    # style prior, as the share it is built from), plain JSON for the study's file
+    today = {d.field: d.number(getattr(spec.params, d.field)) for d in spec.space}
+    json.dumps(today)
+    for d in spec.space:
+        if d.build is not None:
+            assert isinstance(today[d.field], float) and d.low <= today[d.field] <= d.high
+            assert d.value(today[d.field]) == getattr(spec.params, d.field)
 
 
 @pytest.mark.parametrize("spec", [GIN_SPEC, INDIAN_SPECS["indian13"],

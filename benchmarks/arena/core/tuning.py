@@ -87,6 +87,9 @@ class Dimension:
     integer: bool = False
     log: bool = False
     build: Callable[[float], object] | None = None
+    read: Callable[[Any], float] | None = None
+    """With ``build``: the number a value of the field stands for (today's
+    value is reported as that number, as every trial's is)."""
     meaning: str = ""
     """How the number drawn reads, when it is not the field's value itself."""
 
@@ -99,6 +102,11 @@ class Dimension:
     def value(self, number: float) -> object:
         """The field's value for ``number``."""
         return self.build(number) if self.build is not None else number
+
+    def number(self, value: Any) -> object:
+        """How ``value`` of the field is reported: the number it stands for
+        (``read``), else the value itself as JSON takes it."""
+        return self.read(value) if self.read is not None else _plain(value)
 
 
 def apply(params: Any, space: Sequence[Dimension], numbers: Mapping[str, float]) -> Any:
@@ -376,7 +384,7 @@ def summarize_study(spec: TuningSpec, study: optuna.Study, name: str, path: Path
         "settings": settings, "commit": study.user_attrs.get("commit"),
         "created": study.user_attrs.get("created"), "reported": _now(), "cores": os.cpu_count(),
         "unit": spec.unit, "points": spec.points,
-        "today": {d.field: _plain(getattr(spec.params, d.field)) for d in spec.space},
+        "today": {d.field: d.number(getattr(spec.params, d.field)) for d in spec.space},
         "space": [{"field": d.field, "low": d.low, "high": d.high, "integer": d.integer,
                    "log": d.log, "meaning": d.meaning} for d in spec.space],
         "baseline": {"points": paired(baseline),
@@ -390,7 +398,8 @@ def summarize_study(spec: TuningSpec, study: optuna.Study, name: str, path: Path
                            if t.number == best["number"]).user_attrs["differences"]
         best["by_opponent"] = {o: paired(differences[i::len(opponents)])
                                for i, o in enumerate(opponents)}
-        best["values"] = {d.field: _plain(d.value(best["params"][d.field]))
+        best["values"] = {d.field: best["params"][d.field] if d.build is not None
+                          else _plain(d.value(best["params"][d.field]))
                           for d in spec.space if d.field in best["params"]}
         spread = statistics.stdev(differences) if len(differences) > 1 else math.nan
         best["units_for_half_point"] = (math.ceil((Z_95 * spread / 0.5) ** 2)

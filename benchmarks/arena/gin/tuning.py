@@ -33,7 +33,7 @@ SPACE: tuple[Dimension, ...] = (
     Dimension("lookahead", 0.0, 2.0),
     Dimension("danger", 0.0, 8.0),
     Dimension("practice_per_turn", 0.8, 2.2),
-    Dimension("style_prior", 0.4, 0.95, build=_style_prior,
+    Dimension("style_prior", 0.4, 0.95, build=_style_prior, read=lambda prior: prior[0][1],
               meaning="the chance the opponent knocks at once (the rest: plays for gin)"),
 )
 """The fields searched: the search's plain-discard margin, the judgement's
