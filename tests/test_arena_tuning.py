@@ -128,9 +128,10 @@ def test_a_tuning_space_names_fields_of_todays_parameters(spec: TuningSpec) -> N
     today = {d.field: d.number(getattr(spec.params, d.field)) for d in spec.space}
     json.dumps(today)
     for d in spec.space:
+        share = today[d.field]
         if d.build is not None:
-            assert isinstance(today[d.field], float) and d.low <= today[d.field] <= d.high
-            assert d.value(today[d.field]) == getattr(spec.params, d.field)
+            assert isinstance(share, float) and d.low <= share <= d.high
+            assert d.value(share) == getattr(spec.params, d.field)
 
 
 @pytest.mark.parametrize("spec", [GIN_SPEC, INDIAN_SPECS["indian13"],
