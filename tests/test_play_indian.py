@@ -190,6 +190,25 @@ def test_a_move_the_clock_stopped_before_any_deal_shows_no_figures(phase: str) -
             assert not any("playing on" in r for r in value.reasons)
 
 
+@pytest.mark.parametrize(("state", "first"), [
+    # melds AH-3H, 4S-6S, 9s and a joker: the dearest card outside them goes
+    ({"hand": "AH 2H 3H 4S 5S 6S 9D 9C 9S JK KD 8C 5D 2C", "upcard": "QH",
+      "history": [{"player": 1, "action": "draw_stock"}]}, ("discard", "KD")),
+    # 6D makes 4D-5D-6D: taken; a top that helps no meld is left for the stock
+    ({"hand": "AH 2H 3H 4S 5S 6S 9D 9C 9S JK KD 4D 5D", "upcard": "6D"}, ("take_discard", "6D")),
+    ({"hand": "AH 2H 3H 4S 5S 6S 9D 9C 9S JK KD 4D 5D", "upcard": "QC"}, ("draw_stock", None)),
+])
+def test_with_no_time_for_a_deal_the_judgement_orders_the_moves(
+        state: dict[str, Any], first: tuple[str, str | None]) -> None:
+    """A deadline already past: no move has figures, and the first is the
+    one a plain player would make, not the first one listed."""
+    advice = advise("indian13", **{**BASE, **state}, level="standard",
+                    deadline=Deadline(time.monotonic() - 1))
+    move = advice.recommended.move
+    assert advice.recommended.samples == 0
+    assert (move.action, None if move.card is None else card_name(move.card)) == first
+
+
 @pytest.mark.parametrize("phase", ["draw", "discard"])
 def test_no_move_without_figures_is_put_above_one_with_them(phase: str) -> None:
     """Clocks cut at several points of the search: a move no deal was played

@@ -223,6 +223,9 @@ class IndianDecision:
                 tally.points.append(-float(self._drop_cost()))
                 tally.wins.append(0.0)
         self._unplayed = stand_in_for_unplayed(tallies)
+        for tally in tallies:  # what the clock left unplayed, in the judgement's order
+            if id(tally) in self._unplayed:
+                tally.prior = self._judged(tally.move)
         if all(id(t) in self._unplayed for t in tallies if t.move.action != DROP):
             for tally in tallies:  # a drop is advised only against playing on's figures
                 if tally.move.action == DROP:
@@ -434,6 +437,23 @@ class IndianDecision:
         # the player's count now, shrunk as its hand improves until the end
         paid = count * shrink(played + rounds, self.params) / shrink(played, self.params)
         return win * them.pay_later(rounds) - lose * paid, win
+
+    def _judged(self, move: Move) -> float:
+        """The place (lower first) of a move the clock left unplayed: a show;
+        the pile top when it brings the hand nearer a show, else the stock;
+        a throw of the dearest card the hand's packing leaves out, then of
+        the cards it packs, dearest first; a wild card last."""
+        if move.action == DECLARE:
+            return -1_000.0
+        if move.action == TAKE_DISCARD:
+            assert move.card is not None
+            return -1.0 if move.card in useful(self.hands, self.packing_now) else 1.0
+        if move.action != DISCARD or move.card is None:  # the stock; a drop is placed apart
+            return 0.0
+        if self.hands.wild[move.card]:
+            return 1_000.0
+        points = float(self.hands.points[move.card])
+        return -points if move.card in self.packing_now.left_out else 100.0 - points
 
     def _drop_cost(self) -> int:
         """What dropping now costs (a first or a middle drop)."""
