@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import atexit
+import os
 import shutil
 import signal
 import socket
@@ -92,11 +93,19 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
             # At once, not at the supervisor's next 0.5 s poll: until every
             # worker has closed its copy of the socket, new connections land.
             # Exiting first, so the supervisor never restarts a worker on
-            # the closed socket.
+            # the closed socket. The workers are told to drain here, but not
+            # by uvicorn's terminate_all, which also closes the pipes of its
+            # health check: this handler runs between two steps of the main
+            # thread, which may be writing a ping on one of them, and then
+            # failed (TypeError: the supervisor exited 1) or took the
+            # draining worker for hung and killed it. run() calls
+            # terminate_all itself once its loop has seen should_exit.
             self.should_exit.set()
             for sock in self.sockets:
                 sock.close()
-            self.terminate_all()
+            for process in self.processes:
+                if process.exitcode is None and process.pid is not None:
+                    os.kill(process.pid, signal.SIGTERM)
 
     Supervisor(config, sockets=[listener]).run()
     return 0
