@@ -8,7 +8,11 @@ a clean exit.
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import os
 import signal
+import socket
 import subprocess
 from collections.abc import Iterator
 
@@ -95,3 +99,52 @@ def test_server_stops_cleanly(server: Server) -> None:
     except subprocess.TimeoutExpired:
         pytest.fail(f"server still running {STOP_TIMEOUT_S} s after SIGTERM")
     assert code == 0, server.output()
+
+
+class _Worker:
+    """Stands in for uvicorn's worker process: running, and the pipe of the
+    supervisor's health check; ``terminate`` closes it, as uvicorn's does."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.exitcode = pid, None
+        self.parent_conn, self.child_conn = multiprocessing.Pipe()
+
+    def terminate(self) -> None:
+        self.parent_conn.close()
+        self.child_conn.close()
+
+
+def test_a_stop_signal_leaves_the_health_check_pipes_to_uvicorn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The supervisor's SIGTERM handler runs between two steps of the main
+    thread, which may be writing a health-check ping to a worker: it closes
+    the listening socket and tells each worker to drain, and leaves the
+    pipes open (closing them under the ping made the supervisor exit 1, or
+    kill a draining worker it then took for hung)."""
+    import uvicorn
+
+    from api.server.serve import supervisor_class
+
+    handlers = {sig: signal.getsignal(sig) for sig in signal.valid_signals()
+                if sig not in (signal.SIGKILL, signal.SIGSTOP)}
+    told: list[tuple[int, int]] = []
+    monkeypatch.setattr(os, "kill", lambda pid, sig: told.append((pid, sig)))
+    listener = socket.socket()
+    try:
+        supervisor = supervisor_class()(uvicorn.Config("api.server.main:app", workers=2),
+                                        sockets=[listener])
+        workers = [_Worker(101), _Worker(102)]
+        supervisor.processes = workers  # type: ignore[assignment]
+        stop = signal.getsignal(signal.SIGTERM)
+        assert callable(stop)  # the supervisor's own handler
+        stop(signal.SIGTERM, None)
+        assert supervisor.should_exit.is_set() and listener.fileno() == -1
+        assert told == [(101, signal.SIGTERM), (102, signal.SIGTERM)]
+        for worker in workers:  # the interrupted ping goes through
+            worker.parent_conn.send(b"ping")
+            assert worker.child_conn.recv() == b"ping"
+    finally:
+        listener.close()
+        for sig, handler in handlers.items():
+            with contextlib.suppress(OSError, ValueError, TypeError):
+                signal.signal(sig, handler)

@@ -20,10 +20,14 @@ import socket
 import sys
 import tempfile
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from api.server.keys import KeyRing
 from api.shared.logs import log_config
 from api.shared.settings import Settings, SettingsError, current, export
+
+if TYPE_CHECKING:
+    from uvicorn.supervisors import Multiprocess
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -43,43 +47,10 @@ def _metrics_dir(workers: int, settings: Settings) -> None:
         atexit.register(shutil.rmtree, path, True)
 
 
-def serve(host: str, port: int, workers: int, log_level: str) -> int:
-    """Run the service until SIGTERM / Ctrl-C; returns the exit code."""
-    try:
-        settings = current()
-        KeyRing.from_settings(settings)
-    except SettingsError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    # The workers (uvicorn's, and with one worker the app made in this process)
-    # read their settings from the environment: the command's level goes there.
-    export(log_level=log_level)
-    _metrics_dir(workers, settings)
-    import uvicorn
+def supervisor_class() -> type[Multiprocess]:
+    """uvicorn's supervisor of the workers, closing its listening socket as
+    soon as it is asked to stop (uvicorn is imported when the service starts)."""
     from uvicorn.supervisors import Multiprocess
-
-    from api.server.protocol import PROTOCOL
-
-    config = uvicorn.Config(
-        "api.server.main:app", host=host, port=port, workers=workers, log_level=log_level,
-        log_config=log_config(log_level), access_log=False, http=PROTOCOL,
-        # At the drain's end uvicorn cancels what is left: the app answers
-        # those requests 503 (CatchAllMiddleware) and ends streams with a line.
-        timeout_graceful_shutdown=settings.drain_s,
-        # The client address behind a trusted proxy: the failed-key limit counts by it.
-        forwarded_allow_ips=settings.forwarded_allow_ips,
-    )
-    try:
-        listener = _listen(host, port)
-    except OSError as error:
-        print(f"error: cannot listen on {host}:{port}: {error}", file=sys.stderr)
-        return 1
-    print(f"rummy-solver: serving on http://{host}:{port} with {workers} worker(s) and "
-          f"{settings.processes} solver process(es) each; SIGTERM drains for at most "
-          f"{settings.drain_s} s", file=sys.stderr)
-    if workers <= 1:
-        uvicorn.Server(config).run(sockets=[listener])
-        return 0
 
     class Supervisor(Multiprocess):
         """uvicorn's supervisor, closing its listening socket as soon as asked to stop."""
@@ -107,5 +78,45 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
                 if process.exitcode is None and process.pid is not None:
                     os.kill(process.pid, signal.SIGTERM)
 
-    Supervisor(config, sockets=[listener]).run()
+    return Supervisor
+
+
+def serve(host: str, port: int, workers: int, log_level: str) -> int:
+    """Run the service until SIGTERM / Ctrl-C; returns the exit code."""
+    try:
+        settings = current()
+        KeyRing.from_settings(settings)
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    # The workers (uvicorn's, and with one worker the app made in this process)
+    # read their settings from the environment: the command's level goes there.
+    export(log_level=log_level)
+    _metrics_dir(workers, settings)
+    import uvicorn
+
+    from api.server.protocol import PROTOCOL
+
+    config = uvicorn.Config(
+        "api.server.main:app", host=host, port=port, workers=workers, log_level=log_level,
+        log_config=log_config(log_level), access_log=False, http=PROTOCOL,
+        # At the drain's end uvicorn cancels what is left: the app answers
+        # those requests 503 (CatchAllMiddleware) and ends streams with a line.
+        timeout_graceful_shutdown=settings.drain_s,
+        # The client address behind a trusted proxy: the failed-key limit counts by it.
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+    )
+    try:
+        listener = _listen(host, port)
+    except OSError as error:
+        print(f"error: cannot listen on {host}:{port}: {error}", file=sys.stderr)
+        return 1
+    print(f"rummy-solver: serving on http://{host}:{port} with {workers} worker(s) and "
+          f"{settings.processes} solver process(es) each; SIGTERM drains for at most "
+          f"{settings.drain_s} s", file=sys.stderr)
+    if workers <= 1:
+        uvicorn.Server(config).run(sockets=[listener])
+        return 0
+
+    supervisor_class()(config, sockets=[listener]).run()
     return 0
