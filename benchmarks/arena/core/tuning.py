@@ -398,8 +398,7 @@ def summarize_study(spec: TuningSpec, study: optuna.Study, name: str, path: Path
                            if t.number == best["number"]).user_attrs["differences"]
         best["by_opponent"] = {o: paired(differences[i::len(opponents)])
                                for i, o in enumerate(opponents)}
-        best["values"] = {d.field: best["params"][d.field] if d.build is not None
-                          else _plain(d.value(best["params"][d.field]))
+        best["values"] = {d.field: best["params"][d.field]  # the numbers drawn, as today's
                           for d in spec.space if d.field in best["params"]}
         spread = statistics.stdev(differences) if len(differences) > 1 else math.nan
         best["units_for_half_point"] = (math.ceil((Z_95 * spread / 0.5) ** 2)
