@@ -545,6 +545,29 @@ def test_cli_usage_errors(tmp_path: Path, capsys: Any) -> None:
             _args("in.jsonl", "--op", unknown)
 
 
+def test_an_output_that_is_the_input_is_refused_before_it_is_emptied(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-o`` (or ``--summary``) naming the input, by any path, truncated it
+    before a line was read: nothing answered, exit 0 (audit of the command line)."""
+    source = tmp_path / "log.jsonl"
+    text = "\n".join(_mixed_lines(5)) + "\n"
+    source.write_text(text, encoding="utf-8")
+    (tmp_path / "link.jsonl").symlink_to(source)
+    for argv in (("-o", str(source)), ("-o", str(tmp_path / "link.jsonl")),
+                 ("--summary", str(tmp_path / "." / "log.jsonl"))):
+        assert command.run(_args(str(source), "--processes", "1", *argv)) == 2
+        assert "is the input file" in capsys.readouterr().err
+        assert source.read_text(encoding="utf-8") == text
+    with source.open("rb") as stdin:  # rummy-solver bulk - -o log.jsonl < log.jsonl
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stdin))
+        assert command.run(_args("-", "--processes", "1", "-o", str(source))) == 2
+    assert source.read_text(encoding="utf-8") == text
+    out = tmp_path / "out.jsonl"
+    assert command.run(_args(str(source), "--processes", "1", "-o", str(out),
+                             "--summary", str(out))) == 2
+    assert "the same file" in capsys.readouterr().err and not out.exists()
+
+
 # ---------------------------------------------------------------------------
 # Ray
 

@@ -191,6 +191,34 @@ def _open_output(name: str | None) -> IO[bytes]:
     return open(name, "wb")
 
 
+def _refuse_overwriting(source: IO[bytes], args: argparse.Namespace) -> None:
+    """``ValueError`` when ``--output`` or ``--summary`` names the input (by
+    any path; standard input redirected from it too) or both name one file:
+    opened for writing, the input would be emptied before a line of it is
+    read, and the run would end at once, nothing answered, with exit 0."""
+    written = [(flag, name) for flag, name in (("--output", args.output),
+                                               ("--summary", args.summary))
+               if name not in (None, "-")]
+    try:
+        read: os.stat_result | None = os.fstat(source.fileno())
+    except (OSError, ValueError):  # no file behind the input (a test's stream)
+        read = None
+    for flag, name in written:
+        with contextlib.suppress(OSError):
+            if read is not None and os.path.samestat(os.stat(name), read):
+                raise ValueError(f"{flag} {name} is the input file: writing it would erase "
+                                 "the lines before they are read")
+    if len(written) == 2 and _same_file(written[0][1], written[1][1]):
+        raise ValueError(f"--output and --summary are the same file {written[0][1]}")
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one does not exist yet
+        return os.path.realpath(first) == os.path.realpath(second)
+
+
 def _total(name: str) -> int | None:
     """The input's line count when it can be had cheaply (a regular,
     uncompressed file), for the ETA."""
@@ -219,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
         source = _open_input(args.input)
         if args.input != "-":
             opened.append(source)
+        _refuse_overwriting(source, args)
         try:
             lines = InputLines(source, settings.max_body_bytes)
             answers = _answers(args, iter(lines), settings)
