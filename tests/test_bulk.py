@@ -535,7 +535,9 @@ def test_cli_usage_errors(tmp_path: Path, capsys: Any) -> None:
     assert "error" in capsys.readouterr().err
     source = tmp_path / "log.jsonl"
     source.write_text("{}\n", encoding="utf-8")
-    assert command.run(_args(str(source), "--processes", "0")) == 2
+    for processes in ("0", "-1", "two"):
+        with pytest.raises(SystemExit):
+            _args(str(source), "--processes", processes)
     assert command.run(_args(str(source), "-o", str(tmp_path / "no" / "dir.jsonl"))) == 2
     assert _args("in.jsonl", "--ray").ray == ""
     assert _args("in.jsonl", "--ray=auto").ray == "auto"

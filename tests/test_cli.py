@@ -504,6 +504,25 @@ def test_serve_delegates(capsys: pytest.CaptureFixture[str],
     assert calls == [("0.0.0.0", 0, 3, "debug"), ("127.0.0.1", 8000, available_cpus(), "info")]
 
 
+@pytest.mark.parametrize(("argv", "kind", "loc"), [
+    (("--processes", "0"), "invalid_value", "processes"),
+    (("--processes", "-2"), "invalid_value", "processes"),
+    (("--processes", "2", "--ray"), "conflicting_arguments", "ray"),
+    (("--ray=auto", "--processes", "2"), "conflicting_arguments", "processes"),
+])
+def test_bulk_rejects_bad_worker_options(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         argv: tuple[str, ...], kind: str, loc: str) -> None:
+    """``--processes 0`` was refused only once the run began, in words of its own
+    (no JSON error with ``--json``), and ``--processes`` beside ``--ray`` was
+    ignored, though its help says "not with --ray" (audit of the command line)."""
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
+    code, out, err = run(capsys, "bulk", str(source), *argv)
+    assert (code, out) == (2, "") and f"argument --{loc}" in err
+    error = error_of(capsys, "bulk", str(source), *argv)
+    assert (error["type"], error["loc"]) == (kind, [loc])
+
+
 def test_bulk(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")

@@ -1,4 +1,4 @@
-"""``rummy-solver bulk IN [-o OUT] [--op OP] [--processes N] [--ray [ADDRESS]] [--quiet]
+"""``rummy-solver bulk IN [-o OUT] [--op OP] [--processes N | --ray [ADDRESS]] [--quiet]
 [--summary FILE]``: the options of the ``bulk`` command and running it (``api.cli``
 registers it).  With ``--summary`` the answers of ``review_game`` lines are also added
 up per player id (``solver.review.summary``), in input order, so the summary is the
@@ -23,6 +23,7 @@ from api.bulk.pipeline import WorkersFailed
 from api.shared.decode import UNREADABLE_INPUT
 from api.shared.lines import Answered
 from api.shared.operations import find, line_names
+from api.shared.options import whole
 from api.shared.settings import Settings, current
 from solver.review.summary import Summaries
 
@@ -41,13 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--op", default="solve_hand", metavar="OP", type=_operation,
                         help="operation of lines without an \"op\" field: "
                              f"{', '.join(line_names())} or an older alias (default: solve_hand)")
-    parser.add_argument("--processes", type=int, default=None, metavar="N",
-                        help=f"worker processes (default: one per core, here "
-                             f"{default_processes()}; 1: in this process; not with --ray)")
-    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                        help="run on Ray: a local instance, or 'auto' / 'ray://host:port' for a "
-                             "cluster (put IN before --ray, or write --ray=ADDRESS); needs "
-                             "pip install -e '.[ray]'")
+    workers = parser.add_mutually_exclusive_group()
+    workers.add_argument("--processes", type=whole(1), default=None, metavar="N",
+                         help=f"worker processes (default: one per core, here "
+                              f"{default_processes()}; 1: in this process; not with --ray)")
+    workers.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                         help="run on Ray: a local instance, or 'auto' / 'ray://host:port' for a "
+                              "cluster (put IN before --ray, or write --ray=ADDRESS); needs "
+                              "pip install -e '.[ray]'")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar (it shows only when stderr is a terminal)")
     parser.add_argument("--summary", metavar="FILE", default=None,
@@ -238,9 +240,6 @@ def _answers(args: argparse.Namespace, lines: Iterator[bytes],
 
 def run(args: argparse.Namespace) -> int:
     """Run ``bulk`` with parsed ``args``; returns the exit code."""
-    if args.processes is not None and args.processes < 1:
-        print("error: --processes must be at least 1", file=sys.stderr)
-        return 2
     opened: list[IO[bytes]] = []
     try:
         settings = current()

@@ -35,6 +35,7 @@ from api.shared.decode import decode_field
 from api.shared.errors import ErrorItem, RequestRejected, item
 from api.shared.logs import LOG_LEVELS
 from api.shared.operations import OPERATIONS, Operation
+from api.shared.options import whole
 from api.shared.settings import Settings, SettingsError, current
 from solver.deadline import Deadline
 from solver.version import version_info
@@ -334,19 +335,6 @@ def _add_operations(commands: Commands) -> None:
         parser.set_defaults(handler=_run_operation)
 
 
-def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a whole number; got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-            raise argparse.ArgumentTypeError(f"must be {bound}; got {value}")
-        return value
-    return parse
-
-
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
     from api.server.serve import serve
 
@@ -357,9 +345,9 @@ def _add_serve(commands: Commands) -> None:
     parser = _command(commands, "serve", "start the REST API (uvicorn)",
                       examples=("rummy-solver serve --port 8000 --workers 2",))
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=_whole(0, 65535), default=8000,
+    parser.add_argument("--port", type=whole(0, 65535), default=8000,
                         help="TCP port, 0-65535 (8000)")
-    parser.add_argument("--workers", type=_whole(1), default=available_cpus(),
+    parser.add_argument("--workers", type=whole(1), default=available_cpus(),
                         help="worker processes, at least 1 (default: one per CPU this container may use)")
     parser.add_argument("--log-level", default=None, choices=LOG_LEVELS,
                         help="(default: RUMMY_SOLVER_LOG_LEVEL, info)")

@@ -9,9 +9,10 @@
 * ``settings``: the one settings object; ``logs``: how every process logs;
 * ``decode``: JSON in; ``lines``: the answer to one line of a stream or a
   bulk file (the same from both);
-* ``round_flags``, ``review_file`` and ``reports``: the command-line flags
-  (and ``rummy-solver review``'s FILE) and the readable report each
-  operation declares.
+* ``round_flags``, ``review_file``, ``options`` and ``reports``: the
+  command-line flags (and ``rummy-solver review``'s FILE), the option types
+  the commands and bulk share, and the readable report each operation
+  declares.
 
 Nothing here imports a front end (the HTTP server, the command line, bulk,
 the pages) nor the solver pool: ``tests/import_graph.py`` checks it.

@@ -1,0 +1,30 @@
+"""Option types of the command line shared by its commands and ``bulk``:
+a bad value is an argparse error naming the option (``invalid_value`` with
+``--json``), before anything runs."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` (to ``high``).
+
+    >>> whole(1)("3"), whole(0, 9)("9")
+    (3, 9)
+    >>> whole(1)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at least 1; got 0
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number; got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {bound}; got {value}")
+        return value
+    return parse
