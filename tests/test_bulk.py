@@ -547,6 +547,41 @@ def test_cli_usage_errors(tmp_path: Path, capsys: Any) -> None:
             _args("in.jsonl", "--op", unknown)
 
 
+class _FullDisk(io.BytesIO):
+    """An output file on a disk that fills after ``room`` bytes: writing past
+    it fails, and so does closing, which writes what is still buffered."""
+
+    def __init__(self, room: int) -> None:
+        super().__init__()
+        self.room = room
+
+    def write(self, data: Any) -> int:
+        if self.tell() + len(data) > self.room:
+            raise OSError(28, "No space left on device")
+        return super().write(data)
+
+    def close(self) -> None:
+        super().close()
+        raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize(("processes", "room"), [("1", 10_000), ("2", 10_000), ("1", 1 << 30)])
+def test_an_output_on_a_full_disk_ends_the_run_with_exit_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        processes: str, room: int) -> None:
+    """Output that cannot be written (a full disk), while answering or only when
+    the file is closed, ended bulk with a traceback and exit 1, the code of a line
+    answered with an error, and on the pool left its workers running for half a
+    minute (audit of the command line)."""
+    source = tmp_path / "log.jsonl"
+    line = json.dumps({"variant": "gin", "hand": "AS 2S 3S"})
+    source.write_text("\n".join([line] * 2000) + "\n", encoding="utf-8")
+    monkeypatch.setattr(command, "_open_output", lambda name: _FullDisk(room))
+    assert command.run(_args(str(source), "-o", str(tmp_path / "out.jsonl"),
+                             "--processes", processes, "--quiet")) == 2
+    assert capsys.readouterr().err.count("No space left on device") == 1
+
+
 def test_an_output_that_is_the_input_is_refused_before_it_is_emptied(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """``-o`` (or ``--summary``) naming the input, by any path, truncated it

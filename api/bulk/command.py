@@ -279,18 +279,28 @@ def run(args: argparse.Namespace) -> int:
                 summary_sink.close()
         if lines.failure is not None and code in (0, 1):
             print(f"error: {lines.failure}", file=sys.stderr)
-            return 2
-        return code
+            code = 2
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     finally:
-        _close_files(opened)
+        closed = _close_files(opened)
+    if closed is not None and code in (0, 1):
+        print(f"error: {closed}", file=sys.stderr)
+        return 2
+    return code
 
 
-def _close_files(streams: list[IO[bytes]]) -> None:
+def _close_files(streams: list[IO[bytes]]) -> OSError | None:
+    """Close every stream; the first error (closing writes what is left: a
+    gzip file's end, on a disk that may be full)."""
+    failure = None
     for stream in streams:
-        stream.close()
+        try:
+            stream.close()
+        except OSError as exc:
+            failure = failure or exc
+    return failure
 
 
 def _write_summary(stream: IO[str], summaries: Summaries) -> None:
@@ -331,6 +341,9 @@ def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: 
         with contextlib.suppress(OSError, ValueError):
             os.dup2(devnull, sink.fileno())
         return 1
+    except OSError:  # the output cannot be written (a full disk): stop the workers first
+        answers.close()
+        raise
     if progress is not None:
         progress.close(done, failed)
     return 1 if failed else 0
