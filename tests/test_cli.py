@@ -235,6 +235,18 @@ def test_error_json_type_and_loc(capsys: pytest.CaptureFixture[str], argv: tuple
     assert (error["type"], error["loc"]) == (kind, loc), error
 
 
+@pytest.mark.parametrize("number", ["9" * 5000, "-" + "9" * 5000])
+def test_an_integer_option_of_5000_digits_is_named_as_too_long(
+        capsys: pytest.CaptureFixture[str], number: str) -> None:
+    """5,000 digits were answered int_type "Input should be a valid integer" (a
+    number of 4,000 digits gets its bound); they now get the words of a JSON
+    body's such number (audit of the command line)."""
+    error = error_of(capsys, "advise", GIN, "--upcard", "4S", "--seed", number)
+    assert (error["type"], error["loc"]) == ("invalid_value", ["seed"])
+    assert error["msg"] == "--seed: an integer of 5,000 digits (at most 4,300)"
+    assert error_of(capsys, "solve", GIN, "--time-limit-ms", "²")["type"] == "int_type"
+
+
 def test_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys)
     assert (code, out) == (2, "") and "choose a command" in err

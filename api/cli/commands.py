@@ -31,7 +31,7 @@ from typing import Any, NoReturn, TextIO
 
 from api.pool.resources import available_cpus
 from api.shared import reports as report
-from api.shared.decode import decode_field
+from api.shared.decode import MAX_INT_DIGITS, decode_field
 from api.shared.errors import ErrorItem, RequestRejected, item
 from api.shared.logs import LOG_LEVELS
 from api.shared.operations import OPERATIONS, Operation
@@ -213,12 +213,18 @@ def _tokens(parts: Sequence[str]) -> list[str]:
     return " ".join(parts).replace(",", " ").split()
 
 
-def _whole_number(text: str) -> int | str:
-    """``"12"`` -> 12; anything else stays text, for the model to refuse."""
+def _whole_number(text: str, name: str) -> int | str:
+    """``"12"`` -> 12; anything else stays text, for the model to refuse
+    (``int_type``), but for more digits than Python reads, which are a number
+    (``invalid_value``, in the words of a JSON body's such number)."""
     try:
         return int(text)
     except ValueError:
-        return text
+        digits = text.strip().lstrip("+-")
+        if not digits.isdecimal():
+            return text
+    raise RequestRejected.one("invalid_value", [name], f"--{name.replace('_', '-')}: an integer "
+                              f"of {len(digits):,} digits (at most {MAX_INT_DIGITS:,})")
 
 
 def request_body(args: argparse.Namespace, operation: Operation) -> dict[str, Any]:
@@ -238,7 +244,7 @@ def request_body(args: argparse.Namespace, operation: Operation) -> dict[str, An
         elif kind == "json":
             body[name] = decode_field(value, name, f"--{name.replace('_', '-')}")
         elif kind == "integer":
-            body[name] = _whole_number(value)
+            body[name] = _whole_number(value, name)
         else:
             body[name] = value
     for name, default in operation.cli.defaults.items():
