@@ -128,6 +128,31 @@ def test_the_same_bad_request_gets_the_same_error_everywhere(
     assert _without_prefix(cli_item, None) == expected
 
 
+def test_malformed_lines_get_the_same_answers_from_the_stream_and_bulk(
+        client: TestClient) -> None:
+    """A log of malformed lines (blank, a BOM, CR LF, not UTF-8, NUL, 5,000 digits,
+    over the line limit) read by ``rummy-solver bulk`` and sent to
+    ``/v1/solve/stream``: the same answers, byte for byte (an overlong line's
+    message did not name RUMMY_SOLVER_MAX_BODY_BYTES in bulk; audit of the
+    command line)."""
+    import io
+
+    from api.bulk.command import InputLines
+    from api.shared.lines import answer_chunk
+
+    good = b'{"variant": "gin", "hand": "AS 2S 3S"}'
+    log = b"\n".join([
+        b"\xef\xbb\xbf" + good, b"", b"  ", good + b"\r", b"\xff\xfe", b"\x00",
+        b'{"variant": "gin", "hand": "AS", "time_limit_ms": ' + b"9" * 5000 + b"}",
+        b'{"id": 1, "hand": "' + b"AS " * (DEFAULT_SETTINGS.max_body_bytes // 3) + b'"}',
+        good]) + b"\n"
+    streamed = client.post("/v1/solve/stream", content=log,
+                           headers={"content-type": "application/x-ndjson"}).text.splitlines()
+    lines = InputLines(io.BytesIO(log), DEFAULT_SETTINGS.max_body_bytes)
+    assert streamed == [answered.text for answered in answer_chunk(list(lines), 1)]
+    assert "RUMMY_SOLVER_MAX_BODY_BYTES" in streamed[-2]
+
+
 @pytest.mark.parametrize("op", list(REQUESTS))
 def test_every_example_gets_the_same_answer_everywhere(client: TestClient, op: str) -> None:
     for body in REQUESTS[op]:

@@ -45,6 +45,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from api.pool.solver_pool import Overloaded, SolverPool
 from api.server.dispatch import client_of
+from api.shared.decode import too_large
 from api.shared.errors import ErrorItem, item
 from api.shared.lines import PREFIX, encode, error_answer
 from api.shared.settings import Settings
@@ -107,9 +108,7 @@ class _Lines:
                 if not skipping:
                     partial += piece
                     if len(partial) > self.max_line:
-                        self._put(item(
-                            "line_too_large", PREFIX,
-                            f"line is over {self.max_line} bytes (RUMMY_SOLVER_MAX_BODY_BYTES)"))
+                        self._put(too_large("line", self.max_line).prefixed(PREFIX)[0])
                         partial.clear()
                         skipping = True
                 if end < 0:

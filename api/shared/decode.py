@@ -90,8 +90,7 @@ def decode(raw: bytes | str, kind: Kind, max_bytes: int | None = None,
     "the body" or "the line"."""
     the = name or f"the {kind}"
     if max_bytes is not None and len(raw) > max_bytes:
-        raise RequestRejected.one(f"{kind}_too_large", (),
-                                  f"{name or kind} is over {max_bytes} bytes")
+        raise too_large(kind, max_bytes, name)
     if isinstance(raw, bytes):
         try:
             text = raw.decode("utf-8")
@@ -138,6 +137,14 @@ def decode_field(raw: bytes | str, field: str, name: str) -> object:
         return decode(raw, "body", name=name)
     except RequestRejected as rejected:
         raise RequestRejected([{**i, "loc": [field]} for i in rejected.items]) from None
+
+
+def too_large(kind: Kind, max_bytes: int, name: str | None = None) -> RequestRejected:
+    """``{kind}_too_large``: over ``max_bytes``, which is RUMMY_SOLVER_MAX_BODY_BYTES
+    wherever a document is bounded (a stream reads its lines to the same limit
+    and answers an overlong one with this item, as bulk does)."""
+    return RequestRejected.one(f"{kind}_too_large", (), f"{name or kind} is over {max_bytes} "
+                                                        "bytes (RUMMY_SOLVER_MAX_BODY_BYTES)")
 
 
 def _too_deep(kind: Kind, name: str | None = None) -> RequestRejected:
