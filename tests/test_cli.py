@@ -271,6 +271,24 @@ def test_internal_failure(capsys: pytest.CaptureFixture[str],
         main(["solve", GIN])
 
 
+def test_ctrl_c_exits_130_without_a_traceback(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C on a long review or advice printed a traceback (exit 130 from the
+    signal, and nothing on stdout under --json); bulk already stopped quietly
+    with 130 (audit of the command line)."""
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    from dataclasses import replace
+
+    from api.shared.operations import OPERATIONS
+
+    monkeypatch.setitem(OPERATIONS, "solve_hand",
+                        replace(OPERATIONS["solve_hand"], call=interrupted))
+    for json_flag in ((), ("--json",)):
+        assert run(capsys, "solve", GIN, *json_flag) == (130, "", "interrupted\n")
+
+
 # ---------------------------------------------------------------------------
 # --version
 

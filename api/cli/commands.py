@@ -15,7 +15,8 @@ included, is printed to stdout as ``{"error": {"type", "loc", "msg"}}``;
 ``type`` is the service's stable code or, for the command line's own
 argument errors, ``invalid_choice``, ``missing_value``,
 ``unrecognized_arguments``, ``conflicting_arguments``, ``missing_argument``
-or ``usage_error``.  A failure that is not the input's fault exits 1.
+or ``usage_error``.  A failure that is not the input's fault exits 1;
+Ctrl-C exits 130 (``interrupted`` on stderr).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ PROG = "rummy-solver"
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 class UsageError(Exception):
@@ -291,7 +293,7 @@ def _run_operation(args: argparse.Namespace, settings: Settings) -> int:
 _EPILOG = """\
 Cards: rank A 2-9 T (or 10) J Q K then suit S H D C (or ♠ ♥ ♦ ♣), JK for a joker.
 Add --json to any command for JSON; errors then come as {"error": {"type", "loc", "msg"}}.
-Exit codes: 0 done, 1 failure (not the input's fault), 2 bad input.
+Exit codes: 0 done, 1 failure (not the input's fault), 2 bad input, 130 interrupted.
 Each command's --help lists its options and examples.
 """
 
@@ -444,6 +446,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _report_error(error.prefixed(())[0], as_json, EXIT_BAD_INPUT)
     except SettingsError as error:
         return _report_error(item("invalid_setting", [], str(error)), as_json, EXIT_BAD_INPUT)
+    except KeyboardInterrupt:
+        # Ctrl-C on a long advice or review: stop as bulk does, without a traceback.
+        write("interrupted", sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``rummy-solver ... | head``): stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)
