@@ -154,6 +154,18 @@ def test_a_knock_over_the_limit_is_refused_at_its_discard() -> None:
     assert "knock limit" in caught.value.message
 
 
+def test_a_draw_of_a_card_under_the_pile_top_is_refused_at_the_draw() -> None:
+    """Player 0 throws the ace of spades, player 1 covers it with the 2 of
+    clubs, then player 0 "draws" the ace from the stock: the importer only
+    looked at the hands and the pile top, so the history was refused at the
+    next action (a throw of a card player 0 does not hold), not at the draw."""
+    with pytest.raises(SolverInputError) as caught:
+        from_openspiel([*DEAL, 54, 54, 53, 10, 0, 53, 11, 14, 53, 0, 12])
+    assert (caught.value.code, caught.value.loc) == ("invalid_openspiel_history",
+                                                     ("history", 30))
+    assert "draws AS" in caught.value.message
+
+
 def test_a_record_whose_draws_the_stock_order_gives_is_written_back() -> None:
     """A record giving the stock's order instead of each draw's card (as the
     self-play and arena records do) was an AssertionError in to_openspiel."""

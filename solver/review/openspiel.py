@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn
 
+from solver.cards import card_name
 from solver.errors import InvalidStateError, is_list
 from solver.play.advice import Layoff
 from solver.play.events import Event
@@ -236,6 +237,9 @@ class _Play:
         self.taken: int | None = None  # the card taken this turn (OpenSpiel's previous upcard)
         self.repeated = False
         self.upcard_draws = 0
+        self.placed = {*hands[0], *hands[1], upcard}
+        """The cards out of the stock: dealt, the upcard, drawn (a card thrown
+        stays placed, under the pile top or not)."""
 
     def emit(self, event: Event, drawn: int | None = None,
              layoffs: tuple[Layoff, ...] = (), at: int | None = None) -> None:
@@ -290,8 +294,10 @@ class _Play:
         except _Stop:  # a draw is whole or absent, as a knock: else the record loses it
             _fail(self.reader.at - 1, "the history ends inside a draw: 53 is followed by "
                                       "the card drawn (a chance action)")
-        if card in self.hands[0] or card in self.hands[1] or card == self.top:
-            _fail(self.reader.at - 1, "a card drawn that is already dealt")
+        if card in self.placed:
+            _fail(self.reader.at - 1, f"draws {card_name(card)}, which is not in the stock "
+                                      "(dealt, drawn or in the discard pile already)")
+        self.placed.add(card)
         self.stock -= 1
         self.emit(Event(player, DRAW_STOCK), drawn=card)
         self.hands[player].append(card)
