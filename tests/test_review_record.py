@@ -101,6 +101,19 @@ def test_a_record_that_cannot_have_happened_says_where(
     assert (caught.value.code, caught.value.loc) == (code, loc), what
 
 
+def test_a_joker_in_a_game_without_jokers_is_said_to_be_one() -> None:
+    """A joker dealt in gin read "JK at deal.upcard is one card too many: the
+    gin deck holds jokers", the opposite of what is wrong, and one drawn
+    "every copy is elsewhere"."""
+    with pytest.raises(SolverInputError) as caught:
+        read_record(_changed(_set(("deal", "upcard"), "JK")))
+    assert (caught.value.code, caught.value.loc) == ("too_many_jokers", ("deal", "upcard"))
+    assert caught.value.message == "JK at deal.upcard is not a card of gin: its deck has no jokers"
+    with pytest.raises(SolverInputError) as caught:
+        read_record(_changed(_set(("events", 4, "drawn"), "JK")))
+    assert (caught.value.code, caught.value.loc) == ("too_many_jokers", ("events", 4, "drawn"))
+
+
 def test_out_of_turn_events_are_the_advisors_replays_to_refuse() -> None:
     """Every card is where the events put it, but bob throws without drawing
     first: the advisor's replay of the public history refuses it, said of the

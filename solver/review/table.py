@@ -279,13 +279,12 @@ class _Walk:
         for number, (card, loc) in enumerate(places):
             if number == stock_from:
                 self.unseen = list(left)
+            where = ".".join(map(str, loc))
+            self.in_deck(card, where, loc)
             if left[card] <= 0:
-                what = "jokers" if card == JOKER and not self.copies[JOKER] else \
-                    f"{self.copies[card]} of {card_name(card)}"
-                refuse(f"{card_name(card)} at {'.'.join(map(str, loc))} is one card too many: "
-                       f"the {self.record.game} deck holds {what}", loc,
-                       "too_many_jokers" if card == JOKER and not self.copies[JOKER]
-                       else "too_many_copies")
+                refuse(f"{card_name(card)} at {where} is one card too many: the "
+                       f"{self.record.game} deck holds {self.copies[card]} of "
+                       f"{card_name(card)}", loc, "too_many_copies")
             left[card] -= 1
         if stock_from == len(places):
             self.unseen = list(left)
@@ -293,6 +292,13 @@ class _Walk:
         if dealt.stock is not None and len(dealt.stock) != self.stock_left:
             refuse(f"deal.stock has {len(dealt.stock)} cards; after the deal the stock holds "
                    f"{self.stock_left}", ("deal", "stock"), "stock_mismatch")
+
+    def in_deck(self, card: int, where: str, loc: Loc) -> None:
+        """``too_many_jokers`` when ``card`` is a joker and the game's deck
+        has none (as the advisor's replay says it: ``check_deck``)."""
+        if not self.copies[card]:
+            refuse(f"{card_name(card)} at {where} is not a card of {self.record.game}: its deck "
+                   "has no jokers", loc, "too_many_jokers")
 
     # -- events ------------------------------------------------------------------------
     @staticmethod
@@ -340,9 +346,11 @@ class _Walk:
         elif drawn is None:
             self.fail(index, "a draw_stock needs the card drawn (drawn), or the record the "
                              "stock's order (deal.stock)", "drawn_missing", "drawn")
-        elif self.unseen[drawn] <= 0:
-            self.fail(index, f"draws {card_name(drawn)}, which is not in the stock (every copy "
-                             "is elsewhere)", "drawn_mismatch", "drawn")
+        else:
+            self.in_deck(drawn, f"events[{index}].drawn", ("events", index, "drawn"))
+            if self.unseen[drawn] <= 0:
+                self.fail(index, f"draws {card_name(drawn)}, which is not in the stock (every "
+                                 "copy is elsewhere)", "drawn_mismatch", "drawn")
         if not self.turned:
             self.unseen[drawn] -= 1
         self.stock_left -= 1
