@@ -179,6 +179,23 @@ def test_a_record_whose_draws_the_stock_order_gives_is_written_back() -> None:
     assert [d.drawn for d in walk(back).decisions] == [d.drawn for d in walk(record).decisions]
 
 
+def test_a_record_whose_seat_1_plays_first_is_written_with_it_as_player_0() -> None:
+    """OpenSpiel's player 0 plays first and is dealt first; a record dealt
+    by seat 0 (seat 1 plays first) was written with seat 0's hand as player
+    0's, a history whose first actions were played from the other hand
+    (pyspiel refused it, and so did from_openspiel)."""
+    from solver.review.selfplay import at_random, play
+
+    record = play("gin", [at_random, at_random], seed=0, level="novice", dealer=0,
+                  rules={"undercut_on_tie": False})
+    back = from_openspiel(to_openspiel(record))
+    assert back.dealt.hands == record.dealt.hands[::-1]
+    assert [s.event.action for s in back.steps] == [s.event.action for s in record.steps]
+    assert [s.player for s in back.steps] == [1 - s.player for s in record.steps]
+    result = walk(record).result
+    assert result is not None and walk(back).result == result[::-1]
+
+
 @pytest.mark.parametrize(("options", "loc"), [
     ({"players": ("ann",)}, ("players",)),
     ({"players": ("ann", "bob", "cat")}, ("players",)),

@@ -411,13 +411,15 @@ def to_openspiel(record: Record) -> list[int]:
     by OpenSpiel's rules (the inverse of ``from_openspiel``); the record is
     checked first (``InvalidStateError`` where it cannot have happened), and
     a draw whose card only the stock's order says (``deal.stock``, no
-    ``drawn``) writes that card."""
+    ``drawn``) writes that card.  OpenSpiel's player 0 is the seat that
+    plays first: the record's seat 0, or seat 1 when seat 0 dealt."""
     if record.game != "gin":
         raise InvalidStateError("only gin records are OpenSpiel gin_rummy games",
                                 code="unknown_variant", loc=("game",))
     # the walk knows each draw's card, from ``drawn`` or from the stock's order
     drawn = {d.first: d.drawn for d in walk(record).decisions if d.drawn is not None}
-    out = [card_to_openspiel(c) for hand in record.dealt.hands for c in hand]
+    first = (record.dealer + 1) % 2  # OpenSpiel deals its player 0, who plays first, first
+    out = [card_to_openspiel(c) for seat in (first, 1 - first) for c in record.dealt.hands[seat]]
     out.append(card_to_openspiel(record.dealt.upcard))
     stock = CARDS - 2 * HAND - 1
     played = False
