@@ -196,6 +196,29 @@ def test_a_record_whose_seat_1_plays_first_is_written_with_it_as_player_0() -> N
     assert result is not None and walk(back).result == result[::-1]
 
 
+def test_a_record_knocking_where_openspiel_cannot_is_not_written() -> None:
+    """A record played with a knock limit of 20 knocks with 20 points of
+    deadwood: written as it was, the history was one pyspiel refuses (and
+    from_openspiel too, at the knock's discard)."""
+    from solver.review import read_record
+
+    record = read_record({
+        "game": "gin", "players": ["ann", "bob"], "rules": {"knock_limit": 20},
+        "deal": {"hands": ["AS 2S 3S 4S 5S 6S 7S 8S KD QH", "AH 2H 3H 4H 5H 6H 7H 8H 9H KC"],
+                 "upcard": "QC"},
+        "events": [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+                   {"player": 0, "action": "draw_stock", "drawn": "JD"},
+                   {"player": 0, "action": "knock", "card": "KD",
+                    "melds": [["AS", "2S", "3S", "4S"], ["5S", "6S", "7S", "8S"]]},
+                   {"player": 1, "action": "lay_off",
+                    "melds": [["AH", "2H", "3H", "4H", "5H"], ["6H", "7H", "8H", "9H"]],
+                    "deadwood": ["KC"]}]})
+    with pytest.raises(SolverInputError) as caught:
+        to_openspiel(record)
+    assert (caught.value.code, caught.value.loc) == ("cannot_knock", ("events", 3))
+    assert "deadwood is 20" in caught.value.message
+
+
 @pytest.mark.parametrize(("options", "loc"), [
     ({"players": ("ann",)}, ("players",)),
     ({"players": ("ann", "bob", "cat")}, ("players",)),

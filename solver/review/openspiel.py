@@ -49,11 +49,12 @@ from typing import NoReturn
 
 from solver.cards import card_name
 from solver.errors import InvalidStateError, is_list
+from solver.gin import gin_deal
 from solver.play.advice import Layoff
 from solver.play.events import Event
 from solver.play.words import DISCARD, DRAW_STOCK, KNOCK, LAY_OFF, PASS, TAKE_DISCARD
 from solver.review.record import Dealt, Record, Step, read_players, read_score, refuse
-from solver.review.table import check_record, layoff_target, walk
+from solver.review.table import Decision, check_record, layoff_target, walk
 
 CARDS = 52
 DRAW_UPCARD = 52
@@ -63,6 +64,8 @@ KNOCK_ACTION = 55
 MELD_BASE = 56
 HAND = 10
 WALL = 2
+KNOCK_CARD = 10
+"""OpenSpiel's knock limit (its ``knock_card`` parameter)."""
 MAX_UPCARD_DRAWS = 50
 """OpenSpiel ends the hand unscored at the 50th pickup of the upcard."""
 RULES = {"undercut_on_tie": False}
@@ -406,18 +409,40 @@ class _Play:
                   layoffs=tuple(layoffs))
 
 
+def _check_knocks(decisions: Sequence[Decision]) -> None:
+    """Every knock is one OpenSpiel allows: deadwood at most its knock card
+    (10) by its card points (a record played with another knock limit,
+    Oklahoma or other card points may knock where OpenSpiel cannot)."""
+    points = gin_deal(RULES).points
+    for decision in decisions:
+        move = decision.move
+        if move.action == KNOCK:
+            shown = {c for meld in move.melds for c in meld} | {move.card}
+            deadwood = sum(points[c] for c in decision.hand if c not in shown)
+            if deadwood > KNOCK_CARD:
+                raise InvalidStateError(
+                    f"events[{decision.first}]: the knock's deadwood is {deadwood} by "
+                    f"OpenSpiel's card points, over its knock limit ({KNOCK_CARD}): not an "
+                    "OpenSpiel gin_rummy game", code="cannot_knock",
+                    loc=("events", decision.first))
+
+
 def to_openspiel(record: Record) -> list[int]:
     """The OpenSpiel ``gin_rummy`` action history of a gin ``record`` played
     by OpenSpiel's rules (the inverse of ``from_openspiel``); the record is
     checked first (``InvalidStateError`` where it cannot have happened), and
     a draw whose card only the stock's order says (``deal.stock``, no
     ``drawn``) writes that card.  OpenSpiel's player 0 is the seat that
-    plays first: the record's seat 0, or seat 1 when seat 0 dealt."""
+    plays first: the record's seat 0, or seat 1 when seat 0 dealt.  A knock
+    OpenSpiel could not make (deadwood over 10 by its card points: a record
+    played with other knobs) is ``cannot_knock``."""
     if record.game != "gin":
         raise InvalidStateError("only gin records are OpenSpiel gin_rummy games",
                                 code="unknown_variant", loc=("game",))
     # the walk knows each draw's card, from ``drawn`` or from the stock's order
-    drawn = {d.first: d.drawn for d in walk(record).decisions if d.drawn is not None}
+    decisions = walk(record).decisions
+    drawn = {d.first: d.drawn for d in decisions if d.drawn is not None}
+    _check_knocks(decisions)
     first = (record.dealer + 1) % 2  # OpenSpiel deals its player 0, who plays first, first
     out = [card_to_openspiel(c) for seat in (first, 1 - first) for c in record.dealt.hands[seat]]
     out.append(card_to_openspiel(record.dealt.upcard))
