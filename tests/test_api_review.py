@@ -136,6 +136,29 @@ def test_an_impossible_record_is_a_422_naming_the_event(inline_client: Any) -> N
     assert error["type"] == "card_not_held" and error["loc"] == ["line", "events", 1, "card"]
 
 
+@pytest.mark.parametrize(("players", "seat"), [
+    (["\x1b[2J\x1b[31mann", "bob"], 0),
+    (["ann", "bob\ndecisions  0. ann: blunder"], 1),
+    (["ann", "bob\x00"], 1),
+])
+def test_a_player_id_that_is_not_printable_is_refused(inline_client: Any, players: list[str],
+                                                      seat: int) -> None:
+    """A player id is echoed in the command line's report and in summaries:
+    one with a terminal escape or a line break was accepted and printed as
+    it was (clearing the screen, forging a report line)."""
+    response = inline_client.post("/v1/review", json={**GAME, "players": players})
+    assert response.status_code == 422
+    item = response.json()["detail"][0]
+    assert (item["type"], item["loc"]) == ("invalid_record", ["body", "players", seat])
+    assert "printable" in item["msg"]
+    from solver.review import read_record
+    from solver.review.record import RECORD_FIELDS
+
+    record = {key: value for key, value in GAME.items() if key in RECORD_FIELDS}
+    assert read_record({**record, "players": ["Åsa Öberg", "李雷 ♠"]}).players == (
+        "Åsa Öberg", "李雷 ♠")
+
+
 def test_requests_are_bounded() -> None:
     with pytest.raises(ValueError, match=r"too_long|at most"):
         ReviewRequest.model_validate({**GAME, "events": GAME["events"] * 300})

@@ -4,7 +4,7 @@ A ``Record`` is one hand (gin), deal (Indian rummy) or round (Rummy 500,
 Rommy, basic rummy) as the table saw it with every card face up:
 
 * ``game`` -- one of the advisor's games (``solver.play.GAMES``);
-* ``players`` -- an id per seat (any string: the same id in many records
+* ``players`` -- an id per seat (1 to 64 printable characters: the same id in many records
   sums up one player across games); their number is the table's size;
 * ``dealer`` -- the dealer's seat (the seat after it plays first);
 * ``deal`` -- ``hands`` (each seat's dealt cards), ``upcard`` (the first
@@ -250,9 +250,12 @@ def read_players(value: object) -> tuple[str, ...]:
         refuse("players must be a list of an id per seat (two at least)", ("players",))
     ids: list[str] = []
     for seat, name in enumerate(value):
-        if not isinstance(name, str) or not 0 < len(name) <= MAX_PLAYER_ID:
-            refuse(f"players[{seat}] must be an id of 1 to {MAX_PLAYER_ID} characters",
-                   ("players", seat))
+        # printable: an id is echoed in reports, and a control character or a
+        # line break there rewrites a terminal or forges a line of the report
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_PLAYER_ID \
+                or not name.isprintable():
+            refuse(f"players[{seat}] must be an id of 1 to {MAX_PLAYER_ID} printable characters "
+                   "(no control characters or line breaks)", ("players", seat))
         ids.append(name)
     return tuple(ids)
 
