@@ -166,6 +166,20 @@ def test_a_draw_of_a_card_under_the_pile_top_is_refused_at_the_draw() -> None:
     assert "draws AS" in caught.value.message
 
 
+def test_a_knock_no_discard_allows_is_refused_at_the_knock() -> None:
+    """Player 0 (AS 3S 5S 7S 9S JS KS 3D 5D 7D) draws the 2 of spades and
+    knocks (55): with 46 points of deadwood at best it cannot, and OpenSpiel
+    refuses the 55. The importer read on and refused the next action ("the
+    knocker's discard; got action 52"), or its discard as over the limit."""
+    deal = [0, 2, 4, 6, 8, 10, 12, 28, 30, 32, *range(13, 23), 51]
+    for after in ([52], [12, MELD_BASE + _meld_id("AS 2S 3S"), 54]):
+        with pytest.raises(SolverInputError) as caught:
+            from_openspiel([*deal, 54, 54, 53, 1, 55, *after])
+        assert (caught.value.code, caught.value.loc) == ("invalid_openspiel_history",
+                                                         ("history", 25))
+        assert "cannot" in caught.value.message and "46" in caught.value.message
+
+
 def test_a_record_whose_draws_the_stock_order_gives_is_written_back() -> None:
     """A record giving the stock's order instead of each draw's card (as the
     self-play and arena records do) was an AssertionError in to_openspiel."""

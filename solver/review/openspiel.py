@@ -30,8 +30,8 @@ it makes plays gin with ``undercut_on_tie`` off.
 ``from_openspiel(history)`` is the ``Record`` of such a history (checked;
 an action history that is not a gin game is an ``InvalidStateError``
 ``invalid_openspiel_history`` at ``("history", i)``, the action at fault:
-also a card dealt twice, a draw of a card already placed, a knock over the
-limit; a history may stop between actions, not inside a draw or a knock);
+also a card dealt twice, a draw of a card already placed, a knock (55) no
+discard allows, a knock over the limit; a history may stop between actions, not inside a draw or a knock);
 ``to_openspiel(record)`` gives the history back.
 
 >>> deal = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 51]
@@ -49,7 +49,7 @@ from typing import NoReturn
 
 from solver.cards import card_name
 from solver.errors import InvalidStateError, is_list
-from solver.gin import gin_deal
+from solver.gin import gin_deal, knock_check
 from solver.play.advice import Layoff
 from solver.play.events import Event
 from solver.play.words import DISCARD, DRAW_STOCK, KNOCK, LAY_OFF, PASS, TAKE_DISCARD
@@ -356,6 +356,13 @@ class _Play:
 
     def _knock(self, player: int) -> None:
         reader = self.reader
+        # as OpenSpiel: a knock (55) is legal only when some discard leaves
+        # deadwood within the limit (a search cut short refuses nothing)
+        report = knock_check([card_name(c) for c in self.hands[player]], rules=RULES)
+        if report.optimal and not report.can_knock:
+            _fail(reader.at - 1, f"player {player} knocks but cannot: its least deadwood after "
+                                 f"any discard is {report.min_deadwood}, over the knock limit "
+                                 f"({KNOCK_CARD})")
         try:
             card = reader.card("the knocker's discard")
             thrown_at = reader.at - 1
