@@ -233,6 +233,19 @@ def test_a_record_knocking_where_openspiel_cannot_is_not_written() -> None:
     assert "deadwood is 20" in caught.value.message
 
 
+def test_a_gin_knock_that_does_not_list_its_deadwood_is_written_as_gin() -> None:
+    """A knock need not list its deadwood; one that melds every card kept
+    (gin) but leaves the field out was written with a layoff phase after it
+    (a 54 OpenSpiel does not take after gin), so the defender's melds came
+    after the hand's end."""
+    from solver.review import read_record
+
+    history = _knock_history()
+    data = from_openspiel(history).to_dict()
+    del data["events"][3]["deadwood"]
+    assert to_openspiel(read_record(data)) == history
+
+
 @pytest.mark.parametrize(("options", "loc"), [
     ({"players": ("ann",)}, ("players",)),
     ({"players": ("ann", "bob", "cat")}, ("players",)),

@@ -44,7 +44,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 from solver.cards import card_name
@@ -416,22 +416,30 @@ class _Play:
                   layoffs=tuple(layoffs))
 
 
-def _check_knocks(decisions: Sequence[Decision]) -> None:
-    """Every knock is one OpenSpiel allows: deadwood at most its knock card
-    (10) by its card points (a record played with another knock limit,
-    Oklahoma or other card points may knock where OpenSpiel cannot)."""
-    points = gin_deal(RULES).points
+def _knock_deadwood(decisions: Sequence[Decision]) -> dict[int, list[int]]:
+    """The knocker's unmelded cards at each knock, by event (a knock need not
+    list its deadwood: it is the cards neither shown in a meld nor thrown)."""
+    out = {}
     for decision in decisions:
         move = decision.move
         if move.action == KNOCK:
             shown = {c for meld in move.melds for c in meld} | {move.card}
-            deadwood = sum(points[c] for c in decision.hand if c not in shown)
-            if deadwood > KNOCK_CARD:
-                raise InvalidStateError(
-                    f"events[{decision.first}]: the knock's deadwood is {deadwood} by "
-                    f"OpenSpiel's card points, over its knock limit ({KNOCK_CARD}): not an "
-                    "OpenSpiel gin_rummy game", code="cannot_knock",
-                    loc=("events", decision.first))
+            out[decision.first] = [c for c in decision.hand if c not in shown]
+    return out
+
+
+def _check_knocks(deadwoods: Mapping[int, Sequence[int]]) -> None:
+    """Every knock is one OpenSpiel allows: deadwood at most its knock card
+    (10) by its card points (a record played with another knock limit,
+    Oklahoma or other card points may knock where OpenSpiel cannot)."""
+    points = gin_deal(RULES).points
+    for index, cards in deadwoods.items():
+        deadwood = sum(points[c] for c in cards)
+        if deadwood > KNOCK_CARD:
+            raise InvalidStateError(
+                f"events[{index}]: the knock's deadwood is {deadwood} by OpenSpiel's card "
+                f"points, over its knock limit ({KNOCK_CARD}): not an OpenSpiel gin_rummy game",
+                code="cannot_knock", loc=("events", index))
 
 
 def to_openspiel(record: Record) -> list[int]:
@@ -449,7 +457,8 @@ def to_openspiel(record: Record) -> list[int]:
     # the walk knows each draw's card, from ``drawn`` or from the stock's order
     decisions = walk(record).decisions
     drawn = {d.first: d.drawn for d in decisions if d.drawn is not None}
-    _check_knocks(decisions)
+    deadwoods = _knock_deadwood(decisions)
+    _check_knocks(deadwoods)
     first = (record.dealer + 1) % 2  # OpenSpiel deals its player 0, who plays first, first
     out = [card_to_openspiel(c) for seat in (first, 1 - first) for c in record.dealt.hands[seat]]
     out.append(card_to_openspiel(record.dealt.upcard))
@@ -485,7 +494,7 @@ def to_openspiel(record: Record) -> list[int]:
             out.append(card_to_openspiel(event.card))
             out += [MELD_BASE + _MELD_IDS[frozenset(p)] for m in event.melds for p in pieces(m)]
             out.append(PASS_ACTION)
-            knocked_gin = event.deadwood == ()
+            knocked_gin = not deadwoods[index]  # after gin OpenSpiel has no layoffs
         elif action == LAY_OFF:
             if not knocked_gin:
                 out += [card_to_openspiel(c) for lay in step.layoffs for c in lay.cards]
