@@ -246,6 +246,33 @@ def test_a_gin_knock_that_does_not_list_its_deadwood_is_written_as_gin() -> None
     assert to_openspiel(read_record(data)) == history
 
 
+@pytest.mark.parametrize("layoffs", [None, [{"target": 0, "cards": ["3S", "4S"]}]])
+def test_a_replys_layoffs_are_written_one_by_one_as_openspiel_lays_them(
+        layoffs: list[dict[str, Any]] | None) -> None:
+    """Bob lays 3S and 4S off onto ann's 5S 6S 7S. Without ``layoffs`` (the
+    field is optional: the walk finds them) the history had no layoffs, a
+    game OpenSpiel scores 7 points apart; given in ascending order, 3S came
+    first, which extends nothing yet."""
+    from solver.review import read_record
+
+    reply: dict[str, Any] = {"player": 1, "action": "lay_off", "melds": [],
+                             "deadwood": ["2H", "4H", "6H", "9C", "TC", "5D", "7D", "9D"]}
+    if layoffs is not None:
+        reply["layoffs"] = layoffs
+    record = read_record({
+        "game": "gin", "players": ["ann", "bob"], "rules": {"undercut_on_tie": False},
+        "deal": {"hands": ["5S 6S 7S 8H 8D 8C JD QD KD AC", "3S 4S 2H 4H 6H 9C TC 5D 7D 9D"],
+                 "upcard": "KH"},
+        "events": [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+                   {"player": 0, "action": "draw_stock", "drawn": "2C"},
+                   {"player": 0, "action": "knock", "card": "2C",
+                    "melds": [["5S", "6S", "7S"], ["8H", "8D", "8C"], ["JD", "QD", "KD"]]},
+                   reply]})
+    history = to_openspiel(record)
+    assert history[-5:] == [54, 3, 2, 54, 54]  # the knock's end, 4S, 3S, no more, no melds
+    assert walk(from_openspiel(history)).result == walk(record).result == (51.0, -51.0)
+
+
 @pytest.mark.parametrize(("options", "loc"), [
     ({"players": ("ann",)}, ("players",)),
     ({"players": ("ann", "bob", "cat")}, ("players",)),

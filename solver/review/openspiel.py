@@ -442,6 +442,21 @@ def _check_knocks(deadwoods: Mapping[int, Sequence[int]]) -> None:
                 code="cannot_knock", loc=("events", index))
 
 
+def _layoff_order(melds: Sequence[Sequence[int]], cards: Sequence[int]) -> list[int]:
+    """``cards`` in an order OpenSpiel lays them off onto the knocker's
+    ``melds``, one at a time, each extending a meld as it stands (a run
+    extended down by two cards takes the nearer first)."""
+    table = [list(meld) for meld in melds]
+    left = sorted(cards)
+    out = []
+    while left:
+        card, target = next((c, t) for c in left if (t := layoff_target(table, c)) is not None)
+        table[target].append(card)
+        left.remove(card)
+        out.append(card)
+    return out
+
+
 def to_openspiel(record: Record) -> list[int]:
     """The OpenSpiel ``gin_rummy`` action history of a gin ``record`` played
     by OpenSpiel's rules (the inverse of ``from_openspiel``); the record is
@@ -459,6 +474,10 @@ def to_openspiel(record: Record) -> list[int]:
     drawn = {d.first: d.drawn for d in decisions if d.drawn is not None}
     deadwoods = _knock_deadwood(decisions)
     _check_knocks(deadwoods)
+    # a reply's layoffs as the walk found them (a record need not say where they went)
+    laid = {d.first: [c for lay in d.move.layoffs for c in lay.cards] for d in decisions
+            if d.move.action == LAY_OFF}
+    knocked: tuple[tuple[int, ...], ...] = ()
     first = (record.dealer + 1) % 2  # OpenSpiel deals its player 0, who plays first, first
     out = [card_to_openspiel(c) for seat in (first, 1 - first) for c in record.dealt.hands[seat]]
     out.append(card_to_openspiel(record.dealt.upcard))
@@ -495,9 +514,10 @@ def to_openspiel(record: Record) -> list[int]:
             out += [MELD_BASE + _MELD_IDS[frozenset(p)] for m in event.melds for p in pieces(m)]
             out.append(PASS_ACTION)
             knocked_gin = not deadwoods[index]  # after gin OpenSpiel has no layoffs
+            knocked = event.melds
         elif action == LAY_OFF:
             if not knocked_gin:
-                out += [card_to_openspiel(c) for lay in step.layoffs for c in lay.cards]
+                out += [card_to_openspiel(c) for c in _layoff_order(knocked, laid[index])]
                 out.append(PASS_ACTION)
             out += [MELD_BASE + _MELD_IDS[frozenset(p)] for m in event.melds for p in pieces(m)]
             out.append(PASS_ACTION)
