@@ -273,6 +273,33 @@ def test_a_replys_layoffs_are_written_one_by_one_as_openspiel_lays_them(
     assert walk(from_openspiel(history)).result == walk(record).result == (51.0, -51.0)
 
 
+def test_a_record_that_goes_on_past_openspiels_guards_is_not_written() -> None:
+    """Ann and bob each take the king of hearts and throw it back: OpenSpiel
+    ends the hand there, unscored (as at the 50th pickup of the upcard). A
+    record that goes on was written whole, a history with actions after
+    the hand's end; it stops where the guard ended it when that is its
+    last event."""
+    from solver.review import read_record
+
+    data: dict[str, Any] = {
+        "game": "gin", "players": ["ann", "bob"], "rules": {"undercut_on_tie": False},
+        "deal": {"hands": ["AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "AC 2C 3C 4C 5C 6C 7C 8C 9C TC"],
+                 "upcard": "KH"},
+        "events": [{"player": 0, "action": "take_discard", "card": "KH"},
+                   {"player": 0, "action": "discard", "card": "KH"},
+                   {"player": 1, "action": "take_discard", "card": "KH"},
+                   {"player": 1, "action": "discard", "card": "KH"},
+                   {"player": 0, "action": "draw_stock", "drawn": "JS"}]}
+    with pytest.raises(SolverInputError) as caught:
+        to_openspiel(read_record(data))
+    assert (caught.value.code, caught.value.loc) == ("hand_over", ("events", 4))
+    assert "events[3]" in caught.value.message
+    data["events"].pop()
+    history = to_openspiel(read_record(data))
+    assert history[21:] == [52, 51, 52, 51]
+    assert walk(from_openspiel(history)).result == (0.0, 0.0)
+
+
 @pytest.mark.parametrize(("options", "loc"), [
     ({"players": ("ann",)}, ("players",)),
     ({"players": ("ann", "bob", "cat")}, ("players",)),

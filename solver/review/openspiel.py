@@ -465,7 +465,9 @@ def to_openspiel(record: Record) -> list[int]:
     ``drawn``) writes that card.  OpenSpiel's player 0 is the seat that
     plays first: the record's seat 0, or seat 1 when seat 0 dealt.  A knock
     OpenSpiel could not make (deadwood over 10 by its card points: a record
-    played with other knobs) is ``cannot_knock``."""
+    played with other knobs) is ``cannot_knock``, and an event after OpenSpiel's
+    guards ended the hand (the 50th pickup of the upcard, a card thrown back
+    twice in a row) ``hand_over``."""
     if record.game != "gin":
         raise InvalidStateError("only gin records are OpenSpiel gin_rummy games",
                                 code="unknown_variant", loc=("game",))
@@ -478,6 +480,9 @@ def to_openspiel(record: Record) -> list[int]:
     laid = {d.first: [c for lay in d.move.layoffs for c in lay.cards] for d in decisions
             if d.move.action == LAY_OFF}
     knocked: tuple[tuple[int, ...], ...] = ()
+    taken: int | None = None  # the card taken this turn (OpenSpiel's previous upcard)
+    repeated = False
+    ended: tuple[int, str] | None = None  # where OpenSpiel's guards ended the hand, and why
     first = (record.dealer + 1) % 2  # OpenSpiel deals its player 0, who plays first, first
     out = [card_to_openspiel(c) for seat in (first, 1 - first) for c in record.dealt.hands[seat]]
     out.append(card_to_openspiel(record.dealt.upcard))
@@ -489,6 +494,11 @@ def to_openspiel(record: Record) -> list[int]:
     for index, step in enumerate(steps):
         event = step.event
         action = event.action
+        if ended is not None:
+            raise InvalidStateError(
+                f"events[{index}]: OpenSpiel's gin_rummy ended the hand unscored at "
+                f"events[{ended[0]}] ({ended[1]}); a record that goes on is not an OpenSpiel "
+                "game", code="hand_over", loc=("events", index))
         if action == PASS:
             out.append(PASS_ACTION)
         elif action == TAKE_DISCARD:
@@ -497,13 +507,20 @@ def to_openspiel(record: Record) -> list[int]:
                 continue
             out.append(DRAW_UPCARD)
             upcard_draws += played
+            taken = event.card
+            if upcard_draws == MAX_UPCARD_DRAWS:
+                ended = index, f"the {MAX_UPCARD_DRAWS}th pickup of the upcard"
         elif action == DRAW_STOCK:
             out += [DRAW_STOCK_ACTION, card_to_openspiel(drawn[index])]
             stock -= 1
+            taken = None
         elif action == DISCARD:
             assert event.card is not None
             out.append(card_to_openspiel(event.card))
             played = True
+            if event.card == taken and repeated:
+                ended = index, "a card thrown back twice in a row"
+            repeated, taken = event.card == taken, None
         elif action == KNOCK:
             assert event.card is not None
             wall = index > 0 and steps[index - 1].action == TAKE_DISCARD and played \
