@@ -300,6 +300,39 @@ def test_a_record_that_goes_on_past_openspiels_guards_is_not_written() -> None:
     assert walk(from_openspiel(history)).result == (0.0, 0.0)
 
 
+def test_a_run_is_extended_by_two_cards_an_end_at_most_as_openspiel_does() -> None:
+    """OpenSpiel lets the defender extend a knocker's run by two cards an
+    end (its layoffs are counted from the run as laid): bob's 4S and 3S go
+    onto ann's 5S 6S 7S, his 2S does not. The reader chained on and took a
+    third card; the writer wrote a record whose reply lays three, a history
+    pyspiel refuses."""
+    from solver.review import read_record
+
+    def record(layoffs: list[str], deadwood: list[str]) -> Any:
+        return read_record({
+            "game": "gin", "players": ["ann", "bob"], "rules": {"undercut_on_tie": False},
+            "deal": {"hands": ["5S 6S 7S 8H 8D 8C JD QD KD AC",
+                               "2S 3S 4S 2H 4H 6H 9C TC 5D 7D"], "upcard": "KH"},
+            "events": [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+                       {"player": 0, "action": "draw_stock", "drawn": "2C"},
+                       {"player": 0, "action": "knock", "card": "2C",
+                        "melds": [["5S", "6S", "7S"], ["8H", "8D", "8C"], ["JD", "QD", "KD"]]},
+                       {"player": 1, "action": "lay_off", "melds": [], "deadwood": deadwood,
+                        "layoffs": [{"target": 0, "cards": layoffs}]}]})
+
+    kept = ["2H", "4H", "6H", "9C", "TC", "5D", "7D"]
+    history = to_openspiel(record(["3S", "4S"], ["2S", *kept]))
+    assert history[-4:] == [3, 2, 54, 54]
+    with pytest.raises(SolverInputError) as caught:
+        from_openspiel([*history[:-2], 1, 54, 54])
+    assert (caught.value.code, caught.value.loc) == ("invalid_openspiel_history",
+                                                     ("history", len(history) - 2))
+    with pytest.raises(SolverInputError) as caught:
+        to_openspiel(record(["2S", "3S", "4S"], kept))
+    assert (caught.value.code, caught.value.loc) == ("invalid_meld", ("events", 4))
+    assert "2S" in caught.value.message
+
+
 @pytest.mark.parametrize(("options", "loc"), [
     ({"players": ("ann",)}, ("players",)),
     ({"players": ("ann", "bob", "cat")}, ("players",)),

@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
-from solver.cards import card_name
+from solver.cards import card_name, names, rank_of, suit_of
 from solver.errors import InvalidStateError, is_list
 from solver.gin import gin_deal, knock_check
 from solver.play.advice import Layoff
@@ -404,10 +404,13 @@ class _Play:
         if not gin:
             while (action := reader.next("a layoff (a card) or 54")) != PASS_ACTION:
                 card = card_from_openspiel(action) if action < CARDS else None
-                target = None if card is None or card not in hand else layoff_target(table, card)
+                allowed = card is not None and card in hand and card in openspiel_layoffs(
+                    knocked, [c for lay in layoffs for c in lay.cards])
+                target = layoff_target(table, card) if allowed and card is not None else None
                 if card is None or target is None:
                     _fail(reader.at - 1, f"expected a card of the defender's that extends a "
-                                         f"knocker's meld, or 54; got {action}")
+                                         f"knocker's meld (a run by two cards an end at most), "
+                                         f"or 54; got {action}")
                 hand.remove(card)
                 table[target].append(card)
                 layoffs.append(Layoff(target, (card,)))
@@ -442,16 +445,47 @@ def _check_knocks(deadwoods: Mapping[int, Sequence[int]]) -> None:
                 code="cannot_knock", loc=("events", index))
 
 
-def _layoff_order(melds: Sequence[Sequence[int]], cards: Sequence[int]) -> list[int]:
+def openspiel_layoffs(melds: Sequence[Sequence[int]], laid: Sequence[int]) -> set[int]:
+    """The cards OpenSpiel lets the defender lay off next onto the knocker's
+    ``melds`` (as laid: runs of at most five) after ``laid``: a three-card
+    set's fourth card, a run's next card at either end and, once that is
+    laid, the one beyond it -- OpenSpiel extends a run by two cards an end
+    at most, where this library's gin chains on.
+
+    >>> from solver.cards import names, parse_cards
+    >>> run = parse_cards("3H 4H 5H")
+    >>> names(sorted(openspiel_layoffs([run], parse_cards("6H")))), names(sorted(
+    ...     openspiel_layoffs([run], parse_cards("6H 7H"))))  # 8H never
+    ('2H 7H', '2H 7H')
+    """
+    out: set[int] = set()
+    for meld in melds:
+        ranks = sorted(rank_of(c) for c in meld)
+        if len(set(ranks)) == 1:
+            if len(meld) == 3:
+                out.update(c for c in range(CARDS) if rank_of(c) == ranks[0] and c not in meld)
+            continue
+        suit = suit_of(meld[0]) * 13
+        ends = [suit + r for r in (ranks[0] - 1, ranks[-1] + 1) if 0 <= r < 13]
+        reach = ranks + [rank_of(c) for c in laid if c in ends]
+        out.update(suit + r for r in (min(reach) - 1, max(reach) + 1) if 0 <= r < 13)
+    return out
+
+
+def _layoff_order(index: int, melds: Sequence[Sequence[int]], cards: Sequence[int]) -> list[int]:
     """``cards`` in an order OpenSpiel lays them off onto the knocker's
-    ``melds``, one at a time, each extending a meld as it stands (a run
-    extended down by two cards takes the nearer first)."""
-    table = [list(meld) for meld in melds]
+    ``melds`` (``openspiel_layoffs``: one at a time, each extending a meld
+    as it stands); ``invalid_meld`` at event ``index`` when OpenSpiel
+    cannot lay them all."""
     left = sorted(cards)
-    out = []
+    out: list[int] = []
     while left:
-        card, target = next((c, t) for c in left if (t := layoff_target(table, c)) is not None)
-        table[target].append(card)
+        card = next((c for c in left if c in openspiel_layoffs(melds, out)), None)
+        if card is None:
+            raise InvalidStateError(
+                f"events[{index}]: OpenSpiel cannot lay off {names(left)}: it extends a run by "
+                "two cards an end at most; not an OpenSpiel gin_rummy game", code="invalid_meld",
+                loc=("events", index))
         left.remove(card)
         out.append(card)
     return out
@@ -534,7 +568,8 @@ def to_openspiel(record: Record) -> list[int]:
             knocked = event.melds
         elif action == LAY_OFF:
             if not knocked_gin:
-                out += [card_to_openspiel(c) for c in _layoff_order(knocked, laid[index])]
+                out += [card_to_openspiel(c) for c in _layoff_order(
+                    index, [p for meld in knocked for p in pieces(meld)], laid[index])]
                 out.append(PASS_ACTION)
             out += [MELD_BASE + _MELD_IDS[frozenset(p)] for m in event.melds for p in pieces(m)]
             out.append(PASS_ACTION)
@@ -545,4 +580,4 @@ def to_openspiel(record: Record) -> list[int]:
 
 
 __all__ = ["MELDS", "RULES", "card_from_openspiel", "card_to_openspiel", "from_openspiel",
-           "meld_cards", "pieces", "to_openspiel"]
+           "meld_cards", "openspiel_layoffs", "pieces", "to_openspiel"]
