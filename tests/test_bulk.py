@@ -680,3 +680,26 @@ def test_the_memory_benchmark_reviews_and_reports(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert out.startswith("1 hands played; resident ")
     assert out.splitlines()[-1].startswith("| 1 | ") and review_memory.resident_mb() > 0
+
+
+def test_workers_that_fail_end_the_run_with_a_json_error_under_json(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Workers that keep dying ended ``bulk --json`` with a plain ``error: ...``
+    (audit of the command line); the answers before are written, the summary too."""
+    source = tmp_path / "log.jsonl"
+    source.write_text("\n".join(_mixed_lines(3)) + "\n", encoding="utf-8")
+
+    def failing(args: argparse.Namespace, lines: Iterator[bytes],
+                settings: Settings) -> Iterator[Answered]:
+        yield Answered('{"id": 1, "result": {}}', True)
+        raise WorkersFailed("bulk workers died on 3 lines in a row")
+
+    monkeypatch.setattr(command, "_answers", failing)
+    out = tmp_path / "out.jsonl"
+    args = _args(str(source), "-o", str(out), "--summary", str(tmp_path / "s.json"))
+    args.json = True
+    assert command.run(args) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert json.loads(line) == {"error": {"type": "workers_failed", "loc": [],
+                                          "msg": "bulk workers died on 3 lines in a row"}}
+    assert len(_read(out)) == 1 and json.loads((tmp_path / "s.json").read_text()) is not None

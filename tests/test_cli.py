@@ -663,3 +663,41 @@ def test_review_help_names_player_ids_and_keeps_bracketed_clauses(
     text = " ".join(capsys.readouterr().out.split())
     assert "--players ID [ID ...]" in text
     assert "the dealer's seat (default: the last seat; the seat after it plays first)" in text
+
+
+def _bulk_error(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    """The ``{"type", "loc", "msg"}`` that ``bulk ... --json`` ends its run with:
+    exit 2, one JSON line on stderr, nothing on stdout (which carries the answers)."""
+    code, out, err = run(capsys, "bulk", *argv, "--json")
+    assert (code, out) == (2, ""), err
+    (line,) = err.splitlines()
+    body = json.loads(line)
+    assert set(body) == {"error"} and set(body["error"]) == {"type", "msg", "loc"}
+    error: dict[str, Any] = body["error"]
+    return error
+
+
+def test_bulk_json_prints_run_errors_as_json(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bulk --json`` printed a missing input, an unwritable ``-o`` and a Ray that
+    would not start as plain ``error: ...``, though ``--json`` prints errors as
+    JSON (audit of the command line)."""
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
+    missing = _bulk_error(capsys, str(tmp_path / "missing.jsonl"))
+    assert (missing["type"], missing["loc"]) == ("invalid_value", ["input"])
+    assert "missing.jsonl" in missing["msg"] and "No such file" in missing["msg"]
+    unwritable = _bulk_error(capsys, str(source), "-o", str(tmp_path / "no" / "out.jsonl"),
+                             "--processes", "1")
+    assert (unwritable["type"], unwritable["loc"]) == ("invalid_value", ["output"])
+    same = _bulk_error(capsys, str(source), "-o", str(source), "--processes", "1")
+    assert (same["type"], same["loc"]) == ("conflicting_arguments", ["output"])
+
+    def no_ray(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("could not connect to ray://nowhere:10001")
+
+    monkeypatch.setattr(importlib.import_module("api.bulk.on_ray"), "run_lines_ray", no_ray)
+    ray = _bulk_error(capsys, str(source), "--ray=ray://nowhere:10001")
+    assert (ray["type"], ray["loc"]) == ("invalid_value", ["ray"]) and "nowhere" in ray["msg"]
+    code, out, err = run(capsys, "bulk", str(tmp_path / "missing.jsonl"))
+    assert (code, out) == (2, "") and err.startswith("error: cannot read ")

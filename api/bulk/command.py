@@ -16,11 +16,12 @@ import sys
 import time
 import typing
 from collections.abc import Generator, Iterator
-from typing import IO, TextIO
+from typing import IO, Any, TextIO
 
 from api.bulk.on_pool import default_processes, run_lines
 from api.bulk.pipeline import WorkersFailed
-from api.shared.decode import UNREADABLE_INPUT
+from api.shared.decode import UNREADABLE_INPUT, unusable_file
+from api.shared.errors import RequestRejected
 from api.shared.lines import Answered
 from api.shared.operations import find, line_names
 from api.shared.options import whole
@@ -65,7 +66,9 @@ in input order: {"id", "result"} or {"id", "line", "error": {type, loc, msg}}
 a .gz name is read or written gzip-compressed.  Exit code: 1 when any line
 got an error answer, 2 when the run could not start or its input could not be
 read to the end (a gzip file cut short: the answers before it are written),
-else 0."""
+else 0.  An error that ends the run is printed on stderr (stdout carries
+the answers): "error: ...", or with --json one line {"error": {type, loc,
+msg}}, the item every command's --json prints."""
 
 EXAMPLES = """\
 examples:
@@ -180,9 +183,12 @@ def _clock(seconds: float) -> str:
 def _open_input(name: str) -> IO[bytes]:
     if name == "-":
         return sys.stdin.buffer
-    if name.endswith(".gz"):
-        return typing.cast(IO[bytes], gzip.open(name, "rb"))
-    return open(name, "rb")
+    try:
+        if name.endswith(".gz"):
+            return typing.cast(IO[bytes], gzip.open(name, "rb"))
+        return open(name, "rb")
+    except OSError as exc:
+        raise unusable_file("input", name, exc) from None
 
 
 def _open_output(name: str | None) -> IO[bytes]:
@@ -194,10 +200,10 @@ def _open_output(name: str | None) -> IO[bytes]:
 
 
 def _refuse_overwriting(source: IO[bytes], args: argparse.Namespace) -> None:
-    """``ValueError`` when ``--output`` or ``--summary`` names the input (by
-    any path; standard input redirected from it too) or both name one file:
-    opened for writing, the input would be emptied before a line of it is
-    read, and the run would end at once, nothing answered, with exit 0."""
+    """``conflicting_arguments`` when ``--output`` or ``--summary`` names the
+    input (by any path; standard input redirected from it too) or both name
+    one file: opened for writing, the input would be emptied before a line of
+    it is read, and the run would end at once, nothing answered, with exit 0."""
     written = [(flag, name) for flag, name in (("--output", args.output),
                                                ("--summary", args.summary))
                if name not in (None, "-")]
@@ -208,10 +214,12 @@ def _refuse_overwriting(source: IO[bytes], args: argparse.Namespace) -> None:
     for flag, name in written:
         with contextlib.suppress(OSError):
             if read is not None and os.path.samestat(os.stat(name), read):
-                raise ValueError(f"{flag} {name} is the input file: writing it would erase "
-                                 "the lines before they are read")
+                raise RequestRejected.one("conflicting_arguments", [flag.lstrip("-")],
+                                          f"{flag} {name} is the input file: writing it "
+                                          "would erase the lines before they are read")
     if len(written) == 2 and _same_file(written[0][1], written[1][1]):
-        raise ValueError(f"--output and --summary are the same file {written[0][1]}")
+        raise RequestRejected.one("conflicting_arguments", ["summary"],
+                                  f"--output and --summary are the same file {written[0][1]}")
 
 
 def _same_file(first: str, second: str) -> bool:
@@ -239,67 +247,96 @@ def _answers(args: argparse.Namespace, lines: Iterator[bytes],
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``bulk`` with parsed ``args``; returns the exit code."""
-    opened: list[IO[bytes]] = []
+    """Run ``bulk`` with parsed ``args``; returns the exit code.  An error
+    that ends the run (exit 2) is one line on stderr: ``error: ...``, or with
+    ``--json`` the ``{"error": {"type", "loc", "msg"}}`` every command's
+    ``--json`` prints (stdout carries the answers)."""
+    opened: list[tuple[str, str, IO[Any]]] = []  # (option, name, stream), closed at the end
+    code = 2
     try:
-        settings = current()
-        source = _open_input(args.input)
-        if args.input != "-":
-            opened.append(source)
-        _refuse_overwriting(source, args)
-        try:
-            lines = InputLines(source, settings.max_body_bytes)
-            answers = _answers(args, iter(lines), settings)
-        except (ImportError, ConnectionError, ValueError) as exc:  # Ray could not start
-            raise ValueError(f"--ray: {exc}") from None
-        try:
-            sink = _open_output(args.output)
-        except OSError:
-            answers.close()
-            raise
-        if args.output not in (None, "-"):
-            opened.append(sink)
-        progress = None
-        if not args.quiet and sys.stderr.isatty():
-            progress = Progress(sys.stderr, _total(args.input))
-        summaries = summary_sink = None
-        if args.summary is not None:  # opened now: an unwritable path ends the run before it starts
-            try:
-                summary_sink = open(args.summary, "w", encoding="utf-8")  # noqa: SIM115
-            except OSError:
-                answers.close()
-                raise
-            summaries = Summaries()
-        try:
-            code = _write(answers, sink, progress, summaries)
-            if summary_sink is not None and summaries is not None:
-                _write_summary(summary_sink, summaries)
-        finally:
-            if summary_sink is not None:
-                summary_sink.close()
-        if lines.failure is not None and code in (0, 1):
-            print(f"error: {lines.failure}", file=sys.stderr)
-            code = 2
-    except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        code = _run(args, opened)
+    except RequestRejected as stopped:
+        code = _stop(args, stopped)
     finally:
         closed = _close_files(opened)
     if closed is not None and code in (0, 1):
-        print(f"error: {closed}", file=sys.stderr)
-        return 2
+        return _stop(args, closed)
     return code
 
 
-def _close_files(streams: list[IO[bytes]]) -> OSError | None:
+def _stop(args: argparse.Namespace, stopped: RequestRejected) -> int:
+    """Print the error that ends the run on stderr; exit code 2."""
+    error = stopped.items[0]
+    if getattr(args, "json", False):
+        # ASCII: a file name the terminal cannot show stays valid JSON.
+        print(json.dumps({"error": error}), file=sys.stderr)
+    else:
+        print(f"error: {error['msg']}", file=sys.stderr)
+    return 2
+
+
+def _run(args: argparse.Namespace, opened: list[tuple[str, str, IO[Any]]]) -> int:
+    settings = current()
+    source = _open_input(args.input)
+    if args.input != "-":
+        opened.append(("input", args.input, source))
+    _refuse_overwriting(source, args)
+    lines = InputLines(source, settings.max_body_bytes)
+    try:
+        answers = _answers(args, iter(lines), settings)
+    except (ImportError, ConnectionError, ValueError) as exc:  # Ray could not start
+        if args.ray is None:
+            raise
+        raise RequestRejected.one("invalid_value", ["ray"], f"--ray: {exc}") from None
+    output = "standard output" if args.output in (None, "-") else args.output
+    try:
+        sink = _open_output(args.output)
+    except OSError as exc:
+        answers.close()
+        raise unusable_file("output", output, exc, "write") from None
+    if args.output not in (None, "-"):
+        opened.append(("output", output, sink))
+    summaries = summary_sink = None
+    if args.summary is not None:  # opened now: an unwritable path ends the run before it starts
+        try:
+            summary_sink = open(args.summary, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            answers.close()
+            raise unusable_file("summary", args.summary, exc, "write") from None
+        opened.append(("summary", args.summary, summary_sink))
+        summaries = Summaries()
+    progress = None
+    if not args.quiet and sys.stderr.isatty():
+        progress = Progress(sys.stderr, _total(args.input))
+    stopped = None
+    try:
+        code = _write(answers, sink, progress, summaries, output)
+    except RequestRejected as exc:
+        if exc.items[0]["type"] != "workers_failed":
+            raise
+        code, stopped = 2, exc  # the summary still adds up the answers written
+    if summary_sink is not None and summaries is not None:
+        try:
+            _write_summary(summary_sink, summaries)
+        except OSError as exc:
+            raise unusable_file("summary", args.summary, exc, "write") from None
+    if stopped is not None:
+        raise stopped
+    if lines.failure is not None and code in (0, 1):
+        raise RequestRejected.one("invalid_value", ["input"], lines.failure)
+    return code
+
+
+def _close_files(streams: list[tuple[str, str, IO[Any]]]) -> RequestRejected | None:
     """Close every stream; the first error (closing writes what is left: a
     gzip file's end, on a disk that may be full)."""
     failure = None
-    for stream in streams:
+    for option, name, stream in streams:
         try:
             stream.close()
         except OSError as exc:
-            failure = failure or exc
+            failure = failure or unusable_file(option, name, exc,
+                                               "read" if option == "input" else "write")
     return failure
 
 
@@ -310,12 +347,25 @@ def _write_summary(stream: IO[str], summaries: Summaries) -> None:
 
 
 def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: Progress | None,
-           summaries: Summaries | None = None) -> int:
+           summaries: Summaries | None = None, output: str = "the output") -> int:
     done = failed = 0
     flushed = time.monotonic()
+
+    def put(data: bytes | None) -> None:
+        """Write (``None``: flush) ``data``; a failure is the output's (a full disk)."""
+        try:
+            if data is None:
+                sink.flush()
+            else:
+                sink.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise unusable_file("output", output, exc, "write") from None
+
     try:
         for answered in answers:
-            sink.write(answered.text.encode("utf-8") + b"\n")
+            put(answered.text.encode("utf-8") + b"\n")
             if summaries is not None and answered.ok:
                 summaries.add(answered.to_dict()["result"])
             done += 1
@@ -323,13 +373,9 @@ def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: 
             if progress is not None:
                 progress.update(done, failed)
             if time.monotonic() - flushed > FLUSH_EVERY_S:
-                sink.flush()
+                put(None)
                 flushed = time.monotonic()
-        sink.flush()
-    except WorkersFailed as exc:
-        answers.close()
-        print(f"\nerror: {exc}", file=sys.stderr)
-        return 2
+        put(None)
     except KeyboardInterrupt:
         answers.close()
         print("\ninterrupted", file=sys.stderr)
@@ -341,10 +387,14 @@ def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: 
         with contextlib.suppress(OSError, ValueError):
             os.dup2(devnull, sink.fileno())
         return 1
-    except OSError:  # the output cannot be written (a full disk): stop the workers first
-        answers.close()
-        raise
+    except (RequestRejected, WorkersFailed, OSError) as exc:
+        answers.close()  # stop the workers first
+        if progress is not None:
+            progress.close(done, failed)
+        if isinstance(exc, RequestRejected):  # the output cannot be written
+            raise
+        # Workers that keep dying, or a pool that cannot start its processes.
+        raise RequestRejected.one("workers_failed", [], str(exc)) from None
     if progress is not None:
         progress.close(done, failed)
     return 1 if failed else 0
-

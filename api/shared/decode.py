@@ -139,6 +139,20 @@ def decode_field(raw: bytes | str, field: str, name: str) -> object:
         raise RequestRejected([{**i, "loc": [field]} for i in rejected.items]) from None
 
 
+def unusable_file(field: str, name: str, error: BaseException,
+                  doing: str = "read") -> RequestRejected:
+    """``invalid_value`` at ``field`` for a file of the command line that
+    cannot be read (or written): its name and the system's reason, in the
+    words ``review FILE`` and ``bulk`` (``IN``, ``-o``, ``--summary``) both use.
+
+    >>> unusable_file("output", "a.jsonl", PermissionError(13, "Permission denied"),
+    ...               "write").items
+    [{'type': 'invalid_value', 'loc': ['output'], 'msg': 'cannot write a.jsonl: Permission denied'}]
+    """
+    reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return RequestRejected.one("invalid_value", [field], f"cannot {doing} {name}: {reason}")
+
+
 def too_large(kind: Kind, max_bytes: int, name: str | None = None) -> RequestRejected:
     """``{kind}_too_large``: over ``max_bytes``, which is RUMMY_SOLVER_MAX_BODY_BYTES
     wherever a document is bounded (a stream reads its lines to the same limit

@@ -145,6 +145,9 @@ STREAMS: dict[str, str] = {
                             "not answered",
     "unknown_op": "a line's op is not an operation a line may ask for",
     "worker_crashed": "the process answering this line died; the line alone was retried",
+    "workers_failed": "bulk (exit 2): its worker processes died on several lines in a row, "
+                      "would not start, or the pool kept refusing lines; the answers before "
+                      "are written",
     "batch_budget_exceeded": "a batch item reached after the batch's deadline",
 }
 
@@ -175,7 +178,8 @@ SERVICE: dict[str, str] = {
 
 COMMAND_LINE: dict[str, str] = {
     "invalid_choice": "an option value that is not one of its choices",
-    "invalid_value": "an option value of the wrong form",
+    "invalid_value": "an option value of the wrong form, or a file it names that cannot be "
+                     "read or written (bulk: its IN, -o, --summary; or a --ray that cannot start)",
     "missing_value": "an option given without its value",
     "missing_argument": "a required option is absent",
     "conflicting_arguments": "options that cannot be given together",

@@ -15,7 +15,7 @@ import gzip
 import sys
 from typing import Any
 
-from api.shared.decode import UNREADABLE_INPUT, decode_field
+from api.shared.decode import UNREADABLE_INPUT, decode_field, unusable_file
 from api.shared.errors import RequestRejected
 from api.shared.settings import current
 
@@ -46,9 +46,7 @@ class ReviewFile:
                 with open(args.file, "rb") as stream:
                     raw = stream.read(limit + 1)
         except UNREADABLE_INPUT as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise RequestRejected.one("invalid_value", ["file"],
-                                      f"cannot read {args.file}: {reason}") from None
+            raise unusable_file("file", args.file, error) from None
         if len(raw) > limit:
             raise RequestRejected.one("body_too_large", ["file"],
                                       f"{'standard input' if args.file == '-' else args.file}"
