@@ -245,3 +245,22 @@ def test_ray_gives_the_same_reviews_and_summary(local_ray: Any, records: list[st
     answers, summary = _summary(records, tmp_path, "--processes", "1")
     on_ray, ray_summary = _summary(records, tmp_path, "--ray")
     assert on_ray == answers and ray_summary == summary
+
+
+def test_a_summary_adds_the_reviews_a_mixed_log_asks_for_by_its_lines_op(
+        records: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--summary`` beside an ``--op`` that is not a review wrote a summary of
+    nothing, said nowhere (audit of the command line): it has a meaning there,
+    as a line's own ``"op"`` wins over ``--op`` in a log that mixes operations,
+    and its help now says so."""
+    mixed = [json.dumps({**json.loads(line), "op": "review_game"}) for line in records]
+    mixed.insert(2, json.dumps({"variant": "gin", "hand": "AS 2S 3S"}))  # --op's: solve_hand
+    answers, summary = _summary(mixed, tmp_path, "--processes", "1", "--op", "solve_hand")
+    assert len(answers) == 5 and summary["reviews"] == 4
+    _, reviews_only = _summary(records, tmp_path, "--processes", "1")
+    assert summary == reviews_only
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    parser.print_help()
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "or a line's own \"op\"" in shown and "other lines are left out" in shown

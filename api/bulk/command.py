@@ -2,7 +2,9 @@
 [--summary FILE]``: the options of the ``bulk`` command and running it (``api.cli``
 registers it).  With ``--summary`` the answers of ``review_game`` lines are also added
 up per player id (``solver.review.summary``), in input order, so the summary is the
-same on the pool and on Ray.
+same on the pool and on Ray.  Any ``--op`` may go with it: a line's own ``"op"``
+wins, so a log that mixes operations has its reviews added up (the others are left
+out), and a log without a review gets a summary of ``"reviews": 0``.
 """
 
 from __future__ import annotations
@@ -54,8 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar (it shows only when stderr is a terminal)")
     parser.add_argument("--summary", metavar="FILE", default=None,
-                        help="review_game lines: write each player's figures over every game "
-                             "reviewed (keyed by the records' player ids) to FILE as JSON")
+                        help="add up the answers of review_game lines (by --op review_game or "
+                             "a line's own \"op\": a log may mix operations; other lines are "
+                             "left out) and write each player's figures over every game reviewed "
+                             "(keyed by the records' player ids) to FILE as JSON; its \"reviews\" "
+                             "counts the games added")
 
 
 DESCRIPTION = """\
