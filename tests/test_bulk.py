@@ -703,3 +703,23 @@ def test_workers_that_fail_end_the_run_with_a_json_error_under_json(
     assert json.loads(line) == {"error": {"type": "workers_failed", "loc": [],
                                           "msg": "bulk workers died on 3 lines in a row"}}
     assert len(_read(out)) == 1 and json.loads((tmp_path / "s.json").read_text()) is not None
+
+
+@pytest.mark.parametrize("name", ["log.jsonl", "log.JSONL.GZ", "log.gzip", "-"])
+def test_gzip_input_is_known_by_its_first_bytes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: Any, name: str) -> None:
+    """gzip input was known only by a lowercase ``.gz`` name: any other name, or
+    standard input, answered every line ``line_not_utf8`` (audit of the command line)."""
+    lines = _mixed_lines(6)
+    packed = gzip.compress(("\n".join(lines) + "\n").encode())
+    expected = [answer_line(line, number) for number, line in enumerate(lines, 1)]
+    if name == "-":
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(packed))))
+        source = "-"
+    else:
+        (tmp_path / name).write_bytes(packed)
+        source = str(tmp_path / name)
+    code = 1 if any("error" in answer for answer in expected) else 0
+    assert command.run(_args(source, "--processes", "1", "--quiet")) == code
+    out = [json.loads(line) for line in capsysbinary.readouterr().out.splitlines()]
+    assert out == expected

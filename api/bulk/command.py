@@ -38,8 +38,8 @@ _READ_BLOCK = 1 << 20
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``bulk`` options to ``parser``."""
     parser.add_argument("input", metavar="IN",
-                        help="JSON lines, one request body per line ('-': standard input; "
-                             "*.gz: gzip)")
+                        help="JSON lines, one request body per line ('-': standard input); "
+                             "gzip is read as such, known by its first bytes")
     parser.add_argument("-o", "--output", metavar="OUT", default=None,
                         help="where the answers go (default: standard output; *.gz: gzip)")
     parser.add_argument("--op", default="solve_hand", metavar="OP", type=_operation,
@@ -68,7 +68,8 @@ Answer a game log: one JSON request per line (the body of the operation's
 endpoint, plus an optional "id" and an optional "op"), one answer per line,
 in input order: {"id", "result"} or {"id", "line", "error": {type, loc, msg}}
 -- exactly what POST /v1/solve/stream writes.  IN may be - (standard input);
-a .gz name is read or written gzip-compressed.  Exit code: 1 when any line
+gzip input is known by its first bytes (any name, standard input too), and
+an OUT named .gz is written gzip-compressed.  Exit code: 1 when any line
 got an error answer, 2 when the run could not start or its input could not be
 read to the end (a gzip file cut short: the answers before it are written),
 else 0.  An error that ends the run is printed on stderr (stdout carries
@@ -185,21 +186,47 @@ def _clock(seconds: float) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first bytes of a gzip file (never of JSON text): how gzip input is known."""
+
+
 def _open_input(name: str) -> IO[bytes]:
-    if name == "-":
-        return sys.stdin.buffer
+    """The input's bytes: gzip is known by its first bytes, whatever the
+    file's name (standard input too), and by a ``.gz`` name."""
     try:
-        if name.endswith(".gz"):
-            return typing.cast(IO[bytes], gzip.open(name, "rb"))
-        return open(name, "rb")
+        stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+        if not (_gzip_name(name) or _starts_gzip(stream)):
+            return stream
+        if name == "-":
+            return typing.cast(IO[bytes], gzip.GzipFile(fileobj=stream, mode="rb"))
+        stream.close()
+        return typing.cast(IO[bytes], gzip.open(name, "rb"))
     except OSError as exc:
-        raise unusable_file("input", name, exc) from None
+        raise unusable_file("input", "standard input" if name == "-" else name, exc) from None
+
+
+def _gzip_name(name: str | None) -> bool:
+    return name is not None and name.lower().endswith(".gz")
+
+
+def _starts_gzip(stream: IO[bytes]) -> bool:
+    """Whether ``stream`` starts with gzip's magic bytes; nothing is consumed
+    (a buffered stream is peeked at, another one read and sought back)."""
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        return bytes(peek(2)[:2]) == GZIP_MAGIC
+    if not stream.seekable():
+        return False
+    start = stream.tell()
+    head = stream.read(2)
+    stream.seek(start)
+    return head == GZIP_MAGIC
 
 
 def _open_output(name: str | None) -> IO[bytes]:
     if name is None or name == "-":
         return sys.stdout.buffer
-    if name.endswith(".gz"):
+    if _gzip_name(name):
         return typing.cast(IO[bytes], gzip.open(name, "wb"))
     return open(name, "wb")
 
@@ -234,10 +261,10 @@ def _same_file(first: str, second: str) -> bool:
         return os.path.realpath(first) == os.path.realpath(second)
 
 
-def _total(name: str) -> int | None:
+def _total(name: str, source: IO[bytes]) -> int | None:
     """The input's line count when it can be had cheaply (a regular,
     uncompressed file), for the ETA."""
-    if name == "-" or name.endswith(".gz") or not os.path.isfile(name):
+    if name == "-" or isinstance(source, gzip.GzipFile) or not os.path.isfile(name):
         return None
     return count_lines(name)
 
@@ -312,7 +339,7 @@ def _run(args: argparse.Namespace, opened: list[tuple[str, str, IO[Any]]]) -> in
         summaries = Summaries()
     progress = None
     if not args.quiet and sys.stderr.isatty():
-        progress = Progress(sys.stderr, _total(args.input))
+        progress = Progress(sys.stderr, _total(args.input, source))
     stopped = None
     try:
         code = _write(answers, sink, progress, summaries, output)
