@@ -701,3 +701,22 @@ def test_bulk_json_prints_run_errors_as_json(capsys: pytest.CaptureFixture[str],
     assert (ray["type"], ray["loc"]) == ("invalid_value", ["ray"]) and "nowhere" in ray["msg"]
     code, out, err = run(capsys, "bulk", str(tmp_path / "missing.jsonl"))
     assert (code, out) == (2, "") and err.startswith("error: cannot read ")
+
+
+def test_bulk_refuses_more_processes_than_4_per_cpu(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    """``bulk --processes 500`` started 500 solver processes (audit of the command
+    line): past 4 per CPU this process may use it is refused before anything runs."""
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
+    most = 4 * available_cpus()
+    error = error_of(capsys, "bulk", str(source), "--processes", str(most + 1))
+    assert (error["type"], error["loc"]) == ("invalid_value", ["processes"])
+    assert f"from 1 to {most} (4 per CPU" in error["msg"]
+    code, _, _ = run(capsys, "bulk", str(source), "--processes", str(most), "--quiet",
+                     "-o", str(tmp_path / "out.jsonl"))
+    assert code == 0
+    with pytest.raises(SystemExit):
+        main(["bulk", "--help"])
+    assert f"to {most} (4 per CPU" in " ".join(capsys.readouterr().out.split())
+

@@ -22,6 +22,7 @@ from typing import IO, Any, TextIO
 
 from api.bulk.on_pool import default_processes, run_lines
 from api.bulk.pipeline import WorkersFailed
+from api.pool.resources import PROCESSES_PER_CPU, max_processes
 from api.shared.decode import UNREADABLE_INPUT, unusable_file
 from api.shared.errors import RequestRejected
 from api.shared.lines import Answered
@@ -33,6 +34,7 @@ from solver.review.summary import Summaries
 PROGRESS_EVERY_S = 0.2
 FLUSH_EVERY_S = 0.5
 _READ_BLOCK = 1 << 20
+_PER_CPU = f"{PROCESSES_PER_CPU} per CPU this process may use"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,9 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="operation of lines without an \"op\" field: "
                              f"{', '.join(line_names())} or an older alias (default: solve_hand)")
     workers = parser.add_mutually_exclusive_group()
-    workers.add_argument("--processes", type=whole(1), default=None, metavar="N",
-                         help=f"worker processes (default: one per core, here "
-                              f"{default_processes()}; 1: in this process; not with --ray)")
+    workers.add_argument("--processes", type=whole(1, max_processes(), _PER_CPU),
+                         default=None, metavar="N",
+                         help=f"worker processes, 1 (in this process) to {max_processes()} "
+                              f"({_PER_CPU}; default: one per CPU, here {default_processes()}); "
+                              "not with --ray")
     workers.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                          help="run on Ray: a local instance, or 'auto' / 'ray://host:port' for a "
                               "cluster (put IN before --ray, or write --ray=ADDRESS); needs "

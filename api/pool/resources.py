@@ -99,3 +99,14 @@ def available_cpus(root: Path = Path("/")) -> int:
     quota = cgroup_v2_cpus(root) if has_cgroup_v2_cpu_max(root) else cgroup_v1_cpus(root)
     limits = [n for n in (quota, affinity_cpus(), os.cpu_count()) if n is not None]
     return max(1, min(limits, default=1))
+
+
+PROCESSES_PER_CPU = 4
+"""The most worker processes the command line starts per CPU this process
+may use (``bulk --processes``): more only share the same CPUs, each with
+its own memory, and a typo (``--processes 500``) would start hundreds."""
+
+
+def max_processes(root: Path = Path("/")) -> int:
+    """``PROCESSES_PER_CPU`` times ``available_cpus()``: the bound of a worker count option."""
+    return PROCESSES_PER_CPU * available_cpus(root)

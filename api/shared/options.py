@@ -8,8 +8,9 @@ import argparse
 from collections.abc import Callable
 
 
-def whole(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type``: a whole number from ``low`` (to ``high``).
+def whole(low: int, high: int | None = None, why: str = "") -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` (to ``high``;
+    ``why``: what the bound is, said when it is passed).
 
     >>> whole(1)("3"), whole(0, 9)("9")
     (3, 9)
@@ -17,6 +18,10 @@ def whole(low: int, high: int | None = None) -> Callable[[str], int]:
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: must be at least 1; got 0
+    >>> whole(1, 8, "4 per CPU")("500")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be from 1 to 8 (4 per CPU); got 500
     """
     def parse(text: str) -> int:
         try:
@@ -25,6 +30,7 @@ def whole(low: int, high: int | None = None) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"must be a whole number; got {text!r}") from None
         if value < low or (high is not None and value > high):
             bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+            bound += f" ({why})" if why else ""
             raise argparse.ArgumentTypeError(f"must be {bound}; got {value}")
         return value
     return parse
