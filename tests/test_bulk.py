@@ -161,6 +161,17 @@ def test_library_error_locs() -> None:
                      "msg": error["msg"]}
 
 
+@pytest.mark.parametrize(("hand", "loc"), [
+    ('"\\ud800"', ["line", "hand"]), ('"AS 2S \\udfff 3S"', ["line", "hand"]),
+    ('["AS", "\\ud800"]', ["line", "hand", 1]),
+])
+def test_a_lone_surrogate_in_a_hand_string_is_the_strings_fault(hand: str, loc: list[Any]) -> None:
+    """A hand given as a string holding a lone surrogate was answered at
+    ``["line", "hand", 0]``, as if the hand were a list (audit of the command line)."""
+    error = answer_line('{"variant": "gin", "hand": ' + hand + "}", 1)["error"]
+    assert (error["type"], error["loc"]) == ("string_unicode", loc)
+
+
 def test_a_failure_of_the_library_is_an_error_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise KeyError("oops")

@@ -155,10 +155,18 @@ CardToken = Annotated[
 
 
 def _split_hand(value: object) -> object:
-    """Accept ``"AS 2S,3S"`` as well as ``["AS", "2S", "3S"]``."""
+    """Accept ``"AS 2S,3S"`` as well as ``["AS", "2S", "3S"]``.  A string
+    that is not Unicode text (a lone surrogate) is the string's fault:
+    ``string_unicode`` at the field, as any other string field gives it, not
+    at a token's index as if the hand were a list."""
     if isinstance(value, str):
         if len(value) > MAX_HAND_STRING:
             return [value]  # one over-long token: a clear "too long" error, not a split
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise PydanticCustomError("string_unicode", "Input should be a valid string, unable "
+                                      "to parse raw data as a unicode string") from None
         return value.replace(",", " ").split()
     return value
 
