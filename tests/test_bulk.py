@@ -172,6 +172,17 @@ def test_a_lone_surrogate_in_a_hand_string_is_the_strings_fault(hand: str, loc: 
     assert (error["type"], error["loc"]) == ("string_unicode", loc)
 
 
+def test_an_overlong_hand_string_is_refused_at_the_field_with_its_bound() -> None:
+    """A hand string over 400 characters was answered ``string_too_long`` at
+    ``["line", "hand", 0]`` "at most 16 characters", a card token's bound, as if
+    the hand were a list of one token (audit of the command line)."""
+    for hand in ("AS " * 200, "A" * 401):
+        error = answer({"variant": "gin", "hand": hand}, 1)["error"]
+        assert error == {"type": "string_too_long", "loc": ["line", "hand"],
+                         "msg": "String should have at most 400 characters"}
+    assert "result" in answer({"variant": "gin", "hand": "AS" + " " * 398}, 1)
+
+
 def test_a_failure_of_the_library_is_an_error_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise KeyError("oops")

@@ -156,12 +156,15 @@ CardToken = Annotated[
 
 def _split_hand(value: object) -> object:
     """Accept ``"AS 2S,3S"`` as well as ``["AS", "2S", "3S"]``.  A string
-    that is not Unicode text (a lone surrogate) is the string's fault:
-    ``string_unicode`` at the field, as any other string field gives it, not
-    at a token's index as if the hand were a list."""
+    over ``MAX_HAND_STRING`` characters or that is not Unicode text (a lone
+    surrogate) is the string's fault: ``string_too_long`` (naming its bound)
+    or ``string_unicode`` at the field, as any other string field gives
+    them, not at a token's index as if the hand were a list."""
     if isinstance(value, str):
-        if len(value) > MAX_HAND_STRING:
-            return [value]  # one over-long token: a clear "too long" error, not a split
+        if len(value) > MAX_HAND_STRING:  # refused whole, never split into thousands of tokens
+            raise PydanticCustomError("string_too_long",
+                                      "String should have at most {max_length} characters",
+                                      {"max_length": MAX_HAND_STRING})
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
