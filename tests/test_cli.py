@@ -511,6 +511,7 @@ def test_round_gin_points_to_score(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(("argv", "loc"), [
     (("--workers", "0"), "workers"), (("--workers", "many"), "workers"),
     (("--port", "70000"), "port"), (("--port", "-1"), "port"),
+    (("--workers", str(4 * available_cpus() + 1)), "workers"),
 ])
 def test_serve_rejects_bad_numbers(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
                                    loc: str) -> None:

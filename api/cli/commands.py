@@ -30,7 +30,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
-from api.pool.resources import available_cpus
+from api.pool.resources import PROCESSES_PER_CPU, available_cpus, max_processes
 from api.shared import reports as report
 from api.shared.decode import MAX_INT_DIGITS, decode_field
 from api.shared.errors import ErrorItem, RequestRejected, item
@@ -355,8 +355,11 @@ def _add_serve(commands: Commands) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=whole(0, 65535), default=8000,
                         help="TCP port, 0-65535 (8000)")
-    parser.add_argument("--workers", type=whole(1), default=available_cpus(),
-                        help="worker processes, at least 1 (default: one per CPU this container may use)")
+    parser.add_argument("--workers", type=whole(1, max_processes(), f"{PROCESSES_PER_CPU} per CPU "
+                                                   "this process may use"),
+                        default=available_cpus(),
+                        help=f"worker processes, 1 to {max_processes()} ({PROCESSES_PER_CPU} per "
+                             "CPU; default: one per CPU this container may use)")
     parser.add_argument("--log-level", default=None, choices=LOG_LEVELS,
                         help="(default: RUMMY_SOLVER_LOG_LEVEL, info)")
     parser.set_defaults(handler=_serve)
