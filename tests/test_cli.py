@@ -721,3 +721,30 @@ def test_bulk_refuses_more_processes_than_4_per_cpu(capsys: pytest.CaptureFixtur
         main(["bulk", "--help"])
     assert f"to {most} (4 per CPU" in " ".join(capsys.readouterr().out.split())
 
+
+
+def test_bulk_that_fails_midway_exits_2_not_the_code_of_error_lines(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure of bulk itself midway (a bug, a pool that would not stop) ended
+    with exit 1, the code of a run done with some error lines, so a script took
+    the answers cut short for a whole run; under --json its error went to stdout
+    among the answers (audit of the command line)."""
+    from api.bulk import command
+    from api.shared.lines import Answered
+
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
+
+    def breaking(*args: Any) -> Any:
+        yield Answered('{"id": null, "result": {}}', True)
+        raise RuntimeError("the pool did not stop")
+
+    monkeypatch.setattr(command, "_answers", breaking)
+    code, out, err = run(capsys, "bulk", str(source), "--json")
+    assert code == 2 and out == '{"id": null, "result": {}}\n'
+    (line,) = err.splitlines()
+    assert json.loads(line) == {"error": {"type": "internal_error", "loc": [],
+                                          "msg": "RuntimeError: the pool did not stop"}}
+    code, out, err = run(capsys, "bulk", str(source))
+    assert code == 2 and "RuntimeError: the pool did not stop" in err

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import time
+import traceback
 import typing
 from collections.abc import Generator, Iterator
 from typing import IO, Any, TextIO
@@ -24,7 +25,7 @@ from api.bulk.on_pool import default_processes, run_lines
 from api.bulk.pipeline import WorkersFailed
 from api.pool.resources import PROCESSES_PER_CPU, max_processes
 from api.shared.decode import UNREADABLE_INPUT, unusable_file
-from api.shared.errors import RequestRejected
+from api.shared.errors import ErrorItem, RequestRejected, item
 from api.shared.lines import Answered
 from api.shared.operations import find, line_names
 from api.shared.options import whole
@@ -74,9 +75,10 @@ in input order: {"id", "result"} or {"id", "line", "error": {type, loc, msg}}
 -- exactly what POST /v1/solve/stream writes.  IN may be - (standard input);
 gzip input is known by its first bytes (any name, standard input too), and
 an OUT named .gz is written gzip-compressed.  Exit code: 1 when any line
-got an error answer, 2 when the run could not start or its input could not be
-read to the end (a gzip file cut short: the answers before it are written),
-else 0.  An error that ends the run is printed on stderr (stdout carries
+got an error answer, 2 when the run could not start or stopped before its
+end (an input that cannot be read to the end, such as a gzip file cut short;
+workers that keep dying; a failure of bulk itself): the answers before are
+written; else 0.  An error that ends the run is printed on stderr (stdout carries
 the answers): "error: ...", or with --json one line {"error": {type, loc,
 msg}}, the item every command's --json prints."""
 
@@ -292,17 +294,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         code = _run(args, opened)
     except RequestRejected as stopped:
-        code = _stop(args, stopped)
+        code = _stop(args, stopped.items[0])
+    except Exception as exc:  # a bug: exit 1 would pass the answers cut short for a whole run
+        if not getattr(args, "json", False):
+            traceback.print_exc()
+        code = _stop(args, item("internal_error", [], f"{type(exc).__name__}: {exc}"))
     finally:
         closed = _close_files(opened)
     if closed is not None and code in (0, 1):
-        return _stop(args, closed)
+        return _stop(args, closed.items[0])
     return code
 
 
-def _stop(args: argparse.Namespace, stopped: RequestRejected) -> int:
+def _stop(args: argparse.Namespace, error: ErrorItem) -> int:
     """Print the error that ends the run on stderr; exit code 2."""
-    error = stopped.items[0]
     if getattr(args, "json", False):
         # ASCII: a file name the terminal cannot show stays valid JSON.
         print(json.dumps({"error": error}), file=sys.stderr)
@@ -423,8 +428,10 @@ def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: 
         with contextlib.suppress(OSError, ValueError):
             os.dup2(devnull, sink.fileno())
         return 1
-    except (RequestRejected, WorkersFailed, OSError) as exc:
+    except Exception as exc:
         answers.close()  # stop the workers first
+        if not isinstance(exc, RequestRejected | WorkersFailed | OSError):
+            raise
         if progress is not None:
             progress.close(done, failed)
         if isinstance(exc, RequestRejected):  # the output cannot be written

@@ -186,7 +186,8 @@ COMMAND_LINE: dict[str, str] = {
     "unrecognized_arguments": "options the command does not have",
     "usage_error": "another usage error (no command ...)",
     "invalid_player_option": "round: a --went-out / --dropped ... value that names no player",
-    "internal_error": "exit 1: the solver failed (not the input's fault)",
+    "internal_error": "exit 1: the solver failed (not the input's fault); bulk: exit 2, the "
+                      "run stopped (exit 1 there means lines answered with an error)",
 }
 
 ERROR_CODES: dict[str, str] = {**REQUEST_SHAPE, **LIBRARY, **GAME_STATES, **RECORDS, **STREAMS,
