@@ -745,3 +745,22 @@ def test_gzip_input_is_known_by_its_first_bytes(
     assert command.run(_args(source, "--processes", "1", "--quiet")) == code
     out = [json.loads(line) for line in capsysbinary.readouterr().out.splitlines()]
     assert out == expected
+
+
+def test_a_summary_to_dash_is_standard_output(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--summary -`` wrote a file named ``-`` in the working directory, where
+    every other file argument of the command line takes ``-`` for a standard
+    stream (audit of the command line); beside answers on standard output it is refused."""
+    monkeypatch.chdir(tmp_path)
+    source = tmp_path / "log.jsonl"
+    source.write_text("\n".join(_mixed_lines(3)) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert command.run(_args(str(source), "-o", str(out), "--processes", "1",
+                             "--summary", "-")) in (0, 1)
+    assert json.loads(capsys.readouterr().out) == {"reviews": 0, "incomplete": 0, "players": {}}
+    assert not (tmp_path / "-").exists() and len(_read(out)) == 3
+    assert command.run(_args(str(source), "--processes", "1", "--summary", "-")) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "standard output" in captured.err
+    assert not (tmp_path / "-").exists()

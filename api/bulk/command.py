@@ -64,8 +64,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="add up the answers of review_game lines (by --op review_game or "
                              "a line's own \"op\": a log may mix operations; other lines are "
                              "left out) and write each player's figures over every game reviewed "
-                             "(keyed by the records' player ids) to FILE as JSON; its \"reviews\" "
-                             "counts the games added")
+                             "(keyed by the records' player ids) to FILE as JSON ('-': standard "
+                             "output, with -o OUT); its \"reviews\" counts the games added")
 
 
 DESCRIPTION = """\
@@ -255,6 +255,10 @@ def _refuse_overwriting(source: IO[bytes], args: argparse.Namespace) -> None:
                 raise RequestRejected.one("conflicting_arguments", [flag.lstrip("-")],
                                           f"{flag} {name} is the input file: writing it "
                                           "would erase the lines before they are read")
+    if args.summary == "-" and args.output in (None, "-"):
+        raise RequestRejected.one("conflicting_arguments", ["summary"],
+                                  "--summary - and the answers would both go to standard "
+                                  "output: give the answers a file (-o OUT)")
     if len(written) == 2 and _same_file(written[0][1], written[1][1]):
         raise RequestRejected.one("conflicting_arguments", ["summary"],
                                   f"--output and --summary are the same file {written[0][1]}")
@@ -339,12 +343,15 @@ def _run(args: argparse.Namespace, opened: list[tuple[str, str, IO[Any]]]) -> in
         opened.append(("output", output, sink))
     summaries = summary_sink = None
     if args.summary is not None:  # opened now: an unwritable path ends the run before it starts
-        try:
-            summary_sink = open(args.summary, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as exc:
-            answers.close()
-            raise unusable_file("summary", args.summary, exc, "write") from None
-        opened.append(("summary", args.summary, summary_sink))
+        if args.summary == "-":
+            summary_sink = sys.stdout
+        else:
+            try:
+                summary_sink = open(args.summary, "w", encoding="utf-8")  # noqa: SIM115
+            except OSError as exc:
+                answers.close()
+                raise unusable_file("summary", args.summary, exc, "write") from None
+            opened.append(("summary", args.summary, summary_sink))
         summaries = Summaries()
     progress = None
     if not args.quiet and sys.stderr.isatty():
