@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import copy
 import gzip
+import io
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -92,6 +94,23 @@ def test_a_gzip_file_is_read_and_a_damaged_one_refused(
     error = json.loads(capsys.readouterr().out)["error"]
     assert (error["type"], error["loc"]) == ("invalid_value", ["file"])
     assert "cannot read" in error["msg"]
+
+
+@pytest.mark.parametrize("name", ["game.json", "game.JSON.GZ", "-"])
+def test_a_gzip_file_is_known_by_its_first_bytes(
+        http_answer: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A gzip record was read as such only under a lowercase ``.gz`` name: any
+    other name, or standard input, was refused ``body_not_utf8`` (audit of the
+    command line; bulk reads its input the same way)."""
+    packed = gzip.compress(json.dumps(GAME).encode())
+    if name == "-":
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(packed))))
+    else:
+        (tmp_path / name).write_bytes(packed)
+    source = name if name == "-" else str(tmp_path / name)
+    assert main(["review", source, "--level", "novice", "--json"]) == 0
+    assert _strip(json.loads(capsys.readouterr().out)) == _strip(http_answer)
 
 
 @pytest.mark.parametrize("name", ["game.json", "game.json.gz"])

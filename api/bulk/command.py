@@ -24,7 +24,7 @@ from typing import IO, Any, TextIO
 from api.bulk.on_pool import default_processes, run_lines
 from api.bulk.pipeline import WorkersFailed
 from api.pool.resources import PROCESSES_PER_CPU, max_processes
-from api.shared.decode import UNREADABLE_INPUT, unusable_file
+from api.shared.decode import UNREADABLE_INPUT, gzip_name, open_input, unusable_file
 from api.shared.errors import ErrorItem, RequestRejected, item
 from api.shared.lines import Answered
 from api.shared.operations import find, line_names
@@ -192,47 +192,17 @@ def _clock(seconds: float) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
-GZIP_MAGIC = b"\x1f\x8b"
-"""The first bytes of a gzip file (never of JSON text): how gzip input is known."""
-
-
 def _open_input(name: str) -> IO[bytes]:
-    """The input's bytes: gzip is known by its first bytes, whatever the
-    file's name (standard input too), and by a ``.gz`` name."""
     try:
-        stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
-        if not (_gzip_name(name) or _starts_gzip(stream)):
-            return stream
-        if name == "-":
-            return typing.cast(IO[bytes], gzip.GzipFile(fileobj=stream, mode="rb"))
-        stream.close()
-        return typing.cast(IO[bytes], gzip.open(name, "rb"))
+        return open_input(name)
     except OSError as exc:
         raise unusable_file("input", "standard input" if name == "-" else name, exc) from None
-
-
-def _gzip_name(name: str | None) -> bool:
-    return name is not None and name.lower().endswith(".gz")
-
-
-def _starts_gzip(stream: IO[bytes]) -> bool:
-    """Whether ``stream`` starts with gzip's magic bytes; nothing is consumed
-    (a buffered stream is peeked at, another one read and sought back)."""
-    peek = getattr(stream, "peek", None)
-    if peek is not None:
-        return bytes(peek(2)[:2]) == GZIP_MAGIC
-    if not stream.seekable():
-        return False
-    start = stream.tell()
-    head = stream.read(2)
-    stream.seek(start)
-    return head == GZIP_MAGIC
 
 
 def _open_output(name: str | None) -> IO[bytes]:
     if name is None or name == "-":
         return sys.stdout.buffer
-    if _gzip_name(name):
+    if gzip_name(name):
         return typing.cast(IO[bytes], gzip.open(name, "wb"))
     return open(name, "wb")
 

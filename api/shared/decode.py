@@ -24,11 +24,14 @@ api.shared.errors.RequestRejected: JSON decode error: NaN is not valid JSON
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import re
+import sys
+import typing
 import zlib
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 from api.shared.errors import RequestRejected
 
@@ -137,6 +140,48 @@ def decode_field(raw: bytes | str, field: str, name: str) -> object:
         return decode(raw, "body", name=name)
     except RequestRejected as rejected:
         raise RequestRejected([{**i, "loc": [field]} for i in rejected.items]) from None
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first bytes of a gzip file (never of JSON text): how gzip input is known."""
+
+
+def open_input(name: str) -> IO[bytes]:
+    """The bytes of a file of the command line (``-``: standard input, left
+    open when the stream is closed), uncompressed: gzip is known by its first
+    bytes, whatever the name, and by a ``.gz`` name (``bulk IN``,
+    ``review FILE``).  ``OSError`` when the file cannot be opened."""
+    stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+    try:
+        if not (gzip_name(name) or _starts_gzip(stream)):
+            return stream
+    except OSError:
+        if name != "-":
+            stream.close()
+        raise
+    if name == "-":
+        return typing.cast(IO[bytes], gzip.GzipFile(fileobj=stream, mode="rb"))
+    stream.close()
+    return typing.cast(IO[bytes], gzip.open(name, "rb"))
+
+
+def gzip_name(name: str | None) -> bool:
+    """Whether a file's name says gzip (``.gz``, in any case)."""
+    return name is not None and name.lower().endswith(".gz")
+
+
+def _starts_gzip(stream: IO[bytes]) -> bool:
+    """Whether ``stream`` starts with gzip's magic bytes; nothing is consumed
+    (a buffered stream is peeked at, another one read and sought back)."""
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        return bytes(peek(2)[:2]) == GZIP_MAGIC
+    if not stream.seekable():
+        return False
+    start = stream.tell()
+    head = stream.read(2)
+    stream.seek(start)
+    return head == GZIP_MAGIC
 
 
 def unusable_file(field: str, name: str, error: BaseException,

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import sys
 from typing import Any
 
-from api.shared.decode import UNREADABLE_INPUT, decode_field, unusable_file
+from api.shared.decode import UNREADABLE_INPUT, decode_field, open_input, unusable_file
 from api.shared.errors import RequestRejected
 from api.shared.settings import current
 
@@ -27,31 +26,32 @@ class ReviewFile:
         """Add the ``FILE`` argument."""
         parser.add_argument("file", metavar="FILE",
                             help="the recorded game: a JSON object, the body of POST "
-                                 "/v1/review (- for standard input)")
+                                 "/v1/review (- for standard input; gzip is read as such, "
+                                 "known by its first bytes)")
 
     def apply(self, args: argparse.Namespace, body: dict[str, Any]) -> None:
         """Fill ``body`` with the file's fields (the options given win); the
-        file read as an HTTP body is (``api.shared.decode``), a ``.gz`` name
-        uncompressed first, and bounded as one: no more than
-        ``RUMMY_SOLVER_MAX_BODY_BYTES`` is read (uncompressed), so a small
-        gzip bomb or an endless input cannot fill the memory."""
+        file read as an HTTP body is (``api.shared.decode``), gzip (known by
+        its first bytes, as ``bulk`` knows it) uncompressed first, and bounded
+        as one: no more than ``RUMMY_SOLVER_MAX_BODY_BYTES`` is read
+        (uncompressed), so a small gzip bomb or an endless input cannot fill
+        the memory."""
         limit = current().max_body_bytes
         try:
-            if args.file == "-":
-                raw = sys.stdin.buffer.read(limit + 1)
-            elif args.file.endswith(".gz"):
-                with gzip.open(args.file, "rb") as packed:
-                    raw = packed.read(limit + 1)
-            else:
-                with open(args.file, "rb") as stream:
-                    raw = stream.read(limit + 1)
+            stream = open_input(args.file)
+            try:
+                raw = stream.read(limit + 1)
+                packed = isinstance(stream, gzip.GzipFile)
+            finally:
+                if args.file != "-":
+                    stream.close()
         except UNREADABLE_INPUT as error:
             raise unusable_file("file", args.file, error) from None
         if len(raw) > limit:
             raise RequestRejected.one("body_too_large", ["file"],
                                       f"{'standard input' if args.file == '-' else args.file}"
                                       f" is over {limit} bytes"
-                                      f"{' uncompressed' if args.file.endswith('.gz') else ''}"
+                                      f"{' uncompressed' if packed else ''}"
                                       ", the limit of a request body "
                                       "(RUMMY_SOLVER_MAX_BODY_BYTES)")
         record = decode_field(raw, "file", "-" if args.file == "-" else args.file)
