@@ -158,7 +158,8 @@ def test_a_hands_result_splits_into_skill_luck_and_a_rest(
             continue
         assert len(answer.split) == 2
         for split in answer.split:
-            assert split.result == pytest.approx(split.skill + split.luck + split.rest)
+            assert split.result == pytest.approx(split.edge + split.skill + split.luck
+                                                 + split.rest)
             assert split.noise > 0
         assert answer.split[0].skill == pytest.approx(-answer.split[1].skill)
 

@@ -456,7 +456,8 @@ def format_review(review: Review) -> str:
         blocks.append(_block(f"{player['player']} (seat {player['seat']})", lines))
     for split in data["split"]:
         blocks.append(_block(f"seat {split['seat']} split",
-                             [f"result {split['result']:+.1f} = skill {split['skill']:+.1f} + "
+                             [f"result {split['result']:+.1f} = edge {split['edge']:+.1f} + "
+                              f"skill {split['skill']:+.1f} + "
                               f"luck {split['luck']:+.1f} + rest {split['rest']:+.1f} "
                               f"(noise ±{split['noise']:.1f})"]))
     rows = []

@@ -194,12 +194,30 @@ class LuckOut(BaseModel):
 
     model_config = _response(example("review_game", 0, "players", 0, "luck"))
 
-    deal: float
-    draws: float
+    deal: float = Field(description="the value of its first decision less the luck "
+                                    "baseline of its position (the response's "
+                                    "luck_baseline; 0 without one)")
+    draws: float = Field(description="its stock draws: each the best value at its next "
+                                     "decision less the draw's value, less the baseline "
+                                     "per draw")
     stock_draws: int
-    total: float
+    total: float = Field(description="deal + draws")
     net: float | None = Field(description="its luck less the other players' mean (every seat "
-                                          "reviewed): the figure to compare players by")
+                                          "reviewed): what a bias common to every seat does "
+                                          "not touch")
+
+
+class LuckBaselineOut(BaseModel):
+    """What the players' luck is measured against: the mean over self-play
+    at this game, player count and level (solver.review.luck)."""
+
+    model_config = _response(example("review_game", 0, "luck_baseline"))
+
+    deal: list[float] = Field(description="the mean value of a player's first decision by "
+                                          "position (0: the player to play first)")
+    per_draw: float = Field(description="the mean of a stock draw's difference (the best value "
+                                        "at the next decision less the draw's value)")
+    result: list[float] = Field(description="the mean result by position: the split's edge")
 
 
 class SumsOut(BaseModel):
@@ -266,16 +284,20 @@ class PlayerReviewOut(BaseModel):
 
 
 class SplitOut(BaseModel):
-    """A seat's result as net skill + net luck + rest."""
+    """A seat's result as its position's edge + net skill + net luck + rest."""
 
     model_config = _response(example("review_game", 0, "split", 0))
 
     seat: int
     result: float
-    skill: float
-    luck: float
-    rest: float
-    noise: float
+    edge: float = Field(description="what its position is worth: the luck baseline's mean "
+                                    "result of the position less the other positions' (0 "
+                                    "without a baseline)")
+    skill: float = Field(description="minus its points lost, less the other players' mean")
+    luck: float = Field(description="its luck less the other players' mean (luck.net)")
+    rest: float = Field(description="result - edge - skill - luck: the hidden cards turned up "
+                                    "at the end, the other players' pile takes, the noise")
+    noise: float = Field(description="the standard error of the skill and luck terms")
 
 
 class DecisionOut(BaseModel):
@@ -326,6 +348,11 @@ class ReviewResponse(BaseModel):
     total: int
     ending: str
     result: list[float] | None
+    luck_baseline: LuckBaselineOut | None = Field(
+        description="what each player's deal and stock draws were measured against; null: "
+                    "none measured (house rules, Oklahoma gin, a player count or level "
+                    "without one), so every player's luck carries the estimates' bias and "
+                    "players compare by their net luck")
     players: list[PlayerReviewOut]
     split: list[SplitOut]
     decisions: list[DecisionOut]

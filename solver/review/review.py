@@ -14,11 +14,12 @@ an error needs a gap of more than ``z`` standard errors *and* more than the
 label's threshold; ``sure`` says how likely the label is right (the normal
 chance that the true gap is past the threshold it claims).
 
-**Luck** (``docs/REVIEW.md``): the value of each card a player drew from
-the stock against what the draw was worth before it was seen (the
-advisor's best value at the next decision less the draw's value), and the
-value of the deal (the player's value at its first decision, against 0);
-a hand's result then splits into the players' losses (skill), their luck
+**Luck** (``docs/REVIEW.md``, ``solver.review.luck``): the value of each
+card a player drew from the stock against what the draw was worth before
+it was seen (the advisor's best value at the next decision less the
+draw's value), and the value of the deal (the player's value at its first
+decision), each less its mean over self-play (the luck baseline); a
+hand's result then splits into the players' losses (skill), their luck
 and a rest (the hidden cards turned up at the end, the estimates' noise),
 given with its noise.
 
@@ -68,6 +69,7 @@ from solver.play.words import (
     TAKE_DISCARD,
     WALL,
 )
+from solver.review.luck import LuckBaseline, baseline_for, position_of
 from solver.review.params import (
     ERRORS,
     LABELS,
@@ -605,12 +607,14 @@ class PlayerReview:
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """A hand's result split for one seat: its net skill (its points lost
-    against the others' mean), its net luck, the rest, and the noise of
-    the estimates behind them."""
+    """A hand's result split for one seat: its position's edge (the luck
+    baseline's mean result of the position less the others'; 0 without a
+    baseline), its net skill (its points lost against the others' mean),
+    its net luck, the rest, and the noise of the estimates behind them."""
 
     seat: int
     result: float
+    edge: float
     skill: float
     luck: float
     rest: float
@@ -619,7 +623,7 @@ class Split:
     def to_dict(self) -> dict[str, Any]:
         """Wire form."""
         return {"seat": self.seat, "result": round(self.result, 3),
-                "skill": round(self.skill, 3), "luck": round(self.luck, 3),
+                "edge": round(self.edge, 3), "skill": round(self.skill, 3), "luck": round(self.luck, 3),
                 "rest": round(self.rest, 3), "noise": round(self.noise, 3)}
 
 
@@ -638,6 +642,8 @@ class Review:
     complete: bool
     total: int
     """Decisions of the seats asked for (``decisions`` holds the ones reviewed)."""
+    luck_baseline: LuckBaseline | None = None
+    """What the players' luck was measured against (None: 0, no baseline measured)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form."""
@@ -647,6 +653,7 @@ class Review:
             "complete": self.complete, "reviewed": len(self.decisions), "total": self.total,
             "ending": self.ending,
             "result": None if self.result is None else [round(r, 3) for r in self.result],
+            "luck_baseline": None if self.luck_baseline is None else self.luck_baseline.to_dict(),
             "players": [p.to_dict(record) for p in self.players],
             "split": [s.to_dict() for s in self.split],
             "decisions": [j.to_dict(record) for j in self.decisions],
@@ -700,12 +707,15 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
             complete = False
             break
         judged.append(found)
-    players = tuple(_player(record, seat, judged, walked, complete, params) for seat in chosen)
+    baseline = baseline_for(record.game, looking.name, record.seats, record.rules,
+                            record.oklahoma)
+    players = tuple(_player(record, seat, judged, walked, complete, params, baseline)
+                    for seat in chosen)
     if complete and len(chosen) == record.seats:
         _net_luck(players)
-    split = _split(record, players, walked, complete, chosen)
+    split = _split(record, players, walked, complete, chosen, baseline)
     return Review(record, looking.name, seed, tuple(judged), players, split, walked.ending,
-                  walked.result, complete, len(wanted))
+                  walked.result, complete, len(wanted), baseline)
 
 
 def _seats(seats: Sequence[int] | None, record: Record) -> tuple[int, ...]:
@@ -730,7 +740,8 @@ def _seats(seats: Sequence[int] | None, record: Record) -> tuple[int, ...]:
 
 
 def _player(record: Record, seat: int, judged: Sequence[Judged], walked: Walked,
-            complete: bool, params: ReviewParams) -> PlayerReview:
+            complete: bool, params: ReviewParams, baseline: LuckBaseline | None
+            ) -> PlayerReview:
     mine = [j for j in judged if j.seat == seat]
     totals = Totals(hands=1)
     skill_error = 0.0
@@ -754,9 +765,11 @@ def _player(record: Record, seat: int, judged: Sequence[Judged], walked: Walked,
             totals.decisive += 1
             totals.agreed += int(j.label == "best")
         skill_error += (j.loss_error or 0.0) ** 2
-    luck, luck_error, draws = _luck(mine)
+    luck, luck_error, draws = _luck(mine, 0.0 if baseline is None else baseline.per_draw)
     if mine:
-        totals.deal_luck = mine[0].value
+        expected = 0.0 if baseline is None else \
+            baseline.deal[position_of(seat=seat, dealer=record.dealer, seats=record.seats)]
+        totals.deal_luck = mine[0].value - expected
     totals.draw_luck, totals.draws = luck, draws
     luck_error = math.sqrt(luck_error + (mine[0].value_error or 0.0) ** 2) if mine else 0.0
     if complete and walked.result is not None:
@@ -767,8 +780,8 @@ def _player(record: Record, seat: int, judged: Sequence[Judged], walked: Walked,
 
 
 def _net_luck(players: Sequence[PlayerReview]) -> None:
-    """Each player's luck less the others' mean: what the estimates' common
-    bias (the search after a draw plays better than the playouts before it)
+    """Each player's luck less the others' mean: what a bias common to every
+    seat (one the luck baseline left, or every bias where none was measured)
     does not touch."""
     luck = [p.totals.deal_luck + p.totals.draw_luck for p in players]
     for seat, player in enumerate(players):
@@ -777,26 +790,27 @@ def _net_luck(players: Sequence[PlayerReview]) -> None:
         player.totals.net_hands = 1
 
 
-def _luck(mine: Sequence[Judged]) -> tuple[float, float, int]:
+def _luck(mine: Sequence[Judged], per_draw: float) -> tuple[float, float, int]:
     """The luck of a player's stock draws: each draw's card against the
     draw's value (the best value at its next decision less the draw's
-    value), their variance, and the draws counted."""
+    value, less ``per_draw``: the baseline), their variance, and the draws
+    counted."""
     total = variance = 0.0
     count = 0
     for j, after in itertools.pairwise(mine):
         if j.decision.drawn is None or j.played_value is None \
                 or after.decision.first != j.decision.last + 1:
             continue
-        total += after.value - j.played_value
+        total += after.value - j.played_value - per_draw
         variance += (after.value_error or 0.0) ** 2 + (j.played_error or 0.0) ** 2
         count += 1
     return total, variance, count
 
 
 def _split(record: Record, players: Sequence[PlayerReview], walked: Walked, complete: bool,
-           chosen: Iterable[int]) -> tuple[Split, ...]:
-    """Each seat's result as net skill + net luck + rest (every seat reviewed,
-    the hand over)."""
+           chosen: Iterable[int], baseline: LuckBaseline | None) -> tuple[Split, ...]:
+    """Each seat's result as its position's edge + net skill + net luck +
+    rest (every seat reviewed, the hand over)."""
     if not complete or walked.result is None or tuple(chosen) != tuple(range(record.seats)):
         return ()
     n = record.seats
@@ -811,8 +825,10 @@ def _split(record: Record, players: Sequence[PlayerReview], walked: Walked, comp
             (players[s].skill_error ** 2 + players[s].luck_error ** 2) / len(others) ** 2
             for s in others)
         result = walked.result[seat]
-        out.append(Split(seat, result, net_skill, net_luck, result - net_skill - net_luck,
-                         math.sqrt(variance)))
+        edge = 0.0 if baseline is None else \
+            baseline.edge(position_of(seat=seat, dealer=record.dealer, seats=n))
+        out.append(Split(seat, result, edge, net_skill, net_luck,
+                         result - edge - net_skill - net_luck, math.sqrt(variance)))
     return tuple(out)
 
 

@@ -8651,30 +8651,72 @@ export interface components {
          */
         Level: "novice" | "standard" | "expert";
         /**
+         * LuckBaselineOut
+         * @description What the players' luck is measured against: the mean over self-play
+         *     at this game, player count and level (solver.review.luck).
+         * @example {
+         *       "deal": [
+         *         -0.059,
+         *         -0.427
+         *       ],
+         *       "per_draw": 6.611,
+         *       "result": [
+         *         0.899,
+         *         -0.899
+         *       ]
+         *     }
+         */
+        LuckBaselineOut: {
+            /**
+             * Deal
+             * @description the mean value of a player's first decision by position (0: the player to play first)
+             */
+            deal: number[];
+            /**
+             * Per Draw
+             * @description the mean of a stock draw's difference (the best value at the next decision less the draw's value)
+             */
+            per_draw: number;
+            /**
+             * Result
+             * @description the mean result by position: the split's edge
+             */
+            result: number[];
+        };
+        /**
          * LuckOut
          * @description The cards' part of the result: the deal's value and each stock draw's
          *     value against what the draw was worth before the card was seen.
          * @example {
-         *       "deal": 18.25,
-         *       "draws": 35.3125,
-         *       "net": 34.9375,
+         *       "deal": 18.309,
+         *       "draws": 28.7015,
+         *       "net": 27.9585,
          *       "stock_draws": 1,
-         *       "total": 53.5625
+         *       "total": 47.0105
          *     }
          */
         LuckOut: {
-            /** Deal */
+            /**
+             * Deal
+             * @description the value of its first decision less the luck baseline of its position (the response's luck_baseline; 0 without one)
+             */
             deal: number;
-            /** Draws */
+            /**
+             * Draws
+             * @description its stock draws: each the best value at its next decision less the draw's value, less the baseline per draw
+             */
             draws: number;
             /**
              * Net
-             * @description its luck less the other players' mean (every seat reviewed): the figure to compare players by
+             * @description its luck less the other players' mean (every seat reviewed): what a bias common to every seat does not touch
              */
             net: number | null;
             /** Stock Draws */
             stock_draws: number;
-            /** Total */
+            /**
+             * Total
+             * @description deal + draws
+             */
             total: number;
         };
         /**
@@ -10203,11 +10245,11 @@ export interface components {
          *         "mistake": 0
          *       },
          *       "luck": {
-         *         "deal": 18.25,
-         *         "draws": 35.3125,
-         *         "net": 34.9375,
+         *         "deal": 18.309,
+         *         "draws": 28.7015,
+         *         "net": 27.9585,
          *         "stock_draws": 1,
-         *         "total": 53.5625
+         *         "total": 47.0105
          *       },
          *       "player": "ann",
          *       "points_lost": 2.1875,
@@ -11175,6 +11217,17 @@ export interface components {
          *       "ending": "knock",
          *       "game": "gin",
          *       "level": "review",
+         *       "luck_baseline": {
+         *         "deal": [
+         *           -0.059,
+         *           -0.427
+         *         ],
+         *         "per_draw": 6.611,
+         *         "result": [
+         *           0.899,
+         *           -0.899
+         *         ]
+         *       },
          *       "players": [
          *         {
          *           "accuracy": 87.06,
@@ -11220,11 +11273,11 @@ export interface components {
          *             "mistake": 0
          *           },
          *           "luck": {
-         *             "deal": 18.25,
-         *             "draws": 35.3125,
-         *             "net": 34.9375,
+         *             "deal": 18.309,
+         *             "draws": 28.7015,
+         *             "net": 27.9585,
          *             "stock_draws": 1,
-         *             "total": 53.5625
+         *             "total": 47.0105
          *           },
          *           "player": "ann",
          *           "points_lost": 2.1875,
@@ -11279,11 +11332,11 @@ export interface components {
          *             "mistake": 0
          *           },
          *           "luck": {
-         *             "deal": 18.625,
+         *             "deal": 19.052,
          *             "draws": 0,
-         *             "net": -34.9375,
+         *             "net": -27.9585,
          *             "stock_draws": 0,
-         *             "total": 18.625
+         *             "total": 19.052
          *           },
          *           "player": "bob",
          *           "points_lost": 6.96875,
@@ -11309,17 +11362,19 @@ export interface components {
          *       "seed": 1,
          *       "split": [
          *         {
-         *           "luck": 34.938,
+         *           "edge": 1.798,
+         *           "luck": 27.959,
          *           "noise": 10.642,
-         *           "rest": -0.719,
+         *           "rest": 4.462,
          *           "result": 39,
          *           "seat": 0,
          *           "skill": 4.781
          *         },
          *         {
-         *           "luck": -34.938,
+         *           "edge": -1.798,
+         *           "luck": -27.959,
          *           "noise": 10.642,
-         *           "rest": 0.719,
+         *           "rest": -4.462,
          *           "result": -39,
          *           "seat": 1,
          *           "skill": -4.781
@@ -11526,6 +11581,8 @@ export interface components {
             game: string;
             /** Level */
             level: string;
+            /** @description what each player's deal and stock draws were measured against; null: none measured (house rules, Oklahoma gin, a player count or level without one), so every player's luck carries the estimates' bias and players compare by their net luck */
+            luck_baseline: components["schemas"]["LuckBaselineOut"] | null;
             /** Players */
             players: components["schemas"]["PlayerReviewOut"][];
             /** Result */
@@ -12857,28 +12914,46 @@ export interface components {
         SolveStatus: "optimal" | "feasible" | "timeout" | "infeasible";
         /**
          * SplitOut
-         * @description A seat's result as net skill + net luck + rest.
+         * @description A seat's result as its position's edge + net skill + net luck + rest.
          * @example {
-         *       "luck": 34.938,
+         *       "edge": 1.798,
+         *       "luck": 27.959,
          *       "noise": 10.642,
-         *       "rest": -0.719,
+         *       "rest": 4.462,
          *       "result": 39,
          *       "seat": 0,
          *       "skill": 4.781
          *     }
          */
         SplitOut: {
-            /** Luck */
+            /**
+             * Edge
+             * @description what its position is worth: the luck baseline's mean result of the position less the other positions' (0 without a baseline)
+             */
+            edge: number;
+            /**
+             * Luck
+             * @description its luck less the other players' mean (luck.net)
+             */
             luck: number;
-            /** Noise */
+            /**
+             * Noise
+             * @description the standard error of the skill and luck terms
+             */
             noise: number;
-            /** Rest */
+            /**
+             * Rest
+             * @description result - edge - skill - luck: the hidden cards turned up at the end, the other players' pile takes, the noise
+             */
             rest: number;
             /** Result */
             result: number;
             /** Seat */
             seat: number;
-            /** Skill */
+            /**
+             * Skill
+             * @description minus its points lost, less the other players' mean
+             */
             skill: number;
         };
         /**
@@ -13512,6 +13587,7 @@ export type LayoffVariant = components['schemas']['LayoffVariant'];
 export type LayoffsRequest = components['schemas']['LayoffsRequest'];
 export type LayoffsResponse = components['schemas']['LayoffsResponse'];
 export type Level = components['schemas']['Level'];
+export type LuckBaselineOut = components['schemas']['LuckBaselineOut'];
 export type LuckOut = components['schemas']['LuckOut'];
 export type MeldKind = components['schemas']['MeldKind'];
 export type MeldOut = components['schemas']['MeldOut'];

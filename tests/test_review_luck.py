@@ -1,0 +1,123 @@
+"""The review's luck against its baselines (solver.review.luck): the table's
+shape, where no baseline applies, and the deal's and each draw's luck
+measured against the baseline of the player's position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from benchmarks.review_baselines import raw_luck
+from solver.play import GAMES
+from solver.review import luck as luck_module
+from solver.review import review
+from solver.review.luck import baseline_for, baselines, position_of
+from solver.review.params import REVIEW_LEVEL
+from solver.review.record import Record
+from solver.review.selfplay import follow, play
+
+LUCK_CHECK_SEEDS = range(20_000, 21_000)
+"""The seeds the luck checks of docs/REVIEW_FIGURES.md report on."""
+
+
+@pytest.fixture(scope="module")
+def indian_deal() -> Record:
+    return play("indian13", [follow, follow], seed=5, level="novice", dealer=0)  # 4 and 3 draws
+
+
+def _with_table(monkeypatch: pytest.MonkeyPatch, table: dict[str, Any]) -> None:
+    monkeypatch.setattr(luck_module, "_table", lambda: table)
+
+
+def test_every_measured_baseline_is_whole_and_was_measured_apart_from_the_luck_checks() -> None:
+    levels = (REVIEW_LEVEL, "novice", "standard", "expert")
+    for game, by_level in baselines().items():
+        assert game in GAMES
+        for level, by_count in by_level.items():
+            assert level in levels
+            for count, entry in by_count.items():
+                assert int(count) >= 2
+                assert len(entry["deal"]) == len(entry["result"]) == int(count)
+                assert entry["hands"] >= 500 and entry["draws"] > 0
+                measured = range(entry["seed"], entry["seed"] + entry["hands"])
+                assert not set(measured) & set(LUCK_CHECK_SEEDS), (game, level, count)
+                assert f"--game {game} " in entry["command"]
+
+
+def test_house_rules_oklahoma_and_unmeasured_counts_have_no_baseline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_table(monkeypatch, {"gin": {REVIEW_LEVEL: {"2": {"deal": [1.0, 2.0],
+                                                            "per_draw": 3.0, "result": [1.0, -1.0]}}}})
+    assert baseline_for("gin", REVIEW_LEVEL, 2, None, False) is not None
+    assert baseline_for("gin", REVIEW_LEVEL, 2, {}, False) is not None  # no knob given
+    assert baseline_for("gin", REVIEW_LEVEL, 2, {"knock_limit": 5}, False) is None
+    assert baseline_for("gin", REVIEW_LEVEL, 2, None, True) is None
+    assert baseline_for("gin", "expert", 2, None, False) is None
+    assert baseline_for("indian13", REVIEW_LEVEL, 2, None, False) is None
+
+
+def test_positions_count_from_the_player_left_of_the_dealer() -> None:
+    assert [position_of(seat=s, dealer=2, seats=4) for s in range(4)] == [1, 2, 3, 0]
+
+
+def test_the_deal_and_each_draw_are_measured_against_the_baseline(
+        monkeypatch: pytest.MonkeyPatch, indian_deal: Record) -> None:
+    """The same review with a zero baseline and with one: each seat's deal
+    luck moves by its position's mean, its draws by the mean per draw."""
+    zero = {"indian13": {REVIEW_LEVEL: {"2": {"deal": [0.0, 0.0], "per_draw": 0.0,
+                                              "result": [0.0, 0.0]}}}}
+    _with_table(monkeypatch, zero)
+    plain = review(indian_deal, seed=3, time_limit_ms=60_000)
+    deal, per_draw, results = [4.5, -2.25], 1.5, [2.5, -0.5]
+    _with_table(monkeypatch, {"indian13": {REVIEW_LEVEL: {"2": {
+        "deal": deal, "per_draw": per_draw, "result": results}}}})
+    measured = review(indian_deal, seed=3, time_limit_ms=60_000)
+    assert measured.to_dict()["luck_baseline"] == {"deal": deal, "per_draw": per_draw,
+                                                   "result": results}
+    for before, after in zip(plain.players, measured.players, strict=True):
+        position = position_of(seat=after.seat, dealer=indian_deal.dealer, seats=2)
+        first = next(j for j in measured.decisions if j.seat == after.seat)
+        assert before.totals.deal_luck == pytest.approx(first.value)
+        assert after.totals.deal_luck == pytest.approx(first.value - deal[position])
+        assert after.totals.draws == before.totals.draws
+        assert after.totals.draw_luck == pytest.approx(
+            before.totals.draw_luck - per_draw * before.totals.draws)
+    assert len(measured.split) == 2
+    for before_split, after_split in zip(plain.split, measured.split, strict=True):
+        position = position_of(seat=after_split.seat, dealer=indian_deal.dealer, seats=2)
+        assert before_split.edge == 0.0
+        assert after_split.edge == pytest.approx(results[position] - results[1 - position])
+        assert after_split.result == pytest.approx(
+            after_split.edge + after_split.skill + after_split.luck + after_split.rest)
+        assert after_split.skill == pytest.approx(before_split.skill)
+
+
+def test_a_review_without_a_baseline_says_so(monkeypatch: pytest.MonkeyPatch,
+                                             indian_deal: Record) -> None:
+    _with_table(monkeypatch, {})
+    answer = review(indian_deal, seed=3, time_limit_ms=60_000)
+    assert answer.luck_baseline is None and answer.to_dict()["luck_baseline"] is None
+    for player in answer.players:
+        first = next(j for j in answer.decisions if j.seat == player.seat)
+        assert player.totals.deal_luck == pytest.approx(first.value)
+
+
+def test_the_measurement_reads_the_raw_values_whatever_the_table_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks.review_baselines`` takes each seat's first decision's
+    value and its draws' differences as they are, with a baseline in the
+    table or none."""
+    job = ("indian13", 2, REVIEW_LEVEL, "novice", 11)
+    _with_table(monkeypatch, {})
+    bare = raw_luck(job)
+    _with_table(monkeypatch, {"indian13": {REVIEW_LEVEL: {"2": {
+        "deal": [7.0, -1.0], "per_draw": 2.5, "result": [3.0, -3.0]}}}})
+    for again, first in zip(raw_luck(job), bare, strict=True):
+        assert again == pytest.approx(first)
+    record = play("indian13", [follow, follow], seed=11, level="novice", dealer=11 % 2)
+    answer = review(record, seed=11, time_limit_ms=60_000)
+    for seat, (position, deal, _, _, result) in enumerate(bare):
+        assert position == position_of(seat=seat, dealer=record.dealer, seats=2)
+        assert deal == pytest.approx(next(j.value for j in answer.decisions if j.seat == seat))
+        assert answer.result is not None and result == answer.result[seat]
