@@ -694,9 +694,11 @@ def _review_line(result: dict[str, Any]) -> str:
                          f"{figures['pairs_alike']} of {figures['pairs']} pairs ordered alike")
         return f"* **Review ordering**, {'; '.join(parts)}. {_origin(result)}"
     cpu, split = data["cpu_s"], data["split"]
-    nets = "; ".join(f"{name} net luck {seat['mean_net_luck']:+.2f} ± {seat['net_luck_interval']:.2f}"
+    nets = "; ".join(f"{name} luck {seat['mean_luck']:+.2f} ± {seat['luck_interval']:.2f}, net "
+                     f"{seat['mean_net_luck']:+.2f} ± {seat['net_luck_interval']:.2f}"
                      for name, seat in data["seats"].items())
     deal = ", the deal passing from seat to seat" if data.get("rotate") else ""
+    deal += ", luck against the baselines" if data.get("luck_baseline") else ""
     return (f"* **Review of {data['hands']:,} {data['game']} hands** ({data['pairing']}{deal}, level "
             f"{data['level']}): CPU s per hand {cpu['median']} median, {cpu['p99']} p99; {nets}; "
             f"rest {split['mean_rest']:+.2f} ± {split['rest_interval']:.2f}. {_origin(result)}")

@@ -31,6 +31,7 @@ from typing import Any
 
 from benchmarks.arena.core.stats import MeanInterval, mean_interval, percentile
 from solver.review import review
+from solver.review.luck import baseline_for
 from solver.review.params import REVIEW_LEVEL
 from solver.review.selfplay import at_random, follow, play
 
@@ -95,6 +96,7 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
             "net_luck_playing_first": _rounded([x for x, first in net[seat] if first]),
             "net_luck_playing_second": _rounded([x for x, first in net[seat] if not first])}
     rest = mean_interval(rests) if rests else MeanInterval(0.0, 0.0, 0)
+    baseline = baseline_for(game, level, 2, None, False)
     return {
         "game": game, "hands": hands, "level": level, "pairing": pairing,
         "play_level": play_level, "seed": seed, "rotate": rotate,
@@ -105,7 +107,8 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
                    "p99": round(percentile(wall, 0.99), 3)},
         "cpu_ms_per_decision": {"median": round(statistics.median(per_decision), 1),
                                 "p99": round(percentile(per_decision, 0.99), 1)},
-        "incomplete": incomplete, "seats": seats,
+        "incomplete": incomplete,
+        "luck_baseline": None if baseline is None else baseline.to_dict(), "seats": seats,
         "split": {"hands": split_hands, "mean_rest": round(rest.mean, 2),
                   "rest_interval": round(rest.half_width, 2), "within_2_noise": within},
     }
@@ -143,7 +146,7 @@ def render(result: dict[str, Any]) -> str:
                 lines.append(f"| {name}: mean net luck playing {when} ({found[2]} hands) | "
                              f"{found[0]} ± {found[1]} |")
     split = result["split"]
-    lines.append(f"| rest (result - net skill - net luck), mean over {split['hands']} hands | "
+    lines.append(f"| rest (result - edge - net skill - net luck), mean over {split['hands']} hands | "
                  f"{split['mean_rest']} ± {split['rest_interval']}; within 2 noise in "
                  f"{split['within_2_noise']} |")
     return "\n".join(lines)
