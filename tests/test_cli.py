@@ -26,6 +26,7 @@ from api.cli import main
 from api.pool.resources import available_cpus
 from api.shared.logs import LOG_LEVELS
 from api.shared.reports import format_card, format_played
+from api.shared.settings import current
 from solver.version import version_info
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -550,7 +551,7 @@ def test_bulk_rejects_bad_worker_options(capsys: pytest.CaptureFixture[str], tmp
     source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
     code, out, err = run(capsys, "bulk", str(source), *argv)
     assert (code, out) == (2, "") and f"argument --{loc}" in err
-    error = error_of(capsys, "bulk", str(source), *argv)
+    error = _bulk_error(capsys, str(source), *argv)
     assert (error["type"], error["loc"]) == (kind, [loc])
 
 
@@ -704,6 +705,38 @@ def test_bulk_json_prints_run_errors_as_json(capsys: pytest.CaptureFixture[str],
     assert (code, out) == (2, "") and err.startswith("error: cannot read ")
 
 
+@pytest.mark.parametrize(("argv", "kind", "loc"), [
+    (("--op", "deal"), "invalid_value", ["op"]),
+    (("--processes", "0"), "invalid_value", ["processes"]),
+    (("--no-such-option",), "unrecognized_arguments", []),
+])
+def test_bulk_json_prints_argument_errors_on_stderr_as_its_run_errors(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...], kind: str,
+        loc: list[str]) -> None:
+    """``bulk --json`` printed an argument error (``--op deal``, ``--processes 0``)
+    to stdout, indented over several lines, while an error that ends its run goes
+    to stderr as one line: with stdout redirected to the answers file, the error
+    landed among the answers.  Now both go to stderr, one line each."""
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
+    error = _bulk_error(capsys, str(source), *argv)
+    assert (error["type"], error["loc"]) == (kind, loc)
+
+
+def test_bulk_json_prints_a_bad_setting_on_stderr(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setting bulk cannot run with ends its run before it starts: on stderr too."""
+    monkeypatch.setenv("RUMMY_SOLVER_MAX_BATCH", "lots")
+    current.cache_clear()  # read again (a failed read is not kept)
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
+    error = _bulk_error(capsys, str(source), "--processes", "1")
+    assert error["type"] == "invalid_setting" and "RUMMY_SOLVER_MAX_BATCH" in error["msg"]
+    code, body = run_json(capsys, "solve", "--variant", "gin", GIN)
+    assert code == 2 and body["error"]["type"] == "invalid_setting"  # others: on stdout
+
+
 def test_bulk_refuses_more_processes_than_4_per_cpu(capsys: pytest.CaptureFixture[str],
                                                      tmp_path: Path) -> None:
     """``bulk --processes 500`` started 500 solver processes (audit of the command
@@ -711,7 +744,7 @@ def test_bulk_refuses_more_processes_than_4_per_cpu(capsys: pytest.CaptureFixtur
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps({"variant": "gin", "hand": GIN}) + "\n")
     most = 4 * available_cpus()
-    error = error_of(capsys, "bulk", str(source), "--processes", str(most + 1))
+    error = _bulk_error(capsys, str(source), "--processes", str(most + 1))
     assert (error["type"], error["loc"]) == ("invalid_value", ["processes"])
     assert f"from 1 to {most} (4 per CPU" in error["msg"]
     code, _, _ = run(capsys, "bulk", str(source), "--processes", str(most), "--quiet",

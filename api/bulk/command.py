@@ -78,9 +78,10 @@ an OUT named .gz is written gzip-compressed.  Exit code: 1 when any line
 got an error answer, 2 when the run could not start or stopped before its
 end (an input that cannot be read to the end, such as a gzip file cut short;
 workers that keep dying; a failure of bulk itself): the answers before are
-written; else 0.  An error that ends the run is printed on stderr (stdout carries
-the answers): "error: ...", or with --json one line {"error": {type, loc,
-msg}}, the item every command's --json prints."""
+written; else 0.  An error that ends the run, or keeps it from starting (a
+wrong option too), is printed on stderr (stdout carries the answers):
+"error: ...", or with --json one line {"error": {type, loc, msg}}, the item
+every command's --json prints."""
 
 EXAMPLES = """\
 examples:
@@ -268,20 +269,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         code = _run(args, opened)
     except RequestRejected as stopped:
-        code = _stop(args, stopped.items[0])
+        code = stop(args, stopped.items[0])
     except Exception as exc:  # a bug: exit 1 would pass the answers cut short for a whole run
         if not getattr(args, "json", False):
             traceback.print_exc()
-        code = _stop(args, item("internal_error", [], f"{type(exc).__name__}: {exc}"))
+        code = stop(args, item("internal_error", [], f"{type(exc).__name__}: {exc}"))
     finally:
         closed = _close_files(opened)
     if closed is not None and code in (0, 1):
-        return _stop(args, closed.items[0])
+        return stop(args, closed.items[0])
     return code
 
 
-def _stop(args: argparse.Namespace, error: ErrorItem) -> int:
-    """Print the error that ends the run on stderr; exit code 2."""
+def stop(args: argparse.Namespace, error: ErrorItem) -> int:
+    """Print the error that ends the run on stderr, one line (stdout carries the
+    answers); exit code 2.  ``api.cli`` prints bulk's argument errors with it too."""
     if getattr(args, "json", False):
         # ASCII: a file name the terminal cannot show stays valid JSON.
         print(json.dumps({"error": error}), file=sys.stderr)

@@ -11,7 +11,8 @@ report (cards as ``7♥``, a wild card as ``JK=8♥``) or, with ``--json``, as t
 endpoint's wire form.
 
 Errors: bad input exits 2.  With ``--json`` every error, argument errors
-included, is printed to stdout as ``{"error": {"type", "loc", "msg"}}``;
+included, is printed as ``{"error": {"type", "loc", "msg"}}``: to stdout, but
+for ``bulk``, whose stdout carries the answers (stderr, one line);
 ``type`` is the service's stable code or, for the command line's own
 argument errors, ``invalid_choice``, ``missing_value``,
 ``unrecognized_arguments``, ``conflicting_arguments``, ``missing_argument``
@@ -116,7 +117,15 @@ def _print_json(value: object) -> None:
     write(json.dumps(value, indent=2, ensure_ascii=False), sys.stdout)
 
 
-def _report_error(error: ErrorItem, as_json: bool, exit_code: int) -> int:
+def _report_error(error: ErrorItem, as_json: bool, exit_code: int,
+                  command: str | None = None) -> int:
+    if as_json and command == "bulk":
+        # bulk's stdout carries its answers: its errors go to stderr, one line
+        # each, argument errors as the errors that end its run.
+        from api.bulk.command import stop
+
+        stop(argparse.Namespace(json=True), error)
+        return exit_code
     if as_json:
         _print_json({"error": error})
     else:
@@ -417,6 +426,16 @@ def wants_json(argv: Sequence[str]) -> bool:
     return False
 
 
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not an option (the
+    options before a command take no value), known before the options parse.
+
+    >>> command_of(["--json", "bulk", "in.jsonl"]), command_of(["--version"])
+    ('bulk', None)
+    """
+    return next((token for token in argv if not token.startswith("-")), None)
+
+
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.version:
         if args.json:
@@ -436,19 +455,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rummy-solver`` console script; returns the exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     as_json = wants_json(arguments)
+    command = command_of(arguments)
     parser = build_parser()
     try:
         return _run(parser, parser.parse_args(arguments))
     except UsageError as error:
         if as_json:
-            return _report_error(usage_item(error.message), True, EXIT_BAD_INPUT)
+            return _report_error(usage_item(error.message), True, EXIT_BAD_INPUT, command)
         error.parser.print_usage(sys.stderr)
         write(f"{error.parser.prog}: error: {error.message}", sys.stderr)
         return EXIT_BAD_INPUT
     except RequestRejected as error:
-        return _report_error(error.prefixed(())[0], as_json, EXIT_BAD_INPUT)
+        return _report_error(error.prefixed(())[0], as_json, EXIT_BAD_INPUT, command)
     except SettingsError as error:
-        return _report_error(item("invalid_setting", [], str(error)), as_json, EXIT_BAD_INPUT)
+        return _report_error(item("invalid_setting", [], str(error)), as_json, EXIT_BAD_INPUT,
+                             command)
     except KeyboardInterrupt:
         # Ctrl-C on a long advice or review: stop as bulk does, without a traceback.
         write("interrupted", sys.stderr)
