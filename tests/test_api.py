@@ -407,6 +407,27 @@ def test_an_unknown_choice_is_quoted_as_the_client_wrote_it(
     assert item["msg"].startswith(f"unknown engine {said};")
 
 
+@pytest.mark.parametrize(("knob", "value", "said"), [
+    ("knock_limit", 10**30, "1000000000000000000000000000000"),
+    ("decks", -(10**20), "-100000000000000000000"),
+    ("knock_limit", True, "true"),
+    ("decks", None, "null"),
+    ("ace", False, "false"),
+    ("knock_limit", [None, "x"], '[null, "x"]'),
+    ("knock_limit", "x", "'x'"),
+])
+def test_a_knobs_value_is_quoted_as_the_client_wrote_it(
+        client: TestClient, knob: str, value: object, said: str) -> None:
+    """A huge integer given a knob was quoted as a string ("got '1000...'"),
+    and null and true in Python's spelling ("got None"), where a choice says
+    them as JSON does."""
+    response = client.post("/v1/solve", json={"hand": ["AS", "2S"], "variant": "gin",
+                                              "rules": {knob: value}})
+    item = single_error(response)
+    assert (item["type"], item["loc"]) == ("invalid_rules", ["body", "rules", knob])
+    assert item["msg"].endswith(f"; got {said}")
+
+
 ADVISE_BODY = {"game": "gin", "hand": " ".join(GIN_HAND), "upcard": "4S", "level": "novice"}
 
 

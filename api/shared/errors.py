@@ -141,13 +141,26 @@ def _rules_message(path: Sequence[Any], type_: str, msg: str, given: object) -> 
     if not isinstance(knob, str) or (knob not in KNOB_NAMES and knob not in LEGACY_KNOBS):
         return msg
     if len(path) == 1:
-        return f"knob {knob!r} must be {knob_expectation(knob)}; got {_shown(given)}"
+        return f"knob {knob!r} must be {knob_expectation(knob)}; got {spelled(given)}"
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path[1:])
     return f"knob {knob!r}{where}: {msg}"
 
 
-def _shown(value: object) -> str:
-    text = repr(bounded(value))
+def spelled(value: object) -> str:
+    """A value of the input as a message quotes it: a string in quotes, as the
+    messages quote names; anything else as the client wrote it, in JSON's
+    spelling (``null``, ``true``, a whole number of any size as its digits),
+    cut past ``_PREVIEW_CHARS``.
+
+    >>> spelled("x"), spelled(None), spelled(True), spelled(10**20), spelled([1.5, None])
+    ("'x'", 'null', 'true', '100000000000000000000', '[1.5, null]')
+    """
+    if isinstance(value, str):
+        text = repr(bounded(value))
+    elif isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)  # bounded() makes a long one a string, for JSON's readers
+    else:
+        text = json.dumps(bounded(value), ensure_ascii=False)
     return text if len(text) <= _PREVIEW_CHARS else text[:_PREVIEW_CHARS] + "..."
 
 

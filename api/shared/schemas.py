@@ -15,7 +15,6 @@ library.
 from __future__ import annotations
 
 import enum
-import json
 import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -33,6 +32,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from api.shared.errors import spelled
 from api.shared.examples import REQUESTS, example
 from api.shared.settings import Settings
 from solver import ENGINES, PRESETS
@@ -93,9 +93,8 @@ def choice_type(enum_class: Any, what: str, code: str) -> Any:
     def check(value: object) -> object:
         if isinstance(value, enum_class) or (isinstance(value, str) and value in choices):
             return value
-        said = json.dumps(value) if value is None or isinstance(value, bool) else repr(value)
         raise PydanticCustomError(code, "unknown {what} {value}; choose one of {choices}",
-                                  {"what": what, "value": said[:40],  # null, not None
+                                  {"what": what, "value": spelled(value)[:40],  # null, not None
                                    "choices": ", ".join(choices)})
 
     return Annotated[enum_class, Strict(False), BeforeValidator(check)]
