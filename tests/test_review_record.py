@@ -61,7 +61,6 @@ BAD: list[tuple[str, Callable[[dict[str, Any]], None], str, tuple[str | int, ...
      ("events", 1, "card")),
     ("a take that is not the pile top", _set(("events", 2, "card"), "9D"), "pile_mismatch",
      ("events", 2, "card")),
-    ("out of turn", _set(("events", 3, "player"), 0), "card_not_held", ("events", 3, "card")),
     ("a draw of a card dealt", _set(("events", 4, "drawn"), "AC"), "drawn_mismatch",
      ("events", 4, "drawn")),
     ("a draw without its card", _drop_stock_and_drawn, "drawn_missing",
@@ -133,6 +132,16 @@ WRONG_TURNS: list[tuple[str, Callable[[dict[str, Any]], None], tuple[str | int, 
      ("events", 0)),
     ("bob passes where he must throw", lambda d: d["events"].insert(
         3, {"player": 1, "action": "pass"}), ("events", 3)),
+    # Out of turn and with cards its seat does not hold: the turn is the fault said.
+    ("ann throws bob's card in his turn", _set(("events", 3, "player"), 0), ("events", 3)),
+    ("bob knocks after ann's knock, his deadwood miscounted", _set(("events", 6), {
+        "player": 1, "action": "knock", "card": "QC", "melds": [["6D", "7D", "8D"]],
+        "deadwood": ["6S", "6H"]}), ("events", 6)),
+    ("ann knocks twice", _set(("events", 6), {
+        "player": 0, "action": "knock", "card": "AD", "melds": [["4S", "4H", "4D"]],
+        "deadwood": []}), ("events", 6)),
+    ("ann discards after her knock", _set(("events", 6), {
+        "player": 0, "action": "discard", "card": "QC"}), ("events", 6)),
 ]
 
 
@@ -143,7 +152,10 @@ def test_a_turn_out_of_order_is_named_where_it_was_played(
     """The cards follow any order of turns, so a turn played by the wrong seat,
     or a pass out of its phase, shows in them only events later (a meld of
     cards not held at the knock; a hand over at the next event): the error
-    names the event that could not have happened (audit 5)."""
+    names the event that could not have happened (audit 5).  An event out of
+    turn whose cards are wrong too is refused for its turn, as a referee says
+    "not your turn" before looking at the cards: it was ``card_not_held`` or
+    ``invalid_knock``, about cards its seat had no turn to play."""
     with pytest.raises(SolverInputError) as caught:
         read_record(_changed(change))
     assert (caught.value.code, caught.value.loc) == ("history_out_of_turn", loc), what

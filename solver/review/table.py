@@ -121,6 +121,11 @@ written to two decimals (a Rummy 500 margin over three players is a third of
 a point) agrees."""
 
 
+TURN_CODES = ("history_out_of_turn", "hand_over")
+"""The advisor's replay's codes of an event played out of turn or out of its
+phase: said of an event before what its cards get wrong."""
+
+
 def walk(record: Record, replay: bool = True) -> Walked:
     """Walk ``record`` (see the module docstring)."""
     if record.game == "gin":
@@ -137,8 +142,10 @@ def walk(record: Record, replay: bool = True) -> Walked:
                 walker.fail(index, "the hand was already over", "hand_over")
             walker.apply(index, step)
         except InvalidStateError:
-            if replay:  # an event out of turn or phase before this one is the first fault
-                walker.replay_before(index)
+            if replay:  # an event out of turn or phase, this one or before, is the fault
+                # (not this one past the end: the walk says so, and gin's public
+                # history, without the reply, would not know the hand over)
+                walker.replay_before(index, itself=not walker.over)
             raise
     if replay:
         walker.replay()
@@ -406,13 +413,20 @@ class _Walk:
             return error
         return None
 
-    def replay_before(self, end: int) -> None:
-        """When the cards fail at event ``end``: the advisor's replay of the
-        events before it, raising where one of them is out of turn or out of
-        phase (the cards follow any order, so a turn played by the wrong
-        seat shows in them only later); any other refusal is about the hands
-        walked so far, and the cards' own error stands."""
-        self._replay_to(end)
+    def replay_before(self, end: int, itself: bool = True) -> None:
+        """When the walk fails at event ``end``: the advisor's replay of the
+        events before it (and, with ``itself``, of it), raising where one
+        before it cannot have happened (the cards follow any order, so a turn
+        played by the wrong seat shows in them only later) or where it is
+        itself out of turn or out of phase (``TURN_CODES``: a referee says
+        "not your turn" before looking at the cards); any other refusal is
+        about the hands walked so far or the event's cards, and the cards'
+        own error stands."""
+        try:
+            self._replay_to(end + 1 if itself else end)
+        except InvalidStateError as error:
+            if error.loc[:2] != ("events", end) or error.code in TURN_CODES:
+                raise
 
     def result(self) -> tuple[float, ...]:  # pragma: no cover - each game's
         """Each seat's points."""

@@ -109,9 +109,14 @@ describe("the live service", { skip: NO_SERVICE }, () => {
     assert.equal(review.reviewed, 4);
     assert.deepEqual(review.players.map((player) => player.player), ["ann", "bob"]);
     assert.ok(review.decisions.every((decision) => decision.best.action.length > 0));
-    const wrong = await client.reviewGame({ ...game, events: [{ player: 0, action: "discard", card: "2H" }] })
-      .catch((caught: unknown) => caught);
+    const notHeld: ReviewRequest["events"] = [{ player: 0, action: "take_discard", card: "KD" },
+                                              { player: 0, action: "discard", card: "2H" }];
+    const wrong = await client.reviewGame({ ...game, events: notHeld }).catch((caught: unknown) => caught);
     assert.ok(wrong instanceof RummySolverError && wrong.type === "card_not_held", String(wrong));
+    // Out of its phase (the first upcard is offered) as well: the turn is the fault said.
+    const early = await client.reviewGame({ ...game, events: [{ player: 0, action: "discard", card: "2H" }] })
+      .catch((caught: unknown) => caught);
+    assert.ok(early instanceof RummySolverError && early.type === "history_out_of_turn", String(early));
   });
 
   it("streams many requests and answers each line, errors in their line", async () => {
