@@ -38,6 +38,7 @@ from benchmarks.speed.bulk import preset_lines
 from solver.deadline import NODES_PER_MS, Deadline
 from solver.gin import knock_check
 from solver.hints import discard_hint, draw_hint
+from solver.review.review import Totals
 from solver.solve import solve
 from solver.validate import validate
 
@@ -725,6 +726,32 @@ def test_workers_that_fail_end_the_run_with_a_json_error_under_json(
     assert json.loads(line) == {"error": {"type": "workers_failed", "loc": [],
                                           "msg": "bulk workers died on 3 lines in a row"}}
     assert len(_read(out)) == 1 and json.loads((tmp_path / "s.json").read_text()) is not None
+
+
+def test_a_summary_adds_up_the_answers_written_when_the_output_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """An output that could not be written (a full disk) ended the run before the
+    summary was written: ``--summary`` was left an empty file, not JSON (audit of
+    the command line).  It adds up the answers written before, as when the
+    workers fail."""
+    source = tmp_path / "log.jsonl"
+    source.write_text("{}\n" * 3, encoding="utf-8")
+    ann = Totals(hands=1, decisions=4, points_lost=2.0, units_lost=0.1, accuracy=380.0,
+                 result=25.0, results=1)
+    text = json.dumps({"id": 0, "result": {"game": "gin",
+                                           "players": [{"player": "ann", **ann.to_dict()}]}})
+
+    def reviews(args: argparse.Namespace, lines: Iterator[bytes],
+                settings: Settings) -> Iterator[Answered]:
+        yield from [Answered(text, True)] * 3
+
+    monkeypatch.setattr(command, "_answers", reviews)
+    monkeypatch.setattr(command, "_open_output", lambda name: _FullDisk(2 * (len(text) + 1)))
+    summary = tmp_path / "players.json"
+    assert command.run(_args(str(source), "-o", str(tmp_path / "out.jsonl"), "--quiet",
+                             "--summary", str(summary))) == 2
+    assert capsys.readouterr().err.count("No space left on device") == 1
+    assert json.loads(summary.read_text(encoding="utf-8"))["reviews"] == 2
 
 
 @pytest.mark.parametrize("name", ["log.jsonl", "log.JSONL.GZ", "log.gzip", "-"])

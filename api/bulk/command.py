@@ -2,9 +2,11 @@
 [--summary FILE]``: the options of the ``bulk`` command and running it (``api.cli``
 registers it).  With ``--summary`` the answers of ``review_game`` lines are also added
 up per player id (``solver.review.summary``), in input order, so the summary is the
-same on the pool and on Ray.  Any ``--op`` may go with it: a line's own ``"op"``
-wins, so a log that mixes operations has its reviews added up (the others are left
-out), and a log without a review gets a summary of ``"reviews": 0``.
+same on the pool and on Ray; a run stopped midway (workers that keep dying, an output
+that cannot be written) still writes the summary of the answers written before.  Any
+``--op`` may go with it: a line's own ``"op"`` wins, so a log that mixes operations has
+its reviews added up (the others are left out), and a log without a review gets a
+summary of ``"reviews": 0``.
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "a line's own \"op\": a log may mix operations; other lines are "
                              "left out) and write each player's figures over every game reviewed "
                              "(keyed by the records' player ids) to FILE as JSON ('-': standard "
-                             "output, with -o OUT); its \"reviews\" counts the games added")
+                             "output, with -o OUT); its \"reviews\" counts the games added "
+                             "(a run stopped midway: those whose answers were written)")
 
 
 DESCRIPTION = """\
@@ -77,11 +80,12 @@ gzip input is known by its first bytes (any name, standard input too), and
 an OUT named .gz is written gzip-compressed.  Exit code: 1 when any line
 got an error answer, 2 when the run could not start or stopped before its
 end (an input that cannot be read to the end, such as a gzip file cut short;
-workers that keep dying; a failure of bulk itself): the answers before are
-written; else 0.  An error that ends the run, or keeps it from starting (a
-wrong option too), is printed on stderr (stdout carries the answers):
-"error: ...", or with --json one line {"error": {type, loc, msg}}, the item
-every command's --json prints."""
+workers that keep dying; an output that cannot be written; a failure of bulk
+itself): the answers before are written, and their --summary (but after a
+failure of bulk itself); else 0.  An error that ends the run, or keeps it
+from starting (a wrong option too), is printed on stderr (stdout carries the
+answers): "error: ...", or with --json one line {"error": {type, loc, msg}},
+the item every command's --json prints."""
 
 EXAMPLES = """\
 examples:
@@ -331,9 +335,7 @@ def _run(args: argparse.Namespace, opened: list[tuple[str, str, IO[Any]]]) -> in
     stopped = None
     try:
         code = _write(answers, sink, progress, summaries, output)
-    except RequestRejected as exc:
-        if exc.items[0]["type"] != "workers_failed":
-            raise
+    except RequestRejected as exc:  # workers that keep dying, an output that cannot be written
         code, stopped = 2, exc  # the summary still adds up the answers written
     if summary_sink is not None and summaries is not None:
         try:
