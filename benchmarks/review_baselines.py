@@ -51,9 +51,11 @@ Job = tuple[str, int, str, str, int]
 (its seed)."""
 
 
-def raw_luck(job: Job) -> list[tuple[int, float, float, int, float | None]]:
+def raw_luck(job: Job) -> list[tuple[int, float | None, float, int, float | None]]:
     """One self-play hand reviewed: per seat, its position, the first
-    decision's value, its stock draws' summed difference and count, all
+    decision's value (None: the hand ended before the seat's first
+    decision, as when the first player drops, and the review gives that
+    seat no deal luck), its stock draws' summed difference and count, all
     without a baseline, and its result (None: the hand did not end)."""
     game, players, level, play_level, number = job
     dealer = number % players
@@ -64,7 +66,7 @@ def raw_luck(job: Job) -> list[tuple[int, float, float, int, float | None]]:
     for player in answer.players:
         totals = player.totals
         position = position_of(seat=player.seat, dealer=dealer, seats=players)
-        deal = totals.deal_luck + (base.deal[position] if base else 0.0)
+        deal = next((j.value for j in answer.decisions if j.seat == player.seat), None)
         draws = totals.draw_luck + (base.per_draw * totals.draws if base else 0.0)
         result = None if answer.result is None else answer.result[player.seat]
         rows.append((position, deal, draws, totals.draws, result))
@@ -88,7 +90,8 @@ def measure(game: str, *, players: int = 2, level: str = REVIEW_LEVEL, hands: in
     draws: list[tuple[float, int]] = []
     for rows in reviewed:
         for position, deal, drawn, count, result in rows:
-            deals[position].append(deal)
+            if deal is not None:
+                deals[position].append(deal)
             draws.append((drawn, count))
             if result is not None:
                 results[position].append(result)

@@ -119,5 +119,6 @@ def test_the_measurement_reads_the_raw_values_whatever_the_table_holds(
     answer = review(record, seed=11, time_limit_ms=60_000)
     for seat, (position, deal, _, _, result) in enumerate(bare):
         assert position == position_of(seat=seat, dealer=record.dealer, seats=2)
+        assert deal is not None
         assert deal == pytest.approx(next(j.value for j in answer.decisions if j.seat == seat))
         assert answer.result is not None and result == answer.result[seat]
