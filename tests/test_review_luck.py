@@ -122,3 +122,16 @@ def test_the_measurement_reads_the_raw_values_whatever_the_table_holds(
         assert deal is not None
         assert deal == pytest.approx(next(j.value for j in answer.decisions if j.seat == seat))
         assert answer.result is not None and result == answer.result[seat]
+
+
+def test_the_text_report_says_what_luck_is_measured_against(
+        monkeypatch: pytest.MonkeyPatch, indian_deal: Record) -> None:
+    from api.shared.reports import format_review
+
+    _with_table(monkeypatch, {"indian13": {REVIEW_LEVEL: {"2": {
+        "deal": [1.0, 0.0], "per_draw": 0.0, "result": [0.0, 0.0]}}}})
+    assert "luck measured against the self-play baseline" in format_review(
+        review(indian_deal, seed=3, time_limit_ms=60_000))
+    _with_table(monkeypatch, {})
+    assert "luck measured against 0 (no baseline measured" in format_review(
+        review(indian_deal, seed=3, time_limit_ms=60_000))

@@ -436,8 +436,10 @@ def format_review(review: Review) -> str:
     decisions, then every decision reviewed with its label."""
     data = review.to_dict()
     result = "-" if data["result"] is None else " ".join(f"{r:+g}" for r in data["result"])
+    against = "the self-play baseline" if data["luck_baseline"] else \
+        "0 (no baseline measured: compare players by net luck)"
     blocks = [_block("game", [f"{data['game']}, ended: {data['ending'].replace('_', ' ')}, "
-                              f"result {result}"])]
+                              f"result {result}", f"luck measured against {against}"])]
     for player in data["players"]:
         labels = ", ".join(f"{count} {label}" for label, count in player["labels"].items()
                            if count)
