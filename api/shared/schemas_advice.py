@@ -136,11 +136,13 @@ class AdviseRequest(OperationRequest):
 
     game: GameIn = Field(description="the game: gin, indian13, indian21, rummy500, rommy "
                                          "or basic")
-    hand: HandCards = Field(description="the player's cards now: gin 10, or 11 after drawing; "
+    # Each option's help line (rummy-solver advise --help) is its description up to the
+    # first ";" outside brackets: what holds for one game only stays in the brackets.
+    hand: HandCards = Field(description="the player's cards now (gin 10, or 11 after drawing; "
                                         "indian13 13 (14), indian21 21 (22); rummy500 13 "
                                         "dealt to two players, 7 to three or more; rommy 7; "
                                         "basic 10 to two players, 7 to three or four, 6 to "
-                                        "five or six")
+                                        "five or six)")
     upcard: CardToken = Field(description="the card turned up after the deal (the first card "
                                           "of the discard pile)")
     history: list[EventIn] = Field(default_factory=list, max_length=MAX_EVENTS,
@@ -159,14 +161,14 @@ class AdviseRequest(OperationRequest):
     rules: RulesOverride | None = RULES_FIELD
     oklahoma: bool = Field(default=False, description="gin: the upcard sets the knock limit")
     wild_rank: WildRank | None = Field(
-        default=None, description="Indian rummy (required): the cut card: a full card ('7H'), "
-                                  "a rank ('7') or 'JK' when a printed joker was cut; "
-                                  "indian21 needs the full card")
+        default=None, description="Indian rummy (required): the cut card: a full card ('7H'; "
+                                  "indian21 needs it), a rank ('7') or 'JK' when a printed "
+                                  "joker was cut")
     players: int | None = Field(default=None, ge=MIN_PLAYERS, le=MAX_PLAYERS,
-                                description="Indian rummy: the players at the table, "
-                                            f"{MIN_PLAYERS} to {INDIAN_MAX_PLAYERS}; rummy500: 2 "
-                                            "to 8 (one deck to 4, two decks of 54 from 5); "
-                                            "rommy and basic: 2 to 6; default 2")
+                                description="the players at the table (default 2; Indian "
+                                            f"rummy {MIN_PLAYERS} to {INDIAN_MAX_PLAYERS}; "
+                                            "rummy500 2 to 8: one deck to 4, two decks of 54 "
+                                            "from 5; rommy and basic 2 to 6; gin takes none)")
     level: LevelIn = Field(default="standard", description=Level.__doc__)
     seed: int = Field(default=0, ge=0, le=2**31 - 1,
                       description="the same seed and state give the same advice (on a "

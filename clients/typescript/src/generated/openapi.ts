@@ -2185,7 +2185,7 @@ export interface components {
             game: components["schemas"]["Game"];
             /**
              * Hand
-             * @description the player's cards now: gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22); rummy500 13 dealt to two players, 7 to three or more; rommy 7; basic 10 to two players, 7 to three or four, 6 to five or six
+             * @description the player's cards now (gin 10, or 11 after drawing; indian13 13 (14), indian21 21 (22); rummy500 13 dealt to two players, 7 to three or more; rommy 7; basic 10 to two players, 7 to three or four, 6 to five or six)
              */
             hand: string[] | string;
             /**
@@ -2209,7 +2209,7 @@ export interface components {
             oklahoma?: boolean;
             /**
              * Players
-             * @description Indian rummy: the players at the table, 2 to 6; rummy500: 2 to 8 (one deck to 4, two decks of 54 from 5); rommy and basic: 2 to 6; default 2
+             * @description the players at the table (default 2; Indian rummy 2 to 6; rummy500 2 to 8: one deck to 4, two decks of 54 from 5; rommy and basic 2 to 6; gin takes none)
              * @default null
              */
             players?: number | null;
@@ -2251,7 +2251,7 @@ export interface components {
             upcard: string;
             /**
              * Wild Rank
-             * @description Indian rummy (required): the cut card: a full card ('7H'), a rank ('7') or 'JK' when a printed joker was cut; indian21 needs the full card
+             * @description Indian rummy (required): the cut card: a full card ('7H'; indian21 needs it), a rank ('7') or 'JK' when a printed joker was cut
              * @default null
              */
             wild_rank?: string | null;
