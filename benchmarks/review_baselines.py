@@ -9,11 +9,12 @@ against itself, the deal passing from seat to seat, reviews each at
 against: the value of a player's first decision by its position (0 plays
 first) and a stock draw's difference (the best value at the next decision
 less the draw's value), and the mean result of each position (the edge
-of playing first or later, which a hand's split sets apart).  The figures are the raw ones, whatever baseline
-the file holds now.  ``--write`` stores them, with how they were measured,
-in ``solver/review/luck_baselines.json``; the review uses them from then
-on.  The losses' checks on fresh deals (``ReviewParams.checks``) do not
-touch these values and are left out, for speed.
+of playing first or later, which a hand's split sets apart).  The figures
+are the raw ones, whatever baseline the file holds now.  ``--write``
+stores them, with how they were measured, in
+``solver/review/luck_baselines.json``; the review uses them from then on.
+The losses' checks on fresh deals (``ReviewParams.checks``) do not touch
+these values and are left out, for speed.
 
 Measure on seeds no luck check reports on (the default 40,000 on; the
 luck checks of docs/REVIEW_FIGURES.md play seed 20,000 on): a baseline

@@ -31,7 +31,6 @@ from typing import Any
 
 from benchmarks.arena.core.stats import MeanInterval, mean_interval, percentile
 from solver.review import review
-from solver.review.luck import baseline_for
 from solver.review.params import REVIEW_LEVEL
 from solver.review.selfplay import at_random, follow, play
 
@@ -59,6 +58,8 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
     within = 0
     split_hands = 0
     incomplete = 0
+    baseline: dict[str, Any] | None = None
+    """The luck baseline the reviews measured against (the answers', alike for every hand)."""
     for number, record in enumerate(records):
         started_cpu, started = time.process_time(), time.perf_counter()
         answer = review(record, level=level, seed=number, time_limit_ms=60_000)
@@ -66,6 +67,8 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
         wall.append(time.perf_counter() - started)
         per_decision.append(1000.0 * cpu[-1] / max(1, len(answer.decisions)))
         incomplete += not answer.complete
+        if answer.luck_baseline is not None:
+            baseline = answer.luck_baseline.to_dict()
         for player in answer.players:
             totals = player.totals
             lost[player.seat].append(totals.points_lost)
@@ -96,7 +99,6 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
             "net_luck_playing_first": _rounded([x for x, first in net[seat] if first]),
             "net_luck_playing_second": _rounded([x for x, first in net[seat] if not first])}
     rest = mean_interval(rests) if rests else MeanInterval(0.0, 0.0, 0)
-    baseline = baseline_for(game, level, 2, None, False)
     return {
         "game": game, "hands": hands, "level": level, "pairing": pairing,
         "play_level": play_level, "seed": seed, "rotate": rotate,
@@ -108,7 +110,7 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
         "cpu_ms_per_decision": {"median": round(statistics.median(per_decision), 1),
                                 "p99": round(percentile(per_decision, 0.99), 1)},
         "incomplete": incomplete,
-        "luck_baseline": None if baseline is None else baseline.to_dict(), "seats": seats,
+        "luck_baseline": baseline, "seats": seats,
         "split": {"hands": split_hands, "mean_rest": round(rest.mean, 2),
                   "rest_interval": round(rest.half_width, 2), "within_2_noise": within},
     }

@@ -22,10 +22,10 @@ its mean over self-play at the same game, player count and review level
   other positions' mean, measured by the same self-play.
 
 Over many hands a player's luck then averages 0, whoever it plays and from
-whichever seat.  Where
-no baseline was measured (house rules, Oklahoma gin, a player count or
-level not in the file) the figures are against 0, as the review's answer
-says (``luck_baseline`` null): compare players there by their net luck.
+whichever seat.  Where no baseline was measured (house rules, Oklahoma
+gin, a player count or level not in the file) the figures are against 0,
+as the review's answer says (``luck_baseline`` null): compare players
+there by their net luck.
 
 >>> found = baseline_for("gin", "review", 2, None, False)
 >>> found is not None and len(found.deal) == 2

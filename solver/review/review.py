@@ -809,18 +809,17 @@ def _luck(mine: Sequence[Judged], per_draw: float) -> tuple[float, float, int]:
 
 def _split(record: Record, players: Sequence[PlayerReview], walked: Walked, complete: bool,
            chosen: Iterable[int], baseline: LuckBaseline | None) -> tuple[Split, ...]:
-    """Each seat's result as its position's edge + net skill + net luck +
-    rest (every seat reviewed, the hand over)."""
+    """Each seat's result as its position's edge + net skill + net luck
+    (``_net_luck``'s) + rest (every seat reviewed, the hand over)."""
     if not complete or walked.result is None or tuple(chosen) != tuple(range(record.seats)):
         return ()
     n = record.seats
     skill = [-p.totals.points_lost for p in players]
-    luck = [p.totals.deal_luck + p.totals.draw_luck for p in players]
     out = []
     for seat in range(n):
         others = [s for s in range(n) if s != seat]
         net_skill = skill[seat] - sum(skill[s] for s in others) / len(others)
-        net_luck = luck[seat] - sum(luck[s] for s in others) / len(others)
+        net_luck = players[seat].totals.net_luck  # _net_luck's, every seat reviewed
         variance = players[seat].skill_error ** 2 + players[seat].luck_error ** 2 + sum(
             (players[s].skill_error ** 2 + players[s].luck_error ** 2) / len(others) ** 2
             for s in others)
