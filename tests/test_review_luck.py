@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from benchmarks.review_baselines import raw_luck
+from benchmarks.speed.review import run
 from solver.play import GAMES
 from solver.review import luck as luck_module
 from solver.review import review
@@ -135,3 +136,15 @@ def test_the_text_report_says_what_luck_is_measured_against(
     _with_table(monkeypatch, {})
     assert "luck measured against 0 (no baseline measured" in format_review(
         review(indian_deal, seed=3, time_limit_ms=60_000))
+
+
+def test_the_luck_check_plays_a_table_of_three() -> None:
+    """``benchmarks.speed.review --players 3``: every seat a follower, each
+    with its figures, seat 0 playing first."""
+    result = run("indian13", 2, players=3, seed=20_000)
+    assert result["players"] == 3
+    assert list(result["seats"]) == ["seat 0 follow", "seat 1 follow", "seat 2 follow"]
+    assert all(seat["net_luck_playing_second"] is None
+               for seat in list(result["seats"].values())[:1])
+    with pytest.raises(ValueError, match="two players"):
+        run("indian13", 1, pairing="follow-random", players=3)

@@ -1,10 +1,12 @@
 """How fast the review is, and whether its figures add up: ``python -m benchmarks.speed.review``.
 
 ``python -m benchmarks.speed.review --game gin --hands 40 [--level review]
-[--pairing follow-follow|follow-random] [--json PATH]`` plays ``--hands``
-games by the advisor's own moves (``solver.review.selfplay``: each seat
-plays the advisor's recommendation at ``--play-level``, or one seat any move
-it lists), then reviews each one and prints a Markdown table:
+[--pairing follow-follow|follow-random] [--players 2] [--json PATH]`` plays
+``--hands`` games by the advisor's own moves (``solver.review.selfplay``:
+each seat plays the advisor's recommendation at ``--play-level``, or seat 1
+any move it lists), at a table of ``--players`` (the games that seat more
+than two; every seat a follower), then reviews each one and prints a
+Markdown table:
 
 * the time of one review on this process's core (CPU seconds, which a busy
   machine inflates less than the wall clock; the wall clock too), median
@@ -36,23 +38,26 @@ from solver.review.selfplay import at_random, follow, play
 
 
 def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow-follow",
-        play_level: str = "novice", seed: int = 0, rotate: bool = False) -> dict[str, Any]:
-    """Play ``hands`` games, review each, sum the figures up; ``rotate``: the
-    deal passes from seat to seat hand by hand, as at a table (else seat 0
-    plays first in every hand)."""
-    policies = [follow, follow] if pairing == "follow-follow" else [follow, at_random]
-    dealers = [n % 2 if rotate else 1 for n in range(hands)]
+        play_level: str = "novice", seed: int = 0, rotate: bool = False,
+        players: int = 2) -> dict[str, Any]:
+    """Play ``hands`` games of ``players`` seats, review each, sum the figures
+    up; ``rotate``: the deal passes from seat to seat hand by hand, as at a
+    table (else seat 0 plays first in every hand)."""
+    names = seat_policies(pairing, players)
+    policies = [follow if name == "follow" else at_random for name in names]
+    dealers = [n % players if rotate else players - 1 for n in range(hands)]
     records = [play(game, policies, seed=seed + n, level=play_level, dealer=dealers[n],
-                    players=[f"seat {s} {name}" for s, name in
-                             enumerate(pairing.split("-"))]) for n in range(hands)]
+                    players=[f"seat {s} {name}" for s, name in enumerate(names)])
+               for n in range(hands)]
+    seat_numbers = range(players)
     cpu: list[float] = []
     wall: list[float] = []
     per_decision: list[float] = []
-    lost: dict[int, list[float]] = {0: [], 1: []}
-    decisions = {0: 0, 1: 0}
-    accuracy: dict[int, list[float]] = {0: [], 1: []}
-    luck: dict[int, list[float]] = {0: [], 1: []}
-    net: dict[int, list[tuple[float, bool]]] = {0: [], 1: []}
+    lost: dict[int, list[float]] = {s: [] for s in seat_numbers}
+    decisions = dict.fromkeys(seat_numbers, 0)
+    accuracy: dict[int, list[float]] = {s: [] for s in seat_numbers}
+    luck: dict[int, list[float]] = {s: [] for s in seat_numbers}
+    net: dict[int, list[tuple[float, bool]]] = {s: [] for s in seat_numbers}
     """Each hand's net luck of the seat, and whether it played first."""
     rests: list[float] = []
     within = 0
@@ -77,7 +82,7 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
                 accuracy[player.seat].append(totals.accuracy / totals.decisions)
             luck[player.seat].append(totals.deal_luck + totals.draw_luck)
             if totals.net_hands:
-                first = player.seat == (dealers[number] + 1) % 2
+                first = player.seat == (dealers[number] + 1) % players
                 net[player.seat].append((totals.net_luck, first))
         for split in answer.split:
             if split.seat == 0:
@@ -85,11 +90,11 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
                 rests.append(split.rest)
                 within += abs(split.rest) <= 2 * split.noise
     seats = {}
-    for seat in (0, 1):
+    for seat in seat_numbers:
         seat_luck = mean_interval(luck[seat])
         seat_net = mean_interval([x for x, _ in net[seat]]) if net[seat] else \
             MeanInterval(0.0, 0.0, 0)
-        seats[f"seat {seat} {pairing.split('-')[seat]}"] = {
+        seats[f"seat {seat} {names[seat]}"] = {
             "seat": seat,
             "points_lost_per_decision": round(sum(lost[seat]) / max(1, decisions[seat]), 3),
             "accuracy": round(statistics.fmean(accuracy[seat]), 1) if accuracy[seat] else None,
@@ -100,7 +105,7 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
             "net_luck_playing_second": _rounded([x for x, first in net[seat] if not first])}
     rest = mean_interval(rests) if rests else MeanInterval(0.0, 0.0, 0)
     return {
-        "game": game, "hands": hands, "level": level, "pairing": pairing,
+        "game": game, "hands": hands, "players": players, "level": level, "pairing": pairing,
         "play_level": play_level, "seed": seed, "rotate": rotate,
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "cpu_s": {"median": round(statistics.median(cpu), 3), "p99": round(percentile(cpu, 0.99), 3),
@@ -116,6 +121,23 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
     }
 
 
+def seat_policies(pairing: str, players: int) -> list[str]:
+    """Each seat's policy by name: ``pairing``'s two at two players; at a
+    larger table every seat follows the advisor (``follow-follow`` only).
+
+    >>> seat_policies("follow-random", 2), seat_policies("follow-follow", 3)
+    (['follow', 'random'], ['follow', 'follow', 'follow'])
+    """
+    if players < 2:
+        raise ValueError("a review's luck check needs two players at least")
+    if players == 2:
+        return pairing.split("-")
+    if pairing != "follow-follow":
+        raise ValueError(f"--pairing {pairing} is for two players; a table of {players} "
+                         "is every seat a follower")
+    return ["follow"] * players
+
+
 def _rounded(values: Sequence[float]) -> list[float] | None:
     """``[mean, 95 % half width, count]`` of ``values`` (None without any)."""
     if not values:
@@ -129,7 +151,8 @@ def render(result: dict[str, Any]) -> str:
     cpu, wall, each = result["cpu_s"], result["wall_s"], result["cpu_ms_per_decision"]
     deal = "the deal passing from seat to seat" if result.get("rotate") else \
         "seat 0 playing first"
-    lines = [f"review of {result['hands']} {result['game']} hands ({result['pairing']}, "
+    table = f"{result.get('players', 2)} players, "
+    lines = [f"review of {result['hands']} {result['game']} hands ({table}{result['pairing']}, "
              f"{deal}, level {result['level']}; load average {result['load_average']})", "",
              "| figure | value |", "|---|---|",
              f"| CPU s per hand, median / p99 / max | {cpu['median']} / {cpu['p99']} / "
@@ -168,10 +191,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rotate", action="store_true",
                         help="the deal passes from seat to seat hand by hand (else seat 0 "
                              "plays first in every hand)")
+    parser.add_argument("--players", type=int, default=2,
+                        help="seats at the table (above two: every seat follows the advisor)")
     parser.add_argument("--json", metavar="PATH", default=None)
     args = parser.parse_args(argv)
+    try:
+        seat_policies(args.pairing, args.players)
+    except ValueError as error:
+        parser.error(str(error))
     result = run(args.game, args.hands, args.level, args.pairing, args.play_level, args.seed,
-                 args.rotate)
+                 args.rotate, args.players)
     print(render(result))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as stream:
