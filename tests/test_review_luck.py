@@ -16,6 +16,7 @@ from solver.review import review
 from solver.review.luck import baseline_for, baselines, position_of
 from solver.review.params import REVIEW_LEVEL
 from solver.review.record import Record
+from solver.review.review import PlayerReview, Totals, _net_luck
 from solver.review.selfplay import follow, play
 
 LUCK_CHECK_SEEDS = range(20_000, 21_000)
@@ -136,6 +137,35 @@ def test_the_text_report_says_what_luck_is_measured_against(
     _with_table(monkeypatch, {})
     assert "luck measured against 0 (no baseline measured" in format_review(
         review(indian_deal, seed=3, time_limit_ms=60_000))
+
+
+def _seat(seat: int, deal_luck: float | None, draw_luck: float = 0.0) -> PlayerReview:
+    """A reviewed seat with only its luck (None: it never came to a decision)."""
+    totals = Totals(hands=1, decisions=0 if deal_luck is None else 1,
+                    deal_luck=deal_luck or 0.0, draw_luck=draw_luck)
+    return PlayerReview(seat, f"seat {seat}", totals, (), 0.0, 0.0)
+
+
+@pytest.mark.parametrize(("deals", "draws", "results"), [
+    # two players, a zero-sum deal worth 6 to seat 0, nothing after it: 6 and -6
+    ([6.0, -6.0], [0.0, 0.0], [6.0, -6.0]),
+    # the same deal, then seat 1 draws a card worth 4 to it: 2 and -2
+    ([6.0, -6.0], [0.0, 4.0], [2.0, -2.0]),
+    # Indian rummy at three: seats 0 and 1 drop at once (-10 each), seat 2 never decides
+    ([-10.0, -10.0, None], [0.0, 0.0, 0.0], [-10.0, -10.0, 20.0]),
+    # two players, the first drops at once and the other never decides
+    ([-10.0, None], [0.0, 0.0], [-10.0, 10.0]),
+])
+def test_the_deal_counts_once_in_each_seats_net_luck(
+        deals: list[float | None], draws: list[float], results: list[float]) -> None:
+    """Results that the luck alone made (no error, no hidden card) are each
+    seat's net luck: the deal's values sum to 0 over the seats, and reading
+    one seat's good deal again as the others' bad deal counted it twice."""
+    players = [_seat(seat, deal, draw) for seat, (deal, draw) in
+               enumerate(zip(deals, draws, strict=True))]
+    _net_luck(players)
+    assert [p.totals.net_luck for p in players] == pytest.approx(results)
+    assert all(p.totals.net_hands == 1 for p in players)
 
 
 def test_the_luck_check_plays_a_table_of_three() -> None:

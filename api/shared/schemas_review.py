@@ -202,7 +202,9 @@ class LuckOut(BaseModel):
                                      "per draw")
     stock_draws: int
     total: float = Field(description="deal + draws")
-    net: float | None = Field(description="its luck less the other players' mean (every seat "
+    net: float | None = Field(description="its draws' luck less the other players' mean, "
+                                          "and its deal counted once: (n - 1) / n of its "
+                                          "deal luck less the others' mean (every seat "
                                           "reviewed): what a bias common to every seat does "
                                           "not touch")
 
@@ -294,7 +296,8 @@ class SplitOut(BaseModel):
                                     "result of the position less the other positions' (0 "
                                     "without a baseline)")
     skill: float = Field(description="minus its points lost, less the other players' mean")
-    luck: float = Field(description="its luck less the other players' mean (luck.net)")
+    luck: float = Field(description="its net luck (luck.net): its draws' luck less the "
+                                    "other players' mean, its deal counted once")
     rest: float = Field(description="result - edge - skill - luck: the hidden cards turned up "
                                     "at the end, the other players' pile takes, the noise")
     noise: float = Field(description="the standard error of the skill and luck terms")

@@ -780,14 +780,58 @@ def _player(record: Record, seat: int, judged: Sequence[Judged], walked: Walked,
 
 
 def _net_luck(players: Sequence[PlayerReview]) -> None:
-    """Each player's luck less the others' mean: what a bias common to every
-    seat (one the luck baseline left, or every bias where none was measured)
-    does not touch."""
-    luck = [p.totals.deal_luck + p.totals.draw_luck for p in players]
+    """Each player's net luck: its stock draws' luck less the others' mean,
+    and its deal's luck counted once, as ``(n - 1) / n`` of its deal luck
+    less the others' mean (``net_deal``).  Both differences leave out a bias
+    common to every seat (one the luck baseline left, or every bias where
+    none was measured)."""
+    deals = dealt_luck([p.totals.deal_luck if _decided(p.totals) else None for p in players])
+    draws = [p.totals.draw_luck for p in players]
     for seat, player in enumerate(players):
-        others = [luck[s] for s in range(len(players)) if s != seat]
-        player.totals.net_luck = luck[seat] - sum(others) / len(others)
+        others = [s for s in range(len(players)) if s != seat]
+        player.totals.net_luck = net_deal(deals, seat) + draws[seat] - sum(
+            draws[s] for s in others) / len(others)
         player.totals.net_hands = 1
+
+
+def _decided(totals: Totals) -> bool:
+    """Whether the seat came to a decision (its deal luck was read there)."""
+    return totals.decisions + totals.forced + totals.unvalued > 0
+
+
+def dealt_luck(deals: Sequence[float | None]) -> list[float]:
+    """Each seat's deal luck, a seat that never came to a decision (None:
+    the hand ended first, as when the player before it dropped at once)
+    given what the others' leave, shared among such seats: the deal's
+    values sum to about 0 (``net_deal``).
+
+    >>> dealt_luck([-10.0, -10.0, None]), dealt_luck([4.0, None]), dealt_luck([None, None])
+    ([-10.0, -10.0, 20.0], [4.0, -4.0], [0.0, 0.0])
+    """
+    unknown = sum(d is None for d in deals)
+    left = -sum(d for d in deals if d is not None) / unknown if unknown else 0.0
+    return [left if d is None else d for d in deals]
+
+
+def net_deal(deals: Sequence[float], seat: int) -> float:
+    """The share of a hand's result ``seat``'s deal accounts for, from each
+    seat's deal luck (its value at its first decision less its position's
+    baseline): ``(n - 1) / n`` of its deal luck less the others' mean.
+
+    The deal moves every seat's value at once and the results sum to 0
+    (each game's result is zero-sum), so the deal's values sum to about 0
+    too, and a seat's own deal luck is that share of its difference from
+    the others' mean: the deal counted once, not as one seat's luck plus
+    the others' bad luck, which is the same cards read again (with two
+    players, twice).  A draw, an error, is one seat's event: its effect
+    on the others is the whole of it, shared out, and it counts in full.
+
+    >>> net_deal([6.0, -6.0], 0), net_deal([-10.0, -10.0, 20.0], 2)
+    (6.0, 20.0)
+    """
+    others = [d for s, d in enumerate(deals) if s != seat]
+    n = len(deals)
+    return (n - 1) / n * (deals[seat] - sum(others) / len(others))
 
 
 def _luck(mine: Sequence[Judged], per_draw: float) -> tuple[float, float, int]:

@@ -8690,7 +8690,7 @@ export interface components {
          * @example {
          *       "deal": 18.309,
          *       "draws": 28.7015,
-         *       "net": 27.9585,
+         *       "net": 28.33,
          *       "stock_draws": 1,
          *       "total": 47.0105
          *     }
@@ -8708,7 +8708,7 @@ export interface components {
             draws: number;
             /**
              * Net
-             * @description its luck less the other players' mean (every seat reviewed): what a bias common to every seat does not touch
+             * @description its draws' luck less the other players' mean, and its deal counted once: (n - 1) / n of its deal luck less the others' mean (every seat reviewed): what a bias common to every seat does not touch
              */
             net: number | null;
             /** Stock Draws */
@@ -10247,7 +10247,7 @@ export interface components {
          *       "luck": {
          *         "deal": 18.309,
          *         "draws": 28.7015,
-         *         "net": 27.9585,
+         *         "net": 28.33,
          *         "stock_draws": 1,
          *         "total": 47.0105
          *       },
@@ -11275,7 +11275,7 @@ export interface components {
          *           "luck": {
          *             "deal": 18.309,
          *             "draws": 28.7015,
-         *             "net": 27.9585,
+         *             "net": 28.33,
          *             "stock_draws": 1,
          *             "total": 47.0105
          *           },
@@ -11334,7 +11334,7 @@ export interface components {
          *           "luck": {
          *             "deal": 19.052,
          *             "draws": 0,
-         *             "net": -27.9585,
+         *             "net": -28.33,
          *             "stock_draws": 0,
          *             "total": 19.052
          *           },
@@ -11363,18 +11363,18 @@ export interface components {
          *       "split": [
          *         {
          *           "edge": 1.798,
-         *           "luck": 27.959,
+         *           "luck": 28.33,
          *           "noise": 10.642,
-         *           "rest": 4.462,
+         *           "rest": 4.091,
          *           "result": 39,
          *           "seat": 0,
          *           "skill": 4.781
          *         },
          *         {
          *           "edge": -1.798,
-         *           "luck": -27.959,
+         *           "luck": -28.33,
          *           "noise": 10.642,
-         *           "rest": -4.462,
+         *           "rest": -4.091,
          *           "result": -39,
          *           "seat": 1,
          *           "skill": -4.781
@@ -12917,9 +12917,9 @@ export interface components {
          * @description A seat's result as its position's edge + net skill + net luck + rest.
          * @example {
          *       "edge": 1.798,
-         *       "luck": 27.959,
+         *       "luck": 28.33,
          *       "noise": 10.642,
-         *       "rest": 4.462,
+         *       "rest": 4.091,
          *       "result": 39,
          *       "seat": 0,
          *       "skill": 4.781
@@ -12933,7 +12933,7 @@ export interface components {
             edge: number;
             /**
              * Luck
-             * @description its luck less the other players' mean (luck.net)
+             * @description its net luck (luck.net): its draws' luck less the other players' mean, its deal counted once
              */
             luck: number;
             /**
