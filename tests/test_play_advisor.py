@@ -16,6 +16,7 @@ from solver.deadline import Deadline
 from solver.play import advise
 from solver.play.gin.advisor import match_win_probability
 from solver.play.gin.hands import mask_of
+from solver.play.gin.params import GIN_PARAMS
 from tests.advice_words import deals_in_words
 
 HAND = "AS 2S 3S 7H 7D 7C KD QH 4C 9S"
@@ -209,6 +210,51 @@ def test_a_long_match_is_ranked_by_its_chance_to_win_like_a_short_one(target: in
     chances = [m.match_win_probability for m in advice.moves]
     assert chances and all(c is not None and 0.9 < c <= 1.0 for c in chances)
     assert match_win_probability(target // 2, 0, target) > match_win_probability(0, 0, target)
+
+
+def _match_by_recursion(mine: int, theirs: int, target: int,
+                        outcomes: tuple[tuple[int, float], ...]) -> float:
+    """The chance to win a match as its definition reads (memoised on the
+    scores), for targets small enough to recurse."""
+    void = 1.0 - 2 * sum(p for _, p in outcomes)
+    memo: dict[tuple[int, int], float] = {}
+
+    def chance(a: int, b: int) -> float:
+        if a >= target:
+            return 1.0
+        if b >= target:
+            return 0.0
+        if (a, b) not in memo:
+            total = 0.0
+            for points, p in outcomes:
+                total += p * (chance(min(a + points, target), b)
+                              + chance(a, min(b + points, target)))
+            memo[a, b] = total / (1.0 - void)
+        return memo[a, b]
+
+    return chance(mine, theirs)
+
+
+def test_every_target_up_to_the_tables_size_reads_one_table() -> None:
+    """What a side needs to reach the target, not the target, sets its chance:
+    a match to a target no request named before costs no new table (one took
+    90 ms, past a short time limit, whatever the deadline), and the chances
+    are the match's own, to the last bit."""
+    from solver.play.gin import advisor
+
+    outcomes = GIN_PARAMS.match_outcomes
+    advisor._match_table.cache_clear()
+    for target in (100, 173, advisor.MATCH_CELLS, 12):
+        for mine, theirs in ((0, 0), (target // 2, 3), (target - 1, target - 1)):
+            assert match_win_probability(mine, theirs, target) == \
+                _match_by_recursion(mine, theirs, target, outcomes)
+    assert advisor._match_table.cache_info().misses == 1
+    state: dict[str, Any] = {"hand": HAND, "upcard": "4S", "me": 0, "dealer": 1,
+                             "level": "novice", "time_limit_ms": 1}
+    advise(**state, score={"me": 0, "opponent": 0, "target": 100})
+    started = time.monotonic()
+    advice = advise(**state, score={"me": 0, "opponent": 0, "target": 211})
+    assert time.monotonic() - started < 0.05 and advice.ranked_by == "match_win_probability"
 
 
 def _keeps_least_deadwood(hand: str, searched: list[Any]) -> bool:

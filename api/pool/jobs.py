@@ -31,9 +31,10 @@ from api.shared.settings import Settings
 from solver.deadline import NODES_PER_MS, Deadline, Work
 from solver.engines import cpsat as _cpsat  # noqa: F401  loaded up front: no deadline pays for it
 from solver.gin import gin_deal
-from solver.play.gin.advisor import hands_for
+from solver.play.gin.advisor import MATCH_CELLS, hands_for, match_win_probability
 
 hands_for(gin_deal())  # the advisor's gin tables, built once before any request
+match_win_probability(0, 0, MATCH_CELLS)  # and its match-win table, every target's up to 250
 
 logger = logging.getLogger("api.jobs")
 

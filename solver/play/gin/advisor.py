@@ -638,22 +638,27 @@ whatever target a request names."""
 
 
 @functools.lru_cache(maxsize=8)
-def _match_table(target: int, outcomes: tuple[tuple[int, float], ...]) -> list[list[float]]:
-    """P(win the match), indexed ``[mine][theirs]`` from 0 to ``target`` each,
-    with every hand won by either side alike and worth the points of a
-    typical gin hand (``outcomes``: per side, points and their chance); filled
-    from the end of the match back, so no score's chance waits on a call stack."""
+def _match_table(outcomes: tuple[tuple[int, float], ...]) -> list[list[float]]:
+    """P(win the match), indexed ``[mine][theirs]`` by the points each side
+    still needs, from 0 to ``MATCH_CELLS``, with every hand won by either
+    side alike and worth the points of a typical gin hand (``outcomes``: per
+    side, points and their chance).  The chance depends on what each side
+    needs, not on the target, so one table serves every target up to
+    ``MATCH_CELLS`` (a match to 100 and one to 250 alike: a target a request
+    has not named before costs no new table); filled from the end of the
+    match back, so no score's chance waits on a call stack."""
     void = 1.0 - 2 * sum(p for _, p in outcomes)
-    win = [[0.0] * (target + 1) for _ in range(target + 1)]
-    win[target] = [1.0] * (target + 1)
-    for mine in range(target - 1, -1, -1):
-        row = win[mine]
-        for theirs in range(target - 1, -1, -1):
+    win = [[1.0] * (MATCH_CELLS + 1)]  # nothing left to score: won
+    for mine in range(1, MATCH_CELLS + 1):
+        row = [0.0] * (MATCH_CELLS + 1)  # the other side needs nothing: lost
+        after = [(chance, win[max(mine - points, 0)], points) for points, chance in outcomes]
+        for theirs in range(1, MATCH_CELLS + 1):
             total = 0.0
-            for points, chance in outcomes:
-                total += chance * (win[min(mine + points, target)][theirs]
-                                   + row[min(theirs + points, target)])
+            for chance, scored, points in after:
+                total += chance * (scored[theirs]
+                                   + row[theirs - points if theirs > points else 0])
             row[theirs] = total / (1.0 - void)
+        win.append(row)
     return win
 
 
@@ -673,4 +678,4 @@ def match_win_probability(mine: int, theirs: int, target: int,
         outcomes = tuple((max(1, round(points / scale)), chance) for points, chance in outcomes)
         mine, theirs, target = round(mine / scale), round(theirs / scale), MATCH_CELLS
     mine, theirs = max(0, min(mine, target)), max(0, min(theirs, target))
-    return _match_table(target, outcomes)[mine][theirs]
+    return _match_table(outcomes)[target - mine][target - theirs]
