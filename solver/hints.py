@@ -62,6 +62,7 @@ from solver.melds import Extension, TableSpot, all_candidates, layoffs_led_by
 from solver.objective import TIE_SCALE, Pass
 from solver.results import Meld, Solution
 from solver.rules import (
+    MAX_DECK_CARDS,
     MAX_HAND_CARDS,
     Deal,
     InvalidRulesError,
@@ -76,8 +77,8 @@ from solver.session import Session
 Better = Literal["lower", "higher"]
 Recommendation = Literal["take_discard", "draw_blind", "either"]
 
-MAX_SEEN_CARDS = 8 * 54
-MAX_PILE_CARDS = 8 * 54
+MAX_SEEN_CARDS = MAX_DECK_CARDS
+MAX_PILE_CARDS = MAX_DECK_CARDS
 MAX_FITS_PER_CARD = 24
 MAX_USES = 24
 

@@ -58,6 +58,7 @@ MAX_POINTS = 1000
 
 __all__ = [
     "ACE_MODES",
+    "MAX_DECK_CARDS",
     "MAX_HAND_CARDS",
     "PRESETS",
     "AceMode",
@@ -347,6 +348,10 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "marriage_points": (0, 10_000),
 }
 """Integer knob ranges (inclusive); the API states them as JSON-schema bounds."""
+MAX_DECK_CARDS = INT_BOUNDS["decks"][1] * (52 + INT_BOUNDS["jokers_per_deck"][1])
+"""The most cards any rules deal from (eight decks of 52 and four printed
+jokers each): the bound of a pile, a stock or the cards seen, whatever the
+game's decks."""
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "ace": ACE_MODES,

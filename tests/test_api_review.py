@@ -194,6 +194,31 @@ def test_a_review_past_its_deadline_answers_what_it_reviewed(inline_client: Any)
     assert answer["complete"] is False and answer["reviewed"] < answer["total"]
 
 
+def test_an_eight_deck_deal_is_reviewed_and_advised_with_its_stock(inline_client: Any) -> None:
+    """Indian rummy with eight decks and four jokers each (the knobs' limits)
+    leaves hundreds of cards in the stock: the record with its stock given,
+    and an advice state with its stock_count, are answered as the library
+    answers them (both were refused at 159 cards, three decks' worth)."""
+    from solver.review.table import request_for, walk
+
+    rules = {"decks": 8, "jokers_per_deck": 4}
+    record = play("indian13", [follow, follow], seed=5, level="novice", rules=rules,
+                  max_decisions=4)
+    assert record.dealt.stock is not None and len(record.dealt.stock) > 400
+    response = inline_client.post("/v1/review", json={**record.to_dict(), "level": "novice",
+                                                      "time_limit_ms": 300})
+    assert response.status_code == 200, response.text
+    decision = walk(record).decisions[-1]
+    state = request_for(record, decision.seat, decision.hand, decision.first)
+    drawn = sum(step.action == "draw_stock" for step in record.steps[:decision.first])
+    body = {"game": "indian13", "hand": state.hand, "upcard": state.upcard,
+            "history": state.history, "me": state.me, "dealer": state.dealer, "rules": rules,
+            **state.fields, "stock_count": len(record.dealt.stock) - drawn, "level": "novice",
+            "time_limit_ms": 50}
+    response = inline_client.post("/v1/advise", json=body)
+    assert response.status_code == 200, response.text
+
+
 def _args(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     command.add_arguments(parser)

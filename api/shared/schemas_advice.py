@@ -37,9 +37,11 @@ from solver.play.indian.state import MAX_PLAYERS as INDIAN_MAX_PLAYERS
 from solver.play.indian.state import MIN_PLAYERS
 from solver.play.laydown.state import ACTIONS as RUMMY500_ACTIONS
 from solver.play.laydown.variant import VARIANTS as LAY_DOWN_VARIANTS
+from solver.rules import MAX_DECK_CARDS
 
-MAX_PILE = 159
-"""Three decks of 53 (indian21)."""
+MAX_PILE = MAX_DECK_CARDS
+"""A pile or a stock holds at most the whole deck (Indian rummy deals from up to
+eight decks with four jokers each)."""
 MAX_MELD = 21
 MAX_GROUPS = 7
 MAX_TABLE_MELD = 49

@@ -9077,7 +9077,7 @@ export interface components {
         PileHintRequest: {
             /**
              * Discard Pile
-             * @description bottom to top; at most 432 cards
+             * @description bottom to top; at most 448 cards
              */
             discard_pile: string[] | string;
             /** Hand */
