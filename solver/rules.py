@@ -431,6 +431,25 @@ def _check_rules(rules: Rules) -> None:
             raise InvalidRulesError(knob, f"knob {knob!r} must be {knob_expectation(knob)}; "
                                           f"got {value!r}")
     _check_requirements_reachable(rules)
+    _check_exactly_solvable(rules)
+
+
+def _check_exactly_solvable(rules: Rules) -> None:
+    """Refuse the requirement items the engines cannot solve exactly.
+
+    An exact ``pure_sequence`` count under ``cut_joker``: the engines price a
+    run's wild slot without knowing which wild card fills it, and a wild-rank
+    card filling the slot of its own card (7S in 5S 6S _ 8S, 7s wild) is
+    natural, so the run they counted impure shows pure and the count is
+    broken (an "at least" count is not affected: counting a run impure is
+    then only cautious, and its all-natural reading is searched too)."""
+    if rules.cut_joker and any(item.kind == "pure_sequence" and item.exact
+                               for item in rules.requirements):
+        raise InvalidRulesError(
+            "requirements", "an exact pure_sequence count (exact: true) cannot be combined "
+            "with cut_joker: a wild-rank card filling the slot of its own card keeps a run "
+            "pure, which the engines cannot tell apart when counting exactly; give the "
+            "pure_sequence item as at least (exact: false), or set cut_joker to false")
 
 
 def _check_requirements(value: object) -> None:
