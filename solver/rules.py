@@ -442,7 +442,12 @@ def _check_exactly_solvable(rules: Rules) -> None:
     card filling the slot of its own card (7S in 5S 6S _ 8S, 7s wild) is
     natural, so the run they counted impure shows pure and the count is
     broken (an "at least" count is not affected: counting a run impure is
-    then only cautious, and its all-natural reading is searched too)."""
+    then only cautious, and its all-natural reading is searched too).
+
+    An exact count under ``marriage`` with wild cards that score: the lower
+    tier (wild cards free) applies to melds that miss the requirements, and
+    one more meld shown, its cards counting, misses an exact count; the
+    engines only try the at most two pure sequences that tier exempts."""
     if rules.cut_joker and any(item.kind == "pure_sequence" and item.exact
                                for item in rules.requirements):
         raise InvalidRulesError(
@@ -450,6 +455,15 @@ def _check_exactly_solvable(rules: Rules) -> None:
             "with cut_joker: a wild-rank card filling the slot of its own card keeps a run "
             "pure, which the engines cannot tell apart when counting exactly; give the "
             "pure_sequence item as at least (exact: false), or set cut_joker to false")
+    wilds = rules.cut_joker or (rules.printed_jokers_wild and rules.jokers_per_deck > 0)
+    if (rules.objective == "marriage" and wilds and not rules.wild_cards_score_zero
+            and any(item.exact for item in rules.requirements)):
+        raise InvalidRulesError(
+            "requirements", "an exact requirement count (exact: true) cannot be combined with "
+            "the marriage objective while wild cards score (wild_cards_score_zero: false): "
+            "showing one more meld, its cards counting, can miss the count and so free the wild "
+            "cards, which the engines do not search; give the items as at least (exact: false), "
+            "or set wild_cards_score_zero to true")
 
 
 def _check_requirements(value: object) -> None:

@@ -48,7 +48,42 @@ def test_nearby_pure_sequence_counts_still_solve(engine: str) -> None:
     assert not any(m.pure for m in sol.melds)
 
 
+# Marriage with wild cards that score and an exact count: showing the set of
+# twos too (its cards counting) misses "exactly 0 sets", so the lower tier
+# frees the cut-rank KS: 6 (2C 2D 2S).  Both engines answered 16 (the KS
+# counting), trying only the pure sequences that tier exempts.
+MARRIAGE_EXACT = {"requirements": [{"kind": "set", "count": 0, "exact": True}],
+                  "max_wilds_per_meld": 0, "wild_cards_score_zero": False}
+MARRIAGE_HAND = "5H 6H 7H KS 2C 2D 2S"
+
+
+def test_marriage_exact_count_with_scoring_wilds_is_refused() -> None:
+    with pytest.raises(InvalidRulesError) as error:
+        make_rules("indian21", MARRIAGE_EXACT)
+    assert error.value.loc == ("rules", "requirements")
+    assert "wild_cards_score_zero" in error.value.message
+    # without wild cards in the deal the lower tier frees nothing: solved
+    make_rules("indian21", {**MARRIAGE_EXACT, "cut_joker": False, "printed_jokers_wild": False})
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_nearby_marriage_counts_still_solve(engine: str) -> None:
+    # the same item as at least 0 sets: every arrangement declares, so the
+    # twos are melded and the KS counts: 10
+    at_least = {**MARRIAGE_EXACT,
+                "requirements": [{"kind": "set", "count": 0, "exact": False}]}
+    sol = solve(MARRIAGE_HAND, "indian21", wild_rank="KD", rules=at_least, engine=engine,
+                time_limit_ms=20000)
+    assert (sol.deadwood_points, sol.optimal) == (10, True)
+    # wild cards worth 0: the exact count is solved (the twos count, 6)
+    free = {**MARRIAGE_EXACT, "wild_cards_score_zero": True}
+    sol = solve(MARRIAGE_HAND, "indian21", wild_rank="KD", rules=free, engine=engine,
+                time_limit_ms=20000)
+    assert (sol.deadwood_points, sol.optimal) == (6, True)
+
+
 REFUSED: tuple[tuple[str, dict[str, Any], str], ...] = (
+    ("indian21", MARRIAGE_EXACT, "requirements"),
     ("basic", EXACT_PURE, "requirements"),
     ("indian13", {"requirements": [{"kind": "pure_sequence", "count": 1, "exact": True}]},
      "requirements"),
