@@ -252,9 +252,9 @@ def test_every_target_up_to_the_tables_size_reads_one_table() -> None:
     state: dict[str, Any] = {"hand": HAND, "upcard": "4S", "me": 0, "dealer": 1,
                              "level": "novice", "time_limit_ms": 1}
     advise(**state, score={"me": 0, "opponent": 0, "target": 100})
-    started = time.monotonic()
     advice = advise(**state, score={"me": 0, "opponent": 0, "target": 211})
-    assert time.monotonic() - started < 0.05 and advice.ranked_by == "match_win_probability"
+    assert advice.ranked_by == "match_win_probability"
+    assert advisor._match_table.cache_info().misses == 1  # no table built for a new target
 
 
 def _keeps_least_deadwood(hand: str, searched: list[Any]) -> bool:
