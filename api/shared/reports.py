@@ -465,7 +465,8 @@ def format_review(review: Review) -> str:
     rows = []
     for decision in review.decisions:
         label = decision.label or "not valued"
-        lost = "" if not decision.points_lost else f" -{decision.points_lost:.1f}"
+        # signed: a move the deals favoured over the best lost minus points (it gained)
+        lost = "" if not decision.points_lost else f" {-decision.points_lost:+.1f}"
         rows.append(f"{decision.number:>3}. {review.record.players[decision.seat]}: "
                     f"{_move_text(decision.played)} [{label}{lost}]"
                     + ("" if decision.label in ("best", None) else

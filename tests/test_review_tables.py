@@ -1,0 +1,34 @@
+"""The review's answers and report at tables of more than two players, and the
+figures a user reads off them.
+
+What is checked: the text report (``rummy-solver review``) writes a loss the
+deals turned into a gain with its sign, once."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from api.shared.reports import format_review
+from solver.review import review
+from solver.review.review import Review
+
+GIN_HAND = Path(__file__).resolve().parent.parent / "docs" / "examples" / "gin-hand.json"
+
+
+def _gin_review() -> Review:
+    return review(json.loads(GIN_HAND.read_text(encoding="utf-8")), level="novice",
+                  time_limit_ms=60_000)
+
+
+def test_the_report_writes_a_negative_loss_as_a_gain() -> None:
+    answer = _gin_review()
+    judged = list(answer.decisions)
+    judged[2] = dataclasses.replace(judged[2], label="good", loss=-3.8, points_lost=-3.8)
+    judged[3] = dataclasses.replace(judged[3], label="mistake", loss=3.3, points_lost=3.3)
+    report = format_review(dataclasses.replace(answer, decisions=tuple(judged)))
+    rows = [line for line in report.splitlines() if "[good" in line or "[mistake" in line]
+    assert any("[good +3.8]" in row for row in rows), rows
+    assert any("[mistake -3.3]" in row for row in rows), rows
+    assert "--" not in report
