@@ -2,7 +2,9 @@
 figures a user reads off them.
 
 What is checked: the text report (``rummy-solver review``) writes a loss the
-deals turned into a gain with its sign, once."""
+deals turned into a gain with its sign, once; each seat's split as the answer
+writes it adds up, result = edge + skill + luck + rest, to the last decimal
+written (three players, Indian rummy)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from pathlib import Path
 
 from api.shared.reports import format_review
 from solver.review import review
-from solver.review.review import Review
+from solver.review.review import Review, Split
+from solver.review.selfplay import at_random, follow, play
 
 GIN_HAND = Path(__file__).resolve().parent.parent / "docs" / "examples" / "gin-hand.json"
 
@@ -32,3 +35,19 @@ def test_the_report_writes_a_negative_loss_as_a_gain() -> None:
     assert any("[good +3.8]" in row for row in rows), rows
     assert any("[mistake -3.3]" in row for row in rows), rows
     assert "--" not in report
+
+
+def _adds_up(split: dict[str, float]) -> bool:
+    """The written figures add up (in thousandths: the decimals written)."""
+    terms = (split["edge"], split["skill"], split["luck"], split["rest"])
+    return round(1000 * split["result"]) == sum(round(1000 * t) for t in terms)
+
+
+def test_a_split_as_written_adds_up() -> None:
+    record = play("indian13", [follow, at_random, follow], seed=0, players=["a", "b", "c"])
+    answer = review(record, seed=0, time_limit_ms=60_000).to_dict()
+    assert len(answer["split"]) == 3
+    assert all(_adds_up(split) for split in answer["split"]), answer["split"]
+    # each term rounds on its own: the rest is what the written terms leave
+    split = Split(0, result=0.0, edge=0.0, skill=0.0004, luck=0.0004, rest=-0.0008, noise=1.0)
+    assert split.to_dict()["rest"] == 0.0 and _adds_up(split.to_dict())

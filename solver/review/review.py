@@ -621,10 +621,12 @@ class Split:
     noise: float
 
     def to_dict(self) -> dict[str, Any]:
-        """Wire form."""
-        return {"seat": self.seat, "result": round(self.result, 3),
-                "edge": round(self.edge, 3), "skill": round(self.skill, 3), "luck": round(self.luck, 3),
-                "rest": round(self.rest, 3), "noise": round(self.noise, 3)}
+        """Wire form: the terms to three decimals, the rest what the written
+        terms leave (so that result = edge + skill + luck + rest as written)."""
+        result, edge, skill, luck = (round(v, 3) for v in (self.result, self.edge, self.skill,
+                                                             self.luck))
+        return {"seat": self.seat, "result": result, "edge": edge, "skill": skill, "luck": luck,
+                "rest": round(result - edge - skill - luck, 3), "noise": round(self.noise, 3)}
 
 
 @dataclass(frozen=True, slots=True)
