@@ -4,12 +4,14 @@ figures a user reads off them.
 What is checked: the text report (``rummy-solver review``) writes a loss the
 deals turned into a gain with its sign, once; each seat's split as the answer
 writes it adds up, result = edge + skill + luck + rest, to the last decimal
-written (three players, Indian rummy)."""
+written (three players, Indian rummy), and as the report writes it, to one
+decimal."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 from api.shared.reports import format_review
@@ -51,3 +53,16 @@ def test_a_split_as_written_adds_up() -> None:
     # each term rounds on its own: the rest is what the written terms leave
     split = Split(0, result=0.0, edge=0.0, skill=0.0004, luck=0.0004, rest=-0.0008, noise=1.0)
     assert split.to_dict()["rest"] == 0.0 and _adds_up(split.to_dict())
+
+
+def test_the_reports_split_adds_up_as_shown() -> None:
+    answer = _gin_review()
+    split = (Split(0, result=0.0, edge=0.0, skill=0.04, luck=0.04, rest=-0.08, noise=1.0),
+             Split(1, result=-110.0, edge=0.0, skill=-54.64, luck=55.54, rest=-110.9, noise=1.0))
+    report = format_review(dataclasses.replace(answer, split=split))
+    shown = re.findall(r"result ([-+][0-9.]+) = edge ([-+][0-9.]+) \+ skill ([-+][0-9.]+) \+ "
+                       r"luck ([-+][0-9.]+) \+ rest ([-+][0-9.]+)", report)
+    assert len(shown) == 2
+    for figures in shown:
+        result, *terms = (round(10 * float(f)) for f in figures)
+        assert result == sum(terms), figures

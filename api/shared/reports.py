@@ -457,10 +457,12 @@ def format_review(review: Review) -> str:
         ]
         blocks.append(_block(f"{player['player']} (seat {player['seat']})", lines))
     for split in data["split"]:
+        # to one decimal each, the rest what the terms shown leave: the line adds up as shown
+        result, edge, skill, luck = (round(split[k], 1) for k in ("result", "edge", "skill",
+                                                                   "luck"))
         blocks.append(_block(f"seat {split['seat']} split",
-                             [f"result {split['result']:+.1f} = edge {split['edge']:+.1f} + "
-                              f"skill {split['skill']:+.1f} + "
-                              f"luck {split['luck']:+.1f} + rest {split['rest']:+.1f} "
+                             [f"result {result:+.1f} = edge {edge:+.1f} + skill {skill:+.1f} + "
+                              f"luck {luck:+.1f} + rest {result - edge - skill - luck:+.1f} "
                               f"(noise ±{split['noise']:.1f})"]))
     rows = []
     for decision in review.decisions:
