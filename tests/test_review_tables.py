@@ -14,7 +14,10 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from api.shared.reports import format_review
+from solver.errors import InvalidStateError
 from solver.review import review
 from solver.review.review import Review, Split
 from solver.review.selfplay import at_random, follow, play
@@ -66,3 +69,16 @@ def test_the_reports_split_adds_up_as_shown() -> None:
     for figures in shown:
         result, *terms = (round(10 * float(f)) for f in figures)
         assert result == sum(terms), figures
+
+
+def test_a_match_score_on_a_record_of_another_game_is_refused_by_name() -> None:
+    """``score`` and ``target`` are gin's: at three players a score of three
+    numbers or of two, and a target alone, are all refused as not the
+    game's fields (a score of two was refused as one number short, and a
+    target was dropped without a word)."""
+    data = play("indian13", [follow] * 3, seed=1, level="novice").to_dict()
+    for name, value in (("score", [0, 0, 0]), ("score", [0, 0]), ("target", 200)):
+        with pytest.raises(InvalidStateError) as caught:
+            review({**data, name: value}, time_limit_ms=1_000)
+        assert caught.value.code == "field_not_for_game" and caught.value.loc == (name,)
+        assert f"{name} is not a field of indian13" in caught.value.message

@@ -94,13 +94,19 @@ class Game(ABC, Generic[Position, Params]):
         """``InvalidStateError`` (``field_not_for_game``) for the first field
         the caller gave that this game does not take."""
         for name, unset in FIELDS.items():
-            if name in self.takes:
-                continue
-            value = request.fields.get(name, unset)
-            if value is not None and value is not False:
-                raise InvalidStateError(f"{name} is not a field of {self.name}: it takes "
-                                        f"{self.refuses[name]}", code="field_not_for_game",
-                                        loc=(name,))
+            self.check_field(name, request.fields.get(name, unset))
+
+    def check_field(self, name: str, value: object, given_as: str | None = None) -> None:
+        """``InvalidStateError`` (``field_not_for_game``) when ``value`` is
+        given (not None or False) for ``name``, one of ``FIELDS`` this game
+        does not take; ``given_as``: the name the caller used for it (a
+        recorded game's ``target`` is the match score's)."""
+        if name in self.takes or value is None or value is False:
+            return
+        shown = given_as or name
+        raise InvalidStateError(f"{shown} is not a field of {self.name}: it takes "
+                                f"{self.refuses[name]}", code="field_not_for_game",
+                                loc=(shown,))
 
     @abstractmethod
     def position(self, request: Request) -> Position:

@@ -230,6 +230,8 @@ def _parse(data: object) -> Record:
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(players):
         refuse(f"dealer must be a seat from 0 to {len(players) - 1}; got {dealer!r}",
                ("dealer",))
+    GAMES[game].check_field("score", data.get("score"))  # gin's alone, whatever its length
+    GAMES[game].check_field("score", data.get("target"), given_as="target")
     dealt = _deal(data.get("deal"), len(players))
     steps = _steps(data.get("events"), str(game), len(players))
     score, target = read_score(data.get("score"), data.get("target"), len(players))
