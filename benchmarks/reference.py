@@ -699,9 +699,11 @@ def _review_line(result: dict[str, Any]) -> str:
                      for name, seat in data["seats"].items())
     deal = ", the deal passing from seat to seat" if data.get("rotate") else ""
     deal += ", luck against the baselines" if data.get("luck_baseline") else ""
-    return (f"* **Review of {data['hands']:,} {data['game']} hands** ({data['pairing']}{deal}, level "
-            f"{data['level']}): CPU s per hand {cpu['median']} median, {cpu['p99']} p99; {nets}; "
-            f"rest {split['mean_rest']:+.2f} ± {split['rest_interval']:.2f}. {_origin(result)}")
+    table = f"{data.get('players', 2)} players, "
+    return (f"* **Review of {data['hands']:,} {data['game']} hands** ({table}{data['pairing']}{deal}, "
+            f"level {data['level']}): CPU s per hand {cpu['median']} median, {cpu['p99']} p99; "
+            f"{nets}; rest {split['mean_rest']:+.2f} ± {split['rest_interval']:.2f}, within 2 "
+            f"noise in {split['within_2_noise']:,} of {split['hands']:,}. {_origin(result)}")
 
 
 def review_section(results: Sequence[dict[str, Any]]) -> list[str]:
