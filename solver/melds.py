@@ -26,7 +26,7 @@ from solver.cards import JOKER, make_card
 from solver.deadline import Deadline, Ticker
 from solver.geometry import GEOMETRY, MAX_RUN_CARDS, RunGeometry
 from solver.results import MeldKind
-from solver.rules import Deal, Rules
+from solver.rules import Deal, Rules, own_slot_scores_apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +62,47 @@ def wild_cap_for(rules: Rules, wild_cap: int, pure_only: bool) -> int:
     if rules.max_wilds_per_meld is not None:
         return min(wild_cap, rules.max_wilds_per_meld)
     return wild_cap
+
+
+def barred_fillers(option: Candidate | Extension, deal: Deal) -> tuple[int, ...]:
+    """Per wild slot of ``option`` (in slot order), the wild card that may not
+    fill it as a wild card, or -1: the card the slot stands for, where that
+    card would be natural and score apart (``own_slot_scores_apart``: a wild
+    ace in the low-ace slot of its own run)."""
+    return tuple(
+        rep if own_slot_scores_apart(rep, deal, option.low_ace and i == 0) else -1
+        for i, (rep, natural) in enumerate(zip(option.represents, option.natural_at,
+                                               strict=True))
+        if not natural)
+
+
+def fill_wild_slots(options: Sequence[Candidate | Extension], cards: Sequence[int],
+                    deal: Deal) -> list[tuple[int, ...]]:
+    """The wild cards ``cards`` (as many as the slots) in the wild slots of
+    each of ``options``, in order, none in a slot it is barred from
+    (``barred_fillers``) when the cards allow it (the engines price only
+    such fillings); a barred slot takes the first card that leaves the
+    other barred slots a filling, every other slot the next card left."""
+    bars = [barred_fillers(option, deal) for option in options]
+    wanted = [bar for meld in bars for bar in meld if bar >= 0]
+    left = list(cards)
+
+    def fillable(barred: list[int], pool: list[int]) -> bool:
+        return all(barred.count(bar) <= sum(1 for c in pool if c != bar) for bar in barred)
+
+    chosen: dict[tuple[int, int], int] = {}
+    if wanted and fillable(wanted, left):
+        for m, meld in enumerate(bars):
+            for s, bar in enumerate(meld):
+                if bar < 0:
+                    continue
+                wanted.remove(bar)
+                i = next(i for i, c in enumerate(left) if c != bar and fillable(
+                    wanted, left[:i] + left[i + 1:]))
+                chosen[m, s] = left.pop(i)
+    rest = iter(left)
+    return [tuple(chosen[m, s] if (m, s) in chosen else next(rest) for s in range(len(meld)))
+            for m, meld in enumerate(bars)]
 
 
 def melds_led_by(

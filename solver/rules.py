@@ -74,6 +74,7 @@ __all__ = [
     "make_deal",
     "make_rules",
     "melded_points",
+    "own_slot_scores_apart",
     "request_key",
 ]
 
@@ -1032,3 +1033,15 @@ def melded_points(card: int, represents: int, deal: Deal, low_ace: bool) -> int:
     if low_ace:
         return deal.ace_low_points
     return deal.meld_points[represents]
+
+
+def own_slot_scores_apart(card: int, deal: Deal, low_ace: bool) -> bool:
+    """Whether wild card ``card`` in the wild slot that stands for ``card``
+    itself scores other than a wild card there.  It is then natural
+    (RULES.md section 2.5) and scores as itself, while the engines price a
+    wild slot by its filler's own points: a wild ace melded low (A-2-3...)
+    is worth ``ace_low_points``, not its own 15 (``wild_meld_value="own"``).
+    So that card may not fill that slot as a wild card: it is the natural
+    card of the meld that holds it, which the engines weigh apart."""
+    return (card != JOKER and card in deal.wild and deal.rules.wild_meld_value == "own"
+            and melded_points(card, card, deal, low_ace) != deal.meld_points[card])

@@ -398,6 +398,11 @@ def test_other_variants_long() -> None:
     run_cases_long(OTHER_CASES, "custom variants and knobs", SLOW_EXAMPLES_OTHER)
 
 
+_SPADES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
+_CUT_ACE_LOW = Case("rummy500/cut_ace,ace_low", "rummy500", {"cut_joker": True, "ace": "low"})
+_CUT_ACE_RUNS_OF_8 = Case("rummy500/cut_ace,runs_of_8", "rummy500",
+                          {"cut_joker": True, "ace": "low", "min_run_length": 8})
+
 # Hands checked with both engines, each with its cut card: the smallest
 # disagreements with the brute force that the fuzzing found.
 ENGINE_HANDS: tuple[tuple[Case, str | None, str, bool], ...] = (
@@ -439,6 +444,31 @@ ENGINE_HANDS: tuple[tuple[Case, str | None, str, bool], ...] = (
         "requirements": [{"kind": "pure_sequence", "count": 1}],
         "wild_cards_score_zero": False, "min_meld_points": 20}),
      "KD", "5H 6H 7H KS 2C 3D", True),
+    # A wild card in the slot of its own card is natural (RULES.md 2.5): the
+    # cut AS at the bottom of A-K is a low ace worth 1, not a wild card's 15.
+    # The search priced that slot at 15 and showed the natural 85; best (99):
+    # the AS a second JS (JS QS KS), the rest in runs.
+    (_CUT_ACE_LOW, "A", _SPADES, False),
+    (_CUT_ACE_LOW, "AH", _SPADES.replace("S", "H"), False),
+    (Case("rummy500/cut_ace,2_decks", "rummy500", {"cut_joker": True, "ace": "low", "decks": 2}),
+     "A", _SPADES.replace("S", "H") + " 4D", True),
+    # Runs of 8 or more cannot split the suit: the AS stands for the 2S
+    # (97 melded, the 2S in hand: 95); both engines said 99 and showed 85.
+    (_CUT_ACE_RUNS_OF_8, "A", _SPADES, False),
+    # ... while another wild card fills that slot at its own 15 (99).
+    (_CUT_ACE_RUNS_OF_8, "A", _SPADES.replace("AS ", "") + " AH", False),
+    # A threshold counts the same points: the joker a 2S and the AS at the
+    # bottom are not 98 but 84 (112: the AS and the joker two kings).
+    (Case("rummy500/cut_ace,threshold_30", "rummy500",
+          {"cut_joker": True, "ace": "low", "min_meld_points": 30}),
+     "A", _SPADES.replace("2S", "JK"), False),
+    # Neighbours that held already: the ace high and low, a cut 7S in its
+    # own slot (a 7 scores 7 either way), the AS as the lower joker of a cut 2S.
+    (Case("rummy500/cut_ace,high_low", "rummy500", {"cut_joker": True}), "A", _SPADES, False),
+    (_CUT_ACE_LOW, "7", _SPADES, False),
+    (Case("rummy500/neighbours,runs_of_8", "rummy500",
+          {"cut_joker": True, "ace": "low", "neighbour_jokers": True, "min_run_length": 8}),
+     "2S", _SPADES, False),
 )
 
 

@@ -19,7 +19,8 @@ from solver.engines.base import INFEASIBLE, PlacedMeld
 from solver.engines.costs import PassCosts, Pool, PoolEntry, pool_key, settle
 from solver.engines.packed import BITS, WEIGHT
 from solver.engines.rows import Row
-from solver.melds import Candidate, Extension, TableSpot
+from solver.melds import Candidate, Extension, TableSpot, fill_wild_slots
+from solver.rules import Deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +37,9 @@ class Arrangement:
     cost: int
 
 
-State = tuple[int, Pool, int, bool, int, int, int, int]
-"""(code, pool, debt, discard owed, counters, points, used table melds, room) of a walk."""
+State = tuple[int, Pool, int, bool, int, int, int, int, tuple[int, ...]]
+"""(code, pool, debt, discard owed, counters, points, used table melds, room,
+barred cards) of a walk."""
 
 Choice = Row | str
 """One decision of the search: a meld or layoff row, or ``pool`` / ``dead`` / ``discard``."""
@@ -61,13 +63,15 @@ class Searched(Protocol):
     @property
     def table(self) -> tuple[TableSpot, ...]: ...
     @property
+    def deal(self) -> Deal: ...
+    @property
     def absorb_rooms(self) -> list[int]: ...
     def dual_in(self, code: int) -> int: ...
     def add_to_pool(self, pool: Pool, card: int) -> Pool: ...
     def absorb_room(self, used: int) -> int: ...
     def option_of(self, row: Row, lead: int, extra: int = 0) -> Candidate | Extension: ...
     def end_cost(self, pool: Pool, debt: int, owed: bool, cstate: int, points: int, used: int,
-                 room: int = 0) -> int: ...
+                 room: int = 0, barred: tuple[int, ...] = ()) -> int: ...
 
 
 def rebuild(search: Searched, state: State, pool_cards: list[int],
@@ -79,8 +83,8 @@ def rebuild(search: Searched, state: State, pool_cards: list[int],
     deadwood: list[int] = []
     debt, owed, used, discard, cost = _follow(search, state, pool_cards, chosen, deadwood,
                                               None, 0, path)
-    wild_iter = iter(pool_cards[:debt])
-    filled = [(cand, tuple(next(wild_iter) for _ in range(cand.wilds))) for cand in chosen]
+    filled = list(zip(chosen, fill_wild_slots(chosen, pool_cards[:debt], search.deal),
+                      strict=True))
     placed = tuple(PlacedMeld(c, w) for c, w in filled if isinstance(c, Candidate))
     laid = tuple((c, w) for c, w in filled if isinstance(c, Extension))
     absorbed, leftover, thrown = _leftover(search, pool_cards, debt, owed, used)
@@ -105,7 +109,7 @@ def _follow(search: Searched, state: State, pool_cards: list[int],
     pooled cards (sorted, most valuable first), melds (unless ``chosen`` is
     None; spare wild cards filling their room) and deadwood, and returns
     (wild cards melded, discard still owed, used table melds, discard, cost)."""
-    code, pool, debt, owed, cstate, points, used, room = state
+    code, pool, debt, owed, cstate, points, used, room, barred = state
     steps = iter(path)
     made: list[tuple[Row, int]] = []
     while code:
@@ -116,7 +120,7 @@ def _follow(search: Searched, state: State, pool_cards: list[int],
             if isinstance(pool, int):
                 key: tuple[object, ...] = (code, pool - debt, owed, cstate, points, used, room)
             else:
-                key = (code, debt, pool, owed, cstate, points, used)
+                key = (code, debt, pool, owed, cstate, points, used, barred)
             _, exact, remembered = search.memo[key]
             assert exact and isinstance(remembered, Row | str)
             choice = remembered
@@ -135,13 +139,15 @@ def _follow(search: Searched, state: State, pool_cards: list[int],
             made.append((choice, lead))
             code -= choice.delta
             debt += choice.wilds
+            if choice.barred:
+                barred = tuple(sorted(barred + choice.barred))
             if choice.cls >= 0:
                 cstate = search.step[cstate][choice.cls]
             points = min(points + choice.points, search.points_cap)
             used |= choice.slot
             room += choice.room
             cost += choice.cost
-    end = search.end_cost(pool, debt, owed, cstate, points, used, room)
+    end = search.end_cost(pool, debt, owed, cstate, points, used, room, barred)
     assert end < INFEASIBLE
     # The wild cards the melds' room takes (the table's are laid off later).
     spare = 0 if search.table or not isinstance(pool, int) else min(pool - debt - owed, room)
@@ -154,18 +160,19 @@ def _follow(search: Searched, state: State, pool_cards: list[int],
     entry = search.costs.entry
     pool_cards.sort(key=lambda c: (*pool_key(entry(c)), c))
     if not isinstance(pool, int):
-        _settle_order(search, pool, pool_cards, debt, owed, points, used)
+        _settle_order(search, pool, pool_cards, debt, owed, points, used, barred)
     return debt, owed, used, discard, cost + end
 
 
 def _settle_order(search: Searched, pool: tuple[PoolEntry, ...], pool_cards: list[int],
-                  debt: int, owed: bool, points: int, used: int) -> None:
+                  debt: int, owed: bool, points: int, used: int,
+                  barred: tuple[int, ...]) -> None:
     """Reorder the pooled cards (unlike wild cards) as ``costs.settle`` spends
     them, as ``end_cost`` priced them: the cards filling wild slots, those
     laid off alone, the discard, then those kept."""
     leftover = len(pool) - debt - owed
     laid_off = min(leftover, search.absorb_room(used)) if search.table else 0
-    settled = settle(pool, debt, laid_off, owed, search.min_points - points)
+    settled = settle(pool, debt, laid_off, owed, search.min_points - points, barred)
     assert settled is not None
     entry = search.costs.entry
     slots: list[int] = []

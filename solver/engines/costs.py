@@ -24,19 +24,20 @@ from solver.cards import JOKER, NUM_CARD_TYPES
 from solver.engines.bounds import PureReach, meld_reach
 from solver.engines.packed import BITS, FIELD
 from solver.objective import Pass
-from solver.rules import Deal
+from solver.rules import Deal, own_slot_scores_apart
 
-PoolEntry = tuple[int, int, int]
-"""A wild card in the pool: (hand cost, melded-as-wild cost, own meld points)."""
+PoolEntry = tuple[int, int, int, int]
+"""A wild card in the pool: (hand cost, melded-as-wild cost, own meld points,
+the card itself where some wild slot bars it (``PassCosts.barred``), else -1)."""
 Pool = int | tuple[PoolEntry, ...]
 """The wild pool of a search state: a count when every wild card is alike
 (``PassCosts.uniform``), else its entries sorted by ``pool_key``."""
 
 
-def pool_key(entry: PoolEntry) -> tuple[int, int]:
+def pool_key(entry: PoolEntry) -> tuple[int, int, int]:
     """The pool's order: by how much melding saves, then by hand cost, most
-    valuable first."""
-    return (entry[1] - entry[0], -entry[0])
+    valuable first (then by the card a barred entry names)."""
+    return (entry[1] - entry[0], -entry[0], entry[3])
 
 
 Settlement = tuple[tuple[PoolEntry, int, int, int], ...]
@@ -47,11 +48,13 @@ rest stay in hand)."""
 
 @lru_cache(maxsize=4096)
 def settle(pool: tuple[PoolEntry, ...], melded: int, laid_off: int, owed: int,
-           need: int) -> tuple[int, Settlement] | None:
+           need: int, barred: tuple[int, ...] = ()) -> tuple[int, Settlement] | None:
     """The cheapest way for ``pool`` (sorted by ``pool_key``) to pay ``melded``
     wild slots worth at least ``need`` points together, lay ``laid_off``
     cards off alone and give ``owed`` discards, the rest staying in hand:
-    (cost, settlement), or None when it cannot.
+    (cost, settlement), or None when it cannot.  ``barred`` lists, per slot
+    that bars one, the card that may not fill it (``solver.melds.barred_fillers``):
+    the other cards in the slots must be enough for those slots.
 
     Wild cards that score differently (a joker dear in hand but worth nothing
     melded, a cut card worth more melded than in hand) are not ranked by one
@@ -67,11 +70,14 @@ def settle(pool: tuple[PoolEntry, ...], melded: int, laid_off: int, owed: int,
               done: Settlement) -> None:
         nonlocal best
         if index == len(groups):
-            if slots == alone == thrown == 0 and short <= 0 and (best is None or cost < best[0]):
+            if slots == alone == thrown == 0 and short <= 0 and (best is None or cost < best[0]) \
+                    and all(barred.count(card) <= melded - sum(n for e, n, _, _ in done
+                                                               if e[3] == card)
+                            for card in barred):
                 best = (cost, done)
             return
         entry, copies = groups[index]
-        hand_cost, wild_cost, points = entry
+        hand_cost, wild_cost, points, _ = entry
         for in_slots in range(min(copies, slots) + 1):
             for laid in range(min(copies - in_slots, alone) + 1):
                 for out in range(min(copies - in_slots - laid, thrown) + 1):
@@ -99,9 +105,13 @@ class PassCosts:
       melded filling a wild slot; ``wild_points[c]`` what it scores so
       (``wild_meld_value="own"``); ``stand_in`` any wild card, when a wild slot
       is worth the card it stands for.
+    * ``barred``: the wild cards some wild slot bars (a priced pass only:
+      ``solver.rules.own_slot_scores_apart``, a wild ace in the low-ace slot
+      of its own run, natural and worth its low points there); their pool
+      entries name them, so ``settle`` keeps them out of those slots.
     * ``uniform``: every wild card has the same ``uniform_entry`` (the usual
-      case): the pool is a count and a wild card's cost is paid when a meld
-      takes it.
+      case) and none is barred: the pool is a count and a wild card's cost is
+      paid when a meld takes it.
     * ``wild_floor`` / ``card_floor[c]``: the least a wild card / card type
       can cost however it ends up used (lower bounds for the branch and bound).
     * ``priced``: meld costs and points matter (``max_net`` or a points
@@ -131,6 +141,7 @@ class PassCosts:
     wild_cost: tuple[int, ...]
     wild_points: tuple[int, ...]
     stand_in: int | None
+    barred: frozenset[int]
     uniform: bool
     uniform_entry: PoolEntry
     wild_floor: int
@@ -142,7 +153,8 @@ class PassCosts:
 
     def entry(self, card: int) -> PoolEntry:
         """The pool entry of wild card ``card``."""
-        return (self.hand_cost[card], self.wild_cost[card], self.wild_points[card])
+        return (self.hand_cost[card], self.wild_cost[card], self.wild_points[card],
+                card if card in self.barred else -1)
 
 
 @lru_cache(maxsize=256)
@@ -158,9 +170,11 @@ def pass_costs(deal: Deal, objective: Pass) -> PassCosts:
     # stands for whatever fills it: any wild card computes it.
     stand_in = None if own or not deal.wild else min(deal.wild)
     wild_points = tuple(deal.meld_points[c] if own else 0 for c in range(NUM_CARD_TYPES))
-    profiles = {(hand_cost[c], wild_cost[c], wild_points[c]) for c in deal.wild}
-    uniform = len(profiles) <= 1
-    uniform_entry: PoolEntry = next(iter(profiles)) if profiles else (0, 0, 0)
+    priced = objective.net or objective.points_cap > 0
+    barred = frozenset(c for c in deal.wild if priced and own_slot_scores_apart(c, deal, True))
+    profiles = {(hand_cost[c], wild_cost[c], wild_points[c], -1) for c in deal.wild}
+    uniform = len(profiles) <= 1 and not barred
+    uniform_entry: PoolEntry = next(iter(profiles)) if profiles else (0, 0, 0, -1)
     # The least a wild card can cost: melded as itself, or (worth the card it
     # stands for) as the most valuable card -- so the floors stay lower bounds
     # however the wild cards end up used.
@@ -171,7 +185,6 @@ def pass_costs(deal: Deal, objective: Pass) -> PassCosts:
             for rep in range(JOKER) for low in (False, True))])
     card_floor = tuple(_card_floor(card, objective, deal, wild_floor)
                        for card in range(NUM_CARD_TYPES))
-    priced = objective.net or objective.points_cap > 0
     # When a spare wild card costs no more left over than melded, the
     # extra wild slots of a meld are never needed; when it costs more (the
     # tie unit), the wild cards left at the end fill the melds' room.
@@ -195,6 +208,7 @@ def pass_costs(deal: Deal, objective: Pass) -> PassCosts:
         wild_cost=wild_cost,
         wild_points=wild_points,
         stand_in=stand_in,
+        barred=barred,
         uniform=uniform,
         uniform_entry=uniform_entry,
         wild_floor=wild_floor,

@@ -11,7 +11,10 @@ One model is built per objective pass (``solver.objective.passes_for``):
   for) and, for wild-capable types, ``wild[c]`` (copies filling wild slots);
 * conservation: naturals melded + wild + dead + disc == copies held, and the
   wild slots of the chosen melds == the wild cards spent on them (any wild
-  card can fill any slot, so a shared budget is exact);
+  card can fill any slot, so a shared budget is exact) -- save a slot that
+  bars its own card (``solver.melds.barred_fillers``: a wild ace in the
+  low-ace slot of its own run is natural there), which the other wild cards
+  spent must fill;
 * the pass limits (``Pass.limits``: at least / exactly / at most so many
   melds of a class) as linear constraints over the chosen melds, pure
   sequences only where the pass says so, a meld-points threshold, and no
@@ -53,7 +56,7 @@ from ortools.sat.python import cp_model
 from solver.cards import JOKER, count_vector
 from solver.deadline import Deadline, gc_paused
 from solver.engines.base import INFEASIBLE, EngineResult, Instance, PlacedMeld, wild_count
-from solver.melds import Candidate, all_candidates
+from solver.melds import Candidate, all_candidates, barred_fillers, fill_wild_slots
 from solver.objective import Pass, class_of, passes_for
 from solver.results import Status
 from solver.rules import Deal, melded_points
@@ -63,7 +66,7 @@ FIRST_PASS_WEIGHT = 3  # the declared (unrestricted) pass is the hard one
 _MIN_PASS_TIME_S = 0.001
 
 # A merged candidate: its meaning for the model is this key.
-_CandidateKey = tuple[int, tuple[int, ...], int]
+_CandidateKey = tuple[int, tuple[int, ...], int, tuple[int, ...]]
 DETERMINISTIC_PER_SECOND = 0.5
 """CP-SAT deterministic time granted per second of wall time (the wall clock is
 the backstop; on a quiet machine the deterministic limit ends first)."""
@@ -115,8 +118,14 @@ def _cost_and_points(candidate: Candidate, objective: Pass, deal: Deal) -> tuple
     return cost, points
 
 
-def _candidate_key(candidate: Candidate) -> _CandidateKey:
-    return (class_of(candidate.kind, candidate.pure), candidate.naturals, candidate.wilds)
+def _barred(candidate: Candidate, deal: Deal) -> tuple[int, ...]:
+    """The cards the candidate's wild slots bar (``solver.melds.barred_fillers``)."""
+    return tuple(sorted(c for c in barred_fillers(candidate, deal) if c >= 0))
+
+
+def _candidate_key(candidate: Candidate, deal: Deal) -> _CandidateKey:
+    return (class_of(candidate.kind, candidate.pure), candidate.naturals, candidate.wilds,
+            _barred(candidate, deal))
 
 
 class _PassModel:
@@ -169,7 +178,7 @@ class _PassModel:
                 continue
             if cand.wilds > self.total_wilds:
                 continue
-            key = _candidate_key(cand)
+            key = _candidate_key(cand, self.deal)
             cost, points = _cost_and_points(cand, objective, self.deal)
             if not threshold:
                 points = 0
@@ -237,6 +246,12 @@ class _PassModel:
         slots = [cand.wilds * var for var, cand in zip(self.x, self.candidates, strict=True)
                  if cand.wilds]
         model.add(sum(slots) == sum(self.wild.values()))
+        barring: dict[int, list[Any]] = {}
+        for var, cand in zip(self.x, self.candidates, strict=True):
+            for card in _barred(cand, self.deal):
+                barring.setdefault(card, []).append(var)
+        for card, uses in barring.items():
+            model.add(sum(uses) <= sum(var for c, var in self.wild.items() if c != card))
         for limit in objective.limits:
             self._check()
             counted = sum(var for var, cand in zip(self.x, self.candidates, strict=True)
@@ -301,10 +316,10 @@ class _PassModel:
 
     def add_hint(self, hint: EngineResult) -> None:
         """Hint CP-SAT with another engine's arrangement (it may be partial)."""
-        index = {_candidate_key(c): m for m, c in enumerate(self.candidates)}
+        index = {_candidate_key(c, self.deal): m for m, c in enumerate(self.candidates)}
         uses = [0] * len(self.candidates)
         for placed in hint.melds:
-            m = index.get(_candidate_key(placed.candidate))
+            m = index.get(_candidate_key(placed.candidate, self.deal))
             if m is not None:
                 uses[m] += 1
         for var, value in zip(self.x, uses, strict=True):
@@ -361,16 +376,18 @@ class _PassModel:
         wild_cards: list[int] = []
         for c, var in self.wild.items():
             wild_cards += [c] * int(value(var))
-        # Any wild card can fill any slot; printed jokers go first, for a stable answer.
+        # Any wild card can fill any slot (save one that bars it); printed
+        # jokers go first, for a stable answer.
         wild_cards.sort(key=lambda c: (c != JOKER, c))
-        wild_iter = iter(wild_cards)
-        melds: list[PlacedMeld] = []
+        chosen: list[Candidate] = []
         cost = 0
         for var, cand, natural_cost in zip(self.x, self.candidates, self.natural_costs,
                                            strict=True):
             for _ in range(int(value(var))):
-                melds.append(PlacedMeld(cand, tuple(next(wild_iter) for _ in range(cand.wilds))))
+                chosen.append(cand)
                 cost += natural_cost
+        melds = [PlacedMeld(cand, wilds) for cand, wilds in
+                 zip(chosen, fill_wild_slots(chosen, wild_cards, self.deal), strict=True)]
         deadwood: list[int] = []
         discard: int | None = None
         for c in self.types:

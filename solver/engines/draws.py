@@ -57,14 +57,14 @@ def _draw_fate(search: PassSearch, hand: Root, card: int, bound: int, keep: bool
     # (cost, floor, state after the fate, wild-capable naturals left, fate)
     fates: list[tuple[int, int, State, int, str | Row]] = []
     if owed and not keep:
-        fates.append((0, hand.floor, (code, base_pool, 0, False, 0, 0, 0, 0), hand.dual,
+        fates.append((0, hand.floor, (code, base_pool, 0, False, 0, 0, 0, 0, ()), hand.dual,
                       "discard"))
     if card in search.deal.wild:
         pooled = search.add_to_pool(base_pool, card)
         floor = hand.floor + search.pool_floor(pooled, 0) - search.pool_floor(base_pool, 0)
-        fates.append((0, floor, (code, pooled, 0, owed, 0, 0, 0, 0), hand.dual, "pool"))
+        fates.append((0, floor, (code, pooled, 0, owed, 0, 0, 0, 0, ()), hand.dual, "pool"))
     elif not search.meld_all:
-        fates.append((search.hand_cost[card], hand.floor, (code, base_pool, 0, owed, 0, 0, 0, 0),
+        fates.append((search.hand_cost[card], hand.floor, (code, base_pool, 0, owed, 0, 0, 0, 0, ()),
                       hand.dual, "dead"))
     if card != JOKER and search.melds_allowed:
         for row in search.through_rows(card, code):
@@ -73,7 +73,7 @@ def _draw_fate(search: PassSearch, hand: Root, card: int, bound: int, keep: bool
                 continue
             fates.append((row.cost, hand.floor - row.floor_used,
                           (code - row.delta, base_pool, row.wilds, owed, cstate,
-                           min(row.points, search.points_cap), 0, row.room),
+                           min(row.points, search.points_cap), 0, row.room, row.barred),
                           hand.dual - row.dual_used, row))
     best_value, best_fate = INFEASIBLE, None
     for cost, floor, state, dual, fate in fates:
@@ -84,8 +84,9 @@ def _draw_fate(search: PassSearch, hand: Root, card: int, bound: int, keep: bool
             continue
         search.dual_left = dual
         search.path = []
-        code, pool, debt, owed, cstate, points, used, room = state
-        value = search.best(code, floor, pool, debt, owed, cstate, points, used, room, 0, limit)
+        code, pool, debt, owed, cstate, points, used, room, barred = state
+        value = search.best(code, floor, pool, debt, owed, cstate, points, used, room, 0, limit,
+                            barred)
         if value < limit:
             best_value, best_fate = cost + value, (state, fate)
     return best_value, best_fate

@@ -32,7 +32,14 @@ from solver.engines.caches import (
 from solver.engines.costs import PassCosts
 from solver.engines.packed import BITS, FIELD, LEAD_SHIFT, SIGNATURE, pack, unpack
 from solver.engines.through import Effect, effect_key, effects_of
-from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, melds_led_by
+from solver.melds import (
+    Candidate,
+    Extension,
+    TableSpot,
+    barred_fillers,
+    layoffs_led_by,
+    melds_led_by,
+)
 from solver.objective import Pass, class_of
 from solver.rules import Deal, melded_points
 
@@ -51,7 +58,9 @@ class Row:
     towards a points threshold; ``dual_used`` / ``floor_used`` the
     wild-capable naturals it takes and their floor; ``slot`` the table-meld
     bit of a layoff; ``room`` how many more wild slots the meld could take
-    (when spare wild cards are absorbed at the end, see ``PassCosts``).
+    (when spare wild cards are absorbed at the end, see ``PassCosts``);
+    ``barred`` the cards its wild slots bar (``PassCosts.barred``; a slot
+    barring none is left out).
     ``option`` is None for a row read from the effect tables
     (``solver.engines.through``): an arrangement that uses it finds its meld
     among the candidates then (``OptionRows.option_of``), and kept.  Rows are
@@ -67,6 +76,7 @@ class Row:
     floor_used: int
     slot: int
     room: int = 0
+    barred: tuple[int, ...] = ()
 
 
 def fewest_wilds(effects: Sequence[Effect], pure_beats_impure: bool) -> list[Effect]:
@@ -245,16 +255,17 @@ class OptionRows:
 
     def _distinct_rows(self, lead: int, options: Sequence[Candidate | Extension]) -> list[Row]:
         """The rows of ``options`` led by (or holding) ``lead``, one per effect
-        on the state (the naturals taken, wild slots, class, table meld) unless
+        on the state (the naturals taken, wild slots, class, table meld, cards
+        barred) unless
         a cost/points trade-off keeps several (points either way under
         ``unless_points``, which fewer points may stay below); bigger melds
         first, so good incumbents come early and the bounds bite."""
         either_way = self.costs.unless_points > 0
-        best: dict[tuple[int, ...], list[Row]] = {}
-        order: list[tuple[int, ...]] = []
+        best: dict[tuple[object, ...], list[Row]] = {}
+        order: list[tuple[object, ...]] = []
         for option in options:
             row = self._row(lead, option)
-            key = (row.delta, row.wilds, row.cls, row.slot)
+            key = (row.delta, row.wilds, row.cls, row.slot, row.barred)
             kept = best.get(key)
             if kept is None:
                 best[key] = [row]
@@ -319,8 +330,10 @@ class OptionRows:
             cls, slot, points = -1, 1 << option.table_index, 0
         else:
             cls, slot = class_of(option.kind, option.pure), 0
+        barred = tuple(c for c in barred_fillers(option, deal) if c in costs.barred) \
+            if costs.barred else ()
         return Row(
             option, pack(rest), option.wilds, cls, cost, points,
             sum(1 for c in rest if c in costs.dual_types),
-            sum(costs.card_floor[c] for c in rest), slot,
+            sum(costs.card_floor[c] for c in rest), slot, barred=barred,
         )

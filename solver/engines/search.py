@@ -7,8 +7,10 @@ still held: it goes to the deadwood, is the discard, joins the wild *pool*
 meld drawn from its option rows (``solver.engines.rows``: melds led by it, or
 a layoff onto a table meld).  Melds only record how many wild slots they need
 (a *debt*); at the end the pool pays the debt with its most valuable cards
-(any wild card can fill any slot, so this greedy choice is exact), one more
-pays for the discard if still owed, and the rest is deadwood.
+(any wild card can fill any slot, so this greedy choice is exact -- save a
+slot that bars its own card, ``Row.barred``, which ``costs.settle`` keeps it
+out of), one more pays for the discard if still owed, and the rest is
+deadwood.
 
 The value of a state (remaining counts, debt, pool, discard owed, the
 counters of the pass's limits, the meld points towards a threshold, the table
@@ -176,7 +178,7 @@ class PassSearch(OptionRows):
             self.node_budget = before + self.deadline.nodes(self.node_budget - before)
         try:
             return self.best(root.code, root.floor, self.initial_pool(root), 0, root.owed, 0, 0,
-                             0, 0, 0, bound)
+                             0, 0, 0, bound, ())
         finally:
             if self.deadline is not None:
                 self.deadline.work.spend(self.nodes - before)
@@ -192,19 +194,20 @@ class PassSearch(OptionRows):
         return room
 
     def end_cost(self, pool: Pool, debt: int, owed: bool, cstate: int, points: int, used: int,
-             room: int = 0) -> int:
+                 room: int = 0, barred: tuple[int, ...] = ()) -> int:
         """The pool pays the melds' wild slots; leftover wild cards are laid
         off onto table melds not yet extended (if any) or fill the ``room``
         of the melds made, one is the discard if still owed, the rest stay in
         hand.  Unlike wild cards settle by ``costs.settle``: which card goes
-        where is part of the optimum."""
+        where is part of the optimum, and no card fills a slot that bars it
+        (``barred``)."""
         if not self.accept[cstate] or (self.below[cstate] and points >= self.unless_points):
             return INFEASIBLE
         if isinstance(pool, int):
             leftover = pool - debt - owed  # wild costs were paid at meld time
             if leftover < 0 or points < self.min_points:
                 return INFEASIBLE
-            hand_cost, wild_cost, _ = self.uniform_entry
+            hand_cost, wild_cost, _, _ = self.uniform_entry
             absorbed = min(leftover, self.absorb_room(used) if self.table else room)
             if self.meld_all and leftover > absorbed:
                 return INFEASIBLE
@@ -215,7 +218,7 @@ class PassSearch(OptionRows):
         absorbed = min(leftover, self.absorb_room(used)) if self.table else 0
         if self.meld_all and leftover > absorbed:
             return INFEASIBLE
-        settled = settle(pool, debt, absorbed, owed, self.min_points - points)
+        settled = settle(pool, debt, absorbed, owed, self.min_points - points, barred)
         return INFEASIBLE if settled is None else settled[0]
 
     def add_to_pool(self, pool: Pool, card: int) -> Pool:
@@ -237,14 +240,16 @@ class PassSearch(OptionRows):
 
     # -- the dynamic programme ---------------------------------------------------
     def best(self, code: int, floor: int, pool: Pool, debt: int, owed: bool, cstate: int,
-             points: int, used: int, room: int, g: int, bound: int) -> int:
+             points: int, used: int, room: int, g: int, bound: int,
+             barred: tuple[int, ...]) -> int:
         """Optimal future cost of the state if below ``bound``, else a lower
         bound >= ``bound``.  ``floor`` is a lower bound on the future cost;
         ``room`` the wild slots the melds made could still take (only under
         ``absorb_spare``); ``g`` the cost of the path so far (for the
-        incumbent)."""
+        incumbent); ``barred`` the cards the melds' wild slots bar, sorted
+        (``Row.barred``; only with a pool of unlike wild cards)."""
         if code == 0:
-            value = self.end_cost(pool, debt, owed, cstate, points, used, room)
+            value = self.end_cost(pool, debt, owed, cstate, points, used, room, barred)
             if value < INFEASIBLE:
                 self._improve(g + value)
             return value
@@ -256,7 +261,7 @@ class PassSearch(OptionRows):
                 room = spare  # no more wild cards can be left over than that
             key: tuple[object, ...] = (code, pool - debt, owed, cstate, points, used, room)
         else:
-            key = (code, debt, pool, owed, cstate, points, used)
+            key = (code, debt, pool, owed, cstate, points, used, barred)
         hit = self.memo.get(key)
         if hit is not None:
             if hit[1]:
@@ -339,6 +344,7 @@ class PassSearch(OptionRows):
                 value = self.best(
                     child_code, child_floor, pool, debt + wilds, owed, child_state,
                     child_points, used | row.slot, child_room, g + cost, limit,
+                    tuple(sorted(barred + row.barred)) if row.barred else barred,
                 )
                 path.pop()
                 self.dual_left += row.dual_used
@@ -368,7 +374,7 @@ class PassSearch(OptionRows):
                     continue
                 path.append(label)
                 value = self.best(code_after, child_floor, child_pool, debt, child_owed, cstate,
-                                  points, used, room, g + cost, limit)
+                                  points, used, room, g + cost, limit, barred)
                 path.pop()
                 if value < limit:
                     best_value, choice = cost + value, label
@@ -388,7 +394,7 @@ class PassSearch(OptionRows):
     def arrangement(self, root: Root, path: Sequence[Choice] = ()) -> Arrangement:
         """The arrangement of ``root`` that follows ``path`` (the choices from
         the root, e.g. the incumbent's) and then the memo's exact choices."""
-        return rebuild(self, (root.code, self.initial_pool(root), 0, root.owed, 0, 0, 0, 0),
+        return rebuild(self, (root.code, self.initial_pool(root), 0, root.owed, 0, 0, 0, 0, ()),
                        [JOKER] * root.jokers, path)
 
     def incumbent_arrangement(self, root: Root) -> Arrangement | None:
