@@ -8,8 +8,10 @@ against itself, the deal passing from seat to seat, reviews each at
 ``--level`` and averages what ``solver.review.luck`` measures luck
 against: the value of a player's first decision by its position (0 plays
 first) and a stock draw's difference (the best value at the next decision
-less the draw's value), and the mean result of each position (the edge
-of playing first or later, which a hand's split sets apart).  The figures
+less the draw's value), the mean result of each position (the edge
+of playing first or later, which a hand's split sets apart), and each
+position's hope: an estimated first value less its hand's result, over
+the hands whose first value was an estimate (an Indian drop's is exact).  The figures
 are the raw ones, whatever baseline the file holds now.  ``--write``
 stores them, with how they were measured, in
 ``solver/review/luck_baselines.json``; the review uses them from then on.
@@ -52,7 +54,7 @@ Job = tuple[str, int, str, str, int]
 (its seed)."""
 
 
-def raw_luck(job: Job) -> list[tuple[int, float | None, float, int, float | None]]:
+def raw_luck(job: Job) -> list[tuple[int, float | None, float, int, float | None, bool]]:
     """One self-play hand reviewed: per seat, its position, the first
     decision's value (None: the hand ended before the seat's first
     decision, as when the first player drops, and the review gives that
@@ -67,10 +69,12 @@ def raw_luck(job: Job) -> list[tuple[int, float | None, float, int, float | None
     for player in answer.players:
         totals = player.totals
         position = position_of(seat=player.seat, dealer=dealer, seats=players)
-        deal = next((j.value for j in answer.decisions if j.seat == player.seat), None)
+        first = next((j for j in answer.decisions if j.seat == player.seat), None)
+        deal = None if first is None else first.value
         draws = totals.draw_luck + (base.per_draw * totals.draws if base else 0.0)
         result = None if answer.result is None else answer.result[player.seat]
-        rows.append((position, deal, draws, totals.draws, result))
+        rows.append((position, deal, draws, totals.draws, result,
+                     first is not None and first.value_exact))
     return rows
 
 
@@ -88,11 +92,15 @@ def measure(game: str, *, players: int = 2, level: str = REVIEW_LEVEL, hands: in
             reviewed = pool.map(raw_luck, jobs, chunksize=4)
     deals: list[list[float]] = [[] for _ in range(players)]
     results: list[list[float]] = [[] for _ in range(players)]
+    hopes: list[list[float]] = [[] for _ in range(players)]
+    """Per position, an estimated first value less the result of its hand."""
     draws: list[tuple[float, int]] = []
     for rows in reviewed:
-        for position, deal, drawn, count, result in rows:
+        for position, deal, drawn, count, result, exact in rows:
             if deal is not None:
                 deals[position].append(deal)
+                if not exact and result is not None:
+                    hopes[position].append(deal - result)
             draws.append((drawn, count))
             if result is not None:
                 results[position].append(result)
@@ -100,6 +108,7 @@ def measure(game: str, *, players: int = 2, level: str = REVIEW_LEVEL, hands: in
     per_draw = sum(x for x, _ in draws) / count if count else 0.0
     deal_figures = [mean_interval(values) for values in deals]
     result_figures = [mean_interval(values) for values in results]
+    hope_figures = [mean_interval(values) if values else mean_interval([0.0]) for values in hopes]
     return {
         "deal": [round(f.mean, 3) for f in deal_figures],
         "deal_interval": [round(f.half_width, 3) for f in deal_figures],
@@ -107,6 +116,8 @@ def measure(game: str, *, players: int = 2, level: str = REVIEW_LEVEL, hands: in
         "per_draw_interval": round(ratio_half_width(draws, per_draw), 3),
         "result": [round(f.mean, 3) for f in result_figures],
         "result_interval": [round(f.half_width, 3) for f in result_figures],
+        "hope": [round(f.mean, 3) for f in hope_figures],
+        "hope_interval": [round(f.half_width, 3) for f in hope_figures],
         "hands": hands, "draws": count, "seed": seed, "play_level": play_level,
         "command": (f"python -m benchmarks.review_baselines --game {game} --players {players} "
                     f"--level {level} --hands {hands} --seed {seed} --play-level {play_level}"),

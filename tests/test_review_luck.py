@@ -119,11 +119,12 @@ def test_the_measurement_reads_the_raw_values_whatever_the_table_holds(
         assert again == pytest.approx(first)
     record = play("indian13", [follow, follow], seed=11, level="novice", dealer=11 % 2)
     answer = review(record, seed=11, time_limit_ms=60_000)
-    for seat, (position, deal, _, _, result) in enumerate(bare):
+    for seat, (position, deal, _, _, result, exact) in enumerate(bare):
         assert position == position_of(seat=seat, dealer=record.dealer, seats=2)
         assert deal is not None
         assert deal == pytest.approx(next(j.value for j in answer.decisions if j.seat == seat))
         assert answer.result is not None and result == answer.result[seat]
+        assert exact == next(j.value_exact for j in answer.decisions if j.seat == seat)
 
 
 def test_the_text_report_says_what_luck_is_measured_against(
@@ -178,3 +179,22 @@ def test_the_luck_check_plays_a_table_of_three() -> None:
                for seat in list(result["seats"].values())[:1])
     with pytest.raises(ValueError, match="two players"):
         run("indian13", 1, pairing="follow-random", players=3)
+
+
+def test_an_exact_first_value_is_measured_against_the_mean_result_an_estimate_with_hope(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first player that drops at once has an exact value (the drop's
+    cost): it is set against its position's mean result, not against a
+    mean of hopeful estimates; the other seat's estimated value against the
+    mean result plus the position's hope."""
+    record = play("indian13", [follow, follow], seed=40_010, level="novice", dealer=1)
+    _with_table(monkeypatch, {"indian13": {REVIEW_LEVEL: {"2": {
+        "deal": [12.0, 4.0], "per_draw": 0.0, "result": [1.0, -1.0], "hope": [11.0, 6.0]}}}})
+    answer = review(record, seed=10, time_limit_ms=60_000)
+    first = answer.decisions[0]
+    assert first.seat == 0 and first.value_exact and first.value == pytest.approx(-10.0)
+    assert answer.players[0].totals.deal_luck == pytest.approx(-10.0 - 1.0)
+    assert answer.to_dict()["luck_baseline"]["hope"] == [11.0, 6.0]
+    later = next(j for j in answer.decisions if j.seat == 1)
+    assert not later.value_exact
+    assert answer.players[1].totals.deal_luck == pytest.approx(later.value - (-1.0 + 6.0))

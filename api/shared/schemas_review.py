@@ -220,6 +220,12 @@ class LuckBaselineOut(BaseModel):
     per_draw: float = Field(description="the mean of a stock draw's difference (the best value "
                                         "at the next decision less the draw's value)")
     result: list[float] = Field(description="the mean result by position: the split's edge")
+    hope: list[float] | None = Field(
+        default=None, description="by position, how far an estimated first value is above the "
+                                  "result of the hand it began; where given, a first value is "
+                                  "measured against the position's mean result, plus this when "
+                                  "it is an estimate (an Indian drop's cost is exact), instead "
+                                  "of against deal")
 
 
 class SumsOut(BaseModel):

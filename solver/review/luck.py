@@ -15,7 +15,10 @@ its mean over self-play at the same game, player count and review level
 ``luck_baselines.json`` beside this module with how they were measured):
 
 * the deal's luck is the first decision's value less the baseline of the
-  seat's position (0: the player to play first);
+  seat's position (0: the player to play first): the position's mean
+  result, plus its mean hope when the value is an estimate (where the
+  baseline measured it apart: ``LuckBaseline.expected_deal``), else the
+  position's mean first value;
 * each stock draw's luck is its difference less the baseline per draw;
 * a hand's split (result = edge + net skill + net luck + rest) sets the
   position's edge apart: the mean result of the seat's position less the
@@ -63,6 +66,30 @@ class LuckBaseline:
     the draw's value)."""
     result: tuple[float, ...]
     """The mean result by position: the edge of playing first or later."""
+    hope: tuple[float, ...] | None = None
+    """By position, how far an estimated first value is above the mean
+    result of the hands it began (None: not measured; see ``expected_deal``)."""
+
+    def expected_deal(self, position: int, exact: bool) -> float:
+        """What the first decision's value of ``position`` is measured
+        against: the mean result of the position, plus ``hope`` when the
+        value is an estimate; without ``hope``, the mean first value.
+
+        An estimated first value is hopeful (the best of several noisy
+        estimates), an exact one (an Indian drop's cost) is not: against
+        one mean of both, every exact value read as bad luck and every
+        estimate as good luck, though they balanced over many hands.
+
+        >>> LuckBaseline((12.0, 4.0), 0.0, (1.0, -1.0), hope=(13.0, 5.0)).expected_deal(0, True)
+        1.0
+        >>> LuckBaseline((12.0, 4.0), 0.0, (1.0, -1.0), hope=(13.0, 5.0)).expected_deal(0, False)
+        14.0
+        >>> LuckBaseline((12.0, 4.0), 0.0, (1.0, -1.0)).expected_deal(0, True)
+        12.0
+        """
+        if self.hope is None:
+            return self.deal[position]
+        return self.result[position] + (0.0 if exact else self.hope[position])
 
     def edge(self, position: int) -> float:
         """The mean result of ``position`` less the other positions' mean."""
@@ -71,8 +98,12 @@ class LuckBaseline:
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form."""
-        return {"deal": [round(v, 3) for v in self.deal], "per_draw": round(self.per_draw, 3),
-                "result": [round(v, 3) for v in self.result]}
+        out: dict[str, Any] = {"deal": [round(v, 3) for v in self.deal],
+                               "per_draw": round(self.per_draw, 3),
+                               "result": [round(v, 3) for v in self.result]}
+        if self.hope is not None:
+            out["hope"] = [round(v, 3) for v in self.hope]
+        return out
 
 
 def position_of(*, seat: int, dealer: int, seats: int) -> int:
@@ -99,8 +130,10 @@ def baseline_for(game: str, level: str, seats: int, rules: Mapping[str, Any] | N
     entry = _table().get(game, {}).get(level, {}).get(str(seats))
     if entry is None:
         return None
+    hope = entry.get("hope")
     return LuckBaseline(tuple(float(v) for v in entry["deal"]), float(entry["per_draw"]),
-                        tuple(float(v) for v in entry["result"]))
+                        tuple(float(v) for v in entry["result"]),
+                        None if hope is None else tuple(float(v) for v in hope))
 
 
 def baselines() -> dict[str, Any]:

@@ -130,6 +130,8 @@ class Judged:
     reason: str
     why_not: str | None = None
     """Why the played move has no figures (the advisor refuses it)."""
+    value_exact: bool = False
+    """``value`` is exact, not estimated on deals (an Indian drop's cost)."""
 
     @property
     def seat(self) -> int:
@@ -405,7 +407,8 @@ class _Judge:
             getattr(mine, "confidence", "rough") if mine else "none" if exact is None else "exact",
             self._decisive(advice, units), best.expected_points, best.standard_error,
             exact if mine is None else mine.expected_points,
-            None if mine is None else mine.standard_error, reason, why_not)
+            None if mine is None else mine.standard_error, reason, why_not,
+            getattr(best, "exact", False))
 
     def _check(self, number: int, decision: Decision, best: Move, played: Move, deals: int
                ) -> tuple[float, float | None, float] | None:
@@ -769,8 +772,9 @@ def _player(record: Record, seat: int, judged: Sequence[Judged], walked: Walked,
         skill_error += (j.loss_error or 0.0) ** 2
     luck, luck_error, draws = _luck(mine, 0.0 if baseline is None else baseline.per_draw)
     if mine:
-        expected = 0.0 if baseline is None else \
-            baseline.deal[position_of(seat=seat, dealer=record.dealer, seats=record.seats)]
+        expected = 0.0 if baseline is None else baseline.expected_deal(
+            position_of(seat=seat, dealer=record.dealer, seats=record.seats),
+            mine[0].value_exact)
         totals.deal_luck = mine[0].value - expected
     totals.draw_luck, totals.draws = luck, draws
     luck_error = math.sqrt(luck_error + (mine[0].value_error or 0.0) ** 2) if mine else 0.0

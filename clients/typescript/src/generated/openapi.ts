@@ -8673,6 +8673,11 @@ export interface components {
              */
             deal: number[];
             /**
+             * Hope
+             * @description by position, how far an estimated first value is above the result of the hand it began; where given, a first value is measured against the position's mean result, plus this when it is an estimate (an Indian drop's cost is exact), instead of against deal
+             */
+            hope?: number[] | null;
+            /**
              * Per Draw
              * @description the mean of a stock draw's difference (the best value at the next decision less the draw's value)
              */
