@@ -226,6 +226,10 @@ class LuckBaselineOut(BaseModel):
                                   "measured against the position's mean result, plus this when "
                                   "it is an estimate (an Indian drop's cost is exact), instead "
                                   "of against deal")
+    decided_result: list[float] | None = Field(
+        default=None, description="by position, the mean result of the hands in which the "
+                                  "position came to a decision: the mean result the first "
+                                  "value is measured against where given (else result)")
 
 
 class SumsOut(BaseModel):

@@ -67,13 +67,19 @@ class LuckBaseline:
     result: tuple[float, ...]
     """The mean result by position: the edge of playing first or later."""
     hope: tuple[float, ...] | None = None
-    """By position, how far an estimated first value is above the mean
-    result of the hands it began (None: not measured; see ``expected_deal``)."""
+    """By position, how far an estimated first value is above the result
+    of the hand it began, on average (None: not measured; see
+    ``expected_deal``)."""
+    decided_result: tuple[float, ...] | None = None
+    """By position, the mean result of the hands in which the seat came to
+    a decision (an Indian player whose opponent dropped at once never does,
+    and wins: its mean result over every hand is higher)."""
 
     def expected_deal(self, position: int, exact: bool) -> float:
         """What the first decision's value of ``position`` is measured
-        against: the mean result of the position, plus ``hope`` when the
-        value is an estimate; without ``hope``, the mean first value.
+        against: the mean result of the position's hands with a decision,
+        plus ``hope`` when the value is an estimate; without ``hope``, the
+        mean first value.
 
         An estimated first value is hopeful (the best of several noisy
         estimates), an exact one (an Indian drop's cost) is not: against
@@ -89,7 +95,8 @@ class LuckBaseline:
         """
         if self.hope is None:
             return self.deal[position]
-        return self.result[position] + (0.0 if exact else self.hope[position])
+        mean = (self.decided_result or self.result)[position]
+        return mean + (0.0 if exact else self.hope[position])
 
     def edge(self, position: int) -> float:
         """The mean result of ``position`` less the other positions' mean."""
@@ -103,6 +110,8 @@ class LuckBaseline:
                                "result": [round(v, 3) for v in self.result]}
         if self.hope is not None:
             out["hope"] = [round(v, 3) for v in self.hope]
+        if self.decided_result is not None:
+            out["decided_result"] = [round(v, 3) for v in self.decided_result]
         return out
 
 
@@ -130,10 +139,11 @@ def baseline_for(game: str, level: str, seats: int, rules: Mapping[str, Any] | N
     entry = _table().get(game, {}).get(level, {}).get(str(seats))
     if entry is None:
         return None
-    hope = entry.get("hope")
+    hope, decided = entry.get("hope"), entry.get("decided_result")
     return LuckBaseline(tuple(float(v) for v in entry["deal"]), float(entry["per_draw"]),
                         tuple(float(v) for v in entry["result"]),
-                        None if hope is None else tuple(float(v) for v in hope))
+                        None if hope is None else tuple(float(v) for v in hope),
+                        None if decided is None else tuple(float(v) for v in decided))
 
 
 def baselines() -> dict[str, Any]:

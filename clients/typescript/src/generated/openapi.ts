@@ -8673,6 +8673,11 @@ export interface components {
              */
             deal: number[];
             /**
+             * Decided Result
+             * @description by position, the mean result of the hands in which the position came to a decision: the mean result the first value is measured against where given (else result)
+             */
+            decided_result?: number[] | null;
+            /**
              * Hope
              * @description by position, how far an estimated first value is above the result of the hand it began; where given, a first value is measured against the position's mean result, plus this when it is an estimate (an Indian drop's cost is exact), instead of against deal
              */
