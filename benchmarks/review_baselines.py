@@ -11,8 +11,7 @@ first) and a stock draw's difference (the best value at the next decision
 less the draw's value), the mean result of each position (the edge
 of playing first or later, which a hand's split sets apart), and each
 position's hope: an estimated first value less its hand's result, over
-the hands whose first value was an estimate (an Indian drop's is exact),
-with the mean result of the hands in which the position decided.  The figures
+the hands whose first value was an estimate (an Indian drop's is exact).  The figures
 are the raw ones, whatever baseline the file holds now.  ``--write``
 stores them, with how they were measured, in
 ``solver/review/luck_baselines.json``; the review uses them from then on.
@@ -93,8 +92,6 @@ def measure(game: str, *, players: int = 2, level: str = REVIEW_LEVEL, hands: in
             reviewed = pool.map(raw_luck, jobs, chunksize=4)
     deals: list[list[float]] = [[] for _ in range(players)]
     results: list[list[float]] = [[] for _ in range(players)]
-    decided: list[list[float]] = [[] for _ in range(players)]
-    """Per position, the results of the hands in which the seat decided."""
     hopes: list[list[float]] = [[] for _ in range(players)]
     """Per position, an estimated first value less the result of its hand."""
     draws: list[tuple[float, int]] = []
@@ -102,10 +99,8 @@ def measure(game: str, *, players: int = 2, level: str = REVIEW_LEVEL, hands: in
         for position, deal, drawn, count, result, exact in rows:
             if deal is not None:
                 deals[position].append(deal)
-                if result is not None:
-                    decided[position].append(result)
-                    if not exact:
-                        hopes[position].append(deal - result)
+                if not exact and result is not None:
+                    hopes[position].append(deal - result)
             draws.append((drawn, count))
             if result is not None:
                 results[position].append(result)
@@ -114,8 +109,6 @@ def measure(game: str, *, players: int = 2, level: str = REVIEW_LEVEL, hands: in
     deal_figures = [mean_interval(values) for values in deals]
     result_figures = [mean_interval(values) for values in results]
     hope_figures = [mean_interval(values) if values else mean_interval([0.0]) for values in hopes]
-    decided_figures = [mean_interval(values) if values else mean_interval([0.0])
-                       for values in decided]
     return {
         "deal": [round(f.mean, 3) for f in deal_figures],
         "deal_interval": [round(f.half_width, 3) for f in deal_figures],
@@ -125,8 +118,6 @@ def measure(game: str, *, players: int = 2, level: str = REVIEW_LEVEL, hands: in
         "result_interval": [round(f.half_width, 3) for f in result_figures],
         "hope": [round(f.mean, 3) for f in hope_figures],
         "hope_interval": [round(f.half_width, 3) for f in hope_figures],
-        "decided_result": [round(f.mean, 3) for f in decided_figures],
-        "decided_result_interval": [round(f.half_width, 3) for f in decided_figures],
         "hands": hands, "draws": count, "seed": seed, "play_level": play_level,
         "command": (f"python -m benchmarks.review_baselines --game {game} --players {players} "
                     f"--level {level} --hands {hands} --seed {seed} --play-level {play_level}"),

@@ -89,7 +89,7 @@ def test_the_deal_and_each_draw_are_measured_against_the_baseline(
     for before_split, after_split in zip(plain.split, measured.split, strict=True):
         position = position_of(seat=after_split.seat, dealer=indian_deal.dealer, seats=2)
         assert before_split.edge == 0.0
-        assert after_split.edge == pytest.approx(results[position] - results[1 - position])
+        assert after_split.edge == pytest.approx(results[position])
         assert after_split.result == pytest.approx(
             after_split.edge + after_split.skill + after_split.luck + after_split.rest)
         assert after_split.skill == pytest.approx(before_split.skill)
@@ -181,27 +181,27 @@ def test_the_luck_check_plays_a_table_of_three() -> None:
         run("indian13", 1, pairing="follow-random", players=3)
 
 
-@pytest.mark.parametrize("decided", [None, [0.5, -3.0]])
 def test_an_exact_first_value_is_measured_against_the_mean_result_an_estimate_with_hope(
-        monkeypatch: pytest.MonkeyPatch, decided: list[float] | None) -> None:
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A first player that drops at once has an exact value (the drop's
-    cost): it is set against its position's mean result (over the hands in
-    which the position decided, where measured), not against a mean of
-    hopeful estimates; the other seat's estimated value against that mean
-    result plus the position's hope."""
+    cost): it is set against its position's mean result, not against a
+    mean of hopeful estimates; the other seat's estimated value against the
+    mean result plus the position's hope."""
     record = play("indian13", [follow, follow], seed=40_010, level="novice", dealer=1)
-    entry: dict[str, Any] = {"deal": [12.0, 4.0], "per_draw": 0.0, "result": [1.0, -1.0],
-                             "hope": [11.0, 6.0]}
-    if decided is not None:
-        entry["decided_result"] = decided
-    _with_table(monkeypatch, {"indian13": {REVIEW_LEVEL: {"2": entry}}})
-    mean = decided or entry["result"]
+    _with_table(monkeypatch, {"indian13": {REVIEW_LEVEL: {"2": {
+        "deal": [12.0, 4.0], "per_draw": 0.0, "result": [1.0, -1.0], "hope": [11.0, 6.0]}}}})
     answer = review(record, seed=10, time_limit_ms=60_000)
     first = answer.decisions[0]
     assert first.seat == 0 and first.value_exact and first.value == pytest.approx(-10.0)
-    assert answer.players[0].totals.deal_luck == pytest.approx(-10.0 - mean[0])
+    assert answer.players[0].totals.deal_luck == pytest.approx(-10.0 - 1.0)
     assert answer.to_dict()["luck_baseline"]["hope"] == [11.0, 6.0]
-    assert answer.to_dict()["luck_baseline"].get("decided_result") == decided
     later = next(j for j in answer.decisions if j.seat == 1)
     assert not later.value_exact
-    assert answer.players[1].totals.deal_luck == pytest.approx(later.value - (mean[1] + 6.0))
+    assert answer.players[1].totals.deal_luck == pytest.approx(later.value - (-1.0 + 6.0))
+    assert [s.edge for s in answer.split] == [1.0, -1.0]  # each position's mean result
+
+
+def test_a_seat_that_never_decided_is_given_the_deal_luck_the_others_leave() -> None:
+    players = [_seat(0, -10.0), _seat(1, None)]
+    _net_luck(players)
+    assert [p.totals.deal_luck for p in players] == [-10.0, 10.0]

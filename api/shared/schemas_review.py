@@ -226,10 +226,6 @@ class LuckBaselineOut(BaseModel):
                                   "measured against the position's mean result, plus this when "
                                   "it is an estimate (an Indian drop's cost is exact), instead "
                                   "of against deal")
-    decided_result: list[float] | None = Field(
-        default=None, description="by position, the mean result of the hands in which the "
-                                  "position came to a decision: the mean result the first "
-                                  "value is measured against where given (else result)")
 
 
 class SumsOut(BaseModel):
@@ -303,8 +299,7 @@ class SplitOut(BaseModel):
     seat: int
     result: float
     edge: float = Field(description="what its position is worth: the luck baseline's mean "
-                                    "result of the position less the other positions' (0 "
-                                    "without a baseline)")
+                                    "result of the position (0 without a baseline)")
     skill: float = Field(description="minus its points lost, less the other players' mean")
     luck: float = Field(description="its net luck (luck.net): its draws' luck less the "
                                     "other players' mean, its deal counted once")

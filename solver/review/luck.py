@@ -38,7 +38,7 @@ True
 >>> position_of(seat=0, dealer=0, seats=2), position_of(seat=1, dealer=0, seats=2)
 (1, 0)
 >>> LuckBaseline(deal=(3.0, 1.0, 0.0), per_draw=0.5, result=(2.0, 0.0, -2.0)).edge(0)
-3.0
+2.0
 """
 
 from __future__ import annotations
@@ -70,16 +70,11 @@ class LuckBaseline:
     """By position, how far an estimated first value is above the result
     of the hand it began, on average (None: not measured; see
     ``expected_deal``)."""
-    decided_result: tuple[float, ...] | None = None
-    """By position, the mean result of the hands in which the seat came to
-    a decision (an Indian player whose opponent dropped at once never does,
-    and wins: its mean result over every hand is higher)."""
 
     def expected_deal(self, position: int, exact: bool) -> float:
         """What the first decision's value of ``position`` is measured
-        against: the mean result of the position's hands with a decision,
-        plus ``hope`` when the value is an estimate; without ``hope``, the
-        mean first value.
+        against: the mean result of the position, plus ``hope`` when the
+        value is an estimate; without ``hope``, the mean first value.
 
         An estimated first value is hopeful (the best of several noisy
         estimates), an exact one (an Indian drop's cost) is not: against
@@ -95,13 +90,13 @@ class LuckBaseline:
         """
         if self.hope is None:
             return self.deal[position]
-        mean = (self.decided_result or self.result)[position]
-        return mean + (0.0 if exact else self.hope[position])
+        return self.result[position] + (0.0 if exact else self.hope[position])
 
     def edge(self, position: int) -> float:
-        """The mean result of ``position`` less the other positions' mean."""
-        others = [r for p, r in enumerate(self.result) if p != position]
-        return self.result[position] - sum(others) / len(others)
+        """What ``position`` is worth: its mean result (the positions' means
+        sum to 0, as each hand's results do; the position's mean less the
+        others' would count it again as the others' loss)."""
+        return self.result[position]
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form."""
@@ -110,8 +105,6 @@ class LuckBaseline:
                                "result": [round(v, 3) for v in self.result]}
         if self.hope is not None:
             out["hope"] = [round(v, 3) for v in self.hope]
-        if self.decided_result is not None:
-            out["decided_result"] = [round(v, 3) for v in self.decided_result]
         return out
 
 
@@ -139,11 +132,10 @@ def baseline_for(game: str, level: str, seats: int, rules: Mapping[str, Any] | N
     entry = _table().get(game, {}).get(level, {}).get(str(seats))
     if entry is None:
         return None
-    hope, decided = entry.get("hope"), entry.get("decided_result")
+    hope = entry.get("hope")
     return LuckBaseline(tuple(float(v) for v in entry["deal"]), float(entry["per_draw"]),
                         tuple(float(v) for v in entry["result"]),
-                        None if hope is None else tuple(float(v) for v in hope),
-                        None if decided is None else tuple(float(v) for v in decided))
+                        None if hope is None else tuple(float(v) for v in hope))
 
 
 def baselines() -> dict[str, Any]:

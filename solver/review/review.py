@@ -611,9 +611,9 @@ class PlayerReview:
 @dataclass(frozen=True, slots=True)
 class Split:
     """A hand's result split for one seat: its position's edge (the luck
-    baseline's mean result of the position less the others'; 0 without a
-    baseline), its net skill (its points lost against the others' mean),
-    its net luck, the rest, and the noise of the estimates behind them."""
+    baseline's mean result of the position; 0 without a baseline), its net
+    skill (its points lost against the others' mean), its net luck, the
+    rest, and the noise of the estimates behind them."""
 
     seat: int
     result: float
@@ -790,9 +790,12 @@ def _net_luck(players: Sequence[PlayerReview]) -> None:
     and its deal's luck counted once, as ``(n - 1) / n`` of its deal luck
     less the others' mean (``net_deal``).  Both differences leave out a bias
     common to every seat (one the luck baseline left, or every bias where
-    none was measured)."""
+    none was measured).  A seat that never came to a decision is given, as
+    its deal luck, what the others' leave (``dealt_luck``)."""
     deals = dealt_luck([p.totals.deal_luck if _decided(p.totals) else None for p in players])
     draws = [p.totals.draw_luck for p in players]
+    for player, deal in zip(players, deals, strict=True):
+        player.totals.deal_luck = deal  # a seat that never decided: what the others leave
     for seat, player in enumerate(players):
         others = [s for s in range(len(players)) if s != seat]
         player.totals.net_luck = net_deal(deals, seat) + draws[seat] - sum(

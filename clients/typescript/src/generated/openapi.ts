@@ -8673,11 +8673,6 @@ export interface components {
              */
             deal: number[];
             /**
-             * Decided Result
-             * @description by position, the mean result of the hands in which the position came to a decision: the mean result the first value is measured against where given (else result)
-             */
-            decided_result?: number[] | null;
-            /**
              * Hope
              * @description by position, how far an estimated first value is above the result of the hand it began; where given, a first value is measured against the position's mean result, plus this when it is an estimate (an Indian drop's cost is exact), instead of against deal
              */
@@ -11372,19 +11367,19 @@ export interface components {
          *       "seed": 1,
          *       "split": [
          *         {
-         *           "edge": 1.798,
+         *           "edge": 0.899,
          *           "luck": 28.33,
          *           "noise": 10.642,
-         *           "rest": 4.091,
+         *           "rest": 4.99,
          *           "result": 39,
          *           "seat": 0,
          *           "skill": 4.781
          *         },
          *         {
-         *           "edge": -1.798,
+         *           "edge": -0.899,
          *           "luck": -28.33,
          *           "noise": 10.642,
-         *           "rest": -4.091,
+         *           "rest": -4.99,
          *           "result": -39,
          *           "seat": 1,
          *           "skill": -4.781
@@ -12926,10 +12921,10 @@ export interface components {
          * SplitOut
          * @description A seat's result as its position's edge + net skill + net luck + rest.
          * @example {
-         *       "edge": 1.798,
+         *       "edge": 0.899,
          *       "luck": 28.33,
          *       "noise": 10.642,
-         *       "rest": 4.091,
+         *       "rest": 4.99,
          *       "result": 39,
          *       "seat": 0,
          *       "skill": 4.781
@@ -12938,7 +12933,7 @@ export interface components {
         SplitOut: {
             /**
              * Edge
-             * @description what its position is worth: the luck baseline's mean result of the position less the other positions' (0 without a baseline)
+             * @description what its position is worth: the luck baseline's mean result of the position (0 without a baseline)
              */
             edge: number;
             /**
