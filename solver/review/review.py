@@ -791,7 +791,7 @@ def _net_luck(players: Sequence[PlayerReview]) -> None:
     less the others' mean (``net_deal``).  Both differences leave out a bias
     common to every seat (one the luck baseline left, or every bias where
     none was measured).  A seat that never came to a decision is given, as
-    its deal luck, what the others' leave (``dealt_luck``)."""
+    its deal luck, what the others leave (``dealt_luck``)."""
     deals = dealt_luck([p.totals.deal_luck if _decided(p.totals) else None for p in players])
     draws = [p.totals.draw_luck for p in players]
     for player, deal in zip(players, deals, strict=True):
@@ -811,7 +811,7 @@ def _decided(totals: Totals) -> bool:
 def dealt_luck(deals: Sequence[float | None]) -> list[float]:
     """Each seat's deal luck, a seat that never came to a decision (None:
     the hand ended first, as when the player before it dropped at once)
-    given what the others' leave, shared among such seats: the deal's
+    given what the others leave, shared among such seats: the deal's
     values sum to about 0 (``net_deal``).
 
     >>> dealt_luck([-10.0, -10.0, None]), dealt_luck([4.0, None]), dealt_luck([None, None])
