@@ -57,9 +57,10 @@ Job = tuple[str, int, str, str, int]
 def raw_luck(job: Job) -> list[tuple[int, float | None, float, int, float | None, bool]]:
     """One self-play hand reviewed: per seat, its position, the first
     decision's value (None: the hand ended before the seat's first
-    decision, as when the first player drops, and the review gives that
-    seat no deal luck), its stock draws' summed difference and count, all
-    without a baseline, and its result (None: the hand did not end)."""
+    decision, as when the first player drops; no value to average), its
+    stock draws' summed difference and count, all without a baseline, its
+    result (None: the hand did not end), and whether the first value is
+    exact."""
     game, players, level, play_level, number = job
     dealer = number % players
     record = play(game, [follow] * players, seed=number, level=play_level, dealer=dealer)

@@ -21,8 +21,8 @@ its mean over self-play at the same game, player count and review level
   position's mean first value;
 * each stock draw's luck is its difference less the baseline per draw;
 * a hand's split (result = edge + net skill + net luck + rest) sets the
-  position's edge apart: the mean result of the seat's position less the
-  other positions' mean, measured by the same self-play.
+  position's edge apart: the mean result of the seat's position, measured
+  by the same self-play.
 
 Over many hands a player's luck then averages 0, whoever it plays and from
 whichever seat.  Where no baseline was measured (house rules, Oklahoma

@@ -407,8 +407,7 @@ class _Judge:
             getattr(mine, "confidence", "rough") if mine else "none" if exact is None else "exact",
             self._decisive(advice, units), best.expected_points, best.standard_error,
             exact if mine is None else mine.expected_points,
-            None if mine is None else mine.standard_error, reason, why_not,
-            getattr(best, "exact", False))
+            None if mine is None else mine.standard_error, reason, why_not, best.exact)
 
     def _check(self, number: int, decision: Decision, best: Move, played: Move, deals: int
                ) -> tuple[float, float | None, float] | None:
@@ -797,10 +796,18 @@ def _net_luck(players: Sequence[PlayerReview]) -> None:
     for player, deal in zip(players, deals, strict=True):
         player.totals.deal_luck = deal  # a seat that never decided: what the others leave
     for seat, player in enumerate(players):
-        others = [s for s in range(len(players)) if s != seat]
-        player.totals.net_luck = net_deal(deals, seat) + draws[seat] - sum(
-            draws[s] for s in others) / len(others)
+        player.totals.net_luck = net_deal(deals, seat) + less_the_others(draws, seat)
         player.totals.net_hands = 1
+
+
+def less_the_others(values: Sequence[float], seat: int) -> float:
+    """``seat``'s value less the other seats' mean: a seat's net figure.
+
+    >>> less_the_others([3.0, 1.0, -1.0], 0)
+    3.0
+    """
+    others = [v for s, v in enumerate(values) if s != seat]
+    return values[seat] - sum(others) / len(others)
 
 
 def _decided(totals: Totals) -> bool:
@@ -838,9 +845,8 @@ def net_deal(deals: Sequence[float], seat: int) -> float:
     >>> net_deal([6.0, -6.0], 0), net_deal([-10.0, -10.0, 20.0], 2)
     (6.0, 20.0)
     """
-    others = [d for s, d in enumerate(deals) if s != seat]
     n = len(deals)
-    return (n - 1) / n * (deals[seat] - sum(others) / len(others))
+    return (n - 1) / n * less_the_others(deals, seat)
 
 
 def _luck(mine: Sequence[Judged], per_draw: float) -> tuple[float, float, int]:
@@ -871,7 +877,7 @@ def _split(record: Record, players: Sequence[PlayerReview], walked: Walked, comp
     out = []
     for seat in range(n):
         others = [s for s in range(n) if s != seat]
-        net_skill = skill[seat] - sum(skill[s] for s in others) / len(others)
+        net_skill = less_the_others(skill, seat)
         net_luck = players[seat].totals.net_luck  # _net_luck's, every seat reviewed
         variance = players[seat].skill_error ** 2 + players[seat].luck_error ** 2 + sum(
             (players[s].skill_error ** 2 + players[s].luck_error ** 2) / len(others) ** 2
