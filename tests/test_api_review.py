@@ -155,6 +155,20 @@ def test_an_impossible_record_is_a_422_naming_the_event(inline_client: Any) -> N
     assert error["type"] == "card_not_held" and error["loc"] == ["line", "events", 1, "card"]
 
 
+@pytest.mark.parametrize("score", [[0, 0, 0], [0, 0]])
+def test_a_match_score_on_a_three_player_record_is_refused_by_name(inline_client: Any,
+                                                                  score: list[int]) -> None:
+    """A score of three numbers on a three-player Indian record got the
+    schema's "at most 2 items", which read as if a score of two would do;
+    the library's refusal names the field as not the game's either way."""
+    record = play("indian13", [follow] * 3, seed=1, level="novice").to_dict()
+    response = inline_client.post("/v1/review", json={**record, "score": score})
+    assert response.status_code == 422
+    item = response.json()["detail"][0]
+    assert (item["type"], item["loc"]) == ("field_not_for_game", ["body", "score"])
+    assert "score is not a field of indian13" in item["msg"]
+
+
 @pytest.mark.parametrize(("players", "seat"), [
     (["\x1b[2J\x1b[31mann", "bob"], 0),
     (["ann", "bob\ndecisions  0. ann: blunder"], 1),

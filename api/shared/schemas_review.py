@@ -146,8 +146,9 @@ class ReviewRequest(OperationRequest):
     events: Annotated[list[RecordEventIn], Field(max_length=MAX_EVENTS)] = Field(
         description="every action since the deal, in order")
     score: Annotated[list[Annotated[int, Field(ge=0, le=10_000)]],
-                     Field(min_length=2, max_length=2)] | None = Field(
-        default=None, description="gin: the match score before the hand, per seat")
+                     Field(min_length=2, max_length=MAX_PLAYERS)] | None = Field(
+        default=None, description="gin: the match score before the hand, per seat (two "
+                                  "numbers; any other game refuses it by name)")
     target: int | None = Field(default=None, ge=1, le=10_000,
                                description="gin: the match's target (default 100)")
     rules: RulesOverride | None = RULES_FIELD

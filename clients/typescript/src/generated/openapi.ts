@@ -10782,7 +10782,7 @@ export interface components {
             rules?: components["schemas"]["RulesOverride"] | null;
             /**
              * Score
-             * @description gin: the match score before the hand, per seat
+             * @description gin: the match score before the hand, per seat (two numbers; any other game refuses it by name)
              * @default null
              */
             score?: number[] | null;
