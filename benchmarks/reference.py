@@ -153,7 +153,7 @@ def write_result(result: dict[str, Any], folder: Path = RESULTS_DIR) -> Path:
     return path
 
 
-def _git_commit() -> str:
+def git_commit() -> str:
     """The checkout's short commit, ``+`` appended when the work tree differs from it."""
     def git(*args: str) -> str:
         done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
@@ -181,7 +181,7 @@ def record(name: str, command: Sequence[str], folder: Path = RESULTS_DIR,
     if existing is not None:
         data = json.loads(existing.read_text(encoding="utf-8"))
         host = f"{platform.processor() or platform.machine()}, run before it was recorded"
-        return write_result(wrap(name, _join(words), data, commit=_git_commit(), date=now,
+        return write_result(wrap(name, _join(words), data, commit=git_commit(), date=now,
                                  cores=os.cpu_count() or 1, host=host), folder)
     with tempfile.TemporaryDirectory(prefix="reference-") as scratch:
         out = Path(scratch) / "out.json"
@@ -194,7 +194,7 @@ def record(name: str, command: Sequence[str], folder: Path = RESULTS_DIR,
             raise RuntimeError(f"{_join(words)} exited with {done.returncode}")
         data = json.loads(out.read_text(encoding="utf-8"))
     host = f"{platform.processor() or platform.machine()}, load average {load:.1f} at the start"
-    result = wrap(name, _join(words), data, commit=_git_commit(), date=now,
+    result = wrap(name, _join(words), data, commit=git_commit(), date=now,
                   cores=os.cpu_count() or 1, host=host)
     return write_result(result, folder)
 

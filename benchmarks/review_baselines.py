@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.arena.core.stats import mean_interval
-from benchmarks.reference import _git_commit
+from benchmarks.reference import git_commit
 from benchmarks.speed.review_ordering import ratio_half_width
 from solver.review import review
 from solver.review.luck import BASELINES_FILE, position_of
@@ -122,7 +122,7 @@ def measure(game: str, *, players: int = 2, level: str = REVIEW_LEVEL, hands: in
         "hands": hands, "draws": count, "seed": seed, "play_level": play_level,
         "command": (f"python -m benchmarks.review_baselines --game {game} --players {players} "
                     f"--level {level} --hands {hands} --seed {seed} --play-level {play_level}"),
-        "commit": _git_commit(), "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        "commit": git_commit(), "date": time.strftime("%Y-%m-%d", time.gmtime()),
         "wall_s": round(time.perf_counter() - started, 1),
     }
 
