@@ -31,7 +31,7 @@ Gin (``knock``) has its own scoring (``solver.gin.gin_score``).
 
 A player's ``hand`` is the cards it still holds; ``melded`` the groups it put
 on the table (rummy500/rommy: a group that is not a meld by itself, such as
-cards laid off onto another meld, scores each card's points; Indian: the
+cards laid off onto another meld, scores each card's melded points; Indian: the
 groups shown).  An Indian player without ``melded`` is arranged optimally.
 """
 
@@ -55,6 +55,7 @@ from solver.rules import (
     check_copies,
     make_deal,
     make_rules,
+    melded_points,
 )
 from solver.scoring import meets_declaration, score_arrangement, unmet_requirements
 from solver.session import Session
@@ -370,10 +371,13 @@ def _score_penalty(players: list[_Parsed], deal: Deal) -> RoundScore:
 
 
 def _group_points(group: list[int], deal: Deal) -> tuple[int, Meld | None]:
+    """A melded group's points: as a meld, else card by card at each card's
+    melded points (the cards lie on the table, laid off onto other melds), not
+    its points in hand: the two differ under ``card_points`` overrides."""
     meld = best_reading(group, deal)
     if meld is not None:
         return meld.points, meld
-    return _hand_points(group, deal), None
+    return sum(melded_points(c, c, deal, False) for c in group), None
 
 
 def _score_net(players: list[_Parsed], deal: Deal) -> RoundScore:

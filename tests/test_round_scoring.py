@@ -81,6 +81,19 @@ def test_rummy500_melded_minus_hand() -> None:
     assert result.winner == 1
 
 
+def test_laid_off_cards_score_their_melded_points() -> None:
+    # a group that is no meld by itself lies on the table: each card scores its
+    # melded points, which card_points may set apart from its points in hand
+    house = {"card_points": {"meld": {"K": 20, "JK": 40}, "hand": {"K": 5, "JK": 1}}}
+    result = score_round([
+        PlayerHand(melded=[["KS", "KH", "KD"], ["KC"], ["JK"]], went_out=True),
+        PlayerHand(hand="QS"),
+    ], "rummy500", rules=house)
+    first, second = result.players
+    assert first.melded_points == 60 + 20 + 40 and first.points == 120
+    assert second.hand_points == 10 and second.points == -10
+
+
 def test_a_player_who_went_out_holds_no_cards() -> None:
     for variant in ("rummy500", "kalooki", "contract"):
         with pytest.raises(InvalidHandError) as info:
