@@ -17,7 +17,9 @@ The method is the variant's ``round_scoring`` knob, never its name:
   the winner its cascade count (capped at ``points_cap``), or ``drop_first``
   / ``drop_middle`` when it dropped; a loser that had no turn yet pays half
   (rounded down); a hand-rummy winner (complete at the deal: ``rummy``)
-  doubles what the counted losers pay.  A show that is not valid costs the
+  doubles what the counted losers that had a turn pay (003: "redan spelade
+  motståndare betalar dubbelt"; the others still pay half).  A show that is
+  not valid costs the
   declarer ``wrong_declaration`` and nobody else pays.
 * ``indian`` with ``value_cards`` (``indian21``) -- as ``indian13`` (no cap by
   default), plus value cards: each
@@ -532,7 +534,7 @@ def _score_indian(players: list[_Parsed], deal: Deal, variant: str, budget: Dead
         if not p.info.had_turn:
             pays //= 2
             steps.append(f"halved (no turn yet) to {pays}")
-        if doubled:
+        elif doubled:  # 003: hand rummy doubles the opponents that already played
             pays *= 2
             steps.append(f"doubled (hand rummy) to {pays}")
         collected += pays

@@ -126,7 +126,8 @@ def indian(browser: Any, base_url: str) -> Iterator[IndianPage]:
 def expected_pays(base_url: str, row: dict[str, Any], wild_rank: str, rummy: bool) -> int:
     """What a loser pays a valid show, by docs/RULES.md section 10: a dropped player its drop,
     any other its count (the exact solver's least count of its cards) capped at 80, halved
-    (rounded down) before its first turn, doubled when the winner went out on its first turn."""
+    (rounded down) before its first turn, else doubled when the winner went out on its first
+    turn."""
     if row["dropped"]:
         return DROP[str(row["dropped"])]
     solved = post(base_url, "/v1/solve", {"variant": "indian13", "hand": row["hand"],
@@ -136,7 +137,7 @@ def expected_pays(base_url: str, row: dict[str, Any], wild_rank: str, rummy: boo
     assert row["count"] == count, row
     pays = min(count, POINTS_CAP)
     if not row["had_turn"]:
-        pays //= 2
+        return pays // 2
     return pays * 2 if rummy else pays
 
 

@@ -145,6 +145,19 @@ def test_indian13_knobs_and_hand_rummy() -> None:
     assert uncapped.points == (90, -90)
 
 
+def test_indian13_hand_rummy_doubles_only_the_losers_that_played() -> None:
+    # 003: a hand complete at the deal makes the opponents who already played
+    # pay double; one with no turn yet still pays half (20 // 2), not 20
+    result = score_round([
+        PlayerHand(hand=DECLARATION, went_out=True, rummy=True),
+        PlayerHand(hand=TWO_TIERS),
+        PlayerHand(hand="2S 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KD", had_turn=False),
+    ], "indian13", wild_rank="7")
+    assert [p.pays for p in result.players[1:]] == [40, 40]
+    assert result.points == (80, -40, -40)
+    assert "doubled" not in result.players[2].explanation
+
+
 def test_indian13_wrong_declaration() -> None:
     result = score_round([PlayerHand(hand=NO_PURE + " 3C", went_out=True), PlayerHand(hand=TWO_TIERS)],
                          "indian13", wild_rank="7")
