@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
-from solver.classify import best_reading
+from solver.classify import best_reading, is_meld
 from solver.deadline import Deadline, play_deadline
 from solver.errors import is_list
 from solver.results import Meld
@@ -61,6 +61,7 @@ from solver.rules import (
 )
 from solver.scoring import meets_declaration, score_arrangement, unmet_requirements
 from solver.session import Session
+from solver.validate import chosen_readings
 
 Drop = Literal["first", "middle"]
 Role = Literal["winner", "loser", "dropped", "wrong_declaration", "player"]
@@ -418,11 +419,16 @@ def _score_net(players: list[_Parsed], deal: Deal) -> RoundScore:
 
 
 def _shown(p: _Parsed, deal: Deal) -> tuple[list[Meld], list[int]]:
-    """The valid melds of a player's shown groups and every card that counts loose."""
+    """The valid melds of a player's shown groups and every card that counts loose.
+
+    The groups are read as ``validate`` reads a declaration: a group that
+    reads several ways (wild cards making a set or a run) takes the reading
+    that meets the declaration's requirements when its preferred one misses
+    them."""
     melds: list[Meld] = []
     loose = list(p.hand)
-    for group in p.melded or []:
-        meld = best_reading(group, deal)
+    groups = p.melded or []
+    for group, meld in zip(groups, chosen_readings(groups, deal), strict=True):
         if meld is None:
             loose.extend(group)
         else:
@@ -447,7 +453,7 @@ def _declaration_ok(
             f"no valid show: the best arrangement still counts {solution.deadwood_points}")
         return solution.declarable, solution.melds, why
     melds, loose = _shown(p, deal)
-    invalid = [g for g in p.melded if best_reading(g, deal) is None]
+    invalid = [g for g in p.melded if not is_meld(g, deal)]
     allowed_loose = 1 if total == size + 1 else 0
     if invalid:
         return False, tuple(melds), f"group {_listed(invalid[0])} is not a meld"

@@ -67,7 +67,7 @@ def validate(
     """
     deal = make_deal(make_rules(variant, rules), wild_rank)
     declared = _parse(melds, deadwood, hand, deal.rules)
-    readings = _chosen_readings(declared.melds, deal)
+    readings = chosen_readings(declared.melds, deal)
     problems = _meld_problems(declared.melds, readings, deal)
     problems += _count_problems(declared, deal.rules)
     valid = not problems
@@ -89,7 +89,7 @@ def validate(
     )
 
 
-def _chosen_readings(groups: Sequence[Sequence[int]], deal: Deal) -> list[Meld | None]:
+def chosen_readings(groups: Sequence[Sequence[int]], deal: Deal) -> list[Meld | None]:
     """Each declared group read as a meld (None: it is none): its preferred
     reading (``classify.best_reading``) -- unless with those the melds miss
     the declaration's requirements or opening threshold

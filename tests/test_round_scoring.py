@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver import solve
+from solver import solve, validate
 from solver.cards import InvalidHandError, card_name
 from solver.round_scoring import PlayerHand, score_round, value_cards, value_points
 from solver.rules import PRESETS, InvalidRulesError, make_deal
@@ -156,6 +156,22 @@ def test_indian13_hand_rummy_doubles_only_the_losers_that_played() -> None:
     assert [p.pays for p in result.players[1:]] == [40, 40]
     assert result.points == (80, -40, -40)
     assert "doubled" not in result.players[2].explanation
+
+
+def test_indian_shown_groups_are_read_as_validate_reads_them() -> None:
+    # 7S 7H 7D reads as a run (preferred) and as a set; under a house rule that
+    # needs a set, the set reading meets it: the show is valid, as validate says
+    house = {"requirements": [{"kind": "set", "count": 1}, {"kind": "sequence", "count": 2},
+                              {"kind": "pure_sequence", "count": 1}]}
+    shown = [["AH", "2H", "3H"], ["4C", "5C", "6C"], ["9D", "TD", "JD", "QD"], ["7S", "7H", "7D"]]
+    assert validate(shown, [], "indian13", wild_rank="7", rules=house).declarable
+    won = score_round([PlayerHand(melded=shown, hand="2S", went_out=True),
+                       PlayerHand(hand=TWO_TIERS)], "indian13", wild_rank="7", rules=house)
+    assert won.winner == 0 and won.points == (20, -20)
+    # a loser showing the same groups counts only its loose 2S
+    lost = score_round([PlayerHand(hand=DECLARATION, went_out=True),
+                        PlayerHand(melded=shown, hand="2S")], "indian13", wild_rank="7", rules=house)
+    assert lost.players[1].count == 2 and lost.points == (2, -2)
 
 
 def test_indian13_wrong_declaration() -> None:
