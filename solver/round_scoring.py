@@ -47,7 +47,7 @@ from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_o
 from solver.classify import best_reading, is_meld
 from solver.deadline import Deadline, play_deadline
 from solver.errors import is_list
-from solver.results import Meld
+from solver.results import Meld, Solution
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,
@@ -306,6 +306,8 @@ def _check_went_out(players: list[_Parsed], deal: Deal, budget: Deadline) -> int
         hands = Session(deal, budget)
         ways = [hands.solution(going.hand, discard, go_out=False) for discard in (False, True)]
         if not any(s.declarable and not s.deadwood for s in ways):
+            for way in ways:
+                _check_proved(way, winner, "whether its hand melds")
             raise InvalidHandError(
                 f"players[{winner}] went out but its hand {_listed(going.hand)} cannot all be "
                 "melded (with at most one discard); give the cards it still holds as "
@@ -313,6 +315,18 @@ def _check_went_out(players: list[_Parsed], deal: Deal, budget: Deadline) -> int
                 code="cannot_go_out", field=f"players[{winner}].hand",
             )
     return winner
+
+
+def _check_proved(solution: Solution, index: int, what: str) -> None:
+    """A solution that the deadline cut short proves nothing the answer may
+    rest on: its count is only an upper bound, and a show or a going out it
+    missed may exist.  Refuse rather than score on it."""
+    if not solution.optimal:
+        raise InvalidHandError(
+            f"players[{index}]: the time limit ran out before {what} was settled; give a "
+            "larger time_limit_ms (or the player's melded groups)",
+            code="time_limit_too_small", field="time_limit_ms",
+        )
 
 
 def _score_basic(players: list[_Parsed], deal: Deal, budget: Deadline) -> RoundScore:
@@ -449,6 +463,8 @@ def _declaration_ok(
         )
     if p.melded is None:
         solution = Session(deal, budget).solution(p.hand, total == size + 1, go_out=False)
+        if not solution.declarable:
+            _check_proved(solution, index, "its show")
         why = "valid show" if solution.declarable else (
             f"no valid show: the best arrangement still counts {solution.deadwood_points}")
         return solution.declarable, solution.melds, why
@@ -467,10 +483,11 @@ def _declaration_ok(
     return True, tuple(melds), "valid show"
 
 
-def _count(p: _Parsed, deal: Deal, budget: Deadline) -> tuple[int, tuple[Meld, ...]]:
+def _count(index: int, p: _Parsed, deal: Deal, budget: Deadline) -> tuple[int, tuple[Meld, ...]]:
     """A loser's uncapped count: of its shown groups, else its best arrangement."""
     if p.melded is None:
         solution = Session(deal, budget).solution(p.hand, False, go_out=False)
+        _check_proved(solution, index, "its least count")
         return solution.deadwood_points, solution.melds
     melds, loose = _shown(p, deal)
     return score_arrangement(melds, loose, deal).deadwood_points, tuple(melds)
@@ -531,7 +548,7 @@ def _score_indian(players: list[_Parsed], deal: Deal, variant: str, budget: Dead
             scores[i] = PlayerScore(i, "dropped", -pays, hand_points, pays=pays,
                                     explanation=f"dropped ({p.info.dropped}): pays {pays}")
             continue
-        count, melds = _count(p, deal, budget)
+        count, melds = _count(i, p, deal, budget)
         pays = count
         steps = [f"count {count}"]
         if ruleset.points_cap is not None and pays > ruleset.points_cap:

@@ -6,6 +6,7 @@ import pytest
 
 from solver import solve, validate
 from solver.cards import InvalidHandError, card_name
+from solver.deadline import Deadline
 from solver.round_scoring import PlayerHand, score_round, value_cards, value_points
 from solver.rules import PRESETS, InvalidRulesError, make_deal
 
@@ -172,6 +173,25 @@ def test_indian_shown_groups_are_read_as_validate_reads_them() -> None:
     lost = score_round([PlayerHand(hand=DECLARATION, went_out=True),
                         PlayerHand(melded=shown, hand="2S")], "indian13", wild_rank="7", rules=house)
     assert lost.players[1].count == 2 and lost.points == (2, -2)
+
+
+def test_a_round_cut_short_by_its_deadline_is_refused_not_misscored() -> None:
+    # a solve the deadline cut short finds no show and only an upper bound of a
+    # count: it scored a valid show as a wrong declaration (-80).  The hands are
+    # this test's own (solved answers are cached) and solved in time last.
+    declaration = "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2S"  # discard 2S
+    loser = "JK 3S 4S 5S 9H TH JH KD KC KH 2D 4C 6C"
+    players = [PlayerHand(hand=declaration, went_out=True), PlayerHand(hand=loser)]
+    with pytest.raises(InvalidHandError) as info:
+        score_round(players, "indian13", wild_rank="7", deadline=Deadline.after_ms(0))
+    assert info.value.code == "time_limit_too_small" and info.value.field == "time_limit_ms"
+    assert "players[0]" in str(info.value)
+    shown = [["3H", "4H", "5H"], ["9C", "JK", "JC"], ["QS", "QD", "7S"], ["4D", "5D", "6D", "7D"]]
+    with pytest.raises(InvalidHandError) as info:  # the loser's count is not proved
+        score_round([PlayerHand(melded=shown, hand="2S", went_out=True), PlayerHand(hand=loser)],
+                    "indian13", wild_rank="7", deadline=Deadline.after_ms(0))
+    assert info.value.code == "time_limit_too_small" and "players[1]" in str(info.value)
+    assert score_round(players, "indian13", wild_rank="7").points == (2, -2)
 
 
 def test_indian13_wrong_declaration() -> None:

@@ -97,6 +97,9 @@ LIBRARY: dict[str, str] = {
     "invalid_pile_penalties": "pile_penalties out of range",
     "no_winner": "nobody went out in a variant that needs a winner",
     "several_winners": "more than one player went out",
+    "time_limit_too_small": "a round (score_round) whose show, going out or least count the "
+                            "time limit cut short: nothing exact to score on; give more "
+                            "time_limit_ms (or the player's melded groups)",
     "invalid_request": "input the library refused without a more precise code",
 }
 
