@@ -540,3 +540,29 @@ def test_with_the_stock_empty_every_throw_ends_the_deal_void() -> None:
             assert value.expected_points == 0 and value.exact and value.win_probability == 0
             assert any("void" in reason for reason in value.reasons)
 
+
+
+def test_a_first_turn_show_is_valued_as_the_round_is_scored() -> None:
+    """A show on the player's first turn (hand rummy) doubles what the
+    players that have had a turn pay, while one with no turn yet pays half
+    (``score_round``, after rule book 003); the advisor's figure halved and
+    then doubled the latter, crediting it its whole count."""
+    import dataclasses
+
+    from solver.play.indian.advisor import _Opponents
+    from solver.play.indian.params import INDIAN_PARAMS
+    from solver.round_scoring import PlayerHand, score_round
+
+    declaration = "AH 2H 3H 4C 5C 6C 9D TD JD QD KS KH KD"
+    losers = ["2S 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KC", "2D 4D 6D 8D 3C 5C 8C 9C TC JC QC JS JH"]
+    counts = [float(p.pays or 0) for p in score_round(  # each loser's count, both having played
+        [PlayerHand(hand=declaration, went_out=True), *(PlayerHand(hand=h) for h in losers)],
+        "indian13", wild_rank="7").players[1:]]
+    assert all(count % 2 == 0 for count in counts)  # halves without rounding
+    at_the_deal = score_round([PlayerHand(hand=declaration, went_out=True, rummy=True),
+                               PlayerHand(hand=losers[0]),
+                               PlayerHand(hand=losers[1], had_turn=False)],
+                              "indian13", wild_rank="7")
+    whole = dataclasses.replace(INDIAN_PARAMS, count_decay=0.0)  # counts as dealt
+    them = _Opponents([(), ()], counts, [1, 0], 0.0, whole)
+    assert them.pay_now(first_turn=True) == sum(p.pays or 0 for p in at_the_deal.players[1:])

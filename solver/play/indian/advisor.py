@@ -107,10 +107,11 @@ class _Opponents:
     def pay_now(self, first_turn: bool) -> float:
         """What the player collects by declaring this turn: a player that has
         had no turn yet pays half, and a show on the player's first turn
-        (hand rummy) doubles the counts."""
-        counts = sum(c * shrink(t, self.params) * (0.5 if t == 0 else 1.0)
-                     for c, t in zip(self.counts, self.turns, strict=True))
-        return self.dropped + counts * (2.0 if first_turn else 1.0)
+        (hand rummy) doubles what the players that have had a turn pay
+        (``solver.round_scoring``)."""
+        doubled = 2.0 if first_turn else 1.0
+        return self.dropped + sum(c * shrink(t, self.params) * (0.5 if t == 0 else doubled)
+                                  for c, t in zip(self.counts, self.turns, strict=True))
 
     def pay_later(self, rounds: float) -> float:
         """What the player collects by declaring first ``rounds`` rounds from now."""
