@@ -566,3 +566,26 @@ def test_a_first_turn_show_is_valued_as_the_round_is_scored() -> None:
     whole = dataclasses.replace(INDIAN_PARAMS, count_decay=0.0)  # counts as dealt
     them = _Opponents([(), ()], counts, [1, 0], 0.0, whole)
     assert them.pay_now(first_turn=True) == sum(p.pays or 0 for p in at_the_deal.players[1:])
+
+
+def test_the_arena_referee_scores_a_first_turn_show_as_score_round() -> None:
+    """The independent referee: a show on the winner's first turn doubles
+    what a player that has had a turn pays, and one with no turn yet pays
+    half (it halved and then doubled that player's count too)."""
+    from benchmarks.arena.core.joker_cards import parse_cards
+
+    deck = list(DECK)
+    random.Random("first-turn show").shuffle(deck)
+    deal = IndianDeal(deck, 3)
+    deal.apply(Action(Kind.DRAW_STOCK))  # seat 0 has a turn
+    deal.apply(Action(Kind.DISCARD, deal.hand_of(0)[0]))
+    show = parse_cards("AH 2H 3H 4C 5C 6C 9D TD JD QD KS KH KD")
+    deal.seats[1].hand = list(show)  # seat 1's first turn: a complete hand
+    deal.apply(Action(Kind.DRAW_STOCK))
+    drawn = deal.hand_of(1)
+    thrown = next(card for card in drawn if drawn.count(card) > show.count(card))
+    deal.apply(Action(Kind.DECLARE, thrown, (tuple(show[:3]), tuple(show[3:6]),
+                                              tuple(show[6:10]), tuple(show[10:]))))
+    assert deal.result is not None and deal.result.outcome == "show"
+    played, waiting = (deal.count_of(deal.seats[seat].hand) for seat in (0, 2))
+    assert deal.result.points == (-2 * played, 2 * played + waiting // 2, -(waiting // 2))

@@ -26,7 +26,7 @@ and ``indian21`` (docs/RULES.md), phase by phase:
 * a valid show ends the deal: every other player pays the winner its least
   count (``indian13``: capped at 80; ``indian21``: uncapped, the count of
   docs/RULES.md 4.5; half, rounded down, for a player who had no turn yet;
-  doubled when the winner shows on its first turn) or its drop; a wrong show
+  doubled for the others when the winner shows on its first turn) or its drop; a wrong show
   costs the declarer ``wrong_declaration`` and ends the deal; when every
   player but one dropped, that one collects the drops; when the last stock
   card has been drawn and thrown without a show, the deal is void;
@@ -349,9 +349,8 @@ class IndianDeal:
             else:
                 count = self.count_of(seat.hand)
                 counts[index] = count
-                pays = count // 2 if seat.turns == 0 else count
-                if rummy:
-                    pays *= 2
+                # 003: no turn yet pays half; a first-turn show doubles the others
+                pays = count // 2 if seat.turns == 0 else count * 2 if rummy else count
             points[index] -= pays
             points[winner] += pays
         values: tuple[int, ...] = ()
