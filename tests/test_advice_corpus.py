@@ -48,3 +48,17 @@ def test_the_corpus_covers_every_game_at_two_to_four_players() -> None:
         assert len(positions) >= 300, game
         if game != "gin":
             assert {p.get("players") for p in positions} == {2, 3, 4}, game
+
+
+def test_no_recorded_reason_counts_one_thing_in_the_plural() -> None:
+    """Every reason the advisors gave across the corpus counts in the right
+    number ("1 card away", never "1 cards away", which the Indian take's
+    reason said), as a player reads it."""
+    import json
+    import re
+
+    one_of_many = re.compile(r"(?<![\d.])1 (card|deal|turn|point|meld|player)s\b")
+    wrong = [reason for _, _, recorded in corpus_cases(GAMES, 1)
+             for move in json.loads(recorded)["moves"] for reason in move["reasons"]
+             if one_of_many.search(reason)]
+    assert not wrong, wrong[:5]

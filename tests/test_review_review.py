@@ -207,7 +207,7 @@ def test_worst_decisions_name_the_better_move(gin_games: list[tuple[Record, Revi
         assert "was better than" in judged.reason
 
 
-DEADWOOD_LEFT = re.compile(r"(\d+) points of deadwood left")
+DEADWOOD_LEFT = re.compile(r"(\d+) points? of deadwood left")
 
 
 def test_a_better_discard_that_keeps_more_deadwood_says_why() -> None:

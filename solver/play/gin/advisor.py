@@ -540,7 +540,7 @@ class GinDecision:
             assert move.card is not None
             kept = self.mask & ~(1 << move.card)
             reasons.append(self._dearer(kept, tally, worlds) if first else
-                           f"{self.hands.deadwood(kept)} points of deadwood left")
+                           f"{counted(self.hands.deadwood(kept), 'point')} of deadwood left")
             if tally.line != self.params.plans[0]:
                 reasons.append("then play for gin")
             outs = f"{counted(self._outs(kept), 'unseen card')} would go into a meld"
@@ -559,7 +559,8 @@ class GinDecision:
             reasons.append("goes into a meld" if self.hands.melds_with(self.mask, top)
                            else "makes no meld")
         elif move.action == DRAW_STOCK:
-            reasons.append(f"{self._outs(self.mask)} unseen cards would improve the hand")
+            reasons.append(f"{counted(self._outs(self.mask), 'unseen card')} would improve the "
+                           "hand")
         elif move.action == PASS and self.state.phase == WALL:
             reasons.append("the stock is down to its last two cards: the hand ends with no score")
         elif move.action == PASS and self.state.pile_top is not None:
@@ -582,7 +583,7 @@ class GinDecision:
         taken = self.state.taken_this_turn
         least, plain = self.hands.best_discard(self.mask, 0 if taken is None else 1 << taken)
         if dead <= least:
-            return f"{dead} points of deadwood left"
+            return f"{counted(dead, 'point')} of deadwood left"
         plain_kept = self.mask & ~(1 << plain)
         n = len(tally.points)
         used = self._used(plain, worlds, n) if worlds else 0.0
@@ -598,7 +599,7 @@ class GinDecision:
             why = "it did better on the same deals played out"
         else:
             why = "it leaves more to hope for from the next draw"
-        return (f"{dead} points of deadwood left now, {dead - least} more than throwing "
+        return (f"{counted(dead, 'point')} of deadwood left now, {dead - least} more than throwing "
                 f"{card_name(plain)}, but {why}")
 
     def _used(self, card: int, worlds: Sequence[World], n: int) -> float:

@@ -517,8 +517,8 @@ class IndianDecision:
             before = self.packing_now.distance
             card = card_name(move.card)
             if packing.distance < before:
-                reasons.append(f"{card} brings the hand a card nearer a show ({before} cards "
-                               f"away, then {packing.distance})")
+                reasons.append(f"{card} brings the hand a card nearer a show "
+                               f"({counted(before, 'card')} away, then {packing.distance})")
             else:
                 reasons.append(f"{card} does not bring the hand nearer a show "
                                f"({counted(before, 'card')} away)")
