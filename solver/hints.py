@@ -441,7 +441,10 @@ def _take(hands: _Hands, cards: list[int], top: int, better: Better) -> Solution
     held = [*cards, top]
     # the search of the hand with the top card decided first, never discarded
     thrown = hands.session.discard_keeping(cards, top)
-    if thrown is None:  # one deck without wild cards: solving each discard is cheap
+    # The search pools a drawn wild card with the hand's wild cards, and the
+    # discard it walks out of the pool may be that very card: then solve each
+    # discard instead (a wild top is rarely thrown, so this stays cheap).
+    if thrown is None or thrown == top:  # (also: one deck without wild cards)
         options = []
         for discard in sorted(set(cards), key=sort_key):
             kept = hands.solution(without(held, discard), False)

@@ -299,6 +299,25 @@ def test_taking_the_top_never_throws_it_back_with_wilds_and_two_decks(seed: int)
     assert hint.take.discard is not None and hint.take.discard in parse_cards(hand)
 
 
+@pytest.mark.parametrize(("variant", "hand", "top", "wild_rank", "value", "thrown"), [
+    # nothing melds: the joker taken costs its points in hand, and the search
+    # that pools it with the hand's wild cards once threw it straight back
+    ("rommy", "TC 3H 7H 5D", "JK", None, -40, "TC"),
+    ("rummy500", "TC 3H 7H 5D", "JK", None, -30, "TC"),
+    ("kalooki", "TC 3H 7H 5D", "JK", None, 40, "TC"),
+])
+def test_a_wild_top_taken_is_never_thrown_back(
+    variant: str, hand: str, top: str, wild_rank: str | None, value: int, thrown: str,
+) -> None:
+    hint = draw_hint(hand, top, variant, wild_rank=wild_rank)
+    assert hint.take.discard is not None and card_name(hint.take.discard) != top
+    assert (hint.take_value, card_name(hint.take.discard)) == (value, thrown)
+    kept = [c for c in hand.split() if c != thrown] + [top]
+    solved = solve(kept, variant, wild_rank=wild_rank)
+    assert hint.take_value == (solved.net_points if variant != "kalooki"
+                               else solved.deadwood_points)
+
+
 def test_untied_draw_searches_do_not_leak_rows_into_exact_solves() -> None:
     """The draws' untied passes drop melds with spare wild slots; an exact
     solve of the same deal afterwards must still find the joker's place (a
