@@ -499,15 +499,13 @@ def _layoff_of(tm: TableMeld, ext: Extension, wilds: Sequence[int], deal: Deal) 
 
 
 def _lone_wild_layoff(tm: TableMeld, wilds: list[int], deal: Deal) -> Layoff:
-    """Wild cards laid off alone: a set's missing suits, or a run's ends (high end first)."""
+    """Wild cards laid off alone: a set's missing suits, or a run's ends (the
+    ends worth most, ``TableSpot.lone_wild_coords``; else the high end first)."""
     if tm.kind == "set":
         layoff = _wilds_onto_set(tm, wilds, deal)
         assert layoff is not None
         return layoff
-    lowest, highest = GEOMETRY[deal.rules.ace].span(tm.low, tm.high)
-    free_high = list(range(tm.high + 1, highest + 1))
-    free_low = list(range(tm.low - 1, lowest - 1, -1))
-    slots = [*free_high, *free_low][: len(wilds)]
+    slots = table_spot(tm, deal).lone_wild_coords(deal, len(wilds))
     high_placed = [(w, q) for w, q in zip(wilds, slots, strict=False) if q > tm.high]
     low_placed = [(w, q) for w, q in zip(wilds, slots, strict=False) if q < tm.low]
     return _run_layoff(tm, low_placed, high_placed, deal)

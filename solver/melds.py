@@ -26,7 +26,7 @@ from solver.cards import JOKER, make_card
 from solver.deadline import Deadline, Ticker
 from solver.geometry import GEOMETRY, MAX_RUN_CARDS, RunGeometry
 from solver.results import MeldKind
-from solver.rules import Deal, Rules, own_slot_scores_apart
+from solver.rules import Deal, Rules, melded_points, own_slot_scores_apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +318,48 @@ class TableSpot:
         lowest, highest = GEOMETRY[rules.ace].span(self.low, self.high)
         ends = (self.low - lowest) + (highest - self.high)
         return max(0, min(MAX_RUN_CARDS - self.size, ends, self.wild_room))
+
+    def lone_wild_coords(self, deal: Deal, count: int) -> list[int]:
+        """The run coordinates ``count`` (at most ``absorb_room``) wild cards
+        laid off alone take, outward from the run: the placing worth most
+        when a wild card scores the card it stands for
+        (``wild_meld_value="represented"``), else the high end first."""
+        geometry = GEOMETRY[deal.rules.ace]
+        lowest, highest = geometry.span(self.low, self.high)
+        best: list[int] = []
+        best_points = -1
+        for above in range(min(count, highest - self.high), -1, -1):
+            below = count - above
+            if below > self.low - lowest:
+                continue
+            coords = [*range(self.high + 1, self.high + above + 1),
+                      *range(self.low - 1, self.low - below - 1, -1)]
+            points = sum(_stand_in_points(card, low_ace, deal)
+                         for card, low_ace in self._run_meanings(coords))
+            if points > best_points:
+                best, best_points = coords, points
+        return best
+
+    def lone_wild_meanings(self, deal: Deal, count: int) -> list[tuple[int, bool]]:
+        """What ``count`` wild cards laid off alone stand for (``lone_wild_coords``;
+        a set's missing suits, all of its rank), each with whether it is a
+        run's low ace."""
+        if self.kind == "set":
+            return [(make_card(self.rank, 0), False)] * count
+        return self._run_meanings(self.lone_wild_coords(deal, count))
+
+    def _run_meanings(self, coords: Sequence[int]) -> list[tuple[int, bool]]:
+        start = min([self.low, *coords])
+        return [(self.suit_base + q % 13, q == start and RunGeometry.low_ace_at_bottom(q))
+                for q in coords]
+
+
+def _stand_in_points(represents: int, low_ace: bool, deal: Deal) -> int:
+    """What a wild card standing for ``represents`` scores melded under
+    ``wild_meld_value="represented"`` (0 otherwise: every placing alike)."""
+    if deal.rules.wild_meld_value == "own" or not deal.wild:
+        return 0
+    return melded_points(min(deal.wild), represents, deal, low_ace)
 
 
 @dataclass(frozen=True, slots=True)

@@ -228,6 +228,33 @@ def test_best_play_matches_brute_force(variant: str, hands: int) -> None:
     CHECKED[f"layoffs_{variant}"] += checked
 
 
+@pytest.mark.parametrize(("table", "hand", "net", "laid"), [
+    # a joker alone is worth the card it stands for: the set of kings, in
+    # either order of the table (it went onto the first table meld, the threes)
+    ([["3S", "3H", "3D"], ["KS", "KH", "KD"]], "JK 5C", 5, [["JK"]]),
+    ([["KS", "KH", "KD"], ["3S", "3H", "3D"]], "JK 5C", 5, [["JK"]]),
+    # 9C 9D JK (27) and a joker standing for TH (10) beat the four nines (36)
+    ([["TD", "TC", "TS"]], "JK JK 9C 9D", 37, [["JK"]]),
+    # a run's two jokers alone: K and A high (25), not 9 and K
+    ([["TH", "JH", "QH"]], "JK JK 5C", 20, [["JK", "JK"]]),
+])
+def test_a_lone_wild_layoff_scores_the_card_it_stands_for(
+    table: list[list[str]], hand: str, net: int, laid: list[list[str]],
+) -> None:
+    """Under ``wild_meld_value="represented"`` the search valued every wild
+    card laid off alone alike (nothing), so it put it in a meld of its own or
+    onto the first table meld in order."""
+    deal = deal_of("rummy500", wild_meld_value="represented")
+    tables = read_table([parse_cards(m) for m in table], deal)
+    play = LayoffSearch(deal, tables, Deadline.never()).best(parse_cards(hand))[1]
+    assert play.net_points == net
+    assert [names(lay.cards) for lay in play.layoffs] == laid
+    assert play.net_points == play.meld_points + play.layoff_points - play.deadwood_points
+    assert all(lay.points == sum(10 if card_name(r)[0] in "TJQK" else 15 if r % 13 == 0
+                                 else r % 13 + 1 for r in lay.represents)
+               for lay in play.layoffs)
+
+
 def test_out_of_time_answers_the_best_play_found() -> None:
     """Past its deadline the search answers (never raises): the best play it
     saw, or every card kept, marked not optimal; a cached proved answer stays."""

@@ -69,6 +69,7 @@ class Searched(Protocol):
     def dual_in(self, code: int) -> int: ...
     def add_to_pool(self, pool: Pool, card: int) -> Pool: ...
     def absorb_room(self, used: int) -> int: ...
+    def lone_plan(self, used: int, count: int) -> tuple[int, tuple[int, ...]]: ...
     def option_of(self, row: Row, lead: int, extra: int = 0) -> Candidate | Extension: ...
     def end_cost(self, pool: Pool, debt: int, owed: bool, cstate: int, points: int, used: int,
                  room: int = 0, barred: tuple[int, ...] = ()) -> int: ...
@@ -197,9 +198,9 @@ def _leftover(search: Searched, pool_cards: list[int], debt: int, owed: bool, us
     absorbed: list[tuple[int, int]] = []
     if search.table:
         room = min(len(leftover) - owed, search.absorb_room(used))
-        spots = iter((spot.index, r) for spot, r in zip(search.table, search.absorb_rooms,
-                                                       strict=True)
-                     if not used >> spot.index & 1 for _ in range(r))
-        absorbed = [(next(spots)[0], card) for card in leftover[:room]]
+        takes = search.lone_plan(used, room)[1]
+        spots = iter(spot.index for spot, k in zip(search.table, takes, strict=False)
+                     for _ in range(k))
+        absorbed = [(next(spots), card) for card in leftover[:room]]
         leftover = leftover[room:]
     return absorbed, leftover, leftover.pop(0) if owed else None

@@ -111,6 +111,17 @@ class PassSearch(OptionRows):
         self.absorb_spare = costs.absorb_spare and not table
         self.absorb_rooms = [spot.absorb_room(deal.rules) for spot in self.table]
         self.absorb_memo: dict[int, int] = {}
+        # A wild card laid off alone scores the card it stands for there when
+        # a wild slot is worth that card (a set of kings 10, of threes 3):
+        # the cost of laying k alone onto each table meld, at its best ends.
+        self.lone_costs: list[list[int]] | None = None
+        if costs.stand_in is not None and self.table and objective.net:
+            self.lone_costs = [
+                [sum(objective.meld_cost(costs.stand_in, card, deal, low_ace)
+                     for card, low_ace in spot.lone_wild_meanings(deal, k))
+                 for k in range(room + 1)]
+                for spot, room in zip(self.table, self.absorb_rooms, strict=True)]
+        self.lone_memo: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
         rules = deal.rules
         self.run_cap = 0 if objective.pure_only else (
             wild_cap if rules.max_wilds_per_meld is None else min(wild_cap,
@@ -193,6 +204,25 @@ class PassSearch(OptionRows):
             self.absorb_memo[used] = room
         return room
 
+    def lone_plan(self, used: int, count: int) -> tuple[int, tuple[int, ...]]:
+        """The least cost of laying ``count`` (at most ``absorb_room(used)``)
+        wild cards off alone onto the table melds not in ``used``, and how
+        many each of them takes (0 without ``lone_costs``: every placing
+        alike, the table melds in order)."""
+        plans = self.lone_memo.get(used)
+        if plans is None:
+            plans = [(0, ())]
+            for place, (spot, room) in enumerate(zip(self.table, self.absorb_rooms, strict=True)):
+                free = 0 if used >> spot.index & 1 else room
+                prices = self.lone_costs[place] if self.lone_costs else [0] * (room + 1)
+                # plans[n]: n wild cards laid off on the melds so far
+                plans = [min(((plans[n - k][0] + prices[k], (*plans[n - k][1], k))
+                              for k in range(max(0, n - len(plans) + 1), min(n, free) + 1)),
+                             key=lambda plan: plan[0])
+                         for n in range(len(plans) + free)]
+            self.lone_memo[used] = plans
+        return plans[count]
+
     def end_cost(self, pool: Pool, debt: int, owed: bool, cstate: int, points: int, used: int,
                  room: int = 0, barred: tuple[int, ...] = ()) -> int:
         """The pool pays the melds' wild slots; leftover wild cards are laid
@@ -211,7 +241,8 @@ class PassSearch(OptionRows):
             absorbed = min(leftover, self.absorb_room(used) if self.table else room)
             if self.meld_all and leftover > absorbed:
                 return INFEASIBLE
-            return absorbed * wild_cost + (leftover - absorbed) * hand_cost
+            lone = self.lone_plan(used, absorbed)[0] if self.lone_costs else 0
+            return absorbed * wild_cost + (leftover - absorbed) * hand_cost + lone
         if debt + owed > len(pool):
             return INFEASIBLE
         leftover = len(pool) - debt - owed
@@ -219,7 +250,9 @@ class PassSearch(OptionRows):
         if self.meld_all and leftover > absorbed:
             return INFEASIBLE
         settled = settle(pool, debt, absorbed, owed, self.min_points - points, barred)
-        return INFEASIBLE if settled is None else settled[0]
+        if settled is None:
+            return INFEASIBLE
+        return settled[0] + (self.lone_plan(used, absorbed)[0] if self.lone_costs else 0)
 
     def add_to_pool(self, pool: Pool, card: int) -> Pool:
         """``pool`` with wild card ``card`` added."""
