@@ -741,7 +741,8 @@ def forced_uses(
 ) -> None:
     """Every way to use ``card`` from ``cards`` at once, with the best play
     around it, appended to ``found`` (``ticker`` raises ``DeadlineExceeded``
-    past the deadline, leaving the ways found so far)."""
+    past the deadline, leaving the ways found so far): a layoff, or a new
+    meld unless the rules allow only layoffs (``new_melds_after_opening``)."""
     counts = count_cards(cards)
     for tm in search.table:
         for layoff in extensions(tm, counts, deal):
@@ -752,6 +753,8 @@ def forced_uses(
             play = _merge(deal, rest, layoff=layoff)
             found.append((PileUse("layoff", layoff.extended, tm.index, layoff.cards,
                                   play.net_points), play))
+    if not search.melds_allowed:  # new_melds_after_opening=false: only layoffs
+        return
     wild_cap = sum(counts[w] for w in deal.wild)
     for candidate in all_candidates(counts, deal, wild_cap, search.deadline):
         natural = card in candidate.naturals

@@ -226,6 +226,20 @@ def test_pile_hint_uses_a_layoff_of_the_deepest_card() -> None:
     assert deep.legal and deep.uses[0].kind == "layoff" and deep.uses[0].table_index == 0
 
 
+def test_pile_hint_offers_no_new_meld_when_only_layoffs_are_allowed() -> None:
+    """Under ``new_melds_after_opening=false`` the deepest card taken can only
+    be laid off: 5S JK 7S is no use then (it was offered, net 9)."""
+    rules = {"new_melds_after_opening": False}
+    hint = pile_hint("8H JK 7S", [], ["5S", "TH"], "rummy500", rules=rules)
+    deep = hint.depths[1]
+    assert deep.must_use and not deep.legal and deep.net is None and deep.uses == ()
+    hint = pile_hint("8H JK 7S", [["2S", "3S", "4S"]], ["5S", "TH"], "rummy500", rules=rules)
+    deep = hint.depths[1]
+    assert deep.legal and {use.kind for use in deep.uses} == {"layoff"}
+    assert deep.best is not None and deep.best.melds == ()
+    assert names(deep.best.layoffs[0].cards)[0] == "5S"
+
+
 def test_pile_hint_only_for_500_games() -> None:
     with pytest.raises(InvalidRulesError):
         pile_hint("2D", [], "4H", "gin")
