@@ -196,6 +196,11 @@ BAD = [
      ["body", "players", 1, "went_out"], "several_winners"),
     ("/v1/score/round", {"variant": "basic", "players": [{"went_out": True}, {"dropped": "first"}]},
      ["body", "players", 1, "dropped"], "invalid_flag"),
+    # a dropped value that is neither first nor middle is the listed invalid_drop (it was
+    # answered invalid_flag, the code of a flag the variant does not have)
+    ("/v1/score/round", {"variant": "indian13", "wild_rank": "7",
+                         "players": [{"went_out": True}, {"dropped": "x"}]},
+     ["body", "players", 1, "dropped"], "invalid_drop"),
     ("/v1/score/round", {"variant": "gin", "players": [{"went_out": True}, {}]},
      ["body", "variant"], "unknown_variant"),
     ("/v1/score/round", {"variant": "kalooki", "players": [{"went_out": True, "hand": "AS"}, {}]},

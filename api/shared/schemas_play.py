@@ -264,7 +264,7 @@ class DropStage(enum.StrEnum):
 if TYPE_CHECKING:
     DropStageIn = DropStage
 else:
-    DropStageIn = choice_type(DropStage, "dropped value", "invalid_flag")
+    DropStageIn = choice_type(DropStage, "dropped value", "invalid_drop")
 
 
 class PlayerRole(enum.StrEnum):
