@@ -227,6 +227,26 @@ def test_hand_limit_follows_settings() -> None:
         assert item["loc"] == ["body", "players", 1, "hand"]
 
 
+def test_pile_takes_the_documented_448_cards(client: TestClient) -> None:
+    """The pile hint's discard_pile is documented as at most 448 cards (the
+    library's ``MAX_PILE_CARDS``); it was the hand's type, so a pile of 31 cards
+    got ``hand_too_large`` ("at most 30"). Depths past the hand limit are listed
+    unevaluated; past 448 cards the list is too long, naming the bound."""
+    deck = [rank + suit for suit in "SHDC" for rank in "A23456789TJQK"]
+    hand = ["AS", "2S", "3S", "9H", "9D"]
+    pile = [card for card in deck if card not in hand][:40]
+    for given in (pile, " ".join(pile)):
+        answer = client.post("/v1/hints/pile", json={"variant": "rummy500", "hand": hand,
+                                                     "discard_pile": given})
+        assert answer.status_code == 200, answer.text
+        depths = answer.json()["depths"]
+        assert len(depths) == 40 and not depths[-1]["evaluated"]
+    item = error(client.post("/v1/hints/pile", json={
+        "variant": "rummy500", "rules": {"decks": 8}, "hand": hand, "discard_pile": deck * 9}))
+    assert item["loc"] == ["body", "discard_pile"] and item["type"] == "too_long"
+    assert "448" in item["msg"]
+
+
 def test_field_loc_parses_nested_fields() -> None:
     assert field_loc("players[1].melded[0]") == ("players", 1, "melded", 0)
     assert field_loc("table[2]") == ("table", 2)

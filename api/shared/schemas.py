@@ -42,6 +42,7 @@ from solver.rules import (
     KNOB_DOCS,
     KNOB_NAMES,
     LEGACY_KNOBS,
+    MAX_DECK_CARDS,
     MAX_POINTS,
     MAX_REQUIREMENTS,
     NULLABLE,
@@ -153,24 +154,29 @@ CardToken = Annotated[
 ]
 
 
-def _split_hand(value: object) -> object:
+def _split_cards(most_characters: int) -> Any:
     """Accept ``"AS 2S,3S"`` as well as ``["AS", "2S", "3S"]``.  A string
-    over ``MAX_HAND_STRING`` characters or that is not Unicode text (a lone
+    over ``most_characters`` characters or that is not Unicode text (a lone
     surrogate) is the string's fault: ``string_too_long`` (naming its bound)
     or ``string_unicode`` at the field, as any other string field gives
-    them, not at a token's index as if the hand were a list."""
-    if isinstance(value, str):
-        if len(value) > MAX_HAND_STRING:  # refused whole, never split into thousands of tokens
-            raise PydanticCustomError("string_too_long",
-                                      "String should have at most {max_length} characters",
-                                      {"max_length": MAX_HAND_STRING})
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise PydanticCustomError("string_unicode", "Input should be a valid string, unable "
-                                      "to parse raw data as a unicode string") from None
-        return value.replace(",", " ").split()
-    return value
+    them, not at a token's index as if the cards were a list."""
+    def split(value: object) -> object:
+        if isinstance(value, str):
+            if len(value) > most_characters:  # refused whole, never split into thousands
+                raise PydanticCustomError("string_too_long",
+                                          "String should have at most {max_length} characters",
+                                          {"max_length": most_characters})
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise PydanticCustomError("string_unicode", "Input should be a valid string, "
+                                          "unable to parse raw data as a unicode string") from None
+            return value.replace(",", " ").split()
+        return value
+    return split
+
+
+_split_hand = _split_cards(MAX_HAND_STRING)
 
 
 def _within_hand_limit(cards: list[str], info: ValidationInfo) -> list[str]:
@@ -195,6 +201,21 @@ HandCards = Annotated[
 ]
 """Cards as a list of tokens or one space/comma separated string, at most
 ``max_hand_cards`` of them."""
+
+MAX_PILE_STRING = 4 * MAX_DECK_CARDS
+"""Characters of a discard pile given as one string (every card as ``10H`` and a space)."""
+
+PileCards = Annotated[
+    list[CardToken],
+    Field(max_length=MAX_DECK_CARDS),
+    BeforeValidator(
+        _split_cards(MAX_PILE_STRING),
+        json_schema_input_type=Annotated[list[CardToken], Field(max_length=MAX_DECK_CARDS)]
+        | Annotated[str, StringConstraints(max_length=MAX_PILE_STRING)],
+    ),
+]
+"""A discard pile: cards as a list of tokens or one space/comma separated string, at most
+``MAX_DECK_CARDS`` (every card of the largest deck; not ``max_hand_cards``)."""
 
 
 def _time_limit_check(setting: str) -> Any:

@@ -26,6 +26,7 @@ from api.shared.schemas import (
     LayoffVariantIn,
     MeldOut,
     OperationRequest,
+    PileCards,
     PlayTimeLimit,
     RoundVariantIn,
     RulesOverride,
@@ -480,7 +481,8 @@ class PileHintRequest(OperationRequest):
     hand: HandCards
     table: list[TableMeldCards] = Field(default_factory=list, max_length=MAX_TABLE_MELDS,
                                         description=TABLE_DESCRIPTION)
-    discard_pile: HandCards = Field(description=f"bottom to top; at most {MAX_PILE_CARDS} cards")
+    discard_pile: PileCards = Field(description=f"bottom to top; at most {MAX_PILE_CARDS} cards "
+                                  "(depths past the hand card limit are not evaluated)")
     wild_rank: WildRank | None = _wild_rank()
     rules: RulesOverride | None = RULES
     time_limit_ms: PlayTimeLimit = _time_limit()

@@ -9082,7 +9082,7 @@ export interface components {
         PileHintRequest: {
             /**
              * Discard Pile
-             * @description bottom to top; at most 448 cards
+             * @description bottom to top; at most 448 cards (depths past the hand card limit are not evaluated)
              */
             discard_pile: string[] | string;
             /** Hand */
