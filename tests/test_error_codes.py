@@ -17,10 +17,12 @@ from typing import Any
 import pytest
 
 from api.server.export_docs import render
-from api.shared.error_codes import ERROR_CODES, codes_table
+from api.shared.error_codes import ERROR_CODES, PROBLEM_CODES, codes_table
 from api.shared.examples import REQUESTS
 from api.shared.operations import OPERATIONS
 from api.shared.settings import settings_table
+from solver.rules import REQUIREMENT_KINDS
+from solver.validate import _requirement_code
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -86,3 +88,32 @@ def test_every_code_the_request_models_answer_is_listed(inline_client: Any,
 def test_the_readme_lists_every_code_and_setting() -> None:
     assert codes_table() in README and settings_table() in README
     assert render(README) == README, "README is stale: run python -m api.server.export_docs"
+
+
+def _problem_codes_made() -> set[str]:
+    """Every code ``solver.validate`` can put in a report's problems: a meld's
+    (``solver.classify``: tuples led by their code), the requirements' and the
+    declaration's own (``Problem(code=...)``)."""
+    classify = (ROOT / "solver" / "classify.py").read_text(encoding="utf-8")
+    validate = (ROOT / "solver" / "validate.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'(?:return\s+|[(\[]\s*)\(\s*"([a-z_]+)",', classify))
+    codes |= set(re.findall(r'Problem\(\s*code="([a-z_]+)"', validate))
+    codes |= {_requirement_code(kind, many) for kind in REQUIREMENT_KINDS for many in (False, True)}
+    return codes
+
+
+def test_every_problem_code_is_listed_apart_from_the_error_types(inline_client: Any) -> None:
+    """A declared arrangement's problems (POST /v1/validate, a 200 answer) have
+    codes of their own. Four of them (card_not_in_hand, card_count_mismatch,
+    cards_left_over, too_few_meld_points) were listed as error types, with
+    meanings of errors no request gets, and the others not at all."""
+    made = _problem_codes_made()
+    assert len(made) > 20 and sorted(made ^ set(PROBLEM_CODES)) == []
+    for code in set(PROBLEM_CODES) & set(ERROR_CODES):  # kept listed: never removed in /v1
+        assert ERROR_CODES[code].startswith("never an error"), code
+    answer = inline_client.post("/v1/validate", json={
+        "variant": "gin", "melds": [["AS", "2S", "3S"]], "deadwood": ["9H"],
+        "hand": "AS 2S 3S 9D"})
+    assert answer.status_code == 200, answer.text
+    assert {p["code"] for p in answer.json()["problems"]} == {"card_not_in_hand",
+                                                            "card_count_mismatch"}

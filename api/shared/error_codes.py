@@ -81,13 +81,17 @@ LIBRARY: dict[str, str] = {
     "invalid_upcard": "the Oklahoma upcard is not a standard card",
     "cannot_knock": "the knocker's deadwood is over the knock limit",
     "cannot_go_out": "the player said to go out cannot meld every card",
-    "card_not_in_hand": "a declared card that the hand does not hold",
-    "card_count_mismatch": "declared melds and deadwood do not match the hand",
-    "cards_left_over": "hand cards that the declaration leaves out",
+    "card_not_in_hand": "never an error: a problem of POST /v1/validate (problems[].code, "
+                        "listed below)",
+    "card_count_mismatch": "never an error: a problem of POST /v1/validate (problems[].code, "
+                           "listed below)",
+    "cards_left_over": "never an error: a problem of POST /v1/validate (problems[].code, "
+                       "listed below)",
     "invalid_table": "table melds that are not a list of card groups",
     "invalid_table_meld": "a table meld that is not a meld under the rules",
     "table_too_large": "more table melds than allowed",
-    "too_few_meld_points": "the melds do not reach the opening threshold",
+    "too_few_meld_points": "never an error: a problem of POST /v1/validate (problems[].code, "
+                           "listed below)",
     "no_unseen_cards": "a draw hint with no card left to draw",
     "wrong_player_count": "a round (or an Indian advice state) with too few or too many players",
     "invalid_player": "a player that is not an object of player fields",
@@ -208,10 +212,50 @@ GROUPS: tuple[tuple[str, dict[str, str]], ...] = (
 )
 
 
+PROBLEM_CODES: dict[str, str] = {
+    "too_few_cards": "a meld of fewer than 3 cards",
+    "joker_not_wild": "a printed joker in a variant where jokers are not wild",
+    "joker_only": "a meld of jokers only",
+    "too_few_naturals": "fewer cards standing for themselves than min_naturals_per_meld",
+    "too_many_wilds": "more wild cards standing in than max_wilds_per_meld",
+    "mixed_suits": "a run attempt whose cards are not of one suit",
+    "mixed_ranks": "a set attempt whose cards are not of one rank",
+    "set_too_large": "a set over its size limit",
+    "set_repeats_suit": "a set that repeats a suit (without set_allow_same_suit)",
+    "run_too_short": "a run shorter than min_run_length",
+    "run_too_long": "a run of more than 13 cards",
+    "duplicate_in_run": "a run holding one rank twice",
+    "ace_high_not_allowed": "a run with the ace high where the variant plays it low",
+    "ace_low_not_allowed": "a run with the ace low where the variant plays it high",
+    "run_wraps_around": "a run around the corner (K-A-2) where the variant does not allow it",
+    "not_consecutive": "a run whose cards (and wild cards) cannot cover the ranks between them",
+    "not_a_meld": "cards that read as neither a set nor a run",
+    "too_few_sets": "a declaration with fewer sets than the requirements",
+    "too_many_sets": "more sets than an exact requirement",
+    "too_few_runs": "fewer runs than the requirements",
+    "too_many_runs": "more runs than an exact requirement",
+    "too_few_sequences": "fewer sequences than the requirements (Indian rummy)",
+    "too_many_sequences": "more sequences than an exact requirement",
+    "no_pure_sequence": "fewer pure sequences than the requirements (Indian rummy)",
+    "too_many_pure_sequences": "more pure sequences than an exact requirement",
+    "too_few_meld_points": "melds worth less than the opening threshold (min_meld_points)",
+    "cards_left_over": "a lay-down that must hold every card (lay_down_all) leaves some out",
+    "card_not_in_hand": "a declared card the given hand does not hold (that often)",
+    "card_count_mismatch": "a card of the given hand missing from the declaration, or an "
+                           "Indian declaration of the wrong number of cards",
+}
+"""Every code of a problem ``POST /v1/validate`` (``solver.validate``) answers in its
+``problems`` (a 200 answer, ``valid: false``); none of them is an error ``type``."""
+
+
 def codes_table() -> str:
-    """The Markdown list of every code, by group (README's "Error codes")."""
+    """The Markdown list of every code, by group (README's "Error codes"), then the
+    problem codes of a declared arrangement."""
     lines: list[str] = []
     for title, codes in GROUPS:
         lines.append(f"* **{title}**: " + "; ".join(f"`{code}` {meaning}"
                                                      for code, meaning in codes.items()) + ".")
+    lines.append("\nNot error types: the `code` of each of `POST /v1/validate`'s `problems` "
+                 "(a 200 answer with `valid: false`) is one of: " + "; ".join(
+                     f"`{code}` {meaning}" for code, meaning in PROBLEM_CODES.items()) + ".")
     return "\n".join(lines)

@@ -636,7 +636,8 @@ class ProblemOut(BaseModel):
 
     model_config = _response_config(example("validate_hand", 1, "problems", 0))
 
-    code: str = Field(description="stable machine-readable code")
+    code: str = Field(description="stable machine-readable code of the problem (README lists "
+                                  "them after the error codes; none is an error type)")
     message: str
     meld_index: int | None = Field(default=None, description="the declared meld concerned")
     card: str | None = Field(default=None, description="the card concerned")

@@ -10396,7 +10396,7 @@ export interface components {
             card?: string | null;
             /**
              * Code
-             * @description stable machine-readable code
+             * @description stable machine-readable code of the problem (README lists them after the error codes; none is an error type)
              */
             code: string;
             /**
