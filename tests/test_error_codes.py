@@ -117,3 +117,47 @@ def test_every_problem_code_is_listed_apart_from_the_error_types(inline_client: 
     assert answer.status_code == 200, answer.text
     assert {p["code"] for p in answer.json()["problems"]} == {"card_not_in_hand",
                                                             "card_count_mismatch"}
+
+
+_GIN_HAND = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS"
+_ROUND = {"variant": "rommy", "players": [{"went_out": True}, {"hand": "KD"}]}
+LIBRARY_ONLY: dict[str, tuple[str, dict[str, Any], set[str]]] = {
+    "too_many_cards": ("/v1/hints/draw", {"variant": "gin", "hand": "AS", "discard_top": "2S",
+                                          "seen": ["3S"] * 449}, {"too_long"}),
+    "invalid_discard": ("/v1/solve", {"variant": "gin", "hand": "AS", "discard": "yes"},
+                        {"bool_type"}),
+    "invalid_knock_limit": ("/v1/gin/knock", {"hand": _GIN_HAND, "knock_limit": 201},
+                            {"less_than_equal"}),
+    "invalid_table": ("/v1/layoffs", {"variant": "rummy500", "hand": "AS", "table": "2S 3S 4S"},
+                      {"list_type"}),
+    "table_too_large": ("/v1/layoffs", {"variant": "rummy500", "hand": "AS",
+                                        "table": [["2S", "3S", "4S"]] * 51}, {"too_long"}),
+    "invalid_player": ("/v1/score/round", {**_ROUND, "players": [{"went_out": True}, 7]},
+                       {"model_attributes_type"}),
+    "invalid_pile_penalties": ("/v1/score/round", {**_ROUND, "players": [
+        {"went_out": True}, {"hand": "KD", "pile_penalties": 101}]}, {"less_than_equal"}),
+    "invalid_seed": ("/v1/advise", {"game": "gin", "hand": _GIN_HAND, "upcard": "KD",
+                                    "seed": "1"}, {"int_type"}),
+}
+"""Library codes whose condition the request models refuse first, with another code."""
+
+
+@pytest.mark.parametrize("code", sorted(LIBRARY_ONLY))
+def test_a_code_no_request_gets_says_so_and_names_the_one_it_gets(inline_client: Any,
+                                                                  code: str) -> None:
+    """README listed these library codes as if a request could get them; a
+    request with their condition gets the code its field's type gives."""
+    path, body, answered = LIBRARY_ONLY[code]
+    response = inline_client.post(path, json=body)
+    assert response.status_code == 422, response.text
+    got = {item["type"] for item in response.json()["detail"]}
+    assert got == answered, got
+    assert "the library called directly" in ERROR_CODES[code]
+    assert all(other in ERROR_CODES[code] for other in answered), ERROR_CODES[code]
+
+
+def test_library_only_codes_are_not_raised_where_a_request_could_get_them() -> None:
+    """Each code a meaning says only the library gets is one (made in solver/)."""
+    only = {code for code, meaning in ERROR_CODES.items() if "the library called directly" in
+            meaning}
+    assert set(LIBRARY_ONLY) <= only and only <= _library_codes()

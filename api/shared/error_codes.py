@@ -61,7 +61,8 @@ LIBRARY: dict[str, str] = {
                     "library called directly: null, a number, a mapping)",
     "too_many_copies": "more copies of a card than the variant's decks hold",
     "too_many_jokers": "more printed jokers than the variant's decks hold",
-    "too_many_cards": "more cards than the operation allows",
+    "too_many_cards": "more cards than the operation allows (the library called directly: "
+                      "seen or discard_pile over 448 cards; the API answers too_long)",
     "wrong_hand_size": "a hand of the wrong size for the operation (gin: 10 or 11 cards)",
     "hand_too_small": "too few cards for the operation",
     "empty_hand": "no cards where some are needed (a discard from an empty hand)",
@@ -69,14 +70,18 @@ LIBRARY: dict[str, str] = {
     "invalid_wild_rank": "a cut card that is not a rank, a card or JK",
     "wild_rank_needs_suit": "indian21 needs the cut card's suit (7H, not 7)",
     "wild_rank_not_allowed": "a cut card for a variant without one",
-    "invalid_discard": "discard is not true or false",
+    "invalid_discard": "discard is not true or false (the library called directly; the API "
+                       "answers bool_type)",
     "invalid_engine": "not an engine (the library called directly)",
     "invalid_time_limit": "a time limit that is not an integer in range (the library called "
                           "directly)",
     "invalid_deadline": "a deadline that is not a solver.deadline.Deadline (the library called "
                         "directly; a time limit in milliseconds goes in time_limit_ms)",
-    "invalid_setting": "an engine or service setting out of range",
-    "invalid_knock_limit": "a knock limit out of range",
+    "invalid_setting": "an engine setting out of range (the library called directly: "
+                       "solver.config.configure; a service setting out of range stops the "
+                       "process at start, naming the variable)",
+    "invalid_knock_limit": "a knock limit out of range (the library called directly; the API "
+                           "answers less_than_equal or greater_than_equal)",
     "conflicting_knock_limit": "both knock_limit and upcard (Oklahoma) given",
     "invalid_upcard": "the Oklahoma upcard is not a standard card",
     "cannot_knock": "the knocker's deadwood is over the knock limit",
@@ -87,18 +92,22 @@ LIBRARY: dict[str, str] = {
                            "listed below)",
     "cards_left_over": "never an error: a problem of POST /v1/validate (problems[].code, "
                        "listed below)",
-    "invalid_table": "table melds that are not a list of card groups",
+    "invalid_table": "table melds that are not a list of card groups (the library called "
+                     "directly; the API answers list_type)",
     "invalid_table_meld": "a table meld that is not a meld under the rules",
-    "table_too_large": "more table melds than allowed",
+    "table_too_large": "more table melds than allowed (the library called directly; the API "
+                       "answers too_long)",
     "too_few_meld_points": "never an error: a problem of POST /v1/validate (problems[].code, "
                            "listed below)",
     "no_unseen_cards": "a draw hint with no card left to draw",
     "wrong_player_count": "a round (or an Indian advice state) with too few or too many players",
-    "invalid_player": "a player that is not an object of player fields",
+    "invalid_player": "a player that is not an object of player fields (the library called "
+                      "directly; the API answers model_attributes_type or extra_forbidden)",
     "invalid_melded": "a player's melded groups are malformed",
     "invalid_drop": "dropped is not first or middle",
     "invalid_flag": "a player flag the variant does not have (dropped outside Indian rummy ...)",
-    "invalid_pile_penalties": "pile_penalties out of range",
+    "invalid_pile_penalties": "pile_penalties out of range (the library called directly; the "
+                              "API answers less_than_equal)",
     "no_winner": "nobody went out in a variant that needs a winner",
     "several_winners": "more than one player went out",
     "time_limit_too_small": "a round (score_round) whose show, going out or least count the "
@@ -124,9 +133,11 @@ GAME_STATES: dict[str, str] = {
     "match_over": "a score already reached the match target",
     "invalid_level": "not an advisor level: novice, standard or expert (a review: also "
                      "review)",
-    "invalid_seed": "a seed that is not an integer",
-    "illegal_move": "a move to value (a played move under review) that is not legal in its "
-                    "position",
+    "invalid_seed": "a seed that is not an integer (the library called directly; the API "
+                    "answers int_type)",
+    "illegal_move": "a move to value that is not legal in its position (the library called "
+                    "directly: solver.play.advise's consider; a review values such a played "
+                    "move without it)",
 }
 
 RECORDS: dict[str, str] = {
