@@ -9,8 +9,10 @@ generated from.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +163,30 @@ def test_library_only_codes_are_not_raised_where_a_request_could_get_them() -> N
     only = {code for code, meaning in ERROR_CODES.items() if "the library called directly" in
             meaning}
     assert set(LIBRARY_ONLY) <= only and only <= _library_codes()
+
+
+def test_invalid_content_length_says_when_it_is_answered() -> None:
+    """README said invalid_content_length answers 'the Content-Length header is
+    not a number', and invalid_http (400) the same; the served protocol answers
+    every such request 400 invalid_http (tests/test_protocol.py), so only an
+    ASGI server that passes one on gets the middleware's 422."""
+    from api.server.middleware import BodyGuardMiddleware
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the body guard lets a bad Content-Length through")
+
+    sent: list[MutableMapping[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/v1/solve",
+             "headers": [(b"content-length", b"-1")], "state": {}}
+    asyncio.run(BodyGuardMiddleware(app, 1000)(scope, receive, send))
+    assert sent[0]["status"] == 422
+    assert json.loads(sent[1]["body"])["detail"][0]["type"] == "invalid_content_length"
+    meaning = ERROR_CODES["invalid_content_length"]
+    assert meaning.startswith("422:") and "400 invalid_http" in meaning

@@ -40,7 +40,9 @@ REQUEST_SHAPE: dict[str, str] = {
                               "application/*+json; /v1/solve/stream: NDJSON, application/x-ndjson); "
                               "a body without one is read as JSON (NDJSON); also a body with "
                               "a Content-Encoding (gzip ...): bodies are taken uncompressed",
-    "invalid_content_length": "the Content-Length header is not a number",
+    "invalid_content_length": "422: the Content-Length header is not a number of bytes, from "
+                              "an HTTP server that passes such a request on (under rummy-solver "
+                              "serve's HTTP protocol it is answered 400 invalid_http first)",
     "invalid_http": "400: the request is not valid HTTP/1.1 (a Content-Length that is not a "
                     "number, a malformed request line or header)",
     "body_timeout": "408: the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the "
