@@ -57,7 +57,16 @@ from solver.rules import Deal, InvalidRulesError, Rules, base_points, melded_poi
 from solver.session import Session
 
 MAX_TABLE_MELDS = 50
-MAX_MELD_CARDS = 14
+MAX_RUN_MELD_CARDS = 14
+"""The most cards a run on the table may hold."""
+MAX_MELD_CARDS = 64
+"""The most cards any table meld may hold: a set under the largest ``max_set_size`` a house
+rule may give (the deal's own limit is ``meld_cards_limit``)."""
+
+
+def meld_cards_limit(rules: Rules) -> int:
+    """The most cards a table meld may hold under ``rules``: a run's or a set's, the larger."""
+    return max(MAX_RUN_MELD_CARDS, rules.set_size_limit)
 
 Cost = tuple[int, int]
 """What the search minimises: (primary points, unmelded cards).  The primary
@@ -124,9 +133,11 @@ def read_table_meld(cards: Sequence[int], index: int, deal: Deal) -> TableMeld:
     """
     field = f"table[{index}]"
     names = " ".join(card_name(c) for c in cards)
-    if len(cards) > MAX_MELD_CARDS:
+    limit = meld_cards_limit(deal.rules)
+    if len(cards) > limit:
         raise InvalidHandError(
-            f"{field} has {len(cards)} cards; a meld has at most 13",
+            f"{field} has {len(cards)} cards; a meld has at most {limit} under these rules "
+            f"(a run {MAX_RUN_MELD_CARDS}, a set {deal.rules.set_size_limit})",
             code="invalid_table_meld", field=field,
         )
     chosen = _table_reading(tuple(cards), deal)

@@ -247,6 +247,22 @@ def test_pile_takes_the_documented_448_cards(client: TestClient) -> None:
     assert "448" in item["msg"]
 
 
+def test_a_table_set_as_long_as_the_house_rules_allow_is_read(client: TestClient) -> None:
+    """A set may hold up to ``max_set_size`` cards (64 at most; same-suit sets
+    with several decks); the table's melds were capped at 14 cards (a run's
+    bound) whatever the rules, and the library said "at most 13"."""
+    kings = ["KS", "KH", "KD", "KC"] * 4
+    house = {"decks": 5, "max_set_size": None, "set_allow_same_suit": True}
+    answer = client.post("/v1/layoffs", json={"variant": "rummy500", "rules": house,
+                                                     "hand": ["KS", "5C"], "table": [kings]})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["table"][0]["kind"] == "set"
+    item = error(client.post("/v1/layoffs", json={
+        "variant": "rummy500", "rules": {"decks": 5}, "hand": ["KS", "5C"], "table": [kings]}))
+    assert item["loc"] == ["body", "table", 0] and item["type"] == "invalid_table_meld"
+    assert "at most 14 under these rules (a run 14, a set 4)" in item["msg"]
+
+
 def test_field_loc_parses_nested_fields() -> None:
     assert field_loc("players[1].melded[0]") == ("players", 1, "melded", 0)
     assert field_loc("table[2]") == ("table", 2)
