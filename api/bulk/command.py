@@ -25,6 +25,7 @@ from typing import IO, Any, TextIO
 
 from api.bulk.on_pool import default_processes, run_lines
 from api.bulk.pipeline import WorkersFailed
+from api.cli.commands import EXIT_INTERRUPTED
 from api.pool.resources import PROCESSES_PER_CPU, max_processes
 from api.shared.decode import UNREADABLE_INPUT, gzip_name, open_input, unusable_file
 from api.shared.errors import ErrorItem, RequestRejected, item
@@ -82,7 +83,7 @@ got an error answer, 2 when the run could not start or stopped before its
 end (an input that cannot be read to the end, such as a gzip file cut short;
 workers that keep dying; an output that cannot be written; a failure of bulk
 itself): the answers before are written, and their --summary (but after a
-failure of bulk itself); else 0.  An error that ends the run, or keeps it
+failure of bulk itself); 130 when interrupted (Ctrl-C); else 0.  An error that ends the run, or keeps it
 from starting (a wrong option too), is printed on stderr (stdout carries the
 answers): "error: ...", or with --json one line {"error": {type, loc, msg}},
 the item every command's --json prints."""
@@ -401,7 +402,7 @@ def _write(answers: Generator[Answered, None, None], sink: IO[bytes], progress: 
     except KeyboardInterrupt:
         answers.close()
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         answers.close()
         # Whoever read the output left; keep Python from complaining at exit.
