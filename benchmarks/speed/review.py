@@ -167,8 +167,9 @@ def render(result: dict[str, Any]) -> str:
                      f"{seat['mean_net_luck']} ± {seat['net_luck_interval']} |")
         for when in ("first", "second"):
             found = seat[f"net_luck_playing_{when}"]
+            said = when if when == "first" or result.get("players", 2) == 2 else "after another"
             if found is not None:
-                lines.append(f"| {name}: mean net luck playing {when} ({found[2]} hands) | "
+                lines.append(f"| {name}: mean net luck playing {said} ({found[2]} hands) | "
                              f"{found[0]} ± {found[1]} |")
     split = result["split"]
     lines.append(f"| rest (result - edge - net skill - net luck), mean over {split['hands']} hands | "
