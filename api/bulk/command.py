@@ -25,10 +25,10 @@ from typing import IO, Any, TextIO
 
 from api.bulk.on_pool import default_processes, run_lines
 from api.bulk.pipeline import WorkersFailed
-from api.cli.commands import EXIT_INTERRUPTED
 from api.pool.resources import PROCESSES_PER_CPU, max_processes
 from api.shared.decode import UNREADABLE_INPUT, gzip_name, open_input, unusable_file
 from api.shared.errors import ErrorItem, RequestRejected, item
+from api.shared.exit_codes import EXIT_INTERRUPTED
 from api.shared.lines import Answered
 from api.shared.operations import find, line_names
 from api.shared.options import whole

@@ -35,6 +35,7 @@ from api.pool.resources import PROCESSES_PER_CPU, available_cpus, max_processes
 from api.shared import reports as report
 from api.shared.decode import MAX_INT_DIGITS, decode_field
 from api.shared.errors import ErrorItem, RequestRejected, item
+from api.shared.exit_codes import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK
 from api.shared.logs import LOG_LEVELS
 from api.shared.operations import OPERATIONS, Operation
 from api.shared.options import whole
@@ -43,10 +44,6 @@ from solver.deadline import Deadline
 from solver.version import version_info
 
 PROG = "rummy-solver"
-EXIT_OK = 0
-EXIT_FAILURE = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
 
 
 class UsageError(Exception):
