@@ -667,6 +667,24 @@ def test_review_help_names_player_ids_and_keeps_bracketed_clauses(
     assert "the dealer's seat (default: the last seat; the seat after it plays first)" in text
 
 
+@pytest.mark.parametrize(("command", "bounds"), [
+    (["solve"], ("at most 2000", "default 1000")),
+    (["advise"], ("default and most 5000",)),
+    (["review"], ("default and most 5000",)),
+])
+def test_time_limit_help_gives_its_bounds(capsys: pytest.CaptureFixture[str],
+                                          command: list[str], bounds: tuple[str, ...]) -> None:
+    """``--time-limit-ms``'s help is its description to the first ``;``
+    outside brackets, which cut off the most and the default (audit: "the
+    solve's deadline in ms, counted from the request's arrival" and no more)."""
+    with pytest.raises(SystemExit):
+        main([command[0], "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    said = text[text.rindex("--time-limit-ms N"):]
+    for bound in bounds:
+        assert bound in said[:260], said[:260]
+
+
 def _bulk_error(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     """The ``{"type", "loc", "msg"}`` that ``bulk ... --json`` ends its run with:
     exit 2, one JSON line on stderr, nothing on stdout (which carries the answers)."""

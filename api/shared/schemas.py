@@ -415,8 +415,8 @@ def rules_overrides(rules: RulesOverride | None) -> dict[str, Any] | None:
 
 RULES_FIELD = Field(default=None, description="knob overrides (GET /v1/variants lists them)")
 TIME_LIMIT_DOC = (
-    f"the request's deadline in ms, counted from its arrival (queueing included); default and "
-    f"most: {_DEFAULTS.request_budget_ms} (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer "
+    f"the request's deadline in ms, counted from its arrival (queueing included; default and "
+    f"most {_DEFAULTS.request_budget_ms}: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer "
     "is the best found, and says which parts are not proved"
 )
 
@@ -462,9 +462,9 @@ class SolveRequest(OperationRequest):
     time_limit_ms: SolveTimeLimit = Field(
         default=None,
         description=(
-            "the solve's deadline in ms, counted from the request's arrival; at most "
-            f"{_DEFAULTS.max_time_limit_ms} (RUMMY_SOLVER_MAX_TIME_LIMIT_MS), default "
-            f"{_DEFAULTS.default_time_limit_ms} (RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS); past it the "
+            "the solve's deadline in ms, counted from the request's arrival (at most "
+            f"{_DEFAULTS.max_time_limit_ms}: RUMMY_SOLVER_MAX_TIME_LIMIT_MS; default "
+            f"{_DEFAULTS.default_time_limit_ms}: RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS); past it the "
             "answer is the best arrangement found (optimal false, status feasible)"
         ),
     )

@@ -2237,7 +2237,7 @@ export interface components {
             stock_count?: number | null;
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
              * @default null
              */
             time_limit_ms?: number | null;
@@ -2330,7 +2330,7 @@ export interface components {
             requests: components["schemas"]["SolveRequest"][];
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
              * @default null
              */
             time_limit_ms?: number | null;
@@ -2761,7 +2761,7 @@ export interface components {
             rules?: components["schemas"]["RulesOverride"] | null;
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
              * @default null
              */
             time_limit_ms?: number | null;
@@ -5011,7 +5011,7 @@ export interface components {
             seen?: string[] | null;
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
              * @default null
              */
             time_limit_ms?: number | null;
@@ -6009,7 +6009,7 @@ export interface components {
             rules?: components["schemas"]["RulesOverride"] | null;
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
              * @default null
              */
             time_limit_ms?: number | null;
@@ -7469,7 +7469,7 @@ export interface components {
             rules?: components["schemas"]["RulesOverride"] | null;
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
              * @default null
              */
             time_limit_ms?: number | null;
@@ -8060,7 +8060,7 @@ export interface components {
             table: string[][];
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
              * @default null
              */
             time_limit_ms?: number | null;
@@ -9099,7 +9099,7 @@ export interface components {
             table?: string[][];
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
              * @default null
              */
             time_limit_ms?: number | null;
@@ -10806,7 +10806,7 @@ export interface components {
             target?: number | null;
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved; when it runs out the answer holds the decisions reviewed so far (complete: false)
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved; when it runs out the answer holds the decisions reviewed so far (complete: false)
              * @default null
              */
             time_limit_ms?: number | null;
@@ -11657,7 +11657,7 @@ export interface components {
             rules?: components["schemas"]["RulesOverride"] | null;
             /**
              * Time Limit Ms
-             * @description the request's deadline in ms, counted from its arrival (queueing included); default and most: 5000 (RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved
              * @default null
              */
             time_limit_ms?: number | null;
@@ -12337,7 +12337,7 @@ export interface components {
             rules?: components["schemas"]["RulesOverride"] | null;
             /**
              * Time Limit Ms
-             * @description the solve's deadline in ms, counted from the request's arrival; at most 2000 (RUMMY_SOLVER_MAX_TIME_LIMIT_MS), default 1000 (RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS); past it the answer is the best arrangement found (optimal false, status feasible)
+             * @description the solve's deadline in ms, counted from the request's arrival (at most 2000: RUMMY_SOLVER_MAX_TIME_LIMIT_MS; default 1000: RUMMY_SOLVER_DEFAULT_TIME_LIMIT_MS); past it the answer is the best arrangement found (optimal false, status feasible)
              * @default null
              */
             time_limit_ms?: number | null;
