@@ -15,7 +15,11 @@ Markdown table:
   the advisor should lose about nothing; a random player clearly more);
 * the luck check: per hand, result = net skill + net luck + rest; the mean
   luck of each seat with its 95% interval (about 0 between equal players),
-  the mean rest and how many hands have their rest within 2 noise.
+  and that interval widened by the baseline's own error, which every hand
+  shares (``baseline_sensitivity``: how the seat's luck moves with each
+  figure of the baseline, against that figure's interval in
+  ``solver/review/luck_baselines.json``); the mean rest and how many hands
+  have their rest within 2 noise.
 
 Never asserted on time: the figures are for docs/REVIEW_FIGURES.md.
 """
@@ -24,17 +28,82 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 from benchmarks.arena.core.stats import MeanInterval, mean_interval, percentile
 from solver.review import review
+from solver.review.luck import baselines, position_of
 from solver.review.params import REVIEW_LEVEL
+from solver.review.review import Review
 from solver.review.selfplay import at_random, follow, play
+
+Sensitivity = dict[tuple[str, int], float]
+"""How a seat's luck moves with each figure of the baseline: (figure, position) -> slope."""
+INTERVALS = {"deal": "deal_interval", "result": "result_interval", "hope": "hope_interval",
+             "per_draw": "per_draw_interval"}
+"""Each figure of a baseline entry, and the key of its 95 % interval."""
+
+
+def baseline_sensitivity(answer: Review, dealer: int, players: int) -> dict[int, Sensitivity]:
+    """Per seat, how its luck in this hand moves with each figure of the
+    luck baseline: a decided seat's deal less its position's expected first
+    value (``LuckBaseline.expected_deal``: the mean result plus the hope
+    for an estimate, or the mean first value without hope), its draws less
+    the mean per draw each, and a seat that never decided what the others
+    leave (``solver.review.luck.dealt_luck``)."""
+    base = answer.luck_baseline
+    slopes: dict[int, Sensitivity] = {p.seat: defaultdict(float) for p in answer.players}
+    if base is None:
+        return slopes
+    deal: dict[int, Sensitivity] = {}
+    for player in answer.players:
+        first = next((j for j in answer.decisions if j.seat == player.seat), None)
+        slopes[player.seat][("per_draw", 0)] -= player.totals.draws
+        if first is None:
+            continue
+        position = position_of(seat=player.seat, dealer=dealer, seats=players)
+        if base.hope is None:
+            deal[player.seat] = {("deal", position): -1.0}
+        else:
+            deal[player.seat] = {("result", position): -1.0}
+            if not first.value_exact:
+                deal[player.seat][("hope", position)] = -1.0
+    undecided = [p.seat for p in answer.players if p.seat not in deal]
+    for seat, slope in deal.items():
+        for key, value in slope.items():
+            slopes[seat][key] += value
+            for other in undecided:  # what the others leave, shared
+                slopes[other][key] -= value / len(undecided)
+    return slopes
+
+
+def baseline_error(game: str, level: str, players: int, slopes: Sensitivity) -> float:
+    """The 95 % half-width a seat's mean luck takes from the baseline's own
+    error, given its mean ``slopes``; 0 where the game has no baseline.  The
+    figures' errors are taken as independent, but for two players' mean
+    results, which are one figure (at more players they are tied too, and
+    the half-width is a little off)."""
+    entry = baselines().get(game, {}).get(level, {}).get(str(players))
+    if entry is None:
+        return 0.0
+    if players == 2:  # the two mean results are one figure: each hand's results sum to 0
+        slopes = dict(slopes)
+        slopes[("result", 0)] = slopes.get(("result", 0), 0.0) - slopes.pop(("result", 1), 0.0)
+    total = 0.0
+    for (figure, position), slope in slopes.items():
+        interval = entry.get(INTERVALS[figure])
+        if interval is None:
+            continue
+        width = interval if isinstance(interval, float | int) else interval[position]
+        total += (slope * width) ** 2
+    return math.sqrt(total)
 
 
 def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow-follow",
@@ -57,6 +126,8 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
     decisions = dict.fromkeys(seat_numbers, 0)
     accuracy: dict[int, list[float]] = {s: [] for s in seat_numbers}
     luck: dict[int, list[float]] = {s: [] for s in seat_numbers}
+    slopes: dict[int, Sensitivity] = {s: defaultdict(float) for s in seat_numbers}
+    """Each seat's luck's slopes on the baseline's figures, summed over the hands."""
     net: dict[int, list[tuple[float, bool]]] = {s: [] for s in seat_numbers}
     """Each hand's net luck of the seat, and whether it played first."""
     rests: list[float] = []
@@ -74,6 +145,9 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
         incomplete += not answer.complete
         if answer.luck_baseline is not None:
             baseline = answer.luck_baseline.to_dict()
+        for seat, slope in baseline_sensitivity(answer, dealers[number], players).items():
+            for key, value in slope.items():
+                slopes[seat][key] += value
         for player in answer.players:
             totals = player.totals
             lost[player.seat].append(totals.points_lost)
@@ -99,6 +173,8 @@ def run(game: str, hands: int, level: str = REVIEW_LEVEL, pairing: str = "follow
             "points_lost_per_decision": round(sum(lost[seat]) / max(1, decisions[seat]), 3),
             "accuracy": round(statistics.fmean(accuracy[seat]), 1) if accuracy[seat] else None,
             "mean_luck": round(seat_luck.mean, 2), "luck_interval": round(seat_luck.half_width, 2),
+            "luck_interval_with_baseline": round(math.hypot(seat_luck.half_width, baseline_error(
+                game, level, players, {k: v / hands for k, v in slopes[seat].items()})), 2),
             "mean_net_luck": round(seat_net.mean, 2),
             "net_luck_interval": round(seat_net.half_width, 2),
             "net_luck_playing_first": _rounded([x for x, first in net[seat] if first]),
@@ -161,9 +237,11 @@ def render(result: dict[str, Any]) -> str:
              f"| CPU ms per decision, median / p99 | {each['median']} / {each['p99']} |",
              f"| cut short by the deadline | {result['incomplete']} |"]
     for name, seat in result["seats"].items():
+        widened = seat.get("luck_interval_with_baseline")
+        with_base = "" if widened is None else f" (± {widened} with the baseline's own error)"
         lines.append(f"| {name}: points lost per decision, accuracy, mean luck, mean net luck "
                      f"| {seat['points_lost_per_decision']}, {seat['accuracy']}, "
-                     f"{seat['mean_luck']} ± {seat['luck_interval']}, "
+                     f"{seat['mean_luck']} ± {seat['luck_interval']}{with_base}, "
                      f"{seat['mean_net_luck']} ± {seat['net_luck_interval']} |")
         for when in ("first", "second"):
             found = seat[f"net_luck_playing_{when}"]
