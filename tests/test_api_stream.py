@@ -213,3 +213,39 @@ def test_a_client_that_stops_reading_is_let_go_after_the_streams_time() -> None:
     took = asyncio.run(run())
     assert 1 <= took < 1 + STALLED_WRITE_S + 1, took
     assert not any(m["type"] == "http.response.body" and not m.get("more_body") for m in sent)
+
+
+def test_a_stream_whose_client_sends_nothing_more_ends_at_its_time() -> None:
+    """RUMMY_SOLVER_MAX_STREAM_S bounds a stream whose client keeps its body
+    open without sending another line: one ``stream_time_exceeded`` line
+    ends it then (it used to be looked at only when a next line came, so
+    such a stream stayed open as long as its client liked)."""
+    stream = NdjsonStream(cast(SolverPool, _InstantPool()), Settings(max_stream_s=1), "-")
+    body = [{"type": "http.request", "body": b'{"variant": "gin", "hand": "AS"}\n',
+             "more_body": True}]
+    sent: list[dict[str, Any]] = []
+
+    async def run() -> bool:
+        async def receive() -> dict[str, Any]:
+            if body:
+                return body.pop()
+            await asyncio.Event().wait()  # still connected, sending nothing
+            raise AssertionError  # pragma: no cover
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            sent.append(dict(message))
+
+        task = asyncio.ensure_future(stream({"type": "http", "client": ("1.2.3.4", 5)},
+                                            receive, send))
+        done, _ = await asyncio.wait({task}, timeout=30)  # a bound on a hang, not a timing
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return bool(done)
+
+    assert asyncio.run(run()), "the stream outlived RUMMY_SOLVER_MAX_STREAM_S"
+    answers = [json.loads(line) for m in sent if m["type"] == "http.response.body"
+               for line in m.get("body", b"").decode().splitlines()]
+    assert [a.get("error", {}).get("type") for a in answers] == [None, "stream_time_exceeded"]
+    assert answers[1]["line"] == 2
+    assert sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}

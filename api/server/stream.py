@@ -38,7 +38,6 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator
 
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
@@ -56,6 +55,13 @@ MEDIA_TYPE = "application/x-ndjson"
 STALLED_WRITE_S = 2.0
 """How long past the stream's time (``RUMMY_SOLVER_MAX_STREAM_S``) a write may
 wait for a client that does not read; then the stream is dropped."""
+
+
+class _TimeUp:
+    """``_Lines.next_line``'s answer when the stream's time ran out while it waited."""
+
+
+TIME_UP = _TimeUp()
 
 
 class _Lines:
@@ -129,14 +135,22 @@ class _Lines:
                     self._put(bytes(partial).rstrip(b"\r"))
                 return
 
-    async def __aiter__(self) -> AsyncIterator[bytes | ErrorItem]:
+    async def next_line(self, until: float) -> bytes | ErrorItem | _TimeUp | None:
+        """The next line, ``None`` at the body's end (or the client's
+        disconnect), or ``TIME_UP`` when none came by ``until`` (a
+        ``time.monotonic()`` instant): a client that holds its body open
+        without sending lines does not hold the stream past its time."""
         while not self.disconnected.is_set():
-            while self.ready and not self.disconnected.is_set():
-                yield self.ready.popleft()
+            if self.ready:
+                return self.ready.popleft()
             if self.finished:
-                return
+                return None
             self.changed.clear()
-            await self.changed.wait()
+            try:
+                await asyncio.wait_for(self.changed.wait(), max(until - time.monotonic(), 0.0))
+            except TimeoutError:
+                return TIME_UP
+        return None
 
 
 class NdjsonStream:
@@ -178,9 +192,10 @@ class NdjsonStream:
                 False
         return outcome.body, bool(outcome.log.get("ok"))
 
-    def _ended(self, started: float) -> ErrorItem | None:
-        """Why the stream must stop before its next line, if it must."""
-        if time.monotonic() - started > self.settings.max_stream_s:
+    def _ended(self, started: float, timed_out: bool = False) -> ErrorItem | None:
+        """Why the stream must stop before its next line, if it must (``timed_out``:
+        its time ran out while it waited for that line)."""
+        if timed_out or time.monotonic() - started > self.settings.max_stream_s:
             return item("stream_time_exceeded", ("body",),
                         f"the stream ran for {self.settings.max_stream_s} s "
                         "(RUMMY_SOLVER_MAX_STREAM_S); later lines were not answered")
@@ -198,14 +213,16 @@ class NdjsonStream:
                                 (b"cache-control", b"no-store")]})
         try:
             number = 0
-            async for line in lines:
+            ends_at = started + self.settings.max_stream_s
+            while (line := await lines.next_line(ends_at)) is not None:
                 number += 1
-                ended = self._ended(started)
+                ended = self._ended(started, timed_out=line is TIME_UP)
                 if ended is not None:
                     self.failed += 1
                     await send({"type": "http.response.body", "more_body": True,
                                 "body": encode(error_answer(None, number, ended)).encode() + b"\n"})
                     break
+                assert not isinstance(line, _TimeUp)  # _ended said so
                 # One line at a time: the next waits its turn with other clients' requests.
                 window.append(asyncio.ensure_future(self._answer(line, number, lines)))
                 await self._send_one(window.popleft(), send)
