@@ -76,6 +76,24 @@ def test_a_key_is_needed_and_checked() -> None:
             assert client.get(path).status_code == 200, path
 
 
+def test_a_key_answer_points_at_the_header_that_carried_the_key() -> None:
+    """``loc`` is the path to the input at fault (docs/INTEGRATION.md, "Errors"):
+    a key sent as ``X-API-Key`` is answered at ``["header", "x-api-key"]``, not
+    at the Authorization header the request does not have."""
+    with make(api_keys="alpha-key", rate_limit="1/minute") as client:
+        def loc(headers: dict[str, str]) -> tuple[int, list[str]]:
+            answer = client.post("/v1/solve", json=HAND, headers=headers)
+            return answer.status_code, answer.json()["detail"][0]["loc"]
+
+        assert loc({"X-API-Key": "nope"}) == (401, ["header", "x-api-key"])
+        assert loc({"Authorization": "Bearer nope"}) == (401, ["header", "authorization"])
+        assert loc({}) == (401, ["header", "authorization"])  # no key: where it goes
+        assert client.post("/v1/solve", json=HAND,
+                           headers={"X-API-Key": "alpha-key"}).status_code == 200
+        assert loc({"X-API-Key": "alpha-key"}) == (429, ["header", "x-api-key"])
+        assert loc({"Authorization": "Bearer alpha-key"}) == (429, ["header", "authorization"])
+
+
 def test_openapi_documents_the_key_answers_of_every_v1_operation() -> None:
     """Every ``/v1`` request is checked for its key before its route runs, the
     variants and the stream included: the document lists their 401, 429 and
@@ -324,7 +342,7 @@ def test_failed_keys_are_limited_per_address() -> None:
         assert [g.status_code for g in guesses] == [401, 401, 401, 429]
         refused = guesses[3].json()["detail"][0]
         assert refused["type"] == "too_many_failed_keys"
-        assert refused["loc"] == ["header", "authorization"]
+        assert refused["loc"] == ["header", "x-api-key"]  # the header that carried the key
         assert 1 <= int(guesses[3].headers["retry-after"]) <= 60
         right = attacker.post("/v1/solve", json=HAND, headers={"X-API-Key": "right-key"})
         assert right.status_code == 429  # not checked: no oracle past the limit

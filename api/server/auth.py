@@ -88,13 +88,25 @@ def failure_bucket(scope: Scope) -> str:
 
 def presented_key(scope: Scope) -> str | None:
     """The key a request carries (``Authorization: Bearer`` or ``X-API-Key``)."""
+    return _presented(scope)[0]
+
+
+def key_loc(scope: Scope) -> tuple[str, str]:
+    """The ``loc`` of an answer about the request's key: the header that carried it
+    (``X-API-Key`` when the key came there), else ``Authorization``."""
+    return _presented(scope)[1]
+
+
+def _presented(scope: Scope) -> tuple[str | None, tuple[str, str]]:
     authorization = header(scope, b"authorization")
     if authorization:
         scheme, _, value = authorization.partition(" ")
         if scheme.lower() == "bearer" and value.strip():
-            return value.strip()
+            return value.strip(), KEY_LOC
     key = header(scope, b"x-api-key")
-    return key.strip() if key and key.strip() else None
+    if key and key.strip():
+        return key.strip(), ("header", "x-api-key")
+    return None, KEY_LOC
 
 
 class ApiKeyMiddleware:
@@ -126,7 +138,7 @@ class ApiKeyMiddleware:
         try:
             refusal = await self._check(scope, state)
         except CounterUnavailable as down:
-            refusal = counter_down(down)
+            refusal = counter_down(down, key_loc(scope))
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -134,7 +146,7 @@ class ApiKeyMiddleware:
 
     async def _check(self, scope: Scope, state: dict[str, object]) -> Response | None:
         """The refusal of this request, or None when it may go on."""
-        presented = presented_key(scope)
+        presented, loc = _presented(scope)
         if presented is None:
             state["log_fields"] = {"key": "none"}
             return error_response(
@@ -156,10 +168,10 @@ class ApiKeyMiddleware:
                 f"too many requests with an unknown API key from this address "
                 f"({self.failure_limit}); for {wait} s only keys already used from here "
                 "are served",
-                KEY_LOC, headers={"Retry-After": str(wait)})
+                loc, headers={"Retry-After": str(wait)})
         if key is None:
             state["log_fields"] = {"key": "unknown"}
-            return error_response(401, "unauthorized", "this API key is not known", KEY_LOC,
+            return error_response(401, "unauthorized", "this API key is not known", loc,
                                   headers={"WWW-Authenticate": "Bearer"})
         state["key_id"] = key.id  # the access log names the key by it, admitted or not
         wait = await self.limiter.allow(key.id, key.rate)
@@ -167,7 +179,7 @@ class ApiKeyMiddleware:
             return error_response(
                 429, "rate_limited",
                 f"this API key is over its rate limit ({key.rate}); retry in {wait} s",
-                KEY_LOC, headers={"Retry-After": str(wait)})
+                loc, headers={"Retry-After": str(wait)})
         await self._remember(bucket, key.id)
         return None
 
@@ -195,10 +207,12 @@ def _admitted(bucket: str, key_id: str) -> tuple[str, str]:
             f"admitted-keys/{bucket}/{key_id}/{day - 1}")
 
 
-def counter_down(down: CounterUnavailable) -> Response:
-    """503 while the rate limit counter does not answer (``RUMMY_SOLVER_RATE_LIMIT_FAIL=closed``)."""
+def counter_down(down: CounterUnavailable,
+                 loc: tuple[str, str] = KEY_LOC) -> Response:
+    """503 while the rate limit counter does not answer (``RUMMY_SOLVER_RATE_LIMIT_FAIL=closed``);
+    ``loc``: the header that carried the key (``key_loc``)."""
     return error_response(
         503, "rate_limit_unavailable",
         f"the rate limits cannot be counted now (Redis does not answer) and this service "
         f"refuses what it cannot count; retry in {down.retry_after} s",
-        KEY_LOC, headers={"Retry-After": str(down.retry_after)})
+        loc, headers={"Retry-After": str(down.retry_after)})

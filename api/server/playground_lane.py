@@ -80,7 +80,7 @@ class PlaygroundLaneMiddleware:
         try:
             wait = await self.limiter.allow(f"{LANE}/{failure_bucket(scope)}", self.rate)
         except CounterUnavailable as down:  # a silent Redis under the closed policy
-            await counter_down(down)(scope, receive, send)
+            await counter_down(down, ("header", MARKER.lower()))(scope, receive, send)
             return
         if wait is not None:
             await error_response(
