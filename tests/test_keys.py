@@ -66,6 +66,8 @@ def test_a_key_is_needed_and_checked() -> None:
         assert missing.headers["www-authenticate"] == "Bearer"
         wrong = client.post("/v1/solve", json=HAND, headers={"Authorization": "Bearer nope"})
         assert wrong.status_code == 401 and "not known" in wrong.json()["detail"][0]["msg"]
+        # the message says what to do, as the missing key's does
+        assert "send a key this service was configured with" in wrong.json()["detail"][0]["msg"]
         assert client.post("/v1/solve", json=HAND,
                            headers={"Authorization": "Bearer alpha-key"}).status_code == 200
         assert client.post("/v1/solve", json=HAND,

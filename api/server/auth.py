@@ -171,7 +171,10 @@ class ApiKeyMiddleware:
                 loc, headers={"Retry-After": str(wait)})
         if key is None:
             state["log_fields"] = {"key": "unknown"}
-            return error_response(401, "unauthorized", "this API key is not known", loc,
+            return error_response(
+                401, "unauthorized", "this API key is not known: send a key this service was "
+                "configured with (as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'); "
+                "retrying this one will not help", loc,
                                   headers={"WWW-Authenticate": "Bearer"})
         state["key_id"] = key.id  # the access log names the key by it, admitted or not
         wait = await self.limiter.allow(key.id, key.rate)
