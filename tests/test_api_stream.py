@@ -249,3 +249,34 @@ def test_a_stream_whose_client_sends_nothing_more_ends_at_its_time() -> None:
     assert [a.get("error", {}).get("type") for a in answers] == [None, "stream_time_exceeded"]
     assert answers[1]["line"] == 2
     assert sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+
+
+class _LatePool:
+    """A pool whose every job overran its deadline (a 503 ``unavailable``)."""
+
+    async def submit(self, *args: Any, **kwargs: Any) -> Outcome:
+        return Outcome(503, b'{"detail":[]}', {"retry_after": 1})
+
+
+def test_a_line_the_solver_could_not_answer_says_what_to_do() -> None:
+    """An ``unavailable`` line's message says to send the line again, as the
+    HTTP answer's says to retry (it said only that the solver failed)."""
+    stream = NdjsonStream(cast(SolverPool, _LatePool()), Settings(), "-")
+    body = [{"type": "http.request", "body": b'{"variant": "gin", "hand": "AS"}\n',
+             "more_body": False}]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        if body:
+            return body.pop()
+        await asyncio.Event().wait()  # still connected
+        raise AssertionError  # pragma: no cover
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
+
+    asyncio.run(stream({"type": "http", "client": ("1.2.3.4", 5)}, receive, send))
+    answers = [json.loads(line) for m in sent if m["type"] == "http.response.body"
+               for line in m.get("body", b"").decode().splitlines()]
+    assert [a["error"]["type"] for a in answers] == ["unavailable"]
+    assert answers[0]["error"]["msg"].endswith("; send it again")

@@ -111,6 +111,10 @@ def test_a_late_job_is_answered_at_once_and_its_process_kept_if_it_finishes() ->
         late_by = (LATE_S + BACKSTOP_S) / 2  # past the answer, short of the kill
         outcome = await _submit(pool, "sleep", {"s": 0.2 + late_by}, 0.2)
         assert outcome.status == 503
+        # its message says what to do, as its Retry-After does
+        assert body(outcome)["detail"][0]["type"] == "unavailable"
+        assert body(outcome)["detail"][0]["msg"].endswith(
+            f"; retry in {outcome.log['retry_after']} s")
         after = await _submit(pool, "pid", {}, 10)
         assert after.status == 200 and body(after)["pid"] == first
 

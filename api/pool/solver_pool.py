@@ -813,7 +813,7 @@ class SolverPool:
             return
         _log(job, logging.WARNING, "solver process late on %s by %.0f ms; answering 503",
              job.op, (self.loop.time() - job.deadline_at) * 1000)
-        self._finish(job, _unavailable("the solver overran the request's deadline", 1))
+        self._finish(job, _unavailable("the solver overran the request's deadline; retry in 1 s", 1))
         # Its client has its answer: its next request is not one behind this
         # job's tail (the fair queue would keep it off the last free solver).
         self._uncount(job)
@@ -832,7 +832,7 @@ class SolverPool:
             logger.error("solver process overran the deadline of %s by %.0f ms; replacing it",
                          job.op, (self.loop.time() - job.deadline_at) * 1000)
         slot.kill()
-        self._finish(job, _unavailable("the solver overran the request's deadline", 1))
+        self._finish(job, _unavailable("the solver overran the request's deadline; retry in 1 s", 1))
         if slot in self.slots:
             self._replace(self.slots.index(slot), slot)
         self._dispatch()

@@ -188,7 +188,8 @@ class NdjsonStream:
                 f"its deadline; retry in {outcome.log['retry_after']} s"))).encode(), False
         if outcome.status != 200:  # the solver process failed or overran: the line's error
             return encode(error_answer(None, number, item(
-                "unavailable", PREFIX, "the solver could not answer this line in time"))).encode(), \
+                "unavailable", PREFIX, "the solver could not answer this line in time; "
+                "send it again"))).encode(), \
                 False
         return outcome.body, bool(outcome.log.get("ok"))
 
