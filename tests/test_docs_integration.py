@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from api.shared.error_codes import ERROR_CODES
+
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT = ROOT / "clients" / "typescript"
 DOCS = [ROOT / "docs" / "INTEGRATION.md", CLIENT / "README.md"]
@@ -50,3 +52,16 @@ def test_npm_pack_builds_what_the_package_exports() -> None:
     for target in targets:
         assert any(target.removeprefix("./").startswith(folder + "/") for folder in package["files"]), \
             f"{target} is not in the package's files {package['files']}"
+
+
+def test_the_error_table_says_what_to_do_for_every_status_the_service_answers() -> None:
+    """Every code ``api/shared/error_codes.py`` gives an HTTP status (``"403: ..."``)
+    has its row in docs/INTEGRATION.md's table of statuses and what to do (403
+    ``cors_refused`` and 405 ``method_not_allowed`` had none)."""
+    text = (ROOT / "docs" / "INTEGRATION.md").read_text(encoding="utf-8")
+    table = text[text.index("| status | meaning | what to do |"):]
+    table = table[:table.index("\n\n")]
+    rows = table.splitlines()[2:]
+    missing = [f"{code} ({meaning[:3]})" for code, meaning in ERROR_CODES.items()
+               if re.match(r"\d{3}\b", meaning) and not any(f"`{code}`" in row for row in rows)]
+    assert not missing, missing
