@@ -1331,6 +1331,26 @@ def test_a_refused_cors_preflight_is_a_json_error() -> None:
         assert "x-request-id" in both.headers  # answered inside the request context
 
 
+def test_cors_refused_says_what_a_preflight_is_refused_for() -> None:
+    """``cors_refused``'s meaning (README, error_codes.py) is what the CORS
+    middleware refuses: an origin not listed or a method it does not allow,
+    never a request header (it allows every one); it promised refusals of
+    headers that RUMMY_SOLVER_CORS_ORIGINS, which lists only origins, "does not
+    allow"."""
+    from api.shared.error_codes import ERROR_CODES
+
+    app = create_app(Settings(processes=0, cors_origins="https://game.example"))
+    with TestClient(app) as client:
+        asked = client.options("/v1/solve", headers={
+            "Origin": "https://game.example", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "x-any-header, authorization"})
+        assert asked.status_code == 200  # no header is refused
+        allowed = [m.strip() for m in asked.headers["access-control-allow-methods"].split(",")]
+    meaning = ERROR_CODES["cors_refused"]
+    assert f"{', '.join(allowed[:-1])} and {allowed[-1]}" in meaning, (allowed, meaning)
+    assert "every request header is allowed" in meaning
+
+
 # ---------------------------------------------------------------------------
 # Layering
 

@@ -188,8 +188,9 @@ SERVICE: dict[str, str] = {
     "rate_limit_unavailable": "503: the rate limits cannot be counted (Redis does not answer) "
                               "and RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (Retry-After says when "
                               "to retry)",
-    "cors_refused": "403: a CORS preflight from an origin, or asking for a method or headers, "
-                    "that RUMMY_SOLVER_CORS_ORIGINS does not allow",
+    "cors_refused": "403: a CORS preflight from an origin RUMMY_SOLVER_CORS_ORIGINS does not "
+                    "list, or asking for a method other than GET, POST and OPTIONS (every "
+                    "request header is allowed)",
     "not_found": "404: no such path (or variant)",
     "method_not_allowed": "405",
     "http_error": "another HTTP error",

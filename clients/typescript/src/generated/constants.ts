@@ -115,7 +115,7 @@ export const ERROR_CODES = {
   "rate_limited": "429: the API key is over its rate limit (Retry-After says when to retry)",
   "too_many_failed_keys": "429: too many requests with an unknown API key from this client address (RUMMY_SOLVER_AUTH_FAILURE_LIMIT); until Retry-After only keys already used from there are served",
   "rate_limit_unavailable": "503: the rate limits cannot be counted (Redis does not answer) and RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (Retry-After says when to retry)",
-  "cors_refused": "403: a CORS preflight from an origin, or asking for a method or headers, that RUMMY_SOLVER_CORS_ORIGINS does not allow",
+  "cors_refused": "403: a CORS preflight from an origin RUMMY_SOLVER_CORS_ORIGINS does not list, or asking for a method other than GET, POST and OPTIONS (every request header is allowed)",
   "not_found": "404: no such path (or variant)",
   "method_not_allowed": "405",
   "http_error": "another HTTP error",
