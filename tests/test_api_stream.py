@@ -9,7 +9,7 @@ import math
 import random
 import time
 import warnings
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from typing import Any, cast
 
 import pytest
@@ -73,6 +73,17 @@ def _answers(text: str) -> list[dict[str, object]]:
 
 def _bulk(lines: list[str]) -> list[dict[str, object]]:
     return [answer_line(line, number) for number, line in enumerate(lines, 1)]
+
+
+def _body_then_silence(body: list[dict[str, Any]]) -> Callable[[], Awaitable[dict[str, Any]]]:
+    """An ASGI ``receive`` that gives ``body``'s messages (last first), then
+    waits for good: a client still connected that sends nothing more."""
+    async def receive() -> dict[str, Any]:
+        if body:
+            return body.pop()
+        await asyncio.Event().wait()
+        raise AssertionError  # pragma: no cover
+    return receive
 
 
 def test_every_line_is_answered_in_order_as_bulk_answers_it(client: TestClient) -> None:
@@ -188,11 +199,7 @@ def test_a_client_that_stops_reading_is_let_go_after_the_streams_time() -> None:
     async def run() -> float:
         reading = asyncio.Event()  # set: the client reads again (the test's end)
 
-        async def receive() -> dict[str, Any]:
-            if body:
-                return body.pop()
-            await asyncio.Event().wait()  # still connected
-            raise AssertionError  # pragma: no cover
+        receive = _body_then_silence(body)
 
         async def send(message: MutableMapping[str, Any]) -> None:
             sent.append(dict(message))
@@ -226,11 +233,7 @@ def test_a_stream_whose_client_sends_nothing_more_ends_at_its_time() -> None:
     sent: list[dict[str, Any]] = []
 
     async def run() -> bool:
-        async def receive() -> dict[str, Any]:
-            if body:
-                return body.pop()
-            await asyncio.Event().wait()  # still connected, sending nothing
-            raise AssertionError  # pragma: no cover
+        receive = _body_then_silence(body)
 
         async def send(message: MutableMapping[str, Any]) -> None:
             sent.append(dict(message))
@@ -266,11 +269,7 @@ def test_a_line_the_solver_could_not_answer_says_what_to_do() -> None:
              "more_body": False}]
     sent: list[dict[str, Any]] = []
 
-    async def receive() -> dict[str, Any]:
-        if body:
-            return body.pop()
-        await asyncio.Event().wait()  # still connected
-        raise AssertionError  # pragma: no cover
+    receive = _body_then_silence(body)
 
     async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(dict(message))
