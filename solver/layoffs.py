@@ -53,15 +53,22 @@ from solver.geometry import GEOMETRY
 from solver.melds import Candidate, Extension, TableSpot, layoffs_led_by, set_wild_suits
 from solver.objective import plain_pass
 from solver.results import Meld
-from solver.rules import Deal, InvalidRulesError, Rules, base_points, melded_points
+from solver.rules import (
+    MAX_SET_CARDS,
+    Deal,
+    InvalidRulesError,
+    Rules,
+    base_points,
+    melded_points,
+)
 from solver.session import Session
 
 MAX_TABLE_MELDS = 50
 MAX_RUN_MELD_CARDS = 14
 """The most cards a run on the table may hold."""
-MAX_MELD_CARDS = 64
-"""The most cards any table meld may hold: a set under the largest ``max_set_size`` a house
-rule may give (the deal's own limit is ``meld_cards_limit``)."""
+MAX_MELD_CARDS = max(MAX_RUN_MELD_CARDS, MAX_SET_CARDS)
+"""The most cards any table meld may hold under any rules: a set under the largest
+``max_set_size`` (the deal's own limit is ``meld_cards_limit``)."""
 
 
 def meld_cards_limit(rules: Rules) -> int:

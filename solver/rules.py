@@ -53,6 +53,8 @@ PILE_PICKUPS: tuple[str, ...] = get_args(PilePickup)
 ROUND_SCORINGS: tuple[str, ...] = get_args(RoundScoring)
 REQUIREMENT_KINDS: tuple[str, ...] = get_args(RequirementKind)
 MAX_HAND_CARDS = 30
+MAX_SET_CARDS = 64
+"""The most cards a set may hold under any house rule (``max_set_size``)."""
 MAX_REQUIREMENTS = 4
 MAX_POINTS = 1000
 
@@ -60,6 +62,7 @@ __all__ = [
     "ACE_MODES",
     "MAX_DECK_CARDS",
     "MAX_HAND_CARDS",
+    "MAX_SET_CARDS",
     "PRESETS",
     "AceMode",
     "CardPoints",
@@ -225,7 +228,7 @@ class Rules:
         """Most cards a set may hold (distinct suits: 4)."""
         if not self.set_allow_same_suit:
             return 4 if self.max_set_size is None else min(4, self.max_set_size)
-        return 64 if self.max_set_size is None else self.max_set_size
+        return MAX_SET_CARDS if self.max_set_size is None else self.max_set_size
 
     @property
     def has_opening(self) -> bool:
@@ -323,7 +326,7 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "decks": (1, 8),
     "jokers_per_deck": (0, 4),
     "hand_size": (1, MAX_HAND_CARDS),
-    "max_set_size": (3, 64),
+    "max_set_size": (3, MAX_SET_CARDS),
     "min_run_length": (3, 13),
     "min_naturals_per_meld": (1, 14),
     "max_wilds_per_meld": (0, 13),
