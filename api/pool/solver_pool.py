@@ -813,7 +813,7 @@ class SolverPool:
             return
         _log(job, logging.WARNING, "solver process late on %s by %.0f ms; answering 503",
              job.op, (self.loop.time() - job.deadline_at) * 1000)
-        self._finish(job, _unavailable("the solver overran the request's deadline; retry in 1 s", 1))
+        self._finish(job, _unavailable_retry("the solver overran the request's deadline"))
         # Its client has its answer: its next request is not one behind this
         # job's tail (the fair queue would keep it off the last free solver).
         self._uncount(job)
@@ -832,7 +832,7 @@ class SolverPool:
             logger.error("solver process overran the deadline of %s by %.0f ms; replacing it",
                          job.op, (self.loop.time() - job.deadline_at) * 1000)
         slot.kill()
-        self._finish(job, _unavailable("the solver overran the request's deadline; retry in 1 s", 1))
+        self._finish(job, _unavailable_retry("the solver overran the request's deadline"))
         if slot in self.slots:
             self._replace(self.slots.index(slot), slot)
         self._dispatch()
@@ -902,10 +902,21 @@ class _Starting:
         pass
 
 
+def _retry_seconds(retry_after_s: float) -> int:
+    """The whole seconds of a ``Retry-After`` (at least 1)."""
+    return max(1, math.ceil(retry_after_s))
+
+
 def _unavailable(detail: str, retry_after_s: float = 1) -> Outcome:
     """A 503 answer with ``Retry-After`` (the pool could not answer in time)."""
     return Outcome(503, error_bytes("unavailable", detail),
-                   {"retry_after": max(1, math.ceil(retry_after_s)), "deadline_hit": True})
+                   {"retry_after": _retry_seconds(retry_after_s), "deadline_hit": True})
+
+
+def _unavailable_retry(detail: str, retry_after_s: float = 1) -> Outcome:
+    """``_unavailable`` whose message ends with when to retry: the seconds
+    its ``Retry-After`` gives."""
+    return _unavailable(f"{detail}; retry in {_retry_seconds(retry_after_s)} s", retry_after_s)
 
 
 def _log(job: _Job, level: int, message: str, *args: object) -> None:
