@@ -65,12 +65,12 @@ from solver.rules import (
     MAX_DECK_CARDS,
     MAX_HAND_CARDS,
     Deal,
-    InvalidRulesError,
     check_copies,
     check_hand,
     deck_copies,
     make_deal,
     make_rules,
+    refusal_by_knob,
 )
 from solver.session import Session
 
@@ -802,12 +802,15 @@ def pile_hint(
     depth, under the variant's ``pile_pickup`` rule."""
     until = play_deadline(time_limit_ms, deadline)
     deal = _deal(variant, wild_rank, rules)
+    objective_of(deal.rules, "pile pickup")
     rule = deal.rules.pile_pickup
     if rule == "none":
-        raise InvalidRulesError(
-            "variant", f"variant {deal.rules.name!r} does not take from the discard pile below "
-            "its top (knob pile_pickup is none; rummy500 and rommy do)")
-    objective_of(deal.rules, "pile pickup")
+        raise refusal_by_knob(
+            deal.rules, "pile_pickup",
+            f"variant {deal.rules.name!r} does not take from the discard pile below its top "
+            "(knob pile_pickup is none; rummy500 and rommy do)",
+            "nothing is taken from below the discard pile's top (must_meld and meld_or_penalty "
+            "take from it)")
     cards = _hand(hand, deal)
     table_cards = _parse_table(table)
     pile = parse_cards(discard_pile, "discard_pile")

@@ -56,10 +56,10 @@ from solver.results import Meld
 from solver.rules import (
     MAX_SET_CARDS,
     Deal,
-    InvalidRulesError,
     Rules,
     base_points,
     melded_points,
+    refusal_by_knob,
 )
 from solver.session import Session
 
@@ -86,14 +86,21 @@ points, fewer cards left in hand wins."""
 
 
 def objective_of(rules: Rules, what: str = "laying off") -> str:
-    """``min_deadwood`` or ``max_net``; the Indian objectives have no laying off."""
+    """``min_deadwood`` or ``max_net``; the Indian objectives have no laying
+    off, whether the preset's (``unknown_variant`` on ``variant``, as the
+    API's list of presets for the operation said) or a house rule's
+    (``invalid_rules`` on ``rules.objective``): the knob decides, not the
+    preset's name (``rules.refusal_by_knob``)."""
     if rules.objective in ("min_deadwood", "max_net"):
         return rules.objective
-    raise InvalidRulesError(
-        "variant",
+    raise refusal_by_knob(
+        rules, "objective",
         f"variant {rules.name!r} has no {what}: an Indian hand is shown complete "
-        "(use basic, gin, rummy500, rommy, contract or kalooki)",
-    )
+        "(use basic, gin, rummy500, rommy, contract or kalooki, or set the knob objective to "
+        "min_deadwood or max_net)",
+        f"an Indian objective has no {what}, its hand is shown complete (min_deadwood and "
+        "max_net have it)",
+        variant_code="unknown_variant")
 
 
 def points_cost(objective: str, deadwood_points: int, net_points: int, unmelded: int) -> Cost:

@@ -51,13 +51,13 @@ from solver.results import Meld, Solution
 from solver.rules import (
     MAX_HAND_CARDS,
     Deal,
-    InvalidRulesError,
     Rules,
     base_points,
     check_copies,
     make_deal,
     make_rules,
     melded_points,
+    refusal_by_knob,
 )
 from solver.scoring import meets_declaration, score_arrangement, unmet_requirements
 from solver.session import Session
@@ -271,9 +271,13 @@ def score_round(
     deal = make_deal(make_rules(variant, rules), wild_rank)
     method = deal.rules.round_scoring
     if method == "knock":
-        raise InvalidRulesError(
-            "variant", f"variant {deal.rules.name!r} is scored knock by knock (round_scoring "
-            "'knock'): use gin_score / POST /v1/gin/score")
+        raise refusal_by_knob(
+            deal.rules, "round_scoring",
+            f"variant {deal.rules.name!r} is scored knock by knock (round_scoring 'knock'): use "
+            "gin_score / POST /v1/gin/score",
+            "a knock is scored knock by knock: use gin_score / POST /v1/gin/score (collect, "
+            "net, indian and hand_penalty score a round)",
+            variant_code="unknown_variant")
     parsed = _parse_players(players, deal)
     _check_flags(parsed, deal.rules)
     if method == "collect":

@@ -78,6 +78,7 @@ __all__ = [
     "make_rules",
     "melded_points",
     "own_slot_scores_apart",
+    "refusal_by_knob",
     "request_key",
 ]
 
@@ -771,6 +772,33 @@ def _apply(base: Rules, overrides: Mapping[str, Any]) -> Rules:
         return dataclasses.replace(base, **changes)
     except TypeError as error:  # an unhashable value slipped into a knob
         raise InvalidRulesError("rules", f"bad knob value: {error}") from None
+
+
+def refusal_by_knob(rules: Rules, knob: str, variant_message: str, knob_message: str, *,
+                    variant_code: str = "invalid_rules") -> InvalidRulesError:
+    """The refusal of an operation that ``rules``' value of ``knob`` rules out
+    (an Indian objective has no laying off, ``pile_pickup: none`` no pile
+    pickup, ``round_scoring: knock`` no round score): every operation decides
+    by the knob, never by the preset's name, so a house variant that sets the
+    knob is taken or refused as a preset with that value would be.
+
+    Where the value is the preset's own, the variant is at fault
+    (``variant_message`` on ``variant``, code ``variant_code``); where a
+    house override set it, the knob is (``rules.<knob>``, ``invalid_rules``:
+    "knob 'objective' is 'cascade': " then ``knob_message``).
+
+    >>> refusal_by_knob(make_rules("basic", {"pile_pickup": "none"}), "pile_pickup", "v", "k").loc
+    ('variant',)
+    >>> error = refusal_by_knob(make_rules("rummy500", {"pile_pickup": "none"}), "pile_pickup",
+    ...                         "v", "nothing is taken below the top")
+    >>> error.loc, error.message
+    (('rules', 'pile_pickup'), "knob 'pile_pickup' is 'none': nothing is taken below the top")
+    """
+    value = getattr(rules, knob)
+    preset = PRESETS.get(rules.name)
+    if preset is not None and getattr(preset, knob) == value:
+        return InvalidRulesError("variant", variant_message, code=variant_code)
+    return InvalidRulesError(knob, f"knob {knob!r} is {value!r}: {knob_message}")
 
 
 def parse_requirements(value: object) -> tuple[Requirement, ...]:

@@ -218,6 +218,46 @@ def test_bad_input_is_422_naming_the_field(
     assert item["loc"] == loc and item["type"] == code, item
 
 
+# The knob decides, never the preset's name: a house rule that gives a preset the
+# knob an operation needs is answered, and one that takes it away is refused on the
+# knob. The REST lists of variants refused these by name (unknown_variant), while the
+# library, bulk's workers past the model and the docs went by the knob, and the
+# knob's refusals sat on "variant" ("variant 'rummy500' does not take from the pile
+# ... rummy500 and rommy do").
+HOUSE_KNOB_ANSWERED = [
+    ("/v1/layoffs", {"variant": "indian13", "wild_rank": "7H", "hand": "8H 9H",
+                     "table": [["5H", "6H", "7S"]], "rules": {"objective": "min_deadwood"}}),
+    ("/v1/hints/pile", {"variant": "indian13", "wild_rank": "7H", "hand": "8H 9H",
+                        "discard_pile": "7H 4C", "rules": {"objective": "max_net",
+                                                           "pile_pickup": "must_meld"}}),
+    ("/v1/score/round", {"variant": "gin", "rules": {"round_scoring": "collect"},
+                         "players": [{"went_out": True}, {"hand": "KD 4C"}]}),
+]
+HOUSE_KNOB_REFUSED = [
+    ("/v1/layoffs", {"variant": "basic", "hand": "8H", "table": [],
+                     "rules": {"objective": "cascade"}}, "objective"),
+    ("/v1/hints/pile", {"variant": "rummy500", "hand": "8H", "discard_pile": "4H",
+                        "rules": {"pile_pickup": "none"}}, "pile_pickup"),
+    ("/v1/score/round", {"variant": "basic", "rules": {"round_scoring": "knock"},
+                         "players": [{"went_out": True}, {"hand": "KD"}]}, "round_scoring"),
+]
+
+
+@pytest.mark.parametrize(("path", "body"), HOUSE_KNOB_ANSWERED)
+def test_a_house_knob_gives_a_preset_the_operation(
+        client: TestClient, path: str, body: dict[str, Any]) -> None:
+    answer = client.post(path, json=body)
+    assert answer.status_code == 200, answer.json()
+
+
+@pytest.mark.parametrize(("path", "body", "knob"), HOUSE_KNOB_REFUSED)
+def test_a_house_knob_that_rules_the_operation_out_is_named(
+        client: TestClient, path: str, body: dict[str, Any], knob: str) -> None:
+    item = error(client.post(path, json=body))
+    assert item["loc"] == ["body", "rules", knob] and item["type"] == "invalid_rules", item
+    assert item["msg"].startswith(f"knob {knob!r} is ")
+
+
 def test_hand_limit_follows_settings() -> None:
     with TestClient(create_app(Settings(processes=0, max_hand_cards=5))) as small:
         item = error(small.post("/v1/hints/discard", json={"variant": "gin", "hand": "AS 2S 3S 4S 5S 6S"}))

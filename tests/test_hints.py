@@ -240,6 +240,35 @@ def test_pile_hint_offers_no_new_meld_when_only_layoffs_are_allowed() -> None:
     assert names(deep.best.layoffs[0].cards)[0] == "5S"
 
 
+def test_layoffs_and_pile_go_by_the_knobs_not_the_preset() -> None:
+    """An Indian preset whose objective a house rule sets lays off and takes the
+    pile; a house rule that sets an Indian objective, or pile_pickup none, is
+    refused on that knob (it was refused on "variant", which said the variant
+    was the fault: "variant 'rummy500' does not take from the discard pile ...
+    rummy500 and rommy do")."""
+    house = {"objective": "min_deadwood"}
+    hint = layoffs_hint("8H 9H", [["5H", "6H", "7S"]], "indian13", wild_rank="7H", rules=house)
+    assert hint.best.layoffs and hint.value == 0
+    pile = pile_hint("8H 9H", [], "7H 4C", "indian13", wild_rank="7H",
+                     rules={"objective": "max_net", "pile_pickup": "must_meld"})
+    assert pile.depths[1].legal
+    for call, knob in (
+            (lambda: layoffs_hint("8H", [], "basic", rules={"objective": "cascade"}), "objective"),
+            (lambda: pile_hint("8H", [], "4H", "rummy500", rules={"objective": "marriage"}),
+             "objective"),
+            (lambda: pile_hint("8H", [], "4H", "rummy500", rules={"pile_pickup": "none"}),
+             "pile_pickup")):
+        with pytest.raises(InvalidRulesError) as info:
+            call()
+        assert info.value.loc == ("rules", knob) and info.value.code == "invalid_rules"
+    with pytest.raises(InvalidRulesError) as info:
+        layoffs_hint("8H", [], "indian13")
+    assert info.value.loc == ("variant",) and info.value.code == "unknown_variant"
+    with pytest.raises(InvalidRulesError) as info:
+        pile_hint("8H", [], "4H", "gin")
+    assert info.value.loc == ("variant",) and info.value.code == "invalid_rules"
+
+
 def test_pile_hint_only_for_500_games() -> None:
     with pytest.raises(InvalidRulesError):
         pile_hint("2D", [], "4H", "gin")

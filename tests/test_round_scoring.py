@@ -62,8 +62,20 @@ def test_basic_bad_rounds() -> None:
     with pytest.raises(InvalidHandError) as info:
         score_round([PlayerHand(went_out=True)], "basic")
     assert info.value.field == "players"
-    with pytest.raises(InvalidRulesError, match="gin_score"):
+    with pytest.raises(InvalidRulesError, match="gin_score") as rules_info:
         score_round([PlayerHand(went_out=True), PlayerHand()], "gin")
+    assert rules_info.value.loc == ("variant",)
+
+
+def test_the_round_scoring_knob_decides_not_the_preset() -> None:
+    """gin with a house round_scoring is scored; a house knock is refused on
+    the knob (it was refused on "variant": "variant 'basic' is scored knock by
+    knock")."""
+    players = [PlayerHand(went_out=True), PlayerHand(hand="KD 4C")]
+    assert score_round(players, "gin", rules={"round_scoring": "collect"}).points == (14, 0)
+    with pytest.raises(InvalidRulesError) as info:
+        score_round(players, "basic", rules={"round_scoring": "knock"})
+    assert info.value.loc == ("rules", "round_scoring") and info.value.code == "invalid_rules"
 
 
 # --- rummy500 / rommy ---------------------------------------------------------------

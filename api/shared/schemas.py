@@ -74,13 +74,18 @@ MAX_LIST = 64  # cards in any one list of a request (the card limits are lower)
 
 Variant = enum.Enum("Variant", {name: name for name in PRESETS}, type=str)  # type: ignore[misc]
 Variant.__doc__ = "A rule preset (GET /v1/variants lists each one's knobs)."
-LAYOFF_PRESETS = tuple(n for n, r in PRESETS.items() if r.objective in ("min_deadwood", "max_net"))
-LayoffVariant = enum.Enum("LayoffVariant", {n: n for n in LAYOFF_PRESETS}, type=str)  # type: ignore[misc]
-LayoffVariant.__doc__ = ("A preset that lays off onto table melds (every one but the Indian ones, "
-                         "whose hands are shown complete).")
-ROUND_PRESETS = tuple(n for n, r in PRESETS.items() if r.round_scoring != "knock")
-RoundVariant = enum.Enum("RoundVariant", {n: n for n in ROUND_PRESETS}, type=str)  # type: ignore[misc]
-RoundVariant.__doc__ = "A preset scored round by round (gin is scored knock by knock: /v1/gin/score)."
+# The layoff, pile and round operations take every preset, as the library does: what
+# they need is a knob's value (objective, pile_pickup, round_scoring), which a house
+# rule may set on any preset, so the library refuses by the knob, naming it (the two
+# enums keep their names: /v1 never removes a schema).
+LayoffVariant = enum.Enum("LayoffVariant", {n: n for n in PRESETS}, type=str)  # type: ignore[misc]
+LayoffVariant.__doc__ = ("A rule preset. Laying off needs the objective min_deadwood or max_net "
+                         "(every preset but the Indian ones, whose hands are shown complete; "
+                         "the knob objective may set it), the pile hint also a pile_pickup "
+                         "other than none.")
+RoundVariant = enum.Enum("RoundVariant", {n: n for n in PRESETS}, type=str)  # type: ignore[misc]
+RoundVariant.__doc__ = ("A rule preset, scored by its knob round_scoring (gin's, knock, is scored "
+                        "knock by knock: /v1/gin/score; the knob may set another).")
 Engine = enum.Enum("Engine", {name: name for name in ENGINES}, type=str)  # type: ignore[misc]
 Engine.__doc__ = ("auto: the exact search, CP-SAT past its budget; search: the exact search; "
                   "cpsat: OR-Tools CP-SAT.")
@@ -433,9 +438,8 @@ if TYPE_CHECKING:  # the enums are built from the presets at run time
     RequirementKindOut = Any
 else:
     VariantIn = choice_type(Variant, "variant", "unknown_variant")
-    LayoffVariantIn = choice_type(LayoffVariant, "variant for this endpoint", "unknown_variant")
-    RoundVariantIn = choice_type(RoundVariant, "variant for round scoring (gin is scored knock by "
-                             "knock: gin_score, POST /v1/gin/score)", "unknown_variant")
+    LayoffVariantIn = choice_type(LayoffVariant, "variant", "unknown_variant")
+    RoundVariantIn = choice_type(RoundVariant, "variant", "unknown_variant")
     EngineIn = choice_type(Engine, "engine", "unknown_engine")
     RequirementKindOut = RequirementKind
 

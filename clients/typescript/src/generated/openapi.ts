@@ -7988,10 +7988,10 @@ export interface components {
         };
         /**
          * LayoffVariant
-         * @description A preset that lays off onto table melds (every one but the Indian ones, whose hands are shown complete).
+         * @description A rule preset. Laying off needs the objective min_deadwood or max_net (every preset but the Indian ones, whose hands are shown complete; the knob objective may set it), the pile hint also a pile_pickup other than none.
          * @enum {string}
          */
-        LayoffVariant: "basic" | "gin" | "rummy500" | "rommy" | "contract" | "kalooki";
+        LayoffVariant: "basic" | "gin" | "rummy500" | "rommy" | "indian13" | "indian21" | "contract" | "kalooki";
         /**
          * LayoffsRequest
          * @description A hand and the melds on the table.
@@ -11869,10 +11869,10 @@ export interface components {
         RoundScoring: "collect" | "net" | "indian" | "hand_penalty" | "knock";
         /**
          * RoundVariant
-         * @description A preset scored round by round (gin is scored knock by knock: /v1/gin/score).
+         * @description A rule preset, scored by its knob round_scoring (gin's, knock, is scored knock by knock: /v1/gin/score; the knob may set another).
          * @enum {string}
          */
-        RoundVariant: "basic" | "rummy500" | "rommy" | "indian13" | "indian21" | "contract" | "kalooki";
+        RoundVariant: "basic" | "gin" | "rummy500" | "rommy" | "indian13" | "indian21" | "contract" | "kalooki";
         /**
          * RulesOverride
          * @description Knob overrides applied on top of the variant's preset; every knob is optional and an absent knob keeps the preset's value (GET /v1/variants lists them all). Nullable knobs accept null explicitly (e.g. knock_limit: null = no knocking).
