@@ -62,6 +62,26 @@ def best_reading(cards: Sequence[int], deal: Deal) -> Meld | None:
     return found[0] if found else None
 
 
+def richest_reading(cards: Sequence[int], deal: Deal) -> Meld | None:
+    """The reading of ``cards`` worth the most points, or None when they are
+    no meld: what a player scores for a melded group (the rule book: where a
+    meld reads two ways the player takes the reading worth more), as the
+    solver melds it under ``max_net``.  Among equal points, the preferred one
+    (``best_reading``).  In Rummy 500 with aces wild, AH 2H 3H is worth 6 as
+    A-2-3 (the ace melded low) but 20 as 2-3-4 (the ace a stand-in, worth its
+    own 15):
+
+    >>> from solver.cards import parse_cards
+    >>> from solver.rules import make_rules, make_deal
+    >>> deal = make_deal(make_rules("rummy500", {"cut_joker": True}), "A")
+    >>> cards = parse_cards("AH 2H 3H")
+    >>> best_reading(cards, deal).points, richest_reading(cards, deal).points
+    (6, 20)
+    """
+    found = readings(cards, deal)
+    return max(found, key=lambda meld: meld.points) if found else None
+
+
 def is_meld(cards: Sequence[int], deal: Deal) -> bool:
     """True when ``cards`` can be read as one valid meld."""
     return bool(readings(cards, deal))

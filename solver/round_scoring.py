@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
-from solver.classify import best_reading, is_meld
+from solver.classify import is_meld, richest_reading
 from solver.deadline import Deadline, play_deadline
 from solver.errors import is_list
 from solver.results import Meld, Solution
@@ -392,10 +392,12 @@ def _score_penalty(players: list[_Parsed], deal: Deal) -> RoundScore:
 
 
 def _group_points(group: list[int], deal: Deal) -> tuple[int, Meld | None]:
-    """A melded group's points: as a meld, else card by card at each card's
-    melded points (the cards lie on the table, laid off onto other melds), not
-    its points in hand: the two differ under ``card_points`` overrides."""
-    meld = best_reading(group, deal)
+    """A melded group's points: as a meld, its reading worth most (the
+    player's, as ``solve`` melds it: with aces wild AH 2H 3H is 2-3-4, not a
+    6-point A-2-3), else card by card at each card's melded points (the cards
+    lie on the table, laid off onto other melds), not its points in hand: the
+    two differ under ``card_points`` overrides."""
+    meld = richest_reading(group, deal)
     if meld is not None:
         return meld.points, meld
     return sum(melded_points(c, c, deal, False) for c in group), None

@@ -107,6 +107,25 @@ def test_laid_off_cards_score_their_melded_points() -> None:
     assert second.hand_points == 10 and second.points == -10
 
 
+@pytest.mark.parametrize(("rules", "wild_rank", "group", "points"), [
+    # aces wild: AH as itself is A-2-3 (the ace low, 1), as a stand-in 2-3-4 (its own 15)
+    ({"cut_joker": True}, "A", "AH 2H 3H", 20),
+    # 9s wild, a stand-in worth the card it stands for: 9-T-J is 29, T-J-Q (9H as QH) 30
+    ({"cut_joker": True, "wild_meld_value": "represented"}, "9", "9H TH JH", 30),
+])
+def test_net_scores_a_group_by_its_reading_worth_most(
+        rules: dict[str, object], wild_rank: str, group: str, points: int) -> None:
+    """A group that reads several ways scores as the player (and solve) melds
+    it, worth most; it was read as validate prefers, pure first (AH 2H 3H: 6,
+    where solve's net for the same cards is 20)."""
+    sol = solve(group, "rummy500", wild_rank=wild_rank, rules=rules)
+    assert sol.net_points == points
+    score = score_round([PlayerHand(melded=[group], went_out=True), PlayerHand(hand="2C")],
+                        "rummy500", wild_rank=wild_rank, rules=rules)
+    assert score.points == (points, -2)
+    assert score.players[0].melds[0].points == points
+
+
 def test_a_player_who_went_out_holds_no_cards() -> None:
     for variant in ("rummy500", "kalooki", "contract"):
         with pytest.raises(InvalidHandError) as info:
