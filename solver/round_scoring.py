@@ -308,10 +308,14 @@ def _check_went_out(players: list[_Parsed], deal: Deal, budget: Deadline) -> int
     going = players[winner]
     if going.hand:
         hands = Session(deal, budget)
-        ways = [hands.solution(going.hand, discard, go_out=False) for discard in (False, True)]
-        if not any(s.declarable and not s.deadwood for s in ways):
+        # The hand goes out when its best arrangement melds every card, or when
+        # another does (``go_out``: under max_net the best may keep cards back).
+        ways = [hands.solution(going.hand, discard) for discard in (False, True)]
+        if not any(s.go_out is not None or (s.declarable and not s.deadwood) for s in ways):
             for way in ways:
                 _check_proved(way, winner, "whether its hand melds")
+            if budget.expired():  # the search for another arrangement was cut short
+                raise _unproved(winner, "whether its hand melds")
             raise InvalidHandError(
                 f"players[{winner}] went out but its hand {_listed(going.hand)} cannot all be "
                 "melded (with at most one discard); give the cards it still holds as "
@@ -326,11 +330,15 @@ def _check_proved(solution: Solution, index: int, what: str) -> None:
     rest on: its count is only an upper bound, and a show or a going out it
     missed may exist.  Refuse rather than score on it."""
     if not solution.optimal:
-        raise InvalidHandError(
-            f"players[{index}]: the time limit ran out before {what} was settled; give a "
-            "larger time_limit_ms (or the player's melded groups)",
-            code="time_limit_too_small", field="time_limit_ms",
-        )
+        raise _unproved(index, what)
+
+
+def _unproved(index: int, what: str) -> InvalidHandError:
+    return InvalidHandError(
+        f"players[{index}]: the time limit ran out before {what} was settled; give a "
+        "larger time_limit_ms (or the player's melded groups)",
+        code="time_limit_too_small", field="time_limit_ms",
+    )
 
 
 def _score_basic(players: list[_Parsed], deal: Deal, budget: Deadline) -> RoundScore:

@@ -39,6 +39,23 @@ def test_basic_winner_hand_must_go_out() -> None:
     assert info.value.field == "players[0].hand" and info.value.code == "cannot_go_out"
 
 
+def test_basic_winner_goes_out_by_an_arrangement_other_than_the_best() -> None:
+    """Under a house max_net the best arrangement may keep cards back while
+    another melds them all (solve's go_out, the hand declarable): the winner
+    went out. It was refused (cannot_go_out) although solve says it can."""
+    rules = {"objective": "max_net", "ace_points": 15, "ace_low_run_points": 1}
+    hand = "AH 2H 3H AS AD AC"
+    sol = solve(hand, "basic", rules=rules)
+    assert sol.deadwood and sol.declarable and sol.go_out is not None
+    score = score_round([PlayerHand(hand=hand, went_out=True), PlayerHand(hand="KD")],
+                        "basic", rules=rules)
+    assert score.winner == 0 and score.points == (10, 0)
+    with pytest.raises(InvalidHandError) as info:  # 2H 3H AS AD AC: no way melds the 2H
+        score_round([PlayerHand(hand="2H 3H AS AD AC KS", went_out=True), PlayerHand(hand="KD")],
+                    "basic", rules=rules)
+    assert info.value.code == "cannot_go_out"
+
+
 def test_basic_bad_rounds() -> None:
     with pytest.raises(InvalidHandError) as info:
         score_round([PlayerHand(hand="KS"), PlayerHand(hand="2S")], "basic")
