@@ -278,7 +278,8 @@ KNOB_DOCS: dict[str, str] = {
     "min_naturals_per_meld": "cards in a meld that stand for themselves, at least",
     "max_wilds_per_meld": "wild cards standing in for another card in one meld, at most (null: no limit)",
     "ace_points": "points of an ace",
-    "ace_low_run_points": "points of an ace melded low in A-2-3... (null: ace_points)",
+    "ace_low_run_points": "points of an ace melded low in A-2-3... (null: the ace's melded points, "
+                          "ace_points or card_points.meld.A)",
     "pip_points": "points of each card 2-9 (null: face value)",
     "court_points": "points of T J Q K",
     "joker_points": "points of a printed joker",

@@ -11904,7 +11904,7 @@ export interface components {
             ace?: components["schemas"]["Ace"];
             /**
              * Ace Low Run Points
-             * @description points of an ace melded low in A-2-3... (null: ace_points)
+             * @description points of an ace melded low in A-2-3... (null: the ace's melded points, ace_points or card_points.meld.A)
              */
             ace_low_run_points?: number | null;
             /**
