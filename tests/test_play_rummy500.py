@@ -20,6 +20,7 @@ from solver.cards import parse_card, parse_cards
 from solver.deadline import Deadline
 from solver.errors import InvalidStateError
 from solver.play import advise
+from solver.play.advice import Layoff, Move
 from solver.play.laydown.state import LayDownState
 from tests.advice_words import deals_in_words
 
@@ -45,6 +46,18 @@ def _state(**changes: Any) -> dict[str, Any]:
 
 def _after(*events: dict[str, Any], hand: str) -> dict[str, Any]:
     return _state(history=[*OPENING, *events], hand=hand)
+
+
+def _joker_run_laid_off(extended: str) -> dict[str, Any]:
+    """Seat 1 lays 5H 6H JK (the joker is 7H), seat 2 lays off onto it: the
+    run ``extended`` afterwards."""
+    history = [{"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "meld", "melds": [["5H", "6H", "JK"]]},
+               {"player": 1, "action": "discard", "card": "KC"},
+               {"player": 2, "action": "draw_stock"},
+               {"player": 2, "action": "lay_off", "target": 0, "melds": [extended.split()]},
+               {"player": 2, "action": "discard", "card": "QD"}]
+    return _state(hand="5S 5D 9D QS 7C 2C 3C", history=history)
 
 
 # -- states that cannot arise ------------------------------------------------------------
@@ -83,6 +96,9 @@ BAD_STATES = [
     ("stock_mismatch", _state(stock_count=12), ("stock_count",)),
     ("pile_mismatch", _state(discard_pile=["QC"]), ("discard_pile",)),
     ("field_not_for_game", {**_state(), "wild_rank": "7"}, ("wild_rank",)),
+    # the joker of 5H 6H JK stands for 7H: 7H laid beside it would move it to 4H (or 8H)
+    ("invalid_meld", _joker_run_laid_off("5H 6H JK 7H"), ("history", 4)),
+    ("invalid_meld", _joker_run_laid_off("7H 5H 6H JK"), ("history", 4)),
 ]
 
 
@@ -95,6 +111,25 @@ def test_a_state_that_cannot_arise_is_refused_saying_why(code: str, state: dict[
     assert caught.value.code == code
     assert tuple(caught.value.loc) == loc
     assert str(caught.value)
+
+
+def test_a_play_moving_a_tables_joker_is_not_legal() -> None:
+    """The card a run's joker stands for is no layoff beside it: asked for
+    (a game review's played move), it is refused, not valued."""
+    history = [{"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "meld", "melds": [["5H", "6H", "JK"]]},
+               {"player": 1, "action": "discard", "card": "KC"},
+               {"player": 2, "action": "draw_stock"},
+               {"player": 2, "action": "discard", "card": "QD"},
+               {"player": 0, "action": "draw_stock"}]
+    state = _state(hand="7H 5S 5D 9D QS 7C 2C 3C", history=history)
+    moved = Move("discard", card=parse_card("QS"),
+                 layoffs=(Layoff(0, (parse_card("7H"),), tuple(parse_cards("5H 6H JK 7H"))),))
+    with pytest.raises(InvalidStateError) as caught:
+        advise("rummy500", **state, level="novice", consider=[moved])
+    assert caught.value.code == "illegal_move"
+    listed = advise("rummy500", **state, level="novice").moves
+    assert not any(lay.cards == (parse_card("7H"),) for m in listed for lay in m.move.layoffs)
 
 
 def test_the_replay_keeps_the_table_and_each_players_points() -> None:

@@ -51,7 +51,7 @@ from solver.layoffs import LayoffSearch, Play, TableMeld, count_cards, extension
 from solver.play.advice import Advice, Layoff, Move, MoveValue, counted
 from solver.play.laydown.fast import FastPlayer, Held, Spot, links, run_spot, run_top, set_spot
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
-from solver.play.laydown.state import LayDownState, added_cards, take_depth
+from solver.play.laydown.state import LayDownState, added_cards, keeps_places, take_depth
 from solver.play.laydown.variant import Variant
 from solver.play.model import not_legal
 from solver.play.replay import Seat
@@ -325,7 +325,8 @@ class LayDownDecision:
                 old = table[lay.target]
                 added = added_cards(old, lay.extended) if lay.extended else None
                 new = read_table_meld(lay.extended, lay.target, self.deal) if added else None
-                if not added or new is None or new.kind != old.kind:
+                if not added or new is None or new.kind != old.kind \
+                        or not keeps_places(old, new):
                     raise ValueError("not that table meld with cards added at its ends")
                 _take(hand, added)
                 laid += new.meld.points - old.meld.points

@@ -174,6 +174,30 @@ def added_cards(old: TableMeld, new: Sequence[int]) -> list[int] | None:
     return rest
 
 
+def keeps_places(old: TableMeld, new: TableMeld) -> bool:
+    """Whether ``new`` (table meld ``old`` with cards laid off, read) holds a
+    run's old cards in their places, each standing for the card it stood for
+    (one unbroken stretch): a joker's meaning is fixed once melded, so the
+    card a joker stands for cannot be laid off beside it (the joker would
+    move).  Sets and tanalas: always.
+
+    >>> from solver.rules import make_deal, make_rules
+    >>> from solver.cards import parse_cards
+    >>> deal = make_deal(make_rules("rummy500"), None)
+    >>> run = read_table_meld(parse_cards("5H 6H JK"), 0, deal)  # the joker is 7H
+    >>> keeps_places(run, read_table_meld(parse_cards("4H 5H 6H JK"), 0, deal))
+    True
+    >>> keeps_places(run, read_table_meld(parse_cards("5H 6H JK 7H"), 0, deal))
+    False
+    """
+    if old.kind != "run":
+        return True
+    before = old.meld.cards, old.meld.represents
+    n = len(before[0])
+    return any((new.meld.cards[start:start + n], new.meld.represents[start:start + n]) == before
+               for start in range(len(new.meld.cards) - n + 1))
+
+
 class _Replay(Replay):
     """Walks the history once: turn order, the pile, the table, who holds what."""
 
@@ -378,6 +402,11 @@ class _Replay(Replay):
         if tm.kind != old.kind:
             self.fail(index, f"table meld {target} is a {old.kind}; {names(new)} is not",
                        "invalid_meld")
+        if not keeps_places(old, tm):
+            self.fail(index, f"{names(new)} moves a joker of table meld {target} "
+                             f"({names(old.meld.cards)}, standing for "
+                             f"{names(old.meld.represents)}): a joker's meaning is fixed "
+                             "once melded", "invalid_meld")
         self._leave_hand(index, event.player, added)
         self._laid_cards(event.player, len(added))
         self.table[target] = tm
@@ -435,4 +464,4 @@ class _Replay(Replay):
             self.fail(index, str(error), "too_many_copies")
 
 
-__all__ = ["ACTIONS", "LayDownState", "Seat", "added_cards", "take_depth"]
+__all__ = ["ACTIONS", "LayDownState", "Seat", "added_cards", "keeps_places", "take_depth"]
