@@ -132,6 +132,16 @@ def test_a_play_moving_a_tables_joker_is_not_legal() -> None:
     assert not any(lay.cards == (parse_card("7H"),) for m in listed for lay in m.move.layoffs)
 
 
+def test_a_lay_off_onto_an_empty_table_says_so() -> None:
+    history = [{"player": 1, "action": "draw_stock"},
+               {"player": 1, "action": "lay_off", "target": 0, "melds": [["AH", "2H", "3H"]]}]
+    with pytest.raises(InvalidStateError) as caught:
+        advise("rummy500", **_state(history=history), level="novice")
+    assert (caught.value.code, caught.value.loc) == ("invalid_event", ("history", 1))
+    assert "no meld has been laid yet" in str(caught.value)
+    assert "-1" not in str(caught.value)
+
+
 def test_the_replay_keeps_the_table_and_each_players_points() -> None:
     state = LayDownState.parse(**BASE)
     assert [tm.meld.cards for tm in state.table] == [tuple(parse_cards("AH 2H 3H 4H")),

@@ -379,6 +379,9 @@ class _Replay(Replay):
 
     def _lay_off(self, index: int, event: Event) -> None:
         target = event.target
+        if not self.table:
+            self.fail(index, "lay_off needs a table meld to lay off onto, and no meld has "
+                             "been laid yet", "invalid_event")
         if target is None or not 0 <= target < len(self.table):
             self.fail(index, f"lay_off needs a target from 0 to {len(self.table) - 1} (the "
                               f"table melds in the order laid); got {target!r}", "invalid_event")
