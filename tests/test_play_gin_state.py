@@ -171,3 +171,51 @@ def test_the_knock_replied_to_is_one_the_rules_allow(melds: list[list[str]],
     with pytest.raises(InvalidStateError) as error:
         advise("gin", **request, history=[*KNOCK_HISTORY, knock])
     assert (error.value.code, error.value.loc) == (code, loc), error.value.message
+
+
+def _to_the_wall(hand: str, top: str) -> list[dict[str, Any]]:
+    """A history (dealer 1, both pass the upcard AC) where each turn draws from
+    the stock and throws the card drawn, until seat 0's throw of ``top``
+    leaves 2 cards in the stock: seat 1 (``hand``) is at the wall."""
+    held = set(hand.split()) | {"AC", top}
+    others = [r + s for s in "SHDC" for r in "A23456789TJQK" if r + s not in held]
+    thrown = [*others[:28], top]
+    history: list[dict[str, Any]] = [{"player": 0, "action": "pass"},
+                                     {"player": 1, "action": "pass"}]
+    for turn, card_thrown in enumerate(thrown):
+        history += [{"player": turn % 2, "action": "draw_stock"},
+                    {"player": turn % 2, "action": "discard", "card": card_thrown}]
+    return history
+
+
+@pytest.mark.parametrize(("hand", "top", "knocks"), [
+    # 7 deadwood (3C 4D); with KH, throwing 3C or 4D keeps 14 or 13: only throwing
+    # KH back would knock (OpenSpiel allows it), and the card taken may not go back
+    ("AS 2S 3S 4S 5H 6H 7H 8H 3C 4D", "KH", None),
+    # 22 deadwood (7D 8D 3C 4D): no discard knocks
+    ("AS 2S 3S 4H 5H 6H 7D 8D 3C 4D", "KH", None),
+    # 2 deadwood (2C); with KH, throwing 2C keeps 10: a knock
+    ("AS 2S 3S 4H 5H 6H 7D 8D 9D 2C", "KH", "2C"),
+])
+def test_a_pile_top_taken_at_the_wall_is_taken_to_knock(hand: str, top: str,
+                                                         knocks: str | None) -> None:
+    """docs/RULES.md: at the wall a player knocks with the pile top (taking it)
+    or passes. A take after which no discard but the card taken knocks is no
+    move of the rules: a 422 at the take, not an answer with no move (it was
+    an IndexError, a 503 on the REST API)."""
+    from solver.play import advise
+
+    history = _to_the_wall(hand, top)
+    at_wall = state(me=1, hand=hand, upcard="AC", history=history)
+    assert (at_wall.phase, at_wall.stock_count, at_wall.pile_top) == ("wall", 2, card(top))
+    taken = [*history, {"player": 1, "action": "take_discard", "card": top}]
+    request: dict[str, Any] = {"hand": f"{hand} {top}", "upcard": "AC", "me": 1, "dealer": 1,
+                               "history": taken, "level": "novice"}
+    if knocks is None:
+        with pytest.raises(InvalidStateError) as error:
+            advise("gin", **request)
+        assert (error.value.code, error.value.loc) == ("cannot_knock", ("history", 60))
+        return
+    advice = advise("gin", **request)
+    assert {m.move.action for m in advice.moves} == {"knock"}
+    assert {m.move.card for m in advice.moves} == {card(knocks)}

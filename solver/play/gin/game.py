@@ -10,9 +10,9 @@ from solver.deadline import Deadline
 from solver.errors import InvalidStateError
 from solver.gin import gin_deal, resolve_knock_limit
 from solver.play.advice import Advice, Move
-from solver.play.gin.advisor import LEVELS, GinDecision
+from solver.play.gin.advisor import LEVELS, GinDecision, hands_for
 from solver.play.gin.params import GIN_PARAMS, GinParams
-from solver.play.gin.state import GinState, check_knock
+from solver.play.gin.state import GinState, check_knock, check_wall_take
 from solver.play.model import Game, Request
 from solver.play.search import Level
 from solver.play.words import GIN, GameWords
@@ -56,6 +56,7 @@ class Gin(Game[GinPosition, GinParams]):
         oklahoma = request.upcard if flag else None
         limit, _ = resolve_knock_limit(deal, upcard=oklahoma)  # type: ignore[arg-type]
         check_knock(state, deal, limit)
+        check_wall_take(state, hands_for(deal), limit)
         return GinPosition(state, deal, limit)
 
     def advise(self, position: GinPosition, params: GinParams, level: Level, seed: int,

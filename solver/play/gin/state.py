@@ -39,6 +39,7 @@ from solver.cards import card_name
 from solver.classify import is_meld
 from solver.errors import InvalidStateError
 from solver.play.events import Event
+from solver.play.gin.hands import GinHands, mask_of
 from solver.play.replay import PublicState, Replay, replayed
 from solver.play.words import (
     AFTER_DRAW,
@@ -198,6 +199,26 @@ def check_knock(state: GinState, deal: Deal, knock_limit: int | None) -> None:
         raise InvalidStateError(f"history[{index}]: the knocker {shown} {deadwood} points of "
                                 f"deadwood, over the knock limit ({knock_limit})",
                                 code="cannot_knock", loc=("history", index))
+
+
+def check_wall_take(state: GinState, hands: GinHands, knock_limit: int | None) -> None:
+    """The pile top this player took at the wall (``must_knock``) was taken to
+    knock: some discard other than that card leaves deadwood within
+    ``knock_limit`` (None: no knock).  Else the take was no move of the rules
+    and no move is left to advise: ``InvalidStateError`` (``cannot_knock``)
+    at the take, the history's last event."""
+    taken = state.taken_this_turn
+    if not state.must_knock or taken is None:
+        return
+    limit = -1 if knock_limit is None else knock_limit
+    least, _ = hands.best_discard(mask_of(state.hand), 1 << taken)
+    if least > limit:
+        index = len(state.history) - 1
+        raise InvalidStateError(
+            f"history[{index}]: {card_name(taken)} is taken at the wall, where the pile top "
+            f"is taken only to knock, but the least deadwood after a discard other than it is "
+            f"{least}, over the knock limit ({limit})", code="cannot_knock",
+            loc=("history", index))
 
 
 def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
