@@ -130,6 +130,25 @@ def test_the_defenders_reply_is_exact() -> None:
     assert reply.expected_points == -(deadwood - 2)
 
 
+def test_no_layoffs_onto_a_knock_whose_deadwood_is_worth_nothing() -> None:
+    """docs/RULES.md 7: gin is deadwood 0, and nothing is laid off after gin.
+    With aces worth 0 a knock showing AS alone is gin (gin_score scores it so):
+    the reply lays nothing off (AD 5D onto 2D-4D and 7H 8H onto 4H-6H were
+    offered) and pays the gin bonus plus its 66 points."""
+    knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "QD",
+                             "melds": [["2D", "3D", "4D"], ["8S", "8C", "8D"], ["4H", "5H", "6H"]],
+                             "deadwood": ["AS"]}
+    history = [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+               {"player": 0, "action": "draw_stock"},
+               {"player": 0, "action": "discard", "card": "KC"},
+               {"player": 1, "action": "draw_stock"}, knock]
+    reply = advise(hand="AD 5D 7H 8H 3S 9S KD QH 4C JS", upcard="JH", history=history,
+                   rules={"ace_points": 0}, level="novice").recommended
+    assert reply.move.layoffs == () and reply.move.melds == ()
+    assert len(reply.move.deadwood) == 10
+    assert reply.exact and reply.expected_points == -(25 + 66)
+
+
 def test_the_knockers_unshown_deadwood_holds_the_cards_it_took() -> None:
     """A knock that does not show its deadwood: a card the knocker took from
     the pile and did not meld is part of it (here all of it, 2C: 2 points),

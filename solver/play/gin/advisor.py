@@ -461,7 +461,10 @@ class GinDecision:
         knock = self.state.knock
         assert knock is not None
         melded = sum(len(m) for m in knock.melds)
-        gin = knock.deadwood == () or melded == len(self.state.hand)
+        knocker, exact = self._knocker_deadwood(knock.deadwood, 10 - melded)
+        # gin is deadwood 0 (RULES.md 7, as gin_score scores it): every card
+        # melded, or the cards left worth 0 under the house's card points
+        gin = melded == len(self.state.hand) or (exact and knocker == [0])
         if gin:  # no layoffs onto gin
             arrangement_melds, dead = _best_melds(self.hands, self.mask)
             reply = sum(self.hands.points[c] for c in dead)
@@ -479,8 +482,6 @@ class GinDecision:
             if other.action != LAY_OFF or (other.melds, other.layoffs) != (move.melds,
                                                                            move.layoffs):
                 raise not_legal(other, index)
-        knocker, exact = ([0], True) if gin else \
-            self._knocker_deadwood(knock.deadwood, 10 - melded)
         points = [-knock_points(self.rules, k, reply) for k in knocker]
         mean = sum(points) / len(points)
         reasons = [f"your deadwood {reply}"
