@@ -219,3 +219,29 @@ def test_a_pile_top_taken_at_the_wall_is_taken_to_knock(hand: str, top: str,
     advice = advise("gin", **request)
     assert {m.move.action for m in advice.moves} == {"knock"}
     assert {m.move.card for m in advice.moves} == {card(knocks)}
+
+
+def test_a_knock_that_hides_its_deadwood_still_holds_the_cards_it_took() -> None:
+    """Every card in one place: a knocker that melds 9 cards and does not show
+    its deadwood holds 10 cards, so it cannot still hold the 3 it took from
+    the pile (AH AC 2S, none melded). It was read as a knocker with 4 points
+    of deadwood, "exact"."""
+    history = [{"player": 0, "action": "pass"},
+               {"player": 1, "action": "take_discard", "card": "AH"},
+               {"player": 1, "action": "discard", "card": "KC"},
+               {"player": 0, "action": "draw_stock"},
+               {"player": 0, "action": "discard", "card": "AC"},
+               {"player": 1, "action": "take_discard", "card": "AC"},
+               {"player": 1, "action": "discard", "card": "9C"},
+               {"player": 0, "action": "draw_stock"},
+               {"player": 0, "action": "discard", "card": "2S"},
+               {"player": 1, "action": "take_discard", "card": "2S"},
+               {"player": 1, "action": "knock", "card": "2C",
+                "melds": [["2D", "3D", "4D"], ["8S", "8H", "8D"], ["4H", "5H", "6H"]]}]
+    hand = "AD 5D 7H 9H 3S 9S KD QH 4C JS"
+    with pytest.raises(InvalidStateError) as error:
+        state(hand=hand, upcard="AH", history=history)
+    assert (error.value.code, error.value.loc) == ("invalid_knock", ("history", 10))
+    # with 6 cards melded, the 3 it took and one unseen card are its deadwood
+    six = {**history[-1], "melds": [["2D", "3D", "4D"], ["4H", "5H", "6H"]]}
+    assert state(hand=hand, upcard="AH", history=[*history[:-1], six]).phase == "layoff"

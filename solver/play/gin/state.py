@@ -387,6 +387,10 @@ class _Replay(Replay):
         if missing and whole:
             self.fail(index, f"the knocker took {card_name(missing[0])} and does not show it",
                       "invalid_knock")
+        if len(shown) + len(missing) > HAND:  # its unshown deadwood holds the cards it took
+            self.fail(index, f"the knock shows {len(shown)} cards and the knocker also holds "
+                             f"{' '.join(card_name(c) for c in missing)}, taken from the pile: "
+                             f"more than its {HAND} cards", "invalid_knock")
         self.knock = Knock(player, card, event.melds, event.deadwood)
         self.known[player] = list(dict.fromkeys([*shown, *([] if whole else self.known[player])]))
         self.phase = LAYOFF
