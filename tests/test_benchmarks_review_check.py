@@ -53,4 +53,4 @@ def test_the_baseline_error_counts_each_figure_once() -> None:
     # two players' mean results are one figure: credited the other's, it cancels
     assert baseline_error("indian21", "review", 2, {("result", 0): -0.5, ("result", 1): -0.5}) \
         == pytest.approx(0.0)
-    assert baseline_error("indian13", "review", 5, {("result", 0): -1.0}) == 0.0  # none measured
+    assert baseline_error("indian21", "review", 6, {("result", 0): -1.0}) == 0.0  # none measured
