@@ -11,7 +11,8 @@ the figure is the mean per-unit difference with its 95 % interval.  Screen
 on the tuning half (the default); report on the held-out half.
 
 A value is read as the field's type today (``int``, ``float``, ``bool``:
-``true``/``false``, ``str``); a field the parameters object does not have,
+``true``/``false``, ``str``; a tuple of words as the words between commas,
+``searched_phases=draw,discard,wall``); a field the parameters object does not have,
 or a value that is not of its type, is refused with the fields it has.
 """
 
@@ -44,8 +45,13 @@ def _value(field: str, today: object, text: str) -> object:
             return type(today)(text)
         except ValueError:
             raise ValueError(f"{field} must be of type {type(today).__name__}; got {text!r}") from None
-    raise ValueError(f"{field} is a {type(today).__name__}: --try takes numbers, words and "
-                     f"true/false only")
+    if isinstance(today, tuple) and all(isinstance(item, str) for item in today):
+        words = tuple(word.strip() for word in text.split(",") if word.strip())
+        if not words:
+            raise ValueError(f"{field} takes words between commas; got {text!r}")
+        return words
+    raise ValueError(f"{field} is a {type(today).__name__}: --try takes numbers, words, "
+                     f"words between commas and true/false only")
 
 
 def changed_params(params: Any, changes: Sequence[str]) -> tuple[Any, dict[str, object]]:
@@ -54,6 +60,8 @@ def changed_params(params: Any, changes: Sequence[str]) -> tuple[Any, dict[str, 
     >>> from solver.play.gin.params import GIN_PARAMS
     >>> changed_params(GIN_PARAMS, ["search=ismcts", "least=24"])[1]
     {'search': 'ismcts', 'least': 24}
+    >>> changed_params(GIN_PARAMS, ["searched_phases=draw,discard,wall"])[1]
+    {'searched_phases': ('draw', 'discard', 'wall')}
     >>> changed_params(GIN_PARAMS, ["leest=24"])
     Traceback (most recent call last):
     ...
