@@ -397,6 +397,37 @@ def test_api_errors_are_shown_and_the_hand_goes_on(gin: GinPage) -> None:
     gin.answers.clear()  # the failures above were made on purpose
 
 
+def test_a_mistyped_seed_is_refused_and_the_hand_goes_on(gin: GinPage) -> None:
+    """A seed typed wrong and "New match with this seed": the page says what a seed must be
+    and the hand in play goes on; a stop already shown keeps its Try again (audit 8: the
+    table stopped for good, its moves and cards dead and no Try again, until a reload)."""
+    assert gin.open(gin_link(SHORT_SEED)) == "human"
+    gin.testid("seed-input").fill("12x")
+    gin.testid("new-match").click()
+    assert "whole number" in gin.testid("error-text").inner_text()
+    assert gin.testid("error").is_visible() and gin.testid("retry").is_hidden()
+    assert gin.turn() == "human" and gin.query()["seed"] == [str(SHORT_SEED)]
+    gin.testid("moves").locator("[data-move=take_discard]").click()
+    assert gin.turn() == "human" and gin.phase() == "discard"
+    assert gin.testid("error").is_hidden()
+
+    # The bot's move refused (503): the table stops with Try again, which a mistyped seed keeps.
+    overloaded = {"detail": [{"type": "overloaded", "loc": [], "msg": "the solvers are busy"}]}
+    gin.page.route("**/v1/advise", lambda route: route.fulfill(
+        status=503, content_type="application/json", body=json.dumps(overloaded)))
+    gin.testid("your-hand").locator("[data-testid=hand-card]:enabled").first.click()
+    gin.page.wait_for_selector("body[data-turn=error]")
+    gin.testid("new-match").click()
+    error = gin.testid("error-text").inner_text()
+    assert "whole number" in error and "the solvers are busy" in error
+    assert gin.testid("retry").is_visible()
+    gin.page.unroute("**/v1/advise")
+    gin.testid("retry").click()
+    assert gin.turn() in ("human", "over")
+    assert int(gin.testid("table").get_attribute("data-turn-count")) >= 3
+    gin.answers.clear()  # the 503 was made on purpose
+
+
 # ---------------------------------------------------------------------------
 # The referee, unit by unit: every request of a whole hand
 

@@ -603,6 +603,21 @@ def test_api_errors_are_shown_and_the_deal_goes_on(indian: IndianPage) -> None:
     indian.answers.clear()  # the failures above were made on purpose
 
 
+def test_a_mistyped_seed_is_refused_and_the_deal_goes_on(indian: IndianPage) -> None:
+    """A seed typed wrong and "New game with this seed": the page says what a seed must be
+    and the deal in play goes on (audit 8: the table stopped for good, its moves and cards
+    dead and no Try again, until a reload)."""
+    assert indian.open(indian_link(SEED)) == "human"
+    indian.testid("seed-input").fill("-3")
+    indian.testid("new-game").click()
+    assert "whole number" in indian.testid("error-text").inner_text()
+    assert indian.testid("error").is_visible() and indian.testid("retry").is_hidden()
+    assert indian.turn() == "human" and indian.query()["seed"] == [str(SEED)]
+    indian.testid("moves").locator("[data-move=draw_stock]").click()
+    assert indian.turn() == "human" and indian.phase() == "discard"
+    assert len(indian.hand()) == 14 and indian.testid("error").is_hidden()
+
+
 # ---------------------------------------------------------------------------
 # The referee, turn by turn: every request of whole deals
 

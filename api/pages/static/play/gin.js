@@ -45,6 +45,7 @@
   const errors = tablePage.errorPanel(() => setStatus(""));
   const showError = errors.show;
   const clearError = errors.clear;
+  const refuse = errors.refuse;
 
   // ---------------------------------------------------------------- review
 
@@ -259,7 +260,7 @@
   function humanPlay(move) {
     if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
     if (game.phase !== W.LAYOFF && !game.isLegal(move, knocks)) {
-      showError(`${moveWords(move)} is not a legal move now.`, null);
+      refuse(`${moveWords(move)} is not a legal move now.`);
       return;
     }
     $("hint-button").disabled = true;
@@ -583,7 +584,7 @@
       startHand();
     };
     tablePage.wireControls({
-      settings: match, hint, changed: syncUrl, restart, showError, seedMax: SEED_MAX, randomSeed,
+      settings: match, hint, changed: syncUrl, restart, refuse, seedMax: SEED_MAX, randomSeed,
       newId: "new-match", randomId: "random-match",
     });
   }

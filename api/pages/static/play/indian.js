@@ -53,6 +53,7 @@
   const errors = tablePage.errorPanel(() => setStatus(""));
   const showError = errors.show;
   const clearError = errors.clear;
+  const refuse = errors.refuse;
 
   // ---------------------------------------------------------------- review
 
@@ -268,7 +269,7 @@
   function humanPlay(move) {
     if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
     if (!move || !game.isLegal(move, declaration)) {
-      showError(`${move ? moveWords(move) : "That"} is not a legal move now.`, null);
+      refuse(`${move ? moveWords(move) : "That"} is not a legal move now.`);
       return;
     }
     $("hint-button").disabled = true;
@@ -659,7 +660,7 @@
       startDeal();
     };
     tablePage.wireControls({
-      settings: match, hint, changed: syncUrl, restart, showError, seedMax: SEED_MAX, randomSeed,
+      settings: match, hint, changed: syncUrl, restart, refuse, seedMax: SEED_MAX, randomSeed,
       newId: "new-game", randomId: "random-game",
     });
     $("players").addEventListener("change", () => restart(match.seed));

@@ -10,22 +10,33 @@
   const $ = (id) => document.getElementById(id);
 
   /** The table's error panel: `show(message, again)` (with Try again when `again` is given)
-   * marks the table as stopped and calls `onShow`; `clear()` hides it. */
+   * marks the table as stopped and calls `onShow`; `refuse(message)` says why a click was
+   * refused (a seed mistyped, a move not legal now) and leaves the table as it is, its turn
+   * still playable; `clear()` hides it. */
   function errorPanel(onShow) {
     let retry = null;
+    let stop = null; // the message of the stop shown, while the table is stopped
     const panel = {
       show(message, again) {
         $("error-text").textContent = message;
         $("error").hidden = false;
         retry = again;
+        stop = message;
         $("retry").hidden = !again;
         document.body.dataset.turn = "error";
         onShow();
+      },
+      refuse(message) { // a stop already shown stays, with its Try again
+        const stopped = stop !== null && document.body.dataset.turn === "error";
+        $("error-text").textContent = stopped ? `${message} ${stop}` : message;
+        $("error").hidden = false;
+        if (!stopped) $("retry").hidden = true;
       },
       clear() {
         $("error").hidden = true;
         $("error-text").textContent = "";
         retry = null;
+        stop = null;
       },
     };
     $("retry").addEventListener("click", () => {
@@ -108,9 +119,9 @@
 
   /** The controls every table has: the Hint button (`hint`), the hint and bot levels (kept in
    * `settings`, then `changed()`), and a new game (`restart(seed)`) from the seed typed in
-   * (refused through `showError` unless a whole number below `seedMax`) or a random one; the
-   * new-game buttons are `newId` and `randomId`. */
-  function wireControls({ settings, hint, changed, restart, showError, seedMax, randomSeed, newId, randomId }) {
+   * (refused through `refuse`, the table going on, unless a whole number below `seedMax`) or a
+   * random one; the new-game buttons are `newId` and `randomId`. */
+  function wireControls({ settings, hint, changed, restart, refuse, seedMax, randomSeed, newId, randomId }) {
     $("hint-button").addEventListener("click", hint);
     $("hint-level").value = settings.hintLevel;
     $("bot-level").value = settings.botLevel;
@@ -126,7 +137,7 @@
       const text = $("seed").value.trim();
       const seed = /^\d+$/.test(text) && Number(text) < seedMax ? Number(text) : null;
       if (seed === null) {
-        showError(`The seed must be a whole number below ${seedMax}.`, null);
+        refuse(`The seed must be a whole number below ${seedMax}.`);
         return;
       }
       restart(seed);
