@@ -428,6 +428,25 @@ def test_a_mistyped_seed_is_refused_and_the_hand_goes_on(gin: GinPage) -> None:
     gin.answers.clear()  # the 503 was made on purpose
 
 
+def test_a_page_answering_in_the_services_place_is_said_with_try_again(gin: GinPage) -> None:
+    """Something else answering the service's calls with a page of its own (a proxy's or a
+    network portal's, 200 text/html): the table says the answer is not the service's and
+    offers Try again, which plays on once the service answers (audit 8: the bot's turn failed
+    on it, an uncaught TypeError, and the table waited for good, saying nothing)."""
+    assert gin.open(gin_link(SHORT_SEED)) == "human"
+    gin.page.route("**/v1/advise", lambda route: route.fulfill(
+        status=200, content_type="text/html", body="<html><body>Sign in to this network</body></html>"))
+    gin.testid("moves").locator("[data-move=pass]").click()  # the bot is to act
+    gin.page.wait_for_selector("body[data-turn=error]")
+    error = gin.testid("error-text").inner_text()
+    assert "The bot's move (POST /v1/advise) failed (HTTP 200)" in error
+    assert "not the service's JSON (text/html)" in error and gin.testid("retry").is_visible()
+    gin.page.unroute("**/v1/advise")
+    gin.testid("retry").click()
+    assert gin.turn() in ("human", "over")
+    assert int(gin.testid("table").get_attribute("data-turn-count")) >= 2
+
+
 # ---------------------------------------------------------------------------
 # The referee, unit by unit: every request of a whole hand
 

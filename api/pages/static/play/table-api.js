@@ -108,13 +108,22 @@
   }
 
   /** The JSON body of `response`, or an ApiError with the service's items (a 503 or 429 says
-   * when to try again, from Retry-After; a 401 offers the box for a key). */
+   * when to try again, from Retry-After; a 401 offers the box for a key).  A success whose body
+   * is no JSON object is not the service's answer (a proxy's or portal's page in its place): an
+   * ApiError too, which the page shows with Try again instead of failing on it. */
   async function answer(response) {
     let data = null;
     try {
       data = await response.json();
     } catch {
       data = null;
+    }
+    if (response.ok && (data === null || typeof data !== "object")) {
+      const type = response.headers.get("Content-Type") || "no content type";
+      throw new ApiError(response.status, [{
+        type: "invalid_answer", loc: [],
+        msg: `the answer is not the service's JSON (${type}): is something else answering in its place?`,
+      }]);
     }
     if (!response.ok) {
       let detail = data && Array.isArray(data.detail) ? data.detail : null;
