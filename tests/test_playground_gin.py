@@ -428,6 +428,43 @@ def test_a_mistyped_seed_is_refused_and_the_hand_goes_on(gin: GinPage) -> None:
     gin.answers.clear()  # the 503 was made on purpose
 
 
+def test_the_second_click_of_a_double_click_is_no_move(gin: GinPage, base_url: str) -> None:
+    """Hand 1 of KNOCKING_SEED played by hints up to the first pile top you could take and
+    knock with: Take is clicked, and the second click of a double click on it lands on the
+    Knock button that took its place; it is no move (audit 8: it knocked, ending the hand
+    unasked).  A single click on Knock still knocks."""
+    assert gin.open(gin_link(KNOCKING_SEED)) == "human"
+    for _ in range(MAX_DECISIONS):
+        assert gin.turn() == "human", "the hand ended before a take that knocks"
+        if gin.phase() == "draw" and ("take_discard", top := gin.pile_top()) in gin.offered():
+            hand = hand_tokens(gin.testid("your-hand"))
+            knocks = post(base_url, "/v1/gin/knock", {"hand": [*hand, top]}).json()
+            if any(o["discard"] not in (None, top) for o in knocks["options"]):
+                break
+        gin.hint()
+        gin.take_the_hint()
+    else:
+        pytest.fail("no take that knocks")
+    take = gin.testid("moves").locator("[data-move=take_discard]").bounding_box()
+    x, y = take["x"] + take["width"] / 2, take["y"] + take["height"] / 2
+    gin.page.mouse.click(x, y)
+    assert gin.turn() == "human" and gin.phase() == "discard"
+    under = gin.page.evaluate("([x, y]) => document.elementFromPoint(x, y).dataset.move", [x, y])
+    assert under == "knock"  # where Take was
+    turns = gin.testid("table").get_attribute("data-turn-count")
+    gin.page.mouse.down(click_count=2)  # the double click's second click, at (x, y)
+    gin.page.mouse.up(click_count=2)
+    assert gin.turn() == "human" and gin.phase() == "discard"
+    assert gin.testid("table").get_attribute("data-turn-count") == turns
+    gin.page.mouse.click(x, y)
+    assert gin.turn() == "over" and gin.testid("outcome").get_attribute("data-ending") == "knock"
+
+
+def hand_tokens(box: Any) -> list[str]:
+    cards = box.get_by_test_id("hand-card")
+    return [str(cards.nth(i).get_attribute("data-card")) for i in range(cards.count())]
+
+
 def test_a_page_answering_in_the_services_place_is_said_with_try_again(gin: GinPage) -> None:
     """Something else answering the service's calls with a page of its own (a proxy's or a
     network portal's, 200 text/html): the table says the answer is not the service's and

@@ -457,7 +457,7 @@
         node.dataset.move = W.DISCARD;
         node.setAttribute("aria-label", `Discard the ${node.getAttribute("aria-label")}`);
         node.title = `Discard ${shortName(card)}`;
-        node.addEventListener("click", () => humanPlay({ action: W.DISCARD, card }));
+        node.addEventListener("click", tablePage.singleClick(() => humanPlay({ action: W.DISCARD, card })));
       } else {
         node.disabled = true;
         if (discarding && card === taken) {
@@ -486,7 +486,7 @@
       if (move.action === W.KNOCK) {
         button.textContent += move.gin ? "" : ` (deadwood ${move.deadwoodPoints})`;
       }
-      button.addEventListener("click", () => humanPlay(move));
+      button.addEventListener("click", tablePage.singleClick(() => humanPlay(move)));
       box.append(button);
     }
     if (game.phase === W.LAYOFF && moves.length) box.prepend(replyPreview(moves[0]));

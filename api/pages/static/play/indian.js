@@ -531,9 +531,9 @@
         const label = node.getAttribute("aria-label");
         node.setAttribute("aria-label", showing ? `Throw the ${label} and declare` : `Discard the ${label}`);
         node.title = showing ? `Throw ${shortName(card)} and show the rest` : `Discard ${shortName(card)}`;
-        node.addEventListener("click", () => {
+        node.addEventListener("click", tablePage.singleClick(() => {
           humanPlay($("show-mode").checked ? game.showThrowing(discards, card) : { action: W.DISCARD, card });
-        });
+        }));
       } else {
         node.disabled = true;
         if (discarding && card === taken) { // the only copy held: it cannot go back
@@ -567,7 +567,7 @@
       button.dataset.move = move.action;
       if (move.card) button.dataset.card = move.card;
       if (move.action === W.DROP) button.textContent += ` (${game.canDrop} drop: pay ${game.dropCost()})`;
-      button.addEventListener("click", () => humanPlay(move));
+      button.addEventListener("click", tablePage.singleClick(() => humanPlay(move)));
       box.append(button);
     }
   }

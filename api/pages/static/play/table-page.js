@@ -47,6 +47,16 @@
     return panel;
   }
 
+  /** A click handler for a move (a move button, a hand card): `act()` on a single click.  The
+   * second click of a double click (its `detail` 2 or more) lands on whatever the first one put
+   * under the pointer, the Knock where Take was, and is no move; a key press (detail 0) is. */
+  function singleClick(act) {
+    return (event) => {
+      if (event.detail > 1) return;
+      act();
+    };
+  }
+
   /** The query parameter `name` as a whole number from `low` to `high`, else null. */
   function numberParam(params, name, low, high) {
     const text = params.get(name);
@@ -146,6 +156,6 @@
   }
 
   window.RummyTablePage = Object.freeze({
-    errorPanel, numberParam, readSettings, shareUrl, showUrl, clearHint, askHint, wireControls,
+    errorPanel, singleClick, numberParam, readSettings, shareUrl, showUrl, clearHint, askHint, wireControls,
   });
 })();
