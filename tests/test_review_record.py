@@ -233,3 +233,32 @@ def test_a_basic_rummy_that_goes_out_with_a_throw_is_paid_double() -> None:
                        {"player": 0, "action": "discard", "card": "KD"}]}
     walked = walk(read_record(data))
     assert (walked.ending, walked.result) == ("out", (136.0, -136.0))
+
+
+
+@pytest.mark.parametrize(("game", "action", "field", "value"), [
+    ("rummy500", "draw_stock", "card", "QS"),
+    ("rummy500", "discard", "melds", [["AS", "AH", "AC"]]),
+    ("rummy500", "take_discard", "target", 0),
+    ("indian13", "draw_stock", "card", "QS"),
+    ("indian13", "discard", "deadwood", ["AS"]),
+    ("gin", "draw_stock", "card", "QS"),
+    ("gin", "take_discard", "layoffs", [{"target": 0, "cards": ["AS"]}]),
+])
+def test_a_field_its_action_does_not_take_is_refused(
+        game: str, action: str, field: str, value: object) -> None:
+    """A draw naming a card the stock did not give, a throw with melds never
+    laid: each was read without a word, and the move it made the player's
+    (``draw_stock QS``) is not one the advisor lists, so the decision came
+    out ``unvalued``; a record that cannot have happened is refused naming
+    the field (audit 6)."""
+    data = GIN if game == "gin" else \
+        play(game, [follow, follow], seed=1, level="novice", max_decisions=20).to_dict()
+    data = copy.deepcopy(data)
+    index = next(k for k, event in enumerate(data["events"]) if event["action"] == action)
+    data["events"][index][field] = value
+    with pytest.raises(SolverInputError) as caught:
+        read_record(data)
+    assert (caught.value.code, caught.value.loc) == ("invalid_event", ("events", index, field))
+    del data["events"][index][field]
+    read_record(data)

@@ -67,12 +67,18 @@ from solver.play.words import (
     ACTION,
     CARD,
     DEADWOOD,
+    DECLARE,
+    DISCARD,
     DRAW_STOCK,
+    DROP,
     EVENT_FIELDS,
     KNOCK,
     LAY_OFF,
+    MELD,
     MELDS,
+    PASS,
     PLAYER,
+    TAKE_DISCARD,
     TARGET,
 )
 
@@ -86,6 +92,17 @@ STEP_FIELDS = (*EVENT_FIELDS, DRAWN, LAYOFFS)
 RECORD_FIELDS = ("game", "players", "dealer", "deal", "events", "score", "target", "rules",
                  "oklahoma", "result")
 DEAL_FIELDS = ("hands", "upcard", "wild_rank", "stock")
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    PASS: (), DROP: (), DRAW_STOCK: (DRAWN,), TAKE_DISCARD: (CARD,), DISCARD: (CARD,),
+    KNOCK: (CARD, MELDS, DEADWOOD), DECLARE: (CARD, MELDS), MELD: (MELDS,),
+    LAY_OFF: (MELDS, TARGET)}
+"""The fields each action takes besides ``player`` and ``action`` (a gin
+reply, ``lay_off`` in gin: ``GIN_REPLY_FIELDS``).  A field an action does
+not take is refused, not ignored: a ``draw_stock`` naming a card the stock
+did not give, or a ``discard`` with melds never laid, is a record that
+cannot have happened, and the move it made the player's was judged against
+moves the advisor lists (``unvalued``)."""
+GIN_REPLY_FIELDS = (MELDS, DEADWOOD, LAYOFFS)
 
 
 def refuse(message: str, loc: tuple[str | int, ...], code: str = "invalid_record") -> NoReturn:
@@ -309,10 +326,10 @@ def _steps(value: object, game: str, seats: int) -> tuple[Step, ...]:
     actions = set(GAMES[game].words.actions)
     if game == "gin":
         actions.add(LAY_OFF)  # the defender's reply closes a knocked hand
-    return tuple(_step(item, index, actions, seats) for index, item in enumerate(value))
+    return tuple(_step(item, index, actions, seats, game) for index, item in enumerate(value))
 
 
-def _step(data: object, index: int, actions: set[str], seats: int) -> Step:
+def _step(data: object, index: int, actions: set[str], seats: int, game: str) -> Step:
     if isinstance(data, Mapping):
         for name in data:
             if name not in STEP_FIELDS:
@@ -332,6 +349,13 @@ def _step(data: object, index: int, actions: set[str], seats: int) -> Step:
                    ("events", index, DRAWN), "invalid_event")
         card = parse_card(drawn, None, f"events[{index}].drawn")
     layoffs = _layoffs(data.get(LAYOFFS), index, event)
+    takes = GIN_REPLY_FIELDS if game == "gin" and event.action == LAY_OFF \
+        else ACTION_FIELDS.get(event.action, ())
+    for name in STEP_FIELDS:
+        if name not in (PLAYER, ACTION, *takes) and data.get(name) is not None:
+            refuse(f"events[{index}].{name}: a {event.action} has no {name} (it takes "
+                   f"{', '.join(takes) or 'nothing but player and action'})",
+                   ("events", index, name), "invalid_event")
     if event.action == KNOCK and event.card is None:
         refuse(f"events[{index}]: a knock throws a card", ("events", index, CARD),
                "invalid_event")
