@@ -262,3 +262,41 @@ def test_a_field_its_action_does_not_take_is_refused(
     assert (caught.value.code, caught.value.loc) == ("invalid_event", ("events", index, field))
     del data["events"][index][field]
     read_record(data)
+
+
+def _take_and_throw_back(data: dict[str, Any], card: str) -> dict[str, Any]:
+    data = copy.deepcopy(data)
+    data["deal"].pop("stock", None)
+    data["deal"]["hands"] = [hand.split() if isinstance(hand, str) else list(hand)
+                             for hand in data["deal"]["hands"]]
+    seat = (data["dealer"] + 1) % len(data["players"])
+    data["events"] = [{"player": seat, "action": "take_discard", "card": card},
+                      {"player": seat, "action": "discard", "card": card}]
+    return data
+
+
+RUMMY500_JOKER_UP: dict[str, Any] = {
+    "game": "rummy500", "players": ["ann", "bob"], "dealer": 1,
+    "deal": {"hands": ["2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+                       "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"], "upcard": "JK"},
+    "events": []}
+"""A Rummy 500 deal whose upcard is one of the deck's two jokers."""
+
+
+def test_the_card_taken_from_the_pile_top_may_not_be_thrown_back() -> None:
+    """A card taken alone from the pile top may not be thrown back the same
+    turn; with two of it in the deck (Indian rummy's decks, Rummy 500's
+    jokers) another copy the seat holds may.  The advisor's replay sees no
+    hands and takes such a throw for the other copy; the walk sees them, and
+    accepted the card taken itself going back (audit 6)."""
+    indian = play("indian13", [follow, follow], seed=1, level="novice",
+                  max_decisions=0).to_dict()
+    up = indian["deal"]["upcard"]
+    assert up not in indian["deal"]["hands"][0] + indian["deal"]["hands"][1]
+    for data, card in ((indian, up), (RUMMY500_JOKER_UP, "JK")):
+        back = _take_and_throw_back(data, card)
+        with pytest.raises(SolverInputError) as caught:
+            read_record(back)
+        assert (caught.value.code, caught.value.loc) == ("history_out_of_turn", ("events", 1))
+        back["deal"]["hands"][0] = [card, *back["deal"]["hands"][0][1:]]  # another copy held
+        assert walk(read_record(back)).hands[0].count(parse_card(card)) == 1

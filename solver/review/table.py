@@ -215,6 +215,12 @@ class _Walk:
     copies: Sequence[int]
     hand_size: int
     seats_allowed: tuple[int, int]
+    keeps_taken = True
+    """The card taken alone from the pile top may not be thrown back the same
+    turn; another copy the seat holds may (docs/RULES.md).  The advisor's
+    replay sees no hands, so where the deck has two of the card (the jokers,
+    two decks) it takes such a throw for the other copy; the walk sees them.
+    Gin reads a throw-back as it happened (OpenSpiel allows it)."""
 
     def __init__(self, record: Record) -> None:
         self.record = record
@@ -229,6 +235,8 @@ class _Walk:
         self.turns = [0] * self.seats
         self.turned = False
         """Basic rummy: the pile was turned over into the stock (its order known)."""
+        self.taken_top: int | None = None
+        """The card taken alone from the pile top this turn."""
 
     # -- the deal ----------------------------------------------------------------------
     def cut(self) -> int | None:
@@ -363,6 +371,7 @@ class _Walk:
         self.stock_left -= 1
         self.hands[step.player].append(drawn)
         self.turns[step.player] += 1
+        self.taken_top = None
         return drawn
 
     def take_top(self, index: int, step: Step) -> int:
@@ -375,6 +384,7 @@ class _Walk:
         self.pile.pop()
         self.hands[step.player].append(card)
         self.turns[step.player] += 1
+        self.taken_top = card
         return card
 
     def throw(self, index: int, step: Step) -> int:
@@ -382,8 +392,14 @@ class _Walk:
         card = step.event.card
         if card is None:
             self.fail(index, f"{step.action} needs the card thrown", part="card")
+        if self.keeps_taken and card == self.taken_top \
+                and self.hands[step.player].count(card) < 2:
+            self.fail(index, f"{card_name(card)} was taken from the pile top this turn: it may "
+                             f"not be thrown back in the same turn (seat {step.player} holds no "
+                             "other copy)", "history_out_of_turn")
         self.give_up(index, step.player, [card])
         self.pile.append(card)
+        self.taken_top = None
         return card
 
     # -- the advisor's replay ---------------------------------------------------------------
@@ -438,6 +454,7 @@ class _GinWalk(_Walk):
     copies = GIN_COPIES
     hand_size = GIN_HAND
     seats_allowed = (2, 2)
+    keeps_taken = False
 
     def __init__(self, record: Record) -> None:
         super().__init__(record)
@@ -736,6 +753,7 @@ class _LayDownWalk(_Walk):
         self.decide(index, step)
         self.laid_now = False
         self.must_use = None
+        self.taken_top = None
         if action == PASS:
             self.over, self.ending = True, "stock_out"
         elif action == DRAW_STOCK:
@@ -757,6 +775,7 @@ class _LayDownWalk(_Walk):
             self.hands[seat] += taken
             self.turns[seat] += 1
             self.must_use = card if depth > 1 else None
+            self.taken_top = card if depth == 1 else None
 
     def _used(self, cards: Sequence[int]) -> None:
         if self.must_use is not None and self.must_use in cards:
