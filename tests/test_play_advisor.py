@@ -110,14 +110,20 @@ def test_a_move_played_on_one_deal_says_one_deal() -> None:
     deals_in_words(advice.moves)
 
 
+def _knocked_on_second_turn(knock: dict[str, Any]) -> list[dict[str, Any]]:
+    """A hand's history to ``knock``: both pass the upcard, player 0 draws and
+    throws KC, player 1 draws and knocks."""
+    return [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
+            {"player": 0, "action": "draw_stock"},
+            {"player": 0, "action": "discard", "card": "KC"},
+            {"player": 1, "action": "draw_stock"}, knock]
+
+
 def test_the_defenders_reply_is_exact() -> None:
     knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "QD",
                              "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["4D", "5D", "6D"]],
                              "deadwood": ["2H"]}
-    history = [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
-               {"player": 0, "action": "draw_stock"},
-               {"player": 0, "action": "discard", "card": "KC"},
-               {"player": 1, "action": "draw_stock"}, knock]
+    history = _knocked_on_second_turn(knock)
     hand = "3H 4H 6H 4S 5S 9S 9C JD JC 8C"
     advice = advise(hand=hand, upcard="5H", history=history, level="novice")
     reply = advice.recommended
@@ -138,10 +144,7 @@ def test_no_layoffs_onto_a_knock_whose_deadwood_is_worth_nothing() -> None:
     knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "QD",
                              "melds": [["2D", "3D", "4D"], ["8S", "8C", "8D"], ["4H", "5H", "6H"]],
                              "deadwood": ["AS"]}
-    history = [{"player": 0, "action": "pass"}, {"player": 1, "action": "pass"},
-               {"player": 0, "action": "draw_stock"},
-               {"player": 0, "action": "discard", "card": "KC"},
-               {"player": 1, "action": "draw_stock"}, knock]
+    history = _knocked_on_second_turn(knock)
     reply = advise(hand="AD 5D 7H 8H 3S 9S KD QH 4C JS", upcard="JH", history=history,
                    rules={"ace_points": 0}, level="novice").recommended
     assert reply.move.layoffs == () and reply.move.melds == ()
