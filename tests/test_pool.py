@@ -390,13 +390,15 @@ def test_a_client_answered_late_is_not_held_back_by_its_jobs_tail() -> None:
     answered, sends its next request, which starts at once on the free solver
     (the fair share no longer counts the job as the client's)."""
     async def scenario(pool: SolverPool) -> None:
-        late = await pool.submit("sleep", {"s": 0.35}, time.monotonic() + 0.2, 200, _never,
+        # the job's tail (0.8 s past its 503) is far longer than the next
+        # request's deadline (0.4 s): held back behind it, that one would be a 503
+        late = await pool.submit("sleep", {"s": 1.0}, time.monotonic() + 0.2, 200, _never,
                                  "late", client="a")
         assert late.status == 503
         started = time.monotonic()
-        after = await pool.submit("echo", {}, started + 0.1, 100, _never, "next", client="a")
+        after = await pool.submit("echo", {}, started + 0.4, 400, _never, "next", client="a")
         assert after.status == 200, after.body
-        assert time.monotonic() - started < 0.1
+        assert time.monotonic() - started < 0.4
 
     run(Settings(processes=2), scenario)
 
