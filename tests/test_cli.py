@@ -13,6 +13,7 @@ import importlib.util
 import io
 import json
 import os
+import socket
 import subprocess
 import sys
 import tomllib
@@ -536,6 +537,24 @@ def test_serve_delegates(capsys: pytest.CaptureFixture[str],
     assert calls == [("0.0.0.0", 0, 3, "debug"), ("127.0.0.1", 8000, available_cpus(), "info")]
 
 
+def test_serve_reports_an_address_it_cannot_listen_on(capsys: pytest.CaptureFixture[str]) -> None:
+    """A port in use, or a host that does not resolve, was printed as "error:
+    cannot listen ..." in words of its own (no JSON with --json) and exited 1,
+    "not the input's fault", where exit_codes.py gives 2 to a run that could not
+    start (audit of the command line)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        code, out, err = run(capsys, "serve", "--port", port, "--workers", "1")
+        assert (code, out) == (2, "")
+        assert err.startswith("rummy-solver: error: cannot listen on 127.0.0.1:") and "at port" in err
+        error = error_of(capsys, "serve", "--port", port, "--workers", "1")
+        assert (error["type"], error["loc"]) == ("invalid_value", ["port"])
+    error = error_of(capsys, "serve", "--host", "no such host!", "--port", "0", "--workers", "1")
+    assert (error["type"], error["loc"]) == ("invalid_value", ["host"])
+
+
 @pytest.mark.parametrize(("argv", "kind", "loc"), [
     (("--processes", "0"), "invalid_value", "processes"),
     (("--processes", "-2"), "invalid_value", "processes"),
@@ -621,6 +640,17 @@ def _process(*argv: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, *argv], cwd=ROOT, env=env, capture_output=True,
                           text=True, check=False, timeout=60)
+
+
+def test_serve_reports_a_key_file_it_cannot_read(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key file serve cannot read was printed in words of its own, even with
+    --json (audit of the command line)."""
+    monkeypatch.setenv("RUMMY_SOLVER_API_KEYS_FILE", str(tmp_path / "missing"))
+    done = _process("-m", "api", "serve", "--port", "0", "--workers", "1", "--json")
+    assert done.returncode == 2, done.stderr
+    error = json.loads(done.stdout)["error"]
+    assert error["type"] == "invalid_setting" and "cannot read the key file" in error["msg"]
 
 
 def test_python_dash_m_api() -> None:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import atexit
+import errno
 import os
 import shutil
 import signal
@@ -23,8 +24,9 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from api.server.keys import KeyRing
+from api.shared.errors import RequestRejected
 from api.shared.logs import log_config
-from api.shared.settings import Settings, SettingsError, current, export
+from api.shared.settings import Settings, current, export
 
 if TYPE_CHECKING:
     from uvicorn.supervisors import Multiprocess
@@ -33,9 +35,13 @@ if TYPE_CHECKING:
 def _listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind((host, port))
-    listener.listen(2048)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(2048)
+    except OSError:
+        listener.close()
+        raise
     listener.set_inheritable(True)
     return listener
 
@@ -82,13 +88,14 @@ def supervisor_class() -> type[Multiprocess]:
 
 
 def serve(host: str, port: int, workers: int, log_level: str) -> int:
-    """Run the service until SIGTERM / Ctrl-C; returns the exit code."""
-    try:
-        settings = current()
-        KeyRing.from_settings(settings)
-    except SettingsError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    """Run the service until SIGTERM / Ctrl-C; returns the exit code.
+
+    A setting or key file it cannot use raises ``SettingsError``, an address it
+    cannot listen on ``RequestRejected`` (``invalid_value`` at ``host`` or
+    ``port``): the command line prints them as every command's errors (with
+    ``--json`` too) and exits 2, a run that could not start."""
+    settings = current()
+    KeyRing.from_settings(settings)
     # The workers (uvicorn's, and with one worker the app made in this process)
     # read their settings from the environment: the command's level goes there.
     export(log_level=log_level)
@@ -109,8 +116,10 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
     try:
         listener = _listen(host, port)
     except OSError as error:
-        print(f"error: cannot listen on {host}:{port}: {error}", file=sys.stderr)
-        return 1
+        address = isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL
+        raise RequestRejected.one(
+            "invalid_value", ["host" if address else "port"],
+            f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     print(f"rummy-solver: serving on http://{host}:{port} with {workers} worker(s) and "
           f"{settings.processes} solver process(es) each; SIGTERM drains for at most "
           f"{settings.drain_s} s", file=sys.stderr)

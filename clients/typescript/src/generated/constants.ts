@@ -121,7 +121,7 @@ export const ERROR_CODES = {
   "http_error": "another HTTP error",
   "too_many_errors": "more errors than the 20 listed",
   "invalid_choice": "an option value that is not one of its choices",
-  "invalid_value": "an option value of the wrong form, or a file it names that cannot be read or written (bulk: its IN, -o, --summary; or a --ray that cannot start)",
+  "invalid_value": "an option value of the wrong form, or a file it names that cannot be read or written (bulk: its IN, -o, --summary; or a --ray that cannot start; serve: a --host or --port it cannot listen on)",
   "missing_value": "an option given without its value",
   "missing_argument": "a required option is absent",
   "conflicting_arguments": "options that cannot be given together",
