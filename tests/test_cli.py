@@ -829,3 +829,12 @@ def test_bulk_that_fails_midway_exits_2_not_the_code_of_error_lines(
                                           "msg": "RuntimeError: the pool did not stop"}}
     code, out, err = run(capsys, "bulk", str(source))
     assert code == 2 and "RuntimeError: the pool did not stop" in err
+
+
+def test_json_option_not_utf8(capsys: pytest.CaptureFixture[str]) -> None:
+    """A JSON option of bytes that are not UTF-8 (the shell passes them; Python
+    keeps them as U+DC80..U+DCFF) was "not valid JSON: Expecting value", where
+    README gives such an option body_not_utf8 (audit of the command line)."""
+    error = error_of(capsys, "solve", "--rules", '{"x\udcff": 1}', "AS")
+    assert (error["type"], error["loc"]) == ("body_not_utf8", ["rules"])
+    assert error["msg"] == "--rules is not UTF-8: byte 3 cannot be decoded"

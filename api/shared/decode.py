@@ -92,19 +92,24 @@ def decode(raw: bytes | str, kind: Kind, max_bytes: int | None = None,
     the messages call the document (a command-line option, a file), else
     "the body" or "the line"."""
     the = name or f"the {kind}"
+    if isinstance(raw, str):
+        # A command-line argument carries the bytes it could not decode as
+        # U+DC80..U+DCFF (surrogateescape): back to those bytes, so that they
+        # are reported as not UTF-8 like a body's, not as invalid JSON.
+        text = raw
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            raw = text.encode("utf-8", "surrogatepass")
     if max_bytes is not None and len(raw) > max_bytes:
         raise too_large(kind, max_bytes, name)
-    if isinstance(raw, bytes):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise RequestRejected.one(f"{kind}_not_utf8", (exc.start,),
-                                      f"{the} is not UTF-8: byte {exc.start} cannot be "
-                                      "decoded") from None
-        data = raw
-    else:
-        text = raw
-        data = raw.encode("utf-8", "surrogatepass")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RequestRejected.one(f"{kind}_not_utf8", (exc.start,),
+                                  f"{the} is not UTF-8: byte {exc.start} cannot be "
+                                  "decoded") from None
+    data = raw
     if not text.strip():
         raise RequestRejected.one("missing", (), f"{the} is empty: send a JSON object")
     invalid = "JSON decode error" if name is None else f"{name} is not valid JSON"
