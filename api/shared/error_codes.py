@@ -102,7 +102,10 @@ LIBRARY: dict[str, str] = {
     "too_few_meld_points": "never an error: a problem of POST /v1/validate (problems[].code, "
                            "listed below)",
     "no_unseen_cards": "a draw hint with no card left to draw",
-    "wrong_player_count": "a round (or an Indian advice state) with too few or too many players",
+    "wrong_player_count": "a round, an advice state (Indian rummy, Rommy, basic rummy ...) or a "
+                          "recorded game with too few or too many players for its game (an "
+                          "advice request's players outside 2 to 8: greater_than_equal or "
+                          "less_than_equal)",
     "invalid_player": "a player that is not an object of player fields (the library called "
                       "directly; the API answers model_attributes_type or extra_forbidden)",
     "invalid_melded": "a player's melded groups are malformed",
