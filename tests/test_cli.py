@@ -12,6 +12,7 @@ import importlib
 import importlib.util
 import io
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -542,6 +543,14 @@ def test_serve_reports_an_address_it_cannot_listen_on(capsys: pytest.CaptureFixt
     cannot listen ..." in words of its own (no JSON with --json) and exited 1,
     "not the input's fault", where exit_codes.py gives 2 to a run that could not
     start (audit of the command line)."""
+    def logging_state() -> tuple[object, ...]:
+        loggers = logging.root.manager.loggerDict.items()
+        return (tuple(logging.getLogger().handlers), logging.getLogger().level,
+                sorted(name for name, lg in loggers
+                       if isinstance(lg, logging.Logger) and lg.disabled),
+                dict(os.environ))
+
+    before = logging_state()
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -553,6 +562,10 @@ def test_serve_reports_an_address_it_cannot_listen_on(capsys: pytest.CaptureFixt
         assert (error["type"], error["loc"]) == ("invalid_value", ["port"])
     error = error_of(capsys, "serve", "--host", "no such host!", "--port", "0", "--workers", "1")
     assert (error["type"], error["loc"]) == ("invalid_value", ["host"])
+    # a run that could not start leaves the process as it found it: uvicorn's
+    # logging set up before the bind disabled the service's loggers for the
+    # tests after it (their captured stream closed)
+    assert logging_state() == before
 
 
 @pytest.mark.parametrize(("argv", "kind", "loc"), [

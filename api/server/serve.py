@@ -96,6 +96,15 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
     ``--json`` too) and exits 2, a run that could not start."""
     settings = current()
     KeyRing.from_settings(settings)
+    # Bound before anything global changes (uvicorn's Config sets up logging):
+    # a run that cannot start leaves the process as it found it.
+    try:
+        listener = _listen(host, port)
+    except OSError as error:
+        address = isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL
+        raise RequestRejected.one(
+            "invalid_value", ["host" if address else "port"],
+            f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     # The workers (uvicorn's, and with one worker the app made in this process)
     # read their settings from the environment: the command's level goes there.
     export(log_level=log_level)
@@ -113,13 +122,6 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
         # The client address behind a trusted proxy: the failed-key limit counts by it.
         forwarded_allow_ips=settings.forwarded_allow_ips,
     )
-    try:
-        listener = _listen(host, port)
-    except OSError as error:
-        address = isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL
-        raise RequestRejected.one(
-            "invalid_value", ["host" if address else "port"],
-            f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     print(f"rummy-solver: serving on http://{host}:{port} with {workers} worker(s) and "
           f"{settings.processes} solver process(es) each; SIGTERM drains for at most "
           f"{settings.drain_s} s", file=sys.stderr)
