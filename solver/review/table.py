@@ -57,7 +57,7 @@ from solver.play.gin.state import DECK_COPIES as GIN_COPIES
 from solver.play.gin.state import HAND as GIN_HAND
 from solver.play.indian.state import MAX_PLAYERS as INDIAN_MAX
 from solver.play.indian.state import MIN_PLAYERS as INDIAN_MIN
-from solver.play.laydown.state import added_cards, keeps_places, take_depth
+from solver.play.laydown.state import added_cards, moved_joker, take_depth
 from solver.play.laydown.variant import VARIANTS, Variant
 from solver.play.model import GAMES, Request
 from solver.play.public import names
@@ -808,11 +808,9 @@ class _LayDownWalk(_Walk):
                       "melds")
         self.give_up(index, seat, added, "melds")
         extended = self._read(index, new, target)
-        if not keeps_places(old, extended):
-            self.fail(index, f"{names(new)} moves a joker of table meld {target} "
-                             f"({names(old.meld.cards)}, standing for "
-                             f"{names(old.meld.represents)}): a joker's meaning is fixed "
-                             "once melded", "invalid_meld", "melds")
+        moved = moved_joker(old, extended, new, target)
+        if moved is not None:
+            self.fail(index, moved, "invalid_meld", "melds")
         self.table[target] = extended
         before = self.turn_layoffs.get(target, ([], ()))[0]
         self.turn_layoffs[target] = ([*before, *added], tuple(new))

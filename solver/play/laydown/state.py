@@ -198,6 +198,18 @@ def keeps_places(old: TableMeld, new: TableMeld) -> bool:
                for start in range(len(new.meld.cards) - n + 1))
 
 
+def moved_joker(old: TableMeld, new: TableMeld, cards: Sequence[int], target: int) -> str | None:
+    """Why laying off onto table meld ``target`` (``old``) to make ``new`` (the
+    ``cards`` given) cannot have happened when it moves a joker
+    (``keeps_places``), else None: the history replay's and the game review's
+    words for it."""
+    if keeps_places(old, new):
+        return None
+    return (f"{names(cards)} moves a joker of table meld {target} ({names(old.meld.cards)}, "
+            f"standing for {names(old.meld.represents)}): a joker's meaning is fixed once "
+            "melded")
+
+
 class _Replay(Replay):
     """Walks the history once: turn order, the pile, the table, who holds what."""
 
@@ -405,11 +417,9 @@ class _Replay(Replay):
         if tm.kind != old.kind:
             self.fail(index, f"table meld {target} is a {old.kind}; {names(new)} is not",
                        "invalid_meld")
-        if not keeps_places(old, tm):
-            self.fail(index, f"{names(new)} moves a joker of table meld {target} "
-                             f"({names(old.meld.cards)}, standing for "
-                             f"{names(old.meld.represents)}): a joker's meaning is fixed "
-                             "once melded", "invalid_meld")
+        moved = moved_joker(old, tm, new, target)
+        if moved is not None:
+            self.fail(index, moved, "invalid_meld")
         self._leave_hand(index, event.player, added)
         self._laid_cards(event.player, len(added))
         self.table[target] = tm
@@ -467,4 +477,5 @@ class _Replay(Replay):
             self.fail(index, str(error), "too_many_copies")
 
 
-__all__ = ["ACTIONS", "LayDownState", "Seat", "added_cards", "keeps_places", "take_depth"]
+__all__ = ["ACTIONS", "LayDownState", "Seat", "added_cards", "keeps_places", "moved_joker",
+           "take_depth"]
