@@ -50,6 +50,23 @@ def test_a_field_the_game_does_not_take_is_refused_by_name(game: str) -> None:
     assert model.refuses[name] in str(info.value)
 
 
+@pytest.mark.parametrize(("game", "event", "field"), [
+    ("gin", {"player": 0, "action": "pass", "card": "5H"}, "card"),
+    ("indian13", {"player": 1, "action": "draw_stock", "card": "QS"}, "card"),
+    ("rummy500", {"player": 1, "action": "draw_stock", "card": "QS"}, "card"),
+    ("basic", {"player": 1, "action": "draw_stock", "target": 0}, "target"),
+    ("indian13", {"player": 1, "action": "draw_stock", "drawn": "QS"}, "drawn"),
+])
+def test_an_event_field_its_action_does_not_take_is_refused_by_name(
+        game: str, event: dict[str, Any], field: str) -> None:
+    # A stock draw shows no card and a pass none either: an event naming one
+    # cannot have happened, and read leniently it advised a hand other than
+    # the one played (the record's review refuses the same events).
+    with pytest.raises(InvalidStateError) as info:
+        advise(game, **{**STATES[game], "history": [event]}, level="novice")
+    assert info.value.code == "invalid_event" and info.value.loc == ("history", 0, field)
+
+
 def test_a_keyword_no_game_has_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="colour"):
         advise("gin", **GIN, colour="red")

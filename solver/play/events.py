@@ -18,12 +18,40 @@ from dataclasses import dataclass
 
 from solver.cards import parse_card, parse_cards
 from solver.errors import InvalidStateError, is_list
+from solver.play.words import (
+    ACTION,
+    CARD,
+    DEADWOOD,
+    DECLARE,
+    DISCARD,
+    DRAW_STOCK,
+    DROP,
+    EVENT_FIELDS,
+    KNOCK,
+    LAY_OFF,
+    MELD,
+    MELDS,
+    PASS,
+    PLAYER,
+    TAKE_DISCARD,
+    TARGET,
+)
 
 MAX_EVENTS = 1_500
 """Events in one history at most: a round of 300 turns (the arena's stop) of
 a draw, a meld, a layoff and a throw each, with room.  Gin and Indian hands
 have a few dozen; a long basic-rummy round, its pile turned over several
 times, has passed 400."""
+
+ACTION_FIELDS: Mapping[str, tuple[str, ...]] = {
+    PASS: (), DROP: (), DRAW_STOCK: (), TAKE_DISCARD: (CARD,), DISCARD: (CARD,),
+    KNOCK: (CARD, MELDS, DEADWOOD), DECLARE: (CARD, MELDS), MELD: (MELDS,),
+    LAY_OFF: (MELDS, TARGET)}
+"""The fields each action takes besides ``player`` and ``action``.  A field
+an action does not take is refused, not ignored: a ``draw_stock`` naming a
+card, or a ``discard`` with melds, is an event that cannot have happened
+(the stock's card is not shown; melds are laid by ``meld``), and reading it
+leniently would advise (or review) a hand other than the one played."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +69,20 @@ class Event:
 
 
 def parse_event(data: object, index: int, actions: Collection[str],
-                players: int = 2) -> Event:
+                players: int = 2, fields: Mapping[str, Sequence[str]] = ACTION_FIELDS) -> Event:
     """The event ``data`` (a mapping with ``player``, ``action`` and the
-    optional ``card``, ``melds``, ``deadwood``) at ``history[index]``;
-    ``InvalidStateError`` naming the part that is wrong."""
+    fields ``fields`` says its action takes: ``card``, ``melds``,
+    ``deadwood``, ``target``) at ``history[index]``; ``InvalidStateError``
+    naming the part that is wrong.  A caller whose events carry more (a
+    recorded game's ``drawn``) passes its own ``fields``; the names it
+    reads itself are then checked here too.
+
+    >>> parse_event({"player": 0, "action": "discard", "card": "KD", "melds": [["AS", "2S", "3S"]]},
+    ...             3, {"discard"})
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidStateError: history[3].melds: a discard has no melds (it takes card)
+    """
     where = ("history", index)
     if isinstance(data, Event):
         return data
@@ -60,6 +98,7 @@ def parse_event(data: object, index: int, actions: Collection[str],
         raise InvalidStateError(f"history[{index}].action {action!r} is not an action of this "
                                 f"game; choose one of {', '.join(sorted(actions))}",
                                 code="invalid_event", loc=(*where, "action"))
+    _refuse_untaken(data, index, action, fields)
     card_token = data.get("card")
     card = None if card_token is None else parse_card(card_token, None, f"history[{index}].card")
     melds = tuple(tuple(parse_cards(_cards(group), f"history[{index}].melds[{i}]"))
@@ -75,6 +114,23 @@ def parse_event(data: object, index: int, actions: Collection[str],
                                 f"or more); got {target!r}", code="invalid_event",
                                 loc=(*where, "target"))
     return Event(player, str(action), card, melds, deadwood, target)
+
+
+def _refuse_untaken(data: Mapping[object, object], index: int, action: str,
+                    fields: Mapping[str, Sequence[str]]) -> None:
+    """Refuse a name ``data`` has that is no event field, or a field its
+    ``action`` does not take (a field given as null is absent)."""
+    known = dict.fromkeys((*EVENT_FIELDS, *(name for taken in fields.values() for name in taken)))
+    takes = fields.get(action, ())
+    for name, value in data.items():
+        if name not in known:
+            raise InvalidStateError(f"history[{index}]: {name!r} is not a field of an event; it "
+                                    f"has {', '.join(known)}", code="invalid_event",
+                                    loc=("history", index, str(name)))
+        if name not in (PLAYER, ACTION, *takes) and value is not None:
+            raise InvalidStateError(f"history[{index}].{name}: a {action} has no {name} (it "
+                                    f"takes {', '.join(takes) or 'nothing but player and action'})",
+                                    code="invalid_event", loc=("history", index, str(name)))
 
 
 def _cards(value: object) -> str | Sequence[object]:

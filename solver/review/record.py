@@ -60,25 +60,18 @@ from typing import Any, NoReturn
 from solver.cards import card_name, parse_card, parse_cards
 from solver.errors import InvalidStateError, SolverInputError, is_list
 from solver.play.advice import Layoff
-from solver.play.events import Event, parse_event
+from solver.play.events import ACTION_FIELDS, Event, parse_event
 from solver.play.gin.state import MATCH_TARGET
 from solver.play.model import GAMES
 from solver.play.words import (
     ACTION,
     CARD,
     DEADWOOD,
-    DECLARE,
-    DISCARD,
     DRAW_STOCK,
-    DROP,
-    EVENT_FIELDS,
     KNOCK,
     LAY_OFF,
-    MELD,
     MELDS,
-    PASS,
     PLAYER,
-    TAKE_DISCARD,
     TARGET,
 )
 
@@ -88,21 +81,14 @@ DRAWN = "drawn"
 """The event field of the card a ``draw_stock`` drew (not public)."""
 LAYOFFS = "layoffs"
 """The event field of a gin reply's layoffs: ``[{"target", "cards"}]``."""
-STEP_FIELDS = (*EVENT_FIELDS, DRAWN, LAYOFFS)
 RECORD_FIELDS = ("game", "players", "dealer", "deal", "events", "score", "target", "rules",
                  "oklahoma", "result")
 DEAL_FIELDS = ("hands", "upcard", "wild_rank", "stock")
-ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    PASS: (), DROP: (), DRAW_STOCK: (DRAWN,), TAKE_DISCARD: (CARD,), DISCARD: (CARD,),
-    KNOCK: (CARD, MELDS, DEADWOOD), DECLARE: (CARD, MELDS), MELD: (MELDS,),
-    LAY_OFF: (MELDS, TARGET)}
-"""The fields each action takes besides ``player`` and ``action`` (a gin
-reply, ``lay_off`` in gin: ``GIN_REPLY_FIELDS``).  A field an action does
-not take is refused, not ignored: a ``draw_stock`` naming a card the stock
-did not give, or a ``discard`` with melds never laid, is a record that
-cannot have happened, and the move it made the player's was judged against
-moves the advisor lists (``unvalued``)."""
-GIN_REPLY_FIELDS = (MELDS, DEADWOOD, LAYOFFS)
+STEP_TAKES: Mapping[str, tuple[str, ...]] = {**ACTION_FIELDS, DRAW_STOCK: (DRAWN,)}
+"""The fields each recorded action takes besides ``player`` and ``action``:
+an event's (``solver.play.events.ACTION_FIELDS``) and the card a stock
+draw drew; in gin, ``lay_off`` is the defender's reply (``GIN_REPLY_TAKES``)."""
+GIN_REPLY_TAKES: Mapping[str, tuple[str, ...]] = {**STEP_TAKES, LAY_OFF: (MELDS, DEADWOOD, LAYOFFS)}
 
 
 def refuse(message: str, loc: tuple[str | int, ...], code: str = "invalid_record") -> NoReturn:
@@ -330,32 +316,15 @@ def _steps(value: object, game: str, seats: int) -> tuple[Step, ...]:
 
 
 def _step(data: object, index: int, actions: set[str], seats: int, game: str) -> Step:
-    if isinstance(data, Mapping):
-        for name in data:
-            if name not in STEP_FIELDS:
-                refuse(f"events[{index}]: {name!r} is not a field of an event; it has "
-                       f"{', '.join(STEP_FIELDS)}", ("events", index, str(name)),
-                       "invalid_event")
     try:
-        event = parse_event(data, index, actions, seats)
+        event = parse_event(data, index, actions, seats,
+                            GIN_REPLY_TAKES if game == "gin" else STEP_TAKES)
     except SolverInputError as error:
         raise in_events(error) from None
     assert isinstance(data, Mapping)
     drawn = data.get(DRAWN)
-    card = None
-    if drawn is not None:
-        if event.action != DRAW_STOCK:
-            refuse(f"events[{index}].drawn: only a draw_stock draws a card",
-                   ("events", index, DRAWN), "invalid_event")
-        card = parse_card(drawn, None, f"events[{index}].drawn")
+    card = None if drawn is None else parse_card(drawn, None, f"events[{index}].drawn")
     layoffs = _layoffs(data.get(LAYOFFS), index, event)
-    takes = GIN_REPLY_FIELDS if game == "gin" and event.action == LAY_OFF \
-        else ACTION_FIELDS.get(event.action, ())
-    for name in STEP_FIELDS:
-        if name not in (PLAYER, ACTION, *takes) and data.get(name) is not None:
-            refuse(f"events[{index}].{name}: a {event.action} has no {name} (it takes "
-                   f"{', '.join(takes) or 'nothing but player and action'})",
-                   ("events", index, name), "invalid_event")
     if event.action == KNOCK and event.card is None:
         refuse(f"events[{index}]: a knock throws a card", ("events", index, CARD),
                "invalid_event")
