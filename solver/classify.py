@@ -79,7 +79,13 @@ def richest_reading(cards: Sequence[int], deal: Deal) -> Meld | None:
     (6, 20)
     """
     found = readings(cards, deal)
-    return max(found, key=lambda meld: meld.points) if found else None
+    return richest_of(found) if found else None
+
+
+def richest_of(found: Sequence[Meld]) -> Meld:
+    """Of readings in order of preference (``readings``), the one worth the
+    most points; among equal points, the first."""
+    return max(found, key=lambda meld: meld.points)
 
 
 def is_meld(cards: Sequence[int], deal: Deal) -> bool:

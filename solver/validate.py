@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.cards import JOKER, InvalidHandError, card_name, parse_card
-from solver.classify import meld_problems, readings
+from solver.classify import meld_problems, readings, richest_of
 from solver.errors import is_list
 from solver.results import Meld, Problem, ValidationReport
 from solver.rules import MAX_HAND_CARDS, Deal, Rules, check_copies, check_hand, make_deal, make_rules
@@ -91,7 +91,9 @@ def validate(
 
 def chosen_readings(groups: Sequence[Sequence[int]], deal: Deal) -> list[Meld | None]:
     """Each declared group read as a meld (None: it is none): its preferred
-    reading (``classify.best_reading``) -- unless with those the melds miss
+    reading (``classify.best_reading``; where melds score, ``max_net``, the
+    reading worth most, ``classify.richest_reading``, as the solver melds
+    it and a round is scored) -- unless with those the melds miss
     the declaration's requirements or opening threshold
     (``scoring.meets_declaration``: then, in the variants that score it, every
     card counts) and another reading of the groups that read several ways
@@ -99,7 +101,9 @@ def chosen_readings(groups: Sequence[Sequence[int]], deal: Deal) -> list[Meld | 
     them: then the combination that meets them with the most meld points, of
     the first ``MAX_READING_COMBINATIONS`` in order of preference."""
     options = [readings(cards, deal) for cards in groups]
-    preferred = [found[0] if found else None for found in options]
+    richest = deal.rules.objective == "max_net"
+    preferred = [(richest_of(found) if richest else found[0]) if found else None
+                 for found in options]
     ambiguous = [i for i, found in enumerate(options) if len(found) > 1]
     if not ambiguous or meets_declaration([m for m in preferred if m is not None], deal):
         return preferred

@@ -86,6 +86,23 @@ def test_rummy500_joker_meaning_is_stated() -> None:
     assert report.declarable  # every card melded
 
 
+@pytest.mark.parametrize(("rules", "wild_rank", "group", "points"), [
+    # aces wild: AH as itself is A-2-3 (the ace low, 1), as a stand-in 2-3-4 (its own 15)
+    ({"cut_joker": True}, "A", "AH 2H 3H", 20),
+    # 9s wild, a stand-in worth the card it stands for: 9-T-J is 29, T-J-Q (9H as QH) 30
+    ({"cut_joker": True, "wild_meld_value": "represented"}, "9", "9H TH JH", 30),
+])
+def test_melds_that_score_are_read_as_worth_most(
+        rules: dict[str, object], wild_rank: str, group: str, points: int) -> None:
+    # The rule book: where a meld reads two ways the player takes the reading
+    # worth more, as solve melds it and a round is scored (net); validate read
+    # the pure reading first and said 6 for AH 2H 3H.
+    report = validate(split(group), ["2C"], variant="rummy500", wild_rank=wild_rank,
+                      rules=rules)
+    assert report.meld_points == points and report.net_points == points - 2
+    assert report.melds[0] is not None and report.melds[0].points == points
+
+
 def test_rummy500_four_kings_and_joker() -> None:
     report = validate(split("KS KH KD KC JK"), [], variant="rummy500")
     assert [(p.code, p.card) for p in report.problems] == [("set_too_large", "JK")]
