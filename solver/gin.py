@@ -117,7 +117,7 @@ def resolve_knock_limit(
             )
         return knock_limit, f"knock_limit {knock_limit} given"
     if rules.knock_limit is None:
-        return 0, "the knob knock_limit is null: no knocking, only gin ends the hand"
+        return rules.knock_deadwood, "the knob knock_limit is null: no knocking, only gin ends the hand"
     return rules.knock_limit, f"the knob knock_limit is {rules.knock_limit}"
 
 

@@ -232,6 +232,12 @@ class Rules:
         return MAX_SET_CARDS if self.max_set_size is None else self.max_set_size
 
     @property
+    def knock_deadwood(self) -> int:
+        """The most deadwood a knock may keep: ``knock_limit``, or 0 when it is
+        null (no knocking: only gin, deadwood 0, ends the hand)."""
+        return 0 if self.knock_limit is None else self.knock_limit
+
+    @property
     def has_opening(self) -> bool:
         """The melds laid down must meet requirements or a points threshold,
         under an objective where a hand that cannot lays nothing down."""

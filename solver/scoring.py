@@ -111,11 +111,12 @@ def score_arrangement(melds: Sequence[Meld], deadwood: Sequence[int], deal: Deal
 def plain_declarable(melds: Sequence[Meld], deadwood: Sequence[int], deadwood_points: int,
                      opened: bool | None, deal: Deal) -> bool:
     """RULES.md section 3 outside the Indian variants: the hand could knock
-    (deadwood within the knock limit), lay its melds down (``lay_down``) or
-    go out (nothing left over, the requirements met)."""
+    (deadwood within the knock limit; without one, only gin: deadwood 0), lay
+    its melds down (``lay_down``) or go out (nothing left over, the
+    requirements met)."""
     rules = deal.rules
-    if rules.declaration == "knock" and rules.knock_limit is not None:
-        return deadwood_points <= rules.knock_limit
+    if rules.declaration == "knock":
+        return deadwood_points <= rules.knock_deadwood
     if rules.declaration == "lay_down":
         return bool(opened) if opened is not None else bool(melds)
     return not deadwood and (opened is not False) and meets_declaration(melds, deal)

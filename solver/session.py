@@ -120,8 +120,8 @@ def quick_path_for(variant: str, rules: Mapping[str, Any] | None, wild_rank: obj
 def knock_differs(deal: Deal) -> bool:
     """Whether the hand's best arrangement may not be the one that knocks:
     ``knock`` under ``max_net``, whose optimum may keep more deadwood than
-    another arrangement (``Session.knocks``; without a knock limit, knocking
-    is going out, and ``go_out`` stays null under ``knock``)."""
+    another arrangement (``Session.knocks``; without a knock limit only gin,
+    deadwood 0, knocks, and ``go_out`` stays null under ``knock``)."""
     rules = deal.rules
     return rules.declaration == "knock" and rules.objective == "max_net"
 

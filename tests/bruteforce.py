@@ -474,8 +474,8 @@ def _arrangement_declares(rules: Rules, deadwood_points: int, goes_out: bool,
     """Whether one arrangement declares (the hand is declarable when one does)."""
     if rules.objective in ("cascade", "marriage"):
         return goes_out
-    if rules.declaration == "knock" and rules.knock_limit is not None:
-        return deadwood_points <= rules.knock_limit
+    if rules.declaration == "knock":  # no knock limit: only gin (deadwood 0)
+        return deadwood_points <= (rules.knock_limit or 0)
     if rules.declaration == "lay_down":
         # Ambiguity: "lay_down" without an opening rule is read as "some meld
         # can be laid down" (no ruleset we test has that combination).

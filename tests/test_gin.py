@@ -15,6 +15,7 @@ from collections.abc import Iterable
 import pytest
 
 from solver import gin as gin_module
+from solver import solve
 from solver.cards import InvalidHandError, card_name, make_card, parse_cards
 from solver.deadline import Deadline
 from solver.gin import arrangements, gin_deal, gin_score, knock_check, settle
@@ -74,6 +75,21 @@ def test_knock_limit_argument_and_null_knob() -> None:
     assert knock_check(hand, rules={"knock_limit": 4}).can_knock
     off = knock_check(hand, rules={"knock_limit": None})
     assert off.knock_limit == 0 and not off.can_knock and "only gin" in off.limit_source
+
+
+@pytest.mark.parametrize("house", [{"ace_points": 0}, {"card_points": {"hand": {"K": 0}}}])
+def test_null_knock_limit_solve_agrees_with_knock_check(house: dict[str, object]) -> None:
+    # Three runs and one card worth 0 under the house points: deadwood 0, gin
+    # (RULES.md section 5: "Gin: deadwood 0"), the one way to end the hand
+    # without a knock limit. solve called it not declarable (every card had
+    # to meld) while knock_check knocked it as gin.
+    hand = "2S 3S 4S 4H 5H 6H 7D 8D 9D " + ("AC" if "ace_points" in house else "KC")
+    rules = {"knock_limit": None, **house}
+    check = knock_check(hand, rules=rules)
+    assert check.can_knock and check.gin
+    solution = solve(hand, "gin", rules=rules)
+    assert solution.deadwood_points == 0 and solution.declarable
+    assert not solve(hand.replace("9D", "JD"), "gin", rules=rules).declarable
 
 
 def test_bad_input_names_the_field() -> None:

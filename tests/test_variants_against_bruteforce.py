@@ -419,8 +419,8 @@ ENGINE_HANDS: tuple[tuple[Case, str | None, str, bool], ...] = (
         "declaration": "knock", "knock_limit": 0, "court_points": 1,
         "wild_meld_value": "represented", "ace": "low"}),
      None, "TS JC JK TD TC TH KC", False),
-    # Without a knock limit knocking is going out: the best net (40) keeps
-    # 2D 3D back, AD 2D 3D JK JK goes out, so the hand is declarable.
+    # Without a knock limit only gin (deadwood 0) knocks: the best net (40)
+    # keeps 2D 3D back, AD 2D 3D JK JK melds every card, so the hand is declarable.
     (Case("rummy500/knock_as_go_out", "rummy500",
           {"declaration": "knock", "knock_limit": None}),
      None, "2D 3D AD JK JK", False),
