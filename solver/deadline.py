@@ -224,6 +224,14 @@ def resolve_deadline(time_limit_ms: object, deadline: Deadline | None,
     return deadline_within(limit, deadline, default_ms)
 
 
+def time_ran_out(what: str) -> InvalidOptionError:
+    """The error of a call whose deadline passed before ``what`` was done,
+    without which it has nothing to answer (a history replayed, a record
+    walked): ``time_limit_too_small`` at ``time_limit_ms``."""
+    return InvalidOptionError("time_limit_ms", f"the time limit ran out before {what}; give a "
+                                               "larger time_limit_ms", code="time_limit_too_small")
+
+
 def play_deadline(time_limit_ms: object, deadline: Deadline | None) -> Deadline:
     """The deadline of a call that runs many solves (hints, gin and round
     scoring): the configured ``request_budget_ms`` unless the call gives a limit."""

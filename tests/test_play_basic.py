@@ -22,15 +22,17 @@ with warnings.catch_warnings():
 
 from api.shared.examples import REQUESTS
 from solver.cards import card_name, parse_card, parse_cards
-from solver.deadline import play_deadline
-from solver.errors import InvalidStateError
+from solver.deadline import Deadline, play_deadline
+from solver.errors import InvalidOptionError, InvalidStateError
 from solver.play import advise
+from solver.play.events import MAX_EVENTS
 from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
 from solver.play.laydown.fast import FastPlayer, Held
 from solver.play.laydown.params import LAY_DOWN_PARAMS
 from solver.play.laydown.state import LayDownState
 from solver.play.laydown.variant import VARIANTS
 from solver.play.model import GAMES
+from solver.play.replay import EVENTS_PER_CHECK
 
 BASIC = VARIANTS["basic"]
 HAND = "AH 2H 3H 9S 9D 9C 5C 6C 7C 8C"
@@ -111,11 +113,14 @@ def test_an_empty_stock_is_the_pile_turned_over_and_every_card_of_it_is_known() 
                             history=after, variant=BASIC)
 
 
-def test_a_long_round_through_several_turned_over_piles_is_advised() -> None:
+def _turned_over_history(turns: int) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+    """``_exhausting_history`` and ``turns`` more in which each player throws
+    back what it drew, the pile turned over whenever the stock is empty: the
+    history, the pile and the stock (seat 0 is to draw when ``turns`` is even)."""
     history = _exhausting_history()
     pile = ["KD", *(event["card"] for event in history if event["action"] == "discard")]
     stock: list[str] = []
-    for turn in range(31, 31 + 6 * 32):  # each player throws back what it drew
+    for turn in range(31, 31 + turns):
         seat = 1 - turn % 2
         if not stock:  # the pile turned over, unshuffled: its bottom card comes first
             stock, pile = pile, []
@@ -123,6 +128,11 @@ def test_a_long_round_through_several_turned_over_piles_is_advised() -> None:
         history += [{"player": seat, "action": "draw_stock"},
                     {"player": seat, "action": "discard", "card": drawn}]
         pile.append(drawn)
+    return history, pile, stock
+
+
+def test_a_long_round_through_several_turned_over_piles_is_advised() -> None:
+    history, pile, stock = _turned_over_history(6 * 32)
     assert len(history) > 400
     state = LayDownState.parse(players=2, me=0, dealer=0, hand=HAND, upcard="KD",
                                history=history, variant=BASIC, discard_pile=pile)
@@ -130,6 +140,29 @@ def test_a_long_round_through_several_turned_over_piles_is_advised() -> None:
     advice = advise("basic", players=2, me=0, dealer=0, hand=HAND, upcard="KD",
                     history=history, level="novice", seed=1)
     assert advice.phase == "draw"
+
+
+def test_the_replay_of_a_long_history_stops_at_the_deadline() -> None:
+    """The replay looks at the deadline (every ``EVENTS_PER_CHECK`` events): a
+    history of 1,500 events takes tens of milliseconds to replay, and over HTTP
+    a 1 ms limit was answered 90 ms late (a 503 from the review, which walks
+    the record too).  A deadline spent before the history is replayed leaves
+    nothing to advise on: 422 ``time_limit_too_small`` on ``time_limit_ms``.
+    A short history is replayed whatever the deadline, and its advice answers
+    with what it found."""
+    history, _, _ = _turned_over_history(MAX_EVENTS // 2 - 31 - 1)
+    assert len(history) == MAX_EVENTS - 2
+    spent = Deadline(time.monotonic() - 1)
+    state: dict[str, Any] = {"players": 2, "me": 0, "dealer": 0, "hand": HAND, "upcard": "KD",
+                             "level": "novice"}
+    with pytest.raises(InvalidOptionError) as caught:
+        advise("basic", **state, history=history, deadline=spent)
+    assert caught.value.code == "time_limit_too_small"
+    assert tuple(caught.value.loc) == ("time_limit_ms",)
+    assert "1498 events" in caught.value.message
+    short = _exhausting_history()
+    assert len(short) < EVENTS_PER_CHECK
+    assert advise("basic", **state, history=short, deadline=spent).moves
 
 
 def test_going_out_in_one_turn_with_nothing_laid_before_is_a_rummy() -> None:

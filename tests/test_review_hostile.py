@@ -4,6 +4,16 @@ did not make, never an error but the documented ones)."""
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
+import pytest
+
+from solver.cards import card_name
+from solver.deadline import Deadline
+from solver.errors import InvalidOptionError
+from solver.play.events import MAX_EVENTS
+from solver.play.replay import EVENTS_PER_CHECK
 from solver.play.words import DISCARD, LAY_OFF, MELD
 from solver.review import read_record, review
 from solver.review.selfplay import at_random, follow, play
@@ -27,3 +37,42 @@ def test_a_lay_down_turn_the_record_stops_inside_is_no_decision() -> None:
     answer = review(stopped, seats=[seat], level="novice", time_limit_ms=60_000)
     assert answer.complete and answer.decisions
     assert all(j.why_not is None and j.decision.last < cut for j in answer.decisions)
+
+
+def _throwing_back(events: int) -> dict[str, Any]:
+    """A basic-rummy record of ``events`` events in which each player throws
+    back the card it drew, the pile turned over whenever the stock is empty:
+    legal, and as long as a record may be."""
+    deck = [card_name(card) for card in range(52)]
+    upcard, stock = deck[20], deck[21:]
+    pile, left, seat = [upcard], list(stock), 0
+    steps: list[dict[str, Any]] = []
+    while len(steps) < events:
+        if not left:  # the pile turned over, unshuffled: its bottom card comes first
+            left, pile = pile, []
+        drawn = left.pop(0)
+        steps += [{"player": seat, "action": "draw_stock", "drawn": drawn},
+                  {"player": seat, "action": "discard", "card": drawn}]
+        pile.append(drawn)
+        seat = 1 - seat
+    return {"game": "basic", "players": ["ann", "bob"], "dealer": 1,
+            "deal": {"hands": [deck[:10], deck[10:20]], "upcard": upcard, "stock": stock},
+            "events": steps}
+
+
+def test_a_record_the_deadline_passes_while_walking_is_time_limit_too_small() -> None:
+    """The walk of a record and the advisor's replay of it look at the
+    deadline: 1,500 events took 60 ms to walk whatever the limit, and over
+    HTTP a 1 ms limit got a 503 90 ms late.  A deadline spent before the
+    record is checked leaves nothing to answer: 422 ``time_limit_too_small``
+    on ``time_limit_ms``.  A short record is walked whatever the deadline,
+    and reviewed in part."""
+    record = _throwing_back(MAX_EVENTS)
+    spent = Deadline(time.monotonic() - 1)
+    with pytest.raises(InvalidOptionError) as caught:
+        review(record, deadline=spent)
+    assert caught.value.code == "time_limit_too_small"
+    assert tuple(caught.value.loc) == ("time_limit_ms",)
+    assert not walk(read_record(record)).over  # legal: only the time ran out
+    short = review(_throwing_back(EVENTS_PER_CHECK - 2), deadline=spent)
+    assert not short.complete and short.decisions == ()

@@ -126,10 +126,10 @@ def test_a_time_limit_counts_from_the_call_and_the_record_is_walked_once(
     record, _ = gin_games[1]
     walks = []
 
-    def slow_walk(walked: Record, replay: bool = True) -> object:
+    def slow_walk(walked: Record, replay: bool = True, deadline: object = None) -> object:
         walks.append(walked)
         time.sleep(0.06)
-        return real_walk(walked, replay)
+        return real_walk(walked, replay, deadline)
 
     real_walk = module.walk
     monkeypatch.setattr(module, "walk", slow_walk)

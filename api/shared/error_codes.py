@@ -117,7 +117,9 @@ LIBRARY: dict[str, str] = {
     "several_winners": "more than one player went out",
     "time_limit_too_small": "a round (score_round) whose show, going out or least count the "
                             "time limit cut short: nothing exact to score on; give more "
-                            "time_limit_ms (or the player's melded groups)",
+                            "time_limit_ms (or the player's melded groups); also an advice "
+                            "whose history, or a review whose record, the time limit ran out "
+                            "before replaying (a history of hundreds of events)",
     "invalid_request": "input the library refused without a more precise code",
 }
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from solver.deadline import Deadline, play_deadline
+from solver.deadline import Deadline, DeadlineExceeded, play_deadline, time_ran_out
 from solver.errors import InvalidOptionError, InvalidRulesError
 from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.gin.game import Gin
@@ -74,7 +74,8 @@ def advise(
     Rommy and basic 2 to 6; default 2); ``level`` is one of the game's
     levels (``novice``, ``standard`` -- the default -- or ``expert``);
     ``seed`` makes the answer reproducible; the call returns by
-    ``time_limit_ms`` (or ``deadline``) with the best valuation found.
+    ``time_limit_ms`` (or ``deadline``) with the best valuation found
+    (``time_limit_too_small`` when it runs out before the history is replayed).
     ``consider`` (a library caller's, e.g. a game review's): moves to value
     besides the ones the advisor lists, on the same deals (a played move the
     list leaves out); ``InvalidStateError`` (``illegal_move``) for one that is
@@ -108,5 +109,9 @@ def advise(
                       fields)
     model.check_fields(request)
     model.check_rules(request)
-    return model.advise(model.position(request), params, model.levels[level], seed, until,
-                        extra)
+    try:
+        position = model.position(request, until)
+    except DeadlineExceeded:
+        events = len(history) if isinstance(history, Sequence) else 0
+        raise time_ran_out(f"the history's {events} events were replayed") from None
+    return model.advise(position, params, model.levels[level], seed, until, extra)

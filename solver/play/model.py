@@ -109,9 +109,10 @@ class Game(ABC, Generic[Position, Params]):
                                 loc=(shown,))
 
     @abstractmethod
-    def position(self, request: Request) -> Position:
+    def position(self, request: Request, deadline: Deadline | None = None) -> Position:
         """The checked position of ``request`` (``InvalidStateError`` saying why
-        it cannot arise)."""
+        it cannot arise); its history is replayed by ``deadline``
+        (``DeadlineExceeded`` once it passes)."""
 
     @abstractmethod
     def advise(self, position: Position, params: Params, level: Level, seed: int,

@@ -14,6 +14,7 @@ share is here:
   seat's record, the failure of an event (``InvalidStateError`` at
   ``history[index]``), taking the pile top, and the checks of the final
   state (the hand's size, the known cards held, the hand over, the turn);
+  ``run`` applies the events in turn by a deadline;
 * ``replayed`` -- a request's fields parsed and its history replayed, the
   pile and stock a client sent checked against what the history leaves.
 
@@ -29,12 +30,19 @@ from dataclasses import dataclass
 from typing import NoReturn, TypeVar
 
 from solver.cards import NUM_CARD_TYPES, card_name, parse_card
+from solver.deadline import Deadline, Ticker
 from solver.errors import InvalidStateError
 from solver.play.events import Event, parse_history
 from solver.play.public import check_pile, check_seats, check_stock, hand_cards, pile_cards
 from solver.play.words import Drop
 
 R = TypeVar("R", bound="Replay")
+
+EVENTS_PER_CHECK = 256
+"""Events replayed between two looks at the deadline: a history of 1,500
+events (``MAX_EVENTS``) takes tens of milliseconds to replay, a few hundred
+a few, so a short history is never cut and a long one stops within a few
+milliseconds of its deadline."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +109,25 @@ class Replay:
         self.to_act = first
         self.stock = 0
         """Cards left in the stock (each game counts them)."""
+
+    # -- the walk ----------------------------------------------------------------------
+    def run(self, events: Sequence[Event], deadline: Deadline | None = None) -> None:
+        """Apply ``events`` in turn, then check the final state;
+        ``DeadlineExceeded`` once ``deadline`` passes (a hostile history of
+        ``MAX_EVENTS`` must not run a request past it)."""
+        ticker = Ticker(deadline, EVENTS_PER_CHECK)
+        for index, event in enumerate(events):
+            ticker.tick()
+            self._apply(index, event)
+        self._check_end()
+
+    def _apply(self, index: int, event: Event) -> None:
+        """The event at ``history[index]`` (each game's turn rules)."""
+        raise NotImplementedError
+
+    def _check_end(self) -> None:
+        """The final state's checks (each game's)."""
+        raise NotImplementedError
 
     # -- one event ---------------------------------------------------------------------
     @staticmethod
@@ -223,20 +250,23 @@ def check_deck(copies: Sequence[int], game: str, hand: Sequence[int], upcard: in
 def replayed(replay: Callable[[tuple[int, ...], int, tuple[Event, ...]], R], *, players: int,
              me: object, dealer: object, hand: object, upcard: object,
              history: Sequence[object] | None, discard_pile: object, stock_count: int | None,
-             actions: Collection[str], copies: Sequence[int], game: str) -> R:
+             actions: Collection[str], copies: Sequence[int], game: str,
+             deadline: Deadline | None = None) -> R:
     """The request's seats checked, its hand, upcard and history parsed and
     checked against the game's deck (``copies`` of each card), the history
-    replayed (``replay(hand, upcard, events)``), and the pile and stock the
-    client sent checked against what the history leaves."""
+    replayed (``replay(hand, upcard, events)`` is the game's walk, ``run`` by
+    ``deadline``: ``DeadlineExceeded`` once it passes), and the pile and
+    stock the client sent checked against what the history leaves."""
     check_seats(players, me=me, dealer=dealer)
     cards = hand_cards(hand)
     first = parse_card(upcard, None, "upcard")
     events = parse_history(history, actions, players)
     check_deck(copies, game, cards, first, events, pile_cards(discard_pile) or ())
     walk = replay(cards, first, events)
+    walk.run(events, deadline)
     check_pile(discard_pile, walk.pile)
     check_stock(stock_count, walk.stock)
     return walk
 
 
-__all__ = ["PublicState", "Replay", "Seat", "check_deck", "replayed"]
+__all__ = ["EVENTS_PER_CHECK", "PublicState", "Replay", "Seat", "check_deck", "replayed"]

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cards import card_name
-from solver.deadline import Deadline, play_deadline
+from solver.deadline import Deadline, DeadlineExceeded, play_deadline, time_ran_out
 from solver.errors import InvalidOptionError, InvalidStateError, is_list
 from solver.play import GAMES
 from solver.play.advice import Advice, Move, MoveValue
@@ -332,9 +332,10 @@ class _Judge:
 
     def position(self, decision: Decision) -> Any:
         """The game model's position at ``decision`` (the record's fields and
-        knobs were checked when it was read)."""
+        knobs were checked when it was read), replayed by the deadline
+        (``DeadlineExceeded``)."""
         return GAMES[self.game].position(request_for(self.record, decision.seat, decision.hand,
-                                                     decision.first))
+                                                     decision.first), self.deadline)
 
     def advise(self, decision: Decision, number: int, consider: bool) -> Advice:
         """The advisor's answer at ``decision`` (the game's model called as
@@ -346,7 +347,14 @@ class _Judge:
                             decision_seed(self.seed, number), self.deadline, **extra)
 
     def judge(self, number: int, decision: Decision) -> Judged | None:
-        """The decision reviewed; None when the deadline cut its advice short."""
+        """The decision reviewed; None when the deadline cut it short (its
+        position's replay or its advice)."""
+        try:
+            return self._judge(number, decision)
+        except DeadlineExceeded:
+            return None
+
+    def _judge(self, number: int, decision: Decision) -> Judged | None:
         why_not = None
         consider = _TAKES_CONSIDER
         try:
@@ -672,7 +680,8 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
     by the players in ``seats`` (default: all); see the module docstring.
     ``level`` is ``review`` (the default: the game's review level,
     ``ReviewParams.levels``) or one of the advisor's; the review stops by ``deadline`` (or
-    ``time_limit_ms``) with the decisions reviewed so far."""
+    ``time_limit_ms``) with the decisions reviewed so far (``time_limit_too_small`` when
+    it runs out before the record is walked)."""
     started = time.monotonic()
     if params is None:
         params = REVIEW_PARAMS
@@ -680,7 +689,14 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
         raise TypeError(f"params of a review are a ReviewParams; got {type(params).__name__}")
     if not isinstance(record, Record):
         record = Record.from_dict(record)
-    walked = walk(record)  # the record checked like a state, once
+    until = play_deadline(time_limit_ms, deadline)
+    if deadline is None:  # a time limit counts from the call: reading the record too
+        spent_ms = 1000.0 * (time.monotonic() - started)
+        until = until.within_ms(max(0.0, until.remaining_ms() - spent_ms))
+    try:
+        walked = walk(record, deadline=until)  # the record checked like a state, once
+    except DeadlineExceeded:
+        raise time_ran_out(f"the record's {len(record.steps)} events were walked") from None
     chosen = _seats(seats, record)
     names_ = (REVIEW_LEVEL, *GAMES[record.game].levels)
     if level is not None and level not in names_:
@@ -690,10 +706,6 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidOptionError("seed", f"seed must be an integer; got {seed!r}",
                                  code="invalid_seed")
-    until = play_deadline(time_limit_ms, deadline)
-    if deadline is None:  # a time limit counts from the call: reading the record too
-        spent_ms = 1000.0 * (time.monotonic() - started)
-        until = until.within_ms(max(0.0, until.remaining_ms() - spent_ms))
     if math.isfinite(until.remaining_s()):  # Deadline.never(): no time to keep back
         # the decisions stop early enough to leave time to write the answer
         keep = max(WRITE_MARGIN_S, WRITE_SHARE * until.remaining_s())

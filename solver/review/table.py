@@ -48,6 +48,7 @@ from typing import Any, NoReturn
 
 from solver.cards import JOKER, card_name, rank_of, suit_of
 from solver.classify import is_meld
+from solver.deadline import Deadline, Ticker
 from solver.errors import InvalidHandError, InvalidStateError, SolverInputError
 from solver.gin import gin_deal, resolve_knock_limit
 from solver.layoffs import TableMeld, read_table_meld
@@ -61,6 +62,7 @@ from solver.play.laydown.state import added_cards, moved_joker, take_depth
 from solver.play.laydown.variant import VARIANTS, Variant
 from solver.play.model import GAMES, Request
 from solver.play.public import names
+from solver.play.replay import EVENTS_PER_CHECK
 from solver.play.words import (
     DECLARE,
     DISCARD,
@@ -126,8 +128,10 @@ TURN_CODES = ("history_out_of_turn", "hand_over")
 phase: said of an event before what its cards get wrong."""
 
 
-def walk(record: Record, replay: bool = True) -> Walked:
-    """Walk ``record`` (see the module docstring)."""
+def walk(record: Record, replay: bool = True, deadline: Deadline | None = None) -> Walked:
+    """Walk ``record`` (see the module docstring); ``DeadlineExceeded`` once
+    ``deadline`` passes (the walk of ``MAX_EVENTS`` events and their replay
+    take tens of milliseconds)."""
     if record.game == "gin":
         walker: _Walk = _GinWalk(record)
     elif record.game in ("indian13", "indian21"):
@@ -136,7 +140,9 @@ def walk(record: Record, replay: bool = True) -> Walked:
         walker = _LayDownWalk(record)
     walker.check_fields()
     walker.check_deal()
+    ticker = Ticker(deadline, EVENTS_PER_CHECK)
     for index, step in enumerate(record.steps):
+        ticker.tick()
         try:
             if walker.over:
                 walker.fail(index, "the hand was already over", "hand_over")
@@ -145,10 +151,10 @@ def walk(record: Record, replay: bool = True) -> Walked:
             if replay:  # an event out of turn or phase, this one or before, is the fault
                 # (not this one past the end: the walk says so, and gin's public
                 # history, without the reply, would not know the hand over)
-                walker.replay_before(index, itself=not walker.over)
+                walker.replay_before(index, itself=not walker.over, deadline=deadline)
             raise
     if replay:
-        walker.replay()
+        walker.replay(deadline)
     decisions = walker.decisions
     if not walker.over and decisions and decisions[-1].move.action == GO_OUT:
         decisions = decisions[:-1]  # a lay-down turn the events stop inside: no play yet
@@ -403,17 +409,17 @@ class _Walk:
         return card
 
     # -- the advisor's replay ---------------------------------------------------------------
-    def replay(self) -> None:
+    def replay(self, deadline: Deadline | None = None) -> None:
         """The advisor's replay of the whole public history (as the last
         seat to act saw it) accepts every event."""
-        error = self._replay_to(len(self.record.steps))
+        error = self._replay_to(len(self.record.steps), deadline)
         if error is None or (error.code in ("hand_over", "not_your_turn", "wrong_hand_size",
                                             "card_in_two_places", "too_many_copies")
                              and error.loc[:1] in (("history",), ("hand",))):
             return  # the end state's checks: the walk followed the hands itself
         raise in_events(error) from None
 
-    def _replay_to(self, end: int) -> SolverInputError | None:
+    def _replay_to(self, end: int, deadline: Deadline | None = None) -> SolverInputError | None:
         """The advisor's replay of the events before ``end``, as the last seat
         to act saw them: raises where one of them cannot have happened
         (``in_events``); answers any other refusal (about the hands walked so
@@ -422,14 +428,16 @@ class _Walk:
         public = public_history(record, end)
         seat = public[-1]["player"] if public else (record.dealer + 1) % record.seats
         try:
-            GAMES[record.game].position(request_for(record, seat, self.hands[seat], end))
+            GAMES[record.game].position(request_for(record, seat, self.hands[seat], end),
+                                        deadline)
         except SolverInputError as error:
             if len(error.loc) >= 2 and error.loc[0] == "history":
                 raise in_events(error) from None
             return error
         return None
 
-    def replay_before(self, end: int, itself: bool = True) -> None:
+    def replay_before(self, end: int, itself: bool = True,
+                      deadline: Deadline | None = None) -> None:
         """When the walk fails at event ``end``: the advisor's replay of the
         events before it (and, with ``itself``, of it), raising where one
         before it cannot have happened (the cards follow any order, so a turn
@@ -439,7 +447,7 @@ class _Walk:
         about the hands walked so far or the event's cards, and the cards'
         own error stands."""
         try:
-            self._replay_to(end + 1 if itself else end)
+            self._replay_to(end + 1 if itself else end, deadline)
         except InvalidStateError as error:
             if error.loc[:2] != ("events", end) or error.code in TURN_CODES:
                 raise

@@ -42,13 +42,14 @@ class Gin(Game[GinPosition, GinParams]):
         "ace_points", "pip_points", "court_points", "card_points")
     params = GIN_PARAMS
 
-    def position(self, request: Request) -> GinPosition:
+    def position(self, request: Request, deadline: Deadline | None = None) -> GinPosition:
         """Check and replay the state (``GinState.parse``)."""
         deal = gin_deal(request.rules)
         state = GinState.parse(me=request.me, dealer=request.dealer, hand=request.hand,
                                upcard=request.upcard, history=request.history,
                                discard_pile=request.discard_pile,
-                               stock_count=request.stock_count, score=request.get("score"))
+                               stock_count=request.stock_count, score=request.get("score"),
+                               deadline=deadline)
         flag = request.get("oklahoma")
         if flag is not None and not isinstance(flag, bool):  # "false" is not False
             raise InvalidStateError(f"oklahoma must be true or false, not {type(flag).__name__}",

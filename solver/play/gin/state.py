@@ -37,6 +37,7 @@ from typing import Any
 
 from solver.cards import card_name
 from solver.classify import is_meld
+from solver.deadline import Deadline
 from solver.errors import InvalidStateError
 from solver.play.events import Event
 from solver.play.gin.hands import GinHands, mask_of
@@ -139,10 +140,10 @@ class GinState(PublicState):
     def parse(cls, *, me: int = 0, dealer: int = 1, hand: object, upcard: object,
               history: Sequence[object] | None = None, discard_pile: object = None,
               stock_count: int | None = None, score: Mapping[str, Any] | None = None,
-              **unknown: object) -> GinState:
+              deadline: Deadline | None = None, **unknown: object) -> GinState:
         """Check and replay a public state given as plain data (card tokens);
         ``InvalidStateError`` (or ``InvalidHandError`` for a bad token) when
-        it cannot arise."""
+        it cannot arise; ``DeadlineExceeded`` when ``deadline`` passes first."""
         if unknown:
             name = next(iter(unknown))
             raise InvalidStateError(f"unknown state field {name!r}", code="invalid_state",
@@ -154,7 +155,7 @@ class GinState(PublicState):
         replay = replayed(lambda cards, first, events: _Replay(me, dealer, cards, first, events),
                           players=2, me=me, dealer=dealer, hand=hand, upcard=upcard,
                           history=history, discard_pile=discard_pile, stock_count=stock_count,
-                          actions=ACTIONS, copies=DECK_COPIES, game="gin")
+                          actions=ACTIONS, copies=DECK_COPIES, game="gin", deadline=deadline)
         my_score, opponent_score, target = _score(score)
         return cls(me, dealer, replay.hand, replay.upcard, replay.events, tuple(replay.pile),
                    replay.stock, replay.phase, replay.to_act, replay.knowledge(), replay.knock,
@@ -263,9 +264,6 @@ class _Replay(Replay):
             index = next(i for i, c in enumerate(hand) if c in hand[:i])
             raise InvalidStateError(f"{card_name(hand[index])} is in the hand twice",
                                     code="card_in_two_places", loc=("hand", index))
-        for index, event in enumerate(events):
-            self._apply(index, event)
-        self._check_end()
 
     def _check_end(self) -> None:
         me = self.me

@@ -50,7 +50,7 @@ class Indian13(Game[IndianPosition, IndianParams]):
         "card_points", "value_cards", "value_card_points", "marriage_points")
     params = INDIAN_PARAMS
 
-    def position(self, request: Request) -> IndianPosition:
+    def position(self, request: Request, deadline: Deadline | None = None) -> IndianPosition:
         """Check and replay the state (``IndianState.parse``)."""
         rules = make_rules(self.name, request.rules)
         if not rules.cut_joker:  # the advisor's deal always has a cut card (wild_rank)
@@ -68,7 +68,7 @@ class Indian13(Game[IndianPosition, IndianParams]):
                                   me=request.me, dealer=request.dealer, hand=request.hand,
                                   upcard=request.upcard, history=request.history,
                                   discard_pile=request.discard_pile,
-                                  stock_count=request.stock_count)
+                                  stock_count=request.stock_count, deadline=deadline)
         overrides = None if request.rules is None else dict(request.rules)
         return IndianPosition(state, deal, wild_rank, overrides)
 

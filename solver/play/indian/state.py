@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.cards import JOKER, NUM_CARD_TYPES, card_name
+from solver.deadline import Deadline
 from solver.errors import InvalidHandError, InvalidStateError
 from solver.play.events import Event
 from solver.play.public import check_players
@@ -106,10 +107,11 @@ class IndianState(PublicState):
     @classmethod
     def parse(cls, *, game: str, deal: Deal, players: int, me: int, dealer: int,
               hand: object, upcard: object, history: Sequence[object] | None,
-              discard_pile: object = None, stock_count: int | None = None) -> IndianState:
+              discard_pile: object = None, stock_count: int | None = None,
+              deadline: Deadline | None = None) -> IndianState:
         """Check and replay a public state given as plain data (card tokens);
         ``InvalidStateError`` (or ``InvalidHandError`` for a bad token) when it
-        cannot arise."""
+        cannot arise; ``DeadlineExceeded`` when ``deadline`` passes first."""
         players = check_players(players, MIN_PLAYERS, MAX_PLAYERS, game)
         size = deal.rules.hand_size
         total = sum(deck_copies(deal.rules))
@@ -121,7 +123,7 @@ class IndianState(PublicState):
             lambda cards, first, events: _Replay(deal, players, me, dealer, cards, first, events),
             players=players, me=me, dealer=dealer, hand=hand, upcard=upcard, history=history,
             discard_pile=discard_pile, stock_count=stock_count, actions=ACTIONS,
-            copies=deck_copies(deal.rules), game=game)
+            copies=deck_copies(deal.rules), game=game, deadline=deadline)
         return cls(me=me, dealer=dealer, hand=replay.hand, upcard=replay.upcard,
                    history=replay.events, discard_pile=tuple(replay.pile),
                    stock_count=replay.stock, game=game, players=players,
@@ -154,9 +156,6 @@ class _Replay(Replay):
             if event.player == me and event.action == TAKE_DISCARD and event.card is not None:
                 self.takes_ahead[event.card] += 1
         self._check_copies_now(None)
-        for index, event in enumerate(events):
-            self._apply(index, event)
-        self._check_end()
 
     # -- counting cards -------------------------------------------------------------
     def _placed(self) -> list[int]:

@@ -31,7 +31,7 @@ class Rummy500(Game[LayDownState, LayDownParams]):
     knobs: ClassVar[tuple[str, ...]] = HOUSE_KNOBS
     params = PARAMS_BY_GAME["rummy500"]
 
-    def position(self, request: Request) -> LayDownState:
+    def position(self, request: Request, deadline: Deadline | None = None) -> LayDownState:
         """Check and replay the state (``LayDownState.parse``) under the
         game's variant with a house's knobs (``Variant.with_rules``)."""
         variant = VARIANTS[self.name].with_rules(request.rules)
@@ -40,7 +40,8 @@ class Rummy500(Game[LayDownState, LayDownParams]):
                                   me=request.me, dealer=request.dealer, hand=request.hand,
                                   upcard=request.upcard, history=request.history,
                                   discard_pile=request.discard_pile,
-                                  stock_count=request.stock_count, variant=variant)
+                                  stock_count=request.stock_count, variant=variant,
+                                  deadline=deadline)
 
     def advise(self, position: LayDownState, params: LayDownParams, level: Level, seed: int,
                deadline: Deadline, consider: Sequence[Move] = ()) -> Advice:

@@ -55,6 +55,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.cards import NUM_CARD_TYPES, card_name
+from solver.deadline import Deadline
 from solver.errors import InvalidHandError, InvalidStateError
 from solver.layoffs import TableMeld, read_table_meld
 from solver.play.events import Event
@@ -119,10 +120,11 @@ class LayDownState(PublicState):
     def parse(cls, *, players: int, me: int, dealer: int, hand: object, upcard: object,
               history: Sequence[object] | None, discard_pile: object = None,
               stock_count: int | None = None,
-              variant: Variant = VARIANTS["rummy500"]) -> LayDownState:
+              variant: Variant = VARIANTS["rummy500"],
+              deadline: Deadline | None = None) -> LayDownState:
         """Check and replay a public state given as plain data (card tokens);
         ``InvalidStateError`` (or ``InvalidHandError`` for a bad token) when it
-        cannot arise."""
+        cannot arise; ``DeadlineExceeded`` when ``deadline`` passes first."""
         players = check_players(players, variant.min_players, variant.max_players, variant.game,
                                 f" ({variant.deck_note})")
         variant = variant.seated(players)
@@ -132,7 +134,7 @@ class LayDownState(PublicState):
                                                  events),
             players=players, me=me, dealer=dealer, hand=hand, upcard=upcard, history=history,
             discard_pile=discard_pile, stock_count=stock_count, actions=ACTIONS,
-            copies=variant.copies, game=variant.game)
+            copies=variant.copies, game=variant.game, deadline=deadline)
         playing = replay.phase == PLAY
         return cls(me=me, dealer=dealer, hand=replay.hand, upcard=replay.upcard,
                    history=replay.events, discard_pile=tuple(replay.pile),
@@ -234,9 +236,6 @@ class _Replay(Replay):
         self.phase: Phase = DRAW
         self.taken_top: int | None = None
         self.must_use: int | None = None
-        for index, event in enumerate(events):
-            self._apply(index, event)
-        self._check_end()
 
     # -- counting cards -------------------------------------------------------------
     def _placed(self, with_hand: bool = True) -> list[int]:

@@ -74,7 +74,7 @@ export const ERROR_CODES = {
   "invalid_pile_penalties": "pile_penalties out of range (the library called directly; the API answers less_than_equal)",
   "no_winner": "nobody went out in a variant that needs a winner",
   "several_winners": "more than one player went out",
-  "time_limit_too_small": "a round (score_round) whose show, going out or least count the time limit cut short: nothing exact to score on; give more time_limit_ms (or the player's melded groups)",
+  "time_limit_too_small": "a round (score_round) whose show, going out or least count the time limit cut short: nothing exact to score on; give more time_limit_ms (or the player's melded groups); also an advice whose history, or a review whose record, the time limit ran out before replaying (a history of hundreds of events)",
   "invalid_request": "input the library refused without a more precise code",
   "invalid_state": "a state field of the wrong kind (a seat, a score ...)",
   "invalid_event": "a history event that is not an object of player, action and cards",
