@@ -899,10 +899,13 @@ def test_solver_crash_is_503_not_500(client: TestClient, monkeypatch: pytest.Mon
 
     patch_call(monkeypatch, "solve_hand", broken)
     patch_call(monkeypatch, "validate_hand", broken)
-    item = single_error(solve(client, variant="gin", hand=GIN_HAND), 503)
+    crashed = solve(client, variant="gin", hand=GIN_HAND)
+    item = single_error(crashed, 503)
     assert "logged as" in item["msg"] and item["type"] == "solver_error"
+    # every 503 says when to retry, as openapi.json declares (it had no Retry-After)
+    assert crashed.headers["retry-after"] == "1"
     response = client.post("/v1/validate", json={"variant": "gin", "melds": []})
-    assert response.status_code == 503
+    assert response.status_code == 503 and response.headers["retry-after"] == "1"
     results = client.post(
         "/v1/solve/batch", json={"requests": [{"variant": "gin", "hand": GIN_HAND}]}
     ).json()["results"]
@@ -939,6 +942,7 @@ def test_error_escaping_every_handler_is_503(monkeypatch: pytest.MonkeyPatch) ->
     for response in (routed, quick):
         item = single_error(response, 503)
         assert "logged as" in item["msg"]
+        assert response.headers["retry-after"] == "1"
 
 
 def test_unknown_route_and_method(client: TestClient) -> None:

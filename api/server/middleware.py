@@ -14,7 +14,9 @@
   ``api.shared.decode``).
 * ``CatchAllMiddleware`` turns an exception that escaped every handler into a
   logged 503, and the server's cancellation of a request at the end of its
-  drain time into a 503 with ``Retry-After``: the service never answers 500.
+  drain time into a 503: the service never answers 500.  Every 503 that
+  passes it says when to retry (``Retry-After``, ``RETRY_AFTER_S`` when the
+  answer gives no wait of its own), as ``openapi.json`` declares.
 """
 
 from __future__ import annotations
@@ -260,8 +262,24 @@ class BodyGuardMiddleware:
         return loop.time() + (monotonic_at - time.monotonic())
 
 
+RETRY_AFTER_S = 1
+"""``Retry-After`` of a 503 that gives no wait of its own (the solver or the
+service failed on the request, the drain is over): a client retries in a
+second, as after any 503, instead of guessing a backoff."""
+
+
+def with_retry_after(message: Message) -> Message:
+    """A response's start ``message`` with ``Retry-After`` when it is a 503
+    without one (see ``RETRY_AFTER_S``)."""
+    headers = list(message.get("headers", ()))
+    if message["status"] != 503 or any(name.lower() == b"retry-after" for name, _ in headers):
+        return message
+    return {**message, "headers": [*headers, (b"retry-after", str(RETRY_AFTER_S).encode())]}
+
+
 class CatchAllMiddleware:
-    """Log any exception that escaped the app and answer 503 instead of 500."""
+    """Log any exception that escaped the app and answer 503 instead of 500;
+    every 503 with ``Retry-After`` (``with_retry_after``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -276,6 +294,7 @@ class CatchAllMiddleware:
             nonlocal response_started
             if message["type"] == "http.response.start":
                 response_started = True
+                message = with_retry_after(message)
             await send(message)
 
         try:
@@ -294,7 +313,7 @@ class CatchAllMiddleware:
             response = error_response(
                 503, "service_error",
                 f"the service failed on this request; the error is logged as {reference}")
-            await response(scope, receive, send)
+            await response(scope, receive, tracking_send)
         except asyncio.CancelledError:
             # Only the server cancels a request: its drain time (SIGTERM) is
             # over.  The client still hears a 503 it may retry elsewhere, not
@@ -302,5 +321,5 @@ class CatchAllMiddleware:
             if not response_started:
                 await error_response(
                     503, "unavailable", "the service is shutting down and its drain time "
-                    "(RUMMY_SOLVER_DRAIN_S) is over; retry", headers={"Retry-After": "1"},
-                )(scope, receive, send)
+                    "(RUMMY_SOLVER_DRAIN_S) is over; retry",
+                )(scope, receive, tracking_send)
