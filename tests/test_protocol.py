@@ -186,3 +186,25 @@ def test_malformed_http_gets_a_json_400_and_the_connection_closes(server: Server
         sock.sendall(b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}")
         answer = _read_all(sock)
     assert _json_error(answer, 400)["type"] == "invalid_http"
+
+
+def test_openapi_documents_the_refusals_any_request_may_get() -> None:
+    """This protocol's 400 ``invalid_http`` and 431 ``headers_too_large`` may
+    answer any request, and the body guard's 408 ``body_timeout`` any JSON
+    body: ``openapi.json`` lists them on every ``/v1`` operation (they were
+    missing, so a client generated from it did not expect them), each with
+    its example in the error shape."""
+    document = json.loads((Path(__file__).resolve().parent.parent / "openapi.json").read_text())
+    for path, operations in document["paths"].items():
+        if not path.startswith("/v1/"):
+            continue
+        for method, operation in operations.items():
+            where = f"{method.upper()} {path}"
+            expected = {"400": "invalid_http", "431": "headers_too_large"}
+            if "application/json" in operation.get("requestBody", {}).get("content", {}):
+                expected["408"] = "body_timeout"
+            for status, code in expected.items():
+                answer = operation["responses"].get(status)
+                assert answer is not None, f"{where} {status}"
+                example = answer["content"]["application/json"]["example"]
+                assert example["detail"][0]["type"] == code, f"{where} {status}"

@@ -16,13 +16,32 @@ def _error(description: str, type_: str, msg: str, loc: list[Any] | None = None)
     }
 
 
+PROTOCOL_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _error("not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request "
+                "line or header): answered by rummy-solver serve's HTTP protocol before any "
+                "route, the connection then closed", "invalid_http",
+                "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a "
+                "malformed request line or header ...)"),
+    431: _error("the request's head (request line and headers) is over "
+                "RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: "
+                "refused as it arrives, the connection then closed", "headers_too_large",
+                "the request's head (request line and headers) is over 32768 bytes "
+                "(RUMMY_SOLVER_MAX_HEADER_BYTES)", ["header"]),
+}
+"""The answers of rummy-solver serve's HTTP protocol (``api.server.protocol``) to a
+request it refuses before any route sees it: any path may get them."""
+
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **PROTOCOL_RESPONSES,
     401: {**_error("no API key, or an unknown one (only when the service has keys: "
                    "RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE)",
                    "unauthorized", "an API key is required: send it as 'Authorization: Bearer "
                    "KEY' or 'X-API-Key: KEY'", ["header", "authorization"]),
           "headers": {"WWW-Authenticate": {"description": "Bearer",
                                            "schema": {"type": "string"}}}},
+    408: _error("the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request",
+                "body_timeout", "the request body did not arrive within 10 s "
+                "(RUMMY_SOLVER_BODY_TIMEOUT_S)"),
     413: _error("request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES)",
                 "body_too_large", "request body is 2000000 bytes; the limit is 1000000 "
                 "(RUMMY_SOLVER_MAX_BODY_BYTES)"),
@@ -54,6 +73,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 """Error responses documented on every POST route, each with an example."""
 
 KEY_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **PROTOCOL_RESPONSES,
     401: ERROR_RESPONSES[401],
     429: ERROR_RESPONSES[429],
     503: {**_error("the rate limits cannot be counted (Redis does not answer) and the service "
@@ -64,5 +84,5 @@ KEY_RESPONSES: dict[int | str, dict[str, Any]] = {
           "headers": ERROR_RESPONSES[503]["headers"]},
 }
 """The answers of the API key check, which every ``/v1`` request passes before its
-route runs: documented on the routes that take no JSON body (the variants, the
-stream), whose other errors are their own."""
+route runs (and the HTTP protocol's): documented on the routes that take no JSON
+body (the variants, the stream), whose other errors are their own."""

@@ -13747,6 +13747,28 @@ export interface operations {
                     "application/json": components["schemas"]["AdviceResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -13765,6 +13787,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -13859,6 +13903,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -13914,6 +13980,28 @@ export interface operations {
                     "application/json": components["schemas"]["KnockResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -13932,6 +14020,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -14026,6 +14136,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -14081,6 +14213,28 @@ export interface operations {
                     "application/json": components["schemas"]["GinScoreResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -14099,6 +14253,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -14193,6 +14369,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -14248,6 +14446,28 @@ export interface operations {
                     "application/json": components["schemas"]["DiscardHintResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -14266,6 +14486,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -14360,6 +14602,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -14415,6 +14679,28 @@ export interface operations {
                     "application/json": components["schemas"]["DrawHintResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -14433,6 +14719,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -14527,6 +14835,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -14582,6 +14912,28 @@ export interface operations {
                     "application/json": components["schemas"]["PileHintResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -14600,6 +14952,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -14694,6 +15068,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -14749,6 +15145,28 @@ export interface operations {
                     "application/json": components["schemas"]["LayoffsResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -14767,6 +15185,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -14861,6 +15301,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -14916,6 +15378,28 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -14934,6 +15418,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -15028,6 +15534,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -15083,6 +15611,28 @@ export interface operations {
                     "application/json": components["schemas"]["RoundScoreResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -15101,6 +15651,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -15195,6 +15767,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -15250,6 +15844,28 @@ export interface operations {
                     "application/json": components["schemas"]["SolveResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -15268,6 +15884,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -15362,6 +16000,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -15417,6 +16077,28 @@ export interface operations {
                     "application/json": components["schemas"]["BatchResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -15435,6 +16117,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -15529,6 +16233,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
@@ -15594,6 +16320,28 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -15653,6 +16401,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (RUMMY_SOLVER_RATE_LIMIT_FAIL=closed) */
             503: {
                 headers: {
@@ -15702,6 +16472,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
             401: {
                 headers: {
@@ -15720,6 +16512,28 @@ export interface operations {
                      *           ],
                      *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                      *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
                      *         }
                      *       ]
                      *     }
@@ -15821,6 +16635,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
             503: {
                 headers: {
@@ -15863,6 +16699,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VariantList"];
+                };
+            };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
@@ -15915,6 +16773,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (RUMMY_SOLVER_RATE_LIMIT_FAIL=closed) */
             503: {
                 headers: {
@@ -15960,6 +16840,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VariantInfo"];
+                };
+            };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
@@ -16052,6 +16954,28 @@ export interface operations {
                      *           ],
                      *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
                      *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
                      *         }
                      *       ]
                      *     }
