@@ -35,6 +35,15 @@ A player's ``hand`` is the cards it still holds; ``melded`` the groups it put
 on the table (rummy500/rommy: a group that is not a meld by itself, such as
 cards laid off onto another meld, scores each card's melded points; Indian: the
 groups shown).  An Indian player without ``melded`` is arranged optimally.
+``laid_off`` (not in Indian rummy) is the cards a player laid off, each with
+the table meld they went onto as it was before (``onto``): under ``net`` they
+score what they add to that meld, so an ace laid below 2-3-4 scores as the
+low ace it became.
+
+>>> score_round([PlayerHand(laid_off=[{"cards": ["AH"], "onto": ["2H", "3H", "4H"]}],
+...                         went_out=True),
+...              PlayerHand(hand="KS", melded=["2H 3H 4H"])], "rummy500").points
+(1, -1)
 """
 
 from __future__ import annotations
@@ -81,6 +90,9 @@ class PlayerHand:
     had_turn: bool = True
     rummy: bool = False
     pile_penalties: int = 0
+    laid_off: Sequence[Mapping[str, object]] | None = None
+    """Cards laid off onto a table meld: ``{"cards": [...], "onto": [the meld
+    before]}`` each (see the module docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +152,8 @@ class _Parsed:
     hand: list[int]
     melded: list[list[int]] | None
     info: PlayerHand
+    laid_off: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    """``(cards, onto)`` per layoff: the cards and the table meld before it."""
 
     @property
     def cards(self) -> list[int]:
@@ -202,6 +216,9 @@ def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
                                            code="invalid_melded", field=f"{where}.melded[{j}]")
                 melded.append(cards)
                 groups.append((f"{where}.melded[{j}]", cards))
+        laid_off = _parse_laid_off(player.laid_off, where, deal)
+        groups.extend((f"{where}.laid_off[{k}].cards", cards)
+                      for k, (cards, _) in enumerate(laid_off))
         if player.dropped not in (None, "first", "middle"):
             raise InvalidHandError(f"{where}.dropped must be 'first' or 'middle'",
                                    code="invalid_drop", field=f"{where}.dropped")
@@ -210,9 +227,42 @@ def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
         ):
             raise InvalidHandError(f"{where}.pile_penalties must be an integer from 0 to 100",
                                    code="invalid_pile_penalties", field=f"{where}.pile_penalties")
-        parsed.append(_Parsed(hand, melded, player))
+        parsed.append(_Parsed(hand, melded, player, laid_off))
     check_copies(groups, deal.rules)
     return parsed
+
+
+def _parse_laid_off(value: object, where: str,
+                    deal: Deal) -> list[tuple[list[int], list[int]]]:
+    """A player's ``laid_off``: each item's cards and the meld they went onto,
+    both checked (the meld before is a meld, and so is the meld after)."""
+    if value is None:
+        return []
+    if not is_list(value) or len(value) > MAX_MELDED_GROUPS:
+        raise InvalidHandError(f"{where}.laid_off must be a list of at most {MAX_MELDED_GROUPS} "
+                               "layoffs", code="invalid_melded", field=f"{where}.laid_off")
+    out = []
+    for k, item in enumerate(value):
+        at = f"{where}.laid_off[{k}]"
+        if not isinstance(item, Mapping) or set(item) != {"cards", "onto"}:
+            raise InvalidHandError(f"{at} must be an object with cards (the cards laid off) "
+                                   "and onto (the table meld before)", code="invalid_melded",
+                                   field=at)
+        cards = parse_cards(item["cards"], f"{at}.cards")
+        onto = parse_cards(item["onto"], f"{at}.onto")
+        if not cards:
+            raise InvalidHandError(f"{at}.cards is empty", code="invalid_melded",
+                                   field=f"{at}.cards")
+        if not is_meld(onto, deal):
+            raise InvalidHandError(f"{at}.onto: {_listed(onto)} is no meld (give the table meld "
+                                   "as it was before the layoff)", code="invalid_melded",
+                                   field=f"{at}.onto")
+        check_copies([(at, [*onto, *cards])], deal.rules)
+        if not is_meld([*onto, *cards], deal):
+            raise InvalidHandError(f"{at}.cards: {_listed(cards)} laid onto {_listed(onto)} make "
+                                   "no meld", code="invalid_melded", field=f"{at}.cards")
+        out.append((cards, onto))
+    return out
 
 
 def _flag_error(index: int, flag: str, message: str) -> InvalidHandError:
@@ -235,6 +285,8 @@ def _check_flags(players: list[_Parsed], rules: Rules) -> None:
             if not info.had_turn:
                 raise _flag_error(i, "had_turn", "the half payment exists only under "
                                                  "round_scoring 'indian' (indian13, indian21)")
+        if method == "indian" and p.laid_off:
+            raise _flag_error(i, "laid_off", "Indian rummy has no laying off")
         if rules.pile_pickup != "meld_or_penalty" and info.pile_penalties:
             raise _flag_error(i, "pile_penalties", "the pile penalty exists only under "
                                                    "pile_pickup 'meld_or_penalty' (rommy)")
@@ -411,6 +463,15 @@ def _group_points(group: list[int], deal: Deal) -> tuple[int, Meld | None]:
     return sum(melded_points(c, c, deal, False) for c in group), None
 
 
+def _laid_off_points(cards: list[int], onto: list[int], deal: Deal) -> int:
+    """What ``cards`` laid off onto the table meld ``onto`` score: the meld's
+    points after less its points before (an ace laid below 2-3-4 is a low
+    ace, A laid above Q-K a high one)."""
+    after, before = richest_reading([*onto, *cards], deal), richest_reading(onto, deal)
+    assert after is not None and before is not None  # checked when parsed
+    return after.points - before.points
+
+
 def _score_net(players: list[_Parsed], deal: Deal) -> RoundScore:
     rules = deal.rules
     scores = []
@@ -425,12 +486,16 @@ def _score_net(players: list[_Parsed], deal: Deal) -> RoundScore:
                 loose.extend(group)
             else:
                 melds.append(meld)
+        laid = [(cards, onto, _laid_off_points(cards, onto, deal)) for cards, onto in p.laid_off]
+        melded += sum(points for _, _, points in laid)
         in_hand = _hand_points(p.hand, deal)
         penalty = p.info.pile_penalties * rules.pile_penalty
         net = melded - in_hand - penalty
         why = f"melded {melded} - hand {in_hand}"
         if loose:
             why += f" (laid off {_listed(loose)} counted card by card)"
+        for cards, onto, points in laid:
+            why += f" ({_listed(cards)} laid onto {_listed(onto)}: {points})"
         if penalty:
             why += f" - pile penalty {p.info.pile_penalties} x {rules.pile_penalty}"
         scores.append(PlayerScore(i, "winner" if p.info.went_out else "player", net, in_hand,

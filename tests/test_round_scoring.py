@@ -124,6 +124,47 @@ def test_laid_off_cards_score_their_melded_points() -> None:
     assert second.hand_points == 10 and second.points == -10
 
 
+@pytest.mark.parametrize(("cards", "onto", "points"), [
+    ("AH", "2H 3H 4H", 1),         # seed 001: an ace melded low counts 1
+    ("AH 2H", "3H 4H 5H", 1 + 2),
+    ("AH", "QH KH JH", 15),        # high: 15
+    ("AH", "AS AD AC", 15),
+    ("5H JK", "2H 3H 4H", 5 + 15), # the joker stands for 6H and scores 15 (seed 001)
+])
+def test_cards_laid_off_score_what_they_add_to_the_meld_they_went_onto(
+        cards: str, onto: str, points: int) -> None:
+    # As a group of its own, AH scored its high 15 wherever it went: an ace laid
+    # below 2-3-4 is a low ace, which the player scores as one (seed 001).
+    result = score_round([
+        PlayerHand(laid_off=[{"cards": cards, "onto": onto}], went_out=True),
+        PlayerHand(hand="KS", melded=[onto]),
+    ], "rummy500")
+    assert result.players[0].melded_points == points and result.points[0] == points
+
+
+@pytest.mark.parametrize(("laid_off", "field", "code"), [
+    ({"cards": "AH", "onto": "2H 3H"}, "players[0].laid_off[0].onto", "invalid_melded"),
+    ({"cards": "AH", "onto": "5H 6H 7H"}, "players[0].laid_off[0].cards", "invalid_melded"),
+    ({"cards": "", "onto": "5H 6H 7H"}, "players[0].laid_off[0].cards", "invalid_melded"),
+    ({"cards": "8H"}, "players[0].laid_off[0]", "invalid_melded"),
+    ({"cards": "5H", "onto": "5H 6H 7H"}, "players[0].laid_off[0]", "too_many_copies"),
+])
+def test_a_layoff_that_cannot_have_been_made_is_refused_by_name(
+        laid_off: dict[str, str], field: str, code: str) -> None:
+    with pytest.raises(InvalidHandError) as caught:
+        score_round([PlayerHand(laid_off=[laid_off], went_out=True), PlayerHand(hand="KS")],
+                    "rummy500")
+    assert caught.value.code == code and caught.value.field == field
+
+
+def test_indian_rummy_has_no_laying_off() -> None:
+    with pytest.raises(InvalidHandError) as caught:
+        score_round([PlayerHand(hand="3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D", went_out=True),
+                     PlayerHand(hand="KS", laid_off=[{"cards": "8H", "onto": "5H 6H 7H"}])],
+                    "indian13", wild_rank="7")
+    assert caught.value.code == "invalid_flag" and caught.value.field == "players[1].laid_off"
+
+
 @pytest.mark.parametrize(("rules", "wild_rank", "group", "points"), [
     # aces wild: AH as itself is A-2-3 (the ace low, 1), as a stand-in 2-3-4 (its own 15)
     ({"cut_joker": True}, "A", "AH 2H 3H", 20),

@@ -192,6 +192,11 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
         {"variant": "basic", "players": [{"went_out": True, "rummy": True}, {"hand": "KS 2H 3D"}]},
         {"variant": "kalooki", "players": [{"went_out": True}, {"hand": "JK 7S 2D"},
                                            {"hand": "AH KC"}]},
+        {"variant": "rummy500", "players": [
+            {"melded": [["9S", "9D", "9C"]], "went_out": True,
+             "laid_off": [{"cards": ["AH"], "onto": ["2H", "3H", "4H"]}]},
+            {"hand": "KS QD", "melded": [["2H", "3H", "4H"]]},
+        ]},
     ],
 }
 

@@ -20,7 +20,8 @@ _FLAGS = ("went_out", "rummy", "dropped", "no_turn", "melded", "pile_penalties")
 HELP = """\
 Players come in order (player 0 first), either as --player CARDS (the cards
 each still holds; "" for none) with the flags below, or as --players JSON: a
-list of objects with keys hand, melded (list of card groups), went_out,
+list of objects with keys hand, melded (list of card groups), laid_off (list
+of {cards, onto}: cards laid off and the table meld they went onto), went_out,
 dropped ("first"/"middle"), had_turn, rummy, pile_penalties."""
 
 

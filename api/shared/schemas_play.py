@@ -538,6 +538,16 @@ class PileHintResponse(BaseModel):
 # Round scoring
 
 
+class LaidOffIn(OperationRequest):
+    """Cards a player laid off onto a table meld."""
+
+    model_config = _request({"cards": ["AH"], "onto": ["2H", "3H", "4H"]})
+
+    cards: TableMeldCards = Field(min_length=1, description="the cards laid off")
+    onto: TableMeldCards = Field(min_length=1, description="the table meld as it was before "
+                                                           "the layoff (any player's)")
+
+
 class PlayerIn(OperationRequest):
     """One player at the end of a round."""
 
@@ -553,6 +563,12 @@ class PlayerIn(OperationRequest):
         description="groups put on the table (rummy500/rommy: scored; Indian: the groups shown; "
                     "omitted: arranged optimally)",
     )
+    laid_off: list[LaidOffIn] | None = Field(
+        default=None, max_length=MAX_MELDED_GROUPS,
+        description="cards laid off onto table melds (not Indian rummy), each with the meld "
+                    "they went onto; rummy500/rommy: each scores what it adds to that meld (an "
+                    "ace laid below 2-3-4 scores as a low ace), where a group of melded that is "
+                    "no meld scores each card's melded points")
     went_out: bool = Field(default=False, description="went out / declared")
     dropped: DropStageIn | None = Field(default=None, description="Indian: dropped")
     had_turn: bool = Field(default=True, description="Indian: false pays half")
@@ -626,6 +642,7 @@ __all__ = [
     "KnockResponse",
     "KnockerChoiceOut",
     "KnockerHandOut",
+    "LaidOffIn",
     "LayoffOut",
     "LayoffsRequest",
     "LayoffsResponse",

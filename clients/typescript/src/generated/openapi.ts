@@ -7900,6 +7900,32 @@ export interface components {
             melds: components["schemas"]["MeldOut"][];
         };
         /**
+         * LaidOffIn
+         * @description Cards a player laid off onto a table meld.
+         * @example {
+         *       "cards": [
+         *         "AH"
+         *       ],
+         *       "onto": [
+         *         "2H",
+         *         "3H",
+         *         "4H"
+         *       ]
+         *     }
+         */
+        LaidOffIn: {
+            /**
+             * Cards
+             * @description the cards laid off
+             */
+            cards: string[];
+            /**
+             * Onto
+             * @description the table meld as it was before the layoff (any player's)
+             */
+            onto: string[];
+        };
+        /**
          * LayoffEnd
          * @description Where the card goes: the low or high end of a run, or onto a set.
          * @enum {string}
@@ -10179,6 +10205,12 @@ export interface components {
              */
             hand?: string[] | string;
             /**
+             * Laid Off
+             * @description cards laid off onto table melds (not Indian rummy), each with the meld they went onto; rummy500/rommy: each scores what it adds to that meld (an ace laid below 2-3-4 scores as a low ace), where a group of melded that is no meld scores each card's melded points
+             * @default null
+             */
+            laid_off?: components["schemas"]["LaidOffIn"][] | null;
+            /**
              * Melded
              * @description groups put on the table (rummy500/rommy: scored; Indian: the groups shown; omitted: arranged optimally)
              * @default null
@@ -11646,6 +11678,43 @@ export interface components {
          *       ],
          *       "variant": "kalooki"
          *     }
+         * @example {
+         *       "players": [
+         *         {
+         *           "laid_off": [
+         *             {
+         *               "cards": [
+         *                 "AH"
+         *               ],
+         *               "onto": [
+         *                 "2H",
+         *                 "3H",
+         *                 "4H"
+         *               ]
+         *             }
+         *           ],
+         *           "melded": [
+         *             [
+         *               "9S",
+         *               "9D",
+         *               "9C"
+         *             ]
+         *           ],
+         *           "went_out": true
+         *         },
+         *         {
+         *           "hand": "KS QD",
+         *           "melded": [
+         *             [
+         *               "2H",
+         *               "3H",
+         *               "4H"
+         *             ]
+         *           ]
+         *         }
+         *       ],
+         *       "variant": "rummy500"
+         *     }
          */
         RoundScoreRequest: {
             /** Players */
@@ -11842,6 +11911,68 @@ export interface components {
          *         -21
          *       ],
          *       "variant": "kalooki",
+         *       "winner": 0
+         *     }
+         * @example {
+         *       "elapsed_ms": 1.5,
+         *       "explanation": "each player scores melded points minus the points left in hand",
+         *       "players": [
+         *         {
+         *           "explanation": "melded 28 - hand 0 (AH laid onto 2H 3H 4H: 1) = 28",
+         *           "hand_points": 0,
+         *           "index": 0,
+         *           "melded_points": 28,
+         *           "melds": [
+         *             {
+         *               "cards": [
+         *                 "9S",
+         *                 "9D",
+         *                 "9C"
+         *               ],
+         *               "kind": "set",
+         *               "points": 27,
+         *               "pure": false,
+         *               "represents": [
+         *                 "9S",
+         *                 "9D",
+         *                 "9C"
+         *               ]
+         *             }
+         *           ],
+         *           "points": 28,
+         *           "role": "winner"
+         *         },
+         *         {
+         *           "explanation": "melded 9 - hand 20 = -11",
+         *           "hand_points": 20,
+         *           "index": 1,
+         *           "melded_points": 9,
+         *           "melds": [
+         *             {
+         *               "cards": [
+         *                 "2H",
+         *                 "3H",
+         *                 "4H"
+         *               ],
+         *               "kind": "run",
+         *               "points": 9,
+         *               "pure": true,
+         *               "represents": [
+         *                 "2H",
+         *                 "3H",
+         *                 "4H"
+         *               ]
+         *             }
+         *           ],
+         *           "points": -11,
+         *           "role": "player"
+         *         }
+         *       ],
+         *       "points": [
+         *         28,
+         *         -11
+         *       ],
+         *       "variant": "rummy500",
          *       "winner": 0
          *     }
          */
@@ -13585,6 +13716,7 @@ export type KnockRequest = components['schemas']['KnockRequest'];
 export type KnockResponse = components['schemas']['KnockResponse'];
 export type KnockerChoiceOut = components['schemas']['KnockerChoiceOut'];
 export type KnockerHandOut = components['schemas']['KnockerHandOut'];
+export type LaidOffIn = components['schemas']['LaidOffIn'];
 export type LayoffEnd = components['schemas']['LayoffEnd'];
 export type LayoffIn = components['schemas']['LayoffIn'];
 export type LayoffOut = components['schemas']['LayoffOut'];
