@@ -723,8 +723,8 @@ def test_workers_that_fail_end_the_run_with_a_json_error_under_json(
     args.json = True
     assert command.run(args) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert json.loads(line) == {"error": {"type": "workers_failed", "loc": [],
-                                          "msg": "bulk workers died on 3 lines in a row"}}
+    failure = {"type": "workers_failed", "loc": [], "msg": "bulk workers died on 3 lines in a row"}
+    assert json.loads(line) == {"error": failure, "errors": [failure]}
     assert len(_read(out)) == 1 and json.loads((tmp_path / "s.json").read_text()) is not None
 
 

@@ -55,12 +55,18 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
 
 
 def error_of(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
-    """The ``{"type", "msg", "loc"}`` of a command that must fail with exit 2."""
+    """The first ``{"type", "msg", "loc"}`` of a command that must fail with exit 2."""
+    return errors_of(capsys, *argv)[0]
+
+
+def errors_of(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, Any]]:
+    """Every error item of a command that must fail with exit 2 (``"error"`` the first)."""
     code, body = run_json(capsys, *argv)
     assert code == 2, body
-    assert set(body) == {"error"} and set(body["error"]) == {"type", "msg", "loc"}
-    error: dict[str, Any] = body["error"]
-    return error
+    assert set(body) == {"error", "errors"} and body["error"] == body["errors"][0]
+    assert all(set(error) == {"type", "msg", "loc"} for error in body["errors"])
+    errors: list[dict[str, Any]] = body["errors"]
+    return errors
 
 
 # ---------------------------------------------------------------------------
@@ -170,6 +176,19 @@ def test_bad_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert (error["type"], error["loc"]) == ("invalid_card", ["hand", 2])
 
 
+def test_every_error_of_a_request(capsys: pytest.CaptureFixture[str]) -> None:
+    """A request with several faults: the command line printed the first,
+    where the endpoint lists them all (audit of the front doors)."""
+    argv = ("advise", "AS", "--history", '[{"player": 0}]')
+    expected = [{"type": "missing", "loc": ["upcard"], "msg": "Field required"},
+                {"type": "missing", "loc": ["history", 0, "action"], "msg": "Field required"}]
+    assert errors_of(capsys, *argv) == expected
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.splitlines() == ["rummy-solver: error: Field required (missing at upcard)",
+                                "rummy-solver: error: Field required (missing at history[0].action)"]
+
+
 @pytest.mark.parametrize(("argv", "option", "kind", "choices"), [
     (("solve", "--variant", "gin500", "AS"), "variant", "unknown_variant", VARIANTS),
     (("solve", "--engine", "fast", "AS"), "engine", "unknown_engine", ("auto", "search", "cpsat")),
@@ -268,8 +287,8 @@ def test_internal_failure(capsys: pytest.CaptureFixture[str],
     monkeypatch.setitem(OPERATIONS, "solve_hand", replace(OPERATIONS["solve_hand"], call=broken))
     code, body = run_json(capsys, "solve", GIN)
     assert code == 1
-    assert body == {"error": {"type": "internal_error", "loc": [],
-                              "msg": "RuntimeError: engine exploded"}}
+    failure = {"type": "internal_error", "loc": [], "msg": "RuntimeError: engine exploded"}
+    assert body == {"error": failure, "errors": [failure]}
     with pytest.raises(RuntimeError):  # without --json: the traceback
         main(["solve", GIN])
 
@@ -735,7 +754,8 @@ def _bulk_error(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any
     assert (code, out) == (2, ""), err
     (line,) = err.splitlines()
     body = json.loads(line)
-    assert set(body) == {"error"} and set(body["error"]) == {"type", "msg", "loc"}
+    assert set(body) == {"error", "errors"} and body["errors"] == [body["error"]]
+    assert set(body["error"]) == {"type", "msg", "loc"}
     error: dict[str, Any] = body["error"]
     return error
 
@@ -838,8 +858,8 @@ def test_bulk_that_fails_midway_exits_2_not_the_code_of_error_lines(
     code, out, err = run(capsys, "bulk", str(source), "--json")
     assert code == 2 and out == '{"id": null, "result": {}}\n'
     (line,) = err.splitlines()
-    assert json.loads(line) == {"error": {"type": "internal_error", "loc": [],
-                                          "msg": "RuntimeError: the pool did not stop"}}
+    failure = {"type": "internal_error", "loc": [], "msg": "RuntimeError: the pool did not stop"}
+    assert json.loads(line) == {"error": failure, "errors": [failure]}
     code, out, err = run(capsys, "bulk", str(source))
     assert code == 2 and "RuntimeError: the pool did not stop" in err
 

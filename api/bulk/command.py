@@ -20,14 +20,14 @@ import sys
 import time
 import traceback
 import typing
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from typing import IO, Any, TextIO
 
 from api.bulk.on_pool import default_processes, run_lines
 from api.bulk.pipeline import WorkersFailed
 from api.pool.resources import PROCESSES_PER_CPU, max_processes
 from api.shared.decode import UNREADABLE_INPUT, gzip_name, open_input, unusable_file
-from api.shared.errors import ErrorItem, RequestRejected, item
+from api.shared.errors import ErrorItem, RequestRejected, command_line_error, item
 from api.shared.exit_codes import EXIT_INTERRUPTED
 from api.shared.lines import Answered
 from api.shared.operations import find, line_names
@@ -85,8 +85,8 @@ workers that keep dying; an output that cannot be written; a failure of bulk
 itself): the answers before are written, and their --summary (but after a
 failure of bulk itself); 130 when interrupted (Ctrl-C); else 0.  An error that ends the run, or keeps it
 from starting (a wrong option too), is printed on stderr (stdout carries the
-answers): "error: ...", or with --json one line {"error": {type, loc, msg}},
-the item every command's --json prints."""
+answers): "error: ...", or with --json one line {"error": {type, loc, msg},
+"errors": [...]}, as every command's --json prints it."""
 
 EXAMPLES = """\
 examples:
@@ -266,34 +266,36 @@ def _answers(args: argparse.Namespace, lines: Iterator[bytes],
 
 def run(args: argparse.Namespace) -> int:
     """Run ``bulk`` with parsed ``args``; returns the exit code.  An error
-    that ends the run (exit 2) is one line on stderr: ``error: ...``, or with
-    ``--json`` the ``{"error": {"type", "loc", "msg"}}`` every command's
-    ``--json`` prints (stdout carries the answers)."""
+    that ends the run (exit 2) is on stderr: ``error: ...``, or with ``--json``
+    one line, the ``{"error": {"type", "loc", "msg"}, "errors": [...]}`` every
+    command's ``--json`` prints (stdout carries the answers)."""
     opened: list[tuple[str, str, IO[Any]]] = []  # (option, name, stream), closed at the end
     code = 2
     try:
         code = _run(args, opened)
     except RequestRejected as stopped:
-        code = stop(args, stopped.items[0])
+        code = stop(args, stopped.prefixed(()))
     except Exception as exc:  # a bug: exit 1 would pass the answers cut short for a whole run
         if not getattr(args, "json", False):
             traceback.print_exc()
-        code = stop(args, item("internal_error", [], f"{type(exc).__name__}: {exc}"))
+        code = stop(args, [item("internal_error", [], f"{type(exc).__name__}: {exc}")])
     finally:
         closed = _close_files(opened)
     if closed is not None and code in (0, 1):
-        return stop(args, closed.items[0])
+        return stop(args, closed.prefixed(()))
     return code
 
 
-def stop(args: argparse.Namespace, error: ErrorItem) -> int:
-    """Print the error that ends the run on stderr, one line (stdout carries the
-    answers); exit code 2.  ``api.cli`` prints bulk's argument errors with it too."""
+def stop(args: argparse.Namespace, errors: Sequence[ErrorItem]) -> int:
+    """Print the errors that end the run on stderr (stdout carries the
+    answers): with ``--json`` one line, ``api.shared.errors.command_line_error``;
+    exit code 2.  ``api.cli`` prints bulk's argument errors with it too."""
     if getattr(args, "json", False):
         # ASCII: a file name the terminal cannot show stays valid JSON.
-        print(json.dumps({"error": error}), file=sys.stderr)
+        print(json.dumps(command_line_error(errors)), file=sys.stderr)
     else:
-        print(f"error: {error['msg']}", file=sys.stderr)
+        for error in errors:
+            print(f"error: {error['msg']}", file=sys.stderr)
     return 2
 
 

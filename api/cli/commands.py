@@ -10,10 +10,12 @@ same ``Operation.parse``, so a bad value gives the error the REST API gives
 report (cards as ``7♥``, a wild card as ``JK=8♥``) or, with ``--json``, as the
 endpoint's wire form.
 
-Errors: bad input exits 2.  With ``--json`` every error, argument errors
-included, is printed as ``{"error": {"type", "loc", "msg"}}``: to stdout, but
-for ``bulk``, whose stdout carries the answers (stderr, one line);
-``type`` is the service's stable code or, for the command line's own
+Errors: bad input exits 2, each error the REST API would list printed (a
+request with several faults has several).  With ``--json`` every error,
+argument errors included, is printed as ``{"error": {"type", "loc", "msg"},
+"errors": [every item, the first being "error"]}``: to stdout, but for
+``bulk``, whose stdout carries the answers (stderr, one line); ``type`` is
+the service's stable code or, for the command line's own
 argument errors, ``invalid_choice``, ``missing_value``,
 ``unrecognized_arguments``, ``conflicting_arguments``, ``missing_argument``
 or ``usage_error``.  A failure that is not the input's fault exits 1;
@@ -34,7 +36,7 @@ from typing import Any, NoReturn, TextIO
 from api.pool.resources import PROCESSES_PER_CPU, available_cpus, max_processes
 from api.shared import reports as report
 from api.shared.decode import MAX_INT_DIGITS, decode_field
-from api.shared.errors import ErrorItem, RequestRejected, item
+from api.shared.errors import ErrorItem, RequestRejected, command_line_error, item
 from api.shared.exit_codes import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK
 from api.shared.logs import LOG_LEVELS
 from api.shared.operations import OPERATIONS, Operation
@@ -114,18 +116,20 @@ def _print_json(value: object) -> None:
     write(json.dumps(value, indent=2, ensure_ascii=False), sys.stdout)
 
 
-def _report_error(error: ErrorItem, as_json: bool, exit_code: int,
+def _report_error(errors: Sequence[ErrorItem], as_json: bool, exit_code: int,
                   command: str | None = None) -> int:
+    """Print ``errors`` (every item HTTP would list: ``RequestRejected.prefixed(())``)."""
     if as_json and command == "bulk":
-        # bulk's stdout carries its answers: its errors go to stderr, one line
-        # each, argument errors as the errors that end its run.
+        # bulk's stdout carries its answers: its errors go to stderr, one line,
+        # argument errors as the errors that end its run.
         from api.bulk.command import stop
 
-        stop(argparse.Namespace(json=True), error)
+        stop(argparse.Namespace(json=True), errors)
         return exit_code
     if as_json:
-        _print_json({"error": error})
-    else:
+        _print_json(command_line_error(errors))
+        return exit_code
+    for error in errors:
         where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}"
                         for part in error["loc"])
         where = f" at {where.lstrip('.')}" if where else ""
@@ -298,7 +302,8 @@ def _run_operation(args: argparse.Namespace, settings: Settings) -> int:
 
 _EPILOG = """\
 Cards: rank A 2-9 T (or 10) J Q K then suit S H D C (or ♠ ♥ ♦ ♣), JK for a joker.
-Add --json to any command for JSON; errors then come as {"error": {"type", "loc", "msg"}}.
+Add --json to any command for JSON; errors then come as {"error": {"type", "loc", "msg"},
+"errors": [every such item]}.
 Exit codes: 0 done, 1 failure (not the input's fault), 2 bad input, 130 interrupted.
 Each command's --help lists its options and examples.
 """
@@ -317,7 +322,7 @@ def _command(commands: Commands, name: str, help_text: str, description: str | N
 def _add_json(parser: argparse.ArgumentParser) -> None:
     # SUPPRESS: a --json given before the command is not overwritten by a default here.
     parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                        help="print JSON (errors too, as {\"error\": {...}})")
+                        help="print JSON (errors too, as {\"error\": {...}, \"errors\": [...]})")
 
 
 def _add_operations(commands: Commands) -> None:
@@ -458,14 +463,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(parser, parser.parse_args(arguments))
     except UsageError as error:
         if as_json:
-            return _report_error(usage_item(error.message), True, EXIT_BAD_INPUT, command)
+            return _report_error([usage_item(error.message)], True, EXIT_BAD_INPUT, command)
         error.parser.print_usage(sys.stderr)
         write(f"{error.parser.prog}: error: {error.message}", sys.stderr)
         return EXIT_BAD_INPUT
     except RequestRejected as error:
-        return _report_error(error.prefixed(())[0], as_json, EXIT_BAD_INPUT, command)
+        return _report_error(error.prefixed(()), as_json, EXIT_BAD_INPUT, command)
     except SettingsError as error:
-        return _report_error(item("invalid_setting", [], str(error)), as_json, EXIT_BAD_INPUT,
+        return _report_error([item("invalid_setting", [], str(error))], as_json, EXIT_BAD_INPUT,
                              command)
     except KeyboardInterrupt:
         # Ctrl-C on a long advice or review: stop as bulk does, without a traceback.
@@ -481,7 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         # Programs reading --json get an answer they can parse even when the solver fails.
         failure = item("internal_error", [], f"{type(error).__name__}: {error}")
-        return _report_error(failure, True, EXIT_FAILURE)
+        return _report_error([failure], True, EXIT_FAILURE)
 
 
 if __name__ == "__main__":

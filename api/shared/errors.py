@@ -67,6 +67,18 @@ def error_body(items: Sequence[ErrorItem]) -> bytes:
                       separators=(",", ":")).encode()
 
 
+def command_line_error(items: Sequence[ErrorItem]) -> dict[str, Any]:
+    """The command line's error with ``--json`` (``rummy-solver``, and
+    ``bulk`` on stderr): ``{"error": the first item, "errors": every item}``,
+    the items an HTTP error answer lists under ``detail`` (give
+    ``RequestRejected.prefixed(())``), ``error`` for a reader of one.
+
+    >>> command_line_error([item("missing", ("hand",), "Field required")])["errors"]
+    [{'type': 'missing', 'loc': ['hand'], 'msg': 'Field required'}]
+    """
+    return {"error": items[0], "errors": list(items)}
+
+
 def error_bytes(type_: str, msg: str) -> bytes:
     """The body of a one-item error answer about the request body (for
     answers built as bytes: the solver pool's 503s, uvicorn's 400s)."""
