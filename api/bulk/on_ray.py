@@ -38,6 +38,15 @@ def import_ray() -> Any:
         raise ImportError("ray is not installed: pip install -e '.[ray]'") from None
 
 
+def answer_chunk_with_settings(lines: Sequence[Line], first: int, op: str,
+                               settings: Settings) -> list[Answered]:
+    """A Ray task: ``answer_chunk`` in a Ray worker process under the run's
+    engine settings (``RUMMY_SOLVER_NODE_BUDGET`` ...), as each process of the
+    solver pool starts with them; a worker process may serve several runs."""
+    settings.apply_to_engines()
+    return answer_chunk(lines, first, op, settings)
+
+
 class RayRunner(ChunkRunner):
     """Chunks of lines as Ray tasks."""
 
@@ -45,7 +54,7 @@ class RayRunner(ChunkRunner):
         self.ray = ray
         self.op = op
         self.settings = settings
-        self.task = ray.remote(answer_chunk)
+        self.task = ray.remote(answer_chunk_with_settings)
         self.single = self.task.options(max_retries=0)
         self.started: list[Any] = []
 
