@@ -521,6 +521,24 @@ def test_round_errors(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
     assert (error["type"], error["loc"]) == (kind, loc), error
 
 
+@pytest.mark.parametrize(("value", "kind", "loc"), [
+    ("-1", "greater_than_equal", ["players", 1, "pile_penalties"]),
+    ("\N{SUPERSCRIPT TWO}", "int_type", ["players", 1, "pile_penalties"]),
+    ("9" * 5000, "invalid_value", ["pile_penalties"]),
+])
+def test_round_pile_penalties_read_as_an_integer_option(
+        capsys: pytest.CaptureFixture[str], value: str, kind: str, loc: list[object]) -> None:
+    """--pile-penalties 1=N read N by str.isdigit: "-1" went on as text
+    (int_type, where the endpoint says greater_than_equal for -1), "²" ended in a
+    ValueError traceback and 5,000 digits in internal_error, exit 1 (audit of the
+    front doors). It is read as every integer option is (whole_number)."""
+    argv = ("round", "--variant", "rommy", "--player", "", "--player", "KD", "--went-out", "0",
+            "--pile-penalties", f"1={value}")
+    error = error_of(capsys, *argv)
+    assert (error["type"], error["loc"]) == (kind, loc), error
+    assert run(capsys, *argv)[0] == 2
+
+
 def test_round_gin_points_to_score(capsys: pytest.CaptureFixture[str]) -> None:
     error = error_of(capsys, "round", "--variant", "gin", "--player", "AS", "--player", "KD")
     assert error["loc"] == ["variant"] and "gin_score" in error["msg"]

@@ -35,12 +35,12 @@ from typing import Any, NoReturn, TextIO
 
 from api.pool.resources import PROCESSES_PER_CPU, available_cpus, max_processes
 from api.shared import reports as report
-from api.shared.decode import MAX_INT_DIGITS, decode_field
+from api.shared.decode import decode_field
 from api.shared.errors import ErrorItem, RequestRejected, command_line_error, item
 from api.shared.exit_codes import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK
 from api.shared.logs import LOG_LEVELS
 from api.shared.operations import OPERATIONS, Operation
-from api.shared.options import whole
+from api.shared.options import whole, whole_number
 from api.shared.settings import Settings, SettingsError, current
 from solver.deadline import Deadline
 from solver.version import version_info
@@ -225,20 +225,6 @@ def _tokens(parts: Sequence[str]) -> list[str]:
     return " ".join(parts).replace(",", " ").split()
 
 
-def _whole_number(text: str, name: str) -> int | str:
-    """``"12"`` -> 12; anything else stays text, for the model to refuse
-    (``int_type``), but for more digits than Python reads, which are a number
-    (``invalid_value``, in the words of a JSON body's such number)."""
-    try:
-        return int(text)
-    except ValueError:
-        digits = text.strip().lstrip("+-")
-        if not digits.isdecimal():
-            return text
-    raise RequestRejected.one("invalid_value", [name], f"--{name.replace('_', '-')}: an integer "
-                              f"of {len(digits):,} digits (at most {MAX_INT_DIGITS:,})")
-
-
 def request_body(args: argparse.Namespace, operation: Operation) -> dict[str, Any]:
     """The request body the options describe (what the endpoint would get)."""
     assert operation.cli is not None
@@ -256,7 +242,7 @@ def request_body(args: argparse.Namespace, operation: Operation) -> dict[str, An
         elif kind == "json":
             body[name] = decode_field(value, name, f"--{name.replace('_', '-')}")
         elif kind == "integer":
-            body[name] = _whole_number(value, name)
+            body[name] = whole_number(value, name)
         else:
             body[name] = value
     for name, default in operation.cli.defaults.items():

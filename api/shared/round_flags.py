@@ -14,6 +14,7 @@ import argparse
 from typing import Any
 
 from api.shared.errors import RequestRejected
+from api.shared.options import whole_number
 
 _FLAGS = ("went_out", "rummy", "dropped", "no_turn", "melded", "pile_penalties")
 
@@ -81,7 +82,7 @@ def _players(args: argparse.Namespace) -> list[dict[str, Any]]:
         players[index].setdefault("melded", []).append(value.replace(",", " ").split())
     for text in args.pile_penalties or ():
         index, value = _player_option(text, "pile_penalties", count)
-        players[index]["pile_penalties"] = int(value) if value.isdigit() else value
+        players[index]["pile_penalties"] = whole_number(value, "pile_penalties")
     return players
 
 
