@@ -137,6 +137,17 @@ def test_a_malformed_line_is_an_error_answer(line: str | bytes, type_: str) -> N
     json.dumps(data, allow_nan=False)  # always writable
 
 
+@pytest.mark.parametrize(("op", "quoted"), [
+    ("null", "null"), ("true", "true"), ("3", "3"), ('["x"]', '["x"]'), ('"shuffle"', "'shuffle'"),
+])
+def test_an_unknown_op_is_quoted_as_the_line_wrote_it(op: str, quoted: str) -> None:
+    """A line's ``"op": null`` was refused as "unknown op None" (``true``: True), in
+    Python's spelling, where every other choice is quoted as the client wrote it
+    (``errors.spelled``; audit of the front doors)."""
+    error = answer_line('{"op": ' + op + ', "variant": "gin", "hand": "AS"}', 1)["error"]
+    assert error["msg"].startswith(f"unknown op {quoted}; choose one of solve_hand, ")
+
+
 def test_ids_are_echoed_as_given() -> None:
     for request_id in ("a", 7, 2.5, None, [1, "x"], {"game": 3}):
         line = json.dumps({"id": request_id, "variant": "gin", "hand": "AS"})

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from api.shared.decode import decode
-from api.shared.errors import RequestRejected, item
+from api.shared.errors import RequestRejected, item, spelled
 from api.shared.operations import DEFAULT_SETTINGS, find, line_names
 from api.shared.settings import Settings
 from solver.deadline import Deadline
@@ -110,7 +110,7 @@ def _result(request: object, deadline: Deadline | None, default_op: str,
     chosen = request.get("op", default_op) if isinstance(request, dict) else default_op
     operation = find(chosen)
     if operation is None or not operation.in_lines:
-        raise RequestRejected.one("unknown_op", ("op",), f"unknown op {repr(chosen)[:40]}; "
+        raise RequestRejected.one("unknown_op", ("op",), f"unknown op {spelled(chosen)}; "
                                                          f"choose one of {', '.join(line_names())}")
     if isinstance(request, dict):
         request = {key: value for key, value in request.items() if key not in _ENVELOPE}
