@@ -230,7 +230,7 @@ export class RummySolver {
   async *solveStream(lines: Iterable<StreamLine>, options: CallOptions = {}): AsyncGenerator<StreamAnswer> {
     const texts = Array.from(lines, (line) => JSON.stringify(line));
     const count = texts.length;
-    const body = texts.join("\n") + "\n";
+    const body = texts.map((text) => `${text}\n`).join(""); // no lines: an empty body, no answers
     const post = this.raw.POST as unknown as UntypedCall;
     // The deadline covers reading the answer lines too, so it is the stream's own.
     const { deadlineMs: given, ...rest } = options;

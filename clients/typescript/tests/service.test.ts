@@ -134,6 +134,15 @@ describe("the live service", { skip: NO_SERVICE }, () => {
     assert.deepEqual(last.error.loc, ["line", "hand", 1]);
   });
 
+  it("streams no lines as no answers", async () => {
+    // It sent one blank line, and yielded the service's answer to it: "the line is empty".
+    const answers: StreamAnswer[] = [];
+    for await (const answer of client.solveStream([])) {
+      answers.push(answer);
+    }
+    assert.deepEqual(answers, []);
+  });
+
   it("answers a call without its API key with a 401", { skip: API_KEY === undefined && "the service has no keys" },
     async () => {
       const keyless = new RummySolver({ baseUrl: BASE_URL });
