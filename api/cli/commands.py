@@ -267,14 +267,7 @@ def _run_operation(args: argparse.Namespace, settings: Settings) -> int:
         # time left is skipped, and every command-line run is cold.
         importlib.import_module("solver.engines.cpsat")
     call = operation.parse(body, settings)
-    try:
-        result = operation.run(call.args, Deadline.after_ms(call.limit_ms), settings)
-    except ValueError as error:
-        if isinstance(error, RequestRejected):
-            raise
-        from api.shared.errors import from_exception
-
-        raise RequestRejected([from_exception(error)]) from None
+    result = operation.run(call.args, Deadline.after_ms(call.limit_ms), settings)
     if args.json:
         _print_json(result if isinstance(result, dict) else result.to_dict())
     else:

@@ -169,23 +169,25 @@ class Operation:
 
     def run(self, args: Mapping[str, Any], deadline: Deadline,
             settings: Settings = DEFAULT_SETTINGS) -> Any:
-        """The library's answer (a result with ``to_dict()``, or a dict)."""
+        """The library's answer (a result with ``to_dict()``, or a dict); its
+        input errors as ``RequestRejected`` (the command line renders the
+        answer, the other front ends take ``execute``'s wire data)."""
         extra: dict[str, Any] = {}
         if self.budget != "fixed":
             extra["deadline"] = deadline
         if self.needs_settings:
             extra["settings"] = settings
-        return self.call(**args, **extra)
-
-    def execute(self, args: Mapping[str, Any], deadline: Deadline,
-                settings: Settings = DEFAULT_SETTINGS) -> dict[str, Any]:
-        """The answer as wire data; the library's input errors as ``RequestRejected``."""
         try:
-            result = self.run(args, deadline, settings)
+            return self.call(**args, **extra)
         except ValueError as exc:
             if isinstance(exc, RequestRejected):
                 raise
             raise RequestRejected([from_exception(exc)]) from None
+
+    def execute(self, args: Mapping[str, Any], deadline: Deadline,
+                settings: Settings = DEFAULT_SETTINGS) -> dict[str, Any]:
+        """The answer as wire data; the library's input errors as ``RequestRejected``."""
+        result = self.run(args, deadline, settings)
         data: dict[str, Any] = result if isinstance(result, dict) else result.to_dict()
         return data
 
