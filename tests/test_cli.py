@@ -712,6 +712,23 @@ def test_python_dash_m_api() -> None:
     assert json.loads(done.stdout)["error"]["loc"] == ["hand", 1]
 
 
+@pytest.mark.parametrize("argv", [("solve", GIN), ("solve", "AS", "ZZ")])
+def test_a_reader_that_went_away_stops_it_quietly(argv: tuple[str, ...]) -> None:
+    """``rummy-solver ... | head``: the reader gone while an error was printed
+    (not an answer) ended in two BrokenPipeError tracebacks on stderr (audit of
+    the front doors); an answer or an error, it stops quietly, exit 1."""
+    read, written = os.pipe()
+    os.close(read)  # the reader is gone before anything is written
+    try:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+        done = subprocess.run([sys.executable, "-m", "api", *argv, "--json"], cwd=ROOT, env=env,
+                              stdout=written, stderr=subprocess.PIPE, text=True, timeout=60,
+                              check=False)
+    finally:
+        os.close(written)
+    assert (done.returncode, done.stderr) == (1, "")
+
+
 def test_console_script_entry_point() -> None:
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts["rummy-solver"] == "api.cli:main"

@@ -434,7 +434,18 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rummy-solver`` console script; returns the exit code."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _answer(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # The reader went away (``rummy-solver ... | head``) while an answer or
+        # an error was printed: stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILURE
+
+
+def _answer(arguments: list[str]) -> int:
+    """``main``'s work: the command run, its errors printed; the exit code."""
     as_json = wants_json(arguments)
     command = command_of(arguments)
     parser = build_parser()
@@ -456,10 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         write("interrupted", sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        # The reader went away (``rummy-solver ... | head``): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_FAILURE
+        raise  # main's: no error to print where nobody reads
     except Exception as error:
         if not as_json:
             raise
