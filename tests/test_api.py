@@ -405,6 +405,19 @@ def test_malformed_bodies_are_422(
     assert item["type"] == type_
 
 
+@pytest.mark.parametrize(("text", "deep"), [
+    ('{"a": "' + "[" * 40 + '"}', False),               # brackets inside a string do not nest
+    ('{"a": "\\\\' + "[" * 40 + '"}', False),           # nor after an escaped backslash
+    ('["\\"' + "[" * 40 + '"]', False),                 # nor after an escaped quote
+    ('["\\\\", ' + "[" * 40 + "]" * 40 + "]", True),    # the string ended: these nest
+])
+def test_the_nesting_check_skips_strings_with_their_escapes(text: str, deep: bool) -> None:
+    from api.shared.decode import depth_exceeds
+
+    json.loads(text)  # valid JSON, as the check assumes
+    assert depth_exceeds(text.encode()) is deep
+
+
 @pytest.mark.parametrize("number", [b"9" * 5000, b"-" + b"1" * 4301])
 def test_an_integer_of_too_many_digits_is_refused_in_the_clients_words(
         client: TestClient, number: bytes) -> None:
