@@ -619,13 +619,13 @@ PRESETS: dict[str, Rules] = {
     "contract": Rules(
         name="contract", decks=2, jokers_per_deck=1, hand_size=10, ace="high_low",
         printed_jokers_wild=True, set_allow_same_suit=True, max_set_size=None, min_run_length=4,
-        ace_points=15, joker_points=15, declaration="lay_down", contract_round=1,
+        tanala=False, ace_points=15, joker_points=15, declaration="lay_down", contract_round=1,
         requirements=CONTRACTS[1][1], new_melds_after_opening=False,
         round_scoring="hand_penalty",
     ),
     "kalooki": Rules(
         name="kalooki", decks=2, jokers_per_deck=2, hand_size=13, ace="high_low",
-        printed_jokers_wild=True, ace_points=11, ace_low_run_points=1, joker_points=25,
+        printed_jokers_wild=True, tanala=False, ace_points=11, ace_low_run_points=1, joker_points=25,
         wild_meld_value="represented", min_meld_points=51, round_scoring="hand_penalty",
     ),
 }

@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import InvalidHandError, InvalidOptionError, InvalidRulesError, Solution, solve
+from solver import (
+    InvalidHandError,
+    InvalidOptionError,
+    InvalidRulesError,
+    Solution,
+    solve,
+    validate,
+)
 from solver.cards import card_name
 from solver.deadline import Deadline
 
@@ -184,6 +191,24 @@ def test_tanala_counts_as_pure_sequence() -> None:
     solution = solve("TC TC TC", "indian21", wild_rank="5H", rules={"min_pure_sequences": 1})
     assert [m.kind for m in solution.melds] == ["tanala"]
     assert solution.declarable
+
+
+# --- Contract rummy and Kalooki (rule book section 8) ---------------------------
+
+def test_contract_and_kalooki_melds_are_sets_and_runs_also_with_three_decks() -> None:
+    # Contract: "A set is 3 or more cards of one rank, suits may repeat", and the
+    # first lay-down is exactly the contract's melds: TS TS TS is a set, not an
+    # extra tanala.  Round 1 (two sets): TS TS TS JK + JS JS JS, the queens stay (30).
+    solution = solve("TS JK QS JS JS TS QS TS JS QS", "contract", rules={"decks": 3})
+    assert [m.kind for m in solution.melds] == ["set", "set"]
+    assert solution.deadwood_points == 30
+    # Kalooki: sets of different suits and runs only; 5C 5C 5C is no meld.
+    solution = solve("5C 5C 5C 9S 9H 9D KS KH KD", "kalooki", rules={"decks": 3})
+    assert [m.kind for m in solution.melds] == ["set", "set"]
+    assert solution.deadwood_points == 15
+    report = validate([["5C", "5C", "5C"], ["9S", "9H", "9D"], ["KS", "KH", "KD"]], [],
+                      "kalooki", rules={"decks": 3})
+    assert not report.valid and not report.declarable
 
 
 # --- Invariances --------------------------------------------------------------

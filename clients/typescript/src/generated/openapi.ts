@@ -13490,6 +13490,7 @@ export interface components {
          *         "round_scoring": "hand_penalty",
          *         "rummy_doubles": true,
          *         "set_allow_same_suit": true,
+         *         "tanala": false,
          *         "undercut_bonus": 25,
          *         "undercut_on_tie": true,
          *         "value_card_points": 10,
