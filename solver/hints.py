@@ -4,7 +4,8 @@
   than it keeps, ranked by the optimum of the cards kept (ties grouped).
 * ``draw_hint`` -- take the discard-pile top (and its best discard) or draw
   blind: the **exact** expected optimum over the unseen cards (the deck minus
-  the hand, the seen cards and the pile top), as a fraction.
+  the hand, the seen cards, the pile top and the cut card when it is known),
+  as a fraction.
 * ``layoffs_hint`` -- which hand cards extend which table melds (runs by
   several cards at once; wild cards with their meaning) and the best mix of
   new melds and layoffs under the variant's objective.
@@ -362,7 +363,8 @@ def draw_hint(
     deadline: Deadline | None = None,
 ) -> DrawHint:
     """Compare taking ``discard_top`` with the exact expected optimum of a
-    blind draw; ``seen`` are other cards known not to be in the stock.
+    blind draw; ``seen`` are other cards known not to be in the stock (the
+    cut card, when ``wild_rank`` names it, is known without them).
 
     Every possible draw (each distinct unseen card type, weighted by its
     copies) is solved in one shared search."""
@@ -379,8 +381,11 @@ def draw_hint(
     if len(seen_cards) > MAX_SEEN_CARDS:
         raise InvalidHandError(f"seen has {len(seen_cards)} cards; at most {MAX_SEEN_CARDS}",
                                code="too_many_cards", field="seen")
-    check_copies([("hand", cards), ("discard_top", [top]), ("seen", seen_cards)], deal.rules)
-    left = unseen_counts(deal, [*cards, top, *seen_cards])
+    # the cut card, when known, lies face up under the stock: no draw brings it
+    cut = [] if deal.known_cut is None else [deal.known_cut]
+    check_copies([("wild_rank", cut), ("hand", cards), ("discard_top", [top]),
+                  ("seen", seen_cards)], deal.rules)
+    left = unseen_counts(deal, [*cut, *cards, top, *seen_cards])
     unseen = sum(left)
     if unseen == 0:
         raise InvalidHandError("no card is left unseen: a blind draw is impossible",

@@ -924,6 +924,14 @@ class Deal:
         """True when ``card`` may stand in for another card."""
         return card in self.wild
 
+    @property
+    def known_cut(self) -> int | None:
+        """The cut card when it is known which card it is: the full cut card,
+        or a printed joker when one was cut (``JOKER``); None for a bare rank
+        (its suit is not known) or a deal without a cut card.  It lies face up
+        under the stock: no player holds it and no draw brings it."""
+        return JOKER if self.joker_cut else self.cut_card
+
 
 _DEALS: OrderedDict[tuple[Rules, str | None], Deal] = OrderedDict()
 _DEALS_LIMIT = 4096

@@ -135,6 +135,24 @@ def test_draw_expectation_with_two_decks_by_enumeration() -> None:
     CHECKED["draw_expectation"] += 1
 
 
+@pytest.mark.parametrize(("wild_rank", "cut_copies_left"), [("7H", 1), ("JK", 0)])
+def test_the_cut_card_is_never_drawn_blind(wild_rank: str, cut_copies_left: int) -> None:
+    """The cut card lies face up under the stock (seed 003: the stock is laid
+    on it), so no draw brings it.  With the cut card named in full (7H, or a
+    printed joker cut) the blind draw once weighed its two copies (7H) or the
+    joker the hand does not hold as possible draws, over 92 cards."""
+    hand = "3H 4H 5H 9C JK JC QS QD 2S 4D 5D 6D 9D"
+    hint = draw_hint(hand, "8D", "indian13", wild_rank=wild_rank)
+    weights = {card_name(o.card): o.copies for o in hint.outcomes}
+    assert weights.get(wild_rank, 0) == cut_copies_left
+    assert hint.unseen == 106 - 13 - 1 - 1
+    assert hint.expected == enumerated_expectation(hand.split(), "8D", [wild_rank], "indian13",
+                                                   wild_rank)
+    with pytest.raises(InvalidHandError) as caught:  # both 7H and the cut 7H: three of two
+        draw_hint("7H 7H 5H 9C JK JC QS QD 2S 4D 5D 6D 9D", "8D", "indian13", wild_rank="7H")
+    assert caught.value.code == "too_many_copies"
+
+
 @pytest.mark.parametrize("hands", [8, pytest.param(60, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("variant", ["gin", "rummy500", "basic"])
 def test_random_draw_expectations_match_enumeration(variant: str, hands: int) -> None:

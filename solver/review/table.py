@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
-from solver.cards import JOKER, card_name, rank_of, suit_of
+from solver.cards import card_name, rank_of, suit_of
 from solver.classify import is_meld
 from solver.deadline import Deadline, Ticker
 from solver.errors import InvalidHandError, InvalidStateError, SolverInputError
@@ -646,9 +646,7 @@ class _IndianWalk(_Walk):
         self.shown: tuple[tuple[int, ...], ...] = ()
 
     def cut(self) -> int | None:
-        if self.deal.joker_cut:
-            return JOKER
-        return self.deal.cut_card
+        return self.deal.known_cut
 
     def cut_is_rank(self) -> bool:
         return self.deal.cut_card is None and not self.deal.joker_cut

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.cards import JOKER, NUM_CARD_TYPES, card_name
+from solver.cards import NUM_CARD_TYPES, card_name
 from solver.deadline import Deadline
 from solver.errors import InvalidHandError, InvalidStateError
 from solver.play.events import Event
@@ -171,7 +171,7 @@ class _Replay(Replay):
             if seat != self.me:
                 for card in cards:
                     placed[card] += 1
-        cut = cut_card_of(self.deal)
+        cut = self.deal.known_cut
         if cut is not None:
             placed[cut] += 1
         return placed
@@ -193,7 +193,7 @@ class _Replay(Replay):
         with the most copies unplaced)."""
         placed = self._placed()
         deal = self.deal
-        if cut_card_of(deal) is None and deal.wild_rank is not None:
+        if deal.known_cut is None and deal.wild_rank is not None:
             left = [self.copies[c] - placed[c] for c in range(NUM_CARD_TYPES)]
             options = [s * 13 + deal.wild_rank for s in range(4)]
             cut = max(options, key=lambda c: (left[c], -c))
@@ -293,12 +293,4 @@ class _Replay(Replay):
         self.phase = AFTER_DRAW
 
 
-def cut_card_of(deal: Deal) -> int | None:
-    """The cut card's id when known (a printed joker, or a full card)."""
-    if deal.joker_cut:
-        return JOKER
-    return deal.cut_card
-
-
-__all__ = ["ACTIONS", "MAX_PLAYERS", "MIN_PLAYERS", "IndianState", "InvalidHandError", "Seat",
-           "cut_card_of"]
+__all__ = ["ACTIONS", "MAX_PLAYERS", "MIN_PLAYERS", "IndianState", "InvalidHandError", "Seat"]
