@@ -250,6 +250,42 @@ def test_indian21_is_advised() -> None:
     assert 32 <= max(m.samples for m in standard.moves if not m.exact) <= 48
 
 
+def _down_to_the_last_stock_card(hand: str, upcard: str) -> dict[str, Any]:
+    """A two-player state (seat 0 to draw) with one card left in the stock:
+    both seats drew from the stock and threw, turn by turn, cards of the
+    deck that are not in ``hand``, the upcard or the cut card (7H)."""
+    held = hand.split()
+    free = [card_name(c) for c in range(52) for _ in range(2)] + ["JK", "JK"]
+    for card in [*held, upcard, "7H"]:
+        free.remove(card)
+    stock = 106 - 2 * 13 - 2
+    history: list[dict[str, Any]] = []
+    for turn in range(stock - 1):
+        seat = (1 + turn) % 2
+        history += [{"player": seat, "action": "draw_stock"},
+                    {"player": seat, "action": "discard", "card": free.pop()}]
+    assert history[-1]["player"] == 1  # seat 0 draws next
+    return _state(me=0, hand=hand, upcard=upcard, history=history, stock_count=1)
+
+
+def test_the_last_stock_card_cannot_cost_a_point() -> None:
+    """With one card left in the stock, drawing it ends the deal at the throw
+    that follows, void (nobody pays), unless the card makes a show: drawing
+    can only gain. A hand far from a show (no two cards that meld) gains
+    nothing, so the draw is worth 0; the advisor once played the deal on
+    after that throw, as if the others still had turns, valued the draw at
+    -49.8 and advised taking the pile top (which does leave the last card to
+    the next player) instead."""
+    state = _down_to_the_last_stock_card("2S 5S 9S QS 3H 6H TH KH 4D 8D JD AC 5C", "8C")
+    advice = advise("indian13", **state, level="novice", seed=1)
+    draw = next(m for m in advice.moves if m.move.action == "draw_stock")
+    take = next(m for m in advice.moves if m.move.action == "take_discard")
+    assert draw.expected_points == 0.0 and draw.win_probability == 0.0
+    assert advice.recommended.move.action == "draw_stock"
+    assert take.expected_points <= 0.0
+    assert any("the last stock card" in reason for reason in draw.reasons)
+
+
 # -- legality, by the independent referee ------------------------------------------------
 class CheckedAdvisor:
     """The advisor, every move it lists checked against the referee's legal set."""

@@ -141,6 +141,10 @@ class IndianDecision:
         """Each throw's exact count of the hand it leaves (read with the valid shows)."""
         self.last_turn = state.stock_count == 0
         """The stock is empty: the next throw ends the deal, void, unless it shows."""
+        self.last_card = state.phase == DRAW and state.stock_count == 1
+        """One card is left in the stock: drawing it, the throw that follows
+        ends the deal, void, unless it shows (taking the pile top leaves it
+        to the next player)."""
         self.seed = seed
         self.deadline = budget.deadline
         self.hands = hands_for(deal)
@@ -393,7 +397,7 @@ class IndianDecision:
             played += 1
             if packing.distance == 0:
                 return them.pay_now(played == 1), 1.0
-            if self.last_turn:  # the throw that must follow ends the deal void
+            if action == DRAW_STOCK and self.last_card:  # the throw that follows ends it void
                 return 0.0, 0.0
             return max(self._race(after, them, played)
                        for after in self._throws(hand, taken, out, packing))
@@ -525,6 +529,9 @@ class IndianDecision:
         elif move.action == DRAW_STOCK:
             packing = self.packing_now
             reasons.append(self._distance_words(packing.distance, packing.pure_gaps))
+            if self.last_card:
+                reasons.append("the last stock card: unless it makes a show, the throw after it "
+                               "ends the deal void (nobody pays)")
         if id(tally) in self._unplayed and not tally.exact:
             reasons.append(NOT_PLAYED)
         elif not tally.exact:  # an exact figure needs no deals
