@@ -199,6 +199,34 @@ def test_a_gin_reply_that_keeps_too_much_is_charged_its_points(score: list[int] 
     assert bob.totals.units_lost < 5.0  # 31 points is 1.55 gin units, not 155 match units
 
 
+def test_a_wrong_show_is_never_the_valid_show_its_throw_names() -> None:
+    """Ann's 13 cards make a valid show (3H-4H-5H pure, 4D-5D-6D-7D pure,
+    9C-JK-JC, QS-7S-QD with the sevens wild) but she shows them grouped
+    wrongly, throwing the KS she drew: a wrong declaration, which pays 80
+    (seed 003). The review keyed a declaration by its throw alone, took it
+    for the advisor's valid show throwing KS, and called it the best move,
+    losing nothing."""
+    record = {
+        "game": "indian13", "players": ["ann", "bob"], "dealer": 1,
+        "deal": {"hands": [["3H", "4H", "5H", "9C", "JK", "JC", "QS", "QD", "7S", "4D", "5D",
+                            "6D", "7D"],
+                           ["2S", "4S", "6S", "8S", "TS", "AH", "2H", "6H", "8H", "TH", "KH",
+                            "AC", "3C"]],
+                 "upcard": "2C", "wild_rank": "7H"},
+        "events": [
+            {"player": 0, "action": "draw_stock", "drawn": "KS"},
+            {"player": 0, "action": "declare", "card": "KS",
+             "melds": [["3H", "4H", "5H", "9C"], ["JK", "JC", "QS", "QD"],
+                       ["7S", "4D", "5D", "6D", "7D"]]}]}
+    answer = review(record, seed=1, level="novice", time_limit_ms=60_000)
+    assert answer.ending == "wrong_declaration" and answer.result == (-80.0, 0.0)
+    show = answer.decisions[-1]
+    assert show.played.action == "declare" and show.label != "best"
+    assert show.played_value == -80.0 and show.confidence == "exact"
+    assert show.best.action == "declare" and show.loss == pytest.approx(show.value + 80.0)
+    assert "not valid" in show.reason
+
+
 def test_worst_decisions_name_the_better_move(gin_games: list[tuple[Record, Review]]) -> None:
     worst = [w for _, answer in gin_games for w in answer.players[1].worst]
     assert worst

@@ -292,12 +292,17 @@ def describe(move: Move) -> str:
 
 
 def _reason(game: str, played: Move, best: MoveValue, mine: MoveValue | None,
-            loss: float | None, error: float | None, units: Units) -> str:
-    """Why the best move is better, in words (the advisor's reasons of both)."""
+            loss: float | None, error: float | None, units: Units,
+            wrong_show: bool = False) -> str:
+    """Why the best move is better, in words (the advisor's reasons of both;
+    ``wrong_show``: the move played is a declaration that is not a valid show)."""
     if mine is not None and move_key(played) == move_key(best.move):
         return f"{describe(played)}: the advisor's choice too ({'; '.join(best.reasons[:2])})"
+    yours = describe(played)
+    if wrong_show:
+        yours = yours.replace("declare", "declare a show that is not valid", 1)
     if loss is not None and loss <= 0 and units == "points":
-        return (f"{describe(best.move)} is the advisor's choice, but {describe(played)} did as "
+        return (f"{describe(best.move)} is the advisor's choice, but {yours} did as "
                 f"well on the same deals ({-loss:+.1f} points"
                 + ("" if error is None else f" ± {error:.1f}") + ")")
     amount = "" if loss is None else (
@@ -305,7 +310,7 @@ def _reason(game: str, played: Move, best: MoveValue, mine: MoveValue | None,
         f" by {100 * loss:.1f} points of match-winning chance")
     noise = "" if error is None or loss is None else (
         f" (± {error:.1f})" if units == "points" else f" (± {100 * error:.1f})")
-    text = f"{describe(best.move)} was better than {describe(played)}{amount}{noise}"
+    text = f"{describe(best.move)} was better than {yours}{amount}{noise}"
     text += f": {'; '.join(best.reasons[:2])}"
     if mine is not None and mine.reasons:
         text += f"; yours: {'; '.join(mine.reasons[:2])}"
@@ -368,7 +373,9 @@ class _Judge:
             return None
         played = decision.move
         key = move_key(played)
-        mine = next((m for m in advice.moves if move_key(m.move) == key), None)
+        # a wrong show is not the valid show its throw names (the advisor's, by that card)
+        mine = None if self._wrong_show(decision) else next(
+            (m for m in advice.moves if move_key(m.move) == key), None)
         best = advice.recommended
         units: Units = "match" if getattr(advice, "ranked_by", "expected_points") == \
             "match_win_probability" else "points"
@@ -405,7 +412,8 @@ class _Judge:
         match = None if mine is None or mine.match_win_probability is None \
             or best.match_win_probability is None \
             else mine.match_win_probability - best.match_win_probability
-        reason = _reason(self.game, played, best, mine, loss, error, units)
+        reason = _reason(self.game, played, best, mine, loss, error, units,
+                         self._wrong_show(decision))
         if why_not is not None:
             reason = f"{describe(played)}: {why_not}"
         return Judged(
@@ -470,12 +478,17 @@ class _Judge:
             value = -float(knock_points(self.rules, knocker, mine))
             loss = best.expected_points - value
             return loss, 0.0, loss
-        if played.action == DECLARE and self.walked.ending == "wrong_declaration" \
-                and decision is self.walked.decisions[-1]:
+        if self._wrong_show(decision):
             value = -float(make_rules(self.game, self.record.rules).wrong_declaration)
             loss = best.expected_points - value
             return loss, best.standard_error, loss
         return None, None, None
+
+    def _wrong_show(self, decision: Decision) -> bool:
+        """Whether ``decision`` is an Indian declaration that is not a valid
+        show (the record's last event, scored as a wrong declaration)."""
+        return decision.move.action == DECLARE and self.walked.ending == "wrong_declaration" \
+            and decision is self.walked.decisions[-1]
 
     def _decisive(self, advice: Advice, units: Units) -> bool:
         """Whether the best move is ahead of every other by more than the
