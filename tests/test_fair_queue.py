@@ -127,6 +127,24 @@ def test_the_waiting_jobs_are_ordered_as_they_will_start() -> None:
     assert [client for client, _ in queue.ordered()][:2] == ["a", "b"]
 
 
+def test_a_full_queue_gives_the_last_to_start_place_to_a_job_that_goes_before_it() -> None:
+    """A full queue refuses what would start last: a client running and
+    waiting fewer takes the place of the newest job of the client with most."""
+    queue = FairQueue[str](reserve=1)
+    for job in ("flood1", "flood2", "flood3"):
+        queue.push("flood", job)
+    queue.started("flood")
+    assert queue.displaced("newcomer") == "flood3"
+    assert queue.displaced("flood") is None  # it would start after every one of its own
+    queue.push("other", "other1")
+    queue.started("other")
+    queue.started("other")
+    queue.started("other")
+    assert queue.displaced("other") is None  # level 4 of 4: the waiting job keeps its place
+    # both lines end at level 3: the one ordered() starts last goes
+    assert queue.displaced("newcomer") == [job for _, job in queue.ordered()][-1] == "flood3"
+
+
 def test_the_access_log_is_bounded_and_summed_up(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, "api.access")
     log = AccessLog(per_s=10)

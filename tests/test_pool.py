@@ -343,6 +343,41 @@ def test_a_client_running_a_job_waits_behind_one_running_none() -> None:
     assert run(Settings(processes=1), scenario) == ["stream", "light", "stream"]
 
 
+def test_a_full_queue_does_not_lock_out_a_client_running_nothing() -> None:
+    """One client fills the queue (RUMMY_SOLVER_QUEUE_SIZE): another client's
+    request, which goes before its newest, takes that one's place (503
+    overloaded with Retry-After), instead of being refused while the flood
+    is served; the flooding client's next request is the one refused."""
+    async def scenario(pool: SolverPool) -> None:
+        pool.times.observe("spin", 10.0, 0.3)  # known work: queued, not refused by deadline
+        pool.times.observe("echo", 10.0, 0.01)
+
+        def submit(op: str, client: str, seconds: float = 0.0) -> Awaitable[Outcome]:
+            return pool.submit(op, {"s": seconds}, time.monotonic() + 10, 10_000, _never,
+                               client, client=client)
+
+        running = asyncio.ensure_future(submit("spin", "flood", 0.3))
+        await asyncio.sleep(0.05)
+        first = asyncio.ensure_future(submit("echo", "flood"))
+        newest = asyncio.ensure_future(submit("echo", "flood"))
+        await asyncio.sleep(0.01)
+        assert pool.queue_depth == 2
+        other = asyncio.ensure_future(submit("echo", "other"))
+        await asyncio.sleep(0.01)
+        assert newest.done() and pool.queue_depth == 2
+        pushed = newest.result()
+        assert pushed.status == 503 and body(pushed)["detail"][0]["type"] == "overloaded"
+        assert "RUMMY_SOLVER_QUEUE_SIZE" in body(pushed)["detail"][0]["msg"]
+        assert pushed.log["retry_after"] >= 1
+        with pytest.raises(Overloaded) as refused:  # the flood would start after all of them
+            await submit("echo", "flood")
+        assert "RUMMY_SOLVER_QUEUE_SIZE" in refused.value.reason
+        assert (await other).status == 200
+        assert (await first).status == 200 and (await running).status == 200
+
+    run(Settings(processes=1, queue_size=2), scenario)
+
+
 def test_a_waiting_job_that_can_no_longer_start_in_time_is_refused_then() -> None:
     """Admitted behind a job expected to take 0.2 s, a request waits; that job
     runs on and on, and as soon as the request cannot start before its deadline

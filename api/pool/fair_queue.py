@@ -8,7 +8,10 @@ a stream of heavy lines, is served in turn with everyone else rather than in
 front; among clients running as many, the one served longest ago goes first
 (round robin), then the one whose head job waited longest.  The last free
 solver of a pool is *reserved*: only a client running nothing may take it,
-so however many solvers long jobs hold, a newcomer finds one.
+so however many solvers long jobs hold, a newcomer finds one.  A full
+queue takes the same side: a job that would start before the one to start
+last takes that one's place (``displaced``), so a client filling the queue
+with its own jobs never locks the others out of it.
 
 >>> queue = FairQueue[str](reserve=1)
 >>> queue.push("a", "a1"); queue.push("a", "a2"); queue.push("b", "b1")
@@ -84,12 +87,36 @@ class FairQueue(Generic[J]):
         """
         keyed: list[tuple[tuple[int, bool, int, int], str, J]] = []
         for client, line in self.lines.items():
-            running = self.running.get(client, 0)
-            served = self.served.get(client, -1)
-            keyed.extend(((running + k, k > 0, served if k == 0 else 0, order), client, job)
+            keyed.extend((self._place(client, k, order), client, job)
                          for k, (order, job) in enumerate(line))
         keyed.sort(key=lambda entry: entry[0])
         return [(client, job) for _, client, job in keyed]
+
+    def _place(self, client: str, k: int, order: int) -> tuple[int, bool, int, int]:
+        """Where the ``k``-th waiting job of ``client`` (queued ``order``-th) stands
+        in ``ordered``: its level, then whether it is not its line's head, when
+        its client was served (its head only), its age."""
+        served = self.served.get(client, -1) if k == 0 else 0
+        return (self.running.get(client, 0) + k, k > 0, served, order)
+
+    def displaced(self, client: str) -> J | None:
+        """When the queue is full: the waiting job a new job of ``client`` takes
+        the place of, or None when the new job is the one to refuse.  That is
+        the job ``ordered`` puts last (the newest of a client running and
+        waiting the most), when the new job's level (what ``client`` runs and
+        has waiting) is lower; at the same level the waiting job keeps its place.
+
+        >>> queue = FairQueue[str]()
+        >>> for job in ("a1", "a2", "a3"):
+        ...     queue.push("a", job)
+        >>> queue.displaced("b"), queue.displaced("a")
+        ('a3', None)
+        """
+        last = max(((self._place(other, len(line) - 1, line[-1][0]), line[-1][1])
+                    for other, line in self.lines.items()),
+                   key=lambda entry: entry[0], default=None)
+        level = self.running.get(client, 0) + len(self.lines.get(client, ()))
+        return last[1] if last is not None and level < last[0][0] else None
 
     def _taken(self, job: J) -> str | None:
         entry = self.client_of.pop(id(job), None)

@@ -32,7 +32,10 @@ misbehaves can be cut short without losing the worker.
   (``Overloaded``: 503 ``overloaded``, ``Retry-After`` the expected wait)
   unless it would start with the time it needs still left (``need_s``: its
   cautious time, at most half its limit), or when ``settings.queue_size``
-  jobs already wait.  While jobs wait they are planned again every
+  jobs already wait and it would start after all of them; one that would
+  start before the last takes that one's place, which is refused then
+  (``FairQueue.displaced``: a client filling the queue never locks the
+  others out).  While jobs wait they are planned again every
   ``RECHECK_S`` in the order they are to start (``FairQueue.ordered``, by
   the average times), and one that can no longer start before its deadline
   (the jobs ahead ran long) is refused then with the same 503, not at its
@@ -597,10 +600,15 @@ class SolverPool:
             raise Overloaded("the service is shutting down", 1)
         now = self.loop.time()
         wait = self.expected_start_s(client)
+        displaced = None
         if len(self.pending) >= self.settings.queue_size:
-            raise Overloaded(f"{len(self.pending)} requests are already waiting for a solver "
-                             f"(RUMMY_SOLVER_QUEUE_SIZE)", wait)
+            displaced = self.pending.displaced(client)
+            if displaced is None:
+                raise Overloaded(f"{len(self.pending)} requests are already waiting for a solver "
+                                 f"(RUMMY_SOLVER_QUEUE_SIZE), as many of this client's as of "
+                                 f"any other's", wait)
         if batch:
+            self._give_way(displaced)
             return await self._run_batch(op, payload, deadline_at - now, budget_ms,
                                          disconnected, request_id, client,
                                          op if kind is None else kind)
@@ -615,9 +623,23 @@ class SolverPool:
         if wait > 0 and now + wait + job.need_s() > deadline_at:
             raise Overloaded(f"the solvers are busy: this request would wait about "
                              f"{wait * 1000:.0f} ms, too close to its deadline", wait)
+        self._give_way(displaced)
         self.pending.push(client, job, job.cautious_s)
         job.timer = self.loop.call_at(deadline_at, self._expire, job)
         return await self._await(job, disconnected)
+
+    def _give_way(self, job: _Job | None) -> None:
+        """Refuse ``job``, waiting in a full queue, for a new job that goes before
+        it (``FairQueue.displaced``): 503 ``overloaded`` with ``Retry-After``."""
+        if job is None or not self.pending.remove(job):
+            return
+        if job.timer is not None:
+            job.timer.cancel()
+        self._finish(job, _overloaded(
+            f"{self.settings.queue_size} requests were waiting for a solver "
+            f"(RUMMY_SOLVER_QUEUE_SIZE), more of this client's than of any other's: this one, "
+            f"its latest, gave its place to another client's request",
+            self.expected_start_s(job.client)))
 
     async def _run_batch(self, op: str, payload: Payload, limit_s: float, budget_ms: float,
                          disconnected: Callable[[], Awaitable[Any]], request_id: str,

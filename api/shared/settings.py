@@ -206,8 +206,10 @@ class Settings(BaseSettings):
         "is kept for a client running nothing, so 3 lets two long clients run beside everyone "
         "else"))
     queue_size: Count = Field(default=1024, ge=1, le=100_000, description=(
-        "requests waiting per worker at most (a request is refused sooner when the work "
-        "ahead of it would pass its deadline)"))
+        "requests waiting per worker at most: when full, a request that would start before the "
+        "last one waiting takes its place (the newest of the client with most waiting, then "
+        "refused), else it is refused; a request is refused sooner when the work ahead of it "
+        "would pass its deadline"))
     drain_s: Count = Field(default=10, ge=1, le=3600, description=(
         "seconds to drain on SIGTERM; a request still in flight then gets a 503 (a stream: a "
         "last error line)"))
