@@ -551,8 +551,8 @@ def fits_of(
                         key = (fit.table_index, fit.end, fit.represents, tuple(sorted(fit.via)))
                         found[fit_card].setdefault(key, fit)
             for wild in wild_types:
-                for fit in _lone_wild_fits(tm, spot, deal):
-                    key = (fit.table_index, fit.end, fit.represents, ())
+                for fit in _lone_wild_fits(tm, spot, wild, counts, deal):
+                    key = (fit.table_index, fit.end, fit.represents, tuple(sorted(fit.via)))
                     found[wild].setdefault(key, fit)
     except DeadlineExceeded:
         complete = False
@@ -583,31 +583,49 @@ def _outermost(ext: Extension, tm: TableMeld, counts: Sequence[int], wild_types:
     for card in ext.naturals:
         left[card] -= 1
     far = order[-1]
-    # A wild card at the far end: each kind of wild card held reaches it.
-    fillings = wild_fillings(ext.wilds, left, deal,
-                             limit=1 if ext.natural_at[far] else len(wild_types))
+    # A wild card at the far end: each kind of wild card held reaches it, the
+    # other wild slots filled from the wild cards left.
+    heads: list[tuple[int, ...]] = [()] if ext.natural_at[far] else [
+        (w,) for w in wild_types if left[w] > 0]
     out: list[tuple[int, Fit]] = []
-    for filling in fillings:
-        wilds = list(filling)
-        placed = [ext.represents[i] if ext.natural_at[i] else wilds.pop() for i in order]
-        out.append((placed[-1], Fit(tm.index, end, ext.represents[far], tuple(placed[:-1]))))
+    for head in heads:
+        rest = list(left)
+        for w in head:
+            rest[w] -= 1
+        fillings = wild_fillings(ext.wilds - len(head), rest, deal,
+                                 limit=len(wild_types) if head else 1)
+        for filling in fillings:
+            wilds = [*head, *filling]  # popped from the end: the far slot, last, gets head
+            placed = [ext.represents[i] if ext.natural_at[i] else wilds.pop() for i in order]
+            out.append((placed[-1], Fit(tm.index, end, ext.represents[far], tuple(placed[:-1]))))
     return out
 
 
-def _lone_wild_fits(tm: TableMeld, spot: TableSpot, deal: Deal) -> list[Fit]:
-    """Where one wild card alone extends table meld ``tm``."""
-    if spot.absorb_room(deal.rules) < 1:
+def _lone_wild_fits(tm: TableMeld, spot: TableSpot, wild: int, counts: Sequence[int],
+                    deal: Deal) -> list[Fit]:
+    """Where wild card ``wild`` extends table meld ``tm`` with no natural
+    card: alone (a set's missing suit, a run's next card at either end), or
+    at the far end of a run's end reached through other wild cards held
+    (``via``, each distinct filling), as far as the run may grow."""
+    room = spot.absorb_room(deal.rules)
+    if room < 1:
         return []
     if tm.kind == "set":
         suits = [c // 13 for c in tm.meld.represents]
         missing = next((s for s in range(4) if s not in suits), suits[0])
         return [Fit(tm.index, "set", tm.meld.represents[0] % 13 + 13 * missing, ())]
     lowest, highest = GEOMETRY[deal.rules.ace].span(tm.low, tm.high)
+    others = list(counts)
+    others[wild] -= 1
+    kinds = sum(1 for w in deal.wild if others[w] > 0)
+    held = 1 + sum(others[w] for w in deal.wild)
     fits = []
-    if tm.low - 1 >= lowest:
-        fits.append(Fit(tm.index, "low", tm.suit_base + (tm.low - 1) % 13, ()))
-    if tm.high + 1 <= highest:
-        fits.append(Fit(tm.index, "high", tm.suit_base + (tm.high + 1) % 13, ()))
+    ends: tuple[tuple[Literal["low", "high"], int, int, int], ...] = (
+        ("low", tm.low, tm.low - lowest, -1), ("high", tm.high, highest - tm.high, 1))
+    for end, start, reach, step in ends:
+        for far in range(1, min(reach, room, held) + 1):
+            for via in wild_fillings(far - 1, others, deal, limit=max(1, kinds)):
+                fits.append(Fit(tm.index, end, tm.suit_base + (start + step * far) % 13, via))
     return fits
 
 

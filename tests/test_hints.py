@@ -200,6 +200,25 @@ def test_layoffs_hint_fits_and_best_play() -> None:
     assert hint.better == "higher"
 
 
+def test_a_wild_card_reaches_a_run_end_through_other_wild_cards() -> None:
+    """Each wild card held reaches the far end of a run's extension, also when
+    only wild cards fill the gap (two jokers take 5-6-7 to 9 or down to 3) and
+    when another kind of wild card is its via (with 7s wild, 8D 7C 7S take
+    5D-6D-7D to TD: either seven at TD, the other standing for 9D)."""
+    hint = layoffs_hint("JK JK 2D", [["5S", "6S", "7S"]], "rummy500")
+    fits = {card_name(card): {(f.table_index, f.end, card_name(f.represents), tuple(names(f.via)))
+                              for f in found} for card, found in hint.fits}
+    assert fits["JK"] == {(0, "high", "8S", ()), (0, "low", "4S", ()),
+                          (0, "high", "9S", ("JK",)), (0, "low", "3S", ("JK",))}
+    hint = layoffs_hint("8D 7C 7S", [["5D", "6D", "7D"]], "indian13", wild_rank="7H",
+                        rules={"objective": "min_deadwood"})
+    fits = {card_name(card): {(f.table_index, f.end, card_name(f.represents), tuple(sorted(names(f.via))))
+                              for f in found} for card, found in hint.fits}
+    for seven, other in (("7C", "7S"), ("7S", "7C")):
+        assert (0, "high", "TD", tuple(sorted(("8D", other)))) in fits[seven]
+        assert (0, "high", "9D", (other,)) in fits[seven]  # the other seven as 8D
+
+
 def test_layoffs_hint_gin_min_deadwood() -> None:
     hint = layoffs_hint("8H 9H KS 3C 4C 5C", [["5H", "6H", "7H"]], "gin")
     assert hint.value == 10 and hint.better == "lower"
