@@ -273,6 +273,22 @@ def test_a_replys_layoffs_are_written_one_by_one_as_openspiel_lays_them(
     assert walk(from_openspiel(history)).result == walk(record).result == (51.0, -51.0)
 
 
+@pytest.mark.parametrize("laid", [[7, 3], [3, 7]])
+def test_a_replys_layoffs_are_written_back_in_the_order_played(laid: list[int]) -> None:
+    """Ann (5S 6S 7S 8H 8D 8C JD QD KD AC) draws the 2 of clubs and knocks
+    with it; bob lays the 8 and the 4 of spades off onto her 5S 6S 7S, in
+    either order (pyspiel takes both, and scores 51 to ann). Written back,
+    the layoffs came sorted (4S first) whatever their order in the history
+    read: one history in two of OpenSpiel's own random games differed."""
+    run, sets, high = (MELD_BASE + _meld_id(text) for text in
+                       ("5S 6S 7S", "8H 8D 8C", "JD QD KD"))
+    history = [4, 5, 6, 46, 33, 20, 36, 37, 38, 13, 3, 7, 40, 42, 44, 21, 22, 30, 32, 34, 51,
+               54, 54, 53, 14, 55, 14, run, sets, high, 54, *laid, 54, 54]
+    record = from_openspiel(history)
+    assert walk(record).result == (51.0, -51.0)
+    assert to_openspiel(record) == history
+
+
 def test_a_record_that_goes_on_past_openspiels_guards_is_not_written() -> None:
     """Ann and bob each take the king of hearts and throw it back: OpenSpiel
     ends the hand there, unscored (as at the 50th pickup of the upcard). A

@@ -475,9 +475,11 @@ def openspiel_layoffs(melds: Sequence[Sequence[int]], laid: Sequence[int]) -> se
 def _layoff_order(index: int, melds: Sequence[Sequence[int]], cards: Sequence[int]) -> list[int]:
     """``cards`` in an order OpenSpiel lays them off onto the knocker's
     ``melds`` (``openspiel_layoffs``: one at a time, each extending a meld
-    as it stands); ``invalid_meld`` at event ``index`` when OpenSpiel
-    cannot lay them all."""
-    left = sorted(cards)
+    as it stands): their own order where OpenSpiel can lay them so (a
+    history read back gives its layoffs in the order played), else each
+    time the first of them it can lay; ``invalid_meld`` at event ``index``
+    when OpenSpiel cannot lay them all."""
+    left = list(cards)
     out: list[int] = []
     while left:
         card = next((c for c in left if c in openspiel_layoffs(melds, out)), None)
