@@ -73,6 +73,12 @@ def _meld_id(text: str) -> int:
     ([*DEAL, 54, 54, 53, 30, 300], 25),   # not an action at all
     ([*DEAL[:15], 3, *DEAL[16:]], 15),    # a card dealt twice (was a record's deal loc)
     ([*DEAL[:20], 5], 20),                # the upcard dealt twice
+    # the ace of clubs dealt twice to player 1, who throws the 3 of clubs it
+    # was not dealt (was refused at that throw, history[28])
+    ([*DEAL[:12], 13, *DEAL[13:], 54, 54, 53, 30, 30, 53, 40, 15], 12),
+    # the ace of spades dealt twice to player 0, who knocks (was a
+    # too_many_copies at ("hand", 1), from the knock's check)
+    ([0, 0, *DEAL[2:], 54, 54, 53, 10, 55, 10], 1),
     # the 5 of diamonds thrown, buried under the 2 of hearts, then drawn (was at events[6])
     ([*DEAL, 54, 54, 53, 30, 30, 53, 40, 40, 53, 30], 30),
     ([*DEAL, 54, 54, 53], 23),            # the history stops inside a draw (it was dropped)

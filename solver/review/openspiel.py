@@ -189,11 +189,12 @@ def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0",
     match, goal = read_score(score, target, 2)
     reader = _Reader(history)
     hands: list[list[int]] = [[], []]
+    dealt: dict[int, int] = {}  # each card dealt, at its index: a card is dealt once
     try:
         for seat in (0, 1):
             for _ in range(HAND):
-                hands[seat].append(reader.card("a card dealt"))
-        upcard = reader.card("the upcard")
+                hands[seat].append(_deal(reader, "a card dealt", dealt))
+        upcard = _deal(reader, "the upcard", dealt)
     except _Stop:
         raise InvalidStateError(f"an OpenSpiel gin history starts with {2 * HAND + 1} chance "
                                 f"actions (the deal); it has {len(reader.history)}",
@@ -212,6 +213,18 @@ def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0",
             else f" at {'.'.join(map(str, error.loc))}"
         _fail(at, error.message.replace(where, "", 1))
     return record
+
+
+def _deal(reader: _Reader, what: str, dealt: dict[int, int]) -> int:
+    """The next card dealt, refused where it is dealt again (the deal is
+    read whole before the play: a card dealt twice to one hand was read
+    on, and refused at a later action it made impossible)."""
+    card = reader.card(what)
+    if card in dealt:
+        _fail(reader.at - 1, f"{card_name(card)} is dealt twice (history[{dealt[card]}] dealt "
+                             "it): the gin deck holds one of each card")
+    dealt[card] = reader.at - 1
+    return card
 
 
 def _history_index(loc: tuple[str | int, ...], actions: Sequence[int]) -> int | None:
