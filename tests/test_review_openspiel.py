@@ -148,16 +148,20 @@ def test_a_history_that_goes_past_the_hand_or_stops_inside_a_knock_is_refused(
                                                      ("history", index))
 
 
-def test_a_knock_over_the_limit_is_refused_at_its_discard() -> None:
-    """Player 0 draws the 2 of diamonds and knocks with it thrown, showing
-    one spade run and deadwood over 10: refused at the knock's discard, not
-    at a record's event the caller never wrote."""
+@pytest.mark.parametrize("more", [[], [MELD_BASE + _meld_id("6S 7S 8S 9S TS")]])
+def test_a_knock_over_the_limit_is_refused_at_the_54_ending_its_melds(more: list[int]) -> None:
+    """Player 0 draws the 2 of diamonds and knocks with it thrown (leaving
+    two spade runs: gin), but ends its melds (54) after one run, deadwood
+    40: pyspiel takes that 54 only within the knock limit and refuses it
+    there, history[28]. It was refused at the discard (26), which pyspiel
+    takes, or, the other run laid after the 54, at that meld (29) read as
+    the defender's layoff ("a card of the defender's ... got 210")."""
     run = MELD_BASE + _meld_id("AS 2S 3S 4S 5S")
     with pytest.raises(SolverInputError) as caught:
-        from_openspiel([*DEAL, 54, 54, 53, 27, 55, 27, run, 54, 54, 54])
+        from_openspiel([*DEAL, 54, 54, 53, 27, 55, 27, run, 54, *more, 54, 54])
     assert (caught.value.code, caught.value.loc) == ("invalid_openspiel_history",
-                                                     ("history", 26))
-    assert "knock limit" in caught.value.message
+                                                     ("history", 28))
+    assert "knock limit" in caught.value.message and "40" in caught.value.message
 
 
 def test_a_draw_of_a_card_under_the_pile_top_is_refused_at_the_draw() -> None:

@@ -31,7 +31,9 @@ it makes plays gin with ``undercut_on_tie`` off.
 an action history that is not a gin game is an ``InvalidStateError``
 ``invalid_openspiel_history`` at ``("history", i)``, the action at fault:
 also a card dealt twice, a draw of a card already placed, a knock (55) no
-discard allows, a knock over the limit; a history may stop between actions, not inside a draw or a knock);
+discard allows, a knock's discard that leaves no meld within the limit, a
+knock over the limit (at the 54 ending the knocker's melds, as OpenSpiel); a
+history may stop between actions, not inside a draw or a knock);
 ``to_openspiel(record)`` gives the history back.
 
 >>> deal = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 51]
@@ -253,6 +255,7 @@ class _Play:
         self.taken: int | None = None  # the card taken this turn (OpenSpiel's previous upcard)
         self.repeated = False
         self.upcard_draws = 0
+        self.points = gin_deal(RULES).points
         self.placed = {*hands[0], *hands[1], upcard}
         """The cards out of the stock: dealt, the upcard, drawn (a card thrown
         stays placed, under the pile top or not)."""
@@ -383,7 +386,19 @@ class _Play:
             if card not in hand:
                 _fail(reader.at - 1, "the knocker throws a card it does not hold")
             hand.remove(card)
+            # as OpenSpiel: the discard leaves a hand that melds within the
+            # limit, and the melds laid do, at the 54 that ends them
+            kept = knock_check([card_name(c) for c in hand], rules=RULES)
+            if kept.optimal and not kept.can_knock:
+                _fail(thrown_at, f"player {player} knocks throwing {card_name(card)}, which "
+                                 f"leaves {kept.min_deadwood} deadwood at best, over the "
+                                 f"knock limit ({KNOCK_CARD})")
             melds = self._melds(player, "the knocker's melds (56 and up) or 54")
+            left = sum(self.points[c] for c in hand)
+            if left > KNOCK_CARD:
+                _fail(reader.at - 1, f"player {player} ends its knock's melds (54) with "
+                                     f"{left} deadwood, over the knock limit ({KNOCK_CARD}): "
+                                     "OpenSpiel takes 54 only within it")
             deadwood = tuple(sorted(hand))
             self.emit(Event(player, KNOCK, card=card, melds=melds, deadwood=deadwood),
                       at=thrown_at)
