@@ -1138,6 +1138,7 @@ def test_operation_ids_are_stable_and_unique() -> None:
             "hint_pile",
             "score_round",
             "review_game",
+            "review_openspiel",
             "advise",
         ]
     )

@@ -155,6 +155,45 @@ def test_an_impossible_record_is_a_422_naming_the_event(inline_client: Any) -> N
     assert error["type"] == "card_not_held" and error["loc"] == ["line", "events", 1, "card"]
 
 
+def test_an_openspiel_history_is_reviewed_at_every_door_as_its_record(
+        inline_client: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """POST /v1/review/openspiel reads OpenSpiel's action history as the
+    library's from_openspiel does and reviews it as POST /v1/review reviews
+    that record; the result is OpenSpiel's own (-37, +37 for this game of
+    OpenSpiel's random play, its returns)."""
+    from solver.review import from_openspiel
+
+    body = REQUESTS["review_openspiel"][0]
+    response = inline_client.post("/v1/review/openspiel", json=body)
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    ReviewResponse.model_validate(answer)
+    assert answer["result"] == [-37.0, 37.0] and answer["ending"] == "knock"
+    record = from_openspiel(body["history"], body["players"]).to_dict()
+    as_record = inline_client.post("/v1/review", json={
+        **record, **{k: body[k] for k in ("level", "seed")}})
+    assert _strip(as_record.json()) == _strip(answer)
+    assert main(["review-openspiel", "--history", json.dumps(body["history"]), "--players",
+                 *body["players"], "--level", "novice", "--seed", "1", "--json"]) == 0
+    assert _strip(json.loads(capsys.readouterr().out)) == _strip(answer)
+    line = next(run_lines([json.dumps({**body, "op": "review_openspiel"})], processes=1))
+    assert line.to_dict()["result"] == _strip(answer)
+
+
+def test_an_openspiel_history_that_is_no_game_is_a_422_naming_the_action(
+        inline_client: Any) -> None:
+    history = list(REQUESTS["review_openspiel"][0]["history"])
+    history[1] = history[0]  # a card dealt twice
+    response = inline_client.post("/v1/review/openspiel", json={"history": history})
+    assert response.status_code == 422
+    item = response.json()["detail"][0]
+    assert item["type"] == "invalid_openspiel_history"
+    assert item["loc"] == ["body", "history", 1]
+    response = inline_client.post("/v1/review/openspiel", json={"history": [241]})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["body", "history", 0]
+
+
 @pytest.mark.parametrize("score", [[0, 0, 0], [0, 0]])
 def test_a_match_score_on_a_three_player_record_is_refused_by_name(inline_client: Any,
                                                                   score: list[int]) -> None:

@@ -1,6 +1,7 @@
 """``rummy-solver bulk IN [-o OUT] [--op OP] [--processes N | --ray [ADDRESS]] [--quiet]
 [--summary FILE]``: the options of the ``bulk`` command and running it (``api.cli``
-registers it).  With ``--summary`` the answers of ``review_game`` lines are also added
+registers it).  With ``--summary`` the answers of review lines (``review_game``,
+``review_openspiel``) are also added
 up per player id (``solver.review.summary``), in input order, so the summary is the
 same on the pool and on Ray; a run stopped midway (workers that keep dying, an output
 that cannot be written) still writes the summary of the answers written before.  Any
@@ -64,8 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar (it shows only when stderr is a terminal)")
     parser.add_argument("--summary", metavar="FILE", default=None,
-                        help="add up the answers of review_game lines (by --op review_game or "
-                             "a line's own \"op\": a log may mix operations; other lines are "
+                        help="add up the answers of review lines (review_game or "
+                             "review_openspiel, by --op or a line's own \"op\": a log may mix "
+                             "operations; other lines are "
                              "left out) and write each player's figures over every game reviewed "
                              "(keyed by the records' player ids) to FILE as JSON ('-': standard "
                              "output, with -o OUT); its \"reviews\" counts the games added "

@@ -183,6 +183,12 @@ REQUESTS: dict[str, list[dict[str, Any]]] = {
                     {"player": 1, "action": "discard", "card": "9D"}],
          "score": [40, 65], "seats": [1], "level": "novice", "seed": 2},
     ],
+    "review_openspiel": [
+        {"history": [37, 12, 35, 23, 31, 3, 48, 38, 15, 46, 17, 22, 41, 16, 28, 40, 5, 24, 18,
+                     13, 7, 54, 54, 53, 27, 31, 52, 41, 53, 25, 23, 52, 55, 17, 141, 84, 54,
+                     54, 119, 54],
+         "players": ["ann", "bob"], "level": "novice", "seed": 1},
+    ],
     "score_round": [
         {"variant": "indian13", "wild_rank": "7", "players": [
             {"hand": "3H 4H 5H 9C JK JC QS QD 7S 4D 5D 6D 7D 2C", "went_out": True},

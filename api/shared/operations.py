@@ -57,7 +57,7 @@ from solver.gin import gin_score, knock_check
 from solver.hints import discard_hint, draw_hint, layoffs_hint, pile_hint
 from solver.play import GAMES, advise
 from solver.play.model import Request as PlayRequest
-from solver.review import review_game
+from solver.review import review_game, review_openspiel
 from solver.round_scoring import score_round
 from solver.rules import KNOB_NAMES, LEGACY_KNOBS
 from solver.session import quick_path_for
@@ -417,6 +417,22 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
                    examples=_examples("review docs/examples/gin-hand.json",
                                       "review docs/examples/gin-hand.json --seats '[1]' "
                                       "--level novice --seed 3"))),
+    Operation(
+        "review_openspiel", "/v1/review/openspiel", "review",
+        "Review an OpenSpiel gin_rummy game given as its action history (state.history(), "
+        "chance actions included; OpenSpiel's default parameters): read as a recorded gin "
+        "hand, OpenSpiel's player 0 as seat 0, and reviewed as POST /v1/review reviews a "
+        "record, with the same answer. A history OpenSpiel could not have played is a 422 "
+        "invalid_openspiel_history whose loc names the action at fault.",
+        schemas_review.OpenSpielReviewRequest, schemas_review.ReviewResponse, review_openspiel,
+        "play",
+        CliCommand(("review-openspiel",), "review an OpenSpiel gin_rummy game from its action "
+                   "history", report.format_review, positional=None,
+                   examples=_examples(
+                       "review-openspiel --history '[37, 12, 35, 23, 31, 3, 48, 38, 15, 46, 17, "
+                       "22, 41, 16, 28, 40, 5, 24, 18, 13, 7, 54, 54, 53, 27, 31, 52, 41, 53, 25, "
+                       "23, 52, 55, 17, 141, 84, 54, 54, 119, 54]' --players ann bob "
+                       "--level novice"))),
 )}
 
 _BY_ALIAS: dict[str, Operation] = {alias: op for op in OPERATIONS.values() for alias in op.aliases}

@@ -42,6 +42,7 @@ from api.shared.schemas_advice import (
 )
 from solver.play import LEVELS
 from solver.play.events import MAX_EVENTS
+from solver.review.openspiel import LAST_ACTION, MAX_ACTIONS
 from solver.review.params import LABELS, REVIEW_LEVEL
 from solver.review.record import MAX_PLAYER_ID
 from solver.review.review import PHASES
@@ -162,6 +163,35 @@ class ReviewRequest(OperationRequest):
     level: ReviewLevelIn = Field(default=REVIEW_LEVEL, description=ReviewLevel.__doc__)
     seed: int = Field(default=0, ge=0, le=2**31 - 1,
                       description="the same record, seats, level and seed give the same "
+                                  "review")
+    time_limit_ms: PlayTimeLimit = Field(default=None, description=TIME_LIMIT_DOC + "; when "
+                                         "it runs out the answer holds the decisions reviewed "
+                                         "so far (complete: false)")
+
+
+class OpenSpielReviewRequest(OperationRequest):
+    """An OpenSpiel gin_rummy game, as its action history, and what to review of it."""
+
+    model_config = _request(*REQUESTS["review_openspiel"])
+
+    history: Annotated[list[Annotated[int, Field(ge=0, le=LAST_ACTION)]],
+                       Field(min_length=1, max_length=MAX_ACTIONS)] = Field(
+        description="OpenSpiel's state.history() of a gin_rummy game with its default "
+                    "parameters, chance actions included (0-51 cards, 52 take the upcard, 53 "
+                    "draw, 54 pass, 55 knock, 56 and up a meld: docs/REVIEW.md)")
+    players: Annotated[list[PlayerId], Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="an id per seat, OpenSpiel's player 0 first (default "
+                                  "'player 0', 'player 1')")
+    score: Annotated[list[Annotated[int, Field(ge=0, le=10_000)]],
+                     Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="the match score before the hand, per seat")
+    target: int | None = Field(default=None, ge=1, le=10_000,
+                               description="the match's target (default 100)")
+    seats: Annotated[list[Seat], Field(min_length=1, max_length=2)] | None = Field(
+        default=None, description="the seats whose decisions are reviewed (default: both)")
+    level: ReviewLevelIn = Field(default=REVIEW_LEVEL, description=ReviewLevel.__doc__)
+    seed: int = Field(default=0, ge=0, le=2**31 - 1,
+                      description="the same history, seats, level and seed give the same "
                                   "review")
     time_limit_ms: PlayTimeLimit = Field(default=None, description=TIME_LIMIT_DOC + "; when "
                                          "it runs out the answer holds the decisions reviewed "
@@ -368,4 +398,5 @@ class ReviewResponse(BaseModel):
     elapsed_ms: float = Field(description="wall time spent, milliseconds")
 
 
-__all__ = ["DealIn", "RecordEventIn", "ReviewRequest", "ReviewResponse"]
+__all__ = ["DealIn", "OpenSpielReviewRequest", "RecordEventIn", "ReviewRequest",
+           "ReviewResponse"]

@@ -23,8 +23,9 @@ docs/REVIEW.md defines the figures and says why each threshold is what it is.
 from solver.review.openspiel import from_openspiel, to_openspiel
 from solver.review.params import REVIEW_PARAMS, ReviewParams
 from solver.review.record import Record
-from solver.review.review import Review, Totals, review, review_game
+from solver.review.review import Review, Totals, review, review_game, review_openspiel
 from solver.review.table import check_record, read_record
 
 __all__ = ["REVIEW_PARAMS", "Record", "Review", "ReviewParams", "Totals", "check_record",
-           "from_openspiel", "read_record", "review", "review_game", "to_openspiel"]
+           "from_openspiel", "read_record", "review", "review_game", "review_openspiel",
+           "to_openspiel"]

@@ -177,6 +177,13 @@ class _Stop(Exception):
     """The history ends here."""
 
 
+MAX_ACTIONS = 1_000
+"""Actions of one history at most: a hand ends by the 50th pickup of the
+upcard or when the stock reaches the wall, a few hundred actions at most."""
+LAST_ACTION = 240
+"""OpenSpiel ``gin_rummy``'s highest action: the last of the 185 melds from 56."""
+
+
 def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0", "player 1"),
                    score: Sequence[int] | None = None, target: int = 100) -> Record:
     """The ``Record`` of an OpenSpiel ``gin_rummy`` action history (see the

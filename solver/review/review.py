@@ -52,6 +52,7 @@ from solver.errors import InvalidOptionError, InvalidStateError, is_list
 from solver.play import GAMES
 from solver.play.advice import Advice, Move, MoveValue
 from solver.play.gin.scoring import knock_points
+from solver.play.gin.state import MATCH_TARGET
 from solver.play.public import names
 from solver.play.search import Level, mean_and_error
 from solver.play.words import (
@@ -70,6 +71,7 @@ from solver.play.words import (
     WALL,
 )
 from solver.review.luck import LuckBaseline, baseline_for, position_of
+from solver.review.openspiel import from_openspiel
 from solver.review.params import (
     ERRORS,
     LABELS,
@@ -935,5 +937,22 @@ def review_game(*, game: str, players: Sequence[str], deal: Mapping[str, Any],
                   time_limit_ms=time_limit_ms)
 
 
+def review_openspiel(*, history: Sequence[int], players: Sequence[str] | None = None,
+                     score: Sequence[int] | None = None, target: int | None = None,
+                     seats: Sequence[int] | None = None, level: str | None = None,
+                     seed: int = 0, deadline: Deadline | None = None,
+                     time_limit_ms: int | None = None) -> Review:
+    """``review`` of an OpenSpiel ``gin_rummy`` action history read as a
+    record (``solver.review.openspiel.from_openspiel``: OpenSpiel's default
+    parameters; ``players`` the seats' ids, OpenSpiel's player 0 first;
+    ``score`` and ``target`` the match): the library call of ``POST
+    /v1/review/openspiel``, ``rummy-solver review-openspiel`` and a bulk line."""
+    until = play_deadline(time_limit_ms, deadline)  # reading the history counts too
+    record = from_openspiel(history, ("player 0", "player 1") if players is None else players,
+                            score, MATCH_TARGET if target is None else target)
+    return review(record, seats=seats, level=level, seed=seed, deadline=until)
+
+
 __all__ = ["CHECK_OFFSET", "PHASES", "WORST", "Judged", "PlayerReview", "Review", "Split",
-           "Totals", "decision_seed", "describe", "label_of", "move_key", "review", "review_game"]
+           "Totals", "decision_seed", "describe", "label_of", "move_key", "review", "review_game",
+           "review_openspiel"]

@@ -177,6 +177,11 @@ export class RummySolver {
     return this.post("/v1/review", body, options);
   }
 
+  /** `POST /v1/review/openspiel`: an OpenSpiel gin_rummy action history -> the same review as its record's. */
+  reviewOpenspiel(body: api.OpenSpielReviewRequest, options?: CallOptions): Promise<api.ReviewResponse> {
+    return this.post("/v1/review/openspiel", body, options);
+  }
+
   /** `GET /v1/variants`: the presets, every knob with its value and meaning. */
   listVariants(options?: CallOptions): Promise<api.VariantList> {
     return this.run((init) => this.raw.GET("/v1/variants", init), options);

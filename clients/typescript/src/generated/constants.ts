@@ -144,6 +144,7 @@ export const TIME_LIMIT_MAX_MS = {
   "/v1/hints/pile": 5000,
   "/v1/layoffs": 5000,
   "/v1/review": 5000,
+  "/v1/review/openspiel": 5000,
   "/v1/score/round": 5000,
   "/v1/solve": 2000,
   "/v1/solve/batch": 5000,

@@ -226,6 +226,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/review/openspiel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review Openspiel
+         * @description Review an OpenSpiel gin_rummy game given as its action history (state.history(), chance actions included; OpenSpiel's default parameters): read as a recorded gin hand, OpenSpiel's player 0 as seat 0, and reviewed as POST /v1/review reviews a record, with the same answer. A history OpenSpiel could not have played is a 422 invalid_openspiel_history whose loc names the action at fault.
+         */
+        post: operations["review_openspiel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/score/round": {
         parameters: {
             query?: never;
@@ -8919,6 +8939,105 @@ export interface components {
          */
         Objective: "min_deadwood" | "max_net" | "cascade" | "marriage";
         /**
+         * OpenSpielReviewRequest
+         * @description An OpenSpiel gin_rummy game, as its action history, and what to review of it.
+         * @example {
+         *       "history": [
+         *         37,
+         *         12,
+         *         35,
+         *         23,
+         *         31,
+         *         3,
+         *         48,
+         *         38,
+         *         15,
+         *         46,
+         *         17,
+         *         22,
+         *         41,
+         *         16,
+         *         28,
+         *         40,
+         *         5,
+         *         24,
+         *         18,
+         *         13,
+         *         7,
+         *         54,
+         *         54,
+         *         53,
+         *         27,
+         *         31,
+         *         52,
+         *         41,
+         *         53,
+         *         25,
+         *         23,
+         *         52,
+         *         55,
+         *         17,
+         *         141,
+         *         84,
+         *         54,
+         *         54,
+         *         119,
+         *         54
+         *       ],
+         *       "level": "novice",
+         *       "players": [
+         *         "ann",
+         *         "bob"
+         *       ],
+         *       "seed": 1
+         *     }
+         */
+        OpenSpielReviewRequest: {
+            /**
+             * History
+             * @description OpenSpiel's state.history() of a gin_rummy game with its default parameters, chance actions included (0-51 cards, 52 take the upcard, 53 draw, 54 pass, 55 knock, 56 and up a meld: docs/REVIEW.md)
+             */
+            history: number[];
+            /** @default review */
+            level?: components["schemas"]["ReviewLevel"];
+            /**
+             * Players
+             * @description an id per seat, OpenSpiel's player 0 first (default 'player 0', 'player 1')
+             * @default null
+             */
+            players?: string[] | null;
+            /**
+             * Score
+             * @description the match score before the hand, per seat
+             * @default null
+             */
+            score?: number[] | null;
+            /**
+             * Seats
+             * @description the seats whose decisions are reviewed (default: both)
+             * @default null
+             */
+            seats?: number[] | null;
+            /**
+             * Seed
+             * @description the same history, seats, level and seed give the same review
+             * @default 0
+             */
+            seed?: number;
+            /**
+             * Target
+             * @description the match's target (default 100)
+             * @default null
+             */
+            target?: number | null;
+            /**
+             * Time Limit Ms
+             * @description the request's deadline in ms, counted from its arrival (queueing included; default and most 5000: RUMMY_SOLVER_REQUEST_BUDGET_MS); past it the answer is the best found, and says which parts are not proved; when it runs out the answer holds the decisions reviewed so far (complete: false)
+             * @default null
+             */
+            time_limit_ms?: number | null;
+        };
+        /**
          * PhaseOut
          * @description A player's decisions of one kind and what they lost.
          * @example {
@@ -13732,6 +13851,7 @@ export type MeldOut = components['schemas']['MeldOut'];
 export type MoveOut = components['schemas']['MoveOut'];
 export type MoveValueOut = components['schemas']['MoveValueOut'];
 export type Objective = components['schemas']['Objective'];
+export type OpenSpielReviewRequest = components['schemas']['OpenSpielReviewRequest'];
 export type PhaseOut = components['schemas']['PhaseOut'];
 export type PileDepthOut = components['schemas']['PileDepthOut'];
 export type PileHintRequest = components['schemas']['PileHintRequest'];
@@ -15499,6 +15619,239 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewResponse"];
+                };
+            };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description no API key, or an unknown one (only when the service has keys: RUMMY_SOLVER_API_KEYS or RUMMY_SOLVER_API_KEYS_FILE) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request body did not arrive within 10 s (RUMMY_SOLVER_BODY_TIMEOUT_S)",
+                     *           "type": "body_timeout"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "request body is 2000000 bytes; the limit is 1000000 (RUMMY_SOLVER_MAX_BODY_BYTES)",
+                     *           "type": "body_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "content-type"
+                     *           ],
+                     *           "msg": "the body's Content-Type is 'text/plain'; send JSON as application/json",
+                     *           "type": "unsupported_media_type"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "hand",
+                     *             3
+                     *           ],
+                     *           "msg": "unknown card 'ZZ' at position 3: use rank A 2-9 T (or 10) J Q K followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker",
+                     *           "type": "invalid_card"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the API key is over its rate limit (RUMMY_SOLVER_RATE_LIMIT, or its own in the key file), or this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "this API key is over its rate limit (1000 per 1 second); retry in 1 s",
+                     *           "type": "rate_limited"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request could not be served in time (the solvers are busy: see the Retry-After header), the solver failed (logged; not your input), or the rate limits cannot be counted (Redis does not answer) and the service refuses what it cannot count (rate_limit_unavailable) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the solvers are busy: this request would wait about 2400 ms, too close to its deadline; retry in 3 s",
+                     *           "type": "overloaded"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    review_openspiel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenSpielReviewRequest"];
             };
         };
         responses: {
