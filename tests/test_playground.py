@@ -459,3 +459,16 @@ def test_a_solve_the_service_never_answers_is_given_up_and_said(watched: Watched
     assert "did not answer within 30 s" in watched.testid("result-status").inner_text()
     for route in held:
         route.abort()
+
+
+def test_a_fault_every_panel_sends_is_said_once_next_to_its_field(watched: Watched) -> None:
+    """House rules the service refuses, with the discard and draw hints in use: the answer,
+    the discard hint and the draw hint each send the rules and each get the same 422; the
+    box says the fault once (audit of the pages: it said it three times over)."""
+    hand = f"{GIN_HAND} 5S"
+    watched.open(link(variant="gin", hand=hand, discard="1", top="4S", rules='{"ace":"wrong"}'))
+    for section in ("result", "discard-hint", "draw-hint"):
+        watched.done(section, hand, state="error")
+    error = watched.testid("rules-error").inner_text()
+    assert error.startswith("rules.ace: knob 'ace' must be one of"), error
+    assert error.count("rules.ace") == 1, error

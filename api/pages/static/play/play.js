@@ -329,6 +329,7 @@
       const slot = $(errorSlots[field]);
       slot.hidden = true;
       slot.textContent = "";
+      delete slot.dataset.items;
       inputOf[field].removeAttribute("aria-invalid");
     }
     if (slots.includes("hand") && state.badHandIndex !== null) {
@@ -350,7 +351,14 @@
       const slot = $(errorSlots[field]);
       const deeper = loc.slice(2).filter((part) => typeof part === "string");
       const text = deeper.length ? `${field}.${deeper.join(".")}: ${item.msg}` : item.msg;
-      slot.textContent = slot.textContent ? `${slot.textContent} ${text}` : text;
+      // The answer, the discard hint and the draw hint send the same fields: a fault in one
+      // comes back from each, and is said once.
+      const said = slot.dataset.items ? JSON.parse(slot.dataset.items) : [];
+      if (!said.includes(text)) {
+        said.push(text);
+        slot.dataset.items = JSON.stringify(said);
+        slot.textContent = said.join(" ");
+      }
       slot.hidden = false;
       inputOf[field].setAttribute("aria-invalid", "true");
       if (field === "rules") $("rules-box").open = true;
@@ -377,6 +385,7 @@
     if (!rules.error) return true;
     const slot = $("rules-error");
     slot.textContent = rules.error;
+    slot.dataset.items = JSON.stringify([rules.error]);
     slot.hidden = false;
     fields.rules.setAttribute("aria-invalid", "true");
     $("rules-box").open = true;
