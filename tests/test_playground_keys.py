@@ -6,7 +6,8 @@ In headless Chromium: the variants list loads on ``/play``, a hand is solved,
 and on ``/play/gin`` the Hint answers and the bot plays, all without a key.
 With the lane off (``RUMMY_SOLVER_PLAYGROUND_RATE`` empty) the first call's
 401 brings a box for a key; the key pasted there goes with every call after,
-as ``Authorization``, on every page of the tab.
+as ``Authorization``, on every page of the tab.  With the lane's rate used up,
+the 429 brings the same box: a key has a rate of its own.
 """
 
 from __future__ import annotations
@@ -36,6 +37,13 @@ def base_url() -> Iterator[str]:
 def closed_url() -> Iterator[str]:
     """Keys on, no lane: every call needs a key."""
     with serve_app(keyed_settings(playground_rate="")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def limited_url() -> Iterator[str]:
+    """Keys on, the lane at one call a minute."""
+    with serve_app(keyed_settings(playground_rate="1/minute")) as url:
         yield url
 
 
@@ -93,4 +101,24 @@ def test_without_the_lane_the_page_asks_for_a_key(context: Any, closed_url: str)
     assert sent[-1] == f"Bearer {KEY}"
     assert page.testid("api-key-form").count() == 0
     page.answers.clear()  # the first 401 was the point
+    page.check()
+
+
+def test_past_the_lanes_rate_the_page_asks_for_a_key(context: Any, limited_url: str) -> None:
+    """The lane's 429 says "retry in N s, or send an API key": the page offers the box for
+    one (audit of the pages: only a 401 did, so a visitor holding a key could not use it)."""
+    page = GamePage(context.new_page(), limited_url)
+    page.page.goto(limited_url + f"/play?variant=gin&hand={GIN_HAND.replace(' ', '+')}")
+    page.page.wait_for_selector("body[data-ready=true]")  # the variants: the lane's one call
+    page.page.wait_for_selector("[data-testid=result][data-state=error]")
+    assert (429, limited_url + "/v1/solve") in page.answers
+    form = page.testid("api-key-form")
+    assert "without an API key are used up" in form.inner_text()
+    assert "send an API key" in form.inner_text()  # the service's words
+    page.testid("api-key-input").fill(KEY)
+    page.testid("api-key-save").click()
+    page.page.wait_for_selector("[data-testid=result][data-state=done]")
+    assert page.testid("deadwood-points").inner_text() == "33"
+    assert page.testid("api-key-form").count() == 0
+    page.answers.clear()  # the 429 was the point
     page.check()

@@ -7,7 +7,8 @@
 // API keys: every call carries X-Playground: 1, so that a service with keys on lets the pages'
 // own calls through its playground lane (api/server/playground_lane.py: no key needed, a small
 // rate per address).  Where the service answers 401 (the lane is off, or the call is not the
-// pages'), the page offers a box for a key: it is kept in this tab's session storage only and
+// pages'), or 429 to a call without a key (the lane's rate is used up: a key has a rate of its
+// own), the page offers a box for a key: it is kept in this tab's session storage only and
 // sent as Authorization: Bearer with every call after.
 // A classic script: it defines `RummyTableApi` (it needs cards.js for the suit symbols).
 "use strict";
@@ -36,9 +37,10 @@
     return out;
   }
 
-  /** After a 401: a box at the top of the page to paste a key (once per page).  Saving it
-   * keeps it in session storage and reloads the page, whose state lives in its address. */
-  function offerKey(message) {
+  /** After a 401, or a 429 to a call without a key (`limited`): a box at the top of the page
+   * to paste a key (once per page).  Saving it keeps it in session storage and reloads the
+   * page, whose state lives in its address. */
+  function offerKey(message, limited = false) {
     let form = document.getElementById("api-key-form");
     if (!form) {
       form = element("form", "api-key-form");
@@ -69,7 +71,8 @@
       });
       document.body.prepend(form);
     }
-    const known = storedKey() ? "The key this tab holds was refused" : "This service needs an API key for these calls";
+    const known = limited ? "The calls without an API key are used up for now"
+      : storedKey() ? "The key this tab holds was refused" : "This service needs an API key for these calls";
     form.querySelector("#api-key-text").textContent = `${known} (${symbolize(message)}). Paste a key: it stays in `
       + "this tab only (session storage) and goes with each call as Authorization.";
   }
@@ -134,7 +137,10 @@
         detail = detail.map((d) => (/\b(retry|try again) in \d+ s\b/.test(d.msg) ? d
           : { ...d, msg: `${d.msg} (try again in ${after} s)` }));
       }
-      if (response.status === 401) offerKey(detail.map((d) => d.msg).join("; "));
+      const words = detail.map((d) => d.msg).join("; ");
+      if (response.status === 401) offerKey(words);
+      // Without a key, a 429 is the playground lane's rate per address; a key has its own.
+      else if (response.status === 429 && !storedKey()) offerKey(words, true);
       throw new ApiError(response.status, detail);
     }
     return data;
