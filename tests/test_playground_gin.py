@@ -181,6 +181,33 @@ def test_hint_panel_ranks_every_legal_move_and_no_throw_back(gin: GinPage, shots
         assert knocker.startswith("The bot (knocker)")
 
 
+FOCUSED_MOVE = """() => { const at = document.activeElement;
+  return at && !at.disabled && ["move", "hand-card"].includes(at.dataset.testid)
+    ? at.dataset.move : null; }"""
+"""The move the focused element plays (null: the focus is on no move)."""
+
+
+def test_a_hand_played_by_keyboard_keeps_the_focus_on_the_table(gin: GinPage) -> None:
+    """Tab to the first move, then Enter and Space only: after each move the next turn's first
+    move has the focus (audit of the pages: the move's button was drawn away and the focus
+    fell to the page's body, so every turn began with a dozen Tabs from the top)."""
+    assert gin.open(gin_link(KNOCKING_SEED)) == "human"
+    for _ in range(10):
+        gin.page.keyboard.press("Tab")
+        if gin.page.evaluate(FOCUSED_MOVE):
+            break
+    for moves in range(MAX_DECISIONS):
+        assert gin.page.evaluate(FOCUSED_MOVE), f"no move has the focus after {moves} moves"
+        turns = int(gin.testid("table").get_attribute("data-turn-count"))
+        gin.page.keyboard.press("Enter" if moves % 2 else " ")
+        gin.page.wait_for_function(
+            f"() => Number(document.querySelector('[data-testid=table]').dataset.turnCount) > {turns}"
+            " || document.body.dataset.turn === 'over'")
+        if gin.turn() == "over":
+            break
+    assert moves >= 3
+
+
 def test_review_after_the_hand(gin: GinPage, base_url: str, shots: Path) -> None:
     """The short hand played by hints, then Review: the page sends the hand as a recorded
     game (the whole deal, every action) to POST /v1/review, which accepts and replays it,

@@ -203,6 +203,7 @@
     render();
     setStatus(turnPrompt());
     $("hint-button").disabled = false;
+    tablePage.focusTurn();
   }
 
   function turnPrompt() {

@@ -215,6 +215,7 @@
     render();
     setStatus(turnPrompt());
     $("hint-button").disabled = false;
+    tablePage.focusTurn();
   }
 
   function turnPrompt() {

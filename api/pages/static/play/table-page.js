@@ -9,6 +9,19 @@
   const { api, describeError } = window.RummyTableApi;
   const $ = (id) => document.getElementById(id);
 
+  let lastFocus = null; // the element that last took the focus (a redraw may remove it)
+  document.addEventListener("focusin", (event) => { lastFocus = event.target; });
+
+  /** The human's turn is drawn: when the move just made took the focus with it (its button
+   * drawn away, the focus left on the page's body), the first move offered takes it, so that a
+   * keyboard player goes on from the table instead of from the top of the page. */
+  function focusTurn() {
+    const at = document.activeElement;
+    if ((at && at !== document.body) || !lastFocus || lastFocus.isConnected) return; // not taken
+    const first = $("table").querySelector("[data-testid=move]:enabled, [data-testid=hand-card]:enabled");
+    if (first) first.focus({ preventScroll: true });
+  }
+
   /** The table's error panel: `show(message, again)` (with Try again when `again` is given)
    * marks the table as stopped and calls `onShow`; `refuse(message)` says why a click was
    * refused (a seed mistyped, a move not legal now) and leaves the table as it is, its turn
@@ -156,6 +169,6 @@
   }
 
   window.RummyTablePage = Object.freeze({
-    errorPanel, singleClick, numberParam, readSettings, shareUrl, showUrl, clearHint, askHint, wireControls,
+    errorPanel, focusTurn, singleClick, numberParam, readSettings, shareUrl, showUrl, clearHint, askHint, wireControls,
   });
 })();
