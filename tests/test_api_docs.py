@@ -6,6 +6,7 @@ offline: in headless Chromium (skipped without it, as in
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -95,3 +96,32 @@ def test_home_asks_no_other_host(page: Any, base_url: str) -> None:
     page.wait_for_selector("h1:has-text('rummy-solver')", timeout=WAIT_MS)
     assert urlsplit(page.url).path == "/redoc"
     assert elsewhere == []
+
+
+def test_swagger_ui_tries_the_stream_with_its_example_lines(page: Any, base_url: str) -> None:
+    """Try it out on ``POST /v1/solve/stream`` sends the example's three lines, and the stream
+    answers each (audit of the pages: Swagger UI wrote an NDJSON example as a JSON string
+    literal, so the body was one line holding a string and the answer one error line)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + "/docs")
+    operation = page.locator("#operations-solve-solve_stream")
+    operation.locator(".opblock-summary").first.click(timeout=WAIT_MS)
+    operation.locator("button.try-out__btn").click(timeout=WAIT_MS)
+    body = operation.locator("textarea").first.input_value()
+    assert body.splitlines()[0] == '{"id": 1, "variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"}'
+    with page.expect_response("**/v1/solve/stream", timeout=WAIT_MS) as answered:
+        operation.locator("button.execute").click()
+    lines = [json.loads(line) for line in answered.value.text().splitlines()]
+    assert [line["id"] for line in lines] == [1, 2, 3]
+    assert "result" in lines[0] and "result" in lines[1]
+    assert lines[2]["error"]["type"] == "invalid_card"
+    assert errors == []
+
+
+def test_swagger_ui_loads_the_ndjson_plugin_after_its_bundle(inline_client: Any) -> None:
+    scripts = re.findall(r'<script src="([^"]+)"', inline_client.get("/docs").text)
+    assert scripts == [f"{docs.ASSETS}/swagger-ui-bundle.js", docs.SWAGGER_NDJSON_JS]
+    plugin = inline_client.get(docs.SWAGGER_NDJSON_JS)
+    assert plugin.headers["content-type"].startswith("text/javascript")
+    assert '"application/x-ndjson"' in plugin.text
