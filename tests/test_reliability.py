@@ -646,12 +646,23 @@ def test_a_bad_body_with_a_one_ms_limit_gets_its_422(server: Server, client: htt
         ("/v1/advise", {"game": "gin", "hand": "AS 2S 3S 4S 5S 6H 7H 8H 9D TD", "upcard": "AS",
                         "time_limit_ms": 1}, None),
     ]
+    overran = 0
     for path, body, code in bodies:
         for _ in range(40):
             response = client.post(server.url + path, json=body)
+            if response.status_code == 503 and "overran" in response.text:
+                # The solver processes run at a lower priority than the test's
+                # own workers: on a machine the suite keeps busy a 1 ms job may
+                # wait past the service's 65 ms reply margin for the CPU. That
+                # answer is the service's contract (503 with Retry-After, not
+                # overloaded); the client's retry is then answered in full.
+                overran += 1
+                assert response.headers["Retry-After"], response.headers
+                response = client.post(server.url + path, json=body)
             assert response.status_code == 422, response.text
             if code is not None:
                 assert response.json()["detail"][0]["type"] == code
+    assert overran <= 4, f"{overran} of 80 one-ms requests overran on their solver"
 
 
 # ---------------------------------------------------------------------------
