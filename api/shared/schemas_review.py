@@ -74,6 +74,21 @@ def _response(*examples: Any) -> ConfigDict:
     return ConfigDict(json_schema_extra={"examples": [e for e in examples if e]})
 
 
+def _level() -> Any:
+    return Field(default=REVIEW_LEVEL, description=ReviewLevel.__doc__)
+
+
+def _seed(what: str) -> Any:
+    return Field(default=0, ge=0, le=2**31 - 1,
+                 description=f"the same {what}, seats, level and seed give the same review")
+
+
+def _time_limit() -> Any:
+    return Field(default=None, description=TIME_LIMIT_DOC + "; when it runs out the answer "
+                                           "holds the decisions reviewed so far (complete: "
+                                           "false)")
+
+
 class DealIn(BaseModel):
     """The deal: every seat's cards, the upcard, the cut card, the stock's order."""
 
@@ -160,13 +175,9 @@ class ReviewRequest(OperationRequest):
     seats: Annotated[list[Seat], Field(min_length=1, max_length=MAX_PLAYERS)] | None = Field(
         default=None, description="the seats whose decisions are reviewed (default: every "
                                   "seat)")
-    level: ReviewLevelIn = Field(default=REVIEW_LEVEL, description=ReviewLevel.__doc__)
-    seed: int = Field(default=0, ge=0, le=2**31 - 1,
-                      description="the same record, seats, level and seed give the same "
-                                  "review")
-    time_limit_ms: PlayTimeLimit = Field(default=None, description=TIME_LIMIT_DOC + "; when "
-                                         "it runs out the answer holds the decisions reviewed "
-                                         "so far (complete: false)")
+    level: ReviewLevelIn = _level()
+    seed: int = _seed("record")
+    time_limit_ms: PlayTimeLimit = _time_limit()
 
 
 class OpenSpielReviewRequest(OperationRequest):
@@ -189,13 +200,9 @@ class OpenSpielReviewRequest(OperationRequest):
                                description="the match's target (default 100)")
     seats: Annotated[list[Seat], Field(min_length=1, max_length=2)] | None = Field(
         default=None, description="the seats whose decisions are reviewed (default: both)")
-    level: ReviewLevelIn = Field(default=REVIEW_LEVEL, description=ReviewLevel.__doc__)
-    seed: int = Field(default=0, ge=0, le=2**31 - 1,
-                      description="the same history, seats, level and seed give the same "
-                                  "review")
-    time_limit_ms: PlayTimeLimit = Field(default=None, description=TIME_LIMIT_DOC + "; when "
-                                         "it runs out the answer holds the decisions reviewed "
-                                         "so far (complete: false)")
+    level: ReviewLevelIn = _level()
+    seed: int = _seed("history")
+    time_limit_ms: PlayTimeLimit = _time_limit()
 
 
 class PhaseOut(BaseModel):
