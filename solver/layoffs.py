@@ -180,6 +180,30 @@ def _table_reading(given: tuple[int, ...], deal: Deal) -> Meld | None:
     return chosen
 
 
+def keeps_places(old: TableMeld, new: TableMeld) -> bool:
+    """Whether ``new`` (table meld ``old`` with cards laid off, read) holds a
+    run's old cards in their places, each standing for the card it stood for
+    (one unbroken stretch): a joker's meaning is fixed once melded, so the
+    card a joker stands for cannot be laid off beside it (the joker would
+    move).  Sets and tanalas: always.
+
+    >>> from solver.rules import make_deal, make_rules
+    >>> from solver.cards import parse_cards
+    >>> deal = make_deal(make_rules("rummy500"), None)
+    >>> run = read_table_meld(parse_cards("5H 6H JK"), 0, deal)  # the joker is 7H
+    >>> keeps_places(run, read_table_meld(parse_cards("4H 5H 6H JK"), 0, deal))
+    True
+    >>> keeps_places(run, read_table_meld(parse_cards("5H 6H JK 7H"), 0, deal))
+    False
+    """
+    if old.kind != "run":
+        return True
+    before = old.meld.cards, old.meld.represents
+    n = len(before[0])
+    return any((new.meld.cards[start:start + n], new.meld.represents[start:start + n]) == before
+               for start in range(len(new.meld.cards) - n + 1))
+
+
 def read_table(table: Sequence[Sequence[int]], deal: Deal) -> list[TableMeld]:
     """Read every table meld; at most ``MAX_TABLE_MELDS``."""
     if len(table) > MAX_TABLE_MELDS:

@@ -53,9 +53,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
-from solver.classify import is_meld, richest_reading
+from solver.classify import is_meld, readings, richest_of, richest_reading
 from solver.deadline import Deadline, play_deadline
 from solver.errors import is_list
+from solver.layoffs import TableMeld, keeps_places, read_table_meld
 from solver.results import Meld, Solution
 from solver.rules import (
     MAX_HAND_CARDS,
@@ -258,11 +259,26 @@ def _parse_laid_off(value: object, where: str,
                                    "as it was before the layoff)", code="invalid_melded",
                                    field=f"{at}.onto")
         check_copies([(at, [*onto, *cards])], deal.rules)
-        if not is_meld([*onto, *cards], deal):
+        if _laid_off_reading(cards, onto, deal) is None:
             raise InvalidHandError(f"{at}.cards: {_listed(cards)} laid onto {_listed(onto)} make "
-                                   "no meld", code="invalid_melded", field=f"{at}.cards")
+                                   "no meld (a wild card of the meld keeps the card its place "
+                                   "gave it)", code="invalid_melded", field=f"{at}.cards")
         out.append((cards, onto))
     return out
+
+
+def _laid_off_reading(cards: list[int], onto: list[int], deal: Deal) -> tuple[Meld, Meld] | None:
+    """The table meld ``onto`` read in meld order (a run's wild card stands
+    for the card its place gives it) and, of the readings of it with ``cards``
+    laid off that keep its cards in their places, the one worth most (the
+    player says where a card that fits either end goes): ``(before, after)``,
+    or None when no such reading exists.  As the advisor's history reads a
+    ``lay_off``: ``JK 5H 6H`` is 4-5-6 and 7H laid onto it leaves the joker a 4."""
+    before = read_table_meld(onto, 0, deal)
+    kept = [meld for meld in readings([*onto, *cards], deal)
+            if meld.kind == before.kind
+            and keeps_places(before, TableMeld.from_meld(0, meld))]
+    return (before.meld, richest_of(kept)) if kept else None
 
 
 def _flag_error(index: int, flag: str, message: str) -> InvalidHandError:
@@ -467,8 +483,9 @@ def _laid_off_points(cards: list[int], onto: list[int], deal: Deal) -> int:
     """What ``cards`` laid off onto the table meld ``onto`` score: the meld's
     points after less its points before (an ace laid below 2-3-4 is a low
     ace, A laid above Q-K a high one)."""
-    after, before = richest_reading([*onto, *cards], deal), richest_reading(onto, deal)
-    assert after is not None and before is not None  # checked when parsed
+    reading = _laid_off_reading(cards, onto, deal)
+    assert reading is not None  # checked when parsed
+    before, after = reading
     return after.points - before.points
 
 

@@ -142,12 +142,34 @@ def test_cards_laid_off_score_what_they_add_to_the_meld_they_went_onto(
     assert result.players[0].melded_points == points and result.points[0] == points
 
 
+@pytest.mark.parametrize(("cards", "onto", "points"), [
+    ("7H", "JK 5H 6H", 4 + 5 + 6 + 7 - (4 + 5 + 6)),  # the joker stays a 4, not an 8
+    ("3H", "JK 5H 6H", 3 + 4 + 5 + 6 - (4 + 5 + 6)),  # ... and 3H goes below it
+    ("4H", "5H 6H JK", 4 + 5 + 6 + 7 - (5 + 6 + 7)),
+    ("8H 9H", "5H 6H JK", 8 + 9),
+])
+def test_a_table_meld_s_wild_card_keeps_the_card_its_place_gave_it(
+        cards: str, onto: str, points: int) -> None:
+    # docs/RULES.md: a table meld is given in meld order and a run's wild card keeps
+    # the meaning its position gives it (JK 5H 6H is 4-5-6), as the advisor's
+    # history scores a lay_off; both melds were read at their richest, the joker
+    # moved to 7H before and to 8H after, and 7H scored 8.
+    represented = {"wild_meld_value": "represented"}
+    result = score_round([
+        PlayerHand(laid_off=[{"cards": cards, "onto": onto}], went_out=True),
+        PlayerHand(hand="KS", melded=[onto]),
+    ], "rummy500", rules=represented)
+    assert result.players[0].melded_points == points
+
+
 @pytest.mark.parametrize(("laid_off", "field", "code"), [
     ({"cards": "AH", "onto": "2H 3H"}, "players[0].laid_off[0].onto", "invalid_melded"),
     ({"cards": "AH", "onto": "5H 6H 7H"}, "players[0].laid_off[0].cards", "invalid_melded"),
     ({"cards": "", "onto": "5H 6H 7H"}, "players[0].laid_off[0].cards", "invalid_melded"),
     ({"cards": "8H"}, "players[0].laid_off[0]", "invalid_melded"),
     ({"cards": "5H", "onto": "5H 6H 7H"}, "players[0].laid_off[0]", "too_many_copies"),
+    # the joker of 5H 6H JK is 7H: 7H laid beside it would move it
+    ({"cards": "7H", "onto": "5H 6H JK"}, "players[0].laid_off[0].cards", "invalid_melded"),
 ])
 def test_a_layoff_that_cannot_have_been_made_is_refused_by_name(
         laid_off: dict[str, str], field: str, code: str) -> None:

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from solver.cards import NUM_CARD_TYPES, card_name
 from solver.deadline import Deadline
 from solver.errors import InvalidHandError, InvalidStateError
-from solver.layoffs import TableMeld, read_table_meld
+from solver.layoffs import TableMeld, keeps_places, read_table_meld
 from solver.play.events import Event
 from solver.play.laydown.variant import VARIANTS, Variant
 from solver.play.public import check_players, names
@@ -174,30 +174,6 @@ def added_cards(old: TableMeld, new: Sequence[int]) -> list[int] | None:
             return None
         rest.remove(card)
     return rest
-
-
-def keeps_places(old: TableMeld, new: TableMeld) -> bool:
-    """Whether ``new`` (table meld ``old`` with cards laid off, read) holds a
-    run's old cards in their places, each standing for the card it stood for
-    (one unbroken stretch): a joker's meaning is fixed once melded, so the
-    card a joker stands for cannot be laid off beside it (the joker would
-    move).  Sets and tanalas: always.
-
-    >>> from solver.rules import make_deal, make_rules
-    >>> from solver.cards import parse_cards
-    >>> deal = make_deal(make_rules("rummy500"), None)
-    >>> run = read_table_meld(parse_cards("5H 6H JK"), 0, deal)  # the joker is 7H
-    >>> keeps_places(run, read_table_meld(parse_cards("4H 5H 6H JK"), 0, deal))
-    True
-    >>> keeps_places(run, read_table_meld(parse_cards("5H 6H JK 7H"), 0, deal))
-    False
-    """
-    if old.kind != "run":
-        return True
-    before = old.meld.cards, old.meld.represents
-    n = len(before[0])
-    return any((new.meld.cards[start:start + n], new.meld.represents[start:start + n]) == before
-               for start in range(len(new.meld.cards) - n + 1))
 
 
 def moved_joker(old: TableMeld, new: TableMeld, cards: Sequence[int], target: int) -> str | None:
