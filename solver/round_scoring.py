@@ -153,8 +153,9 @@ class _Parsed:
     hand: list[int]
     melded: list[list[int]] | None
     info: PlayerHand
-    laid_off: list[tuple[list[int], list[int]]] = field(default_factory=list)
-    """``(cards, onto)`` per layoff: the cards and the table meld before it."""
+    laid_off: list[tuple[list[int], list[int], int]] = field(default_factory=list)
+    """``(cards, onto, points)`` per layoff: the cards, the table meld before
+    it and what they add to it (``_laid_off_reading``)."""
 
     @property
     def cards(self) -> list[int]:
@@ -219,7 +220,7 @@ def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
                 groups.append((f"{where}.melded[{j}]", cards))
         laid_off = _parse_laid_off(player.laid_off, where, deal)
         groups.extend((f"{where}.laid_off[{k}].cards", cards)
-                      for k, (cards, _) in enumerate(laid_off))
+                      for k, (cards, _, _) in enumerate(laid_off))
         if player.dropped not in (None, "first", "middle"):
             raise InvalidHandError(f"{where}.dropped must be 'first' or 'middle'",
                                    code="invalid_drop", field=f"{where}.dropped")
@@ -234,9 +235,10 @@ def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
 
 
 def _parse_laid_off(value: object, where: str,
-                    deal: Deal) -> list[tuple[list[int], list[int]]]:
-    """A player's ``laid_off``: each item's cards and the meld they went onto,
-    both checked (the meld before is a meld, and so is the meld after)."""
+                    deal: Deal) -> list[tuple[list[int], list[int], int]]:
+    """A player's ``laid_off``: each item's cards, the meld they went onto and
+    the points they add to it (the meld's after less its before), both melds
+    checked."""
     if value is None:
         return []
     if not is_list(value) or len(value) > MAX_MELDED_GROUPS:
@@ -259,19 +261,22 @@ def _parse_laid_off(value: object, where: str,
                                    "as it was before the layoff)", code="invalid_melded",
                                    field=f"{at}.onto")
         check_copies([(at, [*onto, *cards])], deal.rules)
-        if _laid_off_reading(cards, onto, deal) is None:
+        reading = _laid_off_reading(cards, onto, deal)
+        if reading is None:
             raise InvalidHandError(f"{at}.cards: {_listed(cards)} laid onto {_listed(onto)} make "
                                    "no meld (a wild card of the meld keeps the card its place "
                                    "gave it)", code="invalid_melded", field=f"{at}.cards")
-        out.append((cards, onto))
+        before, after = reading
+        out.append((cards, onto, after.points - before.points))
     return out
 
 
 def _laid_off_reading(cards: list[int], onto: list[int], deal: Deal) -> tuple[Meld, Meld] | None:
     """The table meld ``onto`` read in meld order (a run's wild card stands
     for the card its place gives it) and, of the readings of it with ``cards``
-    laid off that keep its cards in their places, the one worth most (the
-    player says where a card that fits either end goes): ``(before, after)``,
+    laid off that keep its cards in their places, the one worth most (a card
+    that fits either end is read at the end worth more: the request does not
+    say which): ``(before, after)``,
     or None when no such reading exists.  As the advisor's history reads a
     ``lay_off``: ``JK 5H 6H`` is 4-5-6 and 7H laid onto it leaves the joker a 4."""
     before = read_table_meld(onto, 0, deal)
@@ -479,16 +484,6 @@ def _group_points(group: list[int], deal: Deal) -> tuple[int, Meld | None]:
     return sum(melded_points(c, c, deal, False) for c in group), None
 
 
-def _laid_off_points(cards: list[int], onto: list[int], deal: Deal) -> int:
-    """What ``cards`` laid off onto the table meld ``onto`` score: the meld's
-    points after less its points before (an ace laid below 2-3-4 is a low
-    ace, A laid above Q-K a high one)."""
-    reading = _laid_off_reading(cards, onto, deal)
-    assert reading is not None  # checked when parsed
-    before, after = reading
-    return after.points - before.points
-
-
 def _score_net(players: list[_Parsed], deal: Deal) -> RoundScore:
     rules = deal.rules
     scores = []
@@ -503,15 +498,14 @@ def _score_net(players: list[_Parsed], deal: Deal) -> RoundScore:
                 loose.extend(group)
             else:
                 melds.append(meld)
-        laid = [(cards, onto, _laid_off_points(cards, onto, deal)) for cards, onto in p.laid_off]
-        melded += sum(points for _, _, points in laid)
+        melded += sum(points for _, _, points in p.laid_off)
         in_hand = _hand_points(p.hand, deal)
         penalty = p.info.pile_penalties * rules.pile_penalty
         net = melded - in_hand - penalty
         why = f"melded {melded} - hand {in_hand}"
         if loose:
             why += f" (laid off {_listed(loose)} counted card by card)"
-        for cards, onto, points in laid:
+        for cards, onto, points in p.laid_off:
             why += f" ({_listed(cards)} laid onto {_listed(onto)}: {points})"
         if penalty:
             why += f" - pile penalty {p.info.pile_penalties} x {rules.pile_penalty}"
