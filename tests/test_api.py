@@ -124,6 +124,14 @@ def test_healthz(client: TestClient) -> None:
     assert response.json() == {"status": "ok"}
 
 
+@pytest.mark.parametrize("path", ["/healthz", "/readyz", "/version"])
+def test_probes_answer_head_as_get_without_a_body(client: TestClient, path: str) -> None:
+    """Uptime monitors probe with HEAD: a 405 there reads as the service down."""
+    got, head = client.get(path), client.head(path)
+    assert (head.status_code, head.content) == (got.status_code, b"")
+    assert head.headers["content-type"] == got.headers["content-type"]
+
+
 def test_the_first_request_finds_every_route_built(monkeypatch: pytest.MonkeyPatch) -> None:
     """FastAPI builds a router's request and response fields on its first
     match: about 60 ms, which fell on the first client request's deadline

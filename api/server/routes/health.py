@@ -90,6 +90,13 @@ async def version() -> VersionResponse:
     return VersionResponse(**version_info())
 
 
+# HEAD answers what GET does, without the body: uptime monitors and some load
+# balancers probe with HEAD, and a 405 there reads as "down".  Left out of the
+# schema, which lists each operation once.
+for _path, _endpoint in (("/healthz", healthz), ("/readyz", readyz), ("/version", version)):
+    router.add_api_route(_path, _endpoint, methods=["HEAD"], include_in_schema=False)
+
+
 @router.get("/metrics", operation_id="metrics", response_class=Response,
             responses={200: {"description": "Prometheus text exposition format",
                              "content": {"text/plain": {"example": "rummy_solver_requests_total"
