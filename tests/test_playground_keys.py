@@ -104,6 +104,34 @@ def test_without_the_lane_the_page_asks_for_a_key(context: Any, closed_url: str)
     page.check()
 
 
+def test_a_refused_key_can_be_forgotten(context: Any, base_url: str) -> None:
+    """A wrong key pasted into the tab went with every call, each refused, and the box could
+    only replace it: "Forget the key" drops it and the calls go without one (the lane)."""
+    page = GamePage(context.new_page(), base_url)
+    page.page.goto(base_url + "/play")
+    page.page.evaluate("() => sessionStorage.setItem('rummy-solver-api-key', 'not-a-key')")
+    page.page.goto(base_url + f"/play?variant=gin&hand={GIN_HAND.replace(' ', '+')}")
+    form = page.testid("api-key-form")
+    form.wait_for()
+    assert "The key this tab holds was refused" in form.inner_text()
+    page.testid("api-key-forget").click()
+    page.page.wait_for_selector("[data-testid=result][data-state=done]")
+    assert page.testid("deadwood-points").inner_text() == "33"
+    assert page.testid("api-key-form").count() == 0
+    assert page.page.evaluate("() => sessionStorage.getItem('rummy-solver-api-key')") is None
+    page.answers.clear()  # the refused key's 401s were the point
+    page.check()
+
+
+def test_a_key_the_tab_does_not_hold_cannot_be_forgotten(context: Any, closed_url: str) -> None:
+    page = GamePage(context.new_page(), closed_url)
+    page.page.goto(closed_url + "/play")
+    page.testid("api-key-form").wait_for()
+    assert not page.testid("api-key-forget").is_visible()
+    page.answers.clear()
+    page.check()
+
+
 def test_past_the_lanes_rate_the_page_asks_for_a_key(context: Any, limited_url: str) -> None:
     """The lane's 429 says "retry in N s, or send an API key": the page offers the box for
     one (audit of the pages: only a 401 did, so a visitor holding a key could not use it)."""

@@ -39,7 +39,8 @@
 
   /** After a 401, or a 429 to a call without a key (`limited`): a box at the top of the page
    * to paste a key (once per page).  Saving it keeps it in session storage and reloads the
-   * page, whose state lives in its address. */
+   * page, whose state lives in its address; "Forget the key" (shown while the tab holds one)
+   * drops it and reloads. */
   function offerKey(message, limited = false) {
     let form = document.getElementById("api-key-form");
     if (!form) {
@@ -59,7 +60,22 @@
       const save = element("button", "primary", "Use this key");
       save.type = "submit";
       save.dataset.testid = "api-key-save";
-      form.append(text, label, input, save);
+      // A refused key would go with every call of the tab: let it be dropped too, so the
+      // calls go without one again (the playground's own lane serves those).
+      const forget = element("button", null, "Forget the key");
+      forget.type = "button";
+      forget.id = "api-key-forget";
+      forget.dataset.testid = "api-key-forget";
+      forget.hidden = !storedKey();
+      forget.addEventListener("click", () => {
+        try {
+          sessionStorage.removeItem(KEY_ITEM);
+        } catch {
+          return;
+        }
+        location.reload();
+      });
+      form.append(text, label, input, save, forget);
       form.addEventListener("submit", (event) => {
         event.preventDefault();
         try {
