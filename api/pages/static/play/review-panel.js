@@ -92,7 +92,7 @@
     function render(answer) {
       const decisions = answer.decisions;
       const cut = answer.complete ? "" : " (cut short by the deadline: the rest are not reviewed)";
-      $("review-status").textContent = `${answer.reviewed} of ${answer.total} decisions reviewed at level `
+      $("review-status").textContent = `${answer.reviewed} of ${answer.total} decision${answer.total === 1 ? "" : "s"} reviewed at level `
         + `${answer.level}${cut}. Losses are against the advisor's best move, valued from what the player knew then.`;
       const summary = $("review-summary");
       for (const player of answer.players) {
@@ -102,7 +102,7 @@
         const labels = Object.entries(player.labels).filter(([, n]) => n).map(([label, n]) => `${n} ${label}`);
         const accuracy = player.accuracy === null ? "" : `accuracy ${player.accuracy.toFixed(0)}, `;
         line.append(element("b", null, who(player.seat)), document.createTextNode(
-          `: ${accuracy}${player.points_lost.toFixed(1)} points lost over ${player.decisions} decisions`
+          `: ${accuracy}${player.points_lost.toFixed(1)} points lost over ${player.decisions} decision${player.decisions === 1 ? "" : "s"}`
           + (labels.length ? ` (${labels.join(", ")})` : "")));
         summary.append(line);
       }
