@@ -65,3 +65,25 @@ def test_the_error_table_says_what_to_do_for_every_status_the_service_answers() 
     missing = [f"{code} ({meaning[:3]})" for code, meaning in ERROR_CODES.items()
                if re.match(r"\d{3}\b", meaning) and not any(f"`{code}`" in row for row in rows)]
     assert not missing, missing
+
+
+def client_methods() -> set[str]:
+    """The public methods of ``RummySolver`` in ``clients/typescript/src/client.ts``
+    (not the constructor, ``post`` or the private ones)."""
+    source = (CLIENT / "src" / "client.ts").read_text(encoding="utf-8")
+    body = source[source.index("export class RummySolver"):]
+    body = body[:body.index("\n}\n")]
+    names = set(re.findall(r"^  (?:async \*)?([a-z]\w*)[<(]", body, re.M))
+    return names - {"constructor", "post"}
+
+
+def test_the_docs_name_every_method_of_the_client() -> None:
+    """docs/INTEGRATION.md's list of the client's methods, "one method per
+    operation", names each one (``reviewOpenspiel`` was missing) and no other."""
+    text = (ROOT / "docs" / "INTEGRATION.md").read_text(encoding="utf-8")
+    start = text.index("One method per operation")
+    listed = set(re.findall(r"`(\w+)`", text[start:text.index(");", start)]))
+    methods = client_methods()
+    assert {"solveHand", "reviewOpenspiel", "solveStream"} <= methods
+    assert listed == methods, (f"not listed: {sorted(methods - listed)}; "
+                               f"no such method: {sorted(listed - methods)}")
