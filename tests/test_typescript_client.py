@@ -197,3 +197,19 @@ def test_the_package_installs_from_its_tarball(node_modules: Path, tmp_path: Pat
         "files": ["game.ts"]}))
     checked = in_game([str(node_modules / ".bin" / "tsc"), "-p", "."])
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_a_stream_line_may_be_every_operation_a_line_may_ask_for() -> None:
+    """``LineBodies`` (the client's type of a ``solveStream`` line by its ``op``)
+    has every operation a stream or bulk line may name, with its request type:
+    ``review_openspiel`` lines were answered by the service but could not be
+    written in TypeScript."""
+    from api.shared.operations import OPERATIONS, line_names
+
+    source = (CLIENT / "src" / "client.ts").read_text(encoding="utf-8")
+    block = source[source.index("export interface LineBodies {"):]
+    block = block[:block.index("\n}")]
+    bodies = dict(re.findall(r"^  (\w+): api\.(\w+);", block, re.M))
+    assert set(bodies) == set(line_names())
+    for name, type_name in bodies.items():
+        assert type_name == OPERATIONS[name].request.__name__, name

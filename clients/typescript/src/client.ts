@@ -77,6 +77,7 @@ export interface LineBodies {
   score_round: api.RoundScoreRequest;
   advise: api.AdviseRequest;
   review_game: api.ReviewRequest;
+  review_openspiel: api.OpenSpielReviewRequest;
 }
 
 /** One line of a stream: an operation's body with its `op` (none: a solve) and an optional `id`, echoed. */
