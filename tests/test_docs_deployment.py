@@ -103,6 +103,17 @@ def test_the_redis_urls_are_the_files() -> None:
     assert f"`{kubernetes}`\non Kubernetes" in section or f"`{kubernetes}` on Kubernetes" in section
 
 
+def test_the_forwarded_addresses_are_the_files_and_the_default() -> None:
+    """The value DEPLOYMENT.md says both deployments give ``FORWARDED_ALLOW_IPS``
+    is theirs, and the service's default (it said "uvicorn's default,
+    127.0.0.1", neither the files' value nor the service's)."""
+    kubernetes, compose = _env("FORWARDED_ALLOW_IPS")
+    default = Settings.model_fields["forwarded_allow_ips"].default
+    assert kubernetes == compose == default
+    text = " ".join(_section(DEPLOYMENT, "Rate limits shared through Redis").split())
+    assert f"leave it at the service's default, `{default}`" in text
+
+
 def test_every_setting_named_is_one() -> None:
     names = {ENV_PREFIX + field.upper() for field in Settings.model_fields}
     named = set(re.findall(r"RUMMY_SOLVER_[A-Z_]+", DEPLOYMENT))
