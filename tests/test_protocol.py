@@ -14,6 +14,7 @@ event loop) and, over raw sockets:
 from __future__ import annotations
 
 import json
+import re
 import select
 import socket
 import sys
@@ -71,6 +72,8 @@ def _json_error(answer: bytes, status: int) -> dict[str, object]:
     assert head.startswith(f"HTTP/1.1 {status} ".encode()), answer[:300]
     assert b"content-type: application/json" in head.lower()
     assert b"connection: close" in head.lower()
+    # README: every response carries X-Request-ID (these had none)
+    assert re.search(rb"^x-request-id: [0-9a-f]{32}\r$", head.lower(), re.M), head
     detail = json.loads(body)["detail"]
     assert len(detail) == 1 and set(detail[0]) == {"type", "loc", "msg"}
     item: dict[str, object] = detail[0]

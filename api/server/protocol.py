@@ -29,6 +29,7 @@ would lose the answer it had not read yet.
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _Base
@@ -47,9 +48,12 @@ _REASONS = {400: b"Bad Request", 431: b"Request Header Fields Too Large"}
 
 
 def _answer(status: int, body: bytes) -> bytes:
-    """A whole HTTP answer that closes its connection."""
+    """A whole HTTP answer that closes its connection, with a fresh
+    ``X-Request-ID`` as every answer of the service has (the request's own
+    is not read: its head is refused)."""
     return (b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
-            b"connection: close\r\n\r\n" % (status, _REASONS[status], len(body)) + body)
+            b"x-request-id: %s\r\nconnection: close\r\n\r\n"
+            % (status, _REASONS[status], len(body), os.urandom(16).hex().encode()) + body)
 
 
 def too_large_answer(msg: str) -> bytes:
