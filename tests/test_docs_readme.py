@@ -160,3 +160,37 @@ def test_each_curl_example_answers_what_the_readme_shows(
     compact = json.dumps(answer.json(), separators=(",", ":"), ensure_ascii=False)
     missing = _in_order(pieces, compact)
     assert not missing, f"POST {path} answered {compact[:3000]}\nwithout {missing}"
+
+
+# ---------------------------------------------------------------------------
+# The playground's key-less calls
+
+PAGE_CALL_WORDS = {
+    "solve_hand": "solve", "hint_discard": "the discard and draw hints",
+    "hint_draw": "the discard and draw hints", "gin_knock": "the gin checks (knock,",
+    "hint_layoffs": " layoffs,", "gin_score": " score)", "advise": "advice",
+    "validate_hand": "validate", "score_round": "round scores",
+    "review_game": "the review of a recorded game", "solve_batch": "no batch",
+    "hint_pile": "no pile hint", "review_openspiel": "no OpenSpiel review",
+}
+"""How the README's list of the pages' calls names each operation ("no ...":
+one the pages do not call, so a key-less call of it gets 401)."""
+
+
+def test_the_pages_calls_are_the_ones_listed() -> None:
+    """README named "hints" and "the reviews" among the key-less calls of the
+    pages, but the pile hint and the OpenSpiel review are not among them
+    (``api/pages/calls.py``): such a call without a key gets 401."""
+    from api.pages.calls import CALLS
+    from api.shared.operations import OPERATIONS
+
+    text = " ".join(README.split())
+    start = text.index("(the list is `api/pages/calls.py`:")
+    listed = text[start:text.index("review)", start) + len("review)")]
+    called = {path for method, path in CALLS if method == "POST"}
+    assert ("GET", "/v1/variants") in CALLS and "the variants" in listed
+    assert "no stream" in listed
+    for name, operation in OPERATIONS.items():
+        words = PAGE_CALL_WORDS[name]
+        assert words in listed, (name, words)
+        assert (operation.path in called) == (not words.startswith("no ")), name
