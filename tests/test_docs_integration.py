@@ -87,3 +87,30 @@ def test_the_docs_name_every_method_of_the_client() -> None:
     assert {"solveHand", "reviewOpenspiel", "solveStream"} <= methods
     assert listed == methods, (f"not listed: {sorted(methods - listed)}; "
                                f"no such method: {sorted(listed - methods)}")
+
+
+def test_the_cors_row_names_the_methods_a_preflight_may_ask_for() -> None:
+    """The 403 ``cors_refused`` row of the status table said a preflight for a
+    method other than GET and POST is refused; the service allows OPTIONS too
+    (its refusal lists the methods it allows), as the Browsers section says."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from api.server.main import create_app
+    from api.shared.settings import Settings
+
+    origin = "https://game.example.com"
+    app = create_app(Settings(processes=0, cors_origins=origin))
+    with TestClient(app) as client:
+        refused = client.options("/v1/solve", headers={
+            "origin": origin, "access-control-request-method": "PUT"})
+    assert refused.status_code == 403, refused.text
+    allowed = refused.json()["detail"][0]["msg"].rpartition("allowed: ")[2].split(", ")
+    assert allowed == ["GET", "POST", "OPTIONS"]
+    text = (ROOT / "docs" / "INTEGRATION.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| 403 |"))
+    said = f"a method other than {', '.join(allowed[:-1])} and {allowed[-1]}"
+    assert said in row, row
