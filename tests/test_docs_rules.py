@@ -167,3 +167,24 @@ def test_request_bodies_are_answered_by_the_service() -> None:
             answer = response.json()
             for key, value in fields.items():
                 assert answer[key] == value, key
+
+
+def test_a_bad_knob_gets_the_type_the_knob_section_says() -> None:
+    """Section 12 said an unknown knob is ``extra_forbidden`` over REST; the
+    service answers ``invalid_rules`` for it, as for a bad value (and as the
+    README's list of codes says), with ``loc`` ending at the knob."""
+    testclient = pytest.importorskip("fastapi.testclient")
+    from api.server.main import create_app
+    from api.shared.settings import Settings
+
+    section = " ".join(_section("12. Every knob").split())
+    said = re.search(r"`type` is `(\w+)`, for an unknown knob as for a bad value", section)
+    assert said is not None, "section 12 no longer says which type a bad knob gets"
+    client = testclient.TestClient(create_app(Settings(processes=0)), raise_server_exceptions=False)
+    with client:
+        for knob, value in (("nonsense", 1), ("name", "x"), ("decks", 9), ("decks", "x")):
+            response = client.post("/v1/solve", json={"variant": "gin", "hand": "AS",
+                                                      "rules": {knob: value}})
+            assert response.status_code == 422, response.text
+            item = response.json()["detail"][0]
+            assert (item["type"], item["loc"][-1]) == (said.group(1), knob), item
