@@ -194,3 +194,34 @@ def test_the_pages_calls_are_the_ones_listed() -> None:
         words = PAGE_CALL_WORDS[name]
         assert words in listed, (name, words)
         assert (operation.path in called) == (not words.startswith("no ")), name
+
+
+# ---------------------------------------------------------------------------
+# bulk --summary
+
+OPENSPIEL_GAME = [37, 12, 35, 23, 31, 3, 48, 38, 15, 46, 17, 22, 41, 16, 28, 40, 5, 24, 18, 13, 7,
+                  54, 54, 53, 27, 31, 52, 41, 53, 25, 23, 52, 55, 17, 141, 84, 54, 54, 119, 54]
+"""A short OpenSpiel gin game (``rummy-solver review-openspiel --help``'s example)."""
+
+
+def test_bulk_summary_adds_the_review_lines_the_readme_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """README said that with another ``--op`` only the lines whose own ``"op"``
+    is ``review_game`` are added up; ``review_openspiel`` lines are too."""
+    from api.shared.operations import OPERATIONS
+
+    reviews = sorted(name for name, operation in OPERATIONS.items()
+                     if operation.response is OPERATIONS["review_game"].response)
+    assert reviews == ["review_game", "review_openspiel"]
+    text = " ".join(_section("Command line").split())
+    sentence = text[text.index("with another `--op`, the lines whose own"):]
+    sentence = sentence[:sentence.index("the others are left out")]
+    assert all(f"`{name}`" in sentence for name in reviews), sentence
+    source, summary = tmp_path / "log.jsonl", tmp_path / "players.json"
+    source.write_text(json.dumps({"op": "review_openspiel", "history": OPENSPIEL_GAME,
+                                  "players": ["ann", "bob"], "level": "novice"}) + "\n"
+                      + json.dumps({"variant": "gin", "hand": "AS 2S 3S"}) + "\n", encoding="utf-8")
+    assert main(["bulk", str(source), "-o", str(tmp_path / "out.jsonl"), "--processes", "1",
+                 "--quiet", "--summary", str(summary)]) == 0, capsys.readouterr().err
+    added = json.loads(summary.read_text(encoding="utf-8"))
+    assert added["reviews"] == 1 and set(added["players"]) == {"ann", "bob"}
