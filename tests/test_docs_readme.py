@@ -225,3 +225,14 @@ def test_bulk_summary_adds_the_review_lines_the_readme_names(
                  "--quiet", "--summary", str(summary)]) == 0, capsys.readouterr().err
     added = json.loads(summary.read_text(encoding="utf-8"))
     assert added["reviews"] == 1 and set(added["players"]) == {"ann", "bob"}
+
+
+def test_the_bulk_names_still_read_are_every_alias() -> None:
+    """The README's list of the older bulk names is the operations' aliases, each of which
+    a line may still use (it left out ``layoffs``, ``pile`` and ``round``)."""
+    from api.shared.operations import OPERATIONS
+
+    match = re.search(r"the older names (.*?) still work", " ".join(README.split()))
+    assert match is not None
+    listed = set(re.findall(r"`([a-z_]+)`", match.group(1)))
+    assert listed == {alias for op in OPERATIONS.values() for alias in op.aliases}
