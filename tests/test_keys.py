@@ -655,6 +655,42 @@ def test_a_paused_redis_holds_no_request_of_the_real_server(
         server.close()
 
 
+@pytest.mark.parametrize("policy", ["open", "closed"])
+def test_a_redis_that_answers_ping_but_counts_nothing_is_not_ready(
+        policy: str, paused_redis: tuple[subprocess.Popen[bytes], str]) -> None:
+    """A full Redis (maxmemory reached under noeviction) answers PING but refuses
+    every count: /readyz and the gauge say it is unreachable, as the keyed
+    requests find it (a PING probe said "ok" and, under closed, stayed ready
+    while every keyed request got 503)."""
+    import redis
+
+    _, url = paused_redis
+    headers = {"X-API-Key": "k"}
+    with make(api_keys="k", redis_url=url, rate_limit_fail=policy) as client:
+        assert client.get("/readyz").json()["redis"] == "ok"
+        with redis.Redis.from_url(url) as admin:
+            admin.config_set("maxmemory-policy", "noeviction")
+            admin.config_set("maxmemory", 1)
+            try:
+                answer = client.post("/v1/solve", json=HAND, headers=headers)
+                ready = client.get("/readyz")
+                # a second apart: a sliding window's shift would let a count through
+                time.sleep(1.1)
+                again = client.get("/readyz")
+                metrics_text = client.get("/metrics").text
+            finally:
+                admin.config_set("maxmemory", 0)
+        assert answer.status_code == {"open": 200, "closed": 503}[policy], answer.text
+        for probed in (ready, again):
+            if policy == "open":
+                assert probed.status_code == 200 and probed.json()["redis"] == "unreachable"
+            else:
+                assert probed.status_code == 503, probed.text
+                assert probed.json()["detail"][0]["type"] == "not_ready"
+        assert _sample(metrics_text, REDIS_UP) == 0.0
+        assert client.get("/readyz").json()["redis"] == "ok"  # room again
+
+
 def test_concurrent_guesses_get_no_more_answers_than_the_limit(redis_url: str) -> None:
     """Unknown keys sent at once from one address: at most the failure limit
     of them are answered 401 (a guess checked), every other one 429.  The

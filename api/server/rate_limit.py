@@ -56,6 +56,9 @@ RETRY_S = 1.0
 
 _WARN_EVERY_S = 60.0
 
+_PROBE_NAME = "probe"
+"""What ``probe`` counts under (no key's id: those are hex digits)."""
+
 T = TypeVar("T")
 
 
@@ -167,19 +170,20 @@ class RateLimiter:
         return bool(found)
 
     async def probe(self) -> bool:
-        """Whether the counter answers now (a PING within the timeouts, even
-        while it is left alone): for ``/readyz``, which also keeps the gauge
-        current when no keyed request comes."""
+        """Whether the counter counts now (a count of its own within the
+        timeouts, even while it is left alone): for ``/readyz``, which also
+        keeps the gauge current when no keyed request comes.  A count, not a
+        PING: a Redis out of memory (``maxmemory``) or read-only answers PING
+        and refuses every count.  An INCR, whose write comes first: Redis
+        lets a script write on out of memory once it has written (a sliding
+        window's shift), so a rate check would pass now and then."""
         if not self.shared:
             return True
         try:
             async with asyncio.timeout(self.call_timeout_s):
-                answered = await self.storage.check()
+                await self.storage.incr(_PROBE_NAME, 1)
         except Exception as error:
             self._failed(_reason(error))
-            return False
-        if not answered:
-            self._failed("no answer to PING")
             return False
         self._answered()
         return True

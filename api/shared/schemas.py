@@ -721,7 +721,9 @@ class ReadyResponse(BaseModel):
     status: Literal["ready"] = "ready"
     elapsed_ms: float
     redis: Literal["ok", "unreachable"] | None = Field(default=None, description=(
-        "with API keys and RUMMY_SOLVER_REDIS_URL: whether Redis answered a PING just now. "
+        "with API keys and RUMMY_SOLVER_REDIS_URL: whether Redis took a count just now, as a "
+        "keyed request's check does (a full or read-only Redis answers PING but is unreachable "
+        "here). "
         "unreachable: keyed requests go on uncounted (RUMMY_SOLVER_RATE_LIMIT_FAIL=open; under "
         "closed /readyz answers 503 instead); null without Redis"))
 

@@ -46,7 +46,7 @@ async def healthz() -> HealthResponse:
 )
 async def readyz(request: Request) -> Response:
     """Readiness: a solver process solves a small gin hand and the answer is checked;
-    with API keys counted in Redis, Redis answers a PING (``redis`` says whether)."""
+    with API keys counted in Redis, Redis takes a count (``redis`` says whether)."""
     start = time.perf_counter()
     redis = await _redis_state(request)
     if redis == "unreachable" and request.app.state.limiter.fail == "closed":

@@ -55,7 +55,7 @@ export interface paths {
         /**
          * Readyz
          * @description Readiness: a solver process solves a small gin hand and the answer is checked;
-         *     with API keys counted in Redis, Redis answers a PING (``redis`` says whether).
+         *     with API keys counted in Redis, Redis takes a count (``redis`` says whether).
          */
         get: operations["readyz"];
         put?: never;
@@ -10572,7 +10572,7 @@ export interface components {
             elapsed_ms: number;
             /**
              * Redis
-             * @description with API keys and RUMMY_SOLVER_REDIS_URL: whether Redis answered a PING just now. unreachable: keyed requests go on uncounted (RUMMY_SOLVER_RATE_LIMIT_FAIL=open; under closed /readyz answers 503 instead); null without Redis
+             * @description with API keys and RUMMY_SOLVER_REDIS_URL: whether Redis took a count just now, as a keyed request's check does (a full or read-only Redis answers PING but is unreachable here). unreachable: keyed requests go on uncounted (RUMMY_SOLVER_RATE_LIMIT_FAIL=open; under closed /readyz answers 503 instead); null without Redis
              */
             redis?: ("ok" | "unreachable") | null;
             /**
