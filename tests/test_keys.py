@@ -288,6 +288,23 @@ def test_the_key_line_command_answers_help_with_its_usage(
     assert digest_of(flag).hex() not in captured.out
 
 
+@pytest.mark.parametrize("rate", ["0/second", "0 per hour"])
+def test_a_rate_of_nothing_is_refused_at_start(
+        rate: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A rate of 0 (an operator's "off") refused every keyed request for good,
+    each with ``Retry-After: 1``: as the auth failure limit, every key got 429
+    too_many_failed_keys, no key ever sent wrong.  Refused at start instead,
+    wherever a rate is read."""
+    for setting in ("rate_limit", "auth_failure_limit", "playground_rate"):
+        with pytest.raises(SettingsError, match="at least 1"):
+            load_settings(**{setting: rate})
+    (tmp_path / "keys").write_text(f"{digest_of('k').hex()}  {rate}\n")
+    with pytest.raises(KeyFileError, match="at least 1"):
+        KeyRing.load("", str(tmp_path / "keys"), "1000/second")
+    assert main(["k", rate]) == 2
+    assert "at least 1" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("rate", ["200/sec", "200 a second", "fast"])
 def test_the_key_line_command_refuses_a_rate_the_key_file_would_not_take(
         rate: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

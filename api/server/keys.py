@@ -41,9 +41,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from limits import RateLimitItem, parse
+from limits import RateLimitItem
 
-from api.shared.settings import NOT_PRINTABLE_KEY, Settings, SettingsError, current, printable_key
+from api.shared.settings import NOT_PRINTABLE_KEY, Settings, SettingsError, current, parse_rate, printable_key
 
 ID_DIGITS = 16
 """Hex digits of a key's HMAC that name it in logs and rate counts (64 bits:
@@ -108,7 +108,7 @@ class KeyRing:
     def load(cls, keys: str, keys_file: str, default_rate: str, id_secret: str = "") -> KeyRing:
         """The keys of ``RUMMY_SOLVER_API_KEYS`` and ``RUMMY_SOLVER_API_KEYS_FILE``,
         named under ``id_secret``; ``KeyFileError`` when the file is unusable."""
-        rate = parse(default_rate)
+        rate = parse_rate(default_rate)
         found = [ApiKey(digest_of(key.strip()), rate) for key in keys.split(",") if key.strip()]
         if keys_file:
             found += _read_file(Path(keys_file), rate)
@@ -121,8 +121,9 @@ class KeyRing:
                         settings.key_id_secret)
 
 
-_NOT_A_RATE = "{!r} is not a rate such as 100/second or 6000 per minute"
-"""What a key file line's rate that ``limits`` cannot read is told (``{!r}``: the rate)."""
+_NOT_A_RATE = "{!r} is not {}"
+"""What a key file line's rate that ``parse_rate`` refuses is told (``{!r}``: the rate,
+``{}``: what a rate is)."""
 
 
 def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
@@ -145,9 +146,9 @@ def _read_file(path: Path, default_rate: RateLimitItem) -> list[ApiKey]:
             raise KeyFileError(f"{path}:{number}: expected the SHA-256 of a key in hex "
                                "(64 digits; python -m api.server.keys KEY prints it)")
         try:
-            rate = parse(fields[1]) if len(fields) > 1 else default_rate
-        except ValueError:
-            raise KeyFileError(f"{path}:{number}: {_NOT_A_RATE.format(fields[1])}") from None
+            rate = parse_rate(fields[1]) if len(fields) > 1 else default_rate
+        except ValueError as error:
+            raise KeyFileError(f"{path}:{number}: {_NOT_A_RATE.format(fields[1], error)}") from None
         digest_bytes = bytes.fromhex(digest)
         if digest_bytes in lines:
             raise KeyFileError(f"{path}:{number}: the key of line {lines[digest_bytes]} again "
@@ -196,9 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) > 1:
         # Checked as the service reads the file: a line it refuses stops it at start.
         try:
-            parse(args[1])
-        except ValueError:
-            print(f"error: {_NOT_A_RATE.format(args[1])}", file=sys.stderr)
+            parse_rate(args[1])
+        except ValueError as error:
+            print(f"error: {_NOT_A_RATE.format(args[1], error)}", file=sys.stderr)
             return 2
     print(digest_of(args[0]).hex() + (f"  {args[1]}" if len(args) > 1 else ""))
     return 0

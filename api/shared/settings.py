@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, ValidationError, model_validator
@@ -27,6 +27,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from api.shared.logs import LOG_LEVELS
 from solver.config import BOUNDS, DEFAULTS, MAX_REQUEST_BUDGET_MS, MAX_TIME_LIMIT_MS, configure
 from solver.rules import MAX_HAND_CARDS
+
+if TYPE_CHECKING:
+    from limits import RateLimitItem
 
 ENV_PREFIX = "RUMMY_SOLVER_"
 
@@ -63,13 +66,23 @@ def _rate_or_off(value: str) -> str:
 
 
 def _rate(value: str) -> str:
+    parse_rate(value)
+    return value.strip()
+
+
+def parse_rate(value: str) -> RateLimitItem:
+    """A rate in the ``limits`` notation, of at least one request; else
+    ``ValueError`` saying what a rate is (a rate of 0 would refuse every
+    request, each with a ``Retry-After`` that never comes true)."""
     from limits import parse
 
     try:
-        parse(value)
+        rate = parse(value)
     except ValueError:
         raise ValueError("a rate such as 100/second or 6000 per minute") from None
-    return value.strip()
+    if rate.amount < 1:
+        raise ValueError("a rate of at least 1 request (0 would refuse every one)")
+    return rate
 
 
 def _secret(value: str) -> str:
