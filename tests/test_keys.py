@@ -708,6 +708,40 @@ def test_a_redis_that_answers_ping_but_counts_nothing_is_not_ready(
         assert client.get("/readyz").json()["redis"] == "ok"  # room again
 
 
+def test_a_redis_that_reads_but_counts_nothing_is_reported_gone_once(
+        paused_redis: tuple[subprocess.Popen[bytes], str], caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only Redis (a replica) answers a keyed request's first look (a
+    read) and refuses its count (a write): one warning and the gauge at 0 for
+    as long as it lasts, and one line when it counts again.  A read taken for
+    Redis back logged "answers again" and a new warning at each retry, and set
+    the gauge to 1 a moment."""
+    import redis
+
+    from api.server import rate_limit
+
+    monkeypatch.setattr(rate_limit, "RETRY_S", 0.05)
+    _, url = paused_redis
+    caplog.set_level(logging.INFO, logger="api.rate_limit")
+    headers = {"X-API-Key": "k"}
+    with make(api_keys="k", redis_url=url) as client, redis.Redis.from_url(url) as admin:
+        assert client.post("/v1/solve", json=HAND, headers=headers).status_code == 200
+        admin.replicaof("127.0.0.1", _free_port())  # a master that is not there: read-only
+        try:
+            for _ in range(4):
+                time.sleep(0.1)  # past RETRY_S: each request tries Redis again
+                assert client.post("/v1/solve", json=HAND, headers=headers).status_code == 200
+                assert _sample(client.get("/metrics").text, REDIS_UP) == 0.0
+        finally:
+            admin.replicaof("NO", "ONE")
+        time.sleep(0.1)
+        assert client.post("/v1/solve", json=HAND, headers=headers).status_code == 200
+        assert _sample(client.get("/metrics").text, REDIS_UP) == 1.0
+    lines = [record.getMessage() for record in caplog.records if record.name == "api.rate_limit"]
+    assert len(lines) == 2, lines
+    assert "failed a check" in lines[0] and "answers again" in lines[1]
+
+
 def test_concurrent_guesses_get_no_more_answers_than_the_limit(redis_url: str) -> None:
     """Unknown keys sent at once from one address: at most the failure limit
     of them are answered 401 (a guess checked), every other one 429.  The

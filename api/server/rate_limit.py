@@ -138,7 +138,8 @@ class RateLimiter:
                 return _wait(stats) if stats.remaining <= 0 else None
             return call
 
-        return await self._guarded(look(self.limiter), look(self.local) if local else None)
+        return await self._guarded(look(self.limiter), look(self.local) if local else None,
+                                   counts=False)
 
     async def mark(self, name: str, seconds: int) -> None:
         """Set the mark ``name`` for ``seconds`` (a later mark of the same name
@@ -164,7 +165,8 @@ class RateLimiter:
             return call
 
         try:
-            found = await self._guarded(look(self.storage), look(self.local_storage))
+            found = await self._guarded(look(self.storage), look(self.local_storage),
+                                        counts=False)
         except CounterUnavailable:
             found = await look(self.local_storage)()
         return bool(found)
@@ -189,10 +191,14 @@ class RateLimiter:
         return True
 
     async def _guarded(self, call: Callable[[], Awaitable[T | None]],
-                       fallback: Callable[[], Awaitable[T | None]] | None = None) -> T | None:
+                       fallback: Callable[[], Awaitable[T | None]] | None = None,
+                       counts: bool = True) -> T | None:
         """``call()`` within the timeouts; when the counter fails,
         ``CounterUnavailable`` (closed), else ``fallback()`` (this worker's
-        own count), else None (open: as if nothing were counted yet)."""
+        own count), else None (open: as if nothing were counted yet).  Only a
+        call that ``counts`` (writes) tells that the counter is back: a Redis
+        out of memory or read-only answers looks and refuses counts; a look
+        that passes lets the next call try at once."""
         if not self.shared:
             return await call()
         now = time.monotonic()
@@ -208,7 +214,10 @@ class RateLimiter:
             self._failed(_reason(error))
             self._policy(time.monotonic())
             return None if fallback is None else await fallback()
-        self._answered()
+        if counts:
+            self._answered()
+        elif self.down_since is not None:
+            self.retry_at = now  # the next call tries (and holds the others off meanwhile)
         return result
 
     def _policy(self, now: float) -> None:
