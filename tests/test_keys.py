@@ -121,6 +121,16 @@ def test_metrics_can_need_a_key() -> None:
         assert client.get("/metrics", headers={"X-API-Key": "alpha-key"}).status_code == 200
 
 
+def test_a_keyed_scrape_is_not_metered() -> None:
+    """With /metrics behind a key, a scrape does not spend the key's rate: Prometheus
+    scrapes every few seconds whatever the key's limit."""
+    with make(api_keys="alpha-key", metrics_need_key=True, rate_limit="1/minute") as client:
+        headers = {"X-API-Key": "alpha-key"}
+        assert [client.get("/metrics", headers=headers).status_code for _ in range(3)] == [200] * 3
+        assert client.post("/v1/solve", json=HAND, headers=headers).status_code == 200
+        assert client.post("/v1/solve", json=HAND, headers=headers).status_code == 429
+
+
 def test_an_unknown_callers_body_is_not_read() -> None:
     with make(api_keys="alpha-key", max_body_bytes=100) as client:
         # over the size limit, but refused for its missing key first: never read
@@ -621,6 +631,24 @@ def test_a_paused_redis_holds_no_request(
     assert len(lines) == 2, lines  # gone (once for five failed checks), back
     assert "failed a check" in lines[0] and f"RATE_LIMIT_FAIL={policy}" in lines[0]
     assert "answers again" in lines[1]
+
+
+def test_a_keyed_scrape_reads_redis_down_under_closed(
+        paused_redis: tuple[subprocess.Popen[bytes], str]) -> None:
+    """/metrics behind a key, Redis away, the closed policy: the scrape is answered and says
+    Redis is down (it got 503 rate_limit_unavailable, so the alert on redis_up could never
+    fire when it should), while a keyed solve is refused as the policy says."""
+    process, url = paused_redis
+    headers = {"X-API-Key": "k"}
+    with make(api_keys="k", redis_url=url, rate_limit_fail="closed",
+              metrics_need_key=True) as client:
+        assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 200
+        with _paused(process):
+            assert client.post("/v1/solve", json=TIMED, headers=headers).status_code == 503
+            scrape = client.get("/metrics", headers=headers)
+        assert scrape.status_code == 200
+        assert _sample(scrape.text, REDIS_UP) == 0.0
+        assert client.get("/metrics").status_code == 401  # still behind its key
 
 
 @pytest.mark.parametrize("policy", ["open", "closed"])

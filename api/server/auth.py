@@ -32,7 +32,9 @@ applies: requests go on uncounted (open), or get 503
 ``rate_limit_unavailable`` with ``Retry-After`` (closed).  All of this before
 the body is read.  ``/healthz``, ``/readyz``, ``/version``, the documentation
 and the playground page stay open, and so does ``/metrics`` unless
-``RUMMY_SOLVER_METRICS_NEED_KEY``; CORS preflights (``OPTIONS``) carry no key
+``RUMMY_SOLVER_METRICS_NEED_KEY`` (then a right key is not counted or
+checked against Redis: a scrape must read Redis's state while Redis is
+away; a wrong one is counted as any guess is); CORS preflights (``OPTIONS``) carry no key
 and pass.  An admitted request's key id goes to ``scope["state"]["key_id"]``:
 the fair share of the solvers is then per key, and the access log names it.
 """
@@ -155,6 +157,12 @@ class ApiKeyMiddleware:
         bucket = failure_bucket(scope)
         failures = f"failed-keys/{bucket}"
         key = self.keys.find(presented)
+        if key is not None and scope.get("path") == "/metrics":
+            # A scrape with a right key asks nothing of the counter: Prometheus must read
+            # redis_up and the failed checks most while Redis is away, when a check would be
+            # refused (closed).  A wrong key is counted as any guess is.
+            state["key_id"] = key.id
+            return None
         if key is None:  # counted and checked in one step: guesses sent at once
             wait = await self.limiter.allow(failures, self.failure_limit, local=True)
         else:  # get no more answers than the limit
