@@ -11,10 +11,12 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import os
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -649,6 +651,49 @@ def test_a_keyed_scrape_reads_redis_down_under_closed(
         assert scrape.status_code == 200
         assert _sample(scrape.text, REDIS_UP) == 0.0
         assert client.get("/metrics").status_code == 401  # still behind its key
+
+
+_WORKER = """
+import sys
+from api.server.rate_limit import RateLimiter
+limiter = RateLimiter("redis://127.0.0.1:1")  # never called: the test says what it saw
+for line in sys.stdin:
+    limiter._answered() if line.strip() == "up" else limiter._failed("the test says so")
+    print("done", flush=True)
+"""
+
+
+def test_redis_up_is_the_latest_any_worker_saw(tmp_path: Path) -> None:
+    """Two workers: one saw Redis fail, then the other counted in it. The gauge says 1 (it
+    said 0, the lowest of the workers', until the first had a call again: the alert on it
+    fired while Redis answered every call)."""
+    from prometheus_client import CollectorRegistry, generate_latest
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    workers = [subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                env=env) for _ in range(2)]
+
+    def tell(worker: subprocess.Popen[str], what: str) -> float:
+        assert worker.stdin is not None and worker.stdout is not None
+        worker.stdin.write(what + "\n")
+        worker.stdin.flush()
+        assert worker.stdout.readline().strip() == "done"
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry, path=str(tmp_path))  # type: ignore[no-untyped-call]
+        return _sample(generate_latest(registry).decode(), REDIS_UP)
+
+    try:
+        assert tell(workers[0], "up") == 1.0
+        assert tell(workers[1], "up") == 1.0
+        assert tell(workers[0], "down") == 0.0  # seen by one worker: down
+        assert tell(workers[1], "up") == 1.0  # then counted by another: up again
+        assert tell(workers[1], "down") == 0.0
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait()
 
 
 @pytest.mark.parametrize("policy", ["open", "closed"])

@@ -3,8 +3,8 @@
 Series are prefixed ``rummy_solver_``: requests by route and status, request
 latency by route, solves by variant, engine and status, deadline hits by
 route, the solver queue depth and busy solvers (summed over workers), and
-with Redis for the rate limits whether it answers (the lowest of the
-workers': 0 when any of them cannot reach it) and the checks it failed.
+with Redis for the rate limits whether it answers (the latest call to it
+of any worker) and the checks it failed.
 
 With several workers ``rummy-solver serve`` points ``PROMETHEUS_MULTIPROC_DIR``
 (``Settings.prometheus_multiproc_dir``) at a fresh directory before the
@@ -44,8 +44,8 @@ BUSY = Gauge("rummy_solver_busy_solvers", "Solver processes running a request",
              multiprocess_mode="livesum")
 REDIS_UP = Gauge("rummy_solver_redis_up",
                  "1 when Redis answered the last call in time, 0 when not (only with "
-                 "RUMMY_SOLVER_REDIS_URL; the lowest over workers)", ["use"],
-                 multiprocess_mode="livemin")
+                 "RUMMY_SOLVER_REDIS_URL; the latest call of any worker)", ["use"],
+                 multiprocess_mode="livemostrecent")
 RATE_LIMIT_FAILURES = Counter(
     "rummy_solver_rate_limit_failures_total",
     "Rate limit checks the counter (Redis) failed, answered by RUMMY_SOLVER_RATE_LIMIT_FAIL: "

@@ -110,7 +110,6 @@ class RateLimiter:
         self.retry_at = -math.inf
         self.warned_at = -math.inf
         self.failures_since_warned = 0
-        self.gauge: int | None = None  # what REDIS_UP says; set on a change only
 
     async def allow(self, name: str, rate: RateLimitItem, local: bool = False) -> int | None:
         """Count one request under ``name``, in one step with the look at its
@@ -255,9 +254,10 @@ class RateLimiter:
         self._report(1)
 
     def _report(self, up: int) -> None:
-        if self.gauge != up:  # on a change only: a multiprocess gauge writes a file
-            metrics.REDIS_UP.labels("rate_limits").set(up)
-            self.gauge = up
+        """Set the gauge at every call that reached Redis or failed to: across workers it
+        reads the latest of them (``livemostrecent``), so a worker that saw Redis fail and
+        has had no call since does not hold it at 0 after another has counted."""
+        metrics.REDIS_UP.labels("rate_limits").set(up)
 
 
 def _reason(error: Exception) -> str:
