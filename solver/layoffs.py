@@ -19,7 +19,9 @@ card keeps the meaning its position gives it (``5H 6H JK`` is 5-6-7 and takes
 melded; a set's wild card stands for whichever missing suit keeps the set
 valid.  A group that reads both as a run in the given order and as a set is
 taken as the run; one that reads as a set and only as a run listed high to
-low (``KH JK JK``: K-A-2 is no run) is the set.
+low (``KH JK JK``: K-A-2 is no run) is the set.  A run given in another order
+is read only where its wild cards have one place (``JK 7H 5H`` is 5-6-7);
+``6H JK 5H`` (4-5-6 or 5-6-7?) is no table meld.
 
 The search is the exact search engine itself: a layoff is one more kind of
 candidate (``solver.melds.layoffs_led_by``: the cards added to one table meld,
@@ -158,6 +160,10 @@ def read_table_meld(cards: Sequence[int], index: int, deal: Deal) -> TableMeld:
     if chosen is None:
         problems = meld_problems(cards, deal)
         why = problems[0][1] if problems else "it cannot be read as a set or a run"
+        if readings(cards, deal):
+            why = ("a run only in another order, where its wild cards could stand in more "
+                   "than one place: give a run's cards in meld order, low to high, each wild "
+                   "card where it stands")
         raise InvalidHandError(
             f"{field} ({names}) is not a meld: {why}", code="invalid_table_meld", field=field,
         )
@@ -176,7 +182,9 @@ def _table_reading(given: tuple[int, ...], deal: Deal) -> Meld | None:
     if chosen is None:
         chosen = next((m for m in found if m.kind == "set"), None)
     if chosen is None:  # a run listed high to low
-        chosen = next((m for m in found if m.kind == "run" and m.cards == given[::-1]), found[0])
+        chosen = next((m for m in found if m.kind == "run" and m.cards == given[::-1]), None)
+    if chosen is None and len({m.represents for m in found}) == 1:
+        chosen = found[0]  # a run in another order, its wild cards' places forced
     return chosen
 
 

@@ -74,6 +74,14 @@ def test_joker_meaning_in_a_table_run_is_fixed_by_its_position() -> None:
                                                               ("3H", "7H"), ("3H", "7H", "8H")}
 
 
+def test_a_run_out_of_meld_order_is_read_only_where_its_jokers_have_one_place() -> None:
+    deal = deal_of("rummy500")
+    assert names(read_table_meld(parse_cards("JK 7H 5H"), 0, deal).meld.represents) == \
+        ["5H", "6H", "7H"]
+    with pytest.raises(InvalidHandError, match="meld order"):
+        read_table_meld(parse_cards("6H JK 5H"), 0, deal)  # 4-5-6 or 5-6-7: never guessed
+
+
 def test_wild_layoff_states_its_meaning() -> None:
     deal = deal_of("rummy500")
     tm = read_table_meld(parse_cards("5H 6H 7H"), 0, deal)
