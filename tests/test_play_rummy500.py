@@ -98,6 +98,10 @@ BAD_STATES = [
     ("field_not_for_game", {**_state(), "wild_rank": "7"}, ("wild_rank",)),
     # the joker of 5H 6H JK stands for 7H: 7H laid beside it would move it to 4H (or 8H)
     ("invalid_meld", _joker_run_laid_off("5H 6H JK 7H"), ("history", 4)),
+    ("invalid_state", _state(me=2, hand="2S 5D 9H JD QS 4C 7H KC 8C",  # 8C fits nothing
+                             history=[*OPENING[:3],
+                                      {"player": 2, "action": "take_discard", "card": "8C"}]),
+     ("history", 3)),
     ("invalid_meld", _state(history=[{"player": 1, "action": "draw_stock"},
                                      {"player": 1, "action": "meld",
                                       "melds": [["6H", "JK", "5H"]]}]), ("history", 1)),

@@ -271,9 +271,11 @@ class LayDownDecision:
                 if use is not None:
                     options.append(self._use_alone(use))
                 elif penalty is None:  # cannot arise from a legal take; keep the state honest
-                    raise InvalidStateError(f"{card_name(must)} was taken from below the pile "
-                                            "top and cannot be melded or laid off",
-                                            code="invalid_state", loc=("history",))
+                    at = state.must_use_at
+                    raise InvalidStateError(f"history[{at}]: {card_name(must)} was taken from "
+                                            "below the pile top and cannot be melded or laid "
+                                            "off", code="invalid_state",
+                                            loc=("history",) if at is None else ("history", at))
         if self.variant.throw_to_close and len(options[0][2]) <= self.params.closing_left:
             options.extend(self._closings())
         seen: set[tuple[object, ...]] = set()

@@ -97,6 +97,8 @@ class LayDownState(PublicState):
     """The card taken alone from the pile top this turn (not to be thrown back)."""
     must_use: int | None
     """The deepest card taken this turn from below the top, not used yet."""
+    must_use_at: int | None = None
+    """The index in ``history`` of the take of ``must_use``."""
     stock_order: tuple[int, ...] | None = None
     """Basic rummy, after the pile was turned over: the stock's cards in the
     order they will be drawn (every one known); None while the stock is the
@@ -143,6 +145,7 @@ class LayDownState(PublicState):
                    seats=tuple(replay.seat(s) for s in range(players)), unseen=replay.unseen(),
                    taken_top=replay.taken_top if playing else None,
                    must_use=replay.must_use if playing else None,
+                   must_use_at=replay.must_use_at if playing else None,
                    stock_order=None if replay.stock_order is None else tuple(replay.stock_order),
                    laid_this_turn=replay.laid_this_turn if playing else 0)
 
@@ -212,6 +215,7 @@ class _Replay(Replay):
         self.phase: Phase = DRAW
         self.taken_top: int | None = None
         self.must_use: int | None = None
+        self.must_use_at: int | None = None
 
     # -- counting cards -------------------------------------------------------------
     def _placed(self, with_hand: bool = True) -> list[int]:
@@ -320,6 +324,7 @@ class _Replay(Replay):
         self.took[seat].extend(reversed(taken))
         self.taken_top = event.card if depth == 1 else None
         self.must_use = event.card if depth > 1 else None
+        self.must_use_at = index
         self._started(seat, depth)
         self._check_copies_at(index)
 
