@@ -177,6 +177,20 @@ def test_a_result_written_to_two_decimals_agrees_with_its_events() -> None:
     assert caught.value.code == "result_mismatch"
 
 
+def test_the_result_field_says_a_lay_down_games_units() -> None:
+    """A Rummy 500 record's result is each round score less the others' mean,
+    not the round scores a table writes down: the field's description says
+    so (it said "as the source scored the hand", and a client sending its
+    round scores got result_mismatch)."""
+    from api.shared.schemas_review import ReviewRequest
+
+    record = play("rummy500", [at_random] * 3, seed=2, players=("a", "b", "c"))
+    scored = walk(read_record(record.to_dict())).result
+    assert scored is not None and sum(scored) == pytest.approx(0)
+    description = ReviewRequest.model_fields["result"].description or ""
+    assert "less the others' mean" in description and "collects, or pays" in description
+
+
 def test_a_stock_order_fixes_every_draw() -> None:
     data = copy.deepcopy(GIN)
     rest = STOCK.split()

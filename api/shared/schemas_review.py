@@ -170,8 +170,11 @@ class ReviewRequest(OperationRequest):
     rules: RulesOverride | None = RULES_FIELD
     oklahoma: bool = Field(default=False, description="gin: the upcard sets the knock limit")
     result: Annotated[list[float], Field(min_length=2, max_length=MAX_PLAYERS)] | None = Field(
-        default=None, description="each seat's points as the source scored the hand "
-                                  "(optional; checked when the events end the hand)")
+        default=None, description="each seat's points as the source scored the hand, in "
+                                  "the review's units (Rummy 500 and Rommy: its round score "
+                                  "less the others' mean; basic rummy: what it collects, or "
+                                  "pays as a negative) (optional; checked when the events end "
+                                  "the hand)")
     seats: Annotated[list[Seat], Field(min_length=1, max_length=MAX_PLAYERS)] | None = Field(
         default=None, description="the seats whose decisions are reviewed (default: every "
                                   "seat)")

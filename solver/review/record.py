@@ -22,7 +22,9 @@ Rommy, basic rummy) as the table saw it with every card face up:
 * ``score`` and ``target`` -- gin: the match score before the hand, per
   seat, and the match's target (100);
 * ``rules`` and ``oklahoma`` -- as ``advise`` takes them;
-* ``result`` -- optional: each seat's points as the source scored the hand
+* ``result`` -- optional: each seat's points as the source scored the hand,
+  in the review's units (Rummy 500 and Rommy: its round score less the
+  others' mean; basic rummy: what it collects, or pays as a negative)
   (checked against the events' when they end the hand; the result of a hand
   the source stopped early, such as OpenSpiel's 50-pickup guard).
 

@@ -10922,7 +10922,7 @@ export interface components {
             players: string[];
             /**
              * Result
-             * @description each seat's points as the source scored the hand (optional; checked when the events end the hand)
+             * @description each seat's points as the source scored the hand, in the review's units (Rummy 500 and Rommy: its round score less the others' mean; basic rummy: what it collects, or pays as a negative) (optional; checked when the events end the hand)
              * @default null
              */
             result?: number[] | null;
