@@ -139,6 +139,27 @@ def test_a_play_moving_a_tables_joker_is_not_legal() -> None:
     assert not any(lay.cards == (parse_card("7H"),) for m in listed for lay in m.move.layoffs)
 
 
+def test_a_considered_layoff_is_the_layoff_its_meld_makes() -> None:
+    """A layoff to consider names the cards its meld adds, onto a table meld
+    that exists: one claiming the card that must be used (8C, taken from
+    below the top) while its meld adds 4H, or aimed at table meld -1, is
+    refused, not valued as a legal play."""
+    took = _state(me=2, hand="9C TC 4H JD QS 4C 7S KC 8C",
+                  history=[*OPENING[:3], {"player": 2, "action": "take_discard", "card": "8C"}])
+    drew = _state(me=2, hand="9C TC 4H JD QS 4C 7S 5C",
+                  history=[*OPENING[:3], {"player": 2, "action": "draw_stock"}])
+    run = tuple(parse_cards("AH 2H 3H 4H"))
+    for state, target, card in ((took, 0, "8C"), (drew, -1, "4H")):
+        move = Move("discard", card=parse_card("JD"),
+                    layoffs=(Layoff(target, (parse_card(card),), run),))
+        with pytest.raises(InvalidStateError) as caught:
+            advise("rummy500", **state, level="novice", consider=[move])
+        assert caught.value.code == "illegal_move"
+    legal = Move("discard", card=parse_card("JD"), melds=(tuple(parse_cards("8C 9C TC")),),
+                 layoffs=(Layoff(0, (parse_card("4H"),), run),))
+    assert advise("rummy500", **took, level="novice", consider=[legal]).moves
+
+
 def test_a_lay_off_onto_an_empty_table_says_so() -> None:
     history = [{"player": 1, "action": "draw_stock"},
                {"player": 1, "action": "lay_off", "target": 0, "melds": [["AH", "2H", "3H"]]}]

@@ -324,12 +324,14 @@ class LayDownDecision:
                 laid += tm.meld.points
                 table.append(tm)
             for lay in move.layoffs:
+                if not 0 <= lay.target < len(table):
+                    raise IndexError("no such table meld")
                 old = table[lay.target]
                 added = added_cards(old, lay.extended) if lay.extended else None
                 new = read_table_meld(lay.extended, lay.target, self.deal) if added else None
                 if not added or new is None or new.kind != old.kind \
-                        or not keeps_places(old, new):
-                    raise ValueError("not that table meld with cards added at its ends")
+                        or not keeps_places(old, new) or sorted(added) != sorted(lay.cards):
+                    raise ValueError("not that table meld with its cards added at its ends")
                 _take(hand, added)
                 laid += new.meld.points - old.meld.points
                 table[lay.target] = new
