@@ -136,6 +136,19 @@ def test_the_defenders_reply_is_exact() -> None:
     assert reply.expected_points == -(deadwood - 2)
 
 
+def test_the_defenders_reply_is_exact_past_the_deadline() -> None:
+    """A deadline that has passed does not cut the reply short: it was the
+    play keeping all ten cards (66 points, no layoff), still marked exact."""
+    knock: dict[str, Any] = {"player": 1, "action": "knock", "card": "QD",
+                             "melds": [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["4D", "5D", "6D"]],
+                             "deadwood": ["2H"]}
+    state: dict[str, Any] = {"hand": "3H 4H 6H 4S 5S 9S 9C JD JC 8C", "upcard": "5H",
+                             "history": _knocked_on_second_turn(knock), "level": "novice"}
+    late = advise(**state, deadline=Deadline(time.monotonic() - 1)).recommended
+    assert late == advise(**state).recommended
+    assert late.exact and late.expected_points == -(59 - 2)
+
+
 def test_no_layoffs_onto_a_knock_whose_deadwood_is_worth_nothing() -> None:
     """docs/RULES.md 7: gin is deadwood 0, and nothing is laid off after gin.
     With aces worth 0 a knock showing AS alone is gin (gin_score scores it so):

@@ -50,7 +50,7 @@ from collections.abc import Hashable, Sequence
 from typing import cast
 
 from solver.cards import card_name, rank_of, suit_of
-from solver.deadline import DeadlineExceeded
+from solver.deadline import Deadline, DeadlineExceeded
 from solver.gin import arrangements
 from solver.layoffs import LayoffSearch, read_table
 from solver.objective import TIE_SCALE
@@ -471,7 +471,10 @@ class GinDecision:
             move = Move(LAY_OFF, melds=arrangement_melds, deadwood=dead)
         else:
             table = read_table([list(m) for m in knock.melds], self.deal)
-            search = LayoffSearch(self.deal, table, self.deadline)
+            # not cut short by the deadline: the reply is said to be exact, and
+            # a search stopped early answers every card kept (one deck, ten
+            # cards, a few table melds: it is bounded and quick)
+            search = LayoffSearch(self.deal, table, Deadline.never())
             _, play = search.best(list(self.state.hand))
             reply = play.deadwood_points
             layoffs = tuple(sorted(Layoff(lay.table_index, tuple(lay.cards))
