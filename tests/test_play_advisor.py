@@ -247,6 +247,15 @@ def test_a_long_match_is_ranked_by_its_chance_to_win_like_a_short_one(target: in
     assert match_win_probability(target // 2, 0, target) > match_win_probability(0, 0, target)
 
 
+def test_a_long_match_is_not_won_before_its_target() -> None:
+    """Scaled down, a score a few points short of a target over ``MATCH_CELLS``
+    is still short of it: 9,990 to 9,990 of 10,000 was read as won by both."""
+    assert match_win_probability(9_990, 9_990, 10_000) == pytest.approx(0.5)
+    assert 0.5 < match_win_probability(9_999, 0, 10_000) < 1.0
+    assert 0.0 < match_win_probability(0, 9_999, 10_000) < 0.5
+    assert match_win_probability(10_000, 0, 10_000) == 1.0
+
+
 def _match_by_recursion(mine: int, theirs: int, target: int,
                         outcomes: tuple[tuple[int, float], ...]) -> float:
     """The chance to win a match as its definition reads (memoised on the

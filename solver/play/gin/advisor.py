@@ -681,6 +681,10 @@ def match_win_probability(mine: int, theirs: int, target: int,
     if target > MATCH_CELLS:
         scale = target / MATCH_CELLS
         outcomes = tuple((max(1, round(points / scale)), chance) for points, chance in outcomes)
-        mine, theirs, target = round(mine / scale), round(theirs / scale), MATCH_CELLS
+        # a side short of the target stays a step short of it: rounded up to
+        # it, the match read as won (9,990 to 9,990 of 10,000: certain for both)
+        mine, theirs = (score if score >= target else min(round(score / scale), MATCH_CELLS - 1)
+                        for score in (mine, theirs))
+        target = MATCH_CELLS
     mine, theirs = max(0, min(mine, target)), max(0, min(theirs, target))
     return _match_table(outcomes)[target - mine][target - theirs]
