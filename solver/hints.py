@@ -697,7 +697,8 @@ class PileDepth:
     ``must_use``: the deepest card taken must be melded or laid off at once
     (every depth below the top).  ``legal`` false: it cannot be
     (``pile_pickup="must_meld"``: rummy500).  ``penalty``: the charge when
-    it cannot be (``meld_or_penalty``: rommy).  ``net`` is the best net
+    the best play leaves it unused (``meld_or_penalty``: rommy; also when a
+    use exists but every use nets less than paying).  ``net`` is the best net
     after melding and laying off (penalty included), ``best`` that play.
     ``evaluated`` false when the hand would exceed the card limit or the
     deadline came first; ``complete`` false when the deadline cut the
@@ -876,6 +877,16 @@ def pile_hint(
         uses = tuple(use for use, _ in ways[:MAX_USES])
         if ways:
             play = ways[0][1]
+            if rule == "meld_or_penalty":
+                # not using the card is allowed too, at the penalty's cost: it can
+                # pay when every use breaks up better melds
+                _, free = search.best(held)
+                if free.net_points - penalty_points > play.net_points:
+                    depths.append(PileDepth(depth, taken, deepest, True, True, True,
+                                            penalty_points, uses, free,
+                                            free.net_points - penalty_points,
+                                            complete and free.optimal))
+                    continue
             depths.append(PileDepth(depth, taken, deepest, True, True, True, 0, uses, play,
                                     play.net_points, complete))
         elif not complete:

@@ -468,6 +468,10 @@ def test_pile(capsys: pytest.CaptureFixture[str]) -> None:
     error = error_of(capsys, "pile", "8H 9H", "--pile", "KS", "--variant", "gin")
     assert (error["type"], error["loc"]) == ("invalid_rules", ["variant"])
     assert error_of(capsys, "pile", "8H 9H")["loc"] == ["discard_pile"]
+    # rommy: 2C's only use breaks both joker sets, so leaving it unused pays more
+    code, out, _ = run(capsys, "pile", "KS KH QD QS JK JK", "--pile", "2C 9D", "--variant", "rommy")
+    assert (" 2  take 9♦ 2♣: net 30: 2♣ is left unused (every use of it nets less), the pile "
+            "penalty 50 is paid") in out
 
 
 # ---------------------------------------------------------------------------

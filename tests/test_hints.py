@@ -257,6 +257,17 @@ def test_rommy_charges_the_penalty_when_no_meld_is_possible() -> None:
     assert deep.net == deep.best.net_points - 50
 
 
+def test_rommy_pays_the_penalty_when_every_use_nets_less() -> None:
+    """2C can only go into 2C JK JK, which breaks both joker sets (net 10);
+    leaving it unused keeps them and pays 50 (90 - 5 - 5 - 50 = 30). The
+    hint reported 10: it charged the penalty only when no use existed."""
+    hint = pile_hint("KS KH QD QS JK JK", [], "2C 9D", "rommy")
+    deep = hint.depths[1]
+    assert deep.uses and deep.uses[0].net == 10
+    assert deep.legal and deep.penalty == 50 and deep.net == 30
+    assert deep.best is not None and deep.best.net_points == 80
+
+
 def test_pile_hint_uses_a_layoff_of_the_deepest_card() -> None:
     hint = pile_hint("2D 3D", [["5H", "6H", "7H"]], "4H KC", "rummy500")
     deep = hint.depths[1]
@@ -347,7 +358,9 @@ def test_pile_hint_matches_brute_force(variant: str, cases: int) -> None:
                 assert depth.net == free[1]
                 continue
             forced = brute_play(held, melds, deal, required=depth.deepest)
-            if forced is not None:
+            if forced is not None and variant == "rommy" and free[1] - 50 > forced[1]:
+                assert depth.legal and depth.penalty == 50 and depth.net == free[1] - 50
+            elif forced is not None:
                 assert depth.legal and depth.penalty == 0 and depth.net == forced[1], (
                     names(hand), names(pile), depth.depth)
             elif variant == "rommy":

@@ -260,7 +260,8 @@ def _depth_line(depth: PileDepth, best_depth: int | None) -> str:
     elif not depth.legal:
         what = f"illegal: {format_card(depth.deepest)} cannot be melded or laid off at once"
     elif depth.penalty:
-        what = (f"net {depth.net}: {format_card(depth.deepest)} cannot be used at once, "
+        why = "every use of it nets less" if depth.uses else "it cannot be used at once"
+        what = (f"net {depth.net}: {format_card(depth.deepest)} is left unused ({why}), "
                 f"the pile penalty {depth.penalty} is paid")
     else:
         what = f"net {depth.net}"

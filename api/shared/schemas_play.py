@@ -512,7 +512,8 @@ class PileDepthOut(BaseModel):
     evaluated: bool = Field(description="false when the hand would pass the card limit or the "
                                         "deadline came first")
     legal: bool
-    penalty: int = Field(description="rommy: pile_penalty when the card cannot be used")
+    penalty: int = Field(description="rommy: pile_penalty when the best play leaves the card "
+                                     "unused (no use exists, or every use nets less than paying)")
     uses: list[PileUseOut]
     best: PlayOut | None
     net: int | None = Field(description="best net of the turn, penalty included")

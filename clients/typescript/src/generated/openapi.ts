@@ -9186,7 +9186,7 @@ export interface components {
             net: number | null;
             /**
              * Penalty
-             * @description rommy: pile_penalty when the card cannot be used
+             * @description rommy: pile_penalty when the best play leaves the card unused (no use exists, or every use nets less than paying)
              */
             penalty: number;
             /**
