@@ -194,9 +194,7 @@ def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
         raise InvalidHandError(f"a round has 2 to {MAX_PLAYERS} players; got {len(players)}",
                                code="wrong_player_count", field="players")
     parsed: list[_Parsed] = []
-    # the cut card, when known, lies face up under the stock: nobody holds it
-    groups: list[tuple[str, Sequence[int]]] = (
-        [] if deal.known_cut is None else [("wild_rank", [deal.known_cut])])
+    groups: list[tuple[str, Sequence[int]]] = []
     for i, given in enumerate(players):
         player = player_hand(given, i)
         where = f"players[{i}]"

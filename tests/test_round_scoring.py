@@ -361,23 +361,6 @@ def test_indian21_round_with_value_cards() -> None:
     assert result.points == (count - 100, -count + 100)
 
 
-def test_nobody_holds_the_cut_card_that_lies_face_up() -> None:
-    """Three decks hold three 2C and one is the cut card: a hand of three 2C
-    was scored, its two "marriages" worth 200 value points."""
-    loser = "AC 2C 3C AC 2C 3C 2C 3C 4S 6S 8S TS QS 2H 4H 6H 8H TH QH KD 7D"
-    with pytest.raises(InvalidHandError) as info:
-        score_round([PlayerHand(hand=DECLARE21, went_out=True), PlayerHand(hand=loser)],
-                    "indian21", wild_rank="2C")
-    assert info.value.code == "too_many_copies" and info.value.field == "players[1].hand"
-    with pytest.raises(InvalidHandError) as info:  # a printed joker cut: one JK is left
-        score_round([PlayerHand(hand="JK 2S"), PlayerHand(hand="JK", went_out=True)],
-                    "indian13", wild_rank="JK")
-    assert info.value.code == "too_many_jokers" and info.value.field == "players[1].hand"
-    # two decks, a bare cut rank: which 7 lies face up is not known
-    assert score_round([PlayerHand(hand="7H 7H"), PlayerHand(hand="KD", dropped="first")],
-                       "indian13", wild_rank="7").points == (10, -10)
-
-
 def test_indian21_without_a_suit_has_no_value_cards() -> None:
     result = score_round([PlayerHand(hand=DECLARE21, went_out=True), PlayerHand(hand="KC")],
                          "indian21", wild_rank="JK")
