@@ -504,17 +504,28 @@ def _check_requirements(value: object) -> None:
 def _check_requirements_reachable(rules: Rules) -> None:
     """Refuse requirements no lay-down (or declaration) of ``hand_size`` cards
     can meet: items that contradict each other (a pure sequence is a
-    sequence), or more melds than the kept cards can hold (a set has 3
-    cards or more, a run ``min_run_length``, a tanala 3)."""
+    sequence), items that forbid every meld (a lay-down holds one meld or
+    more), melds no meld size allows (a set or run holds at least
+    ``min_naturals_per_meld`` natural cards: a set at most
+    ``set_size_limit``, and four suits or ``4 x decks`` copies of its rank,
+    a run at most 13; a tanala needs 3 decks), or more melds than the kept cards can hold (a set has
+    3 cards or more, a run ``min_run_length``, a tanala 3)."""
     if not rules.requirements:
         return
-    tanalas = rules.tanala_enabled and rules.min_naturals_per_meld <= 3
-    fewest = _fewest_cards(rules.requirements, tanalas, max(3, rules.min_run_length))
+    naturals = rules.min_naturals_per_meld
+    tanalas = rules.tanala_enabled and naturals <= 3 and rules.decks >= 3  # 3 identical cards
+    set_room = min(rules.set_size_limit, 4 * rules.decks if rules.set_allow_same_suit else 4)
+    set_size = max(3, naturals) if max(3, naturals) <= set_room else None
+    run_length = max(3, rules.min_run_length, naturals)
+    fewest = _fewest_cards(rules.requirements, tanalas, set_size,
+                           run_length if run_length <= 13 else None)
     wanted = ", ".join(item.describe() for item in rules.requirements)
     if fewest is None:
         raise InvalidRulesError(
             "requirements", f"no lay-down can meet these requirements together: {wanted} "
-            "(a run or tanala is a sequence; a pure sequence is a sequence too)")
+            "(a lay-down holds one meld or more; a run or tanala is a sequence; a pure "
+            "sequence is a sequence too; every meld holds min_naturals_per_meld = "
+            f"{naturals} natural card(s) or more, a set at most {set_room} cards, a run 13)")
     if fewest > rules.hand_size:
         raise InvalidRulesError(
             "requirements", f"the requirements ({wanted}) need at least {fewest} cards in "
@@ -522,26 +533,30 @@ def _check_requirements_reachable(rules: Rules) -> None:
 
 
 @lru_cache(maxsize=256)
-def _fewest_cards(items: tuple[Requirement, ...], tanalas: bool, run_length: int) -> int | None:
-    """The fewest melded cards meeting every item (None: no meld counts do),
-    over the counts of sets, pure runs, impure runs and tanalas."""
-    by_kind = {item.kind: item for item in items}
-    set_item = by_kind.get("set")
-    sets = 0 if set_item is None else set_item.count
-    most = max(item.count for item in items) + 1
+def _fewest_cards(items: tuple[Requirement, ...], tanalas: bool, set_size: int | None,
+                  run_length: int | None) -> int | None:
+    """The fewest melded cards of a lay-down of one meld or more meeting every
+    item (None: no meld counts do), over the counts of sets (``set_size``
+    cards each; None: no set is possible), pure runs, impure runs
+    (``run_length`` cards each; None: no run is possible) and tanalas."""
+    most = max(item.count for item in items) + 2
     best: int | None = None
-    for pure_runs in range(most):
-        for impure_runs in range(most):
-            for tanala_count in range(most if tanalas else 1):
-                have = {"set": sets, "run": pure_runs + impure_runs,
-                        "sequence": pure_runs + impure_runs + tanala_count,
-                        "pure_sequence": pure_runs + tanala_count}
-                if any(have[item.kind] < item.count
-                       or (item.exact and have[item.kind] != item.count) for item in items):
-                    continue
-                cards = 3 * sets + run_length * (pure_runs + impure_runs) + 3 * tanala_count
-                if best is None or cards < best:
-                    best = cards
+    for sets in range(most if set_size is not None else 1):
+        for pure_runs in range(most if run_length is not None else 1):
+            for impure_runs in range(most if run_length is not None else 1):
+                for tanala_count in range(most if tanalas else 1):
+                    if not sets + pure_runs + impure_runs + tanala_count:
+                        continue  # nothing laid down is no lay-down
+                    have = {"set": sets, "run": pure_runs + impure_runs,
+                            "sequence": pure_runs + impure_runs + tanala_count,
+                            "pure_sequence": pure_runs + tanala_count}
+                    if any(have[item.kind] < item.count
+                           or (item.exact and have[item.kind] != item.count) for item in items):
+                        continue
+                    cards = (sets * (set_size or 0) + 3 * tanala_count
+                             + (run_length or 0) * (pure_runs + impure_runs))
+                    if best is None or cards < best:
+                        best = cards
     return best
 
 

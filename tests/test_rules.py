@@ -157,6 +157,22 @@ def test_copy_limits() -> None:
         ("basic", {"requirements": [{"kind": "set", "count": 4}]}, "12 cards"),  # 4 x 3 > 10
         ("contract", {"contract_round": 7, "min_run_length": 5}, "15 cards"),  # 3 x 5 > 12
         ("indian21", {"hand_size": 8}, "9 cards"),  # 3 pure sequences of 3 > 8
+        # a lay-down holds one meld or more: these forbid every meld
+        ("basic", {"requirements": [{"kind": "set", "count": 0, "exact": True},
+                                    {"kind": "sequence", "count": 0, "exact": True}]},
+         "no lay-down can meet"),
+        # every meld holds min_naturals_per_meld natural cards: no set of 5 (4 suits)
+        ("basic", {"requirements": [{"kind": "set", "count": 1}], "min_naturals_per_meld": 5},
+         "no lay-down can meet"),
+        ("basic", {"requirements": [{"kind": "set", "count": 1}], "max_set_size": 3,
+                   "min_naturals_per_meld": 4}, "no lay-down can meet"),
+        ("basic", {"requirements": [{"kind": "sequence", "count": 1}],
+                   "min_naturals_per_meld": 14}, "no lay-down can meet"),
+        ("basic", {"requirements": [{"kind": "run", "count": 2}], "min_naturals_per_meld": 5,
+                   "hand_size": 9}, "10 cards"),  # 2 runs of 5 naturals > 9
+        # a tanala is three identical cards: none with two decks, so 3 runs of 4 > 9
+        ("indian21", {"decks": 2, "tanala": True, "hand_size": 9, "min_run_length": 4},
+         "12 cards"),
     ],
 )
 def test_requirements_no_hand_can_meet_are_refused(
@@ -174,3 +190,8 @@ def test_requirements_a_hand_can_meet_are_accepted() -> None:
     make_rules("indian21", {"hand_size": 9})
     # three tanalas are three pure sequences of 3 cards, whatever min_run_length
     make_rules("indian21", {"hand_size": 9, "min_run_length": 4})
+    # an exact 0 forbids one kind only; same-suit sets of two decks hold 5 naturals
+    make_rules("basic", {"requirements": [{"kind": "set", "count": 0, "exact": True}]})
+    make_rules("basic", {"requirements": [{"kind": "set", "count": 1}], "decks": 2,
+                         "set_allow_same_suit": True, "max_set_size": None,
+                         "min_naturals_per_meld": 5})
