@@ -226,10 +226,11 @@ class Rules:
 
     @property
     def set_size_limit(self) -> int:
-        """Most cards a set may hold (distinct suits: 4)."""
+        """Most cards a set may hold (distinct suits: 4; suits repeating and
+        ``max_set_size`` null: the cards of one rank in the deck, 4 per deck)."""
         if not self.set_allow_same_suit:
             return 4 if self.max_set_size is None else min(4, self.max_set_size)
-        return MAX_SET_CARDS if self.max_set_size is None else self.max_set_size
+        return 4 * self.decks if self.max_set_size is None else self.max_set_size
 
     @property
     def knock_deadwood(self) -> int:

@@ -145,6 +145,17 @@ def test_house_rule_allows_a_repeated_suit() -> None:
     assert names(meld.represents) == ["5S", "5S", "5H"]
 
 
+def test_a_set_without_a_size_cap_holds_at_most_the_deck() -> None:
+    # RULES.md 2.1: max_set_size null is "no limit beyond the cards in the
+    # deck": 4 of a rank per deck, so no joker for a fifth ace of one deck.
+    one_deck = deal_of("contract", decks=1)
+    assert codes("AS AH AD AC JK", one_deck) == ["set_too_large"]
+    assert codes("AS AH AD JK", one_deck) == []
+    two_decks = deal_of("contract")
+    assert codes("AS AH AD AC AS AH AD AC JK", two_decks) == ["set_too_large"]
+    assert codes("AS AH AD AC AS AH AD JK", two_decks) == []
+
+
 # ---------------------------------------------------------------------------
 # Aces
 
