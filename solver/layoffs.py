@@ -201,7 +201,7 @@ def keeps_places(old: TableMeld, new: TableMeld) -> bool:
     >>> run = read_table_meld(parse_cards("5H 6H JK"), 0, deal)  # the joker is 7H
     >>> keeps_places(run, read_table_meld(parse_cards("4H 5H 6H JK"), 0, deal))
     True
-    >>> keeps_places(run, read_table_meld(parse_cards("5H 6H JK 7H"), 0, deal))
+    >>> keeps_places(run, read_table_meld(parse_cards("5H 6H 7H JK"), 0, deal))  # moved to 8H
     False
     """
     if old.kind != "run":

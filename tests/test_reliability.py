@@ -164,7 +164,9 @@ def test_bad_input_is_cheap_and_bounded(server: Server, client: httpx.Client) ->
                               headers={"content-type": "application/json"})
         assert response.status_code == 422, response.text[:200]
         assert len(response.content) <= 64 * 1024
-        assert time.monotonic() - started < 0.5
+        # bounded, not timed: a parse that grew with the input's nesting or size took
+        # seconds; a busy shared machine takes 0.6 s of what a quiet one does in 0.1
+        assert time.monotonic() - started < 2.0
     oversized = httpx.post(server.url + "/v1/solve", content=b" " * 1_000_001, timeout=10,
                            headers={"content-type": "application/json"})
     assert oversized.status_code == 413
