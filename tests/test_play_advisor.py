@@ -88,6 +88,17 @@ def test_a_tight_deadline_answers_in_time_with_what_it_found() -> None:
     assert len(advice.moves) == 10 and all(m.samples >= 1 for m in advice.moves)
 
 
+def test_a_draw_cut_short_by_the_deadline_is_not_complete() -> None:
+    """The first upcard and the draw are the judgement's, not the search's:
+    past the deadline their figures come from one deal and a judgement
+    without lookahead, so the answer says ``complete`` false (a review took
+    such a decision as reviewed, with other figures than the full review's)."""
+    state: dict[str, Any] = {"hand": HAND, "upcard": "5H"}
+    assert advise(**state, level="novice").complete
+    late = advise(**state, level="novice", deadline=Deadline(time.monotonic() - 1))
+    assert late.phase == "first_upcard" and not late.complete
+
+
 def test_figures_from_a_deal_or_two_are_not_called_ranked() -> None:
     """A deadline that leaves a deal or two a move: those figures are marked
     ``rough`` (a few deals only, not enough to rank the move: the API's

@@ -308,7 +308,10 @@ class GinDecision:
         else:
             complete = spend(self, tallies, worlds, self.budget, self.spending, until)
         # figures for every move, from a few deals at least (one past the search's time)
-        deals = params.unsearched_deals if time.monotonic() < until else 1
+        in_time = time.monotonic() < until
+        deals = params.unsearched_deals if in_time else 1
+        # cut short too: fewer worlds dealt, the judgement without lookahead, or one deal
+        complete = complete and in_time and not late and len(worlds) >= judged
         for tally in tallies:
             tally.searched = tally.move in chosen
             if not tally.points:
