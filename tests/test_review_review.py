@@ -164,6 +164,23 @@ def test_a_hands_result_splits_into_skill_luck_and_a_rest(
         assert answer.split[0].skill == pytest.approx(-answer.split[1].skill)
 
 
+def test_the_skill_error_is_in_points_under_a_match_score(
+        gin_games: list[tuple[Record, Review]]) -> None:
+    """With a match score the losses are in the chance to win the match and
+    the points lost the difference of the two moves' means: the skill's
+    standard error (the split's noise) is that of the points lost, in
+    points, not the loss's (in chance to win, a hundred times smaller)."""
+    record, _ = gin_games[1]
+    answer = review(read_record({**record.to_dict(), "score": [80, 90]}), seed=1,
+                    time_limit_ms=60_000)
+    for player in answer.players:
+        behind = [j.played_error or 0.0 for j in answer.decisions
+                  if j.seat == player.seat and j.units == "match" and not j.forced
+                  and j.label not in (None, "best")]
+        assert behind
+        assert player.skill_error >= max(behind)
+
+
 def test_a_gin_reply_is_valued_exactly() -> None:
     """Bob keeps 9C QC ... as deadwood where laying 6D 7D 8D and KC off is
     best: the review says how much the reply gave away, exactly."""

@@ -795,7 +795,7 @@ def _player(record: Record, seat: int, judged: Sequence[Judged], walked: Walked,
         if j.decisive:
             totals.decisive += 1
             totals.agreed += int(j.label == "best")
-        skill_error += (j.loss_error or 0.0) ** 2
+        skill_error += _points_error(j) ** 2
     luck, luck_error, draws = _luck(mine, 0.0 if baseline is None else baseline.per_draw)
     if mine:
         expected = 0.0 if baseline is None else baseline.expected_deal(
@@ -809,6 +809,16 @@ def _player(record: Record, seat: int, judged: Sequence[Judged], walked: Walked,
     worst = sorted((j for j in mine if j.label in ERRORS), key=lambda j: -(j.loss or 0.0))
     return PlayerReview(seat, record.players[seat], totals, tuple(worst[:WORST]), luck_error,
                         math.sqrt(skill_error))
+
+
+def _points_error(j: Judged) -> float:
+    """The standard error of a decision's ``points_lost``: its loss's where the
+    loss is in points; with a match score (the loss in the chance to win the
+    match, the points lost the difference of the two moves' means) the two
+    means' errors together."""
+    if j.units == "points" or j.label == "best":
+        return j.loss_error or 0.0
+    return math.sqrt((j.value_error or 0.0) ** 2 + (j.played_error or 0.0) ** 2)
 
 
 def _net_luck(players: Sequence[PlayerReview]) -> None:

@@ -11660,7 +11660,7 @@ export interface components {
          *           "decisions": 2,
          *           "errors": {
          *             "luck": 3.189,
-         *             "skill": 0.052
+         *             "skill": 7.871
          *           },
          *           "forced": 0,
          *           "hands": 1,
