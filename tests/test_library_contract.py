@@ -29,7 +29,7 @@ from solver.cards import card_tokens
 from solver.deadline import Deadline
 from solver.errors import InvalidRulesError, SolverInputError
 from solver.play import advise
-from solver.review import review
+from solver.review import Record, check_record, review, to_openspiel
 from solver.review.selfplay import follow, play
 from solver.rules import make_deal
 
@@ -205,3 +205,16 @@ def test_advice_without_any_deadline_is_the_advice_of_a_long_one() -> None:
     never = advise("gin", **state, deadline=Deadline.never()).to_dict()
     assert never | {"elapsed_ms": None} == timed | {"elapsed_ms": None}
     assert never["recommended"]["samples"] == 4
+
+
+def test_a_record_in_its_wire_form_is_read_by_every_record_function(
+        gin_record: dict[str, Any]) -> None:
+    # check_record and to_openspiel took only a Record: its wire form, which
+    # review() takes, failed with AttributeError ('dict' object has no attribute 'game')
+    record = Record.from_dict(gin_record)
+    assert to_openspiel(gin_record) == to_openspiel(record)
+    check_record(gin_record)
+    for call in (to_openspiel, check_record):
+        with pytest.raises(SolverInputError) as raised:
+            call(None)  # type: ignore[arg-type]
+        assert raised.value.code == "invalid_record"

@@ -47,7 +47,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from solver.cards import card_name, names, rank_of, suit_of
 from solver.errors import InvalidStateError, is_list
@@ -528,8 +528,9 @@ def _layoff_order(index: int, melds: Sequence[Sequence[int]], cards: Sequence[in
     return out
 
 
-def to_openspiel(record: Record) -> list[int]:
-    """The OpenSpiel ``gin_rummy`` action history of a gin ``record`` played
+def to_openspiel(record: Record | Mapping[str, Any]) -> list[int]:
+    """The OpenSpiel ``gin_rummy`` action history of a gin ``record`` (a
+    ``Record`` or its wire form) played
     by OpenSpiel's rules (the inverse of ``from_openspiel``); the record is
     checked first (``InvalidStateError`` where it cannot have happened), and
     a draw whose card only the stock's order says (``deal.stock``, no
@@ -539,6 +540,7 @@ def to_openspiel(record: Record) -> list[int]:
     played with other knobs) is ``cannot_knock``, and an event after OpenSpiel's
     guards ended the hand (the 50th pickup of the upcard, a card thrown back
     twice in a row) ``hand_over``."""
+    record = Record.of(record)
     if record.game != "gin":
         raise InvalidStateError("only gin records are OpenSpiel gin_rummy games",
                                 code="unknown_variant", loc=("game",))

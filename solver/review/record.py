@@ -195,6 +195,12 @@ class Record:
         return len(self.players)
 
     @classmethod
+    def of(cls, record: object) -> Record:
+        """``record`` itself when it is a ``Record``, else read from its wire
+        form (``from_dict``): what every function taking a record accepts."""
+        return record if isinstance(record, Record) else cls.from_dict(record)
+
+    @classmethod
     def from_dict(cls, data: object) -> Record:
         """The record ``data`` (its wire form), its fields' forms checked
         (``InvalidStateError`` naming the part that is wrong); whether it could

@@ -702,8 +702,7 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
         params = REVIEW_PARAMS
     elif not isinstance(params, ReviewParams):
         raise TypeError(f"params of a review are a ReviewParams; got {type(params).__name__}")
-    if not isinstance(record, Record):
-        record = Record.from_dict(record)
+    record = Record.of(record)
     until = play_deadline(time_limit_ms, deadline)
     if deadline is None:  # a time limit counts from the call: reading the record too
         spent_ms = 1000.0 * (time.monotonic() - started)

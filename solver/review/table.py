@@ -42,7 +42,7 @@ known whole).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
@@ -178,9 +178,10 @@ def read_record(data: object) -> Record:
     return record
 
 
-def check_record(record: Record) -> None:
-    """``InvalidStateError`` when ``record`` cannot have happened (see ``walk``)."""
-    walk(record, replay=True)
+def check_record(record: Record | Mapping[str, Any]) -> None:
+    """``InvalidStateError`` when ``record`` (a ``Record`` or its wire form)
+    cannot have happened (see ``walk``)."""
+    walk(Record.of(record), replay=True)
 
 
 def public_history(record: Record, before: int) -> list[dict[str, Any]]:
