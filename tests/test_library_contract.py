@@ -218,3 +218,16 @@ def test_a_record_in_its_wire_form_is_read_by_every_record_function(
         with pytest.raises(SolverInputError) as raised:
             call(None)  # type: ignore[arg-type]
         assert raised.value.code == "invalid_record"
+
+
+@pytest.mark.parametrize("pile", [5, {"4S": 1}, {"4S"}, b"4S", iter(["4S"])])
+def test_a_discard_pile_that_is_not_a_list_of_cards_is_refused(pile: object) -> None:
+    # it was read as an empty pile: accepted when the history leaves none (the
+    # upcard taken), and otherwise refused as "discard_pile is nothing"
+    state: dict[str, Any] = {"hand": "AS 2S 3S 4S 7H 7D 7C KD QH 4C 9S", "upcard": "4S",
+                             "history": [{"player": 0, "action": "take_discard", "card": "4S"}],
+                             "me": 0, "dealer": 1, "level": "novice"}
+    assert advise("gin", **state, discard_pile=[]).phase == "discard"
+    with pytest.raises(SolverInputError) as raised:
+        advise("gin", **state, discard_pile=pile)
+    assert (raised.value.code, raised.value.loc) == ("invalid_state", ("discard_pile",))

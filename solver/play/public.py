@@ -50,8 +50,11 @@ def pile_cards(discard_pile: object) -> tuple[int, ...] | None:
     """The cards of a ``discard_pile`` sent (None: none was sent)."""
     if discard_pile is None:
         return None
-    return tuple(parse_cards(discard_pile if isinstance(discard_pile, str | list | tuple)
-                             else [], "discard_pile"))
+    if not isinstance(discard_pile, str | list | tuple):
+        raise InvalidStateError("discard_pile must be a list of cards, bottom to top; got "
+                                f"{type(discard_pile).__name__}", code="invalid_state",
+                                loc=("discard_pile",))
+    return tuple(parse_cards(discard_pile, "discard_pile"))
 
 
 def check_pile(discard_pile: object, pile: Sequence[int]) -> None:
