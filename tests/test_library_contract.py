@@ -231,3 +231,14 @@ def test_a_discard_pile_that_is_not_a_list_of_cards_is_refused(pile: object) -> 
     with pytest.raises(SolverInputError) as raised:
         advise("gin", **state, discard_pile=pile)
     assert (raised.value.code, raised.value.loc) == ("invalid_state", ("discard_pile",))
+
+
+@pytest.mark.parametrize("count", ["31", True, [31]])
+def test_a_stock_count_that_is_not_a_number_is_refused(count: object) -> None:
+    # "31" was a stock_mismatch saying "stock_count is 31 but the history leaves 31"
+    state: dict[str, Any] = {"hand": GIN10, "upcard": "4S", "history": [], "level": "novice"}
+    for right in (31, 31.0):  # a number of another type is compared as it was
+        assert advise("gin", **state, stock_count=right).phase == "first_upcard"  # type: ignore[arg-type]
+    with pytest.raises(SolverInputError) as raised:
+        advise("gin", **state, stock_count=count)  # type: ignore[arg-type]
+    assert (raised.value.code, raised.value.loc) == ("invalid_state", ("stock_count",))

@@ -12,6 +12,7 @@ solver.errors.InvalidStateError: stock_count is 31 but the history leaves 32 car
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Real
 
 from solver.cards import card_name, parse_cards
 from solver.errors import InvalidStateError
@@ -70,6 +71,10 @@ def check_pile(discard_pile: object, pile: Sequence[int]) -> None:
 
 def check_stock(stock_count: int | None, stock: int) -> None:
     """A ``stock_count`` sent is the stock the history leaves."""
+    if stock_count is not None and (isinstance(stock_count, bool)
+                                    or not isinstance(stock_count, Real)):
+        raise InvalidStateError(f"stock_count must be a number of cards; got "
+                                f"{stock_count!r}", code="invalid_state", loc=("stock_count",))
     if stock_count is not None and stock_count != stock:
         raise InvalidStateError(f"stock_count is {stock_count} but the history leaves {stock} "
                                 "cards in the stock", code="stock_mismatch", loc=("stock_count",))
