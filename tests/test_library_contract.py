@@ -242,3 +242,13 @@ def test_a_stock_count_that_is_not_a_number_is_refused(count: object) -> None:
     with pytest.raises(SolverInputError) as raised:
         advise("gin", **state, stock_count=count)  # type: ignore[arg-type]
     assert (raised.value.code, raised.value.loc) == ("invalid_state", ("stock_count",))
+
+
+@pytest.mark.parametrize("key", ["oponent", "mine", "score"])
+def test_a_score_with_a_field_it_does_not_have_is_refused(key: str) -> None:
+    # a typo was ignored: {"me": 50, "oponent": 90} advised as if the opponent had 0
+    state: dict[str, Any] = {"hand": GIN10, "upcard": "4S", "history": [], "level": "novice"}
+    assert advise("gin", **state, score={"me": 50, "opponent": 90}).phase == "first_upcard"
+    with pytest.raises(SolverInputError) as raised:
+        advise("gin", **state, score={"me": 50, key: 90})
+    assert (raised.value.code, raised.value.loc) == ("invalid_state", ("score", key))

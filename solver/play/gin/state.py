@@ -228,6 +228,11 @@ def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
     if not isinstance(score, Mapping):
         raise InvalidStateError("score must be an object of me, opponent and target points; got "
                                 f"{type(score).__name__}", code="invalid_state", loc=("score",))
+    for key in score:
+        if key not in ("me", "opponent", "target"):
+            raise InvalidStateError(f"score: {key!r} is not a field of a score; it has me, "
+                                    "opponent and target", code="invalid_state",
+                                    loc=("score", str(key)))
     values = []
     for key in ("me", "opponent", "target"):
         value = score.get(key, MATCH_TARGET if key == "target" else 0)
