@@ -252,3 +252,19 @@ def test_a_score_with_a_field_it_does_not_have_is_refused(key: str) -> None:
     with pytest.raises(SolverInputError) as raised:
         advise("gin", **state, score={"me": 50, key: 90})
     assert (raised.value.code, raised.value.loc) == ("invalid_state", ("score", key))
+
+
+@pytest.mark.parametrize("game", ["gin", "indian13", "rummy500", "rommy", "basic"])
+@pytest.mark.parametrize("rules", [True, -1, "ace", [("ace", "low")], 0, ""])
+def test_advice_rules_that_are_not_an_object_are_refused(game: str, rules: object) -> None:
+    # the lay-down games iterated them: TypeError for True or -1, a "knob" per
+    # character of a string, and 0 or "" taken as no rules
+    state: dict[str, Any] = {"hand": "5H 5S 5D 9D JK QS 7C", "upcard": "8C", "history": [],
+                             "level": "novice", "players": 2}
+    if game == "gin":
+        state = {"hand": GIN10, "upcard": "4S", "history": [], "level": "novice"}
+    elif game == "indian13":
+        state = {**state, "hand": "AH 2H 3H 5S 6S JK 9D 9C 9S KD QD 4C 2D", "wild_rank": "7H"}
+    with pytest.raises(InvalidRulesError) as raised:
+        advise(game, **state, rules=rules)  # type: ignore[arg-type]
+    assert raised.value.loc == ("rules",)

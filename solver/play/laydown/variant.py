@@ -98,6 +98,8 @@ class Variant:
         >>> VARIANTS["rommy"].with_rules({"pile_penalty": 30}).pile_penalty
         30
         """
+        if not isinstance(overrides, Mapping | None):
+            make_rules(self.game, overrides)  # refuses it, as every game's rules layer does
         if not overrides:
             return self
         for knob in overrides:
