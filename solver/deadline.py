@@ -122,7 +122,9 @@ class Deadline:
     def nodes(self, ceiling: int) -> int:
         """Search states the work budget still allows, at most ``ceiling``."""
         left = self.work.left
-        return ceiling if left >= ceiling else max(0, int(left))
+        # not max(0, int(left)): a budget of -inf (Deadline.after_ms(-math.inf))
+        # or NaN raised from int(); each is no budget at all
+        return ceiling if left >= ceiling else int(left) if left > 0 else 0
 
 
 @contextmanager

@@ -10,6 +10,7 @@ flags, a deadline that is not a ``Deadline`` ...).
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -268,3 +269,14 @@ def test_advice_rules_that_are_not_an_object_are_refused(game: str, rules: objec
     with pytest.raises(InvalidRulesError) as raised:
         advise(game, **state, rules=rules)  # type: ignore[arg-type]
     assert raised.value.loc == ("rules",)
+
+
+def test_a_deadline_with_no_budget_at_all_answers_instead_of_raising() -> None:
+    # its work budget (-inf or NaN nodes) raised OverflowError / ValueError from int()
+    hand = random.Random(99).sample(DECK * 2, 22)
+    for call in (functools.partial(solve, hand, "indian21", wild_rank="7H"),
+                 functools.partial(discard_hint, hand, "indian21", wild_rank="7H")):
+        expired = call(deadline=Deadline.after_ms(0)).to_dict()
+        assert call(deadline=Deadline.after_ms(-math.inf)).to_dict() | {"elapsed_ms": None} == \
+            expired | {"elapsed_ms": None}
+        assert not call(deadline=Deadline.after_ms(math.nan)).optimal  # NaN never passes
