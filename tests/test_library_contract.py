@@ -280,3 +280,19 @@ def test_a_deadline_with_no_budget_at_all_answers_instead_of_raising() -> None:
         assert call(deadline=Deadline.after_ms(-math.inf)).to_dict() | {"elapsed_ms": None} == \
             expired | {"elapsed_ms": None}
         assert not call(deadline=Deadline.after_ms(math.nan)).optimal  # NaN never passes
+
+
+@pytest.mark.parametrize(("level", "history", "hand"), [
+    ("novice", [{"player": 0, "action": "take_discard", "card": "4S"}], GIN10 + " 4S"),
+    ("expert", [], GIN10),  # the first upcard: the judgement alone at every level
+])
+def test_advice_the_deadline_cut_short_is_not_complete(level: str, history: list[Any],
+                                                       hand: str) -> None:
+    # the judgement alone (no search) said complete even past its deadline,
+    # its moves valued on one deal instead of its level's
+    state: dict[str, Any] = {"hand": hand, "upcard": "4S", "history": history, "me": 0,
+                             "dealer": 1, "level": level, "seed": 1}
+    timed = advise("gin", **state, time_limit_ms=60_000)
+    late = advise("gin", **state, deadline=Deadline.after_ms(0))
+    assert timed.complete and not late.complete
+    assert max(m.samples for m in late.moves) < max(m.samples for m in timed.moves)
