@@ -296,3 +296,13 @@ def test_advice_the_deadline_cut_short_is_not_complete(level: str, history: list
     late = advise("gin", **state, deadline=Deadline.after_ms(0))
     assert timed.complete and not late.complete
     assert max(m.samples for m in late.moves) < max(m.samples for m in timed.moves)
+
+
+def test_a_discard_pile_larger_than_any_deck_is_too_many_cards() -> None:
+    # it was compared with the history's pile, and the pile_mismatch message
+    # listed every card given (megabytes for a long list)
+    state: dict[str, Any] = {"hand": GIN10, "upcard": "4S", "history": [], "level": "novice"}
+    with pytest.raises(SolverInputError) as raised:
+        advise("gin", **state, discard_pile=["4S"] * 10_000)
+    assert (raised.value.code, raised.value.loc) == ("too_many_cards", ("discard_pile",))
+    assert len(raised.value.message) < 100

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from numbers import Real
 
 from solver.cards import card_name, parse_cards
-from solver.errors import InvalidStateError
+from solver.errors import InvalidHandError, InvalidStateError
+from solver.rules import MAX_DECK_CARDS
 
 
 def names(cards: Sequence[int]) -> str:
@@ -55,7 +56,11 @@ def pile_cards(discard_pile: object) -> tuple[int, ...] | None:
         raise InvalidStateError("discard_pile must be a list of cards, bottom to top; got "
                                 f"{type(discard_pile).__name__}", code="invalid_state",
                                 loc=("discard_pile",))
-    return tuple(parse_cards(discard_pile, "discard_pile"))
+    cards = tuple(parse_cards(discard_pile, "discard_pile"))
+    if len(cards) > MAX_DECK_CARDS:  # as the hints' pile (a mismatch would list every card)
+        raise InvalidHandError(f"discard_pile has {len(cards)} cards; at most {MAX_DECK_CARDS}",
+                               code="too_many_cards", field="discard_pile")
+    return cards
 
 
 def check_pile(discard_pile: object, pile: Sequence[int]) -> None:
