@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.cards import JOKER, InvalidHandError, card_name, parse_card
+from solver.cards import JOKER, InvalidHandError, card_name, card_tokens, parse_card
 from solver.classify import meld_problems, readings, richest_of
 from solver.errors import is_list
 from solver.results import Meld, Problem, ValidationReport
@@ -136,14 +136,8 @@ def _parse_token(token: object, index: int, field: str) -> int:
 
 
 def _parse_list(tokens: object, field: str) -> list[int]:
-    if isinstance(tokens, str):
-        tokens = tokens.replace(",", " ").split()
-    if not isinstance(tokens, Sequence):
-        raise InvalidHandError(
-            f"{field} must be a list of cards like ['AS', '2S', '3S'], got {tokens!r}",
-            code="invalid_card", field=field,
-        )
-    return [_parse_token(token, j, field) for j, token in enumerate(tokens)]
+    return [_parse_token(token, j, field)
+            for j, token in enumerate(card_tokens(tokens, field))]
 
 
 def _parse(

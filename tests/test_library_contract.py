@@ -306,3 +306,16 @@ def test_a_discard_pile_larger_than_any_deck_is_too_many_cards() -> None:
         advise("gin", **state, discard_pile=["4S"] * 10_000)
     assert (raised.value.code, raised.value.loc) == ("too_many_cards", ("discard_pile",))
     assert len(raised.value.message) < 100
+
+
+def test_validate_reads_card_lists_as_every_other_call_does() -> None:
+    # its own reader refused an iterator (invalid_card, where every other call
+    # reads it), read bytes as card ids, and named a non-list invalid_card
+    # where the others say invalid_hand
+    listed = validate([["AS", "2S", "3S"]], ["5C"], hand=["AS", "2S", "3S", "5C"]).to_dict()
+    once: list[Any] = [iter(["AS", "2S", "3S"]), iter(["5C"]), iter(["AS", "2S", "3S", "5C"])]
+    assert validate([once[0]], once[1], hand=once[2]).to_dict() == listed
+    for value in (None, 5, {"5C": 1}, b"5C"):
+        with pytest.raises(SolverInputError) as raised:
+            validate([["AS", "2S", "3S"]], value)  # type: ignore[arg-type]
+        assert (raised.value.code, raised.value.loc) == ("invalid_hand", ("deadwood",))
