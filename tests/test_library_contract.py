@@ -29,7 +29,7 @@ from solver import (
 from solver.cards import card_tokens
 from solver.deadline import Deadline
 from solver.errors import InvalidRulesError, SolverInputError
-from solver.play import advise
+from solver.play import Move, advise
 from solver.review import Record, check_record, review, to_openspiel
 from solver.review.selfplay import follow, play
 from solver.rules import make_deal
@@ -319,3 +319,16 @@ def test_validate_reads_card_lists_as_every_other_call_does() -> None:
         with pytest.raises(SolverInputError) as raised:
             validate([["AS", "2S", "3S"]], value)  # type: ignore[arg-type]
         assert (raised.value.code, raised.value.loc) == ("invalid_hand", ("deadwood",))
+
+
+@pytest.mark.parametrize("card", ["KD", 99, -1, True])
+def test_a_move_to_consider_whose_card_is_not_a_card_id_is_refused(card: object) -> None:
+    # its error message named the card with card_name, which raised ValueError
+    # ("not a card id: 'KD'") instead of the illegal_move being reported
+    state: dict[str, Any] = {"hand": GIN10 + " 4S", "upcard": "4S", "me": 0, "dealer": 1,
+                             "history": [{"player": 0, "action": "take_discard", "card": "4S"}],
+                             "level": "novice"}
+    assert advise("gin", **state, consider=[Move("discard", card=38)]).phase == "discard"
+    with pytest.raises(SolverInputError) as raised:
+        advise("gin", **state, consider=[Move("discard", card=card)])  # type: ignore[arg-type]
+    assert (raised.value.code, raised.value.loc) == ("illegal_move", ("consider", 0))

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from solver.cards import JOKER
 from solver.deadline import Deadline, DeadlineExceeded, play_deadline, time_ran_out
 from solver.errors import InvalidOptionError, InvalidRulesError
 from solver.play.advice import Advice, Layoff, Move, MoveValue
@@ -104,6 +105,11 @@ def advise(
     if extra is None or not all(isinstance(move, Move) for move in extra):
         raise InvalidOptionError("consider", "consider must be a list of solver.play.Move",
                                  code="illegal_move")
+    for index, move in enumerate(extra):
+        if move.card is not None and (type(move.card) is not int or not 0 <= move.card <= JOKER):
+            raise InvalidOptionError(f"consider[{index}]", f"consider[{index}]: a move's card "
+                                     f"is a card id (0 to {JOKER}: solver.parse_card), not "
+                                     f"{move.card!r}", code="illegal_move")
     until = play_deadline(time_limit_ms, deadline)
     request = Request(hand, upcard, history, me, dealer, discard_pile, stock_count, rules,
                       fields)
