@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import math
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -142,15 +143,33 @@ def gc_paused() -> Iterator[None]:
     270 ms after a three-second one, past the deadline.  Reference counting
     still frees those objects as usual; a long-running process that also makes
     reference cycles can call ``gc.unfreeze()`` when idle (the API's solver
-    processes do, between jobs)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
+    processes do, between jobs).
+
+    The collector is the process's: searches in several threads share one
+    pause, from the first to start to the last to end (each reading and
+    setting it on its own, a search that started as another ended could
+    read it paused and leave it paused for good)."""
+    global _gc_pauses, _gc_was_enabled
+    with _gc_lock:
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.freeze()
-            gc.enable()
+        with _gc_lock:
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_was_enabled:
+                gc.freeze()
+                gc.enable()
+
+
+_gc_lock = threading.Lock()
+_gc_pauses = 0
+"""Searches running under ``gc_paused`` now (every thread's)."""
+_gc_was_enabled = False
+"""Whether the collector ran when the first of them started."""
 
 
 class Ticker:

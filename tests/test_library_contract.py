@@ -26,6 +26,7 @@ from solver import (
     solve,
     validate,
 )
+from solver import deadline as deadline_module
 from solver.cards import card_tokens
 from solver.deadline import Deadline
 from solver.errors import InvalidRulesError, SolverInputError
@@ -332,3 +333,44 @@ def test_a_move_to_consider_whose_card_is_not_a_card_id_is_refused(card: object)
     with pytest.raises(SolverInputError) as raised:
         advise("gin", **state, consider=[Move("discard", card=card)])  # type: ignore[arg-type]
     assert (raised.value.code, raised.value.loc) == ("illegal_move", ("consider", 0))
+
+
+class _Collector:
+    """A stand-in for the gc module: a flag, and a hook run just after a read."""
+
+    def __init__(self) -> None:
+        self.enabled = True
+        self.after_read: Callable[[], object] | None = None
+
+    def isenabled(self) -> bool:
+        value = self.enabled
+        hook, self.after_read = self.after_read, None
+        if hook is not None:
+            hook()  # another thread's search ends between this read and the disable
+        return value
+
+    def disable(self) -> None:
+        self.enabled = False
+
+    def enable(self) -> None:
+        self.enabled = True
+
+    def freeze(self) -> None:
+        pass
+
+
+def test_searches_in_two_threads_leave_the_collector_running(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # each search read and set the process's collector on its own: one that
+    # started as another ended read it paused, and left it paused for good
+    collector = _Collector()
+    monkeypatch.setattr(deadline_module, "gc", collector)
+    first, second = deadline_module.gc_paused(), deadline_module.gc_paused()
+    first.__enter__()
+    collector.after_read = lambda: first.__exit__(None, None, None)
+    second.__enter__()
+    if collector.after_read is not None:  # the second search did not read: the first ends now
+        collector.after_read = None
+        first.__exit__(None, None, None)
+    second.__exit__(None, None, None)
+    assert collector.enabled
