@@ -658,7 +658,7 @@ def _freeze(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return ("[]", tuple(_freeze(v) for v in value))
     hash(value)
-    return (type(value).__name__, value)
+    return (type(value), value)  # the type, not its name: numpy's bool_ is named "bool"
 
 
 _INTERNED: OrderedDict[object, Rules] = OrderedDict()

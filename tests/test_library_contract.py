@@ -374,3 +374,16 @@ def test_searches_in_two_threads_leave_the_collector_running(
         first.__exit__(None, None, None)
     second.__exit__(None, None, None)
     assert collector.enabled
+
+
+def test_a_knob_value_answers_the_same_whatever_was_asked_before() -> None:
+    # the rules cache keyed a value by its type's name: numpy's bool_ is named
+    # "bool", so np.True_ was refused until True had been asked, then accepted
+    class NamedBool(int):  # equal to True, and named "bool" as numpy 2's np.bool_ is
+        pass
+    NamedBool.__name__ = "bool"
+    fresh = {"set_allow_same_suit": NamedBool(1)}
+    make_rules("gin", {"set_allow_same_suit": True})
+    with pytest.raises(InvalidRulesError) as raised:
+        make_rules("gin", fresh)
+    assert raised.value.loc == ("rules", "set_allow_same_suit")
