@@ -42,6 +42,29 @@ def request_schemas() -> dict[str, Any]:
     return definitions
 
 
+def _models(base: type[BaseModel] = BaseModel) -> list[type[BaseModel]]:
+    """Every model of this package (``api.``), subclasses of subclasses too."""
+    found: list[type[BaseModel]] = []
+    for model in base.__subclasses__():
+        if model.__module__.startswith("api."):
+            found.append(model)
+        found.extend(_models(model))
+    return found
+
+
+def restore_example_nulls(schemas: dict[str, Any]) -> None:
+    """Put back the nulls of the models' examples: FastAPI's ``get_openapi``
+    drops every null of the document (``exclude_none``), those inside the
+    examples too, so an answer's example lost its ``"discard": null`` and no
+    longer matched its own schema, where the field is required."""
+    for model in _models():
+        schema = schemas.get(model.__name__)
+        if schema is not None and "examples" in schema:
+            examples = model.model_json_schema(ref_template=REF_TEMPLATE).get("examples")
+            if examples is not None:
+                schema["examples"] = examples
+
+
 def install_openapi(app: FastAPI) -> None:
     """Make ``app.openapi()`` include the request schemas (built once, then cached)."""
 
@@ -51,6 +74,7 @@ def install_openapi(app: FastAPI) -> None:
                 title=app.title, version=app.version, openapi_version=app.openapi_version,
                 description=app.description, routes=app.routes, tags=app.openapi_tags)
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            restore_example_nulls(schemas)
             for name, schema in request_schemas().items():
                 schemas.setdefault(name, schema)
             document["components"]["securitySchemes"] = SECURITY_SCHEMES

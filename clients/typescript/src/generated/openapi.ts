@@ -464,6 +464,9 @@ export interface components {
          *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": 12.5,
+         *           "gap": null,
+         *           "gap_error": null,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "4S"
@@ -483,6 +486,7 @@ export interface components {
          *           "expected_points": 14.75,
          *           "gap": -2.25,
          *           "gap_error": 9.3575,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "pass"
          *           },
@@ -503,6 +507,9 @@ export interface components {
          *         "confidence": "rough",
          *         "exact": false,
          *         "expected_points": 12.5,
+         *         "gap": null,
+         *         "gap_error": null,
+         *         "match_win_probability": null,
          *         "move": {
          *           "action": "take_discard",
          *           "card": "4S"
@@ -528,6 +535,9 @@ export interface components {
          *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 22.688,
+         *           "gap": null,
+         *           "gap_error": null,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "KD"
@@ -549,6 +559,7 @@ export interface components {
          *           "expected_points": 22.604,
          *           "gap": 0.0833,
          *           "gap_error": 2.4386,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "9S"
@@ -570,6 +581,7 @@ export interface components {
          *           "expected_points": 21.51,
          *           "gap": 1.1771,
          *           "gap_error": 1.9678,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "QH"
@@ -591,6 +603,7 @@ export interface components {
          *           "expected_points": 16.562,
          *           "gap": 6.125,
          *           "gap_error": 2.6116,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "4C"
@@ -612,6 +625,7 @@ export interface components {
          *           "expected_points": 0.188,
          *           "gap": 23.5625,
          *           "gap_error": 7.4933,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "AS"
@@ -634,6 +648,7 @@ export interface components {
          *           "expected_points": -8.062,
          *           "gap": 31.8125,
          *           "gap_error": 6.3214,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "3S"
@@ -655,6 +670,7 @@ export interface components {
          *           "expected_points": -24.5,
          *           "gap": 45.25,
          *           "gap_error": 9.9781,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "2S"
@@ -676,6 +692,7 @@ export interface components {
          *           "expected_points": -10.75,
          *           "gap": 31.5,
          *           "gap_error": 8.1904,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "7C"
@@ -696,6 +713,7 @@ export interface components {
          *           "expected_points": -19.25,
          *           "gap": 40,
          *           "gap_error": 10.1242,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "7D"
@@ -716,6 +734,7 @@ export interface components {
          *           "expected_points": -12.75,
          *           "gap": 33.5,
          *           "gap_error": 10.1858,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "7H"
@@ -739,6 +758,9 @@ export interface components {
          *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 22.688,
+         *         "gap": null,
+         *         "gap_error": null,
+         *         "match_win_probability": null,
          *         "move": {
          *           "action": "discard",
          *           "card": "KD"
@@ -766,6 +788,8 @@ export interface components {
          *           "confidence": "rough",
          *           "exact": false,
          *           "expected_points": 1.5,
+         *           "gap": null,
+         *           "gap_error": null,
          *           "match_win_probability": 0.3078,
          *           "move": {
          *             "action": "draw_stock"
@@ -807,6 +831,8 @@ export interface components {
          *         "confidence": "rough",
          *         "exact": false,
          *         "expected_points": 1.5,
+         *         "gap": null,
+         *         "gap_error": null,
          *         "match_win_probability": 0.3078,
          *         "move": {
          *           "action": "draw_stock"
@@ -832,6 +858,9 @@ export interface components {
          *           "confidence": "exact",
          *           "exact": true,
          *           "expected_points": -57,
+         *           "gap": null,
+         *           "gap_error": null,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "lay_off",
          *             "deadwood": [
@@ -872,6 +901,9 @@ export interface components {
          *         "confidence": "exact",
          *         "exact": true,
          *         "expected_points": -57,
+         *         "gap": null,
+         *         "gap_error": null,
+         *         "match_win_probability": null,
          *         "move": {
          *           "action": "lay_off",
          *           "deadwood": [
@@ -916,6 +948,9 @@ export interface components {
          *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 1.16,
+         *           "gap": null,
+         *           "gap_error": null,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "draw_stock"
          *           },
@@ -934,6 +969,7 @@ export interface components {
          *           "expected_points": -4.044,
          *           "gap": 5.2037,
          *           "gap_error": 5.3696,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "4D"
@@ -953,6 +989,7 @@ export interface components {
          *           "expected_points": -40,
          *           "gap": 41.1596,
          *           "gap_error": 9.5691,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "drop"
          *           },
@@ -972,6 +1009,9 @@ export interface components {
          *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 1.16,
+         *         "gap": null,
+         *         "gap_error": null,
+         *         "match_win_probability": null,
          *         "move": {
          *           "action": "draw_stock"
          *         },
@@ -996,6 +1036,9 @@ export interface components {
          *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 68.991,
+         *           "gap": null,
+         *           "gap_error": null,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "declare",
          *             "card": "2S",
@@ -1038,6 +1081,7 @@ export interface components {
          *           "expected_points": 66.857,
          *           "gap": 2.1338,
          *           "gap_error": 0.1167,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "2S"
@@ -1059,6 +1103,7 @@ export interface components {
          *           "expected_points": 48.623,
          *           "gap": 20.3682,
          *           "gap_error": 1.3116,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "9S"
@@ -1080,6 +1125,7 @@ export interface components {
          *           "expected_points": 48.623,
          *           "gap": 20.3682,
          *           "gap_error": 1.3116,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "9H"
@@ -1101,6 +1147,7 @@ export interface components {
          *           "expected_points": 48.623,
          *           "gap": 20.3682,
          *           "gap_error": 1.3116,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "9D"
@@ -1122,6 +1169,7 @@ export interface components {
          *           "expected_points": 48.623,
          *           "gap": 20.3682,
          *           "gap_error": 1.3116,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "9C"
@@ -1143,6 +1191,7 @@ export interface components {
          *           "expected_points": 47.692,
          *           "gap": 21.2994,
          *           "gap_error": 1.3764,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "AH"
@@ -1164,6 +1213,7 @@ export interface components {
          *           "expected_points": 46.761,
          *           "gap": 22.2307,
          *           "gap_error": 1.4457,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "QD"
@@ -1185,6 +1235,7 @@ export interface components {
          *           "expected_points": 46.761,
          *           "gap": 22.2307,
          *           "gap_error": 1.4457,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "KD"
@@ -1206,6 +1257,7 @@ export interface components {
          *           "expected_points": 46.761,
          *           "gap": 22.2307,
          *           "gap_error": 1.4457,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "5C"
@@ -1227,6 +1279,7 @@ export interface components {
          *           "expected_points": 46.574,
          *           "gap": 22.4169,
          *           "gap_error": 1.4601,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "4C"
@@ -1248,6 +1301,7 @@ export interface components {
          *           "expected_points": 46.388,
          *           "gap": 22.6032,
          *           "gap_error": 1.4746,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "3H"
@@ -1269,6 +1323,7 @@ export interface components {
          *           "expected_points": 46.202,
          *           "gap": 22.7894,
          *           "gap_error": 1.4892,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "2H"
@@ -1290,6 +1345,7 @@ export interface components {
          *           "expected_points": 44.898,
          *           "gap": 24.0932,
          *           "gap_error": 1.5955,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "JK"
@@ -1313,6 +1369,9 @@ export interface components {
          *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 68.991,
+         *         "gap": null,
+         *         "gap_error": null,
+         *         "match_win_probability": null,
          *         "move": {
          *           "action": "declare",
          *           "card": "2S",
@@ -1361,6 +1420,9 @@ export interface components {
          *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 110.104,
+         *           "gap": null,
+         *           "gap_error": null,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "5H"
@@ -1380,6 +1442,7 @@ export interface components {
          *           "expected_points": 64.958,
          *           "gap": 45.1458,
          *           "gap_error": 6.5902,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "draw_stock"
          *           },
@@ -1400,6 +1463,9 @@ export interface components {
          *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 110.104,
+         *         "gap": null,
+         *         "gap_error": null,
+         *         "match_win_probability": null,
          *         "move": {
          *           "action": "take_discard",
          *           "card": "5H"
@@ -1425,6 +1491,9 @@ export interface components {
          *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 68,
+         *           "gap": null,
+         *           "gap_error": null,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "6C"
@@ -1444,6 +1513,7 @@ export interface components {
          *           "expected_points": 49.833,
          *           "gap": 18.1667,
          *           "gap_error": 10.4321,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "draw_stock"
          *           },
@@ -1462,6 +1532,7 @@ export interface components {
          *           "expected_points": 44.167,
          *           "gap": 8.125,
          *           "gap_error": 5.0928,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "take_discard",
          *             "card": "2C"
@@ -1483,6 +1554,9 @@ export interface components {
          *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 68,
+         *         "gap": null,
+         *         "gap_error": null,
+         *         "match_win_probability": null,
          *         "move": {
          *           "action": "take_discard",
          *           "card": "6C"
@@ -1508,6 +1582,9 @@ export interface components {
          *           "confidence": "ranked",
          *           "exact": false,
          *           "expected_points": 94.476,
+         *           "gap": null,
+         *           "gap_error": null,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "QS",
@@ -1546,6 +1623,7 @@ export interface components {
          *           "expected_points": 60.222,
          *           "gap": 37.1111,
          *           "gap_error": 12.257,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "QS"
@@ -1566,6 +1644,7 @@ export interface components {
          *           "expected_points": 12.111,
          *           "gap": 85.2222,
          *           "gap_error": 8.6004,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "8C"
@@ -1586,6 +1665,7 @@ export interface components {
          *           "expected_points": 11.6,
          *           "gap": 96.4,
          *           "gap_error": 13.1552,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "5C"
@@ -1606,6 +1686,7 @@ export interface components {
          *           "expected_points": 6,
          *           "gap": 102,
          *           "gap_error": 11.1041,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "AH"
@@ -1626,6 +1707,7 @@ export interface components {
          *           "expected_points": 1.4,
          *           "gap": 106.6,
          *           "gap_error": 9.0477,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "2H"
@@ -1646,6 +1728,7 @@ export interface components {
          *           "expected_points": -1.667,
          *           "gap": 116.3333,
          *           "gap_error": 9.9555,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "3H"
@@ -1666,6 +1749,7 @@ export interface components {
          *           "expected_points": -3,
          *           "gap": 117.6667,
          *           "gap_error": 9.2075,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "9S"
@@ -1686,6 +1770,7 @@ export interface components {
          *           "expected_points": -3,
          *           "gap": 117.6667,
          *           "gap_error": 9.2075,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "9D"
@@ -1706,6 +1791,7 @@ export interface components {
          *           "expected_points": -7.333,
          *           "gap": 122,
          *           "gap_error": 12.7017,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "6C"
@@ -1726,6 +1812,7 @@ export interface components {
          *           "expected_points": -14,
          *           "gap": 128.6667,
          *           "gap_error": 17.4579,
+         *           "match_win_probability": null,
          *           "move": {
          *             "action": "discard",
          *             "card": "9C"
@@ -1748,6 +1835,9 @@ export interface components {
          *         "confidence": "ranked",
          *         "exact": false,
          *         "expected_points": 94.476,
+         *         "gap": null,
+         *         "gap_error": null,
+         *         "match_win_probability": null,
          *         "move": {
          *           "action": "discard",
          *           "card": "QS",
@@ -2362,6 +2452,7 @@ export interface components {
          *       "elapsed_ms": 1.5,
          *       "results": [
          *         {
+         *           "can_open": null,
          *           "deadwood": [
          *             "9S",
          *             "QH",
@@ -2370,8 +2461,10 @@ export interface components {
          *           ],
          *           "deadwood_points": 33,
          *           "declarable": false,
+         *           "discard": null,
          *           "elapsed_ms": 1.5,
          *           "engine": "search",
+         *           "go_out": null,
          *           "meld_points": 27,
          *           "melds": [
          *             {
@@ -2594,6 +2687,7 @@ export interface components {
          *       },
          *       "confidence": "rough",
          *       "decisive": true,
+         *       "drawn": null,
          *       "events": [
          *         0,
          *         0
@@ -2615,6 +2709,7 @@ export interface components {
          *       "label": "best",
          *       "loss": 0,
          *       "loss_error": 0,
+         *       "match_win_change": null,
          *       "moves": 2,
          *       "number": 0,
          *       "phase": "first_upcard",
@@ -2834,12 +2929,15 @@ export interface components {
          *           "discard": "KH",
          *           "rank": 1,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "QD"
          *             ],
          *             "deadwood_points": 10,
          *             "declarable": true,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 54,
          *             "melds": [
          *               {
@@ -2900,12 +2998,15 @@ export interface components {
          *           "discard": "QD",
          *           "rank": 1,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "KH"
          *             ],
          *             "deadwood_points": 10,
          *             "declarable": true,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 54,
          *             "melds": [
          *               {
@@ -2966,6 +3067,7 @@ export interface components {
          *           "discard": "3S",
          *           "rank": 3,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "AS",
          *               "2S",
@@ -2974,7 +3076,9 @@ export interface components {
          *             ],
          *             "deadwood_points": 23,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 48,
          *             "melds": [
          *               {
@@ -3020,6 +3124,7 @@ export interface components {
          *           "discard": "2S",
          *           "rank": 4,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "AS",
          *               "3S",
@@ -3028,7 +3133,9 @@ export interface components {
          *             ],
          *             "deadwood_points": 24,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 48,
          *             "melds": [
          *               {
@@ -3074,6 +3181,7 @@ export interface components {
          *           "discard": "AS",
          *           "rank": 5,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2S",
          *               "3S",
@@ -3082,7 +3190,9 @@ export interface components {
          *             ],
          *             "deadwood_points": 25,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 48,
          *             "melds": [
          *               {
@@ -3128,6 +3238,7 @@ export interface components {
          *           "discard": "7H",
          *           "rank": 6,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "KH",
          *               "7D",
@@ -3135,7 +3246,9 @@ export interface components {
          *             ],
          *             "deadwood_points": 27,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 40,
          *             "melds": [
          *               {
@@ -3183,6 +3296,7 @@ export interface components {
          *           "discard": "7D",
          *           "rank": 6,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "7H",
          *               "KH",
@@ -3190,7 +3304,9 @@ export interface components {
          *             ],
          *             "deadwood_points": 27,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 40,
          *             "melds": [
          *               {
@@ -3238,6 +3354,7 @@ export interface components {
          *           "discard": "7C",
          *           "rank": 8,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "7H",
          *               "KH",
@@ -3246,7 +3363,9 @@ export interface components {
          *             ],
          *             "deadwood_points": 34,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 33,
          *             "melds": [
          *               {
@@ -3292,6 +3411,7 @@ export interface components {
          *           "discard": "TC",
          *           "rank": 8,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "7H",
          *               "KH",
@@ -3300,7 +3420,9 @@ export interface components {
          *             ],
          *             "deadwood_points": 34,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 30,
          *             "melds": [
          *               {
@@ -3346,6 +3468,7 @@ export interface components {
          *           "discard": "9C",
          *           "rank": 10,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "KH",
          *               "QD",
@@ -3354,7 +3477,9 @@ export interface components {
          *             ],
          *             "deadwood_points": 38,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 27,
          *             "melds": [
          *               {
@@ -3400,6 +3525,7 @@ export interface components {
          *           "discard": "8C",
          *           "rank": 11,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "KH",
          *               "QD",
@@ -3408,7 +3534,9 @@ export interface components {
          *             ],
          *             "deadwood_points": 39,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 27,
          *             "melds": [
          *               {
@@ -3482,10 +3610,13 @@ export interface components {
          *           "discard": "2C",
          *           "rank": 1,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [],
          *             "deadwood_points": 0,
          *             "declarable": true,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 66,
          *             "melds": [
          *               {
@@ -3563,12 +3694,15 @@ export interface components {
          *           "discard": "7S",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 66,
          *             "melds": [
          *               {
@@ -3644,12 +3778,15 @@ export interface components {
          *           "discard": "QS",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 56,
          *             "melds": [
          *               {
@@ -3725,12 +3862,15 @@ export interface components {
          *           "discard": "3H",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 63,
          *             "melds": [
          *               {
@@ -3806,12 +3946,15 @@ export interface components {
          *           "discard": "4H",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 62,
          *             "melds": [
          *               {
@@ -3887,12 +4030,15 @@ export interface components {
          *           "discard": "5H",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 61,
          *             "melds": [
          *               {
@@ -3968,12 +4114,15 @@ export interface components {
          *           "discard": "4D",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 62,
          *             "melds": [
          *               {
@@ -4049,12 +4198,15 @@ export interface components {
          *           "discard": "5D",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 61,
          *             "melds": [
          *               {
@@ -4130,12 +4282,15 @@ export interface components {
          *           "discard": "6D",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 60,
          *             "melds": [
          *               {
@@ -4211,12 +4366,15 @@ export interface components {
          *           "discard": "7D",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 66,
          *             "melds": [
          *               {
@@ -4292,12 +4450,15 @@ export interface components {
          *           "discard": "QD",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 56,
          *             "melds": [
          *               {
@@ -4373,12 +4534,15 @@ export interface components {
          *           "discard": "9C",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 57,
          *             "melds": [
          *               {
@@ -4454,12 +4618,15 @@ export interface components {
          *           "discard": "JC",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 56,
          *             "melds": [
          *               {
@@ -4535,12 +4702,15 @@ export interface components {
          *           "discard": "JK",
          *           "rank": 2,
          *           "solution": {
+         *             "can_open": null,
          *             "deadwood": [
          *               "2C"
          *             ],
          *             "deadwood_points": 2,
          *             "declarable": false,
+         *             "discard": null,
          *             "engine": "search",
+         *             "go_out": null,
          *             "meld_points": 66,
          *             "melds": [
          *               {
@@ -4642,12 +4812,15 @@ export interface components {
          *       "discard": "KH",
          *       "rank": 1,
          *       "solution": {
+         *         "can_open": null,
          *         "deadwood": [
          *           "QD"
          *         ],
          *         "deadwood_points": 10,
          *         "declarable": true,
+         *         "discard": null,
          *         "engine": "search",
+         *         "go_out": null,
          *         "meld_points": 54,
          *         "melds": [
          *           {
@@ -5303,6 +5476,7 @@ export interface components {
          *       "recommendation": "take_discard",
          *       "take": {
          *         "solution": {
+         *           "can_open": null,
          *           "deadwood": [
          *             "9S",
          *             "KD",
@@ -5312,6 +5486,7 @@ export interface components {
          *           "declarable": false,
          *           "discard": "QH",
          *           "engine": "search",
+         *           "go_out": null,
          *           "meld_points": 31,
          *           "melds": [
          *             {
@@ -5644,6 +5819,7 @@ export interface components {
          *       "recommendation": "take_discard",
          *       "take": {
          *         "solution": {
+         *           "can_open": null,
          *           "deadwood": [
          *             "5S",
          *             "6S",
@@ -5654,6 +5830,7 @@ export interface components {
          *           "declarable": false,
          *           "discard": "KC",
          *           "engine": "search",
+         *           "go_out": null,
          *           "meld_points": 6,
          *           "melds": [
          *             {
@@ -5740,6 +5917,7 @@ export interface components {
          * @description Taking the pile top: the optimum with its best discard.
          * @example {
          *       "solution": {
+         *         "can_open": null,
          *         "deadwood": [
          *           "9S",
          *           "KD",
@@ -5749,6 +5927,7 @@ export interface components {
          *         "declarable": false,
          *         "discard": "QH",
          *         "engine": "search",
+         *         "go_out": null,
          *         "meld_points": 31,
          *         "melds": [
          *           {
@@ -6052,6 +6231,7 @@ export interface components {
          *           "deadwood_points": 4,
          *           "defender_deadwood_points": 39,
          *           "defender_laid_off": 1,
+         *           "discard": null,
          *           "knocker_points": 35,
          *           "melds": [
          *             {
@@ -6103,6 +6283,7 @@ export interface components {
          *           "deadwood_points": 6,
          *           "defender_deadwood_points": 39,
          *           "defender_laid_off": 1,
+         *           "discard": null,
          *           "knocker_points": 33,
          *           "melds": [
          *             {
@@ -6152,6 +6333,7 @@ export interface components {
          *           "deadwood_points": 7,
          *           "defender_deadwood_points": 39,
          *           "defender_laid_off": 1,
+         *           "discard": null,
          *           "knocker_points": 32,
          *           "melds": [
          *             {
@@ -6202,6 +6384,7 @@ export interface components {
          *           "deadwood_points": 9,
          *           "defender_deadwood_points": 39,
          *           "defender_laid_off": 1,
+         *           "discard": null,
          *           "knocker_points": 30,
          *           "melds": [
          *             {
@@ -6250,6 +6433,7 @@ export interface components {
          *           "deadwood_points": 9,
          *           "defender_deadwood_points": 39,
          *           "defender_laid_off": 1,
+         *           "discard": null,
          *           "knocker_points": 30,
          *           "melds": [
          *             {
@@ -6297,6 +6481,7 @@ export interface components {
          *           "deadwood_points": 10,
          *           "defender_deadwood_points": 39,
          *           "defender_laid_off": 1,
+         *           "discard": null,
          *           "knocker_points": 29,
          *           "melds": [
          *             {
@@ -6346,6 +6531,7 @@ export interface components {
          *         "deadwood_points": 4,
          *         "defender_deadwood_points": 39,
          *         "defender_laid_off": 1,
+         *         "discard": null,
          *         "knocker_points": 35,
          *         "melds": [
          *           {
@@ -6429,6 +6615,7 @@ export interface components {
          *           "4D"
          *         ],
          *         "deadwood_points": 10,
+         *         "discard": null,
          *         "melds": [
          *           {
          *             "cards": [
@@ -7081,6 +7268,7 @@ export interface components {
          *         "deadwood_points": 0,
          *         "defender_deadwood_points": 71,
          *         "defender_laid_off": 0,
+         *         "discard": null,
          *         "knocker_points": 121,
          *         "melds": [
          *           {
@@ -7161,6 +7349,7 @@ export interface components {
          *       "knocker": {
          *         "deadwood": [],
          *         "deadwood_points": 0,
+         *         "discard": null,
          *         "melds": [
          *           {
          *             "cards": [
@@ -7276,6 +7465,7 @@ export interface components {
          * @description The best arrangement melding every kept card (when the best-scoring one
          *     keeps cards back).
          * @example {
+         *       "discard": null,
          *       "meld_points": 64,
          *       "melds": [
          *         {
@@ -7620,6 +7810,7 @@ export interface components {
          *             "4H"
          *           ],
          *           "deadwood_points": 4,
+         *           "discard": null,
          *           "gin": false,
          *           "melds": [
          *             {
@@ -7687,6 +7878,7 @@ export interface components {
          *             "4H"
          *           ],
          *           "deadwood_points": 4,
+         *           "discard": null,
          *           "gin": false,
          *           "melds": [
          *             {
@@ -7789,6 +7981,7 @@ export interface components {
          *       "deadwood_points": 4,
          *       "defender_deadwood_points": 39,
          *       "defender_laid_off": 1,
+         *       "discard": null,
          *       "knocker_points": 35,
          *       "melds": [
          *         {
@@ -7871,6 +8064,7 @@ export interface components {
          *         "4D"
          *       ],
          *       "deadwood_points": 10,
+         *       "discard": null,
          *       "melds": [
          *         {
          *           "cards": [
@@ -8857,6 +9051,9 @@ export interface components {
          *       "confidence": "ranked",
          *       "exact": false,
          *       "expected_points": 22.688,
+         *       "gap": null,
+         *       "gap_error": null,
+         *       "match_win_probability": null,
          *       "move": {
          *         "action": "discard",
          *         "card": "KD"
@@ -9151,7 +9348,8 @@ export interface components {
          *               "8C"
          *             ]
          *           },
-         *           "net": 7
+         *           "net": 7,
+         *           "table_index": null
          *         }
          *       ]
          *     }
@@ -9469,7 +9667,8 @@ export interface components {
          *                   "8C"
          *                 ]
          *               },
-         *               "net": 7
+         *               "net": 7,
+         *               "table_index": null
          *             }
          *           ]
          *         },
@@ -9575,7 +9774,8 @@ export interface components {
          *                   "8C"
          *                 ]
          *               },
-         *               "net": 33
+         *               "net": 33,
+         *               "table_index": null
          *             },
          *             {
          *               "cards": [
@@ -9602,7 +9802,8 @@ export interface components {
          *                   "8C"
          *                 ]
          *               },
-         *               "net": 15
+         *               "net": 15,
+         *               "table_index": null
          *             },
          *             {
          *               "cards": [
@@ -9626,7 +9827,8 @@ export interface components {
          *                   "8D"
          *                 ]
          *               },
-         *               "net": -1
+         *               "net": -1,
+         *               "table_index": null
          *             },
          *             {
          *               "cards": [
@@ -9650,17 +9852,20 @@ export interface components {
          *                   "8C"
          *                 ]
          *               },
-         *               "net": -1
+         *               "net": -1,
+         *               "table_index": null
          *             }
          *           ]
          *         },
          *         {
+         *           "best": null,
          *           "complete": true,
          *           "deepest": "3C",
          *           "depth": 4,
          *           "evaluated": true,
          *           "legal": false,
          *           "must_use": true,
+         *           "net": null,
          *           "penalty": 0,
          *           "taken": [
          *             "QD",
@@ -9671,12 +9876,14 @@ export interface components {
          *           "uses": []
          *         },
          *         {
+         *           "best": null,
          *           "complete": true,
          *           "deepest": "KS",
          *           "depth": 5,
          *           "evaluated": true,
          *           "legal": false,
          *           "must_use": true,
+         *           "net": null,
          *           "penalty": 0,
          *           "taken": [
          *             "QD",
@@ -9826,7 +10033,8 @@ export interface components {
          *                   "8C"
          *                 ]
          *               },
-         *               "net": -10
+         *               "net": -10,
+         *               "table_index": null
          *             }
          *           ]
          *         },
@@ -9903,7 +10111,8 @@ export interface components {
          *                   "8C"
          *                 ]
          *               },
-         *               "net": -5
+         *               "net": -5,
+         *               "table_index": null
          *             },
          *             {
          *               "cards": [
@@ -9927,7 +10136,8 @@ export interface components {
          *                   "8D"
          *                 ]
          *               },
-         *               "net": -15
+         *               "net": -15,
+         *               "table_index": null
          *             },
          *             {
          *               "cards": [
@@ -9951,7 +10161,8 @@ export interface components {
          *                   "8C"
          *                 ]
          *               },
-         *               "net": -15
+         *               "net": -15,
+         *               "table_index": null
          *             },
          *             {
          *               "cards": [
@@ -9975,7 +10186,8 @@ export interface components {
          *                   "8C"
          *                 ]
          *               },
-         *               "net": -15
+         *               "net": -15,
+         *               "table_index": null
          *             }
          *           ]
          *         },
@@ -10151,7 +10363,8 @@ export interface components {
          *           "8C"
          *         ]
          *       },
-         *       "net": 7
+         *       "net": 7,
+         *       "table_index": null
          *     }
          */
         PileUseOut: {
@@ -10493,10 +10706,12 @@ export interface components {
          *       "explanation": "count 90, capped at 80: pays 80",
          *       "hand_points": 90,
          *       "index": 1,
+         *       "melded_points": null,
          *       "melds": [],
          *       "pays": 80,
          *       "points": -80,
-         *       "role": "loser"
+         *       "role": "loser",
+         *       "value_points": null
          *     }
          */
         PlayerScoreOut: {
@@ -10564,6 +10779,7 @@ export interface components {
          *     (and, with API keys counted in Redis, whether Redis answers).
          * @example {
          *       "elapsed_ms": 0.9,
+         *       "redis": null,
          *       "status": "ready"
          *     }
          */
@@ -10975,6 +11191,7 @@ export interface components {
          *           },
          *           "confidence": "rough",
          *           "decisive": true,
+         *           "drawn": null,
          *           "events": [
          *             0,
          *             0
@@ -10996,6 +11213,7 @@ export interface components {
          *           "label": "best",
          *           "loss": 0,
          *           "loss_error": 0,
+         *           "match_win_change": null,
          *           "moves": 2,
          *           "number": 0,
          *           "phase": "first_upcard",
@@ -11020,6 +11238,7 @@ export interface components {
          *           },
          *           "confidence": "ranked",
          *           "decisive": false,
+         *           "drawn": null,
          *           "events": [
          *             1,
          *             1
@@ -11042,6 +11261,7 @@ export interface components {
          *           "label": "good",
          *           "loss": 2.1875,
          *           "loss_error": 2.2778,
+         *           "match_win_change": null,
          *           "moves": 10,
          *           "number": 1,
          *           "phase": "discard",
@@ -11065,6 +11285,7 @@ export interface components {
          *           },
          *           "confidence": "rough",
          *           "decisive": false,
+         *           "drawn": null,
          *           "events": [
          *             2,
          *             2
@@ -11086,6 +11307,7 @@ export interface components {
          *           "label": "good",
          *           "loss": 8.875,
          *           "loss_error": 6.1812,
+         *           "match_win_change": null,
          *           "moves": 2,
          *           "number": 2,
          *           "phase": "draw",
@@ -11110,6 +11332,7 @@ export interface components {
          *           },
          *           "confidence": "ranked",
          *           "decisive": false,
+         *           "drawn": null,
          *           "events": [
          *             3,
          *             3
@@ -11132,6 +11355,7 @@ export interface components {
          *           "label": "good",
          *           "loss": -1.9062,
          *           "loss_error": 3.0751,
+         *           "match_win_change": null,
          *           "moves": 10,
          *           "number": 3,
          *           "phase": "discard",
@@ -11177,6 +11401,7 @@ export interface components {
          *           "label": "best",
          *           "loss": 0,
          *           "loss_error": 0,
+         *           "match_win_change": null,
          *           "moves": 2,
          *           "number": 4,
          *           "phase": "draw",
@@ -11220,6 +11445,7 @@ export interface components {
          *           },
          *           "confidence": "ranked",
          *           "decisive": false,
+         *           "drawn": null,
          *           "events": [
          *             5,
          *             5
@@ -11242,6 +11468,7 @@ export interface components {
          *           "label": "best",
          *           "loss": 0,
          *           "loss_error": 0,
+         *           "match_win_change": null,
          *           "moves": 13,
          *           "number": 5,
          *           "phase": "discard",
@@ -11308,6 +11535,7 @@ export interface components {
          *           },
          *           "confidence": "exact",
          *           "decisive": false,
+         *           "drawn": null,
          *           "events": [
          *             6,
          *             6
@@ -11329,6 +11557,7 @@ export interface components {
          *           "label": "best",
          *           "loss": 0,
          *           "loss_error": 0,
+         *           "match_win_change": null,
          *           "moves": 1,
          *           "number": 6,
          *           "phase": "layoff",
@@ -11454,7 +11683,8 @@ export interface components {
          *           "accuracy": 68.4,
          *           "agreement": {
          *             "agreed": 0,
-         *             "decisive": 0
+         *             "decisive": 0,
+         *             "rate": null
          *           },
          *           "by_phase": {
          *             "discard": {
@@ -11547,6 +11777,7 @@ export interface components {
          *           },
          *           "confidence": "rough",
          *           "decisive": false,
+         *           "drawn": null,
          *           "events": [
          *             2,
          *             2
@@ -11593,6 +11824,7 @@ export interface components {
          *           },
          *           "confidence": "rough",
          *           "decisive": false,
+         *           "drawn": null,
          *           "events": [
          *             3,
          *             3
@@ -11638,12 +11870,14 @@ export interface components {
          *       "ending": "unfinished",
          *       "game": "gin",
          *       "level": "novice",
+         *       "luck_baseline": null,
          *       "players": [
          *         {
          *           "accuracy": 8.23,
          *           "agreement": {
          *             "agreed": 0,
-         *             "decisive": 0
+         *             "decisive": 0,
+         *             "rate": null
          *           },
          *           "by_phase": {
          *             "discard": {
@@ -11674,6 +11908,7 @@ export interface components {
          *           "luck": {
          *             "deal": 18.8125,
          *             "draws": 0,
+         *             "net": null,
          *             "stock_draws": 0,
          *             "total": 18.8125
          *           },
@@ -11681,6 +11916,7 @@ export interface components {
          *           "points_lost": 24.125,
          *           "points_lost_per_decision": 12.0625,
          *           "rating": 418.41,
+         *           "result": null,
          *           "seat": 1,
          *           "sums": {
          *             "accuracy": 16.451999,
@@ -11712,6 +11948,7 @@ export interface components {
          *           ]
          *         }
          *       ],
+         *       "result": null,
          *       "reviewed": 2,
          *       "seed": 2,
          *       "split": [],
@@ -11865,9 +12102,11 @@ export interface components {
          *       "explanation": "player 0 wins (declared: valid show) and collects 90",
          *       "players": [
          *         {
+         *           "count": null,
          *           "explanation": "declared: valid show; collects 90",
          *           "hand_points": 68,
          *           "index": 0,
+         *           "melded_points": null,
          *           "melds": [
          *             {
          *               "cards": [
@@ -11932,27 +12171,34 @@ export interface components {
          *               ]
          *             }
          *           ],
+         *           "pays": null,
          *           "points": 90,
-         *           "role": "winner"
+         *           "role": "winner",
+         *           "value_points": null
          *         },
          *         {
          *           "count": 90,
          *           "explanation": "count 90, capped at 80: pays 80",
          *           "hand_points": 90,
          *           "index": 1,
+         *           "melded_points": null,
          *           "melds": [],
          *           "pays": 80,
          *           "points": -80,
-         *           "role": "loser"
+         *           "role": "loser",
+         *           "value_points": null
          *         },
          *         {
+         *           "count": null,
          *           "explanation": "dropped (first): pays 10",
          *           "hand_points": 0,
          *           "index": 2,
+         *           "melded_points": null,
          *           "melds": [],
          *           "pays": 10,
          *           "points": -10,
-         *           "role": "dropped"
+         *           "role": "dropped",
+         *           "value_points": null
          *         }
          *       ],
          *       "points": [
@@ -11968,21 +12214,28 @@ export interface components {
          *       "explanation": "player 0 went out and collects 15 from the other hands, doubled for going rummy",
          *       "players": [
          *         {
+         *           "count": null,
          *           "explanation": "collects 15 from the other hands, doubled for going rummy",
          *           "hand_points": 0,
          *           "index": 0,
+         *           "melded_points": null,
          *           "melds": [],
+         *           "pays": null,
          *           "points": 30,
-         *           "role": "winner"
+         *           "role": "winner",
+         *           "value_points": null
          *         },
          *         {
+         *           "count": null,
          *           "explanation": "holds KS 2H 3D: 15 to the winner",
          *           "hand_points": 15,
          *           "index": 1,
+         *           "melded_points": null,
          *           "melds": [],
          *           "pays": 15,
          *           "points": 0,
-         *           "role": "loser"
+         *           "role": "loser",
+         *           "value_points": null
          *         }
          *       ],
          *       "points": [
@@ -11997,31 +12250,40 @@ export interface components {
          *       "explanation": "player 0 went out; every other player pays the points of the cards left in its hand",
          *       "players": [
          *         {
+         *           "count": null,
          *           "explanation": "went out: pays nothing",
          *           "hand_points": 0,
          *           "index": 0,
+         *           "melded_points": null,
          *           "melds": [],
          *           "pays": 0,
          *           "points": 0,
-         *           "role": "winner"
+         *           "role": "winner",
+         *           "value_points": null
          *         },
          *         {
+         *           "count": null,
          *           "explanation": "holds JK 7S 2D: pays 34",
          *           "hand_points": 34,
          *           "index": 1,
+         *           "melded_points": null,
          *           "melds": [],
          *           "pays": 34,
          *           "points": -34,
-         *           "role": "loser"
+         *           "role": "loser",
+         *           "value_points": null
          *         },
          *         {
+         *           "count": null,
          *           "explanation": "holds AH KC: pays 21",
          *           "hand_points": 21,
          *           "index": 2,
+         *           "melded_points": null,
          *           "melds": [],
          *           "pays": 21,
          *           "points": -21,
-         *           "role": "loser"
+         *           "role": "loser",
+         *           "value_points": null
          *         }
          *       ],
          *       "points": [
@@ -12037,6 +12299,7 @@ export interface components {
          *       "explanation": "each player scores melded points minus the points left in hand",
          *       "players": [
          *         {
+         *           "count": null,
          *           "explanation": "melded 28 - hand 0 (AH laid onto 2H 3H 4H: 1) = 28",
          *           "hand_points": 0,
          *           "index": 0,
@@ -12058,10 +12321,13 @@ export interface components {
          *               ]
          *             }
          *           ],
+         *           "pays": null,
          *           "points": 28,
-         *           "role": "winner"
+         *           "role": "winner",
+         *           "value_points": null
          *         },
          *         {
+         *           "count": null,
          *           "explanation": "melded 9 - hand 20 = -11",
          *           "hand_points": 20,
          *           "index": 1,
@@ -12083,8 +12349,10 @@ export interface components {
          *               ]
          *             }
          *           ],
+         *           "pays": null,
          *           "points": -11,
-         *           "role": "player"
+         *           "role": "player",
+         *           "value_points": null
          *         }
          *       ],
          *       "points": [
@@ -12402,12 +12670,15 @@ export interface components {
          * SolutionOut
          * @description An optimal arrangement (``solver.Solution``), as in ``/v1/solve``.
          * @example {
+         *       "can_open": null,
          *       "deadwood": [
          *         "QD"
          *       ],
          *       "deadwood_points": 10,
          *       "declarable": true,
+         *       "discard": null,
          *       "engine": "search",
+         *       "go_out": null,
          *       "meld_points": 54,
          *       "melds": [
          *         {
@@ -12603,6 +12874,7 @@ export interface components {
          * SolveResponse
          * @description The optimal arrangement of one hand (``solver.Solution``) plus timing.
          * @example {
+         *       "can_open": null,
          *       "deadwood": [
          *         "9S",
          *         "QH",
@@ -12611,8 +12883,10 @@ export interface components {
          *       ],
          *       "deadwood_points": 33,
          *       "declarable": false,
+         *       "discard": null,
          *       "elapsed_ms": 1.5,
          *       "engine": "search",
+         *       "go_out": null,
          *       "meld_points": 27,
          *       "melds": [
          *         {
@@ -12653,11 +12927,14 @@ export interface components {
          *       "variant": "gin"
          *     }
          * @example {
+         *       "can_open": null,
          *       "deadwood": [],
          *       "deadwood_points": 0,
          *       "declarable": true,
+         *       "discard": null,
          *       "elapsed_ms": 1.5,
          *       "engine": "search",
+         *       "go_out": null,
          *       "meld_points": 79,
          *       "melds": [
          *         {
@@ -12730,14 +13007,17 @@ export interface components {
          *       "variant": "indian13"
          *     }
          * @example {
+         *       "can_open": null,
          *       "deadwood": [
          *         "2C"
          *       ],
          *       "deadwood_points": 2,
          *       "declarable": true,
+         *       "discard": null,
          *       "elapsed_ms": 1.5,
          *       "engine": "search",
          *       "go_out": {
+         *         "discard": null,
          *         "meld_points": 64,
          *         "melds": [
          *           {
@@ -12876,6 +13156,7 @@ export interface components {
          *       "variant": "rummy500"
          *     }
          * @example {
+         *       "can_open": null,
          *       "deadwood": [
          *         "9S",
          *         "KD",
@@ -12886,6 +13167,7 @@ export interface components {
          *       "discard": "QH",
          *       "elapsed_ms": 1.5,
          *       "engine": "search",
+         *       "go_out": null,
          *       "meld_points": 31,
          *       "melds": [
          *         {
@@ -12936,8 +13218,10 @@ export interface components {
          *       ],
          *       "deadwood_points": 21,
          *       "declarable": true,
+         *       "discard": null,
          *       "elapsed_ms": 1.5,
          *       "engine": "search",
+         *       "go_out": null,
          *       "meld_points": 43,
          *       "melds": [
          *         {
@@ -12989,6 +13273,7 @@ export interface components {
          *       "discard": "3H",
          *       "elapsed_ms": 1.5,
          *       "engine": "search",
+         *       "go_out": null,
          *       "meld_points": 93,
          *       "melds": [
          *         {
@@ -13055,8 +13340,10 @@ export interface components {
          *       ],
          *       "deadwood_points": 12,
          *       "declarable": false,
+         *       "discard": null,
          *       "elapsed_ms": 1.5,
          *       "engine": "search",
+         *       "go_out": null,
          *       "meld_points": 61,
          *       "melds": [
          *         {
@@ -13514,7 +13801,9 @@ export interface components {
          *       "penalty_points": 84,
          *       "problems": [
          *         {
+         *           "card": null,
          *           "code": "too_many_runs",
+         *           "meld_index": null,
          *           "message": "a contract lay-down needs exactly 0 run(s); it has 1"
          *         }
          *       ],
@@ -13567,8 +13856,10 @@ export interface components {
          * @example {
          *       "knobs": {
          *         "ace": "high_low",
+         *         "ace_low_run_points": null,
          *         "ace_points": 15,
          *         "big_gin_bonus": 31,
+         *         "card_points": null,
          *         "contract_round": 1,
          *         "court_points": 10,
          *         "cut_joker": false,
@@ -13581,8 +13872,12 @@ export interface components {
          *         "joker_cut_makes_aces_wild": false,
          *         "joker_points": 15,
          *         "jokers_per_deck": 1,
+         *         "knock_limit": null,
          *         "lay_down_all": false,
          *         "marriage_points": 100,
+         *         "max_set_size": null,
+         *         "max_wilds_per_meld": null,
+         *         "min_meld_points": null,
          *         "min_naturals_per_meld": 1,
          *         "min_run_length": 4,
          *         "name": "contract",
@@ -13593,6 +13888,8 @@ export interface components {
          *         "penalty_tiers": 3,
          *         "pile_penalty": 50,
          *         "pile_pickup": "none",
+         *         "pip_points": null,
+         *         "points_cap": null,
          *         "printed_jokers_wild": true,
          *         "requirements": [
          *           {
@@ -13659,8 +13956,11 @@ export interface components {
          *         {
          *           "knobs": {
          *             "ace": "low",
+         *             "ace_low_run_points": null,
          *             "ace_points": 1,
          *             "big_gin_bonus": 31,
+         *             "card_points": null,
+         *             "contract_round": null,
          *             "court_points": 10,
          *             "cut_joker": false,
          *             "decks": 1,
@@ -13676,6 +13976,8 @@ export interface components {
          *             "lay_down_all": false,
          *             "marriage_points": 100,
          *             "max_set_size": 4,
+         *             "max_wilds_per_meld": null,
+         *             "min_meld_points": null,
          *             "min_naturals_per_meld": 1,
          *             "min_run_length": 3,
          *             "name": "gin",
@@ -13686,11 +13988,14 @@ export interface components {
          *             "penalty_tiers": 3,
          *             "pile_penalty": 50,
          *             "pile_pickup": "none",
+         *             "pip_points": null,
+         *             "points_cap": null,
          *             "printed_jokers_wild": false,
          *             "requirements": [],
          *             "round_scoring": "knock",
          *             "rummy_doubles": true,
          *             "set_allow_same_suit": false,
+         *             "tanala": null,
          *             "undercut_bonus": 25,
          *             "undercut_on_tie": true,
          *             "value_card_points": 10,
