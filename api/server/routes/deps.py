@@ -86,3 +86,20 @@ KEY_RESPONSES: dict[int | str, dict[str, Any]] = {
 """The answers of the API key check, which every ``/v1`` request passes before its
 route runs (and the HTTP protocol's): documented on the routes that take no JSON
 body (the variants, the stream), whose other errors are their own."""
+
+METRICS_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **PROTOCOL_RESPONSES,
+    401: {**ERROR_RESPONSES[401], "description": (
+        "no API key, or an unknown one (only when RUMMY_SOLVER_METRICS_NEED_KEY is true and "
+        "the service has keys)")},
+    429: {**ERROR_RESPONSES[429], "description": (
+        "this client address sent too many unknown keys (too_many_failed_keys, "
+        "RUMMY_SOLVER_AUTH_FAILURE_LIMIT; only when RUMMY_SOLVER_METRICS_NEED_KEY is true): a "
+        "scrape with a known key is not counted against its rate"),
+          "content": {"application/json": {"example": {"detail": [{
+              "type": "too_many_failed_keys", "loc": ["header", "authorization"],
+              "msg": "too many requests with an unknown API key from this address (10 per 1 "
+                     "minute); for 41 s only keys already used from here are served"}]}}}},
+}
+"""The answers of ``/metrics`` besides its series: the HTTP protocol's, and the API
+key check's when RUMMY_SOLVER_METRICS_NEED_KEY makes it ask for a key."""

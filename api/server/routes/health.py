@@ -15,6 +15,7 @@ from api.server import metrics
 from api.server.dispatch import answer, settings_of
 from api.server.http_errors import error_response
 from api.server.rate_limit import RateLimiter
+from api.server.routes.deps import METRICS_RESPONSES
 from api.shared.operations import OPERATIONS
 from api.shared.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
 from solver.version import version_info
@@ -101,7 +102,8 @@ for _path, _endpoint in (("/healthz", healthz), ("/readyz", readyz), ("/version"
             responses={200: {"description": "Prometheus text exposition format",
                              "content": {"text/plain": {"example": "rummy_solver_requests_total"
                                                         "{method=\"POST\",route=\"/v1/solve\","
-                                                        "status=\"200\"} 42.0\n"}}}})
+                                                        "status=\"200\"} 42.0\n"}}},
+                       **METRICS_RESPONSES})
 async def prometheus_metrics(request: Request) -> Response:
     """Prometheus series (every worker's, summed): requests, latency, solves, deadline hits,
     queue depth."""

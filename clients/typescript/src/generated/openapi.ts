@@ -14239,6 +14239,100 @@ export interface operations {
                     "text/plain": unknown;
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description no API key, or an unknown one (only when RUMMY_SOLVER_METRICS_NEED_KEY is true and the service has keys) */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "an API key is required: send it as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                     *           "type": "unauthorized"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description this client address sent too many unknown keys (too_many_failed_keys, RUMMY_SOLVER_AUTH_FAILURE_LIMIT; only when RUMMY_SOLVER_METRICS_NEED_KEY is true): a scrape with a known key is not counted against its rate */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header",
+                     *             "authorization"
+                     *           ],
+                     *           "msg": "too many requests with an unknown API key from this address (10 per 1 minute); for 41 s only keys already used from here are served",
+                     *           "type": "too_many_failed_keys"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     readyz: {
