@@ -15,7 +15,7 @@ from api.server import metrics
 from api.server.dispatch import answer, settings_of
 from api.server.http_errors import error_response
 from api.server.rate_limit import RateLimiter
-from api.server.routes.deps import METRICS_RESPONSES
+from api.server.routes.deps import METRICS_RESPONSES, PROTOCOL_RESPONSES
 from api.shared.operations import OPERATIONS
 from api.shared.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
 from solver.version import version_info
@@ -28,7 +28,8 @@ _SELF_CHECK_DEADWOOD = 33
 _SELF_CHECK_TIME_LIMIT_MS = 1000
 
 
-@router.get("/healthz", operation_id="healthz", response_model=HealthResponse)
+@router.get("/healthz", operation_id="healthz", response_model=HealthResponse,
+            responses=PROTOCOL_RESPONSES)
 async def healthz() -> HealthResponse:
     """Liveness: answers from the event loop without touching the solver."""
     return HealthResponse()
@@ -38,7 +39,7 @@ async def healthz() -> HealthResponse:
     "/readyz",
     operation_id="readyz",
     response_model=ReadyResponse,
-    responses={503: {"model": ErrorResponse, "description": (
+    responses={**PROTOCOL_RESPONSES, 503: {"model": ErrorResponse, "description": (
         "the self-check failed, or Redis does not answer while RUMMY_SOLVER_RATE_LIMIT_FAIL "
         "is closed (every keyed request would be refused)"),
                      "content": {"application/json": {"example": {"detail": [{
@@ -85,7 +86,8 @@ async def _redis_state(request: Request) -> Literal["ok", "unreachable"] | None:
     return "ok" if await limiter.probe() else "unreachable"
 
 
-@router.get("/version", operation_id="version", response_model=VersionResponse)
+@router.get("/version", operation_id="version", response_model=VersionResponse,
+            responses=PROTOCOL_RESPONSES)
 async def version() -> VersionResponse:
     """The package, OR-Tools and Python versions (``rummy-solver --version`` prints the same)."""
     return VersionResponse(**version_info())

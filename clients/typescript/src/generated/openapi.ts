@@ -14218,6 +14218,50 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     metrics: {
@@ -14351,6 +14395,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadyResponse"];
+                };
+            };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description the self-check failed, or Redis does not answer while RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (every keyed request would be refused) */
@@ -17911,6 +17999,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VersionResponse"];
+                };
+            };
+            /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "the request is not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header ...)",
+                     *           "type": "invalid_http"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "header"
+                     *           ],
+                     *           "msg": "the request's head (request line and headers) is over 32768 bytes (RUMMY_SOLVER_MAX_HEADER_BYTES)",
+                     *           "type": "headers_too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

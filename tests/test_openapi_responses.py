@@ -1,0 +1,20 @@
+"""The answers any path may get are listed on every path of openapi.json."""
+
+from __future__ import annotations
+
+import json
+
+from api.server.export_openapi import OPENAPI_PATH
+from api.server.routes.deps import PROTOCOL_RESPONSES
+
+
+def test_every_operation_lists_the_http_protocols_refusals() -> None:
+    # rummy-solver serve's HTTP protocol answers 400 invalid_http and 431
+    # headers_too_large before any route runs, /healthz's and /version's too.
+    document = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
+    missing = [f"{method.upper()} {path}: {status}"
+               for path, item in document["paths"].items()
+               for method, operation in item.items()
+               for status in PROTOCOL_RESPONSES
+               if str(status) not in operation["responses"]]
+    assert not missing, missing
