@@ -18,3 +18,16 @@ def test_every_operation_lists_the_http_protocols_refusals() -> None:
                for status in PROTOCOL_RESPONSES
                if str(status) not in operation["responses"]]
     assert not missing, missing
+
+
+def test_every_response_lists_the_request_id_header() -> None:
+    # Every answer carries X-Request-ID (api.server.middleware); clients read it
+    # from the answer to find a request in the service's logs.
+    document = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
+    assert document["components"]["headers"]["X-Request-ID"]["schema"] == {"type": "string"}
+    missing = [f"{method.upper()} {path}: {status}"
+               for path, item in document["paths"].items()
+               for method, operation in item.items()
+               for status, response in operation["responses"].items()
+               if "X-Request-ID" not in response.get("headers", {})]
+    assert not missing, missing

@@ -33,6 +33,24 @@ is the document's, not each operation's, so generated clients work with and
 without a key."""
 
 
+REQUEST_ID_HEADER: dict[str, Any] = {
+    "description": "the request's id, under which the service logs it: the X-Request-ID the "
+                   "request sent (letters, digits and ._:-, up to 128 characters), or a fresh "
+                   "one (32 hex digits)",
+    "schema": {"type": "string"}}
+"""``X-Request-ID``, which every answer carries (``api.server.middleware``)."""
+
+
+def document_request_id(document: dict[str, Any]) -> None:
+    """List ``X-Request-ID`` among the headers of every response of ``document``."""
+    document.setdefault("components", {})["headers"] = {"X-Request-ID": REQUEST_ID_HEADER}
+    for item in document.get("paths", {}).values():
+        for operation in item.values():
+            for response in operation.get("responses", {}).values():
+                response.setdefault("headers", {})["X-Request-ID"] = {
+                    "$ref": "#/components/headers/X-Request-ID"}
+
+
 def request_schemas() -> dict[str, Any]:
     """The JSON schemas of every operation's request model and what they refer to."""
     models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
@@ -78,6 +96,7 @@ def install_openapi(app: FastAPI) -> None:
             for name, schema in request_schemas().items():
                 schemas.setdefault(name, schema)
             document["components"]["securitySchemes"] = SECURITY_SCHEMES
+            document_request_id(document)
             document["security"] = [{}, {"BearerKey": []}, {"ApiKeyHeader": []}]
             app.openapi_schema = document
         return app.openapi_schema

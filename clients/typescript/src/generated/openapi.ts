@@ -14093,7 +14093,10 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description the request's id, under which the service logs it: the X-Request-ID the request sent (letters, digits and ._:-, up to 128 characters), or a fresh one (32 hex digits) */
+        "X-Request-ID": string;
+    };
     pathItems: never;
 }
 export type Ace = components['schemas']['Ace'];
@@ -14198,6 +14201,7 @@ export type VariantList = components['schemas']['VariantList'];
 export type VersionResponse = components['schemas']['VersionResponse'];
 export type WildMeldValue = components['schemas']['WildMeldValue'];
 export type WorstOut = components['schemas']['WorstOut'];
+export type HeaderXRequestId = components['headers']['X-Request-ID'];
 export type $defs = Record<string, never>;
 export interface operations {
     healthz: {
@@ -14212,6 +14216,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14221,6 +14226,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14243,6 +14249,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14276,6 +14283,7 @@ export interface operations {
             /** @description Prometheus text exposition format */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14286,6 +14294,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14310,6 +14319,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14335,6 +14345,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14358,6 +14369,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14391,6 +14403,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14400,6 +14413,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14422,6 +14436,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14444,6 +14459,7 @@ export interface operations {
             /** @description the self-check failed, or Redis does not answer while RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (every keyed request would be refused) */
             503: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14481,6 +14497,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14490,6 +14507,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14514,6 +14532,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14537,6 +14556,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14559,6 +14579,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14581,6 +14602,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14604,6 +14626,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14630,6 +14653,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14653,6 +14677,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14677,6 +14702,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14714,6 +14740,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14723,6 +14750,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14747,6 +14775,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14770,6 +14799,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14792,6 +14822,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14814,6 +14845,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14837,6 +14869,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14863,6 +14896,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14886,6 +14920,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14910,6 +14945,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14947,6 +14983,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14956,6 +14993,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14980,6 +15018,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15003,6 +15042,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15025,6 +15065,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15047,6 +15088,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15070,6 +15112,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15096,6 +15139,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15119,6 +15163,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15143,6 +15188,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15180,6 +15226,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15189,6 +15236,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15213,6 +15261,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15236,6 +15285,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15258,6 +15308,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15280,6 +15331,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15303,6 +15355,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15329,6 +15382,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15352,6 +15406,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15376,6 +15431,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15413,6 +15469,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15422,6 +15479,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15446,6 +15504,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15469,6 +15528,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15491,6 +15551,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15513,6 +15574,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15536,6 +15598,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15562,6 +15625,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15585,6 +15649,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15609,6 +15674,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15646,6 +15712,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15655,6 +15722,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15679,6 +15747,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15702,6 +15771,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15724,6 +15794,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15746,6 +15817,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15769,6 +15841,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15795,6 +15868,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15818,6 +15892,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15842,6 +15917,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15879,6 +15955,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15888,6 +15965,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15912,6 +15990,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15935,6 +16014,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15957,6 +16037,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15979,6 +16060,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16002,6 +16084,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16028,6 +16111,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16051,6 +16135,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16075,6 +16160,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16112,6 +16198,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16121,6 +16208,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16145,6 +16233,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16168,6 +16257,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16190,6 +16280,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16212,6 +16303,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16235,6 +16327,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16261,6 +16354,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16284,6 +16378,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16308,6 +16403,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16345,6 +16441,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16354,6 +16451,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16378,6 +16476,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16401,6 +16500,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16423,6 +16523,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16445,6 +16546,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16468,6 +16570,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16494,6 +16597,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16517,6 +16621,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16541,6 +16646,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16578,6 +16684,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16587,6 +16694,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16611,6 +16719,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16634,6 +16743,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16656,6 +16766,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16678,6 +16789,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16701,6 +16813,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16727,6 +16840,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16750,6 +16864,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16774,6 +16889,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16811,6 +16927,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16820,6 +16937,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16844,6 +16962,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16867,6 +16986,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16889,6 +17009,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16911,6 +17032,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16934,6 +17056,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16960,6 +17083,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16983,6 +17107,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17007,6 +17132,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17044,6 +17170,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17053,6 +17180,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17077,6 +17205,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17100,6 +17229,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17122,6 +17252,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17144,6 +17275,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17167,6 +17299,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17193,6 +17326,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17216,6 +17350,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17240,6 +17375,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17282,6 +17418,7 @@ export interface operations {
             /** @description one line per input line, in input order, each sent when ready: {"id", "result"} (the endpoint's answer less elapsed_ms) or {"id", "line", "error": {type, loc, msg}} (line: its number, from 1; the item exactly the endpoint's, loc under "line"); exactly what `rummy-solver bulk` writes */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17296,6 +17433,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17320,6 +17458,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17343,6 +17482,7 @@ export interface operations {
             /** @description the body's Content-Type is not NDJSON (application/x-ndjson; a body without a Content-Type is read as NDJSON) */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17354,6 +17494,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17377,6 +17518,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17401,6 +17543,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17439,6 +17582,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17448,6 +17592,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17472,6 +17617,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17495,6 +17641,7 @@ export interface operations {
             /** @description the body did not arrive within RUMMY_SOLVER_BODY_TIMEOUT_S of the request */
             408: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17517,6 +17664,7 @@ export interface operations {
             /** @description request body over the size limit (RUMMY_SOLVER_MAX_BODY_BYTES) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17539,6 +17687,7 @@ export interface operations {
             /** @description the body's Content-Type is not JSON (application/json or application/*+json); a body without a Content-Type is read as JSON */
             415: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17562,6 +17711,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17588,6 +17738,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17611,6 +17762,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17635,6 +17787,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17668,6 +17821,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17677,6 +17831,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17701,6 +17856,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17726,6 +17882,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17749,6 +17906,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17773,6 +17931,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17809,6 +17968,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17818,6 +17978,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17842,6 +18003,7 @@ export interface operations {
                 headers: {
                     /** @description Bearer */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17865,6 +18027,7 @@ export interface operations {
             /** @description no preset of that name */
             404: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17888,6 +18051,7 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17914,6 +18078,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17937,6 +18102,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17961,6 +18127,7 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17995,6 +18162,7 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18004,6 +18172,7 @@ export interface operations {
             /** @description not valid HTTP/1.1 (a Content-Length that is not a number, a malformed request line or header): answered by rummy-solver serve's HTTP protocol before any route, the connection then closed */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18026,6 +18195,7 @@ export interface operations {
             /** @description the request's head (request line and headers) is over RUMMY_SOLVER_MAX_HEADER_BYTES or has more than RUMMY_SOLVER_MAX_HEADERS headers: refused as it arrives, the connection then closed */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
