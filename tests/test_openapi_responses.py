@@ -31,3 +31,14 @@ def test_every_response_lists_the_request_id_header() -> None:
                for status, response in operation["responses"].items()
                if "X-Request-ID" not in response.get("headers", {})]
     assert not missing, missing
+
+
+def test_every_429_and_503_lists_retry_after() -> None:
+    # Every 503 has a Retry-After (docs/INTEGRATION.md), /readyz's not_ready too.
+    document = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
+    missing = [f"{method.upper()} {path}: {status}"
+               for path, item in document["paths"].items()
+               for method, operation in item.items()
+               for status, response in operation["responses"].items()
+               if status in ("429", "503") and "Retry-After" not in response.get("headers", {})]
+    assert not missing, missing

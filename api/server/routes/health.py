@@ -15,7 +15,7 @@ from api.server import metrics
 from api.server.dispatch import answer, settings_of
 from api.server.http_errors import error_response
 from api.server.rate_limit import RateLimiter
-from api.server.routes.deps import METRICS_RESPONSES, PROTOCOL_RESPONSES
+from api.server.routes.deps import ERROR_RESPONSES, METRICS_RESPONSES, PROTOCOL_RESPONSES
 from api.shared.operations import OPERATIONS
 from api.shared.schemas import ErrorResponse, HealthResponse, ReadyResponse, VersionResponse
 from solver.version import version_info
@@ -44,7 +44,8 @@ async def healthz() -> HealthResponse:
         "is closed (every keyed request would be refused)"),
                      "content": {"application/json": {"example": {"detail": [{
                          "type": "not_ready", "loc": ["readyz"],
-                         "msg": "self-check solve answered deadwood 40, expected 33"}]}}}}},
+                         "msg": "self-check solve answered deadwood 40, expected 33"}]}}},
+                     "headers": ERROR_RESPONSES[503]["headers"]}},
 )
 async def readyz(request: Request) -> Response:
     """Readiness: a solver process solves a small gin hand and the answer is checked;

@@ -14459,6 +14459,8 @@ export interface operations {
             /** @description the self-check failed, or Redis does not answer while RUMMY_SOLVER_RATE_LIMIT_FAIL is closed (every keyed request would be refused) */
             503: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
