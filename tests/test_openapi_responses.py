@@ -42,3 +42,31 @@ def test_every_429_and_503_lists_retry_after() -> None:
                for status, response in operation["responses"].items()
                if status in ("429", "503") and "Retry-After" not in response.get("headers", {})]
     assert not missing, missing
+
+
+def test_the_answers_that_carry_deprecation_headers_list_them() -> None:
+    # A request setting a deprecated field (rules.opening_points ...) gets
+    # Deprecation and Link on its 200, or on a 422 of the solver.
+    import warnings
+
+    from api.server.main import create_app
+    from api.shared.settings import Settings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    document = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
+    requests = [("/v1/solve", {"variant": "basic", "hand": "4H 5H 6H 7H 9C",
+                               "rules": {"opening_points": 30}}),
+                ("/v1/solve/batch", {"requests": [{"variant": "gin", "hand": "AS 2S 3S",
+                                                   "rules": {"min_sequences": 1}}]}),
+                ("/v1/advise", {"game": "gin", "hand": "AS 2S 3S 4S 7H 7D 7C KD QH 4C",
+                                "upcard": "9S", "me": 1, "dealer": 0, "history": [],
+                                "rules": {"opening_points": 30}})]
+    with TestClient(create_app(Settings(processes=0))) as client:
+        for path, body in requests:
+            response = client.post(path, json=body)
+            assert response.headers["Deprecation"].startswith("@"), path
+            listed = document["paths"][path]["post"]["responses"][str(response.status_code)]
+            assert {"Deprecation", "Link"} <= set(listed.get("headers", {})), (path, listed)

@@ -51,6 +51,62 @@ def document_request_id(document: dict[str, Any]) -> None:
                     "$ref": "#/components/headers/X-Request-ID"}
 
 
+DEPRECATION_HEADERS: dict[str, Any] = {
+    "Deprecation": {
+        "description": "only when the request used a deprecated field (marked deprecated in "
+                       "its schema): the date the deprecation took effect, an RFC 9745 "
+                       "Structured Field Date such as @1795996800",
+        "schema": {"type": "string"}},
+    "Link": {
+        "description": "with Deprecation: where the notes are, "
+                     "</docs>; rel=\"deprecation\"; type=\"text/html\"",
+        "schema": {"type": "string"}},
+}
+"""The headers of an answer to a request that used a deprecated field
+(``api.shared.deprecation``): its 200, and a 422 of the solver."""
+
+
+def _reaches_deprecated(schema: Any, schemas: dict[str, Any], seen: set[str]) -> bool:
+    """Whether ``schema``, or a schema it refers to, has a deprecated property."""
+    if isinstance(schema, list):
+        return any(_reaches_deprecated(item, schemas, seen) for item in schema)
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("deprecated") is True:
+        return True
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(REF_TEMPLATE.format(model="")):
+        name = ref.rpartition("/")[2]
+        if name in seen:
+            return False
+        seen.add(name)
+        return _reaches_deprecated(schemas.get(name), schemas, seen)
+    return any(_reaches_deprecated(value, schemas, seen)
+               for key, value in schema.items() if key not in ("examples", "default"))
+
+
+def document_deprecation(document: dict[str, Any]) -> None:
+    """List ``Deprecation`` and ``Link`` on the 200 and 422 of every operation
+    whose JSON request can hold a deprecated field."""
+    schemas = document.get("components", {}).get("schemas", {})
+    headers = document.setdefault("components", {}).setdefault("headers", {})
+    used = False
+    for item in document.get("paths", {}).values():
+        for operation in item.values():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body is None or not _reaches_deprecated(body.get("schema"), schemas, set()):
+                continue
+            used = True
+            for status in ("200", "422"):
+                response = operation["responses"].get(status)
+                if response is not None:
+                    response.setdefault("headers", {}).update(
+                        {name: {"$ref": f"#/components/headers/{name}"}
+                         for name in DEPRECATION_HEADERS})
+    if used:
+        headers.update(DEPRECATION_HEADERS)
+
+
 def request_schemas() -> dict[str, Any]:
     """The JSON schemas of every operation's request model and what they refer to."""
     models: list[tuple[type[BaseModel], JsonSchemaMode]] = [
@@ -97,6 +153,7 @@ def install_openapi(app: FastAPI) -> None:
                 schemas.setdefault(name, schema)
             document["components"]["securitySchemes"] = SECURITY_SCHEMES
             document_request_id(document)
+            document_deprecation(document)
             document["security"] = [{}, {"BearerKey": []}, {"ApiKeyHeader": []}]
             app.openapi_schema = document
         return app.openapi_schema

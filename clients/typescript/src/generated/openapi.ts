@@ -14094,6 +14094,10 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
+        /** @description only when the request used a deprecated field (marked deprecated in its schema): the date the deprecation took effect, an RFC 9745 Structured Field Date such as @1795996800 */
+        Deprecation: string;
+        /** @description with Deprecation: where the notes are, </docs>; rel="deprecation"; type="text/html" */
+        Link: string;
         /** @description the request's id, under which the service logs it: the X-Request-ID the request sent (letters, digits and ._:-, up to 128 characters), or a fresh one (32 hex digits) */
         "X-Request-ID": string;
     };
@@ -14201,6 +14205,8 @@ export type VariantList = components['schemas']['VariantList'];
 export type VersionResponse = components['schemas']['VersionResponse'];
 export type WildMeldValue = components['schemas']['WildMeldValue'];
 export type WorstOut = components['schemas']['WorstOut'];
+export type HeaderDeprecation = components['headers']['Deprecation'];
+export type HeaderLink = components['headers']['Link'];
 export type HeaderXRequestId = components['headers']['X-Request-ID'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -14499,6 +14505,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -14628,6 +14636,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -14742,6 +14752,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -14871,6 +14883,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -14985,6 +14999,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -15114,6 +15130,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -15228,6 +15246,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -15357,6 +15377,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -15471,6 +15493,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -15600,6 +15624,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -15714,6 +15740,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -15843,6 +15871,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -15957,6 +15987,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -16086,6 +16118,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -16200,6 +16234,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -16329,6 +16365,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -16686,6 +16724,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -16815,6 +16855,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -16929,6 +16971,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -17058,6 +17102,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -17172,6 +17218,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -17301,6 +17349,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -17584,6 +17634,8 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -17713,6 +17765,8 @@ export interface operations {
             /** @description malformed request (not UTF-8, not JSON, nested too deep, wrong types) or a domain error (unknown card, too many copies, bad knob, limits); type is a stable code and loc points at the field and index */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
