@@ -124,6 +124,27 @@ def test_healthz(client: TestClient) -> None:
     assert response.json() == {"status": "ok"}
 
 
+@pytest.mark.parametrize(("method", "path", "location"), [
+    ("GET", "/healthz/", "/healthz"),
+    ("GET", "/v1/variants/gin/?x=1", "/v1/variants/gin?x=1"),
+    ("POST", "/v1/solve/", "/v1/solve"),
+])
+def test_a_trailing_slash_redirects_by_a_relative_location(
+        client: TestClient, method: str, path: str, location: str) -> None:
+    """Starlette's redirect named the scheme and host uvicorn saw: http behind a TLS proxy,
+    so a client following it left https. A relative Location keeps the client's."""
+    answer = client.request(method, path, follow_redirects=False,
+                            json={"variant": "gin", "hand": "AS 2S 3S"} if method == "POST" else None)
+    assert (answer.status_code, answer.headers["location"]) == (307, location)
+
+
+def test_a_path_no_route_serves_is_named(client: TestClient) -> None:
+    answer = client.get("/v1/solv/", follow_redirects=False)
+    assert answer.status_code == 404
+    assert answer.json()["detail"] == [{"type": "not_found", "loc": ["path"],
+                                        "msg": "no route serves '/v1/solv/'"}]
+
+
 @pytest.mark.parametrize("path", ["/healthz", "/readyz", "/version"])
 def test_probes_answer_head_as_get_without_a_body(client: TestClient, path: str) -> None:
     """Uptime monitors probe with HEAD: a 405 there reads as the service down."""

@@ -12,8 +12,9 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from api.shared.errors import (
     MAX_ERROR_BYTES,
@@ -68,8 +69,37 @@ async def _on_http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     headers: dict[str, Any] | None = dict(exc.headers) if exc.headers else None
-    return error_response(exc.status_code, code, str(exc.detail),
+    message = str(exc.detail)
+    if code == "not_found" and message == "Not Found":  # no route: say which path
+        path = request.url.path
+        stripped = path.rstrip("/")
+        if _served(request, stripped):
+            # asked with a trailing slash: 307 (the method and body kept) to the path
+            # without it, by a relative Location, which keeps the scheme the client
+            # used (Starlette's absolute one named http behind a TLS proxy)
+            query = request.url.query
+            return RedirectResponse(stripped + (f"?{query}" if query else ""), 307)
+        message = _no_route(path)
+    return error_response(exc.status_code, code, message,
                           ("path",) if code == "not_found" else ("method",), headers)
+
+
+def _served(request: Request, path: str) -> bool:
+    """Whether a route of the app serves ``path`` (another path than the request's)
+    for the request's method."""
+    if not path or path == request.url.path or len(path) > 1000:
+        return False
+    scope = {**request.scope, "path": path}
+    return any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes)
+
+
+def _no_route(path: str) -> str:
+    """The message of a path no route serves (a long one cut).
+
+    >>> _no_route("/v1/solv")
+    "no route serves '/v1/solv'"
+    """
+    return f"no route serves {path if len(path) <= 120 else path[:117] + '...'!r}"
 
 
 def install_exception_handlers(app: FastAPI) -> None:

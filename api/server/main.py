@@ -96,6 +96,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=API_VERSION,
         description=DESCRIPTION,
         lifespan=lifespan,
+        # Starlette's 307 to the path without its slash is absolute, with the scheme the
+        # proxy in front spoke to us (http behind TLS): api.server.http_errors redirects
+        redirect_slashes=False,
         docs_url=None,
         redoc_url=None,
         openapi_tags=[
