@@ -34,6 +34,20 @@ def test_summaries_key_players_by_id_and_skip_other_answers() -> None:
     assert out["players"]["bob"]["hands"] == 2
 
 
+def test_a_game_counts_once_for_an_id_at_two_seats() -> None:
+    """A self-play record (one id at both seats) is one game of that id, not two; its
+    seats' figures (hands, decisions) both count (audit of the review)."""
+    answer = review(GIN, seed=3, level="novice", time_limit_ms=60_000).to_dict()
+    for player in answer["players"]:
+        player["player"] = "bot"
+    summaries = Summaries()
+    assert summaries.add(answer)
+    bot = summaries.to_dict()["players"]["bot"]
+    assert bot["games"] == {"gin": 1}
+    assert bot["hands"] == 2 and bot["decisions"] == sum(
+        p["decisions"] for p in answer["players"])
+
+
 def test_a_players_points_are_kept_game_by_game_too() -> None:
     """Points of different games are unlike units: beside the pooled figures a
     player's ``by_game`` holds each game's own (audit 5: one player's result

@@ -12,7 +12,9 @@ The figures in points (points lost, luck, result) are each game's own
 points: over several games they add unlike units (a gin point is not a
 Rummy 500 point), so each player's ``by_game`` holds the same figures game
 by game; the rating and the accuracy are in units of each game and pool
-across games as they are.
+across games as they are.  A game counts once in an id's ``games`` however
+many seats the id held (a self-play record); each seat's hands and
+decisions count.
 
 >>> summaries = Summaries()
 >>> totals = Totals(hands=1, decisions=4, points_lost=2.0, units_lost=0.1, accuracy=380.0)
@@ -51,12 +53,14 @@ class Summaries:
             return False
         self.reviews += 1
         self.incomplete += answer.get("complete") is False
+        game = str(answer.get("game"))
         for player in players:
-            name, game = str(player["player"]), str(answer.get("game"))
+            name = str(player["player"])
             sums = Totals.from_dict(player)
             self.totals.setdefault(name, Totals()).add(sums)
             self.by_game.setdefault(name, {}).setdefault(game, Totals()).add(sums)
-            self.games.setdefault(name, Counter())[game] += 1
+        for name in {str(player["player"]) for player in players}:  # a game once per id,
+            self.games.setdefault(name, Counter())[game] += 1  # however many seats it held
         return True
 
     def to_dict(self) -> dict[str, Any]:
