@@ -55,10 +55,24 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _finite(text: str) -> float:
+_WHOLE_LIMIT = 2**53
+"""Whole numbers written with a fraction or an exponent up to this size are
+read as integers (every one below it is exact as a float)."""
+
+
+def _finite(text: str) -> float | int:
+    """A JSON number written with a fraction or an exponent: a whole one is the
+    integer it is (JSON Schema's ``integer`` takes ``500.0``, and strict fields
+    would refuse the float).
+
+    >>> _finite("500.0"), _finite("5e2"), _finite("0.5")
+    (500, 500, 0.5)
+    """
     value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"number {text[:40]} is out of range")
+    if value.is_integer() and abs(value) <= _WHOLE_LIMIT:
+        return int(value)
     return value
 
 

@@ -1,6 +1,7 @@
 """Request and response models of the HTTP API (pydantic v2), with examples.
 
-Requests are strict (``"1"`` is not an integer, ``1`` is not a boolean) and
+Requests are strict (``"1"`` is not an integer, ``1`` is not a boolean; a
+whole number written ``500.0`` is the integer 500, as JSON Schema reads it) and
 reject unknown fields, so a typo in a field or knob name is a 422 rather than
 silently ignored.  Every list and string has a size bound, so validating any
 body is cheap.  Responses describe the library's ``to_dict()`` wire forms

@@ -15,7 +15,7 @@ export const ERROR_CODES = {
   "list_type": "a list was expected",
   "too_long": "a list is longer than allowed",
   "too_short": "a list is shorter than allowed (a round: 2 players at least)",
-  "int_type": "an integer was expected (\"1\", 1.5 and true are not integers)",
+  "int_type": "an integer was expected (\"1\", 1.5 and true are not integers; 500.0 is 500)",
   "float_type": "a number was expected (\"1\", true and null are not numbers; a review's result)",
   "bool_type": "true or false was expected",
   "greater_than_equal": "a number below its minimum",
