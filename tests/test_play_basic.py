@@ -259,10 +259,10 @@ def test_the_playouts_throw_and_hand_worth_follow_their_definitions() -> None:
     from solver.play.laydown.fast import (
         _distinct_candidates,
         _may_meld,
-        _wanted_mask,
         links,
         run_spot,
         set_spot,
+        wanted_mask,
     )
 
     rng = random.Random(7)
@@ -293,7 +293,7 @@ def test_the_playouts_throw_and_hand_worth_follow_their_definitions() -> None:
                 assert player._net_now(list(hand), table) == \
                     laid - sum(values.hand[c] for c in rest)
                 for spot in copies:  # the wanted cards' mask is ``Spot.wanted`` and ``fits``
-                    assert [c for c in range(JOKER) if _wanted_mask([spot]) >> c & 1] == \
+                    assert [c for c in range(JOKER) if wanted_mask([spot]) >> c & 1] == \
                         sorted(spot.wanted()) == [c for c in range(JOKER) if spot.fits(c)]
                 naturals = sorted(c for c in cards if c != JOKER)
                 assert _may_meld(naturals, values.ace_high) == \

@@ -49,7 +49,16 @@ from solver.errors import InvalidStateError
 from solver.hints import PileUse, forced_uses
 from solver.layoffs import LayoffSearch, Play, TableMeld, count_cards, extensions, read_table_meld
 from solver.play.advice import Advice, Layoff, Move, MoveValue, counted
-from solver.play.laydown.fast import FastPlayer, Held, Spot, links, run_spot, run_top, set_spot
+from solver.play.laydown.fast import (
+    FastPlayer,
+    Held,
+    Spot,
+    links,
+    run_spot,
+    run_top,
+    set_spot,
+    wanted_mask,
+)
 from solver.play.laydown.params import LAY_DOWN_PARAMS, LayDownParams
 from solver.play.laydown.state import LayDownState, added_cards, keeps_places, take_depth
 from solver.play.laydown.variant import Variant
@@ -205,6 +214,8 @@ class LayDownDecision:
         """The table after each play (its melds and layoffs), read once."""
         self._turns = 0
         """The turns every playout has played (``turns_played``)."""
+        self._playout_spots: dict[tuple[object, ...], list[Spot]] = {}
+        """The table's spots a playout starts from, by move (``_table_spots``)."""
 
     # -- the moves -----------------------------------------------------------------
     def moves(self) -> list[tuple[Move, int, int]]:
@@ -615,6 +626,17 @@ class LayDownDecision:
     def _spots(self) -> list[Spot]:
         return [self._spot(tm) for tm in self.state.table]
 
+    def _table_spots(self, move: Move) -> list[Spot]:
+        """The spots of the table a playout of ``move`` starts from (the table
+        after its play: today's for a draw), read once for every move of the
+        same play and copied for each playout, which lays cards on them."""
+        key = (move.melds, move.layoffs)
+        spots = self._playout_spots.get(key)
+        if spots is None:
+            spots = self._playout_spots[key] = [self._spot(tm)
+                                                for tm in self._table_after(move)]
+        return [spot.copy() for spot in spots]
+
     def play_out(self, move: Move, world: _World, until: float) -> tuple[float, float] | None:
         """The move's margin and win (1, a tie shared) in one deal; None when
         the clock passes ``until`` (checked every turn) before the end."""
@@ -626,7 +648,7 @@ class LayDownDecision:
         hands[me] = list(state.hand)
         stock = list(world.stock)
         pile = list(state.discard_pile)
-        table = self._spots()
+        table = self._table_spots(move)
         penalty = self.variant.pile_penalty or 0
         laid = [float(seat.laid_points - penalty * seat.penalties) for seat in state.seats]
         fast = self.fast
@@ -663,7 +685,6 @@ class LayDownDecision:
                 for c in lay.cards:
                     hand.remove(c)
             laid[me] += play.laid_now - play.penalty
-            table = [self._spot(tm) for tm in play.table_after]
             if move.card is not None:
                 hand.remove(move.card)
                 pile.append(move.card)
@@ -678,7 +699,8 @@ class LayDownDecision:
             seat = (seat + 1) % n
             turns += 1
             hand = hands[seat]
-            depth = fast.draw(hand, pile, table)
+            wanted = wanted_mask(table)  # the table changes in the turn's lay only
+            depth = fast.draw(hand, pile, table, wanted)
             if depth == 0:
                 if not stock and not turn_over_pile(self.variant, stock, pile):
                     break
@@ -690,22 +712,23 @@ class LayDownDecision:
                 hand.extend(taken)
                 keep = taken[-1] if depth == 1 else None
                 must = taken[0] if depth > 1 else None
-            over = self._fast_rest(seat, hands, table, pile, laid, keep, must, early)
+            over = self._fast_rest(seat, hands, table, pile, laid, keep, must, early, wanted)
         self._turns += 1 + turns
         return round_outcome(self.variant, hands, laid, early, seat, me, over)
 
     def _fast_rest(self, seat: int, hands: dict[int, list[int]], table: list[Spot],
                    pile: list[int], laid: list[float], keep: int | None, must: int | None,
-                   early: list[bool]) -> bool:
+                   early: list[bool], wanted: int | None = None) -> bool:
         """The fast player's turn after its draw (``must``: the card taken from
-        below the top; ``early``: who laid a card in an earlier turn, updated);
-        whether the round is over."""
+        below the top; ``early``: who laid a card in an earlier turn, updated;
+        ``wanted``: the table's ``wanted_mask`` when known); whether the round
+        is over."""
         hand = hands[seat]
         held, before = len(hand), early[seat]
         if self.variant.throw_to_close:
             laid[seat] += self.fast.lay_keeping(hand, table, keep)
         elif not (self._may_hold and self.fast.holds(hand, table, before)):
-            laid[seat] += self.fast.lay(hand, table)
+            laid[seat] += self.fast.lay(hand, table, wanted=wanted)
         if must is not None and must in hand:
             laid[seat] -= self.variant.pile_penalty or 0
         if not hand:

@@ -116,9 +116,10 @@ _SET_WANTED = [[sum(1 << (suit * 13 + rank) for suit in range(4) if not suits >>
 """The cards a set of a rank (first index) with natural suits (second) takes."""
 
 
-def _wanted_mask(spots: Sequence[Spot]) -> int:
+def wanted_mask(spots: Sequence[Spot]) -> int:
     """The natural cards one of ``spots`` takes now, as one bit mask over card
-    ids (``Spot.wanted``'s rule, inline: the playouts ask it on every turn)."""
+    ids (``Spot.wanted``'s rule, inline: the playouts ask it on every turn; a
+    card ``fits`` a spot exactly when it is in the mask)."""
     mask = 0
     for spot in spots:
         if spot.run:
@@ -198,10 +199,10 @@ class FastPlayer:
         melds, rest, points, spots, _ = self._peek(hand)
         return [list(m) for m in melds], list(rest), points, [spot.copy() for spot in spots]
 
-    def _find_melds(self, hand: Sequence[int]) -> tuple[list[list[int]], list[int], int,
-                                                         list[Spot]]:
-        naturals = sorted(c for c in hand if c != JOKER)
-        jokers = len(hand) - len(naturals)
+    def _find_melds(self, sorted_hand: Sequence[int]) -> tuple[list[list[int]], list[int], int,
+                                                                list[Spot]]:
+        naturals = [c for c in sorted_hand if c != JOKER]
+        jokers = len(sorted_hand) - len(naturals)
         values = self.values
         if not _may_meld(naturals, values.ace_high):
             if not jokers:
@@ -260,18 +261,21 @@ class FastPlayer:
         return hit
 
     def lay(self, hand: list[int], table: list[Spot], keep_one: bool = False,
-            keep: int | None = None) -> int:
+            keep: int | None = None, wanted: int | None = None) -> int:
         """Lay down every meld and lay off every card that fits (the fast player
         always does); ``hand`` keeps what is left; the points laid.
         ``keep_one``: no layoff takes the last card other than ``keep`` (the
-        melds must leave one: ``lay_keeping`` sees to that)."""
+        melds must leave one: ``lay_keeping`` sees to that); ``wanted``: the
+        table's ``wanted_mask`` when the caller has it."""
         melds, kept, points, spots, kept_bits = self._peek(hand)
         if not table and not melds:
             return 0
         rest = list(kept)
+        if wanted is None:
+            wanted = wanted_mask(table)
         table.extend([spot.copy() for spot in spots])
         fit: dict[int, Spot] = {}
-        if _wanted_mask(table) & kept_bits:  # else no layoff: most turns
+        if (wanted | wanted_mask(spots)) & kept_bits:  # else no layoff: most turns
             for spot in table:
                 for card in spot.wanted():
                     fit.setdefault(card, spot)
@@ -356,14 +360,16 @@ class FastPlayer:
         """What ``lay`` lays from ``hand`` less the points it leaves there
         (``hand`` and ``table`` unchanged)."""
         _, rest, points, spots, rest_bits = self._peek(hand)
-        if not rest_bits >> JOKER & 1 and not (_wanted_mask(table) | _wanted_mask(spots)) & rest_bits:
+        if not rest_bits >> JOKER & 1 and not (wanted_mask(table) | wanted_mask(spots)) & rest_bits:
             return points - sum(self.values.hand[c] for c in rest)  # the melds alone
         copies = [spot.copy() for spot in table]
         points = self.lay(hand, copies)
         return points - sum(self.values.hand[c] for c in hand)
 
-    def draw(self, hand: Sequence[int], pile: Sequence[int], table: Sequence[Spot]) -> int:
-        """How many pile cards to take (0: the stock)."""
+    def draw(self, hand: Sequence[int], pile: Sequence[int], table: Sequence[Spot],
+             wanted: int | None = None) -> int:
+        """How many pile cards to take (0: the stock); ``wanted``: the table's
+        ``wanted_mask`` when the caller has it."""
         if not pile:
             return 0
         look = min(len(pile), self.deep_look if self.deep_takes else 1)
@@ -371,7 +377,7 @@ class FastPlayer:
         if look == 1 and top != JOKER:  # most turns: a top that nothing can use
             partners = sum(map(_LINKED_OR_SELF[top].__contains__, hand))
             if (partners < 2 and not (partners and JOKER in hand)
-                    and not any(spot.fits(top) for spot in table)):
+                    and not (wanted_mask(table) if wanted is None else wanted) >> top & 1):
                 return 0  # ``Held.completes`` needs two partners, or one and a joker
         best_depth, best_gain = 0, 0
         before: int | None = None
@@ -402,8 +408,13 @@ class FastPlayer:
             options = [c for c in hand if c != keep] or list(hand)
             naturals = [c for c in options if c != JOKER] or options
         held = _bits(hand)
+        points = self.values.hand
+        weight = self.link_weight
         if held.bit_count() == len(hand):  # one copy of each card: links from one mask
             jokers = held >> JOKER & 1
+            if not self.feed_care and naturals[0] != JOKER:  # most throws: one pass, as one int
+                return max((points[c] - weight * (jokers + (held & _LINKED_MASK[c]).bit_count()))
+                           * _TIE + c for c in naturals) % _TIE
             linked = [3 if c == JOKER else jokers + (held & _LINKED_MASK[c]).bit_count()
                       for c in naturals]
         else:  # two decks: count the copies
@@ -413,9 +424,10 @@ class FastPlayer:
             copies, jokers = count.__getitem__, count[JOKER]
             linked = [3 if c == JOKER else jokers + sum(map(copies, _LINKED[c]))
                       for c in naturals]
-        points = self.values.hand
-        weight = self.link_weight
         theirs = Held(next_hand) if self.feed_care and next_hand is not None else None
+        if theirs is None:  # the most points less the links, the higher card on a tie, as one int
+            return max((points[c] - weight * links_of_c) * _TIE + c
+                       for c, links_of_c in zip(naturals, linked, strict=True)) % _TIE
         best: tuple[int, int] | None = None
         for c, links_of_c in zip(naturals, linked, strict=True):  # ``links(c, hand)``, fast
             score = points[c] - weight * links_of_c
@@ -425,6 +437,11 @@ class FastPlayer:
                 best = (score, c)
         assert best is not None
         return best[1]
+
+
+_TIE = 64
+"""More than any card id (``JOKER`` is 52): ``score * _TIE + card`` orders by the
+score, then the card, as the pair ``(score, card)`` does."""
 
 
 def _throwable_after(rest: Sequence[int], card: int, keep: int | None) -> bool:
@@ -700,4 +717,5 @@ def _pair_spot(a: int, b: int) -> Spot | None:
     return None
 
 
-__all__ = ["FastPlayer", "Held", "Spot", "links", "run_spot", "run_top", "set_spot"]
+__all__ = ["FastPlayer", "Held", "Spot", "links", "run_spot", "run_top", "set_spot",
+           "wanted_mask"]
