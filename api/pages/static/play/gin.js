@@ -10,18 +10,15 @@
 "use strict";
 
 (() => {
-  const { cardElement, cardRow, shortName, symbolize, sortKey, element, span } = window.RummyCards;
-  const { api, describeError, sleep } = window.RummyTableApi;
+  const { cardElement, cardRow, shortName, symbolize, element, span } = window.RummyCards;
+  const { api, describeError } = window.RummyTableApi;
   const tablePage = window.RummyTablePage;
-  const chart = window.RummyAdviceChart;
+  const { HUMAN, setStatus, sorted } = tablePage;
+  const cards = tablePage.cardWords;
   const { Game, GAME, MATCH_TARGET, WALL, SEED_MAX, randomSeed } = window.GinReferee;
   const W = window.RummyWords;
 
-  const HUMAN = 0;
   const BOT = 1;
-  const LEVELS = ["novice", "standard", "expert"];
-  const BOT_DELAY_MS = 700;
-  const MAX_DELAY_MS = 5000;
   const SHOWN_MOVES = 3;
   const PLAYERS = ["you", "bot"]; // the record's player ids, by seat
   const SEAT_CLASS = ["you", "bot"]; // the review's colour classes, by seat
@@ -30,7 +27,7 @@
 
   const match = {
     seed: 0, handNumber: 1, score: [0, 0], botLevel: "standard", hintLevel: "standard",
-    delay: BOT_DELAY_MS,
+    delay: tablePage.BOT_DELAY_MS,
   };
   let game = null;
   let knocks = null; // POST /v1/gin/knock's answer for the human's decision
@@ -42,10 +39,7 @@
 
   // ---------------------------------------------------------------- errors
 
-  const errors = tablePage.errorPanel(() => setStatus(""));
-  const showError = errors.show;
-  const clearError = errors.clear;
-  const refuse = errors.refuse;
+  const { show: showError, clear: clearError, refuse } = tablePage.errorPanel();
 
   // ---------------------------------------------------------------- review
 
@@ -63,40 +57,29 @@
     return seat === HUMAN ? "You" : "The bot";
   }
 
-  function cards(tokens) {
-    return tokens.map(shortName).join(" ");
-  }
-
   /** A move in words, for the player `seat` ("Discard 9♠", "The bot draws from the stock"). */
   function moveWords(move, { seat = null, phase = null } = {}) {
-    const card = move.card ? shortName(move.card) : "";
-    const subject = seat === null ? "" : who(seat) + " ";
-    const lower = (text) => text[0].toLowerCase() + text.slice(1);
-    const verb = (you, them) => (seat === null ? you : subject + (seat === HUMAN ? lower(you) : them));
-    switch (move.action) {
-      case W.PASS:
-        if (phase === W.WALL) return verb("Pass: end the hand without a score", "passes at the wall: the hand ends");
-        return verb(`Pass on the ${card || "upcard"}`, `passes on the ${card || "upcard"}`);
-      case W.TAKE_DISCARD:
-        if (phase === W.WALL) return verb(`Take ${card} and knock`, `takes ${card} to knock`);
-        return verb(`Take ${card} from the pile`, `takes ${card} from the pile`);
-      case W.DRAW_STOCK:
-        return verb("Draw from the stock", "draws from the stock");
-      case W.DISCARD:
-        return verb(`Discard ${card}`, `discards ${card}`);
-      case W.KNOCK: {
-        const gin = move.deadwood && move.deadwood.length === 0;
-        return gin ? verb(`Gin: throw ${card} and show every card melded`, `goes gin, throwing ${card}`)
-          : verb(`Knock, throwing ${card}`, `knocks, throwing ${card}`);
+    return tablePage.moveWords(move, seat, who, (m, card, verb) => {
+      switch (m.action) {
+        case W.PASS:
+          if (phase === W.WALL) return verb("Pass: end the hand without a score", "passes at the wall: the hand ends");
+          return verb(`Pass on the ${card || "upcard"}`, `passes on the ${card || "upcard"}`);
+        case W.TAKE_DISCARD:
+          return phase === W.WALL ? verb(`Take ${card} and knock`, `takes ${card} to knock`) : undefined;
+        case W.KNOCK: {
+          const gin = m.deadwood && m.deadwood.length === 0;
+          return gin ? verb(`Gin: throw ${card} and show every card melded`, `goes gin, throwing ${card}`)
+            : verb(`Knock, throwing ${card}`, `knocks, throwing ${card}`);
+        }
+        case W.LAY_OFF: {
+          const laid = (m.layoffs || []).flatMap((l) => l.cards);
+          return laid.length ? verb(`Lay off ${cards(laid)} and show your melds`, `lays off ${cards(laid)}`)
+            : verb("Show your melds (nothing to lay off)", "shows its melds (nothing to lay off)");
+        }
+        default:
+          return undefined;
       }
-      case W.LAY_OFF: {
-        const laid = (move.layoffs || []).flatMap((l) => l.cards);
-        return laid.length ? verb(`Lay off ${cards(laid)} and show your melds`, `lays off ${cards(laid)}`)
-          : verb("Show your melds (nothing to lay off)", "shows its melds (nothing to lay off)");
-      }
-      default:
-        return move.action;
-    }
+    });
   }
 
 
@@ -104,10 +87,7 @@
   // ------------------------------------------------------------------- URL
 
   function readUrl() {
-    const params = new URLSearchParams(location.search);
-    tablePage.readSettings(params, match, {
-      seedMax: SEED_MAX, randomSeed, levels: LEVELS, defaultDelay: BOT_DELAY_MS, maxDelay: MAX_DELAY_MS,
-    });
+    const params = tablePage.readSettings(match, { seedMax: SEED_MAX, randomSeed });
     match.handNumber = tablePage.numberParam(params, "hand", 1, 1000) ?? 1;
     const score = /^(\d{1,3})-(\d{1,3})$/.exec(params.get("score") || "");
     match.score = score && Number(score[1]) < MATCH_TARGET && Number(score[2]) < MATCH_TARGET
@@ -116,15 +96,11 @@
 
   function syncUrl() {
     const score = match.score[0] || match.score[1] ? `${match.score[0]}-${match.score[1]}` : null;
-    const url = tablePage.shareUrl(match, [["hand", String(match.handNumber)], ["score", score]], BOT_DELAY_MS);
+    const url = tablePage.shareUrl(match, [["hand", String(match.handNumber)], ["score", score]]);
     tablePage.showUrl(url, match.seed);
   }
 
   // -------------------------------------------------------------- the turn
-
-  function setStatus(text) {
-    $("status").textContent = text;
-  }
 
   function startHand() {
     epoch += 1;
@@ -135,10 +111,7 @@
     drawnCard = null;
     scoreBefore = [...match.score];
     review.clear();
-    $("last-moves").replaceChildren();
-    $("history").replaceChildren();
-    $("outcome").hidden = true;
-    $("outcome").replaceChildren();
+    tablePage.clearTable();
     clearHint();
     syncUrl();
     advance();
@@ -148,10 +121,8 @@
   function advance() {
     clearError();
     render();
-    if ($("hint").dataset.state === "empty") {
-      $("hint-status").textContent = game.phase === W.OVER ? "The hand is over."
-        : game.toAct === BOT ? "Hints are for your turn: the bot is playing." : "Ask for every legal move, ranked.";
-    }
+    tablePage.idleHint(game.phase === W.OVER ? "The hand is over."
+      : game.toAct === BOT ? "Hints are for your turn: the bot is playing." : "Ask for every legal move, ranked.");
     if (game.phase === W.OVER) finishHand();
     else if (game.toAct === BOT) botTurn();
     else humanTurn();
@@ -163,9 +134,7 @@
     const phase = game.phase;
     const { drawn } = game.apply(move);
     epoch += 1;
-    document.body.dataset.turn = "busy"; // until the next decision is worked out
-    const drew = move.action === W.DRAW_STOCK || move.action === W.TAKE_DISCARD;
-    drawnCard = seat === HUMAN && drew ? drawn ?? move.card : null;
+    drawnCard = tablePage.afterMove(seat, move, drawn);
     logMove(seat, move, phase, drawn);
     knocks = null;
     reply = null;
@@ -198,12 +167,10 @@
       return;
     }
     if (at !== epoch) return;
-    document.body.dataset.turn = "human";
-    renderMoves(humanMoves());
-    render();
-    setStatus(turnPrompt());
-    $("hint-button").disabled = false;
-    tablePage.focusTurn();
+    tablePage.yourTurn(() => {
+      renderMoves(humanMoves());
+      render();
+    }, turnPrompt);
   }
 
   function turnPrompt() {
@@ -234,38 +201,21 @@
     return game.legalMoves(knocks).filter((m) => m.action !== W.DISCARD);
   }
 
-  async function botTurn() {
+  function botTurn() {
     const at = epoch;
-    document.body.dataset.turn = "bot";
-    $("hint-button").disabled = true;
     renderMoves([]);
-    setStatus("The bot is thinking…");
-    let advice;
-    try {
-      const body = game.adviceRequest(BOT, { level: match.botLevel, score: match.score });
-      [advice] = await Promise.all([api("v1/advise", body), sleep(match.delay)]);
-    } catch (err) {
-      if (at === epoch) showError(describeError(err, "The bot's move (POST /v1/advise)"), botTurn);
-      return;
-    }
-    if (at !== epoch) return;
-    const move = advice.recommended.move;
-    try {
-      play(move);
-    } catch (err) {
-      showError(`The advisor's move for the bot is not legal here: ${err.message}`, null);
-    }
+    return tablePage.botTurn({
+      name: who(BOT), named: "the bot", body: game.adviceRequest(BOT, { level: match.botLevel, score: match.score }),
+      delay: match.delay, current: () => at === epoch, play: (advice) => play(advice.recommended.move),
+      fail: showError, retry: botTurn,
+    });
   }
 
   /** The human plays `move` (a button, a card, or a hint). */
   function humanPlay(move) {
-    if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
-    if (game.phase !== W.LAYOFF && !game.isLegal(move, knocks)) {
-      refuse(`${moveWords(move)} is not a legal move now.`);
-      return;
-    }
-    $("hint-button").disabled = true;
-    play(move);
+    tablePage.playYours(game, move, {
+      legal: (m) => game.phase === W.LAYOFF || game.isLegal(m, knocks), words: moveWords, refuse, play,
+    });
   }
 
   // ------------------------------------------------------------ the end
@@ -324,9 +274,7 @@
       box.dataset.outcome = result.outcome;
       box.dataset.winner = winnerSeat() === HUMAN ? "you" : "bot";
       box.dataset.points = String(result.points);
-      const head = element("p", "outcome-head", outcomeWords());
-      head.dataset.testid = "outcome-text";
-      box.append(head);
+      box.append(tablePage.outcomeHead(outcomeWords()));
       const knocker = game.knock.player;
       box.append(sideBox(`${who(knocker)} (knocker)`, result.knocker.melds, [], result.knocker.deadwood,
         result.knocker.deadwood_points, "knocker"));
@@ -341,9 +289,7 @@
       box.append(element("p", "note", symbolize(result.explanation)));
     } else {
       box.dataset.outcome = W.WALL;
-      const head = element("p", "outcome-head", "The hand ends at the wall: no score.");
-      head.dataset.testid = "outcome-text";
-      box.append(head);
+      box.append(tablePage.outcomeHead("The hand ends at the wall: no score."));
     }
     const over = match.score.some((s) => s >= MATCH_TARGET);
     const next = element("button", "primary", over ? "New match" : `Next hand (${match.handNumber + 1})`);
@@ -365,13 +311,8 @@
       line.dataset.testid = "match-over";
       box.append(line);
     }
-    const buttons = element("div", "actions outcome-actions");
-    buttons.append(review.button(), next);
-    box.append(buttons);
-    box.hidden = false;
     renderScore();
-    next.focus({ preventScroll: true });
-    box.scrollIntoView({ block: "nearest" });
+    tablePage.showOutcome(box, review.button(), next);
   }
 
   function sideBox(title, melds, layoffs, deadwood, deadwoodPoints, testid, targets = []) {
@@ -394,11 +335,7 @@
       row.append(figure);
     }
     if (row.childNodes.length) box.append(row);
-    if (deadwood.length) {
-      const dead = element("div", "group deadwood");
-      dead.append(element("h3", null, "Deadwood"), cardRow(deadwood, { small: true }));
-      box.append(dead);
-    }
+    if (deadwood.length) box.append(tablePage.deadwoodGroup("Deadwood", deadwood));
     return box;
   }
 
@@ -406,14 +343,7 @@
 
   function render() {
     renderScore();
-    const table = $("table");
-    table.dataset.phase = game.phase;
-    table.dataset.toAct = game.toAct === HUMAN ? "you" : "bot";
-    table.dataset.turnCount = String(game.history.length);
-    $("stock-count").textContent = String(game.stock.length);
-    $("pile-count").textContent = String(game.pile.length);
-    const top = $("pile-top");
-    top.replaceChildren(game.pileTop ? cardElement(game.pileTop) : span("card empty", ""));
+    tablePage.renderTable(game, game.toAct === HUMAN ? "you" : "bot");
     renderBot();
     renderHand();
     renderKnockTable();
@@ -432,7 +362,7 @@
     box.classList.toggle("backs", !reveal);
     box.replaceChildren();
     if (reveal) {
-      for (const card of [...hand].sort((a, b) => sortKey(a) - sortKey(b))) box.append(cardElement(card, { small: true }));
+      for (const card of sorted(hand)) box.append(cardElement(card, { small: true }));
     } else {
       for (let i = 0; i < hand.length; i++) box.append(span("card back small", ""));
     }
@@ -441,18 +371,15 @@
   }
 
   function renderHand() {
-    const hand = [...game.hands[HUMAN]].sort((a, b) => sortKey(a) - sortKey(b));
+    const hand = sorted(game.hands[HUMAN]);
     const box = $("your-hand");
     box.replaceChildren();
-    const mine = game.toAct === HUMAN && document.body.dataset.turn === "human";
+    const mine = tablePage.humansTurn(game);
     const discarding = mine && game.phase === W.AFTER_DRAW;
     const taken = game.takenThisTurn;
     for (const card of hand) {
       const legal = discarding && !game.mustKnock && card !== taken;
-      const node = cardElement(card, { tag: "button" });
-      node.type = "button";
-      node.dataset.testid = "hand-card";
-      if (card === drawnCard) node.classList.add("new");
+      const node = tablePage.handCard(card, drawnCard);
       if (legal) {
         node.dataset.action = W.DISCARD;
         node.dataset.move = W.DISCARD;
@@ -460,11 +387,7 @@
         node.title = `Discard ${shortName(card)}`;
         node.addEventListener("click", tablePage.singleClick(() => humanPlay({ action: W.DISCARD, card })));
       } else {
-        node.disabled = true;
-        if (discarding && card === taken) {
-          node.classList.add("taken");
-          node.title = `${shortName(card)}: just taken from the pile, it cannot go back this turn`;
-        }
+        tablePage.lockCard(node, card, discarding && card === taken);
       }
       box.append(node);
     }
@@ -474,23 +397,13 @@
 
   /** The buttons of the human's moves other than discards (null: still being worked out). */
   function renderMoves(moves) {
-    const box = $("moves");
-    box.replaceChildren();
-    if (moves === null) return;
-    for (const move of moves) {
-      const button = element("button", move.action === W.KNOCK || move.action === W.LAY_OFF ? "primary" : "",
-        moveWords(move, { phase: game.phase }));
-      button.type = "button";
-      button.dataset.testid = "move";
-      button.dataset.move = move.action;
-      if (move.card) button.dataset.card = move.card;
-      if (move.action === W.KNOCK) {
-        button.textContent += move.gin ? "" : ` (deadwood ${move.deadwoodPoints})`;
-      }
-      button.addEventListener("click", tablePage.singleClick(() => humanPlay(move)));
-      box.append(button);
-    }
-    if (game.phase === W.LAYOFF && moves.length) box.prepend(replyPreview(moves[0]));
+    const box = tablePage.moveButtons(moves, {
+      kind: (move) => (move.action === W.KNOCK || move.action === W.LAY_OFF ? "primary" : ""),
+      words: (move) => moveWords(move, { phase: game.phase })
+        + (move.action === W.KNOCK && !move.gin ? ` (deadwood ${move.deadwoodPoints})` : ""),
+      play: humanPlay,
+    });
+    if (moves && game.phase === W.LAYOFF && moves.length) box.prepend(replyPreview(moves[0]));
   }
 
   function replyPreview(move) {
@@ -519,9 +432,7 @@
     });
     box.append(row);
     if (knock.deadwood.length) {
-      const dead = element("div", "group deadwood");
-      dead.append(element("h3", null, "Deadwood"), cardRow(knock.deadwood, { small: true }));
-      box.append(dead);
+      box.append(tablePage.deadwoodGroup("Deadwood", knock.deadwood));
     } else {
       box.append(element("p", "note", "Gin: no deadwood, nothing to lay off."));
     }
@@ -530,17 +441,13 @@
 
   function logMove(seat, move, phase, drawn) {
     const text = moveWords(move, { seat, phase }) + (seat === HUMAN && drawn ? ` (${shortName(drawn)})` : "");
-    const item = element("li", seat === HUMAN ? "you" : "bot", text);
-    const last = $("last-moves");
-    last.append(item);
-    while (last.children.length > SHOWN_MOVES) last.firstElementChild.remove();
+    let entry = null;
     if (move.action !== W.LAY_OFF) {
       const event = game.history[game.history.length - 1];
-      let words = `seat ${event.player} (${event.player === HUMAN ? "you" : "the bot"}): ${event.action}`;
-      if (event.card) words += ` ${shortName(event.card)}`;
-      if (event.melds) words += `, melds ${event.melds.map(cards).join(" · ")}, deadwood ${cards(event.deadwood) || "none"}`;
-      $("history").append(element("li", null, words));
+      entry = tablePage.historyEntry(event, event.player === HUMAN ? "you" : "the bot")
+        + (event.melds ? `, deadwood ${cards(event.deadwood) || "none"}` : "");
     }
+    tablePage.logMove(seat, text, SHOWN_MOVES, entry);
   }
 
   // ------------------------------------------------------------------ hint
@@ -548,7 +455,7 @@
   const clearHint = tablePage.clearHint;
 
   function hint() {
-    if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
+    if (!tablePage.humansTurn(game)) return;
     const at = epoch;
     const body = game.adviceRequest(HUMAN, { level: match.hintLevel, score: match.score });
     tablePage.askHint(body, match.hintLevel, () => at === epoch, renderAdvice);
@@ -556,8 +463,7 @@
 
   /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
   function renderAdvice(advice) {
-    chart.renderAdvice(advice, {
-      list: $("advice"), ranking: $("advice-ranking"), panel: $("hint"), status: $("hint-status"),
+    tablePage.renderAdvice(advice, {
       words: (move) => moveWords(move, { phase: advice.phase }),
       play: (move) => humanPlay(fromAdvice(move)),
     });

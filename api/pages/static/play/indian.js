@@ -13,19 +13,16 @@
 "use strict";
 
 (() => {
-  const { cardElement, cardRow, shortName, symbolize, sortKey, element, span } = window.RummyCards;
-  const { api, describeError, sleep } = window.RummyTableApi;
+  const { cardElement, cardRow, shortName, symbolize, element, span } = window.RummyCards;
+  const { api, describeError } = window.RummyTableApi;
   const tablePage = window.RummyTablePage;
-  const chart = window.RummyAdviceChart;
-  const { points } = chart;
+  const { HUMAN, setStatus, sorted } = tablePage;
+  const cards = tablePage.cardWords;
+  const { points } = window.RummyAdviceChart;
   const { Game, SEED_MAX, MIN_PLAYERS, MAX_PLAYERS, randomSeed, showNeeds } = window.IndianReferee;
   const W = window.RummyWords;
   const { DROP_FIRST, DROP_MIDDLE, WRONG_DECLARATION, POINTS_CAP } = W.INDIAN13;
 
-  const HUMAN = 0;
-  const LEVELS = ["novice", "standard", "expert"];
-  const BOT_DELAY_MS = 700;
-  const MAX_DELAY_MS = 5000;
   const SHOWN_MOVES = 4;
   const DEFAULT_PLAYERS = 3;
   // Bot styles.  The advisor's drop advice is right for the money (a first drop costs 10, a poor
@@ -39,7 +36,7 @@
 
   const match = {
     seed: 0, dealNumber: 1, players: DEFAULT_PLAYERS, totals: [0, 0, 0], botLevel: "standard",
-    hintLevel: "standard", delay: BOT_DELAY_MS, style: DEFAULT_STYLE,
+    hintLevel: "standard", delay: tablePage.BOT_DELAY_MS, style: DEFAULT_STYLE,
   };
   let game = null;
   let discards = null; // POST /v1/hints/discard's answer for the human's 14 cards
@@ -50,10 +47,7 @@
 
   // ---------------------------------------------------------------- errors
 
-  const errors = tablePage.errorPanel(() => setStatus(""));
-  const showError = errors.show;
-  const clearError = errors.clear;
-  const refuse = errors.refuse;
+  const { show: showError, clear: clearError, refuse } = tablePage.errorPanel();
 
   // ---------------------------------------------------------------- review
 
@@ -80,30 +74,13 @@
     return seat === HUMAN ? "You" : `Bot ${seat}`;
   }
 
-  function cards(tokens) {
-    return tokens.map(shortName).join(" ");
-  }
-
   /** A move in words, for the player `seat` ("Discard 9♠", "Bot 2 draws from the stock"). */
   function moveWords(move, { seat = null } = {}) {
-    const card = move.card ? shortName(move.card) : "";
-    const subject = seat === null ? "" : who(seat) + " ";
-    const lower = (text) => text[0].toLowerCase() + text.slice(1);
-    const verb = (you, them) => (seat === null ? you : subject + (seat === HUMAN ? lower(you) : them));
-    switch (move.action) {
-      case W.TAKE_DISCARD:
-        return verb(`Take ${card} from the pile`, `takes ${card} from the pile`);
-      case W.DRAW_STOCK:
-        return verb("Draw from the stock", "draws from the stock");
-      case W.DISCARD:
-        return verb(`Discard ${card}`, `discards ${card}`);
-      case W.DROP:
-        return verb("Drop", "drops");
-      case W.DECLARE:
-        return verb(`Show: throw ${card} and declare`, `throws ${card} and declares`);
-      default:
-        return move.action;
-    }
+    return tablePage.moveWords(move, seat, who, (m, card, verb) => {
+      if (m.action === W.DROP) return verb("Drop", "drops");
+      if (m.action === W.DECLARE) return verb(`Show: throw ${card} and declare`, `throws ${card} and declares`);
+      return undefined;
+    });
   }
 
 
@@ -116,10 +93,7 @@
   // ------------------------------------------------------------------- URL
 
   function readUrl() {
-    const params = new URLSearchParams(location.search);
-    tablePage.readSettings(params, match, {
-      seedMax: SEED_MAX, randomSeed, levels: LEVELS, defaultDelay: BOT_DELAY_MS, maxDelay: MAX_DELAY_MS,
-    });
+    const params = tablePage.readSettings(match, { seedMax: SEED_MAX, randomSeed });
     match.dealNumber = tablePage.numberParam(params, "deal", 1, 1000) ?? 1;
     match.players = tablePage.numberParam(params, "players", MIN_PLAYERS, MAX_PLAYERS) ?? DEFAULT_PLAYERS;
     match.style = STYLES.includes(params.get("style")) ? params.get("style") : DEFAULT_STYLE;
@@ -133,17 +107,13 @@
       ["deal", String(match.dealNumber)], ["players", String(match.players)],
       ["score", match.totals.some((t) => t !== 0) ? match.totals.join(",") : null],
       ["style", match.style === DEFAULT_STYLE ? null : match.style],
-    ], BOT_DELAY_MS);
+    ]);
     tablePage.showUrl(url, match.seed);
     $("players").value = String(match.players);
     $("bot-style").value = match.style;
   }
 
   // -------------------------------------------------------------- the turn
-
-  function setStatus(text) {
-    $("status").textContent = text;
-  }
 
   function startDeal() {
     epoch += 1;
@@ -153,10 +123,7 @@
     scored = null;
     drawnCard = null;
     review.clear();
-    $("last-moves").replaceChildren();
-    $("history").replaceChildren();
-    $("outcome").hidden = true;
-    $("outcome").replaceChildren();
+    tablePage.clearTable();
     $("show-mode").checked = false;
     clearHint();
     syncUrl();
@@ -167,10 +134,8 @@
   function advance() {
     clearError();
     render();
-    if ($("hint").dataset.state === "empty") {
-      $("hint-status").textContent = game.phase === W.OVER ? "The deal is over."
-        : game.toAct !== HUMAN ? "Hints are for your turn: a bot is playing." : "Ask for every legal move, ranked.";
-    }
+    tablePage.idleHint(game.phase === W.OVER ? "The deal is over."
+      : game.toAct !== HUMAN ? "Hints are for your turn: a bot is playing." : "Ask for every legal move, ranked.");
     if (game.phase === W.OVER) finishDeal();
     else if (game.toAct !== HUMAN) botTurn();
     else humanTurn();
@@ -182,9 +147,7 @@
     const seat = game.toAct;
     const { drawn } = game.apply(move);
     epoch += 1;
-    document.body.dataset.turn = "busy"; // until the next decision is worked out
-    const drew = move.action === W.DRAW_STOCK || move.action === W.TAKE_DISCARD;
-    drawnCard = seat === HUMAN && drew ? drawn ?? move.card : null;
+    drawnCard = tablePage.afterMove(seat, move, drawn);
     logMove(seat, move, drawn, note);
     discards = null;
     declaration = null;
@@ -210,12 +173,10 @@
       discards = answer;
       declaration = game.declarationFrom(discards);
     }
-    document.body.dataset.turn = "human";
-    renderMoves(humanMoves());
-    render();
-    setStatus(turnPrompt());
-    $("hint-button").disabled = false;
-    tablePage.focusTurn();
+    tablePage.yourTurn(() => {
+      renderMoves(humanMoves());
+      render();
+    }, turnPrompt);
   }
 
   function turnPrompt() {
@@ -232,28 +193,18 @@
     return game.legalMoves(declaration).filter((m) => m.action !== W.DISCARD);
   }
 
-  async function botTurn() {
+  function botTurn() {
     const at = epoch;
     const seat = game.toAct;
-    document.body.dataset.turn = "bot";
-    $("hint-button").disabled = true;
     renderMoves([]);
-    setStatus(`${who(seat)} is thinking…`);
-    let advice;
-    try {
-      const body = game.adviceRequest(seat, { level: match.botLevel });
-      [advice] = await Promise.all([api("v1/advise", body), sleep(match.delay)]);
-    } catch (err) {
-      if (at === epoch) showError(describeError(err, `${who(seat)}'s move (POST /v1/advise)`), botTurn);
-      return;
-    }
-    if (at !== epoch) return;
-    const move = botMove(advice);
-    try {
-      play(fromAdvice(move), move !== advice.recommended.move ? "playing on where the advisor would drop" : null);
-    } catch (err) {
-      showError(`The advisor's move for ${who(seat)} is not legal here: ${err.message}`, null);
-    }
+    return tablePage.botTurn({
+      name: who(seat), body: game.adviceRequest(seat, { level: match.botLevel }), delay: match.delay,
+      current: () => at === epoch, fail: showError, retry: botTurn,
+      play: (advice) => {
+        const move = botMove(advice);
+        play(fromAdvice(move), move !== advice.recommended.move ? "playing on where the advisor would drop" : null);
+      },
+    });
   }
 
   /** The move a bot plays from the advice for its seat: the recommendation, except that a
@@ -268,13 +219,9 @@
 
   /** The human plays `move` (a button, a card, or a hint). */
   function humanPlay(move) {
-    if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
-    if (!move || !game.isLegal(move, declaration)) {
-      refuse(`${move ? moveWords(move) : "That"} is not a legal move now.`);
-      return;
-    }
-    $("hint-button").disabled = true;
-    play(move);
+    tablePage.playYours(game, move, {
+      legal: (m) => m && game.isLegal(m, declaration), words: (m) => (m ? moveWords(m) : "That"), refuse, play,
+    });
   }
 
   // ------------------------------------------------------------ the end
@@ -342,9 +289,7 @@
     box.dataset.rummy = String(game.handRummy);
     const dealPoints = scored ? scored.points : new Array(game.players).fill(0);
     box.dataset.points = dealPoints.join(",");
-    const head = element("p", "outcome-head", outcomeWords());
-    head.dataset.testid = "outcome-text";
-    box.append(head);
+    box.append(tablePage.outcomeHead(outcomeWords()));
     if (d) box.append(showBox(d));
     box.append(summaryTable(dealPoints));
     const next = element("button", "primary", `Next deal (${match.dealNumber + 1})`);
@@ -354,13 +299,8 @@
       match.dealNumber += 1;
       startDeal();
     });
-    const buttons = element("div", "actions outcome-actions");
-    buttons.append(review.button(), next);
-    box.append(buttons);
-    box.hidden = false;
     renderTotals();
-    next.focus({ preventScroll: true });
-    box.scrollIntoView({ block: "nearest" });
+    tablePage.showOutcome(box, review.button(), next);
   }
 
   function showBox(d) {
@@ -376,11 +316,7 @@
       row.append(figure);
     }
     if (row.childNodes.length) box.append(row);
-    if (d.deadwood.length) {
-      const dead = element("div", "group deadwood");
-      dead.append(element("h3", null, "Not melded"), cardRow(d.deadwood, { small: true }));
-      box.append(dead);
-    }
+    if (d.deadwood.length) box.append(tablePage.deadwoodGroup("Not melded", d.deadwood));
     if (!d.valid && d.problems.length) {
       const list = element("ul", "problems");
       list.dataset.testid = "show-problems";
@@ -421,7 +357,7 @@
       name.scope = "row";
       const cardsCell = element("td", "summary-cards");
       if (game.dropped[seat]) cardsCell.append(element("span", "note", `dropped (${game.dropped[seat]})`));
-      else cardsCell.append(cardRow([...held].sort((a, b) => sortKey(a) - sortKey(b)), { small: true }));
+      else cardsCell.append(cardRow(sorted(held), { small: true }));
       const count = element("td", null, mine && mine.count !== null ? String(mine.count) : "–");
       const deal = element("td", "summary-points", whole(dealPoints[seat]));
       if (mine) deal.title = symbolize(mine.explanation);
@@ -445,14 +381,8 @@
 
   function render() {
     renderTotals();
-    const table = $("table");
-    table.dataset.phase = game.phase;
-    table.dataset.toAct = game.toAct === HUMAN ? "you" : `bot-${game.toAct}`;
-    table.dataset.turnCount = String(game.history.length);
+    const table = tablePage.renderTable(game, game.toAct === HUMAN ? "you" : `bot-${game.toAct}`, wildMarked);
     table.dataset.players = String(game.players);
-    $("stock-count").textContent = String(game.stock.length);
-    $("pile-count").textContent = String(game.pile.length);
-    $("pile-top").replaceChildren(game.pileTop ? wildMarked(cardElement(game.pileTop), game.pileTop) : span("card empty", ""));
     const cut = cardElement(game.cutCard);
     cut.title = game.cutCard === "JK" ? "A printed joker was cut: only the jokers are wild"
       : `The cut card: every ${shortName(game.cutCard).slice(0, -1)} is wild`;
@@ -502,7 +432,7 @@
       const row = element("div", "cards" + (reveal ? "" : " backs"));
       row.dataset.testid = "bot-hand";
       if (reveal) {
-        for (const card of [...hand].sort((a, b) => sortKey(a) - sortKey(b))) row.append(wildMarked(cardElement(card, { small: true }), card));
+        for (const card of sorted(hand)) row.append(wildMarked(cardElement(card, { small: true }), card));
         row.setAttribute("aria-label", `${who(seat)}'s hand: ${cards(hand)}`);
       } else {
         for (let i = 0; i < hand.length; i++) row.append(span("card back small", ""));
@@ -514,19 +444,16 @@
   }
 
   function renderHand() {
-    const hand = [...game.hands[HUMAN]].sort((a, b) => sortKey(a) - sortKey(b));
+    const hand = sorted(game.hands[HUMAN]);
     const box = $("your-hand");
     box.replaceChildren();
-    const mine = game.toAct === HUMAN && document.body.dataset.turn === "human";
+    const mine = tablePage.humansTurn(game);
     const discarding = mine && game.phase === W.AFTER_DRAW;
     const showing = discarding && $("show-mode").checked;
     const taken = game.takenThisTurn;
     for (const card of hand) {
       const legal = discarding && game.mayThrow(card); // the other copy of a taken card may go
-      const node = wildMarked(cardElement(card, { tag: "button" }), card);
-      node.type = "button";
-      node.dataset.testid = "hand-card";
-      if (card === drawnCard) node.classList.add("new");
+      const node = tablePage.handCard(card, drawnCard, wildMarked);
       if (legal) {
         node.dataset.move = showing ? W.DECLARE : W.DISCARD;
         const label = node.getAttribute("aria-label");
@@ -536,11 +463,7 @@
           humanPlay($("show-mode").checked ? game.showThrowing(discards, card) : { action: W.DISCARD, card });
         }));
       } else {
-        node.disabled = true;
-        if (discarding && card === taken) { // the only copy held: it cannot go back
-          node.classList.add("taken");
-          node.title = `${shortName(card)}: just taken from the pile, it cannot go back this turn`;
-        }
+        tablePage.lockCard(node, card, discarding && card === taken); // the only copy held: it cannot go back
       }
       box.append(node);
     }
@@ -557,34 +480,19 @@
 
   /** The buttons of the human's moves other than discards (null: still being worked out). */
   function renderMoves(moves) {
-    const box = $("moves");
-    box.replaceChildren();
-    if (moves === null) return;
-    for (const move of moves) {
-      const button = element("button", move.action === W.DECLARE ? "primary" : move.action === W.DROP ? "drop-move" : "",
-        moveWords(move));
-      button.type = "button";
-      button.dataset.testid = "move";
-      button.dataset.move = move.action;
-      if (move.card) button.dataset.card = move.card;
-      if (move.action === W.DROP) button.textContent += ` (${game.canDrop} drop: pay ${game.dropCost()})`;
-      button.addEventListener("click", tablePage.singleClick(() => humanPlay(move)));
-      box.append(button);
-    }
+    tablePage.moveButtons(moves, {
+      kind: (move) => (move.action === W.DECLARE ? "primary" : move.action === W.DROP ? "drop-move" : ""),
+      words: (move) => moveWords(move)
+        + (move.action === W.DROP ? ` (${game.canDrop} drop: pay ${game.dropCost()})` : ""),
+      play: humanPlay,
+    });
   }
 
   function logMove(seat, move, drawn, note = null) {
     const text = moveWords(move, { seat }) + (seat === HUMAN && drawn ? ` (${shortName(drawn)})` : "")
       + (move.action === W.DROP ? ` (${game.dropped[seat]})` : "") + (note ? ` (${note})` : "");
-    const item = element("li", seat === HUMAN ? "you" : "bot", text);
-    const last = $("last-moves");
-    last.append(item);
-    while (last.children.length > SHOWN_MOVES) last.firstElementChild.remove();
     const event = game.history[game.history.length - 1];
-    let words = `seat ${event.player} (${event.player === HUMAN ? "you" : who(event.player)}): ${event.action}`;
-    if (event.card) words += ` ${shortName(event.card)}`;
-    if (event.melds) words += `, melds ${event.melds.map(cards).join(" · ")}`;
-    $("history").append(element("li", null, words));
+    tablePage.logMove(seat, text, SHOWN_MOVES, tablePage.historyEntry(event, event.player === HUMAN ? "you" : who(event.player)));
   }
 
   // ------------------------------------------------------------------ hint
@@ -596,7 +504,7 @@
   }
 
   function hint() {
-    if (game.toAct !== HUMAN || document.body.dataset.turn !== "human") return;
+    if (!tablePage.humansTurn(game)) return;
     const at = epoch;
     const body = game.adviceRequest(HUMAN, { level: match.hintLevel });
     tablePage.askHint(body, match.hintLevel, () => at === epoch, renderAdvice);
@@ -631,8 +539,7 @@
 
   /** Every move the advisor ranked: the recommended first and marked, a bar per move. */
   function renderAdvice(advice) {
-    chart.renderAdvice(advice, {
-      list: $("advice"), ranking: $("advice-ranking"), panel: $("hint"), status: $("hint-status"),
+    tablePage.renderAdvice(advice, {
       words: (move) => moveWords(move) + (move.action === W.DROP ? ` (${game.canDrop} drop)` : ""),
       statusWords: (move) => moveWords(move),
       marks: (move) => (move.action === W.DROP ? " drop-move" : ""),
