@@ -24,7 +24,8 @@ What the description gives, and what we chose where it is silent:
   it), -0.5 (it does not collect them); never below 0.  The card just taken
   is never discarded.
 * **Drawing** (not described): take the pile top when it ends in a meld of
-  the best ten cards kept after taking it and lowers their deadwood.
+  the best ten cards kept after taking it and lowers their deadwood
+  (``common.take_lowers_deadwood``, the careful player's rule too).
 * **Laying down.** Described: when knocking, show the melds that leave the
   fewest layoffs.  Chosen: among every arrangement within the knock limit
   (and every knocking discard), the least deadwood plus the expected points
@@ -32,7 +33,7 @@ What the description gives, and what we chose where it is silent:
   times the chance the opponent holds it (1 if it took it, 0 if it is
   visible elsewhere, else the opponent's hidden cards over the unseen ones).
 * **Defending** (not described): the exact best layoffs and melds
-  (``melds.best_defence``).
+  (``common.ExactDefence``, as the style players).
 """
 
 from __future__ import annotations
@@ -43,29 +44,21 @@ from dataclasses import dataclass
 from benchmarks.arena.gin.cards import DECK_SIZE, HAND_SIZE, POINTS, RANK_COUNT, cards_of, mask_of
 from benchmarks.arena.gin.melds import (
     arrangements,
-    best_defence,
-    best_melds,
     layoff_targets,
     meld_completers,
     min_deadwood,
     min_deadwood_after_discard,
-    split_run,
 )
+from benchmarks.arena.gin.players.common import ExactDefence, draw, next_meld, pieces, take_lowers_deadwood
 from benchmarks.arena.gin.protocol import (
-    DRAW_STOCK,
-    FINISH,
     KNOCK,
     PASS,
-    TAKE_DISCARD,
     Action,
     ActionKind,
     Phase,
     PlayerView,
     card_taken_this_turn,
     discard,
-    knocker_melds,
-    layoff,
-    meld,
     opponent_known_cards,
 )
 
@@ -183,8 +176,7 @@ class MarjjStylePlayer:
         """Forget the last hand."""
         self._rng = random.Random(seed)
         self._knock_plan: tuple[int, list[tuple[int, ...]]] | None = None
-        self._melds_to_lay: list[tuple[int, ...]] | None = None
-        self._layoffs_to_make: list[int] | None = None
+        self._defence = ExactDefence(skip_refused=False)
 
     # -- decisions --------------------------------------------------------------
 
@@ -192,7 +184,7 @@ class MarjjStylePlayer:
         """The MARJJ-style action for ``view``."""
         phase = view.phase
         if phase in (Phase.FIRST_UPCARD, Phase.DRAW):
-            return self._draw(view)
+            return draw(view, self._takes)
         if phase == Phase.DISCARD:
             return self._discard(view)
         if phase == Phase.WALL:
@@ -203,24 +195,14 @@ class MarjjStylePlayer:
             return discard(self._knock_plan[0])
         if phase == Phase.KNOCK_MELD:
             assert self._knock_plan is not None
-            pieces = self._knock_plan[1]
-            return meld(pieces.pop(0)) if pieces else FINISH
+            return next_meld(view, self._knock_plan[1], skip_refused=False)
         if phase == Phase.LAYOFF:
-            return self._layoff(view)
-        return self._defender_meld(view)
+            return self._defence.lay_off(view)
+        return self._defence.meld(view)
 
-    def _draw(self, view: PlayerView) -> Action:
-        if TAKE_DISCARD not in view.legal_actions:
-            return DRAW_STOCK
-        top = view.discard_pile[-1]
-        hand = mask_of(view.hand)
-        with_top = hand | 1 << top
-        best = min(min_deadwood(with_top ^ (1 << c)) for c in view.hand)
-        kept_options = [with_top ^ (1 << c) for c in view.hand if min_deadwood(with_top ^ (1 << c)) == best]
-        melds_top = any(any(m >> top & 1 for m in best_melds(kept)) for kept in kept_options)
-        if melds_top and best < min_deadwood(hand):
-            return TAKE_DISCARD
-        return PASS if view.phase == Phase.FIRST_UPCARD else DRAW_STOCK
+    @staticmethod
+    def _takes(view: PlayerView, top: int) -> bool:
+        return take_lowers_deadwood(mask_of(view.hand), top)
 
     def _turn(self, view: PlayerView) -> int:
         return sum(1 for e in view.history if e.seat == view.seat
@@ -279,23 +261,4 @@ class MarjjStylePlayer:
         if best is None:
             raise RuntimeError("asked to lay down a hand that cannot knock")
         _, card, melds = best
-        return card, [piece for m in melds for piece in split_run(cards_of(m))]
-
-    def _layoff(self, view: PlayerView) -> Action:
-        if self._layoffs_to_make is None:
-            hand = mask_of(view.hand)
-            table = [mask_of(m) for m in knocker_melds(view)]
-            planned, _ = best_defence(hand, table)
-            self._layoffs_to_make = list(planned)
-        legal = {a.card for a in view.legal_actions if a.kind == ActionKind.LAYOFF}
-        for card in self._layoffs_to_make:
-            if card in legal:
-                self._layoffs_to_make.remove(card)
-                return layoff(card)
-        return FINISH
-
-    def _defender_meld(self, view: PlayerView) -> Action:
-        if self._melds_to_lay is None:
-            self._melds_to_lay = [piece for m in best_melds(mask_of(view.hand))
-                                  for piece in split_run(cards_of(m))]
-        return meld(self._melds_to_lay.pop(0)) if self._melds_to_lay else FINISH
+        return card, pieces(cards_of(m) for m in melds)

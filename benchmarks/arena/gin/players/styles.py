@@ -9,7 +9,8 @@ of how a kind of human plays, on the arena's own meld code (no ``solver``):
   its choice; a card the opponent threw or let go by makes its rank and
   suit neighbours safer (``SAFE_CREDIT``).  It takes the pile top when the
   card goes into a meld of the best ten cards kept after taking it and
-  lowers their deadwood; it knocks as soon as it can.
+  lowers their deadwood (``common.take_lowers_deadwood``, the MARJJ-style
+  player's rule too); it knocks as soon as it can.
 * ``low_knocker`` -- knocks only low: with ``LOW_KNOCK`` points of deadwood
   or fewer (gin always); at the wall whenever it can.  Draws and discards
   like the EAAI player (the least deadwood, ties at random).
@@ -21,8 +22,9 @@ of how a kind of human plays, on the arena's own meld code (no ``solver``):
   a loose card while the stock is long.
 
 All three defend the same way, exactly: the layoffs and melds leaving the
-least deadwood (``melds.best_defence``).  Every player breaks ties at random
-(seeded per hand).  Their noisy versions are ``players.noisy``.
+least deadwood (``common.ExactDefence``, as the MARJJ-style player).  Every
+player breaks ties at random (seeded per hand).  Their noisy versions are
+``players.noisy``.
 """
 
 from __future__ import annotations
@@ -31,28 +33,24 @@ import random
 from collections.abc import Iterable
 
 from benchmarks.arena.gin.cards import RANK_COUNT, cards_of, mask_of
-from benchmarks.arena.gin.melds import (
-    best_defence,
-    best_melds,
-    melded_cards,
-    min_deadwood,
-    split_run,
+from benchmarks.arena.gin.melds import best_melds, min_deadwood
+from benchmarks.arena.gin.players.common import (
+    ExactDefence,
+    best_pieces,
+    draw,
+    melds_with,
+    next_meld,
+    take_lowers_deadwood,
 )
 from benchmarks.arena.gin.protocol import (
-    DRAW_STOCK,
-    FINISH,
     KNOCK,
     PASS,
-    TAKE_DISCARD,
     Action,
     ActionKind,
     Phase,
     PlayerView,
     card_taken_this_turn,
     discard,
-    knocker_melds,
-    layoff,
-    meld,
     opponent_known_cards,
 )
 
@@ -103,8 +101,7 @@ class StylePlayer:
         """Forget the last hand."""
         self.rng = random.Random(seed)
         self._knock_plan: tuple[int, list[tuple[int, ...]]] | None = None
-        self._melds_to_lay: list[tuple[int, ...]] | None = None
-        self._layoffs_to_make: list[int] | None = None
+        self._defence = ExactDefence(skip_refused=True)
 
     # -- the style's choices -------------------------------------------------------------
     def takes(self, view: PlayerView, top: int) -> bool:
@@ -128,11 +125,7 @@ class StylePlayer:
         """The style's action for ``view``."""
         phase = view.phase
         if phase in (Phase.FIRST_UPCARD, Phase.DRAW):
-            if TAKE_DISCARD not in view.legal_actions:
-                return DRAW_STOCK
-            if self.takes(view, view.discard_pile[-1]):
-                return TAKE_DISCARD
-            return PASS if phase == Phase.FIRST_UPCARD else DRAW_STOCK
+            return draw(view, self.takes)
         if phase == Phase.DISCARD:
             return self._discard(view)
         if phase == Phase.WALL:
@@ -152,18 +145,14 @@ class StylePlayer:
                     hand, [a.card for a in view.legal_actions if a.card is not None])
                 assert least is not None  # a knock's discard phase offers a discard
                 card = least[1]
-                self._knock_plan = (card, self._pieces(hand ^ (1 << card)))
+                self._knock_plan = (card, best_pieces(hand ^ (1 << card)))
             return discard(self._knock_plan[0])
         if phase == Phase.KNOCK_MELD:
-            pieces = self._knock_plan[1] if self._knock_plan is not None else []
-            while pieces:
-                action = meld(pieces.pop(0))
-                if action in view.legal_actions:
-                    return action
-            return FINISH
+            return next_meld(view, self._knock_plan[1] if self._knock_plan is not None else [],
+                             skip_refused=True)
         if phase == Phase.LAYOFF:
-            return self._layoff(view)
-        return self._defender_meld(view)
+            return self._defence.lay_off(view)
+        return self._defence.meld(view)
 
     def _least_knock(self, hand: int, cards: Iterable[int]) -> tuple[int, int] | None:
         """The least deadwood a discard of one of ``cards`` leaves and that
@@ -175,10 +164,6 @@ class StylePlayer:
         least = min(dead for dead, _ in options)
         return least, self.rng.choice([card for dead, card in options if dead == least])
 
-    @staticmethod
-    def _pieces(kept: int) -> list[tuple[int, ...]]:
-        return [piece for m in best_melds(kept) for piece in split_run(cards_of(m))]
-
     def _discard(self, view: PlayerView) -> Action:
         hand = mask_of(view.hand)
         taken = card_taken_this_turn(view)
@@ -186,41 +171,12 @@ class StylePlayer:
             least = self._least_knock(hand, (c for c in cards_of(hand) if c != taken))
             if least is not None and least[0] <= view.rules.knock_limit \
                     and self.knocks(view, least[0]):
-                self._knock_plan = (least[1], self._pieces(hand ^ (1 << least[1])))
+                self._knock_plan = (least[1], best_pieces(hand ^ (1 << least[1])))
                 return KNOCK
         scored = [(self.score(view, hand, card), card) for card in view.hand if card != taken]
         best = min(score for score, _ in scored)
         return discard(self.rng.choice([card for score, card in scored if score <= best + 1e-9]))
 
-    def _layoff(self, view: PlayerView) -> Action:
-        if self._layoffs_to_make is None:
-            planned, _ = best_defence(mask_of(view.hand), [mask_of(m) for m in knocker_melds(view)])
-            self._layoffs_to_make = list(planned)
-        legal = {a.card for a in view.legal_actions if a.kind == ActionKind.LAYOFF}
-        for card in self._layoffs_to_make:
-            if card in legal:
-                self._layoffs_to_make.remove(card)
-                return layoff(card)
-        return FINISH
-
-    def _defender_meld(self, view: PlayerView) -> Action:
-        if self._melds_to_lay is None:
-            self._melds_to_lay = self._pieces(mask_of(view.hand))
-        while self._melds_to_lay:
-            action = meld(self._melds_to_lay.pop(0))
-            if action in view.legal_actions:
-                return action
-        return FINISH
-
-
-def melds_after_take(hand: int, top: int) -> tuple[bool, int]:
-    """Whether ``top`` is in a meld of some least-deadwood ten kept after
-    taking it, and that least deadwood."""
-    with_top = hand | 1 << top
-    kept = [with_top ^ (1 << c) for c in cards_of(hand)]
-    least = min(min_deadwood(k) for k in kept)
-    melds = any(any(m >> top & 1 for m in best_melds(k)) for k in kept if min_deadwood(k) == least)
-    return melds, least
 
 
 UPCARD = -1
@@ -260,9 +216,7 @@ class CarefulPlayer(StylePlayer):
     name = "careful"
 
     def takes(self, view: PlayerView, top: int) -> bool:
-        hand = mask_of(view.hand)
-        melds, least = melds_after_take(hand, top)
-        return melds and least < min_deadwood(hand)
+        return take_lowers_deadwood(mask_of(view.hand), top)
 
     def score(self, view: PlayerView, hand: int, card: int) -> float:
         value = float(min_deadwood(hand ^ (1 << card)))
@@ -282,7 +236,7 @@ class LowKnockerPlayer(StylePlayer):
     name = "low_knocker"
 
     def takes(self, view: PlayerView, top: int) -> bool:
-        return bool(melded_cards(mask_of(view.hand) | 1 << top) >> top & 1)
+        return melds_with(mask_of(view.hand), top)
 
     def score(self, view: PlayerView, hand: int, card: int) -> float:
         return float(min_deadwood(hand ^ (1 << card)))
@@ -298,7 +252,7 @@ class GinHunterPlayer(StylePlayer):
 
     def takes(self, view: PlayerView, top: int) -> bool:
         hand = mask_of(view.hand)
-        if melded_cards(hand | 1 << top) >> top & 1:
+        if melds_with(hand, top):
             return True
         if view.stock_size <= PARTNER_STOCK:
             return False
