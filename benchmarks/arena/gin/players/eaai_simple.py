@@ -23,18 +23,12 @@ from __future__ import annotations
 import random
 
 from benchmarks.arena.gin.cards import cards_of, mask_of, rank_of, suit_of
-from benchmarks.arena.gin.melds import (
-    best_arrangements,
-    melded_cards,
-    min_deadwood,
-    split_run,
-)
+from benchmarks.arena.gin.melds import best_arrangements, min_deadwood
+from benchmarks.arena.gin.players.common import draw, melds_with, next_meld, pieces
 from benchmarks.arena.gin.protocol import (
-    DRAW_STOCK,
     FINISH,
     KNOCK,
     PASS,
-    TAKE_DISCARD,
     Action,
     ActionKind,
     Phase,
@@ -42,7 +36,6 @@ from benchmarks.arena.gin.protocol import (
     card_taken_this_turn,
     discard,
     layoff,
-    meld,
 )
 
 
@@ -75,7 +68,7 @@ def random_best_meld_set(hand: int, rng: random.Random) -> list[tuple[int, ...]]
     pieces of OpenSpiel's shapes."""
     distinct = sorted({merged_runs(melds) for melds, _ in best_arrangements(hand)}, key=sorted)
     chosen = rng.choice(distinct)
-    return [piece for cards in sorted(chosen) for piece in split_run(cards)]
+    return pieces(sorted(chosen))
 
 
 class EaaiSimplePlayer:
@@ -98,12 +91,7 @@ class EaaiSimplePlayer:
         phase = view.phase
         hand = mask_of(view.hand)
         if phase in (Phase.FIRST_UPCARD, Phase.DRAW):
-            if TAKE_DISCARD not in view.legal_actions:
-                return DRAW_STOCK
-            top = view.discard_pile[-1]
-            if melded_cards(hand | 1 << top) >> top & 1:
-                return TAKE_DISCARD
-            return PASS if phase == Phase.FIRST_UPCARD else DRAW_STOCK
+            return draw(view, lambda _, top: melds_with(hand, top))
         if phase == Phase.DISCARD:
             card = self._choose_discard(view)
             if min_deadwood(hand ^ (1 << card)) <= view.rules.knock_limit and KNOCK in view.legal_actions:
@@ -143,12 +131,7 @@ class EaaiSimplePlayer:
     def _next_meld(self, view: PlayerView, hand: int) -> Action:
         if self._melds_to_lay is None:
             self._melds_to_lay = random_best_meld_set(hand, self._rng)
-        while self._melds_to_lay:
-            piece = self._melds_to_lay.pop(0)
-            action = meld(piece)
-            if action in view.legal_actions:
-                return action
-        return FINISH
+        return next_meld(view, self._melds_to_lay, skip_refused=True)
 
     def _next_layoff(self, view: PlayerView, hand: int) -> Action:
         if self._melds_to_lay is None:

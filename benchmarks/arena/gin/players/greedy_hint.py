@@ -28,22 +28,17 @@ from collections.abc import Sequence
 
 import solver
 from benchmarks.arena.gin.cards import card_name
-from benchmarks.arena.gin.melds import split_run
+from benchmarks.arena.gin.players.common import draw, next_layoff, next_meld, pieces
 from benchmarks.arena.gin.protocol import (
-    DRAW_STOCK,
     FINISH,
     KNOCK,
     PASS,
-    TAKE_DISCARD,
     Action,
-    ActionKind,
     Phase,
     PlayerView,
     card_taken_this_turn,
     discard,
     knocker_melds,
-    layoff,
-    meld,
     opponent_known_cards,
 )
 from solver.play import words
@@ -56,9 +51,9 @@ def names(cards: Sequence[int]) -> list[str]:
     return [card_name(card) for card in cards]
 
 
-def pieces(melds: Sequence[solver.Meld]) -> list[tuple[int, ...]]:
+def table_pieces(melds: Sequence[solver.Meld]) -> list[tuple[int, ...]]:
     """The library's melds as melds the table accepts (runs of 3-5)."""
-    return [piece for m in melds for piece in split_run(m.cards)]
+    return pieces(m.cards for m in melds)
 
 
 def laid_as_melds(layoff_plan: solver.layoffs.Layoff) -> tuple[list[int], list[tuple[int, ...]]]:
@@ -96,7 +91,7 @@ class GreedyHintPlayer:
         """The hints' action for ``view``."""
         phase = view.phase
         if phase in (Phase.FIRST_UPCARD, Phase.DRAW):
-            return self._draw(view)
+            return draw(view, self._takes)
         if phase == Phase.DISCARD:
             return self._discard(view)
         if phase == Phase.WALL:
@@ -109,26 +104,20 @@ class GreedyHintPlayer:
                 option = self._knock_option(view.hand, card_taken_this_turn(view))
                 assert option is not None and option.discard is not None
                 self._knock_discard = option.discard
-                self._melds_to_lay = pieces(option.melds)
+                self._melds_to_lay = table_pieces(option.melds)
             return discard(self._knock_discard)
         if phase == Phase.LAYOFF:
             return self._layoff(view)
         # KNOCK_MELD, DEFENDER_MELD
         if self._melds_to_lay is None:
-            self._melds_to_lay = pieces(solver.solve(names(view.hand), VARIANT).melds)
-        if self._melds_to_lay:
-            return meld(self._melds_to_lay.pop(0))
-        return FINISH
+            self._melds_to_lay = table_pieces(solver.solve(names(view.hand), VARIANT).melds)
+        return next_meld(view, self._melds_to_lay, skip_refused=False)
 
-    def _draw(self, view: PlayerView) -> Action:
-        if TAKE_DISCARD not in view.legal_actions:
-            return DRAW_STOCK
-        top = view.discard_pile[-1]
+    @staticmethod
+    def _takes(view: PlayerView, top: int) -> bool:
         seen = [*view.discard_pile[:-1], *opponent_known_cards(view)]
         hint = solver.draw_hint(names(view.hand), card_name(top), VARIANT, seen=names(seen))
-        if hint.recommendation == words.TAKE_DISCARD:
-            return TAKE_DISCARD
-        return PASS if view.phase == Phase.FIRST_UPCARD else DRAW_STOCK
+        return bool(hint.recommendation == words.TAKE_DISCARD)
 
     def _knock_option(self, cards: Sequence[int], taken: int | None) -> solver.gin.KnockOption | None:
         """The lowest-deadwood way to knock with these 11 cards that does not
@@ -142,7 +131,7 @@ class GreedyHintPlayer:
             option = self._knock_option(view.hand, taken)
             if option is not None and option.discard is not None:
                 self._knock_discard = option.discard
-                self._melds_to_lay = pieces(option.melds)
+                self._melds_to_lay = table_pieces(option.melds)
                 return KNOCK
         for group in solver.discard_hint(names(view.hand), VARIANT).groups:
             cards = [card for card in group if card != taken]
@@ -157,16 +146,11 @@ class GreedyHintPlayer:
             table = [names(m) for m in knocker_melds(view)]
             best = solver.layoffs_hint(names(view.hand), table, VARIANT).best
             self._layoffs_to_make = []
-            self._melds_to_lay = pieces(best.melds)
+            self._melds_to_lay = table_pieces(best.melds)
             for planned in best.layoffs:
                 kept, melded = laid_as_melds(planned)
                 self._layoffs_to_make.extend(kept)
                 self._melds_to_lay.extend(melded)
-        legal = {a.card for a in view.legal_actions if a.kind == ActionKind.LAYOFF}
-        for card in self._layoffs_to_make:
-            if card in legal:
-                self._layoffs_to_make.remove(card)
-                return layoff(card)
-        return FINISH
+        return next_layoff(view, self._layoffs_to_make)
 
 
