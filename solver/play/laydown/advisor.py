@@ -630,7 +630,7 @@ class LayDownDecision:
         """The spots of the table a playout of ``move`` starts from (the table
         after its play: today's for a draw), read once for every move of the
         same play and copied for each playout, which lays cards on them."""
-        key = (move.melds, move.layoffs)
+        key = _play_key(move)
         spots = self._playout_spots.get(key)
         if spots is None:
             spots = self._playout_spots[key] = [self._spot(tm)
@@ -748,7 +748,7 @@ class LayDownDecision:
         """The table after a move's melds and then its layoffs, which may go
         onto a meld the move lays (read once for every throw that follows the
         same play)."""
-        key = (move.melds, move.layoffs)
+        key = _play_key(move)
         table = self._tables.get(key)
         if table is None:
             after = list(self.state.table)
@@ -863,6 +863,12 @@ class LayDownDecision:
     def _closes(self, move: Move) -> bool:
         """Whether ``move`` lays every card but its throw."""
         return self._played(move) == len(self.state.hand) - 1
+
+
+def _play_key(move: Move) -> tuple[object, ...]:
+    """What a move's table after its play depends on: its melds and layoffs
+    (every throw after the same play shares it)."""
+    return (move.melds, move.layoffs)
 
 
 def round_outcome(variant: Variant, hands: Mapping[int, Sequence[int]], laid: Sequence[float],
