@@ -109,7 +109,7 @@ def lay_down_levels(standard: int, turns: int = 0) -> dict[str, Level]:
 LEVELS_BY_GAME: dict[str, dict[str, Level]] = {
     "rummy500": lay_down_levels(150, 2500),
     "rommy": lay_down_levels(200),
-    "basic": lay_down_levels(200, 12000),
+    "basic": lay_down_levels(200, 14000),
 }
 """Each lay-down game's levels: the turns the standard level's decisions play
 within the time target at every table size; Rommy's count alone (a turn
