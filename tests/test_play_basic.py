@@ -463,7 +463,7 @@ def test_holding_every_card_is_advised_over_laying_down_only_when_clearly_better
     free = _holding(0.0)
     assert free.moves[0].move.melds == ()  # the search's figures favour holding the kings
     lay = next(m for m in free.moves if m.move.melds)
-    assert lay.gap is not None and lay.gap_error is not None and 0 < lay.gap
+    assert lay.gap is not None and lay.gap_error is not None and lay.gap > 0
     lead = lay.gap / lay.gap_error  # holding leads by this many paired errors (1.7 at 14,000 turns)
     ruled = _holding(lead + 0.5)
     assert ruled.moves[0].move == lay.move
