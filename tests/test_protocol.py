@@ -94,7 +94,10 @@ def _stream_header(server: Server, total: int, chunk: int = 256 * 1024) -> tuple
             if readable:
                 break
             if writable:
-                sent += sock.send(piece)
+                try:
+                    sent += sock.send(piece)
+                except (BrokenPipeError, ConnectionResetError):
+                    break  # the server answered and closed between the select and the send
             if time.monotonic() - started > 30:
                 break
         readable, _, _ = select.select([sock], [], [], 10)
