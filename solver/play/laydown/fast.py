@@ -412,9 +412,6 @@ class FastPlayer:
         weight = self.link_weight
         if held.bit_count() == len(hand):  # one copy of each card: links from one mask
             jokers = held >> JOKER & 1
-            if not self.feed_care and naturals[0] != JOKER:  # most throws: one pass, as one int
-                return max((points[c] - weight * (jokers + (held & _LINKED_MASK[c]).bit_count()))
-                           * _TIE + c for c in naturals) % _TIE
             linked = [3 if c == JOKER else jokers + (held & _LINKED_MASK[c]).bit_count()
                       for c in naturals]
         else:  # two decks: count the copies
@@ -431,7 +428,7 @@ class FastPlayer:
         best: tuple[int, int] | None = None
         for c, links_of_c in zip(naturals, linked, strict=True):  # ``links(c, hand)``, fast
             score = points[c] - weight * links_of_c
-            if theirs is not None and c != JOKER and theirs.completes(c):
+            if c != JOKER and theirs.completes(c):
                 score -= self.feed_care
             if best is None or (score, c) > best:
                 best = (score, c)
