@@ -111,10 +111,27 @@ def card_tokens(tokens: object, field: str = "hand") -> list[object]:
                            f"{type(tokens).__name__}", code="invalid_hand", field=field)
 
 
-def parse_cards(tokens: object, field: str = "hand") -> list[int]:
+def too_many_cards(field: str, count: int, most: int) -> InvalidHandError:
+    """The refusal of a group of ``count`` cards where at most ``most`` fit
+    (code ``hand_too_large``)."""
+    return InvalidHandError(f"{field} has {count} cards; at most {most} are allowed",
+                            code="hand_too_large", field=field)
+
+
+def parse_cards(tokens: object, field: str = "hand", most: int | None = None) -> list[int]:
     """Parse a list of tokens (or one space/comma separated string) into card
-    ids (``card_tokens`` reads them)."""
+    ids (``card_tokens`` reads them).  With ``most``, more tokens than that
+    are refused (``too_many_cards``) before any is parsed: the bound is
+    checked before the work it bounds.
+
+    >>> parse_cards(["AS"] * 1_000_000, most=30)
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidHandError: hand has 1000000 cards; at most 30 are allowed
+    """
     tokens = card_tokens(tokens, field)
+    if most is not None and len(tokens) > most:
+        raise too_many_cards(field, len(tokens), most)
     cards = []
     for i, token in enumerate(tokens):
         known = CANONICAL.get(token) if isinstance(token, str) else None

@@ -53,6 +53,7 @@ from solver.layoffs import (
 from solver.melds import melds_led_by
 from solver.results import Meld
 from solver.rules import (
+    MAX_HAND_CARDS,
     Deal,
     InvalidRulesError,
     base_points,
@@ -122,7 +123,7 @@ def resolve_knock_limit(
 
 
 def _parse_hand(tokens: str | Iterable[object], field: str, deal: Deal, sizes: tuple[int, ...]) -> list[int]:
-    cards = parse_cards(tokens, field)
+    cards = parse_cards(tokens, field, MAX_HAND_CARDS)
     check_hand(cards, deal.rules, field)
     if len(cards) not in sizes:
         wanted = " or ".join(str(n) for n in sizes)

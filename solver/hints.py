@@ -50,6 +50,7 @@ from solver.layoffs import (
     LayoffSearch,
     Play,
     TableMeld,
+    check_table_size,
     combine,
     count_cards,
     extensions,
@@ -93,7 +94,7 @@ def _deal(variant: str, wild_rank: str | None, rules: Mapping[str, Any] | None) 
 
 
 def _hand(tokens: str | Iterable[object], deal: Deal, field: str = "hand", minimum: int = 0) -> list[int]:
-    cards = parse_cards(tokens, field)
+    cards = parse_cards(tokens, field, MAX_HAND_CARDS)
     check_hand(cards, deal.rules, field)
     if len(cards) < minimum:
         raise InvalidHandError(f"{field} needs at least {minimum} card(s); got {len(cards)}",
@@ -515,6 +516,7 @@ def _parse_table(table: Sequence[object]) -> list[list[int]]:
     if not is_list(table):
         raise InvalidHandError("table must be a list of melds, each a list of cards",
                                code="invalid_table", field="table")
+    check_table_size(table)  # before any meld is read
     melds = []
     for i, meld in enumerate(table):
         if not isinstance(meld, str | Sequence):

@@ -41,7 +41,7 @@ best play found so far is answered with ``optimal=False``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, islice
 from typing import Any
@@ -212,13 +212,18 @@ def keeps_places(old: TableMeld, new: TableMeld) -> bool:
                for start in range(len(new.meld.cards) - n + 1))
 
 
-def read_table(table: Sequence[Sequence[int]], deal: Deal) -> list[TableMeld]:
-    """Read every table meld; at most ``MAX_TABLE_MELDS``."""
+def check_table_size(table: Sized) -> None:
+    """Refuse a table of more than ``MAX_TABLE_MELDS`` melds (``table_too_large``)."""
     if len(table) > MAX_TABLE_MELDS:
         raise InvalidHandError(
             f"table has {len(table)} melds; at most {MAX_TABLE_MELDS} are allowed",
             code="table_too_large", field="table",
         )
+
+
+def read_table(table: Sequence[Sequence[int]], deal: Deal) -> list[TableMeld]:
+    """Read every table meld; at most ``MAX_TABLE_MELDS``."""
+    check_table_size(table)
     return [read_table_meld(cards, i, deal) for i, cards in enumerate(table)]
 
 

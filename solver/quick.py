@@ -76,13 +76,15 @@ class QuickPath:
         tokens = hand.replace(",", " ").split() if isinstance(hand, str) else hand
         if not isinstance(tokens, (list, tuple)):
             tokens = list(tokens)
+        count = len(tokens)
+        if count > MAX_HAND_CARDS or (discard and not count):
+            return None  # too many cards (counted before any is read), or nothing to discard
         try:
             bits = sum(map(_CARD_BITS.__getitem__, tokens))
         except (KeyError, TypeError):
             return None
-        count = len(tokens)
-        if count > MAX_HAND_CARDS or (discard and not count) or bits.bit_count() != count:
-            return None  # too many cards, nothing to discard, or a duplicate
+        if bits.bit_count() != count:
+            return None  # a duplicate
         m0, m1, m2, m3 = bits & _SUIT, bits >> 13 & _SUIT, bits >> 26 & _SUIT, bits >> 39
         set_melds: tuple[Meld, ...] = ()
         set_points = 0

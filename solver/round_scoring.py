@@ -198,10 +198,7 @@ def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
     for i, given in enumerate(players):
         player = player_hand(given, i)
         where = f"players[{i}]"
-        hand = parse_cards(player.hand, f"{where}.hand")
-        if len(hand) > MAX_HAND_CARDS:
-            raise InvalidHandError(f"{where}.hand has {len(hand)} cards; at most {MAX_HAND_CARDS}",
-                                   code="hand_too_large", field=f"{where}.hand")
+        hand = parse_cards(player.hand, f"{where}.hand", MAX_HAND_CARDS)
         groups.append((f"{where}.hand", hand))
         melded: list[list[int]] | None = None
         if player.melded is not None:

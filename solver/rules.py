@@ -35,6 +35,7 @@ from solver.cards import (
     parse_rank,
     rank_of,
     suit_of,
+    too_many_cards,
 )
 from solver.errors import InvalidRulesError, is_list
 from solver.geometry import ACE_MODES, AceMode
@@ -479,12 +480,17 @@ def _check_exactly_solvable(rules: Rules) -> None:
             "or set wild_cards_score_zero to true")
 
 
+def too_many_requirements(count: int) -> InvalidRulesError:
+    """The refusal of ``count`` requirement items, more than ``MAX_REQUIREMENTS``."""
+    return InvalidRulesError(
+        "requirements", f"at most {MAX_REQUIREMENTS} requirement items; got {count}")
+
+
 def _check_requirements(value: object) -> None:
     if not isinstance(value, tuple) or not all(isinstance(r, Requirement) for r in value):
         raise InvalidRulesError("requirements", "knob 'requirements' must be a tuple of Requirement")
     if len(value) > MAX_REQUIREMENTS:
-        raise InvalidRulesError(
-            "requirements", f"at most {MAX_REQUIREMENTS} requirement items; got {len(value)}")
+        raise too_many_requirements(len(value))
     seen: set[str] = set()
     for item in value:
         if item.kind not in REQUIREMENT_KINDS:
@@ -651,8 +657,19 @@ PRESETS: dict[str, Rules] = {
 # Overrides
 
 
+_KEY_MOST = 128
+"""The most entries of one container an override value is keyed with: a
+well-formed one holds far fewer (every knob once, at most 4 requirement
+items, a point per rank spelling), so a longer one is left unkeyed for the
+knob checks to refuse rather than sorted and hashed first."""
+
+
 def _freeze(value: Any) -> Any:
-    """A hashable stand-in for an override value (for the interning key)."""
+    """A hashable stand-in for an override value (for the interning key);
+    ``TypeError`` for a value that makes no key (unhashable, or a container
+    longer than ``_KEY_MOST``)."""
+    if isinstance(value, Mapping | list | tuple) and len(value) > _KEY_MOST:
+        raise TypeError(f"an override of {len(value)} entries is not keyed")
     if isinstance(value, Mapping):
         return ("{}", tuple(sorted((str(k), _freeze(v)) for k, v in value.items())))
     if isinstance(value, list | tuple):
@@ -831,6 +848,8 @@ def parse_requirements(value: object) -> tuple[Requirement, ...]:
     if not is_list(value):
         raise InvalidRulesError(
             "requirements", "requirements must be a list of {kind, count, exact} items")
+    if len(value) > MAX_REQUIREMENTS:  # before reading any: a million items are refused at once
+        raise too_many_requirements(len(value))
     items: list[Requirement] = []
     for i, item in enumerate(value):
         if isinstance(item, Requirement):
@@ -1073,10 +1092,7 @@ def check_copies(groups: Sequence[tuple[str, Sequence[int]]], rules: Rules) -> N
 def check_hand(cards: Sequence[int], rules: Rules, field_name: str = "hand") -> None:
     """Reject hands the deck cannot produce (size, copies, jokers)."""
     if len(cards) > MAX_HAND_CARDS:
-        raise InvalidHandError(
-            f"{field_name} has {len(cards)} cards; at most {MAX_HAND_CARDS} are allowed",
-            code="hand_too_large", field=field_name,
-        )
+        raise too_many_cards(field_name, len(cards), MAX_HAND_CARDS)
     check_copies([(field_name, cards)], rules)
 
 

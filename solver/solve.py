@@ -16,7 +16,7 @@ from solver.cards import InvalidHandError, card_tokens, parse_cards
 from solver.deadline import Deadline, check_deadline, check_time_limit, deadline_within
 from solver.engines.base import Instance
 from solver.results import Solution
-from solver.rules import Deal, check_hand, make_deal, make_rules
+from solver.rules import MAX_HAND_CARDS, Deal, check_hand, make_deal, make_rules
 from solver.session import ENGINES as ENGINES  # the engine names, for the front ends' choices
 from solver.session import Session, invalid_engine, quick_path_for
 
@@ -28,7 +28,7 @@ def _invalid_discard(discard: object) -> InvalidHandError:
 
 def _instance(deal: Deal, hand: str | Iterable[object], discard: bool) -> Instance:
     """Parse and check the cards of a call into an engine ``Instance``."""
-    cards = parse_cards(hand)
+    cards = parse_cards(hand, most=MAX_HAND_CARDS)
     check_hand(cards, deal.rules)
     if discard and not cards:
         raise InvalidHandError("discard=true needs at least one card in the hand",

@@ -425,3 +425,17 @@ def test_untied_draw_searches_do_not_leak_rows_into_exact_solves() -> None:
     again = passes.SearchSession(deal, 1).solve(hand, False)
     assert (again.cost, again.deadwood) == (fresh.cost, fresh.deadwood)
     assert parse_cards("JK")[0] not in again.deadwood
+
+
+def test_hands_and_tables_past_their_bound_are_refused_before_their_cards_are_read() -> None:
+    # RULES.md: at most 30 cards in a hand and 50 table melds.  The count is
+    # the error, whatever the cards: "ZZ" would be an unknown card.
+    oversized = ["ZZ"] + ["AS"] * 30
+    for call in (lambda: solve(oversized, variant="basic"),
+                 lambda: discard_hint(oversized, variant="basic")):
+        with pytest.raises(InvalidHandError) as info:
+            call()
+        assert (info.value.code, info.value.loc) == ("hand_too_large", ("hand",))
+    with pytest.raises(InvalidHandError) as info:
+        layoffs_hint(["AS"], table=[["ZZ"]] * 51, variant="basic")
+    assert (info.value.code, info.value.loc) == ("table_too_large", ("table",))

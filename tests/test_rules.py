@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import overload
+
 import pytest
 
 from solver.cards import JOKER, InvalidHandError, parse_card
@@ -195,3 +198,42 @@ def test_requirements_a_hand_can_meet_are_accepted() -> None:
     make_rules("basic", {"requirements": [{"kind": "set", "count": 1}], "decks": 2,
                          "set_allow_same_suit": True, "max_set_size": None,
                          "min_naturals_per_meld": 5})
+
+
+class _Untouchable(Sequence[object]):
+    """A list of ``length`` items that fails the test when one is read: a
+    bound on the count must be checked before any item is."""
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
+
+    @overload
+    def __getitem__(self, index: int) -> object: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[object]: ...
+    def __getitem__(self, index: int | slice) -> object:
+        raise AssertionError("an item was read before the count was checked")
+
+
+def test_too_many_requirements_are_refused_before_any_is_read() -> None:
+    # RULES.md: requirements is a list of at most 4 items
+    with pytest.raises(InvalidRulesError) as info:
+        make_rules("basic", {"requirements": _Untouchable(10**9)})
+    assert info.value.loc == ("rules", "requirements")
+    assert "at most 4 requirement items; got 1000000000" in info.value.message
+    many = [{"kind": "set", "count": 1}] * 1_000_000
+    with pytest.raises(InvalidRulesError, match="at most 4 requirement items; got 1000000"):
+        make_rules("basic", {"requirements": many})
+
+
+def test_oversized_overrides_are_refused_not_keyed() -> None:
+    # a long override value is refused by the knob's own check, as before;
+    # it is not sorted and hashed into a cache key first
+    with pytest.raises(InvalidRulesError) as info:
+        make_rules("basic", {"card_points": {"hand": {f"X{i}": 1 for i in range(1000)}}})
+    assert info.value.loc == ("rules", "card_points")
+    rules = make_rules("basic", {"card_points": {"hand": {" " * i + "A": 3 for i in range(200)}}})
+    assert rules.card_points is not None and rules.card_points.hand == ((0, 3),)
