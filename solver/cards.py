@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from solver.errors import InvalidHandError as InvalidHandError  # raised here, defined there
+from solver.errors import shown
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -42,7 +43,7 @@ def suit_of(card: int) -> int:
 def card_name(card: int) -> str:
     """Canonical notation: ``"AS"``, ``"TH"``, ``"JK"``."""
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= JOKER:
-        raise ValueError(f"not a card id: {card!r}")
+        raise ValueError(f"not a card id: {shown(card)}")
     if card == JOKER:
         return "JK"
     return RANKS[card % 13] + SUITS[card // 13]
@@ -60,7 +61,7 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
     where = f" at position {index}" if index is not None else ""
     if not isinstance(token, str):
         raise InvalidHandError(
-            f"card{where} must be a string like 'AS' or 'JK', got {token!r}",
+            f"card{where} must be a string like 'AS' or 'JK', got {shown(token)}",
             code="invalid_card", field=field, index=index,
         )
     text = token.strip().upper()
@@ -74,7 +75,7 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
         rank_text, suit = text[1:], _SUIT_ALIASES[text[0]]
     if rank_text is None or suit is None or rank_text not in _RANK_ALIASES or rank_text == "1":
         raise InvalidHandError(
-            f"unknown card {token!r}{where}: use rank A 2-9 T (or 10) J Q K "
+            f"unknown card {shown(token)}{where}: use rank A 2-9 T (or 10) J Q K "
             f"followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker",
             code="invalid_card", field=field, index=index,
         )
@@ -144,7 +145,7 @@ def parse_rank(text: object, field: str = "wild_rank") -> int:
     if isinstance(text, str) and text.strip().upper() in _RANK_ALIASES and text.strip() != "1":
         return _RANK_ALIASES[text.strip().upper()]
     raise InvalidHandError(
-        f"unknown rank {text!r}: use A 2-9 T (or 10) J Q K",
+        f"unknown rank {shown(text)}: use A 2-9 T (or 10) J Q K",
         code="invalid_wild_rank", field=field,
     )
 

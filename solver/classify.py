@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, pairwise
 
 from solver.cards import JOKER, card_name, make_card, rank_of, suit_of
+from solver.errors import shown
 from solver.geometry import GEOMETRY
 from solver.results import Meld, MeldKind
 from solver.rules import AceMode, Deal, melded_points
@@ -398,7 +399,7 @@ def _gap_problems(cards: tuple[int, ...], fixed: list[int], deal: Deal) -> list[
                  "the ace ranks high only under ace='high': A-2-3 is not a run", ace)]
     if _fits(ranks, size, "wrap"):
         return [("run_wraps_around",
-                 f"a run may not turn the corner K-A-2 under ace={ace_mode!r}", ace)]
+                 f"a run may not turn the corner K-A-2 under ace={shown(ace_mode)}", ace)]
     ordered = sorted(fixed, key=rank_of)
     gaps = [(rank_of(high) - rank_of(low), high)
             for low, high in pairwise(ordered)]

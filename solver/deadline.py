@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from solver.config import CONFIG, MAX_REQUEST_BUDGET_MS, MAX_TIME_LIMIT_MS
-from solver.errors import InvalidOptionError
+from solver.errors import InvalidOptionError, shown
 
 NODES_PER_MS = 500
 """Search work units (states visited plus the options they weigh) a deadline's
@@ -203,7 +203,7 @@ def check_time_limit(time_limit_ms: object, default_ms: int | None = None,
             or not 1 <= time_limit_ms <= most_ms):
         raise InvalidOptionError(
             "time_limit_ms",
-            f"time_limit_ms must be an integer from 1 to {most_ms}; got {time_limit_ms!r}",
+            f"time_limit_ms must be an integer from 1 to {most_ms}; got {shown(time_limit_ms)}",
             code="invalid_time_limit")
     return time_limit_ms
 

@@ -27,8 +27,9 @@ places, a history out of turn, a pile that does not match its history).
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
 Loc = tuple[str | int, ...]
@@ -112,6 +113,52 @@ class InvalidStateError(SolverInputError):
 
     def __init__(self, message: str, *, code: str, loc: Loc) -> None:
         super().__init__(message, code=code, loc=loc)
+
+
+_SHOWN_DEPTH = 3
+_SHOWN_ITEMS = 8
+
+
+def shown(value: object, depth: int = _SHOWN_DEPTH) -> str:
+    """``repr(value)`` for an error message, bounded: lists, tuples and
+    mappings are shown ``depth`` levels deep and ``_SHOWN_ITEMS`` items long,
+    the rest as ``...``.  A caller's input may nest a list 100,000 deep, and
+    ``repr`` would recurse into all of it (``RecursionError``, not the error
+    the message was for); a plain value, or a short shallow list, reads as
+    ``repr`` gives it.
+
+    >>> shown("ZZ"), shown(3), shown([1, (2,)]), shown({"A": [1]})
+    ("'ZZ'", '3', '[1, (2,)]', "{'A': [1]}")
+    >>> deep: list[object] = []
+    >>> for _ in range(100_000):
+    ...     deep = [deep]
+    >>> shown(deep), shown(list(range(20)))
+    ('[[[[...]]]]', '[0, 1, 2, 3, 4, 5, 6, 7, ...]')
+    """
+    if isinstance(value, list | tuple):
+        opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
+        if not value:
+            return opening + closing
+        if depth <= 0:
+            return f"{opening}...{closing}"
+        parts = [shown(item, depth - 1) for item in value[:_SHOWN_ITEMS]]
+        if len(value) > _SHOWN_ITEMS:
+            parts.append("...")
+        elif isinstance(value, tuple) and len(value) == 1:
+            parts[0] += ","
+        return f"{opening}{', '.join(parts)}{closing}"
+    if isinstance(value, Mapping):
+        if not value:
+            return "{}"
+        if depth <= 0:
+            return "{...}"
+        items = list(itertools.islice(value.items(), _SHOWN_ITEMS + 1))
+        parts = [f"{shown(key, depth - 1)}: {shown(item, depth - 1)}"
+                 for key, item in items[:_SHOWN_ITEMS]]
+        if len(items) > _SHOWN_ITEMS:
+            parts.append("...")
+        return "{" + ", ".join(parts) + "}"
+    return repr(value)
 
 
 def is_list(value: object) -> TypeGuard[Sequence[Any]]:

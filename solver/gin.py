@@ -42,6 +42,7 @@ from solver.cards import (
     without,
 )
 from solver.deadline import Deadline, DeadlineExceeded, Ticker, play_deadline
+from solver.errors import shown
 from solver.layoffs import (
     LayoffSearch,
     Play,
@@ -113,7 +114,7 @@ def resolve_knock_limit(
             0 <= knock_limit <= 200
         ):
             raise InvalidHandError(
-                f"knock_limit must be an integer from 0 to 200; got {knock_limit!r}",
+                f"knock_limit must be an integer from 0 to 200; got {shown(knock_limit)}",
                 code="invalid_knock_limit", field="knock_limit",
             )
         return knock_limit, f"knock_limit {knock_limit} given"

@@ -55,7 +55,7 @@ from typing import Any, Literal
 from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
 from solver.classify import is_meld, readings, richest_of, richest_reading
 from solver.deadline import Deadline, play_deadline
-from solver.errors import is_list
+from solver.errors import is_list, shown
 from solver.layoffs import TableMeld, keeps_places, read_table_meld
 from solver.results import Meld, Solution
 from solver.rules import (
@@ -178,7 +178,7 @@ def player_hand(player: PlayerHand | Mapping[str, Any], index: int) -> PlayerHan
     fields = PlayerHand.__dataclass_fields__
     for key in player:
         if key not in fields:
-            raise InvalidHandError(f"players[{index}]: unknown field {key!r}; fields are "
+            raise InvalidHandError(f"players[{index}]: unknown field {shown(key)}; fields are "
                                    f"{', '.join(fields)}", code="invalid_player",
                                    field=f"players[{index}].{key}")
     return PlayerHand(**player)
@@ -309,7 +309,7 @@ def _check_flags(players: list[_Parsed], rules: Rules) -> None:
             raise _flag_error(i, "pile_penalties", "the pile penalty exists only under "
                                                    "pile_pickup 'meld_or_penalty' (rommy)")
         if method not in ("collect", "indian") and info.rummy:
-            raise _flag_error(i, "rummy", f"round_scoring {method!r} ({rules.name}) has no "
+            raise _flag_error(i, "rummy", f"round_scoring {shown(method)} ({rules.name}) has no "
                                           "rummy bonus")
         if info.rummy and not info.went_out:
             raise _flag_error(i, "rummy", "only the player who went out can go rummy")

@@ -37,7 +37,7 @@ from solver.cards import (
     suit_of,
     too_many_cards,
 )
-from solver.errors import InvalidRulesError, is_list
+from solver.errors import InvalidRulesError, is_list, shown
 from solver.geometry import ACE_MODES, AceMode
 
 Objective = Literal["min_deadwood", "max_net", "cascade", "marriage"]
@@ -414,7 +414,7 @@ def did_you_mean(name: object, names: Sequence[str]) -> str:
 def unknown_knob_message(knob: object, knobs: Sequence[str] = KNOB_NAMES[1:]) -> str:
     """The error for a knob name that does not exist: the closest knob, if
     one is close, then every knob there is (``knobs``)."""
-    return f"unknown knob {knob!r};{did_you_mean(knob, knobs)} knobs are: {', '.join(knobs)}"
+    return f"unknown knob {shown(knob)};{did_you_mean(knob, knobs)} knobs are: {', '.join(knobs)}"
 
 
 def _check_rules(rules: Rules) -> None:
@@ -430,12 +430,12 @@ def _check_rules(rules: Rules) -> None:
         elif knob in CHOICES:
             if value not in CHOICES[knob]:
                 raise InvalidRulesError(
-                    knob, f"knob {knob!r} must be {knob_expectation(knob)}; got {value!r}")
+                    knob, f"knob {knob!r} must be {knob_expectation(knob)}; got {shown(value)}")
         elif knob in INT_BOUNDS:
             low, high = INT_BOUNDS[knob]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise InvalidRulesError(
-                    knob, f"knob {knob!r} must be {knob_expectation(knob)}; got {value!r}")
+                    knob, f"knob {knob!r} must be {knob_expectation(knob)}; got {shown(value)}")
         elif knob == "requirements":
             _check_requirements(value)
         elif knob == "card_points":
@@ -443,7 +443,7 @@ def _check_rules(rules: Rules) -> None:
                 raise InvalidRulesError(knob, "knob 'card_points' must be a CardPoints table")
         elif not isinstance(value, bool):
             raise InvalidRulesError(knob, f"knob {knob!r} must be {knob_expectation(knob)}; "
-                                          f"got {value!r}")
+                                          f"got {shown(value)}")
     _check_requirements_reachable(rules)
     _check_exactly_solvable(rules)
 
@@ -496,15 +496,15 @@ def _check_requirements(value: object) -> None:
         if item.kind not in REQUIREMENT_KINDS:
             raise InvalidRulesError(
                 "requirements", f"requirement kind must be one of {', '.join(REQUIREMENT_KINDS)}; "
-                f"got {item.kind!r}")
+                f"got {shown(item.kind)}")
         if isinstance(item.count, bool) or not isinstance(item.count, int) or not 0 <= item.count <= 10:
             raise InvalidRulesError(
-                "requirements", f"requirement count must be an integer from 0 to 10; got {item.count!r}")
+                "requirements", f"requirement count must be an integer from 0 to 10; got {shown(item.count)}")
         if not isinstance(item.exact, bool):
             raise InvalidRulesError("requirements", "requirement exact must be true or false")
         if item.kind in seen:
             raise InvalidRulesError(
-                "requirements", f"requirement kind {item.kind!r} is listed twice; give it once")
+                "requirements", f"requirement kind {shown(item.kind)} is listed twice; give it once")
         seen.add(item.kind)
 
 
@@ -664,16 +664,22 @@ items, a point per rank spelling), so a longer one is left unkeyed for the
 knob checks to refuse rather than sorted and hashed first."""
 
 
-def _freeze(value: Any) -> Any:
+_KEY_DEPTH = 4
+"""The deepest an override value is keyed: ``{"card_points": {"hand": {"A":
+15}}}`` nests 3 deep, as do the requirement items; a deeper one is left
+unkeyed (and refused by the knob checks) rather than walked down."""
+
+
+def _freeze(value: Any, depth: int = _KEY_DEPTH) -> Any:
     """A hashable stand-in for an override value (for the interning key);
-    ``TypeError`` for a value that makes no key (unhashable, or a container
-    longer than ``_KEY_MOST``)."""
-    if isinstance(value, Mapping | list | tuple) and len(value) > _KEY_MOST:
-        raise TypeError(f"an override of {len(value)} entries is not keyed")
-    if isinstance(value, Mapping):
-        return ("{}", tuple(sorted((str(k), _freeze(v)) for k, v in value.items())))
-    if isinstance(value, list | tuple):
-        return ("[]", tuple(_freeze(v) for v in value))
+    ``TypeError`` for a value that makes no key (unhashable, a container
+    longer than ``_KEY_MOST``, or nested deeper than ``_KEY_DEPTH``)."""
+    if isinstance(value, Mapping | list | tuple):
+        if len(value) > _KEY_MOST or depth <= 0:
+            raise TypeError("an override this long or deep is not keyed")
+        if isinstance(value, Mapping):
+            return ("{}", tuple(sorted((str(k), _freeze(v, depth - 1)) for k, v in value.items())))
+        return ("[]", tuple(_freeze(v, depth - 1) for v in value))
     hash(value)
     return (type(value), value)  # the type, not its name: numpy's bool_ is named "bool"
 
@@ -736,7 +742,7 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
         preset = PRESETS.get(variant) if isinstance(variant, str) else None
         if preset is None:
             raise InvalidRulesError(
-                "variant", f"unknown variant {variant!r}; choose one of {', '.join(PRESETS)}",
+                "variant", f"unknown variant {shown(variant)}; choose one of {', '.join(PRESETS)}",
                 code="unknown_variant")
         base = preset
     if overrides is None or (isinstance(overrides, Mapping) and not overrides):
@@ -802,8 +808,8 @@ def _apply(base: Rules, overrides: Mapping[str, Any]) -> Rules:
                 continue
             count = overrides[knob]
             if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 10:
-                raise InvalidRulesError(knob, f"knob {knob!r} must be an integer from 0 to 10; "
-                                              f"got {count!r}")
+                raise InvalidRulesError(knob, f"knob {shown(knob)} must be an integer from 0 to 10; "
+                                              f"got {shown(count)}")
             items.pop(kind, None)
             if count:
                 items[kind] = Requirement(kind, count)  # type: ignore[arg-type]
@@ -838,7 +844,7 @@ def refusal_by_knob(rules: Rules, knob: str, variant_message: str, knob_message:
     preset = PRESETS.get(rules.name)
     if preset is not None and getattr(preset, knob) == value:
         return InvalidRulesError("variant", variant_message, code=variant_code)
-    return InvalidRulesError(knob, f"knob {knob!r} is {value!r}: {knob_message}")
+    return InvalidRulesError(knob, f"knob {shown(knob)} is {shown(value)}: {knob_message}")
 
 
 def parse_requirements(value: object) -> tuple[Requirement, ...]:
@@ -864,7 +870,7 @@ def parse_requirements(value: object) -> tuple[Requirement, ...]:
         if kind not in REQUIREMENT_KINDS:
             raise InvalidRulesError(
                 "requirements", f"requirements[{i}].kind must be one of "
-                f"{', '.join(REQUIREMENT_KINDS)}; got {kind!r}")
+                f"{', '.join(REQUIREMENT_KINDS)}; got {shown(kind)}")
         items.append(Requirement(kind, item["count"], item.get("exact", False)))
     return tuple(items)
 
@@ -888,7 +894,7 @@ def parse_card_points(value: object) -> CardPoints:
                 parse_rank(token, field="card_points") if token in _RANK_TOKENS else None)
             if index is None:
                 raise InvalidRulesError(
-                    "card_points", f"card_points.{part} key {key!r} is not a rank "
+                    "card_points", f"card_points.{part} key {shown(key)} is not a rank "
                     "(A 2-9 T/10 J Q K) or JK")
             _check_points(points, f"card_points.{part}.{key}")
             if out.get(index, points) != points:
@@ -897,7 +903,7 @@ def parse_card_points(value: object) -> CardPoints:
                 # the order of the keys, and on what the process had cached).
                 raise InvalidRulesError(
                     "card_points", f"card_points.{part} gives {_POINT_KEYS[index]} two values, "
-                    f"{out[index]} and {points} (key {key!r}); give each rank once")
+                    f"{out[index]} and {points} (key {shown(key)}); give each rank once")
             out[index] = points
         return tuple(sorted(out.items()))
 
@@ -913,7 +919,7 @@ _RANK_TOKENS = frozenset([*RANKS, "10"])
 def _check_points(points: object, where: str) -> None:
     if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_POINTS:
         raise InvalidRulesError("card_points", f"{where} must be an integer from 0 to {MAX_POINTS}; "
-                                               f"got {points!r}")
+                                               f"got {shown(points)}")
 
 
 # ---------------------------------------------------------------------------
@@ -1010,7 +1016,7 @@ def _make_deal(rules: Rules, wild_rank: str | None) -> Deal:
         )
     if not isinstance(wild_rank, str):
         raise InvalidHandError(
-            f"wild_rank must be a string like '7', '7H' or 'JK'; got {wild_rank!r}",
+            f"wild_rank must be a string like '7', '7H' or 'JK'; got {shown(wild_rank)}",
             code="invalid_wild_rank", field="wild_rank",
         )
     text = wild_rank.strip().upper()
@@ -1029,7 +1035,7 @@ def _make_deal(rules: Rules, wild_rank: str | None) -> Deal:
             cut_card = parse_card(text, field="wild_rank")
         except InvalidHandError:
             raise InvalidHandError(
-                f"unknown wild_rank {wild_rank!r}: give a rank ('7'), a cut card ('7H') or 'JK'",
+                f"unknown wild_rank {shown(wild_rank)}: give a rank ('7'), a cut card ('7H') or 'JK'",
                 code="invalid_wild_rank", field="wild_rank",
             ) from None
         rank = rank_of(cut_card)
@@ -1038,13 +1044,13 @@ def _make_deal(rules: Rules, wild_rank: str | None) -> Deal:
             rank = parse_rank(text)
         except InvalidHandError:
             raise InvalidHandError(
-                f"unknown wild_rank {wild_rank!r}: give a rank ('7'), a cut card ('7H') or 'JK'",
+                f"unknown wild_rank {shown(wild_rank)}: give a rank ('7'), a cut card ('7H') or 'JK'",
                 code="invalid_wild_rank", field="wild_rank",
             ) from None
     if rules.neighbour_jokers and cut_card is None:
         raise InvalidHandError(
             f"variant {rules.name!r} uses upper/lower jokers, so wild_rank must be the full "
-            f"cut card with its suit (e.g. '{RANKS[rank]}H'), not {wild_rank!r}",
+            f"cut card with its suit (e.g. '{RANKS[rank]}H'), not {shown(wild_rank)}",
             code="wild_rank_needs_suit", field="wild_rank",
         )
     wild.update(make_card(rank, s) for s in range(4))

@@ -43,7 +43,7 @@ from solver.engines import bitmask
 from solver.engines.arrangement import Arrangement
 from solver.engines.base import INFEASIBLE, EngineResult, Instance, wild_count
 from solver.engines.passes import SearchSession, solve_with_table
-from solver.errors import InvalidOptionError
+from solver.errors import InvalidOptionError, shown
 from solver.melds import TableSpot, some_card_unmeldable
 from solver.objective import Pass, go_out_pass, least_deadwood_passes, passes_for, untied
 from solver.quick import QuickPath, quick_path
@@ -65,7 +65,7 @@ Long-running processes (the API's solver processes) load it up front."""
 def invalid_engine(engine: object) -> InvalidOptionError:
     """The error of an ``engine`` argument not in ``ENGINES``."""
     return InvalidOptionError(
-        "engine", f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}",
+        "engine", f"unknown engine {shown(engine)}; choose one of {', '.join(ENGINES)}",
         code="invalid_engine")
 
 

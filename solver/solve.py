@@ -15,6 +15,7 @@ from typing import Any
 from solver.cards import InvalidHandError, card_tokens, parse_cards
 from solver.deadline import Deadline, check_deadline, check_time_limit, deadline_within
 from solver.engines.base import Instance
+from solver.errors import shown
 from solver.results import Solution
 from solver.rules import MAX_HAND_CARDS, Deal, check_hand, make_deal, make_rules
 from solver.session import ENGINES as ENGINES  # the engine names, for the front ends' choices
@@ -22,7 +23,7 @@ from solver.session import Session, invalid_engine, quick_path_for
 
 
 def _invalid_discard(discard: object) -> InvalidHandError:
-    return InvalidHandError(f"discard must be true or false; got {discard!r}",
+    return InvalidHandError(f"discard must be true or false; got {shown(discard)}",
                             code="invalid_discard", field="discard")
 
 

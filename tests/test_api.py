@@ -447,6 +447,24 @@ def test_malformed_bodies_are_422(
     assert item["type"] == type_
 
 
+@pytest.mark.parametrize(("path", "template"), [
+    ("/v1/solve", '{"variant": "basic", "hand": ["AS", DEEP]}'),
+    ("/v1/solve", '{"variant": "basic", "hand": ["AS"], "rules": {"knock_limit": DEEP}}'),
+    ("/v1/solve", '{"variant": "basic", "hand": ["AS"], "rules": {"requirements": [{"kind": '
+                  '"set", "count": DEEP}]}}'),
+    ("/v1/validate", '{"variant": "basic", "melds": [DEEP], "deadwood": []}'),
+])
+def test_a_value_nested_100000_deep_is_a_4xx(client: TestClient, path: str, template: str) -> None:
+    """The library refuses a card, meld or knob nested 100,000 deep with its
+    input error (tests/test_solver_errors.py); over HTTP the body is a 4xx,
+    never a 500."""
+    for deep in ("[" * 100_000 + "]" * 100_000, '{"a": ' * 100_000 + "1" + "}" * 100_000):
+        response = client.post(path, content=template.replace("DEEP", deep).encode(),
+                               headers={"content-type": "application/json"})
+        assert 400 <= response.status_code < 500, response.text[:300]
+        ErrorResponse.model_validate(response.json())
+
+
 @pytest.mark.parametrize(("text", "deep"), [
     ('{"a": "' + "[" * 40 + '"}', False),               # brackets inside a string do not nest
     ('{"a": "\\\\' + "[" * 40 + '"}', False),           # nor after an escaped backslash

@@ -31,7 +31,7 @@ from typing import Any
 
 from solver.cards import JOKER
 from solver.deadline import Deadline, DeadlineExceeded, play_deadline, time_ran_out
-from solver.errors import InvalidOptionError, InvalidRulesError
+from solver.errors import InvalidOptionError, InvalidRulesError, shown
 from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.gin.game import Gin
 from solver.play.indian.game import Indian13, Indian21
@@ -83,17 +83,17 @@ def advise(
     not legal now."""
     unknown = [name for name in fields if name not in FIELDS]
     if unknown:
-        raise TypeError(f"advise() got an unexpected keyword argument {unknown[0]!r}")
+        raise TypeError(f"advise() got an unexpected keyword argument {shown(unknown[0])}")
     model = GAMES.get(game) if isinstance(game, str) else None
     if model is None:
-        raise InvalidRulesError("game", f"unknown game {game!r}; the advisor plays "
+        raise InvalidRulesError("game", f"unknown game {shown(game)}; the advisor plays "
                                         f"{', '.join(GAMES)}", code="unknown_variant")
     level = model.default_level if level is None else level
     if not isinstance(level, str) or level not in model.levels:
-        raise InvalidOptionError("level", f"unknown level {level!r}; choose one of "
+        raise InvalidOptionError("level", f"unknown level {shown(level)}; choose one of "
                                           f"{', '.join(model.levels)}", code="invalid_level")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidOptionError("seed", f"seed must be an integer; got {seed!r}",
+        raise InvalidOptionError("seed", f"seed must be an integer; got {shown(seed)}",
                                  code="invalid_seed")
     if params is None:
         params = model.params
@@ -109,7 +109,7 @@ def advise(
         if move.card is not None and (type(move.card) is not int or not 0 <= move.card <= JOKER):
             raise InvalidOptionError(f"consider[{index}]", f"consider[{index}]: a move's card "
                                      f"is a card id (0 to {JOKER}: solver.parse_card), not "
-                                     f"{move.card!r}", code="illegal_move")
+                                     f"{shown(move.card)}", code="illegal_move")
     until = play_deadline(time_limit_ms, deadline)
     request = Request(hand, upcard, history, me, dealer, discard_pile, stock_count, rules,
                       fields)

@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import parse_card, parse_cards
-from solver.errors import InvalidStateError, is_list
+from solver.errors import InvalidStateError, is_list, shown
 from solver.play.words import (
     ACTION,
     CARD,
@@ -92,10 +92,10 @@ def parse_event(data: object, index: int, actions: Collection[str],
     player = data.get("player")
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
         raise InvalidStateError(f"history[{index}].player must be a seat from 0 to {players - 1}; "
-                                f"got {player!r}", code="invalid_event", loc=(*where, "player"))
+                                f"got {shown(player)}", code="invalid_event", loc=(*where, "player"))
     action = data.get("action")
     if not isinstance(action, str) or action not in actions:
-        raise InvalidStateError(f"history[{index}].action {action!r} is not an action of this "
+        raise InvalidStateError(f"history[{index}].action {shown(action)} is not an action of this "
                                 f"game; choose one of {', '.join(sorted(actions))}",
                                 code="invalid_event", loc=(*where, "action"))
     _refuse_untaken(data, index, action, fields)
@@ -103,15 +103,15 @@ def parse_event(data: object, index: int, actions: Collection[str],
     card = None if card_token is None else parse_card(card_token, None, f"history[{index}].card")
     melds = tuple(tuple(parse_cards(_cards(group), f"history[{index}].melds[{i}]"))
                   for i, group in enumerate(_groups(data.get("melds"), index)))
-    shown = data.get("deadwood")
+    showed = data.get("deadwood")
     deadwood = None
-    if shown is not None:
-        deadwood = tuple(parse_cards(_cards(shown), f"history[{index}].deadwood"))
+    if showed is not None:
+        deadwood = tuple(parse_cards(_cards(showed), f"history[{index}].deadwood"))
     target = data.get("target")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)
                                or target < 0):
         raise InvalidStateError(f"history[{index}].target must be a table meld's number (0 "
-                                f"or more); got {target!r}", code="invalid_event",
+                                f"or more); got {shown(target)}", code="invalid_event",
                                 loc=(*where, "target"))
     return Event(player, str(action), card, melds, deadwood, target)
 
@@ -124,7 +124,7 @@ def _refuse_untaken(data: Mapping[object, object], index: int, action: str,
     takes = fields.get(action, ())
     for name, value in data.items():
         if name not in known:
-            raise InvalidStateError(f"history[{index}]: {name!r} is not a field of an event; it "
+            raise InvalidStateError(f"history[{index}]: {shown(name)} is not a field of an event; it "
                                     f"has {', '.join(known)}", code="invalid_event",
                                     loc=("history", index, str(name)))
         if name not in (PLAYER, ACTION, *takes) and value is not None:

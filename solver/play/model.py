@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from solver.deadline import Deadline
-from solver.errors import InvalidRulesError, InvalidStateError
+from solver.errors import InvalidRulesError, InvalidStateError, shown
 from solver.play.advice import Advice, Move
 from solver.play.search import Budget, Level, Tally
 from solver.play.words import GameWords
@@ -86,7 +86,7 @@ class Game(ABC, Generic[Position, Params]):
         for knob in rules:
             if knob not in self.knobs:
                 raise InvalidRulesError(
-                    str(knob), f"{knob!r} is not a knob of the {self.name} advisor;"
+                    str(knob), f"{shown(knob)} is not a knob of the {self.name} advisor;"
                                f"{did_you_mean(knob, self.knobs)} it takes the preset's rules "
                                f"with these knobs changed: {', '.join(self.knobs)}")
 

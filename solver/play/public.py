@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from numbers import Real
 
 from solver.cards import card_name, parse_cards
-from solver.errors import InvalidHandError, InvalidStateError
+from solver.errors import InvalidHandError, InvalidStateError, shown
 from solver.rules import MAX_DECK_CARDS
 
 
@@ -28,7 +28,7 @@ def check_players(players: object, low: int, high: int, game: str, note: str = "
     """``players`` when it is a whole number from ``low`` to ``high``."""
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
         raise InvalidStateError(f"players must be {low} to {high} for {game}{note}; got "
-                                f"{players!r}", code="wrong_player_count", loc=("players",))
+                                f"{shown(players)}", code="wrong_player_count", loc=("players",))
     return players
 
 
@@ -37,7 +37,7 @@ def check_seats(players: int, **seats: object) -> None:
     for name, seat in seats.items():
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise InvalidStateError(f"{name} must be a seat from 0 to {players - 1}; got "
-                                    f"{seat!r}", code="invalid_state", loc=(name,))
+                                    f"{shown(seat)}", code="invalid_state", loc=(name,))
 
 
 def hand_cards(hand: object) -> tuple[int, ...]:
@@ -79,7 +79,7 @@ def check_stock(stock_count: int | None, stock: int) -> None:
     if stock_count is not None and (isinstance(stock_count, bool)
                                     or not isinstance(stock_count, Real)):
         raise InvalidStateError(f"stock_count must be a number of cards; got "
-                                f"{stock_count!r}", code="invalid_state", loc=("stock_count",))
+                                f"{shown(stock_count)}", code="invalid_state", loc=("stock_count",))
     if stock_count is not None and stock_count != stock:
         raise InvalidStateError(f"stock_count is {stock_count} but the history leaves {stock} "
                                 "cards in the stock", code="stock_mismatch", loc=("stock_count",))

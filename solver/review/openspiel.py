@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from solver.cards import card_name, names, rank_of, suit_of
-from solver.errors import InvalidStateError, is_list
+from solver.errors import InvalidStateError, is_list, shown
 from solver.gin import gin_deal, knock_check
 from solver.play.advice import Layoff
 from solver.play.events import Event
@@ -161,7 +161,7 @@ class _Reader:
         action = self.history[self.at]
         if isinstance(action, bool) or not isinstance(action, int) \
                 or not 0 <= action < MELD_BASE + len(MELDS):
-            _fail(self.at, f"{action!r} is not a gin_rummy action (0 to "
+            _fail(self.at, f"{shown(action)} is not a gin_rummy action (0 to "
                            f"{MELD_BASE + len(MELDS) - 1}); expected {what}")
         self.at += 1
         return action
@@ -283,7 +283,7 @@ class _Play:
                 player = self._turn(player)
         except _Stop:
             if reader.at < len(reader.history):
-                _fail(reader.at, f"the hand is over; action {reader.history[reader.at]!r} "
+                _fail(reader.at, f"the hand is over; action {shown(reader.history[reader.at])} "
                                  "follows it")
 
     def _first_upcard(self) -> int:

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from solver.cards import card_name, parse_card, parse_cards
-from solver.errors import InvalidStateError, SolverInputError, is_list
+from solver.errors import InvalidStateError, SolverInputError, is_list, shown
 from solver.play.advice import Layoff
 from solver.play.events import ACTION_FIELDS, Event, parse_event
 from solver.play.gin.state import MATCH_TARGET
@@ -230,16 +230,16 @@ def _parse(data: object) -> Record:
         refuse("a record is an object: game, players, dealer, deal, events", ())
     for name in data:
         if name not in RECORD_FIELDS:
-            refuse(f"{name!r} is not a field of a record; it has {', '.join(RECORD_FIELDS)}",
+            refuse(f"{shown(name)} is not a field of a record; it has {', '.join(RECORD_FIELDS)}",
                    (str(name),))
     game = data.get("game")
     if not isinstance(game, str) or game not in GAMES:
-        refuse(f"game must be one of {', '.join(GAMES)}; got {game!r}", ("game",),
+        refuse(f"game must be one of {', '.join(GAMES)}; got {shown(game)}", ("game",),
                "unknown_variant")
     players = read_players(data.get("players"))
     dealer = data.get("dealer", len(players) - 1)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(players):
-        refuse(f"dealer must be a seat from 0 to {len(players) - 1}; got {dealer!r}",
+        refuse(f"dealer must be a seat from 0 to {len(players) - 1}; got {shown(dealer)}",
                ("dealer",))
     GAMES[game].check_field("score", data.get("score"))  # gin's alone, whatever its length
     GAMES[game].check_field("score", data.get("target"), given_as="target")
@@ -278,7 +278,7 @@ def _deal(value: object, seats: int) -> Dealt:
         refuse("deal must be an object: hands, upcard (and wild_rank, stock)", ("deal",))
     for name in value:
         if name not in DEAL_FIELDS:
-            refuse(f"{name!r} is not a field of a deal; it has {', '.join(DEAL_FIELDS)}",
+            refuse(f"{shown(name)} is not a field of a deal; it has {', '.join(DEAL_FIELDS)}",
                    ("deal", str(name)))
     hands = value.get("hands")
     if not is_list(hands) or len(hands) != seats:

@@ -38,7 +38,7 @@ from typing import Any
 from solver.cards import card_name
 from solver.classify import is_meld
 from solver.deadline import Deadline
-from solver.errors import InvalidStateError
+from solver.errors import InvalidStateError, shown
 from solver.play.events import Event
 from solver.play.gin.hands import GinHands, mask_of
 from solver.play.replay import PublicState, Replay, replayed
@@ -146,11 +146,11 @@ class GinState(PublicState):
         it cannot arise; ``DeadlineExceeded`` when ``deadline`` passes first."""
         if unknown:
             name = next(iter(unknown))
-            raise InvalidStateError(f"unknown state field {name!r}", code="invalid_state",
+            raise InvalidStateError(f"unknown state field {shown(name)}", code="invalid_state",
                                     loc=(name,))
         for name, seat in (("me", me), ("dealer", dealer)):
             if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
-                raise InvalidStateError(f"{name} must be seat 0 or 1; got {seat!r}",
+                raise InvalidStateError(f"{name} must be seat 0 or 1; got {shown(seat)}",
                                         code="invalid_state", loc=(name,))
         replay = replayed(lambda cards, first, events: _Replay(me, dealer, cards, first, events),
                           players=2, me=me, dealer=dealer, hand=hand, upcard=upcard,
@@ -230,7 +230,7 @@ def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
                                 f"{type(score).__name__}", code="invalid_state", loc=("score",))
     for key in score:
         if key not in ("me", "opponent", "target"):
-            raise InvalidStateError(f"score: {key!r} is not a field of a score; it has me, "
+            raise InvalidStateError(f"score: {shown(key)} is not a field of a score; it has me, "
                                     "opponent and target", code="invalid_state",
                                     loc=("score", str(key)))
     values = []

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 from solver.cards import NUM_CARD_TYPES, card_name
 from solver.deadline import Deadline
-from solver.errors import InvalidHandError, InvalidStateError
+from solver.errors import InvalidHandError, InvalidStateError, shown
 from solver.layoffs import TableMeld, keeps_places, read_table_meld
 from solver.play.events import Event
 from solver.play.laydown.variant import VARIANTS, Variant
@@ -376,7 +376,7 @@ class _Replay(Replay):
                              "been laid yet", "invalid_event")
         if target is None or not 0 <= target < len(self.table):
             self.fail(index, f"lay_off needs a target from 0 to {len(self.table) - 1} (the "
-                              f"table melds in the order laid); got {target!r}", "invalid_event")
+                              f"table melds in the order laid); got {shown(target)}", "invalid_event")
             return
         if len(event.melds) != 1:
             self.fail(index, "lay_off gives the target meld as it is afterwards: one meld "

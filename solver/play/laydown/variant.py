@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from solver.cards import JOKER
-from solver.errors import InvalidRulesError
+from solver.errors import InvalidRulesError, shown
 from solver.rules import Deal, deck_copies, make_deal, make_rules
 
 HOUSE_KNOBS: tuple[str, ...] = ("ace", "ace_points", "ace_low_run_points", "pip_points",
@@ -106,7 +106,7 @@ class Variant:
             if knob not in HOUSE_KNOBS:
                 raise InvalidRulesError(knob, f"the {self.game} advisor takes the preset's "
                                               f"rules with these knobs changed only: "
-                                              f"{', '.join(HOUSE_KNOBS)}; not {knob!r}")
+                                              f"{', '.join(HOUSE_KNOBS)}; not {shown(knob)}")
         rules = make_rules(self.game, overrides)
         if rules.ace not in ACES:
             raise InvalidRulesError("ace", f"ace: the {self.game} advisor plays the ace low "
