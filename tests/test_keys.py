@@ -531,6 +531,129 @@ def test_redis_down_lets_requests_through() -> None:
 
 
 # ---------------------------------------------------------------------------
+# A burst of checks at once to one worker: its connections to Redis are a
+# bounded pool opened at start.  An audit sent about 60 keyed requests at once
+# to one worker on a loaded machine: each check in flight opened a connection
+# of its own, a connect overran the 50 ms timeout, and under closed 13 were
+# refused (503 rate_limit_unavailable) while Redis answered.  The connections
+# opened are counted by Redis (deterministic); the timeouts are widened so
+# that a loaded machine's event loop, which runs the checks one after another,
+# cannot refuse one.
+
+POOL = 4
+BURST = 100
+
+
+@pytest.mark.parametrize("warmed", [True, False])
+def test_a_burst_of_checks_opens_no_more_connections_than_the_pool(
+        redis_url: str, warmed: bool) -> None:
+    """100 checks at once to one limiter: every one counted, none refused under
+    closed, and no connection opened beyond the pool's (none at all once
+    warmed).  Each check opened its own: 100 connections (and with the default
+    timeouts 72 checks refused)."""
+    name = f"burst-{warmed}-{time.monotonic_ns()}"
+    rate = parse_rate(f"{BURST}/minute")
+
+    async def burst() -> tuple[int, list[int | None], int, int | None]:
+        import redis
+
+        limiter = RateLimiter(redis_url, connect_timeout_ms=5000, timeout_ms=5000,
+                              fail="closed", pool_size=POOL)
+        try:
+            opened_at_start = await limiter.warm() if warmed else 0
+            with redis.Redis.from_url(redis_url) as admin:
+                before = admin.info("stats")["total_connections_received"]
+                waits = await asyncio.gather(*(limiter.allow(name, rate) for _ in range(BURST)))
+                opened = admin.info("stats")["total_connections_received"] - before
+            return opened_at_start, list(waits), opened, await limiter.allow(name, rate)
+        finally:
+            await limiter.close()
+
+    opened_at_start, waits, opened, next_wait = asyncio.run(burst())
+    assert waits == [None] * BURST  # none refused (CounterUnavailable would raise)
+    assert next_wait is not None  # every one counted: the next is over the rate
+    if warmed:
+        assert (opened_at_start, opened) == (POOL, 0)
+    else:
+        assert opened <= POOL
+
+
+def test_a_burst_of_keyed_requests_to_the_real_server_opens_no_connection(
+        paused_redis: tuple[subprocess.Popen[bytes], str]) -> None:
+    """``rummy-solver serve`` with one worker, 60 keyed requests at once under
+    closed: all served, and Redis (of this test alone) saw the pool's
+    connections opened at start and none during the burst."""
+    import redis
+
+    from benchmarks.service.load import Server
+
+    _, url = paused_redis
+    server = Server(workers=1, settings={"api_keys": "k", "redis_url": url, "processes": "1",
+                                         "rate_limit_fail": "closed", "redis_timeout_ms": "5000",
+                                         "redis_pool_size": str(POOL)})
+    headers = {"X-API-Key": "k"}
+
+    async def burst() -> list[int]:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30,
+                                     limits=httpx.Limits(max_connections=60)) as client:
+            answers = await asyncio.gather(*(client.get("/v1/variants", headers=headers)
+                                             for _ in range(60)))
+        return [answer.status_code for answer in answers]
+
+    try:
+        server.wait_ready()
+        with redis.Redis.from_url(url) as admin:
+            served = admin.info("clients")["connected_clients"] - 1  # not this one
+            before = admin.info("stats")["total_connections_received"]
+            statuses = asyncio.run(burst())
+            opened = admin.info("stats")["total_connections_received"] - before
+    finally:
+        server.close()
+    assert statuses == [200] * 60
+    assert served == POOL
+    assert opened == 0
+
+
+@pytest.mark.parametrize("policy", ["open", "closed"])
+def test_the_service_starts_and_answers_with_redis_away(
+        policy: str, paused_redis: tuple[subprocess.Popen[bytes], str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Redis paused (it accepts connections and never answers) while a worker
+    starts: the warm-up gives up within the timeouts, with a line in the log,
+    the worker serves by the policy, and once Redis answers the connections
+    open as the checks need them."""
+    process, url = paused_redis
+    caplog.set_level(logging.INFO, logger="api.rate_limit")
+    headers = {"X-API-Key": "k"}
+
+    async def warm() -> tuple[int, float]:
+        limiter = RateLimiter(url, pool_size=POOL)
+        started = time.monotonic()
+        try:
+            return await limiter.warm(), time.monotonic() - started
+        finally:
+            await limiter.close()
+
+    with _paused(process):
+        opened, took = asyncio.run(warm())
+        assert opened == 0
+        assert took <= REDIS_WAIT_S + MARGIN_S, f"{took:.3f} s"
+        with make(api_keys="k", redis_url=url, rate_limit_fail=policy,
+                  redis_pool_size=POOL) as client:
+            assert client.get("/healthz").status_code == 200
+            answer = client.post("/v1/solve", json=HAND, headers=headers)
+            assert answer.status_code == {"open": 200, "closed": 503}[policy], answer.text
+            assert client.get("/readyz").status_code == {"open": 200, "closed": 503}[policy]
+            process.send_signal(signal.SIGCONT)
+            assert client.get("/readyz").json()["redis"] == "ok"
+            assert client.post("/v1/solve", json=HAND, headers=headers).status_code == 200
+    lines = [record.getMessage() for record in caplog.records if record.name == "api.rate_limit"]
+    assert "0 of 4 connections" in lines[0] and "0 of 4 connections" in lines[1]
+    assert "failed a check" in lines[2] and "answers again" in lines[3]
+    assert len(lines) == 4, lines
+
+
+# ---------------------------------------------------------------------------
 # A Redis that stops answering (issue 38 item 1): paused with SIGSTOP, it
 # still accepts connections (the kernel does) and never answers.
 

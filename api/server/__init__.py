@@ -14,7 +14,7 @@
   request context, body limits, connection ages, the access log,
   Prometheus, CORS answered in the error shape;
 * ``keys``, ``auth``, ``rate_limit``: API keys, their ids and rates, the
-  bound on failed keys, and Redis's timeouts and failure policy;
+  bound on failed keys, and Redis's connections, timeouts and failure policy;
 * ``http_errors``: the one error shape as HTTP answers;
 * ``openapi``, ``docs``: the OpenAPI document and its offline pages;
   ``openapi_compat``: what would break a ``/v1`` client;

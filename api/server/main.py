@@ -81,6 +81,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await pool.start()
         warm_up(settings)
         match_every_route(app)
+        limiter: RateLimiter | None = app.state.limiter
+        if limiter is not None:
+            # A burst of keyed requests finds its connections to Redis open
+            # (each opening its own overran the connect timeout under load).
+            await limiter.warm()
         # What start-up built lives as long as the worker: out of the
         # collector's full passes, which would otherwise scan it on a request.
         gc.freeze()
@@ -89,6 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await pool.stop()
+            if limiter is not None:
+                await limiter.close()
             metrics.worker_exited(os.getpid(), settings)
 
     app = FastAPI(
@@ -140,7 +147,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limiter = None
     if keys:
         limiter = RateLimiter(settings.redis_url, settings.redis_connect_timeout_ms,
-                              settings.redis_timeout_ms, settings.rate_limit_fail)
+                              settings.redis_timeout_ms, settings.rate_limit_fail,
+                              settings.redis_pool_size)
         app.state.limiter = limiter  # /readyz reports its Redis
         # Outside the body guard (an unknown caller's body is never read), inside CORS
         # (a browser can read the 401 and 429).

@@ -21,6 +21,16 @@ fails (refused, timed out, any error) gets the policy of
   ``Retry-After`` (``CounterUnavailable``), for a deployment where an
   uncounted request costs more than a refused one.
 
+Each worker talks to Redis over at most ``RUMMY_SOLVER_REDIS_POOL_SIZE``
+connections, opened at start (``warm``: the first that does not open ends
+it, and the worker starts and serves as below; the rest open as checks need
+them).  A check takes a free one, waiting behind the checks ahead of it: a
+burst opens no connection of its own (30 checks at once on a loaded machine
+each opened one, a connect overran its timeout, and the checks got the
+policy while Redis answered), and that wait, the worker's own, is not
+counted against the timeouts; the checks waiting when one finds Redis away
+get the policy at once.
+
 After a failure Redis is left alone for ``RETRY_S``: meanwhile checks get the
 policy at once instead of each waiting out the timeout (and opening one more
 connection to a Redis that does not read them); then one check tries again.
@@ -38,7 +48,7 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from limits import RateLimitItem
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
@@ -46,6 +56,10 @@ from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from limits.util import WindowStats
 
 from api.server import metrics
+
+if TYPE_CHECKING:
+    from redis.asyncio import BlockingConnectionPool
+    from redis.asyncio.connection import AbstractConnection
 
 logger = logging.getLogger("api.rate_limit")
 
@@ -77,22 +91,34 @@ class RateLimiter:
     without adding to it (see the module docstring)."""
 
     def __init__(self, redis_url: str = "", connect_timeout_ms: int = 50,
-                 timeout_ms: int = 50, fail: Policy = "open") -> None:
+                 timeout_ms: int = 50, fail: Policy = "open", pool_size: int = 8) -> None:
+        # A bound on each call whatever the client library does inside it
+        # (a connection and one command).
+        self.call_timeout_s = (connect_timeout_ms + timeout_ms) / 1000.0
         storage: Storage
+        self.pool: BlockingConnectionPool | None = None
         if redis_url:
-            # limits' asyncio storages are named async+redis://, async+rediss:// ...
-            # (the settings allow redis://, rediss:// and redis+unix:// only)
-            url = f"async+{redis_url}"
+            from redis.asyncio import BlockingConnectionPool
             from redis.asyncio.retry import Retry
             from redis.backoff import NoBackoff
 
-            client: dict[str, Any] = {  # redis-py's client arguments
-                "socket_connect_timeout": connect_timeout_ms / 1000.0,
-                "socket_timeout": timeout_ms / 1000.0,
-                "retry": Retry(NoBackoff(), 0),
-            }
-            storage = RedisStorage(url, implementation="redispy", key_prefix="rummy-solver",
-                                   wrap_exceptions=True, **client)
+            # At most pool_size connections, opened by warm(): a burst of checks
+            # waits for one of them (self.slots) instead of each connecting (a
+            # connect on a loaded machine overran the connect timeout, and the
+            # checks got the policy while Redis answered).  The pool's own wait,
+            # within a call's bound, is for a call that did not take a slot.
+            self.pool = BlockingConnectionPool.from_url(
+                # redis-py names a socket unix:// (the settings allow redis://,
+                # rediss:// and redis+unix:// only)
+                redis_url.replace("redis+unix://", "unix://", 1),
+                max_connections=pool_size, timeout=self.call_timeout_s,
+                socket_connect_timeout=connect_timeout_ms / 1000.0,
+                socket_timeout=timeout_ms / 1000.0, retry=Retry(NoBackoff(), 0))
+            # limits' asyncio storages are named async+redis://, async+rediss:// ...
+            # (the URL only picks the storage here: the pool is what connects)
+            storage = RedisStorage(f"async+{redis_url}", implementation="redispy",
+                                   key_prefix="rummy-solver", wrap_exceptions=True,
+                                   connection_pool=self.pool)  # type: ignore[arg-type]
         else:
             storage = MemoryStorage()
         self.storage = storage
@@ -103,13 +129,42 @@ class RateLimiter:
         """This worker's own counts, for the checks that must not go uncounted
         while Redis is away (``local=True``), and its own marks."""
         self.fail = fail
-        # A bound on each call whatever the client library does inside it
-        # (a connection and one command).
-        self.call_timeout_s = (connect_timeout_ms + timeout_ms) / 1000.0
+        self.slots = asyncio.Semaphore(pool_size)
+        """One per connection of the pool: a check takes one before its call,
+        so that its wait behind the checks ahead is not counted against
+        Redis's timeouts (the wait is this worker's own: on a loaded machine
+        a burst's queue outlasted them while Redis answered each at once)."""
         self.down_since: float | None = None
         self.retry_at = -math.inf
         self.warned_at = -math.inf
         self.failures_since_warned = 0
+
+    async def warm(self) -> int:
+        """Open the pool's connections to Redis, one after another, before the
+        worker serves: how many are open.  Never fails: at the first that does
+        not open within the timeouts (Redis away, or a slow connect) it stops,
+        with a line in the log, and the others open as checks need them; the
+        checks then find Redis as the module docstring says."""
+        if self.pool is None:
+            return 0
+        held: list[AbstractConnection] = []
+        try:
+            while len(held) < self.pool.max_connections:
+                async with asyncio.timeout(self.call_timeout_s):
+                    held.append(await self.pool.get_connection())  # type: ignore[no-untyped-call]
+        except Exception as error:
+            logger.info("%d of %d connections to the rate limit counter (Redis) open at start "
+                        "(the next failed: %s); the others open as checks need them",
+                        len(held), self.pool.max_connections, _reason(error))
+        finally:
+            for connection in held:
+                await self.pool.release(connection)
+        return len(held)
+
+    async def close(self) -> None:
+        """Close the connections to Redis (at the worker's end)."""
+        if self.pool is not None:
+            await self.pool.aclose()
 
     async def allow(self, name: str, rate: RateLimitItem, local: bool = False) -> int | None:
         """Count one request under ``name``, in one step with the look at its
@@ -181,7 +236,7 @@ class RateLimiter:
         if not self.shared:
             return True
         try:
-            async with asyncio.timeout(self.call_timeout_s):
+            async with self.slots, asyncio.timeout(self.call_timeout_s):
                 await self.storage.incr(_PROBE_NAME, 1)
         except Exception as error:
             self._failed(_reason(error))
@@ -200,24 +255,35 @@ class RateLimiter:
         that passes lets the next call try at once."""
         if not self.shared:
             return await call()
-        now = time.monotonic()
-        if self.down_since is not None and now < self.retry_at:
-            self._policy(now)
+        if self._left_alone(time.monotonic()):
             return None if fallback is None else await fallback()
-        if self.down_since is not None:
-            self.retry_at = now + RETRY_S  # this check tries; the others meanwhile do not
-        try:
-            async with asyncio.timeout(self.call_timeout_s):
-                result = await call()
-        except Exception as error:  # refused, timed out, a Redis error: the counter failed
-            self._failed(_reason(error))
-            self._policy(time.monotonic())
-            return None if fallback is None else await fallback()
+        async with self.slots:  # behind the checks ahead: this worker's own wait, untimed
+            now = time.monotonic()
+            if self._left_alone(now):  # a check ahead found Redis away
+                return None if fallback is None else await fallback()
+            if self.down_since is not None:
+                self.retry_at = now + RETRY_S  # this check tries; the others meanwhile do not
+            try:
+                async with asyncio.timeout(self.call_timeout_s):
+                    result = await call()
+            except Exception as error:  # refused, timed out, a Redis error: the counter failed
+                self._failed(_reason(error))
+                self._policy(time.monotonic())
+                return None if fallback is None else await fallback()
         if counts:
             self._answered()
         elif self.down_since is not None:
             self.retry_at = now  # the next call tries (and holds the others off meanwhile)
         return result
+
+    def _left_alone(self, now: float) -> bool:
+        """Whether Redis is left alone now (it failed a check less than
+        ``RETRY_S`` ago); if so the check gets the policy here (counted, and
+        under ``closed`` refused: ``CounterUnavailable``)."""
+        if self.down_since is not None and now < self.retry_at:
+            self._policy(now)
+            return True
+        return False
 
     def _policy(self, now: float) -> None:
         """Count a check the counter failed; under ``closed``, refuse its request."""

@@ -274,6 +274,10 @@ class Settings(BaseSettings):
     redis_timeout_ms: Count = Field(default=50, ge=1, le=60_000, description=(
         "the longest a rate limit check waits for Redis to answer a command (no retry); past "
         "either, RUMMY_SOLVER_RATE_LIMIT_FAIL applies and Redis is left alone for a second"))
+    redis_pool_size: Count = Field(default=8, ge=1, le=1000, description=(
+        "connections to Redis each worker holds for the rate limit checks, opened at start; "
+        "a burst of checks waits for a free one (a wait not counted in the timeouts) rather "
+        "than opening more"))
     rate_limit_fail: Annotated[Literal["open", "closed"], BeforeValidator(_word)] = Field(
         default="open", description=(
             "when Redis does not answer: open lets keyed requests through uncounted, closed "
