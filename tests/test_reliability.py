@@ -590,6 +590,46 @@ def _workers(server: Server) -> set[int]:
     return found
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_starved_for_longer_than_uvicorns_health_check_is_not_killed() -> None:
+    """A worker that cannot answer the supervisor's health check for 8 s (stopped
+    with SIGSTOP, as a machine with more runnable processes than cores can
+    starve it) is the same worker afterwards, and the requests sent meanwhile
+    are answered, none dropped: uvicorn's default wait, 5 s, killed it and
+    replaced it (``serve.WORKER_HEALTHCHECK_S``)."""
+    from api.server.serve import WORKER_HEALTHCHECK_S
+
+    stalled_s = 8.0
+    assert 5 < stalled_s < WORKER_HEALTHCHECK_S
+    pair = start_server(workers=2)
+    answers: list[int] = []
+    try:
+        old = _workers(pair)
+        assert len(old) == 2, old
+        victim = min(old)
+        os.kill(victim, signal.SIGSTOP)
+        try:
+            def ask() -> None:  # a fresh connection each: either worker may accept it
+                answers.append(httpx.get(pair.url + "/v1/variants", timeout=30).status_code)
+            askers = [threading.Thread(target=ask) for _ in range(6)]
+            for asker in askers:
+                asker.start()
+            time.sleep(stalled_s)
+        finally:
+            with contextlib.suppress(ProcessLookupError):  # gone when it was killed
+                os.kill(victim, signal.SIGCONT)
+        for asker in askers:
+            asker.join(30)
+        after = _workers(pair)
+        pair.stop()
+        log = pair.output()
+    finally:
+        pair.close()
+    assert after == old, (old, after)
+    assert answers == [200] * 6, answers
+    assert not re.search(r"Child process \[\d+\] died", log), log[-3000:]
+
+
 @pytest.mark.slow  # its own server and 24 s of load
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_replaced_worker_gets_its_share_of_keep_alive_clients() -> None:

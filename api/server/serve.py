@@ -6,6 +6,9 @@
   the workers close theirs, so new connections are refused instead of waiting
   in a backlog nobody reads; requests in flight get ``RUMMY_SOLVER_DRAIN_S``
   seconds to finish, then everything exits.
+* A worker is replaced when it has not answered the supervisor's health check
+  for ``WORKER_HEALTHCHECK_S`` (uvicorn's default, 5 s, can kill a worker that
+  a busy machine only starved, and every request it held is dropped).
 * Logs are JSON lines with the request id (``api.shared.logs``); with several workers
   Prometheus keeps per-worker files in a fresh ``PROMETHEUS_MULTIPROC_DIR``.
 """
@@ -30,6 +33,16 @@ from api.shared.settings import Settings, current, export
 
 if TYPE_CHECKING:
     from uvicorn.supervisors import Multiprocess
+
+WORKER_HEALTHCHECK_S = 30
+"""How long the supervisor waits for a worker to answer its health check
+before it kills the worker as hung and starts another.  The answer comes
+from a thread of the worker, which needs the CPU and the GIL: on a machine
+with more runnable processes than cores it can take over uvicorn's 5 s
+(a worker was replaced in the middle of a test run on an overloaded
+machine), and the kill drops the worker's requests in flight.  A worker does
+no solving itself (its solver processes do), so a real hang is a fault that
+30 s still replaces."""
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -119,6 +132,7 @@ def serve(host: str, port: int, workers: int, log_level: str) -> int:
         # At the drain's end uvicorn cancels what is left: the app answers
         # those requests 503 (CatchAllMiddleware) and ends streams with a line.
         timeout_graceful_shutdown=settings.drain_s,
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
         # The client address behind a trusted proxy: the failed-key limit counts by it.
         forwarded_allow_ips=settings.forwarded_allow_ips,
     )
