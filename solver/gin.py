@@ -54,7 +54,9 @@ from solver.layoffs import (
 from solver.melds import melds_led_by
 from solver.results import Meld
 from solver.rules import (
+    KNOB_NAMES,
     MAX_HAND_CARDS,
+    PRESETS,
     Deal,
     InvalidRulesError,
     base_points,
@@ -77,13 +79,43 @@ _KEPT_CHOICES = 64 * (1 + MAX_ALTERNATIVES)  # choices held before the worst are
 # Rules, knock limit, hands
 
 
+GIN_KNOBS: tuple[str, ...] = (
+    "decks", "jokers_per_deck", "hand_size", "ace", "printed_jokers_wild",
+    "set_allow_same_suit", "max_set_size", "min_run_length", "tanala", "min_naturals_per_meld",
+    "max_wilds_per_meld", "ace_points", "ace_low_run_points", "pip_points", "court_points",
+    "joker_points", "wild_cards_score_zero", "wild_meld_value", "card_points", "objective",
+    "requirements", "min_meld_points", "lay_down_all", "contract_round", "knock_limit",
+    "new_melds_after_opening", "gin_bonus", "big_gin_bonus", "undercut_bonus",
+    "undercut_on_tie", "oklahoma_ace_knock")
+"""The knobs gin plays (its deck, melds and points, the knock and its scoring).
+Gin has no cut card (no call takes a ``wild_rank``), knocks rather than
+declares, and scores a knock by its own table, not by ``round_scoring``: any
+other knob would be ignored, so ``gin_deal`` refuses it set away from the
+preset's value."""
+
+
 def gin_deal(rules: Mapping[str, Any] | None = None) -> Deal:
-    """The ``gin`` preset with knob ``rules`` applied (deadwood objective only)."""
+    """The ``gin`` preset with knob ``rules`` applied (deadwood objective only;
+    ``InvalidRulesError`` on a knob outside ``GIN_KNOBS`` changed from gin's value).
+
+    >>> gin_deal({"cut_joker": True})
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidRulesError: knob 'cut_joker' is True: gin does not play it ...
+    """
     ruleset = make_rules("gin", rules)
     if ruleset.objective != "min_deadwood":
         raise InvalidRulesError(
             "objective", "gin scores deadwood: the knob objective must stay min_deadwood"
         )
+    preset = PRESETS["gin"]
+    for knob in KNOB_NAMES:
+        value = getattr(ruleset, knob)
+        if knob != "name" and knob not in GIN_KNOBS and value != getattr(preset, knob):
+            raise InvalidRulesError(
+                knob, f"knob {knob!r} is {value!r}: gin does not play it (gin has no cut card, "
+                      "knocks rather than declares and scores a knock by its own table); it "
+                      f"takes the gin preset with these knobs changed: {', '.join(GIN_KNOBS)}")
     return make_deal(ruleset)
 
 

@@ -258,6 +258,49 @@ def test_a_house_knob_that_rules_the_operation_out_is_named(
     assert item["msg"].startswith(f"knob {knob!r} is ")
 
 
+# Gin has no wild cards (RULES.md section 4: no jokers, no cut card; the gin calls
+# take no wild_rank), knocks rather than declares, and scores a knock by its own
+# table (section 5): a knob of another game's cards, declaration or round scoring
+# set away from gin's value was answered 200 as if it were not there.
+GIN_BODIES = {
+    "/v1/gin/knock": {"hand": "2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D"},
+    "/v1/gin/score": {"knocker": "5H 4H 4D 3H 6H 3C 4C 6C 2C 5C",
+                      "defender": "6D 3S 7S TD 9D 4S 9H 8D 7H TS"},
+}
+KNOBS_GIN_DOES_NOT_PLAY = [
+    ("cut_joker", True), ("neighbour_jokers", True), ("joker_cut_makes_aces_wild", True),
+    ("declaration", "go_out"), ("round_scoring", "indian"), ("rummy_doubles", False),
+    ("drop_first", 20), ("wrong_declaration", 40), ("value_cards", True),
+    ("marriage_points", 50), ("pile_penalty", 10), ("pile_pickup", "must_meld"),
+    ("penalty_tiers", 2), ("points_cap", 60),
+]
+
+
+@pytest.mark.parametrize("path", list(GIN_BODIES))
+@pytest.mark.parametrize(("knob", "value"), KNOBS_GIN_DOES_NOT_PLAY)
+def test_a_knob_gin_does_not_play_is_refused_on_the_knob(
+        client: TestClient, path: str, knob: str, value: object) -> None:
+    item = error(client.post(path, json={**GIN_BODIES[path], "rules": {knob: value}}))
+    assert item["loc"] == ["body", "rules", knob] and item["type"] == "invalid_rules", item
+    assert item["msg"].startswith(f"knob {knob!r} is "), item["msg"]
+    assert "knock_limit" in item["msg"]  # and it names the knobs gin does take
+
+
+@pytest.mark.parametrize("path", list(GIN_BODIES))
+def test_gins_own_rules_sent_back_are_answered_as_without_them(
+        client: TestClient, path: str) -> None:
+    # Every knob at gin's value (GET /v1/variants/gin) plays gin: nothing is refused.
+    gin_rules = client.get("/v1/variants/gin").json()["knobs"]
+    gin_rules.pop("name")  # informational, not settable per call
+    plain = client.post(path, json=GIN_BODIES[path])
+    assert plain.status_code == 200
+    echoed = client.post(path, json={**GIN_BODIES[path], "rules": gin_rules})
+    assert echoed.status_code == 200, echoed.json()
+    timing = ("elapsed_ms",)
+    assert ({k: v for k, v in echoed.json().items() if k not in timing}
+            == {k: v for k, v in plain.json().items() if k not in timing})
+
+
 def test_hand_limit_follows_settings() -> None:
     with TestClient(create_app(Settings(processes=0, max_hand_cards=5))) as small:
         item = error(small.post("/v1/hints/discard", json={"variant": "gin", "hand": "AS 2S 3S 4S 5S 6S"}))

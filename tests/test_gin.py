@@ -18,9 +18,10 @@ from solver import gin as gin_module
 from solver import solve
 from solver.cards import InvalidHandError, card_name, make_card, parse_cards
 from solver.deadline import Deadline
-from solver.gin import arrangements, gin_deal, gin_score, knock_check, settle
+from solver.gin import GIN_KNOBS, arrangements, gin_deal, gin_score, knock_check, settle
 from solver.layoffs import Cost, LayoffSearch, Play, combine
-from solver.rules import InvalidRulesError
+from solver.play import GAMES
+from solver.rules import PRESETS, InvalidRulesError
 from tests.bruteforce import CHECKED
 from tests.play_brute import brute_knock, brute_min_deadwood, brute_minimax, remove_one
 
@@ -157,6 +158,32 @@ def test_settle_follows_the_rules() -> None:
     no_tie = gin_deal({"undercut_on_tie": False})
     assert settle(6, 6, False, no_tie) == ("knock", "knocker", 0)
     assert settle(6, 4, False, gin_deal({"undercut_bonus": 10})) == ("undercut", "defender", 12)
+
+
+@pytest.mark.parametrize(("knob", "value"), [("cut_joker", True), ("round_scoring", "collect"),
+                                              ("declaration", "go_out")])
+def test_a_knob_gin_does_not_play_is_refused_at_its_value(knob: str, value: object) -> None:
+    # RULES.md section 4: gin has no wild cards and no cut card; it knocks and
+    # scores a knock by its own table (section 5), so these knobs would be ignored.
+    with pytest.raises(InvalidRulesError) as info:
+        knock_check("2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D", rules={knob: value})
+    assert info.value.loc == ("rules", knob) and info.value.code == "invalid_rules"
+    plain = knock_check("2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D").to_dict()
+    gin_value = getattr(PRESETS["gin"], knob)  # gin's own value plays gin
+    assert knock_check("2S 5S 6S 2C 4C 5C 6C 3D 4D 5D 6D", rules={knob: gin_value}).to_dict() == plain
+
+
+def test_the_advisor_plays_only_knobs_gin_plays() -> None:
+    assert set(GAMES["gin"].knobs) <= set(GIN_KNOBS)
+
+
+def test_printed_jokers_are_a_house_knob_gin_plays() -> None:
+    # AS 2S JK | 7H 7D 7C | KD QH 9C 8D: the wild joker stands for 3S, deadwood
+    # 10 + 10 + 9 + 8 = 37; not wild, it is a card worth 0 and AS 2S stay: 40.
+    hand = "AS 2S JK 7H 7D 7C KD QH 9C 8D"
+    house = {"jokers_per_deck": 1, "printed_jokers_wild": True}
+    assert knock_check(hand, rules=house).min_deadwood == 37
+    assert knock_check(hand, rules={**house, "printed_jokers_wild": False}).min_deadwood == 40
 
 
 def test_knock_with_layoffs() -> None:
