@@ -623,6 +623,23 @@ def test_an_advice_knob_the_game_does_not_take_is_named_with_the_games_knobs(
         assert tuple(GAMES["gin"].knobs) == GIN_ADVICE_KNOBS
 
 
+@pytest.mark.parametrize(("given", "whole"), [
+    ({"me": 40}, {"me": 40, "opponent": 0, "target": 100}),
+    ({"opponent": 65}, {"me": 0, "opponent": 65, "target": 100}),
+    ({}, {"me": 0, "opponent": 0, "target": 100}),
+])
+def test_a_match_score_side_not_given_has_no_points_yet(
+        client: TestClient, given: dict[str, int], whole: dict[str, int]) -> None:
+    """A side of the match score left out has 0 points (no hand won yet), as
+    in the library (``advise(..., score={"me": 40})``); the wire required both."""
+    def advice(score: dict[str, int]) -> dict[str, Any]:
+        response = client.post("/v1/advise", json={**ADVISE_BODY, "score": score})
+        assert response.status_code == 200, response.text
+        return {k: v for k, v in response.json().items() if k != "elapsed_ms"}
+
+    assert advice(given) == advice(whole)
+
+
 @pytest.mark.parametrize("path", ["/v1/solve", "/v1/advise"])
 def test_a_huge_unknown_knob_name_is_echoed_bounded(client: TestClient, path: str) -> None:
     body: dict[str, Any] = ({"variant": "gin", "hand": GIN_HAND} if path == "/v1/solve"

@@ -32,6 +32,7 @@ from api.shared.schemas import (
 from solver.play import GAMES, LEVELS
 from solver.play.events import MAX_EVENTS
 from solver.play.gin.state import ACTIONS as GIN_ACTIONS
+from solver.play.gin.state import MATCH_SCORE
 from solver.play.indian.state import ACTIONS as INDIAN_ACTIONS
 from solver.play.indian.state import MAX_PLAYERS as INDIAN_MAX_PLAYERS
 from solver.play.indian.state import MIN_PLAYERS
@@ -121,13 +122,16 @@ class EventIn(BaseModel):
 
 
 class ScoreIn(BaseModel):
-    """The match so far (gin to 100): each side's points before this hand."""
+    """The match so far (gin to 100): each side's points before this hand, 0 if left out."""
 
     model_config = _request({"me": 40, "opponent": 65, "target": 100})
 
-    me: int = Field(ge=0, le=10_000)
-    opponent: int = Field(ge=0, le=10_000)
-    target: int = Field(default=100, ge=1, le=10_000)
+    me: int = Field(default=MATCH_SCORE["me"], ge=0, le=10_000,
+                    description="the player's points before this hand")
+    opponent: int = Field(default=MATCH_SCORE["opponent"], ge=0, le=10_000,
+                          description="the opponent's points before this hand")
+    target: int = Field(default=MATCH_SCORE["target"], ge=1, le=10_000,
+                        description="the points that win the match")
 
 
 class AdviseRequest(OperationRequest):

@@ -44,7 +44,7 @@ from solver.play import LEVELS
 from solver.play.events import MAX_EVENTS
 from solver.review.openspiel import LAST_ACTION, MAX_ACTIONS
 from solver.review.params import LABELS, REVIEW_LEVEL
-from solver.review.record import MAX_PLAYER_ID
+from solver.review.record import MATCH_TARGET, MAX_PLAYER_ID
 from solver.review.review import PHASES
 
 MAX_HAND = 21
@@ -166,7 +166,7 @@ class ReviewRequest(OperationRequest):
         default=None, description="gin: the match score before the hand, per seat (two "
                                   "numbers; any other game refuses it by name)")
     target: int | None = Field(default=None, ge=1, le=10_000,
-                               description="gin: the match's target (default 100)")
+                               description=f"gin: the match's target (default {MATCH_TARGET})")
     rules: RulesOverride | None = RULES_FIELD
     oklahoma: bool = Field(default=False, description="gin: the upcard sets the knock limit")
     result: Annotated[list[float], Field(min_length=2, max_length=MAX_PLAYERS)] | None = Field(
@@ -200,7 +200,7 @@ class OpenSpielReviewRequest(OperationRequest):
                      Field(min_length=2, max_length=2)] | None = Field(
         default=None, description="the match score before the hand, per seat")
     target: int | None = Field(default=None, ge=1, le=10_000,
-                               description="the match's target (default 100)")
+                               description=f"the match's target (default {MATCH_TARGET})")
     seats: Annotated[list[Seat], Field(min_length=1, max_length=2)] | None = Field(
         default=None, description="the seats whose decisions are reviewed (default: both)")
     level: ReviewLevelIn = _level()

@@ -55,7 +55,15 @@ from solver.gin import gin_deal, knock_check
 from solver.play.advice import Layoff
 from solver.play.events import Event
 from solver.play.words import DISCARD, DRAW_STOCK, KNOCK, LAY_OFF, PASS, TAKE_DISCARD
-from solver.review.record import Dealt, Record, Step, read_players, read_score, refuse
+from solver.review.record import (
+    MATCH_TARGET,
+    Dealt,
+    Record,
+    Step,
+    read_players,
+    read_score,
+    refuse,
+)
 from solver.review.table import Decision, check_record, layoff_target, walk
 
 CARDS = 52
@@ -185,7 +193,7 @@ LAST_ACTION = 240
 
 
 def from_openspiel(history: Sequence[int], players: Sequence[str] = ("player 0", "player 1"),
-                   score: Sequence[int] | None = None, target: int = 100) -> Record:
+                   score: Sequence[int] | None = None, target: int = MATCH_TARGET) -> Record:
     """The ``Record`` of an OpenSpiel ``gin_rummy`` action history (see the
     module docstring): checked, with ``players`` as the seats' ids and
     ``score`` the match score before the hand (gin to ``target``)."""

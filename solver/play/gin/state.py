@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from solver.cards import card_name
@@ -69,6 +70,10 @@ WALL = 2
 left in the stock and it does not knock (as OpenSpiel plays it)."""
 MATCH_TARGET = 100
 """The points that win a match, when a score is given without a target."""
+MATCH_SCORE: Mapping[str, int] = MappingProxyType({"me": 0, "opponent": 0, "target": MATCH_TARGET})
+"""A match score's fields and the value of each one left out: a side not
+given has no points yet (the start of a match), the target is ``MATCH_TARGET``
+(the REST model takes its defaults from here)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,13 +234,13 @@ def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
         raise InvalidStateError("score must be an object of me, opponent and target points; got "
                                 f"{type(score).__name__}", code="invalid_state", loc=("score",))
     for key in score:
-        if key not in ("me", "opponent", "target"):
+        if key not in MATCH_SCORE:
             raise InvalidStateError(f"score: {shown(key)} is not a field of a score; it has me, "
                                     "opponent and target", code="invalid_state",
                                     loc=("score", str(key)))
     values = []
-    for key in ("me", "opponent", "target"):
-        value = score.get(key, MATCH_TARGET if key == "target" else 0)
+    for key, default in MATCH_SCORE.items():
+        value = score.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InvalidStateError(f"score.{key} must be a whole number of points",
                                     code="invalid_state", loc=("score", key))

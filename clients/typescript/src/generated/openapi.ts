@@ -12648,7 +12648,7 @@ export interface components {
         };
         /**
          * ScoreIn
-         * @description The match so far (gin to 100): each side's points before this hand.
+         * @description The match so far (gin to 100): each side's points before this hand, 0 if left out.
          * @example {
          *       "me": 40,
          *       "opponent": 65,
@@ -12656,12 +12656,21 @@ export interface components {
          *     }
          */
         ScoreIn: {
-            /** Me */
-            me: number;
-            /** Opponent */
-            opponent: number;
+            /**
+             * Me
+             * @description the player's points before this hand
+             * @default 0
+             */
+            me?: number;
+            /**
+             * Opponent
+             * @description the opponent's points before this hand
+             * @default 0
+             */
+            opponent?: number;
             /**
              * Target
+             * @description the points that win the match
              * @default 100
              */
             target?: number;
