@@ -640,6 +640,18 @@ def test_a_match_score_side_not_given_has_no_points_yet(
     assert advice(given) == advice(whole)
 
 
+def test_an_advice_without_a_level_plays_the_games_default_level(client: TestClient) -> None:
+    """The request model's one default (for every game) is the library's, not a second
+    "standard": a game whose default level differed would be played at another level
+    over HTTP than in Python."""
+    from solver.play import GAMES
+
+    assert {game.default_level for game in GAMES.values()} == {"standard"}
+    body = {k: v for k, v in ADVISE_BODY.items() if k != "level"}
+    response = client.post("/v1/advise", json=body)
+    assert response.status_code == 200 and response.json()["level"] == GAMES["gin"].default_level
+
+
 @pytest.mark.parametrize("path", ["/v1/solve", "/v1/advise"])
 def test_a_huge_unknown_knob_name_is_echoed_bounded(client: TestClient, path: str) -> None:
     body: dict[str, Any] = ({"variant": "gin", "hand": GIN_HAND} if path == "/v1/solve"

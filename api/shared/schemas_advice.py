@@ -38,6 +38,7 @@ from solver.play.indian.state import MAX_PLAYERS as INDIAN_MAX_PLAYERS
 from solver.play.indian.state import MIN_PLAYERS
 from solver.play.laydown.state import ACTIONS as RUMMY500_ACTIONS
 from solver.play.laydown.variant import VARIANTS as LAY_DOWN_VARIANTS
+from solver.play.model import Game as GameModel
 from solver.rules import MAX_DECK_CARDS
 
 MAX_PILE = MAX_DECK_CARDS
@@ -175,7 +176,7 @@ class AdviseRequest(OperationRequest):
                                             f"rummy {MIN_PLAYERS} to {INDIAN_MAX_PLAYERS}; "
                                             "rummy500 2 to 8: one deck to 4, two decks of 54 "
                                             "from 5; rommy and basic 2 to 6; gin takes none)")
-    level: LevelIn = Field(default="standard", description=Level.__doc__)
+    level: LevelIn = Field(default=GameModel.default_level, description=Level.__doc__)
     seed: int = Field(default=0, ge=0, le=2**31 - 1,
                       description="the same seed and state give the same advice (on a "
                                   "quiet machine: the search is timed)")
