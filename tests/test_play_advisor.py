@@ -354,6 +354,26 @@ def test_each_searched_discard_is_played_out_knocking_at_once_and_playing_for_gi
     assert all(played[move] == {AT_ONCE, FOR_GIN} for move in searched)
 
 
+def test_a_level_without_a_shortlist_searches_every_move() -> None:
+    """``Level.shortlist`` None means every move is searched (``solver.play.search``),
+    not the judgement alone as 0 does."""
+    import dataclasses
+
+    from solver.gin import gin_deal
+    from solver.play.gin.advisor import LEVELS, GinDecision
+    from solver.play.gin.state import GinState
+    from solver.play.search import Budget
+
+    hand = "AS 2S 3S 4S 7H 7D 7C 8C 9C 2D 5H"
+    state = GinState.parse(hand=hand, upcard="4S",
+                           history=[{"player": 0, "action": "take_discard", "card": "4S"}])
+    every = dataclasses.replace(LEVELS["standard"], shortlist=None)
+    advice = GinDecision(state, gin_deal(None), 10,
+                         Budget(every, Deadline.after_ms(5000)), 7).advise()
+    discards = [m for m in advice.moves if m.move.action == "discard"]
+    assert len(discards) == 10 and all(m.searched for m in discards)
+
+
 def test_the_plainest_discard_goes_first_unless_the_deals_favour_another_clearly() -> None:
     from solver.play.advice import Move
     from solver.play.gin.params import GIN_PARAMS

@@ -289,6 +289,8 @@ class GinDecision:
         mine = params.plans[0]
         tallies = [Tally(move, priors[move], line=mine) for move in moves]
         shortlist = self.level.shortlist if self.state.phase in params.searched_phases else 0
+        if shortlist is None:  # every move (``Level``), not the judgement alone
+            shortlist = len(moves)
         chosen: set[Move] = set()
         if shortlist:
             chosen = set(moves[:shortlist]) | set(wanted)
