@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import difflib
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -39,6 +38,7 @@ from solver.cards import (
 )
 from solver.errors import InvalidRulesError, is_list, shown
 from solver.geometry import ACE_MODES, AceMode
+from solver.lru import LruCache
 
 Objective = Literal["min_deadwood", "max_net", "cascade", "marriage"]
 Declaration = Literal["go_out", "knock", "lay_down"]
@@ -684,26 +684,19 @@ def _freeze(value: Any, depth: int = _KEY_DEPTH) -> Any:
     return (type(value), value)  # the type, not its name: numpy's bool_ is named "bool"
 
 
-_INTERNED: OrderedDict[object, Rules] = OrderedDict()
 _INTERNED_LIMIT = 4096
+_INTERNED: LruCache[object, Rules] = LruCache(_INTERNED_LIMIT)
 
 
 def _intern(rules: Rules) -> Rules:
     """The one object equal to ``rules`` (bounded: least recently used first out)."""
-    hit = _INTERNED.get(rules)
-    if hit is not None:
-        _INTERNED.move_to_end(rules)
-        return hit
-    _INTERNED[rules] = rules
-    if len(_INTERNED) > _INTERNED_LIMIT:
-        _INTERNED.popitem(last=False)
-    return rules
+    return _INTERNED.put(rules, rules)
 
 
 for _preset in PRESETS.values():
     _intern(_preset)
 
-_BY_REQUEST: OrderedDict[object, Rules] = OrderedDict()
+_BY_REQUEST: LruCache[object, Rules] = LruCache(_INTERNED_LIMIT)
 _PLAIN_TYPES = frozenset({int, str, type(None)})
 """Override values a request's key holds as they are: among these types, equal
 values have the same type (not so ``True == 1``: ``bool`` is not one)."""
@@ -734,7 +727,6 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
     if key is not None:
         hit = _BY_REQUEST.get(key)
         if hit is not None:
-            _BY_REQUEST.move_to_end(key)
             return hit
     if isinstance(variant, Rules):
         base = variant
@@ -757,7 +749,6 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
         if key is not None:
             hit = _BY_REQUEST.get(key)
             if hit is not None:
-                _BY_REQUEST.move_to_end(key)
                 return hit
     try:
         rules = _intern(_apply(base, overrides))
@@ -767,11 +758,7 @@ def make_rules(variant: str | Rules, overrides: Mapping[str, Any] | None = None)
             raise InvalidRulesError("opening_points", error.message.replace(
                 "'min_meld_points'", "'opening_points' (min_meld_points)")) from None
         raise
-    if key is not None:
-        _BY_REQUEST[key] = rules
-        if len(_BY_REQUEST) > _INTERNED_LIMIT:
-            _BY_REQUEST.popitem(last=False)
-    return rules
+    return rules if key is None else _BY_REQUEST.put(key, rules)
 
 
 def _apply(base: Rules, overrides: Mapping[str, Any]) -> Rules:
@@ -974,8 +961,8 @@ class Deal:
         return JOKER if self.joker_cut else self.cut_card
 
 
-_DEALS: OrderedDict[tuple[Rules, str | None], Deal] = OrderedDict()
 _DEALS_LIMIT = 4096
+_DEALS: LruCache[tuple[Rules, str | None], Deal] = LruCache(_DEALS_LIMIT)
 
 
 def make_deal(rules: Rules, wild_rank: str | None = None) -> Deal:
@@ -993,13 +980,8 @@ def make_deal(rules: Rules, wild_rank: str | None = None) -> Deal:
     key = (rules, wild_rank)
     hit = _DEALS.get(key)
     if hit is not None:
-        _DEALS.move_to_end(key)
         return hit
-    deal = _make_deal(rules, wild_rank)
-    _DEALS[key] = deal
-    if len(_DEALS) > _DEALS_LIMIT:
-        _DEALS.popitem(last=False)
-    return deal
+    return _DEALS.put(key, _make_deal(rules, wild_rank))
 
 
 def _make_deal(rules: Rules, wild_rank: str | None) -> Deal:

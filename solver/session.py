@@ -44,6 +44,7 @@ from solver.engines.arrangement import Arrangement
 from solver.engines.base import INFEASIBLE, EngineResult, Instance, wild_count
 from solver.engines.passes import SearchSession, solve_with_table
 from solver.errors import InvalidOptionError, shown
+from solver.lru import LruCache
 from solver.melds import TableSpot, some_card_unmeldable
 from solver.objective import Pass, go_out_pass, least_deadwood_passes, passes_for, untied
 from solver.quick import QuickPath, quick_path
@@ -74,11 +75,11 @@ def cpsat_loaded() -> bool:
     return "solver.engines.cpsat" in sys.modules
 
 
-_QUICK_BY_REQUEST: dict[object, QuickPath | None] = {}
-"""``quick_path_for``'s answer per request key (``solver.rules.request_key``);
-past ``QUICK_REQUESTS_LIMIT`` the oldest go first (``make_rules`` answers them
-again from its own cache)."""
 QUICK_REQUESTS_LIMIT = 4096
+_QUICK_BY_REQUEST: LruCache[object, QuickPath | None] = LruCache(QUICK_REQUESTS_LIMIT)
+"""``quick_path_for``'s answer per request key (``solver.rules.request_key``);
+past ``QUICK_REQUESTS_LIMIT`` the least recently used go first (``make_rules``
+answers them again from its own cache)."""
 _UNKNOWN = object()
 
 
@@ -110,11 +111,7 @@ def quick_path_for(variant: str, rules: Mapping[str, Any] | None, wild_rank: obj
         if known is not _UNKNOWN:
             return known  # type: ignore[return-value]  # a QuickPath or None
     path = quick_path(make_rules(variant, rules))
-    if key is not None:
-        if len(_QUICK_BY_REQUEST) >= QUICK_REQUESTS_LIMIT:
-            del _QUICK_BY_REQUEST[next(iter(_QUICK_BY_REQUEST))]
-        _QUICK_BY_REQUEST[key] = path
-    return path
+    return path if key is None else _QUICK_BY_REQUEST.put(key, path)
 
 
 def knock_differs(deal: Deal) -> bool:

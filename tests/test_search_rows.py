@@ -29,7 +29,7 @@ def _full_rows(search: PassSearch) -> PassSearch:
     """The same search trying every wild count of every meld."""
     search.spare_wilds_free = False
     search.absorb_spare = False
-    search.rows = RowCache(registered=False)
+    search.rows = RowCache()
     return search
 
 

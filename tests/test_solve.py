@@ -322,15 +322,11 @@ def test_shared_caches_stay_within_their_limits(monkeypatch: pytest.MonkeyPatch)
     deck = [card_name(c) for c in range(52) for _ in range(3)] + ["JK"] * 6
     hands = [(rng.sample(deck, 22), card_name(rng.randrange(52))) for _ in range(12)]
     expected = [solve(h, "indian21", wild_rank=w, discard=True).deadwood_points for h, w in hands]
-    monkeypatch.setattr(caches, "ROWS_HELD_LIMIT", 3_000)
-    monkeypatch.setattr(caches, "CANDIDATES_HELD_LIMIT", 3_000)
-    caches._SHARED_ROWS.clear()
-    caches._CANDIDATES.clear()
-    monkeypatch.setattr(caches, "_rows_held", 0)
-    monkeypatch.setattr(caches, "_candidates_held", 0)
+    for cache in (caches._SHARED_ROWS, caches._CANDIDATES):
+        monkeypatch.setattr(cache, "limit", 3_000)
+        cache.clear()
     small = [solve(h, "indian21", wild_rank=w, discard=True).deadwood_points for h, w in hands]
     assert small == expected  # the limits cost time, never the answer
-    assert caches._rows_held <= 3_000
-    assert caches._candidates_held <= 3_000
-    assert sum(cache.held for cache in caches._SHARED_ROWS.values()) == caches._rows_held
-    assert sum(len(found) for found in caches._CANDIDATES.values()) == caches._candidates_held
+    for cache in (caches._SHARED_ROWS, caches._CANDIDATES):
+        assert 0 < cache.held <= 3_000
+        assert cache.held == sum(weight for _, weight in cache._entries.values())

@@ -5,17 +5,18 @@ wild cap and the pool profile, never on the rest of the hand, so every search
 of the same deal shares them; meld candidates depend only on the meld rules
 and the counts around their lead card, so every deal with the same meld rules
 shares them.  Both caches are bounded by what they hold (rows and candidates,
-about 200 bytes each), least recently used spaces dropped first: a process
-solving any stream of deals stays near a hundred megabytes.
+about 200 bytes each), least recently used first out (``solver.lru``): a
+process solving any stream of deals stays near a hundred megabytes, and the
+threads of one process share them.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any, Generic, TypeVar
 
 from solver.deadline import Deadline
 from solver.engines.packed import SIGNATURE, unpack
+from solver.lru import LruCache
 from solver.melds import Candidate, melds_led_by, melds_through
 from solver.rules import Deal
 
@@ -29,59 +30,48 @@ CANDIDATES_HELD_LIMIT = 250_000
 
 class RowCache(dict[object, list[_Row]], Generic[_Row]):
     """The option rows (``solver.engines.rows.Row``) of one space (deal, pass,
-    wild cap, pricing), counted."""
+    wild cap, pricing).  ``key`` is its key among the shared spaces, None
+    for a space private to one search or dropped from the shared ones (a
+    search may still be filling it), which counts its rows in ``held``."""
 
-    __slots__ = ("held", "registered")
+    __slots__ = ("held", "key")
 
-    def __init__(self, registered: bool = True) -> None:
+    def __init__(self, key: tuple[object, ...] | None = None) -> None:
         super().__init__()
         self.held = 0
-        self.registered = registered  # counted in the shared limit
+        self.key = key
 
 
-_SHARED_ROWS: OrderedDict[tuple[object, ...], RowCache[Any]] = OrderedDict()
-_rows_held = 0
+def _unshare(cache: RowCache[Any], held: int) -> None:
+    """A row space dropped from the shared ones: it counts its own rows now."""
+    cache.key = None
+    cache.held = held
+
+
+_SHARED_ROWS: LruCache[tuple[object, ...], RowCache[Any]] = LruCache(ROWS_HELD_LIMIT, _unshare)
 
 
 def shared_rows(key: tuple[object, ...]) -> RowCache[Any]:
     """The shared row space ``key`` (made empty on first use)."""
     hit = _SHARED_ROWS.get(key)
     if hit is not None:
-        _SHARED_ROWS.move_to_end(key)
         return hit
-    cache: RowCache[Any] = RowCache()
-    _SHARED_ROWS[key] = cache
-    return cache
+    return _SHARED_ROWS.put(key, RowCache(key), 0)
 
 
 def hold_rows(cache: RowCache[Any], count: int) -> None:
     """Count ``count`` more rows held by ``cache``; past ``ROWS_HELD_LIMIT``
-    drop the least recently used spaces (a space over it alone is emptied)."""
-    global _rows_held
-    if not cache.registered:  # private to one search, or dropped while it runs
+    drop the least recently used spaces (a space over it alone is emptied,
+    as is a private one)."""
+    key = cache.key
+    if key is None or not _SHARED_ROWS.grow(key, cache, count):
         cache.held += count
-        if cache.held > ROWS_HELD_LIMIT:
-            cache.clear()
-            cache.held = 0
-        return
-    cache.held += count
-    _rows_held += count
-    while _rows_held > ROWS_HELD_LIMIT and _SHARED_ROWS:
-        key, oldest = next(iter(_SHARED_ROWS.items()))
-        if oldest is cache:
-            break
-        del _SHARED_ROWS[key]
-        _rows_held -= oldest.held
-        oldest.registered = False
-        oldest.held = 0
-    if _rows_held > ROWS_HELD_LIMIT:
-        _rows_held -= cache.held
+    if cache.key is None and cache.held > _SHARED_ROWS.limit:
         cache.clear()
         cache.held = 0
 
 
-_CANDIDATES: OrderedDict[tuple[object, ...], list[Candidate]] = OrderedDict()
-_candidates_held = 0
+_CANDIDATES: LruCache[tuple[object, ...], list[Candidate]] = LruCache(CANDIDATES_HELD_LIMIT)
 
 
 def known_candidates(key: tuple[object, ...]) -> list[Candidate] | None:
@@ -89,14 +79,11 @@ def known_candidates(key: tuple[object, ...]) -> list[Candidate] | None:
     return _CANDIDATES.get(key)
 
 
-def keep_candidates(key: tuple[object, ...], found: list[Candidate]) -> None:
-    """Keep ``found`` under ``key``; past ``CANDIDATES_HELD_LIMIT`` the
-    oldest lists go first."""
-    global _candidates_held
-    _CANDIDATES[key] = found
-    _candidates_held += len(found)
-    while _candidates_held > CANDIDATES_HELD_LIMIT and len(_CANDIDATES) > 1:
-        _candidates_held -= len(_CANDIDATES.popitem(last=False)[1])
+def keep_candidates(key: tuple[object, ...], found: list[Candidate]) -> list[Candidate]:
+    """Keep ``found`` under ``key`` and return what is kept there (``found``,
+    or an equal list another thread kept first); past
+    ``CANDIDATES_HELD_LIMIT`` the least recently used lists go first."""
+    return _CANDIDATES.put(key, found, len(found))
 
 
 def candidates(lead: int, counts: list[int], deal: Deal, wild_cap: int, pure_only: bool,
@@ -111,9 +98,7 @@ def candidates(lead: int, counts: list[int], deal: Deal, wild_cap: int, pure_onl
     hit = _CANDIDATES.get(key)
     if hit is not None:
         return hit
-    found = melds_led_by(lead, counts, deal, wild_cap, pure_only, deadline)
-    keep_candidates(key, found)
-    return found
+    return keep_candidates(key, melds_led_by(lead, counts, deal, wild_cap, pure_only, deadline))
 
 
 def through_candidates(card: int, code: int, deal: Deal, wild_cap: int, pure_only: bool,
@@ -127,6 +112,5 @@ def through_candidates(card: int, code: int, deal: Deal, wild_cap: int, pure_onl
     hit = _CANDIDATES.get(key)
     if hit is not None:
         return hit
-    found = melds_through(card, unpack(code), deal, wild_cap, pure_only, deadline)
-    keep_candidates(key, found)
-    return found
+    return keep_candidates(key, melds_through(card, unpack(code), deal, wild_cap, pure_only,
+                                              deadline))

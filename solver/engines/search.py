@@ -130,7 +130,7 @@ class PassSearch(OptionRows):
         # Rows depend on the pass only through its costs, pure_only, which
         # rows the spare-wild rules drop and whether fewer points can be
         # better (a lower tier with ``unless_points``).
-        self.rows: RowCache[Row] = RowCache(registered=False) if self.table else shared_rows(
+        self.rows: RowCache[Row] = RowCache() if self.table else shared_rows(
             (deal, objective.net, objective.zero_cost, objective.pure_only, costs.priced,
              wild_cap, costs.uniform, melds_allowed,
              self.spare_wilds_free and (True, costs.pure_beats_impure), self.absorb_spare,

@@ -26,14 +26,13 @@ that on random hands under every ace mode and meld rule.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Sized
 from typing import Any
 
 from solver.cards import JOKER
 from solver.deadline import Deadline, Ticker
 from solver.engines.packed import BITS, FIELD, SUIT_BITS, WEIGHT, presence, rank_pattern, spread
 from solver.geometry import GEOMETRY, MAX_RUN_CARDS
+from solver.lru import LruCache
 from solver.melds import wild_cap_for
 from solver.objective import class_of
 from solver.rules import Rules
@@ -48,26 +47,14 @@ _TANALA = class_of("tanala", True)
 
 EFFECTS_HELD_LIMIT = 400_000
 """Effects kept across hands, run tables and effect lists together (about
-100 bytes each); past it the least recently made go first, so a stream of
+100 bytes each); past it the least recently used go first, so a stream of
 hostile hands (dozens of wild cards: thousands of effects per card) stays
 bounded."""
 
 
-_RUNS: OrderedDict[tuple[object, ...], tuple[tuple[int, int], ...]] = OrderedDict()
-_EFFECTS: OrderedDict[tuple[object, ...], list[Effect]] = OrderedDict()
-_held = [0]  # effects held by both caches
-
-
-def _keep(cache: OrderedDict[tuple[object, ...], Any], key: tuple[object, ...],
-          value: Sized) -> None:
-    """Store ``value`` in ``cache``, dropping the oldest entries of both
-    caches past ``EFFECTS_HELD_LIMIT``."""
-    cache[key] = value
-    _held[0] += 1 + len(value)
-    while _held[0] > EFFECTS_HELD_LIMIT and (_RUNS or _EFFECTS):
-        oldest = _RUNS if len(_RUNS) >= len(_EFFECTS) else _EFFECTS
-        _, dropped = oldest.popitem(last=False)
-        _held[0] -= 1 + len(dropped)
+_TABLES: LruCache[tuple[object, ...], Any] = LruCache(EFFECTS_HELD_LIMIT)
+"""Run tables and effect lists, one budget: a run table's key starts with the
+ace mode (a string), an effect list's with its ``Rules``, so they never meet."""
 
 
 def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
@@ -80,9 +67,8 @@ def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
     a wild slot); its wild slots then range from the gaps of that span up to
     as far as the run can grow (``cap``, 13 cards, the geometry's ends)."""
     key = (rules.ace, rules.min_run_length, rules.min_naturals_per_meld, pattern, rank, cap)
-    hit = _RUNS.get(key)
+    hit: tuple[tuple[int, int], ...] | None = _TABLES.get(key)
     if hit is not None:
-        _RUNS.move_to_end(key)
         return hit
     geometry = GEOMETRY[rules.ace]
     others = pattern & ~(1 << rank)
@@ -121,8 +107,8 @@ def _run_effects(rules: Rules, pattern: int, rank: int, cap: int,
                     for wilds in range(least, min(cap, room - naturals) + 1):
                         found[(kept, wilds)] = None
     effects = tuple(found)
-    _keep(_RUNS, key, effects)
-    return effects
+    stored: tuple[tuple[int, int], ...] = _TABLES.put(key, effects, 1 + len(effects))
+    return stored
 
 
 def _drops(held: int, inside: int, most: int) -> list[int]:
@@ -237,9 +223,8 @@ def through_effects(card: int, code: int, rules: Rules, wild_cap: int, pure_only
 
 def effects_of(key: EffectKey, deadline: Deadline | None = None) -> list[Effect]:
     """The effects an ``EffectKey`` names (see ``through_effects``), computed once."""
-    hit = _EFFECTS.get(key)
+    hit: list[Effect] | None = _TABLES.get(key)
     if hit is not None:
-        _EFFECTS.move_to_end(key)
         return hit
     rules, card, cap, pure_only, pattern, copies = key
     rank, suit = card % 13, card // 13
@@ -254,8 +239,8 @@ def effects_of(key: EffectKey, deadline: Deadline | None = None) -> list[Effect]
                       _RUN if wilds else _PURE_RUN))
     sized.sort(key=_first)  # stable: the generator's order among equals
     effects = [(delta, wilds, cls) for _, delta, wilds, cls in sized]
-    _keep(_EFFECTS, key, effects)
-    return effects
+    stored: list[Effect] = _TABLES.put(key, effects, 1 + len(effects))
+    return stored
 
 
 def _order(naturals: int, wilds: int) -> int:
