@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from solver.errors import InvalidHandError as InvalidHandError  # raised here, defined there
-from solver.errors import shown
+from solver.errors import plain_int, shown
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -42,11 +42,12 @@ def suit_of(card: int) -> int:
 
 def card_name(card: int) -> str:
     """Canonical notation: ``"AS"``, ``"TH"``, ``"JK"``."""
-    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= JOKER:
+    number = plain_int(card)
+    if number is None or not 0 <= number <= JOKER:
         raise ValueError(f"not a card id: {shown(card)}")
-    if card == JOKER:
+    if number == JOKER:
         return "JK"
-    return RANKS[card % 13] + SUITS[card // 13]
+    return RANKS[number % 13] + SUITS[number // 13]
 
 
 def parse_card(token: object, index: int | None = None, field: str = "hand") -> int:

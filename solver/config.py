@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from solver.errors import InvalidOptionError, shown
+from solver.errors import InvalidOptionError, plain_int, shown
 
 MAX_TIME_LIMIT_MS = 60_000
 """The longest time limit a single solve may ask for."""
@@ -65,16 +65,19 @@ CONFIG = EngineConfig()
 
 def configure(**values: int) -> None:
     """Change engine settings in place (``InvalidOptionError`` naming a bad one)."""
+    checked: dict[str, int] = {}
     for name, value in values.items():
         if name not in BOUNDS:
             raise InvalidOptionError(name, f"unknown engine setting {shown(name)}; settings are "
                                            f"{', '.join(BOUNDS)}", code="invalid_setting")
         low, high = BOUNDS[name]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        number = plain_int(value)
+        if number is None or not low <= number <= high:
             raise InvalidOptionError(name, f"engine setting {name} must be an integer from {low} "
                                            f"to {high}; got {shown(value)}", code="invalid_setting")
-    for name, value in values.items():
-        setattr(CONFIG, name, value)
+        checked[name] = number
+    for name, number in checked.items():
+        setattr(CONFIG, name, number)
 
 
 def engine_fields() -> tuple[str, ...]:

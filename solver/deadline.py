@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from solver.config import CONFIG, MAX_REQUEST_BUDGET_MS, MAX_TIME_LIMIT_MS
-from solver.errors import InvalidOptionError, shown
+from solver.errors import InvalidOptionError, plain_int, shown
 
 NODES_PER_MS = 500
 """Search work units (states visited plus the options they weigh) a deadline's
@@ -199,13 +199,13 @@ def check_time_limit(time_limit_ms: object, default_ms: int | None = None,
     default, when None); ``InvalidOptionError`` when bad."""
     if time_limit_ms is None:
         return CONFIG.default_time_limit_ms if default_ms is None else default_ms
-    if (isinstance(time_limit_ms, bool) or not isinstance(time_limit_ms, int)
-            or not 1 <= time_limit_ms <= most_ms):
+    limit_ms = plain_int(time_limit_ms)
+    if limit_ms is None or not 1 <= limit_ms <= most_ms:
         raise InvalidOptionError(
             "time_limit_ms",
             f"time_limit_ms must be an integer from 1 to {most_ms}; got {shown(time_limit_ms)}",
             code="invalid_time_limit")
-    return time_limit_ms
+    return limit_ms
 
 
 def check_deadline(deadline: object) -> Deadline | None:

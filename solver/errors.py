@@ -28,6 +28,7 @@ places, a history out of turn, a pile that does not match its history).
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
@@ -170,3 +171,29 @@ def is_list(value: object) -> TypeGuard[Sequence[Any]]:
     (True, True, False, False, False)
     """
     return isinstance(value, Sequence) and not isinstance(value, str)
+
+
+def plain_int(value: object) -> int | None:
+    """``value`` as a plain ``int`` when it is an integer of any type -- an
+    ``int``, numpy's ``int64``, anything with ``__index__`` -- else None:
+    every integer input is checked through it, so a count or score read from
+    numpy or pandas is taken as the ``int`` it is, and what the library keeps
+    (cache keys, hashes, JSON) never holds a foreign type.  A ``bool`` is not
+    a number here (``True`` is no card count), nor is a float, even ``5.0``.
+
+    >>> class Count:  # numpy-like: an integer, not an int
+    ...     def __index__(self) -> int:
+    ...         return 5
+    >>> plain_int(5), plain_int(Count()), type(plain_int(Count())).__name__
+    (5, 5, 'int')
+    >>> plain_int(True), plain_int(5.0), plain_int("5"), plain_int(None)
+    (None, None, None, None)
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]  # any object may try
+    except TypeError:
+        return None

@@ -42,7 +42,7 @@ from solver.cards import (
     without,
 )
 from solver.deadline import Deadline, DeadlineExceeded, Ticker, play_deadline
-from solver.errors import shown
+from solver.errors import plain_int, shown
 from solver.layoffs import (
     LayoffSearch,
     Play,
@@ -142,14 +142,13 @@ def resolve_knock_limit(
         value = base_points(card, deal)
         return value, f"Oklahoma: upcard {card_name(card)} is worth {value}"
     if knock_limit is not None:
-        if isinstance(knock_limit, bool) or not isinstance(knock_limit, int) or not (
-            0 <= knock_limit <= 200
-        ):
+        given = plain_int(knock_limit)
+        if given is None or not 0 <= given <= 200:
             raise InvalidHandError(
                 f"knock_limit must be an integer from 0 to 200; got {shown(knock_limit)}",
                 code="invalid_knock_limit", field="knock_limit",
             )
-        return knock_limit, f"knock_limit {knock_limit} given"
+        return given, f"knock_limit {given} given"
     if rules.knock_limit is None:
         return rules.knock_deadwood, "the knob knock_limit is null: no knocking, only gin ends the hand"
     return rules.knock_limit, f"the knob knock_limit is {rules.knock_limit}"

@@ -49,13 +49,13 @@ low ace it became.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from solver.cards import InvalidHandError, make_card, names, parse_cards, rank_of, suit_of
 from solver.classify import is_meld, readings, richest_of, richest_reading
 from solver.deadline import Deadline, play_deadline
-from solver.errors import is_list, shown
+from solver.errors import is_list, plain_int, shown
 from solver.layoffs import TableMeld, keeps_places, read_table_meld
 from solver.results import Meld, Solution
 from solver.rules import (
@@ -221,11 +221,12 @@ def _parse_players(players: Sequence[PlayerHand | Mapping[str, Any]],
         if player.dropped not in (None, "first", "middle"):
             raise InvalidHandError(f"{where}.dropped must be 'first' or 'middle'",
                                    code="invalid_drop", field=f"{where}.dropped")
-        if isinstance(player.pile_penalties, bool) or not isinstance(player.pile_penalties, int) or not (
-            0 <= player.pile_penalties <= 100
-        ):
+        pile_penalties = plain_int(player.pile_penalties)
+        if pile_penalties is None or not 0 <= pile_penalties <= 100:
             raise InvalidHandError(f"{where}.pile_penalties must be an integer from 0 to 100",
                                    code="invalid_pile_penalties", field=f"{where}.pile_penalties")
+        if type(player.pile_penalties) is not int:
+            player = replace(player, pile_penalties=pile_penalties)
         parsed.append(_Parsed(hand, melded, player, laid_off))
     check_copies(groups, deal.rules)
     return parsed

@@ -36,7 +36,7 @@ from solver.cards import (
     suit_of,
     too_many_cards,
 )
-from solver.errors import InvalidRulesError, is_list, shown
+from solver.errors import InvalidRulesError, is_list, plain_int, shown
 from solver.geometry import ACE_MODES, AceMode
 from solver.lru import LruCache
 
@@ -433,11 +433,16 @@ def _check_rules(rules: Rules) -> None:
                     knob, f"knob {knob!r} must be {knob_expectation(knob)}; got {shown(value)}")
         elif knob in INT_BOUNDS:
             low, high = INT_BOUNDS[knob]
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            number = plain_int(value)
+            if number is None or not low <= number <= high:
                 raise InvalidRulesError(
                     knob, f"knob {knob!r} must be {knob_expectation(knob)}; got {shown(value)}")
+            if type(value) is not int:  # numpy's int64 and the like: kept as the int it is
+                object.__setattr__(rules, knob, number)
         elif knob == "requirements":
-            _check_requirements(value)
+            checked = _check_requirements(value)
+            if any(type(item.count) is not int for item in value):
+                object.__setattr__(rules, knob, checked)
         elif knob == "card_points":
             if not isinstance(value, CardPoints):
                 raise InvalidRulesError(knob, "knob 'card_points' must be a CardPoints table")
@@ -486,18 +491,21 @@ def too_many_requirements(count: int) -> InvalidRulesError:
         "requirements", f"at most {MAX_REQUIREMENTS} requirement items; got {count}")
 
 
-def _check_requirements(value: object) -> None:
+def _check_requirements(value: object) -> tuple[Requirement, ...]:
+    """``value``, checked, its counts plain ints (``InvalidRulesError`` when bad)."""
     if not isinstance(value, tuple) or not all(isinstance(r, Requirement) for r in value):
         raise InvalidRulesError("requirements", "knob 'requirements' must be a tuple of Requirement")
     if len(value) > MAX_REQUIREMENTS:
         raise too_many_requirements(len(value))
     seen: set[str] = set()
+    checked: list[Requirement] = []
     for item in value:
         if item.kind not in REQUIREMENT_KINDS:
             raise InvalidRulesError(
                 "requirements", f"requirement kind must be one of {', '.join(REQUIREMENT_KINDS)}; "
                 f"got {shown(item.kind)}")
-        if isinstance(item.count, bool) or not isinstance(item.count, int) or not 0 <= item.count <= 10:
+        count = plain_int(item.count)
+        if count is None or not 0 <= count <= 10:
             raise InvalidRulesError(
                 "requirements", f"requirement count must be an integer from 0 to 10; got {shown(item.count)}")
         if not isinstance(item.exact, bool):
@@ -506,6 +514,8 @@ def _check_requirements(value: object) -> None:
             raise InvalidRulesError(
                 "requirements", f"requirement kind {shown(item.kind)} is listed twice; give it once")
         seen.add(item.kind)
+        checked.append(item if type(item.count) is int else dataclasses.replace(item, count=count))
+    return tuple(checked)
 
 
 def _check_requirements_reachable(rules: Rules) -> None:
@@ -778,8 +788,8 @@ def _apply(base: Rules, overrides: Mapping[str, Any]) -> Rules:
             raise InvalidRulesError(
                 "opening_points", "give min_meld_points or its alias opening_points, not both")
         changes["min_meld_points"] = overrides["opening_points"]
-    round_number = changes.get("contract_round")
-    if isinstance(round_number, int) and round_number in CONTRACTS:  # others: the knob's check
+    round_number = plain_int(changes.get("contract_round"))
+    if round_number in CONTRACTS:  # others: the knob's check
         hand_size, contract, lay_down_all = CONTRACTS[round_number]
         changes.setdefault("hand_size", hand_size)
         changes.setdefault("requirements", contract)
@@ -793,10 +803,10 @@ def _apply(base: Rules, overrides: Mapping[str, Any]) -> Rules:
         for knob, kind in (("min_sequences", "sequence"), ("min_pure_sequences", "pure_sequence")):
             if knob not in overrides:
                 continue
-            count = overrides[knob]
-            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 10:
+            count = plain_int(overrides[knob])
+            if count is None or not 0 <= count <= 10:
                 raise InvalidRulesError(knob, f"knob {shown(knob)} must be an integer from 0 to 10; "
-                                              f"got {shown(count)}")
+                                              f"got {shown(overrides[knob])}")
             items.pop(kind, None)
             if count:
                 items[kind] = Requirement(kind, count)  # type: ignore[arg-type]
@@ -883,7 +893,7 @@ def parse_card_points(value: object) -> CardPoints:
                 raise InvalidRulesError(
                     "card_points", f"card_points.{part} key {shown(key)} is not a rank "
                     "(A 2-9 T/10 J Q K) or JK")
-            _check_points(points, f"card_points.{part}.{key}")
+            points = _check_points(points, f"card_points.{part}.{key}")
             if out.get(index, points) != points:
                 # "T" and "10" (or "JK" and "joker") name one rank: two values
                 # for it contradict each other (and which one won depended on
@@ -896,17 +906,20 @@ def parse_card_points(value: object) -> CardPoints:
 
     ace_low = value.get("ace_low")
     if ace_low is not None:
-        _check_points(ace_low, "card_points.ace_low")
+        ace_low = _check_points(ace_low, "card_points.ace_low")
     return CardPoints(table("hand"), table("meld"), ace_low)
 
 
 _RANK_TOKENS = frozenset([*RANKS, "10"])
 
 
-def _check_points(points: object, where: str) -> None:
-    if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_POINTS:
+def _check_points(points: object, where: str) -> int:
+    """``points`` as a plain int, when it is a card's points (``InvalidRulesError`` if not)."""
+    number = plain_int(points)
+    if number is None or not 0 <= number <= MAX_POINTS:
         raise InvalidRulesError("card_points", f"{where} must be an integer from 0 to {MAX_POINTS}; "
                                                f"got {shown(points)}")
+    return number
 
 
 # ---------------------------------------------------------------------------

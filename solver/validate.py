@@ -20,7 +20,7 @@ from typing import Any
 
 from solver.cards import JOKER, InvalidHandError, card_name, card_tokens, parse_card
 from solver.classify import meld_problems, readings, richest_of
-from solver.errors import is_list
+from solver.errors import is_list, plain_int
 from solver.results import Meld, Problem, ValidationReport
 from solver.rules import MAX_HAND_CARDS, Deal, Rules, check_copies, check_hand, make_deal, make_rules
 from solver.scoring import meets_declaration, score_arrangement, unmet_requirements
@@ -125,9 +125,10 @@ def chosen_readings(groups: Sequence[Sequence[int]], deal: Deal) -> list[Meld | 
 
 
 def _parse_token(token: object, index: int, field: str) -> int:
-    if isinstance(token, int) and not isinstance(token, bool):
-        if 0 <= token <= JOKER:
-            return token
+    card = plain_int(token)
+    if card is not None:
+        if 0 <= card <= JOKER:
+            return card
         raise InvalidHandError(
             f"card id {token} at position {index} of {field} is not a card (ids are 0-{JOKER})",
             code="invalid_card", field=field, index=index,

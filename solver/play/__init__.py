@@ -26,12 +26,13 @@ parameters object (``dataclasses.replace`` of ``GAMES[game].params``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from solver.cards import JOKER
 from solver.deadline import Deadline, DeadlineExceeded, play_deadline, time_ran_out
-from solver.errors import InvalidOptionError, InvalidRulesError, shown
+from solver.errors import InvalidOptionError, InvalidRulesError, plain_int, shown
 from solver.play.advice import Advice, Layoff, Move, MoveValue
 from solver.play.gin.game import Gin
 from solver.play.indian.game import Indian13, Indian21
@@ -92,9 +93,11 @@ def advise(
     if not isinstance(level, str) or level not in model.levels:
         raise InvalidOptionError("level", f"unknown level {shown(level)}; choose one of "
                                           f"{', '.join(model.levels)}", code="invalid_level")
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    given_seed = plain_int(seed)
+    if given_seed is None:
         raise InvalidOptionError("seed", f"seed must be an integer; got {shown(seed)}",
                                  code="invalid_seed")
+    seed = given_seed
     if params is None:
         params = model.params
     elif type(params) is not type(model.params):
@@ -105,11 +108,16 @@ def advise(
     if extra is None or not all(isinstance(move, Move) for move in extra):
         raise InvalidOptionError("consider", "consider must be a list of solver.play.Move",
                                  code="illegal_move")
+    checked: list[Move] = []
     for index, move in enumerate(extra):
-        if move.card is not None and (type(move.card) is not int or not 0 <= move.card <= JOKER):
+        card = None if move.card is None else plain_int(move.card)
+        if move.card is not None and (card is None or not 0 <= card <= JOKER):
             raise InvalidOptionError(f"consider[{index}]", f"consider[{index}]: a move's card "
                                      f"is a card id (0 to {JOKER}: solver.parse_card), not "
                                      f"{shown(move.card)}", code="illegal_move")
+        checked.append(move if card is None or type(move.card) is int
+                       else dataclasses.replace(move, card=card))
+    extra = tuple(checked)
     until = play_deadline(time_limit_ms, deadline)
     request = Request(hand, upcard, history, me, dealer, discard_pile, stock_count, rules,
                       fields)

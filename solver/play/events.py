@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import parse_card, parse_cards
-from solver.errors import InvalidStateError, is_list, shown
+from solver.errors import InvalidStateError, is_list, plain_int, shown
 from solver.play.words import (
     ACTION,
     CARD,
@@ -89,10 +89,11 @@ def parse_event(data: object, index: int, actions: Collection[str],
     if not isinstance(data, Mapping):
         raise InvalidStateError(f"history[{index}] must be an object with player and action",
                                 code="invalid_event", loc=where)
-    player = data.get("player")
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+    player = plain_int(data.get("player"))
+    if player is None or not 0 <= player < players:
         raise InvalidStateError(f"history[{index}].player must be a seat from 0 to {players - 1}; "
-                                f"got {shown(player)}", code="invalid_event", loc=(*where, "player"))
+                                f"got {shown(data.get('player'))}", code="invalid_event",
+                                loc=(*where, "player"))
     action = data.get("action")
     if not isinstance(action, str) or action not in actions:
         raise InvalidStateError(f"history[{index}].action {shown(action)} is not an action of this "
@@ -107,11 +108,11 @@ def parse_event(data: object, index: int, actions: Collection[str],
     deadwood = None
     if showed is not None:
         deadwood = tuple(parse_cards(_cards(showed), f"history[{index}].deadwood"))
-    target = data.get("target")
-    if target is not None and (isinstance(target, bool) or not isinstance(target, int)
-                               or target < 0):
+    given = data.get("target")
+    target = None if given is None else plain_int(given)
+    if given is not None and (target is None or target < 0):
         raise InvalidStateError(f"history[{index}].target must be a table meld's number (0 "
-                                f"or more); got {shown(target)}", code="invalid_event",
+                                f"or more); got {shown(given)}", code="invalid_event",
                                 loc=(*where, "target"))
     return Event(player, str(action), card, melds, deadwood, target)
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from numbers import Real
 
 from solver.cards import card_name, parse_cards
-from solver.errors import InvalidHandError, InvalidStateError, shown
+from solver.errors import InvalidHandError, InvalidStateError, plain_int, shown
 from solver.rules import MAX_DECK_CARDS
 
 
@@ -25,19 +25,25 @@ def names(cards: Sequence[int]) -> str:
 
 
 def check_players(players: object, low: int, high: int, game: str, note: str = "") -> int:
-    """``players`` when it is a whole number from ``low`` to ``high``."""
-    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+    """``players`` as a plain int when it is a whole number from ``low`` to ``high``."""
+    number = plain_int(players)
+    if number is None or not low <= number <= high:
         raise InvalidStateError(f"players must be {low} to {high} for {game}{note}; got "
                                 f"{shown(players)}", code="wrong_player_count", loc=("players",))
-    return players
+    return number
 
 
-def check_seats(players: int, **seats: object) -> None:
-    """Each named seat (``me``, ``dealer``) is one of ``0 .. players - 1``."""
+def check_seats(players: int, **seats: object) -> tuple[int, ...]:
+    """Each named seat (``me``, ``dealer``) as a plain int, in the order
+    given, when it is one of ``0 .. players - 1``."""
+    checked = []
     for name, seat in seats.items():
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        number = plain_int(seat)
+        if number is None or not 0 <= number < players:
             raise InvalidStateError(f"{name} must be a seat from 0 to {players - 1}; got "
                                     f"{shown(seat)}", code="invalid_state", loc=(name,))
+        checked.append(number)
+    return tuple(checked)
 
 
 def hand_cards(hand: object) -> tuple[int, ...]:
@@ -76,11 +82,13 @@ def check_pile(discard_pile: object, pile: Sequence[int]) -> None:
 
 def check_stock(stock_count: int | None, stock: int) -> None:
     """A ``stock_count`` sent is the stock the history leaves."""
-    if stock_count is not None and (isinstance(stock_count, bool)
-                                    or not isinstance(stock_count, Real)):
+    if stock_count is None:
+        return
+    count = plain_int(stock_count)
+    if count is None and (isinstance(stock_count, bool) or not isinstance(stock_count, Real)):
         raise InvalidStateError(f"stock_count must be a number of cards; got "
                                 f"{shown(stock_count)}", code="invalid_state", loc=("stock_count",))
-    if stock_count is not None and stock_count != stock:
+    if (stock_count if count is None else count) != stock:
         raise InvalidStateError(f"stock_count is {stock_count} but the history leaves {stock} "
                                 "cards in the stock", code="stock_mismatch", loc=("stock_count",))
 

@@ -33,7 +33,7 @@ from solver.cards import NUM_CARD_TYPES, card_name, parse_card
 from solver.deadline import Deadline, Ticker
 from solver.errors import InvalidStateError
 from solver.play.events import Event, parse_history
-from solver.play.public import check_pile, check_seats, check_stock, hand_cards, pile_cards
+from solver.play.public import check_pile, check_stock, hand_cards, pile_cards
 from solver.play.words import Drop
 
 R = TypeVar("R", bound="Replay")
@@ -248,16 +248,15 @@ def check_deck(copies: Sequence[int], game: str, hand: Sequence[int], upcard: in
 
 
 def replayed(replay: Callable[[tuple[int, ...], int, tuple[Event, ...]], R], *, players: int,
-             me: object, dealer: object, hand: object, upcard: object,
+             hand: object, upcard: object,
              history: Sequence[object] | None, discard_pile: object, stock_count: int | None,
              actions: Collection[str], copies: Sequence[int], game: str,
              deadline: Deadline | None = None) -> R:
-    """The request's seats checked, its hand, upcard and history parsed and
-    checked against the game's deck (``copies`` of each card), the history
+    """The request's hand, upcard and history (its seats checked before:
+    ``check_seats``) parsed and checked against the game's deck (``copies`` of each card), the history
     replayed (``replay(hand, upcard, events)`` is the game's walk, ``run`` by
     ``deadline``: ``DeadlineExceeded`` once it passes), and the pile and
     stock the client sent checked against what the history leaves."""
-    check_seats(players, me=me, dealer=dealer)
     cards = hand_cards(hand)
     first = parse_card(upcard, None, "upcard")
     events = parse_history(history, actions, players)

@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from solver.cards import card_name, names, rank_of, suit_of
-from solver.errors import InvalidStateError, is_list, shown
+from solver.errors import InvalidStateError, is_list, plain_int, shown
 from solver.gin import gin_deal, knock_check
 from solver.play.advice import Layoff
 from solver.play.events import Event
@@ -166,10 +166,10 @@ class _Reader:
     def next(self, what: str) -> int:
         if self.at >= len(self.history):
             raise _Stop
-        action = self.history[self.at]
-        if isinstance(action, bool) or not isinstance(action, int) \
-                or not 0 <= action < MELD_BASE + len(MELDS):
-            _fail(self.at, f"{shown(action)} is not a gin_rummy action (0 to "
+        given = self.history[self.at]
+        action = plain_int(given)
+        if action is None or not 0 <= action < MELD_BASE + len(MELDS):
+            _fail(self.at, f"{shown(given)} is not a gin_rummy action (0 to "
                            f"{MELD_BASE + len(MELDS) - 1}); expected {what}")
         self.at += 1
         return action

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from solver.cards import card_name, parse_card, parse_cards
-from solver.errors import InvalidStateError, SolverInputError, is_list, shown
+from solver.errors import InvalidStateError, SolverInputError, is_list, plain_int, shown
 from solver.play.advice import Layoff
 from solver.play.events import ACTION_FIELDS, Event, parse_event
 from solver.play.gin.state import MATCH_TARGET
@@ -237,9 +237,10 @@ def _parse(data: object) -> Record:
         refuse(f"game must be one of {', '.join(GAMES)}; got {shown(game)}", ("game",),
                "unknown_variant")
     players = read_players(data.get("players"))
-    dealer = data.get("dealer", len(players) - 1)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(players):
-        refuse(f"dealer must be a seat from 0 to {len(players) - 1}; got {shown(dealer)}",
+    given_dealer = data.get("dealer", len(players) - 1)
+    dealer = plain_int(given_dealer)
+    if dealer is None or not 0 <= dealer < len(players):
+        refuse(f"dealer must be a seat from 0 to {len(players) - 1}; got {shown(given_dealer)}",
                ("dealer",))
     GAMES[game].check_field("score", data.get("score"))  # gin's alone, whatever its length
     GAMES[game].check_field("score", data.get("target"), given_as="target")
@@ -348,8 +349,8 @@ def _layoffs(value: object, index: int, event: Event) -> tuple[Layoff, ...]:
                "{target, cards}", where, "invalid_event")
     out = []
     for k, item in enumerate(value):
-        target = item.get("target") if isinstance(item, Mapping) else None
-        if isinstance(target, bool) or not isinstance(target, int) or target < 0:
+        target = plain_int(item.get("target")) if isinstance(item, Mapping) else None
+        if target is None or target < 0:
             refuse(f"events[{index}].layoffs[{k}].target must be the knocker's meld (0 or "
                    "more)", (*where, k, "target"), "invalid_event")
         assert isinstance(item, Mapping)
@@ -360,10 +361,10 @@ def _layoffs(value: object, index: int, event: Event) -> tuple[Layoff, ...]:
 
 def read_score(value: object, target: object, seats: int) -> tuple[tuple[int, ...] | None, int]:
     """A gin record's ``score`` before the hand and the match's ``target``."""
-    if target is not None and (isinstance(target, bool) or not isinstance(target, int)
-                               or target < 1):
+    given_target = None if target is None else plain_int(target)
+    if target is not None and (given_target is None or given_target < 1):
         refuse("target must be a whole number of points (the match's, 1 or more)", ("target",))
-    goal = MATCH_TARGET if target is None else target
+    goal = MATCH_TARGET if given_target is None else given_target
     if value is None:
         return None, goal
     if not is_list(value) or len(value) != seats:
@@ -371,11 +372,12 @@ def read_score(value: object, target: object, seats: int) -> tuple[tuple[int, ..
                ("score",))
     points = []
     for seat, item in enumerate(value):
-        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < goal:
+        number = plain_int(item)
+        if number is None or not 0 <= number < goal:
             refuse(f"score[{seat}] must be a whole number of points below the target ({goal})",
-                   ("score", seat), "match_over" if isinstance(item, int) and item >= goal
+                   ("score", seat), "match_over" if number is not None and number >= goal
                    else "invalid_record")
-        points.append(item)
+        points.append(number)
     return tuple(points), goal
 
 
@@ -391,9 +393,11 @@ def _result(value: object, seats: int) -> tuple[float, ...] | None:
     if not is_list(value) or len(value) != seats:
         refuse(f"result must be each seat's points ({seats} numbers)", ("result",))
     out = []
-    for seat, item in enumerate(value):
-        if isinstance(item, bool) or not isinstance(item, int | float):
+    for seat, given in enumerate(value):
+        number = plain_int(given)
+        if number is None and (isinstance(given, bool) or not isinstance(given, int | float)):
             refuse(f"result[{seat}] must be a number", ("result", seat))
+        item = given if number is None else number
         if not -MAX_RESULT <= item <= MAX_RESULT:  # also NaN, which no comparison holds
             refuse(f"result[{seat}] must be a hand's points, from {-MAX_RESULT:,} to "
                    f"{MAX_RESULT:,}; got {item}", ("result", seat))

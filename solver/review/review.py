@@ -48,7 +48,7 @@ from typing import Any
 
 from solver.cards import card_name
 from solver.deadline import Deadline, DeadlineExceeded, play_deadline, time_ran_out
-from solver.errors import InvalidOptionError, InvalidStateError, is_list, shown
+from solver.errors import InvalidOptionError, InvalidStateError, is_list, plain_int, shown
 from solver.play import GAMES
 from solver.play.advice import Advice, Move, MoveValue
 from solver.play.gin.scoring import knock_points
@@ -717,9 +717,11 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
         raise InvalidOptionError("level", f"unknown level {shown(level)}; choose one of "
                                           f"{', '.join(names_)}", code="invalid_level")
     looking = params.level(record.game, level)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    given_seed = plain_int(seed)
+    if given_seed is None:
         raise InvalidOptionError("seed", f"seed must be an integer; got {shown(seed)}",
                                  code="invalid_seed")
+    seed = given_seed
     if math.isfinite(until.remaining_s()):  # Deadline.never(): no time to keep back
         # the decisions stop early enough to leave time to write the answer
         keep = max(WRITE_MARGIN_S, WRITE_SHARE * until.remaining_s())
@@ -759,10 +761,11 @@ def _seats(seats: Sequence[int] | None, record: Record) -> tuple[int, ...]:
         raise InvalidStateError("seats must name a seat at least (leave it out for every "
                                 "seat)", code="invalid_state", loc=("seats",))
     chosen = []
-    for index, seat in enumerate(seats):
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.seats:
+    for index, given in enumerate(seats):
+        seat = plain_int(given)
+        if seat is None or not 0 <= seat < record.seats:
             raise InvalidStateError(f"seats[{index}] must be a seat from 0 to "
-                                    f"{record.seats - 1}; got {shown(seat)}", code="invalid_state",
+                                    f"{record.seats - 1}; got {shown(given)}", code="invalid_state",
                                     loc=("seats", index))
         if seat not in chosen:
             chosen.append(seat)

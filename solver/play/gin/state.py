@@ -39,7 +39,7 @@ from typing import Any
 from solver.cards import card_name
 from solver.classify import is_meld
 from solver.deadline import Deadline
-from solver.errors import InvalidStateError, shown
+from solver.errors import InvalidStateError, plain_int, shown
 from solver.play.events import Event
 from solver.play.gin.hands import GinHands, mask_of
 from solver.play.replay import PublicState, Replay, replayed
@@ -153,12 +153,16 @@ class GinState(PublicState):
             name = next(iter(unknown))
             raise InvalidStateError(f"unknown state field {shown(name)}", code="invalid_state",
                                     loc=(name,))
+        seats: list[int] = []
         for name, seat in (("me", me), ("dealer", dealer)):
-            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
+            number = plain_int(seat)
+            if number is None or number not in (0, 1):
                 raise InvalidStateError(f"{name} must be seat 0 or 1; got {shown(seat)}",
                                         code="invalid_state", loc=(name,))
+            seats.append(number)
+        me, dealer = seats
         replay = replayed(lambda cards, first, events: _Replay(me, dealer, cards, first, events),
-                          players=2, me=me, dealer=dealer, hand=hand, upcard=upcard,
+                          players=2, hand=hand, upcard=upcard,
                           history=history, discard_pile=discard_pile, stock_count=stock_count,
                           actions=ACTIONS, copies=DECK_COPIES, game="gin", deadline=deadline)
         my_score, opponent_score, target = _score(score)
@@ -240,8 +244,8 @@ def _score(score: Mapping[str, Any] | None) -> tuple[int, int, int | None]:
                                     loc=("score", str(key)))
     values = []
     for key, default in MATCH_SCORE.items():
-        value = score.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        value = plain_int(score.get(key, default))
+        if value is None or value < 0:
             raise InvalidStateError(f"score.{key} must be a whole number of points",
                                     code="invalid_state", loc=("score", key))
         values.append(value)

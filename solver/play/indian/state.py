@@ -43,7 +43,7 @@ from solver.cards import NUM_CARD_TYPES, card_name
 from solver.deadline import Deadline
 from solver.errors import InvalidHandError, InvalidStateError
 from solver.play.events import Event
-from solver.play.public import check_players
+from solver.play.public import check_players, check_seats
 from solver.play.replay import PublicState, Replay, Seat, replayed
 from solver.play.words import (
     AFTER_DRAW,
@@ -119,9 +119,10 @@ class IndianState(PublicState):
             raise InvalidStateError(f"{players} players of {size} cards do not fit the "
                                     f"{total}-card deck of {game}", code="wrong_player_count",
                                     loc=("players",))
+        me, dealer = check_seats(players, me=me, dealer=dealer)
         replay = replayed(
             lambda cards, first, events: _Replay(deal, players, me, dealer, cards, first, events),
-            players=players, me=me, dealer=dealer, hand=hand, upcard=upcard, history=history,
+            players=players, hand=hand, upcard=upcard, history=history,
             discard_pile=discard_pile, stock_count=stock_count, actions=ACTIONS,
             copies=deck_copies(deal.rules), game=game, deadline=deadline)
         return cls(me=me, dealer=dealer, hand=replay.hand, upcard=replay.upcard,

@@ -60,7 +60,7 @@ from solver.errors import InvalidHandError, InvalidStateError, shown
 from solver.layoffs import TableMeld, keeps_places, read_table_meld
 from solver.play.events import Event
 from solver.play.laydown.variant import VARIANTS, Variant
-from solver.play.public import check_players, names
+from solver.play.public import check_players, check_seats, names
 from solver.play.replay import PublicState, Replay, Seat, replayed
 from solver.play.words import (
     DISCARD,
@@ -131,10 +131,11 @@ class LayDownState(PublicState):
                                 f" ({variant.deck_note})")
         variant = variant.seated(players)
         seated = variant
+        me, dealer = check_seats(players, me=me, dealer=dealer)
         replay = replayed(
             lambda cards, first, events: _Replay(seated, players, me, dealer, cards, first,
                                                  events),
-            players=players, me=me, dealer=dealer, hand=hand, upcard=upcard, history=history,
+            players=players, hand=hand, upcard=upcard, history=history,
             discard_pile=discard_pile, stock_count=stock_count, actions=ACTIONS,
             copies=variant.copies, game=variant.game, deadline=deadline)
         playing = replay.phase == PLAY
