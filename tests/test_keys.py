@@ -544,6 +544,38 @@ POOL = 4
 BURST = 100
 
 
+@pytest.mark.parametrize("fail", ["open", "closed"])
+def test_a_check_that_finds_no_connection_free_in_time_gets_the_policy(
+        fail: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every connection held by this worker's other checks past ``SLOT_WAIT_S``
+    (a Redis answering slowly to a large burst): the waiting check gets the
+    policy -- goes on under open, 503 under closed -- instead of waiting on
+    without end, and Redis, which the checks ahead reach, is not taken for
+    away.  The wait had no bound."""
+    from api.server import rate_limit
+    from api.server.rate_limit import CounterUnavailable
+
+    monkeypatch.setattr(rate_limit, "SLOT_WAIT_S", 0.1)
+    rate = parse_rate("5/minute")
+
+    async def crowded() -> tuple[str, float, float | None]:
+        limiter = RateLimiter("redis://127.0.0.1:1", fail=fail,  # type: ignore[arg-type]
+                              pool_size=2)
+        for _ in range(2):  # the checks ahead, each on a connection
+            await limiter.slots.acquire()
+        started = time.monotonic()
+        try:
+            outcome = repr(await asyncio.wait_for(limiter.allow("crowd", rate), 5))
+        except CounterUnavailable as refused:
+            outcome = f"503 retry in {refused.retry_after}"
+        return outcome, time.monotonic() - started, limiter.down_since
+
+    outcome, waited, down_since = asyncio.run(crowded())
+    assert outcome == ("None" if fail == "open" else "503 retry in 1")
+    assert 0.1 <= waited < 2.0
+    assert down_since is None  # Redis answers the checks ahead: it is not left alone
+
+
 @pytest.mark.parametrize("warmed", [True, False])
 def test_a_burst_of_checks_opens_no_more_connections_than_the_pool(
         redis_url: str, warmed: bool) -> None:

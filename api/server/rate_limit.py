@@ -28,8 +28,8 @@ them).  A check takes a free one, waiting behind the checks ahead of it: a
 burst opens no connection of its own (30 checks at once on a loaded machine
 each opened one, a connect overran its timeout, and the checks got the
 policy while Redis answered), and that wait, the worker's own, is not
-counted against the timeouts; the checks waiting when one finds Redis away
-get the policy at once.
+counted against the timeouts but bounded by ``SLOT_WAIT_S``; the checks
+waiting when one finds Redis away get the policy at once.
 
 After a failure Redis is left alone for ``RETRY_S``: meanwhile checks get the
 policy at once instead of each waiting out the timeout (and opening one more
@@ -67,6 +67,14 @@ Policy = Literal["open", "closed"]
 
 RETRY_S = 1.0
 """How long a Redis that failed a check is left alone before the next try."""
+
+SLOT_WAIT_S = 1.0
+"""The longest a check waits for a free connection behind this worker's other
+checks: past it the check gets the policy, as when Redis fails, without
+Redis being taken for away (it answers; this worker asks more than its
+connections carry, e.g. a Redis answering each command in tens of ms under
+a burst of thousands).  A healthy Redis answers in well under a
+millisecond: a second is thousands of checks queued."""
 
 _WARN_EVERY_S = 60.0
 
@@ -129,6 +137,7 @@ class RateLimiter:
         """This worker's own counts, for the checks that must not go uncounted
         while Redis is away (``local=True``), and its own marks."""
         self.fail = fail
+        self.pool_size = pool_size
         self.slots = asyncio.Semaphore(pool_size)
         """One per connection of the pool: a check takes one before its call,
         so that its wait behind the checks ahead is not counted against
@@ -235,13 +244,27 @@ class RateLimiter:
         window's shift), so a rate check would pass now and then."""
         if not self.shared:
             return True
+        if not await self._slot():
+            return False  # this worker's checks hold every connection past SLOT_WAIT_S
         try:
-            async with self.slots, asyncio.timeout(self.call_timeout_s):
+            async with asyncio.timeout(self.call_timeout_s):
                 await self.storage.incr(_PROBE_NAME, 1)
         except Exception as error:
             self._failed(_reason(error))
             return False
+        finally:
+            self.slots.release()
         self._answered()
+        return True
+
+    async def _slot(self) -> bool:
+        """Take a connection's slot, waiting behind this worker's other checks
+        for at most ``SLOT_WAIT_S``: False when none came free in that time."""
+        try:
+            async with asyncio.timeout(SLOT_WAIT_S):
+                await self.slots.acquire()
+        except TimeoutError:
+            return False
         return True
 
     async def _guarded(self, call: Callable[[], Awaitable[T | None]],
@@ -257,7 +280,11 @@ class RateLimiter:
             return await call()
         if self._left_alone(time.monotonic()):
             return None if fallback is None else await fallback()
-        async with self.slots:  # behind the checks ahead: this worker's own wait, untimed
+        # behind the checks ahead: this worker's own wait, not Redis's timeouts
+        if not await self._slot():
+            self._crowded()
+            return None if fallback is None else await fallback()
+        try:
             now = time.monotonic()
             if self._left_alone(now):  # a check ahead found Redis away
                 return None if fallback is None else await fallback()
@@ -270,6 +297,8 @@ class RateLimiter:
                 self._failed(_reason(error))
                 self._policy(time.monotonic())
                 return None if fallback is None else await fallback()
+        finally:
+            self.slots.release()
         if counts:
             self._answered()
         elif self.down_since is not None:
@@ -290,7 +319,21 @@ class RateLimiter:
         metrics.RATE_LIMIT_FAILURES.labels(self.fail).inc()
         self.failures_since_warned += 1
         if self.fail == "closed":
-            raise CounterUnavailable(max(1, math.ceil(self.retry_at - now)))
+            left = self.retry_at - now  # -inf while Redis is not left alone
+            raise CounterUnavailable(max(1, math.ceil(left)) if math.isfinite(left) else 1)
+
+    def _crowded(self) -> None:
+        """A check that found no connection free within ``SLOT_WAIT_S``: the
+        policy, and a warning (once a minute at most); Redis is not taken for
+        away, since it answers the checks ahead."""
+        now = time.monotonic()
+        if now - self.warned_at >= _WARN_EVERY_S:
+            logger.warning("rate limit checks waited over %.1f s for one of the %d connections "
+                           "to Redis (RUMMY_SOLVER_REDIS_POOL_SIZE); this check gets "
+                           "RUMMY_SOLVER_RATE_LIMIT_FAIL=%s", SLOT_WAIT_S, self.pool_size,
+                           self.fail)
+            self.warned_at = now
+        self._policy(now)
 
     def _failed(self, reason: str) -> None:
         now = time.monotonic()

@@ -276,8 +276,8 @@ class Settings(BaseSettings):
         "either, RUMMY_SOLVER_RATE_LIMIT_FAIL applies and Redis is left alone for a second"))
     redis_pool_size: Count = Field(default=8, ge=1, le=1000, description=(
         "connections to Redis each worker holds for the rate limit checks, opened at start; "
-        "a burst of checks waits for a free one (a wait not counted in the timeouts) rather "
-        "than opening more"))
+        "a burst of checks waits for a free one (a wait not counted in the timeouts, at most "
+        "a second, then the fail policy) rather than opening more"))
     rate_limit_fail: Annotated[Literal["open", "closed"], BeforeValidator(_word)] = Field(
         default="open", description=(
             "when Redis does not answer: open lets keyed requests through uncounted, closed "
