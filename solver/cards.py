@@ -24,6 +24,19 @@ _SUIT_ALIASES = {
 }
 _RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 9, "1": 0}
 
+_PRESENTATION = str.maketrans("", "", "\ufe0e\ufe0f")
+"""The variation selectors a phone or a browser writes after a suit symbol
+(``"♥\ufe0f"``, the emoji ♥️): how the symbol is drawn, not a part of the card."""
+
+_PLAYING_CARDS: dict[str, int] = {"\U0001F0BF": JOKER, "\U0001F0CF": JOKER, "\U0001F0DF": JOKER}
+"""Unicode's one-character playing cards (``🂡`` the ace of spades ... ``🃞`` the
+king of clubs; the block's jokers): its suits run spades, hearts, diamonds,
+clubs from U+1F0A0 by 16, its ranks ace, 2-10, jack, knight, queen, king
+from 1 (no game here has the tarot's knight)."""
+for _suit in range(4):
+    for _offset, _rank in zip((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14), range(13), strict=True):
+        _PLAYING_CARDS[chr(0x1F0A0 + 16 * _suit + _offset)] = _suit * 13 + _rank
+
 
 def make_card(rank: int, suit: int) -> int:
     """The card of ``rank`` (0 = ace .. 12 = king) and ``suit`` (0..3)."""
@@ -51,7 +64,8 @@ def card_name(card: int) -> str:
 
 
 def parse_card(token: object, index: int | None = None, field: str = "hand") -> int:
-    """Parse one card token (``"7H"``, ``"10h"``, ``"♥7"``, ``"7♥"``, ``"JK"``).
+    """Parse one card token (``"7H"``, ``"10h"``, ``"♥7"``, ``"7♥"``, ``"7♥️"``,
+    ``"🂷"``, ``"JK"``).
 
     Raises ``InvalidHandError`` naming the token and its position.
     """
@@ -65,9 +79,11 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
             f"card{where} must be a string like 'AS' or 'JK', got {shown(token)}",
             code="invalid_card", field=field, index=index,
         )
-    text = token.strip().upper()
-    if text in ("JK", "JOKER", "🃏", "*"):
+    text = token.strip().upper().translate(_PRESENTATION)
+    if text in ("JK", "JOKER", "*"):
         return JOKER
+    if text in _PLAYING_CARDS:
+        return _PLAYING_CARDS[text]
     rank_text: str | None = None
     suit: int | None = None
     if len(text) >= 2 and text[-1] in _SUIT_ALIASES:

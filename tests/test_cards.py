@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from solver.cards import JOKER, InvalidHandError, card_name, parse_card, parse_cards
@@ -18,6 +20,37 @@ def test_every_card_round_trips() -> None:
 )
 def test_aliases(token: str, name: str) -> None:
     assert card_name(parse_card(token)) == name
+
+
+@pytest.mark.parametrize("suit", ["♠", "♥", "♦", "♣"])
+@pytest.mark.parametrize("selector", ["\ufe0f", "\ufe0e"])
+def test_a_suit_drawn_as_an_emoji_is_the_suit(suit: str, selector: str) -> None:
+    """A phone or a browser writes ♥️ (the symbol and a variation selector)."""
+    assert parse_card("Q" + suit + selector) == parse_card("Q" + suit)
+    assert parse_card(suit + selector + "10") == parse_card(suit + "10")
+
+
+def test_unicodes_playing_cards_are_the_cards_their_names_say() -> None:
+    """Each one-character card of Unicode's block, read by its Unicode name
+    ("PLAYING CARD SEVEN OF HEARTS"); the tarot's knights are no card here."""
+    ranks = {"ACE": "A", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6",
+             "SEVEN": "7", "EIGHT": "8", "NINE": "9", "TEN": "T", "JACK": "J",
+             "QUEEN": "Q", "KING": "K"}
+    suits = {"SPADES": "S", "HEARTS": "H", "DIAMONDS": "D", "CLUBS": "C"}
+    read = 0
+    for code in range(0x1F0A0, 0x1F100):
+        name = unicodedata.name(chr(code), "")
+        words = name.removeprefix("PLAYING CARD ").split(" OF ")
+        if len(words) == 2 and words[0] in ranks and words[1] in suits:
+            assert card_name(parse_card(chr(code))) == ranks[words[0]] + suits[words[1]], name
+            read += 1
+        elif name.endswith(" JOKER") and name.startswith("PLAYING CARD"):
+            assert parse_card(chr(code)) == JOKER, name
+            read += 1
+        elif name.startswith("PLAYING CARD KNIGHT"):
+            with pytest.raises(InvalidHandError):
+                parse_card(chr(code))
+    assert read == 52 + 3
 
 
 def test_ids_are_suit_major() -> None:
