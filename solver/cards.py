@@ -24,7 +24,11 @@ _SUIT_ALIASES = {
 }
 _RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 9, "1": 0}
 
-_PRESENTATION = str.maketrans("", "", "\ufe0e\ufe0f")
+_JOKER_TOKENS = ("JK", "JOKER", "*")
+"""The words for a printed joker (besides Unicode's joker cards, ``_PLAYING_CARDS``)."""
+
+_SELECTORS = "\ufe0e\ufe0f"
+_PRESENTATION = str.maketrans("", "", _SELECTORS)
 """The variation selectors a phone or a browser writes after a suit symbol
 (``"♥\ufe0f"``, the emoji ♥️): how the symbol is drawn, not a part of the card."""
 
@@ -80,7 +84,7 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
             code="invalid_card", field=field, index=index,
         )
     text = token.strip().upper().translate(_PRESENTATION)
-    if text in ("JK", "JOKER", "*"):
+    if text in _JOKER_TOKENS:
         return JOKER
     if text in _PLAYING_CARDS:
         return _PLAYING_CARDS[text]
@@ -97,6 +101,25 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
             code="invalid_card", field=field, index=index,
         )
     return make_card(_RANK_ALIASES[rank_text], suit)
+
+
+def token_grammar() -> dict[str, object]:
+    """What ``parse_card`` reads, as data, for a parser written in another language (the
+    playground's, ``api.pages.export_words``): after trimming, upper-casing and dropping
+    the ``PRESENTATION`` characters, a token is one of ``JOKERS``, a key of
+    ``PLAYING_CARDS``, or a rank of ``RANKS`` with a suit of ``SUITS`` after or before it.
+
+    >>> grammar = token_grammar()
+    >>> grammar["RANKS"]["10"], grammar["SUITS"]["♡"], grammar["PLAYING_CARDS"]["🂡"]
+    (9, 1, 'AS')
+    """
+    return {
+        "RANKS": {text: rank for text, rank in _RANK_ALIASES.items() if text != "1"},
+        "SUITS": dict(_SUIT_ALIASES),
+        "JOKERS": list(_JOKER_TOKENS),
+        "PLAYING_CARDS": {char: card_name(card) for char, card in _PLAYING_CARDS.items()},
+        "PRESENTATION": _SELECTORS,
+    }
 
 
 CANONICAL: dict[str, int] = {}

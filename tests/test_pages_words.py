@@ -11,11 +11,17 @@ are, in ``NOT_GAME_WORDS``.
 from __future__ import annotations
 
 import difflib
+import json
 import re
+import shutil
+import subprocess
 from collections import Counter
+
+import pytest
 
 from api.pages.assets import ASSET_FILES, STATIC_DIR
 from api.pages.export_words import COMMAND, WORDS_JS, render
+from solver.cards import InvalidHandError, card_name, parse_card
 from solver.play import words
 
 NOT_GAME_WORDS = {
@@ -54,6 +60,44 @@ def test_words_js_is_served_with_the_pages() -> None:
         scripts = re.findall(r'<script src="\.\./play-assets/([^"]+)"', html)
         # before the referee that reads it
         assert scripts.index("words.js") < scripts.index(page.replace(".html", "-referee.js"))
+
+
+def _library_reads(token: str) -> str | None:
+    try:
+        return card_name(parse_card(token))
+    except InvalidHandError:
+        return None
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+def test_the_pages_read_every_card_token_as_the_library_does() -> None:
+    """The pages' ``parseCard`` (cards.js, by words.js's ``CARDS``) run in Node on the
+    tokens a person may type -- every card in its forms, suits drawn as emoji,
+    Unicode's playing cards, and what is no card -- reads each as ``parse_card`` does."""
+    tokens = []
+    for card in range(53):
+        name = card_name(card)
+        tokens += [name, name.lower(), f" {name} "]
+    for rank in ("A", "10", "T", "q", "7"):
+        for suit in "♠♥♦♣♤♡♢♧":
+            tokens += [rank + suit, suit + rank, rank + suit + "\ufe0f", suit + "\ufe0e" + rank]
+    tokens += [chr(code) for code in range(0x1F0A0, 0x1F0E0)]
+    tokens += ["JOKER", "joker", "*", "1S", "11H", "AX", "", " ", "JKR", "A", "S", "10", "♥",
+               "A♥x", "AS♥", "🃏🃏", "\ufe0f", "constructor", "__proto__", "toString"]
+    script = "\n".join([
+        "globalThis.window = globalThis;",
+        *(f"eval({json.dumps((STATIC_DIR / name).read_text(encoding='utf-8'))});"
+          for name in ("words.js", "cards.js")),
+        "const tokens = JSON.parse(require('fs').readFileSync(0, 'utf8'));",
+        "process.stdout.write(JSON.stringify(tokens.map((t) => window.RummyCards.parseCard(t))));",
+    ])
+    done = subprocess.run(["node", "-e", script], input=json.dumps(tokens), capture_output=True,
+                          text=True, timeout=60, check=True)
+    pages = json.loads(done.stdout)
+    differ = [(token, read, _library_reads(token)) for token, read in zip(tokens, pages, strict=True)
+              if read != _library_reads(token)]
+    assert not differ, differ[:10]
+    assert sum(read is not None for read in pages) > len(tokens) // 2
 
 
 def test_page_scripts_spell_no_game_word_but_words_js() -> None:

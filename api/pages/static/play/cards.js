@@ -11,34 +11,34 @@
   const SUIT_NAMES = ["spades", "hearts", "diamonds", "clubs"];
   const RANK_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
   const RANK_NAMES = ["ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"];
-  const SUIT_ALIASES = {
-    S: 0, H: 1, D: 2, C: 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3,
-  };
-  const RANK_ALIASES = { A: 0, T: 9, 10: 9, J: 10, Q: 11, K: 12 };
-  for (let r = 2; r <= 9; r++) RANK_ALIASES[String(r)] = r - 1;
   const JOKER = "JK";
   // A card token inside a sentence the API wrote ("taking 4S gives ..."): upper case only,
   // standing alone, so words are left as they are.
   const TOKEN_IN_TEXT = /(^|[^A-Za-z0-9])(10|[A2-9TJQK])([SHDC])(?![A-Za-z0-9])/g;
 
-  /** The canonical token ("7H", "TS", "JK") of what the user typed, or null. */
+  /** The canonical token ("7H", "TS", "JK") of what the user typed, or null: read as the
+   * library reads it, by its grammar (RummyWords.CARDS, from solver/cards.py; words.js). */
   function parseCard(token) {
-    const text = String(token).trim().toUpperCase();
-    if (text === "JK" || text === "JOKER" || text === "*" || text === "🃏") return JOKER;
+    const grammar = window.RummyWords.CARDS;
+    const known = (table, key) => Object.hasOwn(table, key);
+    const text = Array.from(String(token).trim().toUpperCase())
+      .filter((char) => !grammar.PRESENTATION.includes(char)).join("");
+    if (grammar.JOKERS.includes(text)) return JOKER;
+    if (known(grammar.PLAYING_CARDS, text)) return grammar.PLAYING_CARDS[text];
     const chars = Array.from(text);
     if (chars.length < 2) return null;
     let rankText = null;
     let suit;
     const last = chars[chars.length - 1];
-    if (last in SUIT_ALIASES) {
+    if (known(grammar.SUITS, last)) {
       rankText = chars.slice(0, -1).join("");
-      suit = SUIT_ALIASES[last];
-    } else if (chars[0] in SUIT_ALIASES) {
+      suit = grammar.SUITS[last];
+    } else if (known(grammar.SUITS, chars[0])) {
       rankText = chars.slice(1).join("");
-      suit = SUIT_ALIASES[chars[0]];
+      suit = grammar.SUITS[chars[0]];
     }
-    if (rankText === null || !(rankText in RANK_ALIASES)) return null;
-    return RANKS[RANK_ALIASES[rankText]] + SUITS[suit];
+    if (rankText === null || !known(grammar.RANKS, rankText)) return null;
+    return RANKS[grammar.RANKS[rankText]] + SUITS[suit];
   }
 
   function cardFace(token) {
