@@ -101,7 +101,7 @@ def gin_deal(rules: Mapping[str, Any] | None = None) -> Deal:
     >>> gin_deal({"cut_joker": True})
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidRulesError: knob 'cut_joker' is True: gin does not play it ...
+    solver.errors.InvalidRulesError: knob 'cut_joker' cannot be changed in gin: gin does not play it ...
     """
     ruleset = make_rules("gin", rules)
     if ruleset.objective != "min_deadwood":
@@ -113,9 +113,10 @@ def gin_deal(rules: Mapping[str, Any] | None = None) -> Deal:
         value = getattr(ruleset, knob)
         if knob != "name" and knob not in GIN_KNOBS and value != getattr(preset, knob):
             raise InvalidRulesError(
-                knob, f"knob {knob!r} is {value!r}: gin does not play it (gin has no cut card, "
-                      "knocks rather than declares and scores a knock by its own table); it "
-                      f"takes the gin preset with these knobs changed: {', '.join(GIN_KNOBS)}")
+                knob, f"knob {knob!r} cannot be changed in gin: gin does not play it (gin has "
+                      "no cut card, knocks rather than declares and scores a knock by its own "
+                      f"table); it takes the gin preset with these knobs changed: "
+                      f"{', '.join(GIN_KNOBS)}")
     return make_deal(ruleset)
 
 
