@@ -8,6 +8,7 @@ apps, as two workers or replicas would share it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -15,6 +16,7 @@ import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -452,12 +454,13 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _redis_server() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """A redis-server of its own on a free port (skips the test without one)."""
+def _redis_server(port: int = 0) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A redis-server of its own on ``port``, else on a free one (skips the
+    test without one)."""
     server = shutil.which("redis-server")
     if server is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    port = _free_port()
+    port = port or _free_port()
     process = subprocess.Popen(
         [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -1008,3 +1011,157 @@ def test_concurrent_guesses_get_no_more_answers_than_the_limit(redis_url: str) -
         return sorted(await asyncio.gather(*(guess(n) for n in range(32))))
 
     assert asyncio.run(guesses()) == [401] * 3 + [429] * 29
+
+
+# ---------------------------------------------------------------------------
+# Redis restarted or failed over under a worker's warmed pool: every pooled
+# connection is dead, and a check on one fails (no retry), leaving Redis alone
+# for RETRY_S.
+
+def _counts_after(limiter: RateLimiter, name: str) -> Callable[[], Any]:
+    """Checks under ``name`` one after another, then a burst of them at once:
+    how many were refused (CounterUnavailable) and whether every other one
+    was counted (the next check is over the rate)."""
+    from api.server.rate_limit import CounterUnavailable
+
+    rate = parse_rate(f"{2 * POOL + BURST}/minute")
+
+    async def one() -> bool:
+        try:
+            await limiter.allow(name, rate)
+        except CounterUnavailable:
+            return False
+        return True
+
+    async def checks() -> tuple[int, bool]:
+        counted = [await one() for _ in range(2 * POOL)]
+        counted += await asyncio.gather(*(one() for _ in range(BURST)))
+        try:
+            over = await limiter.allow(name, rate) is not None
+        except CounterUnavailable:
+            over = False
+        return counted.count(False), over
+
+    return checks
+
+
+@pytest.mark.parametrize("how", ["restart", "client kill"])
+def test_a_restarted_redis_counts_every_check_once_it_answers(how: str) -> None:
+    """Redis restarted on the same port (a deploy, a crash) or every client's
+    connection killed (CLIENT KILL TYPE normal): once it answers, no check is
+    refused under closed and every one is counted, over connections the pool
+    opened again (at most its size).  Redis closes the sockets, and the pool
+    sees that when it hands one out and reconnects: this passed before any
+    change for it.  It guards the path that the warmed pool made new."""
+    import redis
+
+    with _redis_server() as (first, url):
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+
+        async def restarted() -> tuple[int, bool, int]:
+            limiter = RateLimiter(url, connect_timeout_ms=5000, timeout_ms=5000,
+                                  fail="closed", pool_size=POOL)
+            try:
+                assert await limiter.warm() == POOL
+                await asyncio.gather(*(limiter.allow("before", parse_rate("1000/minute"))
+                                       for _ in range(3 * POOL)))
+                async with contextlib.AsyncExitStack() as stack:
+                    if how == "restart":
+                        # off the event loop, which sees the sockets close meanwhile
+                        await asyncio.to_thread(first.terminate)
+                        await asyncio.to_thread(first.wait, 10)
+                        await asyncio.to_thread(stack.enter_context, _redis_server(port))
+                    else:
+                        with redis.Redis.from_url(url) as admin:
+                            assert admin.client_kill_filter(_type="normal", skipme=True) >= POOL
+                    await asyncio.sleep(0.1)  # the loop reads the closes, as a worker's does
+                    with redis.Redis.from_url(url) as admin:
+                        assert admin.ping()  # Redis answers
+                        before = admin.info("stats")["total_connections_received"]
+                        refused, all_counted = await _counts_after(limiter, how)()
+                        opened = admin.info("stats")["total_connections_received"] - before
+                return refused, all_counted, opened
+            finally:
+                await limiter.close()
+
+        refused, all_counted, opened = asyncio.run(restarted())
+    assert (refused, all_counted) == (0, True)
+    assert 1 <= opened <= POOL
+
+
+class _FailoverProxy:
+    """A TCP proxy to Redis in the test's event loop, whose ``fail_over()``
+    resets the connections it carries without closing them (RST, as a
+    failover's new address or a proxy's restart does): the client sees
+    nothing until it writes.  New connections reach Redis as before."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.redis_port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
+        self.carried: list[asyncio.StreamWriter] = []
+        self.opened = 0
+        self.url = ""
+
+    async def start(self) -> asyncio.Server:
+        server = await asyncio.start_server(self._carry, "127.0.0.1", 0)
+        self.url = f"redis://127.0.0.1:{server.sockets[0].getsockname()[1]}/0"
+        return server
+
+    async def _carry(self, client_reader: asyncio.StreamReader,
+                     client_writer: asyncio.StreamWriter) -> None:
+        self.opened += 1
+        redis_reader, redis_writer = await asyncio.open_connection("127.0.0.1", self.redis_port)
+        self.carried += [client_writer, redis_writer]
+
+        async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError):
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+            writer.close()
+
+        await asyncio.gather(pump(client_reader, redis_writer), pump(redis_reader, client_writer))
+
+    def fail_over(self) -> None:
+        for writer in self.carried:
+            # an abort with a zero linger resets the connection instead of closing it
+            writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                                       struct.pack("ii", 1, 0))
+            writer.transport.abort()
+        self.carried.clear()
+
+
+def test_a_failover_that_resets_the_connections_costs_one_failure(redis_url: str) -> None:
+    """Every pooled connection reset without being closed (a failover, a
+    proxy's restart), Redis answering new connections at once: at most the
+    first check fails (its connection was dead, nothing told), and after
+    RETRY_S none is refused under closed, one after another or in a burst,
+    over no more connections than the pool's.  The pool handed out its other
+    dead connections in turn, each failing a check and leaving Redis alone
+    for another second (15 checks refused here; 3.5 s of 503s with
+    checks at rising concurrency, 5.4 s when the old connections go silent
+    instead)."""
+    from api.server import rate_limit
+    from api.server.rate_limit import CounterUnavailable
+
+    async def failed_over() -> tuple[int, bool, int]:
+        proxy = _FailoverProxy(redis_url)
+        server = await proxy.start()
+        limiter = RateLimiter(proxy.url, connect_timeout_ms=5000, timeout_ms=5000,
+                              fail="closed", pool_size=POOL)
+        try:
+            assert await limiter.warm() == POOL
+            proxy.fail_over()
+            await asyncio.sleep(0.1)  # the resets arrive
+            with contextlib.suppress(CounterUnavailable):
+                await limiter.allow("failover-first", parse_rate("5/minute"))
+            await asyncio.sleep(rate_limit.RETRY_S + 0.1)
+            opened_before = proxy.opened
+            refused, all_counted = await _counts_after(limiter, f"failover-{time.time_ns()}")()
+            return refused, all_counted, proxy.opened - opened_before
+        finally:
+            await limiter.close()
+            server.close()
+
+    refused, all_counted, opened = asyncio.run(failed_over())
+    assert (refused, all_counted) == (0, True)
+    assert opened <= POOL
