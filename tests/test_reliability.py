@@ -591,43 +591,38 @@ def _workers(server: Server) -> set[int]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_worker_starved_for_longer_than_uvicorns_health_check_is_not_killed() -> None:
+def test_a_worker_starved_for_longer_than_uvicorns_health_check_is_not_killed(
+        server: Server) -> None:
     """A worker that cannot answer the supervisor's health check for 8 s (stopped
     with SIGSTOP, as a machine with more runnable processes than cores can
     starve it) is the same worker afterwards, and the requests sent meanwhile
     are answered, none dropped: uvicorn's default wait, 5 s, killed it and
-    replaced it (``serve.WORKER_HEALTHCHECK_S``)."""
+    replaced it (``serve.WORKER_HEALTHCHECK_S``).  On the module's server, whose
+    end also says no worker was replaced."""
     from api.server.serve import WORKER_HEALTHCHECK_S
 
     stalled_s = 8.0
     assert 5 < stalled_s < WORKER_HEALTHCHECK_S
-    pair = start_server(workers=2)
     answers: list[int] = []
+    old = _workers(server)
+    assert len(old) == 2, old
+    victim = min(old)
+    os.kill(victim, signal.SIGSTOP)
     try:
-        old = _workers(pair)
-        assert len(old) == 2, old
-        victim = min(old)
-        os.kill(victim, signal.SIGSTOP)
-        try:
-            def ask() -> None:  # a fresh connection each: either worker may accept it
-                answers.append(httpx.get(pair.url + "/v1/variants", timeout=30).status_code)
-            askers = [threading.Thread(target=ask) for _ in range(6)]
-            for asker in askers:
-                asker.start()
-            time.sleep(stalled_s)
-        finally:
-            with contextlib.suppress(ProcessLookupError):  # gone when it was killed
-                os.kill(victim, signal.SIGCONT)
+        def ask() -> None:  # a fresh connection each: either worker may accept it
+            answers.append(httpx.get(server.url + "/v1/variants", timeout=30).status_code)
+        askers = [threading.Thread(target=ask) for _ in range(6)]
         for asker in askers:
-            asker.join(30)
-        after = _workers(pair)
-        pair.stop()
-        log = pair.output()
+            asker.start()
+        time.sleep(stalled_s)
     finally:
-        pair.close()
-    assert after == old, (old, after)
+        with contextlib.suppress(ProcessLookupError):  # gone when it was killed
+            os.kill(victim, signal.SIGCONT)
+    for asker in askers:
+        asker.join(30)
+    assert _workers(server) == old, (old, _workers(server))
     assert answers == [200] * 6, answers
-    assert not re.search(r"Child process \[\d+\] died", log), log[-3000:]
+    assert not re.search(r"Child process \[\d+\] died", server.output()), server.output()[-3000:]
 
 
 @pytest.mark.slow  # its own server and 24 s of load
