@@ -22,7 +22,8 @@ _SUIT_ALIASES = {
     "♠": 0, "♥": 1, "♦": 2, "♣": 3,
     "♤": 0, "♡": 1, "♢": 2, "♧": 3,
 }
-_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 9, "1": 0}
+_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 9}
+"""The ranks a token may spell (``1`` is not an ace: no alias)."""
 
 _JOKER_TOKENS = ("JK", "JOKER", "*")
 """The words for a printed joker (besides Unicode's joker cards, ``_PLAYING_CARDS``)."""
@@ -94,7 +95,7 @@ def parse_card(token: object, index: int | None = None, field: str = "hand") -> 
         rank_text, suit = text[:-1], _SUIT_ALIASES[text[-1]]
     elif len(text) >= 2 and text[0] in _SUIT_ALIASES and text[1:] in _RANK_ALIASES:
         rank_text, suit = text[1:], _SUIT_ALIASES[text[0]]
-    if rank_text is None or suit is None or rank_text not in _RANK_ALIASES or rank_text == "1":
+    if rank_text is None or suit is None or rank_text not in _RANK_ALIASES:
         raise InvalidHandError(
             f"unknown card {shown(token)}{where}: use rank A 2-9 T (or 10) J Q K "
             f"followed by suit S H D C (or ♠ ♥ ♦ ♣), or JK for a joker",
@@ -114,7 +115,7 @@ def token_grammar() -> dict[str, object]:
     (9, 1, 'AS')
     """
     return {
-        "RANKS": {text: rank for text, rank in _RANK_ALIASES.items() if text != "1"},
+        "RANKS": dict(_RANK_ALIASES),
         "SUITS": dict(_SUIT_ALIASES),
         "JOKERS": list(_JOKER_TOKENS),
         "PLAYING_CARDS": {char: card_name(card) for char, card in _PLAYING_CARDS.items()},
@@ -182,7 +183,7 @@ def parse_cards(tokens: object, field: str = "hand", most: int | None = None) ->
 
 def parse_rank(text: object, field: str = "wild_rank") -> int:
     """Parse a bare rank (``"7"``, ``"10"``, ``"T"``, ``"A"``) into 0..12."""
-    if isinstance(text, str) and text.strip().upper() in _RANK_ALIASES and text.strip() != "1":
+    if isinstance(text, str) and text.strip().upper() in _RANK_ALIASES:
         return _RANK_ALIASES[text.strip().upper()]
     raise InvalidHandError(
         f"unknown rank {shown(text)}: use A 2-9 T (or 10) J Q K",
