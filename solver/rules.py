@@ -441,7 +441,7 @@ def _check_rules(rules: Rules) -> None:
                 object.__setattr__(rules, knob, number)
         elif knob == "requirements":
             checked = _check_requirements(value)
-            if any(type(item.count) is not int for item in value):
+            if checked is not value:  # a count of numpy's int64 and the like: kept as an int
                 object.__setattr__(rules, knob, checked)
         elif knob == "card_points":
             if not isinstance(value, CardPoints):
@@ -492,7 +492,8 @@ def too_many_requirements(count: int) -> InvalidRulesError:
 
 
 def _check_requirements(value: object) -> tuple[Requirement, ...]:
-    """``value``, checked, its counts plain ints (``InvalidRulesError`` when bad)."""
+    """``value``, checked, its counts plain ints (``InvalidRulesError`` when bad): the
+    same tuple when they are already."""
     if not isinstance(value, tuple) or not all(isinstance(r, Requirement) for r in value):
         raise InvalidRulesError("requirements", "knob 'requirements' must be a tuple of Requirement")
     if len(value) > MAX_REQUIREMENTS:
@@ -515,7 +516,7 @@ def _check_requirements(value: object) -> tuple[Requirement, ...]:
                 "requirements", f"requirement kind {shown(item.kind)} is listed twice; give it once")
         seen.add(item.kind)
         checked.append(item if type(item.count) is int else dataclasses.replace(item, count=count))
-    return tuple(checked)
+    return value if all(new is old for new, old in zip(checked, value, strict=True)) else tuple(checked)
 
 
 def _check_requirements_reachable(rules: Rules) -> None:
