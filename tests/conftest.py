@@ -1,7 +1,8 @@
 """Shared pytest setup: the ``--run-slow`` switch, the cross-check summary, mypy
 started early (``tests/test_quality.py``), the
 playground tests' server, browser and screenshot folder (one of each per test module),
-and an in-process client of the app (``inline_client``)."""
+an in-process client of the app (``inline_client``), and the library's engine
+settings as each test module found them (``library_settings_kept``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,21 @@ if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
 from tests.test_quality import MYPY_RUN, MYPY_TEST, start_mypy  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def library_settings_kept() -> Iterator[None]:
+    """The library's engine settings (``solver.config.CONFIG``) put back as they
+    were after each test module.  An app built in this process (``create_app``)
+    hands its settings to the library, which holds them for the whole process:
+    a module whose client had a 50 ms default time limit left it to the next
+    module's solves on the same test worker, and a hand the library proves in
+    18 ms came back ``feasible``, not proved, on a loaded machine."""
+    from solver.config import BOUNDS, CONFIG, configure
+
+    kept = {name: getattr(CONFIG, name) for name in BOUNDS}
+    yield
+    configure(**kept)
 
 
 @pytest.fixture(scope="module")
