@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 from api.shared.examples import REQUESTS
 from solver.cards import card_name, parse_card, parse_cards
 from solver.deadline import Deadline, play_deadline
-from solver.errors import InvalidOptionError, InvalidStateError
+from solver.errors import InvalidOptionError, InvalidStateError, SolverInputError
 from solver.play import advise
 from solver.play.events import MAX_EVENTS
 from solver.play.laydown.advisor import LEVELS_BY_GAME, LayDownDecision
@@ -163,6 +163,31 @@ def test_the_replay_of_a_long_history_stops_at_the_deadline() -> None:
     short = _exhausting_history()
     assert len(short) < EVENTS_PER_CHECK
     assert advise("basic", **state, history=short, deadline=spent).moves
+
+
+def test_the_reading_of_a_long_history_stops_at_the_deadline() -> None:
+    """Reading the history and checking its cards against the deck look at the
+    deadline too: a history of 1,500 events of five 21-card melds (a body
+    under the 1 MB limit) took 250 ms to read and check before the replay
+    looked at the deadline, so over HTTP a 1 ms limit got a 503 (the solver
+    process late, then killed and replaced).  Here the last event holds a
+    card no deck has: read whole, that is the answer; cut short by a spent
+    deadline, ``time_limit_too_small`` at once."""
+    meld = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS",
+            "AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H"]
+    history: list[dict[str, Any]] = [{"player": 1, "action": "meld", "melds": [meld] * 5}
+                                     for _ in range(MAX_EVENTS)]
+    history[-1] = {"player": 1, "action": "meld", "melds": [[*meld[:20], "ZZ"]]}
+    state: dict[str, Any] = {"players": 2, "me": 0, "dealer": 0, "hand": HAND, "upcard": "KD",
+                             "level": "novice", "history": history}
+    with pytest.raises(SolverInputError) as bad:
+        advise("basic", **state, time_limit_ms=60_000)
+    assert bad.value.code == "invalid_card" and bad.value.loc[:2] == ("history", MAX_EVENTS - 1)
+    started = time.monotonic()
+    with pytest.raises(InvalidOptionError) as caught:
+        advise("basic", **state, deadline=Deadline(time.monotonic() - 1))
+    assert caught.value.code == "time_limit_too_small"
+    assert time.monotonic() - started < 0.05
 
 
 def test_going_out_in_one_turn_with_nothing_laid_before_is_a_rummy() -> None:

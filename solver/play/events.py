@@ -17,6 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import parse_card, parse_cards
+from solver.deadline import Deadline, Ticker
 from solver.errors import InvalidStateError, is_list, plain_int, shown
 from solver.play.words import (
     ACTION,
@@ -42,6 +43,12 @@ MAX_EVENTS = 1_500
 a draw, a meld, a layoff and a throw each, with room.  Gin and Indian hands
 have a few dozen; a long basic-rummy round, its pile turned over several
 times, has passed 400."""
+
+EVENTS_PER_CHECK = 256
+"""Events read, or replayed, between two looks at the deadline: a history of
+1,500 events (``MAX_EVENTS``) takes tens of milliseconds to replay, a few
+hundred a few, so a short history is never cut and a long one stops within a
+few milliseconds of its deadline."""
 
 ACTION_FIELDS: Mapping[str, tuple[str, ...]] = {
     PASS: (), DROP: (), DRAW_STOCK: (), TAKE_DISCARD: (CARD,), DISCARD: (CARD,),
@@ -149,8 +156,11 @@ def _groups(value: object, index: int) -> Sequence[object]:
 
 
 def parse_history(history: Sequence[object] | None, actions: Collection[str],
-                  players: int = 2) -> tuple[Event, ...]:
-    """Every event of ``history`` (see ``parse_event``), at most ``MAX_EVENTS``."""
+                  players: int = 2, deadline: Deadline | None = None) -> tuple[Event, ...]:
+    """Every event of ``history`` (see ``parse_event``), at most ``MAX_EVENTS``;
+    ``DeadlineExceeded`` once ``deadline`` passes (checked as the replay checks
+    it, every ``EVENTS_PER_CHECK`` events: a short history is never cut, and a
+    long one of big melds, a megabyte of body, is not read whole past it)."""
     if history is None:
         return ()
     if not is_list(history):
@@ -159,4 +169,9 @@ def parse_history(history: Sequence[object] | None, actions: Collection[str],
     if len(history) > MAX_EVENTS:
         raise InvalidStateError(f"history has {len(history)} events; at most {MAX_EVENTS}",
                                 code="invalid_event", loc=("history",))
-    return tuple(parse_event(item, i, actions, players) for i, item in enumerate(history))
+    ticker = Ticker(deadline, EVENTS_PER_CHECK)
+    events = []
+    for i, item in enumerate(history):
+        ticker.tick()
+        events.append(parse_event(item, i, actions, players))
+    return tuple(events)

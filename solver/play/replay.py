@@ -32,17 +32,11 @@ from typing import NoReturn, TypeVar
 from solver.cards import NUM_CARD_TYPES, card_name, parse_card
 from solver.deadline import Deadline, Ticker
 from solver.errors import InvalidStateError
-from solver.play.events import Event, parse_history
+from solver.play.events import EVENTS_PER_CHECK, Event, parse_history
 from solver.play.public import check_pile, check_stock, hand_cards, pile_cards
 from solver.play.words import Drop
 
 R = TypeVar("R", bound="Replay")
-
-EVENTS_PER_CHECK = 256
-"""Events replayed between two looks at the deadline: a history of 1,500
-events (``MAX_EVENTS``) takes tens of milliseconds to replay, a few hundred
-a few, so a short history is never cut and a long one stops within a few
-milliseconds of its deadline."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,21 +224,31 @@ def check_deck(copies: Sequence[int], game: str, hand: Sequence[int], upcard: in
     """Every card of the request is one the game's deck holds: a printed joker
     in a game played without jokers is refused where it stands
     (``too_many_jokers``, as a solve refuses it)."""
-    places: list[tuple[int, tuple[str | int, ...]]] = [
-        *((card, ("hand", i)) for i, card in enumerate(hand)), (upcard, ("upcard",)),
-        *((card, ("discard_pile", i)) for i, card in enumerate(pile))]
-    for i, event in enumerate(events):
-        if event.card is not None:
-            places.append((event.card, ("history", i, "card")))
-        places += [(card, ("history", i, "melds", j, k))
-                   for j, meld in enumerate(event.melds) for k, card in enumerate(meld)]
-        places += [(card, ("history", i, "deadwood", k))
-                   for k, card in enumerate(event.deadwood or ())]
-    for card, loc in places:
+    def refuse(card: int, loc: tuple[str | int, ...]) -> NoReturn:
+        where = ".".join(str(part) for part in loc)
+        raise InvalidStateError(f"{card_name(card)} at {where} is not a card of {game}: its "
+                                "deck has no jokers", code="too_many_jokers", loc=loc)
+
+    # in the request's order, the first card refused; a place's loc is built only for it
+    # (building one for each of a long history's cards took longer than the rest of the check)
+    for i, card in enumerate(hand):
         if not copies[card]:
-            where = ".".join(str(part) for part in loc)
-            raise InvalidStateError(f"{card_name(card)} at {where} is not a card of {game}: its "
-                                    "deck has no jokers", code="too_many_jokers", loc=loc)
+            refuse(card, ("hand", i))
+    if not copies[upcard]:
+        refuse(upcard, ("upcard",))
+    for i, card in enumerate(pile):
+        if not copies[card]:
+            refuse(card, ("discard_pile", i))
+    for i, event in enumerate(events):
+        if event.card is not None and not copies[event.card]:
+            refuse(event.card, ("history", i, "card"))
+        for j, meld in enumerate(event.melds):
+            for k, card in enumerate(meld):
+                if not copies[card]:
+                    refuse(card, ("history", i, "melds", j, k))
+        for k, card in enumerate(event.deadwood or ()):
+            if not copies[card]:
+                refuse(card, ("history", i, "deadwood", k))
 
 
 def replayed(replay: Callable[[tuple[int, ...], int, tuple[Event, ...]], R], *, players: int,
@@ -255,11 +259,12 @@ def replayed(replay: Callable[[tuple[int, ...], int, tuple[Event, ...]], R], *, 
     """The request's hand, upcard and history (its seats checked before:
     ``check_seats``) parsed and checked against the game's deck (``copies`` of each card), the history
     replayed (``replay(hand, upcard, events)`` is the game's walk, ``run`` by
-    ``deadline``: ``DeadlineExceeded`` once it passes), and the pile and
+    ``deadline``: ``DeadlineExceeded`` once it passes, the history's reading
+    too), and the pile and
     stock the client sent checked against what the history leaves."""
     cards = hand_cards(hand)
     first = parse_card(upcard, None, "upcard")
-    events = parse_history(history, actions, players)
+    events = parse_history(history, actions, players, deadline)
     check_deck(copies, game, cards, first, events, pile_cards(discard_pile) or ())
     walk = replay(cards, first, events)
     walk.run(events, deadline)
