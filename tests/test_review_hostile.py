@@ -11,7 +11,7 @@ import pytest
 
 from solver.cards import card_name
 from solver.deadline import Deadline
-from solver.errors import InvalidOptionError
+from solver.errors import InvalidOptionError, SolverInputError
 from solver.play.events import MAX_EVENTS
 from solver.play.replay import EVENTS_PER_CHECK
 from solver.play.words import DISCARD, LAY_OFF, MELD
@@ -76,3 +76,26 @@ def test_a_record_the_deadline_passes_while_walking_is_time_limit_too_small() ->
     assert not walk(read_record(record)).over  # legal: only the time ran out
     short = review(_throwing_back(EVENTS_PER_CHECK - 2), deadline=spent)
     assert not short.complete and short.decisions == ()
+
+
+def test_a_record_the_deadline_passes_while_reading_is_time_limit_too_small() -> None:
+    """Reading the record's events looks at the deadline as the walk does: a
+    record of 1,500 events of five 21-card melds (under the 1 MB body limit)
+    took 100 ms to read before the walk first looked, so over HTTP a 1 ms
+    limit got a 503, the solver late.  Here the last event holds a card no
+    deck has: read whole, that is the answer; with the deadline spent, the
+    reading stops at once."""
+    meld = [card_name(card) for card in range(21)]
+    record = _throwing_back(2)
+    record["events"] = [{"player": 0, "action": "meld", "melds": [meld] * 5}
+                        for _ in range(MAX_EVENTS)]
+    record["events"][-1] = {"player": 0, "action": "meld", "melds": [[*meld[:20], "ZZ"]]}
+    with pytest.raises(SolverInputError) as bad:
+        review(record, time_limit_ms=60_000)
+    assert bad.value.code == "invalid_card" and bad.value.loc[:2] == ("events", MAX_EVENTS - 1)
+    started = time.monotonic()
+    with pytest.raises(InvalidOptionError) as caught:
+        review(record, deadline=Deadline(time.monotonic() - 1))
+    assert (caught.value.code, tuple(caught.value.loc)) == ("time_limit_too_small",
+                                                            ("time_limit_ms",))
+    assert time.monotonic() - started < 0.05

@@ -60,9 +60,10 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from solver.cards import card_name, parse_card, parse_cards
+from solver.deadline import Deadline, Ticker
 from solver.errors import InvalidStateError, SolverInputError, is_list, plain_int, shown
 from solver.play.advice import Layoff
-from solver.play.events import ACTION_FIELDS, Event, parse_event
+from solver.play.events import ACTION_FIELDS, EVENTS_PER_CHECK, Event, parse_event
 from solver.play.gin.state import MATCH_TARGET
 from solver.play.model import GAMES
 from solver.play.words import (
@@ -195,17 +196,20 @@ class Record:
         return len(self.players)
 
     @classmethod
-    def of(cls, record: object) -> Record:
+    def of(cls, record: object, deadline: Deadline | None = None) -> Record:
         """``record`` itself when it is a ``Record``, else read from its wire
         form (``from_dict``): what every function taking a record accepts."""
-        return record if isinstance(record, Record) else cls.from_dict(record)
+        return record if isinstance(record, Record) else cls.from_dict(record, deadline)
 
     @classmethod
-    def from_dict(cls, data: object) -> Record:
+    def from_dict(cls, data: object, deadline: Deadline | None = None) -> Record:
         """The record ``data`` (its wire form), its fields' forms checked
         (``InvalidStateError`` naming the part that is wrong); whether it could
-        have happened is ``solver.review.table.read_record``'s to check."""
-        return _parse(data)
+        have happened is ``solver.review.table.read_record``'s to check.
+        ``DeadlineExceeded`` once ``deadline`` passes while its events are read
+        (every ``EVENTS_PER_CHECK`` events, as the walk looks at it: a short
+        record is read whatever the deadline)."""
+        return _parse(data, deadline)
 
     def to_dict(self) -> dict[str, Any]:
         """Wire form (``from_dict`` reads it back to an equal record)."""
@@ -225,7 +229,7 @@ class Record:
 
 
 # -- reading the wire form ---------------------------------------------------------------
-def _parse(data: object) -> Record:
+def _parse(data: object, deadline: Deadline | None = None) -> Record:
     if not isinstance(data, Mapping):
         refuse("a record is an object: game, players, dealer, deal, events", ())
     for name in data:
@@ -245,7 +249,7 @@ def _parse(data: object) -> Record:
     GAMES[game].check_field("score", data.get("score"))  # gin's alone, whatever its length
     GAMES[game].check_field("score", data.get("target"), given_as="target")
     dealt = _deal(data.get("deal"), len(players))
-    steps = _steps(data.get("events"), str(game), len(players))
+    steps = _steps(data.get("events"), str(game), len(players), deadline)
     score, target = read_score(data.get("score"), data.get("target"), len(players))
     rules = data.get("rules")
     if rules is not None and not isinstance(rules, Mapping):
@@ -310,7 +314,7 @@ def _loc(where: str) -> list[str | int]:
     return list(field_loc(where))
 
 
-def _steps(value: object, game: str, seats: int) -> tuple[Step, ...]:
+def _steps(value: object, game: str, seats: int, deadline: Deadline | None) -> tuple[Step, ...]:
     if not is_list(value):
         refuse("events must be a list of events", ("events",))
     from solver.play.events import MAX_EVENTS
@@ -321,7 +325,12 @@ def _steps(value: object, game: str, seats: int) -> tuple[Step, ...]:
     actions = set(GAMES[game].words.actions)
     if game == "gin":
         actions.add(LAY_OFF)  # the defender's reply closes a knocked hand
-    return tuple(_step(item, index, actions, seats, game) for index, item in enumerate(value))
+    ticker = Ticker(deadline, EVENTS_PER_CHECK)  # a megabyte of events takes 100 ms to read
+    steps = []
+    for index, item in enumerate(value):
+        ticker.tick()
+        steps.append(_step(item, index, actions, seats, game))
+    return tuple(steps)
 
 
 def _step(data: object, index: int, actions: set[str], seats: int, game: str) -> Step:

@@ -41,7 +41,6 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -697,16 +696,15 @@ def review(record: Record | Mapping[str, Any], *, seats: Sequence[int] | None = 
     ``ReviewParams.levels``) or one of the advisor's; the review stops by ``deadline`` (or
     ``time_limit_ms``) with the decisions reviewed so far (``time_limit_too_small`` when
     it runs out before the record is walked)."""
-    started = time.monotonic()
     if params is None:
         params = REVIEW_PARAMS
     elif not isinstance(params, ReviewParams):
         raise TypeError(f"params of a review are a ReviewParams; got {type(params).__name__}")
-    record = Record.of(record)
-    until = play_deadline(time_limit_ms, deadline)
-    if deadline is None:  # a time limit counts from the call: reading the record too
-        spent_ms = 1000.0 * (time.monotonic() - started)
-        until = until.within_ms(max(0.0, until.remaining_ms() - spent_ms))
+    until = play_deadline(time_limit_ms, deadline)  # a time limit counts from the call:
+    try:  # reading the record too (a megabyte of events takes 100 ms)
+        record = Record.of(record, until)
+    except DeadlineExceeded:
+        raise time_ran_out("the record was read") from None
     try:
         walked = walk(record, deadline=until)  # the record checked like a state, once
     except DeadlineExceeded:
