@@ -134,6 +134,26 @@ def test_an_answer_a_little_past_the_deadline_is_sent_not_replaced_by_a_503() ->
     run(Settings(processes=1), scenario)
 
 
+def test_a_job_whose_deadline_passed_before_it_reached_the_pool_gets_its_answer() -> None:
+    """A request whose limit its own body's reading spent (a 1 MB history
+    under ``time_limit_ms: 1``) starts at once, past its deadline: its
+    solver process sees the spent deadline and answers as soon as it has
+    read the body (the library's 422 ``time_limit_too_small``, or its best
+    so far), and that answer is sent.  Counted from the deadline, the late
+    timer had gone off before the process could answer: a 503 "the solver
+    overran" for a solver that was never slow."""
+    async def scenario(pool: SolverPool) -> None:
+        await _submit(pool, "echo", {}, 5)
+        for _ in range(3):
+            started = time.monotonic()
+            outcome = await _submit(pool, "spin", {"s": 5}, -0.25)
+            assert outcome.status == 200, outcome.body
+            assert body(outcome)["stopped"] == "deadline"
+            assert time.monotonic() - started < 0.1  # the spin stops at once
+
+    run(Settings(processes=1), scenario)
+
+
 def test_a_cooperative_job_stops_at_its_deadline() -> None:
     async def scenario(pool: SolverPool) -> None:
         started = time.monotonic()

@@ -16,7 +16,9 @@ misbehaves can be cut short without losing the worker.
   before ``LATE_S`` past it is sent as it is; a job whose process is still
   busy then is answered 503 (``SEND_S`` is left to write that answer, so the
   client hears by the promise even when the machine is starved), and killed
-  and replaced if still busy ``BACKSTOP_S`` past it.
+  and replaced if still busy ``BACKSTOP_S`` past it.  A job that starts past
+  its deadline (its own body's reading spent the limit) counts both from
+  ``SPENT_READ_S`` after its start instead.
 * **Fair share**: jobs wait in one line per client (``api.pool.fair_queue``): the
   client running fewest jobs goes next, and the last free solver is kept for
   a client running nothing, so long jobs of some clients never hold every
@@ -101,6 +103,17 @@ LATE_S = PROMISE_S - SEND_S
 answered 503: an answer arriving before then is sent."""
 BACKSTOP_S = 0.3
 """How far past its deadline a solver process may run before it is killed."""
+SPENT_READ_S = 0.25
+"""How long a job that starts past its deadline has to answer before the
+late answer counts.  Such a job is a request whose own body's reading spent
+its limit (a history of a megabyte under ``time_limit_ms: 1``: the worker
+takes 200 ms to parse and check it); it starts at once, and its solver
+process, seeing the spent deadline, answers as soon as it has the body
+read again (the library's 422 ``time_limit_too_small``, or a solve's first
+answer): 70 to 140 ms for a megabyte on a loaded two-core machine.
+Counted from the deadline instead, the late timer went off at once and
+the client got a 503 "the solver overran" for a solver that was never
+slow."""
 IDLE_COLLECT_S = 0.25
 """A solver process idle this long may be told to run the garbage collector."""
 CANCEL_GRACE_S = 0.1
@@ -187,6 +200,15 @@ class _Job:
     def limit_s(self) -> float:
         """The job's time limit (its deadline counts from its request's arrival)."""
         return self.budget_ms / 1000.0
+
+    @property
+    def due_at(self) -> float:
+        """What the late answer and the backstop count from: the deadline, or,
+        for a job that started past it, ``SPENT_READ_S`` after its start (see
+        there)."""
+        if self.started_at <= self.deadline_at:
+            return self.deadline_at
+        return self.started_at + SPENT_READ_S
 
     def margin_s(self) -> float:
         """How long before its deadline a waiting job must still be expected to start."""
@@ -555,13 +577,13 @@ class SolverPool:
                 return now + COLLECT_S
             return now + (self.start_s if slot.broken else 0.0)
         if job.future.done():  # answered late or cancelled: its process stops soon
-            return max(now, min(job.stop_by, job.deadline_at + BACKSTOP_S))
+            return max(now, min(job.stop_by, job.due_at + BACKSTOP_S))
         end = job.started_at + (job.cautious_s if cautious else job.estimate_s)
         if end <= now:
             # Longer than expected: expect it to run as long again as
             # it has overrun (a job that overran by much is a heavy one).
             end = now + max(now - end, OVERRUN_FLOOR_S)
-        return max(now, min(end, job.deadline_at + LATE_S))
+        return max(now, min(end, job.due_at + LATE_S))
 
     def _free_times(self, now: float, cautious: bool = False) -> list[float]:
         """Every slot's expected free time, earliest first."""
@@ -746,7 +768,7 @@ class SolverPool:
                 self.pending.push(job.client, job, job.cautious_s)
                 self._replace(index, slot)
                 continue
-            job.timer = self.loop.call_at(job.deadline_at + LATE_S, self._late, slot, job)
+            job.timer = self.loop.call_at(job.due_at + LATE_S, self._late, slot, job)
         self._schedule_collection()
         if self.on_change is not None:
             self.on_change(self)
@@ -839,7 +861,7 @@ class SolverPool:
         # Its client has its answer: its next request is not one behind this
         # job's tail (the fair queue would keep it off the last free solver).
         self._uncount(job)
-        job.timer = self.loop.call_at(job.deadline_at + BACKSTOP_S, self._overdue, slot, job)
+        job.timer = self.loop.call_at(job.due_at + BACKSTOP_S, self._overdue, slot, job)
 
     def _overdue(self, slot: _Slot, job: _Job, why: str = "late") -> None:
         """The backstop: a job still running well past its deadline (or its
