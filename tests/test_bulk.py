@@ -535,6 +535,22 @@ def test_cli_stdin_stdout(monkeypatch: pytest.MonkeyPatch, capsysbinary: Any) ->
         "type": "missing", "loc": ["line", "hand"], "msg": "Field required"}}
 
 
+def test_a_line_without_op_missing_a_field_says_what_it_was_read_as(
+        monkeypatch: pytest.MonkeyPatch, capsysbinary: Any) -> None:
+    """A recorded game on a line of a solve run (no ``"op"``, no ``--op``) is
+    read as a solve: its error says so, not only that ``variant`` is missing;
+    a line that names its operation gets pydantic's message as it is."""
+    record = {"id": "g", "game": "gin", "players": ["a", "b"], "deal": {"hands": [[], []]},
+              "events": []}
+    data = (json.dumps(record) + "\n" + json.dumps({"id": "k", "op": "knock"})).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert command.run(_args("-", "--processes", "1")) == 1
+    first, second = (json.loads(line) for line in capsysbinary.readouterr().out.splitlines())
+    assert first["error"] == {"type": "missing", "loc": ["line", "variant"],
+                              "msg": 'Field required (a line without "op" is read as solve_hand)'}
+    assert second["error"]["msg"] == "Field required"
+
+
 def test_cli_reads_an_overlong_line_in_bounded_memory() -> None:
     stream = io.BytesIO(b"x" * 50 + b"\n" + b"y" * 10 + b"\n" + b"z" * 30)
     assert list(command.InputLines(stream, limit=20)) == [b"x" * 21, b"y" * 10, b"z" * 21]

@@ -112,9 +112,19 @@ def _result(request: object, deadline: Deadline | None, default_op: str,
     if operation is None or not operation.in_lines:
         raise RequestRejected.one("unknown_op", ("op",), f"unknown op {spelled(chosen)}; "
                                                          f"choose one of {', '.join(line_names())}")
+    unnamed = isinstance(request, dict) and "op" not in request
     if isinstance(request, dict):
         request = {key: value for key, value in request.items() if key not in _ENVELOPE}
-    call = operation.parse(request, settings)
+    try:
+        call = operation.parse(request, settings)
+    except RequestRejected as exc:
+        if unnamed and exc.items and exc.items[0]["type"] == "missing":
+            # a line of another operation read as the run's (a recorded game
+            # in a solve run): say which operation the line was read as
+            first = exc.items[0]
+            exc.items[0] = {**first, "msg": f"{first['msg']} (a line without \"op\" is read "
+                                            f"as {operation.name})"}
+        raise
     until = (Deadline.after_ms(call.limit_ms) if deadline is None
              else deadline.within_ms(call.limit_ms))
     return operation.execute(call.args, until, settings)
