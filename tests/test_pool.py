@@ -154,6 +154,37 @@ def test_a_job_whose_deadline_passed_before_it_reached_the_pool_gets_its_answer(
     run(Settings(processes=1), scenario)
 
 
+def test_a_job_whose_deadline_passed_before_it_reached_the_pool_waits_briefly_for_a_solver(
+        ) -> None:
+    """Such a request (see above) finding its solver busy for a moment (a job
+    ending, a garbage collection) waits for it, up to ``SPENT_READ_S``, and
+    gets the library's answer; refused at once, it had a 503 that the same
+    body would get again.  A solver busy for longer still refuses it at once."""
+    async def scenario(pool: SolverPool) -> None:
+        pool.times.observe("sleep", 5.0, 0.1)
+        pool.times.observe("sleep", 5.0, 0.1)
+        short = asyncio.ensure_future(pool.submit("sleep", {"s": 0.1}, time.monotonic() + 5,
+                                                  5000, _never, "short", client="a"))
+        await asyncio.sleep(0.02)
+        spent = await pool.submit("spin", {"s": 5}, time.monotonic() - 0.25, 1, _never,
+                                  "spent", client="b")
+        assert spent.status == 200, spent.body
+        assert body(spent)["stopped"] == "deadline"
+        assert (await short).status == 200
+        pool.times.observe("sleep", 5.0, 2.0)
+        pool.times.observe("sleep", 5.0, 2.0)
+        long = asyncio.ensure_future(pool.submit("sleep", {"s": 1.0}, time.monotonic() + 5,
+                                                 5000, _never, "long", client="a"))
+        await asyncio.sleep(0.02)
+        started = time.monotonic()
+        with pytest.raises(Overloaded):
+            await pool.submit("spin", {"s": 5}, started - 0.25, 1, _never, "spent", client="b")
+        assert time.monotonic() - started < 0.05
+        assert (await long).status == 200
+
+    run(Settings(processes=1), scenario)
+
+
 def test_a_cooperative_job_stops_at_its_deadline() -> None:
     async def scenario(pool: SolverPool) -> None:
         started = time.monotonic()

@@ -16,9 +16,10 @@ misbehaves can be cut short without losing the worker.
   before ``LATE_S`` past it is sent as it is; a job whose process is still
   busy then is answered 503 (``SEND_S`` is left to write that answer, so the
   client hears by the promise even when the machine is starved), and killed
-  and replaced if still busy ``BACKSTOP_S`` past it.  A job that starts past
-  its deadline (its own body's reading spent the limit) counts both from
-  ``SPENT_READ_S`` after its start instead.
+  and replaced if still busy ``BACKSTOP_S`` past it.  A job whose deadline
+  its own body's reading spent may wait ``SPENT_READ_S`` for a solver, and
+  counts both from ``SPENT_READ_S`` after its start: the library's answer
+  to a spent limit (``time_limit_too_small``) is the client's to hear.
 * **Fair share**: jobs wait in one line per client (``api.pool.fair_queue``): the
   client running fewest jobs goes next, and the last free solver is kept for
   a client running nothing, so long jobs of some clients never hold every
@@ -186,6 +187,10 @@ class _Job:
     cautious_s: float = 0.0
     """... and how long it rarely holds it longer than (what admission plans with)."""
     started_at: float = 0.0
+    start_by: float = math.inf
+    """The latest a waiting job may still start: its deadline, or, for one
+    whose deadline had passed when it reached the pool, ``SPENT_READ_S``
+    after it did (``submit``); a batch job has none."""
     stop_by: float = math.inf
     """When a job answered early (cancelled, or late) should have left its process."""
     timer: asyncio.TimerHandle | None = None
@@ -641,13 +646,19 @@ class SolverPool:
         # A job that would start with less time left than it needs is refused
         # now, not at its deadline.  One that can start at once is taken even
         # late (even past a 1 ms limit): the library answers by the deadline +
-        # 100 ms with what it can, a 422 for a bad body first of all.
-        if wait > 0 and now + wait + job.need_s() > deadline_at:
+        # 100 ms with what it can, a 422 for a bad body first of all.  One
+        # whose deadline its own body's reading spent may wait SPENT_READ_S
+        # for a solver (one collecting its garbage, say): the library's
+        # answer to it, time_limit_too_small, is the client's to hear, not a
+        # 503 that a retry of the same body would get again.
+        spent = now >= deadline_at
+        job.start_by = now + SPENT_READ_S if spent else deadline_at
+        if wait > 0 and now + wait + (0.0 if spent else job.need_s()) > job.start_by:
             raise Overloaded(f"the solvers are busy: this request would wait about "
                              f"{wait * 1000:.0f} ms, too close to its deadline", wait)
         self._give_way(displaced)
         self.pending.push(client, job, job.cautious_s)
-        job.timer = self.loop.call_at(deadline_at, self._expire, job)
+        job.timer = self.loop.call_at(job.start_by, self._expire, job)
         return await self._await(job, disconnected)
 
     def _give_way(self, job: _Job | None) -> None:
@@ -705,7 +716,7 @@ class SolverPool:
         reserve = self.pending.reserve
         for client, job in self.pending.ordered():
             start = free[min(reserve if running.get(client) else 0, len(free) - 1)]
-            if start + job.margin_s() > job.deadline_at:
+            if start + job.margin_s() > job.start_by:
                 self.pending.remove(job)
                 if job.timer is not None:
                     job.timer.cancel()
