@@ -28,8 +28,10 @@ pool or Ray) answer a line alike, so a line gets the same answer from both.
 >>> gin = {"id": 7, "variant": "gin", "hand": "AS 2S 3S 7H 7D 7C KD QH 4C 9S"}
 >>> answer(gin, 1)["result"]["deadwood_points"]
 33
->>> answer({"hand": "AS"}, 2)
+>>> answer({"op": "solve_hand", "hand": "AS"}, 2)
 {'id': None, 'line': 2, 'error': {'type': 'missing', 'loc': ['line', 'variant'], 'msg': 'Field required'}}
+>>> answer({"hand": "AS"}, 3)["error"]["msg"]  # no "op": the line says what it was read as
+'Field required (a line without "op" is read as solve_hand)'
 """
 
 from __future__ import annotations
