@@ -181,6 +181,18 @@ def test_a_job_whose_deadline_passed_before_it_reached_the_pool_waits_briefly_fo
             await pool.submit("spin", {"s": 5}, started - 0.25, 1, _never, "spent", client="b")
         assert time.monotonic() - started < 0.05
         assert (await long).status == 200
+        # Just past its deadline (a 1 ms limit), the promise of the deadline +
+        # 100 ms still ahead: a busy solver refuses it at once, as before.
+        for _ in range(20):
+            pool.times.observe("sleep", 5.0, 0.1)
+        short = asyncio.ensure_future(pool.submit("sleep", {"s": 0.1}, time.monotonic() + 5,
+                                                  5000, _never, "short", client="a"))
+        await asyncio.sleep(0.02)
+        started = time.monotonic()
+        with pytest.raises(Overloaded):
+            await pool.submit("spin", {"s": 5}, started - 0.002, 1, _never, "tiny", client="b")
+        assert time.monotonic() - started < 0.05
+        assert (await short).status == 200
 
     run(Settings(processes=1), scenario)
 

@@ -105,9 +105,10 @@ answered 503: an answer arriving before then is sent."""
 BACKSTOP_S = 0.3
 """How far past its deadline a solver process may run before it is killed."""
 SPENT_READ_S = 0.25
-"""How long a job that starts past its deadline has to answer before the
-late answer counts.  Such a job is a request whose own body's reading spent
-its limit (a history of a megabyte under ``time_limit_ms: 1``: the worker
+"""How long a job that reached the pool past its deadline + ``LATE_S`` may
+wait for a solver, and has from its start before the late answer counts.
+Such a job is a request whose own body's reading spent its limit and the
+promise with it (a history of a megabyte under ``time_limit_ms: 1``: the worker
 takes 200 ms to parse and check it); it starts at once, and its solver
 process, seeing the spent deadline, answers as soon as it has the body
 read again (the library's 422 ``time_limit_too_small``, or a solve's first
@@ -187,10 +188,13 @@ class _Job:
     cautious_s: float = 0.0
     """... and how long it rarely holds it longer than (what admission plans with)."""
     started_at: float = 0.0
+    spent: bool = False
+    """It reached the pool past its deadline + ``LATE_S``: its own body's
+    reading spent the deadline and the promise with it (``SPENT_READ_S``)."""
     start_by: float = math.inf
-    """The latest a waiting job may still start: its deadline, or, for one
-    whose deadline had passed when it reached the pool, ``SPENT_READ_S``
-    after it did (``submit``); a batch job has none."""
+    """The latest a waiting job may still start: its deadline, or, for a
+    ``spent`` one, ``SPENT_READ_S`` after it reached the pool; a batch job
+    has none."""
     stop_by: float = math.inf
     """When a job answered early (cancelled, or late) should have left its process."""
     timer: asyncio.TimerHandle | None = None
@@ -209,11 +213,8 @@ class _Job:
     @property
     def due_at(self) -> float:
         """What the late answer and the backstop count from: the deadline, or,
-        for a job that started past it, ``SPENT_READ_S`` after its start (see
-        there)."""
-        if self.started_at <= self.deadline_at:
-            return self.deadline_at
-        return self.started_at + SPENT_READ_S
+        for a ``spent`` job, ``SPENT_READ_S`` after its start."""
+        return self.started_at + SPENT_READ_S if self.spent else self.deadline_at
 
     def margin_s(self) -> float:
         """How long before its deadline a waiting job must still be expected to start."""
@@ -647,13 +648,13 @@ class SolverPool:
         # now, not at its deadline.  One that can start at once is taken even
         # late (even past a 1 ms limit): the library answers by the deadline +
         # 100 ms with what it can, a 422 for a bad body first of all.  One
-        # whose deadline its own body's reading spent may wait SPENT_READ_S
-        # for a solver (one collecting its garbage, say): the library's
-        # answer to it, time_limit_too_small, is the client's to hear, not a
-        # 503 that a retry of the same body would get again.
-        spent = now >= deadline_at
-        job.start_by = now + SPENT_READ_S if spent else deadline_at
-        if wait > 0 and now + wait + (0.0 if spent else job.need_s()) > job.start_by:
+        # whose own body's reading spent its deadline and the promise with it
+        # (``spent``) may wait SPENT_READ_S for a solver (one collecting its
+        # garbage, say): the library's answer to it, time_limit_too_small, is
+        # the client's to hear, not a 503 that a retry would get again.
+        job.spent = now >= deadline_at + LATE_S
+        job.start_by = now + SPENT_READ_S if job.spent else deadline_at
+        if wait > 0 and now + wait + (0.0 if job.spent else job.need_s()) > job.start_by:
             raise Overloaded(f"the solvers are busy: this request would wait about "
                              f"{wait * 1000:.0f} ms, too close to its deadline", wait)
         self._give_way(displaced)
