@@ -853,6 +853,23 @@ def test_batch_results_in_order_with_errors_in_their_slots(client: TestClient) -
     assert results[6]["error"]["type"] == "invalid_rules"
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "loc"),
+    [
+        ("/v1/solve/batch", {"requests": [], "rules": {"decks": 2}}, ["body", "rules"]),
+        ("/v1/score/round", {"variant": "basic", "players": [
+            {"went_out": True, "rules": {"decks": 2}}, {"hand": "KS"}]},
+         ["body", "players", 0, "rules"]),
+    ],
+)
+def test_a_rules_field_where_there_is_none_is_extra_not_bad_rules(
+    client: TestClient, path: str, body: dict[str, Any], loc: list[Any]
+) -> None:
+    # Not "rules must be an object" for an object: the request has no such field.
+    item = single_error(client.post(path, json=body))
+    assert (item["type"], item["loc"]) == ("extra_forbidden", loc)
+
+
 def test_empty_batch(client: TestClient) -> None:
     response = client.post("/v1/solve/batch", json={"requests": []})
     assert response.status_code == 200

@@ -131,13 +131,20 @@ def from_validation(errors: Iterable[Mapping[str, Any]], prefix: Loc = ()) -> Re
         loc = [*prefix, *bounded(list(error.get("loc", ())), depth=1)]
         type_ = str(error.get("type", "invalid_request"))
         msg = str(error.get("msg", ""))
-        if "rules" in loc:
+        if _in_rules(tuple(error.get("loc", ())), type_):
             # Our words, whole: only what they echo of the input is bounded.
             items.append(item("invalid_rules", loc, whole_message(_rules_message(
                 loc[loc.index("rules") + 1:], type_, str(bounded(msg)), error.get("input")))))
             continue
         items.append(item(str(bounded(type_)), loc, str(bounded(msg))))
     return RequestRejected(items)
+
+
+def _in_rules(loc: Sequence[Any], type_: str) -> bool:
+    """Whether an error of a request model is inside its ``rules`` field (a
+    top-level field wherever a request has one): not a field named rules
+    that the model, or a part of it, does not have (a batch's, a player's)."""
+    return loc[:1] == ("rules",) and not (len(loc) == 1 and type_ == "extra_forbidden")
 
 
 def _rules_message(path: Sequence[Any], type_: str, msg: str, given: object) -> str:
