@@ -171,28 +171,26 @@ def test_a_job_whose_deadline_passed_before_it_reached_the_pool_waits_briefly_fo
         assert spent.status == 200, spent.body
         assert body(spent)["stopped"] == "deadline"
         assert (await short).status == 200
-        pool.times.observe("sleep", 5.0, 2.0)
-        pool.times.observe("sleep", 5.0, 2.0)
-        long = asyncio.ensure_future(pool.submit("sleep", {"s": 1.0}, time.monotonic() + 5,
-                                                 5000, _never, "long", client="a"))
-        await asyncio.sleep(0.02)
-        started = time.monotonic()
-        with pytest.raises(Overloaded):
-            await pool.submit("spin", {"s": 5}, started - 0.25, 1, _never, "spent", client="b")
-        assert time.monotonic() - started < 0.05
-        assert (await long).status == 200
+        # A solver busy for a second refuses it at once.
+        await refused_beside(pool, 1.0, 2.0, past_s=0.25)
         # Just past its deadline (a 1 ms limit), the promise of the deadline +
         # 100 ms still ahead: a busy solver refuses it at once, as before.
+        await refused_beside(pool, 0.1, 0.1, past_s=0.002)
+
+    async def refused_beside(pool: SolverPool, busy_s: float, expected_s: float,
+                             past_s: float) -> None:
+        """A job arriving ``past_s`` after its deadline while another client's
+        job, expected to take ``expected_s``, holds the one solver: refused at once."""
         for _ in range(20):
-            pool.times.observe("sleep", 5.0, 0.1)
-        short = asyncio.ensure_future(pool.submit("sleep", {"s": 0.1}, time.monotonic() + 5,
-                                                  5000, _never, "short", client="a"))
+            pool.times.observe("sleep", 5.0, expected_s)
+        busy = asyncio.ensure_future(pool.submit("sleep", {"s": busy_s}, time.monotonic() + 5,
+                                                 5000, _never, "busy", client="a"))
         await asyncio.sleep(0.02)
         started = time.monotonic()
         with pytest.raises(Overloaded):
-            await pool.submit("spin", {"s": 5}, started - 0.002, 1, _never, "tiny", client="b")
+            await pool.submit("spin", {"s": 5}, started - past_s, 1, _never, "late", client="b")
         assert time.monotonic() - started < 0.05
-        assert (await short).status == 200
+        assert (await busy).status == 200
 
     run(Settings(processes=1), scenario)
 
