@@ -25,6 +25,7 @@ Ctrl-C exits 130 (``interrupted`` on stderr).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import os
@@ -32,6 +33,8 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
+
+from pydantic import BaseModel
 
 from api.pool.resources import PROCESSES_PER_CPU, available_cpus, max_processes
 from api.shared import reports as report
@@ -187,10 +190,17 @@ def first_clause(description: str) -> str:
     return description
 
 
+@functools.cache
+def _request_schema(request: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of a request model, made once a process (pydantic
+    takes about 0.1 s a model; read, never changed)."""
+    return request.model_json_schema()
+
+
 def _add_fields(parser: argparse.ArgumentParser, operation: Operation) -> None:
     """An option (or the positional cards) per field of the operation's request."""
     assert operation.cli is not None
-    schema = operation.request.model_json_schema()
+    schema = _request_schema(operation.request)
     definitions = schema.get("$defs", {})
     kinds = {name: field_kind(properties, definitions)
              for name, properties in schema["properties"].items()}
@@ -304,8 +314,10 @@ def _add_json(parser: argparse.ArgumentParser) -> None:
                         help="print JSON (errors too, as {\"error\": {...}, \"errors\": [...]})")
 
 
-def _add_operations(commands: Commands) -> None:
-    """A command per operation; two-word commands (``hint draw``) share a group."""
+def _add_operations(commands: Commands, only: str | None) -> None:
+    """A command per operation; two-word commands (``hint draw``) share a group.
+    With ``only``, the options of that command's operations alone (the other
+    commands are listed, with their help line, but take no options)."""
     groups: dict[str, Commands] = {}
     for operation in OPERATIONS.values():
         cli = operation.cli
@@ -327,7 +339,8 @@ def _add_operations(commands: Commands) -> None:
         parser = _command(target, cli.words[-1], cli.help,
                           description=f"{cli.help}.\n\n{operation.description}",
                           examples=cli.examples)
-        _add_fields(parser, operation)
+        if only is None or cli.words[0] == only:
+            _add_fields(parser, operation)
         if cli.extra is not None:
             cli.extra.add_arguments(parser)
         parser.set_defaults(handler=_run_operation)
@@ -372,8 +385,11 @@ def _choose(parser: argparse.ArgumentParser,
     return handler
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (exposed for tests)."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests); with ``only``, the options of
+    that command alone, as ``main`` builds it for the command it is given
+    (each operation's options come from its request's JSON schema, which is
+    most of the command line's start-up)."""
     parser = _Parser(prog=PROG, description="Exact rummy hand solver: every answer is provably "
                      "optimal (or says it is not).", epilog=_EPILOG, allow_abbrev=False,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -381,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the package, OR-Tools and Python versions")
     parser.add_argument("--json", action="store_true", help="print JSON (also after the command)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    _add_operations(commands)
+    _add_operations(commands, only)
     _add_serve(commands)
     _add_bulk(commands)
     return parser
@@ -448,7 +464,7 @@ def _answer(arguments: list[str]) -> int:
     """``main``'s work: the command run, its errors printed; the exit code."""
     as_json = wants_json(arguments)
     command = command_of(arguments)
-    parser = build_parser()
+    parser = build_parser(only=command or "")
     try:
         return _run(parser, parser.parse_args(arguments))
     except UsageError as error:
