@@ -21,8 +21,9 @@ free port and checks, over real HTTP:
   streams; a solve right after heavy work is not held up by garbage
   collection; clients leaving before their solve starts replace no process;
 * malformed HTTP gets the JSON error shape, a body that never arrives a 408;
-* kill -9 of a worker: the replacement gets its keep-alive clients back
-  (slow lane: ``--run-slow``).
+* kill -9 of a worker: the replacement gets its keep-alive clients back,
+  and a crowd of expert advice is refused at arrival or served (slow lane:
+  ``--run-slow``).
 
 The 100 ms margins hold in the slow lane; the default run, whose server
 shares the two cores with the other test worker, allows 500 ms
@@ -818,6 +819,8 @@ OVERLOAD = 3
 CROWD_MAX = 160
 
 
+@pytest.mark.slow  # a load run: its own server and seconds of expert searches on both cores;
+# the default run's crowd of heavy solves checks the same refusal at arrival
 def test_a_crowd_of_expert_advice_is_refused_at_once_or_served(
         pytestconfig: pytest.Config) -> None:
     """A crowd of expert advice requests at once, with the default 5 s budget,
