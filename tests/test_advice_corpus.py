@@ -13,8 +13,8 @@ import pytest
 
 from tests.advice_corpus import GAMES, answer, corpus_cases
 
-SAMPLE = 24
-"""Every this many positions in the default run (about 25 positions a game)."""
+SAMPLE = 40
+"""Every this many positions in the default run (about 15 positions a game)."""
 
 
 def _cases(every: int) -> list[tuple[dict[str, object], str, str]]:

@@ -854,7 +854,9 @@ def test_redis_up_is_the_latest_any_worker_saw(tmp_path: Path) -> None:
             worker.wait()
 
 
-@pytest.mark.parametrize("policy", ["open", "closed"])
+# Each policy is held in-process by test_a_paused_redis_holds_no_request; over
+# HTTP the default run checks one (a server of its own each), the slow lane both.
+@pytest.mark.parametrize("policy", [pytest.param("open", marks=pytest.mark.slow), "closed"])
 def test_a_paused_redis_holds_no_request_of_the_real_server(
         policy: str, paused_redis: tuple[subprocess.Popen[bytes], str]) -> None:
     """The same against ``rummy-solver serve`` over HTTP: a keyed solve with a
