@@ -25,6 +25,32 @@ WAIT_MS = 20_000
 """How long a page may take to show what a test waits for."""
 
 
+OFFERED = """() => [...document.querySelectorAll(
+  "[data-testid=move]:enabled, [data-testid=hand-card]:enabled")]
+  .map((move) => [move.getAttribute("data-move"), move.getAttribute("data-card")])"""
+"""The moves offered (``GamePage.offered``), read in one call rather than two per move."""
+
+ADVICE_ROWS = """() => [...document.querySelectorAll("[data-testid=advice-move]")].map((row) => {
+  const all = (testid) => [...row.querySelectorAll(`[data-testid=${testid}]`)];
+  return {
+    action: row.getAttribute("data-action"), card: row.getAttribute("data-card"),
+    rank: row.getAttribute("data-rank"), expected: row.getAttribute("data-expected"),
+    class: row.getAttribute("class"), confidence: row.getAttribute("data-confidence"),
+    bar_classes: all("advice-bar").map((bar) => bar.getAttribute("class")),
+    quality: all("advice-quality").map((quality) => quality.innerText),
+    reasons: all("advice-reasons").map((reasons) => reasons.innerText),
+  };
+})"""
+"""The Hint panel's rows as ``GamePage.hint`` reads them: each row's attributes, its bars'
+classes and the text of its quality and reasons, in one call rather than a dozen per row."""
+
+
+def one(found: list[Any], testid: str) -> Any:
+    """The one element of a row with ``testid`` that ``found`` holds (a locator's strictness)."""
+    assert len(found) == 1, f"{len(found)} elements {testid} in a Hint panel row"
+    return found[0]
+
+
 class WatchedPage:
     """A page, what it asked for and what went wrong in it."""
 
@@ -97,30 +123,26 @@ class GamePage(WatchedPage):
 
     def offered(self) -> set[tuple[str, str | None]]:
         """The moves the page lets the human make: its move buttons and its hand's cards."""
-        moves = self.page.locator("[data-testid=move]:enabled, [data-testid=hand-card]:enabled")
-        return {(moves.nth(i).get_attribute("data-move"), moves.nth(i).get_attribute("data-card"))
-                for i in range(moves.count())}
+        moves = self.page.evaluate(OFFERED)
+        return {(move, card) for move, card in moves}
 
     def hint(self) -> list[dict[str, Any]]:
         """Ask for a hint; every advised move as shown, in order."""
         self.testid("hint-button").click()
         self.page.wait_for_selector("[data-testid=hint-panel][data-state=done]")
-        rows = self.testid("advice-move")
         shown = []
-        for i in range(rows.count()):
-            row = rows.nth(i)
-            reasons = row.get_by_test_id("advice-reasons")
+        for row in self.page.evaluate(ADVICE_ROWS):
+            bar, quality = one(row["bar_classes"], "advice-bar"), one(row["quality"], "advice-quality")
             shown.append({
-                "action": row.get_attribute("data-action"), "card": row.get_attribute("data-card"),
-                "rank": int(row.get_attribute("data-rank")),
-                "expected": float(row.get_attribute("data-expected")),
-                "recommended": "recommended" in (row.get_attribute("class") or ""),
-                "bars": row.get_by_test_id("advice-bar").count(),
-                "negative": "negative" in (row.get_by_test_id("advice-bar").get_attribute("class") or ""),
-                "quality": row.get_by_test_id("advice-quality").inner_text(),
-                "confidence": row.get_attribute("data-confidence"),
-                "rough_bar": "rough" in (row.get_by_test_id("advice-bar").get_attribute("class") or ""),
-                "reasons": reasons.inner_text() if reasons.count() else "",
+                "action": row["action"], "card": row["card"], "rank": int(row["rank"]),
+                "expected": float(row["expected"]),
+                "recommended": "recommended" in (row["class"] or ""),
+                "bars": len(row["bar_classes"]),
+                "negative": "negative" in (bar or ""),
+                "quality": quality,
+                "confidence": row["confidence"],
+                "rough_bar": "rough" in (bar or ""),
+                "reasons": one(row["reasons"], "advice-reasons") if row["reasons"] else "",
             })
         return shown
 
