@@ -12,17 +12,25 @@ panel's ranked moves, and playing the recommended move to the end;
 
 from __future__ import annotations
 
+import atexit
 import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 
 from solver.review.params import LABELS
 
 WAIT_MS = 20_000
 """How long a page may take to show what a test waits for."""
+
+HTTP = httpx.Client()
+"""The browser tests' own calls to the served app (``httpx.get``'s defaults): one client
+kept, since ``httpx.get`` and ``httpx.post`` build a client, and its SSL context, per call
+(70 ms each on a loaded machine; a referee test makes a hundred calls)."""
+atexit.register(HTTP.close)
 
 
 OFFERED = """() => [...document.querySelectorAll(

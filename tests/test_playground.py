@@ -26,14 +26,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import uvicorn
 
 from api.server.main import create_app
 from api.server.routes import play
 from api.shared.settings import Settings
-from tests.game_pages import WatchedPage
+from tests.game_pages import HTTP, WatchedPage
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -142,7 +141,7 @@ def watched(browser: Any, base_url: str) -> Iterator[Watched]:
 
 
 def api(base_url: str, path: str, body: dict[str, Any]) -> Any:
-    response = httpx.post(base_url + path, json=body, timeout=30.0)
+    response = HTTP.post(base_url + path, json=body, timeout=30.0)
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -164,7 +163,7 @@ def card_tokens(locator: Any) -> list[str]:
 
 def test_page_and_assets_are_served_with_a_strict_policy(base_url: str) -> None:
     for path in ("/play", "/play/gin", "/play/indian"):
-        page = httpx.get(base_url + path)
+        page = HTTP.get(base_url + path)
         assert page.status_code == 200
         assert page.headers["content-type"].startswith("text/html")
         assert "default-src 'none'" in page.headers["content-security-policy"]
@@ -173,14 +172,14 @@ def test_page_and_assets_are_served_with_a_strict_policy(base_url: str) -> None:
                   "advice-chart.js", "review-panel.js", "review-panel.css", "gin.js",
                   "gin-referee.js", "gin.css", "indian.js",
                   "indian-referee.js", "indian.css", "words.js"):
-        assert httpx.get(f"{base_url}/play-assets/{asset}").status_code == 200
+        assert HTTP.get(f"{base_url}/play-assets/{asset}").status_code == 200
     for missing_path in ("/play-assets/..%2Fplay.py", "/play-assets/gin.html", "/play-assets/indian.html"):
-        missing = httpx.get(base_url + missing_path)
+        missing = HTTP.get(base_url + missing_path)
         assert missing.status_code == 404
         assert missing.json()["detail"][0]["type"] == "not_found"
-    index = httpx.get(base_url + "/play").text
+    index = HTTP.get(base_url + "/play").text
     assert 'href="play/gin"' in index and 'href="play/indian"' in index  # the playground links the games
-    paths = httpx.get(base_url + "/openapi.json").json()["paths"]
+    paths = HTTP.get(base_url + "/openapi.json").json()["paths"]
     assert "/play" not in paths and "/play/gin" not in paths and "/play/indian" not in paths
 
 

@@ -30,6 +30,7 @@ import pytest
 
 from solver.play import words
 from tests.game_pages import (
+    HTTP,
     GamePage,
     check_a_refused_review_is_shown_and_retried,
     check_review_panel,
@@ -75,7 +76,7 @@ def gin(browser: Any, base_url: str) -> Iterator[GinPage]:
 
 
 def post(base_url: str, path: str, body: dict[str, Any]) -> httpx.Response:
-    return httpx.post(base_url + path, json=body, timeout=30.0)
+    return HTTP.post(base_url + path, json=body, timeout=30.0)
 
 
 # ---------------------------------------------------------------------------

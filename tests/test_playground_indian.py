@@ -40,6 +40,7 @@ import pytest
 
 from solver.play import words
 from tests.game_pages import (
+    HTTP,
     GamePage,
     check_a_refused_review_is_shown_and_retried,
     check_review_panel,
@@ -70,7 +71,7 @@ def indian_link(seed: int, deal: int = 1, players: int = 3, **params: str) -> st
 
 
 def post(base_url: str, path: str, body: dict[str, Any]) -> httpx.Response:
-    return httpx.post(base_url + path, json=body, timeout=30.0)
+    return HTTP.post(base_url + path, json=body, timeout=30.0)
 
 
 # ---------------------------------------------------------------------------
@@ -201,7 +202,7 @@ def check_summary(indian: IndianPage, base_url: str, players: int,
 
 
 def test_page_is_served_with_a_strict_policy_and_no_inline_code(base_url: str) -> None:
-    page = httpx.get(base_url + "/play/indian")
+    page = HTTP.get(base_url + "/play/indian")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
     policy = page.headers["content-security-policy"]
@@ -214,10 +215,10 @@ def test_page_is_served_with_a_strict_policy_and_no_inline_code(base_url: str) -
     assert "<style" not in html and not re.search(r"\sstyle=", html)
     assert not re.search(r"\son[a-z]+=", html)  # no inline handlers
     for asset in ("indian.js", "indian-referee.js", "indian.css"):
-        answer = httpx.get(f"{base_url}/play-assets/{asset}")
+        answer = HTTP.get(f"{base_url}/play-assets/{asset}")
         assert answer.status_code == 200 and "default-src 'none'" in answer.headers["content-security-policy"]
-    assert httpx.get(base_url + "/play-assets/indian.html").status_code == 404
-    assert 'href="play/indian"' in httpx.get(base_url + "/play").text
+    assert HTTP.get(base_url + "/play-assets/indian.html").status_code == 404
+    assert 'href="play/indian"' in HTTP.get(base_url + "/play").text
 
 
 # ---------------------------------------------------------------------------
