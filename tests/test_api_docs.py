@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -78,6 +79,30 @@ def _visit(page: Any, base_url: str, path: str, ready: str) -> list[str]:
     return elsewhere
 
 
+@dataclass
+class SwaggerUi:
+    """``/docs`` as ``_visit`` left it: the page, the addresses it asked of other hosts (the
+    list grows while the page is used) and its script errors."""
+
+    page: Any
+    elsewhere: list[str]
+    errors: list[str]
+
+
+@pytest.fixture(scope="module")
+def swagger_ui(browser: Any, base_url: str) -> Iterator[SwaggerUi]:
+    """``/docs`` opened once for the Swagger UI tests: drawing the schema takes the browser
+    seconds, and each test looked at the page as loaded (what it asked, what Try it out does)."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield SwaggerUi(page, _visit(page, base_url, "/docs", ".swagger-ui .info"), errors)
+    finally:
+        context.close()
+
+
 def test_redoc_asks_no_other_host(page: Any, base_url: str) -> None:
     elsewhere = _visit(page, base_url, "/redoc", "h1:has-text('rummy-solver')")
     # The sidebar's "API docs by Redocly" link, where the logo was drawn, is still there.
@@ -85,9 +110,8 @@ def test_redoc_asks_no_other_host(page: Any, base_url: str) -> None:
     assert elsewhere == []
 
 
-def test_swagger_ui_asks_no_other_host(page: Any, base_url: str) -> None:
-    elsewhere = _visit(page, base_url, "/docs", ".swagger-ui .info")
-    assert elsewhere == []
+def test_swagger_ui_asks_no_other_host(swagger_ui: SwaggerUi) -> None:
+    assert swagger_ui.elsewhere == []
 
 
 def test_home_asks_no_other_host(page: Any, base_url: str) -> None:
@@ -98,13 +122,11 @@ def test_home_asks_no_other_host(page: Any, base_url: str) -> None:
     assert elsewhere == []
 
 
-def test_swagger_ui_tries_the_stream_with_its_example_lines(page: Any, base_url: str) -> None:
+def test_swagger_ui_tries_the_stream_with_its_example_lines(swagger_ui: SwaggerUi) -> None:
     """Try it out on ``POST /v1/solve/stream`` sends the example's three lines, and the stream
     answers each (audit of the pages: Swagger UI wrote an NDJSON example as a JSON string
     literal, so the body was one line holding a string and the answer one error line)."""
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(base_url + "/docs")
+    page = swagger_ui.page
     operation = page.locator("#operations-solve-solve_stream")
     operation.locator(".opblock-summary").first.click(timeout=WAIT_MS)
     operation.locator("button.try-out__btn").click(timeout=WAIT_MS)
@@ -116,7 +138,7 @@ def test_swagger_ui_tries_the_stream_with_its_example_lines(page: Any, base_url:
     assert [line["id"] for line in lines] == [1, 2, 3]
     assert "result" in lines[0] and "result" in lines[1]
     assert lines[2]["error"]["type"] == "invalid_card"
-    assert errors == []
+    assert swagger_ui.errors == []
 
 
 def test_swagger_ui_loads_the_ndjson_plugin_after_its_bundle(inline_client: Any) -> None:
