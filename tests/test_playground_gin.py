@@ -42,6 +42,9 @@ SHORT_SEED = 4
 OTHER_SHORT_SEED = 19
 """Hand 1 of this seed also ends in a knock after 5 moves (today's advisor), a deal unlike
 SHORT_SEED's: a new match that must reach a knock of its own."""
+QUICK_KNOCK_SEED = 31
+"""Hand 1 played by the advisor on both sides: you take the upcard and throw, the bot draws
+from the stock and throws, you take the pile top and knock, the bot lays off (7 turns)."""
 FAST = {"level": "novice", "hint": "novice", "delay": "0"}
 MAX_DECISIONS = 60
 """A gin hand ends by the wall (31 stock cards) long before this many decisions of one player."""
@@ -464,11 +467,12 @@ def test_a_mistyped_seed_is_refused_and_the_hand_goes_on(gin: GinPage) -> None:
 
 
 def test_the_second_click_of_a_double_click_is_no_move(gin: GinPage, base_url: str) -> None:
-    """Hand 1 of KNOCKING_SEED played by hints up to the first pile top you could take and
-    knock with: Take is clicked, and the second click of a double click on it lands on the
-    Knock button that took its place; it is no move (audit 8: it knocked, ending the hand
-    unasked).  A single click on Knock still knocks."""
-    assert gin.open(gin_link(KNOCKING_SEED)) == "human"
+    """Hand 1 of QUICK_KNOCK_SEED played by hints up to the first pile top you could take and
+    knock with (your second draw; KNOCKING_SEED's came after eight hints): Take is clicked,
+    and the second click of a double click on it lands on the Knock button that took its
+    place; it is no move (audit 8: it knocked, ending the hand unasked).  A single click on
+    Knock still knocks."""
+    assert gin.open(gin_link(QUICK_KNOCK_SEED)) == "human"
     for _ in range(MAX_DECISIONS):
         assert gin.turn() == "human", "the hand ended before a take that knocks"
         if gin.phase() == "draw" and ("take_discard", top := gin.pile_top()) in gin.offered():
@@ -523,9 +527,12 @@ def test_a_page_answering_in_the_services_place_is_said_with_try_again(gin: GinP
 # The referee, unit by unit: every request of a whole hand
 
 
-def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str) -> None:
-    """Both seats play the advisor's recommendation through hand 1 of KNOCKING_SEED (the
-    hand the clicking test plays) on the page's own referee.  (Hands the human deals reach
+@pytest.mark.parametrize("seed", [QUICK_KNOCK_SEED, pytest.param(KNOCKING_SEED, marks=pytest.mark.slow)])
+def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str, seed: int) -> None:
+    """Both seats play the advisor's recommendation through hand 1 of ``seed`` on the page's
+    own referee: QUICK_KNOCK_SEED's 7 turns pass every phase (the upcard taken, a stock draw, a
+    pile draw, discards, your knock and the bot's lay-off); KNOCKING_SEED's 23 (the hand the
+    clicking test plays) repeat them, in the slow lane.  (Hands the human deals reach
     the advisor in the other tests: the next hand after the played one, the wall.)
     At every turn: /v1/advise accepts the acting seat's view (no 422) and refuses the
     other seat's (not its turn); a view holds its own cards only; the moves the page
@@ -533,9 +540,9 @@ def test_referee_requests_are_accepted_at_every_turn(browser: Any, base_url: str
     context = browser.new_context()
     try:
         page = context.new_page()
-        page.goto(base_url + gin_link(KNOCKING_SEED))
+        page.goto(base_url + gin_link(seed))
         page.wait_for_selector("body[data-ready=true]")
-        page.evaluate("(seed) => { window.referee = new GinReferee.Game(seed, 1); }", KNOCKING_SEED)
+        page.evaluate("(seed) => { window.referee = new GinReferee.Game(seed, 1); }", seed)
         early = page.evaluate("() => { try { referee.record(['you', 'bot']); return null; } "
                               "catch (error) { return error.message; } }")
         assert early and "not over" in early  # a record shows every card: only after the hand
