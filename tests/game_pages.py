@@ -53,9 +53,16 @@ ADVICE_ROWS = """() => [...document.querySelectorAll("[data-testid=advice-move]"
 classes and the text of its quality and reasons, in one call rather than a dozen per row."""
 
 
+REVIEW_ROWS = """() => [...document.querySelectorAll("[data-testid=review-decision]")].map((row) => ({
+  label: row.getAttribute("data-label"), seat: row.getAttribute("data-seat"),
+  loss: [...row.querySelectorAll("[data-testid=review-loss]")].map((loss) => loss.innerText),
+}))"""
+"""The Review panel's decisions as ``check_review_panel`` reads them, in one call."""
+
+
 def one(found: list[Any], testid: str) -> Any:
     """The one element of a row with ``testid`` that ``found`` holds (a locator's strictness)."""
-    assert len(found) == 1, f"{len(found)} elements {testid} in a Hint panel row"
+    assert len(found) == 1, f"{len(found)} elements {testid} in a row"
     return found[0]
 
 
@@ -87,6 +94,15 @@ class WatchedPage:
 
     def testid(self, name: str) -> Any:
         return self.page.get_by_test_id(name)
+
+    def attributes(self, selector: str, *names: str) -> list[dict[str, str | None]]:
+        """The attributes ``names`` (None: absent) of every element ``selector`` matches, in
+        the page's order: one call, where a locator takes one per element and attribute."""
+        found: list[dict[str, str | None]] = self.page.evaluate(
+            "([selector, names]) => [...document.querySelectorAll(selector)].map("
+            "(element) => Object.fromEntries(names.map((name) => [name, element.getAttribute(name)])))",
+            [selector, list(names)])
+        return found
 
     def query(self) -> dict[str, list[str]]:
         return parse_qs(urlsplit(self.page.url).query)
@@ -200,14 +216,14 @@ def check_review_panel(game: WatchedPage, decisions: list[dict[str, Any]], seats
     assert "decision" in game.testid("graph-x-label").text_content()
     assert "points lost" in game.testid("graph-y-label").text_content()
     rows = game.testid("review-decision")
-    assert rows.count() == len(decisions)
-    for i, decision in enumerate(decisions):
-        row = rows.nth(i)
-        label = row.get_attribute("data-label")
+    shown = game.page.evaluate(REVIEW_ROWS)
+    assert len(shown) == len(decisions)
+    for row, decision in zip(shown, decisions, strict=True):
+        label = row["label"]
         assert label in (*LABELS, "unvalued")
         assert label == (decision["label"] or "unvalued")
-        assert row.get_attribute("data-seat") == str(decision["seat"])
-        assert row.get_by_test_id("review-loss").inner_text()
+        assert row["seat"] == str(decision["seat"])
+        assert one(row["loss"], "review-loss")
     players = game.testid("review-player")
     assert {players.nth(i).get_attribute("data-seat")
             for i in range(players.count())} == {str(seat) for seat in range(seats)}

@@ -476,7 +476,8 @@ def test_the_second_click_of_a_double_click_is_no_move(gin: GinPage, base_url: s
     for _ in range(MAX_DECISIONS):
         assert gin.turn() == "human", "the hand ended before a take that knocks"
         if gin.phase() == "draw" and ("take_discard", top := gin.pile_top()) in gin.offered():
-            hand = hand_tokens(gin.testid("your-hand"))
+            hand = [str(card["data-card"]) for card in gin.attributes(
+                "[data-testid=your-hand] [data-testid=hand-card]", "data-card")]
             knocks = post(base_url, "/v1/gin/knock", {"hand": [*hand, top]}).json()
             if any(o["discard"] not in (None, top) for o in knocks["options"]):
                 break
@@ -497,11 +498,6 @@ def test_the_second_click_of_a_double_click_is_no_move(gin: GinPage, base_url: s
     assert gin.testid("table").get_attribute("data-turn-count") == turns
     gin.page.mouse.click(x, y)
     assert gin.turn() == "over" and gin.testid("outcome").get_attribute("data-ending") == "knock"
-
-
-def hand_tokens(box: Any) -> list[str]:
-    cards = box.get_by_test_id("hand-card")
-    return [str(cards.nth(i).get_attribute("data-card")) for i in range(cards.count())]
 
 
 def test_a_page_answering_in_the_services_place_is_said_with_try_again(gin: GinPage) -> None:

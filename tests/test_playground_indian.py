@@ -89,24 +89,26 @@ class IndianPage(GamePage):
         return card
 
     def hand(self) -> list[str]:
-        cards = self.testid("your-hand").get_by_test_id("hand-card")
-        return [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+        return [str(card["data-card"]) for card in self.attributes(
+            "[data-testid=your-hand] [data-testid=hand-card]", "data-card")]
 
     def summary(self) -> list[dict[str, Any]]:
-        rows = self.testid("summary-row")
         out = []
-        for i in range(rows.count()):
-            row = rows.nth(i)
-            attr = row.get_attribute
+        for attr in self.attributes("[data-testid=summary-row]", *SUMMARY_ATTRIBUTES):
+            assert attr["data-hand"] is not None, attr
             out.append({
-                "seat": int(attr("data-seat")), "role": attr("data-role"),
-                "points": int(attr("data-points")),
-                "pays": int(attr("data-pays")) if attr("data-pays") else None,
-                "count": int(attr("data-count")) if attr("data-count") else None,
-                "had_turn": attr("data-had-turn") == "true", "dropped": attr("data-dropped") or None,
-                "hand": attr("data-hand").split(),
+                "seat": int(str(attr["data-seat"])), "role": attr["data-role"],
+                "points": int(str(attr["data-points"])),
+                "pays": int(attr["data-pays"]) if attr["data-pays"] else None,
+                "count": int(attr["data-count"]) if attr["data-count"] else None,
+                "had_turn": attr["data-had-turn"] == "true", "dropped": attr["data-dropped"] or None,
+                "hand": attr["data-hand"].split(),
             })
         return out
+
+
+SUMMARY_ATTRIBUTES = ("data-seat", "data-role", "data-points", "data-pays", "data-count",
+                      "data-had-turn", "data-dropped", "data-hand")
 
 
 @pytest.fixture()
