@@ -15,6 +15,7 @@ from solver.review import luck as luck_module
 from solver.review import review
 from solver.review.luck import baselines
 from solver.review.selfplay import follow, play
+from tests.review_memo import judged_once
 
 
 def _lucks(record: Any, table: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[float]:
@@ -27,6 +28,7 @@ def _lucks(record: Any, table: dict[str, Any], monkeypatch: pytest.MonkeyPatch) 
 def test_the_slopes_are_how_each_seats_luck_moves_with_the_baseline(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     record = play("indian13", [follow, follow], seed=seed, level="novice", dealer=1)
+    judged_once(monkeypatch)  # the seven reviews judge alike: each decision judged once
     table = baselines()
     answer = review(record, level="review", seed=1, time_limit_ms=60_000)
     slopes = baseline_sensitivity(answer, dealer=1, players=2)

@@ -18,6 +18,7 @@ from solver.review.params import REVIEW_LEVEL
 from solver.review.record import Record
 from solver.review.review import PlayerReview, Totals, _net_luck
 from solver.review.selfplay import follow, play
+from tests.review_memo import Kept, judged_once
 
 LUCK_CHECK_SEEDS = range(20_000, 21_000)
 """The seeds the luck checks of docs/REVIEW_FIGURES.md report on."""
@@ -26,6 +27,17 @@ LUCK_CHECK_SEEDS = range(20_000, 21_000)
 @pytest.fixture(scope="module")
 def indian_deal() -> Record:
     return play("indian13", [follow, follow], seed=5, level="novice", dealer=0)  # 4 and 3 draws
+
+
+_INDIAN_DEAL_JUDGED: Kept = {}
+"""The judgements of ``indian_deal``'s reviews (seed 3), shared by its tests."""
+
+
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``indian_deal``'s five reviews (one table or another) judge each of its
+    decisions once (``tests.review_memo``): 1.5 s a review."""
+    judged_once(monkeypatch, _INDIAN_DEAL_JUDGED)
 
 
 def _with_table(monkeypatch: pytest.MonkeyPatch, table: dict[str, Any]) -> None:
@@ -64,7 +76,7 @@ def test_positions_count_from_the_player_left_of_the_dealer() -> None:
 
 
 def test_the_deal_and_each_draw_are_measured_against_the_baseline(
-        monkeypatch: pytest.MonkeyPatch, indian_deal: Record) -> None:
+        monkeypatch: pytest.MonkeyPatch, indian_deal: Record, judged: None) -> None:
     """The same review with a zero baseline and with one: each seat's deal
     luck moves by its position's mean, its draws by the mean per draw."""
     zero = {"indian13": {REVIEW_LEVEL: {"2": {"deal": [0.0, 0.0], "per_draw": 0.0,
@@ -96,7 +108,7 @@ def test_the_deal_and_each_draw_are_measured_against_the_baseline(
 
 
 def test_a_review_without_a_baseline_says_so(monkeypatch: pytest.MonkeyPatch,
-                                             indian_deal: Record) -> None:
+                                             indian_deal: Record, judged: None) -> None:
     _with_table(monkeypatch, {})
     answer = review(indian_deal, seed=3, time_limit_ms=60_000)
     assert answer.luck_baseline is None and answer.to_dict()["luck_baseline"] is None
@@ -128,7 +140,7 @@ def test_the_measurement_reads_the_raw_values_whatever_the_table_holds(
 
 
 def test_the_text_report_says_what_luck_is_measured_against(
-        monkeypatch: pytest.MonkeyPatch, indian_deal: Record) -> None:
+        monkeypatch: pytest.MonkeyPatch, indian_deal: Record, judged: None) -> None:
     from api.shared.reports import format_review
 
     _with_table(monkeypatch, {"indian13": {REVIEW_LEVEL: {"2": {
