@@ -4,6 +4,7 @@ have happened is refused saying where (the code and the ``loc`` of the event).""
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -165,9 +166,8 @@ def test_a_result_written_to_two_decimals_agrees_with_its_events() -> None:
     """A Rummy 500 margin at four players is a third of a point: the result a
     caller writes rounded to hundredths agrees; one off by a hundredth more
     does not (audit 5: every rounded third was refused)."""
-    from solver.review.selfplay import at_random, play
-
-    data = play("rummy500", [at_random] * 4, seed=1, players=("a", "b", "c", "d")).to_dict()
+    # followers: their game ends in 75 events, random players' in 123 (three times the time)
+    data = play("rummy500", [follow] * 4, seed=1, players=("a", "b", "c", "d")).to_dict()
     scored = walk(read_record(data)).result
     assert scored is not None and any(r != round(r, 2) for r in scored)
     assert walk(read_record({**data, "result": [round(r, 2) for r in scored]})).result == \
@@ -184,7 +184,7 @@ def test_the_result_field_says_a_lay_down_games_units() -> None:
     round scores got result_mismatch)."""
     from api.shared.schemas_review import ReviewRequest
 
-    record = play("rummy500", [at_random] * 3, seed=2, players=("a", "b", "c"))
+    record = play("rummy500", [follow] * 3, seed=2, players=("a", "b", "c"))
     scored = walk(read_record(record.to_dict())).result
     assert scored is not None and sum(scored) == pytest.approx(0)
     description = ReviewRequest.model_fields["result"].description or ""
@@ -249,6 +249,11 @@ def test_a_basic_rummy_that_goes_out_with_a_throw_is_paid_double() -> None:
     assert (walked.ending, walked.result) == ("out", (136.0, -136.0))
 
 
+@functools.cache
+def _followed(game: str) -> dict[str, Any]:
+    """Twenty decisions of two followers (the game's cases share one: each changes a copy)."""
+    return play(game, [follow, follow], seed=1, level="novice", max_decisions=20).to_dict()
+
 
 @pytest.mark.parametrize(("game", "action", "field", "value"), [
     ("rummy500", "draw_stock", "card", "QS"),
@@ -266,9 +271,7 @@ def test_a_field_its_action_does_not_take_is_refused(
     (``draw_stock QS``) is not one the advisor lists, so the decision came
     out ``unvalued``; a record that cannot have happened is refused naming
     the field (audit 6)."""
-    data = GIN if game == "gin" else \
-        play(game, [follow, follow], seed=1, level="novice", max_decisions=20).to_dict()
-    data = copy.deepcopy(data)
+    data = copy.deepcopy(GIN if game == "gin" else _followed(game))
     index = next(k for k, event in enumerate(data["events"]) if event["action"] == action)
     data["events"][index][field] = value
     with pytest.raises(SolverInputError) as caught:
