@@ -57,6 +57,9 @@ SLOW_PLAYERS = {"advisor_expert"}
 """Seconds a hand: they play in the slow lane (``--run-slow``) only; the
 ladder and the panels play the expert at length."""
 HANDS = range(6)
+DEFAULT_HANDS, MORE_HANDS = range(4), range(4, 12)
+"""The hands of the default lane (each seat against each opponent: the
+four cases), and eight more a player in the slow lane."""
 
 
 def _players_and_hands() -> list[Any]:
@@ -65,7 +68,9 @@ def _players_and_hands() -> list[Any]:
         if name in SLOW_PLAYERS:
             cases.append(pytest.param(name, HANDS, id=f"{name}-6", marks=pytest.mark.slow))
         else:
-            cases.append(pytest.param(name, HANDS, id=name))
+            cases.append(pytest.param(name, DEFAULT_HANDS, id=name))
+            cases.append(pytest.param(name, MORE_HANDS, id=f"{name}-more",
+                                      marks=pytest.mark.slow))
     return cases
 
 
