@@ -88,10 +88,11 @@ def test_the_seeds_are_split_in_two() -> None:
 
 
 # -- the new bots play legal games ------------------------------------------------------------
+@pytest.mark.parametrize("deals", [1, pytest.param(3, marks=pytest.mark.slow)])  # slow: more
 @pytest.mark.parametrize("name", NEW_INDIAN)
-def test_the_new_indian_bots_play_legal_deals(name: str) -> None:
+def test_the_new_indian_bots_play_legal_deals(name: str, deals: int) -> None:
     for run in (run_indian_arena, run_indian21_arena):
-        results = run([name, "greedy"], 2, seed=11, progress=False)
+        results = run([name, "greedy"], deals, seed=11, progress=False)
         assert results["violations"] == [] and results["wrong_declarations"] == 0, name
 
 
