@@ -227,9 +227,9 @@ NARROW_DECKS = (
 tanalas, and three pure sequences often."""
 
 
-def _count_cases() -> list[tuple[list[int], int]]:
+def _count_cases(count: int = 300) -> list[tuple[list[int], int]]:
     cases = []
-    for index in range(300):
+    for index in range(count):
         rng = random.Random(f"count/{index}")
         deck = list(INDIAN21.deck) if index % 4 == 0 else list(NARROW_DECKS[index % 3])
         rng.shuffle(deck)
@@ -239,14 +239,17 @@ def _count_cases() -> list[tuple[list[int], int]]:
     return cases
 
 
-def test_the_referee_count_agrees_with_the_solver() -> None:
+# 120 hands by default (the decks and cut cards repeat every 12; all 120
+# proved, 28 declarable: 26 and 20 on hands 90 and 180 on), 300 in the slow lane
+@pytest.mark.parametrize("count", [120, pytest.param(300, marks=pytest.mark.slow)])
+def test_the_referee_count_agrees_with_the_solver(count: int) -> None:
     """The referee's 21-card count (no solver code) against ``solve()``, on
-    300 hands (a quarter dealt from the full deck, the rest meld-rich),
+    ``count`` hands (a quarter dealt from the full deck, the rest meld-rich),
     the cut card often in the hand; only the solver's proved optima count."""
     from solver import solve
 
     compared = tiers = 0
-    for hand, cut in _count_cases():
+    for hand, cut in _count_cases(count):
         solution = solve(names(hand), "indian21", wild_rank=card_name(cut))
         if solution.status != "optimal":
             continue
@@ -254,7 +257,7 @@ def test_the_referee_count_agrees_with_the_solver() -> None:
         assert mine == solution.deadwood_points, (names(sorted(hand)), card_name(cut))
         compared += 1
         tiers += solution.declarable
-    assert compared >= 290 and tiers >= 10
+    assert compared >= count - count // 30 and tiers >= count // 30  # 290 and 10 of 300
 
 
 def test_the_count_below_a_show_exempts_the_two_best_pure_sequences_and_the_wild_cards() -> None:
