@@ -63,17 +63,20 @@ def test_more_nodes_never_find_a_worse_packing() -> None:
         assert keys == sorted(keys, reverse=True)
 
 
-def test_the_discrepancy_search_finds_the_best_distance_within_its_budget() -> None:
+# 40 hands by default (39 found, 35 plain; on hands 1040, 2000, 3000 and 4000
+# on: 37 and 33, 39 and 34, 38 and 37, 39 and 32), 80 in the slow lane
+@pytest.mark.parametrize("count", [40, pytest.param(80, marks=pytest.mark.slow)])
+def test_the_discrepancy_search_finds_the_best_distance_within_its_budget(count: int) -> None:
     """On seeded 21- and 22-card hands, the default budget finds the distance
     of the unlimited search on at least nine hands in ten; spent on the plain
     depth-first search alone, the same budget finds it less often."""
-    cases = [_dealt("indian21", 1000 + index) for index in range(80)]
+    cases = [_dealt("indian21", 1000 + index) for index in range(count)]
     best = [hands.evaluate(hand, UNLIMITED).distance for hands, hand, _ in cases]
     found = sum(hands.evaluate(hand).distance == d for (hands, hand, _), d in zip(cases, best, strict=True))
     for hands, _, _ in cases:
         hands.probe_nodes = UNLIMITED
     plain = sum(hands.evaluate(hand).distance == d for (hands, hand, _), d in zip(cases, best, strict=True))
-    assert found >= 72 and found > plain
+    assert found >= count * 9 // 10 and found > plain
 
 
 @pytest.mark.parametrize("game", ["indian13", "indian21"])
