@@ -29,6 +29,7 @@ from solver.review import REVIEW_PARAMS, Record, review
 from solver.review.review import CHECK_OFFSET, decision_seed, move_key
 from solver.review.selfplay import at_random, follow, play
 from solver.review.table import request_for, walk
+from tests.review_memo import advised_once
 
 NO_CHECKS = replace(REVIEW_PARAMS, checks=tuple((game, 0) for game, _ in REVIEW_PARAMS.checks))
 
@@ -46,8 +47,11 @@ def _follower_losses(records: list[Record], params: object) -> list[float]:
     return lost
 
 
-def test_a_follower_of_the_review_level_loses_nothing_beyond_the_noise() -> None:
-    # the same three games reviewed both ways (each was played twice, once a review)
+def test_a_follower_of_the_review_level_loses_nothing_beyond_the_noise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same three games reviewed both ways (each was played twice, once a review),
+    # the advisor asked once a decision (tests.review_memo): the reviews differ in their checks
+    advised_once(monkeypatch)
     records = [play("basic", [follow, follow], seed=seed, level="review") for seed in range(3)]
     checked = _follower_losses(records, REVIEW_PARAMS)
     searched = _follower_losses(records, NO_CHECKS)
