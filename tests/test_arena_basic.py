@@ -435,12 +435,15 @@ def test_random_rounds_are_legal_and_scored_as_the_table_shows(rounds: int) -> N
     assert sum(turned for _, turned, _ in parts) > rounds // 4  # the pile turned over
 
 
-def test_greedy_careful_and_random_play_legal_rounds_at_every_table_size() -> None:
+@pytest.mark.parametrize("deals", [range(2), pytest.param(range(2, 6), marks=pytest.mark.slow)],
+                         ids=["2", "4-more"])
+def test_greedy_careful_and_random_play_legal_rounds_at_every_table_size(deals: range) -> None:
+    """Two deals a table size by default, four more in the slow lane."""
     for lineup in (("greedy", "careful"), ("careful", "random", "greedy"),
                    ("greedy", "careful", "careful", "random"),
                    ("careful", "greedy", "random", "greedy", "careful"),
                    ("greedy", "careful", "random", "careful", "greedy", "random")):
-        for deal_index in range(4):
+        for deal_index in deals:
             game = basic(deck_for(9, deal_index, BASIC), len(lineup))
             _check_round(played_out(game, lineup,
                                     functools.partial(seed_for, 9, deal_index, 0, variant=BASIC)))
