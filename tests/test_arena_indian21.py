@@ -292,18 +292,25 @@ def _play(deck: Sequence[int], lineup: Sequence[str], seed: int,
     return deal
 
 
+FULL_DEALS = [(("greedy", "distance"), 4), (("distance", "greedy", "random"), 3),
+              (("greedy", "distance", "random", "distance_nodrop"), 3), (("random", "random"), 2)]
+"""The lineups whose whole deals are checked, and how many: the first two
+of each by default, the rest in the slow lane."""
+
+
 @pytest.mark.parametrize(("lineup", "deals"), [
-    (("greedy", "distance"), 4), (("distance", "greedy", "random"), 3),
-    (("greedy", "distance", "random", "distance_nodrop"), 3), (("random", "random"), 2)])
+    *[pytest.param(lineup, range(2), id=f"{len(lineup)}-{lineup[0]}") for lineup, _ in FULL_DEALS],
+    *[pytest.param(lineup, range(2, deals), id=f"{len(lineup)}-{lineup[0]}-more",
+                   marks=pytest.mark.slow) for lineup, deals in FULL_DEALS if deals > 2]])
 def test_full_deals_are_legal_and_every_card_is_accounted_for(lineup: tuple[str, ...],
-                                                              deals: int) -> None:
+                                                              deals: range) -> None:
     """Whole deals through the referee: no illegal action, no wrong show,
     the 159 cards all in a hand, the pile, the stock or under it, zero-sum
     points and value settlements, and each loser's count the library's.
     (Two random players rarely show: their deals run the stock out.)"""
     from solver import solve
 
-    for index in range(deals):
+    for index in deals:
         deck = list(INDIAN21.deck)
         random.Random(f"full/{len(lineup)}/{index}").shuffle(deck)
         deal = _play(deck, lineup, index)
