@@ -649,12 +649,16 @@ def test_a_take_names_the_topmost_copy_and_another_copy_held_may_be_thrown() -> 
     (("random", "greedy", "careful", "random", "greedy", "careful", "random"), 23),
     (("greedy", "careful", "random", "random", "careful", "greedy", "random", "careful"), 24)],
     ids=["5", "6", "7", "8"])
+@pytest.mark.parametrize("deals", [range(2), pytest.param(range(2, 4), marks=pytest.mark.slow)],
+                         ids=["2", "2-more"])
 def test_two_deck_rounds_are_legal_and_every_card_is_accounted_for(lineup: tuple[str, ...],
-                                                                   seed: int) -> None:
+                                                                   seed: int,
+                                                                   deals: range) -> None:
     """Greedy, careful and random at 5 to 8 players: every action legal (the
     referee raises otherwise), all 108 cards in hands, melds, the pile and the
-    stock at the end, the scores the table's (``_final_checks``)."""
-    for deal_index in range(3):
+    stock at the end, the scores the table's (``_final_checks``).  Two deals
+    a table by default (there were three), two more in the slow lane."""
+    for deal_index in deals:
         game = Rummy500Round(deck_for(seed, deal_index, players=len(lineup)), len(lineup))
         _final_checks(played_out(game, lineup,
                                  functools.partial(seed_for, seed, deal_index, 0)))
