@@ -7,6 +7,7 @@ the player going out collects the others' hands, doubled for a "rummy"."""
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -426,6 +427,7 @@ def test_worlds_seldom_deal_an_opponent_the_cards_its_throws_and_passes_would_me
     assert factors == {(1.0, 1.0)}
 
 
+@functools.cache  # the test below asks one of them twice
 def _first_draw(hand: str, upcard: str, z: float) -> Any:
     """The non-dealer's first draw at the standard level, seed 6, with ``plain_draw_z`` ``z``."""
     params = replace(GAMES["basic"].params, plain_draw_z=z)
