@@ -267,6 +267,21 @@ def test_a_long_match_is_not_won_before_its_target() -> None:
     assert match_win_probability(10_000, 0, 10_000) == 1.0
 
 
+def test_long_matches_leave_the_usual_match_table_made() -> None:
+    """The usual match-win table is made once a process (a solver process
+    makes it before any request). Nine long matches, each scaled down to
+    ``MATCH_CELLS`` with points of its own, used to push it out of the
+    tables' cache, and the next everyday match paid 50-90 ms to make it
+    again, past a short deadline (the reliability test's overrun)."""
+    from solver.play.gin import advisor
+
+    usual = advisor._match_table(GIN_PARAMS.match_outcomes)
+    for target in range(300, 1_200, 100):  # nine scales, nine tables
+        assert 0.0 < match_win_probability(0, 0, target) < 1.0
+    assert advisor._match_table(GIN_PARAMS.match_outcomes) is usual
+    assert match_win_probability(10, 0, 100) == advisor._build_match_table(
+        GIN_PARAMS.match_outcomes)[90][100]
+
 def _match_by_recursion(mine: int, theirs: int, target: int,
                         outcomes: tuple[tuple[int, float], ...]) -> float:
     """The chance to win a match as its definition reads (memoised on the

@@ -647,8 +647,29 @@ points scaled alike, one step at least), so its size and time stay bounded
 whatever target a request names."""
 
 
-@functools.lru_cache(maxsize=8)
 def _match_table(outcomes: tuple[tuple[int, float], ...]) -> list[list[float]]:
+    """The match-win table of ``outcomes`` (``_build_match_table``), made once:
+    the usual outcomes' table lives as long as the process (a solver process
+    makes it before any request), the others' (a long match scaled down, other
+    parameters) in a small cache. Eight long matches' tables once pushed the
+    usual one out of that cache, and the next request of an everyday match
+    paid the 50-90 ms of making it again, past a short deadline."""
+    if outcomes == GIN_PARAMS.match_outcomes:
+        return _usual_match_table()
+    return _other_match_table(outcomes)
+
+
+@functools.cache
+def _usual_match_table() -> list[list[float]]:
+    return _build_match_table(GIN_PARAMS.match_outcomes)
+
+
+@functools.lru_cache(maxsize=8)
+def _other_match_table(outcomes: tuple[tuple[int, float], ...]) -> list[list[float]]:
+    return _build_match_table(outcomes)
+
+
+def _build_match_table(outcomes: tuple[tuple[int, float], ...]) -> list[list[float]]:
     """P(win the match), indexed ``[mine][theirs]`` by the points each side
     still needs, from 0 to ``MATCH_CELLS``, with every hand won by either
     side alike and worth the points of a typical gin hand (``outcomes``: per
