@@ -33,11 +33,6 @@ kept, since ``httpx.get`` and ``httpx.post`` build a client, and its SSL context
 atexit.register(HTTP.close)
 
 
-OFFERED = """() => [...document.querySelectorAll(
-  "[data-testid=move]:enabled, [data-testid=hand-card]:enabled")]
-  .map((move) => [move.getAttribute("data-move"), move.getAttribute("data-card")])"""
-"""The moves offered (``GamePage.offered``), read in one call rather than two per move."""
-
 ADVICE_ROWS = """() => [...document.querySelectorAll("[data-testid=advice-move]")].map((row) => {
   const all = (testid) => [...row.querySelectorAll(`[data-testid=${testid}]`)];
   return {
@@ -145,10 +140,11 @@ class GamePage(WatchedPage):
     def phase(self) -> str:
         return str(self.testid("table").get_attribute("data-phase"))
 
-    def offered(self) -> set[tuple[str, str | None]]:
+    def offered(self) -> set[tuple[str | None, str | None]]:
         """The moves the page lets the human make: its move buttons and its hand's cards."""
-        moves = self.page.evaluate(OFFERED)
-        return {(move, card) for move, card in moves}
+        moves = self.attributes("[data-testid=move]:enabled, [data-testid=hand-card]:enabled",
+                                "data-move", "data-card")
+        return {(move["data-move"], move["data-card"]) for move in moves}
 
     def hint(self) -> list[dict[str, Any]]:
         """Ask for a hint; every advised move as shown, in order."""
