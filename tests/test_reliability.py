@@ -293,17 +293,17 @@ def test_a_disconnect_stops_the_work(server: Server) -> None:
     assert used < 0.25, f"the server kept {used:.2f} s of CPU busy after the client left"
 
 
-def _wait_until_a_solver_is_busy(url: str, within_s: float = 10.0) -> None:
-    """Until ``/metrics`` shows a solver process at work (a loaded machine
-    may take longer than a fixed sleep to get a request that far)."""
+def _wait_until_a_solver_is_busy(url: str, within_s: float = 10.0, solvers: int = 1) -> None:
+    """Until ``/metrics`` shows ``solvers`` solver processes at work (a loaded
+    machine may take longer than a fixed sleep to get requests that far)."""
     busy = re.compile(r"^rummy_solver_busy_solvers(?:\{[^}]*\})? ([0-9.e+]+)$", re.MULTILINE)
     until = time.monotonic() + within_s
     while time.monotonic() < until:
         text = httpx.get(f"{url}/metrics", timeout=2).text
-        if any(float(value) > 0 for value in busy.findall(text)):
+        if sum(float(value) for value in busy.findall(text)) >= solvers:
             return
         time.sleep(0.05)
-    raise AssertionError(f"no solver was busy within {within_s} s of the request")
+    raise AssertionError(f"not {solvers} solvers busy within {within_s} s of the requests")
 
 
 def test_sigterm_drains_in_flight_requests_and_refuses_new_ones() -> None:
@@ -571,7 +571,10 @@ def test_the_end_of_the_drain_answers_json_503_and_ends_streams_with_a_line() ->
         threads = [threading.Thread(target=long_request), threading.Thread(target=long_stream)]
         for thread in threads:
             thread.start()
-        time.sleep(0.5)
+        # both in flight (a solver each; the worker has three), not still on
+        # their way: a fixed 0.5 s sleep let a loaded CI run's SIGTERM close
+        # the port before either had connected
+        _wait_until_a_solver_is_busy(drain.url, solvers=2)
         drain.process.send_signal(signal.SIGTERM)
         for thread in threads:
             thread.join(20)
