@@ -13,7 +13,7 @@ import pytest
 
 from benchmarks.arena.gin import melds as oracle
 from solver.gin import gin_deal
-from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
+from solver.play.gin.hands import GinHands, arrangement, cards_of, layoff_reach, mask_of
 from solver.play.gin.scoring import defender_deadwood, knock_points
 from solver.rules import make_rules
 
@@ -107,6 +107,36 @@ def _chain_of_three(meld: int, defender: int) -> bool:
     below = all(low % 13 - k >= 0 and defender >> (low - k) & 1 for k in (1, 2, 3))
     above = all(high % 13 + k <= 12 and defender >> (high + k) & 1 for k in (1, 2, 3))
     return below or above
+
+
+def test_a_knock_scores_the_oracles_best_defence(hands: GinHands) -> None:
+    """``Simulator.knock_score`` (remembered melds, a defender out of their
+    reach valued without layoffs) against the oracle's best defence, on
+    hands dense in sets and runs so that layoffs are common."""
+    from solver.play.gin.simulate import Simulator
+
+    rules = gin_deal().rules
+    simulator = Simulator(hands, rules, 10)
+    rng = random.Random(13)
+    out_of_reach = laid_off = 0
+    for i in range(1200):
+        deck = rng.sample(range(52), 20) if i % 2 else \
+            [*cards_of(_dense_hand(rng, 10))]
+        knocker = mask_of(deck[:10])
+        defender = mask_of(rng.sample([c for c in range(52) if not knocker >> c & 1], 10))
+        deadwood, knocker_melds = arrangement(hands, knocker)
+        layoffs, theirs = oracle.best_defence(defender, list(knocker_melds))
+        if any(_chain_of_three(meld, defender) for meld in knocker_melds):
+            continue
+        expected = knock_points(rules, deadwood,
+                                oracle.min_deadwood(defender) if deadwood == 0 else theirs)
+        assert simulator.knock_score(knocker, defender) == expected
+        assert simulator.knock_score(knocker, defender) == expected  # remembered
+        if not defender & layoff_reach(knocker_melds):
+            assert not layoffs
+            out_of_reach += 1
+        laid_off += bool(layoffs) and deadwood > 0
+    assert out_of_reach > 200 and laid_off > 100
 
 
 def test_knock_points_follow_the_rules() -> None:

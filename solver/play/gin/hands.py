@@ -29,6 +29,10 @@ FULL = (1 << 52) - 1
 THROWS_REMEMBERED = 100_000
 """Hands whose best throw is remembered (then all are forgotten): one
 standard-level decision values a few thousand; about 17 MB at most."""
+KNOCKS_REMEMBERED = 50_000
+"""Knocking hands whose melds are remembered (then all are forgotten): a
+knock now is scored against every deal's opponent, and a playout's knocking
+hands recur across deals (about four times each in a review)."""
 
 
 def _set_choices(held: int) -> tuple[int, ...]:
@@ -100,6 +104,7 @@ class GinHands:
         self._throw: dict[int, tuple[int, int]] = {}
         self._throw_rank = tuple((63 - self.points[card]) << 6 | card for card in range(52))
         """Each card's order among throws of equal cost: dearer first, then by id."""
+        self._knocks: dict[int, KnockShape] = {}
 
     def cost(self, mask: int) -> int:
         """The table cost of keeping ``mask`` (deadwood points scaled, plus one
@@ -245,6 +250,18 @@ class GinHands:
             return False
         return self.cost(hand | 1 << card) < self.cost(hand) + self.points[card] * TIE_SCALE + 1
 
+    def knock_shape(self, mask: int) -> KnockShape:
+        """``mask``'s best arrangement (``arrangement``) and the cards a
+        defender could lay off on its melds (``layoff_reach``), remembered
+        per hand."""
+        shape = self._knocks.get(mask)
+        if shape is None:
+            if len(self._knocks) > KNOCKS_REMEMBERED:
+                self._knocks.clear()
+            best = arrangement(self, mask)
+            shape = self._knocks[mask] = KnockShape((best, layoff_reach(best.melds)))
+        return shape
+
     def deadwood(self, mask: int) -> int:
         """The least deadwood points of ``mask``."""
         return self.cost(mask) // TIE_SCALE
@@ -295,3 +312,42 @@ def arrangement(hands: GinHands, mask: int) -> Arrangement:
             ranks = [*range(low, top + 1), 0] if ace_high else range(low, top + 1)
             melds.append(mask_of(suit * 13 + r for r in ranks))
     return Arrangement((cost // TIE_SCALE, tuple(melds)))
+
+
+def layoff_reach(melds: Iterable[int]) -> int:
+    """The cards a defender could lay off on ``melds``: the card past either
+    end of a run (in its suit, the ace low) and a set's missing fourth card.
+    A hand holding none of them lays nothing off.
+
+    >>> [*cards_of(layoff_reach([mask_of([14, 15, 16]), mask_of([8, 34, 47])]))]  # 2-4H, 9S 9D 9C
+    [13, 17, 21]
+    """
+    reach = 0
+    for meld in melds:
+        low = (meld & -meld).bit_length() - 1
+        suit, rank = divmod(low, 13)
+        if not meld & ~(SUIT << (suit * 13)):  # a run
+            top = meld.bit_length() - 1 - suit * 13
+            if rank > 0:
+                reach |= 1 << (low - 1)
+            if top < 12:
+                reach |= 1 << (suit * 13 + top + 1)
+        elif (meld >> rank & 0x8004002001).bit_count() == 3:  # a set of three
+            reach |= ~meld & 0x8004002001 << rank
+    return reach
+
+
+class KnockShape(tuple[Arrangement, int]):
+    """``(arrangement, layoff reach)`` of a knocking hand (``GinHands.knock_shape``)."""
+
+    __slots__ = ()
+
+    @property
+    def arrangement(self) -> Arrangement:
+        """The hand's best arrangement: its deadwood and melds."""
+        return self[0]
+
+    @property
+    def reach(self) -> int:
+        """The cards a defender could lay off on its melds (``layoff_reach``)."""
+        return self[1]

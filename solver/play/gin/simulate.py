@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solver.objective import TIE_SCALE
-from solver.play.gin.hands import GinHands, arrangement
+from solver.play.gin.hands import GinHands
 from solver.play.gin.scoring import defender_deadwood, knock_points
 from solver.rules import Rules
 
@@ -133,9 +133,9 @@ class Simulator:
 
     def knock_score(self, knocker: int, defender: int) -> int:
         """The knocker's points when it knocks with ``knocker`` (its 10 cards)."""
-        deadwood, melds = arrangement(self.hands, knocker)
-        if deadwood == 0:
-            return knock_points(self.rules, 0, self.hands.deadwood(defender))
+        (deadwood, melds), reach = self.hands.knock_shape(knocker)
+        if deadwood == 0 or not defender & reach:  # gin, or nothing to lay off
+            return knock_points(self.rules, deadwood, self.hands.deadwood(defender))
         return knock_points(self.rules, deadwood,
                             defender_deadwood(self.hands, melds, defender))
 
