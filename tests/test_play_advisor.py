@@ -314,20 +314,20 @@ def test_every_target_up_to_the_tables_size_reads_one_table() -> None:
 
     outcomes = GIN_PARAMS.match_outcomes
     advisor._usual_match_table.cache_clear()
-    advisor._other_match_table.cache_clear()
+    advisor._OTHER_MATCH_TABLES.clear()
     for target in (100, 173, advisor.MATCH_CELLS, 12):
         for mine, theirs in ((0, 0), (target // 2, 3), (target - 1, target - 1)):
             assert match_win_probability(mine, theirs, target) == \
                 _match_by_recursion(mine, theirs, target, outcomes)
     assert advisor._usual_match_table.cache_info().misses == 1
-    assert advisor._other_match_table.cache_info().misses == 0
+    assert not advisor._OTHER_MATCH_TABLES
     state: dict[str, Any] = {"hand": HAND, "upcard": "4S", "me": 0, "dealer": 1,
                              "level": "novice", "time_limit_ms": 1}
     advise(**state, score={"me": 0, "opponent": 0, "target": 100})
     advice = advise(**state, score={"me": 0, "opponent": 0, "target": 211})
     assert advice.ranked_by == "match_win_probability"
     assert advisor._usual_match_table.cache_info().misses == 1  # no table built for a new target
-    assert advisor._other_match_table.cache_info().misses == 0
+    assert not advisor._OTHER_MATCH_TABLES
 
 
 def _keeps_least_deadwood(hand: str, searched: list[Any]) -> bool:

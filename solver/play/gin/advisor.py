@@ -42,9 +42,12 @@ counted, not timed: the deadline only cuts it short.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
+import math
 import random
+import threading
 import time
 from collections.abc import Hashable, Sequence
 from typing import cast
@@ -131,9 +134,31 @@ class GinDecision:
         self.simulator = Simulator(self.hands, self.rules, self.limit, params.careful_slack)
         self.mask = mask_of(state.hand)
         self.rng = random.Random(seed)
-        self.spending = Spending(params.batch, params.drop_z,
-                                 params.floor_points if state.target is None
-                                 else params.floor_match, params.least, params.settle)
+        # ranked by the chance to win the match (a score given), unless
+        # ``advise`` finds its table not ready in time (``table_late``)
+        self.by_match = state.target is not None
+        self.table_late = False
+        self.spending = self._spending()
+
+    def _spending(self) -> Spending:
+        """How the search spends its deals, its floor in the units the moves are ranked by."""
+        params = self.params
+        return Spending(params.batch, params.drop_z,
+                        params.floor_match if self.by_match else params.floor_points,
+                        params.least, params.settle)
+
+    def _await_match_table(self) -> None:
+        """With a match score, make (or go on making) its match-win table until
+        the search's time (``Budget.until``); not whole by then (a long match's
+        table of a scale no recent request named: about 50 ms), the moves are
+        ranked by this hand's points instead, with no match figures, and the
+        answer is not ``complete``: the deadline comes first."""
+        target = self.state.target
+        if target is None or match_table_ready(target, self.budget.until(),
+                                               self.params.match_outcomes):
+            return
+        self.by_match, self.table_late = False, True
+        self.spending = self._spending()
 
     # -- the moves --------------------------------------------------------------
     def moves(self) -> list[Move]:
@@ -257,7 +282,7 @@ class GinDecision:
         """What one simulated outcome is worth to the player: its points, or
         with a match score given, the chance to win the match after it."""
         state = self.state
-        if state.target is None:
+        if not self.by_match or state.target is None:
             return float(points)
         whole = int(points)
         return match_win_probability(state.my_score + max(whole, 0),
@@ -269,6 +294,7 @@ class GinDecision:
         """Every legal move valued and ranked (see the module docstring);
         ``consider``: moves searched in full whatever the shortlist (each names
         a listed move by its action and card)."""
+        self._await_match_table()
         if self.state.phase == LAYOFF:
             return self._defend(consider)
         params = self.params
@@ -304,7 +330,7 @@ class GinDecision:
             tallies.sort(key=lambda t: not t.alive)
         if not shortlist:
             complete = True
-        elif params.search == "ismcts" and self.state.target is None:
+        elif params.search == "ismcts" and not self.by_match:
             complete = ismcts(self, tallies, worlds, params.ismcts_playouts,
                               params.ismcts_explore, until, self.budget.deadline)
         else:
@@ -313,7 +339,8 @@ class GinDecision:
         in_time = time.monotonic() < until
         deals = params.unsearched_deals if in_time else 1
         # cut short too: fewer worlds dealt, the judgement without lookahead, or one deal
-        complete = complete and in_time and not late and len(worlds) >= judged
+        complete = complete and in_time and not late and len(worlds) >= judged \
+            and not self.table_late
         for tally in tallies:
             tally.searched = tally.move in chosen
             if not tally.points:
@@ -337,20 +364,27 @@ class GinDecision:
         raise not_legal(move, index)
 
     def _ranked_by(self) -> RankedBy:
-        return "expected_points" if self.state.target is None else "match_win_probability"
+        return "match_win_probability" if self.by_match else "expected_points"
+
+    def _unready(self) -> str:
+        """What the ranking says when the match's table was not ready in time."""
+        return ("; the match-win table of this match was not ready by the deadline, so the "
+                "hand's expected points rank the moves (no match figures)"
+                if self.table_late else "")
 
     def _ranking(self, searched: bool) -> str:
         """The ranking rule in words."""
-        worth = "expected points for this hand" if self.state.target is None else \
-            "the chance to win the match after this hand"
+        worth = "the chance to win the match after this hand" if self.by_match else \
+            "expected points for this hand"
         if not searched:
             return ("by the advisor's judgement (the deadwood kept now and after the next "
-                    "draw, a pickup that melds); every figure comes from a few deals (rough)")
+                    "draw, a pickup that melds); every figure comes from a few deals (rough)"
+                    + self._unready())
         return (f"by {worth}: the moves the search played on the same deals first, the "
                 "plainest discard (the least deadwood kept) ahead of the others unless one "
                 f"is better by more than {counted(self.params.plain_z, 'standard error')} "
                 "of the difference; then the "
-                "judgement's other moves, valued on a few deals (rough)")
+                "judgement's other moves, valued on a few deals (rough)" + self._unready())
 
     def _prefer_plain(self, ranked: list[Tally]) -> list[Tally]:
         """``ranked`` with the plainest discard (the least deadwood kept)
@@ -416,7 +450,7 @@ class GinDecision:
                          gap, gap_error)
 
     def _match(self, points: Sequence[float]) -> float | None:
-        if self.state.target is None:
+        if not self.by_match:
             return None
         return sum(self.utility(p) for p in points) / len(points)
 
@@ -504,10 +538,10 @@ class GinDecision:
         value = MoveValue(move, mean, undercut, self._match(points), exact, len(points),
                           0.0 if exact else error, tuple(reasons),
                           confidence=confidence_of(len(points), exact))
-        return Advice("gin", LAYOFF, (value,), self.level.name, self.seed, True,
+        return Advice("gin", LAYOFF, (value,), self.level.name, self.seed, not self.table_late,
                       self._ranked_by(), "the one reply: the exact best melds and layoffs "
                       "against the knock (figures over the knocker's unshown deadwood when "
-                      "it was not shown)")
+                      "it was not shown)" + self._unready())
 
     def _knocker_deadwood(self, shown: tuple[int, ...] | None,
                           count: int) -> tuple[list[int], bool]:
@@ -648,15 +682,37 @@ whatever target a request names."""
 
 
 def _match_table(outcomes: tuple[tuple[int, float], ...]) -> list[list[float]]:
-    """The match-win table of ``outcomes`` (``_build_match_table``), made once:
-    the usual outcomes' table lives as long as the process (a solver process
-    makes it before any request), the others' (a long match scaled down, other
-    parameters) in a small cache. Eight long matches' tables once pushed the
-    usual one out of that cache, and the next request of an everyday match
-    paid the 50-90 ms of making it again, past a short deadline."""
+    """The whole match-win table of ``outcomes`` (``_build_match_table``), made
+    once: the usual outcomes' table lives as long as the process (a solver
+    process makes it before any request), the others' (a long match scaled
+    down, other parameters) in a small cache (``_other_match_table``). Eight
+    long matches' tables once pushed the usual one out of that cache, and the
+    next request of an everyday match paid the 50-90 ms of making it again,
+    past a short deadline."""
     if outcomes == GIN_PARAMS.match_outcomes:
         return _usual_match_table()
-    return _other_match_table(outcomes)
+    table = _other_match_table(outcomes)
+    table.grow(math.inf)
+    return table.rows
+
+
+def match_table_ready(target: int, until: float,
+                      outcomes: tuple[tuple[int, float], ...] = GIN_PARAMS.match_outcomes
+                      ) -> bool:
+    """Whether the match-win table a match to ``target`` is read on is whole,
+    made (or its making resumed, a row at a time) until the clock
+    (``time.monotonic``) reaches ``until``: a long match's table took 50 ms,
+    past a short deadline, and the next request of the same scale goes on
+    from the rows this one made. The usual table is made whole, as ever.
+
+    >>> match_table_ready(100, 0.0)  # the usual table: made whole, whatever the clock
+    True
+    """
+    outcomes = _scaled_outcomes(target, outcomes)
+    if outcomes == GIN_PARAMS.match_outcomes:
+        _usual_match_table()
+        return True
+    return _other_match_table(outcomes).grow(until)
 
 
 @functools.cache
@@ -664,9 +720,62 @@ def _usual_match_table() -> list[list[float]]:
     return _build_match_table(GIN_PARAMS.match_outcomes)
 
 
-@functools.lru_cache(maxsize=8)
-def _other_match_table(outcomes: tuple[tuple[int, float], ...]) -> list[list[float]]:
-    return _build_match_table(outcomes)
+_OTHER_MATCH_TABLES: collections.OrderedDict[tuple[tuple[int, float], ...], _MatchTable] = \
+    collections.OrderedDict()
+"""The other outcomes' tables, whole or in the making, the most recently read last."""
+OTHER_MATCH_TABLES_KEPT = 8
+"""How many other outcomes' tables are kept (about 100 scales of long match are possible)."""
+_OTHER_MATCH_TABLES_LOCK = threading.Lock()
+
+
+def _other_match_table(outcomes: tuple[tuple[int, float], ...]) -> _MatchTable:
+    """The kept table of ``outcomes`` (a new, empty one the first time), read
+    last: the least recently read is dropped past ``OTHER_MATCH_TABLES_KEPT``."""
+    with _OTHER_MATCH_TABLES_LOCK:
+        table = _OTHER_MATCH_TABLES.get(outcomes)
+        if table is None:
+            table = _OTHER_MATCH_TABLES[outcomes] = _MatchTable(outcomes)
+            while len(_OTHER_MATCH_TABLES) > OTHER_MATCH_TABLES_KEPT:
+                _OTHER_MATCH_TABLES.popitem(last=False)
+        else:
+            _OTHER_MATCH_TABLES.move_to_end(outcomes)
+        return table
+
+
+class _MatchTable:
+    """A match-win table made a row at a time (``_build_match_table``), so
+    that its making can stop at a deadline and resume on the next request;
+    ``rows`` the rows made so far, ``made`` how many rows this table has made
+    (a row made twice by two threads at once counts twice)."""
+
+    __slots__ = ("_lock", "made", "outcomes", "rows", "void")
+
+    def __init__(self, outcomes: tuple[tuple[int, float], ...]) -> None:
+        self.outcomes = outcomes
+        self.void = 1.0 - 2 * sum(p for _, p in outcomes)
+        self.rows = [[1.0] * (MATCH_CELLS + 1)]  # nothing left to score: won
+        self.made = 0
+        self._lock = threading.Lock()
+
+    def whole(self) -> bool:
+        """Every row made."""
+        return len(self.rows) > MATCH_CELLS
+
+    def grow(self, until: float) -> bool:
+        """Rows made until the table is whole or the clock (``time.monotonic``,
+        read before each row, about 0.2 ms) reaches ``until``; whether it is
+        whole."""
+        rows = self.rows
+        while len(rows) <= MATCH_CELLS:
+            if until != math.inf and time.monotonic() >= until:
+                return False
+            mine = len(rows)
+            row = _match_row(rows, mine, self.outcomes, self.void)
+            with self._lock:  # rows read by another thread are never changed, only added to
+                self.made += 1
+                if len(rows) == mine:
+                    rows.append(row)
+        return True
 
 
 def _build_match_table(outcomes: tuple[tuple[int, float], ...]) -> list[list[float]]:
@@ -681,16 +790,33 @@ def _build_match_table(outcomes: tuple[tuple[int, float], ...]) -> list[list[flo
     void = 1.0 - 2 * sum(p for _, p in outcomes)
     win = [[1.0] * (MATCH_CELLS + 1)]  # nothing left to score: won
     for mine in range(1, MATCH_CELLS + 1):
-        row = [0.0] * (MATCH_CELLS + 1)  # the other side needs nothing: lost
-        after = [(chance, win[max(mine - points, 0)], points) for points, chance in outcomes]
-        for theirs in range(1, MATCH_CELLS + 1):
-            total = 0.0
-            for chance, scored, points in after:
-                total += chance * (scored[theirs]
-                                   + row[theirs - points if theirs > points else 0])
-            row[theirs] = total / (1.0 - void)
-        win.append(row)
+        win.append(_match_row(win, mine, outcomes, void))
     return win
+
+
+def _match_row(win: Sequence[list[float]], mine: int, outcomes: tuple[tuple[int, float], ...],
+               void: float) -> list[float]:
+    """Row ``mine`` of the match-win table (``_build_match_table``), from the
+    rows before it (``win``); ``void`` the chance of a hand nobody scores."""
+    row = [0.0] * (MATCH_CELLS + 1)  # the other side needs nothing: lost
+    after = [(chance, win[max(mine - points, 0)], points) for points, chance in outcomes]
+    for theirs in range(1, MATCH_CELLS + 1):
+        total = 0.0
+        for chance, scored, points in after:
+            total += chance * (scored[theirs]
+                               + row[theirs - points if theirs > points else 0])
+        row[theirs] = total / (1.0 - void)
+    return row
+
+
+def _scaled_outcomes(target: int, outcomes: tuple[tuple[int, float], ...]
+                     ) -> tuple[tuple[int, float], ...]:
+    """The outcomes a match to ``target`` is read with: beyond ``MATCH_CELLS``,
+    each hand's points scaled down alike (one step at least)."""
+    if target <= MATCH_CELLS:
+        return outcomes
+    scale = target / MATCH_CELLS
+    return tuple((max(1, round(points / scale)), chance) for points, chance in outcomes)
 
 
 def match_win_probability(mine: int, theirs: int, target: int,
@@ -706,7 +832,7 @@ def match_win_probability(mine: int, theirs: int, target: int,
     """
     if target > MATCH_CELLS:
         scale = target / MATCH_CELLS
-        outcomes = tuple((max(1, round(points / scale)), chance) for points, chance in outcomes)
+        outcomes = _scaled_outcomes(target, outcomes)
         # a side short of the target stays a step short of it: rounded up to
         # it, the match read as won (9,990 to 9,990 of 10,000: certain for both)
         mine, theirs = (score if score >= target else min(round(score / scale), MATCH_CELLS - 1)
