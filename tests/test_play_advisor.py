@@ -330,6 +330,93 @@ def test_every_target_up_to_the_tables_size_reads_one_table() -> None:
     assert not advisor._OTHER_MATCH_TABLES
 
 
+
+LONG_MATCH: dict[str, Any] = {"hand": HAND, "upcard": "4S", "me": 0, "dealer": 1,
+                              "level": "novice", "seed": 4,
+                              "score": {"me": 3_000, "opponent": 2_500, "target": 10_000}}
+"""A gin advice of a match to 10,000: read on a table of its scores scaled
+down, one no other request of the process made."""
+
+
+def _long_match_table() -> Any:
+    """The kept table (whole or in the making) ``LONG_MATCH``'s target is read on."""
+    from solver.play.gin import advisor
+
+    return advisor._OTHER_MATCH_TABLES.get(advisor._scaled_outcomes(
+        LONG_MATCH["score"]["target"], GIN_PARAMS.match_outcomes))
+
+
+def test_a_long_match_whose_table_is_not_ready_answers_in_time_by_the_hands_points() -> None:
+    """A long match's table (about 50 ms to make) was made whole whatever the
+    deadline: an advice at 1 ms answered 30-50 ms late. Now its making stops
+    at the search's time and the answer ranks by the hand's points, says so,
+    and is not complete (the margin, 30 ms, only catches the old overrun on a
+    loaded machine: the structure is what is asserted)."""
+    from solver.play.gin import advisor
+
+    advisor._match_table(GIN_PARAMS.match_outcomes)  # made before any request, as a solver does
+    advisor._OTHER_MATCH_TABLES.clear()
+    deadline = Deadline.after_ms(1)
+    advice = advise(**LONG_MATCH, deadline=deadline)
+    assert time.monotonic() - deadline.at < 0.030
+    assert advice.ranked_by == "expected_points" and not advice.complete
+    assert all(m.match_win_probability is None for m in advice.moves)
+    assert "match-win table of this match was not ready" in advice.ranking
+    table = _long_match_table()
+    assert table is not None and not table.whole()
+
+
+def test_requests_of_a_long_match_resume_its_table_then_rank_by_the_match() -> None:
+    """Each request makes rows of the long match's table until its search's
+    time and the next goes on from there: a client asking again gets the
+    match's ranking once the table is whole, with the chances of a table made
+    at once, to the last bit."""
+    from solver.play.gin import advisor
+
+    advisor._OTHER_MATCH_TABLES.clear()
+    asked, made = 0, [0]
+    while asked < 300:
+        asked += 1
+        advice = advise(**LONG_MATCH, time_limit_ms=15)
+        table = _long_match_table()
+        assert table.made >= made[-1]
+        made.append(table.made)
+        if advice.ranked_by == "match_win_probability":
+            break
+        assert not advice.complete and not table.whole()
+    assert advice.ranked_by == "match_win_probability" and table.whole()
+    assert any(0 < rows < advisor.MATCH_CELLS for rows in made)  # stopped part-way ...
+    assert table.made == advisor.MATCH_CELLS  # ... and resumed: no row made twice
+    assert table.rows == advisor._build_match_table(table.outcomes)
+    resumed = advise(**LONG_MATCH)
+    assert all(m.match_win_probability is not None for m in resumed.moves)
+    advisor._OTHER_MATCH_TABLES.clear()
+    assert advise(**LONG_MATCH) == resumed  # the table made at once, no deadline
+
+
+def test_the_usual_match_table_is_ready_whatever_the_clock() -> None:
+    """Every match to at most ``MATCH_CELLS`` reads the usual table, made once a
+    process (before any request in a solver): its advice at 1 ms is ranked by
+    the match as before, its chances those of the table made at once, even
+    after a long match's table was left part-made."""
+    from solver.play.gin import advisor
+
+    usual = advisor._match_table(GIN_PARAMS.match_outcomes)
+    advisor._OTHER_MATCH_TABLES.clear()
+    advise(**LONG_MATCH, time_limit_ms=1)
+    for target in (12, 100, advisor.MATCH_CELLS):
+        assert advisor.match_table_ready(target, 0.0)
+    assert advisor._match_table(GIN_PARAMS.match_outcomes) is usual
+    assert usual == advisor._build_match_table(GIN_PARAMS.match_outcomes)
+    advice = advise(**{**LONG_MATCH, "score": {"me": 30, "opponent": 60, "target": 100}},
+                    time_limit_ms=1)
+    assert advice.ranked_by == "match_win_probability"
+    assert all(m.match_win_probability is not None for m in advice.moves)
+    assert "not ready" not in advice.ranking
+    assert list(advisor._OTHER_MATCH_TABLES) == [advisor._scaled_outcomes(
+        LONG_MATCH["score"]["target"], GIN_PARAMS.match_outcomes)]
+
+
 def _keeps_least_deadwood(hand: str, searched: list[Any]) -> bool:
     """Whether the first of ``searched`` is a discard keeping the least
     deadwood of the searched discards (by the arena's own meld finder)."""
