@@ -276,7 +276,10 @@ class AdviceResponse(BaseModel):
                                        "no gap, and is listed after every move with figures")
     ranked_by: Literal["expected_points", "match_win_probability"] = Field(
         description="what the moves are ranked by: this hand's expected points, or with a "
-                    "match score the chance to win the match")
+                    "match score the chance to win the match (expected points, no "
+                    "match_win_probability and complete false for a match over 250 points "
+                    "whose match-win table was not made by the deadline: the next request "
+                    "with that target goes on making it)")
     ranking: str = Field(description="the ranking rule in words (which moves were compared "
                                      "on the same deals, which rule breaks close calls)")
     elapsed_ms: float = Field(description="wall time spent, milliseconds")

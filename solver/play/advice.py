@@ -22,7 +22,9 @@
   (``expected_points``, or ``match_win_probability`` with a match score)
   and ``ranking`` the rule in words; ``complete`` is false when the
   deadline stopped the estimates early (the ranking is then the best found
-  so far).
+  so far).  A gin match over 250 points whose match-win table was not made
+  by the deadline is ranked by ``expected_points``, with no match figures and
+  ``complete`` false (the next request goes on making the table).
 
 >>> move = Move("discard", card=38)
 >>> MoveValue(move, 2.5, 0.5, None, False, 40, 1.2, ("keeps 8 outs",)).to_dict()["move"]

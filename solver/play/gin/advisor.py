@@ -14,7 +14,10 @@ reply to a knock is exact outright (``solver.layoffs``).
 With a match score in the state, the searched moves are ranked (and
 raced) by the chance to win the match after the hand, not by the hand's
 points: at 90 to 40 in a match to 100, a sure small knock beats playing on
-for more.
+for more.  A match over ``MATCH_CELLS`` points is read on a table of its own
+scale, made (about 50 ms) only until the search's time and resumed by the
+next request: until it is whole, the moves are ranked by the hand's points
+and the answer is not ``complete``.
 
 It is anytime: the answer at the deadline is the best found, ``complete``
 false when the estimates were cut short.  The same ``seed`` gives the same

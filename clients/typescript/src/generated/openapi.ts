@@ -1900,7 +1900,7 @@ export interface components {
             phase: string;
             /**
              * Ranked By
-             * @description what the moves are ranked by: this hand's expected points, or with a match score the chance to win the match
+             * @description what the moves are ranked by: this hand's expected points, or with a match score the chance to win the match (expected points, no match_win_probability and complete false for a match over 250 points whose match-win table was not made by the deadline: the next request with that target goes on making it)
              * @enum {string}
              */
             ranked_by: "expected_points" | "match_win_probability";
