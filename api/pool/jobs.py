@@ -17,7 +17,6 @@ The library's input errors become 422 in the one error shape (``loc`` under
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -54,9 +53,10 @@ Payload = dict[str, Any]
 Answer = tuple[int, bytes, dict[str, Any]]
 
 
-def dumps(data: object) -> bytes:
-    """Compact JSON, as every answer is written."""
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+def dumps(data: dict[str, Any]) -> bytes:
+    """An answer's body: compact JSON as the API renders every answer
+    (``api.shared.lines.encode``)."""
+    return encode(data).encode()
 
 
 def error_body(items: list[dict[str, Any]]) -> bytes:

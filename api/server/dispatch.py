@@ -20,11 +20,11 @@ from fastapi import Request
 from fastapi.responses import Response
 from starlette.types import Scope
 
-from api.pool.jobs import dumps
 from api.pool.service_times import kind_of
 from api.pool.solver_pool import Overloaded, SolverPool
 from api.server.http_errors import error_response
 from api.shared.deprecation import deprecation_headers
+from api.shared.lines import encode
 from api.shared.operations import OPERATIONS, Call
 from api.shared.settings import Settings
 
@@ -65,7 +65,7 @@ def quick_answer(call: Call) -> tuple[bytes, dict[str, Any]] | None:
         return None
     data: dict[str, Any] = result if isinstance(result, dict) else result.to_dict()
     data["elapsed_ms"] = round((time.perf_counter() - started) * 1000.0, 3)
-    return dumps(data), {key: data[key] for key in ("variant", "engine", "optimal", "status")
+    return encode(data).encode(), {key: data[key] for key in ("variant", "engine", "optimal", "status")
                          if isinstance(data.get(key), str | bool)}
 
 
