@@ -8,7 +8,7 @@ folder per concern, around one description of each operation:
   response), one error mapper (``api.shared.errors``), one settings object
   (``api.shared.settings``), the answer to one line (``api.shared.lines``);
 * ``api.pool``: the solver processes the server and bulk run their work on
-  (``api.pool.solver_pool``, ``api.pool.jobs``);
+  (``api.pool.solver_pool``, ``api.pool.jobs``, the warm start ``api.pool.warmed``);
 * ``api.server``: HTTP -- ``api.server.main.create_app()`` builds the FastAPI
   application (``api.server.main:app`` is what ``rummy-solver serve`` hands
   to uvicorn); routes are made from the registry

@@ -11,11 +11,22 @@ from typing import Any
 
 from api.shared.settings import Settings
 
+WARM_UPS = 0
+"""How many times this process ran ``warm_up`` (a process forked from a
+forkserver counts the forkserver's too)."""
+
+
+def warm_up(settings: Settings) -> None:
+    """Count one warm-up: a solver process runs it unless it was forked warm
+    (``SolverPool``'s ``preload``; ``tests/pool_warmed.py``)."""
+    global WARM_UPS
+    WARM_UPS += 1
+
 
 def run(op: str, payload: dict[str, Any], deadline_at: float, budget_ms: float,
         cancelled: Callable[[], bool], settings: Settings,
         request_id: str = "-") -> tuple[int, bytes, dict[str, Any]]:
-    """``echo``, ``pid``, ``spin`` (stops at its deadline or when cancelled),
+    """``echo``, ``pid``, ``warm_ups`` (``WARM_UPS``), ``spin`` (stops at its deadline or when cancelled),
     ``sleep`` (ignores both), ``crash`` (the process dies), ``log_level`` (the
     level the process logs ``api`` records at); a ``bulk_chunk``
     holding a line with ``boom`` kills its process, any other is answered as
@@ -31,6 +42,8 @@ def run(op: str, payload: dict[str, Any], deadline_at: float, budget_ms: float,
     if op == "log_level":
         level = logging.getLevelName(logging.getLogger("api").level)
         return 200, json.dumps({"level": level}).encode(), {}
+    if op == "warm_ups":
+        return 200, json.dumps({"warm_ups": WARM_UPS}).encode(), {}
     if op == "sleep":
         time.sleep(payload["s"])
     stopped = "done"

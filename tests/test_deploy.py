@@ -50,10 +50,11 @@ APP = "rummy-solver"
 """The name of the service's Deployment, Service and Compose service."""
 APP_PORT = 8000
 REDIS_PORT = 6379
-WORKER_MIB = 192
+WORKER_MIB = 208
 """What a uvicorn worker holds with its forkserver, its solver processes apart
-(measured: about 70 + 113 MB at start on 2026-12-07; 135 + 110 MB after expert
-advice of every game while the worker still loaded CP-SAT)."""
+(measured: about 70 + 128 MB at start on 2026-12-07, the forkserver holding
+what the solver processes' warm-up built; 135 + 110 MB after expert advice of
+every game while the worker still loaded CP-SAT)."""
 
 
 def _kubernetes_validate() -> Any:

@@ -529,3 +529,51 @@ def test_a_solver_process_logs_at_the_level_of_its_settings() -> None:
                           text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == {"level": "DEBUG"}
+
+
+def test_solver_processes_forked_warm_with_their_settings_skip_their_warm_up() -> None:
+    """A forkserver whose preload warmed the runner's module (``preload``;
+    ``WARMED_WITH``) forks solver processes that have its warm-up and run
+    none of their own, when their pool's settings are the ones it warmed
+    with; a pool given other settings warms each process as before.  In a
+    fresh interpreter: the forkserver, one per process, starts with the
+    first pool's preload."""
+    script = textwrap.dedent(f"""
+        import asyncio, json, time
+        from api.pool.solver_pool import SolverPool
+        from api.shared.settings import Settings, load_settings
+
+        async def warm_ups(settings: Settings) -> int:
+            pool = SolverPool(settings, {RUNNER!r}, preload="tests.pool_warmed")
+            await pool.start()
+            try:
+                outcome = await pool.submit("warm_ups", {{}}, time.monotonic() + 30, 30_000,
+                                            asyncio.Event().wait)
+                return int(json.loads(outcome.body)["warm_ups"])
+            finally:
+                await pool.stop()
+
+        print(asyncio.run(warm_ups(load_settings())),
+              asyncio.run(warm_ups(Settings(processes=1, log_level="debug"))))
+    """)
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "RUMMY_SOLVER_PROCESSES": "1",
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    # the forkserver's one warm-up alone; then that one and the process's own
+    assert done.stdout.split() == ["1", "2"]
+
+
+def test_the_services_preload_warms_with_the_environments_settings() -> None:
+    """``api.pool.warmed``, the service's forkserver preload, runs the job
+    runner's warm-up once and records the settings it ran with, the ones a
+    worker started from the same environment gives its pool."""
+    script = ("import api.pool.warmed as warmed; from api.shared.settings import load_settings; "
+              "print(warmed.WARMED_WITH == load_settings())")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True"]

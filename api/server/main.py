@@ -77,7 +77,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = SolverPool(settings, "api.pool.jobs:run_job", on_change=report)
+        pool = SolverPool(settings, "api.pool.jobs:run_job", on_change=report,
+                          preload="api.pool.warmed")
         await pool.start()
         warm_up(settings)
         match_every_route(app)
