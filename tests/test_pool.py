@@ -522,13 +522,20 @@ def test_a_solver_process_logs_at_the_level_of_its_settings() -> None:
 
         asyncio.run(main())
     """)
+    printed = _in_a_fresh_interpreter(script, RUMMY_SOLVER_LOG_LEVEL="error")
+    assert json.loads(printed.splitlines()[-1]) == {"level": "DEBUG"}
+
+
+def _in_a_fresh_interpreter(script: str, **environment: str) -> str:
+    """What ``script`` prints, run by a new Python from the project's root with
+    ``environment`` added (a forkserver starts there with its own preload)."""
     root = Path(__file__).resolve().parent.parent
-    env = {**os.environ, "RUMMY_SOLVER_LOG_LEVEL": "error",
+    env = {**os.environ, **environment,
            "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True,
                           text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[-1]) == {"level": "DEBUG"}
+    return done.stdout
 
 
 def test_solver_processes_forked_warm_with_their_settings_skip_their_warm_up() -> None:
@@ -556,14 +563,8 @@ def test_solver_processes_forked_warm_with_their_settings_skip_their_warm_up() -
         print(asyncio.run(warm_ups(load_settings())),
               asyncio.run(warm_ups(Settings(processes=1, log_level="debug"))))
     """)
-    root = Path(__file__).resolve().parent.parent
-    env = {**os.environ, "RUMMY_SOLVER_PROCESSES": "1",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
-    done = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True,
-                          text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
     # the forkserver's one warm-up alone; then that one and the process's own
-    assert done.stdout.split() == ["1", "2"]
+    assert _in_a_fresh_interpreter(script, RUMMY_SOLVER_PROCESSES="1").split() == ["1", "2"]
 
 
 def test_the_services_preload_warms_with_the_environments_settings() -> None:
@@ -572,8 +573,4 @@ def test_the_services_preload_warms_with_the_environments_settings() -> None:
     worker started from the same environment gives its pool."""
     script = ("import api.pool.warmed as warmed; from api.shared.settings import load_settings; "
               "print(warmed.WARMED_WITH == load_settings())")
-    root = Path(__file__).resolve().parent.parent
-    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
-                          text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True"]
+    assert _in_a_fresh_interpreter(script).split() == ["True"]
