@@ -314,26 +314,36 @@ def arrangement(hands: GinHands, mask: int) -> Arrangement:
     return Arrangement((cost // TIE_SCALE, tuple(melds)))
 
 
-def layoff_reach(melds: Iterable[int]) -> int:
-    """The cards a defender could lay off on ``melds``: the card past either
-    end of a run (in its suit, the ace low) and a set's missing fourth card.
-    A hand holding none of them lays nothing off.
+def layoff_starts(meld: int) -> tuple[tuple[int, int], ...]:
+    """Where a defender may lay cards off on ``meld``, as ``(card, step)``:
+    the card past each end of a run (in its suit, the ace low) with the step a
+    chain of layoffs goes on by (-1 down, +1 up), and a set of three's missing
+    fourth card (step 0: nothing follows it).
 
-    >>> [*cards_of(layoff_reach([mask_of([14, 15, 16]), mask_of([8, 34, 47])]))]  # 2-4H, 9S 9D 9C
+    >>> layoff_starts(mask_of([14, 15, 16])), layoff_starts(mask_of([8, 34, 47]))  # 2-4H; 9S 9D 9C
+    (((13, -1), (17, 1)), ((21, 0),))
+    """
+    low = (meld & -meld).bit_length() - 1
+    suit, rank = divmod(low, 13)
+    if not meld & ~(SUIT << (suit * 13)):  # a run
+        top = meld.bit_length() - 1 - suit * 13
+        return tuple((suit * 13 + end, step) for end, step in ((rank - 1, -1), (top + 1, 1))
+                     if 0 <= end < 13)
+    missing = [s * 13 + rank for s in range(4) if not meld >> (s * 13 + rank) & 1]
+    return ((missing[0], 0),) if len(missing) == 1 else ()
+
+
+def layoff_reach(melds: Iterable[int]) -> int:
+    """The cards a defender could lay off on ``melds`` first (``layoff_starts``):
+    a hand holding none of them lays nothing off.
+
+    >>> [*cards_of(layoff_reach([mask_of([14, 15, 16]), mask_of([8, 34, 47])]))]
     [13, 17, 21]
     """
     reach = 0
     for meld in melds:
-        low = (meld & -meld).bit_length() - 1
-        suit, rank = divmod(low, 13)
-        if not meld & ~(SUIT << (suit * 13)):  # a run
-            top = meld.bit_length() - 1 - suit * 13
-            if rank > 0:
-                reach |= 1 << (low - 1)
-            if top < 12:
-                reach |= 1 << (suit * 13 + top + 1)
-        elif (meld >> rank & 0x8004002001).bit_count() == 3:  # a set of three
-            reach |= ~meld & 0x8004002001 << rank
+        for card, _ in layoff_starts(meld):
+            reach |= 1 << card
     return reach
 
 

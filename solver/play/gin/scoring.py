@@ -25,37 +25,29 @@ from collections.abc import Sequence
 from itertools import product
 
 from solver.objective import TIE_SCALE
-from solver.play.gin.hands import GinHands
+from solver.play.gin.hands import GinHands, layoff_starts
 from solver.rules import Rules
-
-SUIT = (1 << 13) - 1
 
 
 def _extensions(meld: int, defender: int) -> list[list[int]]:
-    """The layoff choices one knocker meld offers the defender: per end of a
-    run (or the set's missing card), the chains of cards it could lay there,
+    """The layoff choices one knocker meld offers the defender: per place it
+    may lay off (``layoff_starts``: an end of a run, a set's missing card)
+    where it holds the first card, the chains of cards it could lay there,
     shortest first (the empty choice included)."""
-    low = (meld & -meld).bit_length() - 1
-    suit, rank = divmod(low, 13)
-    if not meld & ~(SUIT << (suit * 13)):
-        # one suit: a run from rank to top
-        top = (meld >> (suit * 13)).bit_length() - 1
-        ends = []
-        for step, start in ((-1, rank - 1), (1, top + 1)):
-            chain = [0]
-            laid = 0
-            r = start
-            while 0 <= r < 13 and defender >> (suit * 13 + r) & 1:
-                laid |= 1 << (suit * 13 + r)
-                chain.append(laid)
-                r += step
+    ends = []
+    for card, step in layoff_starts(meld):
+        chain = [0]
+        laid = 0
+        suit_base = card - card % 13
+        while defender >> card & 1:
+            laid |= 1 << card
+            chain.append(laid)
+            card += step
+            if not step or not suit_base <= card < suit_base + 13:
+                break
+        if laid:
             ends.append(chain)
-        return ends
-    # a set: the missing fourth card of the rank, if there is one
-    missing = [s * 13 + rank for s in range(4) if not meld >> (s * 13 + rank) & 1]
-    if len(missing) == 1 and defender >> missing[0] & 1:
-        return [[0, 1 << missing[0]]]
-    return []
+    return ends
 
 
 def defender_deadwood(hands: GinHands, knocker_melds: Sequence[int], defender: int) -> int:
