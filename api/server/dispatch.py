@@ -65,8 +65,9 @@ def quick_answer(call: Call) -> tuple[bytes, dict[str, Any]] | None:
         return None
     data: dict[str, Any] = result if isinstance(result, dict) else result.to_dict()
     data["elapsed_ms"] = round((time.perf_counter() - started) * 1000.0, 3)
-    return encode(data).encode(), {key: data[key] for key in ("variant", "engine", "optimal", "status")
-                         if isinstance(data.get(key), str | bool)}
+    logged = {key: data[key] for key in ("variant", "engine", "optimal", "status")
+              if isinstance(data.get(key), str | bool)}
+    return encode(data).encode(), logged
 
 
 async def answer(request: Request, call: Call, quick: bool = True) -> Response:
