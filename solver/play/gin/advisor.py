@@ -45,7 +45,6 @@ counted, not timed: the deadline only cuts it short.
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import functools
 import math
@@ -59,6 +58,7 @@ from solver.cards import card_name, rank_of, suit_of
 from solver.deadline import Deadline, DeadlineExceeded
 from solver.gin import arrangements
 from solver.layoffs import LayoffSearch, read_table
+from solver.lru import LruCache
 from solver.objective import TIE_SCALE
 from solver.play.advice import Advice, Layoff, Move, MoveValue, RankedBy, counted
 from solver.play.gin.hands import GinHands, arrangement, cards_of, mask_of
@@ -723,26 +723,20 @@ def _usual_match_table() -> list[list[float]]:
     return _build_match_table(GIN_PARAMS.match_outcomes)
 
 
-_OTHER_MATCH_TABLES: collections.OrderedDict[tuple[tuple[int, float], ...], _MatchTable] = \
-    collections.OrderedDict()
-"""The other outcomes' tables, whole or in the making, the most recently read last."""
 OTHER_MATCH_TABLES_KEPT = 8
 """How many other outcomes' tables are kept (about 100 scales of long match are possible)."""
-_OTHER_MATCH_TABLES_LOCK = threading.Lock()
+_OTHER_MATCH_TABLES: LruCache[tuple[tuple[int, float], ...], _MatchTable] = \
+    LruCache(OTHER_MATCH_TABLES_KEPT)
+"""The other outcomes' tables, whole or in the making, the least recently read out first."""
 
 
 def _other_match_table(outcomes: tuple[tuple[int, float], ...]) -> _MatchTable:
-    """The kept table of ``outcomes`` (a new, empty one the first time), read
-    last: the least recently read is dropped past ``OTHER_MATCH_TABLES_KEPT``."""
-    with _OTHER_MATCH_TABLES_LOCK:
-        table = _OTHER_MATCH_TABLES.get(outcomes)
-        if table is None:
-            table = _OTHER_MATCH_TABLES[outcomes] = _MatchTable(outcomes)
-            while len(_OTHER_MATCH_TABLES) > OTHER_MATCH_TABLES_KEPT:
-                _OTHER_MATCH_TABLES.popitem(last=False)
-        else:
-            _OTHER_MATCH_TABLES.move_to_end(outcomes)
-        return table
+    """The kept table of ``outcomes`` (a new, empty one the first time; two
+    threads asking at once share the one kept)."""
+    table = _OTHER_MATCH_TABLES.get(outcomes)
+    if table is None:
+        table = _OTHER_MATCH_TABLES.put(outcomes, _MatchTable(outcomes))
+    return table
 
 
 class _MatchTable:
