@@ -783,12 +783,11 @@ def _build_match_table(outcomes: tuple[tuple[int, float], ...]) -> list[list[flo
     needs, not on the target, so one table serves every target up to
     ``MATCH_CELLS`` (a match to 100 and one to 250 alike: a target a request
     has not named before costs no new table); filled from the end of the
-    match back, so no score's chance waits on a call stack."""
-    void = 1.0 - 2 * sum(p for _, p in outcomes)
-    win = [[1.0] * (MATCH_CELLS + 1)]  # nothing left to score: won
-    for mine in range(1, MATCH_CELLS + 1):
-        win.append(_match_row(win, mine, outcomes, void))
-    return win
+    match back, so no score's chance waits on a call stack (``_MatchTable``,
+    made whole at once)."""
+    table = _MatchTable(outcomes)
+    table.grow(math.inf)
+    return table.rows
 
 
 def _match_row(win: Sequence[list[float]], mine: int, outcomes: tuple[tuple[int, float], ...],
