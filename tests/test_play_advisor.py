@@ -531,3 +531,33 @@ def test_passing_up_the_first_upcard_says_what_it_leaves(upcard: str, words: str
                     seed=1)
     passing = next(m for m in advice.moves if m.move.action == "pass")
     assert passing.reasons[0] == words and len(passing.reasons) == 2
+
+
+def test_a_review_values_every_draw_on_16_deals_and_a_discard_left_out_on_the_advisors_4(
+        ) -> None:
+    """The review's gin parameters (docs/experiments/review-unlisted-deals.md): a phase the
+    search does not choose (here the first upcard) has every move on ``unsearched_deals``
+    (16); in a searched phase a discard the shortlist left out keeps ``unlisted_deals`` (the
+    advisor's 4), and the searched moves' figures are those they have when every move
+    gets 16."""
+    import dataclasses
+
+    from solver.review.params import REVIEW_PARAMS
+
+    reviews = REVIEW_PARAMS.advisor_params("gin")
+    assert isinstance(reviews, type(GIN_PARAMS)) and reviews.unlisted_deals == 4
+    upcard = advise(hand=HAND, upcard="4S", history=[], seed=2, params=reviews)
+    assert upcard.phase == "first_upcard" and {m.samples for m in upcard.moves} == {16}
+    every = dataclasses.replace(reviews, unlisted_deals=16)
+    state: dict[str, Any] = {"hand": "AS 2S 3S 4S 7H 7D 7C 8C 9C 2D 5H", "upcard": "4S",
+                             "history": [{"player": 0, "action": "take_discard", "card": "4S"}]}
+    for seed in range(2):
+        review_advice = advise(**state, seed=seed, params=reviews)
+        full = advise(**state, seed=seed, params=every)
+        assert [m.move for m in review_advice.moves] == [m.move for m in full.moves]
+        left_out = [m for m in review_advice.moves if not m.searched]
+        assert left_out and {m.samples for m in left_out} == {4}
+        assert {m.samples for m in full.moves if not m.searched} == {16}
+        for mine, theirs in zip(review_advice.moves, full.moves, strict=True):
+            if mine.searched:
+                assert mine.to_dict() == theirs.to_dict()

@@ -88,9 +88,11 @@ class ReviewParams:
                  indian13=INDIAN_PARAMS, indian21=INDIAN_PARAMS, **PARAMS_BY_GAME),
         "the advisor's parameters for a review: its own, but gin values the moves its "
         "judgement chooses (the draws, the first upcard) on 16 deals instead of 4, so a "
-        "draw's gap is paired over enough deals to tell, and keeps one raw deal per world "
-        "(importance resampling from as many deals as worlds: half the dealing, for the "
-        "speed target)", None)
+        "draw's gap is paired over enough deals to tell (a discard the search's shortlist "
+        "left out keeps the advisor's 4: its figures give no loss, the played move is "
+        "always searched, and 16 cost a fifth of a review), and keeps one raw deal per "
+        "world (importance resampling from as many deals as worlds: half the dealing, for "
+        "the speed target)", "review-unlisted-deals.md")
     checks: tuple[tuple[str, int], ...] = tuned(
         per_game(gin=0, indian13=0, indian21=0, rummy500=32, rommy=32, basic=32),
         "fresh deals on which a decision's played move and the search's best are both played "

@@ -340,7 +340,7 @@ class GinDecision:
             complete = spend(self, tallies, worlds, self.budget, self.spending, until)
         # figures for every move, from a few deals at least (one past the search's time)
         in_time = time.monotonic() < until
-        deals = params.unsearched_deals if in_time else 1
+        deals = (params.unlisted_deals if shortlist else params.unsearched_deals) if in_time else 1
         # cut short too: fewer worlds dealt, the judgement without lookahead, or one deal
         complete = complete and in_time and not late and len(worlds) >= judged \
             and not self.table_late

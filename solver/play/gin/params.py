@@ -68,7 +68,11 @@ class GinParams:
            "pickups are read, so a searched draw pays for what it shows (0: nobody reads the "
            "pile; 4 measured, not kept)", "gin-reading-playouts.md")
     unsearched_deals: int = tuned(
-        4, "deals that give the figures of a move the search did not compare", None)
+        4, "deals that give every move its figures in a phase the search does not choose (a "
+           "draw, the first upcard; every phase at a level without a shortlist)", None)
+    unlisted_deals: int = tuned(
+        4, "deals that give the figures of a move the search's shortlist left out, in a phase "
+           "it searches", "review-unlisted-deals.md")
 
     # -- the judgement -------------------------------------------------------------------------
     knock_risk: float = tuned(
