@@ -6,7 +6,6 @@ settings as each test module found them (``library_settings_kept``)."""
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,14 +17,6 @@ import pytest
 _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
-
-# Compiled modules are kept for the run (``__pycache__``, ignored by git) even
-# where the machine sets PYTHONDONTWRITEBYTECODE: otherwise every test worker
-# rewrites every test module's asserts again (about 10 s of collection), and
-# every server, CLI and solver process the tests start compiles the project's
-# modules from source (about half a second each).
-sys.dont_write_bytecode = False
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 from tests.test_quality import MYPY_RUN, MYPY_TEST, start_mypy  # noqa: E402
 
